@@ -1,0 +1,98 @@
+import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
+import type { SourceObject } from '../../src/model/resource-set';
+import type { GeneratorContext, RouteClaim } from '../types';
+import { findIngress, ingressClass, ingressPaths, isCanaryIngress } from './ingress';
+import { canaryIngressName, NginxOptions, stepOwnedKeys, userAnnotations } from './options';
+
+type Ctx = GeneratorContext<NginxOptions>;
+
+/** Every listed Ingress exists, is a stable (non-canary) Ingress and routes at least one path to the stable Service. */
+export function check(ctx: Ctx): Diagnostic[] {
+  const out: Diagnostic[] = [...checkUserAnnotations(ctx)];
+  const owners = new Map<string, string>();
+  for (const name of ctx.options.ingresses) {
+    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
+    if (!source) {
+      out.push(diagnosticAt(ctx.optionsOrigin, `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`));
+      continue;
+    }
+    out.push(...checkIngress(ctx, source));
+    out.push(...checkOverlap(ingressClaims(ctx, source), name, owners));
+  }
+  return out;
+}
+
+function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
+  const name = source.object.metadata.name;
+  const prefix = ctx.options.annotationPrefix;
+  if (isCanaryIngress(source.object, prefix)) {
+    return [diagnosticAt(source.origin, `Ingress "${name}" is itself a canary Ingress (${prefix}/canary: "true"); name the stable Ingress instead`)];
+  }
+  const out: Diagnostic[] = [];
+  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
+    out.push(
+      diagnosticAt(
+        source.origin,
+        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`,
+      ),
+    );
+  }
+  const taken = findIngress(ctx.resources, canaryIngressName(name), source.object.metadata.namespace);
+  if (taken) {
+    out.push(
+      diagnosticAt(
+        taken.origin,
+        `Ingress "${canaryIngressName(name)}" already exists in the app's manifests; rollgen renders the canary of "${name}" under that name, so remove or rename it`,
+      ),
+    );
+  }
+  return out;
+}
+
+/** Two listed Ingresses serving the same host+path would get two canaries there; ingress-nginx honours only one. */
+function checkOverlap(claims: readonly RouteClaim[], name: string, owners: Map<string, string>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const claim of claims) {
+    const owner = owners.get(claim.key);
+    if (owner !== undefined && owner !== name) {
+      out.push(diagnosticAt(claim.origin, `Ingress "${name}" serves the same host and path as Ingress "${owner}" (${claim.key}); ingress-nginx allows one canary per host+path`));
+    }
+    if (owner === undefined) owners.set(claim.key, name);
+  }
+  return out;
+}
+
+function checkUserAnnotations(ctx: Ctx): Diagnostic[] {
+  const user = userAnnotations(ctx.options);
+  return stepOwnedKeys(ctx.options.annotationPrefix)
+    .filter((key) => key in user)
+    .map((key) => diagnosticAt(ctx.optionsOrigin, `annotation ${key} is set per step by rollgen; the value in the rollout's nginx annotations is ignored`, 'warning'));
+}
+
+/** One claim per host+path of each listed Ingress that the stable Service serves. */
+export function claims(ctx: Ctx): RouteClaim[] {
+  const seen = new Set<string>();
+  const out: RouteClaim[] = [];
+  for (const name of ctx.options.ingresses) {
+    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
+    if (!source || isCanaryIngress(source.object, ctx.options.annotationPrefix)) continue;
+    for (const claim of ingressClaims(ctx, source)) {
+      if (seen.has(claim.key)) continue;
+      seen.add(claim.key);
+      out.push(claim);
+    }
+  }
+  return out;
+}
+
+function ingressClaims(ctx: Ctx, source: SourceObject): RouteClaim[] {
+  const klass = ingressClass(source.object) ?? 'default';
+  const name = source.object.metadata.name;
+  return ingressPaths(source.object)
+    .filter((p) => p.service === ctx.stableService)
+    .map((p) => ({
+      key: `ingress-nginx:${klass}:${p.host ?? '*'}:${p.path}`,
+      description: `canary Ingress "${canaryIngressName(name)}" for host ${p.host ?? '*'} path ${p.path} (Ingress "${name}", app ${ctx.app})`,
+      origin: source.locate(['spec', 'rules', p.rule, 'http', 'paths', p.index]),
+    }));
+}

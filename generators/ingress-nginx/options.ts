@@ -1,0 +1,79 @@
+/**
+ * Options of the ingress-nginx generator, as the Kruise (`classType: nginx`) and Argo
+ * (`trafficRouting.nginx`) normalizers hand them over. The core validates them against
+ * `optionsSchema` before any generator function is called.
+ */
+export interface NginxOptions {
+  /** Stable Ingress names (Kruise `trafficRoutings[0].ingress.name`, Argo `stableIngress` / `stableIngresses`). */
+  readonly ingresses: readonly string[];
+  /** Annotation domain, default `nginx.ingress.kubernetes.io` (Argo `annotationPrefix`). */
+  readonly annotationPrefix: string;
+  /** Argo `additionalIngressAnnotations`: keys without a domain get `<annotationPrefix>/`. */
+  readonly additionalIngressAnnotations: Readonly<Record<string, string>>;
+  /** Argo `canaryIngressAnnotations`: full keys, applied after the additional ones. */
+  readonly canaryIngressAnnotations: Readonly<Record<string, string>>;
+  /**
+   * Accepted for the Argo normalizer's sake but not used: the canary Ingress is always
+   * `<ingress>-canary` (PRODUCT.md naming rule), never Argo's `<rollout>-<ingress>-canary`.
+   */
+  readonly canaryIngressName?: 'suffix' | 'argo';
+}
+
+export const DEFAULT_ANNOTATION_PREFIX = 'nginx.ingress.kubernetes.io';
+
+const annotationMap = {
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  default: {},
+} as const;
+
+export const optionsSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'ingress-nginx generator options',
+  type: 'object',
+  additionalProperties: false,
+  required: ['ingresses', 'annotationPrefix', 'additionalIngressAnnotations', 'canaryIngressAnnotations'],
+  properties: {
+    ingresses: {
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1, maxLength: 253 },
+    },
+    annotationPrefix: { type: 'string', minLength: 1, pattern: '^[^/]+$', default: DEFAULT_ANNOTATION_PREFIX },
+    additionalIngressAnnotations: annotationMap,
+    canaryIngressAnnotations: annotationMap,
+    canaryIngressName: { enum: ['suffix', 'argo'] },
+  },
+} as const;
+
+/** PRODUCT.md: the canary Ingress of `<ingress>` is `<ingress>-canary`. */
+export function canaryIngressName(stableIngress: string): string {
+  return `${stableIngress}-canary`;
+}
+
+export function annotationKey(prefix: string, name: string): string {
+  return `${prefix}/${name}`;
+}
+
+/** Keys of canary annotations (`<prefix>/canary`, `<prefix>/canary-weight`, ...). */
+export function isCanaryKey(prefix: string, key: string): boolean {
+  return key.startsWith(annotationKey(prefix, 'canary'));
+}
+
+/** Step-owned keys: rollgen writes them per step, so user annotations cannot set them. */
+export function stepOwnedKeys(prefix: string): readonly string[] {
+  return ['canary', 'canary-weight', 'canary-weight-total'].map((k) => annotationKey(prefix, k));
+}
+
+/**
+ * The user's fixed annotations for the canary Ingress: additional ones (a key without a
+ * `domain/` part gets the prefix) then the canary ones, which win on collision.
+ */
+export function userAnnotations(options: NginxOptions): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(options.additionalIngressAnnotations)) {
+    out[key.includes('/') ? key : annotationKey(options.annotationPrefix, key)] = value;
+  }
+  return { ...out, ...options.canaryIngressAnnotations };
+}

@@ -1,0 +1,91 @@
+import type { Diagnostic, Origin } from '../src/diagnostics';
+import type { KubeObject } from '../src/model/kube';
+import type { ResourceSet } from '../src/model/resource-set';
+import type { TrafficState } from '../src/plan/types';
+import type { RolloutSpec, StringMatchType } from '../src/spec/types';
+
+/**
+ * What a provider can express. The planner checks every step against this before rendering,
+ * so a generator never silently drops a condition it cannot write.
+ */
+export interface Capabilities {
+  readonly weight: boolean;
+  /** A weight denominator other than 100 (ingress-nginx canary-weight-total). */
+  readonly customWeightTotal: boolean;
+  readonly headerMatchTypes: readonly StringMatchType[];
+  readonly cookieMatch: boolean;
+  readonly queryMatch: boolean;
+  readonly pathMatch: boolean;
+  readonly methodMatch: boolean;
+  /** How many conditions one match may AND together. */
+  readonly conditionsPerMatch: number;
+  /** How many matches one step may OR together. */
+  readonly matchesPerStep: number;
+  /** Header routes and weight in the same step. */
+  readonly matchWithWeight: boolean;
+  /** Argo setHeaderRoute. */
+  readonly namedHeaderRoutes: boolean;
+  readonly mirror: boolean;
+  readonly requestHeaderModifier: boolean;
+}
+
+/** Everything a generator may read. It is pure data: no fs, no network, no clock, no env. */
+export interface GeneratorContext<O> {
+  readonly app: string;
+  readonly rollout: RolloutSpec;
+  readonly options: O;
+  readonly optionsOrigin: Origin;
+  /** The app's source objects (rollout documents excluded). */
+  readonly resources: ResourceSet;
+  readonly stableService: string;
+  readonly canaryService: string;
+}
+
+/** One slice of the routing table a provider owns; two rollouts claiming the same key conflict. */
+export interface RouteClaim {
+  readonly key: string;
+  readonly description: string;
+  readonly origin: Origin;
+}
+
+export interface SimRequest {
+  readonly host?: string;
+  readonly path: string;
+  readonly method?: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly cookies: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+}
+
+/** Share of requests per backend Service, shares summing to 1; `rule` says what decided it. */
+export interface SimResult {
+  readonly backends: readonly { readonly service: string; readonly share: number }[];
+  readonly rule: string;
+}
+
+export interface TrafficGenerator<O = unknown> {
+  /** Equals the folder name and the registry key (meta-tested). */
+  readonly id: string;
+  readonly summary: string;
+  readonly capabilities: Capabilities;
+  /** JSON Schema of the provider options as the normalizer hands them over. */
+  readonly optionsSchema: object;
+  /** Checks the referenced objects exist and fit; runs once per rollout. */
+  check(ctx: GeneratorContext<O>): readonly Diagnostic[];
+  /** Features of one traffic state beyond what `capabilities` can say (e.g. one header slot); empty when expressible. */
+  unsupported?(traffic: TrafficState): readonly string[];
+  /** Claims used for repo-wide conflict checks. */
+  claims(ctx: GeneratorContext<O>): readonly RouteClaim[];
+  /**
+   * Objects for one traffic state. Returned objects replace source objects with the same
+   * kind/namespace/name or are added. With no canary routes the result restores the stable routing.
+   */
+  render(ctx: GeneratorContext<O>, traffic: TrafficState): readonly KubeObject[];
+  /** Evaluates a request against rendered objects as the data plane would. Returns undefined when no route matches. */
+  simulate(objects: readonly KubeObject[], request: SimRequest): SimResult | undefined;
+}
+
+/** Erases the options type for the heterogeneous registry while keeping the definition checked. */
+export function defineGenerator<O>(generator: TrafficGenerator<O>): TrafficGenerator<unknown> {
+  return generator as TrafficGenerator<unknown>;
+}

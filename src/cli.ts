@@ -1,0 +1,61 @@
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { readStdin } from './io/read-source';
+import { RunContext } from './run/context';
+import { RunRequest, run } from './run/run';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function stepNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('a step number (0 = stable only)');
+  return Number(value);
+}
+
+/** Builds the commander program; every action only turns flags into a RunRequest. */
+function program(submit: (r: RunRequest) => void): Command {
+  const p = new Command('rollgen').description('Progressive delivery for GitOps: render each canary step as manifests.').option('--debug', 'show stack traces').exitOverride();
+  const common = (c: Command) => c.option('-f, --file <file>', 'read the source manifests from a file; - for stdin').option('-c, --config <file>', 'rollgen.yaml to use');
+  common(p.command('plan').argument('[app...]', 'SOURCE [OUT], or app names from rollgen.yaml').option('--json', 'print JSON').description('print every step of each rollout'))
+    .action((args, o) => submit({ command: 'plan', args, options: o }));
+  common(p.command('render').argument('[app...]').option('--step <n>', 'step to render (0 = stable only)', stepNumber).description('print the manifests of one step; writes nothing'))
+    .action((args, o) => submit({ command: 'render', args, options: o }));
+  for (const [name, what] of [['advance', 'write the next state into OUT'], ['abort', 'route everything to stable and remove the canary'], ['retry', 'restart an aborted rollout at step 1'], ['validate', 'check specs and cross-app rules']] as const) {
+    common(p.command(name).argument('[app...]').description(what)).action((args, o) => submit({ command: name, args, options: o }));
+  }
+  common(p.command('promote').argument('[app...]').option('--full', 'skip the remaining steps').description('move one step ignoring the gate, or promote fully'))
+    .action((args, o) => submit({ command: 'promote', args, options: o }));
+  common(p.command('status').argument('[app...]').option('--json', 'print JSON').description('show where each rollout stands'))
+    .action((args, o) => submit({ command: 'status', args, options: o }));
+  common(p.command('simulate').argument('[app...]').description('evaluate the routing of a step for one request'))
+    .option('--step <n>', 'step (default: the current state)', stepNumber)
+    .option('--header <k=v>', 'request header (repeatable)', collect, [])
+    .option('--cookie <k=v>', 'request cookie (repeatable)', collect, [])
+    .option('--query <k=v>', 'query parameter (repeatable)', collect, [])
+    .option('--host <host>', 'request host')
+    .option('--path <path>', 'request path', '/')
+    .action((args, o) => submit({ command: 'simulate', args, options: o }));
+  return p;
+}
+
+/** Entry point used by bin/rollgen; returns the exit status. */
+export async function main(argv: readonly string[], ctx: RunContext = processContext()): Promise<number> {
+  let request: RunRequest | undefined;
+  const p = program((r) => (request = r));
+  p.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });
+  try {
+    await p.parseAsync([...argv], { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    throw e;
+  }
+  if (!request) return 0;
+  return run(request, ctx, p.opts().debug === true);
+}
+
+function processContext(): RunContext {
+  return {
+    cwd: process.cwd(),
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    readStdin: () => readStdin(process.stdin),
+  };
+}

@@ -1,0 +1,86 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Diagnostic } from '../diagnostics';
+import { InputError } from '../errors';
+import { isObject } from '../model/kube';
+import { GatePolicy, defaultGatePolicy } from '../plan/gates';
+import { TrackLabel, defaultTrackLabel } from '../render/track';
+import { validateSchema } from '../spec/validate-schema';
+import { parseYamlStream } from '../yaml/parse';
+
+export const CONFIG_FILE = 'rollgen.yaml';
+
+export interface AppConfig {
+  readonly name: string;
+  /** Absolute paths. */
+  readonly source: string;
+  readonly output: string;
+  readonly gates: GatePolicy;
+  readonly track: TrackLabel;
+}
+
+export interface RepoConfig {
+  readonly file: string;
+  readonly root: string;
+  readonly apps: readonly AppConfig[];
+}
+
+/** Finds rollgen.yaml in `dir` or its parents. */
+export function findConfig(dir: string): string | undefined {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const candidate = path.join(d, CONFIG_FILE);
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+export function readConfig(file: string, cwd: string): RepoConfig {
+  const shown = path.relative(cwd, file) || file;
+  const { documents, diagnostics } = parseYamlStream(shown, fs.readFileSync(file, 'utf8'));
+  if (diagnostics.length > 0) throw new InputError(diagnostics);
+  const doc = documents[0];
+  if (!doc) throw new InputError([{ file: shown, line: 1, col: 1, message: 'rollgen.yaml is empty; list apps with source and output', severity: 'error' }]);
+  const problems = validateSchema('rollgen-config', doc);
+  if (problems.length > 0) throw new InputError(problems);
+  const root = path.dirname(file);
+  const out: Diagnostic[] = [];
+  const entries = (doc.value as { apps: Record<string, unknown>[] }).apps;
+  const apps = entries.flatMap((e, i) => expandApp(root, e, () => doc.locate(['apps', i]), out));
+  checkUniqueNames(apps, doc.locate(['apps']), out);
+  if (out.length > 0) throw new InputError(out);
+  return { file, root, apps };
+}
+
+function expandApp(root: string, e: Record<string, unknown>, at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>, out: Diagnostic[]): AppConfig[] {
+  const source = String(e.source);
+  const dirs = source.includes('*') ? globDirs(root, source) : [path.resolve(root, source)];
+  if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: 'error' });
+  const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...(e.gates as Partial<GatePolicy>) } : defaultGatePolicy;
+  const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...(e.trackLabel as Partial<TrackLabel>) } : defaultTrackLabel;
+  return dirs.map((dir) => {
+    const name = typeof e.name === 'string' && dirs.length === 1 ? e.name : path.basename(dir);
+    return { name, source: dir, output: path.resolve(root, String(e.output).replace(/\{name\}/g, name)), gates, track };
+  });
+}
+
+/** `*` and `?` within path segments; enough for `apps/*` and keeps the dependency list short. */
+function globDirs(root: string, pattern: string): string[] {
+  let current = [root];
+  for (const segment of pattern.split('/').filter((s) => s !== '' && s !== '.')) {
+    const re = new RegExp(`^${segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+    current = current.flatMap((dir) =>
+      !segment.includes('*') && !segment.includes('?')
+        ? [path.join(dir, segment)].filter((p) => fs.existsSync(p))
+        : fs.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith('.')).sort().map((n) => path.join(dir, n)),
+    );
+  }
+  return current.filter((p) => fs.statSync(p).isDirectory());
+}
+
+function checkUniqueNames(apps: readonly AppConfig[], at: Omit<Diagnostic, 'message' | 'severity'>, out: Diagnostic[]): void {
+  const seen = new Set<string>();
+  for (const a of apps) {
+    if (seen.has(a.name)) out.push({ ...at, message: `two apps are named "${a.name}"; set name: on one of them`, severity: 'error' });
+    seen.add(a.name);
+  }
+}

@@ -1,0 +1,19 @@
+/** Which state of one rollout to render. Aborted renders as stable: the canary is gone, routes point at stable. */
+export type RenderPhase =
+  | { readonly kind: 'stable' }
+  | { readonly kind: 'adopting' }
+  | { readonly kind: 'step'; readonly step: number }
+  | { readonly kind: 'promoting'; readonly step: number };
+
+export function describePhase(p: RenderPhase, steps: number): string {
+  switch (p.kind) {
+    case 'stable':
+      return 'stable only';
+    case 'adopting':
+      return 'adopting (track label on pods, selectors unchanged)';
+    case 'step':
+      return `step ${p.step} of ${steps}`;
+    case 'promoting':
+      return `promoting (stable gets the new version; traffic as in step ${p.step})`;
+  }
+}

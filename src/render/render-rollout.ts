@@ -1,0 +1,103 @@
+import type { TrafficGenerator } from '../../generators/types';
+import { Origin } from '../diagnostics';
+import { KubeObject, isObject } from '../model/kube';
+import { ResourceSet } from '../model/resource-set';
+import { Plan, PlannedStep, TrafficState, stableTraffic } from '../plan/types';
+import { RolloutSpec } from '../spec/types';
+import { RenderPhase } from './phase';
+import { renderCanaryService, withTrackSelector } from './services';
+import { SYNC_WAVE, TrackLabel } from './track';
+import { PodTemplateInput, renderCanaryDeployment, renderStableDeployment } from './workload';
+
+export interface BoundProvider {
+  readonly generator: TrafficGenerator;
+  readonly options: unknown;
+  readonly origin: Origin;
+}
+
+export interface RolloutRenderInput {
+  readonly app: string;
+  readonly rollout: RolloutSpec;
+  readonly plan: Plan;
+  readonly resources: ResourceSet;
+  /** The Deployment as written in the source: the desired new version. */
+  readonly deployment: KubeObject;
+  readonly stablePod: PodTemplateInput;
+  readonly canaryPod: PodTemplateInput;
+  readonly phase: RenderPhase;
+  readonly track: TrackLabel;
+  readonly providers: readonly BoundProvider[];
+}
+
+/** Objects one rollout contributes to a state; they replace source objects of the same key. Pure. */
+export function renderRollout(input: RolloutRenderInput): KubeObject[] {
+  const step = plannedStep(input);
+  const objects = [...renderWorkloads(input, step), ...renderServices(input, step)];
+  const routes = renderRoutes(input, step ? step.traffic : stableTraffic(input.rollout.traffic.weightTotal));
+  return [...objects, ...withRouteWave(routes, workloadWave(input.deployment))];
+}
+
+function plannedStep(input: RolloutRenderInput): PlannedStep | undefined {
+  const p = input.phase;
+  return p.kind === 'step' || p.kind === 'promoting' ? input.plan.steps[p.step - 1] : undefined;
+}
+
+function renderWorkloads(input: RolloutRenderInput, step: PlannedStep | undefined): KubeObject[] {
+  const { deployment, track, rollout, phase } = input;
+  const total = input.plan.replicas;
+  const promoting = phase.kind === 'promoting';
+  const stableReplicas = step && !promoting ? step.stableReplicas : total;
+  const stablePod = promoting ? input.canaryPod : input.stablePod;
+  const out = [renderStableDeployment(deployment, stablePod, stableReplicas, track, rollout.stablePodMetadata)];
+  if (step) out.push(renderCanaryDeployment(deployment, input.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata));
+  return out;
+}
+
+function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined): KubeObject[] {
+  const { rollout, resources, track, phase } = input;
+  const stableName = rollout.traffic.stableService;
+  const stable = stableName ? resources.find('Service', stableName, rollout.namespace)?.object : undefined;
+  if (!stable) return [];
+  const split = phase.kind !== 'adopting' && rollout.traffic.providers.length > 0 && (!step || step.serviceSelection === 'split');
+  const out = [withTrackSelector(stable, track, split ? track.stable : undefined)];
+  const canaryName = rollout.traffic.canaryService;
+  if (!canaryName || canaryName === stableName) return out;
+  if (rollout.traffic.generateCanaryService) {
+    if (step) out.push(renderCanaryService(stable, canaryName, track, rollout.canaryPodMetadata.labels));
+    return out;
+  }
+  const userCanary = resources.find('Service', canaryName, rollout.namespace)?.object;
+  // A user-written canary Service selects stable pods between rollouts, so it never has zero endpoints.
+  if (userCanary) out.push(withTrackSelector(userCanary, track, phase.kind === 'adopting' ? undefined : step ? track.canary : track.stable));
+  return out;
+}
+
+function renderRoutes(input: RolloutRenderInput, traffic: TrafficState): KubeObject[] {
+  const { rollout } = input;
+  const stableService = rollout.traffic.stableService ?? '';
+  return input.providers.flatMap((p) =>
+    p.generator.render(
+      {
+        app: input.app,
+        rollout,
+        options: p.options,
+        optionsOrigin: p.origin,
+        resources: input.resources,
+        stableService,
+        canaryService: rollout.traffic.canaryService ?? stableService,
+      },
+      traffic,
+    ),
+  );
+}
+
+/** Argo CD applies lower waves first and deletes higher waves first: routes one wave after the workloads. */
+function withRouteWave(routes: readonly KubeObject[], wave: number): KubeObject[] {
+  return routes.map((r) => ({ ...r, metadata: { ...r.metadata, annotations: { ...(r.metadata.annotations ?? {}), [SYNC_WAVE]: String(wave + 1) } } }));
+}
+
+function workloadWave(deployment: KubeObject): number {
+  const raw = isObject(deployment.metadata.annotations) ? deployment.metadata.annotations[SYNC_WAVE] : undefined;
+  const wave = raw === undefined ? 0 : Number.parseInt(raw, 10);
+  return Number.isFinite(wave) ? wave : 0;
+}

@@ -1,0 +1,42 @@
+import { KubeObject, cloneJson, isObject } from '../model/kube';
+import { TrackLabel } from './track';
+
+type Json = Record<string, unknown>;
+
+/** Fields the API server assigns per Service; a copy must not carry them (as Kruise clears them). */
+const ASSIGNED_SPEC_FIELDS = ['clusterIP', 'clusterIPs', 'externalIPs', 'loadBalancerIP', 'ipFamilies', 'ipFamilyPolicy', 'healthCheckNodePort'];
+
+/** Adds the track value to a Service selector; `undefined` leaves the user's selector (adoption, shared steps). */
+export function withTrackSelector(service: KubeObject, track: TrackLabel, value: string | undefined, extra: Readonly<Record<string, string>> = {}): KubeObject {
+  if (value === undefined) return service;
+  const out = cloneJson(service) as Json & KubeObject;
+  const spec = { ...(isObject(out.spec) ? out.spec : {}) };
+  const selector = isObject(spec.selector) ? spec.selector : {};
+  spec.selector = { ...selector, ...pick(extra, Object.keys(selector)), [track.key]: value };
+  return { ...out, spec };
+}
+
+/** `<service>-canary`: a copy of the stable Service selecting canary pods only. */
+export function renderCanaryService(stable: KubeObject, name: string, track: TrackLabel, podLabels: Readonly<Record<string, string>>): KubeObject {
+  const copy = cloneJson(stable) as Json & KubeObject;
+  const spec: Json = { ...(isObject(copy.spec) ? copy.spec : {}) };
+  for (const field of ASSIGNED_SPEC_FIELDS) delete spec[field];
+  if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p) => (isObject(p) ? withoutKey(p, 'nodePort') : p));
+  const meta: Json = { ...copy.metadata, name };
+  for (const server of ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields']) delete meta[server];
+  const base = { ...copy, metadata: meta as KubeObject['metadata'], spec };
+  return withTrackSelector(base, track, track.canary, podLabels);
+}
+
+/** Kruise copies patchPodTemplateMetadata labels into the canary selector only for keys it already has. */
+function pick(map: Readonly<Record<string, string>>, keys: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of keys) if (map[k] !== undefined) out[k] = map[k];
+  return out;
+}
+
+function withoutKey(o: Json, key: string): Json {
+  const out = { ...o };
+  delete out[key];
+  return out;
+}

@@ -1,0 +1,52 @@
+import * as path from 'path';
+import { InputError } from '../errors';
+import { writeOutputDir } from '../io/output-dir';
+import { ResourceSet } from '../model/resource-set';
+import { describePhase } from '../render/phase';
+import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
+import { renderApp } from '../render/render-app';
+import { AppCommand, transitionApp } from '../state/app-state';
+import { renderPhaseOf } from '../state/lifecycle';
+import { LoadedApp } from '../spec/load-app';
+import { AppLocation, readOutput } from './apps';
+import { CommonOptions, RunContext } from './context';
+import { loadApps } from './load';
+
+/** advance / abort / promote / retry: compute the next state of each app and write it to its output. */
+export async function stateCommand(ctx: RunContext, args: readonly string[], opts: CommonOptions, command: AppCommand): Promise<void> {
+  const apps = await loadApps(ctx, args, opts);
+  // Compute every app first so an error in one writes nothing anywhere.
+  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command));
+  for (const w of writes) {
+    if (!w) continue;
+    writeOutputDir(w.output, w.files, w.remove);
+    ctx.stdout(w.summary);
+  }
+  if (writes.every((w) => !w)) ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(', ')} up to date\n`);
+}
+
+interface PendingWrite {
+  readonly output: string;
+  readonly files: ReturnType<typeof objectFiles>;
+  readonly remove: readonly string[];
+  readonly summary: string;
+}
+
+function planWrite(ctx: RunContext, loc: AppLocation, app: LoadedApp, command: AppCommand): PendingWrite | undefined {
+  if (!loc.output) throw new InputError([], `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`);
+  const output = loc.output ? readOutput(loc, ctx.cwd) : { resources: new ResourceSet([]) };
+  const t = transitionApp(app, output, command, loc.track);
+  if (t.actions.length === 0) return undefined;
+  const manifests = objectFiles(renderApp(app, t.states, loc.track));
+  const names = manifests.map((f) => f.path);
+  const previous = output.status?.files ?? [];
+  const status = { ...t.status, files: names };
+  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
+  const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
+  const lines = t.actions.map((a) => {
+    const r = app.rollouts.find((x) => x.spec.name === a.rollout)!;
+    const s = status.rollouts.find((x) => x.name === a.rollout);
+    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
+  });
+  return { output: loc.output, files, remove, summary: lines.join('\n') + `\nwrote ${path.relative(ctx.cwd, loc.output) || '.'}\n` };
+}

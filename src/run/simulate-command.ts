@@ -1,0 +1,53 @@
+import type { SimRequest } from '../../generators/types';
+import { InputError } from '../errors';
+import { ResourceSet } from '../model/resource-set';
+import { renderApp } from '../render/render-app';
+import { statesAtStep, transitionApp } from '../state/app-state';
+import { renderPhaseOf } from '../state/lifecycle';
+import { simulateRequest } from '../simulate/simulate';
+import { readOutput } from './apps';
+import { CommonOptions, RunContext } from './context';
+import { loadApps } from './load';
+
+export interface SimulateOptions extends CommonOptions {
+  readonly step?: number;
+  readonly header?: readonly string[];
+  readonly cookie?: readonly string[];
+  readonly query?: readonly string[];
+  readonly host?: string;
+  readonly path?: string;
+}
+
+/** Prints which backends and pods serve one request in a step (default: the state the output holds). */
+export async function simulateCommand(ctx: RunContext, args: readonly string[], opts: SimulateOptions): Promise<void> {
+  const apps = await loadApps(ctx, args, opts);
+  if (apps.length !== 1) throw new InputError([], 'simulate evaluates one app; name it');
+  const [{ loc, app }] = apps;
+  const output = loc.output ? readOutput(loc, ctx.cwd) : { resources: new ResourceSet([]) };
+  const states =
+    opts.step !== undefined
+      ? statesAtStep(app, output, opts.step, loc.track)
+      : output.status
+        ? transitionApp(app, output, { kind: 'advance' }, loc.track).states.map((s) => ({ ...s, phase: renderPhaseOf(output.status!.rollouts.find((r) => r.name === s.rollout.spec.name)) }))
+        : statesAtStep(app, output, 0, loc.track);
+  const objects = renderApp(app, states, loc.track);
+  const generators = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
+  const split = simulateRequest(objects, generators, request(opts));
+  if (!split) return ctx.stdout('no route matches this request\n');
+  ctx.stdout(`rule: ${split.rule}\n`);
+  for (const p of split.pods) ctx.stdout(`${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`);
+}
+
+function request(o: SimulateOptions): SimRequest {
+  return { ...(o.host ? { host: o.host } : {}), path: o.path ?? '/', headers: pairs(o.header, true), cookies: pairs(o.cookie), query: pairs(o.query) };
+}
+
+function pairs(list: readonly string[] | undefined, lower = false): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list ?? []) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new InputError([], `"${item}" must be key=value`);
+    out[lower ? item.slice(0, eq).toLowerCase() : item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
+}

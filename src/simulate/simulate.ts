@@ -1,0 +1,47 @@
+import type { SimRequest, TrafficGenerator } from '../../generators/types';
+import { KubeObject, isObject } from '../model/kube';
+
+export interface PodShare {
+  readonly service: string;
+  /** Undefined when no Deployment with replicas backs the Service: requests would fail. */
+  readonly deployment?: string;
+  readonly share: number;
+}
+
+export interface TrafficSplit {
+  readonly rule: string;
+  readonly services: readonly { readonly service: string; readonly share: number }[];
+  readonly pods: readonly PodShare[];
+}
+
+/** Routes a request through the providers (first that matches decides), then spreads each Service's share over the pods it selects. */
+export function simulateRequest(objects: readonly KubeObject[], generators: readonly TrafficGenerator[], request: SimRequest, ready?: ReadonlySet<string>): TrafficSplit | undefined {
+  for (const g of generators) {
+    const result = g.simulate(objects, request);
+    if (result) return { rule: result.rule, services: result.backends, pods: result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready)) };
+  }
+  return undefined;
+}
+
+/** Shares by replica count among Deployments whose pod labels satisfy the Service selector (as kube-proxy spreads over endpoints). */
+export function podsOf(objects: readonly KubeObject[], service: string, share: number, ready?: ReadonlySet<string>): PodShare[] {
+  const svc = objects.find((o) => o.kind === 'Service' && o.metadata.name === service);
+  const selector = svc && isObject(svc.spec) && isObject(svc.spec.selector) ? (svc.spec.selector as Record<string, string>) : undefined;
+  if (!selector) return [{ service, share }];
+  const backing = objects
+    .filter((o) => o.kind === 'Deployment' && (!ready || ready.has(o.metadata.name)))
+    .map((d) => ({ name: d.metadata.name, replicas: replicas(d), labels: podLabels(d) }))
+    .filter((d) => d.replicas > 0 && Object.entries(selector).every(([k, v]) => d.labels[k] === v));
+  const total = backing.reduce((n, d) => n + d.replicas, 0);
+  if (total === 0) return [{ service, share }];
+  return backing.map((d) => ({ service, deployment: d.name, share: (share * d.replicas) / total }));
+}
+
+function replicas(d: KubeObject): number {
+  return isObject(d.spec) && typeof d.spec.replicas === 'number' ? d.spec.replicas : 1;
+}
+
+function podLabels(d: KubeObject): Record<string, string> {
+  const t = isObject(d.spec) && isObject(d.spec.template) ? d.spec.template : {};
+  return isObject(t.metadata) && isObject(t.metadata.labels) ? (t.metadata.labels as Record<string, string>) : {};
+}

@@ -1,0 +1,182 @@
+import { Diagnostic } from '../diagnostics';
+import { KubeObject } from '../model/kube';
+import { ParsedDocument } from '../yaml/parse';
+import { NormalizeResult, providersFromArgo } from './providers';
+import { MirrorRoute, NamedRoute, ReplicaAmount, RouteMatch, RolloutSpec, StepSpec, StringMatchType, ValueMatch } from './types';
+import { arr, num, obj, str, stringMap } from './values';
+
+type Path = (string | number)[];
+
+/** The state Argo accumulates while walking its steps; each state-changing entry snapshots it as one step. */
+interface WalkState {
+  weight: number;
+  scale?: ReplicaAmount;
+  headerRoutes: Map<string, NamedRoute>;
+  mirrorRoutes: Map<string, MirrorRoute>;
+}
+
+/** Argo Rollout (canary strategy) -> RolloutSpec. */
+export function normalizeArgo(doc: ParsedDocument): NormalizeResult {
+  const root = obj(doc.value);
+  const meta = obj(root.metadata);
+  const spec = obj(root.spec);
+  const canary = obj(obj(spec.strategy).canary);
+  const routing = obj(canary.trafficRouting);
+  const diagnostics: Diagnostic[] = [];
+  const name = str(meta.name) ?? '';
+  const replicas = num(spec.replicas) ?? 1;
+  const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? '');
+  const steps = walkSteps(doc, arr(canary.steps), managedRoutes, diagnostics);
+  const providers = canary.trafficRouting !== undefined ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting']) : [];
+  const stable = str(canary.stableService);
+  const canarySvc = str(canary.canaryService);
+  const rollout: RolloutSpec = {
+    format: 'argo',
+    name,
+    ...(str(meta.namespace) ? { namespace: str(meta.namespace) } : {}),
+    origin: doc.origin,
+    workload: argoWorkload(doc, root, replicas, diagnostics),
+    // Without traffic routing Argo approximates the weight with pod counts, i.e. replaces stable pods.
+    style: providers.length > 0 ? 'canary' : 'partition',
+    steps,
+    traffic: {
+      ...(stable ? { stableService: stable } : {}),
+      ...(stable || canarySvc ? { canaryService: canarySvc ?? `${stable}-canary` } : {}),
+      generateCanaryService: canarySvc === undefined && stable !== undefined,
+      weightTotal: num(routing.maxTrafficWeight) ?? 100,
+      providers,
+      managedRoutes,
+    },
+    canaryPodMetadata: { labels: stringMap(obj(canary.canaryMetadata).labels), annotations: stringMap(obj(canary.canaryMetadata).annotations) },
+    stablePodMetadata: { labels: stringMap(obj(canary.stableMetadata).labels), annotations: stringMap(obj(canary.stableMetadata).annotations) },
+  };
+  return { rollout, diagnostics };
+}
+
+function argoWorkload(doc: ParsedDocument, root: Record<string, unknown>, replicas: number, out: Diagnostic[]): RolloutSpec['workload'] {
+  const spec = obj(root.spec);
+  const ref = obj(spec.workloadRef);
+  if (spec.workloadRef !== undefined) {
+    if (str(ref.kind) !== 'Deployment') out.push(error(doc, ['spec', 'workloadRef', 'kind'], `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`));
+    return { kind: 'Deployment', name: str(ref.name) ?? '', replicasOverride: replicas };
+  }
+  const meta = obj(root.metadata);
+  const deployment: KubeObject = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: str(meta.name) ?? '', ...(str(meta.namespace) ? { namespace: str(meta.namespace) } : {}), ...(meta.labels ? { labels: stringMap(meta.labels) } : {}) },
+    spec: { replicas, selector: spec.selector, template: spec.template },
+  };
+  return { kind: 'Deployment', name: deployment.metadata.name, replicasOverride: replicas, synthesized: deployment };
+}
+
+function walkSteps(doc: ParsedDocument, raw: unknown[], managed: readonly string[], out: Diagnostic[]): StepSpec[] {
+  const steps: StepSpec[] = [];
+  const state: WalkState = { weight: 0, headerRoutes: new Map(), mirrorRoutes: new Map() };
+  raw.forEach((entry, i) => {
+    const e = obj(entry);
+    const path: Path = ['spec', 'strategy', 'canary', 'steps', i];
+    if (e.pause !== undefined) return applyPause(doc, steps, e.pause, path, out);
+    if (!applyAction(doc, state, e, path, out)) return;
+    steps.push(snapshot(doc.locate(path), state, managed));
+  });
+  return steps;
+}
+
+/** A pause gates the step before it; a leading pause has no step to gate (step 1 waits for a person anyway). */
+function applyPause(doc: ParsedDocument, steps: StepSpec[], pause: unknown, path: Path, out: Diagnostic[]): void {
+  const previous = steps[steps.length - 1];
+  if (!previous) {
+    out.push({ ...doc.locate(path), message: 'a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval', severity: 'warning' });
+    return;
+  }
+  const seconds = parseDuration(obj(pause).duration);
+  steps[steps.length - 1] = { ...previous, pause: seconds === undefined ? { kind: 'manual' } : { kind: 'timed', seconds } };
+}
+
+function applyAction(doc: ParsedDocument, state: WalkState, e: Record<string, unknown>, path: Path, out: Diagnostic[]): boolean {
+  if (num(e.setWeight) !== undefined) state.weight = num(e.setWeight)!;
+  else if (e.setCanaryScale !== undefined) state.scale = canaryScale(obj(e.setCanaryScale));
+  else if (e.setHeaderRoute !== undefined) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
+  else if (e.setMirrorRoute !== undefined) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
+  else {
+    const kind = Object.keys(e)[0] ?? 'empty step';
+    out.push({ ...doc.locate([...path, kind]), message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`, severity: 'warning' });
+    return false;
+  }
+  return true;
+}
+
+function snapshot(origin: StepSpec['origin'], s: WalkState, managed: readonly string[]): StepSpec {
+  const order = (a: NamedRoute, b: NamedRoute) => managed.indexOf(a.name) - managed.indexOf(b.name);
+  return {
+    origin,
+    ...(s.scale ? { replicas: s.scale } : {}),
+    weight: s.weight,
+    matches: [],
+    headerRoutes: [...s.headerRoutes.values()].sort(order),
+    mirrorRoutes: [...s.mirrorRoutes.values()].sort(order),
+    pause: { kind: 'none' },
+  };
+}
+
+function canaryScale(v: Record<string, unknown>): ReplicaAmount | undefined {
+  if (num(v.replicas) !== undefined) return { count: num(v.replicas)! };
+  if (num(v.weight) !== undefined) return { percent: num(v.weight)! };
+  return undefined; // matchTrafficWeight: back to the setWeight rule
+}
+
+function setRoute(routes: Map<string, NamedRoute>, v: Record<string, unknown>, read: (m: unknown[]) => RouteMatch[]): void {
+  const name = str(v.name) ?? '';
+  if (v.match === undefined) routes.delete(name);
+  else routes.set(name, { name, matches: read(arr(v.match)) });
+}
+
+function setMirror(routes: Map<string, MirrorRoute>, v: Record<string, unknown>): void {
+  const name = str(v.name) ?? '';
+  if (v.match === undefined) routes.delete(name);
+  else routes.set(name, { name, matches: mirrorMatches(arr(v.match)), percentage: num(v.percentage) ?? 100 });
+}
+
+/** Argo header routes: each entry is its own match block, so entries are ORed. */
+function headerRouteMatches(list: unknown[]): RouteMatch[] {
+  return list.map((m) => {
+    const e = obj(m);
+    return { headers: [stringMatch(str(e.headerName) ?? '', e.headerValue)], queryParams: [], cookies: [] };
+  });
+}
+
+function mirrorMatches(list: unknown[]): RouteMatch[] {
+  return list.map((m) => {
+    const e = obj(m);
+    const headers = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch(k, v));
+    const path = e.path !== undefined ? stringMatch('', e.path) : undefined;
+    const method = str(obj(e.method).exact);
+    return {
+      headers,
+      queryParams: [],
+      cookies: [],
+      ...(path ? { path: { type: path.type === 'Prefix' ? 'PathPrefix' : path.type, value: path.value } as RouteMatch['path'] } : {}),
+      ...(method ? { method } : {}),
+    };
+  });
+}
+
+function stringMatch(name: string, v: unknown): ValueMatch {
+  const m = obj(v);
+  const type: StringMatchType = m.exact !== undefined ? 'Exact' : m.regex !== undefined ? 'RegularExpression' : 'Prefix';
+  return { name, type, value: String(m.exact ?? m.regex ?? m.prefix ?? '') };
+}
+
+/** Argo durations: an integer (seconds) or a string with an s, m or h suffix. */
+export function parseDuration(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string') return undefined;
+  const m = /^(\d+)(s|m|h)?$/.exec(v.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * ({ s: 1, m: 60, h: 3600 } as const)[(m[2] ?? 's') as 's' | 'm' | 'h'];
+}
+
+function error(doc: ParsedDocument, path: Path, message: string): Diagnostic {
+  return { ...doc.locate(path), message, severity: 'error' };
+}

@@ -1,0 +1,98 @@
+import { Diagnostic } from '../diagnostics';
+import { ParsedDocument } from '../yaml/parse';
+import { NormalizeResult, providerFromKruiseRouting } from './providers';
+import { PauseSpec, RolloutSpec, StepSpec, TrafficSpec } from './types';
+import { arr, headerModifier, kruiseMatch, num, obj, parseAmount, parsePercent, str, stringMap } from './values';
+
+const ROLLING_STYLE = 'rollouts.kruise.io/rolling-style';
+const TRAFFIC_ROUTING = 'rollouts.kruise.io/trafficrouting';
+
+/** Kruise Rollout (v1alpha1 or v1beta1) -> RolloutSpec. The schema has already checked shapes. */
+export function normalizeKruise(doc: ParsedDocument): NormalizeResult {
+  const root = obj(doc.value);
+  const v1beta1 = str(root.apiVersion) === 'rollouts.kruise.io/v1beta1';
+  const meta = obj(root.metadata);
+  const spec = obj(root.spec);
+  const canary = obj(obj(spec.strategy).canary);
+  const annotations = stringMap(meta.annotations);
+  const diagnostics: Diagnostic[] = [];
+  const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
+  const refPath = v1beta1 ? ['spec', 'workloadRef'] : ['spec', 'objectRef', 'workloadRef'];
+  if (str(ref.kind) !== 'Deployment') {
+    diagnostics.push(error(doc, [...refPath, 'kind'], `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`));
+  }
+  const stepsPath = ['spec', 'strategy', 'canary', 'steps'];
+  const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
+  const routingRef = annotations[TRAFFIC_ROUTING] ?? str(canary.trafficRoutingRef);
+  const traffic = kruiseTraffic(doc, canary, routingRef !== undefined, diagnostics);
+  const patch = obj(canary.patchPodTemplateMetadata);
+  const rollout: RolloutSpec = {
+    format: v1beta1 ? 'kruise-v1beta1' : 'kruise-v1alpha1',
+    name: str(meta.name) ?? '',
+    ...(str(meta.namespace) ? { namespace: str(meta.namespace) } : {}),
+    origin: doc.origin,
+    workload: { kind: 'Deployment', name: str(ref.name) ?? '' },
+    style: kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
+    steps,
+    traffic,
+    canaryPodMetadata: { labels: stringMap(patch.labels), annotations: stringMap(patch.annotations) },
+    stablePodMetadata: { labels: {}, annotations: {} },
+    ...(routingRef ? { trafficRoutingRef: routingRef } : {}),
+  };
+  return { rollout, diagnostics };
+}
+
+function kruiseStyle(v1beta1: boolean, canary: Record<string, unknown>, annotation: string | undefined, doc: ParsedDocument, out: Diagnostic[]): 'canary' | 'partition' {
+  if (v1beta1) return canary.enableExtraWorkloadForCanary === true ? 'canary' : 'partition';
+  const style = (annotation ?? 'canary').toLowerCase();
+  if (style !== 'canary' && style !== 'partition') {
+    out.push(error(doc, ['metadata', 'annotations', ROLLING_STYLE], `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`));
+  }
+  return style === 'partition' ? 'partition' : 'canary';
+}
+
+function kruiseStep(doc: ParsedDocument, raw: unknown, path: (string | number)[], v1beta1: boolean): StepSpec {
+  const s = obj(raw);
+  const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
+  const replicas = parseAmount(s.replicas) ?? (weight !== undefined ? { percent: weight } : undefined);
+  const modifier = headerModifier(s.requestHeaderModifier);
+  return {
+    origin: doc.locate(path),
+    ...(replicas ? { replicas } : {}),
+    ...(weight !== undefined ? { weight } : {}),
+    matches: arr(s.matches).map(kruiseMatch),
+    headerRoutes: [],
+    mirrorRoutes: [],
+    ...(modifier ? { requestHeaderModifier: modifier } : {}),
+    pause: kruisePause(s.pause),
+  };
+}
+
+/** Kruise: pause {} waits for approval, a duration waits that long; an absent pause is "none" so rollgen.yaml can choose its gate. */
+function kruisePause(v: unknown): PauseSpec {
+  const seconds = num(obj(v).duration);
+  if (v === undefined) return { kind: 'none' };
+  return seconds === undefined ? { kind: 'manual' } : { kind: 'timed', seconds };
+}
+
+function kruiseTraffic(doc: ParsedDocument, canary: Record<string, unknown>, sharedRouting: boolean, out: Diagnostic[]): TrafficSpec {
+  const routings = arr(canary.trafficRoutings);
+  const first = obj(routings[0]);
+  const service = str(first.service);
+  // A shared TrafficRouting routes by pod labels on the stable Service's host (Kruise creates no canary Service then).
+  const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
+  const base = ['spec', 'strategy', 'canary', 'trafficRoutings', 0];
+  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out) : [];
+  return {
+    ...(service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {}),
+    generateCanaryService: service !== undefined && !noCanaryService,
+    weightTotal: 100,
+    providers,
+    managedRoutes: [],
+  };
+}
+
+function error(doc: ParsedDocument, path: (string | number)[], message: string): Diagnostic {
+  const o = doc.locate(path);
+  return { file: o.file, line: o.line, col: o.col, message, severity: 'error' };
+}

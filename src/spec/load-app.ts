@@ -1,0 +1,125 @@
+import { getGenerator, PLANNED_PROVIDERS } from '../../generators/registry';
+import { Diagnostic } from '../diagnostics';
+import { KubeObject } from '../model/kube';
+import { ResourceSet, SourceObject } from '../model/resource-set';
+import { missingFeatures } from '../plan/capabilities';
+import { GatePolicy } from '../plan/gates';
+import { buildPlan } from '../plan/plan';
+import { Plan } from '../plan/types';
+import { BoundProvider } from '../render/render-rollout';
+import { replicasOf } from '../render/workload';
+import { ParsedDocument } from '../yaml/parse';
+import { normalizeArgo } from './argo';
+import { classifyDocument } from './classify';
+import { normalizeKruise } from './kruise';
+import { bindOptions } from './provider-options';
+import { checkRollout } from './rules';
+import { RolloutSpec } from './types';
+import { validateSchema } from './validate-schema';
+
+export interface LoadedRollout {
+  readonly spec: RolloutSpec;
+  /** The desired Deployment: as written in the source, or synthesized from an Argo inline template. */
+  readonly deployment: KubeObject;
+  readonly plan: Plan;
+  readonly providers: readonly BoundProvider[];
+}
+
+export interface LoadedApp {
+  readonly name: string;
+  readonly rollouts: readonly LoadedRollout[];
+  readonly resources: ResourceSet;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Source documents -> validated rollouts, plans and manifests. Collects every problem; never throws. Pure. */
+export function loadApp(name: string, documents: readonly ParsedDocument[], policy: GatePolicy): LoadedApp {
+  const diagnostics: Diagnostic[] = [];
+  const manifests: SourceObject[] = [];
+  const specs: RolloutSpec[] = [];
+  for (const doc of documents) {
+    const role = classifyDocument(doc, diagnostics);
+    if (!role) continue;
+    if (role.role === 'manifest') manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
+    if (role.role === 'ignored') diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: 'warning' });
+    if (role.role !== 'rollout') continue;
+    const schemaProblems = validateSchema(role.schema, doc);
+    diagnostics.push(...schemaProblems);
+    if (schemaProblems.length > 0) continue;
+    const result = role.schema === 'argo-rollout' ? normalizeArgo(doc) : normalizeKruise(doc);
+    diagnostics.push(...result.diagnostics);
+    specs.push(result.rollout);
+  }
+  const resources = new ResourceSet(manifests);
+  checkDuplicates(manifests, diagnostics);
+  const rollouts = specs.map((spec) => loadRollout(name, spec, resources, policy, diagnostics)).filter((r): r is LoadedRollout => r !== undefined);
+  checkOneRolloutPerWorkload(specs, diagnostics);
+  return { name, rollouts, resources, diagnostics };
+}
+
+function loadRollout(app: string, spec: RolloutSpec, resources: ResourceSet, policy: GatePolicy, out: Diagnostic[]): LoadedRollout | undefined {
+  const problems = checkRollout(spec, resources);
+  out.push(...problems);
+  const deployment = spec.workload.synthesized ?? resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
+  if (!deployment || problems.length > 0) return undefined;
+  const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
+  const providers = bindProviders(app, spec, resources, out);
+  if (!providers) return undefined;
+  checkExpressible(app, spec, plan, providers, out);
+  return { spec, deployment, plan, providers };
+}
+
+function bindProviders(app: string, spec: RolloutSpec, resources: ResourceSet, out: Diagnostic[]): BoundProvider[] | undefined {
+  const bound: BoundProvider[] = [];
+  for (const ref of spec.traffic.providers) {
+    const generator = getGenerator(ref.provider);
+    if (!generator) {
+      const why = PLANNED_PROVIDERS.includes(ref.provider) ? 'is not supported yet' : 'is unknown';
+      out.push({ ...ref.origin, message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} ${why}`, severity: 'error' });
+      return undefined;
+    }
+    const { options, diagnostics } = bindOptions(generator, ref);
+    out.push(...diagnostics);
+    if (diagnostics.length > 0) return undefined;
+    const stableService = spec.traffic.stableService ?? '';
+    const ctx = { app, rollout: spec, options, optionsOrigin: ref.origin, resources, stableService, canaryService: spec.traffic.canaryService ?? stableService };
+    const problems = generator.check(ctx);
+    out.push(...problems);
+    if (problems.some((p) => p.severity === 'error')) return undefined;
+    bound.push({ generator, options, origin: ref.origin });
+  }
+  return bound;
+}
+
+/** What a provider cannot express is an error at plan time naming app, step, provider and feature. */
+function checkExpressible(app: string, spec: RolloutSpec, plan: Plan, providers: readonly BoundProvider[], out: Diagnostic[]): void {
+  for (const step of plan.steps) {
+    for (const { generator } of providers) {
+      const missing = missingFeatures(generator.capabilities, step.traffic);
+      const features = missing.length > 0 ? missing : generator.unsupported?.(step.traffic) ?? [];
+      for (const feature of features) {
+        const origin = spec.steps[step.index - 1].origin;
+        out.push({ ...origin, message: `app ${app}, rollout ${spec.name}, step ${step.index}: provider ${generator.id} cannot express ${feature}`, severity: 'error' });
+      }
+    }
+  }
+}
+
+function checkDuplicates(manifests: readonly SourceObject[], out: Diagnostic[]): void {
+  const seen = new Map<string, SourceObject>();
+  for (const m of manifests) {
+    const key = `${m.object.kind}/${m.object.metadata.namespace ?? ''}/${m.object.metadata.name}`;
+    const first = seen.get(key);
+    if (first) out.push({ ...m.origin, message: `duplicate ${m.object.kind} "${m.object.metadata.name}" (first at ${first.origin.file}:${first.origin.line})`, severity: 'error' });
+    else seen.set(key, m);
+  }
+}
+
+function checkOneRolloutPerWorkload(specs: readonly RolloutSpec[], out: Diagnostic[]): void {
+  const owner = new Map<string, RolloutSpec>();
+  for (const s of specs) {
+    const first = owner.get(s.workload.name);
+    if (first) out.push({ ...s.origin, message: `rollouts ${first.name} and ${s.name} both manage Deployment "${s.workload.name}"; keep one`, severity: 'error' });
+    else owner.set(s.workload.name, s);
+  }
+}

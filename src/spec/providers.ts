@@ -1,0 +1,70 @@
+import { Diagnostic } from '../diagnostics';
+import { ParsedDocument } from '../yaml/parse';
+import { ProviderRef, RolloutSpec } from './types';
+import { arr, obj, str, stringMap } from './values';
+
+export interface NormalizeResult {
+  readonly rollout: RolloutSpec;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Kruise ingress classType -> rollgen provider id. */
+const KRUISE_INGRESS_CLASSES: Readonly<Record<string, string>> = {
+  nginx: 'ingress-nginx',
+  'aliyun-alb': 'aliyun-alb',
+  higress: 'higress',
+  mse: 'mse',
+};
+
+type Path = (string | number)[];
+
+/** One Kruise trafficRoutings entry (or TrafficRouting objectRef) -> provider refs. */
+export function providerFromKruiseRouting(doc: ParsedDocument, routing: Record<string, unknown>, path: Path, out: Diagnostic[]): ProviderRef[] {
+  const refs: ProviderRef[] = [];
+  const ingress = obj(routing.ingress);
+  if (routing.ingress !== undefined) {
+    const classType = str(ingress.classType) ?? 'nginx';
+    const provider = KRUISE_INGRESS_CLASSES[classType];
+    if (!provider) {
+      const o = doc.locate([...path, 'ingress', 'classType']);
+      out.push({ ...o, message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(', ')}`, severity: 'error' });
+    } else {
+      refs.push({ provider, origin: doc.locate([...path, 'ingress']), options: { ingresses: [str(ingress.name) ?? ''] } });
+    }
+  }
+  if (routing.gateway !== undefined) {
+    refs.push({ provider: 'gateway-api', origin: doc.locate([...path, 'gateway']), options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ''] } });
+  }
+  const custom = arr(routing.customNetworkRefs).map(obj);
+  if (custom.length > 0) {
+    const istio = custom.every((r) => (str(r.apiVersion) ?? '').startsWith('networking.istio.io/'));
+    refs.push({ provider: istio ? 'istio' : 'custom', origin: doc.locate([...path, 'customNetworkRefs']), options: { refs: custom } });
+  }
+  return refs;
+}
+
+/** Argo trafficRouting -> provider refs, in Argo's reconcile order. */
+export function providersFromArgo(doc: ParsedDocument, routing: Record<string, unknown>, path: Path): ProviderRef[] {
+  const at = (key: string) => doc.locate([...path, key]);
+  const refs: ProviderRef[] = [];
+  if (routing.istio !== undefined) refs.push({ provider: 'istio', origin: at('istio'), options: obj(routing.istio) });
+  if (routing.nginx !== undefined) refs.push({ provider: 'ingress-nginx', origin: at('nginx'), options: argoNginxOptions(obj(routing.nginx)) });
+  if (routing.alb !== undefined) refs.push({ provider: 'aws-alb', origin: at('alb'), options: obj(routing.alb) });
+  if (routing.smi !== undefined) refs.push({ provider: 'smi', origin: at('smi'), options: obj(routing.smi) });
+  if (routing.ambassador !== undefined) refs.push({ provider: 'ambassador', origin: at('ambassador'), options: obj(routing.ambassador) });
+  if (routing.traefik !== undefined) refs.push({ provider: 'traefik', origin: at('traefik'), options: obj(routing.traefik) });
+  if (routing.apisix !== undefined) refs.push({ provider: 'apisix', origin: at('apisix'), options: obj(routing.apisix) });
+  const gateway = obj(routing.plugins)['argoproj-labs/gatewayAPI'];
+  if (gateway !== undefined) refs.push({ provider: 'gateway-api', origin: at('plugins'), options: obj(gateway) });
+  return refs;
+}
+
+function argoNginxOptions(nginx: Record<string, unknown>): Record<string, unknown> {
+  const single = str(nginx.stableIngress);
+  return {
+    ingresses: single ? [single] : arr(nginx.stableIngresses).map(String),
+    ...(str(nginx.annotationPrefix) ? { annotationPrefix: str(nginx.annotationPrefix) } : {}),
+    additionalIngressAnnotations: stringMap(nginx.additionalIngressAnnotations),
+    canaryIngressAnnotations: stringMap(nginx.canaryIngressAnnotations),
+  };
+}

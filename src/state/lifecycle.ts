@@ -1,0 +1,81 @@
+import { StateError } from '../errors';
+import { RenderPhase } from '../render/phase';
+import { RolloutStatus } from './status';
+
+/** A transition and what to call it in history, PR titles and messages. */
+export interface Transition {
+  readonly status: RolloutStatus;
+  readonly action: string;
+}
+
+/**
+ * The next state of one rollout for `advance`: first deploy (adopt), finish adoption, start on a new
+ * template, one step, promote, clean up. Undefined when there is nothing to do. Pure.
+ */
+export function advanceRollout(current: RolloutStatus | undefined, name: string, revision: string, steps: number): Transition | undefined {
+  if (!current) return { status: { name, phase: 'Adopting', step: 0, steps, stableRevision: revision }, action: 'first deploy' };
+  const c = { ...current, steps };
+  switch (c.phase) {
+    case 'Adopting':
+      return { status: { ...c, phase: 'Healthy' }, action: 'select pods by track label' };
+    case 'Healthy':
+      return revision === c.stableRevision ? undefined : start(c, revision);
+    case 'Aborted':
+      if (revision === c.stableRevision) return { status: { ...withoutCanary(c), phase: 'Healthy' }, action: 'source reverted to stable' };
+      return revision === c.canaryRevision ? undefined : start(c, revision);
+    case 'Progressing':
+      return progress(c, revision);
+    case 'Promoting':
+      if (revision !== c.canaryRevision) throw new StateError(`rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`);
+      return { status: { ...withoutCanary(c), phase: 'Healthy', step: 0, stableRevision: revision }, action: 'clean up' };
+  }
+}
+
+function progress(c: RolloutStatus, revision: string): Transition {
+  if (revision === c.stableRevision) return { status: { ...withoutCanary(c), phase: 'Healthy', step: 0 }, action: 'rollback: source back to stable' };
+  if (revision !== c.canaryRevision) return start(c, revision, 'restart with new revision');
+  if (c.step < c.steps) return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1}` };
+  return { status: { ...c, phase: 'Promoting' }, action: 'promote' };
+}
+
+function start(c: RolloutStatus, revision: string, action = 'start'): Transition {
+  return { status: { ...c, phase: 'Progressing', step: 1, canaryRevision: revision }, action };
+}
+
+function withoutCanary(c: RolloutStatus): RolloutStatus {
+  const { canaryRevision: _dropped, ...rest } = c;
+  return rest;
+}
+
+/** Routes back to stable and canary removed; held until the source changes or `retry`. */
+export function abortRollout(c: RolloutStatus): Transition {
+  if (c.phase !== 'Progressing') throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
+  return { status: { ...c, phase: 'Aborted', step: 0 }, action: 'abort' };
+}
+
+/** One step ignoring the gate; with `full`, straight to promotion keeping the current traffic. */
+export function promoteRollout(c: RolloutStatus, full: boolean): Transition {
+  if (c.phase !== 'Progressing') throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be promoted`);
+  if (full || c.step >= c.steps) return { status: { ...c, phase: 'Promoting' }, action: full ? 'promote --full' : 'promote' };
+  return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1} (promoted)` };
+}
+
+/** An aborted rollout starts again at step 1 with the same revision. */
+export function retryRollout(c: RolloutStatus): Transition {
+  if (c.phase !== 'Aborted' || !c.canaryRevision) throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
+  return { status: { ...c, phase: 'Progressing', step: 1 }, action: 'retry' };
+}
+
+export function renderPhaseOf(s: RolloutStatus | undefined): RenderPhase {
+  if (!s) return { kind: 'stable' };
+  switch (s.phase) {
+    case 'Adopting':
+      return { kind: 'adopting' };
+    case 'Progressing':
+      return { kind: 'step', step: s.step };
+    case 'Promoting':
+      return { kind: 'promoting', step: Math.max(1, s.step) };
+    default:
+      return { kind: 'stable' };
+  }
+}

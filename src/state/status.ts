@@ -1,0 +1,65 @@
+import { isObject } from '../model/kube';
+
+/** Where one rollout stands. Kept in the output's status file, which the kustomization never lists. */
+export interface RolloutStatus {
+  readonly name: string;
+  readonly phase: RolloutPhase;
+  /** The current step, 0 when none is live. */
+  readonly step: number;
+  readonly steps: number;
+  readonly stableRevision: string;
+  readonly canaryRevision?: string;
+}
+
+export type RolloutPhase = 'Adopting' | 'Healthy' | 'Progressing' | 'Promoting' | 'Aborted';
+
+export interface HistoryEntry {
+  readonly rollout: string;
+  readonly action: string;
+  readonly step: number;
+  readonly revision: string;
+}
+
+export interface AppStatus {
+  readonly app: string;
+  readonly rollouts: readonly RolloutStatus[];
+  /** Files rollgen owns in the output; other kustomization resources are the user's and kept. */
+  readonly files: readonly string[];
+  readonly history: readonly HistoryEntry[];
+}
+
+export const STATUS_FILE = 'rollgen-status.yaml';
+export const STATUS_API_VERSION = 'rollgen.dev/v1alpha1';
+const HISTORY_LIMIT = 50;
+
+/** Plain data -> the document written to disk. No timestamps: git history has them. */
+export function statusDocument(s: AppStatus): Record<string, unknown> {
+  return {
+    apiVersion: STATUS_API_VERSION,
+    kind: 'RolloutStatus',
+    metadata: { name: s.app },
+    rollouts: s.rollouts.map((r) => ({ ...r })),
+    files: [...s.files],
+    history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h })),
+  };
+}
+
+const PHASES: readonly RolloutPhase[] = ['Adopting', 'Healthy', 'Progressing', 'Promoting', 'Aborted'];
+
+/** Reads a status document back; returns a message instead of throwing when it is not one. */
+export function parseStatus(value: unknown): AppStatus | string {
+  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== 'RolloutStatus') return `not a ${STATUS_API_VERSION} RolloutStatus`;
+  const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
+  for (const r of rollouts) {
+    if (!isObject(r) || typeof r.name !== 'string' || !PHASES.includes(r.phase as RolloutPhase) || typeof r.stableRevision !== 'string') {
+      return 'rollouts[] entries need name, phase and stableRevision';
+    }
+  }
+  const meta = isObject(value.metadata) ? value.metadata : {};
+  return {
+    app: typeof meta.name === 'string' ? meta.name : '',
+    rollouts: rollouts as RolloutStatus[],
+    files: Array.isArray(value.files) ? value.files.map(String) : [],
+    history: Array.isArray(value.history) ? (value.history as HistoryEntry[]) : [],
+  };
+}

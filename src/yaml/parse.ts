@@ -1,0 +1,82 @@
+import { LineCounter, parseAllDocuments, isNode, Document } from 'yaml';
+import { Diagnostic, Origin } from '../diagnostics';
+
+/** Hostile-input bounds: a billion-laughs document fails fast instead of expanding. */
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+export const MAX_ALIAS_COUNT = 100;
+export const MAX_DOCUMENTS_PER_FILE = 1000;
+
+export interface ParsedDocument {
+  readonly file: string;
+  /** 0-based position of the document in its file. */
+  readonly index: number;
+  readonly value: unknown;
+  readonly origin: Origin;
+  /** Position of the deepest existing node on a field path. */
+  readonly locate: (path: readonly (string | number)[]) => Origin;
+}
+
+export interface ParseResult {
+  readonly documents: readonly ParsedDocument[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Parses a multi-document YAML stream, keeping positions. Never throws on bad input. */
+export function parseYamlStream(file: string, text: string): ParseResult {
+  if (Buffer.byteLength(text, 'utf8') > MAX_FILE_BYTES) {
+    return { documents: [], diagnostics: [error(file, 1, 1, `file is larger than ${MAX_FILE_BYTES} bytes; split it or check that it is the intended input`)] };
+  }
+  const lineCounter = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
+  const docs = Array.isArray(parsed) ? parsed : [];
+  if (docs.length > MAX_DOCUMENTS_PER_FILE) {
+    return { documents: [], diagnostics: [error(file, 1, 1, `more than ${MAX_DOCUMENTS_PER_FILE} documents in one file`)] };
+  }
+  const documents: ParsedDocument[] = [];
+  const diagnostics: Diagnostic[] = [];
+  docs.forEach((doc, index) => {
+    const problems = doc.errors.map((e) => error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, firstLine(e.message)));
+    if (problems.length > 0) {
+      diagnostics.push(...problems);
+      return;
+    }
+    const value = toJs(doc, file, lineCounter, diagnostics);
+    if (value === undefined || value === null) return; // empty document between separators
+    documents.push(makeDocument(file, index, value, doc, lineCounter));
+  });
+  return { documents, diagnostics };
+}
+
+function toJs(doc: Document, file: string, lc: LineCounter, out: Diagnostic[]): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    const pos = doc.contents && isNode(doc.contents) && doc.contents.range ? lc.linePos(doc.contents.range[0]) : { line: 1, col: 1 };
+    out.push(error(file, pos.line, pos.col, `cannot expand document: ${(e as Error).message} (aliases are limited to ${MAX_ALIAS_COUNT})`));
+    return undefined;
+  }
+}
+
+function makeDocument(file: string, index: number, value: unknown, doc: Document, lc: LineCounter): ParsedDocument {
+  const at = (offset: number): Origin => {
+    const p = lc.linePos(offset);
+    return { file, line: p.line, col: p.col };
+  };
+  const rootOffset = doc.contents && isNode(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
+  const locate = (path: readonly (string | number)[]): Origin => {
+    for (let n = path.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+      if (isNode(node) && node.range) return at(node.range[0]);
+    }
+    return at(rootOffset);
+  };
+  return { file, index, value, origin: at(rootOffset), locate };
+}
+
+function error(file: string, line: number, col: number, message: string): Diagnostic {
+  return { file, line, col, message: `invalid YAML: ${message}`, severity: 'error' };
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+}

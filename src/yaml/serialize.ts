@@ -1,0 +1,26 @@
+import { Document, stringify } from 'yaml';
+
+/** The one YAML output setup: same data, same bytes. */
+const OPTIONS = {
+  // 1.1 rules quote strings such as on/yes/off that kubectl's YAML 1.1 parser would read as booleans.
+  version: '1.1',
+  lineWidth: 0,
+  minContentWidth: 0,
+  indent: 2,
+  indentSeq: true,
+  aliasDuplicateObjects: false,
+  singleQuote: false,
+} as const;
+
+export function serializeValue(value: unknown): string {
+  return stringify(value, OPTIONS);
+}
+
+export function serializeDocuments(values: readonly unknown[]): string {
+  return values.map((v) => serializeValue(v)).join('---\n');
+}
+
+/** Serializes an edited user Document (comments kept) with the same options. */
+export function serializeDocument(doc: Document): string {
+  return doc.toString(OPTIONS);
+}
