@@ -15,8 +15,8 @@ function row(s: PlannedStep): string[] {
 }
 
 function traffic(s: PlannedStep): string {
-  if (s.serviceSelection === 'shared') return 'by pods';
   const t = s.traffic;
+  if (s.serviceSelection === 'shared' && t.weight === 0 && t.matches.length === 0) return 'by pods';
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
 

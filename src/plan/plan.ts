@@ -30,7 +30,8 @@ function planStep(rollout: RolloutSpec, step: StepSpec, i: number, total: number
     canaryReplicas: canary,
     stableReplicas: stable,
     traffic,
-    serviceSelection: routed && hasTrafficSpec(step) ? 'split' : 'shared',
+    // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
+    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? 'split' : 'shared',
     gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy),
   };
 }

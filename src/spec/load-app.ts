@@ -60,11 +60,11 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
 function loadRollout(app: string, spec: RolloutSpec, resources: ResourceSet, policy: GatePolicy, out: Diagnostic[]): LoadedRollout | undefined {
   const problems = checkRollout(spec, resources);
   out.push(...problems);
-  const deployment = spec.workload.synthesized ?? resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
-  if (!deployment || problems.length > 0) return undefined;
-  const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
+  // Providers are checked even when a rule failed, so one run reports every problem.
   const providers = bindProviders(app, spec, resources, out);
-  if (!providers) return undefined;
+  const deployment = spec.workload.synthesized ?? resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
+  if (!deployment || problems.length > 0 || !providers) return undefined;
+  const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   return { spec, deployment, plan, providers };
 }

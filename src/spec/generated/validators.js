@@ -9244,7 +9244,7 @@ return errors === 0;
 }
 
 exports["rollgen-config"] = validate53;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}}}}},"pr":{"type":"object","$comment":"free-form until the PR settings are specified"}}};
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."}}}},"pr":{"type":"object","$comment":"free-form until the PR settings are specified"}}};
 const pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9312,7 +9312,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key1 in data1){
-if(!((((key1 === "source") || (key1 === "output")) || (key1 === "name")) || (key1 === "gates"))){
+if(!(((((key1 === "source") || (key1 === "output")) || (key1 === "name")) || (key1 === "gates")) || (key1 === "trackLabel"))){
 const err5 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9451,9 +9451,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.trackLabel !== undefined){
+let data8 = data1.trackLabel;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.key === undefined){
+const err16 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9462,10 +9464,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data8.stable === undefined){
+const err17 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "stable"},message:"must have required property '"+"stable"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9474,11 +9474,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.pr !== undefined){
-let data8 = data.pr;
-if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-const err18 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data8.canary === undefined){
+const err18 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "canary"},message:"must have required property '"+"canary"+"'"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9487,15 +9484,150 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key3 in data8){
+if(!(((key3 === "key") || (key3 === "stable")) || (key3 === "canary"))){
+const err19 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data8.key !== undefined){
+let data9 = data8.key;
+if(typeof data9 === "string"){
+if(func2(data9) < 1){
+const err20 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/key",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/key",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data8.stable !== undefined){
+let data10 = data8.stable;
+if(typeof data10 === "string"){
+if(func2(data10) < 1){
+const err22 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/stable",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/stable/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/stable",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/stable/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data8.canary !== undefined){
+let data11 = data8.canary;
+if(typeof data11 === "string"){
+if(func2(data11) < 1){
+const err24 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/canary",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/canary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/canary",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/canary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.pr !== undefined){
+let data12 = data.pr;
+if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
+const err29 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
 }
 errors++;
 }
