@@ -1,0 +1,51 @@
+import { execFileSync } from 'child_process';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
+import { ConfigMap, Service } from 'kubernetes-models/v1';
+import { parseAllDocuments } from 'yaml';
+
+/** Published Kubernetes schemas (kubernetes-models) for the kinds rollgen renders. */
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'apps/v1/Deployment': Deployment as never,
+  'networking.k8s.io/v1/Ingress': Ingress as never,
+  'v1/Service': Service as never,
+  'v1/ConfigMap': ConfigMap as never,
+};
+
+/** Throws with the object's name when it does not validate; unknown kinds are reported, not skipped silently. */
+export function validateAgainstSchemas(yamlText: string): string[] {
+  const checked: string[] = [];
+  for (const doc of parseAllDocuments(yamlText)) {
+    const obj = doc.toJS() as { apiVersion: string; kind: string; metadata: { name: string } };
+    if (!obj) continue;
+    const Model = MODELS[`${obj.apiVersion}/${obj.kind}`];
+    if (!Model) throw new Error(`no published schema wired for ${obj.apiVersion} ${obj.kind}`);
+    try {
+      new Model(obj as never).validate();
+    } catch (e) {
+      throw new Error(`${obj.kind} ${obj.metadata.name}: ${(e as Error).message}`);
+    }
+    checked.push(`${obj.kind}/${obj.metadata.name}`);
+  }
+  return checked;
+}
+
+let kubectlPresent: boolean | undefined;
+
+export function hasKubectl(): boolean {
+  if (kubectlPresent === undefined) {
+    try {
+      execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+      kubectlPresent = true;
+    } catch {
+      kubectlPresent = false;
+      process.stderr.write('kubectl not found: skipping `kubectl kustomize` build checks\n');
+    }
+  }
+  return kubectlPresent;
+}
+
+/** Builds a directory with the real kustomize in kubectl, as Argo CD and Flux would. */
+export function kustomizeBuild(dir: string): string {
+  return execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
+}
