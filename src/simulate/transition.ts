@@ -1,0 +1,65 @@
+import { KubeObject, isObject, objectKey } from '../model/kube';
+import { canonicalJson } from '../render/revision';
+import { SYNC_WAVE } from '../render/track';
+
+/** The cluster between two commits: the objects applied so far and the Deployments whose pods are ready. */
+export interface ClusterMoment {
+  readonly label: string;
+  readonly objects: readonly KubeObject[];
+  readonly ready: ReadonlySet<string>;
+}
+
+/**
+ * Moments a GitOps sync passes through from `before` to `after`: Argo CD applies lower waves first,
+ * waits for health, and prunes higher waves first. Both prune-first and prune-last orders are
+ * produced, since the agent (or Flux with dependsOn) may do either. Pure.
+ */
+export function syncMoments(before: readonly KubeObject[], after: readonly KubeObject[]): ClusterMoment[] {
+  const afterKeys = new Set(after.map(objectKey));
+  const beforeByKey = new Map(before.map((o) => [objectKey(o), o]));
+  const applies = after.filter((o) => canonicalJson(beforeByKey.get(objectKey(o))) !== canonicalJson(o));
+  const prunes = before.filter((o) => !afterKeys.has(objectKey(o)));
+  const applyGroups = groupByWave(applies, 1).map((g) => ({ kind: 'apply' as const, ...g }));
+  const pruneGroups = groupByWave(prunes, -1).map((g) => ({ kind: 'prune' as const, ...g }));
+  return [...walk(before, [...applyGroups, ...pruneGroups], 'prune last'), ...walk(before, [...pruneGroups, ...applyGroups], 'prune first')];
+}
+
+interface Group {
+  readonly kind: 'apply' | 'prune';
+  readonly wave: number;
+  readonly objects: readonly KubeObject[];
+}
+
+function walk(start: readonly KubeObject[], groups: readonly Group[], order: string): ClusterMoment[] {
+  let state = new Map(start.map((o) => [objectKey(o), o]));
+  let ready = new Set(start.filter(runsPods).map((o) => o.metadata.name));
+  const moments: ClusterMoment[] = [];
+  for (const g of groups) {
+    state = new Map(state);
+    for (const o of g.objects) {
+      if (g.kind === 'prune') state.delete(objectKey(o));
+      else state.set(objectKey(o), o);
+    }
+    // Applied routes act at once; applied Deployments have ready pods only if they had them before (rolling update).
+    ready = new Set([...ready].filter((name) => [...state.values()].some((o) => o.kind === 'Deployment' && o.metadata.name === name && runsPods(o))));
+    moments.push({ label: `${order}: during ${g.kind} wave ${g.wave}`, objects: [...state.values()], ready });
+    if (g.kind === 'apply') for (const o of g.objects.filter(runsPods)) ready = new Set([...ready, o.metadata.name]);
+    moments.push({ label: `${order}: after ${g.kind} wave ${g.wave}`, objects: [...state.values()], ready });
+  }
+  return moments;
+}
+
+function groupByWave(objects: readonly KubeObject[], direction: 1 | -1): { wave: number; objects: KubeObject[] }[] {
+  const waves = new Map<number, KubeObject[]>();
+  for (const o of objects) waves.set(waveOf(o), [...(waves.get(waveOf(o)) ?? []), o]);
+  return [...waves.entries()].sort((a, b) => direction * (a[0] - b[0])).map(([wave, objs]) => ({ wave, objects: objs }));
+}
+
+function waveOf(o: KubeObject): number {
+  const w = Number.parseInt(o.metadata.annotations?.[SYNC_WAVE] ?? '0', 10);
+  return Number.isFinite(w) ? w : 0;
+}
+
+function runsPods(o: KubeObject): boolean {
+  return o.kind === 'Deployment' && !(isObject(o.spec) && o.spec.replicas === 0);
+}
