@@ -1,7 +1,7 @@
 import { RolloutSpec, StepSpec } from '../spec/types';
 import { GatePolicy, defaultGatePolicy, gateAfter } from './gates';
 import { basicCanaryReplicas, resolveAmount, splitReplicas } from './replicas';
-import { Plan, PlannedStep, TrafficState } from './types';
+import { Plan, PlannedStep, TrafficState, hasCanaryRoutes } from './types';
 
 /** RolloutSpec + the workload's replicas -> every step as plain data. Pure. */
 export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: GatePolicy = defaultGatePolicy): Plan {
@@ -22,7 +22,7 @@ export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: G
 function planStep(rollout: RolloutSpec, step: StepSpec, i: number, total: number, policy: GatePolicy): PlannedStep {
   const routed = rollout.traffic.providers.length > 0;
   const traffic = trafficOf(rollout, step, routed);
-  const carries = traffic.weight > 0 || traffic.matches.length > 0 || traffic.headerRoutes.length > 0;
+  const carries = hasCanaryRoutes(traffic);
   const wanted = canaryWanted(rollout, step, total, routed);
   const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
   return {

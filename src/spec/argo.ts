@@ -26,7 +26,8 @@ export function normalizeArgo(doc: ParsedDocument): NormalizeResult {
   const name = str(meta.name) ?? '';
   const replicas = num(spec.replicas) ?? 1;
   const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? '');
-  const steps = walkSteps(doc, arr(canary.steps), managedRoutes, diagnostics);
+  const weightTotal = num(routing.maxTrafficWeight) ?? 100;
+  const steps = walkSteps(doc, arr(canary.steps), { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== undefined }, diagnostics);
   const providers = canary.trafficRouting !== undefined ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting']) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
@@ -43,7 +44,7 @@ export function normalizeArgo(doc: ParsedDocument): NormalizeResult {
       ...(stable ? { stableService: stable } : {}),
       ...(stable || canarySvc ? { canaryService: canarySvc ?? `${stable}-canary` } : {}),
       generateCanaryService: canarySvc === undefined && stable !== undefined,
-      weightTotal: num(routing.maxTrafficWeight) ?? 100,
+      weightTotal,
       providers,
       managedRoutes,
     },
@@ -70,15 +71,21 @@ function argoWorkload(doc: ParsedDocument, root: Record<string, unknown>, replic
   return { kind: 'Deployment', name: deployment.metadata.name, replicasOverride: replicas, synthesized: deployment };
 }
 
-function walkSteps(doc: ParsedDocument, raw: unknown[], managed: readonly string[], out: Diagnostic[]): StepSpec[] {
+interface WalkContext {
+  readonly managed: readonly string[];
+  readonly weightTotal: number;
+  readonly routed: boolean;
+}
+
+function walkSteps(doc: ParsedDocument, raw: unknown[], wc: WalkContext, out: Diagnostic[]): StepSpec[] {
   const steps: StepSpec[] = [];
   const state: WalkState = { weight: 0, headerRoutes: new Map(), mirrorRoutes: new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
     const path: Path = ['spec', 'strategy', 'canary', 'steps', i];
     if (e.pause !== undefined) return applyPause(doc, steps, e.pause, path, out);
-    if (!applyAction(doc, state, e, path, out)) return;
-    steps.push(snapshot(doc.locate(path), state, managed));
+    if (!applyAction(doc, state, e, path, wc, out)) return;
+    steps.push(snapshot(doc.locate(path), state, wc.managed));
   });
   return steps;
 }
@@ -94,9 +101,13 @@ function applyPause(doc: ParsedDocument, steps: StepSpec[], pause: unknown, path
   steps[steps.length - 1] = { ...previous, pause: seconds === undefined ? { kind: 'manual' } : { kind: 'timed', seconds } };
 }
 
-function applyAction(doc: ParsedDocument, state: WalkState, e: Record<string, unknown>, path: Path, out: Diagnostic[]): boolean {
+function applyAction(doc: ParsedDocument, state: WalkState, e: Record<string, unknown>, path: Path, wc: WalkContext, out: Diagnostic[]): boolean {
   if (num(e.setWeight) !== undefined) state.weight = num(e.setWeight)!;
-  else if (e.setCanaryScale !== undefined) state.scale = canaryScale(obj(e.setCanaryScale));
+  else if (e.setCanaryScale !== undefined) {
+    // As Argo's validation: without traffic routing the controller ignores the scale, so it is an error.
+    if (!wc.routed) out.push(error(doc, [...path, 'setCanaryScale'], 'setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting'));
+    state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
+  }
   else if (e.setHeaderRoute !== undefined) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== undefined) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
@@ -120,9 +131,10 @@ function snapshot(origin: StepSpec['origin'], s: WalkState, managed: readonly st
   };
 }
 
-function canaryScale(v: Record<string, unknown>): ReplicaAmount | undefined {
+/** A scale weight is in units of maxTrafficWeight, like setWeight. */
+function canaryScale(v: Record<string, unknown>, weightTotal: number): ReplicaAmount | undefined {
   if (num(v.replicas) !== undefined) return { count: num(v.replicas)! };
-  if (num(v.weight) !== undefined) return { percent: num(v.weight)! };
+  if (num(v.weight) !== undefined) return { percent: (num(v.weight)! * 100) / weightTotal };
   return undefined; // matchTrafficWeight: back to the setWeight rule
 }
 

@@ -23,7 +23,8 @@ export function normalizeKruise(doc: ParsedDocument): NormalizeResult {
   }
   const stepsPath = ['spec', 'strategy', 'canary', 'steps'];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
-  const routingRef = annotations[TRAFFIC_ROUTING] ?? str(canary.trafficRoutingRef);
+  // Kruise copies only a non-empty annotation.
+  const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || undefined;
   const traffic = kruiseTraffic(doc, canary, routingRef !== undefined, diagnostics);
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout: RolloutSpec = {

@@ -346,7 +346,7 @@ describe('normalizeKruise: empty trafficrouting annotation', () => {
   // BUG (src/spec/kruise.ts, normalizeKruise): `routingRef !== undefined` treats an empty annotation value as a shared
   // TrafficRouting, so the canary Service is disabled (canaryService == stableService) although no trafficRoutingRef
   // is recorded. Kruise copies the annotation into trafficRoutingRef only when it is non-empty.
-  test.failing('GIVEN rollouts.kruise.io/trafficrouting: "" WHEN normalized THEN it is ignored: <svc>-canary is generated', () => {
+  test('GIVEN rollouts.kruise.io/trafficrouting: "" WHEN normalized THEN it is ignored: <svc>-canary is generated', () => {
     const { rollout } = kruise(kruiseV1alpha1(`- weight: 10`, { annotations: 'rollouts.kruise.io/trafficrouting: ""' }));
     expect(rollout.trafficRoutingRef).toBeUndefined();
     expect(rollout.traffic.canaryService).toBe('echoserver-canary');
