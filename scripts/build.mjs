@@ -12,3 +12,8 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+
+// The code cache is an optimisation: a failure here must not fail the build.
+const { spawnSync } = await import('node:child_process');
+const warm = spawnSync(process.execPath, ['scripts/warm-cache.cjs'], { stdio: 'inherit' });
+if (warm.status !== 0) process.stderr.write('rollgen build: code cache not written (start-up will be slower)\n');

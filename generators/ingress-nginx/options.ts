@@ -21,31 +21,9 @@ export interface NginxOptions {
 
 export const DEFAULT_ANNOTATION_PREFIX = 'nginx.ingress.kubernetes.io';
 
-const annotationMap = {
-  type: 'object',
-  additionalProperties: { type: 'string' },
-  default: {},
-} as const;
 
-export const optionsSchema = {
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  title: 'ingress-nginx generator options',
-  type: 'object',
-  additionalProperties: false,
-  required: ['ingresses', 'annotationPrefix', 'additionalIngressAnnotations', 'canaryIngressAnnotations'],
-  properties: {
-    ingresses: {
-      type: 'array',
-      minItems: 1,
-      uniqueItems: true,
-      items: { type: 'string', minLength: 1, maxLength: 253 },
-    },
-    annotationPrefix: { type: 'string', minLength: 1, pattern: '^[^/]+$', default: DEFAULT_ANNOTATION_PREFIX },
-    additionalIngressAnnotations: annotationMap,
-    canaryIngressAnnotations: annotationMap,
-    canaryIngressName: { enum: ['suffix', 'argo'] },
-  },
-} as const;
+/** The schema lives in JSON so scripts/compile-schemas.mjs can precompile it (no ajv compile at start-up). */
+export { default as optionsSchema } from './options.schema.json';
 
 /** PRODUCT.md: the canary Ingress of `<ingress>` is `<ingress>-canary`. */
 export function canaryIngressName(stableIngress: string): string {

@@ -1,4 +1,6 @@
-import Ajv, { ValidateFunction } from 'ajv';
+import type Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import * as precompiled from './generated/validators';
 import type { TrafficGenerator } from '../../generators/types';
 import { Diagnostic } from '../diagnostics';
 import { cloneJson } from '../model/kube';
@@ -20,10 +22,16 @@ export function bindOptions(generator: TrafficGenerator, ref: ProviderRef): { op
   return { options, diagnostics };
 }
 
+/** Built-in generators use validators precompiled at build time; ajv's compiler loads only for registered extras. */
 function compile(schema: object): ValidateFunction {
+  const id = (schema as { $id?: string }).$id;
+  const built = id ? (precompiled as unknown as Record<string, ValidateFunction | undefined>)[id] : undefined;
+  if (built) return built;
   let fn = compiled.get(schema);
   if (!fn) {
-    ajv ??= new Ajv({ allErrors: true, useDefaults: true, strict: false });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const AjvClass = (require('ajv') as { default: typeof Ajv }).default;
+    ajv ??= new AjvClass({ allErrors: true, useDefaults: true, strict: false });
     fn = ajv.compile(schema);
     compiled.set(schema, fn);
   }
