@@ -63,4 +63,7 @@ test('simulate prints the split per pods, and errors map to exit codes', async (
   expect((await runCli(['render', EXAMPLE, '--step', '9'], repo)).code).toBe(2);
   expect((await runCli(['advance', EXAMPLE], repo)).stderr).toMatch(/needs an output directory/);
   expect((await runCli(['bogus'], repo)).code).toBe(2);
+  const quiet = await runCli(['render', EXAMPLE, '--step', '9'], repo);
+  expect(quiet.stderr).not.toMatch(/\n\s+at /);
+  expect((await runCli(['--debug', 'render', EXAMPLE, '--step', '9'], repo)).stderr).toMatch(/InputError[\s\S]*\n\s+at /);
 });

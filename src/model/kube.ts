@@ -19,10 +19,6 @@ export function objectKey(o: { kind: string; metadata: { name: string; namespace
   return `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 }
 
-export function apiGroup(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -33,10 +29,3 @@ export function cloneJson<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
-export function withLabels(meta: KubeMetadata, labels: Record<string, string>): KubeMetadata {
-  return { ...meta, labels: { ...(meta.labels ?? {}), ...labels } };
-}
-
-export function withAnnotations(meta: KubeMetadata, annotations: Record<string, string>): KubeMetadata {
-  return { ...meta, annotations: { ...(meta.annotations ?? {}), ...annotations } };
-}

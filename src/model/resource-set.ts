@@ -20,9 +20,6 @@ export class ResourceSet {
     return this.byKey.get(`${kind}/${namespace ?? this.defaultNamespace ?? ''}/${name}`) ?? this.byKey.get(`${kind}/${namespace ?? ''}/${name}`);
   }
 
-  ofKind(kind: string): SourceObject[] {
-    return this.items.filter((i) => i.object.kind === kind);
-  }
 
   originOf(kind: string, name: string): Origin {
     return this.find(kind, name)?.origin ?? unknownOrigin;

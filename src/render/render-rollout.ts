@@ -1,4 +1,4 @@
-import type { TrafficGenerator } from '../../generators/types';
+import type { GeneratorContext, TrafficGenerator } from '../../generators/types';
 import { Origin } from '../diagnostics';
 import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
@@ -72,23 +72,15 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
   return out;
 }
 
-function renderRoutes(input: RolloutRenderInput, traffic: TrafficState): KubeObject[] {
-  const { rollout } = input;
+/** What a generator sees for one rollout; the only place this context is built. */
+export function generatorContext(app: string, rollout: RolloutSpec, resources: ResourceSet, provider: Omit<BoundProvider, 'generator'>): GeneratorContext<unknown> {
   const stableService = rollout.traffic.stableService ?? '';
-  return input.providers.flatMap((p) =>
-    p.generator.render(
-      {
-        app: input.app,
-        rollout,
-        options: p.options,
-        optionsOrigin: p.origin,
-        resources: input.resources,
-        stableService,
-        canaryService: rollout.traffic.canaryService ?? stableService,
-      },
-      traffic,
-    ),
-  );
+  const canaryService = rollout.traffic.canaryService ?? stableService;
+  return { app, rollout, options: provider.options, optionsOrigin: provider.origin, resources, stableService, canaryService };
+}
+
+function renderRoutes(input: RolloutRenderInput, traffic: TrafficState): KubeObject[] {
+  return input.providers.flatMap((p) => p.generator.render(generatorContext(input.app, input.rollout, input.resources, p), traffic));
 }
 
 /** Argo CD applies lower waves first and deletes higher waves first: routes one wave after the workloads. */

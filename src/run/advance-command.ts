@@ -1,7 +1,6 @@
 import * as path from 'path';
 import { InputError } from '../errors';
 import { writeOutputDir } from '../io/output-dir';
-import { ResourceSet } from '../model/resource-set';
 import { describePhase } from '../render/phase';
 import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
 import { renderApp } from '../render/render-app';
@@ -34,7 +33,7 @@ interface PendingWrite {
 
 function planWrite(ctx: RunContext, loc: AppLocation, app: LoadedApp, command: AppCommand): PendingWrite | undefined {
   if (!loc.output) throw new InputError([], `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`);
-  const output = loc.output ? readOutput(loc, ctx.cwd) : { resources: new ResourceSet([]) };
+  const output = readOutput(loc, ctx.cwd);
   const t = transitionApp(app, output, command, loc.track);
   if (t.actions.length === 0) return undefined;
   const manifests = objectFiles(renderApp(app, t.states, loc.track));

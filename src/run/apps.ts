@@ -69,7 +69,7 @@ export function readSourceFiles(loc: AppLocation, cwd: string): SourceFile[] {
   return loc.source === '-' ? [] : readAppSource(loc.source, cwd);
 }
 
-/** The output directory as rollgen sees it: status, kustomization text, and the objects it runs. */
+/** The output directory as rollgen sees it: status, kustomization text, and the objects it runs; empty when there is none. */
 export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
   const contents = readOutputDir(loc.output, cwd);
   let status: OutputSnapshot['status'];

@@ -1,6 +1,7 @@
 import type { RouteClaim } from '../../generators/types';
 import { Diagnostic } from '../diagnostics';
 import { InputError } from '../errors';
+import { generatorContext } from '../render/render-rollout';
 import { LoadedApp } from '../spec/load-app';
 
 /** Repo-wide rules: two rollouts may not claim the same routing slot (e.g. one nginx canary per host+path). */
@@ -10,9 +11,7 @@ export function checkAcrossApps(apps: readonly LoadedApp[]): void {
   for (const app of apps) {
     for (const r of app.rollouts) {
       for (const p of r.providers) {
-        const stableService = r.spec.traffic.stableService ?? '';
-        const ctx = { app: app.name, rollout: r.spec, options: p.options, optionsOrigin: p.origin, resources: app.resources, stableService, canaryService: r.spec.traffic.canaryService ?? stableService };
-        for (const claim of p.generator.claims(ctx)) {
+        for (const claim of p.generator.claims(generatorContext(app.name, r.spec, app.resources, p))) {
           const first = owners.get(claim.key);
           if (!first) owners.set(claim.key, { app: app.name, rollout: r.spec.name, claim });
           else if (first.app !== app.name || first.rollout !== r.spec.name) problems.push(conflict(first, app.name, r.spec.name, claim));

@@ -1,6 +1,6 @@
 import { InputError } from '../errors';
 import { renderApp } from '../render/render-app';
-import { OutputSnapshot, statesAtStep, transitionApp } from '../state/app-state';
+import { statesAtStep, transitionApp } from '../state/app-state';
 import { serializeDocuments } from '../yaml/serialize';
 import { readOutput } from './apps';
 import { CommonOptions, RunContext } from './context';
@@ -15,7 +15,7 @@ export async function renderCommand(ctx: RunContext, args: readonly string[], op
   const apps = await loadApps(ctx, args, opts);
   if (apps.length !== 1) throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(', ')}`);
   const [{ loc, app }] = apps;
-  const output: OutputSnapshot = loc.output ? readOutput(loc, ctx.cwd) : { resources: new (await import('../model/resource-set')).ResourceSet([]) };
+  const output = readOutput(loc, ctx.cwd);
   const states = opts.step !== undefined ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: 'advance' }, loc.track).states;
   ctx.stdout(serializeDocuments(renderApp(app, states, loc.track)));
 }

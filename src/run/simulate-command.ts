@@ -1,8 +1,7 @@
 import type { SimRequest } from '../../generators/types';
 import { InputError } from '../errors';
-import { ResourceSet } from '../model/resource-set';
 import { renderApp } from '../render/render-app';
-import { statesAtStep, transitionApp } from '../state/app-state';
+import { renderState, statesAtStep } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { simulateRequest } from '../simulate/simulate';
 import { readOutput } from './apps';
@@ -23,13 +22,11 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const apps = await loadApps(ctx, args, opts);
   if (apps.length !== 1) throw new InputError([], 'simulate evaluates one app; name it');
   const [{ loc, app }] = apps;
-  const output = loc.output ? readOutput(loc, ctx.cwd) : { resources: new ResourceSet([]) };
+  const output = readOutput(loc, ctx.cwd);
   const states =
     opts.step !== undefined
       ? statesAtStep(app, output, opts.step, loc.track)
-      : output.status
-        ? transitionApp(app, output, { kind: 'advance' }, loc.track).states.map((s) => ({ ...s, phase: renderPhaseOf(output.status!.rollouts.find((r) => r.name === s.rollout.spec.name)) }))
-        : statesAtStep(app, output, 0, loc.track);
+      : app.rollouts.map((r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track));
   const objects = renderApp(app, states, loc.track);
   const generators = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
   const split = simulateRequest(objects, generators, request(opts));

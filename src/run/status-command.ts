@@ -7,7 +7,7 @@ import { sourcePod } from '../state/app-state';
 export async function statusCommand(ctx: RunContext, args: readonly string[], opts: CommonOptions & { json?: boolean }): Promise<void> {
   const apps = await loadApps(ctx, args, opts);
   const rows = apps.flatMap(({ loc, app }) => {
-    const status = loc.output ? readOutput(loc, ctx.cwd).status : undefined;
+    const status = readOutput(loc, ctx.cwd).status;
     return app.rollouts.map((r) => {
       const s = status?.rollouts.find((x) => x.name === r.spec.name);
       const pending = s && sourcePod(r, loc.track).revision !== (s.canaryRevision ?? s.stableRevision);

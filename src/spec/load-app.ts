@@ -1,12 +1,12 @@
 import { getGenerator, PLANNED_PROVIDERS } from '../../generators/registry';
 import { Diagnostic } from '../diagnostics';
-import { KubeObject } from '../model/kube';
+import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { missingFeatures } from '../plan/capabilities';
 import { GatePolicy } from '../plan/gates';
 import { buildPlan } from '../plan/plan';
 import { Plan } from '../plan/types';
-import { BoundProvider } from '../render/render-rollout';
+import { BoundProvider, generatorContext } from '../render/render-rollout';
 import { replicasOf } from '../render/workload';
 import { ParsedDocument } from '../yaml/parse';
 import { normalizeArgo } from './argo';
@@ -81,9 +81,7 @@ function bindProviders(app: string, spec: RolloutSpec, resources: ResourceSet, o
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return undefined;
-    const stableService = spec.traffic.stableService ?? '';
-    const ctx = { app, rollout: spec, options, optionsOrigin: ref.origin, resources, stableService, canaryService: spec.traffic.canaryService ?? stableService };
-    const problems = generator.check(ctx);
+    const problems = generator.check(generatorContext(app, spec, resources, { options, origin: ref.origin }));
     out.push(...problems);
     if (problems.some((p) => p.severity === 'error')) return undefined;
     bound.push({ generator, options, origin: ref.origin });
@@ -108,7 +106,7 @@ function checkExpressible(app: string, spec: RolloutSpec, plan: Plan, providers:
 function checkDuplicates(manifests: readonly SourceObject[], out: Diagnostic[]): void {
   const seen = new Map<string, SourceObject>();
   for (const m of manifests) {
-    const key = `${m.object.kind}/${m.object.metadata.namespace ?? ''}/${m.object.metadata.name}`;
+    const key = objectKey(m.object);
     const first = seen.get(key);
     if (first) out.push({ ...m.origin, message: `duplicate ${m.object.kind} "${m.object.metadata.name}" (first at ${first.origin.file}:${first.origin.line})`, severity: 'error' });
     else seen.set(key, m);

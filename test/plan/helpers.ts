@@ -42,17 +42,16 @@ export function indent(text: string, spaces: number): string {
     .join('\n');
 }
 
-/** A Kruise v1alpha1 Rollout; `steps` is the YAML list under canary.steps, written flush left. */
-export function kruiseV1alpha1(steps: string, opts: { annotations?: string; canaryExtra?: string; routing?: string | null } = {}): string {
-  const routing =
-    opts.routing === null
-      ? ''
-      : opts.routing ??
-        `trafficRoutings:
+/** The nginx trafficRoutings block both Kruise builders use unless told otherwise. */
+const DEFAULT_ROUTING = `trafficRoutings:
 - service: echoserver
   ingress:
     classType: nginx
     name: echoserver`;
+
+/** A Kruise v1alpha1 Rollout; `steps` is the YAML list under canary.steps, written flush left. */
+export function kruiseV1alpha1(steps: string, opts: { annotations?: string; canaryExtra?: string; routing?: string | null } = {}): string {
+  const routing = opts.routing === null ? '' : opts.routing ?? DEFAULT_ROUTING;
   return `apiVersion: rollouts.kruise.io/v1alpha1
 kind: Rollout
 metadata:
@@ -72,15 +71,7 @@ ${routing ? indent(routing, 6) + '\n' : ''}${opts.canaryExtra ? indent(opts.cana
 
 /** A Kruise v1beta1 Rollout; `steps` is the YAML list under canary.steps, written flush left. */
 export function kruiseV1beta1(steps: string, opts: { canaryExtra?: string; routing?: string | null } = {}): string {
-  const routing =
-    opts.routing === null
-      ? ''
-      : opts.routing ??
-        `trafficRoutings:
-- service: echoserver
-  ingress:
-    classType: nginx
-    name: echoserver`;
+  const routing = opts.routing === null ? '' : opts.routing ?? DEFAULT_ROUTING;
   return `apiVersion: rollouts.kruise.io/v1beta1
 kind: Rollout
 metadata:
