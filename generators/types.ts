@@ -29,8 +29,8 @@ export interface Capabilities {
   readonly requestHeaderModifier: boolean;
 }
 
-/** Everything a generator may read. It is pure data: no fs, no network, no clock, no env. */
-export interface GeneratorContext<O> {
+/** One rollout bound to a provider: what a generator may read about it. Pure data: no fs, no network, no clock, no env. */
+export interface PeerRollout<O> {
   readonly app: string;
   readonly rollout: RolloutSpec;
   readonly options: O;
@@ -39,6 +39,17 @@ export interface GeneratorContext<O> {
   readonly resources: ResourceSet;
   readonly stableService: string;
   readonly canaryService: string;
+}
+
+/** Everything a generator sees when it checks, claims or renders one rollout. */
+export interface GeneratorContext<O> extends PeerRollout<O> {
+  /**
+   * Every rollout bound to this provider across the repo (all apps of rollgen.yaml, whatever step
+   * each is in), this one included, sorted by app then rollout. Repo-wide allocations (e.g. ALB
+   * rule orders on a shared listener) are computed from it, so they are the same for every app
+   * and do not change from step to step. Rendering a lone directory sees only itself.
+   */
+  readonly peers: readonly PeerRollout<O>[];
 }
 
 /** One slice of the routing table a provider owns; two rollouts claiming the same key conflict. */
@@ -76,6 +87,8 @@ export interface TrafficGenerator<O = unknown> {
   unsupported?(traffic: TrafficState): readonly string[];
   /** Claims used for repo-wide conflict checks. */
   claims(ctx: GeneratorContext<O>): readonly RouteClaim[];
+  /** Repo-wide problems among every rollout bound to this provider (e.g. no free ALB order); run by plan, validate, render and advance. */
+  checkRepo?(peers: readonly PeerRollout<O>[]): readonly Diagnostic[];
   /**
    * Objects for one traffic state. Returned objects replace source objects with the same
    * kind/namespace/name or are added. With no canary routes the result restores the stable routing.

@@ -2,6 +2,7 @@ import { KubeObject, objectKey } from '../model/kube';
 import { LoadedApp, LoadedRollout } from '../spec/load-app';
 import { RenderPhase } from './phase';
 import { renderRollout } from './render-rollout';
+import { RepoPeers } from './repo-peers';
 import { TrackLabel } from './track';
 import { PodTemplateInput } from './workload';
 
@@ -16,7 +17,7 @@ export interface RolloutRenderState {
  * Every object of the app in one state: source manifests pass through unchanged unless a rollout
  * renders an object with the same key; new objects follow the one they derive from. Pure.
  */
-export function renderApp(app: LoadedApp, states: readonly RolloutRenderState[], track: TrackLabel): KubeObject[] {
+export function renderApp(app: LoadedApp, states: readonly RolloutRenderState[], track: TrackLabel, peers?: RepoPeers): KubeObject[] {
   const rendered = states.flatMap((s) =>
     renderRollout({
       app: app.name,
@@ -29,6 +30,7 @@ export function renderApp(app: LoadedApp, states: readonly RolloutRenderState[],
       phase: s.phase,
       track,
       providers: s.rollout.providers,
+      ...(peers ? { peers } : {}),
     }),
   );
   return merge(app.resources.items.map((i) => i.object), rendered);

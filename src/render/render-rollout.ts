@@ -7,6 +7,7 @@ import { RolloutSpec } from '../spec/types';
 import { RenderPhase } from './phase';
 import { renderCanaryService, withTrackSelector } from './services';
 import { SYNC_WAVE, TrackLabel } from './track';
+import { RepoPeers, peerOf } from './repo-peers';
 import { PodTemplateInput, renderCanaryDeployment, renderStableDeployment } from './workload';
 
 export interface BoundProvider {
@@ -27,6 +28,8 @@ export interface RolloutRenderInput {
   readonly phase: RenderPhase;
   readonly track: TrackLabel;
   readonly providers: readonly BoundProvider[];
+  /** Every rollout of the repo by provider, for repo-wide allocations; absent for a lone directory. */
+  readonly peers?: RepoPeers;
 }
 
 /** Objects one rollout contributes to a state; they replace source objects of the same key. Pure. */
@@ -72,15 +75,19 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
   return out;
 }
 
-/** What a generator sees for one rollout; the only place this context is built. */
-export function generatorContext(app: string, rollout: RolloutSpec, resources: ResourceSet, provider: Omit<BoundProvider, 'generator'>): GeneratorContext<unknown> {
-  const stableService = rollout.traffic.stableService ?? '';
-  const canaryService = rollout.traffic.canaryService ?? stableService;
-  return { app, rollout, options: provider.options, optionsOrigin: provider.origin, resources, stableService, canaryService };
+/**
+ * What a generator sees for one rollout; the only place this context is built. Without repo peers
+ * (a lone directory, or a peer list that lacks this rollout) it sees only itself.
+ */
+export function generatorContext(app: string, rollout: RolloutSpec, resources: ResourceSet, provider: BoundProvider, repo?: RepoPeers): GeneratorContext<unknown> {
+  const self = peerOf(app, rollout, resources, provider);
+  const listed = repo?.get(provider.generator.id) ?? [];
+  const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self];
+  return { ...self, peers };
 }
 
 function renderRoutes(input: RolloutRenderInput, traffic: TrafficState): KubeObject[] {
-  return input.providers.flatMap((p) => p.generator.render(generatorContext(input.app, input.rollout, input.resources, p), traffic));
+  return input.providers.flatMap((p) => p.generator.render(generatorContext(input.app, input.rollout, input.resources, p, input.peers), traffic));
 }
 
 /** Argo CD applies lower waves first and deletes higher waves first: routes one wave after the workloads. */

@@ -4,18 +4,19 @@ import { writeOutputDir } from '../io/output-dir';
 import { describePhase } from '../render/phase';
 import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
 import { renderApp } from '../render/render-app';
+import { RepoPeers } from '../render/repo-peers';
 import { AppCommand, transitionApp } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { LoadedApp } from '../spec/load-app';
 import { AppLocation, readOutput } from './apps';
 import { CommonOptions, RunContext } from './context';
-import { loadApps } from './load';
+import { loadRepo } from './load';
 
 /** advance / abort / promote / retry: compute the next state of each app and write it to its output. */
 export async function stateCommand(ctx: RunContext, args: readonly string[], opts: CommonOptions, command: AppCommand): Promise<void> {
-  const apps = await loadApps(ctx, args, opts);
+  const { apps, peers } = await loadRepo(ctx, args, opts);
   // Compute every app first so an error in one writes nothing anywhere.
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command));
+  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
   for (const w of writes) {
     if (!w) continue;
     writeOutputDir(w.output, w.files, w.remove);
@@ -31,12 +32,12 @@ interface PendingWrite {
   readonly summary: string;
 }
 
-function planWrite(ctx: RunContext, loc: AppLocation, app: LoadedApp, command: AppCommand): PendingWrite | undefined {
+function planWrite(ctx: RunContext, loc: AppLocation, app: LoadedApp, command: AppCommand, peers: RepoPeers): PendingWrite | undefined {
   if (!loc.output) throw new InputError([], `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`);
   const output = readOutput(loc, ctx.cwd);
   const t = transitionApp(app, output, command, loc.track);
   if (t.actions.length === 0) return undefined;
-  const manifests = objectFiles(renderApp(app, t.states, loc.track));
+  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
   const names = manifests.map((f) => f.path);
   const previous = output.status?.files ?? [];
   const status = { ...t.status, files: names };

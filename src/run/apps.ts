@@ -46,6 +46,11 @@ export function locateApps(req: LocateRequest): AppLocation[] {
   });
 }
 
+/** True when the request names apps of rollgen.yaml rather than a directory or stdin. */
+export function usesConfig(req: LocateRequest): boolean {
+  return req.file !== '-' && !(req.args[0] && isDir(path.resolve(req.cwd, req.args[0])));
+}
+
 function isDir(p: string): boolean {
   return fs.existsSync(p) && fs.statSync(p).isDirectory();
 }

@@ -1,17 +1,27 @@
 import type { RouteClaim } from '../../generators/types';
+import { getGenerator } from '../../generators/registry';
 import { Diagnostic } from '../diagnostics';
 import { InputError } from '../errors';
 import { generatorContext } from '../render/render-rollout';
+import { RepoPeers, repoPeers } from '../render/repo-peers';
 import { LoadedApp } from '../spec/load-app';
 
-/** Repo-wide rules: two rollouts may not claim the same routing slot (e.g. one nginx canary per host+path). */
-export function checkAcrossApps(apps: readonly LoadedApp[]): void {
+/**
+ * Repo-wide rules over every app: two rollouts may not claim the same routing slot (e.g. one nginx
+ * canary per host+path), and each provider's own repo check (e.g. ALB orders on a listener) holds.
+ */
+export function checkAcrossApps(apps: readonly LoadedApp[], peers: RepoPeers = repoPeers(apps)): void {
+  const problems = [...claimConflicts(apps, peers), ...providerChecks(peers)];
+  if (problems.length > 0) throw new InputError(problems);
+}
+
+function claimConflicts(apps: readonly LoadedApp[], peers: RepoPeers): Diagnostic[] {
   const owners = new Map<string, { app: string; rollout: string; claim: RouteClaim }>();
   const problems: Diagnostic[] = [];
   for (const app of apps) {
     for (const r of app.rollouts) {
       for (const p of r.providers) {
-        for (const claim of p.generator.claims(generatorContext(app.name, r.spec, app.resources, p))) {
+        for (const claim of p.generator.claims(generatorContext(app.name, r.spec, app.resources, p, peers))) {
           const first = owners.get(claim.key);
           if (!first) owners.set(claim.key, { app: app.name, rollout: r.spec.name, claim });
           else if (first.app !== app.name || first.rollout !== r.spec.name) problems.push(conflict(first, app.name, r.spec.name, claim));
@@ -19,7 +29,11 @@ export function checkAcrossApps(apps: readonly LoadedApp[]): void {
       }
     }
   }
-  if (problems.length > 0) throw new InputError(problems);
+  return problems;
+}
+
+function providerChecks(peers: RepoPeers): Diagnostic[] {
+  return [...peers].sort(([a], [b]) => a.localeCompare(b, 'en')).flatMap(([id, list]) => getGenerator(id)?.checkRepo?.(list) ?? []);
 }
 
 function conflict(first: { app: string; rollout: string; claim: RouteClaim }, app: string, rollout: string, claim: RouteClaim): Diagnostic {

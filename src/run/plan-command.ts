@@ -1,7 +1,6 @@
 import { formatPlan } from '../plan/format';
 import { CommonOptions, RunContext } from './context';
-import { loadApps } from './load';
-import { checkAcrossApps } from './cross-app';
+import { loadRepo } from './load';
 
 export interface PlanOptions extends CommonOptions {
   readonly json?: boolean;
@@ -9,8 +8,7 @@ export interface PlanOptions extends CommonOptions {
 
 /** Every step of every rollout of the named apps, as a table or JSON. */
 export async function planCommand(ctx: RunContext, args: readonly string[], opts: PlanOptions): Promise<void> {
-  const apps = await loadApps(ctx, args, opts);
-  checkAcrossApps(apps.map((a) => a.app));
+  const { apps } = await loadRepo(ctx, args, opts);
   if (opts.json) {
     const data = apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
     ctx.stdout(JSON.stringify(data.length === 1 ? data[0] : data, null, 2) + '\n');
@@ -20,7 +18,6 @@ export async function planCommand(ctx: RunContext, args: readonly string[], opts
 }
 
 export async function validateCommand(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<void> {
-  const apps = await loadApps(ctx, args, opts);
-  checkAcrossApps(apps.map((a) => a.app));
+  const { apps } = await loadRepo(ctx, args, opts);
   for (const { app } of apps) ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? '' : 's'})\n`);
 }

@@ -4,7 +4,7 @@ import { statesAtStep, transitionApp } from '../state/app-state';
 import { serializeDocuments } from '../yaml/serialize';
 import { readOutput } from './apps';
 import { CommonOptions, RunContext } from './context';
-import { loadApps } from './load';
+import { loadRepo } from './load';
 
 export interface RenderOptions extends CommonOptions {
   readonly step?: number;
@@ -12,10 +12,10 @@ export interface RenderOptions extends CommonOptions {
 
 /** Prints the manifests of one state as multi-document YAML; writes nothing. */
 export async function renderCommand(ctx: RunContext, args: readonly string[], opts: RenderOptions): Promise<void> {
-  const apps = await loadApps(ctx, args, opts);
+  const { apps, peers } = await loadRepo(ctx, args, opts);
   if (apps.length !== 1) throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(', ')}`);
   const [{ loc, app }] = apps;
   const output = readOutput(loc, ctx.cwd);
   const states = opts.step !== undefined ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: 'advance' }, loc.track).states;
-  ctx.stdout(serializeDocuments(renderApp(app, states, loc.track)));
+  ctx.stdout(serializeDocuments(renderApp(app, states, loc.track, peers)));
 }

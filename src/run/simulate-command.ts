@@ -6,7 +6,7 @@ import { renderPhaseOf } from '../state/lifecycle';
 import { simulateRequest } from '../simulate/simulate';
 import { readOutput } from './apps';
 import { CommonOptions, RunContext } from './context';
-import { loadApps } from './load';
+import { loadRepo } from './load';
 
 export interface SimulateOptions extends CommonOptions {
   readonly step?: number;
@@ -19,7 +19,7 @@ export interface SimulateOptions extends CommonOptions {
 
 /** Prints which backends and pods serve one request in a step (default: the state the output holds). */
 export async function simulateCommand(ctx: RunContext, args: readonly string[], opts: SimulateOptions): Promise<void> {
-  const apps = await loadApps(ctx, args, opts);
+  const { apps, peers } = await loadRepo(ctx, args, opts);
   if (apps.length !== 1) throw new InputError([], 'simulate evaluates one app; name it');
   const [{ loc, app }] = apps;
   const output = readOutput(loc, ctx.cwd);
@@ -27,7 +27,7 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
     opts.step !== undefined
       ? statesAtStep(app, output, opts.step, loc.track)
       : app.rollouts.map((r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track));
-  const objects = renderApp(app, states, loc.track);
+  const objects = renderApp(app, states, loc.track, peers);
   const generators = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
   const split = simulateRequest(objects, generators, request(opts));
   if (!split) return ctx.stdout('no route matches this request\n');

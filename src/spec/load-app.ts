@@ -81,7 +81,7 @@ function bindProviders(app: string, spec: RolloutSpec, resources: ResourceSet, o
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return undefined;
-    const problems = generator.check(generatorContext(app, spec, resources, { options, origin: ref.origin }));
+    const problems = generator.check(generatorContext(app, spec, resources, { generator, options, origin: ref.origin }));
     out.push(...problems);
     if (problems.some((p) => p.severity === 'error')) return undefined;
     bound.push({ generator, options, origin: ref.origin });

@@ -161,7 +161,7 @@ describe('ingress-nginx simulate: host and path', () => {
 describe('ingress-nginx simulate over rendered objects', () => {
   const rollout = { name: 'web', namespace: 'shop' } as unknown as RolloutSpec;
   const origin = { file: 'x.yaml', line: 1, col: 1 };
-  const ctx: GeneratorContext<NginxOptions> = {
+  const self = {
     app: 'web',
     rollout,
     options: { ingresses: ['web'], annotationPrefix: P, additionalIngressAnnotations: {}, canaryIngressAnnotations: {} },
@@ -170,6 +170,7 @@ describe('ingress-nginx simulate over rendered objects', () => {
     stableService: 'web',
     canaryService: 'web-canary',
   };
+  const ctx: GeneratorContext<NginxOptions> = { ...self, peers: [self] };
   const none = { headerRoutes: [], mirrorRoutes: [] };
 
   it('gives the intended split of a header + weight step', () => {

@@ -71,7 +71,7 @@ const defaultOptions: NginxOptions = {
 };
 
 function ctx(options: Partial<NginxOptions> = {}, objects: KubeObject[] = [stableIngress]): GeneratorContext<NginxOptions> {
-  return {
+  const self = {
     app: 'web',
     rollout,
     options: { ...defaultOptions, ...options },
@@ -80,6 +80,7 @@ function ctx(options: Partial<NginxOptions> = {}, objects: KubeObject[] = [stabl
     stableService: 'web',
     canaryService: 'web-canary',
   };
+  return { ...self, peers: [self] };
 }
 
 const traffic = (t: Partial<TrafficState> = {}): TrafficState => ({

@@ -1,0 +1,34 @@
+import type { PeerRollout } from '../../generators/types';
+import type { LoadedApp } from '../spec/load-app';
+import type { BoundProvider } from './render-rollout';
+import type { ResourceSet } from '../model/resource-set';
+import type { RolloutSpec } from '../spec/types';
+
+/** Provider id -> every rollout bound to it across the repo, sorted by app then rollout. */
+export type RepoPeers = ReadonlyMap<string, readonly PeerRollout<unknown>[]>;
+
+export function peerOf(app: string, rollout: RolloutSpec, resources: ResourceSet, provider: Omit<BoundProvider, 'generator'>): PeerRollout<unknown> {
+  const stableService = rollout.traffic.stableService ?? '';
+  const canaryService = rollout.traffic.canaryService ?? stableService;
+  return { app, rollout, options: provider.options, optionsOrigin: provider.origin, resources, stableService, canaryService };
+}
+
+/** Groups the rollouts of every loaded app by provider. Pure; the order never depends on load order. */
+export function repoPeers(apps: readonly LoadedApp[]): RepoPeers {
+  const out = new Map<string, PeerRollout<unknown>[]>();
+  for (const app of apps) {
+    for (const r of app.rollouts) {
+      for (const p of r.providers) {
+        const list = out.get(p.generator.id) ?? [];
+        list.push(peerOf(app.name, r.spec, app.resources, p));
+        out.set(p.generator.id, list);
+      }
+    }
+  }
+  for (const list of out.values()) list.sort(byAppThenRollout);
+  return out;
+}
+
+function byAppThenRollout(a: PeerRollout<unknown>, b: PeerRollout<unknown>): number {
+  return a.app.localeCompare(b.app, 'en') || a.rollout.name.localeCompare(b.rollout.name, 'en');
+}
