@@ -3,6 +3,13 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
+import { HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute';
+import { HTTPRoute as HTTPRouteV1beta1 } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1beta1/HTTPRoute';
+import { DestinationRule as DestinationRuleA3 } from '@kubernetes-models/istio/networking.istio.io/v1alpha3/DestinationRule';
+import { EnvoyFilter } from '@kubernetes-models/istio/networking.istio.io/v1alpha3/EnvoyFilter';
+import { VirtualService as VirtualServiceA3 } from '@kubernetes-models/istio/networking.istio.io/v1alpha3/VirtualService';
+import { DestinationRule } from '@kubernetes-models/istio/networking.istio.io/v1beta1/DestinationRule';
+import { VirtualService } from '@kubernetes-models/istio/networking.istio.io/v1beta1/VirtualService';
 
 /** Published Kubernetes schemas (kubernetes-models) for the kinds rollgen renders. */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
@@ -10,6 +17,19 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'networking.k8s.io/v1/Ingress': Ingress as never,
   'v1/Service': Service as never,
   'v1/ConfigMap': ConfigMap as never,
+  'networking.istio.io/v1alpha3/VirtualService': VirtualServiceA3 as never,
+  'networking.istio.io/v1alpha3/DestinationRule': DestinationRuleA3 as never,
+  'networking.istio.io/v1alpha3/EnvoyFilter': EnvoyFilter as never,
+  'networking.istio.io/v1beta1/VirtualService': VirtualService as never,
+  'networking.istio.io/v1beta1/DestinationRule': DestinationRule as never,
+  'gateway.networking.k8s.io/v1/HTTPRoute': HTTPRoute as never,
+  'gateway.networking.k8s.io/v1beta1/HTTPRoute': HTTPRouteV1beta1 as never,
+};
+
+/** networking.istio.io/v1 is v1beta1 promoted with the same schema; the published models stop at v1beta1. */
+const SAME_SCHEMA_AS: Record<string, string> = {
+  'networking.istio.io/v1/VirtualService': 'networking.istio.io/v1beta1',
+  'networking.istio.io/v1/DestinationRule': 'networking.istio.io/v1beta1',
 };
 
 /** Throws with the object's name when it does not validate; unknown kinds are reported, not skipped silently. */
@@ -18,10 +38,12 @@ export function validateAgainstSchemas(yamlText: string): string[] {
   for (const doc of parseAllDocuments(yamlText)) {
     const obj = doc.toJS() as { apiVersion: string; kind: string; metadata: { name: string } };
     if (!obj) continue;
-    const Model = MODELS[`${obj.apiVersion}/${obj.kind}`];
+    const alias = SAME_SCHEMA_AS[`${obj.apiVersion}/${obj.kind}`];
+    const apiVersion = alias ?? obj.apiVersion;
+    const Model = MODELS[`${apiVersion}/${obj.kind}`];
     if (!Model) throw new Error(`no published schema wired for ${obj.apiVersion} ${obj.kind}`);
     try {
-      new Model(obj as never).validate();
+      new Model({ ...obj, apiVersion } as never).validate();
     } catch (e) {
       throw new Error(`${obj.kind} ${obj.metadata.name}: ${(e as Error).message}`);
     }
