@@ -32,6 +32,18 @@ export class IoError extends Error {
   }
 }
 
+/**
+ * The code host (GitHub) refused or failed a request after retries. `action` says what rollgen was
+ * doing ("open the PR for echoserver step 2"); `status` is the HTTP status when there was one.
+ * The message never contains the token. Exit 1.
+ */
+export class ScmError extends Error {
+  override readonly name = 'ScmError';
+  constructor(readonly action: string, readonly status: number | undefined, message: string, options?: { cause?: unknown }) {
+    super(`${action}: ${message}${status ? ` (HTTP ${status})` : ''}`, options);
+  }
+}
+
 /** A bug in rollgen itself. */
 export class InternalError extends Error {
   override readonly name = 'InternalError';

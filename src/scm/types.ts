@@ -1,0 +1,64 @@
+/**
+ * rollgen's seam to a code host. The PR flow (src/flow) talks only to this interface; the Octokit
+ * client (src/scm/github) and the in-memory fake used by the flow tests implement it. Every method
+ * is one logical operation; implementations convert their transport errors into ScmError
+ * (src/errors.ts) saying what was being done, and never include the token.
+ */
+export interface ScmClient {
+  /** Commit sha the branch points at; undefined when the branch does not exist. */
+  branchHead(branch: string): Promise<string | undefined>;
+  /**
+   * rollgen's pull requests: those whose head branch starts with `prefix`, newest first. Paginates
+   * at 100 per page, so scanning N apps costs ceil(PRs / 100) list requests.
+   */
+  listPulls(req: { readonly prefix: string; readonly state: 'open' | 'closed' | 'all' }): Promise<readonly PullRequest[]>;
+  /**
+   * One commit on top of `parent` holding every change, then points `branch` at it, creating the
+   * branch or force-moving it (a step branch is always reset to the base plus exactly one commit).
+   * Returns the new commit's sha.
+   */
+  commitToBranch(req: CommitRequest): Promise<string>;
+  createPull(req: { readonly branch: string; readonly base: string; readonly title: string; readonly body: string; readonly labels: readonly string[] }): Promise<PullRequest>;
+  updatePull(number: number, req: { readonly title?: string; readonly body?: string; readonly labels?: readonly string[]; readonly state?: 'open' | 'closed' }): Promise<PullRequest>;
+  /** Merges when the head is still `sha` (GitHub refuses otherwise, so a racing push is never merged unseen). */
+  mergePull(number: number, req: { readonly sha: string; readonly method: MergeMethod; readonly title?: string }): Promise<void>;
+  /** Combined result of the commit's check runs and statuses; 'success' when there are none. */
+  checks(sha: string): Promise<CheckState>;
+  comment(number: number, body: string): Promise<void>;
+}
+
+export type MergeMethod = 'merge' | 'squash' | 'rebase';
+export type CheckState = 'success' | 'pending' | 'failure';
+
+export interface FileChange {
+  /** Repository-relative, forward slashes. */
+  readonly path: string;
+  /** New UTF-8 content; null deletes the file. */
+  readonly content: string | null;
+}
+
+export interface CommitRequest {
+  readonly branch: string;
+  readonly parent: string;
+  /** Tree of `parent` when the caller already knows it (e.g. from the local checkout); saves a request. */
+  readonly parentTree?: string;
+  readonly message: string;
+  readonly changes: readonly FileChange[];
+}
+
+export interface PullRequest {
+  readonly number: number;
+  readonly url: string;
+  /** Head branch name, without refs/heads/. */
+  readonly branch: string;
+  readonly base: string;
+  readonly state: 'open' | 'closed';
+  readonly merged: boolean;
+  readonly title: string;
+  readonly body: string;
+  readonly labels: readonly string[];
+  readonly headSha: string;
+  /** ISO 8601, when merged / closed. */
+  readonly mergedAt?: string;
+  readonly closedAt?: string;
+}
