@@ -20,6 +20,21 @@ export class ResourceSet {
     return this.byKey.get(`${kind}/${namespace ?? this.defaultNamespace ?? ''}/${name}`) ?? this.byKey.get(`${kind}/${namespace ?? ''}/${name}`);
   }
 
+  /**
+   * The same set with `objects` laid over it: same kind/namespace/name replaces the object (keeping
+   * the source position), new ones are added. Lets a later rollout patch what an earlier one rendered.
+   */
+  overlay(objects: readonly KubeObject[]): ResourceSet {
+    if (objects.length === 0) return this;
+    const replaced = new Map(objects.map((o) => [objectKey(o), o]));
+    const items = this.items.map((i) => {
+      const o = replaced.get(objectKey(i.object));
+      replaced.delete(objectKey(i.object));
+      return o ? { ...i, object: o } : i;
+    });
+    const added = [...replaced.values()].map((object) => ({ object, origin: unknownOrigin, locate: () => unknownOrigin }));
+    return new ResourceSet([...items, ...added], this.defaultNamespace);
+  }
 
   originOf(kind: string, name: string): Origin {
     return this.find(kind, name)?.origin ?? unknownOrigin;

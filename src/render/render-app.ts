@@ -18,12 +18,16 @@ export interface RolloutRenderState {
  * renders an object with the same key; new objects follow the one they derive from. Pure.
  */
 export function renderApp(app: LoadedApp, states: readonly RolloutRenderState[], track: TrackLabel, peers?: RepoPeers): KubeObject[] {
-  const rendered = states.flatMap((s) =>
-    renderRollout({
+  // Rollouts render in order, each over what the previous ones rendered, so rollouts sharing one
+  // routing object (a VirtualService, an ALB Ingress) each patch only their own part of it.
+  let resources = app.resources;
+  const rendered: KubeObject[] = [];
+  for (const s of states) {
+    const objects = renderRollout({
       app: app.name,
       rollout: s.rollout.spec,
       plan: s.rollout.plan,
-      resources: app.resources,
+      resources,
       deployment: s.rollout.deployment,
       stablePod: s.stablePod,
       canaryPod: s.canaryPod,
@@ -31,9 +35,18 @@ export function renderApp(app: LoadedApp, states: readonly RolloutRenderState[],
       track,
       providers: s.rollout.providers,
       ...(peers ? { peers } : {}),
-    }),
-  );
-  return merge(app.resources.items.map((i) => i.object), rendered);
+    });
+    rendered.push(...objects);
+    resources = resources.overlay(objects);
+  }
+  return merge(app.resources.items.map((i) => i.object), lastWins(rendered));
+}
+
+/** A later rollout's version of a shared object supersedes the earlier one's. */
+function lastWins(objects: readonly KubeObject[]): KubeObject[] {
+  const byKey = new Map<string, KubeObject>();
+  for (const o of objects) byKey.set(objectKey(o), o);
+  return [...byKey.values()];
 }
 
 function merge(source: readonly KubeObject[], rendered: readonly KubeObject[]): KubeObject[] {

@@ -62,3 +62,12 @@ export interface PullRequest {
   readonly mergedAt?: string;
   readonly closedAt?: string;
 }
+
+/** Where and as whom to reach the code host; read from GITHUB_* variables or flags at the edge. */
+export interface ScmConnection {
+  readonly token: string;
+  /** owner/name */
+  readonly repository: string;
+  /** https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server. */
+  readonly apiUrl: string;
+}
