@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readStdin } from './io/read-source';
 import { RunContext } from './run/context';
 import { RunRequest, run } from './run/run';
@@ -13,7 +13,8 @@ function stepNumber(value: string): number {
 /** Builds the commander program; every action only turns flags into a RunRequest. */
 function program(submit: (r: RunRequest) => void): Command {
   const p = new Command('rollgen').description('Progressive delivery for GitOps: render each canary step as manifests.').option('--debug', 'show stack traces').exitOverride();
-  const common = (c: Command) => c.option('-f, --file <file>', 'read the source manifests from a file; - for stdin').option('-c, --config <file>', 'rollgen.yaml to use');
+  const removal = new Option('--removal <mode>', 'how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)').choices(['one-commit', 'two-commits']);
+  const common = (c: Command) => c.option('-f, --file <file>', 'read the source manifests from a file; - for stdin').option('-c, --config <file>', 'rollgen.yaml to use').addOption(removal);
   common(p.command('plan').argument('[app...]', 'SOURCE [OUT], or app names from rollgen.yaml').option('--json', 'print JSON').description('print every step of each rollout'))
     .action((args, o) => submit({ command: 'plan', args, options: o }));
   common(p.command('render').argument('[app...]').option('--step <n>', 'step to render (0 = stable only)', stepNumber).description('print the manifests of one step; writes nothing'))

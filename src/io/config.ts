@@ -5,6 +5,7 @@ import { InputError } from '../errors';
 import { isObject } from '../model/kube';
 import { GatePolicy, defaultGatePolicy } from '../plan/gates';
 import { TrackLabel, defaultTrackLabel } from '../render/track';
+import type { Removal } from '../state/lifecycle';
 import { validateSchema } from '../spec/validate-schema';
 import { parseYamlStream } from '../yaml/parse';
 
@@ -17,6 +18,7 @@ export interface AppConfig {
   readonly output: string;
   readonly gates: GatePolicy;
   readonly track: TrackLabel;
+  readonly removal: Removal;
 }
 
 export interface RepoConfig {
@@ -59,7 +61,8 @@ function expandApp(root: string, e: Record<string, unknown>, at: () => Diagnosti
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...(e.trackLabel as Partial<TrackLabel>) } : defaultTrackLabel;
   return dirs.map((dir) => {
     const name = typeof e.name === 'string' && dirs.length === 1 ? e.name : path.basename(dir);
-    return { name, source: dir, output: path.resolve(root, String(e.output).replace(/\{name\}/g, name)), gates, track };
+    const removal = e.removal === 'two-commits' ? 'two-commits' : 'one-commit';
+    return { name, source: dir, output: path.resolve(root, String(e.output).replace(/\{name\}/g, name)), gates, track, removal };
   });
 }
 

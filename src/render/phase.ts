@@ -3,7 +3,9 @@ export type RenderPhase =
   | { readonly kind: 'stable' }
   | { readonly kind: 'adopting' }
   | { readonly kind: 'step'; readonly step: number }
-  | { readonly kind: 'promoting'; readonly step: number };
+  | { readonly kind: 'promoting'; readonly step: number }
+  /** Two-commit removal: routes to stable only while the canary workloads of `step` stay for one more commit. */
+  | { readonly kind: 'draining'; readonly step: number };
 
 export function describePhase(p: RenderPhase, steps: number): string {
   switch (p.kind) {
@@ -15,5 +17,7 @@ export function describePhase(p: RenderPhase, steps: number): string {
       return `step ${p.step} of ${steps}`;
     case 'promoting':
       return `promoting (stable gets the new version; traffic as in step ${p.step})`;
+    case 'draining':
+      return 'draining (routes to stable only; canary workloads are removed by the next advance)';
   }
 }

@@ -36,20 +36,21 @@ export interface RolloutRenderInput {
 export function renderRollout(input: RolloutRenderInput): KubeObject[] {
   const step = plannedStep(input);
   const objects = [...renderWorkloads(input, step), ...renderServices(input, step)];
-  const routes = renderRoutes(input, step ? step.traffic : stableTraffic(input.rollout.traffic.weightTotal));
+  const routed = step && input.phase.kind !== 'draining';
+  const routes = renderRoutes(input, routed ? step.traffic : stableTraffic(input.rollout.traffic.weightTotal));
   return [...objects, ...withRouteWave(routes, workloadWave(input.deployment))];
 }
 
 function plannedStep(input: RolloutRenderInput): PlannedStep | undefined {
   const p = input.phase;
-  return p.kind === 'step' || p.kind === 'promoting' ? input.plan.steps[p.step - 1] : undefined;
+  return p.kind === 'step' || p.kind === 'promoting' || p.kind === 'draining' ? input.plan.steps[p.step - 1] : undefined;
 }
 
 function renderWorkloads(input: RolloutRenderInput, step: PlannedStep | undefined): KubeObject[] {
   const { deployment, track, rollout, phase } = input;
   const total = input.plan.replicas;
   const promoting = phase.kind === 'promoting';
-  const stableReplicas = step && !promoting ? step.stableReplicas : total;
+  const stableReplicas = step && phase.kind === 'step' ? step.stableReplicas : total;
   const stablePod = promoting ? input.canaryPod : input.stablePod;
   const out = [renderStableDeployment(deployment, stablePod, stableReplicas, track, rollout.stablePodMetadata)];
   if (step) out.push(renderCanaryDeployment(deployment, input.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata));
@@ -61,7 +62,7 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
   const stableName = rollout.traffic.stableService;
   const stable = stableName ? resources.find('Service', stableName, rollout.namespace)?.object : undefined;
   if (!stable) return [];
-  const split = phase.kind !== 'adopting' && rollout.traffic.providers.length > 0 && (!step || step.serviceSelection === 'split');
+  const split = phase.kind !== 'adopting' && rollout.traffic.providers.length > 0 && (!step || phase.kind === 'draining' || step.serviceSelection === 'split');
   const out = [withTrackSelector(stable, track, split ? track.stable : undefined)];
   const canaryName = rollout.traffic.canaryService;
   if (!canaryName || canaryName === stableName) return out;

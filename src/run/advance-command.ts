@@ -35,7 +35,7 @@ interface PendingWrite {
 function planWrite(ctx: RunContext, loc: AppLocation, app: LoadedApp, command: AppCommand, peers: RepoPeers): PendingWrite | undefined {
   if (!loc.output) throw new InputError([], `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`);
   const output = readOutput(loc, ctx.cwd);
-  const t = transitionApp(app, output, command, loc.track);
+  const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return undefined;
   const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
   const names = manifests.map((f) => f.path);

@@ -11,6 +11,7 @@ import { defaultGatePolicy } from '../plan/gates';
 import { defaultTrackLabel } from '../render/track';
 import { LoadedApp, loadApp } from '../spec/load-app';
 import { OutputSnapshot } from '../state/app-state';
+import type { Removal } from '../state/lifecycle';
 import { STATUS_FILE, parseStatus } from '../state/status';
 import { ParsedDocument, parseYamlStream } from '../yaml/parse';
 
@@ -25,15 +26,22 @@ export interface LocateRequest {
   readonly args: readonly string[];
   readonly file?: string;
   readonly config?: string;
+  readonly removal?: Removal;
 }
 
 /** `SOURCE [OUT]` when the first argument is a directory or -f is given; otherwise app names from rollgen.yaml (none = all). */
 export function locateApps(req: LocateRequest): AppLocation[] {
+  const found = locate(req);
+  return req.removal ? found.map((l) => ({ ...l, removal: req.removal! })) : found;
+}
+
+function locate(req: LocateRequest): AppLocation[] {
   const [first, second] = req.args;
-  if (req.file === '-') return [{ name: 'stdin', source: '-', output: first ? path.resolve(req.cwd, first) : undefined, gates: defaultGatePolicy, track: defaultTrackLabel }];
+  const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: 'one-commit' as const };
+  if (req.file === '-') return [{ name: 'stdin', source: '-', output: first ? path.resolve(req.cwd, first) : undefined, ...defaults }];
   if (first && isDir(path.resolve(req.cwd, first))) {
     const source = path.resolve(req.cwd, first);
-    return [{ name: path.basename(source), source, output: second ? path.resolve(req.cwd, second) : undefined, gates: defaultGatePolicy, track: defaultTrackLabel }];
+    return [{ name: path.basename(source), source, output: second ? path.resolve(req.cwd, second) : undefined, ...defaults }];
   }
   const configFile = req.config ? path.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile) throw new InputError([], first ? `"${first}" is not a directory and there is no rollgen.yaml to look it up in` : 'give an app source directory, or run where rollgen.yaml is');

@@ -1,4 +1,5 @@
 import { SourceFile } from '../io/read-source';
+import type { Removal } from '../state/lifecycle';
 
 /** Everything a command may touch outside the pure core; tests pass their own. */
 export interface RunContext {
@@ -11,4 +12,6 @@ export interface RunContext {
 export interface CommonOptions {
   readonly file?: string;
   readonly config?: string;
+  /** Overrides rollgen.yaml's `removal` for every app. */
+  readonly removal?: Removal;
 }

@@ -16,6 +16,6 @@ export async function renderCommand(ctx: RunContext, args: readonly string[], op
   if (apps.length !== 1) throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(', ')}`);
   const [{ loc, app }] = apps;
   const output = readOutput(loc, ctx.cwd);
-  const states = opts.step !== undefined ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: 'advance' }, loc.track).states;
+  const states = opts.step !== undefined ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: 'advance' }, loc.track, loc.removal).states;
   ctx.stdout(serializeDocuments(renderApp(app, states, loc.track, peers)));
 }

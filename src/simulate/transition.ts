@@ -24,6 +24,23 @@ export function syncMoments(before: readonly KubeObject[], after: readonly KubeO
   return [...walk(before, [...applyGroups, ...pruneGroups], 'prune last'), ...walk(before, [...pruneGroups, ...applyGroups], 'prune first')];
 }
 
+/**
+ * Moments Flux passes through with the README's split: a `workloads` Kustomization (wait: true)
+ * applies and prunes everything but the routes, then `routes` (dependsOn: workloads) applies and
+ * prunes the routing objects. Each Kustomization prunes right after it applies. Pure.
+ */
+export function fluxMoments(before: readonly KubeObject[], after: readonly KubeObject[], isRoute: (o: KubeObject) => boolean = (o) => waveOf(o) >= 1): ClusterMoment[] {
+  const afterKeys = new Set(after.map(objectKey));
+  const beforeByKey = new Map(before.map((o) => [objectKey(o), o]));
+  const applies = after.filter((o) => canonicalJson(beforeByKey.get(objectKey(o))) !== canonicalJson(o));
+  const prunes = before.filter((o) => !afterKeys.has(objectKey(o)));
+  const part = (route: boolean): Group[] => [
+    { kind: 'apply', wave: route ? 1 : 0, objects: applies.filter((o) => isRoute(o) === route) },
+    { kind: 'prune', wave: route ? 1 : 0, objects: prunes.filter((o) => isRoute(o) === route) },
+  ];
+  return walk(before, [...part(false), ...part(true)], 'flux');
+}
+
 interface Group {
   readonly kind: 'apply' | 'prune';
   readonly wave: number;

@@ -6,7 +6,7 @@ import { templateRevision } from '../render/revision';
 import { TrackLabel } from '../render/track';
 import { PodTemplateInput, podTemplateOf, stripTemplate } from '../render/workload';
 import { LoadedApp, LoadedRollout } from '../spec/load-app';
-import { Transition, abortRollout, advanceRollout, promoteRollout, renderPhaseOf, retryRollout } from './lifecycle';
+import { Removal, Transition, abortRollout, advanceRollout, promoteRollout, renderPhaseOf, retryRollout } from './lifecycle';
 import { AppStatus, RolloutStatus } from './status';
 
 /** What the output directory holds now: the stable state. */
@@ -40,12 +40,12 @@ export function stablePod(r: LoadedRollout, output: OutputSnapshot, track: Track
 }
 
 /** Applies a command to every rollout of the app and returns the new status and what to render. Pure. */
-export function transitionApp(app: LoadedApp, output: OutputSnapshot, command: AppCommand, track: TrackLabel): AppTransition {
+export function transitionApp(app: LoadedApp, output: OutputSnapshot, command: AppCommand, track: TrackLabel, removal: Removal = 'one-commit'): AppTransition {
   const previous = output.status;
   const actions: { rollout: string; action: string }[] = [];
   const statuses = app.rollouts.map((r) => {
     const current = previous?.rollouts.find((s) => s.name === r.spec.name);
-    const t = applyCommand(command, current, r, track);
+    const t = applyCommand(command, current, r, track, removal);
     if (t) actions.push({ rollout: r.spec.name, action: t.action });
     return t?.status ?? current!;
   });
@@ -55,11 +55,11 @@ export function transitionApp(app: LoadedApp, output: OutputSnapshot, command: A
   return { status, actions, states };
 }
 
-function applyCommand(command: AppCommand, current: RolloutStatus | undefined, r: LoadedRollout, track: TrackLabel): Transition | undefined {
+function applyCommand(command: AppCommand, current: RolloutStatus | undefined, r: LoadedRollout, track: TrackLabel, removal: Removal): Transition | undefined {
   const revision = sourcePod(r, track).revision;
-  if (command.kind === 'advance') return advanceRollout(current, r.spec.name, revision, r.plan.steps.length);
+  if (command.kind === 'advance') return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
-  if (command.kind === 'abort') return current.phase === 'Progressing' ? abortRollout(current) : undefined;
+  if (command.kind === 'abort') return current.phase === 'Progressing' ? abortRollout(current, removal) : undefined;
   if (command.kind === 'retry') return current.phase === 'Aborted' ? retryRollout(current) : undefined;
   return current.phase === 'Progressing' ? promoteRollout(current, command.full) : undefined;
 }
@@ -70,7 +70,16 @@ function historyEntry(a: { rollout: string; action: string }, statuses: readonly
 }
 
 export function renderState(r: LoadedRollout, output: OutputSnapshot, phase: RenderPhase, track: TrackLabel): RolloutRenderState {
-  return { rollout: r, phase, stablePod: stablePod(r, output, track), canaryPod: sourcePod(r, track) };
+  const canaryPod = phase.kind === 'draining' ? liveCanaryPod(r, output, track) ?? sourcePod(r, track) : sourcePod(r, track);
+  return { rollout: r, phase, stablePod: stablePod(r, output, track), canaryPod };
+}
+
+/** While draining, the canary keeps the pods it runs, even if the source changed meanwhile. */
+function liveCanaryPod(r: LoadedRollout, output: OutputSnapshot, track: TrackLabel): PodTemplateInput | undefined {
+  const found = output.resources.find('Deployment', `${r.spec.workload.name}-canary`, r.spec.namespace);
+  if (!found) return undefined;
+  const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
+  return { template, revision: templateRevision(template) };
 }
 
 /** `render --step N`: every rollout at step N (0 = stable only), from the current stable state. */

@@ -9,12 +9,25 @@ export interface Transition {
 }
 
 /**
- * The next state of one rollout for `advance`: first deploy (adopt), finish adoption, start on a new
- * template, one step, promote, clean up. Undefined when there is nothing to do. Pure.
+ * How canary workloads leave. one-commit: routes and workloads in the same commit (Argo CD orders
+ * them by sync wave). two-commits: routes leave first and the workloads go with the next advance,
+ * for engines without a delete order across objects (Flux).
  */
-export function advanceRollout(current: RolloutStatus | undefined, name: string, revision: string, steps: number): Transition | undefined {
+export type Removal = 'one-commit' | 'two-commits';
+
+/**
+ * The next state of one rollout for `advance`: first deploy (adopt), finish adoption, start on a new
+ * template, one step, promote, clean up, finish a drain. Undefined when there is nothing to do. Pure.
+ */
+export function advanceRollout(current: RolloutStatus | undefined, name: string, revision: string, steps: number, removal: Removal = 'one-commit'): Transition | undefined {
   if (!current) return { status: { name, phase: 'Adopting', step: 0, steps, stableRevision: revision }, action: 'first deploy' };
   const c = { ...current, steps };
+  if (c.draining !== undefined) return { status: undrained(c), action: 'remove canary workloads' };
+  const t = nextOf(c, name, revision);
+  return t && removal === 'two-commits' ? drainFirst(c, t) : t;
+}
+
+function nextOf(c: RolloutStatus, name: string, revision: string): Transition | undefined {
   switch (c.phase) {
     case 'Adopting':
       return { status: { ...c, phase: 'Healthy' }, action: 'select pods by track label' };
@@ -47,10 +60,30 @@ function withoutCanary(c: RolloutStatus): RolloutStatus {
   return rest;
 }
 
+function undrained(c: RolloutStatus): RolloutStatus {
+  const { draining: _dropped, ...rest } = c;
+  return rest;
+}
+
+/** The step whose canary workloads are live in `c`, if any. */
+function liveCanaryStep(c: RolloutStatus): number | undefined {
+  if (c.phase === 'Progressing' && c.step > 0) return c.step;
+  if (c.phase === 'Promoting') return Math.max(1, c.step);
+  return undefined;
+}
+
+/** Two-commit removal: a transition that drops a live canary first only moves the routes, keeping the workloads one more commit. */
+function drainFirst(from: RolloutStatus, t: Transition): Transition {
+  const live = liveCanaryStep(from);
+  if (live === undefined || liveCanaryStep(t.status) !== undefined) return t;
+  return { status: { ...t.status, draining: live }, action: `${t.action}: routes to stable (canary workloads next)` };
+}
+
 /** Routes back to stable and canary removed; held until the source changes or `retry`. */
-export function abortRollout(c: RolloutStatus): Transition {
+export function abortRollout(c: RolloutStatus, removal: Removal = 'one-commit'): Transition {
   if (c.phase !== 'Progressing') throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
-  return { status: { ...c, phase: 'Aborted', step: 0 }, action: 'abort' };
+  const t: Transition = { status: { ...c, phase: 'Aborted', step: 0 }, action: 'abort' };
+  return removal === 'two-commits' ? drainFirst(c, t) : t;
 }
 
 /** One step ignoring the gate; with `full`, straight to promotion keeping the current traffic. */
@@ -63,11 +96,12 @@ export function promoteRollout(c: RolloutStatus, full: boolean): Transition {
 /** An aborted rollout starts again at step 1 with the same revision. */
 export function retryRollout(c: RolloutStatus): Transition {
   if (c.phase !== 'Aborted' || !c.canaryRevision) throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
-  return { status: { ...c, phase: 'Progressing', step: 1 }, action: 'retry' };
+  return { status: { ...undrained(c), phase: 'Progressing', step: 1 }, action: 'retry' };
 }
 
 export function renderPhaseOf(s: RolloutStatus | undefined): RenderPhase {
   if (!s) return { kind: 'stable' };
+  if (s.draining !== undefined) return { kind: 'draining', step: s.draining };
   switch (s.phase) {
     case 'Adopting':
       return { kind: 'adopting' };

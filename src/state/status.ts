@@ -9,6 +9,11 @@ export interface RolloutStatus {
   readonly steps: number;
   readonly stableRevision: string;
   readonly canaryRevision?: string;
+  /**
+   * Two-commit removal: routes already left the canary of this step; its workloads are still in the
+   * output and the next advance removes them.
+   */
+  readonly draining?: number;
 }
 
 export type RolloutPhase = 'Adopting' | 'Healthy' | 'Progressing' | 'Promoting' | 'Aborted';

@@ -9244,7 +9244,7 @@ return errors === 0;
 }
 
 exports["rollgen-config"] = validate53;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."}}}},"pr":{"type":"object","$comment":"free-form until the PR settings are specified"}}};
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"removal":{"enum":["one-commit","two-commits"],"description":"How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)."},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."}}}},"pr":{"type":"object","$comment":"free-form until the PR settings are specified"}}};
 const pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9312,7 +9312,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key1 in data1){
-if(!(((((key1 === "source") || (key1 === "output")) || (key1 === "name")) || (key1 === "gates")) || (key1 === "trackLabel"))){
+if(!((((((key1 === "source") || (key1 === "output")) || (key1 === "name")) || (key1 === "gates")) || (key1 === "removal")) || (key1 === "trackLabel"))){
 const err5 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9451,11 +9451,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data1.trackLabel !== undefined){
-let data8 = data1.trackLabel;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.key === undefined){
-const err16 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(data1.removal !== undefined){
+let data8 = data1.removal;
+if(!((data8 === "one-commit") || (data8 === "two-commits"))){
+const err16 = {instancePath:instancePath+"/apps/" + i0+"/removal",schemaPath:"#/properties/apps/items/properties/removal/enum",keyword:"enum",params:{allowedValues: schema76.properties.apps.items.properties.removal.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9464,8 +9463,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data8.stable === undefined){
-const err17 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "stable"},message:"must have required property '"+"stable"+"'"};
+}
+if(data1.trackLabel !== undefined){
+let data9 = data1.trackLabel;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.key === undefined){
+const err17 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9474,8 +9477,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8.canary === undefined){
-const err18 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "canary"},message:"must have required property '"+"canary"+"'"};
+if(data9.stable === undefined){
+const err18 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "stable"},message:"must have required property '"+"stable"+"'"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9484,9 +9487,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-for(const key3 in data8){
-if(!(((key3 === "key") || (key3 === "stable")) || (key3 === "canary"))){
-const err19 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data9.canary === undefined){
+const err19 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "canary"},message:"must have required property '"+"canary"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9495,12 +9497,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data8.key !== undefined){
-let data9 = data8.key;
-if(typeof data9 === "string"){
-if(func2(data9) < 1){
-const err20 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/key",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key3 in data9){
+if(!(((key3 === "key") || (key3 === "stable")) || (key3 === "canary"))){
+const err20 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9510,8 +9509,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/key",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data9.key !== undefined){
+let data10 = data9.key;
+if(typeof data10 === "string"){
+if(func2(data10) < 1){
+const err21 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/key",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9521,11 +9523,8 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data8.stable !== undefined){
-let data10 = data8.stable;
-if(typeof data10 === "string"){
-if(func2(data10) < 1){
-const err22 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/stable",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/stable/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err22 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/key",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9535,8 +9534,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-else {
-const err23 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/stable",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/stable/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data9.stable !== undefined){
+let data11 = data9.stable;
+if(typeof data11 === "string"){
+if(func2(data11) < 1){
+const err23 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/stable",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/stable/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9546,11 +9548,8 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data8.canary !== undefined){
-let data11 = data8.canary;
-if(typeof data11 === "string"){
-if(func2(data11) < 1){
-const err24 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/canary",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/canary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err24 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/stable",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/stable/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9560,8 +9559,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-else {
-const err25 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/canary",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/canary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data9.canary !== undefined){
+let data12 = data9.canary;
+if(typeof data12 === "string"){
+if(func2(data12) < 1){
+const err25 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/canary",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/canary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9571,9 +9573,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
 else {
-const err26 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err26 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/canary",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/canary/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9585,7 +9586,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err27 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9597,7 +9598,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err28 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9607,10 +9608,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.pr !== undefined){
-let data12 = data.pr;
-if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
-const err29 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err29 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9620,14 +9620,27 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.pr !== undefined){
+let data13 = data.pr;
+if(!(data13 && typeof data13 == "object" && !Array.isArray(data13))){
+const err30 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
 }
 errors++;
 }
