@@ -1,7 +1,9 @@
 import { KubeObject, objectKey } from '../model/kube';
-import { LoadedApp, LoadedRollout } from '../spec/load-app';
+import { ResourceSet } from '../model/resource-set';
+import { stableTraffic } from '../plan/types';
+import { LoadedApp, LoadedRollout, LoadedRouting } from '../spec/load-app';
 import { RenderPhase } from './phase';
-import { renderRollout } from './render-rollout';
+import { renderRollout, renderRouteObjects, workloadWave } from './render-rollout';
 import { RepoPeers } from './repo-peers';
 import { TrackLabel } from './track';
 import { PodTemplateInput } from './workload';
@@ -39,7 +41,20 @@ export function renderApp(app: LoadedApp, states: readonly RolloutRenderState[],
     rendered.push(...objects);
     resources = resources.overlay(objects);
   }
+  for (const routing of app.routings) rendered.push(...renderSharedRouting(app, routing, states, resources, peers));
   return merge(app.resources.items.map((i) => i.object), lastWins(rendered));
+}
+
+/**
+ * A TrafficRouting's strategy is on while any member runs a canary (a step or promotion; not while
+ * draining), and off otherwise; its routes follow the latest member workload wave.
+ */
+function renderSharedRouting(app: LoadedApp, routing: LoadedRouting, states: readonly RolloutRenderState[], resources: ResourceSet, peers?: RepoPeers): KubeObject[] {
+  const members = states.filter((s) => routing.members.includes(s.rollout.spec.name));
+  const live = members.some((s) => s.phase.kind === 'step' || s.phase.kind === 'promoting');
+  const traffic = live ? routing.plan.steps[0].traffic : stableTraffic(routing.spec.rollout.traffic.weightTotal);
+  const wave = Math.max(0, ...members.map((s) => workloadWave(s.rollout.deployment)));
+  return renderRouteObjects({ app: app.name, rollout: routing.spec.rollout, resources, providers: routing.providers, ...(peers ? { peers } : {}) }, traffic, wave);
 }
 
 /** A later rollout's version of a shared object supersedes the earlier one's. */

@@ -37,8 +37,8 @@ export function renderRollout(input: RolloutRenderInput): KubeObject[] {
   const step = plannedStep(input);
   const objects = [...renderWorkloads(input, step), ...renderServices(input, step)];
   const routed = step && input.phase.kind !== 'draining';
-  const routes = renderRoutes(input, routed ? step.traffic : stableTraffic(input.rollout.traffic.weightTotal));
-  return [...objects, ...withRouteWave(routes, workloadWave(input.deployment))];
+  const traffic = routed ? step.traffic : stableTraffic(input.rollout.traffic.weightTotal);
+  return [...objects, ...renderRouteObjects(input, traffic, workloadWave(input.deployment))];
 }
 
 function plannedStep(input: RolloutRenderInput): PlannedStep | undefined {
@@ -87,8 +87,12 @@ export function generatorContext(app: string, rollout: RolloutSpec, resources: R
   return { ...self, peers };
 }
 
-function renderRoutes(input: RolloutRenderInput, traffic: TrafficState): KubeObject[] {
-  return input.providers.flatMap((p) => p.generator.render(generatorContext(input.app, input.rollout, input.resources, p, input.peers), traffic));
+type RouteInput = Pick<RolloutRenderInput, 'app' | 'rollout' | 'resources' | 'providers' | 'peers'>;
+
+/** Routing objects of every provider for one traffic state, one sync wave after `wave` (the workloads'). */
+export function renderRouteObjects(input: RouteInput, traffic: TrafficState, wave: number): KubeObject[] {
+  const routes = input.providers.flatMap((p) => p.generator.render(generatorContext(input.app, input.rollout, input.resources, p, input.peers), traffic));
+  return withRouteWave(routes, wave);
 }
 
 /** Argo CD applies lower waves first and deletes higher waves first: routes one wave after the workloads. */
@@ -96,7 +100,7 @@ function withRouteWave(routes: readonly KubeObject[], wave: number): KubeObject[
   return routes.map((r) => ({ ...r, metadata: { ...r.metadata, annotations: { ...(r.metadata.annotations ?? {}), [SYNC_WAVE]: String(wave + 1) } } }));
 }
 
-function workloadWave(deployment: KubeObject): number {
+export function workloadWave(deployment: KubeObject): number {
   const raw = isObject(deployment.metadata.annotations) ? deployment.metadata.annotations[SYNC_WAVE] : undefined;
   const wave = raw === undefined ? 0 : Number.parseInt(raw, 10);
   return Number.isFinite(wave) ? wave : 0;

@@ -14,6 +14,7 @@ import { classifyDocument } from './classify';
 import { normalizeKruise } from './kruise';
 import { bindOptions } from './provider-options';
 import { checkRollout } from './rules';
+import { SharedRouting, normalizeTrafficRouting } from './traffic-routing';
 import { RolloutSpec } from './types';
 import { validateSchema } from './validate-schema';
 
@@ -25,9 +26,19 @@ export interface LoadedRollout {
   readonly providers: readonly BoundProvider[];
 }
 
+/** A Kruise TrafficRouting and the rollouts that share it (they advance in lock-step). */
+export interface LoadedRouting {
+  readonly spec: SharedRouting;
+  /** One step: the routing's strategy. */
+  readonly plan: Plan;
+  readonly providers: readonly BoundProvider[];
+  readonly members: readonly string[];
+}
+
 export interface LoadedApp {
   readonly name: string;
   readonly rollouts: readonly LoadedRollout[];
+  readonly routings: readonly LoadedRouting[];
   readonly resources: ResourceSet;
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -37,11 +48,13 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   const diagnostics: Diagnostic[] = [];
   const manifests: SourceObject[] = [];
   const specs: RolloutSpec[] = [];
+  const shared: SharedRouting[] = [];
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
     if (!role) continue;
     if (role.role === 'manifest') manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
     if (role.role === 'ignored') diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: 'warning' });
+    if (role.role === 'traffic-routing') readTrafficRouting(doc, shared, diagnostics);
     if (role.role !== 'rollout') continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
@@ -54,7 +67,40 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   checkDuplicates(manifests, diagnostics);
   const rollouts = specs.map((spec) => loadRollout(name, spec, resources, policy, diagnostics)).filter((r): r is LoadedRollout => r !== undefined);
   checkOneRolloutPerWorkload(specs, diagnostics);
-  return { name, rollouts, resources, diagnostics };
+  const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
+  return { name, rollouts, routings, resources, diagnostics };
+}
+
+function readTrafficRouting(doc: ParsedDocument, out: SharedRouting[], diagnostics: Diagnostic[]): void {
+  const problems = validateSchema('kruise-trafficrouting', doc);
+  diagnostics.push(...problems);
+  if (problems.length > 0) return;
+  const { routing, diagnostics: found } = normalizeTrafficRouting(doc);
+  diagnostics.push(...found);
+  out.push(routing);
+}
+
+/** Each TrafficRouting with its members; members must exist in the app and share one step count (lock-step). */
+function loadRoutings(app: string, shared: readonly SharedRouting[], rollouts: readonly LoadedRollout[], resources: ResourceSet, policy: GatePolicy, out: Diagnostic[]): LoadedRouting[] {
+  for (const r of rollouts) {
+    const ref = r.spec.trafficRoutingRef;
+    if (ref && !shared.some((s) => s.name === ref)) out.push({ ...r.spec.origin, message: `rollout ${r.spec.name} references TrafficRouting "${ref}", which is not in app ${app}; put the TrafficRouting and every rollout sharing it in one app`, severity: 'error' });
+  }
+  return shared.flatMap((s) => {
+    const members = rollouts.filter((r) => r.spec.trafficRoutingRef === s.name);
+    const counts = new Set(members.map((m) => m.plan.steps.length));
+    if (counts.size > 1) {
+      const list = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(', ');
+      out.push({ ...s.rollout.origin, message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list}`, severity: 'error' });
+    }
+    // Subsets select canary pods by the members' patchPodTemplateMetadata labels.
+    const rollout: RolloutSpec = { ...s.rollout, canaryPodMetadata: members[0]?.spec.canaryPodMetadata ?? s.rollout.canaryPodMetadata };
+    const providers = bindProviders(app, rollout, resources, out);
+    if (!providers) return [];
+    const plan = buildPlan(rollout, 1, policy);
+    checkExpressible(app, rollout, plan, providers, out);
+    return [{ spec: { ...s, rollout }, plan, providers, members: members.map((m) => m.spec.name) }];
+  });
 }
 
 function loadRollout(app: string, spec: RolloutSpec, resources: ResourceSet, policy: GatePolicy, out: Diagnostic[]): LoadedRollout | undefined {

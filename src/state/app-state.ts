@@ -43,12 +43,13 @@ export function stablePod(r: LoadedRollout, output: OutputSnapshot, track: Track
 export function transitionApp(app: LoadedApp, output: OutputSnapshot, command: AppCommand, track: TrackLabel, removal: Removal = 'one-commit'): AppTransition {
   const previous = output.status;
   const actions: { rollout: string; action: string }[] = [];
-  const statuses = app.rollouts.map((r) => {
-    const current = previous?.rollouts.find((s) => s.name === r.spec.name);
-    const t = applyCommand(command, current, r, track, removal);
+  const before = app.rollouts.map((r) => previous?.rollouts.find((s) => s.name === r.spec.name));
+  const statuses = app.rollouts.map((r, i) => {
+    const t = applyCommand(command, before[i], r, track, removal);
     if (t) actions.push({ rollout: r.spec.name, action: t.action });
-    return t?.status ?? current!;
+    return t?.status ?? before[i]!;
   });
+  lockStep(app, before, statuses, actions);
   const history = [...(previous?.history ?? []), ...actions.map((a) => historyEntry(a, statuses))];
   const status: AppStatus = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
   const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(statuses[i]), track));
@@ -62,6 +63,32 @@ function applyCommand(command: AppCommand, current: RolloutStatus | undefined, r
   if (command.kind === 'abort') return current.phase === 'Progressing' ? abortRollout(current, removal) : undefined;
   if (command.kind === 'retry') return current.phase === 'Aborted' ? retryRollout(current) : undefined;
   return current.phase === 'Progressing' ? promoteRollout(current, command.full) : undefined;
+}
+
+/**
+ * Rollouts sharing a TrafficRouting move together: when one starts (or restarts on a new revision),
+ * every other member with a live canary restarts at step 1 with it, so one state (one PR) holds
+ * the whole end-to-end canary at one step.
+ */
+function lockStep(app: LoadedApp, before: readonly (RolloutStatus | undefined)[], statuses: RolloutStatus[], actions: { rollout: string; action: string }[]): void {
+  for (const routing of app.routings) {
+    const idx = app.rollouts.map((r, i) => (routing.members.includes(r.spec.name) ? i : -1)).filter((i) => i >= 0);
+    const starter = idx.find((i) => started(before[i], statuses[i]));
+    if (starter === undefined) continue;
+    for (const i of idx) {
+      const s = statuses[i];
+      if (i === starter || started(before[i], s) || (s.phase !== 'Progressing' && s.phase !== 'Promoting')) continue;
+      statuses[i] = { ...s, phase: 'Progressing', step: 1 };
+      const action = `restart at step 1 in lock-step with ${app.rollouts[starter].spec.name}`;
+      const existing = actions.findIndex((a) => a.rollout === s.name);
+      if (existing >= 0) actions[existing] = { rollout: s.name, action };
+      else actions.push({ rollout: s.name, action });
+    }
+  }
+}
+
+function started(before: RolloutStatus | undefined, after: RolloutStatus): boolean {
+  return after.phase === 'Progressing' && after.step === 1 && (before?.phase !== 'Progressing' || before.canaryRevision !== after.canaryRevision);
 }
 
 function historyEntry(a: { rollout: string; action: string }, statuses: readonly RolloutStatus[]) {
