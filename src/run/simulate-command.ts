@@ -3,6 +3,7 @@ import { InputError } from '../errors';
 import { renderApp } from '../render/render-app';
 import { renderState, statesAtStep } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
+import { colorAtGateway } from '../simulate/coloring';
 import { simulateRequest } from '../simulate/simulate';
 import { readOutput } from './apps';
 import { CommonOptions, RunContext } from './context';
@@ -29,7 +30,8 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
       : app.rollouts.map((r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track));
   const objects = renderApp(app, states, loc.track, peers);
   const generators = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
-  const split = simulateRequest(objects, generators, request(opts));
+  // The request comes from outside: the ingress gateway colours it first (RequestColoring).
+  const split = simulateRequest(objects, generators, colorAtGateway(objects, request(opts)));
   if (!split) return ctx.stdout('no route matches this request\n');
   ctx.stdout(`rule: ${split.rule}\n`);
   for (const p of split.pods) ctx.stdout(`${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`);

@@ -7,6 +7,7 @@ import { GatePolicy } from '../plan/gates';
 import { buildPlan } from '../plan/plan';
 import { Plan } from '../plan/types';
 import { BoundProvider, generatorContext } from '../render/render-rollout';
+import { RequestColoring, coloringEnvoyFilter } from '../render/request-coloring';
 import { replicasOf } from '../render/workload';
 import { ParsedDocument } from '../yaml/parse';
 import { normalizeArgo } from './argo';
@@ -55,6 +56,7 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
     if (role.role === 'manifest') manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
     if (role.role === 'ignored') diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: 'warning' });
     if (role.role === 'traffic-routing') readTrafficRouting(doc, shared, diagnostics);
+    if (role.role === 'request-coloring') readRequestColoring(doc, manifests, diagnostics);
     if (role.role !== 'rollout') continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
@@ -69,6 +71,16 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
   return { name, rollouts, routings, resources, diagnostics };
+}
+
+/** A RequestColoring becomes its EnvoyFilter right away: a static object, positioned at its spec. */
+function readRequestColoring(doc: ParsedDocument, manifests: SourceObject[], diagnostics: Diagnostic[]): void {
+  const problems = validateSchema('rollgen-request-coloring', doc);
+  diagnostics.push(...problems);
+  if (problems.length > 0) return;
+  const v = doc.value as { metadata: { name: string; namespace?: string }; spec: Omit<RequestColoring, 'name' | 'namespace'> };
+  const coloring: RequestColoring = { name: v.metadata.name, ...(v.metadata.namespace ? { namespace: v.metadata.namespace } : {}), ...v.spec };
+  manifests.push({ object: coloringEnvoyFilter(coloring), origin: doc.origin, locate: doc.locate });
 }
 
 function readTrafficRouting(doc: ParsedDocument, out: SharedRouting[], diagnostics: Diagnostic[]): void {

@@ -9648,11 +9648,622 @@ validate53.errors = vErrors;
 return errors === 0;
 }
 
-exports["ingress-nginx-options"] = validate54;
-const schema77 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressName":{"enum":["suffix","argo"]}},"$schema":"http://json-schema.org/draft-07/schema#"};
-const pattern7 = new RegExp("^[^/]+$", "u");
+exports["rollgen-request-coloring"] = validate54;
+const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-request-coloring","title":"rollgen.dev/v1alpha1 RequestColoring","description":"Colours every request at an Istio ingress gateway with one header, so an end-to-end canary can route a whole call chain by it. Rendered as an EnvoyFilter.","type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"const":"rollgen.dev/v1alpha1"},"kind":{"const":"RequestColoring"},"metadata":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"},"namespace":{"type":"string"},"labels":{"$ref":"#/definitions/stringMap"},"annotations":{"$ref":"#/definitions/stringMap"}}},"spec":{"type":"object","required":["gateway","header","rules","default"],"additionalProperties":false,"properties":{"gateway":{"$ref":"#/definitions/stringMap","minProperties":1,"description":"Labels of the gateway pods (EnvoyFilter workloadSelector), e.g. istio: ingressgateway."},"header":{"$ref":"#/definitions/headerName","description":"The header every request leaves the gateway with."},"rules":{"type":"array","minItems":1,"maxItems":32,"description":"First match wins.","items":{"type":"object","required":["when","value"],"additionalProperties":false,"properties":{"when":{"type":"object","minProperties":1,"maxProperties":8,"description":"Request headers that must all equal these values.","propertyNames":{"$ref":"#/definitions/headerName"},"additionalProperties":{"$ref":"#/definitions/value"}},"value":{"$ref":"#/definitions/value"}}}},"default":{"$ref":"#/definitions/value","description":"Value when no rule matches."}}}},"definitions":{"stringMap":{"type":"object","additionalProperties":{"type":"string"}},"headerName":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"},"value":{"type":"string","maxLength":256,"pattern":"^[ -~]*$","description":"Printable ASCII; quoted into Lua safely."}}};
+const schema78 = {"type":"object","additionalProperties":{"type":"string"}};
+const schema81 = {"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"};
+const schema83 = {"type":"string","maxLength":256,"pattern":"^[ -~]*$","description":"Printable ASCII; quoted into Lua safely."};
+const pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+const pattern8 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
+const pattern10 = new RegExp("^[ -~]*$", "u");
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="rollgen-request-coloring" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.apiVersion === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.spec === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.apiVersion !== undefined){
+if("rollgen.dev/v1alpha1" !== data.apiVersion){
+const err5 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/const",keyword:"const",params:{allowedValue: "rollgen.dev/v1alpha1"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+if("RequestColoring" !== data.kind){
+const err6 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "RequestColoring"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data2 = data.metadata;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.name === undefined){
+const err7 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2.name !== undefined){
+let data3 = data2.name;
+if(typeof data3 === "string"){
+if(!pattern7.test(data3)){
+const err8 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data2.namespace !== undefined){
+if(typeof data2.namespace !== "string"){
+const err10 = {instancePath:instancePath+"/metadata/namespace",schemaPath:"#/properties/metadata/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data2.labels !== undefined){
+let data5 = data2.labels;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key1 in data5){
+if(typeof data5[key1] !== "string"){
+const err11 = {instancePath:instancePath+"/metadata/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/stringMap/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/stringMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data2.annotations !== undefined){
+let data7 = data2.annotations;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key2 in data7){
+if(typeof data7[key2] !== "string"){
+const err13 = {instancePath:instancePath+"/metadata/annotations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/stringMap/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/metadata/annotations",schemaPath:"#/definitions/stringMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.spec !== undefined){
+let data9 = data.spec;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.gateway === undefined){
+const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "gateway"},message:"must have required property '"+"gateway"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data9.header === undefined){
+const err17 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "header"},message:"must have required property '"+"header"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data9.rules === undefined){
+const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data9.default === undefined){
+const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "default"},message:"must have required property '"+"default"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+for(const key3 in data9){
+if(!((((key3 === "gateway") || (key3 === "header")) || (key3 === "rules")) || (key3 === "default"))){
+const err20 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data9.gateway !== undefined){
+let data10 = data9.gateway;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+for(const key4 in data10){
+if(typeof data10[key4] !== "string"){
+const err21 = {instancePath:instancePath+"/spec/gateway/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/stringMap/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/spec/gateway",schemaPath:"#/definitions/stringMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(Object.keys(data10).length < 1){
+const err23 = {instancePath:instancePath+"/spec/gateway",schemaPath:"#/properties/spec/properties/gateway/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data9.header !== undefined){
+let data12 = data9.header;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err24 = {instancePath:instancePath+"/spec/header",schemaPath:"#/definitions/headerName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"+"\""};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/spec/header",schemaPath:"#/definitions/headerName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data9.rules !== undefined){
+let data13 = data9.rules;
+if(Array.isArray(data13)){
+if(data13.length > 32){
+const err26 = {instancePath:instancePath+"/spec/rules",schemaPath:"#/properties/spec/properties/rules/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data13.length < 1){
+const err27 = {instancePath:instancePath+"/spec/rules",schemaPath:"#/properties/spec/properties/rules/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+let data14 = data13[i0];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.when === undefined){
+const err28 = {instancePath:instancePath+"/spec/rules/" + i0,schemaPath:"#/properties/spec/properties/rules/items/required",keyword:"required",params:{missingProperty: "when"},message:"must have required property '"+"when"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data14.value === undefined){
+const err29 = {instancePath:instancePath+"/spec/rules/" + i0,schemaPath:"#/properties/spec/properties/rules/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+for(const key5 in data14){
+if(!((key5 === "when") || (key5 === "value"))){
+const err30 = {instancePath:instancePath+"/spec/rules/" + i0,schemaPath:"#/properties/spec/properties/rules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data14.when !== undefined){
+let data15 = data14.when;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(Object.keys(data15).length > 8){
+const err31 = {instancePath:instancePath+"/spec/rules/" + i0+"/when",schemaPath:"#/properties/spec/properties/rules/items/properties/when/maxProperties",keyword:"maxProperties",params:{limit: 8},message:"must NOT have more than 8 properties"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(Object.keys(data15).length < 1){
+const err32 = {instancePath:instancePath+"/spec/rules/" + i0+"/when",schemaPath:"#/properties/spec/properties/rules/items/properties/when/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+for(const key6 in data15){
+const _errs41 = errors;
+if(typeof key6 === "string"){
+if(!pattern8.test(key6)){
+const err33 = {instancePath:instancePath+"/spec/rules/" + i0+"/when",schemaPath:"#/definitions/headerName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"+"\"",propertyName:key6};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/spec/rules/" + i0+"/when",schemaPath:"#/definitions/headerName/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var valid13 = _errs41 === errors;
+if(!valid13){
+const err35 = {instancePath:instancePath+"/spec/rules/" + i0+"/when",schemaPath:"#/properties/spec/properties/rules/items/properties/when/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+for(const key7 in data15){
+let data16 = data15[key7];
+if(typeof data16 === "string"){
+if(func2(data16) > 256){
+const err36 = {instancePath:instancePath+"/spec/rules/" + i0+"/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/value/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(!pattern10.test(data16)){
+const err37 = {instancePath:instancePath+"/spec/rules/" + i0+"/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/value/pattern",keyword:"pattern",params:{pattern: "^[ -~]*$"},message:"must match pattern \""+"^[ -~]*$"+"\""};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/spec/rules/" + i0+"/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/spec/rules/" + i0+"/when",schemaPath:"#/properties/spec/properties/rules/items/properties/when/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data14.value !== undefined){
+let data17 = data14.value;
+if(typeof data17 === "string"){
+if(func2(data17) > 256){
+const err40 = {instancePath:instancePath+"/spec/rules/" + i0+"/value",schemaPath:"#/definitions/value/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!pattern10.test(data17)){
+const err41 = {instancePath:instancePath+"/spec/rules/" + i0+"/value",schemaPath:"#/definitions/value/pattern",keyword:"pattern",params:{pattern: "^[ -~]*$"},message:"must match pattern \""+"^[ -~]*$"+"\""};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/spec/rules/" + i0+"/value",schemaPath:"#/definitions/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/spec/rules/" + i0,schemaPath:"#/properties/spec/properties/rules/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/spec/rules",schemaPath:"#/properties/spec/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data9.default !== undefined){
+let data18 = data9.default;
+if(typeof data18 === "string"){
+if(func2(data18) > 256){
+const err45 = {instancePath:instancePath+"/spec/default",schemaPath:"#/definitions/value/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(!pattern10.test(data18)){
+const err46 = {instancePath:instancePath+"/spec/default",schemaPath:"#/definitions/value/pattern",keyword:"pattern",params:{pattern: "^[ -~]*$"},message:"must match pattern \""+"^[ -~]*$"+"\""};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/spec/default",schemaPath:"#/definitions/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+
+exports["ingress-nginx-options"] = validate55;
+const schema86 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressName":{"enum":["suffix","argo"]}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const pattern13 = new RegExp("^[^/]+$", "u");
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ingress-nginx-options" */;
 let vErrors = null;
 let errors = 0;
@@ -9815,7 +10426,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern7.test(data2)){
+if(!pattern13.test(data2)){
 const err12 = {instancePath:instancePath+"/annotationPrefix",schemaPath:"#/properties/annotationPrefix/pattern",keyword:"pattern",params:{pattern: "^[^/]+$"},message:"must match pattern \""+"^[^/]+$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -9889,7 +10500,7 @@ errors++;
 if(data.canaryIngressName !== undefined){
 let data7 = data.canaryIngressName;
 if(!((data7 === "suffix") || (data7 === "argo"))){
-const err18 = {instancePath:instancePath+"/canaryIngressName",schemaPath:"#/properties/canaryIngressName/enum",keyword:"enum",params:{allowedValues: schema77.properties.canaryIngressName.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/canaryIngressName",schemaPath:"#/properties/canaryIngressName/enum",keyword:"enum",params:{allowedValues: schema86.properties.canaryIngressName.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9910,7 +10521,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
 
