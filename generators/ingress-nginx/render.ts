@@ -81,7 +81,7 @@ function canaryMetadata(stable: KubeObject, options: NginxOptions, canary: Recor
 }
 
 /** Rules keep only the paths backed by the stable Service, pointed at the canary Service; empty rules go. */
-function canaryRules(stable: KubeObject, stableService: string, canaryService: string): Record<string, unknown>[] {
+export function canaryRules(stable: KubeObject, stableService: string, canaryService: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const rule of ingressRules(stable)) {
     const paths = rulePaths(rule)

@@ -1,0 +1,67 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { parse } from 'yaml';
+import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './helpers/schema';
+
+/** A full rollout per provider through the built CLI (`npm run build` first): first deploy, every step, promote, clean-up. */
+const ROOT = path.join(__dirname, '..');
+const BIN = path.join(ROOT, 'bin', 'rollgen');
+const CASES = [
+  { provider: 'higress', source: 'test/golden/higress/kruise-steps/source', steps: 5 },
+  { provider: 'mse', source: 'test/golden/mse/kruise-query/source', steps: 5 },
+];
+
+let dir: string;
+beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-higress-'))));
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const out = () => path.join(dir, 'out');
+const read = (f: string) => fs.readFileSync(path.join(out(), f), 'utf8');
+const status = () => parse(read('rollgen-status.yaml')).rollouts[0];
+const canaryIngresses = () => fs.readdirSync(out()).filter((f) => /^ingress-.*-canary/.test(f)).sort();
+const annotations = (f: string): Record<string, string> => parse(read(f)).metadata.annotations;
+
+function advance(): string {
+  const stdout = execFileSync(BIN, ['advance', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
+  if (hasKubectl()) validateAgainstSchemas(kustomizeBuild(out()));
+  return stdout;
+}
+
+describe.each(CASES)('$provider: bin/rollgen advance', ({ source, steps }) => {
+  test('first deploy, every step, promotion and clean-up', () => {
+    fs.cpSync(path.join(ROOT, source), path.join(dir, 'src'), { recursive: true });
+    advance();
+    advance();
+    expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
+    const deployment = path.join(dir, 'src', 'deployment.yaml');
+    fs.writeFileSync(deployment, fs.readFileSync(deployment, 'utf8').replace(/agnhost:[\w.]+/, 'agnhost:2.54'));
+
+    for (let n = 1; n <= steps; n++) {
+      advance();
+      expect(status()).toMatchObject({ phase: 'Progressing', step: n });
+      const canaries = canaryIngresses();
+      // Step 3 of both cases has a match and a weight: two canary Ingresses.
+      expect(canaries).toEqual(n === 3 ? ['ingress-echoserver-canary-weight.yaml', 'ingress-echoserver-canary.yaml'] : ['ingress-echoserver-canary.yaml']);
+      for (const f of canaries) {
+        const a = annotations(f);
+        expect(a['nginx.ingress.kubernetes.io/canary']).toBe('true');
+        // One canary Ingress is a match route or a weight split, never both.
+        expect(Boolean(a['nginx.ingress.kubernetes.io/canary-weight']) && Object.keys(a).some((k) => k.includes('/canary-by-'))).toBe(false);
+      }
+    }
+    expect(canaryIngresses()).toEqual(['ingress-echoserver-canary.yaml']);
+    expect(annotations('ingress-echoserver-canary.yaml')['nginx.ingress.kubernetes.io/canary-weight']).toBe('100');
+
+    advance();
+    expect(status().phase).toBe('Promoting');
+    expect(parse(read('deployment-echoserver.yaml')).spec.template.spec.containers[0].image).toMatch(/2\.54$/);
+    expect(canaryIngresses()).toEqual(['ingress-echoserver-canary.yaml']);
+    advance();
+    expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
+    expect(canaryIngresses()).toEqual([]);
+    expect(parse(read('kustomization.yaml')).resources).toEqual(['deployment-echoserver.yaml', 'ingress-echoserver.yaml', 'service-echoserver.yaml']);
+    expect(advance()).toMatch(/nothing to advance/);
+  });
+});
