@@ -22,7 +22,7 @@ const HOST = 'echo.example.com';
 const track = defaultTrackLabel;
 
 function load(name: string): LoadedApp {
-  const loc: AppLocation = { name, source: path.join(GOLDEN, name, 'source'), gates: defaultGatePolicy, track };
+  const loc: AppLocation = { name, source: path.join(GOLDEN, name, 'source'), gates: defaultGatePolicy, track, removal: 'one-commit' };
   return loadSource(loc, readSourceFiles(loc, GOLDEN));
 }
 

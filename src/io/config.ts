@@ -18,7 +18,8 @@ export interface AppConfig {
   readonly output: string;
   readonly gates: GatePolicy;
   readonly track: TrackLabel;
-  readonly removal: Removal;
+  /** Default one-commit. */
+  readonly removal?: Removal;
 }
 
 export interface RepoConfig {

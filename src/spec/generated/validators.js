@@ -10259,12 +10259,11 @@ validate54.errors = vErrors;
 return errors === 0;
 }
 
-exports["higress-options"] = validate55;
-const schema86 = {"$id":"higress-options","title":"higress generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
-const pattern13 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+exports["aliyun-alb-options"] = validate55;
+const schema86 = {"$id":"aliyun-alb-options","title":"aliyun-alb generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="higress-options" */;
+/*# sourceURL="aliyun-alb-options" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10307,8 +10306,8 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(typeof data1 === "string"){
-if(func2(data1) > 239){
-const err3 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/maxLength",keyword:"maxLength",params:{limit: 239},message:"must NOT have more than 239 characters"};
+if(func2(data1) > 253){
+const err3 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10327,8 +10326,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern13.test(data1)){
-const err5 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"+"\""};
+if(!pattern7.test(data1)){
+const err5 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10400,11 +10399,152 @@ validate55.errors = vErrors;
 return errors === 0;
 }
 
-exports["ingress-nginx-options"] = validate56;
-const schema87 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressName":{"enum":["suffix","argo"]}},"$schema":"http://json-schema.org/draft-07/schema#"};
-const pattern14 = new RegExp("^[^/]+$", "u");
+exports["higress-options"] = validate56;
+const schema87 = {"$id":"higress-options","title":"higress generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const pattern14 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="higress-options" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ingresses === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ingresses"},message:"must have required property '"+"ingresses"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "ingresses")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.ingresses !== undefined){
+let data0 = data.ingresses;
+if(Array.isArray(data0)){
+if(data0.length < 1){
+const err2 = {instancePath:instancePath+"/ingresses",schemaPath:"#/properties/ingresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 === "string"){
+if(func2(data1) > 239){
+const err3 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/maxLength",keyword:"maxLength",params:{limit: 239},message:"must NOT have more than 239 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err4 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!pattern14.test(data1)){
+const err5 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+let i1 = data0.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data0[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err7 = {instancePath:instancePath+"/ingresses",schemaPath:"#/properties/ingresses/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/ingresses",schemaPath:"#/properties/ingresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+
+exports["ingress-nginx-options"] = validate57;
+const schema88 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressName":{"enum":["suffix","argo"]}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const pattern15 = new RegExp("^[^/]+$", "u");
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ingress-nginx-options" */;
 let vErrors = null;
 let errors = 0;
@@ -10567,7 +10707,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern14.test(data2)){
+if(!pattern15.test(data2)){
 const err12 = {instancePath:instancePath+"/annotationPrefix",schemaPath:"#/properties/annotationPrefix/pattern",keyword:"pattern",params:{pattern: "^[^/]+$"},message:"must match pattern \""+"^[^/]+$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -10641,7 +10781,7 @@ errors++;
 if(data.canaryIngressName !== undefined){
 let data7 = data.canaryIngressName;
 if(!((data7 === "suffix") || (data7 === "argo"))){
-const err18 = {instancePath:instancePath+"/canaryIngressName",schemaPath:"#/properties/canaryIngressName/enum",keyword:"enum",params:{allowedValues: schema87.properties.canaryIngressName.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/canaryIngressName",schemaPath:"#/properties/canaryIngressName/enum",keyword:"enum",params:{allowedValues: schema88.properties.canaryIngressName.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -10662,14 +10802,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
 
-exports["mse-options"] = validate57;
-const schema88 = {"$id":"mse-options","title":"mse generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+exports["mse-options"] = validate58;
+const schema89 = {"$id":"mse-options","title":"mse generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="mse-options" */;
 let vErrors = null;
 let errors = 0;
@@ -10733,7 +10873,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern13.test(data1)){
+if(!pattern14.test(data1)){
 const err5 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -10802,7 +10942,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
 

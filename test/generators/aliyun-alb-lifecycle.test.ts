@@ -1,0 +1,81 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { parse } from 'yaml';
+import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from '../helpers/schema';
+
+/** A whole aliyun-alb rollout through the built CLI (`npm run build` first): every output builds with kustomize and validates. */
+const BIN = path.join(__dirname, '..', '..', 'bin', 'rollgen');
+const SOURCE = path.join(__dirname, '..', 'golden', 'aliyun-alb', 'header-weight', 'source');
+const PREFIX = 'alb.ingress.kubernetes.io';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-alb-life-'));
+  fs.cpSync(SOURCE, path.join(dir, 'src'), { recursive: true });
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const out = (f = ''): string => path.join(dir, 'out', f);
+const status = (): { phase: string; step: number } => parse(fs.readFileSync(out('rollgen-status.yaml'), 'utf8')).rollouts[0];
+const canaryFiles = (): string[] => fs.readdirSync(out()).filter((f) => /^ingress-.*canary/.test(f)).sort();
+const annotations = (file: string): Record<string, string> => parse(fs.readFileSync(out(file), 'utf8')).metadata.annotations;
+
+function advance(): string {
+  const r = spawnSync(BIN, ['advance', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
+  expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+  if (hasKubectl()) expect(validateAgainstSchemas(kustomizeBuild(out())).length).toBeGreaterThan(0);
+  return r.stdout;
+}
+
+test('first deploy, every step, promote and clean-up: canary Ingresses, orders and the untouched stable Ingress', () => {
+  advance();
+  advance();
+  expect(advance()).toMatch(/nothing to advance/);
+  const stableIngress = fs.readFileSync(out('ingress-echoserver.yaml'), 'utf8');
+  expect(canaryFiles()).toEqual([]);
+
+  const file = path.join(dir, 'src', 'deployment.yaml');
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
+  // step 1: header only, in <ing>-canary
+  advance();
+  expect(status()).toMatchObject({ phase: 'Progressing', step: 1 });
+  expect(canaryFiles()).toEqual(['ingress-echoserver-canary.yaml']);
+  expect(annotations('ingress-echoserver-canary.yaml')).toMatchObject({ [`${PREFIX}/canary-by-header`]: 'x-canary', [`${PREFIX}/order`]: '9' });
+  // step 2: header + 30%: the header rule moves to <ing>-canary-header, ordered first
+  advance();
+  expect(canaryFiles()).toEqual(['ingress-echoserver-canary-header.yaml', 'ingress-echoserver-canary.yaml']);
+  expect(annotations('ingress-echoserver-canary-header.yaml')).toMatchObject({ [`${PREFIX}/canary-by-header-value`]: 'on', [`${PREFIX}/order`]: '8' });
+  expect(annotations('ingress-echoserver-canary.yaml')[`${PREFIX}/canary-by-header`]).toBeUndefined();
+  expect(annotations('ingress-echoserver-canary.yaml')).toMatchObject({ [`${PREFIX}/canary-weight`]: '30', [`${PREFIX}/order`]: '9' });
+  // steps 3 and 4: weight only; the order of <ing>-canary never moves
+  for (const [step, weight] of [[3, '60'], [4, '100']] as const) {
+    advance();
+    expect(status()).toMatchObject({ phase: 'Progressing', step });
+    expect(canaryFiles()).toEqual(['ingress-echoserver-canary.yaml']);
+    expect(annotations('ingress-echoserver-canary.yaml')).toMatchObject({ [`${PREFIX}/canary-weight`]: weight, [`${PREFIX}/order`]: '9' });
+  }
+  advance();
+  expect(status().phase).toBe('Promoting');
+  expect(annotations('ingress-echoserver-canary.yaml')[`${PREFIX}/canary-weight`]).toBe('100');
+  advance();
+  expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
+  expect(canaryFiles()).toEqual([]);
+  expect(parse(fs.readFileSync(out('kustomization.yaml'), 'utf8')).resources.filter((r: string) => r.startsWith('ingress-'))).toEqual(['ingress-echoserver.yaml']);
+  expect(fs.readFileSync(out('ingress-echoserver.yaml'), 'utf8')).toBe(stableIngress);
+});
+
+test('abort mid-rollout removes both canary Ingresses', () => {
+  advance();
+  advance();
+  const file = path.join(dir, 'src', 'deployment.yaml');
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
+  advance();
+  advance();
+  expect(canaryFiles()).toHaveLength(2);
+  const r = spawnSync(BIN, ['abort', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
+  expect(r.status).toBe(0);
+  expect(canaryFiles()).toEqual([]);
+  if (hasKubectl()) validateAgainstSchemas(kustomizeBuild(out()));
+});

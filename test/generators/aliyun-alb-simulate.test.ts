@@ -1,0 +1,125 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseAllDocuments } from 'yaml';
+import alb from '../../generators/aliyun-alb';
+import type { SimRequest } from '../../generators/types';
+import { KubeObject } from '../../src/model/kube';
+import { ResourceSet } from '../../src/model/resource-set';
+import { defaultGatePolicy } from '../../src/plan/gates';
+import { RenderPhase } from '../../src/render/phase';
+import { renderApp } from '../../src/render/render-app';
+import { defaultTrackLabel } from '../../src/render/track';
+import { AppLocation, loadSource, readSourceFiles } from '../../src/run/apps';
+import { simulateRequest } from '../../src/simulate/simulate';
+import { syncMoments } from '../../src/simulate/transition';
+import { LoadedApp } from '../../src/spec/load-app';
+import { statesAtStep } from '../../src/state/app-state';
+import { runCli } from '../helpers/cli';
+import { makeAlbRepo } from '../helpers/alb-repo';
+
+const GOLDEN = path.join(__dirname, '..', 'golden', 'aliyun-alb');
+const CASES = fs.readdirSync(GOLDEN).filter((c) => !c.startsWith('error-'));
+const track = defaultTrackLabel;
+const ORDER = 'alb.ingress.kubernetes.io/order';
+
+function load(name: string): LoadedApp {
+  const loc: AppLocation = { name, source: path.join(GOLDEN, name, 'source'), gates: defaultGatePolicy, track };
+  return loadSource(loc, readSourceFiles(loc, GOLDEN));
+}
+
+function objectsAt(app: LoadedApp, phase: RenderPhase): KubeObject[] {
+  const states = statesAtStep(app, { resources: new ResourceSet([]) }, 0, track).map((s) => ({ ...s, phase, canaryPod: { ...s.canaryPod, revision: 'new' } }));
+  return renderApp(app, states, track);
+}
+
+const request = (host: string, headers: Record<string, string> = {}, cookies: Record<string, string> = {}): SimRequest => ({ host, path: '/', headers, cookies, query: {} });
+
+function canaryShare(objects: readonly KubeObject[], req: SimRequest): number {
+  const split = simulateRequest(objects, [alb], req);
+  if (!split) throw new Error('no route matched');
+  return split.pods.filter((p) => p.deployment?.endsWith('-canary')).reduce((n, p) => n + p.share, 0);
+}
+
+describe.each(CASES)('aliyun-alb simulator: %s', (name) => {
+  const app = load(name);
+  const steps = app.rollouts[0].plan.steps;
+  const host = 'echo.example.com';
+
+  test.each(steps.map((s) => [s.index, s] as const))('step %i sends exactly the planned share to the canary', (_i, step) => {
+    const objects = objectsAt(app, { kind: 'step', step: step.index });
+    expect(canaryShare(objects, request(host, { 'x-other': '1' }))).toBeCloseTo(step.traffic.weight / 100, 6);
+    for (const m of step.traffic.matches) {
+      for (const h of m.headers) {
+        expect(canaryShare(objects, request(host, { [h.name]: h.value }))).toBe(1);
+        expect(canaryShare(objects, request(host, { [h.name]: `${h.value}-not` }))).toBeCloseTo(step.traffic.weight / 100, 6);
+      }
+      for (const c of m.cookies) {
+        expect(canaryShare(objects, request(host, {}, { [c.name]: 'always' }))).toBe(1);
+        expect(canaryShare(objects, request(host, {}, { [c.name]: 'never' }))).toBeCloseTo(step.traffic.weight / 100, 6);
+      }
+    }
+  });
+
+  test('stable only: nothing reaches a canary, and no canary Ingress exists', () => {
+    const objects = objectsAt(app, { kind: 'stable' });
+    expect(canaryShare(objects, request(host, { 'x-canary': 'on', 'user-agent': 'pc' }, { beta: 'always' }))).toBe(0);
+    expect(objects.filter((o) => o.kind === 'Ingress').map((o) => o.metadata.name)).toEqual(['echoserver']);
+  });
+
+  test('no request reaches a backend without ready pods, across every pair of adjacent states and an abort', () => {
+    const n = steps.length;
+    const phases: RenderPhase[] = [{ kind: 'stable' }, ...steps.map((s) => ({ kind: 'step', step: s.index }) as const), { kind: 'promoting', step: n }, { kind: 'stable' }];
+    const pairs = phases.slice(1).map((p, i) => [phases[i], p] as const);
+    pairs.push([{ kind: 'step', step: Math.min(2, n) }, { kind: 'stable' }]);
+    const requests = [request(host), request(host, { 'x-canary': 'on' }), request(host, { 'user-agent': 'pc' }), request(host, {}, { beta: 'always' })];
+    let checked = 0;
+    for (const [from, to] of pairs) {
+      for (const moment of syncMoments(objectsAt(app, from), objectsAt(app, to))) {
+        for (const req of requests) {
+          const dead = simulateRequest(moment.objects, [alb], req, moment.ready)?.pods.filter((p) => p.share > 0 && !p.deployment) ?? [];
+          expect({ moment: moment.label, from, to, dead }).toEqual({ moment: moment.label, from, to, dead: [] });
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(pairs.length);
+  });
+});
+
+describe('two apps on one listener, both in a header step at once', () => {
+  let repo: string;
+  let objects: KubeObject[];
+  beforeAll(async () => {
+    repo = makeAlbRepo([{ name: 'echoserver' }, { name: 'echoserver-clone' }]);
+    objects = [];
+    for (const app of ['echoserver', 'echoserver-clone']) {
+      const r = await runCli(['render', app, '--step', '1'], repo);
+      expect(r.code).toBe(0);
+      objects.push(...parseAllDocuments(r.stdout).map((d) => d.toJS() as KubeObject));
+    }
+  });
+  afterAll(() => fs.rmSync(repo, { recursive: true, force: true }));
+
+  const serviceFor = (objs: readonly KubeObject[], host: string, headers: Record<string, string>): string[] =>
+    (alb.simulate(objs, request(host, headers))?.backends ?? []).map((b) => b.service);
+  const withOrder = (order: (o: KubeObject) => string): KubeObject[] =>
+    objects.map((o) => (o.kind === 'Ingress' && o.metadata.name.endsWith('-canary') ? { ...o, metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, [ORDER]: order(o) } } } : o));
+
+  test('rollgen orders: each header request reaches its own canary, other requests stay stable', () => {
+    for (const app of ['echoserver', 'echoserver-clone']) {
+      expect(serviceFor(objects, `${app}.example.com`, { 'x-canary': 'on' })).toEqual([`${app}-canary`]);
+      expect(serviceFor(objects, `${app}.example.com`, {})).toEqual([app]);
+    }
+  });
+
+  test("negative control: Kruise's order 1 on both canaries loses one app's canary rule", () => {
+    const kruise = withOrder(() => '1');
+    const reached = ['echoserver', 'echoserver-clone'].filter((app) => serviceFor(kruise, `${app}.example.com`, { 'x-canary': 'on' })[0] === `${app}-canary`);
+    expect(reached.length).toBeLessThan(2);
+  });
+
+  test('negative control: a header canary ordered after its stable is never reached', () => {
+    const late = withOrder(() => '11');
+    for (const app of ['echoserver', 'echoserver-clone']) expect(serviceFor(late, `${app}.example.com`, { 'x-canary': 'on' })).toEqual([app]);
+  });
+});
