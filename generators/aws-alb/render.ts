@@ -54,14 +54,15 @@ function patchIngress(ctx: Ctx, ingress: KubeObject, owned: Record<string, strin
     if (key in owned) annotations[key] = owned[key];
     else if (!stale.has(key)) annotations[key] = value;
   }
-  for (const key of Object.keys(owned).sort()) annotations[key] ??= owned[key];
+  for (const key of Object.keys(owned)) annotations[key] ??= owned[key];
   annotations[MANAGED_ANNOTATIONS] = writeBookkeeping({ ...book, [ctx.rollout.name]: Object.keys(owned).sort() });
   const spec = ingressSpec(ingress);
   const action = actionName(ctx.options, ctx.stableService);
   const rules = Array.isArray(spec.rules) ? spec.rules.map((r: unknown) => (isObject(r) ? patchRule(r, action, managed, routes) : r)) : spec.rules;
   return {
     ...ingress,
-    metadata: { ...ingress.metadata, annotations },
+    // Keys sorted: the layout then never depends on which rollout or step wrote a key first, so step diffs stay small.
+    metadata: { ...ingress.metadata, annotations: Object.fromEntries(Object.keys(annotations).sort().map((k) => [k, annotations[k]])) },
     spec: { ...spec, ...(rules !== undefined ? { rules } : {}) },
   };
 }
