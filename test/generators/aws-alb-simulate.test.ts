@@ -87,7 +87,7 @@ describe.each(CASES)('aws-alb simulator: %s', (name) => {
   /**
    * Known gap (reported, needs a core decision): ALB routes live on the Ingress, which clean-up and
    * abort *change* rather than delete, so when the agent prunes the canary Deployment before it
-   * applies the Ingress (Flux's split; Argo CD prunes wave 0 before applying wave 1) the action
+   * applies the Ingress (Flux's split; possibly Argo CD without PruneLast) the action
    * still weights the canary for that moment. Every other moment must be safe, and the unsafe ones
    * must be exactly those removal moments, so a regression anywhere else fails here.
    */
