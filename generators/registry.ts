@@ -1,5 +1,6 @@
-import higress from './higress';
 import aliyunAlb from './aliyun-alb';
+import awsAlb from './aws-alb';
+import higress from './higress';
 import ingressNginx from './ingress-nginx';
 import mse from './mse';
 import type { TrafficGenerator } from './types';
@@ -7,13 +8,14 @@ import type { TrafficGenerator } from './types';
 /** Every traffic provider, by id. Explicit on purpose: no discovery, one place to read. */
 const generators = {
   'aliyun-alb': aliyunAlb,
-  'ingress-nginx': ingressNginx,
+  'aws-alb': awsAlb,
   higress,
+  'ingress-nginx': ingressNginx,
   mse,
 } satisfies Record<string, TrafficGenerator>;
 
 /** Providers the formats can name but rollgen does not render yet; they fail with a clear message. */
-export const PLANNED_PROVIDERS = ['aws-alb', 'istio', 'gateway-api', 'traefik', 'apisix', 'ambassador', 'smi', 'custom'];
+export const PLANNED_PROVIDERS = ['istio', 'gateway-api', 'traefik', 'apisix', 'ambassador', 'smi', 'custom'];
 
 const registry = new Map<string, TrafficGenerator>(Object.entries(generators));
 

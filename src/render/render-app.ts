@@ -70,6 +70,8 @@ function merge(source: readonly KubeObject[], rendered: readonly KubeObject[]): 
   const out: KubeObject[] = [];
   for (const o of source) {
     const key = objectKey(o);
+    // A user-written `<name>-canary` already placed right after `<name>` is not emitted twice.
+    if (used.has(key)) continue;
     out.push(byKey.get(key) ?? o);
     used.add(key);
     for (const derived of rendered.filter((r) => derivesFrom(r, o) && !used.has(objectKey(r)))) {

@@ -49,7 +49,7 @@ export function providersFromArgo(doc: ParsedDocument, routing: Record<string, u
   const refs: ProviderRef[] = [];
   if (routing.istio !== undefined) refs.push({ provider: 'istio', origin: at('istio'), options: obj(routing.istio) });
   if (routing.nginx !== undefined) refs.push({ provider: 'ingress-nginx', origin: at('nginx'), options: argoNginxOptions(obj(routing.nginx)) });
-  if (routing.alb !== undefined) refs.push({ provider: 'aws-alb', origin: at('alb'), options: obj(routing.alb) });
+  if (routing.alb !== undefined) refs.push({ provider: 'aws-alb', origin: at('alb'), options: argoAlbOptions(obj(routing.alb)) });
   if (routing.smi !== undefined) refs.push({ provider: 'smi', origin: at('smi'), options: obj(routing.smi) });
   if (routing.ambassador !== undefined) refs.push({ provider: 'ambassador', origin: at('ambassador'), options: obj(routing.ambassador) });
   if (routing.traefik !== undefined) refs.push({ provider: 'traefik', origin: at('traefik'), options: obj(routing.traefik) });
@@ -67,4 +67,12 @@ function argoNginxOptions(nginx: Record<string, unknown>): Record<string, unknow
     additionalIngressAnnotations: stringMap(nginx.additionalIngressAnnotations),
     canaryIngressAnnotations: stringMap(nginx.canaryIngressAnnotations),
   };
+}
+
+/** Argo `alb` -> aws-alb options: `ingress` and `ingresses` merged, the rest as written (the generator schema validates it). */
+function argoAlbOptions(alb: Record<string, unknown>): Record<string, unknown> {
+  const single = str(alb.ingress);
+  const ingresses = [...(single ? [single] : []), ...arr(alb.ingresses).map(String)];
+  const { ingress: _single, ingresses: _many, ...rest } = alb;
+  return { ...rest, ingresses: [...new Set(ingresses)] };
 }

@@ -17,4 +17,5 @@ declare const validate6: CompiledValidator;
 declare const validate7: CompiledValidator;
 declare const validate8: CompiledValidator;
 declare const validate9: CompiledValidator;
-export { validate0 as "kruise-rollout-v1alpha1", validate1 as "kruise-rollout-v1beta1", validate2 as "kruise-trafficrouting", validate3 as "argo-rollout", validate4 as "rollgen-config", validate5 as "rollgen-request-coloring", validate6 as "aliyun-alb-options", validate7 as "higress-options", validate8 as "ingress-nginx-options", validate9 as "mse-options" };
+declare const validate10: CompiledValidator;
+export { validate0 as "kruise-rollout-v1alpha1", validate1 as "kruise-rollout-v1beta1", validate2 as "kruise-trafficrouting", validate3 as "argo-rollout", validate4 as "rollgen-config", validate5 as "rollgen-request-coloring", validate6 as "aliyun-alb-options", validate7 as "aws-alb-options", validate8 as "higress-options", validate9 as "ingress-nginx-options", validate10 as "mse-options" };

@@ -1,0 +1,109 @@
+import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
+import type { SourceObject } from '../../src/model/resource-set';
+import type { NamedRoute } from '../../src/spec/types';
+import type { GeneratorContext, RouteClaim } from '../types';
+import { headerValue } from './actions';
+import { MAX_CONDITION_VALUES } from './features';
+import { AlbPath, albPaths, routesToAction } from './ingress';
+import { actionKey, actionName, AlbOptions, MANAGED_ANNOTATIONS, USE_ANNOTATION } from './options';
+import { readBookkeeping } from './render';
+
+type Ctx = GeneratorContext<AlbOptions>;
+
+/** The canary Service is explicit, every listed Ingress routes to the action with `use-annotation`, route names are free. */
+export function check(ctx: Ctx): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (ctx.rollout.traffic.generateCanaryService) {
+    // The action keeps naming the canary Service at weight 0 between rollouts, so it must always exist.
+    out.push(diagnosticAt(ctx.optionsOrigin, `aws-alb needs canaryService (a Service you write, as Argo requires for ALB); the action names it at every step, weight 0 included`));
+  }
+  out.push(...checkRouteNames(ctx));
+  for (const name of ctx.options.ingresses) {
+    const source = ctx.resources.find('Ingress', name, ctx.rollout.namespace);
+    if (!source) {
+      out.push(diagnosticAt(ctx.optionsOrigin, `Ingress "${name}" not found in the app's manifests; add it or fix trafficRouting.alb.ingress(es)`));
+      continue;
+    }
+    out.push(...checkIngress(ctx, source));
+  }
+  return out;
+}
+
+function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
+  const name = source.object.metadata.name;
+  const action = actionName(ctx.options, ctx.stableService);
+  const key = actionKey(ctx.options.annotationPrefix, action);
+  const paths = albPaths(source.object);
+  const out: Diagnostic[] = [];
+  for (const p of paths.filter((x) => x.service === action && x.port !== USE_ANNOTATION)) {
+    out.push(diagnosticAt(source.locate(pathLocation(p)), `Ingress "${name}" routes to Service "${action}" on port ${p.port ?? '(none)'}; use port name "${USE_ANNOTATION}" so the AWS Load Balancer Controller reads the action ${key}`));
+  }
+  if (!paths.some((p) => routesToAction(p, action))) {
+    out.push(diagnosticAt(source.origin, `Ingress "${name}" has no path whose backend is Service "${action}" with port name "${USE_ANNOTATION}", so the ALB action ${key} would route nothing; point a path at service "${action}", port {name: ${USE_ANNOTATION}}`));
+  }
+  if (!bookkeepingReadable(source.object.metadata.annotations?.[MANAGED_ANNOTATIONS])) {
+    out.push(diagnosticAt(source.origin, `annotation ${MANAGED_ANNOTATIONS} on Ingress "${name}" is not a JSON map of rollout names to key lists; rollgen rewrites it`, 'warning'));
+  }
+  out.push(...checkConditionQuota(ctx, name, paths.filter((p) => routesToAction(p, action))));
+  return out;
+}
+
+/** A header route is an action name on the same Ingress: it must not be a Service the rollout routes to. */
+function checkRouteNames(ctx: Ctx): Diagnostic[] {
+  const taken = new Set([actionName(ctx.options, ctx.stableService), ctx.stableService, ctx.canaryService]);
+  return ctx.rollout.traffic.managedRoutes
+    .filter((r) => taken.has(r))
+    .map((r) => diagnosticAt(ctx.optionsOrigin, `managed route "${r}" has the name of a Service this rollout routes to; ALB keys actions by name, so rename the route`));
+}
+
+/**
+ * ALB counts the rule's host and path values with the header values against one quota of
+ * condition values per rule; the controller turns a Prefix path other than `/` into two values.
+ */
+function checkConditionQuota(ctx: Ctx, ingress: string, actionPaths: readonly AlbPath[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  ctx.rollout.steps.forEach((step, i) => {
+    for (const route of step.headerRoutes) {
+      const headers = headerValues(route);
+      for (const p of actionPaths) {
+        const total = (p.host ? 1 : 0) + pathValues(p) + headers;
+        if (total <= MAX_CONDITION_VALUES) continue;
+        const where = `Ingress "${ingress}" ${p.host ?? '*'}${p.path ?? ''}`;
+        out.push(diagnosticAt(step.origin, `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route.name}" on ${where}: ${total} condition values (host, path and ${headers} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`));
+      }
+    }
+  });
+  return out;
+}
+
+const headerValues = (route: NamedRoute): number => new Set(route.matches.flatMap((m) => m.headers.map(headerValue))).size;
+
+function pathValues(p: AlbPath): number {
+  if (p.path === undefined || p.path === '') return 0;
+  return p.pathType === 'Prefix' && p.path.replace(/\/+$/, '') !== '' ? 2 : 1;
+}
+
+function pathLocation(p: AlbPath): (string | number)[] {
+  return ['spec', 'rules', p.rule, 'http', 'paths', p.index, 'backend', 'service', 'port'];
+}
+
+function bookkeepingReadable(raw: string | undefined): boolean {
+  if (raw === undefined) return true;
+  return Object.keys(readBookkeeping(raw)).length > 0 || raw.trim() === '{}';
+}
+
+/** One claim per annotation key this rollout may own on each Ingress: two rollouts may not own the same action. */
+export function claims(ctx: Ctx): RouteClaim[] {
+  const prefix = ctx.options.annotationPrefix;
+  const names = [actionName(ctx.options, ctx.stableService), ...ctx.rollout.traffic.managedRoutes];
+  return ctx.options.ingresses.flatMap((ingress) => {
+    const source = ctx.resources.find('Ingress', ingress, ctx.rollout.namespace);
+    if (!source) return [];
+    const ns = source.object.metadata.namespace ?? ctx.rollout.namespace ?? '';
+    return names.map((n) => ({
+      key: `aws-alb:${ns}/${ingress}:${actionKey(prefix, n)}`,
+      description: `the ALB action ${actionKey(prefix, n)} on Ingress "${ingress}" (each rollout sharing an Ingress needs its own action and route names)`,
+      origin: ctx.optionsOrigin,
+    }));
+  });
+}
