@@ -12,6 +12,7 @@ import { ParsedDocument } from '../yaml/parse';
 import { normalizeArgo } from './argo';
 import { classifyDocument } from './classify';
 import { normalizeKruise } from './kruise';
+import { checkRouteTemplates, readRouteTemplate, RouteTemplateInput, withRouteTemplates } from './route-template';
 import { bindOptions } from './provider-options';
 import { checkRollout } from './rules';
 import { RolloutSpec } from './types';
@@ -37,11 +38,13 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   const diagnostics: Diagnostic[] = [];
   const manifests: SourceObject[] = [];
   const specs: RolloutSpec[] = [];
+  const templates: RouteTemplateInput[] = [];
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
     if (!role) continue;
     if (role.role === 'manifest') manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
     if (role.role === 'ignored') diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: 'warning' });
+    if (role.role === 'route-template') collectRouteTemplate(doc, templates, diagnostics);
     if (role.role !== 'rollout') continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
@@ -52,9 +55,16 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   }
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
-  const rollouts = specs.map((spec) => loadRollout(name, spec, resources, policy, diagnostics)).filter((r): r is LoadedRollout => r !== undefined);
+  checkRouteTemplates(templates, diagnostics);
+  const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r): r is LoadedRollout => r !== undefined);
   checkOneRolloutPerWorkload(specs, diagnostics);
   return { name, rollouts, resources, diagnostics };
+}
+
+function collectRouteTemplate(doc: ParsedDocument, out: RouteTemplateInput[], diagnostics: Diagnostic[]): void {
+  const problems = validateSchema('rollgen-route-template', doc);
+  diagnostics.push(...problems);
+  if (problems.length === 0) out.push(readRouteTemplate(doc));
 }
 
 function loadRollout(app: string, spec: RolloutSpec, resources: ResourceSet, policy: GatePolicy, out: Diagnostic[]): LoadedRollout | undefined {
