@@ -123,9 +123,16 @@ export function toTemplateError(e: unknown, text: string): TemplateError {
   return new TemplateError(`template error: ${text0}`, 1);
 }
 
-/** Jison's message is "Parse error on line N:", an excerpt, a caret line and "Expecting ..., got ..."; the last line says it. */
+/**
+ * Jison's message is "Parse error on line N:", an excerpt, a caret line and "Expecting A, B, got C";
+ * the token list is grammar jargon, so only a short one is kept and the excerpt says where.
+ */
 function describeParseError(message: string): string {
   const lines = message.split('\n');
   const last = lines[lines.length - 1];
-  return /^(Expecting|Unrecognized)/.test(last) || lines.length === 1 ? last.replace(/^Lexical error on line \d+\. /, '') : last;
+  const m = /^Expecting (.*), got (.*)$/.exec(last);
+  if (!m || lines.length < 4) return last.replace(/^Lexical error on line \d+\. /, '');
+  const expected = m[1].split(', ');
+  const near = lines[1].trim();
+  return `unexpected ${m[2]} near "${near}"${expected.length <= 3 ? ` (expecting ${expected.join(' or ')})` : ''}`;
 }
