@@ -1,5 +1,6 @@
 import aliyunAlb from './aliyun-alb';
 import awsAlb from './aws-alb';
+import custom from './custom';
 import higress from './higress';
 import ingressNginx from './ingress-nginx';
 import mse from './mse';
@@ -9,13 +10,14 @@ import type { TrafficGenerator } from './types';
 const generators = {
   'aliyun-alb': aliyunAlb,
   'aws-alb': awsAlb,
+  custom,
   higress,
   'ingress-nginx': ingressNginx,
   mse,
 } satisfies Record<string, TrafficGenerator>;
 
 /** Providers the formats can name but rollgen does not render yet; they fail with a clear message. */
-export const PLANNED_PROVIDERS = ['istio', 'gateway-api', 'traefik', 'apisix', 'ambassador', 'smi', 'custom'];
+export const PLANNED_PROVIDERS = ['istio', 'gateway-api', 'traefik', 'apisix', 'ambassador', 'smi'];
 
 const registry = new Map<string, TrafficGenerator>(Object.entries(generators));
 

@@ -10,7 +10,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const schemaDir = join(root, 'src/spec/schemas');
 /** Export order is fixed here, not taken from readdir, so the output never depends on the file system. */
-const SCHEMA_IDS = ['kruise-rollout-v1alpha1', 'kruise-rollout-v1beta1', 'kruise-trafficrouting', 'argo-rollout', 'rollgen-config', 'rollgen-request-coloring'];
+const SCHEMA_IDS = ['kruise-rollout-v1alpha1', 'kruise-rollout-v1beta1', 'kruise-trafficrouting', 'argo-rollout', 'rollgen-config', 'rollgen-request-coloring', 'rollgen-route-template'];
 /** Generator option schemas (generators/<id>/options.schema.json, $id `<id>-options`), sorted by id; useDefaults fills their defaults. */
 const GENERATOR_SCHEMAS = Object.fromEntries(
   readdirSync(join(root, 'generators'))

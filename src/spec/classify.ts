@@ -8,6 +8,8 @@ export type DocumentRole =
   | { readonly role: 'rollout'; readonly schema: SchemaId }
   | { readonly role: 'traffic-routing' }
   | { readonly role: 'request-coloring' }
+  /** rollgen.dev RouteTemplate: read by the custom traffic provider, never emitted. */
+  | { readonly role: 'route-template' }
   | { readonly role: 'ignored'; readonly reason: string }
   | { readonly role: 'manifest' };
 
@@ -30,6 +32,7 @@ export function classifyDocument(doc: ParsedDocument, out: Diagnostic[]): Docume
   if (apiVersion.startsWith(KRUISE)) return classifyKruise(doc, apiVersion, kind, out);
   if (apiVersion === 'rollgen.dev/v1alpha1' && kind === 'RequestColoring') return { role: 'request-coloring' };
   if (apiVersion === 'argoproj.io/v1alpha1' && kind === 'Rollout') return { role: 'rollout', schema: 'argo-rollout' };
+  if (apiVersion === 'rollgen.dev/v1alpha1' && kind === 'RouteTemplate') return { role: 'route-template' };
   if (apiVersion.startsWith(ARGO) && ARGO_CONTROLLER_KINDS.includes(kind)) return { role: 'ignored', reason: `${kind} is read only by the Argo Rollouts controller` };
   return { role: 'manifest' };
 }

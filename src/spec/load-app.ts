@@ -13,6 +13,7 @@ import { ParsedDocument } from '../yaml/parse';
 import { normalizeArgo } from './argo';
 import { classifyDocument } from './classify';
 import { normalizeKruise } from './kruise';
+import { checkRouteTemplates, readRouteTemplate, RouteTemplateInput, withRouteTemplates } from './route-template';
 import { bindOptions } from './provider-options';
 import { checkRollout } from './rules';
 import { SharedRouting, normalizeTrafficRouting } from './traffic-routing';
@@ -50,6 +51,7 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   const manifests: SourceObject[] = [];
   const specs: RolloutSpec[] = [];
   const shared: SharedRouting[] = [];
+  const templates: RouteTemplateInput[] = [];
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
     if (!role) continue;
@@ -57,6 +59,7 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
     if (role.role === 'ignored') diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: 'warning' });
     if (role.role === 'traffic-routing') readTrafficRouting(doc, shared, diagnostics);
     if (role.role === 'request-coloring') readRequestColoring(doc, manifests, diagnostics);
+    if (role.role === 'route-template') collectRouteTemplate(doc, templates, diagnostics);
     if (role.role !== 'rollout') continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
@@ -67,7 +70,8 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   }
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
-  const rollouts = specs.map((spec) => loadRollout(name, spec, resources, policy, diagnostics)).filter((r): r is LoadedRollout => r !== undefined);
+  checkRouteTemplates(templates, diagnostics);
+  const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r): r is LoadedRollout => r !== undefined);
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
   return { name, rollouts, routings, resources, diagnostics };
@@ -113,6 +117,12 @@ function loadRoutings(app: string, shared: readonly SharedRouting[], rollouts: r
     checkExpressible(app, rollout, plan, providers, out);
     return [{ spec: { ...s, rollout }, plan, providers, members: members.map((m) => m.spec.name) }];
   });
+}
+
+function collectRouteTemplate(doc: ParsedDocument, out: RouteTemplateInput[], diagnostics: Diagnostic[]): void {
+  const problems = validateSchema('rollgen-route-template', doc);
+  diagnostics.push(...problems);
+  if (problems.length === 0) out.push(readRouteTemplate(doc));
 }
 
 function loadRollout(app: string, spec: RolloutSpec, resources: ResourceSet, policy: GatePolicy, out: Diagnostic[]): LoadedRollout | undefined {

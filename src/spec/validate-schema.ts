@@ -4,7 +4,7 @@ import { ParsedDocument } from '../yaml/parse';
 import * as validators from './generated/validators';
 
 /** Input formats with a JSON Schema in src/spec/schemas (precompiled by scripts/compile-schemas.mjs). */
-export const SCHEMA_IDS = ['kruise-rollout-v1alpha1', 'kruise-rollout-v1beta1', 'kruise-trafficrouting', 'argo-rollout', 'rollgen-config', 'rollgen-request-coloring'] as const;
+export const SCHEMA_IDS = ['kruise-rollout-v1alpha1', 'kruise-rollout-v1beta1', 'kruise-trafficrouting', 'argo-rollout', 'rollgen-config', 'rollgen-request-coloring', 'rollgen-route-template'] as const;
 
 export type SchemaId = (typeof SCHEMA_IDS)[number];
 

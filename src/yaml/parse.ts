@@ -1,4 +1,4 @@
-import { LineCounter, parseAllDocuments, isNode, Document } from 'yaml';
+import { LineCounter, parseAllDocuments, isNode, isScalar, Document } from 'yaml';
 import { Diagnostic, Origin } from '../diagnostics';
 
 /** Hostile-input bounds: a billion-laughs document fails fast instead of expanding. */
@@ -14,6 +14,11 @@ export interface ParsedDocument {
   readonly origin: Origin;
   /** Position of the deepest existing node on a field path. */
   readonly locate: (path: readonly (string | number)[]) => Origin;
+  /**
+   * Where line 1 of a literal block scalar (`key: |`) starts, so a line inside embedded text (a
+   * template) maps back to the file; undefined for any other node or an explicit indentation indicator.
+   */
+  readonly locateBlockText?: (path: readonly (string | number)[]) => Origin | undefined;
 }
 
 export interface ParseResult {
@@ -42,7 +47,7 @@ export function parseYamlStream(file: string, text: string): ParseResult {
     }
     const value = toJs(doc, file, lineCounter, diagnostics);
     if (value === undefined || value === null) return; // empty document between separators
-    documents.push(makeDocument(file, index, value, doc, lineCounter));
+    documents.push(makeDocument(file, index, value, doc, lineCounter, text));
   });
   return { documents, diagnostics };
 }
@@ -57,7 +62,7 @@ function toJs(doc: Document, file: string, lc: LineCounter, out: Diagnostic[]): 
   }
 }
 
-function makeDocument(file: string, index: number, value: unknown, doc: Document, lc: LineCounter): ParsedDocument {
+function makeDocument(file: string, index: number, value: unknown, doc: Document, lc: LineCounter, text: string): ParsedDocument {
   const at = (offset: number): Origin => {
     const p = lc.linePos(offset);
     return { file, line: p.line, col: p.col };
@@ -70,7 +75,20 @@ function makeDocument(file: string, index: number, value: unknown, doc: Document
     }
     return at(rootOffset);
   };
-  return { file, index, value, origin: at(rootOffset), locate };
+  const locateBlockText = (path: readonly (string | number)[]): Origin | undefined => {
+    const node = doc.getIn(path, true);
+    if (!isScalar(node) || node.type !== 'BLOCK_LITERAL' || !node.range) return undefined;
+    return blockTextStart(text, node.range[0], lc, file);
+  };
+  return { file, index, value, origin: at(rootOffset), locate, locateBlockText };
+}
+
+/** Content of a block scalar starts on the line after its `|` header, indented as its first non-blank line. */
+function blockTextStart(text: string, headerOffset: number, lc: LineCounter, file: string): Origin | undefined {
+  const eol = text.indexOf('\n', headerOffset);
+  if (eol < 0 || /^\|[-+]?[1-9]/.test(text.slice(headerOffset, eol))) return undefined;
+  const firstLine = /^(?:[ \t]*\r?\n)*( *)\S/.exec(text.slice(eol + 1));
+  return { file, line: lc.linePos(headerOffset).line + 1, col: (firstLine?.[1].length ?? 0) + 1 };
 }
 
 function error(file: string, line: number, col: number, message: string): Diagnostic {

@@ -18,4 +18,6 @@ declare const validate7: CompiledValidator;
 declare const validate8: CompiledValidator;
 declare const validate9: CompiledValidator;
 declare const validate10: CompiledValidator;
-export { validate0 as "kruise-rollout-v1alpha1", validate1 as "kruise-rollout-v1beta1", validate2 as "kruise-trafficrouting", validate3 as "argo-rollout", validate4 as "rollgen-config", validate5 as "rollgen-request-coloring", validate6 as "aliyun-alb-options", validate7 as "aws-alb-options", validate8 as "higress-options", validate9 as "ingress-nginx-options", validate10 as "mse-options" };
+declare const validate11: CompiledValidator;
+declare const validate12: CompiledValidator;
+export { validate0 as "kruise-rollout-v1alpha1", validate1 as "kruise-rollout-v1beta1", validate2 as "kruise-trafficrouting", validate3 as "argo-rollout", validate4 as "rollgen-config", validate5 as "rollgen-request-coloring", validate6 as "rollgen-route-template", validate7 as "aliyun-alb-options", validate8 as "aws-alb-options", validate9 as "custom-options", validate10 as "higress-options", validate11 as "ingress-nginx-options", validate12 as "mse-options" };

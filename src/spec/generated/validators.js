@@ -10259,10 +10259,498 @@ validate54.errors = vErrors;
 return errors === 0;
 }
 
-exports["aliyun-alb-options"] = validate55;
-const schema86 = {"$id":"aliyun-alb-options","title":"aliyun-alb generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+exports["rollgen-route-template"] = validate55;
+const schema86 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-route-template","title":"rollgen.dev/v1alpha1 RouteTemplate","description":"A logic-less Handlebars template that renders one kind of custom routing object (Kruise customNetworkRefs) for a step; see generators/custom/README.md.","type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"const":"rollgen.dev/v1alpha1"},"kind":{"const":"RouteTemplate"},"metadata":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"namespace":{"type":"string"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"spec":{"type":"object","required":["target","template"],"additionalProperties":false,"properties":{"target":{"type":"object","required":["kind"],"additionalProperties":false,"description":"The kind it renders, matched by API group and kind as Kruise looks up its Lua scripts; the version is ignored.","properties":{"apiVersion":{"type":"string","minLength":1,"pattern":"^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"},"group":{"type":"string","pattern":"^[a-z0-9.-]*$"},"kind":{"type":"string","minLength":1,"pattern":"^[A-Za-z][A-Za-z0-9]*$"}},"oneOf":[{"required":["apiVersion"]},{"required":["group"]}]},"template":{"type":"string","minLength":1}}}}};
+const pattern13 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
+const pattern14 = new RegExp("^[a-z0-9.-]*$", "u");
+const pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="rollgen-route-template" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.apiVersion === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.spec === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.apiVersion !== undefined){
+if("rollgen.dev/v1alpha1" !== data.apiVersion){
+const err5 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/const",keyword:"const",params:{allowedValue: "rollgen.dev/v1alpha1"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+if("RouteTemplate" !== data.kind){
+const err6 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "RouteTemplate"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data2 = data.metadata;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.name === undefined){
+const err7 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2.name !== undefined){
+let data3 = data2.name;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err8 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data2.namespace !== undefined){
+if(typeof data2.namespace !== "string"){
+const err10 = {instancePath:instancePath+"/metadata/namespace",schemaPath:"#/properties/metadata/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data2.labels !== undefined){
+let data5 = data2.labels;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key1 in data5){
+if(typeof data5[key1] !== "string"){
+const err11 = {instancePath:instancePath+"/metadata/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/properties/metadata/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data2.annotations !== undefined){
+let data7 = data2.annotations;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key2 in data7){
+if(typeof data7[key2] !== "string"){
+const err13 = {instancePath:instancePath+"/metadata/annotations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/metadata/annotations",schemaPath:"#/properties/metadata/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.spec !== undefined){
+let data9 = data.spec;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.target === undefined){
+const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data9.template === undefined){
+const err17 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "template"},message:"must have required property '"+"template"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key3 in data9){
+if(!((key3 === "target") || (key3 === "template"))){
+const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data9.target !== undefined){
+let data10 = data9.target;
+const _errs25 = errors;
+let valid5 = false;
+let passing0 = null;
+const _errs26 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.apiVersion === undefined){
+const err19 = {instancePath:instancePath+"/spec/target",schemaPath:"#/properties/spec/properties/target/oneOf/0/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+var _valid0 = _errs26 === errors;
+if(_valid0){
+valid5 = true;
+passing0 = 0;
+}
+const _errs27 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.group === undefined){
+const err20 = {instancePath:instancePath+"/spec/target",schemaPath:"#/properties/spec/properties/target/oneOf/1/required",keyword:"required",params:{missingProperty: "group"},message:"must have required property '"+"group"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+var _valid0 = _errs27 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid5 = true;
+passing0 = 1;
+}
+}
+if(!valid5){
+const err21 = {instancePath:instancePath+"/spec/target",schemaPath:"#/properties/spec/properties/target/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+else {
+errors = _errs25;
+if(vErrors !== null){
+if(_errs25){
+vErrors.length = _errs25;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.kind === undefined){
+const err22 = {instancePath:instancePath+"/spec/target",schemaPath:"#/properties/spec/properties/target/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+for(const key4 in data10){
+if(!(((key4 === "apiVersion") || (key4 === "group")) || (key4 === "kind"))){
+const err23 = {instancePath:instancePath+"/spec/target",schemaPath:"#/properties/spec/properties/target/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data10.apiVersion !== undefined){
+let data11 = data10.apiVersion;
+if(typeof data11 === "string"){
+if(func2(data11) < 1){
+const err24 = {instancePath:instancePath+"/spec/target/apiVersion",schemaPath:"#/properties/spec/properties/target/properties/apiVersion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(!pattern13.test(data11)){
+const err25 = {instancePath:instancePath+"/spec/target/apiVersion",schemaPath:"#/properties/spec/properties/target/properties/apiVersion/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"},message:"must match pattern \""+"^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"+"\""};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/spec/target/apiVersion",schemaPath:"#/properties/spec/properties/target/properties/apiVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data10.group !== undefined){
+let data12 = data10.group;
+if(typeof data12 === "string"){
+if(!pattern14.test(data12)){
+const err27 = {instancePath:instancePath+"/spec/target/group",schemaPath:"#/properties/spec/properties/target/properties/group/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9.-]*$"},message:"must match pattern \""+"^[a-z0-9.-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/spec/target/group",schemaPath:"#/properties/spec/properties/target/properties/group/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data10.kind !== undefined){
+let data13 = data10.kind;
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err29 = {instancePath:instancePath+"/spec/target/kind",schemaPath:"#/properties/spec/properties/target/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(!pattern15.test(data13)){
+const err30 = {instancePath:instancePath+"/spec/target/kind",schemaPath:"#/properties/spec/properties/target/properties/kind/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9]*$"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/spec/target/kind",schemaPath:"#/properties/spec/properties/target/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/spec/target",schemaPath:"#/properties/spec/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.template !== undefined){
+let data14 = data9.template;
+if(typeof data14 === "string"){
+if(func2(data14) < 1){
+const err33 = {instancePath:instancePath+"/spec/template",schemaPath:"#/properties/spec/properties/template/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/spec/template",schemaPath:"#/properties/spec/properties/template/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+
+exports["aliyun-alb-options"] = validate56;
+const schema87 = {"$id":"aliyun-alb-options","title":"aliyun-alb generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="aliyun-alb-options" */;
 let vErrors = null;
 let errors = 0;
@@ -10395,15 +10883,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
 
-exports["aws-alb-options"] = validate56;
-const schema87 = {"$id":"aws-alb-options","title":"aws-alb generator options","type":"object","additionalProperties":false,"required":["ingresses","servicePort","annotationPrefix"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"servicePort":{"type":"integer","minimum":1,"maximum":65535},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"alb.ingress.kubernetes.io"},"rootService":{"type":"string","minLength":1,"maxLength":253},"stickinessConfig":{"type":"object","additionalProperties":false,"required":["enabled"],"properties":{"enabled":{"type":"boolean"},"durationSeconds":{"type":"integer","minimum":1,"maximum":604800}},"if":{"properties":{"enabled":{"const":true}}},"then":{"required":["durationSeconds"]}}},"$schema":"http://json-schema.org/draft-07/schema#"};
-const pattern14 = new RegExp("^[^/]+$", "u");
+exports["aws-alb-options"] = validate57;
+const schema88 = {"$id":"aws-alb-options","title":"aws-alb generator options","type":"object","additionalProperties":false,"required":["ingresses","servicePort","annotationPrefix"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"servicePort":{"type":"integer","minimum":1,"maximum":65535},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"alb.ingress.kubernetes.io"},"rootService":{"type":"string","minLength":1,"maxLength":253},"stickinessConfig":{"type":"object","additionalProperties":false,"required":["enabled"],"properties":{"enabled":{"type":"boolean"},"durationSeconds":{"type":"integer","minimum":1,"maximum":604800}},"if":{"properties":{"enabled":{"const":true}}},"then":{"required":["durationSeconds"]}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const pattern17 = new RegExp("^[^/]+$", "u");
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="aws-alb-options" */;
 let vErrors = null;
 let errors = 0;
@@ -10585,7 +11073,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern14.test(data3)){
+if(!pattern17.test(data3)){
 const err14 = {instancePath:instancePath+"/annotationPrefix",schemaPath:"#/properties/annotationPrefix/pattern",keyword:"pattern",params:{pattern: "^[^/]+$"},message:"must match pattern \""+"^[^/]+$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -10790,15 +11278,534 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
 
-exports["higress-options"] = validate57;
-const schema88 = {"$id":"higress-options","title":"higress generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
-const pattern15 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+exports["custom-options"] = validate58;
+const schema89 = {"$id":"custom-options","title":"custom generator options","type":"object","additionalProperties":false,"required":["refs","templates"],"properties":{"refs":{"description":"Kruise trafficRoutings[0].customNetworkRefs, as written.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["apiVersion","kind","name"],"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"type":"string","minLength":1},"name":{"type":"string","minLength":1,"maxLength":253}}}},"templates":{"description":"Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (src/spec/route-template.ts).","type":"array","default":[],"items":{"type":"object","additionalProperties":false,"required":["name","group","kind","template","origin","lineMapped"],"properties":{"name":{"type":"string"},"group":{"type":"string"},"kind":{"type":"string","minLength":1},"template":{"type":"string"},"origin":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}},"lineMapped":{"type":"boolean"}}}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="custom-options" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.templates === undefined){
+data.templates = [];
+}
+if(data.refs === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "refs"},message:"must have required property '"+"refs"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.templates === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "refs") || (key0 === "templates"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.refs !== undefined){
+let data0 = data.refs;
+if(Array.isArray(data0)){
+if(data0.length < 1){
+const err3 = {instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.apiVersion === undefined){
+const err4 = {instancePath:instancePath+"/refs/" + i0,schemaPath:"#/properties/refs/items/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1.kind === undefined){
+const err5 = {instancePath:instancePath+"/refs/" + i0,schemaPath:"#/properties/refs/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1.name === undefined){
+const err6 = {instancePath:instancePath+"/refs/" + i0,schemaPath:"#/properties/refs/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "apiVersion") || (key1 === "kind")) || (key1 === "name"))){
+const err7 = {instancePath:instancePath+"/refs/" + i0,schemaPath:"#/properties/refs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.apiVersion !== undefined){
+let data2 = data1.apiVersion;
+if(typeof data2 === "string"){
+if(func2(data2) < 1){
+const err8 = {instancePath:instancePath+"/refs/" + i0+"/apiVersion",schemaPath:"#/properties/refs/items/properties/apiVersion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/refs/" + i0+"/apiVersion",schemaPath:"#/properties/refs/items/properties/apiVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data1.kind !== undefined){
+let data3 = data1.kind;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err10 = {instancePath:instancePath+"/refs/" + i0+"/kind",schemaPath:"#/properties/refs/items/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/refs/" + i0+"/kind",schemaPath:"#/properties/refs/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+let data4 = data1.name;
+if(typeof data4 === "string"){
+if(func2(data4) > 253){
+const err12 = {instancePath:instancePath+"/refs/" + i0+"/name",schemaPath:"#/properties/refs/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(func2(data4) < 1){
+const err13 = {instancePath:instancePath+"/refs/" + i0+"/name",schemaPath:"#/properties/refs/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/refs/" + i0+"/name",schemaPath:"#/properties/refs/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/refs/" + i0,schemaPath:"#/properties/refs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+let data5 = data.templates;
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.name === undefined){
+const err17 = {instancePath:instancePath+"/templates/" + i1,schemaPath:"#/properties/templates/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data6.group === undefined){
+const err18 = {instancePath:instancePath+"/templates/" + i1,schemaPath:"#/properties/templates/items/required",keyword:"required",params:{missingProperty: "group"},message:"must have required property '"+"group"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6.kind === undefined){
+const err19 = {instancePath:instancePath+"/templates/" + i1,schemaPath:"#/properties/templates/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6.template === undefined){
+const err20 = {instancePath:instancePath+"/templates/" + i1,schemaPath:"#/properties/templates/items/required",keyword:"required",params:{missingProperty: "template"},message:"must have required property '"+"template"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data6.origin === undefined){
+const err21 = {instancePath:instancePath+"/templates/" + i1,schemaPath:"#/properties/templates/items/required",keyword:"required",params:{missingProperty: "origin"},message:"must have required property '"+"origin"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data6.lineMapped === undefined){
+const err22 = {instancePath:instancePath+"/templates/" + i1,schemaPath:"#/properties/templates/items/required",keyword:"required",params:{missingProperty: "lineMapped"},message:"must have required property '"+"lineMapped"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+for(const key2 in data6){
+if(!((((((key2 === "name") || (key2 === "group")) || (key2 === "kind")) || (key2 === "template")) || (key2 === "origin")) || (key2 === "lineMapped"))){
+const err23 = {instancePath:instancePath+"/templates/" + i1,schemaPath:"#/properties/templates/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data6.name !== undefined){
+if(typeof data6.name !== "string"){
+const err24 = {instancePath:instancePath+"/templates/" + i1+"/name",schemaPath:"#/properties/templates/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data6.group !== undefined){
+if(typeof data6.group !== "string"){
+const err25 = {instancePath:instancePath+"/templates/" + i1+"/group",schemaPath:"#/properties/templates/items/properties/group/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data6.kind !== undefined){
+let data9 = data6.kind;
+if(typeof data9 === "string"){
+if(func2(data9) < 1){
+const err26 = {instancePath:instancePath+"/templates/" + i1+"/kind",schemaPath:"#/properties/templates/items/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/templates/" + i1+"/kind",schemaPath:"#/properties/templates/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data6.template !== undefined){
+if(typeof data6.template !== "string"){
+const err28 = {instancePath:instancePath+"/templates/" + i1+"/template",schemaPath:"#/properties/templates/items/properties/template/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data6.origin !== undefined){
+let data11 = data6.origin;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.file === undefined){
+const err29 = {instancePath:instancePath+"/templates/" + i1+"/origin",schemaPath:"#/properties/templates/items/properties/origin/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data11.line === undefined){
+const err30 = {instancePath:instancePath+"/templates/" + i1+"/origin",schemaPath:"#/properties/templates/items/properties/origin/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data11.col === undefined){
+const err31 = {instancePath:instancePath+"/templates/" + i1+"/origin",schemaPath:"#/properties/templates/items/properties/origin/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key3 in data11){
+if(!(((key3 === "file") || (key3 === "line")) || (key3 === "col"))){
+const err32 = {instancePath:instancePath+"/templates/" + i1+"/origin",schemaPath:"#/properties/templates/items/properties/origin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data11.file !== undefined){
+if(typeof data11.file !== "string"){
+const err33 = {instancePath:instancePath+"/templates/" + i1+"/origin/file",schemaPath:"#/properties/templates/items/properties/origin/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data11.line !== undefined){
+let data13 = data11.line;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err34 = {instancePath:instancePath+"/templates/" + i1+"/origin/line",schemaPath:"#/properties/templates/items/properties/origin/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(typeof data13 == "number"){
+if(data13 < 1 || isNaN(data13)){
+const err35 = {instancePath:instancePath+"/templates/" + i1+"/origin/line",schemaPath:"#/properties/templates/items/properties/origin/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+if(data11.col !== undefined){
+let data14 = data11.col;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+const err36 = {instancePath:instancePath+"/templates/" + i1+"/origin/col",schemaPath:"#/properties/templates/items/properties/origin/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data14 == "number"){
+if(data14 < 1 || isNaN(data14)){
+const err37 = {instancePath:instancePath+"/templates/" + i1+"/origin/col",schemaPath:"#/properties/templates/items/properties/origin/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/templates/" + i1+"/origin",schemaPath:"#/properties/templates/items/properties/origin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data6.lineMapped !== undefined){
+if(typeof data6.lineMapped !== "boolean"){
+const err39 = {instancePath:instancePath+"/templates/" + i1+"/lineMapped",schemaPath:"#/properties/templates/items/properties/lineMapped/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/templates/" + i1,schemaPath:"#/properties/templates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+
+exports["higress-options"] = validate59;
+const schema90 = {"$id":"higress-options","title":"higress generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="higress-options" */;
 let vErrors = null;
 let errors = 0;
@@ -10862,7 +11869,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern15.test(data1)){
+if(!pattern18.test(data1)){
 const err5 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -10931,14 +11938,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
 
-exports["ingress-nginx-options"] = validate58;
-const schema89 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressName":{"enum":["suffix","argo"]}},"$schema":"http://json-schema.org/draft-07/schema#"};
+exports["ingress-nginx-options"] = validate60;
+const schema91 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressName":{"enum":["suffix","argo"]}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ingress-nginx-options" */;
 let vErrors = null;
 let errors = 0;
@@ -11101,7 +12108,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern14.test(data2)){
+if(!pattern17.test(data2)){
 const err12 = {instancePath:instancePath+"/annotationPrefix",schemaPath:"#/properties/annotationPrefix/pattern",keyword:"pattern",params:{pattern: "^[^/]+$"},message:"must match pattern \""+"^[^/]+$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -11175,7 +12182,7 @@ errors++;
 if(data.canaryIngressName !== undefined){
 let data7 = data.canaryIngressName;
 if(!((data7 === "suffix") || (data7 === "argo"))){
-const err18 = {instancePath:instancePath+"/canaryIngressName",schemaPath:"#/properties/canaryIngressName/enum",keyword:"enum",params:{allowedValues: schema89.properties.canaryIngressName.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/canaryIngressName",schemaPath:"#/properties/canaryIngressName/enum",keyword:"enum",params:{allowedValues: schema91.properties.canaryIngressName.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11196,14 +12203,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
-exports["mse-options"] = validate59;
-const schema90 = {"$id":"mse-options","title":"mse generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+exports["mse-options"] = validate61;
+const schema92 = {"$id":"mse-options","title":"mse generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="mse-options" */;
 let vErrors = null;
 let errors = 0;
@@ -11267,7 +12274,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern15.test(data1)){
+if(!pattern18.test(data1)){
 const err5 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -11336,7 +12343,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 
