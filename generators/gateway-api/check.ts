@@ -3,6 +3,8 @@ import type { SourceObject } from '../../src/model/resource-set';
 import type { TrafficState } from '../../src/plan/types';
 import type { StepSpec } from '../../src/spec/types';
 import type { GeneratorContext, RouteClaim } from '../types';
+import { missingFeatures } from '../../src/plan/capabilities';
+import { capabilities } from './capabilities';
 import { unsupportedFeatures } from './features';
 import type { GatewayOptions } from './options';
 import { renderRoute } from './render';
@@ -66,8 +68,10 @@ function checkSteps(ctx: Ctx, routes: readonly string[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   ctx.rollout.steps.forEach((step, i) => {
     const traffic = trafficOf(ctx, step);
-    if (unsupportedFeatures(traffic).length > 0) return; // reported by the planner with the same wording
-    const problems = new Set(routes.flatMap((name) => renderRoute(ctx, name, traffic).problems.map((p) => `HTTPRoute "${name}": ${p}`)));
+    // A failed check stops the planner, so the features it would report are reported here, in its words.
+    const missing = missingFeatures(capabilities, traffic);
+    const features = missing.length > 0 ? missing : unsupportedFeatures(traffic);
+    const problems = new Set(features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic).problems.map((p) => `HTTPRoute "${name}": ${p}`)));
     for (const p of problems) {
       out.push(diagnosticAt(step.origin, `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider gateway-api cannot express ${p}`));
     }

@@ -44,7 +44,7 @@ export function renderRoute(ctx: Ctx, name: string, traffic: TrafficState): { ro
   for (const source of canarySources(ctx, name, traffic, problems)) {
     const derived = derivedRules(original, weighted, b, source, traffic.requestHeaderModifier);
     canaryRules.push(...derived.rules);
-    problems.push(...derived.problems.map((p) => `${source.label}: ${p}`));
+    problems.push(...derived.problems.map((p) => `${source.what}: ${p}`));
   }
   // Canary rules go first: Gateway API ranks rules by match specificity, and on a tie the first
   // rule in the route wins, so a canary condition that equals a stable rule's still reaches the canary.
@@ -61,7 +61,7 @@ export function renderRoute(ctx: Ctx, name: string, traffic: TrafficState): { ro
  */
 function canarySources(ctx: Ctx, name: string, traffic: TrafficState, problems: string[]): CanarySource[] {
   const out: CanarySource[] = [];
-  if (traffic.matches.length > 0) out.push({ label: 'canary', conditions: traffic.matches });
+  if (traffic.matches.length > 0) out.push({ label: 'canary', what: 'the step\'s matches', conditions: traffic.matches });
   if (traffic.headerRoutes.length + traffic.mirrorRoutes.length === 0) return out;
   if (!ctx.options.useHeaderRoutes.includes(name)) {
     if (ctx.options.useHeaderRoutes.length === 0) problems.push('header and mirror routes need an httpRoutes entry with useHeaderRoutes: true (or the httpRoute form)');
@@ -69,8 +69,8 @@ function canarySources(ctx: Ctx, name: string, traffic: TrafficState, problems: 
   }
   const managed = ctx.rollout.traffic.managedRoutes;
   const named = [
-    ...traffic.headerRoutes.map((r) => ({ name: r.name, source: { label: r.name, conditions: r.matches } as CanarySource })),
-    ...traffic.mirrorRoutes.map((r) => ({ name: r.name, source: { label: r.name, conditions: r.matches, mirrorPercent: r.percentage } })),
+    ...traffic.headerRoutes.map((r) => ({ name: r.name, source: { label: r.name, what: `header route "${r.name}"`, conditions: r.matches } as CanarySource })),
+    ...traffic.mirrorRoutes.map((r) => ({ name: r.name, source: { label: r.name, what: `mirror route "${r.name}"`, conditions: r.matches, mirrorPercent: r.percentage } })),
   ];
   named.sort((a, b) => managed.indexOf(a.name) - managed.indexOf(b.name));
   return [...out, ...named.map((n) => n.source)];

@@ -8,6 +8,8 @@ import { Backends, canaryRef, mergeModifier } from './weights';
 export interface CanarySource {
   /** Suffix for derived rule names (`<rule name>-<label>`). */
   readonly label: string;
+  /** How problems name the source: "match", `header route "x"`, `mirror route "x"`. */
+  readonly what: string;
   readonly conditions: readonly RouteMatch[];
   /** Set for a mirror route: the rule keeps its backends and mirrors this percentage to the canary. */
   readonly mirrorPercent?: number;
