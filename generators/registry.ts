@@ -1,6 +1,7 @@
 import aliyunAlb from './aliyun-alb';
 import awsAlb from './aws-alb';
 import custom from './custom';
+import gatewayApi from './gateway-api';
 import higress from './higress';
 import ingressNginx from './ingress-nginx';
 import mse from './mse';
@@ -11,13 +12,14 @@ const generators = {
   'aliyun-alb': aliyunAlb,
   'aws-alb': awsAlb,
   custom,
+  'gateway-api': gatewayApi,
   higress,
   'ingress-nginx': ingressNginx,
   mse,
 } satisfies Record<string, TrafficGenerator>;
 
 /** Providers the formats can name but rollgen does not render yet; they fail with a clear message. */
-export const PLANNED_PROVIDERS = ['istio', 'gateway-api', 'traefik', 'apisix', 'ambassador', 'smi'];
+export const PLANNED_PROVIDERS = ['istio', 'traefik', 'apisix', 'ambassador', 'smi'];
 
 const registry = new Map<string, TrafficGenerator>(Object.entries(generators));
 

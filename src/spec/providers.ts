@@ -55,7 +55,7 @@ export function providersFromArgo(doc: ParsedDocument, routing: Record<string, u
   if (routing.traefik !== undefined) refs.push({ provider: 'traefik', origin: at('traefik'), options: obj(routing.traefik) });
   if (routing.apisix !== undefined) refs.push({ provider: 'apisix', origin: at('apisix'), options: obj(routing.apisix) });
   const gateway = obj(routing.plugins)['argoproj-labs/gatewayAPI'];
-  if (gateway !== undefined) refs.push({ provider: 'gateway-api', origin: at('plugins'), options: obj(gateway) });
+  if (gateway !== undefined) refs.push({ provider: 'gateway-api', origin: at('plugins'), options: argoGatewayOptions(obj(gateway)) });
   return refs;
 }
 
@@ -75,4 +75,27 @@ function argoAlbOptions(alb: Record<string, unknown>): Record<string, unknown> {
   const ingresses = [...(single ? [single] : []), ...arr(alb.ingresses).map(String)];
   const { ingress: _single, ingresses: _many, ...rest } = alb;
   return { ...rest, ingresses: [...new Set(ingresses)] };
+}
+
+/** Plugin keys mapped below; any other key is handed over in `unsupported` so the generator refuses it by name. */
+const ARGO_GATEWAY_KEYS = ['httpRoute', 'httpRoutes', 'namespace', 'inProgressLabelKey', 'inProgressLabelValue', 'disableInProgressLabel', 'configMap'];
+
+/**
+ * argoproj-labs/gatewayAPI plugin options -> the gateway-api options shape (the Kruise one plus
+ * extras): `httpRoute: x` is `httpRoutes: [{name: x, useHeaderRoutes: true}]`, as the plugin reads it.
+ * `configMap` (older plugin state) is accepted and ignored.
+ */
+function argoGatewayOptions(g: Record<string, unknown>): Record<string, unknown> {
+  const single = str(g.httpRoute);
+  const list = arr(g.httpRoutes).map(obj);
+  const routes = [...(single ? [{ name: single, useHeaderRoutes: true }] : []), ...list.map((r) => ({ name: str(r.name) ?? '', useHeaderRoutes: r.useHeaderRoutes === true }))];
+  const labelKey = str(g.inProgressLabelKey) ?? 'rollouts.argoproj.io/gatewayapi-canary';
+  const labelValue = str(g.inProgressLabelValue) ?? 'in-progress';
+  return {
+    httpRoutes: routes.map((r) => r.name),
+    useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
+    ...(str(g.namespace) ? { namespace: str(g.namespace) } : {}),
+    ...(g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } }),
+    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort(),
+  };
 }

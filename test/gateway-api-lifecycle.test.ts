@@ -1,0 +1,83 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { parse, parseAllDocuments } from 'yaml';
+import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './helpers/schema';
+
+/** A whole gateway-api rollout through the built CLI (`npm run build` first), as a GitOps repo would run it. */
+const ROOT = path.join(__dirname, '..');
+const BIN = path.join(ROOT, 'bin', 'rollgen');
+const SOURCE = path.join(__dirname, 'golden', 'gateway-api', 'kruise-matches-crossed', 'source');
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-gw-'));
+  fs.cpSync(SOURCE, path.join(dir, 'src'), { recursive: true });
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const out = () => path.join(dir, 'out');
+const read = (f: string) => fs.readFileSync(path.join(out(), f), 'utf8');
+const route = () => parse(read('httproute-shop.yaml'));
+const status = () => parse(read('rollgen-status.yaml')).rollouts[0];
+const refsOf = (rule: { backendRefs?: { name: string; weight?: number }[] }) => (rule.backendRefs ?? []).map((r) => `${r.name}${r.weight === undefined ? '' : `=${r.weight}`}`);
+
+/** Runs bin/rollgen, then builds the output with kustomize and validates every object against its published schema. */
+function advance(...args: string[]): string {
+  const stdout = execFileSync(BIN, [...(args.length ? args : ['advance']), 'src', 'out'], { cwd: dir, encoding: 'utf8' });
+  if (hasKubectl()) {
+    const built = kustomizeBuild(out());
+    expect(validateAgainstSchemas(built)).toContain('HTTPRoute/shop');
+    expect(parseAllDocuments(built).filter((d) => d.toJS()?.kind === 'HTTPRoute')).toHaveLength(1);
+  }
+  return stdout;
+}
+
+function setImage(tag: string): void {
+  const file = path.join(dir, 'src', 'deployment.yaml');
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/agnhost:[\w.]+/, `agnhost:${tag}`));
+}
+
+test('first deploy, every step, promotion and clean-up restore the HTTPRoute exactly', () => {
+  advance();
+  advance();
+  const { metadata: before, spec: beforeSpec } = route();
+  expect(beforeSpec).toEqual(parse(fs.readFileSync(path.join(SOURCE, 'httproute.yaml'), 'utf8')).spec);
+
+  setImage('2.54');
+  advance();
+  expect(status()).toMatchObject({ phase: 'Progressing', step: 1 });
+  expect(route().spec.rules).toHaveLength(6); // two canary rules (one per stable rule) ahead of the four of the source
+  expect(route().spec.rules.slice(0, 2).map(refsOf)).toEqual([['echoserver-canary'], ['echoserver-canary']]);
+
+  advance();
+  expect(route().spec.rules).toHaveLength(5);
+  expect(route().spec.rules[0].matches).toEqual([{ path: { type: 'PathPrefix', value: '/storage/v2' }, headers: [{ type: 'Exact', name: 'x-env', value: 'canary' }] }]);
+
+  advance();
+  expect(route().spec.rules.map(refsOf)).toEqual([['echoserver=50', 'echoserver-canary=50'], ['list-svc'], [], ['echoserver=50', 'echoserver-canary=50']]);
+  advance();
+  expect(route().spec.rules.map(refsOf)[0]).toEqual(['echoserver=0', 'echoserver-canary=100']);
+
+  advance(); // promote: traffic as in the last step
+  expect(status().phase).toBe('Promoting');
+  expect(route().spec.rules.map(refsOf)[0]).toEqual(['echoserver=0', 'echoserver-canary=100']);
+
+  advance(); // clean-up
+  expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
+  expect(fs.readdirSync(out()).filter((f) => f.includes('canary'))).toEqual([]);
+  expect(route().spec).toEqual(beforeSpec);
+  expect(route().metadata).toEqual(before);
+  expect(advance()).toMatch(/nothing to advance/);
+});
+
+test('abort mid-rollout removes the canary rules and refs at once', () => {
+  advance();
+  advance();
+  setImage('2.54');
+  advance();
+  advance('abort');
+  expect(status().phase).toBe('Aborted');
+  expect(route().spec).toEqual(parse(fs.readFileSync(path.join(SOURCE, 'httproute.yaml'), 'utf8')).spec);
+});
