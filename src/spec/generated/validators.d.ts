@@ -13,4 +13,5 @@ declare const validate2: CompiledValidator;
 declare const validate3: CompiledValidator;
 declare const validate4: CompiledValidator;
 declare const validate5: CompiledValidator;
-export { validate0 as "kruise-rollout-v1alpha1", validate1 as "kruise-rollout-v1beta1", validate2 as "kruise-trafficrouting", validate3 as "argo-rollout", validate4 as "rollgen-config", validate5 as "ingress-nginx-options" };
+declare const validate6: CompiledValidator;
+export { validate0 as "kruise-rollout-v1alpha1", validate1 as "kruise-rollout-v1beta1", validate2 as "kruise-trafficrouting", validate3 as "argo-rollout", validate4 as "rollgen-config", validate5 as "ingress-nginx-options", validate6 as "istio-options" };
