@@ -17,24 +17,24 @@ export interface HttpRule {
 const ROUTING_FIELDS = ['name', 'match', 'route', 'mirror', 'mirrors', 'mirrorPercentage', 'mirrorPercent', 'redirect', 'directResponse', 'delegate'];
 
 /**
- * The canary rules of one state, in front of every user rule: Argo header and mirror routes in
- * `managedRoutes` order, then the Kruise matches. Each is derived from a selected rule, so it
- * keeps that rule's retries and timeouts and only catches requests the rule would have sent to
- * stable (its own match ANDed with the step's).
+ * The canary rules of one state, per selected rule: Argo header and mirror routes in
+ * `managedRoutes` order, then the Kruise matches. Each is derived from a selected rule and goes
+ * right before it, so it keeps that rule's retries and timeouts, only catches requests the rule
+ * would have sent to stable (its own match ANDed with the step's), and never takes requests an
+ * earlier user rule answers (another rollout's route in a shared VirtualService, an /admin rule).
  */
-export function canaryRules(ctx: GeneratorContext<IstioOptions>, rules: readonly HttpRule[], roles: Roles, traffic: TrafficState): Json[] {
+export function canaryRules(ctx: GeneratorContext<IstioOptions>, rules: readonly HttpRule[], roles: Roles, traffic: TrafficState): Map<number, Json[]> {
   const order = ctx.rollout.traffic.managedRoutes;
   const named = [...traffic.headerRoutes.map((r) => ({ r, mirror: false })), ...traffic.mirrorRoutes.map((r) => ({ r, mirror: true }))].sort(
     (a, b) => order.indexOf(a.r.name) - order.indexOf(b.r.name),
   );
-  const out: Json[] = [];
-  for (const { r, mirror } of named) {
-    for (const h of rules) out.push(mirror ? mirrorRule(h, r as MirrorRoute, roles, nameFor(r.name, h, rules)) : headerRule(h, r, roles, nameFor(r.name, h, rules)));
-  }
-  if (traffic.matches.length > 0) {
-    const route: NamedRoute = { name: `${ctx.rollout.name}-canary-match`, matches: traffic.matches };
-    const headers = requestHeaders(traffic.requestHeaderModifier);
-    for (const h of rules) out.push(headerRule(h, route, roles, nameFor(route.name, h, rules), headers));
+  const matches: NamedRoute = { name: `${ctx.rollout.name}-canary-match`, matches: traffic.matches };
+  const headers = requestHeaders(traffic.requestHeaderModifier);
+  const out = new Map<number, Json[]>();
+  for (const h of rules) {
+    const derived = named.map(({ r, mirror }) => (mirror ? mirrorRule(h, r as MirrorRoute, roles, nameFor(r.name, h, rules)) : headerRule(h, r, roles, nameFor(r.name, h, rules))));
+    if (traffic.matches.length > 0) derived.push(headerRule(h, matches, roles, nameFor(matches.name, h, rules), headers));
+    if (derived.length > 0) out.set(h.index, derived);
   }
   return out;
 }

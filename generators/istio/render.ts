@@ -52,10 +52,10 @@ function renderVirtualService(ctx: Ctx, vs: KubeObject, target: VsTarget, roles:
   }
   const http = rulesOf({ ...vs, spec }, 'http');
   const httpRules = rules.filter((r) => r.protocol === 'http').map((r) => ({ rule: http[r.index], label: r.label, index: r.index }));
-  const front = canaryRules(ctx, httpRules, roles, traffic);
+  const derived = canaryRules(ctx, httpRules, roles, traffic);
   // Argo deletes every managedRoutes entry at the end; a same-named route in git is such a leftover.
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
-  const kept = http.filter((rule, i) => !(managed.has(String(rule.name)) && !httpRules.some((h) => h.index === i)));
-  if (front.length > 0 || kept.length !== http.length) spec.http = [...front, ...kept];
+  const leftover = (rule: Json, i: number) => managed.has(String(rule.name)) && !httpRules.some((h) => h.index === i);
+  if (derived.size > 0 || http.some(leftover)) spec.http = http.flatMap((rule, i) => (leftover(rule, i) ? [] : [...(derived.get(i) ?? []), rule]));
   return { ...vs, spec };
 }
