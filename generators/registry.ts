@@ -4,6 +4,7 @@ import custom from './custom';
 import gatewayApi from './gateway-api';
 import higress from './higress';
 import ingressNginx from './ingress-nginx';
+import istio from './istio';
 import mse from './mse';
 import type { TrafficGenerator } from './types';
 
@@ -15,11 +16,12 @@ const generators = {
   'gateway-api': gatewayApi,
   higress,
   'ingress-nginx': ingressNginx,
+  istio,
   mse,
 } satisfies Record<string, TrafficGenerator>;
 
 /** Providers the formats can name but rollgen does not render yet; they fail with a clear message. */
-export const PLANNED_PROVIDERS = ['istio', 'traefik', 'apisix', 'ambassador', 'smi'];
+export const PLANNED_PROVIDERS = ['traefik', 'apisix', 'ambassador', 'smi'];
 
 const registry = new Map<string, TrafficGenerator>(Object.entries(generators));
 

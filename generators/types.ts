@@ -2,6 +2,7 @@ import type { Diagnostic, Origin } from '../src/diagnostics';
 import type { KubeObject } from '../src/model/kube';
 import type { ResourceSet } from '../src/model/resource-set';
 import type { TrafficState } from '../src/plan/types';
+import type { TrackLabel } from '../src/render/track';
 import type { RolloutSpec, StringMatchType } from '../src/spec/types';
 
 /**
@@ -50,6 +51,8 @@ export interface GeneratorContext<O> extends PeerRollout<O> {
    * and do not change from step to step. Rendering a lone directory sees only itself.
    */
   readonly peers: readonly PeerRollout<O>[];
+  /** The pod label that tells stable from canary pods; set when rendering (e.g. Istio DestinationRule subsets select by it). */
+  readonly track?: TrackLabel;
 }
 
 /** One slice of the routing table a provider owns; two rollouts claiming the same key conflict. */
@@ -68,10 +71,18 @@ export interface SimRequest {
   readonly query: Readonly<Record<string, string>>;
 }
 
-/** Share of requests per backend Service, shares summing to 1; `rule` says what decided it. */
+/** A Service and, for a mesh subset, the pod labels it adds to the Service's selector. */
+export interface SimBackend {
+  readonly service: string;
+  readonly share: number;
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+/** Share of requests per backend Service, shares summing to 1; `rule` says what decided it; `mirror` gets copies of that share of requests. */
 export interface SimResult {
-  readonly backends: readonly { readonly service: string; readonly share: number }[];
+  readonly backends: readonly SimBackend[];
   readonly rule: string;
+  readonly mirror?: SimBackend;
 }
 
 export interface TrafficGenerator<O = unknown> {

@@ -41,7 +41,7 @@ export function renderApp(app: LoadedApp, states: readonly RolloutRenderState[],
     rendered.push(...objects);
     resources = resources.overlay(objects);
   }
-  for (const routing of app.routings) rendered.push(...renderSharedRouting(app, routing, states, resources, peers));
+  for (const routing of app.routings) rendered.push(...renderSharedRouting(app, routing, states, resources, track, peers));
   return merge(app.resources.items.map((i) => i.object), lastWins(rendered));
 }
 
@@ -49,12 +49,12 @@ export function renderApp(app: LoadedApp, states: readonly RolloutRenderState[],
  * A TrafficRouting's strategy is on while any member runs a canary (a step or promotion; not while
  * draining), and off otherwise; its routes follow the latest member workload wave.
  */
-function renderSharedRouting(app: LoadedApp, routing: LoadedRouting, states: readonly RolloutRenderState[], resources: ResourceSet, peers?: RepoPeers): KubeObject[] {
+function renderSharedRouting(app: LoadedApp, routing: LoadedRouting, states: readonly RolloutRenderState[], resources: ResourceSet, track: TrackLabel, peers?: RepoPeers): KubeObject[] {
   const members = states.filter((s) => routing.members.includes(s.rollout.spec.name));
   const live = members.some((s) => s.phase.kind === 'step' || s.phase.kind === 'promoting');
   const traffic = live ? routing.plan.steps[0].traffic : stableTraffic(routing.spec.rollout.traffic.weightTotal);
   const wave = Math.max(0, ...members.map((s) => workloadWave(s.rollout.deployment)));
-  return renderRouteObjects({ app: app.name, rollout: routing.spec.rollout, resources, providers: routing.providers, ...(peers ? { peers } : {}) }, traffic, wave);
+  return renderRouteObjects({ app: app.name, rollout: routing.spec.rollout, resources, providers: routing.providers, track, ...(peers ? { peers } : {}) }, traffic, wave);
 }
 
 /** A later rollout's version of a shared object supersedes the earlier one's. */

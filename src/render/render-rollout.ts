@@ -62,9 +62,10 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
   const stableName = rollout.traffic.stableService;
   const stable = stableName ? resources.find('Service', stableName, rollout.namespace)?.object : undefined;
   if (!stable) return [];
-  const split = phase.kind !== 'adopting' && rollout.traffic.providers.length > 0 && (!step || phase.kind === 'draining' || step.serviceSelection === 'split');
-  const out = [withTrackSelector(stable, track, split ? track.stable : undefined)];
   const canaryName = rollout.traffic.canaryService;
+  // Without a canary Service of its own the canary is a mesh subset of the stable Service, whose selector must keep both tracks.
+  const split = phase.kind !== 'adopting' && rollout.traffic.providers.length > 0 && (!step || phase.kind === 'draining' || step.serviceSelection === 'split') && canaryName !== stableName;
+  const out = [withTrackSelector(stable, track, split ? track.stable : undefined)];
   if (!canaryName || canaryName === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
     if (step) out.push(renderCanaryService(stable, canaryName, track, rollout.canaryPodMetadata.labels));
@@ -80,18 +81,18 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
  * What a generator sees for one rollout; the only place this context is built. Without repo peers
  * (a lone directory, or a peer list that lacks this rollout) it sees only itself.
  */
-export function generatorContext(app: string, rollout: RolloutSpec, resources: ResourceSet, provider: BoundProvider, repo?: RepoPeers): GeneratorContext<unknown> {
+export function generatorContext(app: string, rollout: RolloutSpec, resources: ResourceSet, provider: BoundProvider, repo?: RepoPeers, track?: TrackLabel): GeneratorContext<unknown> {
   const self = peerOf(app, rollout, resources, provider);
   const listed = repo?.get(provider.generator.id) ?? [];
   const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self];
-  return { ...self, peers };
+  return { ...self, peers, ...(track ? { track } : {}) };
 }
 
-type RouteInput = Pick<RolloutRenderInput, 'app' | 'rollout' | 'resources' | 'providers' | 'peers'>;
+type RouteInput = Pick<RolloutRenderInput, 'app' | 'rollout' | 'resources' | 'providers' | 'peers' | 'track'>;
 
 /** Routing objects of every provider for one traffic state, one sync wave after `wave` (the workloads'). */
 export function renderRouteObjects(input: RouteInput, traffic: TrafficState, wave: number): KubeObject[] {
-  const routes = input.providers.flatMap((p) => p.generator.render(generatorContext(input.app, input.rollout, input.resources, p, input.peers), traffic));
+  const routes = input.providers.flatMap((p) => p.generator.render(generatorContext(input.app, input.rollout, input.resources, p, input.peers, input.track), traffic));
   return withRouteWave(routes, wave);
 }
 

@@ -12,26 +12,31 @@ export interface TrafficSplit {
   readonly rule: string;
   readonly services: readonly { readonly service: string; readonly share: number }[];
   readonly pods: readonly PodShare[];
+  /** Pods that receive mirrored copies (share = fraction of these requests copied). */
+  readonly mirror?: readonly PodShare[];
 }
 
 /** Routes a request through the providers (first that matches decides), then spreads each Service's share over the pods it selects. */
 export function simulateRequest(objects: readonly KubeObject[], generators: readonly TrafficGenerator[], request: SimRequest, ready?: ReadonlySet<string>): TrafficSplit | undefined {
   for (const g of generators) {
     const result = g.simulate(objects, request);
-    if (result) return { rule: result.rule, services: result.backends, pods: result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready)) };
+    if (!result) continue;
+    const pods = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
+    const m = result.mirror;
+    return { rule: result.rule, services: result.backends, pods, ...(m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}) };
   }
   return undefined;
 }
 
-/** Shares by replica count among Deployments whose pod labels satisfy the Service selector (as kube-proxy spreads over endpoints). */
-export function podsOf(objects: readonly KubeObject[], service: string, share: number, ready?: ReadonlySet<string>): PodShare[] {
+/** Shares by replica count among Deployments whose pod labels satisfy the Service selector and a mesh subset's labels (as kube-proxy and Envoy spread over endpoints). */
+export function podsOf(objects: readonly KubeObject[], service: string, share: number, ready?: ReadonlySet<string>, subset: Readonly<Record<string, string>> = {}): PodShare[] {
   const svc = objects.find((o) => o.kind === 'Service' && o.metadata.name === service);
   const selector = svc && isObject(svc.spec) && isObject(svc.spec.selector) ? (svc.spec.selector as Record<string, string>) : undefined;
   if (!selector) return [{ service, share }];
   const backing = objects
     .filter((o) => o.kind === 'Deployment' && (!ready || ready.has(o.metadata.name)))
     .map((d) => ({ name: d.metadata.name, replicas: replicas(d), labels: podLabels(d) }))
-    .filter((d) => d.replicas > 0 && Object.entries(selector).every(([k, v]) => d.labels[k] === v));
+    .filter((d) => d.replicas > 0 && Object.entries({ ...selector, ...subset }).every(([k, v]) => d.labels[k] === v));
   const total = backing.reduce((n, d) => n + d.replicas, 0);
   if (total === 0) return [{ service, share }];
   return backing.map((d) => ({ service, deployment: d.name, share: (share * d.replicas) / total }));

@@ -37,7 +37,7 @@ export function providerFromKruiseRouting(doc: ParsedDocument, routing: Record<s
   }
   const custom = arr(routing.customNetworkRefs).map(obj);
   if (custom.length > 0) {
-    const istio = custom.every((r) => (str(r.apiVersion) ?? '').startsWith('networking.istio.io/'));
+    const istio = custom.every(isIstioRef);
     refs.push({ provider: istio ? 'istio' : 'custom', origin: doc.locate([...path, 'customNetworkRefs']), options: { refs: custom } });
   }
   return refs;
@@ -98,4 +98,11 @@ function argoGatewayOptions(g: Record<string, unknown>): Record<string, unknown>
     ...(g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } }),
     unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort(),
   };
+}
+
+/** Kruise ships Lua for these two kinds only; matched by group and kind, whatever version the ref writes. */
+function isIstioRef(ref: Record<string, unknown>): boolean {
+  const apiVersion = str(ref.apiVersion) ?? '';
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  return group === 'networking.istio.io' && (ref.kind === 'VirtualService' || ref.kind === 'DestinationRule');
 }

@@ -75,7 +75,9 @@ function checkDeploymentShape(d: KubeObject, origin: Origin, report: Report): vo
 
 function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): void {
   const { stableService, canaryService, generateCanaryService, providers } = r.traffic;
-  if (providers.length > 0 && !stableService) report(r.origin, 'traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)');
+  // Argo's Istio subset mode needs no Service of its own: DestinationRule subsets split the pods.
+  const subsetOnly = providers.length > 0 && providers.every((p) => p.provider === 'istio' && p.options.destinationRule !== undefined);
+  if (providers.length > 0 && !stableService && !subsetOnly) report(r.origin, 'traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)');
   if (stableService && !resources.find('Service', stableService, r.namespace)) report(r.origin, `Service "${stableService}" is not among the app's manifests`);
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find('Service', canaryService, r.namespace)) {
     report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);

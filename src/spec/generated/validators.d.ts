@@ -21,4 +21,5 @@ declare const validate10: CompiledValidator;
 declare const validate11: CompiledValidator;
 declare const validate12: CompiledValidator;
 declare const validate13: CompiledValidator;
-export { validate0 as "kruise-rollout-v1alpha1", validate1 as "kruise-rollout-v1beta1", validate2 as "kruise-trafficrouting", validate3 as "argo-rollout", validate4 as "rollgen-config", validate5 as "rollgen-request-coloring", validate6 as "rollgen-route-template", validate7 as "aliyun-alb-options", validate8 as "aws-alb-options", validate9 as "custom-options", validate10 as "gateway-api-options", validate11 as "higress-options", validate12 as "ingress-nginx-options", validate13 as "mse-options" };
+declare const validate14: CompiledValidator;
+export { validate0 as "kruise-rollout-v1alpha1", validate1 as "kruise-rollout-v1beta1", validate2 as "kruise-trafficrouting", validate3 as "argo-rollout", validate4 as "rollgen-config", validate5 as "rollgen-request-coloring", validate6 as "rollgen-route-template", validate7 as "aliyun-alb-options", validate8 as "aws-alb-options", validate9 as "custom-options", validate10 as "gateway-api-options", validate11 as "higress-options", validate12 as "ingress-nginx-options", validate13 as "istio-options", validate14 as "mse-options" };

@@ -12604,10 +12604,979 @@ validate61.errors = vErrors;
 return errors === 0;
 }
 
-exports["mse-options"] = validate62;
-const schema93 = {"$id":"mse-options","title":"mse generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+exports["istio-options"] = validate62;
+const schema93 = {"$id":"istio-options","title":"istio generator options","description":"Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.","type":"object","additionalProperties":false,"definitions":{"virtualService":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}}},"properties":{"virtualService":{"$ref":"#/definitions/virtualService"},"virtualServices":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/virtualService"}},"destinationRule":{"type":"object","additionalProperties":false,"required":["name","canarySubsetName","stableSubsetName"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"canarySubsetName":{"type":"string","minLength":1},"stableSubsetName":{"type":"string","minLength":1},"additionalSubsetNames":{"type":"array","items":{"type":"string","minLength":1}}}},"refs":{"type":"array","minItems":1,"items":{"type":"object","required":["apiVersion","kind","name"],"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"enum":["VirtualService","DestinationRule"]},"name":{"type":"string","minLength":1,"maxLength":253}}}}}};
+const schema94 = {"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="istio-options" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((key0 === "virtualService") || (key0 === "virtualServices")) || (key0 === "destinationRule")) || (key0 === "refs"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.virtualService !== undefined){
+let data0 = data.virtualService;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.name === undefined){
+const err1 = {instancePath:instancePath+"/virtualService",schemaPath:"#/definitions/virtualService/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!((((key1 === "name") || (key1 === "routes")) || (key1 === "tlsRoutes")) || (key1 === "tcpRoutes"))){
+const err2 = {instancePath:instancePath+"/virtualService",schemaPath:"#/definitions/virtualService/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+let data1 = data0.name;
+if(typeof data1 === "string"){
+if(func2(data1) > 253){
+const err3 = {instancePath:instancePath+"/virtualService/name",schemaPath:"#/definitions/virtualService/properties/name/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err4 = {instancePath:instancePath+"/virtualService/name",schemaPath:"#/definitions/virtualService/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/virtualService/name",schemaPath:"#/definitions/virtualService/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data0.routes !== undefined){
+let data2 = data0.routes;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err6 = {instancePath:instancePath+"/virtualService/routes/" + i0,schemaPath:"#/definitions/virtualService/properties/routes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/virtualService/routes/" + i0,schemaPath:"#/definitions/virtualService/properties/routes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/virtualService/routes",schemaPath:"#/definitions/virtualService/properties/routes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data0.tlsRoutes !== undefined){
+let data4 = data0.tlsRoutes;
+if(Array.isArray(data4)){
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+let data5 = data4[i1];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key2 in data5){
+if(!((key2 === "port") || (key2 === "sniHosts"))){
+const err9 = {instancePath:instancePath+"/virtualService/tlsRoutes/" + i1,schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data5.port !== undefined){
+let data6 = data5.port;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err10 = {instancePath:instancePath+"/virtualService/tlsRoutes/" + i1+"/port",schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+const err11 = {instancePath:instancePath+"/virtualService/tlsRoutes/" + i1+"/port",schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data5.sniHosts !== undefined){
+let data7 = data5.sniHosts;
+if(Array.isArray(data7)){
+const len2 = data7.length;
+for(let i2=0; i2<len2; i2++){
+let data8 = data7[i2];
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err12 = {instancePath:instancePath+"/virtualService/tlsRoutes/" + i1+"/sniHosts/" + i2,schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/properties/sniHosts/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/virtualService/tlsRoutes/" + i1+"/sniHosts/" + i2,schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/properties/sniHosts/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/virtualService/tlsRoutes/" + i1+"/sniHosts",schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/properties/sniHosts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/virtualService/tlsRoutes/" + i1,schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/virtualService/tlsRoutes",schemaPath:"#/definitions/virtualService/properties/tlsRoutes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data0.tcpRoutes !== undefined){
+let data9 = data0.tcpRoutes;
+if(Array.isArray(data9)){
+const len3 = data9.length;
+for(let i3=0; i3<len3; i3++){
+let data10 = data9[i3];
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+for(const key3 in data10){
+if(!(key3 === "port")){
+const err17 = {instancePath:instancePath+"/virtualService/tcpRoutes/" + i3,schemaPath:"#/definitions/virtualService/properties/tcpRoutes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data10.port !== undefined){
+let data11 = data10.port;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+const err18 = {instancePath:instancePath+"/virtualService/tcpRoutes/" + i3+"/port",schemaPath:"#/definitions/virtualService/properties/tcpRoutes/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(typeof data11 == "number"){
+if(data11 < 0 || isNaN(data11)){
+const err19 = {instancePath:instancePath+"/virtualService/tcpRoutes/" + i3+"/port",schemaPath:"#/definitions/virtualService/properties/tcpRoutes/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/virtualService/tcpRoutes/" + i3,schemaPath:"#/definitions/virtualService/properties/tcpRoutes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/virtualService/tcpRoutes",schemaPath:"#/definitions/virtualService/properties/tcpRoutes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/virtualService",schemaPath:"#/definitions/virtualService/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.virtualServices !== undefined){
+let data12 = data.virtualServices;
+if(Array.isArray(data12)){
+if(data12.length < 1){
+const err23 = {instancePath:instancePath+"/virtualServices",schemaPath:"#/properties/virtualServices/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+const len4 = data12.length;
+for(let i4=0; i4<len4; i4++){
+let data13 = data12[i4];
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.name === undefined){
+const err24 = {instancePath:instancePath+"/virtualServices/" + i4,schemaPath:"#/definitions/virtualService/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+for(const key4 in data13){
+if(!((((key4 === "name") || (key4 === "routes")) || (key4 === "tlsRoutes")) || (key4 === "tcpRoutes"))){
+const err25 = {instancePath:instancePath+"/virtualServices/" + i4,schemaPath:"#/definitions/virtualService/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data13.name !== undefined){
+let data14 = data13.name;
+if(typeof data14 === "string"){
+if(func2(data14) > 253){
+const err26 = {instancePath:instancePath+"/virtualServices/" + i4+"/name",schemaPath:"#/definitions/virtualService/properties/name/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(func2(data14) < 1){
+const err27 = {instancePath:instancePath+"/virtualServices/" + i4+"/name",schemaPath:"#/definitions/virtualService/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/virtualServices/" + i4+"/name",schemaPath:"#/definitions/virtualService/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data13.routes !== undefined){
+let data15 = data13.routes;
+if(Array.isArray(data15)){
+const len5 = data15.length;
+for(let i5=0; i5<len5; i5++){
+let data16 = data15[i5];
+if(typeof data16 === "string"){
+if(func2(data16) < 1){
+const err29 = {instancePath:instancePath+"/virtualServices/" + i4+"/routes/" + i5,schemaPath:"#/definitions/virtualService/properties/routes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/virtualServices/" + i4+"/routes/" + i5,schemaPath:"#/definitions/virtualService/properties/routes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/virtualServices/" + i4+"/routes",schemaPath:"#/definitions/virtualService/properties/routes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data13.tlsRoutes !== undefined){
+let data17 = data13.tlsRoutes;
+if(Array.isArray(data17)){
+const len6 = data17.length;
+for(let i6=0; i6<len6; i6++){
+let data18 = data17[i6];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key5 in data18){
+if(!((key5 === "port") || (key5 === "sniHosts"))){
+const err32 = {instancePath:instancePath+"/virtualServices/" + i4+"/tlsRoutes/" + i6,schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data18.port !== undefined){
+let data19 = data18.port;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+const err33 = {instancePath:instancePath+"/virtualServices/" + i4+"/tlsRoutes/" + i6+"/port",schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(typeof data19 == "number"){
+if(data19 < 0 || isNaN(data19)){
+const err34 = {instancePath:instancePath+"/virtualServices/" + i4+"/tlsRoutes/" + i6+"/port",schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data18.sniHosts !== undefined){
+let data20 = data18.sniHosts;
+if(Array.isArray(data20)){
+const len7 = data20.length;
+for(let i7=0; i7<len7; i7++){
+let data21 = data20[i7];
+if(typeof data21 === "string"){
+if(func2(data21) < 1){
+const err35 = {instancePath:instancePath+"/virtualServices/" + i4+"/tlsRoutes/" + i6+"/sniHosts/" + i7,schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/properties/sniHosts/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/virtualServices/" + i4+"/tlsRoutes/" + i6+"/sniHosts/" + i7,schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/properties/sniHosts/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/virtualServices/" + i4+"/tlsRoutes/" + i6+"/sniHosts",schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/properties/sniHosts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/virtualServices/" + i4+"/tlsRoutes/" + i6,schemaPath:"#/definitions/virtualService/properties/tlsRoutes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/virtualServices/" + i4+"/tlsRoutes",schemaPath:"#/definitions/virtualService/properties/tlsRoutes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data13.tcpRoutes !== undefined){
+let data22 = data13.tcpRoutes;
+if(Array.isArray(data22)){
+const len8 = data22.length;
+for(let i8=0; i8<len8; i8++){
+let data23 = data22[i8];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+for(const key6 in data23){
+if(!(key6 === "port")){
+const err40 = {instancePath:instancePath+"/virtualServices/" + i4+"/tcpRoutes/" + i8,schemaPath:"#/definitions/virtualService/properties/tcpRoutes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data23.port !== undefined){
+let data24 = data23.port;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+const err41 = {instancePath:instancePath+"/virtualServices/" + i4+"/tcpRoutes/" + i8+"/port",schemaPath:"#/definitions/virtualService/properties/tcpRoutes/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(typeof data24 == "number"){
+if(data24 < 0 || isNaN(data24)){
+const err42 = {instancePath:instancePath+"/virtualServices/" + i4+"/tcpRoutes/" + i8+"/port",schemaPath:"#/definitions/virtualService/properties/tcpRoutes/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/virtualServices/" + i4+"/tcpRoutes/" + i8,schemaPath:"#/definitions/virtualService/properties/tcpRoutes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/virtualServices/" + i4+"/tcpRoutes",schemaPath:"#/definitions/virtualService/properties/tcpRoutes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/virtualServices/" + i4,schemaPath:"#/definitions/virtualService/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/virtualServices",schemaPath:"#/properties/virtualServices/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.destinationRule !== undefined){
+let data25 = data.destinationRule;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.name === undefined){
+const err47 = {instancePath:instancePath+"/destinationRule",schemaPath:"#/properties/destinationRule/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data25.canarySubsetName === undefined){
+const err48 = {instancePath:instancePath+"/destinationRule",schemaPath:"#/properties/destinationRule/required",keyword:"required",params:{missingProperty: "canarySubsetName"},message:"must have required property '"+"canarySubsetName"+"'"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data25.stableSubsetName === undefined){
+const err49 = {instancePath:instancePath+"/destinationRule",schemaPath:"#/properties/destinationRule/required",keyword:"required",params:{missingProperty: "stableSubsetName"},message:"must have required property '"+"stableSubsetName"+"'"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+for(const key7 in data25){
+if(!((((key7 === "name") || (key7 === "canarySubsetName")) || (key7 === "stableSubsetName")) || (key7 === "additionalSubsetNames"))){
+const err50 = {instancePath:instancePath+"/destinationRule",schemaPath:"#/properties/destinationRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data25.name !== undefined){
+let data26 = data25.name;
+if(typeof data26 === "string"){
+if(func2(data26) > 253){
+const err51 = {instancePath:instancePath+"/destinationRule/name",schemaPath:"#/properties/destinationRule/properties/name/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(func2(data26) < 1){
+const err52 = {instancePath:instancePath+"/destinationRule/name",schemaPath:"#/properties/destinationRule/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/destinationRule/name",schemaPath:"#/properties/destinationRule/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data25.canarySubsetName !== undefined){
+let data27 = data25.canarySubsetName;
+if(typeof data27 === "string"){
+if(func2(data27) < 1){
+const err54 = {instancePath:instancePath+"/destinationRule/canarySubsetName",schemaPath:"#/properties/destinationRule/properties/canarySubsetName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/destinationRule/canarySubsetName",schemaPath:"#/properties/destinationRule/properties/canarySubsetName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data25.stableSubsetName !== undefined){
+let data28 = data25.stableSubsetName;
+if(typeof data28 === "string"){
+if(func2(data28) < 1){
+const err56 = {instancePath:instancePath+"/destinationRule/stableSubsetName",schemaPath:"#/properties/destinationRule/properties/stableSubsetName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/destinationRule/stableSubsetName",schemaPath:"#/properties/destinationRule/properties/stableSubsetName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data25.additionalSubsetNames !== undefined){
+let data29 = data25.additionalSubsetNames;
+if(Array.isArray(data29)){
+const len9 = data29.length;
+for(let i9=0; i9<len9; i9++){
+let data30 = data29[i9];
+if(typeof data30 === "string"){
+if(func2(data30) < 1){
+const err58 = {instancePath:instancePath+"/destinationRule/additionalSubsetNames/" + i9,schemaPath:"#/properties/destinationRule/properties/additionalSubsetNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/destinationRule/additionalSubsetNames/" + i9,schemaPath:"#/properties/destinationRule/properties/additionalSubsetNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/destinationRule/additionalSubsetNames",schemaPath:"#/properties/destinationRule/properties/additionalSubsetNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/destinationRule",schemaPath:"#/properties/destinationRule/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data.refs !== undefined){
+let data31 = data.refs;
+if(Array.isArray(data31)){
+if(data31.length < 1){
+const err62 = {instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+const len10 = data31.length;
+for(let i10=0; i10<len10; i10++){
+let data32 = data31[i10];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.apiVersion === undefined){
+const err63 = {instancePath:instancePath+"/refs/" + i10,schemaPath:"#/properties/refs/items/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(data32.kind === undefined){
+const err64 = {instancePath:instancePath+"/refs/" + i10,schemaPath:"#/properties/refs/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data32.name === undefined){
+const err65 = {instancePath:instancePath+"/refs/" + i10,schemaPath:"#/properties/refs/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data32.apiVersion !== undefined){
+let data33 = data32.apiVersion;
+if(typeof data33 === "string"){
+if(func2(data33) < 1){
+const err66 = {instancePath:instancePath+"/refs/" + i10+"/apiVersion",schemaPath:"#/properties/refs/items/properties/apiVersion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/refs/" + i10+"/apiVersion",schemaPath:"#/properties/refs/items/properties/apiVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data32.kind !== undefined){
+let data34 = data32.kind;
+if(!((data34 === "VirtualService") || (data34 === "DestinationRule"))){
+const err68 = {instancePath:instancePath+"/refs/" + i10+"/kind",schemaPath:"#/properties/refs/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema93.properties.refs.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data32.name !== undefined){
+let data35 = data32.name;
+if(typeof data35 === "string"){
+if(func2(data35) > 253){
+const err69 = {instancePath:instancePath+"/refs/" + i10+"/name",schemaPath:"#/properties/refs/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(func2(data35) < 1){
+const err70 = {instancePath:instancePath+"/refs/" + i10+"/name",schemaPath:"#/properties/refs/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/refs/" + i10+"/name",schemaPath:"#/properties/refs/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/refs/" + i10,schemaPath:"#/properties/refs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+else {
+const err74 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+
+exports["mse-options"] = validate63;
+const schema96 = {"$id":"mse-options","title":"mse generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="mse-options" */;
 let vErrors = null;
 let errors = 0;
@@ -12740,7 +13709,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 

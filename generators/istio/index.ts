@@ -1,0 +1,41 @@
+import { Capabilities, defineGenerator } from '../types';
+import { check, claims } from './check';
+import { unsupportedFeatures } from './features';
+import { IstioOptions, optionsSchema } from './options';
+import { render } from './render';
+import { simulate } from './simulate';
+
+/**
+ * What a VirtualService http rule can say: any number of ORed match blocks, each ANDing headers
+ * (exact, prefix, regex), query parameters (exact, regex), uri and method; request header
+ * operations; a mirror. Weights are integers out of 100. `unsupportedFeatures` covers the rest.
+ */
+export const capabilities: Capabilities = {
+  weight: true,
+  customWeightTotal: false,
+  headerMatchTypes: ['Exact', 'RegularExpression', 'Prefix'],
+  cookieMatch: false,
+  queryMatch: true,
+  pathMatch: true,
+  methodMatch: true,
+  conditionsPerMatch: 64,
+  matchesPerStep: 64,
+  matchWithWeight: true,
+  namedHeaderRoutes: true,
+  mirror: true,
+  requestHeaderModifier: true,
+};
+
+export default defineGenerator<IstioOptions>({
+  id: 'istio',
+  summary: 'Istio VirtualService weights (host or subset mode, http/tls/tcp), header, match and mirror routes, DestinationRule canary subset',
+  capabilities,
+  optionsSchema,
+  check,
+  unsupported: unsupportedFeatures,
+  claims,
+  render,
+  simulate,
+});
+
+export type { IstioOptions } from './options';

@@ -1,0 +1,79 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { parse, parseAllDocuments } from 'yaml';
+import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from '../helpers/schema';
+import { providerFromKruiseRouting } from '../../src/spec/providers';
+import { parseYamlStream } from '../../src/yaml/parse';
+
+const ROOT = path.join(__dirname, '..', '..');
+const GOLDEN = path.join(ROOT, 'test', 'golden', 'istio');
+
+test('every rendered golden step validates against the published Istio and Kubernetes schemas', () => {
+  const files = fs.readdirSync(GOLDEN).flatMap((c) => {
+    const dir = path.join(GOLDEN, c, 'expected');
+    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).map((f) => path.join(dir, f)) : [];
+  });
+  expect(files.length).toBeGreaterThan(20);
+  const kinds = new Set(files.flatMap((f) => validateAgainstSchemas(fs.readFileSync(f, 'utf8')).map((k) => k.split('/')[0])));
+  expect([...kinds].sort()).toEqual(['Deployment', 'DestinationRule', 'Service', 'VirtualService']);
+});
+
+test('Kruise customNetworkRefs are Istio by group and kind, whatever the version; anything else is custom', () => {
+  const providerOf = (refs: string) => {
+    const [doc] = parseYamlStream('r.yaml', `routing:\n  customNetworkRefs: ${refs}\n`).documents;
+    return providerFromKruiseRouting(doc, (doc.value as { routing: Record<string, unknown> }).routing, ['routing'], [])[0].provider;
+  };
+  expect(providerOf('[{apiVersion: networking.istio.io/v1, kind: VirtualService, name: a}, {apiVersion: networking.istio.io/v1alpha3, kind: DestinationRule, name: b}]')).toBe('istio');
+  expect(providerOf('[{apiVersion: networking.istio.io/v1alpha3, kind: EnvoyFilter, name: a}]')).toBe('custom');
+  expect(providerOf('[{apiVersion: gateway.networking.k8s.io/v1, kind: VirtualService, name: a}]')).toBe('custom');
+});
+
+describe('a full Argo subset-mode rollout through bin/rollgen advance', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-istio-'));
+    fs.cpSync(path.join(GOLDEN, 'argo-subset-mode', 'source'), path.join(dir, 'src'), { recursive: true });
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const out = (f: string) => path.join(dir, 'out', f);
+  const docs = (f: string) => parseAllDocuments(fs.readFileSync(out(f), 'utf8')).map((d) => d.toJS());
+  const vs = () => docs('virtualservice-ratings.yaml')[0];
+  const dr = () => docs('destinationrule-ratings.yaml')[0];
+  const weights = () => vs().spec.http[0].route.map((d: { destination: { subset: string }; weight: number }) => `${d.destination.subset}=${d.weight}`);
+  const subset = (name: string) => dr().spec.subsets.find((s: { name: string }) => s.name === name).labels;
+
+  function advance(): string {
+    const r = spawnSync(path.join(ROOT, 'bin', 'rollgen'), ['advance', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    if (hasKubectl()) expect(validateAgainstSchemas(kustomizeBuild(path.join(dir, 'out')))).toEqual(expect.arrayContaining(['VirtualService/ratings', 'DestinationRule/ratings']));
+    return r.stdout;
+  }
+
+  test('adoption, steps 10% and 40%, promotion and clean-up', () => {
+    advance();
+    advance();
+    expect(weights()).toEqual(['stable=100', 'canary=0']);
+    const file = path.join(dir, 'src', 'deployment-ratings.yaml');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
+    advance();
+    expect(weights()).toEqual(['stable=90', 'canary=10']);
+    expect(subset('canary')).toEqual({ app: 'ratings', 'rollgen.dev/track': 'canary' });
+    expect(subset('stable')).toEqual({ app: 'ratings', 'rollgen.dev/track': 'stable' });
+    expect(subset('legacy')).toEqual({ app: 'ratings', version: 'legacy' });
+    expect(docs('deployment-ratings-canary.yaml')[0].spec.template.metadata.labels['rollgen.dev/track']).toBe('canary');
+    advance();
+    expect(weights()).toEqual(['stable=60', 'canary=40']);
+    advance();
+    expect(parse(fs.readFileSync(out('rollgen-status.yaml'), 'utf8')).rollouts[0].phase).toBe('Promoting');
+    expect(weights()).toEqual(['stable=60', 'canary=40']);
+    advance();
+    expect(weights()).toEqual(['stable=100', 'canary=0']);
+    expect(subset('canary')).toEqual({ app: 'ratings' });
+    expect(fs.existsSync(out('deployment-ratings-canary.yaml'))).toBe(false);
+    expect(advance()).toMatch(/nothing to advance/);
+  });
+});
