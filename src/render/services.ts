@@ -1,5 +1,5 @@
 import { KubeObject, cloneJson, isObject } from '../model/kube';
-import { TrackLabel } from './track';
+import { TrackLabel, withPruneLast } from './track';
 
 type Json = Record<string, unknown>;
 
@@ -24,7 +24,7 @@ export function renderCanaryService(stable: KubeObject, name: string, track: Tra
   if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p) => (isObject(p) ? withoutKey(p, 'nodePort') : p));
   const meta: Json = { ...copy.metadata, name };
   for (const server of ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields']) delete meta[server];
-  const base = { ...copy, metadata: meta as KubeObject['metadata'], spec };
+  const base = { ...copy, metadata: withPruneLast(meta as KubeObject['metadata']), spec };
   return withTrackSelector(base, track, track.canary, podLabels);
 }
 

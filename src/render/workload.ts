@@ -1,6 +1,6 @@
 import { KubeObject, cloneJson, isObject } from '../model/kube';
 import { PodMetadataPatch } from '../spec/types';
-import { CANARY_SUFFIX, REVISION_ANNOTATION, TrackLabel } from './track';
+import { CANARY_SUFFIX, REVISION_ANNOTATION, TrackLabel, withPruneLast } from './track';
 
 type Json = Record<string, unknown>;
 
@@ -30,7 +30,7 @@ export function renderCanaryDeployment(source: KubeObject, pod: PodTemplateInput
   spec.selector = { ...selector, matchLabels: { ...(isObject(selector.matchLabels) ? selector.matchLabels : {}), [track.key]: track.canary } };
   spec.template = labelTemplate(pod.template, { ...patch.labels, [track.key]: track.canary }, patch.annotations);
   const name = `${source.metadata.name}${CANARY_SUFFIX}`;
-  return { ...out, metadata: annotate({ ...out.metadata, name }, pod.revision), spec };
+  return { ...out, metadata: withPruneLast(annotate({ ...out.metadata, name }, pod.revision)), spec };
 }
 
 /** Adoption, first commit: pods get the track label while Services still select without it. */

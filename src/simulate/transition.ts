@@ -1,6 +1,6 @@
 import { KubeObject, isObject, objectKey } from '../model/kube';
 import { canonicalJson } from '../render/revision';
-import { SYNC_WAVE } from '../render/track';
+import { SYNC_OPTIONS, SYNC_WAVE } from '../render/track';
 
 /** The cluster between two commits: the objects applied so far and the Deployments whose pods are ready. */
 export interface ClusterMoment {
@@ -20,8 +20,14 @@ export function syncMoments(before: readonly KubeObject[], after: readonly KubeO
   const applies = after.filter((o) => canonicalJson(beforeByKey.get(objectKey(o))) !== canonicalJson(o));
   const prunes = before.filter((o) => !afterKeys.has(objectKey(o)));
   const applyGroups = groupByWave(applies, 1).map((g) => ({ kind: 'apply' as const, ...g }));
-  const pruneGroups = groupByWave(prunes, -1).map((g) => ({ kind: 'prune' as const, ...g }));
-  return [...walk(before, [...applyGroups, ...pruneGroups], 'prune last'), ...walk(before, [...pruneGroups, ...applyGroups], 'prune first')];
+  const pruneGroups = (objects: readonly KubeObject[]) => groupByWave(objects, -1).map((g) => ({ kind: 'prune' as const, ...g }));
+  // Argo CD's PruneLast defers a prune to after every apply, whichever order the rest takes.
+  const early = prunes.filter((o) => !pruneLast(o));
+  const late = prunes.filter(pruneLast);
+  return [
+    ...walk(before, [...applyGroups, ...pruneGroups(prunes)], 'prune last'),
+    ...walk(before, [...pruneGroups(early), ...applyGroups, ...pruneGroups(late)], 'prune first'),
+  ];
 }
 
 /**
@@ -64,6 +70,10 @@ function walk(start: readonly KubeObject[], groups: readonly Group[], order: str
     moments.push({ label: `${order}: after ${g.kind} wave ${g.wave}`, objects: [...state.values()], ready });
   }
   return moments;
+}
+
+function pruneLast(o: KubeObject): boolean {
+  return (o.metadata.annotations?.[SYNC_OPTIONS] ?? '').split(',').some((opt) => opt.trim() === 'PruneLast=true');
 }
 
 function groupByWave(objects: readonly KubeObject[], direction: 1 | -1): { wave: number; objects: KubeObject[] }[] {

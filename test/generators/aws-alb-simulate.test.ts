@@ -85,13 +85,10 @@ describe.each(CASES)('aws-alb simulator: %s', (name) => {
   });
 
   /**
-   * Known gap (reported, needs a core decision): ALB routes live on the Ingress, which clean-up and
-   * abort *change* rather than delete, so when the agent prunes the canary Deployment before it
-   * applies the Ingress (Flux's split; possibly Argo CD without PruneLast) the action
-   * still weights the canary for that moment. Every other moment must be safe, and the unsafe ones
-   * must be exactly those removal moments, so a regression anywhere else fails here.
+   * ALB routes live on the Ingress, which clean-up and abort change rather than delete; the canary
+   * workloads carry PruneLast, so even a prune-first sync applies the Ingress before deleting them.
    */
-  test('no request reaches a backend without ready pods across adjacent states, except the known prune-first removal gap', () => {
+  test('no request reaches a backend without ready pods across adjacent states, in both prune orders', () => {
     const phases: [string, (r: LoadedRollout) => RenderPhase][] = [['stable', stepPhase(0)]];
     for (let n = 1; n <= steps; n++) phases.push([`step ${n}`, stepPhase(n)]);
     phases.push(['promoting', (r) => ({ kind: 'promoting', step: r.plan.steps.length })], ['clean-up', stepPhase(0)]);
@@ -111,8 +108,7 @@ describe.each(CASES)('aws-alb simulator: %s', (name) => {
       }
     }
     expect(checked).toBeGreaterThan(pairs.length * requests.length);
-    const removalGap = [`promoting -> clean-up`, `abort at step ${Math.min(2, steps)} -> stable`].flatMap((p) => [`${p}: prune first: during prune wave 0`, `${p}: prune first: after prune wave 0`]);
-    expect([...unsafe].sort()).toEqual(removalGap.sort());
+    expect([...unsafe]).toEqual([]);
   });
 });
 

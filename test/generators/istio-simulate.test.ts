@@ -118,9 +118,8 @@ describe.each(CASES)('istio simulator: %s', (name) => {
       // Backends of other apps (a rule's extra destination) are theirs to keep ready.
       const ours = new Set([...objectsAt(app, from), ...objectsAt(app, to)].filter((o) => o.kind === 'Service').map((o) => o.metadata.name));
       rollouts.forEach((r) => [r.spec.traffic.stableService, r.spec.traffic.canaryService].forEach((s) => s && ours.add(s)));
-      // Leaving the canary (clean-up, abort) is safe only when prunes follow applies; see generators/istio/README.md.
-      const leaving = to.kind === 'stable' && from.kind !== 'stable';
-      for (const moment of syncMoments(objectsAt(app, from), objectsAt(app, to)).filter((m) => !leaving || m.label.startsWith('prune last'))) {
+      // Both prune orders, leaving the canary included: canary workloads carry PruneLast.
+      for (const moment of syncMoments(objectsAt(app, from), objectsAt(app, to))) {
         for (const req of requests) {
           const split = simulate(app, moment.objects, req, moment.ready);
           const dead = [...split.pods, ...(split.mirror ?? [])].filter((p) => p.share > 0 && !p.deployment && ours.has(p.service));
