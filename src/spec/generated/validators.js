@@ -9244,7 +9244,7 @@ return errors === 0;
 }
 
 exports["rollgen-config"] = validate53;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."}}}},"pr":{"type":"object","$comment":"free-form until the PR settings are specified"}}};
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."}}}},"pr":{"type":"object","additionalProperties":false,"description":"Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.","properties":{"base":{"type":"string","minLength":1,"description":"Branch the PRs target (default: the branch checked out)."},"titleTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR title, relative to rollgen.yaml."},"bodyTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR body, relative to rollgen.yaml."},"labels":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":50},"description":"Labels added to every rollgen PR, besides rollgen and rollgen:<gate>."},"mergeMethod":{"enum":["merge","squash","rebase"],"description":"How rollgen merges timed and automatic steps (default squash)."}}}}};
 const pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9609,8 +9609,10 @@ errors++;
 }
 if(data.pr !== undefined){
 let data12 = data.pr;
-if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
-const err29 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const key4 in data12){
+if(!(((((key4 === "base") || (key4 === "titleTemplate")) || (key4 === "bodyTemplate")) || (key4 === "labels")) || (key4 === "mergeMethod"))){
+const err29 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9620,14 +9622,189 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.base !== undefined){
+let data13 = data12.base;
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err30 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data12.titleTemplate !== undefined){
+let data14 = data12.titleTemplate;
+if(typeof data14 === "string"){
+if(func2(data14) < 1){
+const err32 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data12.bodyTemplate !== undefined){
+let data15 = data12.bodyTemplate;
+if(typeof data15 === "string"){
+if(func2(data15) < 1){
+const err34 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data12.labels !== undefined){
+let data16 = data12.labels;
+if(Array.isArray(data16)){
+const len1 = data16.length;
+for(let i1=0; i1<len1; i1++){
+let data17 = data16[i1];
+if(typeof data17 === "string"){
+if(func2(data17) > 50){
+const err36 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(func2(data17) < 1){
+const err37 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+let i2 = data16.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data16[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err39 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+break;
+}
+indices0[item0] = i2;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data12.mergeMethod !== undefined){
+let data18 = data12.mergeMethod;
+if(!(((data18 === "merge") || (data18 === "squash")) || (data18 === "rebase"))){
+const err41 = {instancePath:instancePath+"/pr/mergeMethod",schemaPath:"#/properties/pr/properties/mergeMethod/enum",keyword:"enum",params:{allowedValues: schema76.properties.pr.properties.mergeMethod.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
 }
 errors++;
 }
