@@ -21,7 +21,8 @@ export interface Marker {
   readonly noted?: true;
 }
 
-const MARKER_RE = /\n*<!-- rollgen: (\{.*?\}) -->\s*$/s;
+// Anywhere in the body (a person may append text below it); `-->` cannot occur inside, see formatMarker.
+const MARKER_RE = /\n*<!-- rollgen: (\{.*?\}) -->\n?/s;
 
 export function formatMarker(m: Marker): string {
   // Escaping <, > keeps `-->` in an app name from ending the comment early; JSON.parse undoes it.
@@ -44,5 +45,5 @@ export function parseMarker(body: string): Marker | undefined {
 
 /** The body with its marker replaced (or appended). */
 export function withMarker(body: string, m: Marker): string {
-  return `${body.replace(MARKER_RE, '').trimEnd()}\n\n${formatMarker(m)}\n`;
+  return `${body.replace(MARKER_RE, '\n').trimEnd()}\n\n${formatMarker(m)}\n`;
 }
