@@ -30,9 +30,11 @@ export async function commandPr(ctx: RunContext, args: readonly string[], opts: 
     for (const state of states) {
       const actions = decide(state, pulls.get(state.app) ?? [], s.edges.now(), {});
       const pr = await execute(s.scm, state.app, actions, o);
-      if (!opts.merge || !pr) continue;
-      if (!o.dryRun) await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
-      o.print(`${state.app}: ${o.dryRun ? 'would merge' : 'merged'} #${pr.number} (--merge)`);
+      if (!opts.merge) continue;
+      if (o.dryRun) o.print(`${state.app}: would merge ${pr ? `#${pr.number}` : 'the new PR'} (--merge)`);
+      if (o.dryRun || !pr) continue;
+      await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
+      o.print(`${state.app}: merged #${pr.number} (--merge)`);
     }
   });
 }
