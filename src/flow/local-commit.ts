@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import { StateError } from '../errors';
 import { gitTopLevel } from '../io/git';
@@ -15,9 +16,14 @@ import { targetOf } from './target';
 export function checkCommittable(ctx: RunContext, writes: readonly PendingWrite[]): void {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, path.dirname(path.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path.resolve(w.output)));
     if (!top) throw new StateError(`--commit: ${path.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
+}
+
+/** A first deploy's output does not exist yet: ask git from the nearest directory that does. */
+function existingAncestor(dir: string): string {
+  return fs.existsSync(dir) || path.dirname(dir) === dir ? dir : existingAncestor(path.dirname(dir));
 }
 
 export function commitOutput(ctx: RunContext, w: PendingWrite): void {
