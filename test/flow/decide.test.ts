@@ -1,5 +1,5 @@
 import { Target, branchName, targetSlug } from '../../src/flow/branch';
-import { Action, AppFlowState, decide, groupPulls } from '../../src/flow/decide';
+import { Action, AppFlowState, AppHistory, decide, groupPulls } from '../../src/flow/decide';
 import { Marker, withMarker } from '../../src/flow/marker';
 import { Proposal } from '../../src/flow/proposal';
 import { Gate } from '../../src/plan/types';
@@ -21,7 +21,7 @@ function pull(p: Proposal, over: Partial<PullRequest> = {}, marker: Partial<Mark
   return { number: n, url: `u/${n}`, branch: p.branch, base: 'main', state: 'open', merged: false, title: p.title, body: withMarker('Body', { ...p.marker, ...marker }), labels: [...p.labels], headSha: `sha${n}`, ...over };
 }
 
-function run(state: AppFlowState, pulls: PullRequest[], checks?: Map<string, CheckState>, history = LANDED): Action[] {
+function run(state: AppFlowState, pulls: PullRequest[], checks?: Map<string, CheckState>, history: AppHistory = LANDED): Action[] {
   return decide(state, groupPulls(pulls).get('echo') ?? [], NOW, history, checks);
 }
 const kinds = (actions: Action[]) => actions.map((a) => a.kind);
