@@ -10,6 +10,8 @@ await build({
   outfile: 'dist/cli.js',
   sourcemap: 'linked',
   legalComments: 'none',
+  // PR title/body templates (src/flow/templates/*.hbs) are bundled as strings.
+  loader: { '.hbs': 'text' },
   logLevel: 'warning',
 });
 

@@ -22,10 +22,20 @@ export interface AppConfig {
   readonly removal?: Removal;
 }
 
+/** `pr:` of rollgen.yaml: settings of the GitHub PR flow. Template paths are absolute. */
+export interface PrConfig {
+  readonly base?: string;
+  readonly titleTemplate?: string;
+  readonly bodyTemplate?: string;
+  readonly labels: readonly string[];
+  readonly mergeMethod: 'merge' | 'squash' | 'rebase';
+}
+
 export interface RepoConfig {
   readonly file: string;
   readonly root: string;
   readonly apps: readonly AppConfig[];
+  readonly pr: PrConfig;
 }
 
 /** Finds rollgen.yaml in `dir` or its parents. */
@@ -51,7 +61,18 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   const apps = entries.flatMap((e, i) => expandApp(root, e, () => doc.locate(['apps', i]), out));
   checkUniqueNames(apps, doc.locate(['apps']), out);
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps };
+  return { file, root, apps, pr: prConfig(root, (doc.value as { pr?: Record<string, unknown> }).pr ?? {}) };
+}
+
+function prConfig(root: string, pr: Record<string, unknown>): PrConfig {
+  const at = (p: unknown) => (typeof p === 'string' ? path.resolve(root, p) : undefined);
+  return {
+    ...(typeof pr.base === 'string' ? { base: pr.base } : {}),
+    ...(at(pr.titleTemplate) ? { titleTemplate: at(pr.titleTemplate) } : {}),
+    ...(at(pr.bodyTemplate) ? { bodyTemplate: at(pr.bodyTemplate) } : {}),
+    labels: Array.isArray(pr.labels) ? pr.labels.map(String) : [],
+    mergeMethod: (pr.mergeMethod as PrConfig['mergeMethod'] | undefined) ?? 'squash',
+  };
 }
 
 function expandApp(root: string, e: Record<string, unknown>, at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>, out: Diagnostic[]): AppConfig[] {

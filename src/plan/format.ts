@@ -20,7 +20,7 @@ function traffic(s: PlannedStep): string {
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
 
-function matches(t: TrafficState): string {
+export function matches(t: TrafficState): string {
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return '-';
   return all

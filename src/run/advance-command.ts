@@ -5,34 +5,48 @@ import { describePhase } from '../render/phase';
 import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
 import { renderApp } from '../render/render-app';
 import { RepoPeers } from '../render/repo-peers';
-import { AppCommand, transitionApp } from '../state/app-state';
+import { AppCommand, AppTransition, OutputSnapshot, transitionApp } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { LoadedApp } from '../spec/load-app';
 import { AppLocation, readOutput } from './apps';
 import { CommonOptions, RunContext } from './context';
 import { loadRepo } from './load';
+import { checkCommittable, commitOutput } from '../flow/local-commit';
+
+export interface StateOptions extends CommonOptions {
+  /** Local git mode: commit each app's new output (src/flow/local-commit.ts). */
+  readonly commit?: boolean;
+}
 
 /** advance / abort / promote / retry: compute the next state of each app and write it to its output. */
-export async function stateCommand(ctx: RunContext, args: readonly string[], opts: CommonOptions, command: AppCommand): Promise<void> {
+export async function stateCommand(ctx: RunContext, args: readonly string[], opts: StateOptions, command: AppCommand): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   // Compute every app first so an error in one writes nothing anywhere.
   const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+  if (opts.commit) checkCommittable(ctx, writes.filter((w): w is PendingWrite => w !== undefined));
   for (const w of writes) {
     if (!w) continue;
     writeOutputDir(w.output, w.files, w.remove);
     ctx.stdout(w.summary);
+    if (opts.commit) commitOutput(ctx, w);
   }
   if (writes.every((w) => !w)) ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(', ')} up to date\n`);
 }
 
-interface PendingWrite {
+export interface PendingWrite {
+  readonly app: string;
   readonly output: string;
   readonly files: ReturnType<typeof objectFiles>;
   readonly remove: readonly string[];
   readonly summary: string;
+  /** The output before and the transition, for PR titles, bodies and commit messages. */
+  readonly before: OutputSnapshot;
+  readonly command: AppCommand;
+  readonly transition: AppTransition;
 }
 
-function planWrite(ctx: RunContext, loc: AppLocation, app: LoadedApp, command: AppCommand, peers: RepoPeers): PendingWrite | undefined {
+/** The files one command would write to an app's output; undefined when there is nothing to do. Pure apart from reading the output. */
+export function planWrite(ctx: RunContext, loc: AppLocation, app: LoadedApp, command: AppCommand, peers: RepoPeers): PendingWrite | undefined {
   if (!loc.output) throw new InputError([], `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`);
   const output = readOutput(loc, ctx.cwd);
   const t = transitionApp(app, output, command, loc.track, loc.removal);
@@ -48,5 +62,5 @@ function planWrite(ctx: RunContext, loc: AppLocation, app: LoadedApp, command: A
     const s = status.rollouts.find((x) => x.name === a.rollout);
     return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
   });
-  return { output: loc.output, files, remove, summary: lines.join('\n') + `\nwrote ${path.relative(ctx.cwd, loc.output) || '.'}\n` };
+  return { app: app.name, output: loc.output, files, remove, before: output, command, transition: t, summary: lines.join('\n') + `\nwrote ${path.relative(ctx.cwd, loc.output) || '.'}\n` };
 }

@@ -1,5 +1,7 @@
+import { GitRunner } from '../io/git';
 import { SourceFile } from '../io/read-source';
 import type { Removal } from '../state/lifecycle';
+import { ScmClient, ScmConnection } from '../scm/types';
 
 /** Everything a command may touch outside the pure core; tests pass their own. */
 export interface RunContext {
@@ -7,6 +9,11 @@ export interface RunContext {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly readStdin: () => Promise<SourceFile[]>;
+  /** The edges of the PR flow and local git mode; unset members fall back to the process (src/flow/edges.ts). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly now?: () => Date;
+  readonly scm?: (connection: ScmConnection) => ScmClient;
+  readonly git?: GitRunner;
 }
 
 export interface CommonOptions {

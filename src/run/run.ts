@@ -1,5 +1,10 @@
 import { describeError, exitCodeFor } from '../errors';
-import { stateCommand } from './advance-command';
+import { InputError } from '../errors';
+import { CommandPrOptions, commandPr } from '../flow/command-pr';
+import { prCommand } from '../flow/pr-command';
+import { FlowOptions } from '../flow/session';
+import { AppCommand } from '../state/app-state';
+import { StateOptions, stateCommand } from './advance-command';
 import { CommonOptions, RunContext } from './context';
 import { planCommand, validateCommand } from './plan-command';
 import { renderCommand } from './render-command';
@@ -10,10 +15,15 @@ import { statusCommand } from './status-command';
 export type RunRequest =
   | { readonly command: 'plan'; readonly args: readonly string[]; readonly options: CommonOptions & { json?: boolean } }
   | { readonly command: 'render'; readonly args: readonly string[]; readonly options: CommonOptions & { step?: number } }
-  | { readonly command: 'advance' | 'abort' | 'retry' | 'validate'; readonly args: readonly string[]; readonly options: CommonOptions }
-  | { readonly command: 'promote'; readonly args: readonly string[]; readonly options: CommonOptions & { full?: boolean } }
+  | { readonly command: 'validate'; readonly args: readonly string[]; readonly options: CommonOptions }
+  | { readonly command: 'advance' | 'abort' | 'retry'; readonly args: readonly string[]; readonly options: ChangeOptions }
+  | { readonly command: 'promote'; readonly args: readonly string[]; readonly options: ChangeOptions & { full?: boolean } }
+  | { readonly command: 'pr'; readonly args: readonly string[]; readonly options: FlowOptions }
   | { readonly command: 'status'; readonly args: readonly string[]; readonly options: CommonOptions & { json?: boolean } }
   | { readonly command: 'simulate'; readonly args: readonly string[]; readonly options: SimulateOptions };
+
+/** advance/abort/promote/retry write the output, commit it (--commit), or open its PR (--pr; not advance: `rollgen pr` does). */
+export type ChangeOptions = StateOptions & CommandPrOptions & { readonly pr?: boolean };
 
 /** Runs a command and maps any error to an exit status: the only catch in rollgen. */
 export async function run(request: RunRequest, ctx: RunContext, debug = false): Promise<number> {
@@ -38,13 +48,22 @@ function dispatch(r: RunRequest, ctx: RunContext): Promise<void> {
       return statusCommand(ctx, r.args, r.options);
     case 'simulate':
       return simulateCommand(ctx, r.args, r.options);
+    case 'pr':
+      return prCommand(ctx, r.args, r.options);
     case 'advance':
-      return stateCommand(ctx, r.args, r.options, { kind: 'advance' });
+      return change(ctx, r.args, r.options, { kind: 'advance' });
     case 'abort':
-      return stateCommand(ctx, r.args, r.options, { kind: 'abort' });
+      return change(ctx, r.args, r.options, { kind: 'abort' });
     case 'retry':
-      return stateCommand(ctx, r.args, r.options, { kind: 'retry' });
+      return change(ctx, r.args, r.options, { kind: 'retry' });
     case 'promote':
-      return stateCommand(ctx, r.args, r.options, { kind: 'promote', full: r.options.full === true });
+      return change(ctx, r.args, r.options, { kind: 'promote', full: r.options.full === true });
   }
+}
+
+function change(ctx: RunContext, args: readonly string[], o: ChangeOptions, command: AppCommand): Promise<void> {
+  if (o.pr && o.commit) throw new InputError([], `${command.kind}: --pr and --commit exclude each other`);
+  if (o.pr && command.kind === 'advance') throw new InputError([], 'advance --pr: use rollgen pr, which opens the next step of every app');
+  if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
+  return o.pr ? commandPr(ctx, args, o, command) : stateCommand(ctx, args, o, command);
 }

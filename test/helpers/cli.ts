@@ -1,4 +1,5 @@
 import { main } from '../../src/cli';
+import { RunContext } from '../../src/run/context';
 
 export interface CliResult {
   readonly code: number;
@@ -7,7 +8,8 @@ export interface CliResult {
 }
 
 /** Runs the CLI in-process exactly as bin/rollgen does, capturing output. */
-export async function runCli(args: readonly string[], cwd: string, stdin = ''): Promise<CliResult> {
+/** `edges` injects the flow's environment, clock, code host and git (src/flow/edges.ts). */
+export async function runCli(args: readonly string[], cwd: string, stdin = '', edges: Pick<RunContext, 'env' | 'now' | 'scm' | 'git'> = {}): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const code = await main(args, {
@@ -15,6 +17,7 @@ export async function runCli(args: readonly string[], cwd: string, stdin = ''): 
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
     readStdin: async () => [{ path: '<stdin>', text: stdin }],
+    ...edges,
   });
   return { code, stdout, stderr };
 }

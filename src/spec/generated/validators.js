@@ -9244,7 +9244,7 @@ return errors === 0;
 }
 
 exports["rollgen-config"] = validate53;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"removal":{"enum":["one-commit","two-commits"],"description":"How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)."},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."}}}},"pr":{"type":"object","$comment":"free-form until the PR settings are specified"}}};
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"removal":{"enum":["one-commit","two-commits"],"description":"How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)."},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."}}}},"pr":{"type":"object","additionalProperties":false,"description":"Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.","properties":{"base":{"type":"string","minLength":1,"description":"Branch the PRs target (default: the branch checked out)."},"titleTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR title, relative to rollgen.yaml."},"bodyTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR body, relative to rollgen.yaml."},"labels":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":50},"description":"Labels added to every rollgen PR, besides rollgen and rollgen:<gate>."},"mergeMethod":{"enum":["merge","squash","rebase"],"description":"How rollgen merges timed and automatic steps (default squash)."}}}}};
 const pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9622,8 +9622,10 @@ errors++;
 }
 if(data.pr !== undefined){
 let data13 = data.pr;
-if(!(data13 && typeof data13 == "object" && !Array.isArray(data13))){
-const err30 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key4 in data13){
+if(!(((((key4 === "base") || (key4 === "titleTemplate")) || (key4 === "bodyTemplate")) || (key4 === "labels")) || (key4 === "mergeMethod"))){
+const err30 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9633,14 +9635,189 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data13.base !== undefined){
+let data14 = data13.base;
+if(typeof data14 === "string"){
+if(func2(data14) < 1){
+const err31 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err31];
 }
 else {
 vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data13.titleTemplate !== undefined){
+let data15 = data13.titleTemplate;
+if(typeof data15 === "string"){
+if(func2(data15) < 1){
+const err33 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data13.bodyTemplate !== undefined){
+let data16 = data13.bodyTemplate;
+if(typeof data16 === "string"){
+if(func2(data16) < 1){
+const err35 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data13.labels !== undefined){
+let data17 = data13.labels;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i1=0; i1<len1; i1++){
+let data18 = data17[i1];
+if(typeof data18 === "string"){
+if(func2(data18) > 50){
+const err37 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(func2(data18) < 1){
+const err38 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+let i2 = data17.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data17[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err40 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+break;
+}
+indices0[item0] = i2;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data13.mergeMethod !== undefined){
+let data19 = data13.mergeMethod;
+if(!(((data19 === "merge") || (data19 === "squash")) || (data19 === "rebase"))){
+const err42 = {instancePath:instancePath+"/pr/mergeMethod",schemaPath:"#/properties/pr/properties/mergeMethod/enum",keyword:"enum",params:{allowedValues: schema76.properties.pr.properties.mergeMethod.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
 }
 errors++;
 }

@@ -1,0 +1,63 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { InputError, StateError } from '../errors';
+import { GitRunner, gitTopLevel } from '../io/git';
+import { PrConfig } from '../io/config';
+import { STATUS_FILE } from '../state/status';
+import { TemplateSource } from './templates';
+
+/** The base branch as this checkout holds it: rollgen reads files and history here, and parents every PR commit on HEAD. */
+export interface Checkout {
+  readonly root: string;
+  readonly base: string;
+  readonly head: string;
+  readonly tree: string;
+  /** Content of a repository path at HEAD (the work tree is checked clean first). */
+  readonly read: (repoPath: string) => string | undefined;
+}
+
+export function readCheckout(git: GitRunner, dir: string, pr: PrConfig, baseFlag: string | undefined, paths: readonly string[]): Checkout {
+  const root = gitTopLevel(git, dir);
+  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
+  const branch = currentBranch(git, root);
+  const base = baseFlag ?? pr.base ?? branch;
+  if (!base) throw new InputError([], 'HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml');
+  if (branch && branch !== base) throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
+  const rel = paths.map((p) => path.relative(root, p) || '.');
+  const dirty = git(['status', '--porcelain', '--untracked-files=all', '--', ...rel], root).trim();
+  if (dirty) throw new StateError(`uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:\n${dirty}`);
+  const head = git(['rev-parse', 'HEAD'], root).trim();
+  const tree = git(['rev-parse', 'HEAD^{tree}'], root).trim();
+  const read = (repoPath: string) => {
+    const file = path.join(root, repoPath);
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+  };
+  return { root, base, head, tree, read };
+}
+
+function currentBranch(git: GitRunner, root: string): string | undefined {
+  try {
+    return git(['symbolic-ref', '--quiet', '--short', 'HEAD'], root).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * When the app's current state reached the base: the committer date of the last first-parent
+ * commit that changed its status file. First parent, because a merge commit (not the PR's own
+ * older commit) is when the step landed; a shallow clone dates it no earlier, so gates only wait longer.
+ */
+export function landedAt(git: GitRunner, root: string, output: string): Date | undefined {
+  const file = path.relative(root, path.join(output, STATUS_FILE));
+  const out = git(['log', '--first-parent', '-1', '--format=%cI', 'HEAD', '--', file], root).trim();
+  return out ? new Date(out) : undefined;
+}
+
+/** A template named in rollgen.yaml, or undefined for the default. */
+export function readTemplate(file: string | undefined, cwd: string, configFile: string): TemplateSource | undefined {
+  if (!file) return undefined;
+  const shown = path.relative(cwd, file) || file;
+  if (!fs.existsSync(file)) throw new InputError([{ file: path.relative(cwd, configFile) || configFile, line: 1, col: 1, message: `pr: template ${shown} does not exist`, severity: 'error' }]);
+  return { file: shown, text: fs.readFileSync(file, 'utf8') };
+}

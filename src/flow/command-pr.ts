@@ -1,0 +1,58 @@
+import { StateError } from '../errors';
+import { readOutput } from '../run/apps';
+import { RunContext } from '../run/context';
+import { LoadedEntry } from '../run/load';
+import { AppCommand } from '../state/app-state';
+import { BRANCH_PREFIX } from './branch';
+import { readConnection, withoutToken } from './connection';
+import { AppFlowState, decide, groupPulls } from './decide';
+import { flowEdges } from './edges';
+import { execute } from './execute';
+import { Proposal } from './proposal';
+import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
+
+export interface CommandPrOptions extends FlowOptions {
+  /** Merge the PR at once: the person running the command is the approval. */
+  readonly merge?: boolean;
+}
+
+/**
+ * `abort|promote [--full]|retry APP --pr`: open (or update) the PR that the command would commit,
+ * closing the app's step PR it supersedes; with --merge, merge it at once. `retry` on an app held
+ * by a closed step PR opens that step's PR again.
+ */
+export async function commandPr(ctx: RunContext, args: readonly string[], opts: CommandPrOptions, command: AppCommand): Promise<void> {
+  await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
+    const s = await openSession(ctx, args, opts);
+    const states = s.apps.map((entry) => commandState(s, entry, command));
+    const pulls = groupPulls(await s.scm.listPulls({ prefix: BRANCH_PREFIX, state: 'all' }));
+    const o = executeOptions(s, opts.dryRun === true);
+    for (const state of states) {
+      const actions = decide(state, pulls.get(state.app) ?? [], s.edges.now(), {});
+      const pr = await execute(s.scm, state.app, actions, o);
+      if (!opts.merge) continue;
+      if (o.dryRun) o.print(`${state.app}: would merge ${pr ? `#${pr.number}` : 'the new PR'} (--merge)`);
+      if (o.dryRun || !pr) continue;
+      await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
+      o.print(`${state.app}: merged #${pr.number} (--merge)`);
+    }
+  });
+}
+
+function commandState(s: FlowSession, entry: LoadedEntry, command: AppCommand): AppFlowState {
+  const app = entry.app.name;
+  const proposal = command.kind === 'retry' && !isAborted(s, entry) ? retryHeld(s, entry) : proposalFor(s, entry, command, 'command');
+  if (!proposal) throw new StateError(`${app}: nothing to ${command.kind}`);
+  return { app, proposal, ignoreHold: true };
+}
+
+/** A rollout that is not aborted can only be held by a closed step PR: retry proposes that step again, as the flow would. */
+function retryHeld(s: FlowSession, entry: LoadedEntry): Proposal {
+  const p = proposalFor(s, entry, { kind: 'advance' }, 'flow');
+  if (!p) throw new StateError(`${entry.app.name}: nothing to retry; the rollout is neither aborted nor waiting for a step`);
+  return p;
+}
+
+function isAborted(s: FlowSession, entry: LoadedEntry): boolean {
+  return readOutput(entry.loc, s.ctx.cwd).status?.rollouts.some((r) => r.phase === 'Aborted') ?? false;
+}

@@ -1,0 +1,27 @@
+import { AppTransition } from '../state/app-state';
+import { Target } from './branch';
+
+/** One line saying what a PR or commit does, for titles and commit subjects. Pure. */
+export function describeTarget(target: Target, t: AppTransition): string {
+  const moving = t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name));
+  const steps = Math.max(0, ...moving.map((r) => r.steps));
+  const revision = moving.map((r) => r.canaryRevision).find((r) => r !== undefined) ?? moving[0]?.stableRevision ?? '';
+  switch (target.kind) {
+    case 'step':
+      return target.step === 1 ? `start ${revision}: step 1 of ${steps}` : `step ${target.step} of ${steps} (${revision})`;
+    case 'adopt':
+      return 'adopt: track label on the pods';
+    case 'select':
+      return 'adopt: Services select pods by track label';
+    case 'promote':
+      return `promote ${revision} to stable`;
+    case 'cleanup':
+      return `clean up after ${revision}: canary removed`;
+    case 'revert':
+      return 'source back to stable: canary removed';
+    case 'abort':
+      return `abort ${revision}: all traffic to stable, canary removed`;
+    case 'retry':
+      return `retry ${revision} from step 1 of ${steps}`;
+  }
+}

@@ -1,0 +1,112 @@
+import { ScmError } from '../errors';
+import { MergeMethod, PullRequest, ScmClient } from '../scm/types';
+import { Action } from './decide';
+import { withMarker } from './marker';
+import { Proposal } from './proposal';
+
+export interface ExecuteOptions {
+  readonly dryRun: boolean;
+  readonly base: string;
+  readonly mergeMethod: MergeMethod;
+  /** The base commit the checkout holds, and its tree: every PR branch is this plus one commit. */
+  readonly parent: string;
+  readonly parentTree?: string;
+  readonly print: (line: string) => void;
+}
+
+/**
+ * Applies one app's actions through the ScmClient, in order; with dryRun prints each one instead
+ * and makes no write call. Returns the PR the app's proposal lives in, if any.
+ */
+export async function execute(scm: ScmClient, app: string, actions: readonly Action[], o: ExecuteOptions): Promise<PullRequest | undefined> {
+  let live: PullRequest | undefined;
+  for (const a of actions) {
+    const say = (text: string) => o.print(`${app}: ${o.dryRun ? 'would ' : ''}${text}`);
+    switch (a.kind) {
+      case 'open':
+        if (o.dryRun) say(`open a PR from ${a.proposal.branch} into ${o.base}: "${a.proposal.title}" [${a.proposal.labels.join(', ')}]\n${fileList(a.proposal)}`);
+        else live = await open(scm, a.proposal, o, say);
+        break;
+      case 'update':
+        if (!o.dryRun) live = await update(scm, a.pr, a.proposal, a.commit, a.fields, o);
+        else live = a.pr;
+        say(`update #${a.pr.number} (${[a.commit ? 'new content' : '', ...Object.keys(a.fields)].filter(Boolean).join(', ')})${a.commit && o.dryRun ? `\n${fileList(a.proposal)}` : ''}`);
+        break;
+      case 'merge':
+        if (!o.dryRun) await scm.mergePull(a.pr.number, { sha: a.pr.headSha, method: o.mergeMethod });
+        say(`merge #${a.pr.number} (gate passed, checks green)`);
+        break;
+      case 'close':
+        if (!o.dryRun) await closeSuperseded(scm, a, live);
+        say(`close #${a.pr.number} (${a.why}${live ? ` by #${live.number}` : ''})`);
+        break;
+      case 'note-hold':
+        if (!o.dryRun) await noteHold(scm, a);
+        say(`note on #${a.pr.number} that ${app} is held`);
+        break;
+      case 'need-checks':
+      case 'wait':
+        if (a.kind === 'wait' && a.pr) live = a.pr;
+        o.print(`${app}: ${a.kind === 'wait' ? a.reason : `checks of #${a.pr.number} unknown`}`);
+        break;
+    }
+  }
+  return live;
+}
+
+function fileList(p: Proposal): string {
+  return p.changes.map((c) => `    ${c.content === null ? 'delete' : 'write'} ${c.path}`).join('\n');
+}
+
+async function open(scm: ScmClient, p: Proposal, o: ExecuteOptions, say: (t: string) => void): Promise<PullRequest> {
+  await commit(scm, p, o);
+  try {
+    const pr = await scm.createPull({ branch: p.branch, base: o.base, title: p.title, body: p.body, labels: p.labels });
+    say(`opened #${pr.number} ${pr.url}`);
+    return pr;
+  } catch (e) {
+    // A concurrent run opened the PR between our scan and here: adopt it rather than fail or duplicate.
+    const existing = isConflict(e) ? (await scm.listPulls({ prefix: p.branch, state: 'open' })).find((x) => x.branch === p.branch) : undefined;
+    if (!existing) throw e;
+    say(`found #${existing.number}, opened by a concurrent run`);
+    const fields = { ...(existing.title !== p.title ? { title: p.title } : {}), ...(existing.body !== p.body ? { body: p.body } : {}) };
+    return Object.keys(fields).length > 0 ? scm.updatePull(existing.number, fields) : existing;
+  }
+}
+
+async function update(scm: ScmClient, pr: PullRequest, p: Proposal, withCommit: boolean, fields: object, o: ExecuteOptions): Promise<PullRequest> {
+  if (withCommit) await commit(scm, p, o);
+  return Object.keys(fields).length > 0 ? scm.updatePull(pr.number, fields) : pr;
+}
+
+/** The branch becomes the base plus one commit; a branch created by a concurrent run in between is force-moved on a second try. */
+async function commit(scm: ScmClient, p: Proposal, o: ExecuteOptions): Promise<string> {
+  const req = { branch: p.branch, parent: o.parent, ...(o.parentTree ? { parentTree: o.parentTree } : {}), message: p.message, changes: p.changes };
+  try {
+    return await scm.commitToBranch(req);
+  } catch (e) {
+    if (!isConflict(e)) throw e;
+    return scm.commitToBranch(req);
+  }
+}
+
+function isConflict(e: unknown): boolean {
+  return e instanceof ScmError && e.status === 422;
+}
+
+async function closeSuperseded(scm: ScmClient, a: Extract<Action, { kind: 'close' }>, by: PullRequest | undefined): Promise<void> {
+  const body = a.marker ? withMarker(a.pr.body, { ...a.marker, closedBy: 'rollgen' }) : undefined;
+  await scm.updatePull(a.pr.number, { state: 'closed', ...(body ? { body } : {}) });
+  const why = by ? `superseded by #${by.number}` : 'no longer what the base branch needs next';
+  await scm.comment(a.pr.number, `rollgen closed this PR: ${why}.`);
+}
+
+async function noteHold(scm: ScmClient, a: Extract<Action, { kind: 'note-hold' }>): Promise<void> {
+  const app = a.marker.app;
+  await scm.comment(
+    a.pr.number,
+    `rollgen holds ${app}: this PR was closed without merging, so no new PR opens for it. To go on, push a new revision of ${app}, or run \`rollgen retry ${app} --pr\` (open this step again) or \`rollgen abort ${app} --pr\`.`,
+  );
+  // The marker remembers the note, so later runs neither repeat it nor spend a request on reading comments.
+  await scm.updatePull(a.pr.number, { body: withMarker(a.pr.body, { ...a.marker, noted: true }) });
+}

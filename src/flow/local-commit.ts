@@ -1,0 +1,48 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { StateError } from '../errors';
+import { gitTopLevel } from '../io/git';
+import { PendingWrite } from '../run/advance-command';
+import { RunContext } from '../run/context';
+import { describeTarget } from './describe';
+import { flowEdges } from './edges';
+import { targetOf } from './target';
+
+/**
+ * Local git mode (`advance|abort|promote|retry --commit`), for users off GitHub: each app's new
+ * output becomes one commit, so a step stays one reviewable, revertible change. Only the output
+ * directory is staged and committed; whatever else the user has staged stays staged.
+ */
+export function checkCommittable(ctx: RunContext, writes: readonly PendingWrite[]): void {
+  const git = flowEdges(ctx).git;
+  for (const w of writes) {
+    const top = gitTopLevel(git, existingAncestor(path.resolve(w.output)));
+    if (!top) throw new StateError(`--commit: ${path.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+  }
+}
+
+/** A first deploy's output does not exist yet: ask git from the nearest directory that does. */
+function existingAncestor(dir: string): string {
+  return fs.existsSync(dir) || path.dirname(dir) === dir ? dir : existingAncestor(path.dirname(dir));
+}
+
+export function commitOutput(ctx: RunContext, w: PendingWrite): void {
+  const git = flowEdges(ctx).git;
+  const dir = path.resolve(w.output);
+  const top = gitTopLevel(git, dir)!;
+  const rel = path.relative(top, dir) || '.';
+  git(['add', '--all', '--', rel], top);
+  git(['commit', '--quiet', '-m', commitMessage(w), '--', rel], top);
+  const sha = git(['rev-parse', '--short', 'HEAD'], top).trim();
+  ctx.stdout(`committed ${sha} ${commitSubject(w)}\n`);
+}
+
+export function commitSubject(w: PendingWrite): string {
+  return `rollgen(${w.app}): ${describeTarget(targetOf(w.before.status, w.transition, w.command), w.transition)}`;
+}
+
+/** Subject, then one line per rollout that moved (as `advance` prints them). */
+export function commitMessage(w: PendingWrite): string {
+  const lines = w.summary.split('\n').filter((l) => l !== '' && !l.startsWith('wrote '));
+  return `${commitSubject(w)}\n\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,53 @@
+import { RunContext } from '../run/context';
+import { CheckState } from '../scm/types';
+import { BRANCH_PREFIX } from './branch';
+import { landedAt } from './checkout';
+import { readConnection, withoutToken } from './connection';
+import { flowEdges } from './edges';
+import { Action, AppFlowState, AppHistory, RollgenPull, decide, groupPulls } from './decide';
+import { execute } from './execute';
+import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
+
+interface AppRound {
+  readonly state: AppFlowState;
+  readonly pulls: readonly RollgenPull[];
+  readonly history: AppHistory;
+}
+
+/**
+ * `rollgen pr`: per app of rollgen.yaml, the one right thing (see decide.ts), through one listPulls
+ * scan for all apps. With --dry-run every intended action is printed and nothing is written.
+ */
+export async function prCommand(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<void> {
+  await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
+    const s = await openSession(ctx, args, opts);
+    const rounds = await gather(s);
+    const now = s.edges.now();
+    const first = rounds.map((r) => decide(r.state, r.pulls, now, r.history));
+    const checks = await fetchChecks(s, first);
+    for (const [i, r] of rounds.entries()) {
+      const actions = checks.size > 0 ? decide(r.state, r.pulls, now, r.history, checks) : first[i];
+      await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
+    }
+  });
+}
+
+async function gather(s: FlowSession): Promise<AppRound[]> {
+  // Proposals first: an app with an error stops the run before any request is made.
+  const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: 'advance' }, 'flow'));
+  const pulls = groupPulls(await s.scm.listPulls({ prefix: BRANCH_PREFIX, state: 'all' }));
+  return s.apps.map((entry, i) => {
+    const proposal = proposals[i];
+    const at = landedAt(s.edges.git, s.checkout.root, entry.loc.output!);
+    return { state: { app: entry.app.name, ...(proposal ? { proposal } : {}) }, pulls: pulls.get(entry.app.name) ?? [], history: at ? { landedAt: at } : {} };
+  });
+}
+
+/** Checks only for PRs whose gate has passed: the one request a merge decision needs. */
+async function fetchChecks(s: FlowSession, decisions: readonly Action[][]): Promise<Map<string, CheckState>> {
+  const out = new Map<string, CheckState>();
+  for (const a of decisions.flat()) {
+    if (a.kind === 'need-checks' && !out.has(a.pr.headSha)) out.set(a.pr.headSha, await s.scm.checks(a.pr.headSha));
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+import { describeGate } from '../plan/gates';
+import { matches } from '../plan/format';
+import { Gate, PlannedStep } from '../plan/types';
+import { describePhase } from '../render/phase';
+import { AppTransition } from '../state/app-state';
+import { renderPhaseOf } from '../state/lifecycle';
+import { LoadedApp } from '../spec/load-app';
+import { Target } from './branch';
+import { describeTarget } from './describe';
+
+/** Everything a title or body template can use; documented in docs/github-flow.md. */
+export interface PrTemplateData {
+  readonly app: string;
+  readonly action: string;
+  readonly target: string;
+  readonly step: number | null;
+  readonly steps: number;
+  readonly phase: string;
+  readonly revision: string;
+  readonly stableRevision: string;
+  readonly base: string;
+  readonly branch: string;
+  readonly output: string;
+  readonly rollouts: readonly RolloutView[];
+  readonly gate: { readonly kind: Gate['kind']; readonly seconds: number | null; readonly text: string };
+  readonly mergeEffect: string;
+  readonly files: readonly { readonly path: string; readonly change: 'added' | 'modified' | 'deleted' }[];
+}
+
+export interface RolloutView {
+  readonly name: string;
+  readonly canaryReplicas: number;
+  readonly stableReplicas: number;
+  /** `20%`, `40/1000`, or `by pods` when Services share both tracks. */
+  readonly traffic: string;
+  readonly matches: string;
+  /** Stable (`█`) against canary (`░`) share in 20 cells, with the percentages. */
+  readonly bar: string;
+}
+
+export interface TemplateInput {
+  readonly app: LoadedApp;
+  readonly transition: AppTransition;
+  readonly target: Target;
+  readonly gate: Gate;
+  readonly base: string;
+  readonly branch: string;
+  readonly output: string;
+  readonly files: PrTemplateData['files'];
+}
+
+/** The data of one PR's templates. Pure and deterministic: no clock, so an unchanged PR stays unchanged. */
+export function templateData(i: TemplateInput): PrTemplateData {
+  const status = i.transition.status.rollouts;
+  const first = status.find((s) => i.transition.actions.some((a) => a.rollout === s.name)) ?? status[0];
+  const steps = Math.max(0, ...status.map((s) => s.steps));
+  return {
+    app: i.app.name,
+    action: describeTarget(i.target, i.transition),
+    target: i.target.kind === 'step' ? `step-${i.target.step}` : i.target.kind,
+    step: i.target.kind === 'step' ? i.target.step : null,
+    steps,
+    phase: first ? describePhase(renderPhaseOf(first), first.steps) : 'stable only',
+    revision: first?.canaryRevision ?? first?.stableRevision ?? '',
+    stableRevision: first?.stableRevision ?? '',
+    base: i.base,
+    branch: i.branch,
+    output: i.output,
+    rollouts: i.app.rollouts.map((r) => rolloutView(r.spec.name, r.plan.replicas, r.plan.steps, renderPhaseOf(status.find((s) => s.name === r.spec.name)))),
+    gate: { kind: i.gate.kind, seconds: i.gate.kind === 'timed' ? i.gate.seconds : null, text: gateText(i.gate, i.base) },
+    mergeEffect: mergeEffect(i.target),
+    files: i.files,
+  };
+}
+
+function rolloutView(name: string, replicas: number, steps: readonly PlannedStep[], phase: ReturnType<typeof renderPhaseOf>): RolloutView {
+  const step = phase.kind === 'step' || phase.kind === 'promoting' ? steps[phase.step - 1] : undefined;
+  if (!step) return { name, canaryReplicas: 0, stableReplicas: replicas, traffic: '0%', matches: '-', bar: bar(0) };
+  const t = step.traffic;
+  const byPods = step.serviceSelection === 'shared' && t.weight === 0 && t.matches.length === 0;
+  const share = byPods ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : t.weight / t.weightTotal;
+  const traffic = byPods ? 'by pods' : t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
+  return { name, canaryReplicas: step.canaryReplicas, stableReplicas: phase.kind === 'promoting' ? replicas : step.stableReplicas, traffic, matches: matches(t), bar: bar(share) };
+}
+
+export function bar(canaryShare: number): string {
+  const cells = 20;
+  const canary = Math.round(Math.min(1, Math.max(0, canaryShare)) * cells);
+  const pct = Math.round(canaryShare * 1000) / 10;
+  return `${'█'.repeat(cells - canary)}${'░'.repeat(canary)} ${Math.round((100 - pct) * 10) / 10}% / ${pct}%`;
+}
+
+function gateText(gate: Gate, base: string): string {
+  switch (gate.kind) {
+    case 'manual':
+      return 'manual: merging this PR is the approval; rollgen never merges it.';
+    case 'timed':
+      return `${describeGate(gate)}: rollgen merges this PR ${gate.seconds}s after the previous step reached ${base}, once the required checks are green.`;
+    case 'automatic':
+      return 'automatic: rollgen merges this PR once the required checks are green.';
+  }
+}
+
+function mergeEffect(target: Target): string {
+  switch (target.kind) {
+    case 'step':
+      return `Argo CD or Flux applies step ${target.step}: canary pods first, then the routes shown above.`;
+    case 'adopt':
+      return 'the pods get the track label; Service selectors are unchanged until the next PR.';
+    case 'select':
+      return 'Services select pods by track label.';
+    case 'promote':
+      return 'the stable Deployment gets the new version while traffic stays as in the last step.';
+    case 'cleanup':
+      return 'routes go back to stable only and the canary objects are removed.';
+    case 'revert':
+    case 'abort':
+      return 'all traffic goes back to stable and the canary objects are removed.';
+    case 'retry':
+      return 'the rollout starts again at step 1.';
+  }
+}

@@ -1,0 +1,53 @@
+import Handlebars from 'handlebars';
+import { InputError } from '../../errors';
+import defaultBody from './body.hbs';
+import defaultTitle from './title.hbs';
+import { PrTemplateData } from '../template-data';
+
+/** A template's text and where it came from, for error messages. */
+export interface TemplateSource {
+  readonly file: string;
+  readonly text: string;
+}
+
+export interface PrTemplates {
+  readonly title: (data: PrTemplateData) => string;
+  readonly body: (data: PrTemplateData) => string;
+}
+
+export const DEFAULT_TEMPLATES = {
+  title: { file: 'src/flow/templates/title.hbs', text: defaultTitle },
+  body: { file: 'src/flow/templates/body.hbs', text: defaultBody },
+} as const;
+
+/**
+ * Compiles the title and body templates (the defaults unless rollgen.yaml names others). Strict
+ * mode turns a misspelt field into an error naming the template instead of an empty cell; no HTML
+ * escaping, since the output is Markdown (and a title is shown as plain text).
+ */
+export function compileTemplates(title: TemplateSource = DEFAULT_TEMPLATES.title, body: TemplateSource = DEFAULT_TEMPLATES.body): PrTemplates {
+  const hb = Handlebars.create();
+  return { title: compileOne(hb, title, (s) => s.trim().split('\n')[0]), body: compileOne(hb, body, (s) => s.trimEnd() + '\n') };
+}
+
+function compileOne(hb: typeof Handlebars, src: TemplateSource, finish: (s: string) => string): (data: PrTemplateData) => string {
+  try {
+    hb.parse(src.text);
+  } catch (e) {
+    throw templateError(src, e);
+  }
+  const render = hb.compile(src.text, { noEscape: true, strict: true });
+  return (data) => {
+    try {
+      return finish(render(data));
+    } catch (e) {
+      throw templateError(src, e);
+    }
+  };
+}
+
+function templateError(src: TemplateSource, e: unknown): InputError {
+  const message = (e as Error).message.replace(/\s+/g, ' ').trim();
+  const line = /line (\d+)/.exec(message);
+  return new InputError([{ file: src.file, line: line ? Number(line[1]) : 1, col: 1, message: `PR template: ${message}`, severity: 'error' }]);
+}

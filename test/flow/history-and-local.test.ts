@@ -1,0 +1,83 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { landedAt } from '../../src/flow/checkout';
+import { runGit } from '../../src/io/git';
+import { runCli } from '../helpers/cli';
+import { commitAll, git, makeRepo } from '../helpers/git-repo';
+
+const T0 = new Date('2026-02-01T08:00:00Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+let repo: string;
+afterEach(() => fs.rmSync(repo, { recursive: true, force: true }));
+
+test('landedAt: when the status file reached the base, the merge commit\'s date, not the older PR commit\'s', () => {
+  repo = makeRepo([], 'apps: []\n', T0);
+  const status = path.join(repo, 'deploy/echo/rollgen-status.yaml');
+  expect(landedAt(runGit, repo, path.join(repo, 'deploy/echo'))).toBeUndefined();
+  git(repo, ['checkout', '--quiet', '-b', 'rollgen/echo/step-1'], at(1));
+  fs.mkdirSync(path.dirname(status), { recursive: true });
+  fs.writeFileSync(status, 'step: 1\n');
+  commitAll(repo, 'step 1', at(1)); // the PR's commit, made when the PR opened
+  git(repo, ['checkout', '--quiet', 'main'], at(2));
+  fs.writeFileSync(path.join(repo, 'other.txt'), 'x');
+  commitAll(repo, 'unrelated', at(5));
+  git(repo, ['merge', '--quiet', '--no-ff', '-m', 'Merge step 1', 'rollgen/echo/step-1'], at(30)); // merged 29 minutes later
+  fs.writeFileSync(path.join(repo, 'other.txt'), 'y');
+  commitAll(repo, 'later unrelated', at(45));
+  expect(landedAt(runGit, repo, path.join(repo, 'deploy/echo'))).toEqual(at(30));
+});
+
+describe('local git mode', () => {
+  const CONFIG = 'apps:\n  - source: apps/echo\n    output: deploy/echo\n';
+
+  test('advance --commit makes one commit per app with only the output, and a message naming the step', async () => {
+    repo = makeRepo(['echo'], CONFIG, T0);
+    fs.writeFileSync(path.join(repo, 'staged.txt'), 'mine\n');
+    git(repo, ['add', 'staged.txt']);
+    const r = await runCli(['advance', 'echo', '--commit'], repo);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^committed [0-9a-f]+ rollgen\(echo\): adopt: track label on the pods$/m);
+    expect(git(repo, ['log', '-1', '--format=%B'])).toBe('rollgen(echo): adopt: track label on the pods\n\necho/echo-rollout: first deploy -> adopting (track label on pods, selectors unchanged)\n\n');
+    expect(git(repo, ['show', '--name-only', '--format=', 'HEAD']).trim().split('\n').every((f) => f.startsWith('deploy/echo/'))).toBe(true);
+    expect(git(repo, ['diff', '--cached', '--name-only']).trim()).toBe('staged.txt');
+    await runCli(['advance', 'echo', '--commit'], repo);
+    const bumped = fs.readFileSync(path.join(repo, 'apps/echo/deployment.yaml'), 'utf8').replace(/agnhost:\S+/, 'agnhost:2.54');
+    fs.writeFileSync(path.join(repo, 'apps/echo/deployment.yaml'), bumped);
+    commitAll(repo, 'new image', at(1));
+    await runCli(['advance', 'echo', '--commit'], repo);
+    expect(git(repo, ['log', '-1', '--format=%s']).trim()).toMatch(/^rollgen\(echo\): start \w+: step 1 of 4$/);
+    const abort = await runCli(['abort', 'echo', '--commit'], repo);
+    expect(abort.code).toBe(0);
+    expect(git(repo, ['log', '-1', '--format=%s']).trim()).toMatch(/^rollgen\(echo\): abort \w+: all traffic to stable, canary removed$/);
+    expect(git(repo, ['show', '--name-status', '--format=', 'HEAD'])).toMatch(/^D\tdeploy\/echo\/deployment-echo-canary.yaml$/m);
+    expect(git(repo, ['status', '--porcelain', '--', 'deploy'])).toBe('');
+  });
+
+  test('nothing to do makes no commit; outside a git work tree nothing is written', async () => {
+    repo = makeRepo(['echo'], CONFIG, T0);
+    await runCli(['advance', 'echo', '--commit'], repo);
+    await runCli(['advance', 'echo', '--commit'], repo);
+    const head = git(repo, ['rev-parse', 'HEAD']);
+    const idle = await runCli(['advance', 'echo', '--commit'], repo);
+    expect(idle.stdout).toMatch(/nothing to advance/);
+    expect(git(repo, ['rev-parse', 'HEAD'])).toBe(head);
+
+    const plain = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-nogit-'));
+    try {
+      fs.cpSync(path.join(repo, 'apps'), path.join(plain, 'apps'), { recursive: true });
+      fs.writeFileSync(path.join(plain, 'rollgen.yaml'), CONFIG);
+      const r = await runCli(['advance', 'echo', '--commit'], plain, '', { git: (args, cwd) => (args[0] === 'rev-parse' ? (() => { throw new Error('not a git repository'); })() : runGit(args, cwd)) });
+      expect(r).toMatchObject({ code: 1, stderr: expect.stringContaining('is not inside a git work tree') });
+      expect(fs.existsSync(path.join(plain, 'deploy'))).toBe(false);
+    } finally {
+      fs.rmSync(plain, { recursive: true, force: true });
+    }
+  });
+
+  test('flags that do not go together are input errors', async () => {
+    repo = makeRepo(['echo'], CONFIG, T0);
+    expect((await runCli(['abort', 'echo', '--pr', '--commit'], repo)).code).toBe(2);
+    expect((await runCli(['abort', 'echo', '--merge'], repo)).stderr).toMatch(/--merge and --dry-run go with --pr/);
+  });
+});

@@ -1,0 +1,64 @@
+import { runCli, CliResult } from './cli';
+import { Call, FakeScm } from './fake-scm';
+import { land, makeRepo } from './git-repo';
+
+export const TOKEN = 'ghs_s3cretTokenValue0123456789abcdef';
+
+export interface FlowRun extends CliResult {
+  /** The seam calls this run made. */
+  readonly calls: readonly Call[];
+  readonly writes: readonly Call[];
+}
+
+/** A repository checkout on `main`, a fake GitHub and a clock that tests move forward. */
+export class FlowWorld {
+  now = new Date('2026-03-01T09:00:00Z');
+  readonly fake = new FakeScm(() => this.now);
+  readonly repo: string;
+  private readonly landed = new Set<number>();
+  env: Record<string, string | undefined> = { GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme/deploy', GITHUB_API_URL: 'https://api.github.com' };
+
+  constructor(apps: readonly string[], config: string) {
+    this.repo = makeRepo(apps, config, this.now);
+  }
+
+  /** Runs `rollgen <args>` against the fake, then lets whatever rollgen merged reach the checkout. */
+  async run(args: readonly string[]): Promise<FlowRun> {
+    const mark = this.fake.calls.length;
+    const r = await runCli(args, this.repo, '', { env: this.env, now: () => this.now, scm: () => this.fake });
+    const calls = this.fake.calls.slice(mark);
+    for (const text of [r.stdout, r.stderr]) if (text.includes(TOKEN)) throw new Error(`token printed:\n${text}`);
+    this.syncMerges();
+    return { ...r, calls, writes: calls.filter((c) => ['commitToBranch', 'createPull', 'updatePull', 'mergePull', 'comment'].includes(c.op)) };
+  }
+
+  pr(...args: string[]): Promise<FlowRun> {
+    return this.run(['pr', ...args]);
+  }
+
+  later(seconds: number): void {
+    this.now = new Date(this.now.getTime() + seconds * 1000);
+  }
+
+  /** A person merges the PR in the UI and the checkout gets the new main. */
+  merge(number: number): void {
+    this.fake.personMerge(number);
+    this.syncMerges();
+  }
+
+  /** The open PR of an app's branch; fails when there is none. */
+  openPr(branch: string) {
+    const pr = this.fake.open().find((p) => p.branch === branch);
+    if (!pr) throw new Error(`no open PR on ${branch}; open: ${this.fake.open().map((p) => p.branch).join(', ')}`);
+    return pr;
+  }
+
+  private syncMerges(): void {
+    for (const p of this.fake.pulls) {
+      if (p.merged && !this.landed.has(p.number)) {
+        this.landed.add(p.number);
+        land(this.fake, this.repo, p.number, new Date(p.mergedAt!));
+      }
+    }
+  }
+}
