@@ -10,9 +10,9 @@ export const BRANCH_PREFIX = 'rollgen/';
 /** What a PR proposes for its app. */
 export type Target =
   | { readonly kind: 'step'; readonly step: number }
-  | { readonly kind: 'adopt' | 'select' | 'promote' | 'cleanup' | 'revert' | 'abort' | 'retry' };
+  | { readonly kind: 'adopt' | 'select' | 'promote' | 'cleanup' | 'revert' | 'remove' | 'abort' | 'retry' };
 
-const NAMED = ['adopt', 'select', 'promote', 'cleanup', 'revert', 'abort', 'retry'] as const;
+const NAMED = ['adopt', 'select', 'promote', 'cleanup', 'revert', 'remove', 'abort', 'retry'] as const;
 
 export function branchName(app: string, target: Target): string {
   return `${BRANCH_PREFIX}${encodeApp(app)}/${targetSlug(target)}`;

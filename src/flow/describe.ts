@@ -4,6 +4,9 @@ import { Target } from './branch';
 /** One line saying what a PR or commit does, for titles and commit subjects. Pure. */
 export function describeTarget(target: Target, t: AppTransition): string {
   const moving = t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name));
+  // Two-commit removal: this commit only moves routes; saying "canary removed" would be untrue.
+  const draining = moving.some((r) => r.draining !== undefined);
+  const removed = draining ? 'routes to stable, canary workloads next' : 'canary removed';
   const steps = Math.max(0, ...moving.map((r) => r.steps));
   const revision = moving.map((r) => r.canaryRevision).find((r) => r !== undefined) ?? moving[0]?.stableRevision ?? '';
   switch (target.kind) {
@@ -16,11 +19,13 @@ export function describeTarget(target: Target, t: AppTransition): string {
     case 'promote':
       return `promote ${revision} to stable`;
     case 'cleanup':
-      return `clean up after ${revision}: canary removed`;
+      return `clean up after ${revision}: ${removed}`;
     case 'revert':
-      return 'source back to stable: canary removed';
+      return `source back to stable: ${removed}`;
+    case 'remove':
+      return `remove the drained canary workloads of ${revision}`;
     case 'abort':
-      return `abort ${revision}: all traffic to stable, canary removed`;
+      return `abort ${revision}: all traffic to stable, ${draining ? 'canary workloads next' : 'canary removed'}`;
     case 'retry':
       return `retry ${revision} from step 1 of ${steps}`;
   }

@@ -44,7 +44,7 @@ export interface ProposalInput {
 export function buildProposal(i: ProposalInput): Proposal {
   const t = i.write.transition;
   const target = i.target ?? targetOf(i.write.before.status, t, i.write.command);
-  const gate = i.origin === 'command' ? { kind: 'manual' as const } : gateFor(i.app, t, target);
+  const gate = i.origin === 'command' ? { kind: 'manual' as const } : gateFor(i.app, i.write.before.status, t);
   const branch = branchName(i.app.name, target);
   const { changes, files, digest } = fileChanges(i);
   const moving = t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name));

@@ -6,18 +6,33 @@ import { Target } from './branch';
 
 /**
  * What a transition proposes, named for the branch: read from the phases before and after rather
- * than from the action words, so a rewording of lifecycle messages never renames branches. Pure.
+ * than from the action words, so a rewording of lifecycle messages never renames branches. When the
+ * rollouts of an app move differently (one promotes while a longer one takes a step), the one
+ * furthest behind names the PR. Pure.
  */
 export function targetOf(previous: AppStatus | undefined, t: AppTransition, command: AppCommand): Target {
-  const name = t.actions[0]?.rollout;
-  const next = t.status.rollouts.find((r) => r.name === name);
-  const prev = previous?.rollouts.find((r) => r.name === name);
-  if (!next) return { kind: 'adopt' };
+  const targets = movingTargets(previous, t).map((m) => m.target);
+  if (targets.length === 0) return { kind: 'adopt' };
   if (command.kind === 'abort' || command.kind === 'retry') return { kind: command.kind };
-  return phaseTarget(prev, next);
+  return targets.reduce((a, b) => (rank(b) < rank(a) ? b : a));
 }
 
-function phaseTarget(prev: RolloutStatus | undefined, next: RolloutStatus): Target {
+const ORDER: readonly Target['kind'][] = ['adopt', 'select', 'step', 'promote', 'cleanup', 'revert', 'remove', 'abort', 'retry'];
+
+function rank(t: Target): number {
+  return ORDER.indexOf(t.kind) * 1e6 + (t.kind === 'step' ? t.step : 0);
+}
+
+/** Each rollout that moves in `t`, with what it alone proposes. */
+function movingTargets(previous: AppStatus | undefined, t: AppTransition): { name: string; target: Target }[] {
+  return t.status.rollouts
+    .filter((r) => t.actions.some((a) => a.rollout === r.name))
+    .map((next) => ({ name: next.name, target: rolloutTarget(previous?.rollouts.find((r) => r.name === next.name), next) }));
+}
+
+function rolloutTarget(prev: RolloutStatus | undefined, next: RolloutStatus): Target {
+  // The second half of a two-commit removal: routes left the canary in the previous commit, now its workloads go.
+  if (prev?.draining !== undefined && next.draining === undefined) return { kind: 'remove' };
   switch (next.phase) {
     case 'Adopting':
       return { kind: 'adopt' };
@@ -34,14 +49,18 @@ function phaseTarget(prev: RolloutStatus | undefined, next: RolloutStatus): Targ
 }
 
 /**
- * What must pass before the PR of `target` may land, per rollout that moves: the start gate before
- * step 1, the gate after step k-1 before step k, the last step's gate before promotion. Clean-up,
- * the selector switch of an adoption and a revert of the source follow by themselves; taking an app
- * under rollgen (adopt) and commands (abort, retry) wait for a person.
+ * What must pass before the flow's PR may land, per rollout that moves, from what that rollout
+ * itself proposes: the start gate before step 1, the gate after step k-1 before step k, the last
+ * step's gate before promotion. Clean-up, removing drained canary workloads, the selector switch of
+ * an adoption and a revert of the source follow by themselves; taking an app under rollgen (adopt)
+ * waits for a person.
  */
-export function gateFor(app: LoadedApp, t: AppTransition, target: Target): Gate {
-  const moving = app.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.spec.name));
-  return combineGates(moving.map((r) => rolloutGate(r.plan.startGate, r.plan.steps.map((s) => s.gate), target)));
+export function gateFor(app: LoadedApp, previous: AppStatus | undefined, t: AppTransition): Gate {
+  const gates = movingTargets(previous, t).map(({ name, target }) => {
+    const r = app.rollouts.find((x) => x.spec.name === name);
+    return r ? rolloutGate(r.plan.startGate, r.plan.steps.map((s) => s.gate), target) : { kind: 'manual' as const };
+  });
+  return combineGates(gates);
 }
 
 function rolloutGate(start: Gate, after: readonly Gate[], target: Target): Gate {
@@ -53,6 +72,7 @@ function rolloutGate(start: Gate, after: readonly Gate[], target: Target): Gate 
     case 'cleanup':
     case 'select':
     case 'revert':
+    case 'remove':
       return { kind: 'automatic' };
     default:
       return { kind: 'manual' };

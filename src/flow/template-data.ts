@@ -68,14 +68,16 @@ export function templateData(i: TemplateInput): PrTemplateData {
     output: i.output,
     rollouts: i.app.rollouts.map((r) => rolloutView(r.spec.name, r.plan.replicas, r.plan.steps, renderPhaseOf(status.find((s) => s.name === r.spec.name)))),
     gate: { kind: i.gate.kind, seconds: i.gate.kind === 'timed' ? i.gate.seconds : null, text: gateText(i.gate, i.base) },
-    mergeEffect: mergeEffect(i.target),
+    mergeEffect: mergeEffect(i.target, status.some((s) => s.draining !== undefined)),
     files: i.files,
   };
 }
 
 function rolloutView(name: string, replicas: number, steps: readonly PlannedStep[], phase: ReturnType<typeof renderPhaseOf>): RolloutView {
   const step = phase.kind === 'step' || phase.kind === 'promoting' ? steps[phase.step - 1] : undefined;
-  if (!step) return { name, canaryReplicas: 0, stableReplicas: replicas, traffic: '0%', matches: '-', bar: bar(0) };
+  // Draining: no traffic, but the canary pods still run until the next PR removes them.
+  const idle = phase.kind === 'draining' ? steps[phase.step - 1]?.canaryReplicas ?? 0 : 0;
+  if (!step) return { name, canaryReplicas: idle, stableReplicas: replicas, traffic: '0%', matches: '-', bar: bar(0) };
   const t = step.traffic;
   const byPods = step.serviceSelection === 'shared' && t.weight === 0 && t.matches.length === 0;
   const share = byPods ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : t.weight / t.weightTotal;
@@ -101,7 +103,11 @@ function gateText(gate: Gate, base: string): string {
   }
 }
 
-function mergeEffect(target: Target): string {
+function mergeEffect(target: Target, draining: boolean): string {
+  // removal: two-commits keeps the canary workloads one more commit, after routes have left them.
+  if (draining && (target.kind === 'cleanup' || target.kind === 'revert' || target.kind === 'abort')) {
+    return 'all traffic goes back to stable; the canary Deployment and Service stay until the next PR removes them.';
+  }
   switch (target.kind) {
     case 'step':
       return `Argo CD or Flux applies step ${target.step}: canary pods first, then the routes shown above.`;
@@ -116,6 +122,8 @@ function mergeEffect(target: Target): string {
     case 'revert':
     case 'abort':
       return 'all traffic goes back to stable and the canary objects are removed.';
+    case 'remove':
+      return 'the canary Deployment and Service, which no longer receive traffic, are removed.';
     case 'retry':
       return 'the rollout starts again at step 1.';
   }

@@ -59,6 +59,8 @@ export function parseStatus(value: unknown): AppStatus | string {
     if (!isObject(r) || typeof r.name !== 'string' || !PHASES.includes(r.phase as RolloutPhase) || typeof r.stableRevision !== 'string') {
       return 'rollouts[] entries need name, phase and stableRevision';
     }
+    const problem = numbersProblem(r);
+    if (problem) return `rollout ${r.name}: ${problem}`;
   }
   const meta = isObject(value.metadata) ? value.metadata : {};
   return {
@@ -67,4 +69,16 @@ export function parseStatus(value: unknown): AppStatus | string {
     files: Array.isArray(value.files) ? value.files.map(String) : [],
     history: Array.isArray(value.history) ? (value.history as HistoryEntry[]) : [],
   };
+}
+
+/**
+ * Steps pick what is rendered: a `draining` that is not a step number would render no canary
+ * workloads, deleting them in the same commit as the routes that two-commit removal keeps apart.
+ */
+function numbersProblem(r: Record<string, unknown>): string | undefined {
+  const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  if (!count(r.step) || !count(r.steps)) return 'step and steps must be whole numbers';
+  if (r.canaryRevision !== undefined && typeof r.canaryRevision !== 'string') return 'canaryRevision must be a string';
+  if (r.draining === undefined) return undefined;
+  return count(r.draining) && (r.draining as number) >= 1 ? undefined : 'draining must be the step number (1 or more) whose canary workloads are still in the output';
 }
