@@ -17,7 +17,8 @@ export function peerOf(app: string, rollout: RolloutSpec, resources: ResourceSet
 export function repoPeers(apps: readonly LoadedApp[]): RepoPeers {
   const out = new Map<string, PeerRollout<unknown>[]>();
   for (const app of apps) {
-    for (const r of app.rollouts) {
+    // A TrafficRouting routes like a rollout of its own (e.g. it needs ALB orders too).
+    for (const r of [...app.rollouts, ...app.routings.map((t) => ({ spec: t.spec.rollout, providers: t.providers }))]) {
       for (const p of r.providers) {
         const list = out.get(p.generator.id) ?? [];
         list.push(peerOf(app.name, r.spec, app.resources, p));

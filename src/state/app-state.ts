@@ -67,8 +67,8 @@ function applyCommand(command: AppCommand, current: RolloutStatus | undefined, r
 
 /**
  * Rollouts sharing a TrafficRouting move together: when one starts (or restarts on a new revision),
- * every other member with a live canary restarts at step 1 with it, so one state (one PR) holds
- * the whole end-to-end canary at one step.
+ * every other progressing member restarts at step 1 with it, so one state (one PR) holds the whole
+ * end-to-end canary at one step.
  */
 function lockStep(app: LoadedApp, before: readonly (RolloutStatus | undefined)[], statuses: RolloutStatus[], actions: { rollout: string; action: string }[]): void {
   for (const routing of app.routings) {
@@ -77,7 +77,8 @@ function lockStep(app: LoadedApp, before: readonly (RolloutStatus | undefined)[]
     if (starter === undefined) continue;
     for (const i of idx) {
       const s = statuses[i];
-      if (i === starter || started(before[i], s) || (s.phase !== 'Progressing' && s.phase !== 'Promoting')) continue;
+      // A promoting member already runs its new version as stable; it finishes rather than restarts.
+      if (i === starter || started(before[i], s) || before[i]?.phase !== 'Progressing') continue;
       statuses[i] = { ...s, phase: 'Progressing', step: 1 };
       const action = `restart at step 1 in lock-step with ${app.rollouts[starter].spec.name}`;
       const existing = actions.findIndex((a) => a.rollout === s.name);

@@ -122,3 +122,14 @@ test('members need one step count, and the TrafficRouting must be in the app', (
   const missing = load({ a: 'v1', b: 'v1' }, TWO_STEPS, false);
   expect(missing.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.line}: ${d.message}`)).toContainEqual(expect.stringMatching(/^\d+: rollout a references TrafficRouting "lane", which is not in app shop/));
 });
+
+test('a member already promoting finishes instead of restarting when another member starts', () => {
+  let cur = step(load({ a: 'v1', b: 'v1' }), { resources: new ResourceSet([]) });
+  cur = step(load({ a: 'v1', b: 'v1' }), cur.output);
+  const aOnly = load({ a: 'v2', b: 'v1' });
+  for (let i = 0; i < 3; i++) cur = step(aOnly, cur.output);
+  expect(steps(cur.status)).toEqual(['a:Promoting@2', 'b:Healthy@0']);
+  cur = step(load({ a: 'v2', b: 'v2' }), cur.output);
+  expect(steps(cur.status)).toEqual(['a:Healthy@0', 'b:Progressing@1']);
+  expect(cur.actions).toEqual(['a: clean up', 'b: start']);
+});
