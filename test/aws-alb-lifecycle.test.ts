@@ -1,24 +1,14 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { spawnSync } from 'child_process';
-import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './helpers/schema';
+import { runBinClean, useAppDir, validateOutput } from './helpers/rollout-dir';
 
 /** A whole aws-alb rollout through `bin/rollgen advance` (run `npm run build` first), each output built by kustomize and validated against the Kubernetes schemas. */
 const SOURCE = path.join(__dirname, 'golden', 'aws-alb', 'header-routes', 'source');
 const P = 'alb.ingress.kubernetes.io';
-const BIN = path.join(__dirname, '..', 'bin', 'rollgen');
 
-let dir: string;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-alb-'));
-  fs.cpSync(SOURCE, path.join(dir, 'src'), { recursive: true });
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const read = (f: string) => fs.readFileSync(path.join(dir, 'out', f), 'utf8');
-const status = () => parse(read('rollgen-status.yaml')).rollouts[0];
+const app = useAppDir('rollgen-alb-', SOURCE);
+const { read, status } = app;
 const ingress = () => parse(read('ingress-web.yaml'));
 const annotations = (): Record<string, string> => ingress().metadata.annotations;
 const weights = () => JSON.parse(annotations()[`${P}/actions.web`]).ForwardConfig.TargetGroups.map((g: { ServiceName: string; Weight: number }) => `${g.ServiceName}=${g.Weight}`);
@@ -26,11 +16,10 @@ const backends = () => ingress().spec.rules[0].http.paths.map((p: { backend: { s
 const routeKeys = () => Object.keys(annotations()).filter((k) => /\/(actions|conditions)\.(qa-team|beta-users)$/.test(k)).sort();
 
 async function advance(): Promise<string> {
-  const r = spawnSync(BIN, ['advance', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
-  expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
-  if (hasKubectl()) expect(validateAgainstSchemas(kustomizeBuild(path.join(dir, 'out')))).toContain('Ingress/web');
-  return r.stdout;
+  const stdout = runBinClean(app.dir, ['advance', 'src', 'out']);
+  const checked = validateOutput(app.dir);
+  if (checked) expect(checked).toContain('Ingress/web');
+  return stdout;
 }
 
 test('first deploy, every step, promote and clean-up: weights end at 0/100 and header routes are removed', async () => {
@@ -40,8 +29,7 @@ test('first deploy, every step, promote and clean-up: weights end at 0/100 and h
   expect(weights()).toEqual(['web-canary=0', 'web=100']);
   expect(routeKeys()).toEqual([]);
 
-  const file = path.join(dir, 'src', 'deployment.yaml');
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
+  app.setImage('2.54');
   const seen: string[] = [];
   for (let step = 1; step <= 6; step++) {
     await advance();
@@ -69,6 +57,6 @@ test('first deploy, every step, promote and clean-up: weights end at 0/100 and h
   expect(routeKeys()).toEqual([]);
   expect(backends()).toEqual(['static', 'web']);
   expect(JSON.parse(annotations()['rollouts.argoproj.io/managed-alb-annotations'])).toEqual({ web: [`${P}/actions.web`] });
-  expect(fs.readdirSync(path.join(dir, 'out'))).not.toContain('deployment-web-canary.yaml');
+  expect(fs.readdirSync(app.out())).not.toContain('deployment-web-canary.yaml');
   expect(await advance()).toMatch(/nothing to advance/);
 });

@@ -1,36 +1,26 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
-import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './helpers/schema';
+import { BIN, buildOutput, runBinClean, useAppDir } from './helpers/rollout-dir';
+import { validateAgainstSchemas } from './helpers/schema';
 
 /**
  * A whole Kruise rollout on the custom provider through the real `bin/rollgen` (run `npm run build`
  * first): the TraefikService follows its RouteTemplate step by step and is restored at the end.
  */
-const BIN = path.join(__dirname, '..', 'bin', 'rollgen');
 const SOURCE = path.join(__dirname, 'golden', 'custom', 'traefik-weighted', 'source');
 /** Custom kinds have no published schema; only this test's TraefikService is skipped, by name. */
 const CUSTOM_KINDS = ['TraefikService'];
 
-let dir: string;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-custom-'));
-  fs.cpSync(SOURCE, path.join(dir, 'src'), { recursive: true });
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const out = () => path.join(dir, 'out');
-const read = (f: string) => fs.readFileSync(path.join(out(), f), 'utf8');
-const status = () => parse(read('rollgen-status.yaml')).rollouts[0];
+const app = useAppDir('rollgen-custom-', SOURCE);
+const { out, read, status, setImage } = app;
 
 function advance(): string {
-  const r = spawnSync(BIN, ['advance', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
-  expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
-  if (hasKubectl()) validateBuilt(kustomizeBuild(out()));
-  return r.stdout;
+  const stdout = runBinClean(app.dir, ['advance', 'src', 'out']);
+  const built = buildOutput(app.dir);
+  if (built !== undefined) validateBuilt(built);
+  return stdout;
 }
 
 /** Everything the output applies validates against the Kubernetes schemas, except the custom kinds. */
@@ -47,11 +37,6 @@ function weights(): Record<string, number> {
   if (!file) throw new Error(`no TraefikService in ${fs.readdirSync(out()).join(', ')}`);
   const services = parse(read(file)).spec.weighted.services as { name: string; weight: number }[];
   return Object.fromEntries(services.map((s) => [s.name, s.weight]));
-}
-
-function setImage(tag: string): void {
-  const file = path.join(dir, 'src', 'deployment.yaml');
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/agnhost:[\w.]+/, `agnhost:${tag}`));
 }
 
 test('first deploy, every step, promotion and clean-up move the TraefikService weights', () => {
@@ -82,10 +67,10 @@ test('first deploy, every step, promotion and clean-up move the TraefikService w
 test('a broken template fails advance at its line and leaves the output untouched', () => {
   advance();
   const before = fs.readdirSync(out()).map((f) => read(f)).join('\n');
-  const file = path.join(dir, 'src', 'route-template.yaml');
+  const file = path.join(app.dir, 'src', 'route-template.yaml');
   fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('weight: {{step.weight}}', 'weight: {{step.percent}}'));
   setImage('2.54');
-  const r = spawnSync(BIN, ['advance', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(BIN, ['advance', 'src', 'out'], { cwd: app.dir, encoding: 'utf8' });
   expect(r.status).toBe(2);
   expect(r.stderr).toMatch(/^src\/route-template\.yaml:22:\d+: RouteTemplate traefik-weighted, template line 12, rendering step 1.*"percent" not defined/m);
   expect(fs.readdirSync(out()).map((f) => read(f)).join('\n')).toBe(before);

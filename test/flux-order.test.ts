@@ -1,37 +1,17 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import type { SimRequest, TrafficGenerator } from '../generators/types';
-import { KubeObject } from '../src/model/kube';
-import { ResourceSet } from '../src/model/resource-set';
-import { defaultGatePolicy } from '../src/plan/gates';
+import type { SimRequest } from '../generators/types';
 import { RenderPhase } from '../src/render/phase';
-import { renderApp } from '../src/render/render-app';
-import { defaultTrackLabel } from '../src/render/track';
-import { AppLocation, loadSource, readSourceFiles } from '../src/run/apps';
 import { simulateRequest } from '../src/simulate/simulate';
 import { fluxMoments } from '../src/simulate/transition';
 import { LoadedApp } from '../src/spec/load-app';
-import { statesAtStep } from '../src/state/app-state';
 import { runCli } from './helpers/cli';
-import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './helpers/schema';
+import { deadPods, generatorsOf, goldenCases, loadGoldenApp, objectsAt } from './helpers/golden-app';
+import { makeAppDir, setImage, validateOutput } from './helpers/rollout-dir';
 
 /** Flux applies workloads, then routes (the README's split), pruning as it goes; two-commit removal keeps that safe. */
-const GOLDEN = path.join(__dirname, 'golden', 'ingress-nginx');
-const CASES = fs.readdirSync(GOLDEN).filter((c) => !c.startsWith('error-'));
-const track = defaultTrackLabel;
-
-function load(name: string): LoadedApp {
-  const loc: AppLocation = { name, source: path.join(GOLDEN, name, 'source'), gates: defaultGatePolicy, track, removal: 'two-commits' };
-  return loadSource(loc, readSourceFiles(loc, GOLDEN));
-}
-
-function objectsAt(app: LoadedApp, phase: RenderPhase): KubeObject[] {
-  const states = statesAtStep(app, { resources: new ResourceSet([]) }, 0, track).map((s) => ({ ...s, phase, canaryPod: { ...s.canaryPod, revision: 'new' } }));
-  return renderApp(app, states, track);
-}
-
-const generatorsOf = (app: LoadedApp): TrafficGenerator[] => app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
+const CASES = goldenCases('ingress-nginx');
+const load = (name: string): LoadedApp => loadGoldenApp('ingress-nginx', name);
 
 /** Requests that hit the canary in some step: a plain one and one per header/cookie match. */
 function requests(app: LoadedApp): SimRequest[] {
@@ -53,7 +33,7 @@ function deadMoments(app: LoadedApp, path: readonly RenderPhase[]): string[] {
     for (const moment of fluxMoments(objectsAt(app, path[i - 1]), objectsAt(app, path[i]))) {
       for (const req of requests(app)) {
         const split = simulateRequest(moment.objects, generatorsOf(app), req, moment.ready);
-        if (split?.pods.some((p) => p.share > 0 && !p.deployment)) dead.push(`${path[i - 1].kind} -> ${path[i].kind}: ${moment.label}`);
+        if (deadPods(split).length > 0) dead.push(`${path[i - 1].kind} -> ${path[i].kind}: ${moment.label}`);
       }
     }
   }
@@ -85,15 +65,10 @@ test.each(EXPOSED)('Flux order: one-commit clean-up of %s does send requests to 
 });
 
 describe('two-commit removal through the CLI', () => {
-  const image = (dir: string, tag: string) => {
-    const file = path.join(dir, 'src', 'deployment.yaml');
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/agnhost:[0-9.]+/, `agnhost:${tag}`));
-  };
   const files = (dir: string) => fs.readdirSync(path.join(dir, 'out')).sort();
 
   function setup(): string {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-removal-'));
-    fs.cpSync(path.join(__dirname, '..', 'examples', 'kruise-nginx', 'echoserver'), path.join(dir, 'src'), { recursive: true });
+    const dir = makeAppDir('rollgen-removal-', path.join(__dirname, '..', 'examples', 'kruise-nginx', 'echoserver'));
     fs.writeFileSync(path.join(dir, 'rollgen.yaml'), 'apps:\n  - source: src\n    output: out\n    name: echoserver\n    removal: two-commits\n');
     return dir;
   }
@@ -101,7 +76,7 @@ describe('two-commit removal through the CLI', () => {
   test('clean-up takes two commits: routes first, then the canary workloads', async () => {
     const dir = setup();
     for (let i = 0; i < 2; i++) expect((await runCli(['advance'], dir)).code).toBe(0);
-    image(dir, '2.54');
+    setImage(dir, '2.54');
     expect((await runCli(['advance'], dir)).code).toBe(0);
     expect(files(dir)).toContain('ingress-echoserver-canary.yaml');
     expect((await runCli(['promote', '--full'], dir)).code).toBe(0);
@@ -109,7 +84,8 @@ describe('two-commit removal through the CLI', () => {
     expect(cleanup.stdout).toContain('clean up: routes to stable (canary workloads next)');
     expect(files(dir)).not.toContain('ingress-echoserver-canary.yaml');
     expect(files(dir)).toContain('deployment-echoserver-canary.yaml');
-    if (hasKubectl()) expect(validateAgainstSchemas(kustomizeBuild(path.join(dir, 'out')))).toContain('Deployment/echoserver-canary');
+    const checked = validateOutput(dir);
+    if (checked) expect(checked).toContain('Deployment/echoserver-canary');
     const finish = await runCli(['advance'], dir);
     expect(finish.stdout).toContain('remove canary workloads');
     expect(files(dir)).not.toContain('deployment-echoserver-canary.yaml');
@@ -120,7 +96,7 @@ describe('two-commit removal through the CLI', () => {
   test('abort takes two commits and the flag overrides rollgen.yaml', async () => {
     const dir = setup();
     for (let i = 0; i < 2; i++) await runCli(['advance'], dir);
-    image(dir, '2.54');
+    setImage(dir, '2.54');
     await runCli(['advance'], dir);
     expect((await runCli(['abort'], dir)).stdout).toContain('abort: routes to stable');
     expect(files(dir)).toContain('deployment-echoserver-canary.yaml');

@@ -1,8 +1,8 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { runCli } from './helpers/cli';
+import { makeAppDir, setImage } from './helpers/rollout-dir';
 import { hasKubectl, kustomizeBuild } from './helpers/schema';
 
 /** The README's Flux split: workloads and routes built separately from one output, with real kustomize. */
@@ -22,11 +22,9 @@ const names = (yaml: string) => parseAllDocuments(yaml).map((d) => { const o = d
 
 test('the Flux workloads/routes split partitions a canary step exactly', async () => {
   if (!hasKubectl()) return;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-flux-'));
-  fs.cpSync(path.join(__dirname, '..', 'examples', 'kruise-nginx', 'echoserver'), path.join(dir, 'src'), { recursive: true });
+  const dir = makeAppDir('rollgen-flux-', path.join(__dirname, '..', 'examples', 'kruise-nginx', 'echoserver'));
   for (let i = 0; i < 2; i++) await runCli(['advance', 'src', 'out'], dir);
-  const deployment = path.join(dir, 'src', 'deployment.yaml');
-  fs.writeFileSync(deployment, fs.readFileSync(deployment, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
+  setImage(dir, '2.54');
   expect((await runCli(['advance', 'src', 'out'], dir)).code).toBe(0);
   for (const [sub, sel] of [['workloads', '=1'], ['routes', '!=1']]) {
     fs.mkdirSync(path.join(dir, 'flux', sub), { recursive: true });

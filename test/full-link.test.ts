@@ -1,19 +1,17 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import type { SimRequest } from '../generators/types';
 import { KubeObject } from '../src/model/kube';
 import { ResourceSet } from '../src/model/resource-set';
-import { defaultGatePolicy } from '../src/plan/gates';
 import { renderApp } from '../src/render/render-app';
 import { defaultTrackLabel } from '../src/render/track';
-import { AppLocation, loadSource, readSourceFiles } from '../src/run/apps';
 import { colorAtGateway } from '../src/simulate/coloring';
 import { simulateRequest } from '../src/simulate/simulate';
 import { LoadedApp } from '../src/spec/load-app';
 import { statesAtStep } from '../src/state/app-state';
 import { runCli } from './helpers/cli';
-import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './helpers/schema';
+import { loadAppFrom } from './helpers/golden-app';
+import { makeAppDir, validateOutput } from './helpers/rollout-dir';
 
 /**
  * The full-link example: the gateway colours a request, mocka routes it by colour, and mocka's
@@ -22,10 +20,7 @@ import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './helpers/sc
 const EXAMPLE = path.join(__dirname, '..', 'examples', 'kruise-istio', 'full-link');
 const track = defaultTrackLabel;
 
-function load(): LoadedApp {
-  const loc: AppLocation = { name: 'full-link', source: EXAMPLE, gates: defaultGatePolicy, track };
-  return loadSource(loc, readSourceFiles(loc, EXAMPLE));
-}
+const load = (): LoadedApp => loadAppFrom('full-link', EXAMPLE, EXAMPLE);
 
 function objectsAt(app: LoadedApp, step: number): KubeObject[] {
   const states = statesAtStep(app, { resources: new ResourceSet([]) }, step, track).map((s) => ({ ...s, canaryPod: { ...s.canaryPod, revision: 'new' } }));
@@ -72,12 +67,11 @@ describe('full-link canary through two services', () => {
 });
 
 test('bin/rollgen advances both services in lock-step through a whole rollout, every output builds and validates', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-full-link-'));
-  fs.cpSync(EXAMPLE, path.join(dir, 'src'), { recursive: true });
+  const dir = makeAppDir('rollgen-full-link-', EXAMPLE);
   const advance = async () => {
     const r = await runCli(['advance', 'src', 'out'], dir);
     expect(r.code).toBe(0);
-    if (hasKubectl()) validateAgainstSchemas(kustomizeBuild(path.join(dir, 'out')));
+    validateOutput(dir);
     return r.stdout;
   };
   await advance();

@@ -1,42 +1,26 @@
-import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { parse, parseAllDocuments } from 'yaml';
-import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './helpers/schema';
+import { buildOutput, runBin, useAppDir } from './helpers/rollout-dir';
+import { validateAgainstSchemas } from './helpers/schema';
 
 /** A whole gateway-api rollout through the built CLI (`npm run build` first), as a GitOps repo would run it. */
-const ROOT = path.join(__dirname, '..');
-const BIN = path.join(ROOT, 'bin', 'rollgen');
 const SOURCE = path.join(__dirname, 'golden', 'gateway-api', 'kruise-matches-crossed', 'source');
 
-let dir: string;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-gw-'));
-  fs.cpSync(SOURCE, path.join(dir, 'src'), { recursive: true });
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const out = () => path.join(dir, 'out');
-const read = (f: string) => fs.readFileSync(path.join(out(), f), 'utf8');
+const app = useAppDir('rollgen-gw-', SOURCE);
+const { out, read, status, setImage } = app;
 const route = () => parse(read('httproute-shop.yaml'));
-const status = () => parse(read('rollgen-status.yaml')).rollouts[0];
 const refsOf = (rule: { backendRefs?: { name: string; weight?: number }[] }) => (rule.backendRefs ?? []).map((r) => `${r.name}${r.weight === undefined ? '' : `=${r.weight}`}`);
 
 /** Runs bin/rollgen, then builds the output with kustomize and validates every object against its published schema. */
 function advance(...args: string[]): string {
-  const stdout = execFileSync(BIN, [...(args.length ? args : ['advance']), 'src', 'out'], { cwd: dir, encoding: 'utf8' });
-  if (hasKubectl()) {
-    const built = kustomizeBuild(out());
+  const stdout = runBin(app.dir, [...(args.length ? args : ['advance']), 'src', 'out']);
+  const built = buildOutput(app.dir);
+  if (built !== undefined) {
     expect(validateAgainstSchemas(built)).toContain('HTTPRoute/shop');
     expect(parseAllDocuments(built).filter((d) => d.toJS()?.kind === 'HTTPRoute')).toHaveLength(1);
   }
   return stdout;
-}
-
-function setImage(tag: string): void {
-  const file = path.join(dir, 'src', 'deployment.yaml');
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/agnhost:[\w.]+/, `agnhost:${tag}`));
 }
 
 test('first deploy, every step, promotion and clean-up restore the HTTPRoute exactly', () => {

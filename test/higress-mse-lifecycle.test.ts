@@ -1,42 +1,33 @@
-import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './helpers/schema';
+import { runBin, useAppDir, validateOutput } from './helpers/rollout-dir';
 
 /** A full rollout per provider through the built CLI (`npm run build` first): first deploy, every step, promote, clean-up. */
 const ROOT = path.join(__dirname, '..');
-const BIN = path.join(ROOT, 'bin', 'rollgen');
 const CASES = [
   { provider: 'higress', source: 'test/golden/higress/kruise-steps/source', steps: 5 },
   { provider: 'mse', source: 'test/golden/mse/kruise-query/source', steps: 5 },
 ];
 
-let dir: string;
-beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-higress-'))));
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const out = () => path.join(dir, 'out');
-const read = (f: string) => fs.readFileSync(path.join(out(), f), 'utf8');
-const status = () => parse(read('rollgen-status.yaml')).rollouts[0];
+const app = useAppDir('rollgen-higress-');
+const { out, read, status } = app;
 const canaryIngresses = () => fs.readdirSync(out()).filter((f) => /^ingress-.*-canary/.test(f)).sort();
 const annotations = (f: string): Record<string, string> => parse(read(f)).metadata.annotations;
 
 function advance(): string {
-  const stdout = execFileSync(BIN, ['advance', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
-  if (hasKubectl()) validateAgainstSchemas(kustomizeBuild(out()));
+  const stdout = runBin(app.dir, ['advance', 'src', 'out']);
+  validateOutput(app.dir);
   return stdout;
 }
 
 describe.each(CASES)('$provider: bin/rollgen advance', ({ source, steps }) => {
   test('first deploy, every step, promotion and clean-up', () => {
-    fs.cpSync(path.join(ROOT, source), path.join(dir, 'src'), { recursive: true });
+    fs.cpSync(path.join(ROOT, source), path.join(app.dir, 'src'), { recursive: true });
     advance();
     advance();
     expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
-    const deployment = path.join(dir, 'src', 'deployment.yaml');
-    fs.writeFileSync(deployment, fs.readFileSync(deployment, 'utf8').replace(/agnhost:[\w.]+/, 'agnhost:2.54'));
+    app.setImage('2.54');
 
     for (let n = 1; n <= steps; n++) {
       advance();

@@ -1,35 +1,20 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { parse } from 'yaml';
 import { runCli } from './helpers/cli';
-import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './helpers/schema';
+import { useAppDir, validateOutput } from './helpers/rollout-dir';
 
 const EXAMPLE = path.join(__dirname, '..', 'examples', 'kruise-nginx', 'echoserver');
 
-let dir: string;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-life-'));
-  fs.cpSync(EXAMPLE, path.join(dir, 'src'), { recursive: true });
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const out = () => path.join(dir, 'out');
-const read = (f: string) => fs.readFileSync(path.join(out(), f), 'utf8');
-const status = () => parse(read('rollgen-status.yaml')).rollouts[0];
-const files = () => fs.readdirSync(out()).sort();
-
-function setImage(tag: string): void {
-  const file = path.join(dir, 'src', 'deployment.yaml');
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/agnhost:[\w.]+/, `agnhost:${tag}`));
-}
+const app = useAppDir('rollgen-life-', EXAMPLE);
+const { out, read, status, files, setImage } = app;
 
 /** advance/abort/... then prove the output builds with kustomize and validates against the Kubernetes schemas. */
 async function step(command: string, ...flags: string[]): Promise<string> {
-  const r = await runCli([command, 'src', 'out', ...flags], dir);
+  const r = await runCli([command, 'src', 'out', ...flags], app.dir);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  if (hasKubectl()) validateAgainstSchemas(kustomizeBuild(out()));
+  validateOutput(app.dir);
   return r.stdout;
 }
 
@@ -111,8 +96,8 @@ test('user content in the output kustomization survives; a failed advance leaves
   expect(parse(kustomization).resources).toContain('extra.yaml');
 
   const before = files().map((f) => [f, read(f)]);
-  fs.writeFileSync(path.join(dir, 'src', 'deployment.yaml'), 'kind: [broken');
-  const r = await runCli(['advance', 'src', 'out'], dir);
+  fs.writeFileSync(path.join(app.dir, 'src', 'deployment.yaml'), 'kind: [broken');
+  const r = await runCli(['advance', 'src', 'out'], app.dir);
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/^src\/deployment.yaml:\d+:\d+: invalid YAML/);
   expect(files().map((f) => [f, read(f)])).toEqual(before);

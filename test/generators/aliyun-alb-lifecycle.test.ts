@@ -1,32 +1,23 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from '../helpers/schema';
+import { BIN, runBinClean, useAppDir, validateOutput } from '../helpers/rollout-dir';
 
 /** A whole aliyun-alb rollout through the built CLI (`npm run build` first): every output builds with kustomize and validates. */
-const BIN = path.join(__dirname, '..', '..', 'bin', 'rollgen');
 const SOURCE = path.join(__dirname, '..', 'golden', 'aliyun-alb', 'header-weight', 'source');
 const PREFIX = 'alb.ingress.kubernetes.io';
 
-let dir: string;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-alb-life-'));
-  fs.cpSync(SOURCE, path.join(dir, 'src'), { recursive: true });
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const out = (f = ''): string => path.join(dir, 'out', f);
-const status = (): { phase: string; step: number } => parse(fs.readFileSync(out('rollgen-status.yaml'), 'utf8')).rollouts[0];
+const app = useAppDir('rollgen-alb-life-', SOURCE);
+const { out, status } = app;
 const canaryFiles = (): string[] => fs.readdirSync(out()).filter((f) => /^ingress-.*canary/.test(f)).sort();
 const annotations = (file: string): Record<string, string> => parse(fs.readFileSync(out(file), 'utf8')).metadata.annotations;
 
 function advance(): string {
-  const r = spawnSync(BIN, ['advance', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
-  expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-  if (hasKubectl()) expect(validateAgainstSchemas(kustomizeBuild(out())).length).toBeGreaterThan(0);
-  return r.stdout;
+  const stdout = runBinClean(app.dir, ['advance', 'src', 'out']);
+  const checked = validateOutput(app.dir);
+  if (checked) expect(checked.length).toBeGreaterThan(0);
+  return stdout;
 }
 
 test('first deploy, every step, promote and clean-up: canary Ingresses, orders and the untouched stable Ingress', () => {
@@ -36,8 +27,7 @@ test('first deploy, every step, promote and clean-up: canary Ingresses, orders a
   const stableIngress = fs.readFileSync(out('ingress-echoserver.yaml'), 'utf8');
   expect(canaryFiles()).toEqual([]);
 
-  const file = path.join(dir, 'src', 'deployment.yaml');
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
+  app.setImage('2.54');
   // step 1: header only, in <ing>-canary
   advance();
   expect(status()).toMatchObject({ phase: 'Progressing', step: 1 });
@@ -69,13 +59,12 @@ test('first deploy, every step, promote and clean-up: canary Ingresses, orders a
 test('abort mid-rollout removes both canary Ingresses', () => {
   advance();
   advance();
-  const file = path.join(dir, 'src', 'deployment.yaml');
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
+  app.setImage('2.54');
   advance();
   advance();
   expect(canaryFiles()).toHaveLength(2);
-  const r = spawnSync(BIN, ['abort', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(BIN, ['abort', 'src', 'out'], { cwd: app.dir, encoding: 'utf8' });
   expect(r.status).toBe(0);
   expect(canaryFiles()).toEqual([]);
-  if (hasKubectl()) validateAgainstSchemas(kustomizeBuild(out()));
+  validateOutput(app.dir);
 });

@@ -1,41 +1,20 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import type { AlbOptions } from '../../generators/aws-alb/options';
 import { albPaths, routesToAction } from '../../generators/aws-alb/ingress';
-import type { SimRequest, TrafficGenerator } from '../../generators/types';
+import type { SimRequest } from '../../generators/types';
 import { KubeObject } from '../../src/model/kube';
-import { ResourceSet } from '../../src/model/resource-set';
-import { defaultGatePolicy } from '../../src/plan/gates';
 import { PlannedStep } from '../../src/plan/types';
 import { RenderPhase } from '../../src/render/phase';
-import { renderApp } from '../../src/render/render-app';
-import { defaultTrackLabel } from '../../src/render/track';
-import { AppLocation, loadSource, readSourceFiles } from '../../src/run/apps';
 import { simulateRequest } from '../../src/simulate/simulate';
 import { syncMoments } from '../../src/simulate/transition';
 import { LoadedApp, LoadedRollout } from '../../src/spec/load-app';
-import { statesAtStep } from '../../src/state/app-state';
+import { deadPods, generatorsOf, goldenCases, loadGoldenApp, objectsAt } from '../helpers/golden-app';
 
 /** The aws-alb golden cases through the traffic simulator: each step's split, and no request to pods that are not ready. */
-const GOLDEN = path.join(__dirname, '..', 'golden', 'aws-alb');
-const CASES = fs.readdirSync(GOLDEN).filter((c) => !c.startsWith('error-'));
-const track = defaultTrackLabel;
-
-function load(name: string): LoadedApp {
-  const loc: AppLocation = { name, source: path.join(GOLDEN, name, 'source'), gates: defaultGatePolicy, track };
-  return loadSource(loc, readSourceFiles(loc, GOLDEN));
-}
-
-/** Every rollout of the app in the phase picked for it; canary templates differ so the canary is a real new version. */
-function objectsAt(app: LoadedApp, phaseOf: (r: LoadedRollout) => RenderPhase): KubeObject[] {
-  const states = statesAtStep(app, { resources: new ResourceSet([]) }, 0, track).map((s) => ({ ...s, phase: phaseOf(s.rollout), canaryPod: { ...s.canaryPod, revision: 'new' } }));
-  return renderApp(app, states, track);
-}
+const CASES = goldenCases('aws-alb');
+const load = (name: string) => loadGoldenApp('aws-alb', name);
 
 /** A step number beyond a rollout's last step holds it at its last step, so apps with rollouts of different lengths line up. */
 const stepPhase = (n: number) => (r: LoadedRollout): RenderPhase => (n === 0 ? { kind: 'stable' } : { kind: 'step', step: Math.min(n, r.plan.steps.length) });
-
-const generatorsOf = (app: LoadedApp): TrafficGenerator[] => [...new Set(app.rollouts.flatMap((r) => r.providers.map((p) => p.generator)))];
 
 /** One request per host+path that the source Ingresses hand to this rollout's action. */
 function entryRequests(app: LoadedApp, r: LoadedRollout): SimRequest[] {
@@ -102,7 +81,7 @@ describe.each(CASES)('aws-alb simulator: %s', (name) => {
         for (const req of requests) {
           const split = simulateRequest(moment.objects, generatorsOf(app), req, moment.ready);
           expect(split).toBeDefined();
-          if (split?.pods.some((p) => p.share > 0 && !p.deployment)) unsafe.add(`${fromName} -> ${toName}: ${moment.label}`);
+          if (deadPods(split).length > 0) unsafe.add(`${fromName} -> ${toName}: ${moment.label}`);
           checked++;
         }
       }
@@ -117,7 +96,7 @@ test('the transition model catches an action pointing at canary pods that are no
   const entry = entryRequests(app, app.rollouts[0])[0];
   // A broken renderer that applies the weighted Ingress in the same wave as the new canary Deployment.
   const broken = objectsAt(app, stepPhase(2)).map((o) => (o.kind === 'Ingress' ? { ...o, metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, 'argocd.argoproj.io/sync-wave': '0' } } } : o));
-  const unsafe = (after: readonly KubeObject[]) => syncMoments(objectsAt(app, stepPhase(0)), after).some((m) => simulateRequest(m.objects, generatorsOf(app), entry, m.ready)?.pods.some((p) => p.share > 0 && !p.deployment));
+  const unsafe = (after: readonly KubeObject[]) => syncMoments(objectsAt(app, stepPhase(0)), after).some((m) => deadPods(simulateRequest(m.objects, generatorsOf(app), entry, m.ready)).length > 0);
   expect(unsafe(broken)).toBe(true);
   expect(unsafe(objectsAt(app, stepPhase(2)))).toBe(false);
 });

@@ -9,6 +9,7 @@ import type { KubeObject } from '../../src/model/kube';
 import { ResourceSet } from '../../src/model/resource-set';
 import { stableTraffic, TrafficState } from '../../src/plan/types';
 import type { NamedRoute, RolloutSpec, ValueMatch } from '../../src/spec/types';
+import { soloContext } from '../helpers/generator-context';
 
 const P = 'alb.ingress.kubernetes.io';
 const origin = { file: 'rollout.yaml', line: 3, col: 5 };
@@ -34,7 +35,7 @@ function ctx(object: KubeObject, options: Partial<AlbOptions> = {}, rollout: Par
     steps: [],
     traffic: { stableService: 'web', canaryService: 'web-canary', generateCanaryService: false, weightTotal: 100, providers: [], managedRoutes: ['beta'], ...rollout },
   } as unknown as RolloutSpec;
-  const self = {
+  return soloContext({
     app: 'shop',
     rollout: spec,
     options: { ingresses: ['web'], servicePort: 8080, annotationPrefix: P, ...options },
@@ -42,8 +43,7 @@ function ctx(object: KubeObject, options: Partial<AlbOptions> = {}, rollout: Par
     resources: new ResourceSet([{ object, origin, locate: () => origin }]),
     stableService: 'web',
     canaryService: 'web-canary',
-  };
-  return { ...self, peers: [self] };
+  });
 }
 
 const request = (headers: Record<string, string> = {}, path = '/'): SimRequest => ({ host: 'web.example.com', path, headers, cookies: {}, query: {} });

@@ -1,18 +1,12 @@
-import * as path from 'path';
 import generator from '../../generators/gateway-api';
 import { NO_BACKEND, simulate } from '../../generators/gateway-api/simulate';
 import type { SimRequest } from '../../generators/types';
 import type { KubeObject } from '../../src/model/kube';
-import { ResourceSet } from '../../src/model/resource-set';
-import { defaultGatePolicy } from '../../src/plan/gates';
 import type { RenderPhase } from '../../src/render/phase';
-import { renderApp } from '../../src/render/render-app';
-import { defaultTrackLabel as track } from '../../src/render/track';
-import { AppLocation, loadSource, readSourceFiles } from '../../src/run/apps';
 import { simulateRequest } from '../../src/simulate/simulate';
 import { syncMoments } from '../../src/simulate/transition';
-import type { LoadedApp } from '../../src/spec/load-app';
-import { statesAtStep } from '../../src/state/app-state';
+import { canaryShare as shareOf, deadPods, loadGoldenApp, objectsAt } from '../helpers/golden-app';
+import { lifecycleTransitions } from '../helpers/transitions';
 
 type Json = Record<string, unknown>;
 const req = (p: Partial<SimRequest> = {}): SimRequest => ({ path: '/', headers: {}, cookies: {}, query: {}, ...p });
@@ -63,25 +57,10 @@ describe('Gateway API precedence', () => {
   });
 });
 
-const GOLDEN = path.join(__dirname, '..', 'golden', 'gateway-api');
-
-function load(name: string): LoadedApp {
-  const loc: AppLocation = { name, source: path.join(GOLDEN, name, 'source'), gates: defaultGatePolicy, track };
-  return loadSource(loc, readSourceFiles(loc, GOLDEN));
-}
-
-/** Objects of one phase; stable and canary templates differ so the canary is a real new version. */
-function objectsAt(app: LoadedApp, phase: RenderPhase): KubeObject[] {
-  const states = statesAtStep(app, { resources: new ResourceSet([]) }, 0, track).map((s) => ({ ...s, phase, canaryPod: { ...s.canaryPod, revision: 'new' } }));
-  return renderApp(app, states, track);
-}
+const load = (name: string) => loadGoldenApp('gateway-api', name);
 
 /** Share of a request that lands on canary pods, through the real Service selectors. */
-function canaryShare(objects: readonly KubeObject[], r: SimRequest): number {
-  const split = simulateRequest(objects, [generator], r);
-  if (!split) throw new Error(`no route matched ${JSON.stringify(r)}`);
-  return split.pods.filter((p) => p.deployment?.endsWith('-canary')).reduce((n, p) => n + p.share, 0);
-}
+const canaryShare = (objects: readonly KubeObject[], r: SimRequest): number => shareOf(objects, [generator], r);
 
 describe('golden steps: each step sends what the plan says', () => {
   test('kruise-weight-steps: every step gives the canary exactly its planned weight', () => {
@@ -145,14 +124,14 @@ describe.each(['kruise-weight-steps', 'kruise-matches-crossed', 'argo-plugin-rou
     req({ host, path: '/' }),
   ];
   const n = steps.length;
-  const phases: RenderPhase[] = [{ kind: 'stable' }, ...steps.map((s) => ({ kind: 'step', step: s.index }) as const), { kind: 'promoting', step: n }, { kind: 'stable' }];
-  const forward = phases.slice(1, -1).map((p, i) => [phases[i]!, p] as const);
-  const removals = [[phases[phases.length - 2]!, { kind: 'stable' }], [{ kind: 'step', step: Math.min(2, n) }, { kind: 'stable' }]] as [RenderPhase, RenderPhase][];
+  const transitions = lifecycleTransitions(n, 2);
+  const forward = transitions.slice(0, -2);
+  const removals = transitions.slice(-2);
 
   function dead(from: RenderPhase, to: RenderPhase, order: RegExp): string[] {
     return syncMoments(objectsAt(app, from), objectsAt(app, to))
       .filter((m) => order.test(m.label))
-      .flatMap((m) => requests.flatMap((r) => (simulateRequest(m.objects, [generator], r, m.ready)?.pods ?? []).filter((p) => p.share > 0 && !p.deployment).map((p) => `${m.label}: ${r.path} -> ${p.service}`)));
+      .flatMap((m) => requests.flatMap((r) => deadPods(simulateRequest(m.objects, [generator], r, m.ready)).map((p) => `${m.label}: ${r.path} -> ${p.service}`)));
   }
 
   test('start, every step and promotion, in both prune orders', () => {
@@ -171,6 +150,6 @@ describe.each(['kruise-weight-steps', 'kruise-matches-crossed', 'argo-plugin-rou
       objects.map((o) => ({ ...o, metadata: { ...o.metadata, annotations: Object.fromEntries(Object.entries(o.metadata.annotations ?? {}).filter(([k]) => k !== 'argocd.argoproj.io/sync-options')) } }));
     const [from, to] = removals[0]!;
     const moments = syncMoments(strip(objectsAt(app, from)), strip(objectsAt(app, to))).filter((m) => /^prune first/.test(m.label));
-    expect(moments.some((m) => requests.some((r) => simulateRequest(m.objects, [generator], r, m.ready)?.pods.some((p) => p.share > 0 && !p.deployment)))).toBe(true);
+    expect(moments.some((m) => requests.some((r) => deadPods(simulateRequest(m.objects, [generator], r, m.ready)).length > 0))).toBe(true);
   });
 });

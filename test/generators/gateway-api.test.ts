@@ -4,16 +4,14 @@ import { check, claims } from '../../generators/gateway-api/check';
 import type { GatewayOptions } from '../../generators/gateway-api/options';
 import { render, unsupportedFeatures } from '../../generators/gateway-api/render';
 import type { GeneratorContext } from '../../generators/types';
-import type { Origin } from '../../src/diagnostics';
 import { cloneJson, KubeObject } from '../../src/model/kube';
-import { ResourceSet } from '../../src/model/resource-set';
-import type { TrafficState } from '../../src/plan/types';
 import { providersFromArgo } from '../../src/spec/providers';
-import type { RolloutSpec, RouteMatch, StepSpec, ValueMatch } from '../../src/spec/types';
+import type { RolloutSpec, StepSpec } from '../../src/spec/types';
+import { lineOf, match, optionsOrigin, soloContext, sourceResources, traffic, vm, webRollout } from '../helpers/generator-context';
 import { validateAgainstSchemas } from '../helpers/schema';
 
-const optionsOrigin: Origin = { file: 'apps/web/rollout.yaml', line: 12, col: 9 };
-const at = (line: number): Origin => ({ file: 'apps/web/route.yaml', line, col: 1 });
+const ROUTE_FILE = 'apps/web/route.yaml';
+const at = (line: number) => lineOf(ROUTE_FILE, line);
 
 type Json = Record<string, unknown>;
 const ref = (name: string, extra: Json = {}): Json => ({ name, port: 80, ...extra });
@@ -33,30 +31,15 @@ const route: KubeObject = {
   },
 };
 
-const rollout = (steps: StepSpec[] = [], format: RolloutSpec['format'] = 'kruise-v1beta1'): RolloutSpec => ({
-  format,
-  name: 'web',
-  namespace: 'shop',
-  origin: optionsOrigin,
-  workload: { kind: 'Deployment', name: 'web' },
-  style: 'canary',
-  steps,
-  traffic: { generateCanaryService: true, weightTotal: 100, providers: [], managedRoutes: ['mirror', 'beta'] },
-  canaryPodMetadata: { labels: {}, annotations: {} },
-  stablePodMetadata: { labels: {}, annotations: {} },
-});
+const rollout = (steps: StepSpec[] = [], format: RolloutSpec['format'] = 'kruise-v1beta1'): RolloutSpec => webRollout({ format, steps }, { managedRoutes: ['mirror', 'beta'] });
 
 const defaults: GatewayOptions = { httpRoutes: ['web'], useHeaderRoutes: ['web'], unsupported: [] };
 
 function ctx(options: Partial<GatewayOptions> = {}, objects: KubeObject[] = [route], steps: StepSpec[] = [], stableService = 'web'): GeneratorContext<GatewayOptions> {
-  const resources = new ResourceSet(objects.map((object, i) => ({ object, origin: at(i * 100 + 1), locate: () => at(i * 100 + 7) })), 'shop');
-  const self = { app: 'web', rollout: rollout(steps), options: { ...defaults, ...options }, optionsOrigin, resources, stableService, canaryService: `${stableService}-canary` };
-  return { ...self, peers: [self] };
+  const resources = sourceResources(ROUTE_FILE, objects);
+  return soloContext({ app: 'web', rollout: rollout(steps), options: { ...defaults, ...options }, optionsOrigin, resources, stableService, canaryService: `${stableService}-canary` });
 }
 
-const traffic = (t: Partial<TrafficState> = {}): TrafficState => ({ weight: 0, weightTotal: 100, matches: [], headerRoutes: [], mirrorRoutes: [], ...t });
-const vm = (name: string, value: string, type: ValueMatch['type'] = 'Exact'): ValueMatch => ({ name, value, type });
-const match = (m: Partial<RouteMatch>): RouteMatch => ({ headers: [], queryParams: [], cookies: [], ...m });
 const rulesOf = (o: KubeObject): Json[] => (o.spec as { rules: Json[] }).rules;
 const one = (objects: readonly KubeObject[]): KubeObject => {
   expect(objects).toHaveLength(1);

@@ -8,17 +8,12 @@ import { render } from '../../generators/higress/render';
 import { simulate } from '../../generators/higress/simulate';
 import mse from '../../generators/mse';
 import type { GeneratorContext, SimRequest } from '../../generators/types';
-import type { Origin } from '../../src/diagnostics';
 import type { KubeObject } from '../../src/model/kube';
-import { ResourceSet } from '../../src/model/resource-set';
-import type { TrafficState } from '../../src/plan/types';
-import type { RolloutSpec, RouteMatch, ValueMatch } from '../../src/spec/types';
+import { match, optionsOrigin, soloContext, sourceResources, traffic, vm, webRollout } from '../helpers/generator-context';
 
 const N = 'nginx.ingress.kubernetes.io';
 const H = 'higress.io';
 const M = 'mse.ingress.kubernetes.io';
-const optionsOrigin: Origin = { file: 'apps/web/rollout.yaml', line: 12, col: 9 };
-const at = (line: number): Origin => ({ file: 'apps/web/ingress.yaml', line, col: 1 });
 
 const svcPath = (path: string, service: string) => ({ path, pathType: 'Prefix', backend: { service: { name: service, port: { number: 80 } } } });
 const ingress = (name: string, annotations: Record<string, string> = {}, service = 'web'): KubeObject => ({
@@ -35,28 +30,9 @@ const stable = ingress('web', {
   [`${M}/service-subset`]: '',
 });
 
-const rollout = {
-  format: 'kruise-v1beta1',
-  name: 'web',
-  namespace: 'shop',
-  origin: optionsOrigin,
-  workload: { kind: 'Deployment', name: 'web' },
-  style: 'canary',
-  steps: [],
-  traffic: { generateCanaryService: true, weightTotal: 100, providers: [], managedRoutes: [] },
-  canaryPodMetadata: { labels: {}, annotations: {} },
-  stablePodMetadata: { labels: {}, annotations: {} },
-} as RolloutSpec;
-
 function ctx(objects: KubeObject[] = [stable], ingresses = ['web']): GeneratorContext<HigressOptions> {
-  const resources = new ResourceSet(objects.map((object, i) => ({ object, origin: at(i * 100 + 1), locate: () => at(i * 100 + 7) })), 'shop');
-  const self = { app: 'web', rollout, options: { ingresses }, optionsOrigin, resources, stableService: 'web', canaryService: 'web-canary' };
-  return { ...self, peers: [self] };
+  return soloContext({ app: 'web', rollout: webRollout(), options: { ingresses }, optionsOrigin, resources: sourceResources('apps/web/ingress.yaml', objects), stableService: 'web', canaryService: 'web-canary' });
 }
-
-const traffic = (t: Partial<TrafficState> = {}): TrafficState => ({ weight: 0, weightTotal: 100, matches: [], headerRoutes: [], mirrorRoutes: [], ...t });
-const vm = (name: string, value: string, type: ValueMatch['type'] = 'Exact'): ValueMatch => ({ name, value, type });
-const match = (m: Partial<RouteMatch>): RouteMatch => ({ headers: [], queryParams: [], cookies: [], ...m });
 const byName = (objects: readonly KubeObject[]) => Object.fromEntries(objects.map((o) => [o.metadata.name, o.metadata.annotations ?? {}]));
 
 describe('annotations', () => {

@@ -5,6 +5,7 @@ import type { NginxOptions } from '../../generators/ingress-nginx/options';
 import type { KubeObject } from '../../src/model/kube';
 import { ResourceSet } from '../../src/model/resource-set';
 import type { RolloutSpec } from '../../src/spec/types';
+import { soloContext } from '../helpers/generator-context';
 
 const P = 'nginx.ingress.kubernetes.io';
 
@@ -161,7 +162,7 @@ describe('ingress-nginx simulate: host and path', () => {
 describe('ingress-nginx simulate over rendered objects', () => {
   const rollout = { name: 'web', namespace: 'shop' } as unknown as RolloutSpec;
   const origin = { file: 'x.yaml', line: 1, col: 1 };
-  const self = {
+  const ctx: GeneratorContext<NginxOptions> = soloContext({
     app: 'web',
     rollout,
     options: { ingresses: ['web'], annotationPrefix: P, additionalIngressAnnotations: {}, canaryIngressAnnotations: {} },
@@ -169,8 +170,7 @@ describe('ingress-nginx simulate over rendered objects', () => {
     resources: new ResourceSet([{ object: stable, origin, locate: () => origin }]),
     stableService: 'web',
     canaryService: 'web-canary',
-  };
-  const ctx: GeneratorContext<NginxOptions> = { ...self, peers: [self] };
+  });
   const none = { headerRoutes: [], mirrorRoutes: [] };
 
   it('gives the intended split of a header + weight step', () => {

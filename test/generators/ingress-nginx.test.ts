@@ -4,19 +4,12 @@ import { check, claims } from '../../generators/ingress-nginx/check';
 import { NginxOptions, optionsSchema } from '../../generators/ingress-nginx/options';
 import { render, unsupportedFeatures } from '../../generators/ingress-nginx/render';
 import type { GeneratorContext } from '../../generators/types';
-import type { Origin } from '../../src/diagnostics';
 import type { KubeObject } from '../../src/model/kube';
-import { ResourceSet } from '../../src/model/resource-set';
-import type { TrafficState } from '../../src/plan/types';
-import type { RolloutSpec, RouteMatch, ValueMatch } from '../../src/spec/types';
+import { lineOf, match, optionsOrigin, soloContext, sourceResources, traffic, vm, webRollout } from '../helpers/generator-context';
 
 const P = 'nginx.ingress.kubernetes.io';
-const optionsOrigin: Origin = { file: 'apps/web/rollout.yaml', line: 12, col: 9 };
-const at = (line: number): Origin => ({ file: 'apps/web/ingress.yaml', line, col: 1 });
-
-function resources(...objects: KubeObject[]): ResourceSet {
-  return new ResourceSet(objects.map((object, i) => ({ object, origin: at(i * 100 + 1), locate: () => at(i * 100 + 7) })), 'shop');
-}
+const INGRESS_FILE = 'apps/web/ingress.yaml';
+const at = (line: number) => lineOf(INGRESS_FILE, line);
 
 const svcPath = (path: string, service: string, port: object = { number: 80 }) => ({
   path,
@@ -50,19 +43,6 @@ const stableIngress: KubeObject = {
   },
 };
 
-const rollout: RolloutSpec = {
-  format: 'kruise-v1beta1',
-  name: 'web',
-  namespace: 'shop',
-  origin: optionsOrigin,
-  workload: { kind: 'Deployment', name: 'web' },
-  style: 'canary',
-  steps: [],
-  traffic: { generateCanaryService: true, weightTotal: 100, providers: [], managedRoutes: [] },
-  canaryPodMetadata: { labels: {}, annotations: {} },
-  stablePodMetadata: { labels: {}, annotations: {} },
-};
-
 const defaultOptions: NginxOptions = {
   ingresses: ['web'],
   annotationPrefix: P,
@@ -71,28 +51,16 @@ const defaultOptions: NginxOptions = {
 };
 
 function ctx(options: Partial<NginxOptions> = {}, objects: KubeObject[] = [stableIngress]): GeneratorContext<NginxOptions> {
-  const self = {
+  return soloContext({
     app: 'web',
-    rollout,
+    rollout: webRollout(),
     options: { ...defaultOptions, ...options },
     optionsOrigin,
-    resources: resources(...objects),
+    resources: sourceResources(INGRESS_FILE, objects),
     stableService: 'web',
     canaryService: 'web-canary',
-  };
-  return { ...self, peers: [self] };
+  });
 }
-
-const traffic = (t: Partial<TrafficState> = {}): TrafficState => ({
-  weight: 0,
-  weightTotal: 100,
-  matches: [],
-  headerRoutes: [],
-  mirrorRoutes: [],
-  ...t,
-});
-const vm = (name: string, value: string, type: ValueMatch['type'] = 'Exact'): ValueMatch => ({ name, value, type });
-const match = (m: Partial<RouteMatch>): RouteMatch => ({ headers: [], queryParams: [], cookies: [], ...m });
 
 const expectedSpec = {
   ingressClassName: 'nginx',

@@ -1,9 +1,8 @@
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { parse, parseAllDocuments } from 'yaml';
-import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from '../helpers/schema';
+import { parseAllDocuments } from 'yaml';
+import { runBinClean, useAppDir, validateOutput } from '../helpers/rollout-dir';
+import { validateAgainstSchemas } from '../helpers/schema';
 import { providerFromKruiseRouting } from '../../src/spec/providers';
 import { parseYamlStream } from '../../src/yaml/parse';
 
@@ -31,14 +30,8 @@ test('Kruise customNetworkRefs are Istio by group and kind, whatever the version
 });
 
 describe('a full Argo subset-mode rollout through bin/rollgen advance', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-istio-'));
-    fs.cpSync(path.join(GOLDEN, 'argo-subset-mode', 'source'), path.join(dir, 'src'), { recursive: true });
-  });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  const out = (f: string) => path.join(dir, 'out', f);
+  const app = useAppDir('rollgen-istio-', path.join(GOLDEN, 'argo-subset-mode', 'source'), 'all');
+  const { out, status } = app;
   const docs = (f: string) => parseAllDocuments(fs.readFileSync(out(f), 'utf8')).map((d) => d.toJS());
   const vs = () => docs('virtualservice-ratings.yaml')[0];
   const dr = () => docs('destinationrule-ratings.yaml')[0];
@@ -46,19 +39,17 @@ describe('a full Argo subset-mode rollout through bin/rollgen advance', () => {
   const subset = (name: string) => dr().spec.subsets.find((s: { name: string }) => s.name === name).labels;
 
   function advance(): string {
-    const r = spawnSync(path.join(ROOT, 'bin', 'rollgen'), ['advance', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    if (hasKubectl()) expect(validateAgainstSchemas(kustomizeBuild(path.join(dir, 'out')))).toEqual(expect.arrayContaining(['VirtualService/ratings', 'DestinationRule/ratings']));
-    return r.stdout;
+    const stdout = runBinClean(app.dir, ['advance', 'src', 'out']);
+    const checked = validateOutput(app.dir);
+    if (checked) expect(checked).toEqual(expect.arrayContaining(['VirtualService/ratings', 'DestinationRule/ratings']));
+    return stdout;
   }
 
   test('adoption, steps 10% and 40%, promotion and clean-up', () => {
     advance();
     advance();
     expect(weights()).toEqual(['stable=100', 'canary=0']);
-    const file = path.join(dir, 'src', 'deployment-ratings.yaml');
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
+    app.setImage('2.54', 'deployment-ratings.yaml');
     advance();
     expect(weights()).toEqual(['stable=90', 'canary=10']);
     expect(subset('canary')).toEqual({ app: 'ratings', 'rollgen.dev/track': 'canary' });
@@ -68,7 +59,7 @@ describe('a full Argo subset-mode rollout through bin/rollgen advance', () => {
     advance();
     expect(weights()).toEqual(['stable=60', 'canary=40']);
     advance();
-    expect(parse(fs.readFileSync(out('rollgen-status.yaml'), 'utf8')).rollouts[0].phase).toBe('Promoting');
+    expect(status().phase).toBe('Promoting');
     expect(weights()).toEqual(['stable=60', 'canary=40']);
     advance();
     expect(weights()).toEqual(['stable=100', 'canary=0']);
