@@ -38,7 +38,7 @@ function explain(failure: HttpFailure, status: number | undefined): string {
     return `the GitHub API rate limit for this token is used up; it resets at ${when}`;
   }
   const text = responseMessage(failure.response?.data) ?? failure.message ?? 'request failed';
-  if (/secondary rate limit/i.test(text)) return `GitHub's secondary rate limit persisted after the allowed retries: ${text}`;
+  if (/secondary rate limit/i.test(text)) return `GitHub's secondary rate limit held after the bounded retries; run again later (${text})`;
   if (status === 401) return `GitHub rejected the token (${text}); check the token input or GITHUB_TOKEN`;
   if (status === 404) return `not found (${text}); check the repository name and that the token can read it`;
   return text;
