@@ -34,7 +34,7 @@ export interface Fault {
   readonly times?: number;
   readonly headers?: Readonly<Record<string, string>>;
   /** A body, or one built from the request headers (to play a server that echoes credentials). */
-  readonly body?: unknown | ((headers: IncomingMessage['headers']) => unknown);
+  readonly body?: Readonly<Record<string, unknown>> | ((headers: IncomingMessage['headers']) => Readonly<Record<string, unknown>>);
 }
 
 interface Matcher {
