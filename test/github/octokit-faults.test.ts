@@ -5,6 +5,7 @@
  */
 import { ScmError } from '../../src/errors';
 import { createGitHubScm } from '../../src/scm/github';
+import { redact } from '../../src/scm/github/errors';
 import { createOctokit } from '../../src/scm/github/octokit';
 import { Harness, mainHead, startHarness, treeOf } from './helpers';
 
@@ -139,6 +140,11 @@ describe('the token never leaks', () => {
     expect(error).toMatchObject({ name: 'ScmError', status: 401 });
     expect(error.message).toMatch(/GitHub rejected the token \(Bad credentials\); check the token input or GITHUB_TOKEN/);
     expect(error.message).not.toContain(wrong);
+  });
+
+  test('GIVEN a token in plain and URL-encoded form WHEN redacted THEN both become ***; a placeholder shorter than any real token is left alone', () => {
+    expect(redact('a ghp_abc/def+1 b ghp_abc%2Fdef%2B1 c', 'ghp_abc/def+1')).toBe('a *** b *** c');
+    expect(redact('could not reach GitHub', 't')).toBe('could not reach GitHub');
   });
 
   test('GIVEN the Octokit logger gets the request headers WHEN it logs THEN the sink sees *** instead of the token', () => {

@@ -2,9 +2,13 @@ import { ScmError } from '../../errors';
 
 const REDACTED = '***';
 
+// GitHub's tokens are 40+ characters; redacting a shorter string (a placeholder such as "x")
+// would only mangle every message that happens to contain those letters.
+const MIN_SECRET_LENGTH = 8;
+
 /** Replaces every occurrence of the token (and its URL-encoded form) so no message or log line can carry it. */
 export function redact(text: string, token: string): string {
-  if (token.length === 0) return text;
+  if (token.length < MIN_SECRET_LENGTH) return text;
   let out = text.split(token).join(REDACTED);
   const encoded = encodeURIComponent(token);
   if (encoded !== token) out = out.split(encoded).join(REDACTED);
