@@ -2,6 +2,7 @@ import { GitRunner } from '../io/git';
 import { SourceFile } from '../io/read-source';
 import type { Removal } from '../state/lifecycle';
 import { ScmClient, ScmConnection } from '../scm/types';
+import type { PullRequestEvent } from './report';
 
 /** Everything a command may touch outside the pure core; tests pass their own. */
 export interface RunContext {
@@ -14,6 +15,8 @@ export interface RunContext {
   readonly now?: () => Date;
   readonly scm?: (connection: ScmConnection) => ScmClient;
   readonly git?: GitRunner;
+  /** Told about every PR the GitHub flow opens, updates, merges or closes (the Action's outputs); unset in the CLI. */
+  readonly report?: (event: PullRequestEvent) => void;
 }
 
 export interface CommonOptions {

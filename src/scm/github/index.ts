@@ -1,7 +1,38 @@
-import { ScmError } from '../../errors';
 import type { ScmClient, ScmConnection } from '../types';
+import { fetchChecks } from './checks';
+import { parseConnection } from './connection';
+import { toScmError } from './errors';
+import { createCommitOnBranch, fetchBranchHead } from './git';
+import { createOctokit, GitHubScmOptions } from './octokit';
+import { createComment, createPullRequest, listPullsByPrefix, mergePullRequest, updatePullRequest } from './pulls';
+import type { GitHubRepo } from './repo';
 
-/** The Octokit-backed ScmClient. Placeholder until the Octokit layer lands (branch gh-octokit replaces this file). */
-export function createGitHubScm(_connection: ScmConnection): ScmClient {
-  throw new ScmError('connect to GitHub', undefined, 'the GitHub client is not built yet');
+export { readScmConnection } from './connection';
+export type { GitHubScmOptions, LogLevel } from './octokit';
+
+/**
+ * The Octokit-backed ScmClient (retry + throttling; GitHub Enterprise Server through the API URL).
+ * Each method costs a fixed number of requests, documented on its helper; every failure leaves as
+ * an ScmError naming what was being done, with the token redacted.
+ */
+export function createGitHubScm(connection: ScmConnection, options: GitHubScmOptions = {}): ScmClient {
+  const { owner, repo, baseUrl } = parseConnection(connection);
+  const gh: GitHubRepo = { octokit: createOctokit(baseUrl, connection.token, options), owner, repo };
+  const guard = async <T>(action: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw toScmError(`${action} in ${owner}/${repo}`, error, connection.token);
+    }
+  };
+  return {
+    branchHead: (branch) => guard(`read branch ${branch}`, () => fetchBranchHead(gh, branch)),
+    listPulls: ({ prefix, state }) => guard(`list ${state} pull requests`, () => listPullsByPrefix(gh, prefix, state)),
+    commitToBranch: (req) => guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () => createCommitOnBranch(gh, req)),
+    createPull: (req) => guard(`open a PR from ${req.branch} into ${req.base}`, () => createPullRequest(gh, req)),
+    updatePull: (number, req) => guard(`update PR #${number}`, () => updatePullRequest(gh, number, req)),
+    mergePull: (number, req) => guard(`merge PR #${number}`, () => mergePullRequest(gh, number, req)),
+    checks: (sha) => guard(`read the checks of commit ${sha.slice(0, 12)}`, () => fetchChecks(gh, sha)),
+    comment: (number, body) => guard(`comment on PR #${number}`, () => createComment(gh, number, body)),
+  };
 }

@@ -1,0 +1,47 @@
+/**
+ * The GitHub Action's entry point: a thin shell around the CLI. It reads the inputs, runs the same
+ * main() as bin/rollgen in the checkout (GITHUB_WORKSPACE), and turns the PR events the flow
+ * reports into step outputs and a job summary. All of the Action's I/O is here.
+ */
+import { appendFileSync } from 'node:fs';
+import { main } from '../../src/cli';
+import { readStdin } from '../../src/io/read-source';
+import { buildActionReport, PullRequestEvent } from '../../src/run/report';
+import { buildArgv, parseInputs } from './inputs';
+import { formatErrorAnnotation, formatOutputs, formatSummary } from './outputs';
+
+async function runAction(env: NodeJS.ProcessEnv): Promise<number> {
+  const inputs = parseInputs(env);
+  if (typeof inputs === 'string') {
+    process.stdout.write(formatErrorAnnotation('action', inputs));
+    return 2;
+  }
+  // The flow reads its connection from GITHUB_TOKEN, GITHUB_REPOSITORY and GITHUB_API_URL (set by
+  // the runner; GHES included); the token input (a PAT or App token) overrides the job's token.
+  if (inputs.token) env.GITHUB_TOKEN = inputs.token;
+  const events: PullRequestEvent[] = [];
+  let errors = '';
+  const code = await main(buildArgv(inputs), {
+    cwd: env.GITHUB_WORKSPACE || process.cwd(),
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => {
+      errors += t;
+      process.stderr.write(t);
+    },
+    readStdin: () => readStdin(process.stdin),
+    report: (e) => void events.push(e),
+  });
+  const report = buildActionReport(events);
+  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
+  if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, formatOutputs(report));
+  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, formatSummary(inputs.command, report, code));
+  return code;
+}
+
+runAction(process.env).then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    process.stdout.write(formatErrorAnnotation('action', error instanceof Error ? error.message : String(error)));
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,30 @@
+/**
+ * What the GitHub flow did to pull requests, for the Action's outputs and job summary. The flow
+ * (`rollgen pr`) calls `RunContext.report` once per PR it opens, updates, merges or closes; the
+ * Action gathers the events with buildActionReport. The CLI leaves `report` unset.
+ */
+export type PullRequestAction = 'opened' | 'updated' | 'merged' | 'closed';
+
+export interface PullRequestEvent {
+  /** App name from rollgen.yaml. */
+  readonly app: string;
+  readonly action: PullRequestAction;
+  readonly number: number;
+  /** The PR's web URL. */
+  readonly url: string;
+  /** Human-readable step, e.g. "2 of 4", "promote", "clean-up". */
+  readonly step?: string;
+}
+
+/** The Action's result: the events grouped by what happened, in the order they happened. */
+export interface ActionReport {
+  readonly opened: readonly PullRequestEvent[];
+  readonly updated: readonly PullRequestEvent[];
+  readonly merged: readonly PullRequestEvent[];
+  readonly closed: readonly PullRequestEvent[];
+}
+
+export function buildActionReport(events: readonly PullRequestEvent[]): ActionReport {
+  const of = (action: PullRequestAction) => events.filter((e) => e.action === action);
+  return { opened: of('opened'), updated: of('updated'), merged: of('merged'), closed: of('closed') };
+}

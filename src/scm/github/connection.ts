@@ -1,0 +1,37 @@
+import { ScmError } from '../../errors';
+import type { ScmConnection } from '../types';
+
+export const PUBLIC_API_URL = 'https://api.github.com';
+
+export interface RepoCoordinates {
+  readonly owner: string;
+  readonly repo: string;
+  /** Without a trailing slash; `https://HOST/api/v3` on GitHub Enterprise Server. */
+  readonly baseUrl: string;
+}
+
+/** Splits `owner/name` and normalises the API URL; refuses anything Octokit would turn into a wrong URL. */
+export function parseConnection(connection: ScmConnection): RepoCoordinates {
+  const match = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(connection.repository.trim());
+  if (!match) throw new ScmError('connect to GitHub', undefined, `repository must be "owner/name", got "${connection.repository}"`);
+  if (connection.token.length === 0) throw new ScmError('connect to GitHub', undefined, 'no token: set the token input or GITHUB_TOKEN');
+  let url: URL;
+  try {
+    url = new URL(connection.apiUrl || PUBLIC_API_URL);
+  } catch {
+    throw new ScmError('connect to GitHub', undefined, `the API URL "${connection.apiUrl}" is not a URL`);
+  }
+  return { owner: match[1], repo: match[2], baseUrl: url.toString().replace(/\/+$/, '') };
+}
+
+/**
+ * The connection as GitHub Actions describes it (GITHUB_TOKEN or GH_TOKEN, GITHUB_REPOSITORY,
+ * GITHUB_API_URL, which is https://HOST/api/v3 on GitHub Enterprise Server); undefined without a
+ * token or repository. For the edge (CLI, Action) only.
+ */
+export function readScmConnection(env: Readonly<Record<string, string | undefined>>): ScmConnection | undefined {
+  const token = env.GITHUB_TOKEN || env.GH_TOKEN;
+  const repository = env.GITHUB_REPOSITORY;
+  if (!token || !repository) return undefined;
+  return { token, repository, apiUrl: env.GITHUB_API_URL || PUBLIC_API_URL };
+}

@@ -1,0 +1,74 @@
+import { inspect } from 'node:util';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+import { redact } from './errors';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** Tuning of the Octokit client; the defaults are what production wants. */
+export interface GitHubScmOptions {
+  /**
+   * Receives Octokit's log lines with the token redacted (the request-log plugin logs each request,
+   * headers included, at debug). @default warnings to stderr, everything else dropped
+   */
+  readonly log?: (level: LogLevel, line: string) => void;
+  /** Milliseconds per second of back-off and retry-after; tests shrink it. @default 1000 */
+  readonly retryUnitMs?: number;
+  /** Retries of a request that failed with 5xx or no response. @default 3 */
+  readonly retries?: number;
+  /** One write request per second, GitHub's advice against secondary rate limits. @default true */
+  readonly paceWrites?: boolean;
+  /** Retries after a secondary rate limit, each waiting its retry-after. @default 2 */
+  readonly secondaryRateRetries?: number;
+  /** Longest retry-after (seconds) worth waiting for, primary or secondary. @default 60 */
+  readonly maxWaitSeconds?: number;
+}
+
+const RollgenOctokit = Octokit.plugin(retry, throttling);
+export type GitHubOctokit = InstanceType<typeof RollgenOctokit>;
+
+/**
+ * Statuses the retry plugin must leave alone: the client errors it skips anyway, plus 405/409
+ * (merge refused, ref conflict: retrying cannot help) and 429 (rate limits belong to throttling).
+ */
+const DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
+
+/** Stands in for Bottleneck's write and notification groups when pacing is off (tests). */
+const UNPACED = { key: () => ({ schedule: <T>(_opts: unknown, job: () => Promise<T>) => job() }) };
+
+export function createOctokit(baseUrl: string, token: string, options: GitHubScmOptions = {}): GitHubOctokit {
+  const unit = options.retryUnitMs ?? 1000;
+  const maxWait = options.maxWaitSeconds ?? 60;
+  const secondaryRetries = options.secondaryRateRetries ?? 2;
+  const pacing = options.paceWrites === false ? { write: UNPACED, notifications: UNPACED } : {};
+  return new RollgenOctokit({
+    auth: token,
+    baseUrl,
+    userAgent: 'rollgen',
+    log: redactingLog(token, options.log ?? defaultLog),
+    retry: { doNotRetry: DO_NOT_RETRY, retries: options.retries ?? 3, retryAfterBaseValue: unit },
+    throttle: {
+      ...(pacing as object),
+      retryAfterBaseValue: unit,
+      // Secondary limits clear within a minute or two: wait as told, a bounded number of times.
+      onSecondaryRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) => retryCount < secondaryRetries && retryAfter <= maxWait,
+      // The primary limit resets once an hour: worth one wait only when the reset is near.
+      onRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) => retryCount === 0 && retryAfter <= maxWait,
+    },
+  });
+}
+
+/** Octokit's logger with every argument rendered to text and the token removed before it leaves. */
+function redactingLog(token: string, sink: (level: LogLevel, line: string) => void) {
+  const emit = (level: LogLevel) => (...args: unknown[]) => {
+    const line = args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 6, breakLength: Infinity }))).join(' ');
+    sink(level, redact(line, token));
+  };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+// Failed requests already become ScmErrors with context; per-request error lines would only repeat them.
+function defaultLog(level: LogLevel, line: string): void {
+  if (level === 'warn') process.stderr.write(`rollgen: GitHub client: ${line}\n`);
+}

@@ -1,0 +1,99 @@
+import type { RestEndpointMethodTypes } from '@octokit/rest';
+import { ScmError } from '../../errors';
+import type { MergeMethod, PullRequest } from '../types';
+import { messageOf, statusOf } from './errors';
+import type { GitHubRepo } from './repo';
+
+type ListedPull = RestEndpointMethodTypes['pulls']['list']['response']['data'][number];
+type FullPull = RestEndpointMethodTypes['pulls']['get']['response']['data'];
+/** Labels as the pulls and issues APIs return them; only the name matters here. */
+type Label = { readonly name?: string } | string;
+
+/** ceil(PRs / 100) requests: GET pulls, newest first, filtered here by head branch and head repository. */
+export async function listPullsByPrefix(gh: GitHubRepo, prefix: string, state: 'open' | 'closed' | 'all'): Promise<PullRequest[]> {
+  const { owner, repo } = gh;
+  const pulls = await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state, sort: 'created', direction: 'desc', per_page: 100 });
+  // A fork can name its branch like ours; only branches of this repository are rollgen's.
+  const ours = (p: ListedPull) => p.head.ref.startsWith(prefix) && p.head.repo?.full_name.toLowerCase() === `${owner}/${repo}`.toLowerCase();
+  return pulls.filter(ours).map((p) => toPullRequest(p));
+}
+
+export interface NewPull {
+  readonly branch: string;
+  readonly base: string;
+  readonly title: string;
+  readonly body: string;
+  readonly labels: readonly string[];
+}
+
+/** Two requests (one without labels): POST pulls + POST issues/{n}/labels. */
+export async function createPullRequest(gh: GitHubRepo, req: NewPull): Promise<PullRequest> {
+  const { owner, repo } = gh;
+  const { data } = await gh.octokit.rest.pulls.create({ owner, repo, head: req.branch, base: req.base, title: req.title, body: req.body });
+  if (req.labels.length === 0) return toPullRequest(data);
+  const labels = await gh.octokit.rest.issues.addLabels({ owner, repo, issue_number: data.number, labels: [...req.labels] });
+  return toPullRequest(data, labels.data);
+}
+
+export interface PullUpdate {
+  readonly title?: string;
+  readonly body?: string;
+  readonly labels?: readonly string[];
+  readonly state?: 'open' | 'closed';
+}
+
+/** One request: PATCH pulls/{n}; a second, PUT issues/{n}/labels, only when the label set differs. */
+export async function updatePullRequest(gh: GitHubRepo, number: number, req: PullUpdate): Promise<PullRequest> {
+  const { owner, repo } = gh;
+  const { data } = await gh.octokit.rest.pulls.update({ owner, repo, pull_number: number, title: req.title, body: req.body, state: req.state });
+  const current = data.labels.map(labelName);
+  if (req.labels === undefined || sameSet(current, req.labels)) return toPullRequest(data);
+  const labels = await gh.octokit.rest.issues.setLabels({ owner, repo, issue_number: number, labels: [...req.labels] });
+  return toPullRequest(data, labels.data);
+}
+
+/** One request: PUT pulls/{n}/merge with the expected head sha, so a racing push is never merged unseen. */
+export async function mergePullRequest(gh: GitHubRepo, number: number, req: { sha: string; method: MergeMethod; title?: string }): Promise<void> {
+  const { owner, repo } = gh;
+  const action = `merge PR #${number}`;
+  try {
+    await gh.octokit.rest.pulls.merge({ owner, repo, pull_number: number, sha: req.sha, merge_method: req.method, commit_title: req.title });
+  } catch (error) {
+    const status = statusOf(error);
+    if (status === 409) throw new ScmError(action, status, `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error)}; not merged`);
+    if (status === 405) throw new ScmError(action, status, `GitHub says it is not mergeable (${messageOf(error)}): conflicts, required reviews or checks`);
+    throw error;
+  }
+}
+
+/** One request: POST issues/{n}/comments. */
+export async function createComment(gh: GitHubRepo, number: number, body: string): Promise<void> {
+  await gh.octokit.rest.issues.createComment({ owner: gh.owner, repo: gh.repo, issue_number: number, body });
+}
+
+function toPullRequest(p: ListedPull | FullPull, labels: readonly Label[] = p.labels): PullRequest {
+  return {
+    number: p.number,
+    url: p.html_url,
+    branch: p.head.ref,
+    base: p.base.ref,
+    state: p.state === 'closed' ? 'closed' : 'open',
+    merged: p.merged_at !== null,
+    title: p.title,
+    body: p.body ?? '',
+    labels: labels.map(labelName),
+    headSha: p.head.sha,
+    ...(p.merged_at ? { mergedAt: p.merged_at } : {}),
+    ...(p.closed_at ? { closedAt: p.closed_at } : {}),
+  };
+}
+
+function labelName(l: Label): string {
+  return typeof l === 'string' ? l : (l.name ?? '');
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((x) => right.has(x));
+}
