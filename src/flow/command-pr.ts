@@ -35,6 +35,7 @@ export async function commandPr(ctx: RunContext, args: readonly string[], opts: 
       if (o.dryRun || !pr) continue;
       await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
       o.print(`${state.app}: merged #${pr.number} (--merge)`);
+      o.report?.({ app: state.app, action: 'merged', number: pr.number, url: pr.url });
     }
   });
 }

@@ -1,6 +1,5 @@
 import { GitRunner, runGit } from '../io/git';
 import { RunContext } from '../run/context';
-import { createGitHubScm } from '../scm/github';
 import { ScmClient, ScmConnection } from '../scm/types';
 
 export interface FlowEdges {
@@ -15,7 +14,14 @@ export function flowEdges(ctx: RunContext): FlowEdges {
   return {
     env: ctx.env ?? process.env,
     now: ctx.now ?? (() => new Date()),
-    scm: ctx.scm ?? createGitHubScm,
+    scm: ctx.scm ?? connectGitHub,
     git: ctx.git ?? runGit,
   };
+}
+
+/** Octokit loads only when a command talks to GitHub, so render and plan start without it. */
+function connectGitHub(connection: ScmConnection): ScmClient {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const github = require('../scm/github') as typeof import('../scm/github');
+  return github.createGitHubScm(connection);
 }

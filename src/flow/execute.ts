@@ -1,4 +1,5 @@
 import { ScmError } from '../errors';
+import type { PullRequestAction, PullRequestEvent } from '../run/report';
 import { MergeMethod, PullRequest, ScmClient } from '../scm/types';
 import { Action } from './decide';
 import { withMarker } from './marker';
@@ -12,6 +13,8 @@ export interface ExecuteOptions {
   readonly parent: string;
   readonly parentTree?: string;
   readonly print: (line: string) => void;
+  /** Told about each PR opened, updated, merged or closed (the Action's outputs); never in a dry run. */
+  readonly report?: (event: PullRequestEvent) => void;
 }
 
 /**
@@ -20,24 +23,27 @@ export interface ExecuteOptions {
  */
 export async function execute(scm: ScmClient, app: string, actions: readonly Action[], o: ExecuteOptions): Promise<PullRequest | undefined> {
   let live: PullRequest | undefined;
+  const told = (action: PullRequestAction, pr: PullRequest | undefined) => pr && !o.dryRun && o.report?.({ app, action, number: pr.number, url: pr.url });
   for (const a of actions) {
     const say = (text: string) => o.print(`${app}: ${o.dryRun ? 'would ' : ''}${text}`);
     switch (a.kind) {
       case 'open':
         if (o.dryRun) say(`open a PR from ${a.proposal.branch} into ${o.base}: "${a.proposal.title}" [${a.proposal.labels.join(', ')}]\n${fileList(a.proposal)}`);
-        else live = await open(scm, a.proposal, o, say);
+        else told('opened', (live = await open(scm, a.proposal, o, say)));
         break;
       case 'update':
-        if (!o.dryRun) live = await update(scm, a.pr, a.proposal, a.commit, a.fields, o);
+        if (!o.dryRun) told('updated', (live = await update(scm, a.pr, a.proposal, a.commit, a.fields, o)));
         else live = a.pr;
         say(`update #${a.pr.number} (${[a.commit ? 'new content' : '', ...Object.keys(a.fields)].filter(Boolean).join(', ')})${a.commit && o.dryRun ? `\n${fileList(a.proposal)}` : ''}`);
         break;
       case 'merge':
         if (!o.dryRun) await scm.mergePull(a.pr.number, { sha: a.pr.headSha, method: o.mergeMethod });
+        told('merged', a.pr);
         say(`merge #${a.pr.number} (gate passed, checks green)`);
         break;
       case 'close':
         if (!o.dryRun) await closeSuperseded(scm, a, live);
+        told('closed', a.pr);
         say(`close #${a.pr.number} (${a.why}${live ? ` by #${live.number}` : ''})`);
         break;
       case 'note-hold':

@@ -67,5 +67,5 @@ export function proposalFor(s: FlowSession, entry: LoadedEntry, command: AppComm
 }
 
 export function executeOptions(s: FlowSession, dryRun: boolean): ExecuteOptions {
-  return { dryRun, base: s.checkout.base, mergeMethod: s.config.pr.mergeMethod, parent: s.checkout.head, parentTree: s.checkout.tree, print: (l) => s.ctx.stdout(l + '\n') };
+  return { dryRun, base: s.checkout.base, mergeMethod: s.config.pr.mergeMethod, parent: s.checkout.head, parentTree: s.checkout.tree, print: (l) => s.ctx.stdout(l + '\n'), ...(s.ctx.report ? { report: s.ctx.report } : {}) };
 }

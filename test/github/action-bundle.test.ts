@@ -1,9 +1,8 @@
 /**
  * The committed Action bundle (action/dist/index.js) as the runner uses it: current with its
  * sources, and run end to end with `node` in a child process under the variables GitHub sets,
- * GITHUB_API_URL pointing at the fake GitHub. To cover `pr` once the flow is merged, add a case
- * that calls runAction({ INPUT_COMMAND: 'pr' }) and asserts on fake.state (PRs, branches) and on
- * the `opened` output.
+ * GITHUB_API_URL pointing at the fake GitHub. `pr` against a real git checkout is in
+ * action-pr.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

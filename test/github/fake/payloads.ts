@@ -52,7 +52,7 @@ export function gitCommit(u: Urls, s: RepoState, c: Commit) {
 }
 
 export function label(u: Urls, s: RepoState, name: string) {
-  return { id: name.length, node_id: `L_${name}`, url: `${u.api}/repos/${s.owner}/${s.name}/labels/${encodeURIComponent(name)}`, name, description: null, color: 'ededed', default: false };
+  return { id: name.length, node_id: `L_${name}`, url: `${u.api}/repos/${s.owner}/${s.name}/labels/${encodeURIComponent(name)}`, name, description: '', color: 'ededed', default: false };
 }
 
 /** `pull-request-simple` (lists) or, with `full`, `pull-request` (create, update). */

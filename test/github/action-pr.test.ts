@@ -1,0 +1,104 @@
+/**
+ * The committed Action bundle runs `rollgen pr` end to end: node in a child process with only the
+ * variables GitHub sets, the workspace a real git checkout, GITHUB_API_URL the fake GitHub (whose
+ * payloads are checked against GitHub's OpenAPI description). Counts the requests it takes.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { git, makeRepo } from '../helpers/git-repo';
+import { FakeGitHub } from './fake-github-server';
+
+const BUNDLE = join(__dirname, '..', '..', 'action', 'dist', 'index.js');
+const AT = new Date('2026-03-01T10:00:00Z');
+
+let fake: FakeGitHub;
+let repo: string;
+let out: string;
+
+beforeEach(async () => {
+  fake = await FakeGitHub.start();
+  repo = makeRepo(['echoserver'], 'apps:\n  - source: apps/*\n    output: deploy/{name}\n', AT);
+  out = join(tmpdir(), `rollgen-action-out-${process.pid}-${Date.now()}`);
+  seedBase();
+});
+afterEach(async () => {
+  await fake.close();
+  rmSync(repo, { recursive: true, force: true });
+  rmSync(out + '.output', { force: true });
+  rmSync(out + '.summary', { force: true });
+  expect(fake.violations).toEqual([]);
+});
+
+/** The fake's main branch is the checkout's HEAD, under git's own commit and tree ids. */
+function seedBase(): void {
+  const head = git(repo, ['rev-parse', 'HEAD']).trim();
+  const tree = git(repo, ['rev-parse', 'HEAD^{tree}']).trim();
+  const paths = git(repo, ['ls-files']).split('\n').filter(Boolean);
+  fake.state.trees.set(tree, new Map(paths.map((p) => [p, readFileSync(join(repo, p), 'utf8')])));
+  fake.state.commits.set(head, { sha: head, tree, parents: [], message: 'initial' });
+  fake.state.branches.set('main', head);
+}
+
+/** Runs the bundle like the runner. Async: the fake server lives in this process and must keep answering. */
+async function runAction(inputs: Record<string, string>) {
+  writeFileSync(out + '.output', '');
+  writeFileSync(out + '.summary', '');
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? tmpdir(),
+    GITHUB_ACTIONS: 'true',
+    GITHUB_REPOSITORY: fake.repository,
+    GITHUB_API_URL: fake.apiUrl,
+    GITHUB_WORKSPACE: repo,
+    GITHUB_OUTPUT: out + '.output',
+    GITHUB_STEP_SUMMARY: out + '.summary',
+    INPUT_TOKEN: fake.token,
+    INPUT_CONFIG: 'rollgen.yaml',
+    INPUT_APP: '',
+    'INPUT_DRY-RUN': 'false',
+    ...inputs,
+  };
+  const child = spawn(process.execPath, [BUNDLE], { cwd: tmpdir(), env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr, output: readFileSync(env.GITHUB_OUTPUT, 'utf8'), summary: readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8') };
+}
+
+test('GIVEN a new app WHEN the Action runs pr THEN it opens one PR in at most 6 requests, reports it, and a rerun writes nothing', async () => {
+  const first = await runAction({ INPUT_COMMAND: 'pr' });
+  expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: '' });
+  const pulls = [...fake.state.pulls.values()];
+  expect(pulls.map((p) => [p.head, p.state])).toEqual([['rollgen/echoserver/adopt', 'open']]);
+  expect(first.output).toMatch(/^opened=\[1\]$/m);
+  expect(first.summary).toContain('#1');
+  const opening = fake.requests.length;
+  expect(opening).toBeLessThanOrEqual(6);
+  // The PR's branch is the base plus one commit holding the rendered output.
+  const files = fake.state.filesAt('rollgen/echoserver/adopt');
+  expect([...files.keys()].filter((p) => p.startsWith('deploy/echoserver/')).sort()).toContain('deploy/echoserver/kustomization.yaml');
+
+  fake.requests.length = 0;
+  const again = await runAction({ INPUT_COMMAND: 'pr' });
+  expect(again.code).toBe(0);
+  expect(fake.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  expect(again.output).toMatch(/^opened=\[\]$/m);
+  expect(first.stdout + first.stderr + first.output + first.summary + again.stdout).not.toContain(fake.token);
+  process.stdout.write(`action pr: opening the first PR took ${opening} requests; an unchanged rerun ${fake.requests.length} (all reads)\n`);
+});
+
+test('GIVEN dry-run WHEN the Action runs pr THEN it prints the intended PR and makes no write call', async () => {
+  const r = await runAction({ INPUT_COMMAND: 'pr', 'INPUT_DRY-RUN': 'true' });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('would open a PR from rollgen/echoserver/adopt');
+  expect(fake.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+  expect(fake.state.pulls.size).toBe(0);
+});
+
+test('the checkout really is git (guards the seeding above)', () => {
+  expect(execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' })).toBe('');
+});
