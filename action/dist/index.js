@@ -48802,19 +48802,29 @@ var input = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")
 function parseInputs(env2) {
   const command = input(env2, "command") || "pr";
   if (!COMMANDS.includes(command)) return `input "command" must be one of ${COMMANDS.join(", ")}; got "${command}"`;
-  const dryRun = input(env2, "dry-run").toLowerCase() || "false";
-  if (dryRun !== "true" && dryRun !== "false") return `input "dry-run" must be true or false; got "${dryRun}"`;
+  const flags2 = {};
+  for (const name of ["dry-run", "full", "merge"]) {
+    const value = input(env2, name).toLowerCase() || "false";
+    if (value !== "true" && value !== "false") return `input "${name}" must be true or false; got "${value}"`;
+    flags2[name] = value === "true";
+  }
   return {
     token: input(env2, "token") || env2.GITHUB_TOKEN || "",
     config: input(env2, "config") || "rollgen.yaml",
     command,
     apps: input(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
-    dryRun: dryRun === "true"
+    dryRun: flags2["dry-run"],
+    full: flags2.full,
+    merge: flags2.merge
   };
 }
 function buildArgv(inputs) {
   const argv = [inputs.command, ...inputs.apps, "--config", inputs.config];
-  if (inputs.command === "pr" && inputs.dryRun) argv.push("--dry-run");
+  const viaPr = inputs.command === "abort" || inputs.command === "promote" || inputs.command === "retry";
+  if (viaPr) argv.push("--pr");
+  if (viaPr && inputs.merge) argv.push("--merge");
+  if (inputs.command === "promote" && inputs.full) argv.push("--full");
+  if ((inputs.command === "pr" || viaPr) && inputs.dryRun) argv.push("--dry-run");
   return argv;
 }
 

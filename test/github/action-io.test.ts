@@ -6,7 +6,7 @@ import { buildActionReport, PullRequestEvent } from '../../src/run/report';
 describe('inputs', () => {
   test('GIVEN only the defaults action.yml sets WHEN parsed THEN pr on every app with rollgen.yaml, not a dry run', () => {
     const inputs = parseInputs({ INPUT_TOKEN: 't', INPUT_CONFIG: 'rollgen.yaml', INPUT_COMMAND: 'pr', INPUT_APP: '', 'INPUT_DRY-RUN': 'false' });
-    expect(inputs).toEqual({ token: 't', config: 'rollgen.yaml', command: 'pr', apps: [], dryRun: false });
+    expect(inputs).toEqual({ token: 't', config: 'rollgen.yaml', command: 'pr', apps: [], dryRun: false, full: false, merge: false });
     expect(buildArgv(inputs as never)).toEqual(['pr', '--config', 'rollgen.yaml']);
   });
 
@@ -15,8 +15,11 @@ describe('inputs', () => {
     expect(buildArgv(inputs as never)).toEqual(['pr', 'echo-a', 'echo-b', 'echo-c', '--config', 'ops/rollgen.yaml', '--dry-run']);
   });
 
-  test('GIVEN abort with dry-run WHEN mapped THEN no --dry-run (only pr takes it)', () => {
-    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'abort', INPUT_APP: 'echo', 'INPUT_DRY-RUN': 'true' }) as never)).toEqual(['abort', 'echo', '--config', 'rollgen.yaml']);
+  test('GIVEN abort, promote or retry WHEN mapped THEN they act through a PR, with --merge, --full and --dry-run as asked', () => {
+    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'abort', INPUT_APP: 'echo', 'INPUT_DRY-RUN': 'true' }) as never)).toEqual(['abort', 'echo', '--config', 'rollgen.yaml', '--pr', '--dry-run']);
+    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'promote', INPUT_APP: 'echo', INPUT_FULL: 'true', INPUT_MERGE: 'true' }) as never)).toEqual(['promote', 'echo', '--config', 'rollgen.yaml', '--pr', '--merge', '--full']);
+    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'retry', INPUT_APP: 'echo' }) as never)).toEqual(['retry', 'echo', '--config', 'rollgen.yaml', '--pr']);
+    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'validate', INPUT_FULL: 'true', INPUT_MERGE: 'true' }) as never)).toEqual(['validate', '--config', 'rollgen.yaml']);
   });
 
   test('GIVEN no token input WHEN parsed THEN GITHUB_TOKEN is used', () => {
@@ -26,6 +29,7 @@ describe('inputs', () => {
   test('GIVEN an unknown command or a non-boolean dry-run WHEN parsed THEN a message naming the input', () => {
     expect(parseInputs({ INPUT_COMMAND: 'deploy' })).toBe('input "command" must be one of pr, abort, promote, retry, validate, status; got "deploy"');
     expect(parseInputs({ 'INPUT_DRY-RUN': 'yes' })).toBe('input "dry-run" must be true or false; got "yes"');
+    expect(parseInputs({ INPUT_MERGE: 'maybe' })).toBe('input "merge" must be true or false; got "maybe"');
   });
 });
 
