@@ -42118,11 +42118,21 @@ var init_octokit = __esm({
 });
 
 // src/scm/github/pulls.ts
-async function listPullsByPrefix(gh, prefix, state) {
+async function listPullsByPrefix(gh, prefix, state, closedSince) {
   const { owner, repo } = gh;
-  const pulls = await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state, sort: "created", direction: "desc", per_page: 100 });
+  const pulls = closedSince && state !== "open" ? await boundedScan(gh, state, closedSince) : await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state, sort: "created", direction: "desc", per_page: 100 });
   const ours = (p) => p.head.ref.startsWith(prefix) && p.head.repo?.full_name.toLowerCase() === `${owner}/${repo}`.toLowerCase();
   return pulls.filter(ours).map((p) => toPullRequest(p));
+}
+async function boundedScan(gh, state, since) {
+  const { owner, repo } = gh;
+  const open2 = state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state: "open", sort: "created", direction: "desc", per_page: 100 }) : [];
+  const closed = await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state: "closed", sort: "updated", direction: "desc", per_page: 100 }, (response, done) => {
+    const page = response.data;
+    if (page.length === 0 || new Date(page[page.length - 1].updated_at) < since) done();
+    return page.filter((p) => new Date(p.updated_at) >= since);
+  });
+  return [...open2, ...closed].sort((a, b) => b.number - a.number);
 }
 async function createPullRequest(gh, req) {
   const { owner, repo } = gh;
@@ -42204,7 +42214,7 @@ function createGitHubScm(connection, options = {}) {
   };
   return {
     branchHead: (branch) => guard(`read branch ${branch}`, () => fetchBranchHead(gh, branch)),
-    listPulls: ({ prefix, state }) => guard(`list ${state} pull requests`, () => listPullsByPrefix(gh, prefix, state)),
+    listPulls: ({ prefix, state, closedSince }) => guard(`list ${state} pull requests`, () => listPullsByPrefix(gh, prefix, state, closedSince)),
     commitToBranch: (req) => guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () => createCommitOnBranch(gh, req)),
     createPull: (req) => guard(`open a PR from ${req.branch} into ${req.base}`, () => createPullRequest(gh, req)),
     updatePull: (number, req) => guard(`update PR #${number}`, () => updatePullRequest(gh, number, req)),
@@ -48542,12 +48552,21 @@ async function prCommand(ctx, args, opts) {
 }
 async function gather2(s) {
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
-  const pulls = groupPulls(await s.scm.listPulls({ prefix: BRANCH_PREFIX, state: "all" }));
+  const landed = s.apps.map((entry) => landedAt(s.edges.git, s.checkout.root, entry.loc.output));
+  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? { landed: landed[i] } : void 0))));
   return s.apps.map((entry, i) => {
     const proposal = proposals[i];
-    const at = landedAt(s.edges.git, s.checkout.root, entry.loc.output);
+    const at = landed[i];
     return { state: { app: entry.app.name, ...proposal ? { proposal } : {} }, pulls: pulls.get(entry.app.name) ?? [], history: at ? { landedAt: at } : {} };
   });
+}
+var SKEW_MS = 60 * 60 * 1e3;
+function scanScope(pending) {
+  const active = pending.filter((p) => p !== void 0);
+  if (active.length === 0) return { prefix: BRANCH_PREFIX, state: "open" };
+  if (active.some((p) => !p.landed)) return { prefix: BRANCH_PREFIX, state: "all" };
+  const oldest = Math.min(...active.map((p) => p.landed.getTime()));
+  return { prefix: BRANCH_PREFIX, state: "all", closedSince: new Date(oldest - SKEW_MS) };
 }
 async function fetchChecks2(s, decisions) {
   const out = /* @__PURE__ */ new Map();

@@ -35,12 +35,29 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
 async function gather(s: FlowSession): Promise<AppRound[]> {
   // Proposals first: an app with an error stops the run before any request is made.
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: 'advance' }, 'flow'));
-  const pulls = groupPulls(await s.scm.listPulls({ prefix: BRANCH_PREFIX, state: 'all' }));
+  const landed = s.apps.map((entry) => landedAt(s.edges.git, s.checkout.root, entry.loc.output!));
+  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? { landed: landed[i] } : undefined)))));
   return s.apps.map((entry, i) => {
     const proposal = proposals[i];
-    const at = landedAt(s.edges.git, s.checkout.root, entry.loc.output!);
+    const at = landed[i];
     return { state: { app: entry.app.name, ...(proposal ? { proposal } : {}) }, pulls: pulls.get(entry.app.name) ?? [], history: at ? { landedAt: at } : {} };
   });
+}
+
+/** Margin for clock skew between the checkout's commit dates and GitHub's timestamps. */
+const SKEW_MS = 60 * 60 * 1000;
+
+/**
+ * Which PRs one scan must read. Open ones always. Closed ones only matter to apps with something
+ * to propose (a hold, or a merge the checkout has not seen yet), and only since that app's state
+ * landed; so idle apps and old history cost no requests.
+ */
+export function scanScope(pending: readonly ({ landed?: Date } | undefined)[]): { prefix: string; state: 'open' | 'all'; closedSince?: Date } {
+  const active = pending.filter((p): p is { landed?: Date } => p !== undefined);
+  if (active.length === 0) return { prefix: BRANCH_PREFIX, state: 'open' };
+  if (active.some((p) => !p.landed)) return { prefix: BRANCH_PREFIX, state: 'all' };
+  const oldest = Math.min(...active.map((p) => p.landed!.getTime()));
+  return { prefix: BRANCH_PREFIX, state: 'all', closedSince: new Date(oldest - SKEW_MS) };
 }
 
 /** Checks only for PRs whose gate has passed: the one request a merge decision needs. */

@@ -9,9 +9,11 @@ export interface ScmClient {
   branchHead(branch: string): Promise<string | undefined>;
   /**
    * rollgen's pull requests: those whose head branch starts with `prefix`, newest first. Paginates
-   * at 100 per page, so scanning N apps costs ceil(PRs / 100) list requests.
+   * at 100 per page. With `closedSince`, closed PRs are read most recently updated first and only
+   * back to that moment, so a scan costs ceil(open PRs / 100) plus the pages of recent closures,
+   * not the repository's whole PR history.
    */
-  listPulls(req: { readonly prefix: string; readonly state: 'open' | 'closed' | 'all' }): Promise<readonly PullRequest[]>;
+  listPulls(req: { readonly prefix: string; readonly state: 'open' | 'closed' | 'all'; readonly closedSince?: Date }): Promise<readonly PullRequest[]>;
   /**
    * One commit on top of `parent` holding every change, then points `branch` at it, creating the
    * branch or force-moving it (a step branch is always reset to the base plus exactly one commit).

@@ -104,6 +104,23 @@ describe('listPulls', () => {
     const all = await h.scm.listPulls({ prefix: 'rollgen/app-7/', state: 'all' });
     expect(all.map((p) => [p.number, p.state, p.closedAt])).toEqual([[7, 'closed', undefined]]);
   });
+
+  test('GIVEN 3 open PRs and 450 closed ones WHEN listing with closedSince THEN all open, the recent closed, and 1 + 1 requests instead of 5', async () => {
+    for (let i = 1; i <= 453; i++) h.fake.state.openPull(`rollgen/app-${i}/step-1`, 'main', `PR ${i}`, null);
+    for (let i = 1; i <= 450; i++) {
+      const p = h.fake.state.pulls.get(i)!;
+      p.state = 'closed';
+      // Closed long ago, except the three most recent closures.
+      p.updatedAt = p.closedAt = i > 447 ? '2026-06-01T00:00:00Z' : '2025-01-01T00:00:00Z';
+    }
+    h.fake.resetLog();
+    const recent = await h.scm.listPulls({ prefix: 'rollgen/', state: 'all', closedSince: new Date('2026-05-01T00:00:00Z') });
+    expect(h.fake.log()).toEqual(['GET /pulls', 'GET /pulls']);
+    expect(recent.map((p) => p.number)).toEqual([453, 452, 451, 450, 449, 448]);
+    h.fake.resetLog();
+    await h.scm.listPulls({ prefix: 'rollgen/', state: 'all' });
+    expect(h.fake.log()).toHaveLength(5);
+  });
 });
 
 describe('updatePull', () => {

@@ -50,10 +50,11 @@ export class FakeScm implements ScmClient {
     return this.branches.get(branch);
   }
 
-  async listPulls(req: { prefix: string; state: 'open' | 'closed' | 'all' }): Promise<readonly PullRequest[]> {
+  async listPulls(req: { prefix: string; state: 'open' | 'closed' | 'all'; closedSince?: Date }): Promise<readonly PullRequest[]> {
     await this.enter('listPulls', req);
+    const recent = (p: PullRequest) => p.state === 'open' || !req.closedSince || new Date(p.closedAt ?? p.mergedAt ?? 0) >= req.closedSince;
     return this.pulls
-      .filter((p) => p.branch.startsWith(req.prefix) && (req.state === 'all' || p.state === req.state))
+      .filter((p) => p.branch.startsWith(req.prefix) && (req.state === 'all' || p.state === req.state) && recent(p))
       .sort((a, b) => b.number - a.number)
       .map((p) => ({ ...p, labels: [...p.labels] }));
   }

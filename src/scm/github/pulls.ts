@@ -9,13 +9,28 @@ type FullPull = RestEndpointMethodTypes['pulls']['get']['response']['data'];
 /** Labels as the pulls and issues APIs return them; only the name matters here. */
 type Label = { readonly name?: string } | string;
 
-/** ceil(PRs / 100) requests: GET pulls, newest first, filtered here by head branch and head repository. */
-export async function listPullsByPrefix(gh: GitHubRepo, prefix: string, state: 'open' | 'closed' | 'all'): Promise<PullRequest[]> {
+/**
+ * GET pulls filtered here by head branch and head repository. Without `closedSince`: ceil(PRs / 100)
+ * requests. With it, open PRs (all pages) plus closed ones by most recent update, stopping at the
+ * first page that reaches back before `closedSince`.
+ */
+export async function listPullsByPrefix(gh: GitHubRepo, prefix: string, state: 'open' | 'closed' | 'all', closedSince?: Date): Promise<PullRequest[]> {
   const { owner, repo } = gh;
-  const pulls = await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state, sort: 'created', direction: 'desc', per_page: 100 });
+  const pulls = closedSince && state !== 'open' ? await boundedScan(gh, state, closedSince) : await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state, sort: 'created', direction: 'desc', per_page: 100 });
   // A fork can name its branch like ours; only branches of this repository are rollgen's.
   const ours = (p: ListedPull) => p.head.ref.startsWith(prefix) && p.head.repo?.full_name.toLowerCase() === `${owner}/${repo}`.toLowerCase();
   return pulls.filter(ours).map((p) => toPullRequest(p));
+}
+
+async function boundedScan(gh: GitHubRepo, state: 'closed' | 'all', since: Date): Promise<ListedPull[]> {
+  const { owner, repo } = gh;
+  const open = state === 'all' ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state: 'open', sort: 'created', direction: 'desc', per_page: 100 }) : [];
+  const closed = await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state: 'closed', sort: 'updated', direction: 'desc', per_page: 100 }, (response, done) => {
+    const page = response.data;
+    if (page.length === 0 || new Date(page[page.length - 1].updated_at) < since) done();
+    return page.filter((p) => new Date(p.updated_at) >= since);
+  });
+  return [...open, ...closed].sort((a, b) => b.number - a.number);
 }
 
 export interface NewPull {

@@ -97,7 +97,8 @@ const pullRoutes: Route[] = [
   { method: 'GET', path: `${REPO}/pulls`, handle: (c) => {
     const state = c.query.get('state') ?? 'open';
     const asc = c.query.get('direction') === 'asc';
-    const all = [...c.state.pulls.values()].filter((p) => state === 'all' || p.state === state).sort((a, b) => (asc ? a.number - b.number : b.number - a.number));
+    const key = (p: { number: number; updatedAt: string }) => (c.query.get('sort') === 'updated' ? Date.parse(p.updatedAt) * 1e6 + p.number : p.number);
+    const all = [...c.state.pulls.values()].filter((p) => state === 'all' || p.state === state).sort((a, b) => (asc ? key(a) - key(b) : key(b) - key(a)));
     return paged(c, all, (page) => page.map((p) => P.pullRequest(c.urls, c.state, p, false)));
   } },
   { method: 'POST', path: `${REPO}/pulls`, handle: (c) => {
