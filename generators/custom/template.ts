@@ -1,11 +1,17 @@
-import Handlebars from 'handlebars';
+import type HandlebarsModule from 'handlebars';
 import type { RouteTemplateInput } from '../../src/spec/route-template';
 
 /**
  * A private Handlebars instance: helpers or partials registered on the global one (PR bodies, a
  * library user) must not leak into user route templates.
  */
-const env = Handlebars.create();
+let instance: typeof HandlebarsModule | undefined;
+/** Created on first use, so commands that never meet a RouteTemplate start without Handlebars. */
+function env(): typeof HandlebarsModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  instance ??= (require('handlebars') as typeof HandlebarsModule).create();
+  return instance;
+}
 
 /**
  * strict: a missing field throws instead of rendering nothing; noEscape: the output is YAML, not
@@ -75,7 +81,7 @@ function compileText(text: string): { run: (data: object) => string } | Template
 
 /** Parsed with whitespace control applied, as `compile` would. */
 export function parseTemplate(text: string): hbs.AST.Program {
-  return env.parse(text);
+  return env().parse(text);
 }
 
 /**
@@ -83,9 +89,9 @@ export function parseTemplate(text: string): hbs.AST.Program {
  * and, given an AST, apply whitespace control a second time.
  */
 export function compileAst(ast: hbs.AST.Program): HandlebarsTemplateDelegate {
-  const compilers = env as unknown as HandlebarsCompilers;
+  const compilers = env() as unknown as HandlebarsCompilers;
   const environment = new compilers.Compiler().compile(ast, COMPILE_OPTIONS);
-  return env.template(new compilers.JavaScriptCompiler().compile(environment, COMPILE_OPTIONS, undefined, true));
+  return env().template(new compilers.JavaScriptCompiler().compile(environment, COMPILE_OPTIONS, undefined, true));
 }
 
 /** Runs a compiled template. @throws TemplateError at the line of a missing field (strict mode). */

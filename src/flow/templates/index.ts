@@ -1,4 +1,4 @@
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
 import { InputError } from '../../errors';
 import defaultBody from './body.hbs';
 import defaultTitle from './title.hbs';
@@ -26,7 +26,9 @@ export const DEFAULT_TEMPLATES = {
  * escaping, since the output is Markdown (and a title is shown as plain text).
  */
 export function compileTemplates(title: TemplateSource = DEFAULT_TEMPLATES.title, body: TemplateSource = DEFAULT_TEMPLATES.body): PrTemplates {
-  const hb = Handlebars.create();
+  // Loaded here, not at start-up: only the PR flow renders these templates.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const hb = (require('handlebars') as typeof Handlebars).create();
   return { title: compileOne(hb, title, (s) => s.trim().split('\n')[0]), body: compileOne(hb, body, (s) => s.trimEnd() + '\n') };
 }
 
