@@ -23425,8 +23425,8 @@ var require_block_helper_missing = __commonJS({
     "use strict";
     exports2.__esModule = true;
     var _utils = require_utils();
-    exports2["default"] = function(instance) {
-      instance.registerHelper("blockHelperMissing", function(context, options) {
+    exports2["default"] = function(instance2) {
+      instance2.registerHelper("blockHelperMissing", function(context, options) {
         var inverse = options.inverse, fn = options.fn;
         if (context === true) {
           return fn(this);
@@ -23437,7 +23437,7 @@ var require_block_helper_missing = __commonJS({
             if (options.ids) {
               options.ids = [options.name];
             }
-            return instance.helpers.each(context, options);
+            return instance2.helpers.each(context, options);
           } else {
             return inverse(this);
           }
@@ -23475,8 +23475,8 @@ var require_each = __commonJS({
       } catch (closeError) {
       }
     }
-    exports2["default"] = function(instance) {
-      instance.registerHelper("each", function(context, options) {
+    exports2["default"] = function(instance2) {
+      instance2.registerHelper("each", function(context, options) {
         if (!options) {
           throw new _exception2["default"]("Must pass iterator to #each");
         }
@@ -23564,8 +23564,8 @@ var require_helper_missing = __commonJS({
     }
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    exports2["default"] = function(instance) {
-      instance.registerHelper("helperMissing", function() {
+    exports2["default"] = function(instance2) {
+      instance2.registerHelper("helperMissing", function() {
         if (arguments.length === 1) {
           return void 0;
         } else {
@@ -23588,8 +23588,8 @@ var require_if = __commonJS({
     var _utils = require_utils();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    exports2["default"] = function(instance) {
-      instance.registerHelper("if", function(conditional, options) {
+    exports2["default"] = function(instance2) {
+      instance2.registerHelper("if", function(conditional, options) {
         if (arguments.length != 2) {
           throw new _exception2["default"]("#if requires exactly one argument");
         }
@@ -23602,11 +23602,11 @@ var require_if = __commonJS({
           return options.fn(this);
         }
       });
-      instance.registerHelper("unless", function(conditional, options) {
+      instance2.registerHelper("unless", function(conditional, options) {
         if (arguments.length != 2) {
           throw new _exception2["default"]("#unless requires exactly one argument");
         }
-        return instance.helpers["if"].call(this, conditional, {
+        return instance2.helpers["if"].call(this, conditional, {
           fn: options.inverse,
           inverse: options.fn,
           hash: options.hash
@@ -23622,8 +23622,8 @@ var require_log2 = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/helpers/log.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    exports2["default"] = function(instance) {
-      instance.registerHelper("log", function() {
+    exports2["default"] = function(instance2) {
+      instance2.registerHelper("log", function() {
         var args = [void 0], options = arguments[arguments.length - 1];
         for (var i = 0; i < arguments.length - 1; i++) {
           args.push(arguments[i]);
@@ -23635,7 +23635,7 @@ var require_log2 = __commonJS({
           level = options.data.level;
         }
         args[0] = level;
-        instance.log.apply(instance, args);
+        instance2.log.apply(instance2, args);
       });
     };
     module2.exports = exports2["default"];
@@ -23647,8 +23647,8 @@ var require_lookup = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/helpers/lookup.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    exports2["default"] = function(instance) {
-      instance.registerHelper("lookup", function(obj2, field, options) {
+    exports2["default"] = function(instance2) {
+      instance2.registerHelper("lookup", function(obj2, field, options) {
         if (!obj2) {
           return obj2;
         }
@@ -23670,8 +23670,8 @@ var require_with = __commonJS({
     var _utils = require_utils();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    exports2["default"] = function(instance) {
-      instance.registerHelper("with", function(context, options) {
+    exports2["default"] = function(instance2) {
+      instance2.registerHelper("with", function(context, options) {
         if (arguments.length != 2) {
           throw new _exception2["default"]("#with requires exactly one argument");
         }
@@ -23722,20 +23722,20 @@ var require_helpers = __commonJS({
     var _helpersLookup2 = _interopRequireDefault(_helpersLookup);
     var _helpersWith = require_with();
     var _helpersWith2 = _interopRequireDefault(_helpersWith);
-    function registerDefaultHelpers(instance) {
-      _helpersBlockHelperMissing2["default"](instance);
-      _helpersEach2["default"](instance);
-      _helpersHelperMissing2["default"](instance);
-      _helpersIf2["default"](instance);
-      _helpersLog2["default"](instance);
-      _helpersLookup2["default"](instance);
-      _helpersWith2["default"](instance);
+    function registerDefaultHelpers(instance2) {
+      _helpersBlockHelperMissing2["default"](instance2);
+      _helpersEach2["default"](instance2);
+      _helpersHelperMissing2["default"](instance2);
+      _helpersIf2["default"](instance2);
+      _helpersLog2["default"](instance2);
+      _helpersLookup2["default"](instance2);
+      _helpersWith2["default"](instance2);
     }
-    function moveHelperToHooks(instance, helperName, keepHelper) {
-      if (instance.helpers[helperName]) {
-        instance.hooks[helperName] = instance.helpers[helperName];
+    function moveHelperToHooks(instance2, helperName, keepHelper) {
+      if (instance2.helpers[helperName]) {
+        instance2.hooks[helperName] = instance2.helpers[helperName];
         if (!keepHelper) {
-          instance.helpers[helperName] = void 0;
+          instance2.helpers[helperName] = void 0;
         }
       }
     }
@@ -23748,8 +23748,8 @@ var require_inline = __commonJS({
     "use strict";
     exports2.__esModule = true;
     var _utils = require_utils();
-    exports2["default"] = function(instance) {
-      instance.registerDecorator("inline", function(fn, props, container, options) {
+    exports2["default"] = function(instance2) {
+      instance2.registerDecorator("inline", function(fn, props, container, options) {
         var ret = fn;
         if (!props.partials) {
           props.partials = {};
@@ -23780,8 +23780,8 @@ var require_decorators = __commonJS({
     }
     var _decoratorsInline = require_inline();
     var _decoratorsInline2 = _interopRequireDefault(_decoratorsInline);
-    function registerDefaultDecorators(instance) {
-      _decoratorsInline2["default"](instance);
+    function registerDefaultDecorators(instance2) {
+      _decoratorsInline2["default"](instance2);
     }
   }
 });
@@ -24362,7 +24362,7 @@ var require_no_conflict = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/no-conflict.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    exports2["default"] = function(Handlebars3) {
+    exports2["default"] = function(Handlebars) {
       (function() {
         if (typeof globalThis === "object") return;
         Object.prototype.__defineGetter__("__magic__", function() {
@@ -24372,11 +24372,11 @@ var require_no_conflict = __commonJS({
         delete Object.prototype.__magic__;
       })();
       var $Handlebars = globalThis.Handlebars;
-      Handlebars3.noConflict = function() {
-        if (globalThis.Handlebars === Handlebars3) {
+      Handlebars.noConflict = function() {
+        if (globalThis.Handlebars === Handlebars) {
           globalThis.Handlebars = $Handlebars;
         }
-        return Handlebars3;
+        return Handlebars;
       };
     };
     module2.exports = exports2["default"];
@@ -36368,8 +36368,8 @@ var require_light = __commonJS({
       var DLList_1 = DLList;
       var Events;
       Events = class Events {
-        constructor(instance) {
-          this.instance = instance;
+        constructor(instance2) {
+          this.instance = instance2;
           this._events = {};
           if (this.instance.on != null || this.instance.once != null || this.instance.removeAllListeners != null) {
             throw new Error("An Emitter already exists for this object");
@@ -36651,8 +36651,8 @@ var require_light = __commonJS({
       parser$2 = parser;
       BottleneckError$2 = BottleneckError_1;
       LocalDatastore = class LocalDatastore {
-        constructor(instance, storeOptions, storeInstanceOptions) {
-          this.instance = instance;
+        constructor(instance2, storeOptions, storeInstanceOptions) {
+          this.instance = instance2;
           this.storeOptions = storeOptions;
           this.clientId = this.instance._randomIndex();
           parser$2.load(storeInstanceOptions, storeInstanceOptions, this);
@@ -37000,16 +37000,16 @@ var require_light = __commonJS({
             })();
           }
           async deleteKey(key2 = "") {
-            var deleted, instance;
-            instance = this.instances[key2];
+            var deleted, instance2;
+            instance2 = this.instances[key2];
             if (this.connection) {
               deleted = await this.connection.__runCommand__(["del", ...Scripts$1.allKeys(`${this.id}-${key2}`)]);
             }
-            if (instance != null) {
+            if (instance2 != null) {
               delete this.instances[key2];
-              await instance.disconnect();
+              await instance2.disconnect();
             }
-            return instance != null || deleted > 0;
+            return instance2 != null || deleted > 0;
           }
           limiters() {
             var k, ref, results, v;
@@ -43978,8 +43978,11 @@ function flags(type) {
 }
 
 // generators/custom/template.ts
-var import_handlebars = __toESM(require_lib());
-var env = import_handlebars.default.create();
+var instance;
+function env() {
+  instance ??= require_lib().create();
+  return instance;
+}
 var COMPILE_OPTIONS = {
   strict: true,
   noEscape: true,
@@ -44023,12 +44026,12 @@ function compileText(text) {
   }
 }
 function parseTemplate(text) {
-  return env.parse(text);
+  return env().parse(text);
 }
 function compileAst(ast) {
-  const compilers = env;
+  const compilers = env();
   const environment = new compilers.Compiler().compile(ast, COMPILE_OPTIONS);
-  return env.template(new compilers.JavaScriptCompiler().compile(environment, COMPILE_OPTIONS, void 0, true));
+  return env().template(new compilers.JavaScriptCompiler().compile(environment, COMPILE_OPTIONS, void 0, true));
 }
 function runTemplate(compiled2, data) {
   try {
@@ -48430,7 +48433,6 @@ function posix(p) {
 }
 
 // src/flow/templates/index.ts
-var import_handlebars2 = __toESM(require_lib());
 init_errors();
 
 // src/flow/templates/body.hbs
@@ -48445,7 +48447,7 @@ var DEFAULT_TEMPLATES = {
   body: { file: "src/flow/templates/body.hbs", text: body_default }
 };
 function compileTemplates(title = DEFAULT_TEMPLATES.title, body = DEFAULT_TEMPLATES.body) {
-  const hb = import_handlebars2.default.create();
+  const hb = require_lib().create();
   return { title: compileOne(hb, title, (s) => s.trim().split("\n")[0]), body: compileOne(hb, body, (s) => s.trimEnd() + "\n") };
 }
 function compileOne(hb, src, finish) {
