@@ -36,6 +36,7 @@ export function apportion(total: number, shares: readonly number[]): number[] {
   const exact = shares.map((s) => (sum > 0 ? (total * s) / sum : total / shares.length));
   const out = exact.map(Math.floor);
   const order = exact.map((e, i) => ({ i, rest: e - Math.floor(e) })).sort((a, b) => b.rest - a.rest || a.i - b.i);
-  for (let k = 0; k < total - out.reduce((a, b) => a + b, 0); k++) out[order[k % order.length].i]++;
+  const left = total - out.reduce((a, b) => a + b, 0); // fixed before the loop: the loop raises the sum it would re-read
+  for (let k = 0; k < left; k++) out[order[k % order.length].i]++;
   return out;
 }
