@@ -46184,7 +46184,8 @@ function apportion(total, shares) {
   const exact = shares.map((s) => sum > 0 ? total * s / sum : total / shares.length);
   const out = exact.map(Math.floor);
   const order = exact.map((e, i) => ({ i, rest: e - Math.floor(e) })).sort((a, b) => b.rest - a.rest || a.i - b.i);
-  for (let k = 0; k < total - out.reduce((a, b) => a + b, 0); k++) out[order[k % order.length].i]++;
+  const left = total - out.reduce((a, b) => a + b, 0);
+  for (let k = 0; k < left; k++) out[order[k % order.length].i]++;
   return out;
 }
 
@@ -46903,7 +46904,7 @@ function normalizeKruise(doc) {
     origin: doc.origin,
     workload: { kind: "Deployment", name: str(ref.name) ?? "" },
     style: kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
-    steps,
+    steps: matchesOverTraffic(steps, traffic2.providers, diagnostics),
     traffic: traffic2,
     canaryPodMetadata: { labels: stringMap(patch.labels), annotations: stringMap(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
@@ -46954,6 +46955,16 @@ function kruiseTraffic(doc, canary, sharedRouting, out) {
     providers,
     managedRoutes: []
   };
+}
+var MATCH_MODE_PROVIDERS = ["istio", "gateway-api"];
+function matchesOverTraffic(steps, providers, out) {
+  if (!providers.some((p) => MATCH_MODE_PROVIDERS.includes(p.provider))) return [...steps];
+  return steps.map((s) => {
+    if (s.matches.length === 0 || s.weight === void 0 || s.weight === 0) return s;
+    out.push({ ...s.origin, message: `traffic ${s.weight}% is ignored because the step has matches: Kruise sends only matching requests to the canary on Istio and Gateway API; remove traffic or the matches`, severity: "warning" });
+    const { weight: _ignored, ...rest } = s;
+    return rest;
+  });
 }
 function error3(doc, path10, message) {
   const o = doc.locate(path10);
@@ -47130,7 +47141,7 @@ function normalizeTrafficRouting(doc) {
     origin: doc.origin,
     workload: { kind: "Deployment", name: "" },
     style: "canary",
-    steps: [step],
+    steps: matchesOverTraffic([step], providers, diagnostics),
     traffic: { stableService: service, canaryService: service, generateCanaryService: false, weightTotal: 100, providers, managedRoutes: [] },
     canaryPodMetadata: { labels: {}, annotations: {} },
     stablePodMetadata: { labels: {}, annotations: {} }

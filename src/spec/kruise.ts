@@ -34,7 +34,7 @@ export function normalizeKruise(doc: ParsedDocument): NormalizeResult {
     origin: doc.origin,
     workload: { kind: 'Deployment', name: str(ref.name) ?? '' },
     style: kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
-    steps,
+    steps: matchesOverTraffic(steps, traffic.providers, diagnostics),
     traffic,
     canaryPodMetadata: { labels: stringMap(patch.labels), annotations: stringMap(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
@@ -91,6 +91,24 @@ function kruiseTraffic(doc: ParsedDocument, canary: Record<string, unknown>, sha
     providers,
     managedRoutes: [],
   };
+}
+
+/** Providers on which Kruise ignores a step's traffic when it has matches ("match mode"). */
+const MATCH_MODE_PROVIDERS = ['istio', 'gateway-api'];
+
+/**
+ * Kruise on Istio and Gateway API: "matches take precedence over traffic", so a step with matches
+ * sends only matching requests to the canary (the ingress providers do both). rollgen reads the
+ * spec the same way and says so; the step's replicas are unchanged.
+ */
+export function matchesOverTraffic(steps: readonly StepSpec[], providers: readonly { readonly provider: string }[], out: Diagnostic[]): StepSpec[] {
+  if (!providers.some((p) => MATCH_MODE_PROVIDERS.includes(p.provider))) return [...steps];
+  return steps.map((s) => {
+    if (s.matches.length === 0 || s.weight === undefined || s.weight === 0) return s;
+    out.push({ ...s.origin, message: `traffic ${s.weight}% is ignored because the step has matches: Kruise sends only matching requests to the canary on Istio and Gateway API; remove traffic or the matches`, severity: 'warning' });
+    const { weight: _ignored, ...rest } = s;
+    return rest;
+  });
 }
 
 function error(doc: ParsedDocument, path: (string | number)[], message: string): Diagnostic {

@@ -1,6 +1,7 @@
 import { Diagnostic } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
 import { providerFromKruiseRouting } from './providers';
+import { matchesOverTraffic } from './kruise';
 import { RolloutSpec, StepSpec } from './types';
 import { arr, headerModifier, kruiseMatch, num, obj, str } from './values';
 
@@ -45,7 +46,7 @@ export function normalizeTrafficRouting(doc: ParsedDocument): { routing: SharedR
     origin: doc.origin,
     workload: { kind: 'Deployment', name: '' },
     style: 'canary',
-    steps: [step],
+    steps: matchesOverTraffic([step], providers, diagnostics),
     traffic: { stableService: service, canaryService: service, generateCanaryService: false, weightTotal: 100, providers, managedRoutes: [] },
     canaryPodMetadata: { labels: {}, annotations: {} },
     stablePodMetadata: { labels: {}, annotations: {} },

@@ -353,3 +353,25 @@ describe('normalizeKruise: empty trafficrouting annotation', () => {
     expect(rollout.traffic.generateCanaryService).toBe(true);
   });
 });
+
+describe('matchesOverTraffic: Kruise match mode on Istio and Gateway API', () => {
+  const { matchesOverTraffic } = jest.requireActual('../../src/spec/kruise') as typeof import('../../src/spec/kruise');
+  const origin = { file: 'r.yaml', line: 9, col: 11 };
+  const step = { origin, weight: 10, matches: [{ headers: [{ name: 'x', type: 'Exact' as const, value: '1' }], queryParams: [], cookies: [] }], headerRoutes: [], mirrorRoutes: [], pause: { kind: 'none' as const } };
+
+  test('GIVEN istio or gateway-api WHEN a step has matches and traffic THEN traffic is dropped with a warning at the step', () => {
+    for (const provider of ['istio', 'gateway-api']) {
+      const out: { message: string; severity: string; line: number }[] = [];
+      const [s] = matchesOverTraffic([step], [{ provider }], out as never);
+      expect(s.weight).toBeUndefined();
+      expect(s.matches).toEqual(step.matches);
+      expect(out).toEqual([expect.objectContaining({ line: 9, severity: 'warning', message: expect.stringContaining('traffic 10% is ignored because the step has matches') })]);
+    }
+  });
+
+  test('GIVEN an ingress provider WHEN a step has matches and traffic THEN both stay (Kruise emits both there)', () => {
+    const out: unknown[] = [];
+    expect(matchesOverTraffic([step], [{ provider: 'ingress-nginx' }], out as never)).toEqual([step]);
+    expect(out).toEqual([]);
+  });
+});
