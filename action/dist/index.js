@@ -42237,6 +42237,7 @@ var init_github = __esm({
 });
 
 // action/src/main.ts
+var import_node_crypto = require("node:crypto");
 var import_node_fs = require("node:fs");
 
 // node_modules/commander/esm.mjs
@@ -48889,6 +48890,9 @@ async function runAction(env2) {
   if (inputs.token) env2.GITHUB_TOKEN = inputs.token;
   const events = [];
   let errors = "";
+  const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
+  process.stdout.write(`::stop-commands::${resume}
+`);
   const code = await main(buildArgv(inputs), {
     cwd: env2.GITHUB_WORKSPACE || process.cwd(),
     stdout: (t) => process.stdout.write(t),
@@ -48898,7 +48902,8 @@ async function runAction(env2) {
     },
     readStdin: () => readStdin(process.stdin),
     report: (e) => void events.push(e)
-  });
+  }).finally(() => process.stdout.write(`::${resume}::
+`));
   const report = buildActionReport(events);
   if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
   if (env2.GITHUB_OUTPUT) (0, import_node_fs.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
