@@ -42156,13 +42156,32 @@ async function mergePullRequest(gh, number, req) {
     await gh.octokit.rest.pulls.merge({ owner, repo, pull_number: number, sha: req.sha, merge_method: req.method, commit_title: req.title });
   } catch (error4) {
     const status = statusOf2(error4);
+    if (status !== 409 && await mergedWithHead(gh, number, req.sha)) return;
     if (status === 409) throw new ScmError(action, status, `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`);
     if (status === 405) throw new ScmError(action, status, `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`);
     throw error4;
   }
 }
+async function mergedWithHead(gh, number, sha2) {
+  try {
+    const { data } = await gh.octokit.rest.pulls.get({ owner: gh.owner, repo: gh.repo, pull_number: number });
+    return data.merged === true && data.head.sha === sha2;
+  } catch {
+    return false;
+  }
+}
 async function createComment(gh, number, body) {
-  await gh.octokit.rest.issues.createComment({ owner: gh.owner, repo: gh.repo, issue_number: number, body });
+  const { owner, repo } = gh;
+  const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: { retries: 0 } });
+  try {
+    await post();
+  } catch (error4) {
+    const status = statusOf2(error4);
+    if (status !== void 0 && status < 500) throw error4;
+    const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 });
+    if (comments.some((c) => c.body === body)) return;
+    await post();
+  }
 }
 function toPullRequest(p, labels = p.labels) {
   return {
