@@ -47720,7 +47720,7 @@ async function open(scm, p, o, say) {
     const existing = isConflict(e) ? (await scm.listPulls({ prefix: p.branch, state: "open" })).find((x) => x.branch === p.branch) : void 0;
     if (!existing) throw e;
     say(`found #${existing.number}, opened by a concurrent run`);
-    const fields = { ...existing.title !== p.title ? { title: p.title } : {}, ...existing.body !== p.body ? { body: p.body } : {} };
+    const fields = changedFields(existing, p);
     return Object.keys(fields).length > 0 ? scm.updatePull(existing.number, fields) : existing;
   }
 }

@@ -1,7 +1,7 @@
 import { ScmError } from '../errors';
 import type { PullRequestAction, PullRequestEvent } from '../run/report';
 import { MergeMethod, PullRequest, ScmClient } from '../scm/types';
-import { Action } from './decide';
+import { Action, changedFields } from './decide';
 import { withMarker } from './marker';
 import { Proposal } from './proposal';
 
@@ -71,11 +71,13 @@ async function open(scm: ScmClient, p: Proposal, o: ExecuteOptions, say: (t: str
     say(`opened #${pr.number} ${pr.url}`);
     return pr;
   } catch (e) {
-    // A concurrent run opened the PR between our scan and here: adopt it rather than fail or duplicate.
+    // A concurrent run opened the PR between our scan and here, or our own POST did and its response
+    // was lost (the client's retry then hears "already exists"): adopt it rather than fail or duplicate.
+    // Its labels are set here too: they are a second request that never ran for a lost response.
     const existing = isConflict(e) ? (await scm.listPulls({ prefix: p.branch, state: 'open' })).find((x) => x.branch === p.branch) : undefined;
     if (!existing) throw e;
     say(`found #${existing.number}, opened by a concurrent run`);
-    const fields = { ...(existing.title !== p.title ? { title: p.title } : {}), ...(existing.body !== p.body ? { body: p.body } : {}) };
+    const fields = changedFields(existing, p);
     return Object.keys(fields).length > 0 ? scm.updatePull(existing.number, fields) : existing;
   }
 }

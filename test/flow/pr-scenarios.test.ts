@@ -118,6 +118,24 @@ test('two concurrent runs open one PR: the loser finds the PR the winner opened'
   expect((await w.pr()).writes).toEqual([]);
 });
 
+test('a PR opened by a POST whose response was lost (a 502, then "already exists" on the retry) is adopted with its labels', async () => {
+  await rolloutAt(1);
+  w.merge(w.openPr('rollgen/echo/step-2').number);
+  const create = w.fake.createPull.bind(w.fake);
+  // GitHub opened the PR (POST pulls carries no labels: they are a second request, never sent) and the retry heard 422.
+  w.fake.createPull = async (req) => {
+    w.fake.createPull = create;
+    await create({ ...req, labels: [] });
+    return create(req);
+  };
+  const r = await w.pr();
+  expect(r.code).toBe(0);
+  const opened = w.fake.pulls.filter((p) => p.branch === 'rollgen/echo/step-3');
+  expect(opened).toHaveLength(1);
+  expect(opened[0].labels).toEqual(expect.arrayContaining(['rollgen', expect.stringMatching(/^rollgen:(manual|timed|automatic)$/)]));
+  expect((await w.pr()).writes).toEqual([]);
+});
+
 test('--dry-run prints every intended action and makes no write call', async () => {
   await rolloutAt(1);
   w.merge(w.openPr('rollgen/echo/step-2').number);
