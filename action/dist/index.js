@@ -48537,6 +48537,7 @@ async function commandPr(ctx, args, opts, command) {
       if (!opts.merge) continue;
       if (o.dryRun) o.print(`${state.app}: would merge ${pr ? `#${pr.number}` : "the new PR"} (--merge)`);
       if (o.dryRun || !pr) continue;
+      if (pr.branch !== state.proposal?.branch || pr.state !== "open") throw new StateError(`${state.app}: not merged: #${pr.number} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`);
       await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
       o.print(`${state.app}: merged #${pr.number} (--merge)`);
       o.report?.({ app: state.app, action: "merged", number: pr.number, url: pr.url });

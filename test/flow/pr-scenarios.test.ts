@@ -101,6 +101,18 @@ test('abort --pr --merge opens the abort PR, closes the step PR it supersedes, m
   expect((await w.pr()).stdout).toMatch(/waiting for a person to merge or close #\d+ \(retry\)/);
 });
 
+test('retry --pr --merge while an abort PR is open merges nothing: --merge lands only the PR of its own command', async () => {
+  await rolloutAt(2);
+  await w.run(['abort', 'echo', '--pr']);
+  const abort = w.openPr('rollgen/echo/abort');
+  const merges = w.fake.merges.length;
+  const r = await w.run(['retry', 'echo', '--pr', '--merge']);
+  expect(r.code).not.toBe(0);
+  expect(r.stderr).toMatch(/echo: not merged: #\d+ \(rollgen\/echo\/abort\) is not the open PR of this retry/);
+  expect(w.fake.merges).toHaveLength(merges);
+  expect(w.fake.pull(abort.number)).toMatchObject({ state: 'open', merged: false });
+});
+
 test('promote --full --pr without --merge leaves the PR to a person', async () => {
   await rolloutAt(1);
   await w.run(['promote', 'echo', '--full', '--pr']);
