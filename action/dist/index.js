@@ -47685,7 +47685,10 @@ ${fileList(a.proposal)}`);
 ${fileList(a.proposal)}` : ""}`);
         break;
       case "merge":
-        if (!o.dryRun) await scm.mergePull(a.pr.number, { sha: a.pr.headSha, method: o.mergeMethod });
+        if (!o.dryRun && !await mergeUnlessMoved(scm, a.pr, o)) {
+          say(`left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`);
+          break;
+        }
         told("merged", a.pr);
         say(`merge #${a.pr.number} (gate passed, checks green)`);
         break;
@@ -47735,6 +47738,15 @@ async function commit(scm, p, o) {
   } catch (e) {
     if (!isConflict(e)) throw e;
     return scm.commitToBranch(req);
+  }
+}
+async function mergeUnlessMoved(scm, pr, o) {
+  try {
+    await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
+    return true;
+  } catch (e) {
+    if (e instanceof ScmError && e.status === 409) return false;
+    throw e;
   }
 }
 function isConflict(e) {

@@ -37,7 +37,10 @@ export async function execute(scm: ScmClient, app: string, actions: readonly Act
         say(`update #${a.pr.number} (${[a.commit ? 'new content' : '', ...Object.keys(a.fields)].filter(Boolean).join(', ')})${a.commit && o.dryRun ? `\n${fileList(a.proposal)}` : ''}`);
         break;
       case 'merge':
-        if (!o.dryRun) await scm.mergePull(a.pr.number, { sha: a.pr.headSha, method: o.mergeMethod });
+        if (!o.dryRun && !(await mergeUnlessMoved(scm, a.pr, o))) {
+          say(`left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`);
+          break;
+        }
         told('merged', a.pr);
         say(`merge #${a.pr.number} (gate passed, checks green)`);
         break;
@@ -95,6 +98,17 @@ async function commit(scm: ScmClient, p: Proposal, o: ExecuteOptions): Promise<s
   } catch (e) {
     if (!isConflict(e)) throw e;
     return scm.commitToBranch(req);
+  }
+}
+
+/** Merges at the head whose checks were read; false when GitHub says the head moved since (409): a race, not a failure, so the other apps still run. */
+async function mergeUnlessMoved(scm: ScmClient, pr: PullRequest, o: ExecuteOptions): Promise<boolean> {
+  try {
+    await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
+    return true;
+  } catch (e) {
+    if (e instanceof ScmError && e.status === 409) return false;
+    throw e;
   }
 }
 

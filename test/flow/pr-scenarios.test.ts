@@ -148,6 +148,28 @@ test('a PR opened by a POST whose response was lost (a 502, then "already exists
   expect((await w.pr()).writes).toEqual([]);
 });
 
+test('a merge refused because the head moved after the checks were read (409) leaves the PR for the next run, and the run succeeds', async () => {
+  w = new FlowWorld(['echo'], ONE_APP);
+  await w.pr();
+  w.merge(w.openPr('rollgen/echo/adopt').number);
+  await w.pr(); // opens the selector switch, an automatic step
+  const select = w.openPr('rollgen/echo/select');
+  const merge = w.fake.mergePull.bind(w.fake);
+  // Someone pushes to the branch between the scan and the merge.
+  w.fake.mergePull = async (number, req) => {
+    w.fake.mergePull = merge;
+    const pushed = w.fake.pull(number);
+    await w.fake.commitToBranch({ branch: pushed.branch, parent: pushed.headSha, message: 'a person pushes', changes: w.fake.commits.get(pushed.headSha)!.changes });
+    return merge(number, req);
+  };
+  const r = await w.pr();
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/echo: left #\d+ unmerged: its head moved after its checks were read/);
+  expect(w.fake.pull(select.number)).toMatchObject({ state: 'open', merged: false });
+  await w.pr();
+  expect(w.fake.pull(select.number).merged).toBe(true);
+});
+
 test('--dry-run prints every intended action and makes no write call', async () => {
   await rolloutAt(1);
   w.merge(w.openPr('rollgen/echo/step-2').number);
