@@ -42156,13 +42156,32 @@ async function mergePullRequest(gh, number, req) {
     await gh.octokit.rest.pulls.merge({ owner, repo, pull_number: number, sha: req.sha, merge_method: req.method, commit_title: req.title });
   } catch (error4) {
     const status = statusOf2(error4);
+    if (status !== 409 && await mergedWithHead(gh, number, req.sha)) return;
     if (status === 409) throw new ScmError(action, status, `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`);
     if (status === 405) throw new ScmError(action, status, `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`);
     throw error4;
   }
 }
+async function mergedWithHead(gh, number, sha2) {
+  try {
+    const { data } = await gh.octokit.rest.pulls.get({ owner: gh.owner, repo: gh.repo, pull_number: number });
+    return data.merged === true && data.head.sha === sha2;
+  } catch {
+    return false;
+  }
+}
 async function createComment(gh, number, body) {
-  await gh.octokit.rest.issues.createComment({ owner: gh.owner, repo: gh.repo, issue_number: number, body });
+  const { owner, repo } = gh;
+  const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: { retries: 0 } });
+  try {
+    await post();
+  } catch (error4) {
+    const status = statusOf2(error4);
+    if (status !== void 0 && status < 500) throw error4;
+    const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 });
+    if (comments.some((c) => c.body === body)) return;
+    await post();
+  }
 }
 function toPullRequest(p, labels = p.labels) {
   return {
@@ -42237,6 +42256,7 @@ var init_github = __esm({
 });
 
 // action/src/main.ts
+var import_node_crypto = require("node:crypto");
 var import_node_fs = require("node:fs");
 
 // node_modules/commander/esm.mjs
@@ -47676,7 +47696,10 @@ ${fileList(a.proposal)}`);
 ${fileList(a.proposal)}` : ""}`);
         break;
       case "merge":
-        if (!o.dryRun) await scm.mergePull(a.pr.number, { sha: a.pr.headSha, method: o.mergeMethod });
+        if (!o.dryRun && !await mergeUnlessMoved(scm, a.pr, o)) {
+          say(`left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`);
+          break;
+        }
         told("merged", a.pr);
         say(`merge #${a.pr.number} (gate passed, checks green)`);
         break;
@@ -47711,7 +47734,7 @@ async function open(scm, p, o, say) {
     const existing = isConflict(e) ? (await scm.listPulls({ prefix: p.branch, state: "open" })).find((x) => x.branch === p.branch) : void 0;
     if (!existing) throw e;
     say(`found #${existing.number}, opened by a concurrent run`);
-    const fields = { ...existing.title !== p.title ? { title: p.title } : {}, ...existing.body !== p.body ? { body: p.body } : {} };
+    const fields = changedFields(existing, p);
     return Object.keys(fields).length > 0 ? scm.updatePull(existing.number, fields) : existing;
   }
 }
@@ -47726,6 +47749,15 @@ async function commit(scm, p, o) {
   } catch (e) {
     if (!isConflict(e)) throw e;
     return scm.commitToBranch(req);
+  }
+}
+async function mergeUnlessMoved(scm, pr, o) {
+  try {
+    await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
+    return true;
+  } catch (e) {
+    if (e instanceof ScmError && e.status === 409) return false;
+    throw e;
   }
 }
 function isConflict(e) {
@@ -48528,6 +48560,7 @@ async function commandPr(ctx, args, opts, command) {
       if (!opts.merge) continue;
       if (o.dryRun) o.print(`${state.app}: would merge ${pr ? `#${pr.number}` : "the new PR"} (--merge)`);
       if (o.dryRun || !pr) continue;
+      if (pr.branch !== state.proposal?.branch || pr.state !== "open") throw new StateError(`${state.app}: not merged: #${pr.number} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`);
       await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
       o.print(`${state.app}: merged #${pr.number} (--merge)`);
       o.report?.({ app: state.app, action: "merged", number: pr.number, url: pr.url });
@@ -48900,6 +48933,9 @@ async function runAction(env2) {
   if (inputs.token) env2.GITHUB_TOKEN = inputs.token;
   const events = [];
   let errors = "";
+  const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
+  process.stdout.write(`::stop-commands::${resume}
+`);
   const code = await main(buildArgv(inputs), {
     cwd: env2.GITHUB_WORKSPACE || process.cwd(),
     stdout: (t) => process.stdout.write(t),
@@ -48909,7 +48945,8 @@ async function runAction(env2) {
     },
     readStdin: () => readStdin(process.stdin),
     report: (e) => void events.push(e)
-  });
+  }).finally(() => process.stdout.write(`::${resume}::
+`));
   const report = buildActionReport(events);
   if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
   if (env2.GITHUB_OUTPUT) (0, import_node_fs.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));

@@ -3,6 +3,7 @@
  * main() as bin/rollgen in the checkout (GITHUB_WORKSPACE), and turns the PR events the flow
  * reports into step outputs and a job summary. All of the Action's I/O is here.
  */
+import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { main } from '../../src/cli';
 import { readStdin } from '../../src/io/read-source';
@@ -21,6 +22,11 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<number> {
   if (inputs.token) env.GITHUB_TOKEN = inputs.token;
   const events: PullRequestEvent[] = [];
   let errors = '';
+  // Everything the CLI prints carries text rollgen does not control (app names, PR titles, GitHub's
+  // error messages): a line of it starting with `::` would be a workflow command to the runner.
+  // GitHub's remedy: stop command processing around it, resuming with an unguessable token.
+  const resume = randomBytes(16).toString('hex');
+  process.stdout.write(`::stop-commands::${resume}\n`);
   const code = await main(buildArgv(inputs), {
     cwd: env.GITHUB_WORKSPACE || process.cwd(),
     stdout: (t) => process.stdout.write(t),
@@ -30,7 +36,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<number> {
     },
     readStdin: () => readStdin(process.stdin),
     report: (e) => void events.push(e),
-  });
+  }).finally(() => process.stdout.write(`::${resume}::\n`));
   const report = buildActionReport(events);
   if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
   if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, formatOutputs(report));

@@ -33,6 +33,9 @@ export async function commandPr(ctx: RunContext, args: readonly string[], opts: 
       if (!opts.merge) continue;
       if (o.dryRun) o.print(`${state.app}: would merge ${pr ? `#${pr.number}` : 'the new PR'} (--merge)`);
       if (o.dryRun || !pr) continue;
+      // The PR to merge is the one this command proposes: `live` may be another PR the app waits on
+      // (an open abort PR while retry runs), which --merge must never land in its place.
+      if (pr.branch !== state.proposal?.branch || pr.state !== 'open') throw new StateError(`${state.app}: not merged: #${pr.number} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`);
       await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
       o.print(`${state.app}: merged #${pr.number} (--merge)`);
       o.report?.({ app: state.app, action: 'merged', number: pr.number, url: pr.url });

@@ -105,7 +105,7 @@ function keepCurrent(x: RollgenPull, p: Proposal, now: Date, history: AppHistory
  * Title, body and labels that differ from the proposal. Labels a person added stay; only rollgen's
  * own (`rollgen`, `rollgen:*`) are made to match.
  */
-function changedFields(pr: PullRequest, p: Proposal): PullFields {
+export function changedFields(pr: PullRequest, p: Proposal): PullFields {
   const own = (l: string) => l === BASE_LABEL || l.startsWith(`${BASE_LABEL}:`);
   const labels = [...new Set([...pr.labels.filter((l) => !own(l)), ...p.labels])].sort();
   const same = labels.length === pr.labels.length && labels.every((l) => pr.labels.includes(l));

@@ -1,7 +1,7 @@
 import { ScmError } from '../errors';
 import type { PullRequestAction, PullRequestEvent } from '../run/report';
 import { MergeMethod, PullRequest, ScmClient } from '../scm/types';
-import { Action } from './decide';
+import { Action, changedFields } from './decide';
 import { withMarker } from './marker';
 import { Proposal } from './proposal';
 
@@ -37,7 +37,10 @@ export async function execute(scm: ScmClient, app: string, actions: readonly Act
         say(`update #${a.pr.number} (${[a.commit ? 'new content' : '', ...Object.keys(a.fields)].filter(Boolean).join(', ')})${a.commit && o.dryRun ? `\n${fileList(a.proposal)}` : ''}`);
         break;
       case 'merge':
-        if (!o.dryRun) await scm.mergePull(a.pr.number, { sha: a.pr.headSha, method: o.mergeMethod });
+        if (!o.dryRun && !(await mergeUnlessMoved(scm, a.pr, o))) {
+          say(`left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`);
+          break;
+        }
         told('merged', a.pr);
         say(`merge #${a.pr.number} (gate passed, checks green)`);
         break;
@@ -71,11 +74,13 @@ async function open(scm: ScmClient, p: Proposal, o: ExecuteOptions, say: (t: str
     say(`opened #${pr.number} ${pr.url}`);
     return pr;
   } catch (e) {
-    // A concurrent run opened the PR between our scan and here: adopt it rather than fail or duplicate.
+    // A concurrent run opened the PR between our scan and here, or our own POST did and its response
+    // was lost (the client's retry then hears "already exists"): adopt it rather than fail or duplicate.
+    // Its labels are set here too: they are a second request that never ran for a lost response.
     const existing = isConflict(e) ? (await scm.listPulls({ prefix: p.branch, state: 'open' })).find((x) => x.branch === p.branch) : undefined;
     if (!existing) throw e;
     say(`found #${existing.number}, opened by a concurrent run`);
-    const fields = { ...(existing.title !== p.title ? { title: p.title } : {}), ...(existing.body !== p.body ? { body: p.body } : {}) };
+    const fields = changedFields(existing, p);
     return Object.keys(fields).length > 0 ? scm.updatePull(existing.number, fields) : existing;
   }
 }
@@ -93,6 +98,17 @@ async function commit(scm: ScmClient, p: Proposal, o: ExecuteOptions): Promise<s
   } catch (e) {
     if (!isConflict(e)) throw e;
     return scm.commitToBranch(req);
+  }
+}
+
+/** Merges at the head whose checks were read; false when GitHub says the head moved since (409): a race, not a failure, so the other apps still run. */
+async function mergeUnlessMoved(scm: ScmClient, pr: PullRequest, o: ExecuteOptions): Promise<boolean> {
+  try {
+    await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
+    return true;
+  } catch (e) {
+    if (e instanceof ScmError && e.status === 409) return false;
+    throw e;
   }
 }
 

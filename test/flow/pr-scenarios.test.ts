@@ -101,6 +101,18 @@ test('abort --pr --merge opens the abort PR, closes the step PR it supersedes, m
   expect((await w.pr()).stdout).toMatch(/waiting for a person to merge or close #\d+ \(retry\)/);
 });
 
+test('retry --pr --merge while an abort PR is open merges nothing: --merge lands only the PR of its own command', async () => {
+  await rolloutAt(2);
+  await w.run(['abort', 'echo', '--pr']);
+  const abort = w.openPr('rollgen/echo/abort');
+  const merges = w.fake.merges.length;
+  const r = await w.run(['retry', 'echo', '--pr', '--merge']);
+  expect(r.code).not.toBe(0);
+  expect(r.stderr).toMatch(/echo: not merged: #\d+ \(rollgen\/echo\/abort\) is not the open PR of this retry/);
+  expect(w.fake.merges).toHaveLength(merges);
+  expect(w.fake.pull(abort.number)).toMatchObject({ state: 'open', merged: false });
+});
+
 test('promote --full --pr without --merge leaves the PR to a person', async () => {
   await rolloutAt(1);
   await w.run(['promote', 'echo', '--full', '--pr']);
@@ -116,6 +128,46 @@ test('two concurrent runs open one PR: the loser finds the PR the winner opened'
   expect(w.fake.pulls.filter((p) => p.branch === 'rollgen/echo/step-3')).toHaveLength(1);
   expect(a.stdout + b.stdout).toMatch(/found #\d+, opened by a concurrent run/);
   expect((await w.pr()).writes).toEqual([]);
+});
+
+test('a PR opened by a POST whose response was lost (a 502, then "already exists" on the retry) is adopted with its labels', async () => {
+  await rolloutAt(1);
+  w.merge(w.openPr('rollgen/echo/step-2').number);
+  const create = w.fake.createPull.bind(w.fake);
+  // GitHub opened the PR (POST pulls carries no labels: they are a second request, never sent) and the retry heard 422.
+  w.fake.createPull = async (req) => {
+    w.fake.createPull = create;
+    await create({ ...req, labels: [] });
+    return create(req);
+  };
+  const r = await w.pr();
+  expect(r.code).toBe(0);
+  const opened = w.fake.pulls.filter((p) => p.branch === 'rollgen/echo/step-3');
+  expect(opened).toHaveLength(1);
+  expect(opened[0].labels).toEqual(expect.arrayContaining(['rollgen', expect.stringMatching(/^rollgen:(manual|timed|automatic)$/)]));
+  expect((await w.pr()).writes).toEqual([]);
+});
+
+test('a merge refused because the head moved after the checks were read (409) leaves the PR for the next run, and the run succeeds', async () => {
+  w = new FlowWorld(['echo'], ONE_APP);
+  await w.pr();
+  w.merge(w.openPr('rollgen/echo/adopt').number);
+  await w.pr(); // opens the selector switch, an automatic step
+  const select = w.openPr('rollgen/echo/select');
+  const merge = w.fake.mergePull.bind(w.fake);
+  // Someone pushes to the branch between the scan and the merge.
+  w.fake.mergePull = async (number, req) => {
+    w.fake.mergePull = merge;
+    const pushed = w.fake.pull(number);
+    await w.fake.commitToBranch({ branch: pushed.branch, parent: pushed.headSha, message: 'a person pushes', changes: w.fake.commits.get(pushed.headSha)!.changes });
+    return merge(number, req);
+  };
+  const r = await w.pr();
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/echo: left #\d+ unmerged: its head moved after its checks were read/);
+  expect(w.fake.pull(select.number)).toMatchObject({ state: 'open', merged: false });
+  await w.pr();
+  expect(w.fake.pull(select.number).merged).toBe(true);
 });
 
 test('--dry-run prints every intended action and makes no write call', async () => {

@@ -60,7 +60,8 @@ test('GIVEN command validate WHEN the Action runs THEN it validates the workspac
   const r = runAction({ INPUT_COMMAND: 'validate' });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  expect(r.stdout).toBe('echoserver: ok (1 rollout)\n');
+  // The CLI's output, between GitHub's stop-commands and the resume token (no `::` line of it is a command).
+  expect(r.stdout).toMatch(/^::stop-commands::([0-9a-f]{32})\nechoserver: ok \(1 rollout\)\n::\1::\n$/);
   expect(r.output).toBe('opened=[]\nupdated=[]\nmerged=[]\nreport={"opened":[],"updated":[],"merged":[],"closed":[]}\n');
   expect(r.summary).toBe('### rollgen validate\n\nNo pull requests were opened, updated, merged or closed.\n\nFinished successfully.\n');
   expect(fake.requests).toEqual([]);

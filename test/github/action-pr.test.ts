@@ -102,3 +102,19 @@ test('GIVEN dry-run WHEN the Action runs pr THEN it prints the intended PR and m
 test('the checkout really is git (guards the seeding above)', () => {
   expect(execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' })).toBe('');
 });
+
+test('GIVEN an error text holding a workflow command WHEN the Action prints it THEN the runner sees it only while commands are stopped, and the one ::error after', async () => {
+  fake.inject({ method: 'GET', route: '/repos/{owner}/{repo}/pulls', status: 403, body: { message: 'denied\n::warning::injected\n::add-mask::x' } });
+  const r = await runAction({ INPUT_COMMAND: 'pr' });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('\n::warning::injected');
+  // stdout and stderr are pipes, written synchronously in this order: stop, the CLI's output, resume, annotation.
+  const lines = r.stdout.split('\n');
+  const stop = /^::stop-commands::([0-9a-f]{32})$/.exec(lines[0]);
+  expect(stop).not.toBeNull();
+  const resumeAt = lines.indexOf(`::${stop![1]}::`);
+  expect(resumeAt).toBeGreaterThan(0);
+  const commandsAfter = lines.slice(resumeAt + 1).filter((l) => l.startsWith('::'));
+  expect(commandsAfter).toHaveLength(1);
+  expect(commandsAfter[0]).toMatch(/^::error title=rollgen pr::.*denied%0A::warning::injected%0A::add-mask::x/);
+});

@@ -11,7 +11,7 @@ describe('fake GitHub routes', () => {
     expect(missing).toEqual([]);
     expect(ROUTES.map((r) => operation(r.method, r.path)?.operationId).sort()).toEqual([
       'checks/list-for-ref', 'git/create-commit', 'git/create-ref', 'git/create-tree', 'git/get-commit', 'git/get-ref', 'git/update-ref',
-      'issues/add-labels', 'issues/create-comment', 'issues/set-labels', 'pulls/create', 'pulls/list', 'pulls/merge', 'pulls/update', 'repos/get-combined-status-for-ref',
+      'issues/add-labels', 'issues/create-comment', 'issues/list-comments', 'issues/set-labels', 'pulls/create', 'pulls/get', 'pulls/list', 'pulls/merge', 'pulls/update', 'repos/get-combined-status-for-ref',
     ]);
   });
 

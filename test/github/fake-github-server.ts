@@ -33,6 +33,8 @@ export interface Fault {
   /** How many matching requests get the fault. @default 1 */
   readonly times?: number;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Serve the request as usual, then answer with the fault: GitHub did the work but the response was lost (a 502 from a proxy). */
+  readonly afterHandling?: boolean;
   /** A body, or one built from the request headers (to play a server that echoes credentials). */
   readonly body?: Readonly<Record<string, unknown>> | ((headers: IncomingMessage['headers']) => Readonly<Record<string, unknown>>);
 }
@@ -134,6 +136,9 @@ export class FakeGitHub {
     const body = text.length > 0 ? JSON.parse(text) : undefined;
     this.violations.push(...checkRequest(method, found.route.path, url.searchParams, body));
     const fault = this.faults.find((f) => f.left > 0 && f.method === method && f.route === found.route.path);
+    if (fault && fault.afterHandling && `${found.params.owner}/${found.params.repo}` === this.repository) {
+      found.route.handle({ params: found.params, query: url.searchParams, body, urls: { api: this.apiUrl, html: this.origin }, state: this.state, self: this.origin + url.pathname });
+    }
     if (fault) {
       fault.left--;
       const faultBody = typeof fault.body === 'function' ? fault.body(headers) : (fault.body ?? { message: 'Server Error' });

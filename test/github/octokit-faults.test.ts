@@ -164,3 +164,36 @@ describe('the token never leaks', () => {
     expect(h.logLines.filter((l) => l.includes(h.fake.token))).toEqual([]);
   });
 });
+
+describe('a POST that succeeded but whose response was lost (502 after GitHub did the work)', () => {
+  beforeEach(async () => {
+    h = await startHarness();
+    await commit();
+    await h.scm.createPull({ branch: BRANCH, base: 'main', title: 't', body: '', labels: [] });
+    h.fake.resetLog();
+  });
+
+  test('GIVEN the merge landed WHEN the retried PUT is refused as not mergeable THEN mergePull succeeds, merged once', async () => {
+    const head = h.fake.state.branches.get(BRANCH)!;
+    const before = mainHead(h.fake);
+    h.fake.inject({ method: 'PUT', route: '/repos/{owner}/{repo}/pulls/{pull_number}/merge', status: 502, afterHandling: true });
+    await h.scm.mergePull(1, { sha: head, method: 'merge' });
+    expect(h.fake.log()).toEqual(['PUT /pulls/{pull_number}/merge', 'PUT /pulls/{pull_number}/merge', 'GET /pulls/{pull_number}']);
+    expect(h.fake.state.pulls.get(1)?.mergedAt).not.toBeNull();
+    expect(h.fake.state.commits.get(mainHead(h.fake))?.parents).toEqual([before]);
+  });
+
+  test('GIVEN a comment landed WHEN its response was a 502 THEN it is not posted again', async () => {
+    h.fake.inject({ method: 'POST', route: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 502, afterHandling: true });
+    await h.scm.comment(1, 'rollgen holds echoserver');
+    expect(h.fake.state.pulls.get(1)?.comments).toEqual(['rollgen holds echoserver']);
+    expect(h.fake.log()).toEqual(['POST /issues/{issue_number}/comments', 'GET /issues/{issue_number}/comments']);
+  });
+
+  test('GIVEN a comment did not land WHEN the POST got a 502 THEN it is posted once more, once', async () => {
+    h.fake.inject({ method: 'POST', route: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 502 });
+    await h.scm.comment(1, 'rollgen holds echoserver');
+    expect(h.fake.state.pulls.get(1)?.comments).toEqual(['rollgen holds echoserver']);
+    expect(h.fake.log()).toEqual(['POST /issues/{issue_number}/comments', 'GET /issues/{issue_number}/comments', 'POST /issues/{issue_number}/comments']);
+  });
+});

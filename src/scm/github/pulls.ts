@@ -75,15 +75,42 @@ export async function mergePullRequest(gh: GitHubRepo, number: number, req: { sh
     await gh.octokit.rest.pulls.merge({ owner, repo, pull_number: number, sha: req.sha, merge_method: req.method, commit_title: req.title });
   } catch (error) {
     const status = statusOf(error);
+    // A merge whose response was lost (a 502 after GitHub merged) is retried by the client and then
+    // refused as not mergeable: the PR itself says whether this very head landed.
+    if (status !== 409 && (await mergedWithHead(gh, number, req.sha))) return;
     if (status === 409) throw new ScmError(action, status, `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error)}; not merged`);
     if (status === 405) throw new ScmError(action, status, `GitHub says it is not mergeable (${messageOf(error)}): conflicts, required reviews or checks`);
     throw error;
   }
 }
 
-/** One request: POST issues/{n}/comments. */
+/** One more request, only after a failed merge: GET pulls/{n}. */
+async function mergedWithHead(gh: GitHubRepo, number: number, sha: string): Promise<boolean> {
+  try {
+    const { data } = await gh.octokit.rest.pulls.get({ owner: gh.owner, repo: gh.repo, pull_number: number });
+    return data.merged === true && data.head.sha === sha;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One request: POST issues/{n}/comments, which is not idempotent, so the client's blind retry is off:
+ * after a 5xx or no response, GET issues/{n}/comments tells whether it landed, and only if not is it
+ * posted once more. A lost response never leaves two identical comments.
+ */
 export async function createComment(gh: GitHubRepo, number: number, body: string): Promise<void> {
-  await gh.octokit.rest.issues.createComment({ owner: gh.owner, repo: gh.repo, issue_number: number, body });
+  const { owner, repo } = gh;
+  const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: { retries: 0 } });
+  try {
+    await post();
+  } catch (error) {
+    const status = statusOf(error);
+    if (status !== undefined && status < 500) throw error;
+    const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 });
+    if (comments.some((c) => c.body === body)) return;
+    await post();
+  }
 }
 
 function toPullRequest(p: ListedPull | FullPull, labels: readonly Label[] = p.labels): PullRequest {

@@ -107,6 +107,10 @@ const pullRoutes: Route[] = [
     if ([...c.state.pulls.values()].some((p) => p.state === 'open' && p.head === head && p.base === base)) return fail(422, `A pull request already exists for ${c.state.owner}:${head}.`);
     return ok(P.pullRequest(c.urls, c.state, c.state.openPull(head, base, title, body ?? null), true), 201);
   } },
+  { method: 'GET', path: `${REPO}/pulls/{pull_number}`, handle: (c) => {
+    const pull = pullOr404(c);
+    return pull ? ok(P.pullRequest(c.urls, c.state, pull, true)) : fail(404, 'Not Found');
+  } },
   { method: 'PATCH', path: `${REPO}/pulls/{pull_number}`, handle: (c) => {
     const pull = pullOr404(c);
     if (!pull) return fail(404, 'Not Found');
@@ -146,6 +150,11 @@ const issueRoutes: Route[] = [
     if (!pull) return fail(404, 'Not Found');
     pull.labels = [...new Set(c.body.labels as string[])];
     return ok(pull.labels.map((l) => P.label(c.urls, c.state, l)));
+  } },
+  { method: 'GET', path: `${REPO}/issues/{issue_number}/comments`, handle: (c) => {
+    const pull = pullOr404(c);
+    if (!pull) return fail(404, 'Not Found');
+    return paged(c, pull.comments.map((body, i) => ({ body, i })), (page) => page.map((x) => P.issueComment(c.urls, c.state, pull.number, x.i + 1, x.body)));
   } },
   { method: 'POST', path: `${REPO}/issues/{issue_number}/comments`, handle: (c) => {
     const pull = pullOr404(c);
