@@ -47498,6 +47498,16 @@ function parseMarker(body) {
     return void 0;
   }
 }
+function withHead(body, head) {
+  const m = parseMarker(body);
+  return m ? withMarker(body, { ...m, head }) : body;
+}
+function withoutHead(body) {
+  const m = parseMarker(body);
+  if (!m || m.head === void 0) return body;
+  const { head: _made, ...rest } = m;
+  return withMarker(body, rest);
+}
 function withMarker(body, m) {
   return `${body.replace(MARKER_RE, "\n").trimEnd()}
 
@@ -47613,6 +47623,7 @@ function keepCurrent(x, p, now, history, checks) {
     const due = new Date(history.landedAt.getTime() + gate.seconds * 1e3);
     if (now < due) return [{ kind: "wait", pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due.toISOString()}` }];
   }
+  if (x.marker?.head !== x.pr.headSha) return [{ kind: "wait", pr: x.pr, reason: `#${x.pr.number} has commits rollgen did not make; a person reviews and merges it` }];
   const state = checks.get(x.pr.headSha);
   if (state === void 0) return [{ kind: "need-checks", pr: x.pr }];
   if (state !== "success") return [{ kind: "wait", pr: x.pr, reason: `gate passed; checks on #${x.pr.number} are ${state === "pending" ? "pending" : "failing"}` }];
@@ -47624,7 +47635,7 @@ function changedFields(pr, p) {
   const same = labels.length === pr.labels.length && labels.every((l) => pr.labels.includes(l));
   return {
     ...pr.title !== p.title ? { title: p.title } : {},
-    ...pr.body.replace(/\r\n/g, "\n") !== p.body ? { body: p.body } : {},
+    ...withoutHead(pr.body.replace(/\r\n/g, "\n")) !== p.body ? { body: p.body } : {},
     ...same ? {} : { labels }
   };
 }
@@ -47725,22 +47736,22 @@ function fileList(p) {
   return p.changes.map((c) => `    ${c.content === null ? "delete" : "write"} ${c.path}`).join("\n");
 }
 async function open(scm, p, o, say) {
-  await commit(scm, p, o);
+  const head = await commit(scm, p, o);
   try {
-    const pr = await scm.createPull({ branch: p.branch, base: o.base, title: p.title, body: p.body, labels: p.labels });
+    const pr = await scm.createPull({ branch: p.branch, base: o.base, title: p.title, body: withHead(p.body, head), labels: p.labels });
     say(`opened #${pr.number} ${pr.url}`);
     return pr;
   } catch (e) {
     const existing = isConflict(e) ? (await scm.listPulls({ prefix: p.branch, state: "open" })).find((x) => x.branch === p.branch) : void 0;
     if (!existing) throw e;
     say(`found #${existing.number}, opened by a concurrent run`);
-    const fields = changedFields(existing, p);
-    return Object.keys(fields).length > 0 ? scm.updatePull(existing.number, fields) : existing;
+    const fields = { ...changedFields(existing, p), body: withHead(p.body, head) };
+    return scm.updatePull(existing.number, fields);
   }
 }
 async function update(scm, pr, p, withCommit, fields, o) {
-  if (withCommit) await commit(scm, p, o);
-  return Object.keys(fields).length > 0 ? scm.updatePull(pr.number, fields) : pr;
+  const all = withCommit ? { ...fields, body: withHead(fields.body ?? p.body, await commit(scm, p, o)) } : fields.body ? { ...fields, body: withHead(fields.body, parseMarker(pr.body)?.head ?? "") } : fields;
+  return Object.keys(all).length > 0 ? scm.updatePull(pr.number, all) : pr;
 }
 async function commit(scm, p, o) {
   const req = { branch: p.branch, parent: o.parent, ...o.parentTree ? { parentTree: o.parentTree } : {}, message: p.message, changes: p.changes };

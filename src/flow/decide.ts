@@ -1,6 +1,6 @@
 import { CheckState, PullRequest } from '../scm/types';
 import { Target, parseBranch } from './branch';
-import { Marker, parseMarker } from './marker';
+import { Marker, parseMarker, withoutHead } from './marker';
 import { Proposal } from './proposal';
 import { BASE_LABEL } from './target';
 
@@ -95,6 +95,8 @@ function keepCurrent(x: RollgenPull, p: Proposal, now: Date, history: AppHistory
     const due = new Date(history.landedAt.getTime() + gate.seconds * 1000);
     if (now < due) return [{ kind: 'wait', pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due.toISOString()}` }];
   }
+  // Someone pushed to the step branch: rollgen reviewed none of it, so only a person may merge it.
+  if (x.marker?.head !== x.pr.headSha) return [{ kind: 'wait', pr: x.pr, reason: `#${x.pr.number} has commits rollgen did not make; a person reviews and merges it` }];
   const state = checks.get(x.pr.headSha);
   if (state === undefined) return [{ kind: 'need-checks', pr: x.pr }];
   if (state !== 'success') return [{ kind: 'wait', pr: x.pr, reason: `gate passed; checks on #${x.pr.number} are ${state === 'pending' ? 'pending' : 'failing'}` }];
@@ -111,7 +113,7 @@ export function changedFields(pr: PullRequest, p: Proposal): PullFields {
   const same = labels.length === pr.labels.length && labels.every((l) => pr.labels.includes(l));
   return {
     ...(pr.title !== p.title ? { title: p.title } : {}),
-    ...(pr.body.replace(/\r\n/g, '\n') !== p.body ? { body: p.body } : {}),
+    ...(withoutHead(pr.body.replace(/\r\n/g, '\n')) !== p.body ? { body: p.body } : {}),
     ...(same ? {} : { labels }),
   };
 }

@@ -2,7 +2,7 @@ import { ScmError } from '../errors';
 import type { PullRequestAction, PullRequestEvent } from '../run/report';
 import { MergeMethod, PullRequest, ScmClient } from '../scm/types';
 import { Action, changedFields } from './decide';
-import { withMarker } from './marker';
+import { parseMarker, withHead, withMarker } from './marker';
 import { Proposal } from './proposal';
 
 export interface ExecuteOptions {
@@ -68,9 +68,9 @@ function fileList(p: Proposal): string {
 }
 
 async function open(scm: ScmClient, p: Proposal, o: ExecuteOptions, say: (t: string) => void): Promise<PullRequest> {
-  await commit(scm, p, o);
+  const head = await commit(scm, p, o);
   try {
-    const pr = await scm.createPull({ branch: p.branch, base: o.base, title: p.title, body: p.body, labels: p.labels });
+    const pr = await scm.createPull({ branch: p.branch, base: o.base, title: p.title, body: withHead(p.body, head), labels: p.labels });
     say(`opened #${pr.number} ${pr.url}`);
     return pr;
   } catch (e) {
@@ -80,14 +80,15 @@ async function open(scm: ScmClient, p: Proposal, o: ExecuteOptions, say: (t: str
     const existing = isConflict(e) ? (await scm.listPulls({ prefix: p.branch, state: 'open' })).find((x) => x.branch === p.branch) : undefined;
     if (!existing) throw e;
     say(`found #${existing.number}, opened by a concurrent run`);
-    const fields = changedFields(existing, p);
-    return Object.keys(fields).length > 0 ? scm.updatePull(existing.number, fields) : existing;
+    const fields = { ...changedFields(existing, p), body: withHead(p.body, head) };
+    return scm.updatePull(existing.number, fields);
   }
 }
 
-async function update(scm: ScmClient, pr: PullRequest, p: Proposal, withCommit: boolean, fields: object, o: ExecuteOptions): Promise<PullRequest> {
-  if (withCommit) await commit(scm, p, o);
-  return Object.keys(fields).length > 0 ? scm.updatePull(pr.number, fields) : pr;
+async function update(scm: ScmClient, pr: PullRequest, p: Proposal, withCommit: boolean, fields: { body?: string }, o: ExecuteOptions): Promise<PullRequest> {
+  // A new commit always rewrites the body: its marker records the commit rollgen made.
+  const all = withCommit ? { ...fields, body: withHead(fields.body ?? p.body, await commit(scm, p, o)) } : fields.body ? { ...fields, body: withHead(fields.body, parseMarker(pr.body)?.head ?? '') } : fields;
+  return Object.keys(all).length > 0 ? scm.updatePull(pr.number, all) : pr;
 }
 
 /** The branch becomes the base plus one commit; a branch created by a concurrent run in between is force-moved on a second try. */

@@ -19,6 +19,8 @@ export interface Marker {
   readonly closedBy?: 'rollgen';
   /** Set once the hold note was posted on a PR closed unmerged, so it is posted once. */
   readonly noted?: true;
+  /** The commit rollgen made for this PR; rollgen merges nothing else (a person's push makes the PR theirs to merge). */
+  readonly head?: string;
 }
 
 // Anywhere in the body (a person may append text below it); `-->` cannot occur inside, see formatMarker.
@@ -41,6 +43,20 @@ export function parseMarker(body: string): Marker | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The body with the commit rollgen made recorded in its marker. */
+export function withHead(body: string, head: string): string {
+  const m = parseMarker(body);
+  return m ? withMarker(body, { ...m, head }) : body;
+}
+
+/** The body as rollgen would render it before committing: the marker without the commit it made. */
+export function withoutHead(body: string): string {
+  const m = parseMarker(body);
+  if (!m || m.head === undefined) return body;
+  const { head: _made, ...rest } = m;
+  return withMarker(body, rest);
 }
 
 /** The body with its marker replaced (or appended). */

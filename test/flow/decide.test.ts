@@ -18,7 +18,9 @@ let n = 0;
 /** The PR as GitHub would return it after rollgen opened it for `p`, changed by `over`. */
 function pull(p: Proposal, over: Partial<PullRequest> = {}, marker: Partial<Marker> = {}): PullRequest {
   n += 1;
-  return { number: n, url: `u/${n}`, branch: p.branch, base: 'main', state: 'open', merged: false, title: p.title, body: withMarker('Body', { ...p.marker, ...marker }), labels: [...p.labels], headSha: `sha${n}`, ...over };
+  // rollgen's own commit is the head unless a test says otherwise (a person's push).
+  const headSha = over.headSha ?? `sha${n}`;
+  return { number: n, url: `u/${n}`, branch: p.branch, base: 'main', state: 'open', merged: false, title: p.title, body: withMarker('Body', { ...p.marker, head: headSha, ...marker }), labels: [...p.labels], ...over, headSha };
 }
 
 function run(state: AppFlowState, pulls: PullRequest[], checks?: Map<string, CheckState>, history: AppHistory = LANDED): Action[] {
@@ -144,4 +146,14 @@ test('PRs of other apps and branches that are not rollgen\'s are ignored', () =>
   const foreign = { ...pull(proposal(step(1), manual)), branch: 'feature/x' };
   expect(groupPulls([other, foreign]).get('echo')).toBeUndefined();
   expect([...groupPulls([other, foreign]).keys()]).toEqual(['other']);
+});
+
+test('a step branch someone else pushed to is never merged by rollgen, even with the gate passed and checks green', () => {
+  const p = proposal({ kind: 'step', step: 2 }, { kind: 'automatic' });
+  const pushed = pull(p, {}, { head: 'rollgen-commit' });
+  expect(run({ app: 'echo', proposal: p }, [pushed], new Map([[pushed.headSha, 'success']]))).toEqual([
+    { kind: 'wait', pr: pushed, reason: `#${pushed.number} has commits rollgen did not make; a person reviews and merges it` },
+  ]);
+  const own = pull(p);
+  expect(run({ app: 'echo', proposal: p }, [own], new Map([[own.headSha, 'success']]))).toEqual([{ kind: 'merge', pr: own }]);
 });

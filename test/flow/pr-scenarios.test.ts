@@ -166,8 +166,10 @@ test('a merge refused because the head moved after the checks were read (409) le
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/echo: left #\d+ unmerged: its head moved after its checks were read/);
   expect(w.fake.pull(select.number)).toMatchObject({ state: 'open', merged: false });
-  await w.pr();
-  expect(w.fake.pull(select.number).merged).toBe(true);
+  // The pushed commit is not rollgen's: from now on only a person merges this PR.
+  const next = await w.pr();
+  expect(next.stdout).toMatch(/echo: #\d+ has commits rollgen did not make; a person reviews and merges it/);
+  expect(w.fake.pull(select.number).merged).toBe(false);
 });
 
 test('--dry-run prints every intended action and makes no write call', async () => {
