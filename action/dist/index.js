@@ -48594,6 +48594,7 @@ function isAborted(s, entry) {
 }
 
 // src/flow/pr-command.ts
+init_errors();
 async function prCommand(ctx, args, opts) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
@@ -48601,10 +48602,19 @@ async function prCommand(ctx, args, opts) {
     const now = s.edges.now();
     const first = rounds.map((r) => decide2(r.state, r.pulls, now, r.history));
     const checks = await fetchChecks2(s, first);
+    const failed = [];
     for (const [i, r] of rounds.entries()) {
       const actions = checks.size > 0 ? decide2(r.state, r.pulls, now, r.history, checks) : first[i];
-      await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
+      try {
+        await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
+      } catch (e) {
+        if (!(e instanceof ScmError)) throw e;
+        ctx.stderr(`${r.state.app}: ${e.message}
+`);
+        failed.push(r.state.app);
+      }
     }
+    if (failed.length > 0) throw new ScmError(`rollgen pr`, void 0, `GitHub refused requests for ${failed.join(", ")} (above); the other apps are done`);
   });
 }
 async function gather2(s) {

@@ -1,3 +1,4 @@
+import { ScmError } from '../errors';
 import { RunContext } from '../run/context';
 import { CheckState } from '../scm/types';
 import { BRANCH_PREFIX } from './branch';
@@ -25,10 +26,19 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
     const now = s.edges.now();
     const first = rounds.map((r) => decide(r.state, r.pulls, now, r.history));
     const checks = await fetchChecks(s, first);
+    const failed: string[] = [];
     for (const [i, r] of rounds.entries()) {
       const actions = checks.size > 0 ? decide(r.state, r.pulls, now, r.history, checks) : first[i];
-      await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
+      // GitHub refusing one app's request (branch protection, a 5xx after retries) must not starve the others.
+      try {
+        await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
+      } catch (e) {
+        if (!(e instanceof ScmError)) throw e;
+        ctx.stderr(`${r.state.app}: ${e.message}\n`);
+        failed.push(r.state.app);
+      }
     }
+    if (failed.length > 0) throw new ScmError(`rollgen pr`, undefined, `GitHub refused requests for ${failed.join(', ')} (above); the other apps are done`);
   });
 }
 

@@ -213,3 +213,17 @@ test('rollgen pr refuses a checkout that is not the base or has uncommitted app 
   expect(other.stderr).toContain('the checkout is on main but PRs target release');
   expect(w.fake.calls).toEqual([]);
 });
+
+test('GitHub refusing one app does not starve the others: they are done, the refusal is named, exit 1', async () => {
+  w = new FlowWorld(['alpha', 'beta'], 'apps:\n  - source: apps/*\n    output: deploy/{name}\n');
+  const create = w.fake.createPull.bind(w.fake);
+  w.fake.createPull = async (req) => {
+    if (req.branch.startsWith('rollgen/alpha/')) throw new ScmError(`open the PR for ${req.branch}`, 422, 'Validation Failed: a branch protection rule refused it');
+    return create(req);
+  };
+  const r = await w.pr();
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('alpha: open the PR for rollgen/alpha/adopt: Validation Failed: a branch protection rule refused it');
+  expect(r.stderr).toContain('GitHub refused requests for alpha (above); the other apps are done');
+  expect(w.openPr('rollgen/beta/adopt').state).toBe('open');
+});
