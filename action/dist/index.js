@@ -43145,8 +43145,229 @@ var options_schema_default = {
   $schema: "http://json-schema.org/draft-07/schema#"
 };
 
-// generators/aliyun-alb/render.ts
+// generators/ingress-nginx/features.ts
+function unsupportedFeatures2(traffic2) {
+  const out = [...stateFeatures(traffic2)];
+  traffic2.matches.forEach((match, i) => out.push(...matchFeatures2(match, i + 1)));
+  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
+  if (headerMatches > 1) {
+    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
+  }
+  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
+  if (cookieMatches > 1) {
+    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
+  }
+  return out;
+}
+function stateFeatures(traffic2) {
+  const out = [];
+  if (!Number.isInteger(traffic2.weight)) {
+    out.push(`weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`);
+  }
+  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
+    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
+  }
+  if (traffic2.headerRoutes.length > 0) {
+    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
+    out.push(`named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`);
+  }
+  if (traffic2.mirrorRoutes.length > 0) {
+    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
+    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
+  }
+  if (traffic2.requestHeaderModifier) {
+    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
+  }
+  return out;
+}
+function matchFeatures2(match, n) {
+  const conditions = describeConditions(match);
+  const out = [];
+  if (conditions.length === 0) {
+    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
+  } else if (conditions.length > 1) {
+    out.push(`match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`);
+  }
+  for (const q of match.queryParams) out.push(`match ${n}: ${describe2("query parameter", q)} (ingress-nginx cannot match query parameters)`);
+  if (match.path) out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
+  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
+  for (const h of match.headers) {
+    if (h.type === "Prefix") out.push(`match ${n}: ${describe2("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`);
+  }
+  for (const c of match.cookies) {
+    if (c.type !== "Exact" || c.value !== "always") {
+      out.push(
+        `match ${n}: ${describe2("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
+      );
+    }
+  }
+  return out;
+}
+function describeConditions(match) {
+  return [
+    ...match.headers.map((h) => describe2("header", h)),
+    ...match.cookies.map((c) => describe2("cookie", c)),
+    ...match.queryParams.map((q) => describe2("query", q)),
+    ...match.path ? [`path ${match.path.value}`] : [],
+    ...match.method ? [`method ${match.method}`] : []
+  ];
+}
+function describe2(what, m) {
+  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
+  return `${what} ${m.name}${op2}${m.value}`;
+}
+
+// generators/ingress-nginx/options.schema.json
+var options_schema_default2 = {
+  $id: "ingress-nginx-options",
+  title: "ingress-nginx generator options",
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "ingresses",
+    "annotationPrefix",
+    "additionalIngressAnnotations",
+    "canaryIngressAnnotations"
+  ],
+  properties: {
+    ingresses: {
+      type: "array",
+      minItems: 1,
+      uniqueItems: true,
+      items: {
+        type: "string",
+        minLength: 1,
+        maxLength: 253
+      }
+    },
+    annotationPrefix: {
+      type: "string",
+      minLength: 1,
+      pattern: "^[^/]+$",
+      default: "nginx.ingress.kubernetes.io"
+    },
+    additionalIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressName: {
+      enum: [
+        "suffix",
+        "argo"
+      ]
+    }
+  },
+  $schema: "http://json-schema.org/draft-07/schema#"
+};
+
+// generators/ingress-nginx/options.ts
+function canaryIngressName(stableIngress2) {
+  return `${stableIngress2}-canary`;
+}
+function annotationKey(prefix, name) {
+  return `${prefix}/${name}`;
+}
+function isCanaryKey(prefix, key2) {
+  return key2.startsWith(annotationKey(prefix, "canary"));
+}
+function stepOwnedKeys(prefix) {
+  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
+}
+function userAnnotations(options) {
+  const out = {};
+  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
+    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
+  }
+  return { ...out, ...options.canaryIngressAnnotations };
+}
+
+// generators/ingress-nginx/render.ts
 function render(ctx, traffic2) {
+  const unsupported = unsupportedFeatures2(traffic2);
+  if (unsupported.length > 0) {
+    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
+  }
+  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
+  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
+  return ctx.options.ingresses.map((name) => {
+    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
+    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
+    return canaryIngress(ctx, source.object, canary);
+  });
+}
+function canaryAnnotations(prefix, traffic2) {
+  const key2 = (name) => annotationKey(prefix, name);
+  const out = { [key2("canary")]: "true" };
+  if (traffic2.weight > 0) {
+    out[key2("canary-weight")] = String(traffic2.weight);
+    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
+  }
+  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
+  if (header2) {
+    out[key2("canary-by-header")] = header2.name;
+    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
+  }
+  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
+  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
+  return out;
+}
+function canaryIngress(ctx, stable, canary) {
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable, ctx.options, canary));
+}
+function canaryIngressOf(stable, stableService, canaryService, metadata) {
+  const rules = canaryRules(stable, stableService, canaryService);
+  if (rules.length === 0) throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
+  const spec = ingressSpec(stable);
+  return {
+    apiVersion: stable.apiVersion,
+    kind: stable.kind,
+    metadata,
+    spec: {
+      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
+      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
+      rules
+    }
+  };
+}
+function canaryMetadata(stable, options, canary) {
+  const meta = stable.metadata;
+  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
+  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
+  const annotations = Object.fromEntries(Object.keys(merged2).sort().map((k) => [k, String(merged2[k])]));
+  return {
+    name: canaryIngressName(meta.name),
+    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
+    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
+    annotations
+  };
+}
+function canaryRules(stable, stableService, canaryService) {
+  const out = [];
+  for (const rule of ingressRules(stable)) {
+    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
+    if (paths.length === 0) continue;
+    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
+  }
+  return out;
+}
+function retarget(path10, service) {
+  const copy = cloneJson(path10);
+  copy.backend.service.name = service;
+  return copy;
+}
+
+// generators/aliyun-alb/render.ts
+function render2(ctx, traffic2) {
   const unsupported = unsupportedFeatures(traffic2);
   if (unsupported.length > 0) throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported.join("; ")}`);
   const weight = traffic2.weight > 0 ? { [CANARY_WEIGHT]: String(traffic2.weight) } : void 0;
@@ -43163,8 +43384,8 @@ function render(ctx, traffic2) {
       return String(order);
     };
     const main2 = canaryName(name);
-    const out = [canaryIngress(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
-    if (weight && match) out.unshift(canaryIngress(ctx, source.object, headerCanaryName(name), { ...match, [ORDER]: orderOf(headerCanaryName(name)) }));
+    const out = [canaryIngress2(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
+    if (weight && match) out.unshift(canaryIngress2(ctx, source.object, headerCanaryName(name), { ...match, [ORDER]: orderOf(headerCanaryName(name)) }));
     return out;
   });
 }
@@ -43177,22 +43398,10 @@ function matchAnnotations(traffic2) {
     ...cookie ? { [CANARY_BY_COOKIE]: cookie.name } : {}
   };
 }
-function canaryIngress(ctx, stable, name, step) {
-  const rules = canaryRules(stable, ctx.stableService, ctx.canaryService);
-  if (rules.length === 0) throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${ctx.stableService}"`);
-  const spec = ingressSpec(stable);
-  return {
-    apiVersion: stable.apiVersion,
-    kind: stable.kind,
-    metadata: canaryMetadata(stable.metadata, name, { [CANARY]: "true", ...step }),
-    spec: {
-      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
-      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
-      rules
-    }
-  };
+function canaryIngress2(ctx, stable, name, step) {
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata2(stable.metadata, name, { [CANARY]: "true", ...step }));
 }
-function canaryMetadata(meta, name, step) {
+function canaryMetadata2(meta, name, step) {
   const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isOwnedKey(k));
   const merged2 = { ...Object.fromEntries(kept), ...step };
   return {
@@ -43201,18 +43410,6 @@ function canaryMetadata(meta, name, step) {
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
     annotations: Object.fromEntries(Object.keys(merged2).sort().map((k) => [k, String(merged2[k])]))
   };
-}
-function canaryRules(stable, stableService, canaryService) {
-  const out = [];
-  for (const rule of ingressRules(stable)) {
-    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => {
-      const copy = cloneJson(p);
-      copy.backend.service.name = canaryService;
-      return copy;
-    });
-    if (paths.length > 0) out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
-  }
-  return out;
 }
 
 // generators/ingress-nginx/match.ts
@@ -43355,7 +43552,7 @@ var aliyun_alb_default = defineGenerator({
   unsupported: unsupportedFeatures,
   claims,
   checkRepo,
-  render,
+  render: render2,
   simulate
 });
 
@@ -43399,7 +43596,7 @@ function headerConditions(route) {
 var MAX_CONDITION_VALUES = 5;
 var MAX_VALUE_LENGTH = 128;
 var MAX_HEADER_NAME_LENGTH = 40;
-function unsupportedFeatures2(traffic2) {
+function unsupportedFeatures3(traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight) || traffic2.weight < 0 || traffic2.weight > 100) {
     out.push(`weight ${traffic2.weight} (ALB target group weights are whole numbers, here out of 100)`);
@@ -43435,7 +43632,7 @@ function headerFeatures(label, h) {
 }
 
 // generators/aws-alb/options.schema.json
-var options_schema_default2 = {
+var options_schema_default3 = {
   $id: "aws-alb-options",
   title: "aws-alb generator options",
   type: "object",
@@ -43489,17 +43686,6 @@ function stickiness(options) {
 }
 
 // generators/aws-alb/ingress.ts
-function ingressSpec2(obj2) {
-  return isObject(obj2.spec) ? obj2.spec : {};
-}
-function ingressRules2(obj2) {
-  const rules = ingressSpec2(obj2).rules;
-  return Array.isArray(rules) ? rules.filter(isObject) : [];
-}
-function rulePaths2(rule) {
-  const paths = isObject(rule.http) ? rule.http.paths : void 0;
-  return Array.isArray(paths) ? paths.filter(isObject) : [];
-}
 function backendOf(backend2) {
   const service = isObject(backend2) && isObject(backend2.service) ? backend2.service : {};
   const port = isObject(service.port) ? service.port : {};
@@ -43511,9 +43697,9 @@ function backendOf(backend2) {
 }
 function albPaths(obj2) {
   const out = [];
-  ingressRules2(obj2).forEach((rule, ruleIndex) => {
+  ingressRules(obj2).forEach((rule, ruleIndex) => {
     const host = typeof rule.host === "string" && rule.host !== "" ? rule.host : void 0;
-    rulePaths2(rule).forEach((raw, index) => {
+    rulePaths(rule).forEach((raw, index) => {
       out.push({
         rule: ruleIndex,
         index,
@@ -43532,8 +43718,8 @@ function routesToAction(p, name) {
 }
 
 // generators/aws-alb/render.ts
-function render2(ctx, traffic2) {
-  const unsupported = unsupportedFeatures2(traffic2);
+function render3(ctx, traffic2) {
+  const unsupported = unsupportedFeatures3(traffic2);
   if (unsupported.length > 0) throw new Error(`aws-alb cannot express this traffic state: ${unsupported.join("; ")}`);
   const owned = ownedAnnotations(ctx, traffic2);
   const routes = traffic2.headerRoutes.map((r) => r.name);
@@ -43568,7 +43754,7 @@ function patchIngress(ctx, ingress, owned, routes) {
   }
   for (const key2 of Object.keys(owned)) annotations[key2] ??= owned[key2];
   annotations[MANAGED_ANNOTATIONS] = writeBookkeeping({ ...book, [ctx.rollout.name]: Object.keys(owned).sort() });
-  const spec = ingressSpec2(ingress);
+  const spec = ingressSpec(ingress);
   const action = actionName(ctx.options, ctx.stableService);
   const rules = Array.isArray(spec.rules) ? spec.rules.map((r) => isObject(r) ? patchRule(r, action, managed, routes) : r) : spec.rules;
   return {
@@ -43795,7 +43981,7 @@ function albIngresses(objects) {
   return alb.sort((a, b) => order(a) - order(b) || id(a).localeCompare(id(b), "en"));
 }
 function isAlb(o) {
-  const klass = ingressSpec2(o).ingressClassName ?? o.metadata.annotations?.["kubernetes.io/ingress.class"];
+  const klass = ingressSpec(o).ingressClassName ?? o.metadata.annotations?.["kubernetes.io/ingress.class"];
   return klass === "alb" || albPaths(o).some((p) => p.port === USE_ANNOTATION);
 }
 function backendResult(annotations, service, port, label) {
@@ -43835,7 +44021,7 @@ function valueOfKey(annotations, suffix) {
 }
 function defaultBackend(ingresses, request3) {
   for (const ingress of ingresses) {
-    const backend2 = backendOf(ingressSpec2(ingress).defaultBackend);
+    const backend2 = backendOf(ingressSpec(ingress).defaultBackend);
     if (backend2.service === void 0) continue;
     return backendResult(ingress.metadata.annotations ?? {}, backend2.service, backend2.port, `Ingress ${ingress.metadata.name} default backend (${request3.path})`);
   }
@@ -43862,11 +44048,11 @@ var aws_alb_default = defineGenerator({
   id: "aws-alb",
   summary: "AWS Load Balancer Controller Ingress annotations: actions.<service> forward weights, actions/conditions.<route> header routes",
   capabilities: capabilities2,
-  optionsSchema: options_schema_default2,
+  optionsSchema: options_schema_default3,
   check: check2,
-  unsupported: unsupportedFeatures2,
+  unsupported: unsupportedFeatures3,
   claims: claims2,
-  render: render2,
+  render: render3,
   simulate: simulate2
 });
 
@@ -44144,7 +44330,7 @@ function sourceOrigin(t, line, column) {
 }
 
 // generators/custom/options.schema.json
-var options_schema_default3 = {
+var options_schema_default4 = {
   $id: "custom-options",
   title: "custom generator options",
   type: "object",
@@ -44209,7 +44395,7 @@ function describeKind(kind, group) {
 }
 
 // generators/custom/render.ts
-function render3(ctx, traffic2) {
+function render4(ctx, traffic2) {
   return ctx.options.refs.map((ref) => {
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
     if (!original) throw new Error(`${ref.kind} "${ref.name}" not found in the app's manifests`);
@@ -44372,10 +44558,10 @@ var custom_default = defineGenerator({
   id: "custom",
   summary: "any Kruise customNetworkRefs kind, rendered per step by a user-supplied logic-less Handlebars RouteTemplate",
   capabilities: capabilities3,
-  optionsSchema: options_schema_default3,
+  optionsSchema: options_schema_default4,
   check: check3,
   claims: claims3,
-  render: render3,
+  render: render4,
   // A custom object has no data plane rollgen knows, so nothing can be evaluated against it.
   simulate: () => void 0
 });
@@ -44406,14 +44592,14 @@ function missingFeatures(caps, t) {
   if (t.weight > 0 && !caps.weight) out.push(`a ${t.weight}% weight`);
   if (t.weightTotal !== 100 && !caps.customWeightTotal) out.push(`a weight total of ${t.weightTotal} (maxTrafficWeight)`);
   if (t.matches.length > caps.matchesPerStep) out.push(`${t.matches.length} ORed matches (at most ${caps.matchesPerStep})`);
-  t.matches.forEach((m, i) => out.push(...matchFeatures2(caps, m, `match ${i + 1}`)));
+  t.matches.forEach((m, i) => out.push(...matchFeatures3(caps, m, `match ${i + 1}`)));
   if (t.matches.length > 0 && t.weight > 0 && !caps.matchWithWeight) out.push("matches together with a weight");
   if (t.headerRoutes.length > 0 && !caps.namedHeaderRoutes) out.push(`header route "${t.headerRoutes[0].name}" (setHeaderRoute)`);
   if (t.mirrorRoutes.length > 0 && !caps.mirror) out.push(`mirror route "${t.mirrorRoutes[0].name}" (setMirrorRoute)`);
   if (t.requestHeaderModifier && !caps.requestHeaderModifier) out.push("requestHeaderModifier");
   return out;
 }
-function matchFeatures2(caps, m, label) {
+function matchFeatures3(caps, m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions > caps.conditionsPerMatch) out.push(`${label}: ${conditions} ANDed conditions (at most ${caps.conditionsPerMatch})`);
@@ -44487,19 +44673,19 @@ function list(v) {
 // generators/gateway-api/features.ts
 var METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"];
 var MAX_WEIGHT = 1e6;
-function unsupportedFeatures3(traffic2) {
+function unsupportedFeatures4(traffic2) {
   const out = [...weightFeatures(traffic2)];
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures3(m, `match ${i + 1}`)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(m, `match ${i + 1}`)));
   for (const r of traffic2.headerRoutes) {
     if (r.matches.length === 0) out.push(`header route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `header route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `header route "${r.name}" match ${i + 1}`)));
   }
   for (const r of traffic2.mirrorRoutes) {
     if (!Number.isInteger(r.percentage) || r.percentage < 0 || r.percentage > 100) {
       out.push(`mirror route "${r.name}": percentage ${r.percentage} (RequestMirror percent is a whole number 0-100)`);
     }
     if (r.matches.length === 0) out.push(`mirror route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `mirror route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `mirror route "${r.name}" match ${i + 1}`)));
   }
   return out;
 }
@@ -44510,7 +44696,7 @@ function weightFeatures(t) {
   }
   return out;
 }
-function matchFeatures3(m, label) {
+function matchFeatures4(m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions === 0) out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
@@ -44661,8 +44847,8 @@ function ordered(rule) {
 var MAX_RULES = 16;
 var MAX_MATCHES_PER_RULE = 64;
 var MAX_MATCHES_PER_ROUTE = 128;
-function render4(ctx, traffic2) {
-  const unsupported = unsupportedFeatures3(traffic2);
+function render5(ctx, traffic2) {
+  const unsupported = unsupportedFeatures4(traffic2);
   if (unsupported.length > 0) throw new Error(`gateway-api cannot express this traffic state: ${unsupported.join("; ")}`);
   return ctx.options.httpRoutes.map((name) => {
     const { route, problems } = renderRoute(ctx, name, traffic2);
@@ -44678,13 +44864,13 @@ function renderRoute(ctx, name, traffic2) {
   const original = routeRules(route);
   const weighted2 = original.map((r) => weightedRefs(r, b, traffic2.weight, traffic2.weightTotal, traffic2.requestHeaderModifier));
   const problems = [];
-  const canaryRules4 = [];
+  const canaryRules3 = [];
   for (const source2 of canarySources(ctx, name, traffic2, problems)) {
     const derived = derivedRules(original, weighted2, b, source2, traffic2.requestHeaderModifier);
-    canaryRules4.push(...derived.rules);
+    canaryRules3.push(...derived.rules);
     problems.push(...derived.problems.map((p) => `${source2.what}: ${p}`));
   }
-  const rules = [...canaryRules4, ...original.map((r, i) => Array.isArray(r.backendRefs) ? { ...cloneJson(r), backendRefs: weighted2[i] } : cloneJson(r))];
+  const rules = [...canaryRules3, ...original.map((r, i) => Array.isArray(r.backendRefs) ? { ...cloneJson(r), backendRefs: weighted2[i] } : cloneJson(r))];
   problems.push(...limitProblems(rules));
   const spec = { ...cloneJson(routeSpec(route)), rules };
   return { route: { ...cloneJson(route), metadata: metadataFor(ctx, route, traffic2), spec }, problems };
@@ -44779,7 +44965,7 @@ function checkSteps(ctx, routes) {
   ctx.rollout.steps.forEach((step, i) => {
     const traffic2 = trafficOf2(ctx, step);
     const missing = missingFeatures(capabilities4, traffic2);
-    const features = missing.length > 0 ? missing : unsupportedFeatures3(traffic2);
+    const features = missing.length > 0 ? missing : unsupportedFeatures4(traffic2);
     const problems = new Set(features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic2).problems.map((p) => `HTTPRoute "${name}": ${p}`)));
     for (const p of problems) {
       out.push(diagnosticAt(step.origin, `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider gateway-api cannot express ${p}`));
@@ -44816,7 +45002,7 @@ function claims4(ctx) {
 }
 
 // generators/gateway-api/options.schema.json
-var options_schema_default4 = {
+var options_schema_default5 = {
   $id: "gateway-api-options",
   title: "gateway-api generator options",
   type: "object",
@@ -44957,9 +45143,9 @@ function split(c) {
     if (w > 0) shares.set(refLabel(r), (shares.get(refLabel(r)) ?? 0) + w / total);
   }
   const backends = total > 0 ? [...shares].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
-  return { backends, rule: describe2(c, refs) };
+  return { backends, rule: describe3(c, refs) };
 }
-function describe2(c, refs) {
+function describe3(c, refs) {
   const weights = refs.map((r) => `${refLabel(r)} ${refWeight(r)}`).join(", ");
   const mirrors2 = (Array.isArray(c.rule.filters) ? c.rule.filters : []).filter((f) => f.type === "RequestMirror").map((f) => mirrorText(f.requestMirror ?? {}));
   return [`HTTPRoute ${c.route.metadata.name} rule ${c.index + 1}: ${weights || "no backendRefs"}`, ...mirrors2].join("; ");
@@ -44976,11 +45162,11 @@ var gateway_api_default = defineGenerator({
   id: "gateway-api",
   summary: "Gateway API HTTPRoute: backendRef weights beside the stable ref, canary rules for header/query/path matches, RequestMirror",
   capabilities: capabilities4,
-  optionsSchema: options_schema_default4,
+  optionsSchema: options_schema_default5,
   check: check4,
-  unsupported: unsupportedFeatures3,
+  unsupported: unsupportedFeatures4,
   claims: claims4,
-  render: render4,
+  render: render5,
   simulate: simulate3
 });
 
@@ -45005,80 +45191,6 @@ var MSE = {
 
 // generators/higress/check.ts
 init_diagnostics();
-
-// generators/ingress-nginx/options.schema.json
-var options_schema_default5 = {
-  $id: "ingress-nginx-options",
-  title: "ingress-nginx generator options",
-  type: "object",
-  additionalProperties: false,
-  required: [
-    "ingresses",
-    "annotationPrefix",
-    "additionalIngressAnnotations",
-    "canaryIngressAnnotations"
-  ],
-  properties: {
-    ingresses: {
-      type: "array",
-      minItems: 1,
-      uniqueItems: true,
-      items: {
-        type: "string",
-        minLength: 1,
-        maxLength: 253
-      }
-    },
-    annotationPrefix: {
-      type: "string",
-      minLength: 1,
-      pattern: "^[^/]+$",
-      default: "nginx.ingress.kubernetes.io"
-    },
-    additionalIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressName: {
-      enum: [
-        "suffix",
-        "argo"
-      ]
-    }
-  },
-  $schema: "http://json-schema.org/draft-07/schema#"
-};
-
-// generators/ingress-nginx/options.ts
-function canaryIngressName(stableIngress2) {
-  return `${stableIngress2}-canary`;
-}
-function annotationKey(prefix, name) {
-  return `${prefix}/${name}`;
-}
-function isCanaryKey(prefix, key2) {
-  return key2.startsWith(annotationKey(prefix, "canary"));
-}
-function stepOwnedKeys(prefix) {
-  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
-}
-function userAnnotations(options) {
-  const out = {};
-  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
-    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
-  }
-  return { ...out, ...options.canaryIngressAnnotations };
-}
 
 // generators/higress/options.schema.json
 var options_schema_default6 = {
@@ -45193,15 +45305,15 @@ function capabilitiesOf(f) {
   };
 }
 var REGEX_META = /[\\.+*?()|[\]{}^$]/;
-function unsupportedFeatures4(f, traffic2) {
+function unsupportedFeatures5(f, traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight)) out.push(`weight ${traffic2.weight} is not a whole number (canary-weight is an integer; raise the weight total)`);
   if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (canary-weight-total)`);
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(f, m, i + 1)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures5(f, m, i + 1)));
   out.push(...modifierFeatures(f, traffic2.requestHeaderModifier));
   return out;
 }
-function matchFeatures4(f, m, n) {
+function matchFeatures5(f, m, n) {
   const out = [];
   const count = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (count === 0) out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
@@ -45233,152 +45345,6 @@ function modifierFeatures(f, modifier) {
     if (/[\s,]/.test(name) || name === "") out.push(`requestHeaderModifier remove "${name}" (${f.product} header control removes comma-separated names)`);
   }
   return out;
-}
-
-// generators/ingress-nginx/features.ts
-function unsupportedFeatures5(traffic2) {
-  const out = [...stateFeatures(traffic2)];
-  traffic2.matches.forEach((match, i) => out.push(...matchFeatures5(match, i + 1)));
-  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
-  if (headerMatches > 1) {
-    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
-  }
-  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
-  if (cookieMatches > 1) {
-    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
-  }
-  return out;
-}
-function stateFeatures(traffic2) {
-  const out = [];
-  if (!Number.isInteger(traffic2.weight)) {
-    out.push(`weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`);
-  }
-  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
-    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
-  }
-  if (traffic2.headerRoutes.length > 0) {
-    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
-    out.push(`named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`);
-  }
-  if (traffic2.mirrorRoutes.length > 0) {
-    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
-    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
-  }
-  if (traffic2.requestHeaderModifier) {
-    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
-  }
-  return out;
-}
-function matchFeatures5(match, n) {
-  const conditions = describeConditions(match);
-  const out = [];
-  if (conditions.length === 0) {
-    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
-  } else if (conditions.length > 1) {
-    out.push(`match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`);
-  }
-  for (const q of match.queryParams) out.push(`match ${n}: ${describe3("query parameter", q)} (ingress-nginx cannot match query parameters)`);
-  if (match.path) out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
-  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
-  for (const h of match.headers) {
-    if (h.type === "Prefix") out.push(`match ${n}: ${describe3("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`);
-  }
-  for (const c of match.cookies) {
-    if (c.type !== "Exact" || c.value !== "always") {
-      out.push(
-        `match ${n}: ${describe3("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
-      );
-    }
-  }
-  return out;
-}
-function describeConditions(match) {
-  return [
-    ...match.headers.map((h) => describe3("header", h)),
-    ...match.cookies.map((c) => describe3("cookie", c)),
-    ...match.queryParams.map((q) => describe3("query", q)),
-    ...match.path ? [`path ${match.path.value}`] : [],
-    ...match.method ? [`method ${match.method}`] : []
-  ];
-}
-function describe3(what, m) {
-  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
-  return `${what} ${m.name}${op2}${m.value}`;
-}
-
-// generators/ingress-nginx/render.ts
-function render5(ctx, traffic2) {
-  const unsupported = unsupportedFeatures5(traffic2);
-  if (unsupported.length > 0) {
-    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
-  }
-  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
-  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
-  return ctx.options.ingresses.map((name) => {
-    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
-    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return canaryIngress2(ctx, source.object, canary);
-  });
-}
-function canaryAnnotations(prefix, traffic2) {
-  const key2 = (name) => annotationKey(prefix, name);
-  const out = { [key2("canary")]: "true" };
-  if (traffic2.weight > 0) {
-    out[key2("canary-weight")] = String(traffic2.weight);
-    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
-  }
-  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
-  if (header2) {
-    out[key2("canary-by-header")] = header2.name;
-    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
-  }
-  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
-  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
-  return out;
-}
-function canaryIngress2(ctx, stable, canary) {
-  const rules = canaryRules2(stable, ctx.stableService, ctx.canaryService);
-  if (rules.length === 0) {
-    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${ctx.stableService}"`);
-  }
-  const spec = ingressSpec(stable);
-  return {
-    apiVersion: stable.apiVersion,
-    kind: stable.kind,
-    metadata: canaryMetadata2(stable, ctx.options, canary),
-    spec: {
-      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
-      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
-      rules
-    }
-  };
-}
-function canaryMetadata2(stable, options, canary) {
-  const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
-  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
-  const annotations = Object.fromEntries(Object.keys(merged2).sort().map((k) => [k, String(merged2[k])]));
-  return {
-    name: canaryIngressName(meta.name),
-    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
-    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations
-  };
-}
-function canaryRules2(stable, stableService, canaryService) {
-  const out = [];
-  for (const rule of ingressRules(stable)) {
-    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
-    if (paths.length === 0) continue;
-    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
-  }
-  return out;
-}
-function retarget(path10, service) {
-  const copy = cloneJson(path10);
-  copy.backend.service.name = service;
-  return copy;
 }
 
 // generators/higress/annotations.ts
@@ -45423,7 +45389,7 @@ function subsetAnnotations(f, stable) {
 
 // generators/higress/render.ts
 function render6(f, ctx, traffic2) {
-  const unsupported = unsupportedFeatures4(f, traffic2);
+  const unsupported = unsupportedFeatures5(f, traffic2);
   if (unsupported.length > 0) throw new Error(`${f.id} cannot express this traffic state: ${unsupported.join("; ")}`);
   const slots = canarySlots2(f, traffic2);
   return ctx.options.ingresses.flatMap((name) => {
@@ -45443,19 +45409,7 @@ function canarySlots2(f, traffic2) {
   return slots;
 }
 function canaryIngress3(f, ctx, stable, slot) {
-  const rules = canaryRules2(stable, ctx.stableService, ctx.canaryService);
-  if (rules.length === 0) throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${ctx.stableService}"`);
-  const spec = ingressSpec(stable);
-  return {
-    apiVersion: stable.apiVersion,
-    kind: stable.kind,
-    metadata: canaryMetadata3(f, stable, slot),
-    spec: {
-      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
-      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
-      rules
-    }
-  };
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(f, stable, slot));
 }
 function canaryMetadata3(f, stable, slot) {
   const meta = stable.metadata;
@@ -45554,7 +45508,7 @@ function flavouredGenerator(f, optionsSchema, summary) {
     capabilities: capabilitiesOf(f),
     optionsSchema,
     check: (ctx) => check5(f, ctx),
-    unsupported: (traffic2) => unsupportedFeatures4(f, traffic2),
+    unsupported: (traffic2) => unsupportedFeatures5(f, traffic2),
     claims: (ctx) => claims5(f, ctx),
     render: (ctx, traffic2) => render6(f, ctx, traffic2),
     simulate: (objects, request3) => simulate4(f, objects, request3)
@@ -45728,11 +45682,11 @@ var ingress_nginx_default = defineGenerator({
   id: "ingress-nginx",
   summary: "ingress-nginx canary Ingress (<ingress>-canary) with canary-weight, canary-by-header and canary-by-cookie annotations",
   capabilities: capabilities5,
-  optionsSchema: options_schema_default5,
+  optionsSchema: options_schema_default2,
   check: check6,
-  unsupported: unsupportedFeatures5,
+  unsupported: unsupportedFeatures2,
   claims: claims6,
-  render: render5,
+  render,
   simulate: simulate5
 });
 
@@ -46121,7 +46075,7 @@ function stableSubsets(virtualServices, roles, host) {
 
 // generators/istio/managed-routes.ts
 var ROUTING_FIELDS = ["name", "match", "route", "mirror", "mirrors", "mirrorPercentage", "mirrorPercent", "redirect", "directResponse", "delegate"];
-function canaryRules3(ctx, rules, roles, traffic2) {
+function canaryRules2(ctx, rules, roles, traffic2) {
   const order = ctx.rollout.traffic.managedRoutes;
   const named = [...traffic2.headerRoutes.map((r) => ({ r, mirror: false })), ...traffic2.mirrorRoutes.map((r) => ({ r, mirror: true }))].sort(
     (a, b) => order.indexOf(a.r.name) - order.indexOf(b.r.name)
@@ -46240,7 +46194,7 @@ function renderVirtualService(ctx, vs, target, roles, traffic2) {
   }
   const http = rulesOf({ ...vs, spec }, "http");
   const httpRules = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http[r.index], label: r.label, index: r.index }));
-  const derived = canaryRules3(ctx, httpRules, roles, traffic2);
+  const derived = canaryRules2(ctx, httpRules, roles, traffic2);
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
   const leftover = (rule, i) => managed.has(String(rule.name)) && !httpRules.some((h) => h.index === i);
   if (derived.size > 0 || http.some(leftover)) spec.http = http.flatMap((rule, i) => leftover(rule, i) ? [] : [...derived.get(i) ?? [], rule]);
@@ -47137,23 +47091,12 @@ function normalizeTrafficRouting(doc) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
-  const strategy = obj(spec.strategy);
   const diagnostics = [];
   const ref = obj(arr(spec.objectRef)[0]);
   const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics);
   const service = str(ref.service) ?? "";
   const name = str(meta.name) ?? "";
-  const modifier = headerModifier(strategy.requestHeaderModifier);
-  const weight = num(strategy.weight);
-  const step = {
-    origin: doc.locate(["spec", "strategy"]),
-    ...weight !== void 0 ? { weight } : {},
-    matches: arr(strategy.matches).map(kruiseMatch),
-    headerRoutes: [],
-    mirrorRoutes: [],
-    ...modifier ? { requestHeaderModifier: modifier } : {},
-    pause: { kind: "none" }
-  };
+  const step = kruiseStep(doc, spec.strategy, ["spec", "strategy"], false);
   const rollout = {
     format: "kruise-v1alpha1",
     name,

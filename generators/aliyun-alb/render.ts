@@ -1,7 +1,7 @@
-import { cloneJson, KubeMetadata, KubeObject } from '../../src/model/kube';
+import { KubeMetadata, KubeObject } from '../../src/model/kube';
 import type { TrafficState } from '../../src/plan/types';
 import type { GeneratorContext } from '../types';
-import { backendService, ingressRules, ingressSpec, rulePaths } from '../ingress-nginx/ingress';
+import { canaryIngressOf } from '../ingress-nginx/render';
 import { CANARY, CANARY_BY_COOKIE, CANARY_BY_HEADER, CANARY_BY_HEADER_VALUE, CANARY_WEIGHT, canaryName, headerCanaryName, isOwnedKey, ORDER } from './annotations';
 import { unsupportedFeatures } from './features';
 import type { AlbOptions } from './options';
@@ -52,19 +52,7 @@ function matchAnnotations(traffic: TrafficState): Annotations | undefined {
 }
 
 function canaryIngress(ctx: Ctx, stable: KubeObject, name: string, step: Annotations): KubeObject {
-  const rules = canaryRules(stable, ctx.stableService, ctx.canaryService);
-  if (rules.length === 0) throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${ctx.stableService}"`);
-  const spec = ingressSpec(stable);
-  return {
-    apiVersion: stable.apiVersion,
-    kind: stable.kind,
-    metadata: canaryMetadata(stable.metadata, name, { [CANARY]: 'true', ...step }),
-    spec: {
-      ...(spec.ingressClassName !== undefined ? { ingressClassName: spec.ingressClassName } : {}),
-      ...(spec.tls !== undefined ? { tls: cloneJson(spec.tls) } : {}),
-      rules,
-    },
-  };
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable.metadata, name, { [CANARY]: 'true', ...step }));
 }
 
 /** The stable's labels and annotations (listen-ports, health checks, ...) minus the canary keys and order, then the step's; keys sorted. */
@@ -77,20 +65,4 @@ function canaryMetadata(meta: KubeMetadata, name: string, step: Annotations): Ku
     ...(meta.labels !== undefined ? { labels: { ...meta.labels } } : {}),
     annotations: Object.fromEntries(Object.keys(merged).sort().map((k) => [k, String(merged[k])])),
   };
-}
-
-/** Rules keep only the paths backed by the stable Service, pointed at the canary Service; empty rules go. */
-function canaryRules(stable: KubeObject, stableService: string, canaryService: string): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const rule of ingressRules(stable)) {
-    const paths = rulePaths(rule)
-      .filter((p) => backendService(p) === stableService)
-      .map((p) => {
-        const copy = cloneJson(p) as { backend: { service: { name: string } } };
-        copy.backend.service.name = canaryService;
-        return copy;
-      });
-    if (paths.length > 0) out.push({ ...(rule.host !== undefined ? { host: rule.host } : {}), http: { paths } });
-  }
-  return out;
 }

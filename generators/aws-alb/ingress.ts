@@ -1,5 +1,9 @@
 import { isObject, KubeObject } from '../../src/model/kube';
+import { ingressRules, rulePaths } from '../ingress-nginx/ingress';
 import { USE_ANNOTATION } from './options';
+
+// The Ingress readers every ingress provider shares.
+export { ingressRules, ingressSpec, rulePaths } from '../ingress-nginx/ingress';
 
 type Json = Readonly<Record<string, unknown>>;
 
@@ -15,20 +19,6 @@ export interface AlbPath {
   /** `backend.service.port.name`, or the number as a string. */
   readonly port?: string;
   readonly raw: Json;
-}
-
-export function ingressSpec(obj: KubeObject): Json {
-  return isObject(obj.spec) ? obj.spec : {};
-}
-
-export function ingressRules(obj: KubeObject): readonly Json[] {
-  const rules = ingressSpec(obj).rules;
-  return Array.isArray(rules) ? rules.filter(isObject) : [];
-}
-
-export function rulePaths(rule: Json): readonly Json[] {
-  const paths = isObject(rule.http) ? rule.http.paths : undefined;
-  return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
 
 /** `backend.service` as {name, port}: port is the port name, or the number as a string. */

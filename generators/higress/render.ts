@@ -1,8 +1,8 @@
-import { cloneJson, KubeMetadata, KubeObject } from '../../src/model/kube';
+import { KubeMetadata, KubeObject } from '../../src/model/kube';
 import type { TrafficState } from '../../src/plan/types';
-import { findIngress, ingressSpec } from '../ingress-nginx/ingress';
+import { findIngress } from '../ingress-nginx/ingress';
 import { canaryIngressName } from '../ingress-nginx/options';
-import { canaryRules } from '../ingress-nginx/render';
+import { canaryIngressOf } from '../ingress-nginx/render';
 import type { GeneratorContext } from '../types';
 import { headerControlAnnotations, isOwnedKey, matchAnnotations, subsetAnnotations, weightAnnotations } from './annotations';
 import { unsupportedFeatures } from './features';
@@ -46,19 +46,7 @@ export function canarySlots(f: Flavour, traffic: TrafficState): Slot[] {
 }
 
 function canaryIngress(f: Flavour, ctx: Ctx, stable: KubeObject, slot: Slot): KubeObject {
-  const rules = canaryRules(stable, ctx.stableService, ctx.canaryService);
-  if (rules.length === 0) throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${ctx.stableService}"`);
-  const spec = ingressSpec(stable);
-  return {
-    apiVersion: stable.apiVersion,
-    kind: stable.kind,
-    metadata: canaryMetadata(f, stable, slot),
-    spec: {
-      ...(spec.ingressClassName !== undefined ? { ingressClassName: spec.ingressClassName } : {}),
-      ...(spec.tls !== undefined ? { tls: cloneJson(spec.tls) } : {}),
-      rules,
-    },
-  };
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(f, stable, slot));
 }
 
 /** The stable Ingress's annotations minus rollgen's canary keys, then the step's keys; sorted so bytes are stable. */

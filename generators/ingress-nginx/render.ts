@@ -49,15 +49,21 @@ export function canaryAnnotations(prefix: string, traffic: TrafficState): Record
 }
 
 function canaryIngress(ctx: GeneratorContext<NginxOptions>, stable: KubeObject, canary: Record<string, string>): KubeObject {
-  const rules = canaryRules(stable, ctx.stableService, ctx.canaryService);
-  if (rules.length === 0) {
-    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${ctx.stableService}"`);
-  }
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable, ctx.options, canary));
+}
+
+/**
+ * A canary copy of a stable Ingress for every ingress provider: its class and TLS, the paths to
+ * the stable Service pointed at the canary Service, and the provider's metadata.
+ */
+export function canaryIngressOf(stable: KubeObject, stableService: string, canaryService: string, metadata: KubeMetadata): KubeObject {
+  const rules = canaryRules(stable, stableService, canaryService);
+  if (rules.length === 0) throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
   const spec = ingressSpec(stable);
   return {
     apiVersion: stable.apiVersion,
     kind: stable.kind,
-    metadata: canaryMetadata(stable, ctx.options, canary),
+    metadata,
     spec: {
       ...(spec.ingressClassName !== undefined ? { ingressClassName: spec.ingressClassName } : {}),
       ...(spec.tls !== undefined ? { tls: cloneJson(spec.tls) } : {}),

@@ -15,10 +15,7 @@ export interface ClusterMoment {
  * produced, since the agent (or Flux with dependsOn) may do either. Pure.
  */
 export function syncMoments(before: readonly KubeObject[], after: readonly KubeObject[]): ClusterMoment[] {
-  const afterKeys = new Set(after.map(objectKey));
-  const beforeByKey = new Map(before.map((o) => [objectKey(o), o]));
-  const applies = after.filter((o) => canonicalJson(beforeByKey.get(objectKey(o))) !== canonicalJson(o));
-  const prunes = before.filter((o) => !afterKeys.has(objectKey(o)));
+  const { applies, prunes } = changes(before, after);
   const applyGroups = groupByWave(applies, 1).map((g) => ({ kind: 'apply' as const, ...g }));
   const pruneGroups = (objects: readonly KubeObject[]) => groupByWave(objects, -1).map((g) => ({ kind: 'prune' as const, ...g }));
   // Argo CD's PruneLast defers a prune to after every apply, whichever order the rest takes.
@@ -36,15 +33,22 @@ export function syncMoments(before: readonly KubeObject[], after: readonly KubeO
  * prunes the routing objects. Each Kustomization prunes right after it applies. Pure.
  */
 export function fluxMoments(before: readonly KubeObject[], after: readonly KubeObject[], isRoute: (o: KubeObject) => boolean = (o) => waveOf(o) >= 1): ClusterMoment[] {
-  const afterKeys = new Set(after.map(objectKey));
-  const beforeByKey = new Map(before.map((o) => [objectKey(o), o]));
-  const applies = after.filter((o) => canonicalJson(beforeByKey.get(objectKey(o))) !== canonicalJson(o));
-  const prunes = before.filter((o) => !afterKeys.has(objectKey(o)));
+  const { applies, prunes } = changes(before, after);
   const part = (route: boolean): Group[] => [
     { kind: 'apply', wave: route ? 1 : 0, objects: applies.filter((o) => isRoute(o) === route) },
     { kind: 'prune', wave: route ? 1 : 0, objects: prunes.filter((o) => isRoute(o) === route) },
   ];
   return walk(before, [...part(false), ...part(true)], 'flux');
+}
+
+/** What a sync does between two commits: objects applied (new or changed) and objects pruned. */
+function changes(before: readonly KubeObject[], after: readonly KubeObject[]): { applies: KubeObject[]; prunes: KubeObject[] } {
+  const afterKeys = new Set(after.map(objectKey));
+  const beforeByKey = new Map(before.map((o) => [objectKey(o), o]));
+  return {
+    applies: after.filter((o) => canonicalJson(beforeByKey.get(objectKey(o))) !== canonicalJson(o)),
+    prunes: before.filter((o) => !afterKeys.has(objectKey(o))),
+  };
 }
 
 interface Group {

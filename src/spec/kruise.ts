@@ -52,7 +52,7 @@ function kruiseStyle(v1beta1: boolean, canary: Record<string, unknown>, annotati
   return style === 'partition' ? 'partition' : 'canary';
 }
 
-function kruiseStep(doc: ParsedDocument, raw: unknown, path: (string | number)[], v1beta1: boolean): StepSpec {
+export function kruiseStep(doc: ParsedDocument, raw: unknown, path: (string | number)[], v1beta1: boolean): StepSpec {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas = parseAmount(s.replicas) ?? (weight !== undefined ? { percent: weight } : undefined);

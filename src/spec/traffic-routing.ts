@@ -1,9 +1,9 @@
 import { Diagnostic } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
 import { providerFromKruiseRouting } from './providers';
-import { matchesOverTraffic } from './kruise';
-import { RolloutSpec, StepSpec } from './types';
-import { arr, headerModifier, kruiseMatch, num, obj, str } from './values';
+import { kruiseStep, matchesOverTraffic } from './kruise';
+import { RolloutSpec } from './types';
+import { arr, obj, str } from './values';
 
 /**
  * A Kruise TrafficRouting: one routing rule shared by every Rollout that references it (the
@@ -21,24 +21,14 @@ export function normalizeTrafficRouting(doc: ParsedDocument): { routing: SharedR
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
-  const strategy = obj(spec.strategy);
   const diagnostics: Diagnostic[] = [];
   // Kruise reads objectRef[0] only.
   const ref = obj(arr(spec.objectRef)[0]);
   const providers = providerFromKruiseRouting(doc, ref, ['spec', 'objectRef', 0], diagnostics);
   const service = str(ref.service) ?? '';
   const name = str(meta.name) ?? '';
-  const modifier = headerModifier(strategy.requestHeaderModifier);
-  const weight = num(strategy.weight);
-  const step: StepSpec = {
-    origin: doc.locate(['spec', 'strategy']),
-    ...(weight !== undefined ? { weight } : {}),
-    matches: arr(strategy.matches).map(kruiseMatch),
-    headerRoutes: [],
-    mirrorRoutes: [],
-    ...(modifier ? { requestHeaderModifier: modifier } : {}),
-    pause: { kind: 'none' },
-  };
+  // The strategy has a v1alpha1 step's traffic fields (weight, matches, requestHeaderModifier).
+  const step = kruiseStep(doc, spec.strategy, ['spec', 'strategy'], false);
   const rollout: RolloutSpec = {
     format: 'kruise-v1alpha1',
     name,

@@ -10,19 +10,9 @@ const ONE_APP = 'apps:\n  - source: apps/echo\n    output: deploy/echo\n';
 let w: FlowWorld;
 afterEach(() => fs.rmSync(w.repo, { recursive: true, force: true }));
 
-/** echo adopted and on step `k` of a new revision, with the next step's PR open. */
+/** echo on step `k` of a new revision, the next step's PR open. */
 async function rolloutAt(k: number): Promise<void> {
-  w = new FlowWorld(['echo'], ONE_APP);
-  await w.pr();
-  w.merge(w.openPr('rollgen/echo/adopt').number);
-  await w.pr();
-  await w.pr(); // merges the selector switch
-  bumpImage(w.repo, 'echo', '2.54', w.now);
-  for (let s = 1; s <= k; s++) {
-    await w.pr();
-    w.merge(w.openPr(`rollgen/echo/step-${s}`).number);
-  }
-  await w.pr();
+  w = await FlowWorld.echoAtStep(ONE_APP, k);
 }
 
 test('opening a step PR costs 3 seam calls and 6 HTTP requests; an unchanged rerun writes nothing', async () => {

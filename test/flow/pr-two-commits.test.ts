@@ -13,19 +13,9 @@ const out = () => fs.readdirSync(path.join(w.repo, 'deploy/echo')).sort();
 const status = () => fs.readFileSync(path.join(w.repo, 'deploy/echo/rollgen-status.yaml'), 'utf8');
 const ops = (r: { writes: readonly { op: string }[] }) => r.writes.map((c) => c.op);
 
-/** echo adopted, a new revision, steps 1..k merged by a person, the next PR open. */
+/** echo on step `k` of a new revision, the next step's PR open. */
 async function rolloutAt(k: number): Promise<void> {
-  w = new FlowWorld(['echo'], CONFIG);
-  await w.pr();
-  w.merge(w.openPr('rollgen/echo/adopt').number);
-  await w.pr();
-  await w.pr(); // merges the selector switch
-  bumpImage(w.repo, 'echo', '2.54', w.now);
-  for (let s = 1; s <= k; s++) {
-    await w.pr();
-    w.merge(w.openPr(`rollgen/echo/step-${s}`).number);
-  }
-  await w.pr();
+  w = await FlowWorld.echoAtStep(CONFIG, k);
 }
 
 /** The drained canary's workloads: rollgen opens `remove`, merges it itself, and the app then rests. */

@@ -1,6 +1,6 @@
 import { runCli, CliResult } from './cli';
 import { Call, FakeScm } from './fake-scm';
-import { land, makeRepo } from './git-repo';
+import { bumpImage, land, makeRepo } from './git-repo';
 
 export const TOKEN = 'ghs_s3cretTokenValue0123456789abcdef';
 
@@ -30,6 +30,22 @@ export class FlowWorld {
     for (const text of [r.stdout, r.stderr]) if (text.includes(TOKEN)) throw new Error(`token printed:\n${text}`);
     this.syncMerges();
     return { ...r, calls, writes: calls.filter((c) => ['commitToBranch', 'createPull', 'updatePull', 'mergePull', 'comment'].includes(c.op)) };
+  }
+
+  /** App `echo` adopted, a new revision, steps 1..k merged by a person, the next step's PR open. */
+  static async echoAtStep(config: string, k: number): Promise<FlowWorld> {
+    const w = new FlowWorld(['echo'], config);
+    await w.pr();
+    w.merge(w.openPr('rollgen/echo/adopt').number);
+    await w.pr();
+    await w.pr(); // merges the selector switch
+    bumpImage(w.repo, 'echo', '2.54', w.now);
+    for (let s = 1; s <= k; s++) {
+      await w.pr();
+      w.merge(w.openPr(`rollgen/echo/step-${s}`).number);
+    }
+    await w.pr();
+    return w;
   }
 
   pr(...args: string[]): Promise<FlowRun> {
