@@ -110,7 +110,13 @@ function writeKustomizeApp(example) {
   fs.mkdirSync(dir, { recursive: true });
   const plain = example.filter((f) => f.kinds.every((k) => ['Deployment', 'Service', 'Ingress'].includes(k)));
   for (const f of plain) fs.writeFileSync(path.join(dir, f.name), f.text);
-  const kustomization = ['apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', 'resources:', ...plain.map((f) => `  - ${f.name}`), ''].join('\n');
+  const kustomization = [
+    'apiVersion: kustomize.config.k8s.io/v1beta1',
+    'kind: Kustomization',
+    'resources:',
+    ...plain.map((f) => `  - ${f.name}`),
+    '',
+  ].join('\n');
   fs.writeFileSync(path.join(dir, 'kustomization.yaml'), kustomization);
   return { dir, files: plain.map((f) => f.name) };
 }
@@ -205,9 +211,17 @@ const verdict = (r, target) => (r === null ? '' : `${r <= target ? 'meets' : 'MI
 
 function printTable(rows) {
   const head = ['row', 'median ms', 'p90 ms', 'runs', 'note'];
-  const body = rows.map((r) => (r.skipped ? [r.name, '-', '-', '-', r.skipped] : [r.name, fmt(r.s.median), fmt(r.s.p90), String(r.s.n), r.note ?? '']));
+  const body = rows.map((r) =>
+    r.skipped
+      ? [r.name, '-', '-', '-', r.skipped]
+      : [r.name, fmt(r.s.median), fmt(r.s.p90), String(r.s.n), r.note ?? ''],
+  );
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 || i === 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (cells) =>
+    cells
+      .map((c, i) => (i === 0 || i === 4 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const b of body) console.log(line(b));
@@ -221,11 +235,16 @@ async function mainBench() {
     process.exit(1);
   }
   const newestSrc = newestMtime(path.join(ROOT, 'src'), path.join(ROOT, 'generators'));
-  if (newestSrc > fs.statSync(DIST).mtimeMs) console.error('bench: warning: dist/cli.js is older than src/ or generators/; run `npm run build` for current numbers');
+  if (newestSrc > fs.statSync(DIST).mtimeMs)
+    console.error(
+      'bench: warning: dist/cli.js is older than src/ or generators/; run `npm run build` for current numbers',
+    );
 
   fs.mkdirSync(WORK, { recursive: true });
   const example = readExample();
-  console.log(`rollgen bench: node ${process.version}, ${RUNS} runs (${RUNS_1000} for the 1,000-app rows) after ${WARMUP} warm-ups`);
+  console.log(
+    `rollgen bench: node ${process.version}, ${RUNS} runs (${RUNS_1000} for the 1,000-app rows) after ${WARMUP} warm-ups`,
+  );
   console.log('');
 
   const rows = [];
@@ -233,7 +252,10 @@ async function mainBench() {
   // 1, 2, 3: cold processes, interleaved. PATH's node for the floor; bin/rollgen through its #!/usr/bin/env node line.
   const renderArgs = ['render', path.relative(ROOT, EXAMPLE), '--step', STEP];
   const kapp = writeKustomizeApp(example);
-  const fns = [() => spawnNonEmpty(BIN, renderArgs, 'bin/rollgen'), () => spawnChecked('node', ['-e', '0'], 'node -e 0')];
+  const fns = [
+    () => spawnNonEmpty(BIN, renderArgs, 'bin/rollgen'),
+    () => spawnChecked('node', ['-e', '0'], 'node -e 0'),
+  ];
   let kustomizeSkip = null;
   if (!hasKubectl()) kustomizeSkip = 'kubectl not found: skipped';
   else {
@@ -283,15 +305,28 @@ async function mainBench() {
   const render1000 = stats(renderSamples);
   const parse1000 = stats(parseSamples);
   const ratio1000 = render1000.median / parse1000.median;
-  rows.push({ name: `render ${APPS} apps, one process`, s: render1000, note: `main() per app; first pass ${fmt(renderFirst)} ms; ${(renderBytes / 1024).toFixed(0)} KiB out` });
-  rows.push({ name: `parse floor, ${APPS} apps`, s: parse1000, note: `read + parseAllDocuments + String(doc); first pass ${fmt(parseFirst)} ms; ${(parseBytes / 1024).toFixed(0)} KiB` });
+  rows.push({
+    name: `render ${APPS} apps, one process`,
+    s: render1000,
+    note: `main() per app; first pass ${fmt(renderFirst)} ms; ${(renderBytes / 1024).toFixed(0)} KiB out`,
+  });
+  rows.push({
+    name: `parse floor, ${APPS} apps`,
+    s: parse1000,
+    note: `read + parseAllDocuments + String(doc); first pass ${fmt(parseFirst)} ms; ${(parseBytes / 1024).toFixed(0)} KiB`,
+  });
 
   printTable(rows);
   console.log('');
   console.log(`ratio one   = render / node floor      = ${fmtRatio(ratioOne)}  (${verdict(ratioOne, TARGET_ONE)})`);
   console.log(`ratio 1000  = render 1000 / parse floor = ${fmtRatio(ratio1000)}  (${verdict(ratio1000, TARGET_1000)})`);
-  if (kustomize) console.log(`kustomize   = ${fmt(kustomize.median)} ms median; rollgen cold render is ${fmtRatio(one.median / kustomize.median)}x that`);
-  console.log(`(generated ${dirs.length} apps under ${path.relative(ROOT, path.join(WORK, 'repo'))} in ${fmt(genMs)} ms, not timed)`);
+  if (kustomize)
+    console.log(
+      `kustomize   = ${fmt(kustomize.median)} ms median; rollgen cold render is ${fmtRatio(one.median / kustomize.median)}x that`,
+    );
+  console.log(
+    `(generated ${dirs.length} apps under ${path.relative(ROOT, path.join(WORK, 'repo'))} in ${fmt(genMs)} ms, not timed)`,
+  );
   console.log('');
   const round = (n) => (n === null || n === undefined ? null : Math.round(n * 100) / 100);
   console.log(

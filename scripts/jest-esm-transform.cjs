@@ -8,7 +8,13 @@ const ESM_SYNTAX = /^\s*(import\s|import\{|export\s|export\{|export\*)/m;
 module.exports = {
   process(source, filename) {
     if (!filename.endsWith('.mjs') && !ESM_SYNTAX.test(source)) return { code: source };
-    const { code, map } = transformSync(source, { loader: 'js', format: 'cjs', target: 'node20', sourcemap: 'external', sourcefile: filename });
+    const { code, map } = transformSync(source, {
+      loader: 'js',
+      format: 'cjs',
+      target: 'node20',
+      sourcemap: 'external',
+      sourcefile: filename,
+    });
     return { code, map };
   },
 };

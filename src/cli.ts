@@ -22,28 +22,81 @@ const github = (c: Command) =>
 /** advance/abort/promote/retry: commit the output (local git mode) or, for commands, open their PR. */
 function changing(c: Command, pr: boolean): Command {
   c.option('--commit', 'commit the new output with git (local git mode)');
-  return pr ? github(c.option('--pr', 'open the PR that does this instead of writing the output').option('--merge', 'with --pr: merge that PR at once')) : c;
+  return pr
+    ? github(
+        c
+          .option('--pr', 'open the PR that does this instead of writing the output')
+          .option('--merge', 'with --pr: merge that PR at once'),
+      )
+    : c;
 }
 
 /** Builds the commander program; every action only turns flags into a RunRequest. */
 function program(submit: (r: RunRequest) => void): Command {
-  const p = new Command('rollgen').description('Progressive delivery for GitOps: render each canary step as manifests.').option('--debug', 'show stack traces').exitOverride();
-  const removal = new Option('--removal <mode>', 'how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)').choices(['one-commit', 'two-commits']);
-  const common = (c: Command) => c.option('-f, --file <file>', 'read the source manifests from a file; - for stdin').option('-c, --config <file>', 'rollgen.yaml to use').addOption(removal);
-  common(p.command('plan').argument('[app...]', 'SOURCE [OUT], or app names from rollgen.yaml').option('--json', 'print JSON').description('print every step of each rollout'))
-    .action((args, o) => submit({ command: 'plan', args, options: o }));
-  common(p.command('render').argument('[app...]').option('--step <n>', 'step to render (0 = stable only)', stepNumber).description('print the manifests of one step; writes nothing'))
-    .action((args, o) => submit({ command: 'render', args, options: o }));
-  common(p.command('validate').argument('[app...]').description('check specs and cross-app rules')).action((args, o) => submit({ command: 'validate', args, options: o }));
-  for (const [name, what] of [['advance', 'write the next state into OUT'], ['abort', 'route everything to stable and remove the canary'], ['retry', 'restart an aborted rollout at step 1']] as const) {
-    changing(common(p.command(name).argument('[app...]').description(what)), name !== 'advance').action((args, o) => submit({ command: name, args, options: o }));
+  const p = new Command('rollgen')
+    .description('Progressive delivery for GitOps: render each canary step as manifests.')
+    .option('--debug', 'show stack traces')
+    .exitOverride();
+  const removal = new Option(
+    '--removal <mode>',
+    'how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)',
+  ).choices(['one-commit', 'two-commits']);
+  const common = (c: Command) =>
+    c
+      .option('-f, --file <file>', 'read the source manifests from a file; - for stdin')
+      .option('-c, --config <file>', 'rollgen.yaml to use')
+      .addOption(removal);
+  common(
+    p
+      .command('plan')
+      .argument('[app...]', 'SOURCE [OUT], or app names from rollgen.yaml')
+      .option('--json', 'print JSON')
+      .description('print every step of each rollout'),
+  ).action((args, o) => submit({ command: 'plan', args, options: o }));
+  common(
+    p
+      .command('render')
+      .argument('[app...]')
+      .option('--step <n>', 'step to render (0 = stable only)', stepNumber)
+      .description('print the manifests of one step; writes nothing'),
+  ).action((args, o) => submit({ command: 'render', args, options: o }));
+  common(p.command('validate').argument('[app...]').description('check specs and cross-app rules')).action((args, o) =>
+    submit({ command: 'validate', args, options: o }),
+  );
+  for (const [name, what] of [
+    ['advance', 'write the next state into OUT'],
+    ['abort', 'route everything to stable and remove the canary'],
+    ['retry', 'restart an aborted rollout at step 1'],
+  ] as const) {
+    changing(common(p.command(name).argument('[app...]').description(what)), name !== 'advance').action((args, o) =>
+      submit({ command: name, args, options: o }),
+    );
   }
-  changing(common(p.command('promote').argument('[app...]').option('--full', 'skip the remaining steps').description('move one step ignoring the gate, or promote fully')), true)
-    .action((args, o) => submit({ command: 'promote', args, options: o }));
-  github(common(p.command('pr').argument('[app...]', 'app names from rollgen.yaml (default: all)').description('GitHub flow: open, update and merge the PR of each app\'s next step')))
-    .action((args, o) => submit({ command: 'pr', args, options: o }));
-  common(p.command('status').argument('[app...]').option('--json', 'print JSON').description('show where each rollout stands'))
-    .action((args, o) => submit({ command: 'status', args, options: o }));
+  changing(
+    common(
+      p
+        .command('promote')
+        .argument('[app...]')
+        .option('--full', 'skip the remaining steps')
+        .description('move one step ignoring the gate, or promote fully'),
+    ),
+    true,
+  ).action((args, o) => submit({ command: 'promote', args, options: o }));
+  github(
+    common(
+      p
+        .command('pr')
+        .argument('[app...]', 'app names from rollgen.yaml (default: all)')
+        .description("GitHub flow: open, update and merge the PR of each app's next step"),
+    ),
+  ).action((args, o) => submit({ command: 'pr', args, options: o }));
+  common(
+    p
+      .command('status')
+      .argument('[app...]')
+      .option('--json', 'print JSON')
+      .description('show where each rollout stands'),
+  ).action((args, o) => submit({ command: 'status', args, options: o }));
   common(p.command('simulate').argument('[app...]').description('evaluate the routing of a step for one request'))
     .option('--step <n>', 'step (default: the current state)', stepNumber)
     .option('--header <k=v>', 'request header (repeatable)', collect, [])

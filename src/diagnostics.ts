@@ -31,5 +31,7 @@ export function hasErrors(list: readonly Diagnostic[]): boolean {
 
 /** Stable order: by file, then position, so output does not depend on rule order. */
 export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
-  return [...list].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
+  return [...list].sort(
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message),
+  );
 }

@@ -19,7 +19,12 @@ export class StateError extends Error {
 /** A traffic provider failed on a given step; keeps the provider and step for the message. Exit 1. */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
-  constructor(readonly provider: string, readonly step: number, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly provider: string,
+    readonly step: number,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(`provider ${provider}, step ${step}: ${message}`, options);
   }
 }
@@ -27,7 +32,11 @@ export class ProviderError extends Error {
 /** Reading or writing files failed. Exit 1. */
 export class IoError extends Error {
   override readonly name = 'IoError';
-  constructor(readonly path: string, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly path: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${path}: ${message}`, options);
   }
 }
@@ -39,7 +48,12 @@ export class IoError extends Error {
  */
 export class ScmError extends Error {
   override readonly name = 'ScmError';
-  constructor(readonly action: string, readonly status: number | undefined, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly action: string,
+    readonly status: number | undefined,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${action}: ${message}${status ? ` (HTTP ${status})` : ''}`, options);
   }
 }
@@ -58,7 +72,12 @@ export function exitCodeFor(error: unknown): number {
 export function describeError(error: unknown, debug: boolean): string {
   if (debug && error instanceof Error && error.stack) return error.stack;
   if (error instanceof InputError) return error.message;
-  if (error instanceof InternalError || !(error instanceof Error) || error.name === 'Error' || error instanceof TypeError) {
+  if (
+    error instanceof InternalError ||
+    !(error instanceof Error) ||
+    error.name === 'Error' ||
+    error instanceof TypeError
+  ) {
     const text = error instanceof Error ? error.message : String(error);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
   }

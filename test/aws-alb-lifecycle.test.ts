@@ -11,9 +11,16 @@ const app = useAppDir('rollgen-alb-', SOURCE);
 const { read, status } = app;
 const ingress = () => parse(read('ingress-web.yaml'));
 const annotations = (): Record<string, string> => ingress().metadata.annotations;
-const weights = () => JSON.parse(annotations()[`${P}/actions.web`]).ForwardConfig.TargetGroups.map((g: { ServiceName: string; Weight: number }) => `${g.ServiceName}=${g.Weight}`);
-const backends = () => ingress().spec.rules[0].http.paths.map((p: { backend: { service: { name: string } } }) => p.backend.service.name);
-const routeKeys = () => Object.keys(annotations()).filter((k) => /\/(actions|conditions)\.(qa-team|beta-users)$/.test(k)).sort();
+const weights = () =>
+  JSON.parse(annotations()[`${P}/actions.web`]).ForwardConfig.TargetGroups.map(
+    (g: { ServiceName: string; Weight: number }) => `${g.ServiceName}=${g.Weight}`,
+  );
+const backends = () =>
+  ingress().spec.rules[0].http.paths.map((p: { backend: { service: { name: string } } }) => p.backend.service.name);
+const routeKeys = () =>
+  Object.keys(annotations())
+    .filter((k) => /\/(actions|conditions)\.(qa-team|beta-users)$/.test(k))
+    .sort();
 
 async function advance(): Promise<string> {
   const stdout = runBinClean(app.dir, ['advance', 'src', 'out']);
@@ -56,7 +63,9 @@ test('first deploy, every step, promote and clean-up: weights end at 0/100 and h
   expect(weights()).toEqual(['web-canary=0', 'web=100']);
   expect(routeKeys()).toEqual([]);
   expect(backends()).toEqual(['static', 'web']);
-  expect(JSON.parse(annotations()['rollouts.argoproj.io/managed-alb-annotations'])).toEqual({ web: [`${P}/actions.web`] });
+  expect(JSON.parse(annotations()['rollouts.argoproj.io/managed-alb-annotations'])).toEqual({
+    web: [`${P}/actions.web`],
+  });
   expect(fs.readdirSync(app.out())).not.toContain('deployment-web-canary.yaml');
   expect(await advance()).toMatch(/nothing to advance/);
 });

@@ -8,7 +8,16 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
-const PURE_DIRS = ['src/spec', 'src/plan', 'src/render', 'src/state', 'src/simulate', 'src/yaml', 'src/model', 'generators'];
+const PURE_DIRS = [
+  'src/spec',
+  'src/plan',
+  'src/render',
+  'src/state',
+  'src/simulate',
+  'src/yaml',
+  'src/model',
+  'generators',
+];
 const BANNED_MODULES = ['fs', 'child_process', 'http', 'https', 'net'];
 const BANNED_REFERENCES: readonly [string, RegExp][] = [
   ['process.env', /\bprocess\s*\.\s*env\b/],
@@ -99,9 +108,22 @@ const t = new Date(0);
 const r = Math.random();
 const e = process.env.HOME;
 const n = Date.now();`;
-    expect(moduleSpecifiers(sample)).toEqual(expect.arrayContaining(['node:fs', 'fs/promises', 'child_process', 'https', 'net', 'http', '@octokit/rest', './ok']));
+    expect(moduleSpecifiers(sample)).toEqual(
+      expect.arrayContaining([
+        'node:fs',
+        'fs/promises',
+        'child_process',
+        'https',
+        'net',
+        'http',
+        '@octokit/rest',
+        './ok',
+      ]),
+    );
     expect(moduleSpecifiers(sample)).toHaveLength(8);
-    expect(moduleSpecifiers(sample).map(bannedModule).filter(Boolean)).toEqual(expect.arrayContaining(['fs', 'child_process', 'https', 'net', 'http', '@octokit/*']));
+    expect(moduleSpecifiers(sample).map(bannedModule).filter(Boolean)).toEqual(
+      expect.arrayContaining(['fs', 'child_process', 'https', 'net', 'http', '@octokit/*']),
+    );
     expect(bannedModule('./fs-like')).toBeUndefined();
     expect(bannedModule('yaml')).toBeUndefined();
     expect(bannedModule('network-utils')).toBeUndefined();
@@ -115,7 +137,14 @@ describe('boundaries: pure core and generators', () => {
 
   test('GIVEN the pure directories WHEN listed THEN they hold the expected modules (the scan is not vacuous)', () => {
     const names = files.map(rel);
-    expect(names).toEqual(expect.arrayContaining(['src/plan/plan.ts', 'src/spec/kruise.ts', 'src/yaml/parse.ts', 'generators/ingress-nginx/index.ts']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'src/plan/plan.ts',
+        'src/spec/kruise.ts',
+        'src/yaml/parse.ts',
+        'generators/ingress-nginx/index.ts',
+      ]),
+    );
     expect(files.length).toBeGreaterThan(20);
   });
 
@@ -138,7 +167,9 @@ describe('boundaries: pure core and generators', () => {
   });
 
   test('GIVEN every .ts file of the pure core and generators WHEN its code is read THEN it references no process.env, Date.now, new Date( or Math.random', () => {
-    const violations = files.flatMap((f) => bannedReferences(readFileSync(f, 'utf8')).map((r) => `${rel(f)} uses ${r}`));
+    const violations = files.flatMap((f) =>
+      bannedReferences(readFileSync(f, 'utf8')).map((r) => `${rel(f)} uses ${r}`),
+    );
     expect(violations).toEqual([]);
   });
 

@@ -14,7 +14,10 @@ function makeRepo(shareHost: boolean): void {
     fs.cpSync(EXAMPLE, dir, { recursive: true });
     for (const f of fs.readdirSync(dir)) {
       const file = path.join(dir, f);
-      let text = fs.readFileSync(file, 'utf8').replace(/echoserver/g, name).replace('rollouts-demo', `${name}-rollout`);
+      let text = fs
+        .readFileSync(file, 'utf8')
+        .replace(/echoserver/g, name)
+        .replace('rollouts-demo', `${name}-rollout`);
       if (!shareHost) text = text.replace(/echo\.example\.com/g, `${name}.example.com`);
       else text = text.replace(/echo\.example\.com/g, 'shared.example.com');
       fs.writeFileSync(file, text);
@@ -43,12 +46,17 @@ test('one nginx canary per host+path across all apps: the conflict names both ap
   makeRepo(true);
   const r = await runCli(['validate'], repo);
   expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(/app echo-b, rollout echo-b-rollout and app echo-a, rollout echo-a-rollout \(apps\/echo-a\/ingress.yaml:\d+\) both need a canary for .*host shared.example.com path \//);
+  expect(r.stderr).toMatch(
+    /app echo-b, rollout echo-b-rollout and app echo-a, rollout echo-a-rollout \(apps\/echo-a\/ingress.yaml:\d+\) both need a canary for .*host shared.example.com path \//,
+  );
 });
 
 test('-f - reads a multi-document stream (kustomize build | rollgen render -f -)', async () => {
   repo = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-cli-'));
-  const stream = fs.readdirSync(EXAMPLE).map((f) => fs.readFileSync(path.join(EXAMPLE, f), 'utf8')).join('\n---\n');
+  const stream = fs
+    .readdirSync(EXAMPLE)
+    .map((f) => fs.readFileSync(path.join(EXAMPLE, f), 'utf8'))
+    .join('\n---\n');
   const r = await runCli(['render', '-f', '-', '--step', '1'], repo, stream);
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('nginx.ingress.kubernetes.io/canary-weight: "20"');
@@ -56,14 +64,23 @@ test('-f - reads a multi-document stream (kustomize build | rollgen render -f -)
 
 test('simulate prints the split per pods, and errors map to exit codes', async () => {
   repo = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-cli-'));
-  const sim = await runCli(['simulate', EXAMPLE, '--step', '2', '--host', 'echo.example.com', '--header', 'x-canary=on'], repo);
-  expect(sim.stdout).toBe('rule: canary-by-header x-canary=on\n 100.0%  service echoserver-canary -> echoserver-canary\n');
+  const sim = await runCli(
+    ['simulate', EXAMPLE, '--step', '2', '--host', 'echo.example.com', '--header', 'x-canary=on'],
+    repo,
+  );
+  expect(sim.stdout).toBe(
+    'rule: canary-by-header x-canary=on\n 100.0%  service echoserver-canary -> echoserver-canary\n',
+  );
   const weighted = await runCli(['simulate', EXAMPLE, '--step', '2', '--host', 'echo.example.com'], repo);
-  expect(weighted.stdout).toMatch(/^rule: canary-weight 40\/100\n  60\.0%  service echoserver -> echoserver\n  40\.0%  service echoserver-canary -> echoserver-canary\n$/);
+  expect(weighted.stdout).toMatch(
+    /^rule: canary-weight 40\/100\n {2}60\.0% {2}service echoserver -> echoserver\n {2}40\.0% {2}service echoserver-canary -> echoserver-canary\n$/,
+  );
   expect((await runCli(['render', EXAMPLE, '--step', '9'], repo)).code).toBe(2);
   expect((await runCli(['advance', EXAMPLE], repo)).stderr).toMatch(/needs an output directory/);
   expect((await runCli(['bogus'], repo)).code).toBe(2);
   const quiet = await runCli(['render', EXAMPLE, '--step', '9'], repo);
   expect(quiet.stderr).not.toMatch(/\n\s+at /);
-  expect((await runCli(['--debug', 'render', EXAMPLE, '--step', '9'], repo)).stderr).toMatch(/InputError[\s\S]*\n\s+at /);
+  expect((await runCli(['--debug', 'render', EXAMPLE, '--step', '9'], repo)).stderr).toMatch(
+    /InputError[\s\S]*\n\s+at /,
+  );
 });

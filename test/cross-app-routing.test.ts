@@ -24,7 +24,9 @@ test('a rollout routing the same VirtualService route as its TrafficRouting is a
   fs.writeFileSync(file, text.replace('      steps:\n        - replicas: 1\n', OWN_ROUTES));
   const r = await runCli(['validate', '.'], dir);
   expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(/^mocka\.yaml:\d+:\d+: app \S+, TrafficRouting full-link and app \S+, rollout mocka \(mocka\.yaml:\d+\) both need a canary for http route #0 of VirtualService "mocka".*let one of them route it$/m);
+  expect(r.stderr).toMatch(
+    /^mocka\.yaml:\d+:\d+: app \S+, TrafficRouting full-link and app \S+, rollout mocka \(mocka\.yaml:\d+\) both need a canary for http route #0 of VirtualService "mocka".*let one of them route it$/m,
+  );
   fs.writeFileSync(file, text);
   expect((await runCli(['validate', '.'], dir)).code).toBe(0);
   fs.rmSync(dir, { recursive: true, force: true });

@@ -48,7 +48,11 @@ test('first deploy, every step, promotion and clean-up move the TraefikService w
 
   // WHEN the pod template changes THEN each step renders the template with that step's weight.
   setImage('2.54');
-  const expected = [{ echoserver: 80, 'echoserver-canary': 20 }, { echoserver: 50, 'echoserver-canary': 50 }, { echoserver: 0, 'echoserver-canary': 100 }];
+  const expected = [
+    { echoserver: 80, 'echoserver-canary': 20 },
+    { echoserver: 50, 'echoserver-canary': 50 },
+    { echoserver: 0, 'echoserver-canary': 100 },
+  ];
   expected.forEach((w, i) => {
     advance();
     expect(status()).toMatchObject({ phase: 'Progressing', step: i + 1 });
@@ -66,12 +70,22 @@ test('first deploy, every step, promotion and clean-up move the TraefikService w
 
 test('a broken template fails advance at its line and leaves the output untouched', () => {
   advance();
-  const before = fs.readdirSync(out()).map((f) => read(f)).join('\n');
+  const before = fs
+    .readdirSync(out())
+    .map((f) => read(f))
+    .join('\n');
   const file = path.join(app.dir, 'src', 'route-template.yaml');
   fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('weight: {{step.weight}}', 'weight: {{step.percent}}'));
   setImage('2.54');
   const r = spawnSync(BIN, ['advance', 'src', 'out'], { cwd: app.dir, encoding: 'utf8' });
   expect(r.status).toBe(2);
-  expect(r.stderr).toMatch(/^src\/route-template\.yaml:22:\d+: RouteTemplate traefik-weighted, template line 12, rendering step 1.*"percent" not defined/m);
-  expect(fs.readdirSync(out()).map((f) => read(f)).join('\n')).toBe(before);
+  expect(r.stderr).toMatch(
+    /^src\/route-template\.yaml:22:\d+: RouteTemplate traefik-weighted, template line 12, rendering step 1.*"percent" not defined/m,
+  );
+  expect(
+    fs
+      .readdirSync(out())
+      .map((f) => read(f))
+      .join('\n'),
+  ).toBe(before);
 });

@@ -12,7 +12,10 @@ import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './helpers/sc
  */
 const GOLDEN = path.join(__dirname, 'golden');
 const CASES = fs.readdirSync(GOLDEN).flatMap((provider) =>
-  fs.readdirSync(path.join(GOLDEN, provider)).filter((c) => fs.existsSync(path.join(GOLDEN, provider, c, 'expected'))).map((c) => `${provider}/${c}`),
+  fs
+    .readdirSync(path.join(GOLDEN, provider))
+    .filter((c) => fs.existsSync(path.join(GOLDEN, provider, c, 'expected')))
+    .map((c) => `${provider}/${c}`),
 );
 /** Kinds with no published schema package; they are built by kustomize but not schema-checked. */
 const UNMODELLED = new Set(['TraefikService', 'ApisixRoute']);
@@ -22,14 +25,21 @@ function bumpTemplates(dir: string): number {
   let bumped = 0;
   for (const file of fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f))) {
     const full = path.join(dir, file);
-    const docs = fs.readFileSync(full, 'utf8').split(/^---$/m).map((text) => {
-      const doc = parseDocument(text);
-      const kind = doc.get('kind');
-      if ((kind !== 'Deployment' && !(kind === 'Rollout' && doc.getIn(['spec', 'template']))) || !doc.getIn(['spec', 'template'])) return text;
-      doc.setIn(['spec', 'template', 'metadata', 'annotations', 'rollgen.test/revision'], '2');
-      bumped++;
-      return doc.toString();
-    });
+    const docs = fs
+      .readFileSync(full, 'utf8')
+      .split(/^---$/m)
+      .map((text) => {
+        const doc = parseDocument(text);
+        const kind = doc.get('kind');
+        if (
+          (kind !== 'Deployment' && !(kind === 'Rollout' && doc.getIn(['spec', 'template']))) ||
+          !doc.getIn(['spec', 'template'])
+        )
+          return text;
+        doc.setIn(['spec', 'template', 'metadata', 'annotations', 'rollgen.test/revision'], '2');
+        bumped++;
+        return doc.toString();
+      });
     fs.writeFileSync(full, docs.join('---\n'));
   }
   return bumped;
@@ -47,7 +57,10 @@ test.each(CASES)('%s: a whole rollout through the CLI', async (name) => {
   fs.cpSync(path.join(GOLDEN, name, 'source'), path.join(dir, 'src'), { recursive: true });
   const advance = async () => {
     const r = await runCli(['advance', 'src', 'out'], dir);
-    expect({ code: r.code, stderr: r.stderr.split('\n').filter((l) => l.includes('error')) }).toEqual({ code: 0, stderr: [] });
+    expect({ code: r.code, stderr: r.stderr.split('\n').filter((l) => l.includes('error')) }).toEqual({
+      code: 0,
+      stderr: [],
+    });
     checkOutput(path.join(dir, 'out'));
     return r.stdout;
   };

@@ -19,7 +19,8 @@ function requests(app: LoadedApp): SimRequest[] {
   const out: SimRequest[] = [base];
   for (const s of app.rollouts[0].plan.steps) {
     for (const m of s.traffic.matches) {
-      for (const h of m.headers) out.push({ ...base, headers: { [h.name.toLowerCase()]: h.type === 'Exact' ? h.value : 'a-pc-b' } });
+      for (const h of m.headers)
+        out.push({ ...base, headers: { [h.name.toLowerCase()]: h.type === 'Exact' ? h.value : 'a-pc-b' } });
       for (const c of m.cookies) out.push({ ...base, cookies: { [c.name]: 'always' } });
     }
   }
@@ -46,8 +47,18 @@ describe.each(CASES)('Flux order: %s', (name) => {
   const k = Math.min(2, n);
   const steps: RenderPhase[] = app.rollouts[0].plan.steps.map((s) => ({ kind: 'step', step: s.index }));
   test('two-commit clean-up and abort never send a request to a backend without ready pods', () => {
-    expect(deadMoments(app, [{ kind: 'stable' }, ...steps, { kind: 'promoting', step: n }, { kind: 'draining', step: n }, { kind: 'stable' }])).toEqual([]);
-    expect(deadMoments(app, [{ kind: 'step', step: k }, { kind: 'draining', step: k }, { kind: 'stable' }])).toEqual([]);
+    expect(
+      deadMoments(app, [
+        { kind: 'stable' },
+        ...steps,
+        { kind: 'promoting', step: n },
+        { kind: 'draining', step: n },
+        { kind: 'stable' },
+      ]),
+    ).toEqual([]);
+    expect(deadMoments(app, [{ kind: 'step', step: k }, { kind: 'draining', step: k }, { kind: 'stable' }])).toEqual(
+      [],
+    );
   });
 });
 
@@ -55,7 +66,10 @@ describe.each(CASES)('Flux order: %s', (name) => {
 // (A user-written canary Service falls back to stable pods in the same commit, which hides the gap.)
 const EXPOSED = CASES.filter((name) => {
   const r = load(name).rollouts[0];
-  return r.spec.traffic.generateCanaryService && r.plan.steps.some((s) => s.traffic.weight > 0 || s.traffic.matches.length > 0);
+  return (
+    r.spec.traffic.generateCanaryService &&
+    r.plan.steps.some((s) => s.traffic.weight > 0 || s.traffic.matches.length > 0)
+  );
 });
 
 test.each(EXPOSED)('Flux order: one-commit clean-up of %s does send requests to a pruned canary', (name) => {
@@ -69,7 +83,10 @@ describe('two-commit removal through the CLI', () => {
 
   function setup(): string {
     const dir = makeAppDir('rollgen-removal-', path.join(__dirname, '..', 'examples', 'kruise-nginx', 'echoserver'));
-    fs.writeFileSync(path.join(dir, 'rollgen.yaml'), 'apps:\n  - source: src\n    output: out\n    name: echoserver\n    removal: two-commits\n');
+    fs.writeFileSync(
+      path.join(dir, 'rollgen.yaml'),
+      'apps:\n  - source: src\n    output: out\n    name: echoserver\n    removal: two-commits\n',
+    );
     return dir;
   }
 

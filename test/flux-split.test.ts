@@ -18,7 +18,13 @@ patches:
       metadata: {name: any}
 `;
 
-const names = (yaml: string) => parseAllDocuments(yaml).map((d) => { const o = d.toJS(); return `${o.kind}/${o.metadata.name}`; }).sort();
+const names = (yaml: string) =>
+  parseAllDocuments(yaml)
+    .map((d) => {
+      const o = d.toJS();
+      return `${o.kind}/${o.metadata.name}`;
+    })
+    .sort();
 
 test('the Flux workloads/routes split partitions a canary step exactly', async () => {
   if (!hasKubectl()) return;
@@ -26,14 +32,23 @@ test('the Flux workloads/routes split partitions a canary step exactly', async (
   for (let i = 0; i < 2; i++) await runCli(['advance', 'src', 'out'], dir);
   setImage(dir, '2.54');
   expect((await runCli(['advance', 'src', 'out'], dir)).code).toBe(0);
-  for (const [sub, sel] of [['workloads', '=1'], ['routes', '!=1']]) {
+  for (const [sub, sel] of [
+    ['workloads', '=1'],
+    ['routes', '!=1'],
+  ]) {
     fs.mkdirSync(path.join(dir, 'flux', sub), { recursive: true });
     fs.writeFileSync(path.join(dir, 'flux', sub, 'kustomization.yaml'), split(sel));
   }
   const workloads = names(kustomizeBuild(path.join(dir, 'flux', 'workloads')));
   const routes = names(kustomizeBuild(path.join(dir, 'flux', 'routes')));
   expect(routes).toEqual(['Ingress/echoserver-canary']);
-  expect(workloads).toEqual(['Deployment/echoserver', 'Deployment/echoserver-canary', 'Ingress/echoserver', 'Service/echoserver', 'Service/echoserver-canary']);
+  expect(workloads).toEqual([
+    'Deployment/echoserver',
+    'Deployment/echoserver-canary',
+    'Ingress/echoserver',
+    'Service/echoserver',
+    'Service/echoserver-canary',
+  ]);
   expect(names(kustomizeBuild(path.join(dir, 'out')))).toEqual([...workloads, ...routes].sort());
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -23,13 +23,18 @@ const track = defaultTrackLabel;
 const load = (): LoadedApp => loadAppFrom('full-link', EXAMPLE, EXAMPLE);
 
 function objectsAt(app: LoadedApp, step: number): KubeObject[] {
-  const states = statesAtStep(app, { resources: new ResourceSet([]) }, step, track).map((s) => ({ ...s, canaryPod: { ...s.canaryPod, revision: 'new' } }));
+  const states = statesAtStep(app, { resources: new ResourceSet([]) }, step, track).map((s) => ({
+    ...s,
+    canaryPod: { ...s.canaryPod, revision: 'new' },
+  }));
   return renderApp(app, states, track);
 }
 
 /** Follows one request from the gateway through mocka to mockb; returns the Deployment serving each hop. */
 function follow(app: LoadedApp, objects: readonly KubeObject[], headers: Record<string, string>): string[] {
-  const generators = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator)).concat(app.routings.flatMap((r) => r.providers.map((p) => p.generator)));
+  const generators = app.rollouts
+    .flatMap((r) => r.providers.map((p) => p.generator))
+    .concat(app.routings.flatMap((r) => r.providers.map((p) => p.generator)));
   const entry: SimRequest = colorAtGateway(objects, { host: 'mocka', path: '/', headers, cookies: {}, query: {} });
   const hops: string[] = [];
   // The sample app forwards only my-request-id downstream, as in the Kruise/Istio example.

@@ -10,7 +10,8 @@ const SOURCE = path.join(__dirname, 'golden', 'gateway-api', 'kruise-matches-cro
 const app = useAppDir('rollgen-gw-', SOURCE);
 const { out, read, status, setImage } = app;
 const route = () => parse(read('httproute-shop.yaml'));
-const refsOf = (rule: { backendRefs?: { name: string; weight?: number }[] }) => (rule.backendRefs ?? []).map((r) => `${r.name}${r.weight === undefined ? '' : `=${r.weight}`}`);
+const refsOf = (rule: { backendRefs?: { name: string; weight?: number }[] }) =>
+  (rule.backendRefs ?? []).map((r) => `${r.name}${r.weight === undefined ? '' : `=${r.weight}`}`);
 
 /** Runs bin/rollgen, then builds the output with kustomize and validates every object against its published schema. */
 function advance(...args: string[]): string {
@@ -37,10 +38,20 @@ test('first deploy, every step, promotion and clean-up restore the HTTPRoute exa
 
   advance();
   expect(route().spec.rules).toHaveLength(5);
-  expect(route().spec.rules[0].matches).toEqual([{ path: { type: 'PathPrefix', value: '/storage/v2' }, headers: [{ type: 'Exact', name: 'x-env', value: 'canary' }] }]);
+  expect(route().spec.rules[0].matches).toEqual([
+    {
+      path: { type: 'PathPrefix', value: '/storage/v2' },
+      headers: [{ type: 'Exact', name: 'x-env', value: 'canary' }],
+    },
+  ]);
 
   advance();
-  expect(route().spec.rules.map(refsOf)).toEqual([['echoserver=50', 'echoserver-canary=50'], ['list-svc'], [], ['echoserver=50', 'echoserver-canary=50']]);
+  expect(route().spec.rules.map(refsOf)).toEqual([
+    ['echoserver=50', 'echoserver-canary=50'],
+    ['list-svc'],
+    [],
+    ['echoserver=50', 'echoserver-canary=50'],
+  ]);
   advance();
   expect(route().spec.rules.map(refsOf)[0]).toEqual(['echoserver=0', 'echoserver-canary=100']);
 

@@ -11,9 +11,13 @@ const ROOT = path.join(__dirname, 'golden');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 export function goldenCases(): { provider: string; name: string; dir: string }[] {
-  return fs.readdirSync(ROOT).flatMap((provider) =>
-    fs.readdirSync(path.join(ROOT, provider)).map((name) => ({ provider, name, dir: path.join(ROOT, provider, name) })),
-  );
+  return fs
+    .readdirSync(ROOT)
+    .flatMap((provider) =>
+      fs
+        .readdirSync(path.join(ROOT, provider))
+        .map((name) => ({ provider, name, dir: path.join(ROOT, provider, name) })),
+    );
 }
 
 function check(file: string, actual: string): void {
@@ -32,7 +36,10 @@ describe.each(goldenCases())('golden $provider/$name', ({ dir }) => {
     test('reports every expected error and exits 2', async () => {
       const result = await runCli(['validate', 'source'], dir);
       expect(result.code).toBe(2);
-      const patterns = fs.readFileSync(errorsFile, 'utf8').split('\n').filter((l) => l.trim() !== '');
+      const patterns = fs
+        .readFileSync(errorsFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '');
       for (const p of patterns) expect(result.stderr).toMatch(new RegExp(p));
       expect(result.stderr).not.toMatch(/internal error|at .*\.ts:\d+/);
     });

@@ -12,7 +12,11 @@ const CASES = [
 
 const app = useAppDir('rollgen-higress-');
 const { out, read, status } = app;
-const canaryIngresses = () => fs.readdirSync(out()).filter((f) => /^ingress-.*-canary/.test(f)).sort();
+const canaryIngresses = () =>
+  fs
+    .readdirSync(out())
+    .filter((f) => /^ingress-.*-canary/.test(f))
+    .sort();
 const annotations = (f: string): Record<string, string> => parse(read(f)).metadata.annotations;
 
 function advance(): string {
@@ -34,12 +38,19 @@ describe.each(CASES)('$provider: bin/rollgen advance', ({ source, steps }) => {
       expect(status()).toMatchObject({ phase: 'Progressing', step: n });
       const canaries = canaryIngresses();
       // Step 3 of both cases has a match and a weight: two canary Ingresses.
-      expect(canaries).toEqual(n === 3 ? ['ingress-echoserver-canary-weight.yaml', 'ingress-echoserver-canary.yaml'] : ['ingress-echoserver-canary.yaml']);
+      expect(canaries).toEqual(
+        n === 3
+          ? ['ingress-echoserver-canary-weight.yaml', 'ingress-echoserver-canary.yaml']
+          : ['ingress-echoserver-canary.yaml'],
+      );
       for (const f of canaries) {
         const a = annotations(f);
         expect(a['nginx.ingress.kubernetes.io/canary']).toBe('true');
         // One canary Ingress is a match route or a weight split, never both.
-        expect(Boolean(a['nginx.ingress.kubernetes.io/canary-weight']) && Object.keys(a).some((k) => k.includes('/canary-by-'))).toBe(false);
+        expect(
+          Boolean(a['nginx.ingress.kubernetes.io/canary-weight']) &&
+            Object.keys(a).some((k) => k.includes('/canary-by-')),
+        ).toBe(false);
       }
     }
     expect(canaryIngresses()).toEqual(['ingress-echoserver-canary.yaml']);
@@ -52,7 +63,11 @@ describe.each(CASES)('$provider: bin/rollgen advance', ({ source, steps }) => {
     advance();
     expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
     expect(canaryIngresses()).toEqual([]);
-    expect(parse(read('kustomization.yaml')).resources).toEqual(['deployment-echoserver.yaml', 'ingress-echoserver.yaml', 'service-echoserver.yaml']);
+    expect(parse(read('kustomization.yaml')).resources).toEqual([
+      'deployment-echoserver.yaml',
+      'ingress-echoserver.yaml',
+      'service-echoserver.yaml',
+    ]);
     expect(advance()).toMatch(/nothing to advance/);
   });
 });

@@ -26,15 +26,29 @@ test('first deploy, adoption, a full rollout, promotion and clean-up', async () 
   expect(parse(read('deployment-echoserver.yaml')).spec.template.metadata.labels['rollgen.dev/track']).toBe('stable');
   // THEN a second commit narrows the selector, and a third has nothing to do.
   await step('advance');
-  expect(parse(read('service-echoserver.yaml')).spec.selector).toEqual({ app: 'echoserver', 'rollgen.dev/track': 'stable' });
+  expect(parse(read('service-echoserver.yaml')).spec.selector).toEqual({
+    app: 'echoserver',
+    'rollgen.dev/track': 'stable',
+  });
   expect(await step('advance')).toMatch(/nothing to advance/);
 
   // WHEN the pod template changes, step 1 starts: canary pods and a 20% canary Ingress.
   setImage('2.54');
   await step('advance');
   expect(status()).toMatchObject({ phase: 'Progressing', step: 1 });
-  expect(files()).toEqual(['deployment-echoserver-canary.yaml', 'deployment-echoserver.yaml', 'ingress-echoserver-canary.yaml', 'ingress-echoserver.yaml', 'kustomization.yaml', 'rollgen-status.yaml', 'service-echoserver-canary.yaml', 'service-echoserver.yaml']);
-  expect(parse(read('ingress-echoserver-canary.yaml')).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight']).toBe('20');
+  expect(files()).toEqual([
+    'deployment-echoserver-canary.yaml',
+    'deployment-echoserver.yaml',
+    'ingress-echoserver-canary.yaml',
+    'ingress-echoserver.yaml',
+    'kustomization.yaml',
+    'rollgen-status.yaml',
+    'service-echoserver-canary.yaml',
+    'service-echoserver.yaml',
+  ]);
+  expect(
+    parse(read('ingress-echoserver-canary.yaml')).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'],
+  ).toBe('20');
   expect(parse(read('deployment-echoserver.yaml')).spec.template.spec.containers[0].image).toMatch(/2\.53$/);
   expect(parse(read('deployment-echoserver-canary.yaml')).spec.template.spec.containers[0].image).toMatch(/2\.54$/);
 
@@ -46,12 +60,24 @@ test('first deploy, adoption, a full rollout, promotion and clean-up', async () 
   await step('advance');
   expect(status().phase).toBe('Promoting');
   expect(parse(read('deployment-echoserver.yaml')).spec.template.spec.containers[0].image).toMatch(/2\.54$/);
-  expect(parse(read('ingress-echoserver-canary.yaml')).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight']).toBe('100');
+  expect(
+    parse(read('ingress-echoserver-canary.yaml')).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'],
+  ).toBe('100');
   // Clean-up: canary objects gone, routes to stable only.
   await step('advance');
   expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
-  expect(files()).toEqual(['deployment-echoserver.yaml', 'ingress-echoserver.yaml', 'kustomization.yaml', 'rollgen-status.yaml', 'service-echoserver.yaml']);
-  expect(parse(read('kustomization.yaml')).resources).toEqual(['deployment-echoserver.yaml', 'ingress-echoserver.yaml', 'service-echoserver.yaml']);
+  expect(files()).toEqual([
+    'deployment-echoserver.yaml',
+    'ingress-echoserver.yaml',
+    'kustomization.yaml',
+    'rollgen-status.yaml',
+    'service-echoserver.yaml',
+  ]);
+  expect(parse(read('kustomization.yaml')).resources).toEqual([
+    'deployment-echoserver.yaml',
+    'ingress-echoserver.yaml',
+    'service-echoserver.yaml',
+  ]);
   expect(await step('advance')).toMatch(/nothing to advance/);
 });
 
@@ -82,13 +108,18 @@ test('abort holds the app until retry; promote --full jumps to promotion', async
   expect(status()).toMatchObject({ phase: 'Progressing', step: 1 });
   await step('promote', '--full');
   expect(status().phase).toBe('Promoting');
-  expect(parse(read('ingress-echoserver-canary.yaml')).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight']).toBe('20');
+  expect(
+    parse(read('ingress-echoserver-canary.yaml')).metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'],
+  ).toBe('20');
 });
 
 test('user content in the output kustomization survives; a failed advance leaves the output byte-identical', async () => {
   await step('advance');
   fs.writeFileSync(path.join(out(), 'extra.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n');
-  fs.writeFileSync(path.join(out(), 'kustomization.yaml'), read('kustomization.yaml').replace('resources:', '# team note\nnamespace: team-a\nresources:\n  - extra.yaml'));
+  fs.writeFileSync(
+    path.join(out(), 'kustomization.yaml'),
+    read('kustomization.yaml').replace('resources:', '# team note\nnamespace: team-a\nresources:\n  - extra.yaml'),
+  );
   await step('advance');
   const kustomization = read('kustomization.yaml');
   expect(kustomization).toContain('# team note');

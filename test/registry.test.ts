@@ -10,7 +10,11 @@ const GOLDEN = path.join(__dirname, 'golden');
 const folders = fs.readdirSync(GENERATORS).filter((f) => fs.statSync(path.join(GENERATORS, f)).isDirectory());
 
 test('every generator folder is registered, and every registered id is a folder', () => {
-  expect(listGenerators().map((g) => g.id).sort()).toEqual([...folders].sort());
+  expect(
+    listGenerators()
+      .map((g) => g.id)
+      .sort(),
+  ).toEqual([...folders].sort());
 });
 
 describe.each(listGenerators().map((g) => [g.id, g] as const))('generator %s', (id, g) => {

@@ -4,16 +4,31 @@ import { PlannedStep } from '../src/plan/types';
 import { simulateRequest } from '../src/simulate/simulate';
 import { syncMoments } from '../src/simulate/transition';
 import { LoadedApp } from '../src/spec/load-app';
-import { canaryShare as shareOf, deadPods, generatorsOf, goldenCases, loadGoldenApp, objectsAt, plannedCanaryShare } from './helpers/golden-app';
+import {
+  canaryShare as shareOf,
+  deadPods,
+  generatorsOf,
+  goldenCases,
+  loadGoldenApp,
+  objectsAt,
+  plannedCanaryShare,
+} from './helpers/golden-app';
 import { expectNoDeadBackends, lifecycleTransitions } from './helpers/transitions';
 
 const CASES = goldenCases('ingress-nginx');
 const HOST = 'echo.example.com';
 const load = (name: string): LoadedApp => loadGoldenApp('ingress-nginx', name);
 
-const request = (headers: Record<string, string> = {}, cookies: Record<string, string> = {}): SimRequest => ({ host: HOST, path: '/', headers, cookies, query: {} });
+const request = (headers: Record<string, string> = {}, cookies: Record<string, string> = {}): SimRequest => ({
+  host: HOST,
+  path: '/',
+  headers,
+  cookies,
+  query: {},
+});
 
-const canaryShare = (app: LoadedApp, objects: readonly KubeObject[], req: SimRequest): number => shareOf(objects, generatorsOf(app), req);
+const canaryShare = (app: LoadedApp, objects: readonly KubeObject[], req: SimRequest): number =>
+  shareOf(objects, generatorsOf(app), req);
 
 /** Requests that exercise every match of a step: one per header/cookie condition, plus a plain one. */
 function requestsFor(steps: readonly PlannedStep[]): SimRequest[] {
@@ -31,14 +46,20 @@ describe.each(CASES)('simulator: %s', (name) => {
   const app = load(name);
   const rollout = app.rollouts[0];
 
-  test.each(rollout.plan.steps.map((s) => [s.index, s] as const))('step %i sends exactly the planned share to the canary', (_i, step) => {
-    const objects = objectsAt(app, { kind: 'step', step: step.index });
-    expect(canaryShare(app, objects, request({ 'x-other': '1' }))).toBeCloseTo(plannedCanaryShare(step), 6);
-    for (const m of step.traffic.matches) {
-      for (const h of m.headers) expect(canaryShare(app, objects, request({ [h.name.toLowerCase()]: h.type === 'Exact' ? h.value : 'a-pc-b' }))).toBe(1);
-      for (const c of m.cookies) expect(canaryShare(app, objects, request({}, { [c.name]: 'always' }))).toBe(1);
-    }
-  });
+  test.each(rollout.plan.steps.map((s) => [s.index, s] as const))(
+    'step %i sends exactly the planned share to the canary',
+    (_i, step) => {
+      const objects = objectsAt(app, { kind: 'step', step: step.index });
+      expect(canaryShare(app, objects, request({ 'x-other': '1' }))).toBeCloseTo(plannedCanaryShare(step), 6);
+      for (const m of step.traffic.matches) {
+        for (const h of m.headers)
+          expect(
+            canaryShare(app, objects, request({ [h.name.toLowerCase()]: h.type === 'Exact' ? h.value : 'a-pc-b' })),
+          ).toBe(1);
+        for (const c of m.cookies) expect(canaryShare(app, objects, request({}, { [c.name]: 'always' }))).toBe(1);
+      }
+    },
+  );
 
   test('stable only and after clean-up: nothing reaches a canary', () => {
     expect(canaryShare(app, objectsAt(app, { kind: 'stable' }), request())).toBe(0);
@@ -53,7 +74,16 @@ test('the transition model catches a route that points at pods not yet ready', (
   const app = load('kruise-v1alpha1-canary');
   const before = objectsAt(app, { kind: 'stable' });
   // A broken renderer that puts the canary Ingress in the same wave as the canary Deployment.
-  const after = objectsAt(app, { kind: 'step', step: 1 }).map((o) => (o.kind === 'Ingress' && o.metadata.name.endsWith('-canary') ? { ...o, metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, 'argocd.argoproj.io/sync-wave': '0' } } } : o));
-  const unsafe = syncMoments(before, after).some((m) => deadPods(simulateRequest(m.objects, generatorsOf(app), request(), m.ready)).length > 0);
+  const after = objectsAt(app, { kind: 'step', step: 1 }).map((o) =>
+    o.kind === 'Ingress' && o.metadata.name.endsWith('-canary')
+      ? {
+          ...o,
+          metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, 'argocd.argoproj.io/sync-wave': '0' } },
+        }
+      : o,
+  );
+  const unsafe = syncMoments(before, after).some(
+    (m) => deadPods(simulateRequest(m.objects, generatorsOf(app), request(), m.ready)).length > 0,
+  );
   expect(unsafe).toBe(true);
 });

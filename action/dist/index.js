@@ -10811,7 +10811,9 @@ function hasErrors(list3) {
   return list3.some((d) => d.severity === "error");
 }
 function sortDiagnostics(list3) {
-  return [...list3].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
+  return [...list3].sort(
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message)
+  );
 }
 var unknownOrigin;
 var init_diagnostics = __esm({
@@ -36109,7 +36111,9 @@ var require_ajv = __commonJS({
 
 // src/scm/github/checks.ts
 function combineChecks(runs, status) {
-  const runStates = runs.map((r) => r.status !== "completed" ? "pending" : PASSING.has(r.conclusion ?? "") ? "success" : "failure");
+  const runStates = runs.map(
+    (r) => r.status !== "completed" ? "pending" : PASSING.has(r.conclusion ?? "") ? "success" : "failure"
+  );
   const statusState = status.total_count === 0 ? "success" : status.state === "success" ? "success" : status.state === "pending" ? "pending" : "failure";
   const all = [...runStates, statusState];
   if (all.includes("failure")) return "failure";
@@ -36134,8 +36138,14 @@ var init_checks = __esm({
 // src/scm/github/connection.ts
 function parseConnection(connection) {
   const match = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(connection.repository.trim());
-  if (!match) throw new ScmError("connect to GitHub", void 0, `repository must be "owner/name", got "${connection.repository}"`);
-  if (connection.token.length === 0) throw new ScmError("connect to GitHub", void 0, "no token: set the token input or GITHUB_TOKEN");
+  if (!match)
+    throw new ScmError(
+      "connect to GitHub",
+      void 0,
+      `repository must be "owner/name", got "${connection.repository}"`
+    );
+  if (connection.token.length === 0)
+    throw new ScmError("connect to GitHub", void 0, "no token: set the token input or GITHUB_TOKEN");
   let url;
   try {
     url = new URL(connection.apiUrl || PUBLIC_API_URL);
@@ -36182,7 +36192,8 @@ function explain2(failure2, status) {
     return `the GitHub API rate limit for this token is used up; it resets at ${when}`;
   }
   const text = responseMessage(failure2.response?.data) ?? failure2.message ?? "request failed";
-  if (/secondary rate limit/i.test(text)) return `GitHub's secondary rate limit held after the bounded retries; run again later (${text})`;
+  if (/secondary rate limit/i.test(text))
+    return `GitHub's secondary rate limit held after the bounded retries; run again later (${text})`;
   if (status === 401) return `GitHub rejected the token (${text}); check the token input or GITHUB_TOKEN`;
   if (status === 404) return `not found (${text}); check the repository name and that the token can read it`;
   return text;
@@ -36193,7 +36204,9 @@ function responseMessage(data) {
   const { message, errors } = data;
   if (typeof message !== "string") return void 0;
   if (!Array.isArray(errors) || errors.length === 0) return message;
-  const details = errors.map((e) => typeof e === "object" && e !== null && "message" in e ? String(e.message) : JSON.stringify(e));
+  const details = errors.map(
+    (e) => typeof e === "object" && e !== null && "message" in e ? String(e.message) : JSON.stringify(e)
+  );
   return `${message}: ${details.join("; ")}`;
 }
 function statusOf2(error4) {
@@ -36230,7 +36243,13 @@ async function createCommitOnBranch(gh, req) {
     (c) => c.content === null ? { path: c.path, mode: "100644", type: "blob", sha: null } : { path: c.path, mode: "100644", type: "blob", content: c.content }
   );
   const created = await gh.octokit.rest.git.createTree({ owner, repo, base_tree: baseTree, tree });
-  const commit2 = await gh.octokit.rest.git.createCommit({ owner, repo, message: req.message, tree: created.data.sha, parents: [req.parent] });
+  const commit2 = await gh.octokit.rest.git.createCommit({
+    owner,
+    repo,
+    message: req.message,
+    tree: created.data.sha,
+    parents: [req.parent]
+  });
   await pointBranchAt(gh, req.branch, commit2.data.sha);
   return commit2.data.sha;
 }
@@ -42120,30 +42139,67 @@ var init_octokit = __esm({
 // src/scm/github/pulls.ts
 async function listPullsByPrefix(gh, prefix, state, closedSince) {
   const { owner, repo } = gh;
-  const pulls = closedSince && state !== "open" ? await boundedScan(gh, state, closedSince) : await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state, sort: "created", direction: "desc", per_page: 100 });
+  const pulls = closedSince && state !== "open" ? await boundedScan(gh, state, closedSince) : await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
+    owner,
+    repo,
+    state,
+    sort: "created",
+    direction: "desc",
+    per_page: 100
+  });
   const ours = (p) => p.head.ref.startsWith(prefix) && p.head.repo?.full_name.toLowerCase() === `${owner}/${repo}`.toLowerCase();
   return pulls.filter(ours).map((p) => toPullRequest(p));
 }
 async function boundedScan(gh, state, since) {
   const { owner, repo } = gh;
-  const open2 = state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state: "open", sort: "created", direction: "desc", per_page: 100 }) : [];
-  const closed = await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state: "closed", sort: "updated", direction: "desc", per_page: 100 }, (response, done) => {
-    const page = response.data;
-    if (page.length === 0 || new Date(page[page.length - 1].updated_at) < since) done();
-    return page.filter((p) => new Date(p.updated_at) >= since);
-  });
+  const open2 = state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
+    owner,
+    repo,
+    state: "open",
+    sort: "created",
+    direction: "desc",
+    per_page: 100
+  }) : [];
+  const closed = await gh.octokit.paginate(
+    gh.octokit.rest.pulls.list,
+    { owner, repo, state: "closed", sort: "updated", direction: "desc", per_page: 100 },
+    (response, done) => {
+      const page = response.data;
+      if (page.length === 0 || new Date(page[page.length - 1].updated_at) < since) done();
+      return page.filter((p) => new Date(p.updated_at) >= since);
+    }
+  );
   return [...open2, ...closed].sort((a, b) => b.number - a.number);
 }
 async function createPullRequest(gh, req) {
   const { owner, repo } = gh;
-  const { data } = await gh.octokit.rest.pulls.create({ owner, repo, head: req.branch, base: req.base, title: req.title, body: req.body });
+  const { data } = await gh.octokit.rest.pulls.create({
+    owner,
+    repo,
+    head: req.branch,
+    base: req.base,
+    title: req.title,
+    body: req.body
+  });
   if (req.labels.length === 0) return toPullRequest(data);
-  const labels = await gh.octokit.rest.issues.addLabels({ owner, repo, issue_number: data.number, labels: [...req.labels] });
+  const labels = await gh.octokit.rest.issues.addLabels({
+    owner,
+    repo,
+    issue_number: data.number,
+    labels: [...req.labels]
+  });
   return toPullRequest(data, labels.data);
 }
 async function updatePullRequest(gh, number, req) {
   const { owner, repo } = gh;
-  const { data } = await gh.octokit.rest.pulls.update({ owner, repo, pull_number: number, title: req.title, body: req.body, state: req.state });
+  const { data } = await gh.octokit.rest.pulls.update({
+    owner,
+    repo,
+    pull_number: number,
+    title: req.title,
+    body: req.body,
+    state: req.state
+  });
   const current = data.labels.map(labelName);
   if (req.labels === void 0 || sameSet(current, req.labels)) return toPullRequest(data);
   const labels = await gh.octokit.rest.issues.setLabels({ owner, repo, issue_number: number, labels: [...req.labels] });
@@ -42153,12 +42209,29 @@ async function mergePullRequest(gh, number, req) {
   const { owner, repo } = gh;
   const action = `merge PR #${number}`;
   try {
-    await gh.octokit.rest.pulls.merge({ owner, repo, pull_number: number, sha: req.sha, merge_method: req.method, commit_title: req.title });
+    await gh.octokit.rest.pulls.merge({
+      owner,
+      repo,
+      pull_number: number,
+      sha: req.sha,
+      merge_method: req.method,
+      commit_title: req.title
+    });
   } catch (error4) {
     const status = statusOf2(error4);
     if (status !== 409 && await mergedWithHead(gh, number, req.sha)) return;
-    if (status === 409) throw new ScmError(action, status, `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`);
-    if (status === 405) throw new ScmError(action, status, `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`);
+    if (status === 409)
+      throw new ScmError(
+        action,
+        status,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`
+      );
+    if (status === 405)
+      throw new ScmError(
+        action,
+        status,
+        `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`
+      );
     throw error4;
   }
 }
@@ -42178,7 +42251,12 @@ async function createComment(gh, number, body) {
   } catch (error4) {
     const status = statusOf2(error4);
     if (status !== void 0 && status < 500) throw error4;
-    const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 });
+    const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
+      owner,
+      repo,
+      issue_number: number,
+      per_page: 100
+    });
     if (comments.some((c) => c.body === body)) return;
     await post();
   }
@@ -42316,7 +42394,12 @@ function resourcesOf(file, root, cwd, out) {
     const value = (0, import_yaml.isScalar)(item) ? String(item.value) : "";
     const target = path.resolve(path.dirname(file), value);
     if (/^[a-z]+:\/\//i.test(value) || !isInside(target, root)) {
-      out.push({ file: shown, ...pos, message: `resource "${value}" is outside the app directory; rollgen reads only files inside it`, severity: "error" });
+      out.push({
+        file: shown,
+        ...pos,
+        message: `resource "${value}" is outside the app directory; rollgen reads only files inside it`,
+        severity: "error"
+      });
     } else if (!fs.existsSync(target)) {
       out.push({ file: shown, ...pos, message: `resource "${value}" does not exist`, severity: "error" });
     } else entries.push(target);
@@ -42326,7 +42409,13 @@ function resourcesOf(file, root, cwd, out) {
 function readInside(file, root, cwd, out) {
   const shown = path.relative(cwd, file) || file;
   if (!isInside(fs.realpathSync(file), root)) {
-    out.push({ file: shown, line: 1, col: 1, message: "links outside the app directory; rollgen reads only files inside it", severity: "error" });
+    out.push({
+      file: shown,
+      line: 1,
+      col: 1,
+      message: "links outside the app directory; rollgen reads only files inside it",
+      severity: "error"
+    });
     return void 0;
   }
   return { path: shown, text: fs.readFileSync(file, "utf8") };
@@ -42415,7 +42504,10 @@ var SYNC_OPTIONS = "argocd.argoproj.io/sync-options";
 function withPruneLast(meta) {
   const existing = meta.annotations?.[SYNC_OPTIONS];
   const options = (existing ?? "").split(",").map((o) => o.trim()).filter((o) => o !== "" && !o.startsWith("PruneLast="));
-  return { ...meta, annotations: { ...meta.annotations ?? {}, [SYNC_OPTIONS]: [...options, "PruneLast=true"].join(",") } };
+  return {
+    ...meta,
+    annotations: { ...meta.annotations ?? {}, [SYNC_OPTIONS]: [...options, "PruneLast=true"].join(",") }
+  };
 }
 var REVISION_ANNOTATION = "rollgen.dev/revision";
 var CANARY_SUFFIX = "-canary";
@@ -42444,7 +42536,12 @@ function mergeAlternatives(errors) {
       group.params.fields.push(e.params.missingProperty);
       continue;
     }
-    const merged2 = { ...e, keyword: "requiredAlternatives", schemaPath: branch[1], params: { fields: [e.params.missingProperty] } };
+    const merged2 = {
+      ...e,
+      keyword: "requiredAlternatives",
+      schemaPath: branch[1],
+      params: { fields: [e.params.missingProperty] }
+    };
     groups2.set(key2, merged2);
     out.push(merged2);
   }
@@ -42584,7 +42681,9 @@ function keyOrigin(doc, parent, key2) {
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
 function formatPath(path10) {
-  return path10.map((s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`).join("");
+  return path10.map(
+    (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
+  ).join("");
 }
 
 // src/yaml/parse.ts
@@ -42594,18 +42693,33 @@ var MAX_ALIAS_COUNT = 100;
 var MAX_DOCUMENTS_PER_FILE = 1e3;
 function parseYamlStream(file, text) {
   if (Buffer.byteLength(text, "utf8") > MAX_FILE_BYTES) {
-    return { documents: [], diagnostics: [error(file, 1, 1, `file is larger than ${MAX_FILE_BYTES} bytes; split it or check that it is the intended input`)] };
+    return {
+      documents: [],
+      diagnostics: [
+        error(
+          file,
+          1,
+          1,
+          `file is larger than ${MAX_FILE_BYTES} bytes; split it or check that it is the intended input`
+        )
+      ]
+    };
   }
   const lineCounter = new import_yaml2.LineCounter();
   const parsed = (0, import_yaml2.parseAllDocuments)(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
   const docs = Array.isArray(parsed) ? parsed : [];
   if (docs.length > MAX_DOCUMENTS_PER_FILE) {
-    return { documents: [], diagnostics: [error(file, 1, 1, `more than ${MAX_DOCUMENTS_PER_FILE} documents in one file`)] };
+    return {
+      documents: [],
+      diagnostics: [error(file, 1, 1, `more than ${MAX_DOCUMENTS_PER_FILE} documents in one file`)]
+    };
   }
   const documents = [];
   const diagnostics = [];
   docs.forEach((doc, index) => {
-    const problems = doc.errors.map((e) => error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, firstLine(e.message)));
+    const problems = doc.errors.map(
+      (e) => error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, firstLine(e.message))
+    );
     if (problems.length > 0) {
       diagnostics.push(...problems);
       return;
@@ -42621,7 +42735,14 @@ function toJs(doc, file, lc, out) {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
     const pos = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? lc.linePos(doc.contents.range[0]) : { line: 1, col: 1 };
-    out.push(error(file, pos.line, pos.col, `cannot expand document: ${e.message} (aliases are limited to ${MAX_ALIAS_COUNT})`));
+    out.push(
+      error(
+        file,
+        pos.line,
+        pos.col,
+        `cannot expand document: ${e.message} (aliases are limited to ${MAX_ALIAS_COUNT})`
+      )
+    );
     return void 0;
   }
 }
@@ -42672,7 +42793,16 @@ function readConfig(file, cwd) {
   const { documents, diagnostics } = parseYamlStream(shown, fs2.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
-  if (!doc) throw new InputError([{ file: shown, line: 1, col: 1, message: "rollgen.yaml is empty; list apps with source and output", severity: "error" }]);
+  if (!doc)
+    throw new InputError([
+      {
+        file: shown,
+        line: 1,
+        col: 1,
+        message: "rollgen.yaml is empty; list apps with source and output",
+        severity: "error"
+      }
+    ]);
   const problems = validateSchema("rollgen-config", doc);
   if (problems.length > 0) throw new InputError(problems);
   const root = path2.dirname(file);
@@ -42702,13 +42832,22 @@ function expandApp(root, e, at, out) {
   return dirs.map((dir) => {
     const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path2.basename(dir);
     const removal = e.removal === "two-commits" ? "two-commits" : "one-commit";
-    return { name, source: dir, output: path2.resolve(root, String(e.output).replace(/\{name\}/g, name)), gates, track, removal };
+    return {
+      name,
+      source: dir,
+      output: path2.resolve(root, String(e.output).replace(/\{name\}/g, name)),
+      gates,
+      track,
+      removal
+    };
   });
 }
 function globDirs(root, pattern) {
   let current = [root];
   for (const segment of pattern.split("/").filter((s) => s !== "" && s !== ".")) {
-    const re = new RegExp(`^${segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`);
+    const re = new RegExp(
+      `^${segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`
+    );
     current = current.flatMap(
       (dir) => !segment.includes("*") && !segment.includes("?") ? [path2.join(dir, segment)].filter((p) => fs2.existsSync(p)) : fs2.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith(".")).sort().map((n) => path2.join(dir, n))
     );
@@ -42718,7 +42857,8 @@ function globDirs(root, pattern) {
 function checkUniqueNames(apps, at, out) {
   const seen = /* @__PURE__ */ new Set();
   for (const a of apps) {
-    if (seen.has(a.name)) out.push({ ...at, message: `two apps are named "${a.name}"; set name: on one of them`, severity: "error" });
+    if (seen.has(a.name))
+      out.push({ ...at, message: `two apps are named "${a.name}"; set name: on one of them`, severity: "error" });
     seen.add(a.name);
   }
 }
@@ -42730,7 +42870,12 @@ init_errors();
 function readOutputDir(dir, cwd) {
   if (!dir || !fs3.existsSync(dir)) return { files: [] };
   const names = fs3.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
-  return { files: names.map((n) => ({ path: path3.relative(cwd, path3.join(dir, n)) || n, text: fs3.readFileSync(path3.join(dir, n), "utf8") })) };
+  return {
+    files: names.map((n) => ({
+      path: path3.relative(cwd, path3.join(dir, n)) || n,
+      text: fs3.readFileSync(path3.join(dir, n), "utf8")
+    }))
+  };
 }
 function writeOutputDir(dir, files, remove) {
   const parent = path3.dirname(path3.resolve(dir));
@@ -42779,7 +42924,11 @@ var ResourceSet = class _ResourceSet {
       replaced.delete(objectKey(i.object));
       return o ? { ...i, object: o } : i;
     });
-    const added = [...replaced.values()].map((object) => ({ object, origin: unknownOrigin, locate: () => unknownOrigin }));
+    const added = [...replaced.values()].map((object) => ({
+      object,
+      origin: unknownOrigin,
+      locate: () => unknownOrigin
+    }));
     return new _ResourceSet([...items, ...added], this.defaultNamespace);
   }
   originOf(kind, name) {
@@ -42888,7 +43037,8 @@ function albConfigsByClass(objects) {
   for (const o of objects) {
     if (o.kind !== "IngressClass" || !isObject(o.spec) || !isObject(o.spec.parameters)) continue;
     const p = o.spec.parameters;
-    if (p.kind === "AlbConfig" && typeof p.name === "string" && !out.has(o.metadata.name)) out.set(o.metadata.name, p.name);
+    if (p.kind === "AlbConfig" && typeof p.name === "string" && !out.has(o.metadata.name))
+      out.set(o.metadata.name, p.name);
   }
   return out;
 }
@@ -42915,7 +43065,9 @@ function listenPorts(raw) {
   for (const entry of Array.isArray(parsed) ? parsed : [void 0]) {
     const pairs2 = isObject(entry) ? Object.entries(entry) : [];
     if (pairs2.length !== 1 || !isPort(pairs2[0][1])) {
-      return { problem: `${LISTEN_PORTS} entries must each be {"<PROTOCOL>": <port>}, e.g. [{"HTTP": 80}, {"HTTPS": 443}]` };
+      return {
+        problem: `${LISTEN_PORTS} entries must each be {"<PROTOCOL>": <port>}, e.g. [{"HTTP": 80}, {"HTTPS": 443}]`
+      };
     }
     out.add(`${pairs2[0][0].toUpperCase()}:${Number(pairs2[0][1])}`);
   }
@@ -42972,7 +43124,8 @@ function allocateOrders(held, demands2) {
       continue;
     }
     const assigned = new Map(d.slots.map((slot, i) => [slot, free[d.slots.length - 1 - i]]));
-    for (const [slot, order] of assigned) hold(taken, { app: d.app, what: `canary Ingress "${slot}"`, origin: d.origin, order, listeners: d.listeners });
+    for (const [slot, order] of assigned)
+      hold(taken, { app: d.app, what: `canary Ingress "${slot}"`, origin: d.origin, order, listeners: d.listeners });
     orders.set(demandId(d), assigned);
   }
   return { orders, failures };
@@ -42992,7 +43145,8 @@ function isFree(taken, listeners, order, except) {
 }
 function freeBelow(taken, listeners, bound, except) {
   const out = [];
-  for (let o = Math.min(bound, MAX_ORDER + 1) - 1; o >= MIN_ORDER; o--) if (isFree(taken, listeners, o, except)) out.push(o);
+  for (let o = Math.min(bound, MAX_ORDER + 1) - 1; o >= MIN_ORDER; o--)
+    if (isFree(taken, listeners, o, except)) out.push(o);
   return out;
 }
 function failure(taken, d) {
@@ -43022,7 +43176,10 @@ function repoOrders(peers) {
     const r = ingressListeners(source.object, albConfigs);
     return "listeners" in r ? r.listeners : DEFAULT_LISTENERS;
   };
-  return allocateOrders(heldOrders(peers, listenersOf), peers.flatMap((p) => demands(p, listenersOf)));
+  return allocateOrders(
+    heldOrders(peers, listenersOf),
+    peers.flatMap((p) => demands(p, listenersOf))
+  );
 }
 function canarySlots(steps, stable) {
   const weighted2 = (s) => (s.weight ?? 0) > 0;
@@ -43042,7 +43199,15 @@ function demands(peer, listenersOf) {
     const slots = canarySlots(peer.rollout.steps, name);
     if (!source || slots.length === 0) continue;
     const bound = readOrder(source.object) ?? DEFAULT_ORDER;
-    out.push({ app: peer.app, rollout: peer.rollout.name, ingress: name, origin: orderOrigin(source), bound, listeners: listenersOf(source), slots });
+    out.push({
+      app: peer.app,
+      rollout: peer.rollout.name,
+      ingress: name,
+      origin: orderOrigin(source),
+      bound,
+      listeners: listenersOf(source),
+      slots
+    });
   }
   return out;
 }
@@ -43050,11 +43215,19 @@ function heldOrders(peers, listenersOf) {
   const out = [];
   for (const app of [...new Set(peers.map((p) => p.app))]) {
     const own = peers.filter((p) => p.app === app);
-    const rendered = new Set(own.flatMap((p) => p.options.ingresses.flatMap((i) => [canaryName(i), headerCanaryName(i)])));
+    const rendered = new Set(
+      own.flatMap((p) => p.options.ingresses.flatMap((i) => [canaryName(i), headerCanaryName(i)]))
+    );
     for (const item of own[0].resources.items) {
       if (item.object.kind !== "Ingress" || rendered.has(item.object.metadata.name)) continue;
       const order = readOrder(item.object) ?? DEFAULT_ORDER;
-      out.push({ app, what: `Ingress "${item.object.metadata.name}"`, origin: orderOrigin(item), order, listeners: listenersOf(item) });
+      out.push({
+        app,
+        what: `Ingress "${item.object.metadata.name}"`,
+        origin: orderOrigin(item),
+        order,
+        listeners: listenersOf(item)
+      });
     }
   }
   return out;
@@ -43065,7 +43238,13 @@ function check(ctx) {
   const out = [];
   for (const name of ctx.options.ingresses) {
     const source = stableIngress(ctx, name);
-    if (!source) out.push(diagnosticAt(ctx.optionsOrigin, `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`));
+    if (!source)
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`
+        )
+      );
     else out.push(...checkIngress(ctx, source));
   }
   if (out.length === 0) out.push(...repoOrders([ctx]).failures.map(describeFailure));
@@ -43074,19 +43253,44 @@ function check(ctx) {
 function checkIngress(ctx, source) {
   const obj2 = source.object;
   const name = obj2.metadata.name;
-  if (isAlbCanary(obj2)) return [diagnosticAt(source.origin, `Ingress "${name}" is itself a canary Ingress (alb.ingress.kubernetes.io/canary: "true"); name the stable Ingress instead`)];
+  if (isAlbCanary(obj2))
+    return [
+      diagnosticAt(
+        source.origin,
+        `Ingress "${name}" is itself a canary Ingress (alb.ingress.kubernetes.io/canary: "true"); name the stable Ingress instead`
+      )
+    ];
   const out = [];
   if (!ingressPaths(obj2).some((p) => p.service === ctx.stableService)) {
-    out.push(diagnosticAt(source.origin, `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`));
+    out.push(
+      diagnosticAt(
+        source.origin,
+        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
+      )
+    );
   }
   if (readOrder(obj2) === void 0) {
-    out.push(diagnosticAt(source.locate(["metadata", "annotations", ORDER]), `Ingress "${name}": ${ORDER} must be a whole number from 1 to 1000 (lower wins)`));
+    out.push(
+      diagnosticAt(
+        source.locate(["metadata", "annotations", ORDER]),
+        `Ingress "${name}": ${ORDER} must be a whole number from 1 to 1000 (lower wins)`
+      )
+    );
   }
   const listeners = ingressListeners(obj2, albConfigsByClass(ctx.resources.items.map((i) => i.object)));
-  if ("problem" in listeners) out.push(diagnosticAt(source.locate(["metadata", "annotations", LISTEN_PORTS]), `Ingress "${name}": ${listeners.problem}`));
+  if ("problem" in listeners)
+    out.push(
+      diagnosticAt(source.locate(["metadata", "annotations", LISTEN_PORTS]), `Ingress "${name}": ${listeners.problem}`)
+    );
   for (const canary of [canaryName(name), headerCanaryName(name)]) {
     const taken = ctx.resources.find("Ingress", canary, obj2.metadata.namespace);
-    if (taken) out.push(diagnosticAt(taken.origin, `Ingress "${canary}" already exists in the app's manifests; rollgen renders a canary of "${name}" under that name, so remove or rename it`));
+    if (taken)
+      out.push(
+        diagnosticAt(
+          taken.origin,
+          `Ingress "${canary}" already exists in the app's manifests; rollgen renders a canary of "${name}" under that name, so remove or rename it`
+        )
+      );
   }
   return out;
 }
@@ -43100,7 +43304,8 @@ function checkRepo(peers) {
 // generators/aliyun-alb/features.ts
 function unsupportedFeatures(traffic2) {
   const out = [];
-  if (!Number.isInteger(traffic2.weight)) out.push(`weight ${traffic2.weight} is not a whole number (alb canary-weight is an integer percentage)`);
+  if (!Number.isInteger(traffic2.weight))
+    out.push(`weight ${traffic2.weight} is not a whole number (alb canary-weight is an integer percentage)`);
   traffic2.matches.forEach((match, i) => out.push(...matchFeatures(match, i + 1)));
   const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
   if (headerMatches > 1) out.push(`${headerMatches} header matches (an ALB canary Ingress has one canary-by-header)`);
@@ -43111,10 +43316,13 @@ function unsupportedFeatures(traffic2) {
 function matchFeatures(match, n) {
   const out = [];
   const conditions = match.headers.length + match.cookies.length + match.queryParams.length + (match.path ? 1 : 0) + (match.method ? 1 : 0);
-  if (conditions === 0) out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
+  if (conditions === 0)
+    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
   for (const c of match.cookies) {
     if (c.type !== "Exact" || c.value !== "always") {
-      out.push(`match ${n}: cookie ${c.name} ${c.type} ${c.value} (alb canary-by-cookie only routes the cookie value "always")`);
+      out.push(
+        `match ${n}: cookie ${c.name} ${c.type} ${c.value} (alb canary-by-cookie only routes the cookie value "always")`
+      );
     }
   }
   return out;
@@ -43162,14 +43370,18 @@ function unsupportedFeatures2(traffic2) {
 function stateFeatures(traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight)) {
-    out.push(`weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`);
+    out.push(
+      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
+    );
   }
   if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
     out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
   }
   if (traffic2.headerRoutes.length > 0) {
     const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
-    out.push(`named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`);
+    out.push(
+      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
+    );
   }
   if (traffic2.mirrorRoutes.length > 0) {
     const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
@@ -43186,13 +43398,20 @@ function matchFeatures2(match, n) {
   if (conditions.length === 0) {
     out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
   } else if (conditions.length > 1) {
-    out.push(`match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`);
+    out.push(
+      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`
+    );
   }
-  for (const q of match.queryParams) out.push(`match ${n}: ${describe2("query parameter", q)} (ingress-nginx cannot match query parameters)`);
-  if (match.path) out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
+  for (const q of match.queryParams)
+    out.push(`match ${n}: ${describe2("query parameter", q)} (ingress-nginx cannot match query parameters)`);
+  if (match.path)
+    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
   if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
   for (const h of match.headers) {
-    if (h.type === "Prefix") out.push(`match ${n}: ${describe2("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`);
+    if (h.type === "Prefix")
+      out.push(
+        `match ${n}: ${describe2("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
+      );
   }
   for (const c of match.cookies) {
     if (c.type !== "Exact" || c.value !== "always") {
@@ -43326,7 +43545,8 @@ function canaryIngress(ctx, stable, canary) {
 }
 function canaryIngressOf(stable, stableService, canaryService, metadata) {
   const rules = canaryRules(stable, stableService, canaryService);
-  if (rules.length === 0) throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
+  if (rules.length === 0)
+    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
   const spec = ingressSpec(stable);
   return {
     apiVersion: stable.apiVersion,
@@ -43343,7 +43563,9 @@ function canaryMetadata(stable, options, canary) {
   const meta = stable.metadata;
   const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
   const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
-  const annotations = Object.fromEntries(Object.keys(merged2).sort().map((k) => [k, String(merged2[k])]));
+  const annotations = Object.fromEntries(
+    Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
+  );
   return {
     name: canaryIngressName(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
@@ -43369,7 +43591,8 @@ function retarget(path10, service) {
 // generators/aliyun-alb/render.ts
 function render2(ctx, traffic2) {
   const unsupported = unsupportedFeatures(traffic2);
-  if (unsupported.length > 0) throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported.join("; ")}`);
+  if (unsupported.length > 0)
+    throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported.join("; ")}`);
   const weight = traffic2.weight > 0 ? { [CANARY_WEIGHT]: String(traffic2.weight) } : void 0;
   const match = matchAnnotations(traffic2);
   if (!weight && !match) return [];
@@ -43380,12 +43603,19 @@ function render2(ctx, traffic2) {
     const orders = allocation.orders.get(demandId({ app: ctx.app, rollout: ctx.rollout.name, ingress: name }));
     const orderOf = (canary) => {
       const order = orders?.get(canary);
-      if (order === void 0) throw new Error(`no ${ORDER} allocated for Ingress "${canary}"; rollgen validate explains why`);
+      if (order === void 0)
+        throw new Error(`no ${ORDER} allocated for Ingress "${canary}"; rollgen validate explains why`);
       return String(order);
     };
     const main2 = canaryName(name);
     const out = [canaryIngress2(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
-    if (weight && match) out.unshift(canaryIngress2(ctx, source.object, headerCanaryName(name), { ...match, [ORDER]: orderOf(headerCanaryName(name)) }));
+    if (weight && match)
+      out.unshift(
+        canaryIngress2(ctx, source.object, headerCanaryName(name), {
+          ...match,
+          [ORDER]: orderOf(headerCanaryName(name))
+        })
+      );
     return out;
   });
 }
@@ -43399,7 +43629,12 @@ function matchAnnotations(traffic2) {
   };
 }
 function canaryIngress2(ctx, stable, name, step) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata2(stable.metadata, name, { [CANARY]: "true", ...step }));
+  return canaryIngressOf(
+    stable,
+    ctx.stableService,
+    ctx.canaryService,
+    canaryMetadata2(stable.metadata, name, { [CANARY]: "true", ...step })
+  );
 }
 function canaryMetadata2(meta, name, step) {
   const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isOwnedKey(k));
@@ -43408,7 +43643,9 @@ function canaryMetadata2(meta, name, step) {
     name,
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(Object.keys(merged2).sort().map((k) => [k, String(merged2[k])]))
+    annotations: Object.fromEntries(
+      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
+    )
   };
 }
 
@@ -43490,7 +43727,9 @@ function decide(rule, rules, request3) {
     const name = a[CANARY_BY_COOKIE];
     return request3.cookies[name] === "always" ? { backends: [{ service, share: 1 }], rule: `${at}: canary-by-cookie ${name}=always` } : void 0;
   }
-  const production = rules.find((r) => r.condition === "none" && r.path.host === rule.path.host && r.path.path === rule.path.path);
+  const production = rules.find(
+    (r) => r.condition === "none" && r.path.host === rule.path.host && r.path.path === rule.path.path
+  );
   const stable = production?.path.service ?? "<resource backend>";
   const weight = Math.min(100, Math.max(0, Number.parseInt(a[CANARY_WEIGHT], 10) || 0));
   const backends = [
@@ -43501,14 +43740,22 @@ function decide(rule, rules, request3) {
 }
 function listenerRules(objects) {
   const ingresses = objects.filter((o) => o.kind === "Ingress").map((ingress) => ({ ingress, order: readOrder(ingress) ?? DEFAULT_ORDER })).sort((a, b) => a.order - b.order || nsName(a.ingress).localeCompare(nsName(b.ingress), "en"));
-  const created = ingresses.filter((x, i) => !isAlbCanary(x.ingress) || !ingresses.slice(0, i).some((y) => y.order === x.order && shareListener(x.ingress, y.ingress)));
+  const created = ingresses.filter(
+    (x, i) => !isAlbCanary(x.ingress) || !ingresses.slice(0, i).some((y) => y.order === x.order && shareListener(x.ingress, y.ingress))
+  );
   const rules = created.flatMap(({ ingress, order }) => ingressRulesOf(ingress, order));
-  return rules.filter((r) => r.condition === "none" || rules.some((p) => p.condition === "none" && p.path.host === r.path.host && p.path.path === r.path.path));
+  return rules.filter(
+    (r) => r.condition === "none" || rules.some((p) => p.condition === "none" && p.path.host === r.path.host && p.path.path === r.path.path)
+  );
 }
 function ingressRulesOf(ingress, order) {
   const paths = [...ingressPaths(ingress)].sort((a2, b) => specificity2(b) - specificity2(a2));
   const a = ingress.metadata.annotations ?? {};
-  const conditions = !isAlbCanary(ingress) ? ["none"] : [...a[CANARY_BY_HEADER] && a[CANARY_BY_HEADER_VALUE] !== void 0 ? ["header"] : [], ...a[CANARY_BY_COOKIE] ? ["cookie"] : [], ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []];
+  const conditions = !isAlbCanary(ingress) ? ["none"] : [
+    ...a[CANARY_BY_HEADER] && a[CANARY_BY_HEADER_VALUE] !== void 0 ? ["header"] : [],
+    ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
+    ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
+  ];
   return paths.flatMap((path10) => conditions.map((condition) => ({ order, ingress, path: path10, condition })));
 }
 function specificity2(p) {
@@ -43588,7 +43835,10 @@ function headerConditions(route) {
     if (!entry.values.includes(value)) entry.values.push(value);
     byName.set(key2, entry);
   }
-  const conditions = [...byName.values()].map((e) => ({ field: "http-header", httpHeaderConfig: { httpHeaderName: e.name, values: e.values } }));
+  const conditions = [...byName.values()].map((e) => ({
+    field: "http-header",
+    httpHeaderConfig: { httpHeaderName: e.name, values: e.values }
+  }));
   return JSON.stringify(conditions);
 }
 
@@ -43608,23 +43858,32 @@ function routeFeatures(route) {
   const out = [];
   const label = `header route "${route.name}"`;
   const headers = route.matches.flatMap((m) => m.headers);
-  if (headers.length === 0) out.push(`${label} without a header match (it would send every request to the canary; use setWeight)`);
+  if (headers.length === 0)
+    out.push(`${label} without a header match (it would send every request to the canary; use setWeight)`);
   const names = [...new Set(headers.map((h) => h.name.toLowerCase()))];
   if (names.length > 1) {
-    out.push(`${label} ORs matches on different headers (${names.join(", ")}); an ALB rule ANDs its conditions, so use one header per route or one route per header`);
+    out.push(
+      `${label} ORs matches on different headers (${names.join(", ")}); an ALB rule ANDs its conditions, so use one header per route or one route per header`
+    );
   }
   for (const h of headers) out.push(...headerFeatures(label, h));
   const values = new Set(headers.map(headerValue2)).size;
-  if (values > MAX_CONDITION_VALUES) out.push(`${label} with ${values} header values (an ALB rule holds at most ${MAX_CONDITION_VALUES} condition values)`);
+  if (values > MAX_CONDITION_VALUES)
+    out.push(
+      `${label} with ${values} header values (an ALB rule holds at most ${MAX_CONDITION_VALUES} condition values)`
+    );
   return out;
 }
 function headerFeatures(label, h) {
   const what = `${label}: header ${h.name} ${h.type} "${h.value}"`;
-  if (h.type === "RegularExpression") return [`${what} (ALB http-header conditions match exact values and * ? wildcards, not regular expressions)`];
+  if (h.type === "RegularExpression")
+    return [`${what} (ALB http-header conditions match exact values and * ? wildcards, not regular expressions)`];
   const out = [];
-  if (/[*?]/.test(h.value)) out.push(`${what} (ALB reads * and ? in header values as wildcards and has no escape for them)`);
+  if (/[*?]/.test(h.value))
+    out.push(`${what} (ALB reads * and ? in header values as wildcards and has no escape for them)`);
   if (h.value === "" && h.type === "Exact") out.push(`${what} (ALB http-header values cannot be empty)`);
-  if (headerValue2(h).length > MAX_VALUE_LENGTH) out.push(`${what} (ALB header values are at most ${MAX_VALUE_LENGTH} characters)`);
+  if (headerValue2(h).length > MAX_VALUE_LENGTH)
+    out.push(`${what} (ALB header values are at most ${MAX_VALUE_LENGTH} characters)`);
   if (h.name.length > MAX_HEADER_NAME_LENGTH || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h.name)) {
     out.push(`${what} (ALB header names are RFC 7230 tokens of at most ${MAX_HEADER_NAME_LENGTH} characters)`);
   }
@@ -43734,7 +43993,10 @@ function ownedAnnotations(ctx, traffic2) {
   const prefix = options.annotationPrefix;
   const sticky = stickiness(options);
   const out = {
-    [actionKey(prefix, actionName(options, stableService))]: forwardAction(weightedGroups(canaryService, stableService, options.servicePort, traffic2.weight), sticky)
+    [actionKey(prefix, actionName(options, stableService))]: forwardAction(
+      weightedGroups(canaryService, stableService, options.servicePort, traffic2.weight),
+      sticky
+    )
   };
   for (const route of traffic2.headerRoutes) {
     out[actionKey(prefix, route.name)] = forwardAction(canaryOnly(canaryService, options.servicePort), sticky);
@@ -43746,7 +44008,10 @@ function patchIngress(ctx, ingress, owned, routes) {
   const prefix = ctx.options.annotationPrefix;
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
   const book = readBookkeeping(ingress.metadata.annotations?.[MANAGED_ANNOTATIONS]);
-  const stale = /* @__PURE__ */ new Set([...book[ctx.rollout.name] ?? [], ...[...managed].flatMap((n) => [actionKey(prefix, n), conditionKey(prefix, n)])]);
+  const stale = /* @__PURE__ */ new Set([
+    ...book[ctx.rollout.name] ?? [],
+    ...[...managed].flatMap((n) => [actionKey(prefix, n), conditionKey(prefix, n)])
+  ]);
   const annotations = {};
   for (const [key2, value] of Object.entries(ingress.metadata.annotations ?? {})) {
     if (key2 in owned) annotations[key2] = owned[key2];
@@ -43760,7 +44025,12 @@ function patchIngress(ctx, ingress, owned, routes) {
   return {
     ...ingress,
     // Keys sorted: the layout then never depends on which rollout or step wrote a key first, so step diffs stay small.
-    metadata: { ...ingress.metadata, annotations: Object.fromEntries(Object.keys(annotations).sort().map((k) => [k, annotations[k]])) },
+    metadata: {
+      ...ingress.metadata,
+      annotations: Object.fromEntries(
+        Object.keys(annotations).sort().map((k) => [k, annotations[k]])
+      )
+    },
     spec: { ...spec, ...rules !== void 0 ? { rules } : {} }
   };
 }
@@ -43785,27 +44055,42 @@ function readBookkeeping(raw) {
     const parsed = JSON.parse(raw);
     if (!isObject(parsed)) return {};
     const out = {};
-    for (const [k, v] of Object.entries(parsed)) if (Array.isArray(v)) out[k] = v.filter((x) => typeof x === "string");
+    for (const [k, v] of Object.entries(parsed))
+      if (Array.isArray(v)) out[k] = v.filter((x) => typeof x === "string");
     return out;
   } catch {
     return {};
   }
 }
 function writeBookkeeping(book) {
-  return JSON.stringify(Object.fromEntries(Object.keys(book).sort().map((k) => [k, [...book[k]].sort()])));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.keys(book).sort().map((k) => [k, [...book[k]].sort()])
+    )
+  );
 }
 
 // generators/aws-alb/check.ts
 function check2(ctx) {
   const out = [];
   if (ctx.rollout.traffic.generateCanaryService) {
-    out.push(diagnosticAt(ctx.optionsOrigin, `aws-alb needs canaryService (a Service you write, as Argo requires for ALB); the action names it at every step, weight 0 included`));
+    out.push(
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `aws-alb needs canaryService (a Service you write, as Argo requires for ALB); the action names it at every step, weight 0 included`
+      )
+    );
   }
   out.push(...checkRouteNames(ctx));
   for (const name of ctx.options.ingresses) {
     const source = ctx.resources.find("Ingress", name, ctx.rollout.namespace);
     if (!source) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `Ingress "${name}" not found in the app's manifests; add it or fix trafficRouting.alb.ingress(es)`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `Ingress "${name}" not found in the app's manifests; add it or fix trafficRouting.alb.ingress(es)`
+        )
+      );
       continue;
     }
     out.push(...checkIngress2(ctx, source));
@@ -43819,20 +44104,47 @@ function checkIngress2(ctx, source) {
   const paths = albPaths(source.object);
   const out = [];
   for (const p of paths.filter((x) => x.service === action && x.port !== USE_ANNOTATION)) {
-    out.push(diagnosticAt(source.locate(pathLocation(p)), `Ingress "${name}" routes to Service "${action}" on port ${p.port ?? "(none)"}; use port name "${USE_ANNOTATION}" so the AWS Load Balancer Controller reads the action ${key2}`));
+    out.push(
+      diagnosticAt(
+        source.locate(pathLocation(p)),
+        `Ingress "${name}" routes to Service "${action}" on port ${p.port ?? "(none)"}; use port name "${USE_ANNOTATION}" so the AWS Load Balancer Controller reads the action ${key2}`
+      )
+    );
   }
   if (!paths.some((p) => routesToAction(p, action))) {
-    out.push(diagnosticAt(source.origin, `Ingress "${name}" has no path whose backend is Service "${action}" with port name "${USE_ANNOTATION}", so the ALB action ${key2} would route nothing; point a path at service "${action}", port {name: ${USE_ANNOTATION}}`));
+    out.push(
+      diagnosticAt(
+        source.origin,
+        `Ingress "${name}" has no path whose backend is Service "${action}" with port name "${USE_ANNOTATION}", so the ALB action ${key2} would route nothing; point a path at service "${action}", port {name: ${USE_ANNOTATION}}`
+      )
+    );
   }
   if (!bookkeepingReadable(source.object.metadata.annotations?.[MANAGED_ANNOTATIONS])) {
-    out.push(diagnosticAt(source.origin, `annotation ${MANAGED_ANNOTATIONS} on Ingress "${name}" is not a JSON map of rollout names to key lists; rollgen rewrites it`, "warning"));
+    out.push(
+      diagnosticAt(
+        source.origin,
+        `annotation ${MANAGED_ANNOTATIONS} on Ingress "${name}" is not a JSON map of rollout names to key lists; rollgen rewrites it`,
+        "warning"
+      )
+    );
   }
-  out.push(...checkConditionQuota(ctx, name, paths.filter((p) => routesToAction(p, action))));
+  out.push(
+    ...checkConditionQuota(
+      ctx,
+      name,
+      paths.filter((p) => routesToAction(p, action))
+    )
+  );
   return out;
 }
 function checkRouteNames(ctx) {
   const taken = /* @__PURE__ */ new Set([actionName(ctx.options, ctx.stableService), ctx.stableService, ctx.canaryService]);
-  return ctx.rollout.traffic.managedRoutes.filter((r) => taken.has(r)).map((r) => diagnosticAt(ctx.optionsOrigin, `managed route "${r}" has the name of a Service this rollout routes to; ALB keys actions by name, so rename the route`));
+  return ctx.rollout.traffic.managedRoutes.filter((r) => taken.has(r)).map(
+    (r) => diagnosticAt(
+      ctx.optionsOrigin,
+      `managed route "${r}" has the name of a Service this rollout routes to; ALB keys actions by name, so rename the route`
+    )
+  );
 }
 function checkConditionQuota(ctx, ingress, actionPaths) {
   const out = [];
@@ -43843,7 +44155,12 @@ function checkConditionQuota(ctx, ingress, actionPaths) {
         const total = (p.host ? 1 : 0) + pathValues(p) + headers;
         if (total <= MAX_CONDITION_VALUES) continue;
         const where2 = `Ingress "${ingress}" ${p.host ?? "*"}${p.path ?? ""}`;
-        out.push(diagnosticAt(step.origin, `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route.name}" on ${where2}: ${total} condition values (host, path and ${headers} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`));
+        out.push(
+          diagnosticAt(
+            step.origin,
+            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route.name}" on ${where2}: ${total} condition values (host, path and ${headers} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`
+          )
+        );
       }
     }
   });
@@ -43930,14 +44247,30 @@ function evaluateOne(c, request3) {
     case "http-header": {
       const name = typeof config("httpHeaderConfig").httpHeaderName === "string" ? config("httpHeaderConfig").httpHeaderName : "";
       const value = headerOf(request3, name);
-      return anyOf(strings(config("httpHeaderConfig").values), (v) => value !== void 0 && globMatches(v, value, true), `http-header ${name}=${value ?? ""}`);
+      return anyOf(
+        strings(config("httpHeaderConfig").values),
+        (v) => value !== void 0 && globMatches(v, value, true),
+        `http-header ${name}=${value ?? ""}`
+      );
     }
     case "host-header":
-      return anyOf(strings(config("hostHeaderConfig").values), (v) => hostMatches(v, request3.host), `host-header ${request3.host ?? ""}`);
+      return anyOf(
+        strings(config("hostHeaderConfig").values),
+        (v) => hostMatches(v, request3.host),
+        `host-header ${request3.host ?? ""}`
+      );
     case "path-pattern":
-      return anyOf(strings(config("pathPatternConfig").values), (v) => globMatches(v, requestPath(request3), false), `path-pattern ${requestPath(request3)}`);
+      return anyOf(
+        strings(config("pathPatternConfig").values),
+        (v) => globMatches(v, requestPath(request3), false),
+        `path-pattern ${requestPath(request3)}`
+      );
     case "http-request-method":
-      return anyOf(strings(config("httpRequestMethodConfig").values), (v) => v === (request3.method ?? "GET"), `http-request-method ${request3.method ?? "GET"}`);
+      return anyOf(
+        strings(config("httpRequestMethodConfig").values),
+        (v) => v === (request3.method ?? "GET"),
+        `http-request-method ${request3.method ?? "GET"}`
+      );
     case "query-string":
       return queryString(config("queryStringConfig").values, request3);
     default:
@@ -43994,7 +44327,10 @@ function backendResult(annotations, service, port, label) {
   const shares = /* @__PURE__ */ new Map();
   for (const g of groups2) if (g.weight > 0) shares.set(g.service, (shares.get(g.service) ?? 0) + g.weight / total);
   const split3 = groups2.map((g) => `${g.service} ${g.weight}`).join(", ");
-  return { backends: [...shares].map(([s, share]) => ({ service: s, share })), rule: `${label} -> action ${service} (${split3})` };
+  return {
+    backends: [...shares].map(([s, share]) => ({ service: s, share })),
+    rule: `${label} -> action ${service} (${split3})`
+  };
 }
 function forwardGroups(raw) {
   let action;
@@ -44023,7 +44359,12 @@ function defaultBackend(ingresses, request3) {
   for (const ingress of ingresses) {
     const backend2 = backendOf(ingressSpec(ingress).defaultBackend);
     if (backend2.service === void 0) continue;
-    return backendResult(ingress.metadata.annotations ?? {}, backend2.service, backend2.port, `Ingress ${ingress.metadata.name} default backend (${request3.path})`);
+    return backendResult(
+      ingress.metadata.annotations ?? {},
+      backend2.service,
+      backend2.port,
+      `Ingress ${ingress.metadata.name} default backend (${request3.path})`
+    );
   }
   return void 0;
 }
@@ -44250,7 +44591,12 @@ function rejectForbidden(node) {
   if (typeof node !== "object" || node === null) return;
   const n = node;
   const what = n.type ? FORBIDDEN_STATEMENTS[n.type] : void 0;
-  if (what && n.loc) throw new TemplateError(`${what} are not allowed in a route template; write the text inline`, n.loc.start.line, n.loc.start.column);
+  if (what && n.loc)
+    throw new TemplateError(
+      `${what} are not allowed in a route template; write the text inline`,
+      n.loc.start.line,
+      n.loc.start.column
+    );
   for (const [key2, child2] of Object.entries(node)) {
     if (key2 === "loc") continue;
     if (Array.isArray(child2)) child2.forEach(rejectForbidden);
@@ -44266,7 +44612,8 @@ function toTemplateError(e, text) {
   const parse3 = /^(Parse|Lexical) error on line (\d+)/.exec(message);
   if (parse3) return new TemplateError(`template syntax error: ${describeParseError(message)}`, clamp(Number(parse3[2])));
   const text0 = message.replace(/ - \d+:\d+$/, "").replace(/ in \[object Object\]$/, "");
-  if (typeof err.lineNumber === "number") return new TemplateError(`template error: ${text0}`, clamp(err.lineNumber), err.column);
+  if (typeof err.lineNumber === "number")
+    return new TemplateError(`template error: ${text0}`, clamp(err.lineNumber), err.column);
   return new TemplateError(`template error: ${text0}`, 1);
 }
 function describeParseError(message) {
@@ -44402,7 +44749,10 @@ function render4(ctx, traffic2) {
     if (!hasCanaryRoutes(traffic2)) return cloneJson(original);
     const input2 = templateFor(ref, ctx.options.templates);
     if (!input2) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
-    return renderObject(compileTemplate(input2), buildTemplateData(original, traffic2, ctx.stableService, ctx.canaryService));
+    return renderObject(
+      compileTemplate(input2),
+      buildTemplateData(original, traffic2, ctx.stableService, ctx.canaryService)
+    );
   });
 }
 function findRef(resources, ref, namespace) {
@@ -44414,11 +44764,18 @@ function renderObject(compiled2, data) {
   const at = (outputLine) => templateLineOf(compiled2.input.template, data, outputLine);
   const parsed = parseYamlStream("<template output>", text);
   const bad = parsed.diagnostics[0];
-  if (bad) throw new TemplateError(`template output is not valid YAML: ${bad.message.replace(/^invalid YAML: /, "")} (output line ${bad.line})`, at(bad.line));
+  if (bad)
+    throw new TemplateError(
+      `template output is not valid YAML: ${bad.message.replace(/^invalid YAML: /, "")} (output line ${bad.line})`,
+      at(bad.line)
+    );
   const docs = parsed.documents;
   if (docs.length !== 1) {
     const line = docs.length === 0 ? 1 : at(docs[1].origin.line);
-    throw new TemplateError(`template output has ${docs.length} YAML documents; it must be exactly one ${data.original.kind}`, line);
+    throw new TemplateError(
+      `template output has ${docs.length} YAML documents; it must be exactly one ${data.original.kind}`,
+      line
+    );
   }
   const problem = identityProblem(docs[0], data.original);
   if (problem) throw new TemplateError(problem.message, at(problem.line));
@@ -44433,11 +44790,18 @@ function identityProblem(doc, original) {
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
   for (const [path10, actual, want] of expected) {
-    if (actual !== want) return { message: `template output ${path10.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`, line: doc.locate(path10).line };
+    if (actual !== want)
+      return {
+        message: `template output ${path10.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path10).line
+      };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
   if (groupOf(apiVersion) !== groupOf(original.apiVersion) || apiVersion === "") {
-    return { message: `template output apiVersion is ${show(apiVersion || void 0)}; it must be in the group of ${original.apiVersion}`, line: doc.locate(["apiVersion"]).line };
+    return {
+      message: `template output apiVersion is ${show(apiVersion || void 0)}; it must be in the group of ${original.apiVersion}`,
+      line: doc.locate(["apiVersion"]).line
+    };
   }
   return void 0;
 }
@@ -44453,10 +44817,21 @@ function check3(ctx) {
     const kind = describeKind(ref.kind, groupOf(ref.apiVersion));
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
     const input2 = templateFor(ref, ctx.options.templates);
-    if (!original) out.push(diagnosticAt(ctx.optionsOrigin, `customNetworkRefs: ${kind} "${ref.name}" not found in the app's manifests; add it or fix the ref`));
+    if (!original)
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `customNetworkRefs: ${kind} "${ref.name}" not found in the app's manifests; add it or fix the ref`
+        )
+      );
     if (!input2) {
       const hint = `add a rollgen.dev/v1alpha1 RouteTemplate with spec.target {apiVersion: ${ref.apiVersion}, kind: ${ref.kind}}`;
-      out.push(diagnosticAt(ctx.optionsOrigin, `customNetworkRefs: no RouteTemplate renders ${kind} (for "${ref.name}"); ${hint}`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `customNetworkRefs: no RouteTemplate renders ${kind} (for "${ref.name}"); ${hint}`
+        )
+      );
     }
     if (original && input2) out.push(...checkTemplate(ctx, ref, input2, steps));
   }
@@ -44500,7 +44875,12 @@ function unreadFeatures(ctx, input2, steps) {
     ];
     const origin = ctx.rollout.steps[step.index - 1].origin;
     for (const feature of missing) {
-      out.push(diagnosticAt(origin, `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input2.name} (${input2.origin.file}:${input2.origin.line}) never reads it`));
+      out.push(
+        diagnosticAt(
+          origin,
+          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input2.name} (${input2.origin.file}:${input2.origin.line}) never reads it`
+        )
+      );
     }
   }
   return out;
@@ -44534,7 +44914,13 @@ function claims3(ctx) {
     const kind = describeKind(ref.kind, groupOf(ref.apiVersion));
     const namespace = object.metadata.namespace ?? ctx.rollout.namespace ?? "";
     const source = ctx.resources.find(ref.kind, ref.name, ctx.rollout.namespace);
-    return [{ key: `custom:${kind}:${namespace}/${ref.name}`, description: `${kind} "${ref.name}" (rendered whole by its RouteTemplate)`, origin: source?.origin ?? ctx.optionsOrigin }];
+    return [
+      {
+        key: `custom:${kind}:${namespace}/${ref.name}`,
+        description: `${kind} "${ref.name}" (rendered whole by its RouteTemplate)`,
+        origin: source?.origin ?? ctx.optionsOrigin
+      }
+    ];
   });
 }
 
@@ -44590,11 +44976,14 @@ init_diagnostics();
 function missingFeatures(caps, t) {
   const out = [];
   if (t.weight > 0 && !caps.weight) out.push(`a ${t.weight}% weight`);
-  if (t.weightTotal !== 100 && !caps.customWeightTotal) out.push(`a weight total of ${t.weightTotal} (maxTrafficWeight)`);
-  if (t.matches.length > caps.matchesPerStep) out.push(`${t.matches.length} ORed matches (at most ${caps.matchesPerStep})`);
+  if (t.weightTotal !== 100 && !caps.customWeightTotal)
+    out.push(`a weight total of ${t.weightTotal} (maxTrafficWeight)`);
+  if (t.matches.length > caps.matchesPerStep)
+    out.push(`${t.matches.length} ORed matches (at most ${caps.matchesPerStep})`);
   t.matches.forEach((m, i) => out.push(...matchFeatures3(caps, m, `match ${i + 1}`)));
   if (t.matches.length > 0 && t.weight > 0 && !caps.matchWithWeight) out.push("matches together with a weight");
-  if (t.headerRoutes.length > 0 && !caps.namedHeaderRoutes) out.push(`header route "${t.headerRoutes[0].name}" (setHeaderRoute)`);
+  if (t.headerRoutes.length > 0 && !caps.namedHeaderRoutes)
+    out.push(`header route "${t.headerRoutes[0].name}" (setHeaderRoute)`);
   if (t.mirrorRoutes.length > 0 && !caps.mirror) out.push(`mirror route "${t.mirrorRoutes[0].name}" (setMirrorRoute)`);
   if (t.requestHeaderModifier && !caps.requestHeaderModifier) out.push("requestHeaderModifier");
   return out;
@@ -44602,11 +44991,13 @@ function missingFeatures(caps, t) {
 function matchFeatures3(caps, m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-  if (conditions > caps.conditionsPerMatch) out.push(`${label}: ${conditions} ANDed conditions (at most ${caps.conditionsPerMatch})`);
+  if (conditions > caps.conditionsPerMatch)
+    out.push(`${label}: ${conditions} ANDed conditions (at most ${caps.conditionsPerMatch})`);
   for (const h of m.headers) {
     if (!caps.headerMatchTypes.includes(h.type)) out.push(`${label}: header "${h.name}" with type ${h.type}`);
   }
-  if (m.queryParams.length > 0 && !caps.queryMatch) out.push(`${label}: query parameter match "${m.queryParams[0].name}"`);
+  if (m.queryParams.length > 0 && !caps.queryMatch)
+    out.push(`${label}: query parameter match "${m.queryParams[0].name}"`);
   if (m.cookies.length > 0 && !caps.cookieMatch) out.push(`${label}: cookie match "${m.cookies[0].name}"`);
   if (m.path && !caps.pathMatch) out.push(`${label}: path match "${m.path.value}"`);
   if (m.method && !caps.methodMatch) out.push(`${label}: method match "${m.method}"`);
@@ -44662,7 +45053,10 @@ function andMatch(m, k) {
 function merged(own, added, what, conflicts, key2) {
   const names = new Set(own.map((e) => key2(String(e.name))));
   for (const a of added) {
-    if (names.has(key2(String(a.name)))) conflicts.push(`${what} "${String(a.name)}" is already matched by the HTTPRoute rule; Gateway API honours only its first entry per name`);
+    if (names.has(key2(String(a.name))))
+      conflicts.push(
+        `${what} "${String(a.name)}" is already matched by the HTTPRoute rule; Gateway API honours only its first entry per name`
+      );
   }
   return [...own.map((e) => ({ ...e })), ...added];
 }
@@ -44699,14 +45093,32 @@ function weightFeatures(t) {
 function matchFeatures4(m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-  if (conditions === 0) out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
-  for (const c of m.cookies) out.push(`${label}: cookie "${c.name}" (HTTPRoute has no cookie match; match the Cookie header with a RegularExpression instead)`);
-  if (m.method && !METHODS.includes(m.method)) out.push(`${label}: method ${m.method} (HTTPRoute methods are ${METHODS.join(", ")})`);
-  if (m.path && !m.path.value.startsWith("/")) out.push(`${label}: path "${m.path.value}" (HTTPRoute paths start with /)`);
-  out.push(...duplicates(m.headers.map((h) => h.name.toLowerCase()), `${label}: header`));
-  out.push(...duplicates(m.queryParams.map((q) => q.name), `${label}: query parameter`));
-  if (m.headers.length > MAX_HEADERS_PER_MATCH) out.push(`${label}: ${m.headers.length} headers (at most ${MAX_HEADERS_PER_MATCH} per HTTPRoute match)`);
-  if (m.queryParams.length > MAX_QUERY_PER_MATCH) out.push(`${label}: ${m.queryParams.length} query parameters (at most ${MAX_QUERY_PER_MATCH} per HTTPRoute match)`);
+  if (conditions === 0)
+    out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
+  for (const c of m.cookies)
+    out.push(
+      `${label}: cookie "${c.name}" (HTTPRoute has no cookie match; match the Cookie header with a RegularExpression instead)`
+    );
+  if (m.method && !METHODS.includes(m.method))
+    out.push(`${label}: method ${m.method} (HTTPRoute methods are ${METHODS.join(", ")})`);
+  if (m.path && !m.path.value.startsWith("/"))
+    out.push(`${label}: path "${m.path.value}" (HTTPRoute paths start with /)`);
+  out.push(
+    ...duplicates(
+      m.headers.map((h) => h.name.toLowerCase()),
+      `${label}: header`
+    )
+  );
+  out.push(
+    ...duplicates(
+      m.queryParams.map((q) => q.name),
+      `${label}: query parameter`
+    )
+  );
+  if (m.headers.length > MAX_HEADERS_PER_MATCH)
+    out.push(`${label}: ${m.headers.length} headers (at most ${MAX_HEADERS_PER_MATCH} per HTTPRoute match)`);
+  if (m.queryParams.length > MAX_QUERY_PER_MATCH)
+    out.push(`${label}: ${m.queryParams.length} query parameters (at most ${MAX_QUERY_PER_MATCH} per HTTPRoute match)`);
   return out;
 }
 function duplicates(names, what) {
@@ -44788,8 +45200,14 @@ function mergeModifier(filters, modifier) {
   };
   const set = merge3(existing.set, modifier.set);
   const add = merge3(existing.add, modifier.add);
-  const remove = [.../* @__PURE__ */ new Set([...Array.isArray(existing.remove) ? existing.remove : [], ...modifier.remove])];
-  const body = { ...set.length ? { set } : {}, ...add.length ? { add } : {}, ...remove.length ? { remove } : {} };
+  const remove = [
+    .../* @__PURE__ */ new Set([...Array.isArray(existing.remove) ? existing.remove : [], ...modifier.remove])
+  ];
+  const body = {
+    ...set.length ? { set } : {},
+    ...add.length ? { add } : {},
+    ...remove.length ? { remove } : {}
+  };
   const filter = { type: "RequestHeaderModifier", requestHeaderModifier: body };
   return at >= 0 ? filters.map((f, i) => i === at ? filter : f) : [...filters, filter];
 }
@@ -44829,7 +45247,10 @@ function derivedRules(original, weighted2, b, source, modifier) {
 }
 function mirrorFilter(stableRef, canary, percent) {
   const { weight: _w, filters: _f, ...target } = cloneJson(stableRef);
-  return { type: "RequestMirror", requestMirror: { backendRef: { ...target, name: canary }, ...percent !== 100 ? { percent } : {} } };
+  return {
+    type: "RequestMirror",
+    requestMirror: { backendRef: { ...target, name: canary }, ...percent !== 100 ? { percent } : {} }
+  };
 }
 function filtersOf(rule) {
   return Array.isArray(rule.filters) ? rule.filters : [];
@@ -44849,10 +45270,12 @@ var MAX_MATCHES_PER_RULE = 64;
 var MAX_MATCHES_PER_ROUTE = 128;
 function render5(ctx, traffic2) {
   const unsupported = unsupportedFeatures4(traffic2);
-  if (unsupported.length > 0) throw new Error(`gateway-api cannot express this traffic state: ${unsupported.join("; ")}`);
+  if (unsupported.length > 0)
+    throw new Error(`gateway-api cannot express this traffic state: ${unsupported.join("; ")}`);
   return ctx.options.httpRoutes.map((name) => {
     const { route, problems } = renderRoute(ctx, name, traffic2);
-    if (problems.length > 0) throw new Error(`gateway-api cannot express this traffic state on HTTPRoute "${name}": ${problems.join("; ")}`);
+    if (problems.length > 0)
+      throw new Error(`gateway-api cannot express this traffic state on HTTPRoute "${name}": ${problems.join("; ")}`);
     return route;
   });
 }
@@ -44862,7 +45285,9 @@ function renderRoute(ctx, name, traffic2) {
   const route = source.object;
   const b = { stable: ctx.stableService, canary: ctx.canaryService, namespace: route.metadata.namespace };
   const original = routeRules(route);
-  const weighted2 = original.map((r) => weightedRefs(r, b, traffic2.weight, traffic2.weightTotal, traffic2.requestHeaderModifier));
+  const weighted2 = original.map(
+    (r) => weightedRefs(r, b, traffic2.weight, traffic2.weightTotal, traffic2.requestHeaderModifier)
+  );
   const problems = [];
   const canaryRules3 = [];
   for (const source2 of canarySources(ctx, name, traffic2, problems)) {
@@ -44870,23 +45295,38 @@ function renderRoute(ctx, name, traffic2) {
     canaryRules3.push(...derived.rules);
     problems.push(...derived.problems.map((p) => `${source2.what}: ${p}`));
   }
-  const rules = [...canaryRules3, ...original.map((r, i) => Array.isArray(r.backendRefs) ? { ...cloneJson(r), backendRefs: weighted2[i] } : cloneJson(r))];
+  const rules = [
+    ...canaryRules3,
+    ...original.map(
+      (r, i) => Array.isArray(r.backendRefs) ? { ...cloneJson(r), backendRefs: weighted2[i] } : cloneJson(r)
+    )
+  ];
   problems.push(...limitProblems(rules));
   const spec = { ...cloneJson(routeSpec(route)), rules };
   return { route: { ...cloneJson(route), metadata: metadataFor(ctx, route, traffic2), spec }, problems };
 }
 function canarySources(ctx, name, traffic2, problems) {
   const out = [];
-  if (traffic2.matches.length > 0) out.push({ label: "canary", what: "the step's matches", conditions: traffic2.matches });
+  if (traffic2.matches.length > 0)
+    out.push({ label: "canary", what: "the step's matches", conditions: traffic2.matches });
   if (traffic2.headerRoutes.length + traffic2.mirrorRoutes.length === 0) return out;
   if (!ctx.options.useHeaderRoutes.includes(name)) {
-    if (ctx.options.useHeaderRoutes.length === 0) problems.push("header and mirror routes need an httpRoutes entry with useHeaderRoutes: true (or the httpRoute form)");
+    if (ctx.options.useHeaderRoutes.length === 0)
+      problems.push(
+        "header and mirror routes need an httpRoutes entry with useHeaderRoutes: true (or the httpRoute form)"
+      );
     return out;
   }
   const managed = ctx.rollout.traffic.managedRoutes;
   const named = [
-    ...traffic2.headerRoutes.map((r) => ({ name: r.name, source: { label: r.name, what: `header route "${r.name}"`, conditions: r.matches } })),
-    ...traffic2.mirrorRoutes.map((r) => ({ name: r.name, source: { label: r.name, what: `mirror route "${r.name}"`, conditions: r.matches, mirrorPercent: r.percentage } }))
+    ...traffic2.headerRoutes.map((r) => ({
+      name: r.name,
+      source: { label: r.name, what: `header route "${r.name}"`, conditions: r.matches }
+    })),
+    ...traffic2.mirrorRoutes.map((r) => ({
+      name: r.name,
+      source: { label: r.name, what: `mirror route "${r.name}"`, conditions: r.matches, mirrorPercent: r.percentage }
+    }))
   ];
   named.sort((a, b) => managed.indexOf(a.name) - managed.indexOf(b.name));
   return [...out, ...named.map((n) => n.source)];
@@ -44895,12 +45335,14 @@ function limitProblems(rules) {
   const out = [];
   if (rules.length > MAX_RULES) out.push(`${rules.length} rules (an HTTPRoute holds at most ${MAX_RULES})`);
   const counts = rules.map((r) => Array.isArray(r.matches) ? r.matches.length : 1);
-  if (counts.some((n) => n > MAX_MATCHES_PER_RULE)) out.push(`a rule with ${Math.max(...counts)} matches (at most ${MAX_MATCHES_PER_RULE})`);
+  if (counts.some((n) => n > MAX_MATCHES_PER_RULE))
+    out.push(`a rule with ${Math.max(...counts)} matches (at most ${MAX_MATCHES_PER_RULE})`);
   const total = counts.reduce((a, n) => a + n, 0);
   if (total > MAX_MATCHES_PER_ROUTE) out.push(`${total} matches in the route (at most ${MAX_MATCHES_PER_ROUTE})`);
   const weights = rules.map((r) => maxWeight(Array.isArray(r.backendRefs) ? r.backendRefs : []));
   if (Math.max(0, ...weights) > MAX_WEIGHT2) out.push(`a backendRef weight above ${MAX_WEIGHT2}`);
-  for (const r of rules) for (const m of Array.isArray(r.matches) ? r.matches : []) out.push(...matchLimits(m));
+  for (const r of rules)
+    for (const m of Array.isArray(r.matches) ? r.matches : []) out.push(...matchLimits(m));
   return [...new Set(out)];
 }
 function matchLimits(m) {
@@ -44920,16 +45362,26 @@ function metadataFor(ctx, route, traffic2) {
 // generators/gateway-api/check.ts
 function check4(ctx) {
   const out = ctx.options.unsupported.map(
-    (key2) => diagnosticAt(ctx.optionsOrigin, `app ${ctx.app}, rollout ${ctx.rollout.name}: gatewayAPI plugin option "${key2}" is not supported; rollgen renders HTTPRoutes only (httpRoute / httpRoutes)`)
+    (key2) => diagnosticAt(
+      ctx.optionsOrigin,
+      `app ${ctx.app}, rollout ${ctx.rollout.name}: gatewayAPI plugin option "${key2}" is not supported; rollgen renders HTTPRoutes only (httpRoute / httpRoutes)`
+    )
   );
   for (const name of ctx.options.useHeaderRoutes.filter((n) => !ctx.options.httpRoutes.includes(n))) {
-    out.push(diagnosticAt(ctx.optionsOrigin, `useHeaderRoutes names HTTPRoute "${name}", which is not among httpRoutes`));
+    out.push(
+      diagnosticAt(ctx.optionsOrigin, `useHeaderRoutes names HTTPRoute "${name}", which is not among httpRoutes`)
+    );
   }
   const found = [];
   for (const name of ctx.options.httpRoutes) {
     const source = findRoute(ctx.resources, name, routeNamespace(ctx));
     if (!source) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `HTTPRoute "${name}" not found in the app's manifests${routeNamespace(ctx) ? ` (namespace ${routeNamespace(ctx)})` : ""}; add it or fix ${optionPath(ctx)}`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `HTTPRoute "${name}" not found in the app's manifests${routeNamespace(ctx) ? ` (namespace ${routeNamespace(ctx)})` : ""}; add it or fix ${optionPath(ctx)}`
+        )
+      );
       continue;
     }
     const problems = checkRoute(ctx, source);
@@ -44949,9 +45401,16 @@ function checkRoute(ctx, source) {
   const route = source.object;
   const name = route.metadata.name;
   if (!HTTPROUTE_VERSIONS.includes(route.apiVersion)) {
-    return [diagnosticAt(source.origin, `HTTPRoute "${name}" is ${route.apiVersion}; rollgen renders ${HTTPROUTE_VERSIONS.join(" or ")}`)];
+    return [
+      diagnosticAt(
+        source.origin,
+        `HTTPRoute "${name}" is ${route.apiVersion}; rollgen renders ${HTTPROUTE_VERSIONS.join(" or ")}`
+      )
+    ];
   }
-  const stableRules = routeRules(route).filter((r) => backendRefs(r).some((ref) => refersTo(ref, ctx.stableService, route.metadata.namespace)));
+  const stableRules = routeRules(route).filter(
+    (r) => backendRefs(r).some((ref) => refersTo(ref, ctx.stableService, route.metadata.namespace))
+  );
   if (stableRules.length > 0) return [];
   return [
     diagnosticAt(
@@ -44966,9 +45425,16 @@ function checkSteps(ctx, routes) {
     const traffic2 = trafficOf2(ctx, step);
     const missing = missingFeatures(capabilities4, traffic2);
     const features = missing.length > 0 ? missing : unsupportedFeatures4(traffic2);
-    const problems = new Set(features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic2).problems.map((p) => `HTTPRoute "${name}": ${p}`)));
+    const problems = new Set(
+      features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic2).problems.map((p) => `HTTPRoute "${name}": ${p}`))
+    );
     for (const p of problems) {
-      out.push(diagnosticAt(step.origin, `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider gateway-api cannot express ${p}`));
+      out.push(
+        diagnosticAt(
+          step.origin,
+          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider gateway-api cannot express ${p}`
+        )
+      );
     }
   });
   return out;
@@ -45081,7 +45547,9 @@ function headersFit(matches2, headers) {
   });
 }
 function queryFits(matches2, query) {
-  return matches2.every((m) => Object.prototype.hasOwnProperty.call(query, String(m.name)) && valueFits(m, query[String(m.name)]));
+  return matches2.every(
+    (m) => Object.prototype.hasOwnProperty.call(query, String(m.name)) && valueFits(m, query[String(m.name)])
+  );
 }
 function valueFits(m, value) {
   const want = String(m.value ?? "");
@@ -45117,7 +45585,8 @@ function simulate3(objects, request3) {
     if (!host) continue;
     routeRules(route).forEach((rule, index) => {
       const rank2 = ruleRank(rule, request3, requestPath2);
-      if (rank2 && (!best || compareRank([...host, ...rank2], best.rank) > 0)) best = { route, index, rule, rank: [...host, ...rank2] };
+      if (rank2 && (!best || compareRank([...host, ...rank2], best.rank) > 0))
+        best = { route, index, rule, rank: [...host, ...rank2] };
     });
   }
   return best ? split(best) : void 0;
@@ -45148,7 +45617,9 @@ function split(c) {
 function describe3(c, refs) {
   const weights = refs.map((r) => `${refLabel(r)} ${refWeight(r)}`).join(", ");
   const mirrors2 = (Array.isArray(c.rule.filters) ? c.rule.filters : []).filter((f) => f.type === "RequestMirror").map((f) => mirrorText(f.requestMirror ?? {}));
-  return [`HTTPRoute ${c.route.metadata.name} rule ${c.index + 1}: ${weights || "no backendRefs"}`, ...mirrors2].join("; ");
+  return [`HTTPRoute ${c.route.metadata.name} rule ${c.index + 1}: ${weights || "no backendRefs"}`, ...mirrors2].join(
+    "; "
+  );
 }
 function mirrorText(m) {
   const target = refLabel(m.backendRef ?? {});
@@ -45228,14 +45699,24 @@ function check5(f, ctx) {
   for (const name of ctx.options.ingresses) {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
     if (!source) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`
+        )
+      );
       continue;
     }
     out.push(...checkIngress3(ctx, source));
     for (const claim of ingressClaims(f, ctx, source)) {
       const owner = owners.get(claim.key);
       if (owner !== void 0 && owner !== name) {
-        out.push(diagnosticAt(claim.origin, `Ingress "${name}" serves the same host and path as Ingress "${owner}" (${claim.key}); rollgen renders one canary per host+path`));
+        out.push(
+          diagnosticAt(
+            claim.origin,
+            `Ingress "${name}" serves the same host and path as Ingress "${owner}" (${claim.key}); rollgen renders one canary per host+path`
+          )
+        );
       }
       if (owner === void 0) owners.set(claim.key, name);
     }
@@ -45246,7 +45727,12 @@ function checkIngress3(ctx, source) {
   const name = source.object.metadata.name;
   const prefix = canaryPrefix(source.object);
   if (prefix !== void 0) {
-    return [diagnosticAt(source.origin, `Ingress "${name}" is itself a canary Ingress (${prefix}/canary: "true"); name the stable Ingress instead`)];
+    return [
+      diagnosticAt(
+        source.origin,
+        `Ingress "${name}" is itself a canary Ingress (${prefix}/canary: "true"); name the stable Ingress instead`
+      )
+    ];
   }
   const out = [];
   if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
@@ -45259,7 +45745,13 @@ function checkIngress3(ctx, source) {
   }
   for (const taken of [canaryIngressName(name), weightIngressName(name)]) {
     const found = findIngress(ctx.resources, taken, source.object.metadata.namespace);
-    if (found) out.push(diagnosticAt(found.origin, `Ingress "${taken}" already exists in the app's manifests; rollgen renders the canary of "${name}" under that name, so remove or rename it`));
+    if (found)
+      out.push(
+        diagnosticAt(
+          found.origin,
+          `Ingress "${taken}" already exists in the app's manifests; rollgen renders the canary of "${name}" under that name, so remove or rename it`
+        )
+      );
   }
   return out;
 }
@@ -45307,8 +45799,10 @@ function capabilitiesOf(f) {
 var REGEX_META = /[\\.+*?()|[\]{}^$]/;
 function unsupportedFeatures5(f, traffic2) {
   const out = [];
-  if (!Number.isInteger(traffic2.weight)) out.push(`weight ${traffic2.weight} is not a whole number (canary-weight is an integer; raise the weight total)`);
-  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (canary-weight-total)`);
+  if (!Number.isInteger(traffic2.weight))
+    out.push(`weight ${traffic2.weight} is not a whole number (canary-weight is an integer; raise the weight total)`);
+  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1)
+    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (canary-weight-total)`);
   traffic2.matches.forEach((m, i) => out.push(...matchFeatures5(f, m, i + 1)));
   out.push(...modifierFeatures(f, traffic2.requestHeaderModifier));
   return out;
@@ -45316,18 +45810,31 @@ function unsupportedFeatures5(f, traffic2) {
 function matchFeatures5(f, m, n) {
   const out = [];
   const count = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-  if (count === 0) out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
-  if (m.headers.length > 1) out.push(`match ${n} ANDs ${m.headers.length} headers (${f.product} has one canary-by-header per canary Ingress)`);
-  if (m.queryParams.length > 1) out.push(`match ${n} ANDs ${m.queryParams.length} query parameters (${f.product} has one canary-by-query per canary Ingress)`);
-  if (m.cookies.length > 0 && count > 1) out.push(`match ${n} ANDs a cookie with other conditions (${f.product} ignores canary-by-cookie when canary-by-header or canary-by-query is set)`);
+  if (count === 0)
+    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
+  if (m.headers.length > 1)
+    out.push(`match ${n} ANDs ${m.headers.length} headers (${f.product} has one canary-by-header per canary Ingress)`);
+  if (m.queryParams.length > 1)
+    out.push(
+      `match ${n} ANDs ${m.queryParams.length} query parameters (${f.product} has one canary-by-query per canary Ingress)`
+    );
+  if (m.cookies.length > 0 && count > 1)
+    out.push(
+      `match ${n} ANDs a cookie with other conditions (${f.product} ignores canary-by-cookie when canary-by-header or canary-by-query is set)`
+    );
   for (const c of m.cookies) {
-    if (c.type !== "Exact" || c.value !== "always") out.push(`match ${n}: cookie ${c.name} (${f.product} canary-by-cookie only routes the cookie value "always")`);
+    if (c.type !== "Exact" || c.value !== "always")
+      out.push(`match ${n}: cookie ${c.name} (${f.product} canary-by-cookie only routes the cookie value "always")`);
   }
   for (const q of m.queryParams) {
-    if (q.type === "Prefix") out.push(`match ${n}: query parameter ${q.name} with type Prefix (${f.product} matches query values Exact or RegularExpression)`);
+    if (q.type === "Prefix")
+      out.push(
+        `match ${n}: query parameter ${q.name} with type Prefix (${f.product} matches query values Exact or RegularExpression)`
+      );
   }
   if (f.headerValueIsRegex) {
-    for (const h of m.headers.filter((x) => x.type === "Exact" && REGEX_META.test(x.value))) out.push(exactAsRegex(f, n, h));
+    for (const h of m.headers.filter((x) => x.type === "Exact" && REGEX_META.test(x.value)))
+      out.push(exactAsRegex(f, n, h));
   }
   return out;
 }
@@ -45338,11 +45845,18 @@ function modifierFeatures(f, modifier) {
   if (!modifier) return [];
   const out = [];
   for (const p of [...modifier.set, ...modifier.add]) {
-    if (/\s/.test(p.name) || p.name === "") out.push(`requestHeaderModifier header name "${p.name}" (${f.product} header control needs a name without spaces)`);
-    if (p.value.trim() === "" || /[\r\n]/.test(p.value)) out.push(`requestHeaderModifier header ${p.name} with an empty or multi-line value (${f.product} header control takes one "name value" per line)`);
+    if (/\s/.test(p.name) || p.name === "")
+      out.push(
+        `requestHeaderModifier header name "${p.name}" (${f.product} header control needs a name without spaces)`
+      );
+    if (p.value.trim() === "" || /[\r\n]/.test(p.value))
+      out.push(
+        `requestHeaderModifier header ${p.name} with an empty or multi-line value (${f.product} header control takes one "name value" per line)`
+      );
   }
   for (const name of modifier.remove) {
-    if (/[\s,]/.test(name) || name === "") out.push(`requestHeaderModifier remove "${name}" (${f.product} header control removes comma-separated names)`);
+    if (/[\s,]/.test(name) || name === "")
+      out.push(`requestHeaderModifier remove "${name}" (${f.product} header control removes comma-separated names)`);
   }
   return out;
 }
@@ -45404,7 +45918,10 @@ function canarySlots2(f, traffic2) {
   const slots = [];
   if (hasMatch) slots.push({ name: canaryIngressName, annotations: { ...matchAnnotations2(f, traffic2), ...control } });
   if (traffic2.weight > 0) {
-    slots.push({ name: hasMatch ? weightIngressName : canaryIngressName, annotations: { ...weightAnnotations(traffic2), ...control } });
+    slots.push({
+      name: hasMatch ? weightIngressName : canaryIngressName,
+      annotations: { ...weightAnnotations(traffic2), ...control }
+    });
   }
   return slots;
 }
@@ -45420,7 +45937,9 @@ function canaryMetadata3(f, stable, slot) {
     name: slot.name(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(Object.keys(merged2).sort().map((k) => [k, String(merged2[k])]))
+    annotations: Object.fromEntries(
+      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
+    )
   };
 }
 
@@ -45442,10 +45961,16 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path10 = ingressPaths(object).find((p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable));
+    const path10 = ingressPaths(object).find(
+      (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
+    );
     if (!path10) continue;
     const a = object.metadata.annotations ?? {};
-    out.push({ service: path10.service ?? "<resource backend>", key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`], ext: (n) => a[`${f.extPrefix}/${n}`] });
+    out.push({
+      service: path10.service ?? "<resource backend>",
+      key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
+      ext: (n) => a[`${f.extPrefix}/${n}`]
+    });
   }
   return out;
 }
@@ -45471,7 +45996,8 @@ function valueRule(f, what, name, read, got) {
   const value = read(`canary-by-${what}-value`);
   const pattern = read(`canary-by-${what}-pattern`);
   const rule = `canary-by-${what} ${name}=${got}`;
-  if (value) return (f.headerValueIsRegex && what === "header" ? fullMatch2(`always|${value}`, got) : got === value) ? rule : void 0;
+  if (value)
+    return (f.headerValueIsRegex && what === "header" ? fullMatch2(`always|${value}`, got) : got === value) ? rule : void 0;
   if (pattern) return fullMatch2(pattern, got) ? rule : void 0;
   return got === "always" ? rule : void 0;
 }
@@ -45489,9 +46015,18 @@ function headerValue3(headers, name) {
 }
 function weightSplit(stableService, weighted2) {
   const total = positiveInt(weighted2[0].key("canary-weight-total")) || 100;
-  const parts = weighted2.map((c) => ({ service: c.service, units: Math.min(positiveInt(c.key("canary-weight")), total) }));
-  const used = Math.min(total, parts.reduce((n, p) => n + p.units, 0));
-  const backends = [{ service: stableService, share: (total - used) / total }, ...parts.map((p) => ({ service: p.service, share: p.units / total }))];
+  const parts = weighted2.map((c) => ({
+    service: c.service,
+    units: Math.min(positiveInt(c.key("canary-weight")), total)
+  }));
+  const used = Math.min(
+    total,
+    parts.reduce((n, p) => n + p.units, 0)
+  );
+  const backends = [
+    { service: stableService, share: (total - used) / total },
+    ...parts.map((p) => ({ service: p.service, share: p.units / total }))
+  ];
   const rule = parts.map((p) => `canary-weight ${p.units}/${total}`).join(", ");
   return { backends: backends.filter((b) => b.share > 0), rule };
 }
@@ -45516,7 +46051,11 @@ function flavouredGenerator(f, optionsSchema, summary) {
 }
 
 // generators/higress/index.ts
-var higress_default = flavouredGenerator(HIGRESS, options_schema_default6, "Higress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations and higress.io header control");
+var higress_default = flavouredGenerator(
+  HIGRESS,
+  options_schema_default6,
+  "Higress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations and higress.io header control"
+);
 
 // generators/ingress-nginx/check.ts
 init_diagnostics();
@@ -45526,7 +46065,12 @@ function check6(ctx) {
   for (const name of ctx.options.ingresses) {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
     if (!source) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`
+        )
+      );
       continue;
     }
     out.push(...checkIngress4(ctx, source));
@@ -45538,7 +46082,12 @@ function checkIngress4(ctx, source) {
   const name = source.object.metadata.name;
   const prefix = ctx.options.annotationPrefix;
   if (isCanaryIngress(source.object, prefix)) {
-    return [diagnosticAt(source.origin, `Ingress "${name}" is itself a canary Ingress (${prefix}/canary: "true"); name the stable Ingress instead`)];
+    return [
+      diagnosticAt(
+        source.origin,
+        `Ingress "${name}" is itself a canary Ingress (${prefix}/canary: "true"); name the stable Ingress instead`
+      )
+    ];
   }
   const out = [];
   if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
@@ -45565,7 +46114,12 @@ function checkOverlap(claims8, name, owners) {
   for (const claim of claims8) {
     const owner = owners.get(claim.key);
     if (owner !== void 0 && owner !== name) {
-      out.push(diagnosticAt(claim.origin, `Ingress "${name}" serves the same host and path as Ingress "${owner}" (${claim.key}); ingress-nginx allows one canary per host+path`));
+      out.push(
+        diagnosticAt(
+          claim.origin,
+          `Ingress "${name}" serves the same host and path as Ingress "${owner}" (${claim.key}); ingress-nginx allows one canary per host+path`
+        )
+      );
     }
     if (owner === void 0) owners.set(claim.key, name);
   }
@@ -45573,7 +46127,13 @@ function checkOverlap(claims8, name, owners) {
 }
 function checkUserAnnotations(ctx) {
   const user = userAnnotations(ctx.options);
-  return stepOwnedKeys(ctx.options.annotationPrefix).filter((key2) => key2 in user).map((key2) => diagnosticAt(ctx.optionsOrigin, `annotation ${key2} is set per step by rollgen; the value in the rollout's nginx annotations is ignored`, "warning"));
+  return stepOwnedKeys(ctx.options.annotationPrefix).filter((key2) => key2 in user).map(
+    (key2) => diagnosticAt(
+      ctx.optionsOrigin,
+      `annotation ${key2} is set per step by rollgen; the value in the rollout's nginx annotations is ignored`,
+      "warning"
+    )
+  );
 }
 function claims6(ctx) {
   const seen = /* @__PURE__ */ new Set();
@@ -45623,7 +46183,8 @@ function byHeader(annotations, key2, request3) {
   const pattern = annotations[key2("canary-by-header-pattern")];
   if (exact) return value === exact ? { canary: true, rule: `canary-by-header ${name}=${value}` } : void 0;
   if (pattern) return byPattern(name, value, pattern);
-  if (value === "always" || value === "never") return { canary: value === "always", rule: `canary-by-header ${name}=${value}` };
+  if (value === "always" || value === "never")
+    return { canary: value === "always", rule: `canary-by-header ${name}=${value}` };
   return void 0;
 }
 function byPattern(name, value, pattern) {
@@ -45696,9 +46257,12 @@ init_diagnostics();
 // generators/istio/match.ts
 function istioMatch(m) {
   const out = {};
-  if (m.headers.length > 0) out.headers = Object.fromEntries(m.headers.map((h) => [h.name.toLowerCase(), stringMatch(h)]));
-  if (m.queryParams.length > 0) out.queryParams = Object.fromEntries(m.queryParams.map((q) => [q.name, stringMatch(q)]));
-  if (m.path) out.uri = { [m.path.type === "Exact" ? "exact" : m.path.type === "PathPrefix" ? "prefix" : "regex"]: m.path.value };
+  if (m.headers.length > 0)
+    out.headers = Object.fromEntries(m.headers.map((h) => [h.name.toLowerCase(), stringMatch(h)]));
+  if (m.queryParams.length > 0)
+    out.queryParams = Object.fromEntries(m.queryParams.map((q) => [q.name, stringMatch(q)]));
+  if (m.path)
+    out.uri = { [m.path.type === "Exact" ? "exact" : m.path.type === "PathPrefix" ? "prefix" : "regex"]: m.path.value };
   if (m.method) out.method = { exact: m.method };
   return out;
 }
@@ -45712,7 +46276,8 @@ function andBlocks(a, b) {
     if (MAPS.includes(key2) && isObject(value)) {
       const merged2 = { ...isObject(a[key2]) ? a[key2] : {} };
       for (const [k, v] of Object.entries(value)) {
-        if (merged2[k] !== void 0 && JSON.stringify(merged2[k]) !== JSON.stringify(v)) return `${key2}.${k} both ${JSON.stringify(merged2[k])} and ${JSON.stringify(v)}`;
+        if (merged2[k] !== void 0 && JSON.stringify(merged2[k]) !== JSON.stringify(v))
+          return `${key2}.${k} both ${JSON.stringify(merged2[k])} and ${JSON.stringify(v)}`;
         merged2[k] = v;
       }
       out[key2] = merged2;
@@ -45831,7 +46396,14 @@ function targets(options, namespace) {
     select: { ...vs.routes ? { http: vs.routes } : {}, tls: vs.tlsRoutes ?? [], tcp: vs.tcpRoutes ?? [] }
   }));
   const dr = options.destinationRule;
-  const destinationRules = dr ? [{ ...splitName(dr.name, namespace), canarySubset: dr.canarySubsetName, stableSubset: dr.stableSubsetName, group: ISTIO_GROUP }] : [];
+  const destinationRules = dr ? [
+    {
+      ...splitName(dr.name, namespace),
+      canarySubset: dr.canarySubsetName,
+      stableSubset: dr.stableSubsetName,
+      group: ISTIO_GROUP
+    }
+  ] : [];
   return { dialect: "argo", virtualServices, destinationRules };
 }
 function kruiseTargets(refs, namespace) {
@@ -45873,9 +46445,15 @@ function selectRules(vs, target, roles, managedNames) {
     else add("http", i);
   }
   if (!http && tls.length === 0 && tcp.length === 0) pickDefaultHttp(vs, managedNames, add, problems);
-  tls.forEach((t) => pickBy(vs, "tls", (m) => portFits(m, t.port) && sniFits(m, t.sniHosts), describeTls(t), add, problems));
-  tcp.forEach((t) => pickBy(vs, "tcp", (m) => portFits(m, t.port), `tcp route for port ${t.port ?? "(any)"}`, add, problems));
-  for (const r of rules) if (!hasStable(rulesOf(vs, r.protocol)[r.index], roles)) problems.push(`${r.protocol} route ${r.label} has no destination to the stable Service or subset`);
+  tls.forEach(
+    (t) => pickBy(vs, "tls", (m) => portFits(m, t.port) && sniFits(m, t.sniHosts), describeTls(t), add, problems)
+  );
+  tcp.forEach(
+    (t) => pickBy(vs, "tcp", (m) => portFits(m, t.port), `tcp route for port ${t.port ?? "(any)"}`, add, problems)
+  );
+  for (const r of rules)
+    if (!hasStable(rulesOf(vs, r.protocol)[r.index], roles))
+      problems.push(`${r.protocol} route ${r.label} has no destination to the stable Service or subset`);
   return { rules, problems };
 }
 function pickDefaultHttp(vs, managed, add, problems) {
@@ -45903,10 +46481,19 @@ function hasStable(rule, roles) {
 // generators/istio/roles.ts
 function rolesFor(ctx, t) {
   const argoDr = t.dialect === "argo" ? t.destinationRules[0] : void 0;
-  if (argoDr) return subsetRoles((d) => d.subset === argoDr.stableSubset, (d) => d.subset === argoDr.canarySubset, argoDr.canarySubset);
+  if (argoDr)
+    return subsetRoles(
+      (d) => d.subset === argoDr.stableSubset,
+      (d) => d.subset === argoDr.canarySubset,
+      argoDr.canarySubset
+    );
   if (t.dialect === "kruise" && ctx.canaryService === ctx.stableService) {
     const onHost = (d) => shortHost(d.host) === ctx.stableService;
-    return subsetRoles((d) => onHost(d) && d.subset !== KRUISE_CANARY_SUBSET, (d) => onHost(d) && d.subset === KRUISE_CANARY_SUBSET, KRUISE_CANARY_SUBSET);
+    return subsetRoles(
+      (d) => onHost(d) && d.subset !== KRUISE_CANARY_SUBSET,
+      (d) => onHost(d) && d.subset === KRUISE_CANARY_SUBSET,
+      KRUISE_CANARY_SUBSET
+    );
   }
   return {
     isStable: (d) => shortHost(d.host) === ctx.stableService,
@@ -45939,13 +46526,18 @@ function check7(ctx) {
 function checkShape(o, ctx) {
   const argo = o.virtualService !== void 0 || o.virtualServices !== void 0;
   if (o.refs) {
-    if (argo || o.destinationRule) return ["istio options: refs (Kruise customNetworkRefs) cannot be mixed with virtualService(s) or destinationRule"];
+    if (argo || o.destinationRule)
+      return [
+        "istio options: refs (Kruise customNetworkRefs) cannot be mixed with virtualService(s) or destinationRule"
+      ];
     return o.refs.some((r) => r.kind === "VirtualService") ? [] : ["customNetworkRefs name no VirtualService, so no traffic would move; add one"];
   }
   if (!argo) return ["istio needs virtualService or virtualServices"];
   if (o.virtualService && o.virtualServices) return ["istio: set virtualService or virtualServices, not both"];
   if (!o.destinationRule && (ctx.stableService === "" || ctx.stableService === ctx.canaryService)) {
-    return ["istio host mode needs canaryService and stableService (two Services); for subset mode add destinationRule"];
+    return [
+      "istio host mode needs canaryService and stableService (two Services); for subset mode add destinationRule"
+    ];
   }
   return [];
 }
@@ -45954,32 +46546,64 @@ function checkVirtualServices(ctx, t, roles) {
   for (const target of t.virtualServices) {
     const found = findIstio(ctx.resources, "VirtualService", target);
     if (!found) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: VirtualService "${target.name}"${target.namespace ? ` in namespace ${target.namespace}` : ""} (group ${target.group}) not found in the app's manifests`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `${where(ctx)}: VirtualService "${target.name}"${target.namespace ? ` in namespace ${target.namespace}` : ""} (group ${target.group}) not found in the app's manifests`
+        )
+      );
       continue;
     }
     const { rules, problems } = selectRules(found.object, target, roles, ctx.rollout.traffic.managedRoutes);
-    out.push(...problems.map((p) => diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: VirtualService "${target.name}" (${found.origin.file}:${found.origin.line}) ${p}`)));
+    out.push(
+      ...problems.map(
+        (p) => diagnosticAt(
+          ctx.optionsOrigin,
+          `${where(ctx)}: VirtualService "${target.name}" (${found.origin.file}:${found.origin.line}) ${p}`
+        )
+      )
+    );
     const http = rulesOf(found.object, "http");
     for (const name of ctx.rollout.traffic.managedRoutes) {
       const i = http.findIndex((r) => r.name === name);
       if (i >= 0 && !rules.some((r) => r.protocol === "http" && r.index === i)) {
-        out.push(diagnosticAt(found.locate(["spec", "http", i]), `http route "${name}" is in managedRoutes, so rollgen renders it per step; the copy written here is dropped`, "warning"));
+        out.push(
+          diagnosticAt(
+            found.locate(["spec", "http", i]),
+            `http route "${name}" is in managedRoutes, so rollgen renders it per step; the copy written here is dropped`,
+            "warning"
+          )
+        );
       }
     }
-    out.push(...checkSteps2(ctx, rules.filter((r) => r.protocol === "http").map((r) => ({ label: r.label, match: http[r.index].match })), target.name));
+    out.push(
+      ...checkSteps2(
+        ctx,
+        rules.filter((r) => r.protocol === "http").map((r) => ({ label: r.label, match: http[r.index].match })),
+        target.name
+      )
+    );
   }
   return out;
 }
 function checkSteps2(ctx, http, vs) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
-    const routes = [...step.headerRoutes, ...step.mirrorRoutes, ...step.matches.length > 0 ? [{ name: "matches", matches: step.matches }] : []];
+    const routes = [
+      ...step.headerRoutes,
+      ...step.mirrorRoutes,
+      ...step.matches.length > 0 ? [{ name: "matches", matches: step.matches }] : []
+    ];
     const fail = (feature) => out.push(diagnosticAt(step.origin, `${where(ctx)}, step ${i + 1}: provider istio cannot express ${feature}`));
-    if (routes.length > 0 && http.length === 0) fail(`route "${routes[0].name}" on VirtualService "${vs}", which has no selected http route to derive it from`);
+    if (routes.length > 0 && http.length === 0)
+      fail(`route "${routes[0].name}" on VirtualService "${vs}", which has no selected http route to derive it from`);
     for (const r of routes) {
       for (const h of http) {
         const { conflicts } = andLists(h.match, r.matches.map(istioMatch));
-        if (conflicts.length > 0) fail(`route "${r.name}" ANDed with http route ${h.label} of VirtualService "${vs}" (${conflicts.join("; ")})`);
+        if (conflicts.length > 0)
+          fail(
+            `route "${r.name}" ANDed with http route ${h.label} of VirtualService "${vs}" (${conflicts.join("; ")})`
+          );
       }
     }
   });
@@ -45990,16 +46614,32 @@ function checkDestinationRules(ctx, t) {
   for (const dr of t.destinationRules) {
     const found = findIstio(ctx.resources, "DestinationRule", dr);
     if (!found) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: DestinationRule "${dr.name}"${dr.namespace ? ` in namespace ${dr.namespace}` : ""} (group ${dr.group}) not found in the app's manifests`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `${where(ctx)}: DestinationRule "${dr.name}"${dr.namespace ? ` in namespace ${dr.namespace}` : ""} (group ${dr.group}) not found in the app's manifests`
+        )
+      );
       continue;
     }
     const names = asList(specOf(found.object).subsets).map((s) => s.name);
     for (const subset of t.dialect === "argo" ? [dr.canarySubset, dr.stableSubset ?? ""] : []) {
-      if (!names.includes(subset)) out.push(diagnosticAt(found.origin, `${where(ctx)}: DestinationRule "${dr.name}" has no subset "${subset}"; add it (its labels select the app's pods)`));
+      if (!names.includes(subset))
+        out.push(
+          diagnosticAt(
+            found.origin,
+            `${where(ctx)}: DestinationRule "${dr.name}" has no subset "${subset}"; add it (its labels select the app's pods)`
+          )
+        );
     }
   }
   if (t.dialect === "kruise" && isSubsetMode(ctx, t) && t.destinationRules.length === 0) {
-    out.push(diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: without a canary Service the canary is the "canary" subset of ${ctx.stableService}; add its DestinationRule to customNetworkRefs`));
+    out.push(
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where(ctx)}: without a canary Service the canary is the "canary" subset of ${ctx.stableService}; add its DestinationRule to customNetworkRefs`
+      )
+    );
   }
   return out;
 }
@@ -46014,10 +46654,18 @@ function claims7(ctx) {
     const vs = `${target.namespace ?? ""}/${target.name}`;
     for (const r of selectRules(found.object, target, roles, ctx.rollout.traffic.managedRoutes).rules) {
       const origin = found.locate(["spec", r.protocol, r.index]);
-      out.push({ key: `istio:${vs}:${r.protocol}:${r.label}:${ctx.stableService}`, description: `${r.protocol} route ${r.label} of VirtualService "${target.name}" (Service ${ctx.stableService})`, origin });
+      out.push({
+        key: `istio:${vs}:${r.protocol}:${r.label}:${ctx.stableService}`,
+        description: `${r.protocol} route ${r.label} of VirtualService "${target.name}" (Service ${ctx.stableService})`,
+        origin
+      });
     }
     for (const name of ctx.rollout.traffic.managedRoutes) {
-      out.push({ key: `istio:${vs}:route:${name}`, description: `managed route "${name}" of VirtualService "${target.name}"`, origin: ctx.optionsOrigin });
+      out.push({
+        key: `istio:${vs}:route:${name}`,
+        description: `managed route "${name}" of VirtualService "${target.name}"`,
+        origin: ctx.optionsOrigin
+      });
     }
   }
   return out;
@@ -46026,17 +46674,25 @@ function claims7(ctx) {
 // generators/istio/features.ts
 function unsupportedFeatures6(traffic2) {
   const out = [];
-  if (!Number.isInteger(traffic2.weight)) out.push(`weight ${traffic2.weight} is not a whole number (Istio destination weights are integers)`);
+  if (!Number.isInteger(traffic2.weight))
+    out.push(`weight ${traffic2.weight} is not a whole number (Istio destination weights are integers)`);
   const all = [...traffic2.matches.map((m, i) => ({ m, label: `match ${i + 1}` }))];
-  for (const r of [...traffic2.headerRoutes, ...traffic2.mirrorRoutes]) r.matches.forEach((m, i) => all.push({ m, label: `route "${r.name}" match ${i + 1}` }));
+  for (const r of [...traffic2.headerRoutes, ...traffic2.mirrorRoutes])
+    r.matches.forEach((m, i) => all.push({ m, label: `route "${r.name}" match ${i + 1}` }));
   for (const { m, label } of all) {
-    for (const q of m.queryParams) if (q.type === "Prefix") out.push(`${label}: query parameter "${q.name}" with type Prefix (Istio matches query parameters exact or regex)`);
+    for (const q of m.queryParams)
+      if (q.type === "Prefix")
+        out.push(
+          `${label}: query parameter "${q.name}" with type Prefix (Istio matches query parameters exact or regex)`
+        );
     if (m.cookies.length > 0) out.push(`${label}: cookie "${m.cookies[0].name}" (Istio has no cookie match)`);
     const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-    if (conditions === 0) out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
+    if (conditions === 0)
+      out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
   }
   for (const r of traffic2.mirrorRoutes) {
-    if (r.percentage < 0 || r.percentage > 100) out.push(`mirror route "${r.name}" percentage ${r.percentage} (0 to 100)`);
+    if (r.percentage < 0 || r.percentage > 100)
+      out.push(`mirror route "${r.name}" percentage ${r.percentage} (0 to 100)`);
   }
   return out;
 }
@@ -46055,7 +46711,8 @@ function renderDestinationRule(ctx, target, virtualServices, roles, traffic2) {
   let canary = subsets.find((s) => s.name === target.canarySubset);
   if (!canary) subsets.push(canary = { name: target.canarySubset, labels: {} });
   canary.labels = { ...labelsOf(canary), ...canaryLabels };
-  for (const s of subsets) if (stable.includes(String(s.name))) s.labels = { ...labelsOf(s), [track.key]: track.stable };
+  for (const s of subsets)
+    if (stable.includes(String(s.name))) s.labels = { ...labelsOf(s), [track.key]: track.stable };
   return { ...dr, spec: { ...specOf(dr), subsets } };
 }
 var labelsOf = (subset) => isObject(subset.labels) ? subset.labels : {};
@@ -46065,7 +46722,8 @@ function stableSubsets(virtualServices, roles, host) {
     for (const p of PROTOCOLS) {
       for (const rule of rulesOf(vs, p)) {
         for (const d of asList(rule.route).map(destinationOf)) {
-          if (roles.isStable(d) && !roles.isCanary(d) && typeof d.subset === "string" && shortHost(d.host) === host) out.add(d.subset);
+          if (roles.isStable(d) && !roles.isCanary(d) && typeof d.subset === "string" && shortHost(d.host) === host)
+            out.add(d.subset);
         }
       }
     }
@@ -46074,18 +46732,33 @@ function stableSubsets(virtualServices, roles, host) {
 }
 
 // generators/istio/managed-routes.ts
-var ROUTING_FIELDS = ["name", "match", "route", "mirror", "mirrors", "mirrorPercentage", "mirrorPercent", "redirect", "directResponse", "delegate"];
+var ROUTING_FIELDS = [
+  "name",
+  "match",
+  "route",
+  "mirror",
+  "mirrors",
+  "mirrorPercentage",
+  "mirrorPercent",
+  "redirect",
+  "directResponse",
+  "delegate"
+];
 function canaryRules2(ctx, rules, roles, traffic2) {
   const order = ctx.rollout.traffic.managedRoutes;
-  const named = [...traffic2.headerRoutes.map((r) => ({ r, mirror: false })), ...traffic2.mirrorRoutes.map((r) => ({ r, mirror: true }))].sort(
-    (a, b) => order.indexOf(a.r.name) - order.indexOf(b.r.name)
-  );
+  const named = [
+    ...traffic2.headerRoutes.map((r) => ({ r, mirror: false })),
+    ...traffic2.mirrorRoutes.map((r) => ({ r, mirror: true }))
+  ].sort((a, b) => order.indexOf(a.r.name) - order.indexOf(b.r.name));
   const matches2 = { name: `${ctx.rollout.name}-canary-match`, matches: traffic2.matches };
   const headers = requestHeaders(traffic2.requestHeaderModifier);
   const out = /* @__PURE__ */ new Map();
   for (const h of rules) {
-    const derived = named.map(({ r, mirror }) => mirror ? mirrorRule(h, r, roles, nameFor(r.name, h, rules)) : headerRule(h, r, roles, nameFor(r.name, h, rules)));
-    if (traffic2.matches.length > 0) derived.push(headerRule(h, matches2, roles, nameFor(matches2.name, h, rules), headers));
+    const derived = named.map(
+      ({ r, mirror }) => mirror ? mirrorRule(h, r, roles, nameFor(r.name, h, rules)) : headerRule(h, r, roles, nameFor(r.name, h, rules))
+    );
+    if (traffic2.matches.length > 0)
+      derived.push(headerRule(h, matches2, roles, nameFor(matches2.name, h, rules), headers));
     if (derived.length > 0) out.set(h.index, derived);
   }
   return out;
@@ -46096,7 +46769,13 @@ function nameFor(name, h, rules) {
 function headerRule(h, r, roles, name, headers) {
   const base = userFields(h.rule);
   const merged2 = headers ? { headers: mergeHeaders(base.headers, headers) } : {};
-  return { name, match: blocks(h, r), ...base, ...merged2, route: [{ destination: roles.canaryFor(stableDestination(h, roles)) }] };
+  return {
+    name,
+    match: blocks(h, r),
+    ...base,
+    ...merged2,
+    route: [{ destination: roles.canaryFor(stableDestination(h, roles)) }]
+  };
 }
 function mirrorRule(h, r, roles, name) {
   return {
@@ -46110,7 +46789,8 @@ function mirrorRule(h, r, roles, name) {
 }
 function blocks(h, r) {
   const { blocks: blocks2, conflicts } = andLists(h.rule.match, r.matches.map(istioMatch));
-  if (conflicts.length > 0) throw new Error(`route "${r.name}" cannot be ANDed with http route ${h.label}: ${conflicts.join("; ")}`);
+  if (conflicts.length > 0)
+    throw new Error(`route "${r.name}" cannot be ANDed with http route ${h.label}: ${conflicts.join("; ")}`);
   return blocks2;
 }
 function stableDestination(h, roles) {
@@ -46126,8 +46806,10 @@ function mergeHeaders(user, step) {
   const ur = isObject(u.request) ? u.request : {};
   const sr = isObject(step.request) ? step.request : {};
   const request3 = { ...ur };
-  for (const op2 of ["set", "add"]) if (sr[op2]) request3[op2] = { ...isObject(ur[op2]) ? ur[op2] : {}, ...sr[op2] };
-  if (sr.remove) request3.remove = [.../* @__PURE__ */ new Set([...Array.isArray(ur.remove) ? ur.remove : [], ...sr.remove])];
+  for (const op2 of ["set", "add"])
+    if (sr[op2]) request3[op2] = { ...isObject(ur[op2]) ? ur[op2] : {}, ...sr[op2] };
+  if (sr.remove)
+    request3.remove = [.../* @__PURE__ */ new Set([...Array.isArray(ur.remove) ? ur.remove : [], ...sr.remove])];
   return { ...u, request: request3 };
 }
 
@@ -46139,14 +46821,18 @@ function weighRoute(route, roles, weight, canaryExtras = {}) {
   if (canary.length === 0 && weight <= 0) return cloneJson(route);
   const app = [...stable, ...canary].reduce((n, i) => n + given[i], 0);
   const canaryWeight = Math.round(app * weight / 100);
-  const stableWeights = apportion(app - canaryWeight, stable.map((i) => given[i]));
+  const stableWeights = apportion(
+    app - canaryWeight,
+    stable.map((i) => given[i])
+  );
   const out = [];
   route.forEach((d, i) => {
     if (canary.includes(i) && i !== canary[0]) return;
     const w = canary[0] === i ? canaryWeight : stable.includes(i) ? stableWeights[stable.indexOf(i)] : given[i];
     out.push({ ...cloneJson(d), weight: w, ...i === canary[0] ? canaryExtras : {} });
   });
-  if (canary.length === 0) out.push({ destination: roles.canaryFor(destinationOf(route[stable[0]])), weight: canaryWeight, ...canaryExtras });
+  if (canary.length === 0)
+    out.push({ destination: roles.canaryFor(destinationOf(route[stable[0]])), weight: canaryWeight, ...canaryExtras });
   return out;
 }
 function indexes(route, pick2) {
@@ -46170,7 +46856,9 @@ function render7(ctx, traffic2) {
   const t = targets(ctx.options, ctx.rollout.namespace);
   const roles = rolesFor(ctx, t);
   const sources = t.virtualServices.map((target) => sourceVs(ctx, target));
-  const virtualServices = t.virtualServices.map((target, i) => renderVirtualService(ctx, sources[i], target, roles, traffic2));
+  const virtualServices = t.virtualServices.map(
+    (target, i) => renderVirtualService(ctx, sources[i], target, roles, traffic2)
+  );
   const destinationRules = t.destinationRules.map((dr) => renderDestinationRule(ctx, dr, sources, roles, traffic2));
   return [...virtualServices, ...destinationRules];
 }
@@ -46190,35 +46878,51 @@ function renderVirtualService(ctx, vs, target, roles, traffic2) {
   const headers = requestHeaders(traffic2.requestHeaderModifier);
   for (const r of rules) {
     const rule = spec[r.protocol][r.index];
-    rule.route = weighRoute(rulesOf(vs, r.protocol)[r.index].route, roles, traffic2.weight, r.protocol === "http" && headers ? { headers } : {});
+    rule.route = weighRoute(
+      rulesOf(vs, r.protocol)[r.index].route,
+      roles,
+      traffic2.weight,
+      r.protocol === "http" && headers ? { headers } : {}
+    );
   }
   const http = rulesOf({ ...vs, spec }, "http");
   const httpRules = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http[r.index], label: r.label, index: r.index }));
   const derived = canaryRules2(ctx, httpRules, roles, traffic2);
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
   const leftover = (rule, i) => managed.has(String(rule.name)) && !httpRules.some((h) => h.index === i);
-  if (derived.size > 0 || http.some(leftover)) spec.http = http.flatMap((rule, i) => leftover(rule, i) ? [] : [...derived.get(i) ?? [], rule]);
+  if (derived.size > 0 || http.some(leftover))
+    spec.http = http.flatMap((rule, i) => leftover(rule, i) ? [] : [...derived.get(i) ?? [], rule]);
   return { ...vs, spec };
 }
 
 // generators/istio/simulate.ts
 function simulate6(objects, request3) {
-  const virtualServices = objects.filter((o) => o.kind === "VirtualService" && groupOf2(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request3.host));
+  const virtualServices = objects.filter(
+    (o) => o.kind === "VirtualService" && groupOf2(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request3.host)
+  );
   for (const vs of virtualServices) {
     const rules = rulesOf(vs, "http");
-    const index = rules.findIndex((r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request3)));
+    const index = rules.findIndex(
+      (r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request3))
+    );
     if (index < 0) continue;
     const rule = rules[index];
     const mirror = isObject(rule.mirror) ? backend(objects, rule.mirror, mirrorShare(rule)) : void 0;
     const label = typeof rule.name === "string" ? rule.name : `#${index}`;
-    return { backends: weighted(objects, asList(rule.route)), rule: `VirtualService ${vs.metadata.name} http route ${label}`, ...mirror ? { mirror } : {} };
+    return {
+      backends: weighted(objects, asList(rule.route)),
+      rule: `VirtualService ${vs.metadata.name} http route ${label}`,
+      ...mirror ? { mirror } : {}
+    };
   }
   return void 0;
 }
 function weighted(objects, route) {
   const weights = route.map((d) => route.length === 1 ? 1 : typeof d.weight === "number" ? d.weight : 0);
   const total = weights.reduce((a, b) => a + b, 0);
-  return route.flatMap((d, i) => weights[i] > 0 && total > 0 ? [backend(objects, destinationOf(d), weights[i] / total)] : []);
+  return route.flatMap(
+    (d, i) => weights[i] > 0 && total > 0 ? [backend(objects, destinationOf(d), weights[i] / total)] : []
+  );
 }
 function backend(objects, destination, share) {
   const service = shortHost(destination.host);
@@ -46228,7 +46932,10 @@ function backend(objects, destination, share) {
 function subsetLabels(objects, service, subset) {
   for (const dr of objects.filter((o) => o.kind === "DestinationRule" && shortHost(specOf(o).host) === service)) {
     const found = asList(specOf(dr).subsets).find((s) => s.name === subset);
-    if (found) return Object.fromEntries(Object.entries(isObject(found.labels) ? found.labels : {}).map(([k, v]) => [k, String(v)]));
+    if (found)
+      return Object.fromEntries(
+        Object.entries(isObject(found.labels) ? found.labels : {}).map(([k, v]) => [k, String(v)])
+      );
   }
   return { "rollgen.dev/undefined-subset": subset };
 }
@@ -46248,9 +46955,12 @@ function blockFits(m, r) {
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
-  for (const [name, sm] of Object.entries(isObject(m.headers) ? m.headers : {})) if (!valueFits2(sm, header(r, name))) return false;
-  for (const [name, sm] of Object.entries(isObject(m.withoutHeaders) ? m.withoutHeaders : {})) if (valueFits2(sm, header(r, name))) return false;
-  for (const [name, sm] of Object.entries(isObject(m.queryParams) ? m.queryParams : {})) if (!valueFits2(sm, r.query[name])) return false;
+  for (const [name, sm] of Object.entries(isObject(m.headers) ? m.headers : {}))
+    if (!valueFits2(sm, header(r, name))) return false;
+  for (const [name, sm] of Object.entries(isObject(m.withoutHeaders) ? m.withoutHeaders : {}))
+    if (valueFits2(sm, header(r, name))) return false;
+  for (const [name, sm] of Object.entries(isObject(m.queryParams) ? m.queryParams : {}))
+    if (!valueFits2(sm, r.query[name])) return false;
   return true;
 }
 function valueFits2(sm, value) {
@@ -46322,7 +47032,11 @@ var options_schema_default8 = {
 };
 
 // generators/mse/index.ts
-var mse_default = flavouredGenerator(MSE, options_schema_default8, "MSE Ingress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations, mse canary-by-query and header control");
+var mse_default = flavouredGenerator(
+  MSE,
+  options_schema_default8,
+  "MSE Ingress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations, mse canary-by-query and header control"
+);
 
 // generators/registry.ts
 var generators = {
@@ -46342,7 +47056,15 @@ function getGenerator(id) {
 }
 
 // src/render/services.ts
-var ASSIGNED_SPEC_FIELDS = ["clusterIP", "clusterIPs", "externalIPs", "loadBalancerIP", "ipFamilies", "ipFamilyPolicy", "healthCheckNodePort"];
+var ASSIGNED_SPEC_FIELDS = [
+  "clusterIP",
+  "clusterIPs",
+  "externalIPs",
+  "loadBalancerIP",
+  "ipFamilies",
+  "ipFamilyPolicy",
+  "healthCheckNodePort"
+];
 function withTrackSelector(service, track, value, extra = {}) {
   if (value === void 0) return service;
   const out = cloneJson(service);
@@ -46357,7 +47079,8 @@ function renderCanaryService(stable, name, track, podLabels2) {
   for (const field of ASSIGNED_SPEC_FIELDS) delete spec[field];
   if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p) => isObject(p) ? withoutKey(p, "nodePort") : p);
   const meta = { ...copy.metadata, name };
-  for (const server of ["uid", "resourceVersion", "creationTimestamp", "generation", "managedFields"]) delete meta[server];
+  for (const server of ["uid", "resourceVersion", "creationTimestamp", "generation", "managedFields"])
+    delete meta[server];
   const base = { ...copy, metadata: withPruneLast(meta), spec };
   return withTrackSelector(base, track, track.canary, podLabels2);
 }
@@ -46376,7 +47099,15 @@ function withoutKey(o, key2) {
 function peerOf(app, rollout, resources, provider) {
   const stableService = rollout.traffic.stableService ?? "";
   const canaryService = rollout.traffic.canaryService ?? stableService;
-  return { app, rollout, options: provider.options, optionsOrigin: provider.origin, resources, stableService, canaryService };
+  return {
+    app,
+    rollout,
+    options: provider.options,
+    optionsOrigin: provider.origin,
+    resources,
+    stableService,
+    canaryService
+  };
 }
 function repoPeers(apps) {
   const out = /* @__PURE__ */ new Map();
@@ -46409,7 +47140,10 @@ function renderCanaryDeployment(source, pod, replicas2, track, patch) {
   const spec = { ...out.spec };
   const selector = isObject(spec.selector) ? spec.selector : {};
   spec.replicas = replicas2;
-  spec.selector = { ...selector, matchLabels: { ...isObject(selector.matchLabels) ? selector.matchLabels : {}, [track.key]: track.canary } };
+  spec.selector = {
+    ...selector,
+    matchLabels: { ...isObject(selector.matchLabels) ? selector.matchLabels : {}, [track.key]: track.canary }
+  };
   spec.template = labelTemplate(pod.template, { ...patch.labels, [track.key]: track.canary }, patch.annotations);
   const name = `${source.metadata.name}${CANARY_SUFFIX}`;
   return { ...out, metadata: withPruneLast(annotate({ ...out.metadata, name }, pod.revision)), spec };
@@ -46418,7 +47152,8 @@ function labelTemplate(template, labels, annotations = {}) {
   const t = cloneJson(template);
   const meta = isObject(t.metadata) ? t.metadata : {};
   const merged2 = { ...meta, labels: { ...isObject(meta.labels) ? meta.labels : {}, ...labels } };
-  if (Object.keys(annotations).length > 0) merged2.annotations = { ...isObject(meta.annotations) ? meta.annotations : {}, ...annotations };
+  if (Object.keys(annotations).length > 0)
+    merged2.annotations = { ...isObject(meta.annotations) ? meta.annotations : {}, ...annotations };
   return { ...t, metadata: merged2 };
 }
 function stripTemplate(template, track, patch) {
@@ -46465,7 +47200,10 @@ function renderWorkloads(input2, step) {
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
   const stablePod2 = promoting ? input2.canaryPod : input2.stablePod;
   const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
-  if (step) out.push(renderCanaryDeployment(deployment, input2.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata));
+  if (step)
+    out.push(
+      renderCanaryDeployment(deployment, input2.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
+    );
   return out;
 }
 function renderServices(input2, step) {
@@ -46482,7 +47220,10 @@ function renderServices(input2, step) {
     return out;
   }
   const userCanary = resources.find("Service", canaryName2, rollout.namespace)?.object;
-  if (userCanary) out.push(withTrackSelector(userCanary, track, phase.kind === "adopting" ? void 0 : step ? track.canary : track.stable));
+  if (userCanary)
+    out.push(
+      withTrackSelector(userCanary, track, phase.kind === "adopting" ? void 0 : step ? track.canary : track.stable)
+    );
   return out;
 }
 function generatorContext(app, rollout, resources, provider, repo, track) {
@@ -46492,11 +47233,19 @@ function generatorContext(app, rollout, resources, provider, repo, track) {
   return { ...self2, peers, ...track ? { track } : {} };
 }
 function renderRouteObjects(input2, traffic2, wave) {
-  const routes = input2.providers.flatMap((p) => p.generator.render(generatorContext(input2.app, input2.rollout, input2.resources, p, input2.peers, input2.track), traffic2));
+  const routes = input2.providers.flatMap(
+    (p) => p.generator.render(
+      generatorContext(input2.app, input2.rollout, input2.resources, p, input2.peers, input2.track),
+      traffic2
+    )
+  );
   return withRouteWave(routes, wave);
 }
 function withRouteWave(routes, wave) {
-  return routes.map((r) => ({ ...r, metadata: { ...r.metadata, annotations: { ...r.metadata.annotations ?? {}, [SYNC_WAVE]: String(wave + 1) } } }));
+  return routes.map((r) => ({
+    ...r,
+    metadata: { ...r.metadata, annotations: { ...r.metadata.annotations ?? {}, [SYNC_WAVE]: String(wave + 1) } }
+  }));
 }
 function workloadWave(deployment) {
   const raw = isObject(deployment.metadata.annotations) ? deployment.metadata.annotations[SYNC_WAVE] : void 0;
@@ -46509,7 +47258,11 @@ function coloringEnvoyFilter(c) {
   return {
     apiVersion: "networking.istio.io/v1alpha3",
     kind: "EnvoyFilter",
-    metadata: { name: c.name, ...c.namespace ? { namespace: c.namespace } : {}, labels: { "app.kubernetes.io/managed-by": "rollgen" } },
+    metadata: {
+      name: c.name,
+      ...c.namespace ? { namespace: c.namespace } : {},
+      labels: { "app.kubernetes.io/managed-by": "rollgen" }
+    },
     spec: {
       workloadSelector: { labels: { ...c.gateway } },
       configPatches: [
@@ -46517,13 +47270,23 @@ function coloringEnvoyFilter(c) {
           applyTo: "HTTP_FILTER",
           match: {
             context: "GATEWAY",
-            listener: { filterChain: { filter: { name: "envoy.filters.network.http_connection_manager", subFilter: { name: "envoy.filters.http.router" } } } }
+            listener: {
+              filterChain: {
+                filter: {
+                  name: "envoy.filters.network.http_connection_manager",
+                  subFilter: { name: "envoy.filters.http.router" }
+                }
+              }
+            }
           },
           patch: {
             operation: "INSERT_BEFORE",
             value: {
               name: "envoy.filters.http.lua",
-              typed_config: { "@type": "type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua", inlineCode: coloringLua(c) }
+              typed_config: {
+                "@type": "type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua",
+                inlineCode: coloringLua(c)
+              }
             }
           }
         }
@@ -46535,7 +47298,10 @@ function coloringLua(c) {
   const lines = ["function envoy_on_request(request_handle)", "  local headers = request_handle:headers()"];
   c.rules.forEach((rule, i) => {
     const test = Object.entries(rule.when).sort(([a], [b]) => a.localeCompare(b, "en")).map(([name, value]) => `headers:get(${lua(name.toLowerCase())}) == ${lua(value)}`).join(" and ");
-    lines.push(`  ${i === 0 ? "if" : "elseif"} ${test} then`, `    headers:replace(${lua(c.header.toLowerCase())}, ${lua(rule.value)})`);
+    lines.push(
+      `  ${i === 0 ? "if" : "elseif"} ${test} then`,
+      `    headers:replace(${lua(c.header.toLowerCase())}, ${lua(rule.value)})`
+    );
   });
   lines.push("  else", `    headers:replace(${lua(c.header.toLowerCase())}, ${lua(c.default)})`, "  end", "end", "");
   return lines.join("\n");
@@ -46574,7 +47340,10 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers.push(h);
   }
-  const path10 = isObject(m.path) ? { type: str(m.path.type) ?? "PathPrefix", value: str(m.path.value) ?? "/" } : void 0;
+  const path10 = isObject(m.path) ? {
+    type: str(m.path.type) ?? "PathPrefix",
+    value: str(m.path.value) ?? "/"
+  } : void 0;
   return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
 }
 function valueMatch2(v) {
@@ -46602,18 +47371,34 @@ function providerFromKruiseRouting(doc, routing, path10, out) {
     const provider = KRUISE_INGRESS_CLASSES[classType];
     if (!provider) {
       const o = doc.locate([...path10, "ingress", "classType"]);
-      out.push({ ...o, message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`, severity: "error" });
+      out.push({
+        ...o,
+        message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
+        severity: "error"
+      });
     } else {
-      refs.push({ provider, origin: doc.locate([...path10, "ingress"]), options: { ingresses: [str(ingress.name) ?? ""] } });
+      refs.push({
+        provider,
+        origin: doc.locate([...path10, "ingress"]),
+        options: { ingresses: [str(ingress.name) ?? ""] }
+      });
     }
   }
   if (routing.gateway !== void 0) {
-    refs.push({ provider: "gateway-api", origin: doc.locate([...path10, "gateway"]), options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] } });
+    refs.push({
+      provider: "gateway-api",
+      origin: doc.locate([...path10, "gateway"]),
+      options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] }
+    });
   }
   const custom = arr(routing.customNetworkRefs).map(obj);
   if (custom.length > 0) {
     const istio = custom.every(isIstioRef);
-    refs.push({ provider: istio ? "istio" : "custom", origin: doc.locate([...path10, "customNetworkRefs"]), options: { refs: custom } });
+    refs.push({
+      provider: istio ? "istio" : "custom",
+      origin: doc.locate([...path10, "customNetworkRefs"]),
+      options: { refs: custom }
+    });
   }
   return refs;
 }
@@ -46621,14 +47406,20 @@ function providersFromArgo(doc, routing, path10) {
   const at = (key2) => doc.locate([...path10, key2]);
   const refs = [];
   if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
-  if (routing.nginx !== void 0) refs.push({ provider: "ingress-nginx", origin: at("nginx"), options: argoNginxOptions(obj(routing.nginx)) });
-  if (routing.alb !== void 0) refs.push({ provider: "aws-alb", origin: at("alb"), options: argoAlbOptions(obj(routing.alb)) });
+  if (routing.nginx !== void 0)
+    refs.push({ provider: "ingress-nginx", origin: at("nginx"), options: argoNginxOptions(obj(routing.nginx)) });
+  if (routing.alb !== void 0)
+    refs.push({ provider: "aws-alb", origin: at("alb"), options: argoAlbOptions(obj(routing.alb)) });
   if (routing.smi !== void 0) refs.push({ provider: "smi", origin: at("smi"), options: obj(routing.smi) });
-  if (routing.ambassador !== void 0) refs.push({ provider: "ambassador", origin: at("ambassador"), options: obj(routing.ambassador) });
-  if (routing.traefik !== void 0) refs.push({ provider: "traefik", origin: at("traefik"), options: obj(routing.traefik) });
-  if (routing.apisix !== void 0) refs.push({ provider: "apisix", origin: at("apisix"), options: obj(routing.apisix) });
+  if (routing.ambassador !== void 0)
+    refs.push({ provider: "ambassador", origin: at("ambassador"), options: obj(routing.ambassador) });
+  if (routing.traefik !== void 0)
+    refs.push({ provider: "traefik", origin: at("traefik"), options: obj(routing.traefik) });
+  if (routing.apisix !== void 0)
+    refs.push({ provider: "apisix", origin: at("apisix"), options: obj(routing.apisix) });
   const gateway = obj(routing.plugins)["argoproj-labs/gatewayAPI"];
-  if (gateway !== void 0) refs.push({ provider: "gateway-api", origin: at("plugins"), options: argoGatewayOptions(obj(gateway)) });
+  if (gateway !== void 0)
+    refs.push({ provider: "gateway-api", origin: at("plugins"), options: argoGatewayOptions(obj(gateway)) });
   return refs;
 }
 function argoNginxOptions(nginx2) {
@@ -46646,11 +47437,22 @@ function argoAlbOptions(alb) {
   const { ingress: _single, ingresses: _many, ...rest } = alb;
   return { ...rest, ingresses: [...new Set(ingresses)] };
 }
-var ARGO_GATEWAY_KEYS = ["httpRoute", "httpRoutes", "namespace", "inProgressLabelKey", "inProgressLabelValue", "disableInProgressLabel", "configMap"];
+var ARGO_GATEWAY_KEYS = [
+  "httpRoute",
+  "httpRoutes",
+  "namespace",
+  "inProgressLabelKey",
+  "inProgressLabelValue",
+  "disableInProgressLabel",
+  "configMap"
+];
 function argoGatewayOptions(g) {
   const single = str(g.httpRoute);
   const list3 = arr(g.httpRoutes).map(obj);
-  const routes = [...single ? [{ name: single, useHeaderRoutes: true }] : [], ...list3.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))];
+  const routes = [
+    ...single ? [{ name: single, useHeaderRoutes: true }] : [],
+    ...list3.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
+  ];
   const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
   const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
   return {
@@ -46679,7 +47481,12 @@ function normalizeArgo(doc) {
   const replicas2 = num(spec.replicas) ?? 1;
   const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? "");
   const weightTotal = num(routing.maxTrafficWeight) ?? 100;
-  const steps = walkSteps(doc, arr(canary.steps), { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== void 0 }, diagnostics);
+  const steps = walkSteps(
+    doc,
+    arr(canary.steps),
+    { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== void 0 },
+    diagnostics
+  );
   const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"]) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
@@ -46700,8 +47507,14 @@ function normalizeArgo(doc) {
       providers,
       managedRoutes
     },
-    canaryPodMetadata: { labels: stringMap(obj(canary.canaryMetadata).labels), annotations: stringMap(obj(canary.canaryMetadata).annotations) },
-    stablePodMetadata: { labels: stringMap(obj(canary.stableMetadata).labels), annotations: stringMap(obj(canary.stableMetadata).annotations) }
+    canaryPodMetadata: {
+      labels: stringMap(obj(canary.canaryMetadata).labels),
+      annotations: stringMap(obj(canary.canaryMetadata).annotations)
+    },
+    stablePodMetadata: {
+      labels: stringMap(obj(canary.stableMetadata).labels),
+      annotations: stringMap(obj(canary.stableMetadata).annotations)
+    }
   };
   return { rollout, diagnostics };
 }
@@ -46709,14 +47522,25 @@ function argoWorkload(doc, root, replicas2, out) {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
-    if (str(ref.kind) !== "Deployment") out.push(error2(doc, ["spec", "workloadRef", "kind"], `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`));
+    if (str(ref.kind) !== "Deployment")
+      out.push(
+        error2(
+          doc,
+          ["spec", "workloadRef", "kind"],
+          `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
+        )
+      );
     return { kind: "Deployment", name: str(ref.name) ?? "", replicasOverride: replicas2 };
   }
   const meta = obj(root.metadata);
   const deployment = {
     apiVersion: "apps/v1",
     kind: "Deployment",
-    metadata: { name: str(meta.name) ?? "", ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {}, ...meta.labels ? { labels: stringMap(meta.labels) } : {} },
+    metadata: {
+      name: str(meta.name) ?? "",
+      ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
+      ...meta.labels ? { labels: stringMap(meta.labels) } : {}
+    },
     spec: { replicas: replicas2, selector: spec.selector, template: spec.template }
   };
   return { kind: "Deployment", name: deployment.metadata.name, replicasOverride: replicas2, synthesized: deployment };
@@ -46736,22 +47560,40 @@ function walkSteps(doc, raw, wc, out) {
 function applyPause(doc, steps, pause, path10, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
-    out.push({ ...doc.locate(path10), message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval", severity: "warning" });
+    out.push({
+      ...doc.locate(path10),
+      message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
+      severity: "warning"
+    });
     return;
   }
   const seconds = parseDuration(obj(pause).duration);
-  steps[steps.length - 1] = { ...previous, pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds } };
+  steps[steps.length - 1] = {
+    ...previous,
+    pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
+  };
 }
 function applyAction(doc, state, e, path10, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
-    if (!wc.routed) out.push(error2(doc, [...path10, "setCanaryScale"], "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"));
+    if (!wc.routed)
+      out.push(
+        error2(
+          doc,
+          [...path10, "setCanaryScale"],
+          "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
+        )
+      );
     state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
   } else if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
-    out.push({ ...doc.locate([...path10, kind]), message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`, severity: "warning" });
+    out.push({
+      ...doc.locate([...path10, kind]),
+      message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`,
+      severity: "warning"
+    });
     return false;
   }
   return true;
@@ -46827,7 +47669,11 @@ var ARGO_CONTROLLER_KINDS = ["AnalysisTemplate", "ClusterAnalysisTemplate", "Ana
 function classifyDocument(doc, out) {
   const v = doc.value;
   if (!isObject(v) || typeof v.apiVersion !== "string" || typeof v.kind !== "string") {
-    out.push({ ...doc.origin, message: "not a Kubernetes object: apiVersion and kind are required", severity: "error" });
+    out.push({
+      ...doc.origin,
+      message: "not a Kubernetes object: apiVersion and kind are required",
+      severity: "error"
+    });
     return void 0;
   }
   if (!isObject(v.metadata) || typeof v.metadata.name !== "string" || v.metadata.name === "") {
@@ -46839,14 +47685,21 @@ function classifyDocument(doc, out) {
   if (apiVersion === "rollgen.dev/v1alpha1" && kind === "RequestColoring") return { role: "request-coloring" };
   if (apiVersion === "argoproj.io/v1alpha1" && kind === "Rollout") return { role: "rollout", schema: "argo-rollout" };
   if (apiVersion === "rollgen.dev/v1alpha1" && kind === "RouteTemplate") return { role: "route-template" };
-  if (apiVersion.startsWith(ARGO) && ARGO_CONTROLLER_KINDS.includes(kind)) return { role: "ignored", reason: `${kind} is read only by the Argo Rollouts controller` };
+  if (apiVersion.startsWith(ARGO) && ARGO_CONTROLLER_KINDS.includes(kind))
+    return { role: "ignored", reason: `${kind} is read only by the Argo Rollouts controller` };
   return { role: "manifest" };
 }
 function classifyKruise(doc, apiVersion, kind, out) {
-  if (kind === "Rollout" && apiVersion === "rollouts.kruise.io/v1alpha1") return { role: "rollout", schema: "kruise-rollout-v1alpha1" };
-  if (kind === "Rollout" && apiVersion === "rollouts.kruise.io/v1beta1") return { role: "rollout", schema: "kruise-rollout-v1beta1" };
+  if (kind === "Rollout" && apiVersion === "rollouts.kruise.io/v1alpha1")
+    return { role: "rollout", schema: "kruise-rollout-v1alpha1" };
+  if (kind === "Rollout" && apiVersion === "rollouts.kruise.io/v1beta1")
+    return { role: "rollout", schema: "kruise-rollout-v1beta1" };
   if (kind === "TrafficRouting" && apiVersion === "rollouts.kruise.io/v1alpha1") return { role: "traffic-routing" };
-  out.push({ ...doc.locate(["kind"]), message: `unknown kind ${apiVersion} ${kind}; rollgen reads Rollout (v1alpha1, v1beta1) and TrafficRouting (v1alpha1)`, severity: "error" });
+  out.push({
+    ...doc.locate(["kind"]),
+    message: `unknown kind ${apiVersion} ${kind}; rollgen reads Rollout (v1alpha1, v1beta1) and TrafficRouting (v1alpha1)`,
+    severity: "error"
+  });
   return void 0;
 }
 
@@ -46864,7 +47717,13 @@ function normalizeKruise(doc) {
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(error3(doc, [...refPath, "kind"], `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`));
+    diagnostics.push(
+      error3(
+        doc,
+        [...refPath, "kind"],
+        `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
+      )
+    );
   }
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
@@ -46890,7 +47749,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   if (v1beta1) return canary.enableExtraWorkloadForCanary === true ? "canary" : "partition";
   const style = (annotation ?? "canary").toLowerCase();
   if (style !== "canary" && style !== "partition") {
-    out.push(error3(doc, ["metadata", "annotations", ROLLING_STYLE], `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`));
+    out.push(
+      error3(
+        doc,
+        ["metadata", "annotations", ROLLING_STYLE],
+        `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`
+      )
+    );
   }
   return style === "partition" ? "partition" : "canary";
 }
@@ -46935,7 +47800,11 @@ function matchesOverTraffic(steps, providers, out) {
   if (!providers.some((p) => MATCH_MODE_PROVIDERS.includes(p.provider))) return [...steps];
   return steps.map((s) => {
     if (s.matches.length === 0 || s.weight === void 0 || s.weight === 0) return s;
-    out.push({ ...s.origin, message: `traffic ${s.weight}% is ignored because the step has matches: Kruise sends only matching requests to the canary on Istio and Gateway API; remove traffic or the matches`, severity: "warning" });
+    out.push({
+      ...s.origin,
+      message: `traffic ${s.weight}% is ignored because the step has matches: Kruise sends only matching requests to the canary on Istio and Gateway API; remove traffic or the matches`,
+      severity: "warning"
+    });
     const { weight: _ignored, ...rest } = s;
     return rest;
   });
@@ -46969,12 +47838,19 @@ function checkRouteTemplates(templates, out) {
     const key2 = `${t.group}/${t.kind}`;
     const seen = first.get(key2);
     if (!seen) first.set(key2, t);
-    else out.push({ ...t.origin, message: `RouteTemplate ${t.name}: a second template for ${t.kind}${t.group ? `.${t.group}` : ""} (first: RouteTemplate ${seen.name} at ${seen.origin.file}:${seen.origin.line}); keep one`, severity: "error" });
+    else
+      out.push({
+        ...t.origin,
+        message: `RouteTemplate ${t.name}: a second template for ${t.kind}${t.group ? `.${t.group}` : ""} (first: RouteTemplate ${seen.name} at ${seen.origin.file}:${seen.origin.line}); keep one`,
+        severity: "error"
+      });
   }
 }
 function withRouteTemplates(spec, templates) {
   if (!spec.traffic.providers.some((p) => p.provider === CUSTOM_PROVIDER)) return spec;
-  const providers = spec.traffic.providers.map((p) => p.provider === CUSTOM_PROVIDER ? { ...p, options: { ...p.options, templates } } : p);
+  const providers = spec.traffic.providers.map(
+    (p) => p.provider === CUSTOM_PROVIDER ? { ...p, options: { ...p.options, templates } } : p
+  );
   return { ...spec, traffic: { ...spec.traffic, providers } };
 }
 
@@ -47021,7 +47897,10 @@ function checkRollout(rollout, resources) {
 var DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 function checkName(r, report) {
   if (!DNS_LABEL.test(r.workload.name) || r.workload.name.length > 63 - "-canary".length) {
-    report(r.origin, `workload name "${r.workload.name}" must be a DNS-1123 label of at most 56 characters so "<name>-canary" stays valid`);
+    report(
+      r.origin,
+      `workload name "${r.workload.name}" must be a DNS-1123 label of at most 56 characters so "<name>-canary" stays valid`
+    );
   }
 }
 function checkSteps3(r, report) {
@@ -47034,28 +47913,46 @@ function checkStep(r, s, i, report) {
   if (s.weight !== void 0 && (s.weight < 0 || s.weight > r.traffic.weightTotal)) {
     report(s.origin, `step ${n}: traffic ${s.weight} is outside 0..${r.traffic.weightTotal}`);
   }
-  if (r.format !== "argo" && s.weight === 0) report(s.origin, `step ${n}: traffic must be greater than 0% (Kruise), or leave it out`);
+  if (r.format !== "argo" && s.weight === 0)
+    report(s.origin, `step ${n}: traffic must be greater than 0% (Kruise), or leave it out`);
   if (s.replicas && "percent" in s.replicas && (s.replicas.percent <= 0 || s.replicas.percent > 100)) {
     report(s.origin, `step ${n}: replicas ${s.replicas.percent}% must be in (0%, 100%]`);
   }
-  if (s.replicas && "count" in s.replicas && s.replicas.count <= 0 && r.format !== "argo") report(s.origin, `step ${n}: replicas must be greater than 0`);
-  if (r.format === "kruise-v1alpha1" && s.replicas === void 0 && s.weight === void 0) report(s.origin, `step ${n}: set weight or replicas`);
+  if (s.replicas && "count" in s.replicas && s.replicas.count <= 0 && r.format !== "argo")
+    report(s.origin, `step ${n}: replicas must be greater than 0`);
+  if (r.format === "kruise-v1alpha1" && s.replicas === void 0 && s.weight === void 0)
+    report(s.origin, `step ${n}: set weight or replicas`);
 }
 function checkNonDecreasing(r, report) {
   if (r.format === "argo") return;
   for (let i = 1; i < r.steps.length; i++) {
     const [a, b] = [r.steps[i - 1].replicas, r.steps[i].replicas];
-    if (a && b && "count" in a && "count" in b && b.count < a.count) report(r.steps[i].origin, `step ${i + 1}: replicas ${b.count} is less than step ${i}'s ${a.count}; steps must not decrease`);
-    if (a && b && "percent" in a && "percent" in b && b.percent < a.percent) report(r.steps[i].origin, `step ${i + 1}: replicas ${b.percent}% is less than step ${i}'s ${a.percent}%; steps must not decrease`);
+    if (a && b && "count" in a && "count" in b && b.count < a.count)
+      report(
+        r.steps[i].origin,
+        `step ${i + 1}: replicas ${b.count} is less than step ${i}'s ${a.count}; steps must not decrease`
+      );
+    if (a && b && "percent" in a && "percent" in b && b.percent < a.percent)
+      report(
+        r.steps[i].origin,
+        `step ${i + 1}: replicas ${b.percent}% is less than step ${i}'s ${a.percent}%; steps must not decrease`
+      );
   }
 }
 function checkWorkload(r, resources, report) {
   if (r.workload.synthesized) return checkDeploymentShape(r.workload.synthesized, r.origin, report);
   const found = resources.find("Deployment", r.workload.name, r.namespace);
-  if (!found) return report(r.origin, `Deployment "${r.workload.name}" is not among the app's manifests; add it or fix workloadRef.name`);
+  if (!found)
+    return report(
+      r.origin,
+      `Deployment "${r.workload.name}" is not among the app's manifests; add it or fix workloadRef.name`
+    );
   checkDeploymentShape(found.object, found.origin, report);
   if (resources.find("Deployment", `${r.workload.name}-canary`, r.namespace)) {
-    report(found.origin, `a Deployment named "${r.workload.name}-canary" already exists; rollgen needs that name for the canary`);
+    report(
+      found.origin,
+      `a Deployment named "${r.workload.name}-canary" already exists; rollgen needs that name for the canary`
+    );
   }
 }
 function checkDeploymentShape(d, origin, report) {
@@ -47063,25 +47960,34 @@ function checkDeploymentShape(d, origin, report) {
   const selector = isObject(spec.selector) ? spec.selector : {};
   if (!isObject(spec.template)) report(origin, `Deployment "${d.metadata.name}" has no spec.template`);
   if (!isObject(selector.matchLabels) || Object.keys(selector.matchLabels).length === 0) {
-    report(origin, `Deployment "${d.metadata.name}" needs spec.selector.matchLabels so the canary selector can extend it`);
+    report(
+      origin,
+      `Deployment "${d.metadata.name}" needs spec.selector.matchLabels so the canary selector can extend it`
+    );
   }
 }
 function checkServices(r, resources, report) {
   const { stableService, canaryService, generateCanaryService, providers } = r.traffic;
   const subsetOnly = providers.length > 0 && providers.every((p) => p.provider === "istio" && p.options.destinationRule !== void 0);
-  if (providers.length > 0 && !stableService && !subsetOnly) report(r.origin, "traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)");
-  if (stableService && !resources.find("Service", stableService, r.namespace)) report(r.origin, `Service "${stableService}" is not among the app's manifests`);
+  if (providers.length > 0 && !stableService && !subsetOnly)
+    report(r.origin, "traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)");
+  if (stableService && !resources.find("Service", stableService, r.namespace))
+    report(r.origin, `Service "${stableService}" is not among the app's manifests`);
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
     report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
   }
   if (canaryService && generateCanaryService && resources.find("Service", canaryService, r.namespace)) {
-    report(resources.originOf("Service", canaryService), `a Service named "${canaryService}" already exists; rollgen generates the canary Service under that name`);
+    report(
+      resources.originOf("Service", canaryService),
+      `a Service named "${canaryService}" already exists; rollgen generates the canary Service under that name`
+    );
   }
 }
 function checkManagedRoutes(r, report) {
   for (const s of r.steps) {
     for (const route of [...s.headerRoutes, ...s.mirrorRoutes]) {
-      if (!r.traffic.managedRoutes.includes(route.name)) report(s.origin, `route "${route.name}" must be listed in trafficRouting.managedRoutes`);
+      if (!r.traffic.managedRoutes.includes(route.name))
+        report(s.origin, `route "${route.name}" must be listed in trafficRouting.managedRoutes`);
     }
   }
 }
@@ -47105,7 +48011,14 @@ function normalizeTrafficRouting(doc) {
     workload: { kind: "Deployment", name: "" },
     style: "canary",
     steps: matchesOverTraffic([step], providers, diagnostics),
-    traffic: { stableService: service, canaryService: service, generateCanaryService: false, weightTotal: 100, providers, managedRoutes: [] },
+    traffic: {
+      stableService: service,
+      canaryService: service,
+      generateCanaryService: false,
+      weightTotal: 100,
+      providers,
+      managedRoutes: []
+    },
     canaryPodMetadata: { labels: {}, annotations: {} },
     stablePodMetadata: { labels: {}, annotations: {} }
   };
@@ -47122,8 +48035,10 @@ function loadApp(name, documents, policy) {
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
     if (!role) continue;
-    if (role.role === "manifest") manifests.push({ object: doc.value, origin: doc.origin, locate: doc.locate });
-    if (role.role === "ignored") diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: "warning" });
+    if (role.role === "manifest")
+      manifests.push({ object: doc.value, origin: doc.origin, locate: doc.locate });
+    if (role.role === "ignored")
+      diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: "warning" });
     if (role.role === "traffic-routing") readTrafficRouting(doc, shared, diagnostics);
     if (role.role === "request-coloring") readRequestColoring(doc, manifests, diagnostics);
     if (role.role === "route-template") collectRouteTemplate(doc, templates, diagnostics);
@@ -47148,7 +48063,11 @@ function readRequestColoring(doc, manifests, diagnostics) {
   diagnostics.push(...problems);
   if (problems.length > 0) return;
   const v = doc.value;
-  const coloring = { name: v.metadata.name, ...v.metadata.namespace ? { namespace: v.metadata.namespace } : {}, ...v.spec };
+  const coloring = {
+    name: v.metadata.name,
+    ...v.metadata.namespace ? { namespace: v.metadata.namespace } : {},
+    ...v.spec
+  };
   manifests.push({ object: coloringEnvoyFilter(coloring), origin: doc.origin, locate: doc.locate });
 }
 function readTrafficRouting(doc, out, diagnostics) {
@@ -47162,16 +48081,28 @@ function readTrafficRouting(doc, out, diagnostics) {
 function loadRoutings(app, shared, rollouts, resources, policy, out) {
   for (const r of rollouts) {
     const ref = r.spec.trafficRoutingRef;
-    if (ref && !shared.some((s) => s.name === ref)) out.push({ ...r.spec.origin, message: `rollout ${r.spec.name} references TrafficRouting "${ref}", which is not in app ${app}; put the TrafficRouting and every rollout sharing it in one app`, severity: "error" });
+    if (ref && !shared.some((s) => s.name === ref))
+      out.push({
+        ...r.spec.origin,
+        message: `rollout ${r.spec.name} references TrafficRouting "${ref}", which is not in app ${app}; put the TrafficRouting and every rollout sharing it in one app`,
+        severity: "error"
+      });
   }
   return shared.flatMap((s) => {
     const members = rollouts.filter((r) => r.spec.trafficRoutingRef === s.name);
     const counts = new Set(members.map((m) => m.plan.steps.length));
     if (counts.size > 1) {
       const list3 = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(", ");
-      out.push({ ...s.rollout.origin, message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list3}`, severity: "error" });
+      out.push({
+        ...s.rollout.origin,
+        message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list3}`,
+        severity: "error"
+      });
     }
-    const rollout = { ...s.rollout, canaryPodMetadata: members[0]?.spec.canaryPodMetadata ?? s.rollout.canaryPodMetadata };
+    const rollout = {
+      ...s.rollout,
+      canaryPodMetadata: members[0]?.spec.canaryPodMetadata ?? s.rollout.canaryPodMetadata
+    };
     const providers = bindProviders(app, rollout, resources, out);
     if (!providers) return [];
     const plan = buildPlan(rollout, 1, policy);
@@ -47200,13 +48131,19 @@ function bindProviders(app, spec, resources, out) {
     const generator = getGenerator(ref.provider);
     if (!generator) {
       const why = PLANNED_PROVIDERS.includes(ref.provider) ? "is not supported yet" : "is unknown";
-      out.push({ ...ref.origin, message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} ${why}`, severity: "error" });
+      out.push({
+        ...ref.origin,
+        message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} ${why}`,
+        severity: "error"
+      });
       return void 0;
     }
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return void 0;
-    const problems = generator.check(generatorContext(app, spec, resources, { generator, options, origin: ref.origin }));
+    const problems = generator.check(
+      generatorContext(app, spec, resources, { generator, options, origin: ref.origin })
+    );
     out.push(...problems);
     if (problems.some((p) => p.severity === "error")) return void 0;
     bound.push({ generator, options, origin: ref.origin });
@@ -47220,7 +48157,11 @@ function checkExpressible(app, spec, plan, providers, out) {
       const features = missing.length > 0 ? missing : generator.unsupported?.(step.traffic) ?? [];
       for (const feature of features) {
         const origin = spec.steps[step.index - 1].origin;
-        out.push({ ...origin, message: `app ${app}, rollout ${spec.name}, step ${step.index}: provider ${generator.id} cannot express ${feature}`, severity: "error" });
+        out.push({
+          ...origin,
+          message: `app ${app}, rollout ${spec.name}, step ${step.index}: provider ${generator.id} cannot express ${feature}`,
+          severity: "error"
+        });
       }
     }
   }
@@ -47230,7 +48171,12 @@ function checkDuplicates(manifests, out) {
   for (const m of manifests) {
     const key2 = objectKey(m.object);
     const first = seen.get(key2);
-    if (first) out.push({ ...m.origin, message: `duplicate ${m.object.kind} "${m.object.metadata.name}" (first at ${first.origin.file}:${first.origin.line})`, severity: "error" });
+    if (first)
+      out.push({
+        ...m.origin,
+        message: `duplicate ${m.object.kind} "${m.object.metadata.name}" (first at ${first.origin.file}:${first.origin.line})`,
+        severity: "error"
+      });
     else seen.set(key2, m);
   }
 }
@@ -47238,7 +48184,12 @@ function checkOneRolloutPerWorkload(specs, out) {
   const owner = /* @__PURE__ */ new Map();
   for (const s of specs) {
     const first = owner.get(s.workload.name);
-    if (first) out.push({ ...s.origin, message: `rollouts ${first.name} and ${s.name} both manage Deployment "${s.workload.name}"; keep one`, severity: "error" });
+    if (first)
+      out.push({
+        ...s.origin,
+        message: `rollouts ${first.name} and ${s.name} both manage Deployment "${s.workload.name}"; keep one`,
+        severity: "error"
+      });
     else owner.set(s.workload.name, s);
   }
 }
@@ -47259,7 +48210,8 @@ function statusDocument(s) {
 }
 var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
 function parseStatus(value) {
-  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus") return `not a ${STATUS_API_VERSION} RolloutStatus`;
+  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
+    return `not a ${STATUS_API_VERSION} RolloutStatus`;
   const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
   for (const r of rollouts) {
     if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
@@ -47292,18 +48244,29 @@ function locateApps(req) {
 function locate(req) {
   const [first, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
-  if (req.file === "-") return [{ name: "stdin", source: "-", output: first ? path4.resolve(req.cwd, first) : void 0, ...defaults }];
+  if (req.file === "-")
+    return [{ name: "stdin", source: "-", output: first ? path4.resolve(req.cwd, first) : void 0, ...defaults }];
   if (first && isDir(path4.resolve(req.cwd, first))) {
     const source = path4.resolve(req.cwd, first);
-    return [{ name: path4.basename(source), source, output: second ? path4.resolve(req.cwd, second) : void 0, ...defaults }];
+    return [
+      { name: path4.basename(source), source, output: second ? path4.resolve(req.cwd, second) : void 0, ...defaults }
+    ];
   }
   const configFile = req.config ? path4.resolve(req.cwd, req.config) : findConfig(req.cwd);
-  if (!configFile) throw new InputError([], first ? `"${first}" is not a directory and there is no rollgen.yaml to look it up in` : "give an app source directory, or run where rollgen.yaml is");
+  if (!configFile)
+    throw new InputError(
+      [],
+      first ? `"${first}" is not a directory and there is no rollgen.yaml to look it up in` : "give an app source directory, or run where rollgen.yaml is"
+    );
   const config = readConfig(configFile, req.cwd);
   if (req.args.length === 0) return [...config.apps];
   return req.args.map((name) => {
     const app = config.apps.find((a) => a.name === name);
-    if (!app) throw new InputError([], `no app "${name}" in ${path4.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`);
+    if (!app)
+      throw new InputError(
+        [],
+        `no app "${name}" in ${path4.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
+      );
     return app;
   });
 }
@@ -47341,15 +48304,23 @@ function readOutput(loc, cwd) {
     const parsed = parseYamlStream(f.path, f.text);
     diagnostics.push(...parsed.diagnostics);
     if (base === STATUS_FILE) status = statusOf(parsed.documents[0], diagnostics);
-    else if (base !== "kustomization.yaml") objects.push(...parsed.documents.map((d) => ({ object: d.value, origin: d.origin, locate: d.locate })));
+    else if (base !== "kustomization.yaml")
+      objects.push(
+        ...parsed.documents.map((d) => ({ object: d.value, origin: d.origin, locate: d.locate }))
+      );
   }
   if (diagnostics.length > 0) throw new InputError(diagnostics);
-  return { ...status ? { status } : {}, ...kustomization !== void 0 ? { kustomization } : {}, resources: new ResourceSet(objects) };
+  return {
+    ...status ? { status } : {},
+    ...kustomization !== void 0 ? { kustomization } : {},
+    resources: new ResourceSet(objects)
+  };
 }
 function statusOf(doc, out) {
   if (!doc) return void 0;
   const parsed = parseStatus(doc.value);
-  if (typeof parsed === "string") out.push({ ...doc.origin, message: `${parsed}; restore the file from git history`, severity: "error" });
+  if (typeof parsed === "string")
+    out.push({ ...doc.origin, message: `${parsed}; restore the file from git history`, severity: "error" });
   return typeof parsed === "string" ? void 0 : parsed;
 }
 
@@ -47406,9 +48377,13 @@ function readConnection(env2, flags2) {
   const apiUrl = (flags2.apiUrl ?? env2.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
   if (!token) throw new InputError([], "the GitHub flow needs a token: set GITHUB_TOKEN or pass --token");
   if (!repository || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository)) {
-    throw new InputError([], `the GitHub flow needs the repository as owner/name: set GITHUB_REPOSITORY or pass --repo${repository ? ` (got "${repository}")` : ""}`);
+    throw new InputError(
+      [],
+      `the GitHub flow needs the repository as owner/name: set GITHUB_REPOSITORY or pass --repo${repository ? ` (got "${repository}")` : ""}`
+    );
   }
-  if (!/^https?:\/\//.test(apiUrl)) throw new InputError([], `--api-url / GITHUB_API_URL must be an http(s) URL (got "${apiUrl}")`);
+  if (!/^https?:\/\//.test(apiUrl))
+    throw new InputError([], `--api-url / GITHUB_API_URL must be an http(s) URL (got "${apiUrl}")`);
   return { token, repository, apiUrl };
 }
 async function withoutToken(token, work) {
@@ -47435,7 +48410,8 @@ function parseMarker(body) {
   try {
     const value = JSON.parse(m[1]);
     const fields = [value.app, value.target, value.revision, value.stable, value.digest];
-    if (value.v !== 1 || fields.some((f) => typeof f !== "string") || value.origin !== "flow" && value.origin !== "command") return void 0;
+    if (value.v !== 1 || fields.some((f) => typeof f !== "string") || value.origin !== "flow" && value.origin !== "command")
+      return void 0;
     return value;
   } catch {
     return void 0;
@@ -47465,12 +48441,28 @@ function targetOf(previous, t, command) {
   if (command.kind === "abort" || command.kind === "retry") return { kind: command.kind };
   return targets2.reduce((a, b) => rank(b) < rank(a) ? b : a);
 }
-var ORDER2 = ["adopt", "select", "step", "promote", "cleanup", "revert", "remove", "abort", "retry"];
+var ORDER2 = [
+  "adopt",
+  "select",
+  "step",
+  "promote",
+  "cleanup",
+  "revert",
+  "remove",
+  "abort",
+  "retry"
+];
 function rank(t) {
   return ORDER2.indexOf(t.kind) * 1e6 + (t.kind === "step" ? t.step : 0);
 }
 function movingTargets(previous, t) {
-  return t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name)).map((next) => ({ name: next.name, target: rolloutTarget(previous?.rollouts.find((r) => r.name === next.name), next) }));
+  return t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name)).map((next) => ({
+    name: next.name,
+    target: rolloutTarget(
+      previous?.rollouts.find((r) => r.name === next.name),
+      next
+    )
+  }));
 }
 function rolloutTarget(prev, next) {
   if (prev?.draining !== void 0 && next.draining === void 0) return { kind: "remove" };
@@ -47491,7 +48483,11 @@ function rolloutTarget(prev, next) {
 function gateFor(app, previous, t) {
   const gates = movingTargets(previous, t).map(({ name, target }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
-    return r ? rolloutGate(r.plan.startGate, r.plan.steps.map((s) => s.gate), target) : { kind: "manual" };
+    return r ? rolloutGate(
+      r.plan.startGate,
+      r.plan.steps.map((s) => s.gate),
+      target
+    ) : { kind: "manual" };
   });
   return combineGates(gates);
 }
@@ -47537,7 +48533,14 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
   const p = app.proposal;
   const open2 = pulls.filter((x) => x.pr.state === "open");
   const command = open2.find((x) => x.marker?.origin === "command");
-  if (command && p?.marker.origin !== "command") return [{ kind: "wait", pr: command.pr, reason: `waiting for a person to merge or close #${command.pr.number} (${command.marker.target})` }];
+  if (command && p?.marker.origin !== "command")
+    return [
+      {
+        kind: "wait",
+        pr: command.pr,
+        reason: `waiting for a person to merge or close #${command.pr.number} (${command.marker.target})`
+      }
+    ];
   if (!p) {
     const stale = open2.filter((x) => x.marker?.origin !== "command");
     return stale.length > 0 ? stale.map((x) => close(x, "obsolete")) : [{ kind: "wait", reason: "up to date" }];
@@ -47549,10 +48552,25 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
   const newest = onBranch[0];
   if (newest && !app.ignoreHold && isRejection(newest, p)) {
     const note = newest.marker.noted ? [] : [{ kind: "note-hold", pr: newest.pr, marker: newest.marker }];
-    return [...note, ...superseded, { kind: "wait", pr: newest.pr, reason: `held: #${newest.pr.number} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr` }];
+    return [
+      ...note,
+      ...superseded,
+      {
+        kind: "wait",
+        pr: newest.pr,
+        reason: `held: #${newest.pr.number} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`
+      }
+    ];
   }
   const landed = app.ignoreHold ? void 0 : onBranch.find((x) => landedAfterCheckout(x, p, history));
-  if (landed) return [{ kind: "wait", pr: landed.pr, reason: `#${landed.pr.number} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here` }];
+  if (landed)
+    return [
+      {
+        kind: "wait",
+        pr: landed.pr,
+        reason: `#${landed.pr.number} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`
+      }
+    ];
   return [{ kind: "open", proposal: p }, ...superseded];
 }
 function keepCurrent(x, p, now, history, checks) {
@@ -47560,16 +48578,39 @@ function keepCurrent(x, p, now, history, checks) {
   const commit2 = x.marker?.digest !== p.marker.digest;
   if (commit2 || Object.keys(fields).length > 0) return [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }];
   const gate = p.gate;
-  if (gate.kind === "manual") return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges #${x.pr.number}` }];
+  if (gate.kind === "manual")
+    return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges #${x.pr.number}` }];
   if (gate.kind === "timed") {
-    if (!history.landedAt) return [{ kind: "wait", pr: x.pr, reason: "timed gate: the previous step is not in the git history of this checkout (fetch-depth: 0?)" }];
+    if (!history.landedAt)
+      return [
+        {
+          kind: "wait",
+          pr: x.pr,
+          reason: "timed gate: the previous step is not in the git history of this checkout (fetch-depth: 0?)"
+        }
+      ];
     const due = new Date(history.landedAt.getTime() + gate.seconds * 1e3);
-    if (now < due) return [{ kind: "wait", pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due.toISOString()}` }];
+    if (now < due)
+      return [{ kind: "wait", pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due.toISOString()}` }];
   }
-  if (x.marker?.head !== x.pr.headSha) return [{ kind: "wait", pr: x.pr, reason: `#${x.pr.number} has commits rollgen did not make; a person reviews and merges it` }];
+  if (x.marker?.head !== x.pr.headSha)
+    return [
+      {
+        kind: "wait",
+        pr: x.pr,
+        reason: `#${x.pr.number} has commits rollgen did not make; a person reviews and merges it`
+      }
+    ];
   const state = checks.get(x.pr.headSha);
   if (state === void 0) return [{ kind: "need-checks", pr: x.pr }];
-  if (state !== "success") return [{ kind: "wait", pr: x.pr, reason: `gate passed; checks on #${x.pr.number} are ${state === "pending" ? "pending" : "failing"}` }];
+  if (state !== "success")
+    return [
+      {
+        kind: "wait",
+        pr: x.pr,
+        reason: `gate passed; checks on #${x.pr.number} are ${state === "pending" ? "pending" : "failing"}`
+      }
+    ];
   return [{ kind: "merge", pr: x.pr }];
 }
 function changedFields(pr, p) {
@@ -47601,7 +48642,12 @@ var import_child_process = require("child_process");
 init_errors();
 var runGit = (args, cwd) => {
   try {
-    return (0, import_child_process.execFileSync)("git", [...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
+    return (0, import_child_process.execFileSync)("git", [...args], {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 64 * 1024 * 1024
+    });
   } catch (e) {
     const err = e;
     const why = (err.stderr ?? "").trim() || err.message;
@@ -47639,19 +48685,26 @@ async function execute(scm, app, actions, o) {
     const say = (text) => o.print(`${app}: ${o.dryRun ? "would " : ""}${text}`);
     switch (a.kind) {
       case "open":
-        if (o.dryRun) say(`open a PR from ${a.proposal.branch} into ${o.base}: "${a.proposal.title}" [${a.proposal.labels.join(", ")}]
-${fileList(a.proposal)}`);
+        if (o.dryRun)
+          say(
+            `open a PR from ${a.proposal.branch} into ${o.base}: "${a.proposal.title}" [${a.proposal.labels.join(", ")}]
+${fileList(a.proposal)}`
+          );
         else told("opened", live = await open(scm, a.proposal, o, say));
         break;
       case "update":
         if (!o.dryRun) told("updated", live = await update(scm, a.pr, a.proposal, a.commit, a.fields, o));
         else live = a.pr;
-        say(`update #${a.pr.number} (${[a.commit ? "new content" : "", ...Object.keys(a.fields)].filter(Boolean).join(", ")})${a.commit && o.dryRun ? `
-${fileList(a.proposal)}` : ""}`);
+        say(
+          `update #${a.pr.number} (${[a.commit ? "new content" : "", ...Object.keys(a.fields)].filter(Boolean).join(", ")})${a.commit && o.dryRun ? `
+${fileList(a.proposal)}` : ""}`
+        );
         break;
       case "merge":
         if (!o.dryRun && !await mergeUnlessMoved(scm, a.pr, o)) {
-          say(`left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`);
+          say(
+            `left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`
+          );
           break;
         }
         told("merged", a.pr);
@@ -47681,7 +48734,13 @@ function fileList(p) {
 async function open(scm, p, o, say) {
   const head = await commit(scm, p, o);
   try {
-    const pr = await scm.createPull({ branch: p.branch, base: o.base, title: p.title, body: withHead(p.body, head), labels: p.labels });
+    const pr = await scm.createPull({
+      branch: p.branch,
+      base: o.base,
+      title: p.title,
+      body: withHead(p.body, head),
+      labels: p.labels
+    });
     say(`opened #${pr.number} ${pr.url}`);
     return pr;
   } catch (e) {
@@ -47697,7 +48756,13 @@ async function update(scm, pr, p, withCommit, fields, o) {
   return Object.keys(all).length > 0 ? scm.updatePull(pr.number, all) : pr;
 }
 async function commit(scm, p, o) {
-  const req = { branch: p.branch, parent: o.parent, ...o.parentTree ? { parentTree: o.parentTree } : {}, message: p.message, changes: p.changes };
+  const req = {
+    branch: p.branch,
+    parent: o.parent,
+    ...o.parentTree ? { parentTree: o.parentTree } : {},
+    message: p.message,
+    changes: p.changes
+  };
   try {
     return await scm.commitToBranch(req);
   } catch (e) {
@@ -47794,7 +48859,9 @@ function objectFiles(objects) {
   });
 }
 function kustomizationFile(existing, files, previouslyOwned) {
-  const doc = (0, import_yaml4.parseDocument)(existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n");
+  const doc = (0, import_yaml4.parseDocument)(
+    existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
+  );
   const current = doc.get("resources");
   const kept = (0, import_yaml4.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
   const resources = [...kept, ...[...files].sort()];
@@ -47808,7 +48875,10 @@ function kustomizationFile(existing, files, previouslyOwned) {
   return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
 }
 function statusFile(status) {
-  return { path: STATUS_FILE, content: "# rollgen state; not listed in kustomization.yaml, so never applied.\n" + serializeValue(statusDocument(status)) };
+  return {
+    path: STATUS_FILE,
+    content: "# rollgen state; not listed in kustomization.yaml, so never applied.\n" + serializeValue(statusDocument(status))
+  };
 }
 
 // src/render/render-app.ts
@@ -47832,15 +48902,30 @@ function renderApp(app, states, track, peers) {
     rendered.push(...objects);
     resources = resources.overlay(objects);
   }
-  for (const routing of app.routings) rendered.push(...renderSharedRouting(app, routing, states, resources, track, peers));
-  return merge2(app.resources.items.map((i) => i.object), lastWins(rendered));
+  for (const routing of app.routings)
+    rendered.push(...renderSharedRouting(app, routing, states, resources, track, peers));
+  return merge2(
+    app.resources.items.map((i) => i.object),
+    lastWins(rendered)
+  );
 }
 function renderSharedRouting(app, routing, states, resources, track, peers) {
   const members = states.filter((s) => routing.members.includes(s.rollout.spec.name));
   const live = members.some((s) => s.phase.kind === "step" || s.phase.kind === "promoting");
   const traffic2 = live ? routing.plan.steps[0].traffic : stableTraffic(routing.spec.rollout.traffic.weightTotal);
   const wave = Math.max(0, ...members.map((s) => workloadWave(s.rollout.deployment)));
-  return renderRouteObjects({ app: app.name, rollout: routing.spec.rollout, resources, providers: routing.providers, track, ...peers ? { peers } : {} }, traffic2, wave);
+  return renderRouteObjects(
+    {
+      app: app.name,
+      rollout: routing.spec.rollout,
+      resources,
+      providers: routing.providers,
+      track,
+      ...peers ? { peers } : {}
+    },
+    traffic2,
+    wave
+  );
 }
 function lastWins(objects) {
   const byKey = /* @__PURE__ */ new Map();
@@ -47861,7 +48946,11 @@ function merge2(source, rendered) {
       used.add(objectKey(derived));
     }
   }
-  for (const r of rendered) if (!used.has(objectKey(r))) out.push(r), used.add(objectKey(r));
+  for (const r of rendered) {
+    if (used.has(objectKey(r))) continue;
+    out.push(r);
+    used.add(objectKey(r));
+  }
   return out;
 }
 function derivesFrom(candidate, base) {
@@ -47888,7 +48977,8 @@ function templateRevision(template) {
 // src/state/lifecycle.ts
 init_errors();
 function advanceRollout(current, name, revision, steps, removal = "one-commit") {
-  if (!current) return { status: { name, phase: "Adopting", step: 0, steps, stableRevision: revision }, action: "first deploy" };
+  if (!current)
+    return { status: { name, phase: "Adopting", step: 0, steps, stableRevision: revision }, action: "first deploy" };
   const c = { ...current, steps };
   if (c.draining !== void 0) return { status: undrained(c), action: "remove canary workloads" };
   const t = nextOf(c, name, revision);
@@ -47901,17 +48991,25 @@ function nextOf(c, name, revision) {
     case "Healthy":
       return revision === c.stableRevision ? void 0 : start(c, revision);
     case "Aborted":
-      if (revision === c.stableRevision) return { status: { ...withoutCanary(c), phase: "Healthy" }, action: "source reverted to stable" };
+      if (revision === c.stableRevision)
+        return { status: { ...withoutCanary(c), phase: "Healthy" }, action: "source reverted to stable" };
       return revision === c.canaryRevision ? void 0 : start(c, revision);
     case "Progressing":
       return progress(c, revision);
     case "Promoting":
-      if (revision !== c.canaryRevision) throw new StateError(`rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`);
-      return { status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: revision }, action: "clean up" };
+      if (revision !== c.canaryRevision)
+        throw new StateError(
+          `rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`
+        );
+      return {
+        status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: revision },
+        action: "clean up"
+      };
   }
 }
 function progress(c, revision) {
-  if (revision === c.stableRevision) return { status: { ...withoutCanary(c), phase: "Healthy", step: 0 }, action: "rollback: source back to stable" };
+  if (revision === c.stableRevision)
+    return { status: { ...withoutCanary(c), phase: "Healthy", step: 0 }, action: "rollback: source back to stable" };
   if (revision !== c.canaryRevision) return start(c, revision, "restart with new revision");
   if (c.step < c.steps) return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1}` };
   return { status: { ...c, phase: "Promoting" }, action: "promote" };
@@ -47938,17 +49036,21 @@ function drainFirst(from, t) {
   return { status: { ...t.status, draining: live }, action: `${t.action}: routes to stable (canary workloads next)` };
 }
 function abortRollout(c, removal = "one-commit") {
-  if (c.phase !== "Progressing") throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
+  if (c.phase !== "Progressing")
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
   const t = { status: { ...c, phase: "Aborted", step: 0 }, action: "abort" };
   return removal === "two-commits" ? drainFirst(c, t) : t;
 }
 function promoteRollout(c, full) {
-  if (c.phase !== "Progressing") throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be promoted`);
-  if (full || c.step >= c.steps) return { status: { ...c, phase: "Promoting" }, action: full ? "promote --full" : "promote" };
+  if (c.phase !== "Progressing")
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be promoted`);
+  if (full || c.step >= c.steps)
+    return { status: { ...c, phase: "Promoting" }, action: full ? "promote --full" : "promote" };
   return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1} (promoted)` };
 }
 function retryRollout(c) {
-  if (c.phase !== "Aborted" || !c.canaryRevision) throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
+  if (c.phase !== "Aborted" || !c.canaryRevision)
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
   return { status: { ...undrained(c), phase: "Progressing", step: 1 }, action: "retry" };
 }
 function renderPhaseOf(s) {
@@ -47974,7 +49076,10 @@ function sourcePod(r, track) {
 function stablePod(r, output, track) {
   if (!output.status?.rollouts.some((s) => s.name === r.spec.name)) return sourcePod(r, track);
   const found = output.resources.find("Deployment", r.spec.workload.name, r.spec.namespace);
-  if (!found) throw new StateError(`output has status for rollout ${r.spec.name} but no Deployment "${r.spec.workload.name}"; restore it from git history`);
+  if (!found)
+    throw new StateError(
+      `output has status for rollout ${r.spec.name} but no Deployment "${r.spec.workload.name}"; restore it from git history`
+    );
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
   return { template, revision: templateRevision(template) };
 }
@@ -48037,7 +49142,13 @@ function liveCanaryPod(r, output, track) {
 function statesAtStep(app, output, step, track) {
   return app.rollouts.map((r) => {
     if (step > r.plan.steps.length) {
-      throw new InputError([{ ...r.spec.origin, message: `rollout ${r.spec.name} has ${r.plan.steps.length} steps; --step ${step} does not exist`, severity: "error" }]);
+      throw new InputError([
+        {
+          ...r.spec.origin,
+          message: `rollout ${r.spec.name} has ${r.plan.steps.length} steps; --step ${step} does not exist`,
+          severity: "error"
+        }
+      ]);
     }
     return renderState(r, output, step === 0 ? { kind: "stable" } : { kind: "step", step }, track);
   });
@@ -48067,11 +49178,16 @@ function* everyClaim(apps, peers) {
   for (const app of apps) {
     const routers = [
       ...app.rollouts.map((r) => ({ owner: `rollout ${r.spec.name}`, spec: r.spec, providers: r.providers })),
-      ...app.routings.map((r) => ({ owner: `TrafficRouting ${r.spec.name}`, spec: r.spec.rollout, providers: r.providers }))
+      ...app.routings.map((r) => ({
+        owner: `TrafficRouting ${r.spec.name}`,
+        spec: r.spec.rollout,
+        providers: r.providers
+      }))
     ];
     for (const { owner, spec, providers } of routers) {
       for (const p of providers) {
-        for (const claim of p.generator.claims(generatorContext(app.name, spec, app.resources, p, peers))) yield { app: app.name, owner, claim };
+        for (const claim of p.generator.claims(generatorContext(app.name, spec, app.resources, p, peers)))
+          yield { app: app.name, owner, claim };
       }
     }
   }
@@ -48107,8 +49223,11 @@ async function loadRepo(ctx, args, opts) {
     for (const loc of locateApps({ cwd: ctx.cwd, args: [], ...opts }).filter((l) => !named.has(l.name))) {
       const other = loadQuietly(loc, ctx);
       if (other) all.push(other);
-      else ctx.stderr(`note: app ${loc.name} has errors and is left out of repo-wide checks; run rollgen validate ${loc.name}
-`);
+      else
+        ctx.stderr(
+          `note: app ${loc.name} has errors and is left out of repo-wide checks; run rollgen validate ${loc.name}
+`
+        );
     }
   }
   const peers = repoPeers(all);
@@ -48163,7 +49282,8 @@ function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
     const top = gitTopLevel(git, existingAncestor(path5.resolve(w.output)));
-    if (!top) throw new StateError(`--commit: ${path5.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+    if (!top)
+      throw new StateError(`--commit: ${path5.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
@@ -48195,18 +49315,27 @@ ${lines.join("\n")}
 async function stateCommand(ctx, args, opts, command) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
-  if (opts.commit) checkCommittable(ctx, writes.filter((w) => w !== void 0));
+  if (opts.commit)
+    checkCommittable(
+      ctx,
+      writes.filter((w) => w !== void 0)
+    );
   for (const w of writes) {
     if (!w) continue;
     writeOutputDir(w.output, w.files, w.remove);
     ctx.stdout(w.summary);
     if (opts.commit) commitOutput(ctx, w);
   }
-  if (writes.every((w) => !w)) ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(", ")} up to date
+  if (writes.every((w) => !w))
+    ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(", ")} up to date
 `);
 }
 function planWrite(ctx, loc, app, command, peers) {
-  if (!loc.output) throw new InputError([], `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`);
+  if (!loc.output)
+    throw new InputError(
+      [],
+      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
+    );
   const output = readOutput(loc, ctx.cwd);
   const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return void 0;
@@ -48221,9 +49350,18 @@ function planWrite(ctx, loc, app, command, peers) {
     const s = status.rollouts.find((x) => x.name === a.rollout);
     return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
   });
-  return { app: app.name, output: loc.output, files, remove, before: output, command, transition: t, summary: lines.join("\n") + `
+  return {
+    app: app.name,
+    output: loc.output,
+    files,
+    remove,
+    before: output,
+    command,
+    transition: t,
+    summary: lines.join("\n") + `
 wrote ${path6.relative(ctx.cwd, loc.output) || "."}
-` };
+`
+  };
 }
 
 // src/flow/checkout.ts
@@ -48236,11 +49374,15 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   const branch = currentBranch(git, root);
   const base = baseFlag ?? pr.base ?? branch;
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
-  if (branch && branch !== base) throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
+  if (branch && branch !== base)
+    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
   const rel = paths.map((p) => path7.relative(root, p) || ".");
   const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
-  if (dirty) throw new StateError(`uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
-${dirty}`);
+  if (dirty)
+    throw new StateError(
+      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
+${dirty}`
+    );
   const head = git(["rev-parse", "HEAD"], root).trim();
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
@@ -48264,7 +49406,16 @@ function landedAt(git, root, output) {
 function readTemplate(file, cwd, configFile) {
   if (!file) return void 0;
   const shown = path7.relative(cwd, file) || file;
-  if (!fs6.existsSync(file)) throw new InputError([{ file: path7.relative(cwd, configFile) || configFile, line: 1, col: 1, message: `pr: template ${shown} does not exist`, severity: "error" }]);
+  if (!fs6.existsSync(file))
+    throw new InputError([
+      {
+        file: path7.relative(cwd, configFile) || configFile,
+        line: 1,
+        col: 1,
+        message: `pr: template ${shown} does not exist`,
+        severity: "error"
+      }
+    ]);
   return { file: shown, text: fs6.readFileSync(file, "utf8") };
 }
 
@@ -48275,13 +49426,27 @@ var path8 = __toESM(require("path"));
 // src/plan/format.ts
 function formatPlan(app, plan) {
   const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${plan.providers.join(", ") || "none"})`;
-  const rows = [["STEP", "CANARY", "STABLE", "TRAFFIC", "MATCHES", "MIRROR", "GATE"], ["start", "-", "-", "-", "-", "-", describeGate(plan.startGate)], ...plan.steps.map(row)];
+  const rows = [
+    ["STEP", "CANARY", "STABLE", "TRAFFIC", "MATCHES", "MIRROR", "GATE"],
+    ["start", "-", "-", "-", "-", "-", describeGate(plan.startGate)],
+    ...plan.steps.map(row)
+  ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const lines = rows.map((r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd());
+  const lines = rows.map(
+    (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
+  );
   return [head, ...lines, ...plan.warnings.map((w) => `warning: ${w}`)].join("\n") + "\n";
 }
 function row(s) {
-  return [String(s.index), String(s.canaryReplicas), String(s.stableReplicas), traffic(s), matches(s.traffic), mirrors(s.traffic), describeGate(s.gate)];
+  return [
+    String(s.index),
+    String(s.canaryReplicas),
+    String(s.stableReplicas),
+    traffic(s),
+    matches(s.traffic),
+    mirrors(s.traffic),
+    describeGate(s.gate)
+  ];
 }
 function traffic(s) {
   const t = s.traffic;
@@ -48291,7 +49456,14 @@ function traffic(s) {
 function matches(t) {
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return "-";
-  return all.map((m) => [...m.headers.map((h) => `${h.name}${op(h.type)}${h.value}`), ...m.cookies.map((c) => `cookie ${c.name}`), ...m.queryParams.map((q) => `?${q.name}${op(q.type)}${q.value}`), ...m.path ? [`path ${m.path.value}`] : []].join(" & ")).join(" | ");
+  return all.map(
+    (m) => [
+      ...m.headers.map((h) => `${h.name}${op(h.type)}${h.value}`),
+      ...m.cookies.map((c) => `cookie ${c.name}`),
+      ...m.queryParams.map((q) => `?${q.name}${op(q.type)}${q.value}`),
+      ...m.path ? [`path ${m.path.value}`] : []
+    ].join(" & ")
+  ).join(" | ");
 }
 function op(type) {
   return type === "Exact" ? "=" : type === "Prefix" ? "^=" : "~=";
@@ -48317,9 +49489,23 @@ function templateData(i) {
     base: i.base,
     branch: i.branch,
     output: i.output,
-    rollouts: i.app.rollouts.map((r) => rolloutView(r.spec.name, r.plan.replicas, r.plan.steps, renderPhaseOf(status.find((s) => s.name === r.spec.name)))),
-    gate: { kind: i.gate.kind, seconds: i.gate.kind === "timed" ? i.gate.seconds : null, text: gateText(i.gate, i.base) },
-    mergeEffect: mergeEffect(i.target, status.some((s) => s.draining !== void 0)),
+    rollouts: i.app.rollouts.map(
+      (r) => rolloutView(
+        r.spec.name,
+        r.plan.replicas,
+        r.plan.steps,
+        renderPhaseOf(status.find((s) => s.name === r.spec.name))
+      )
+    ),
+    gate: {
+      kind: i.gate.kind,
+      seconds: i.gate.kind === "timed" ? i.gate.seconds : null,
+      text: gateText(i.gate, i.base)
+    },
+    mergeEffect: mergeEffect(
+      i.target,
+      status.some((s) => s.draining !== void 0)
+    ),
     files: i.files
   };
 }
@@ -48331,7 +49517,14 @@ function rolloutView(name, replicas2, steps, phase) {
   const byPods = step.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0;
   const share = byPods ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : t.weight / t.weightTotal;
   const traffic2 = byPods ? "by pods" : t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
-  return { name, canaryReplicas: step.canaryReplicas, stableReplicas: phase.kind === "promoting" ? replicas2 : step.stableReplicas, traffic: traffic2, matches: matches(t), bar: bar(share) };
+  return {
+    name,
+    canaryReplicas: step.canaryReplicas,
+    stableReplicas: phase.kind === "promoting" ? replicas2 : step.stableReplicas,
+    traffic: traffic2,
+    matches: matches(t),
+    bar: bar(share)
+  };
 }
 function bar(canaryShare) {
   const cells = 20;
@@ -48392,7 +49585,16 @@ function buildProposal(i) {
     origin: i.origin
   };
   const output = posix(path8.relative(i.repoRoot, path8.resolve(i.write.output))) || ".";
-  const data = templateData({ app: i.app, transition: t, target, gate, base: i.base, branch, output, files });
+  const data = templateData({
+    app: i.app,
+    transition: t,
+    target,
+    gate,
+    base: i.base,
+    branch,
+    output,
+    files
+  });
   return {
     app: i.app.name,
     target,
@@ -48409,7 +49611,10 @@ function buildProposal(i) {
 function fileChanges(i) {
   const out = path8.resolve(i.write.output);
   const rel = (name) => posix(path8.relative(i.repoRoot, path8.join(out, name)));
-  const wanted = [...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })), ...i.write.remove.map((n) => ({ path: rel(n), content: null }))];
+  const wanted = [
+    ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
+    ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
+  ];
   const hash = (0, import_crypto2.createHash)("sha256");
   const changes = [];
   const files = [];
@@ -48445,7 +49650,10 @@ var DEFAULT_TEMPLATES = {
 };
 function compileTemplates(title = DEFAULT_TEMPLATES.title, body = DEFAULT_TEMPLATES.body) {
   const hb = require_lib().create();
-  return { title: compileOne(hb, title, (s) => s.trim().split("\n")[0]), body: compileOne(hb, body, (s) => s.trimEnd() + "\n") };
+  return {
+    title: compileOne(hb, title, (s) => s.trim().split("\n")[0]),
+    body: compileOne(hb, body, (s) => s.trimEnd() + "\n")
+  };
 }
 function compileOne(hb, src, finish) {
   try {
@@ -48465,21 +49673,30 @@ function compileOne(hb, src, finish) {
 function templateError(src, e) {
   const message = e.message.replace(/\s+/g, " ").trim();
   const line = /line (\d+)/.exec(message);
-  return new InputError([{ file: src.file, line: line ? Number(line[1]) : 1, col: 1, message: `PR template: ${message}`, severity: "error" }]);
+  return new InputError([
+    { file: src.file, line: line ? Number(line[1]) : 1, col: 1, message: `PR template: ${message}`, severity: "error" }
+  ]);
 }
 
 // src/flow/session.ts
 async function openSession(ctx, args, opts) {
   const edges = flowEdges(ctx);
   const connection = readConnection(edges.env, opts);
-  if (!usesConfig({ cwd: ctx.cwd, args, ...opts })) throw new InputError([], "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories");
+  if (!usesConfig({ cwd: ctx.cwd, args, ...opts }))
+    throw new InputError(
+      [],
+      "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
+    );
   const configFile = opts.config ? path9.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const paths = apps.flatMap((a) => [a.loc.source, a.loc.output ?? a.loc.source]);
   const checkout = readCheckout(edges.git, config.root, config.pr, opts.base, paths);
-  const templates = compileTemplates(readTemplate(config.pr.titleTemplate, ctx.cwd, configFile), readTemplate(config.pr.bodyTemplate, ctx.cwd, configFile));
+  const templates = compileTemplates(
+    readTemplate(config.pr.titleTemplate, ctx.cwd, configFile),
+    readTemplate(config.pr.bodyTemplate, ctx.cwd, configFile)
+  );
   return { ctx, edges, token: connection.token, scm: edges.scm(connection), config, checkout, apps, peers, templates };
 }
 function proposalFor(s, entry, command, origin, target) {
@@ -48498,7 +49715,15 @@ function proposalFor(s, entry, command, origin, target) {
   });
 }
 function executeOptions(s, dryRun) {
-  return { dryRun, base: s.checkout.base, mergeMethod: s.config.pr.mergeMethod, parent: s.checkout.head, parentTree: s.checkout.tree, print: (l) => s.ctx.stdout(l + "\n"), ...s.ctx.report ? { report: s.ctx.report } : {} };
+  return {
+    dryRun,
+    base: s.checkout.base,
+    mergeMethod: s.config.pr.mergeMethod,
+    parent: s.checkout.head,
+    parentTree: s.checkout.tree,
+    print: (l) => s.ctx.stdout(l + "\n"),
+    ...s.ctx.report ? { report: s.ctx.report } : {}
+  };
 }
 
 // src/flow/command-pr.ts
@@ -48514,7 +49739,10 @@ async function commandPr(ctx, args, opts, command) {
       if (!opts.merge) continue;
       if (o.dryRun) o.print(`${state.app}: would merge ${pr ? `#${pr.number}` : "the new PR"} (--merge)`);
       if (o.dryRun || !pr) continue;
-      if (pr.branch !== state.proposal?.branch || pr.state !== "open") throw new StateError(`${state.app}: not merged: #${pr.number} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`);
+      if (pr.branch !== state.proposal?.branch || pr.state !== "open")
+        throw new StateError(
+          `${state.app}: not merged: #${pr.number} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`
+        );
       await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
       o.print(`${state.app}: merged #${pr.number} (--merge)`);
       o.report?.({ app: state.app, action: "merged", number: pr.number, url: pr.url });
@@ -48529,7 +49757,8 @@ function commandState(s, entry, command) {
 }
 function retryHeld(s, entry) {
   const p = proposalFor(s, entry, { kind: "advance" }, "flow");
-  if (!p) throw new StateError(`${entry.app.name}: nothing to retry; the rollout is neither aborted nor waiting for a step`);
+  if (!p)
+    throw new StateError(`${entry.app.name}: nothing to retry; the rollout is neither aborted nor waiting for a step`);
   return p;
 }
 function isAborted(s, entry) {
@@ -48557,17 +49786,28 @@ async function prCommand(ctx, args, opts) {
         failed.push(r.state.app);
       }
     }
-    if (failed.length > 0) throw new ScmError(`rollgen pr`, void 0, `GitHub refused requests for ${failed.join(", ")} (above); the other apps are done`);
+    if (failed.length > 0)
+      throw new ScmError(
+        `rollgen pr`,
+        void 0,
+        `GitHub refused requests for ${failed.join(", ")} (above); the other apps are done`
+      );
   });
 }
 async function gather2(s) {
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
   const landed = s.apps.map((entry) => landedAt(s.edges.git, s.checkout.root, entry.loc.output));
-  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? { landed: landed[i] } : void 0))));
+  const pulls = groupPulls(
+    await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? { landed: landed[i] } : void 0)))
+  );
   return s.apps.map((entry, i) => {
     const proposal = proposals[i];
     const at = landed[i];
-    return { state: { app: entry.app.name, ...proposal ? { proposal } : {} }, pulls: pulls.get(entry.app.name) ?? [], history: at ? { landedAt: at } : {} };
+    return {
+      state: { app: entry.app.name, ...proposal ? { proposal } : {} },
+      pulls: pulls.get(entry.app.name) ?? [],
+      history: at ? { landedAt: at } : {}
+    };
   });
 }
 var SKEW_MS = 60 * 60 * 1e3;
@@ -48598,7 +49838,8 @@ async function planCommand(ctx, args, opts) {
 }
 async function validateCommand(ctx, args, opts) {
   const { apps } = await loadRepo(ctx, args, opts);
-  for (const { app } of apps) ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? "" : "s"})
+  for (const { app } of apps)
+    ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? "" : "s"})
 `);
 }
 
@@ -48606,7 +49847,8 @@ async function validateCommand(ctx, args, opts) {
 init_errors();
 async function renderCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (apps.length !== 1) throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(", ")}`);
+  if (apps.length !== 1)
+    throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(", ")}`);
   const [{ loc, app }] = apps;
   const output = readOutput(loc, ctx.cwd);
   const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: "advance" }, loc.track, loc.removal).states;
@@ -48630,7 +49872,9 @@ function colorAtGateway(objects, request3) {
 }
 function inlineCodes(o) {
   const patches = isObject(o.spec) && Array.isArray(o.spec.configPatches) ? o.spec.configPatches : [];
-  return patches.map((p) => p.patch?.value?.typed_config?.inlineCode).filter((c) => typeof c === "string");
+  return patches.map(
+    (p) => p.patch?.value?.typed_config?.inlineCode
+  ).filter((c) => typeof c === "string");
 }
 var STRING = '"((?:[^"\\\\]|\\\\.)*)"';
 var TEST = new RegExp(`headers:get\\(${STRING}\\) == ${STRING}`, "g");
@@ -48660,7 +49904,12 @@ function simulateRequest(objects, generators2, request3, ready) {
     if (!result) continue;
     const pods = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
     const m = result.mirror;
-    return { rule: result.rule, services: result.backends, pods, ...m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {} };
+    return {
+      rule: result.rule,
+      services: result.backends,
+      pods,
+      ...m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}
+    };
   }
   return void 0;
 }
@@ -48687,18 +49936,29 @@ async function simulateCommand(ctx, args, opts) {
   if (apps.length !== 1) throw new InputError([], "simulate evaluates one app; name it");
   const [{ loc, app }] = apps;
   const output = readOutput(loc, ctx.cwd);
-  const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : app.rollouts.map((r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track));
+  const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : app.rollouts.map(
+    (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
+  );
   const objects = renderApp(app, states, loc.track, peers);
   const generators2 = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
   const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, request2(opts)));
   if (!split3) return ctx.stdout("no route matches this request\n");
   ctx.stdout(`rule: ${split3.rule}
 `);
-  for (const p of split3.pods) ctx.stdout(`${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
-`);
+  for (const p of split3.pods)
+    ctx.stdout(
+      `${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
+`
+    );
 }
 function request2(o) {
-  return { ...o.host ? { host: o.host } : {}, path: o.path ?? "/", headers: pairs(o.header, true), cookies: pairs(o.cookie), query: pairs(o.query) };
+  return {
+    ...o.host ? { host: o.host } : {},
+    path: o.path ?? "/",
+    headers: pairs(o.header, true),
+    cookies: pairs(o.cookie),
+    query: pairs(o.query)
+  };
 }
 function pairs(list3, lower = false) {
   const out = {};
@@ -48718,14 +49978,25 @@ async function statusCommand(ctx, args, opts) {
     return app.rollouts.map((r) => {
       const s = status?.rollouts.find((x) => x.name === r.spec.name);
       const pending = s && sourcePod(r, loc.track).revision !== (s.canaryRevision ?? s.stableRevision);
-      return { app: app.name, rollout: r.spec.name, phase: s?.phase ?? "NotDeployed", step: s?.step ?? 0, steps: r.plan.steps.length, stable: s?.stableRevision ?? "-", canary: s?.canaryRevision ?? "-", sourceChanged: Boolean(pending) };
+      return {
+        app: app.name,
+        rollout: r.spec.name,
+        phase: s?.phase ?? "NotDeployed",
+        step: s?.step ?? 0,
+        steps: r.plan.steps.length,
+        stable: s?.stableRevision ?? "-",
+        canary: s?.canaryRevision ?? "-",
+        sourceChanged: Boolean(pending)
+      };
     });
   });
   if (opts.json) return ctx.stdout(JSON.stringify(rows, null, 2) + "\n");
   for (const r of rows) {
     const changed = r.sourceChanged ? " (source has a new revision)" : "";
-    ctx.stdout(`${r.app}/${r.rollout}: ${r.phase} step ${r.step}/${r.steps} stable=${r.stable} canary=${r.canary}${changed}
-`);
+    ctx.stdout(
+      `${r.app}/${r.rollout}: ${r.phase} step ${r.step}/${r.steps} stable=${r.stable} canary=${r.canary}${changed}
+`
+    );
   }
 }
 
@@ -48765,7 +50036,8 @@ function dispatch(r, ctx) {
 }
 function change(ctx, args, o, command) {
   if (o.pr && o.commit) throw new InputError([], `${command.kind}: --pr and --commit exclude each other`);
-  if (o.pr && command.kind === "advance") throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
+  if (o.pr && command.kind === "advance")
+    throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
   return o.pr ? commandPr(ctx, args, o, command) : stateCommand(ctx, args, o, command);
 }
@@ -48779,21 +50051,49 @@ function stepNumber(value) {
 var github = (c) => c.option("--dry-run", "print every intended action; change nothing").option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)").option("--base <branch>", "branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)");
 function changing(c, pr) {
   c.option("--commit", "commit the new output with git (local git mode)");
-  return pr ? github(c.option("--pr", "open the PR that does this instead of writing the output").option("--merge", "with --pr: merge that PR at once")) : c;
+  return pr ? github(
+    c.option("--pr", "open the PR that does this instead of writing the output").option("--merge", "with --pr: merge that PR at once")
+  ) : c;
 }
 function program2(submit) {
   const p = new Command("rollgen").description("Progressive delivery for GitOps: render each canary step as manifests.").option("--debug", "show stack traces").exitOverride();
-  const removal = new Option("--removal <mode>", "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)").choices(["one-commit", "two-commits"]);
+  const removal = new Option(
+    "--removal <mode>",
+    "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
+  ).choices(["one-commit", "two-commits"]);
   const common = (c) => c.option("-f, --file <file>", "read the source manifests from a file; - for stdin").option("-c, --config <file>", "rollgen.yaml to use").addOption(removal);
-  common(p.command("plan").argument("[app...]", "SOURCE [OUT], or app names from rollgen.yaml").option("--json", "print JSON").description("print every step of each rollout")).action((args, o) => submit({ command: "plan", args, options: o }));
-  common(p.command("render").argument("[app...]").option("--step <n>", "step to render (0 = stable only)", stepNumber).description("print the manifests of one step; writes nothing")).action((args, o) => submit({ command: "render", args, options: o }));
-  common(p.command("validate").argument("[app...]").description("check specs and cross-app rules")).action((args, o) => submit({ command: "validate", args, options: o }));
-  for (const [name, what] of [["advance", "write the next state into OUT"], ["abort", "route everything to stable and remove the canary"], ["retry", "restart an aborted rollout at step 1"]]) {
-    changing(common(p.command(name).argument("[app...]").description(what)), name !== "advance").action((args, o) => submit({ command: name, args, options: o }));
+  common(
+    p.command("plan").argument("[app...]", "SOURCE [OUT], or app names from rollgen.yaml").option("--json", "print JSON").description("print every step of each rollout")
+  ).action((args, o) => submit({ command: "plan", args, options: o }));
+  common(
+    p.command("render").argument("[app...]").option("--step <n>", "step to render (0 = stable only)", stepNumber).description("print the manifests of one step; writes nothing")
+  ).action((args, o) => submit({ command: "render", args, options: o }));
+  common(p.command("validate").argument("[app...]").description("check specs and cross-app rules")).action(
+    (args, o) => submit({ command: "validate", args, options: o })
+  );
+  for (const [name, what] of [
+    ["advance", "write the next state into OUT"],
+    ["abort", "route everything to stable and remove the canary"],
+    ["retry", "restart an aborted rollout at step 1"]
+  ]) {
+    changing(common(p.command(name).argument("[app...]").description(what)), name !== "advance").action(
+      (args, o) => submit({ command: name, args, options: o })
+    );
   }
-  changing(common(p.command("promote").argument("[app...]").option("--full", "skip the remaining steps").description("move one step ignoring the gate, or promote fully")), true).action((args, o) => submit({ command: "promote", args, options: o }));
-  github(common(p.command("pr").argument("[app...]", "app names from rollgen.yaml (default: all)").description("GitHub flow: open, update and merge the PR of each app's next step"))).action((args, o) => submit({ command: "pr", args, options: o }));
-  common(p.command("status").argument("[app...]").option("--json", "print JSON").description("show where each rollout stands")).action((args, o) => submit({ command: "status", args, options: o }));
+  changing(
+    common(
+      p.command("promote").argument("[app...]").option("--full", "skip the remaining steps").description("move one step ignoring the gate, or promote fully")
+    ),
+    true
+  ).action((args, o) => submit({ command: "promote", args, options: o }));
+  github(
+    common(
+      p.command("pr").argument("[app...]", "app names from rollgen.yaml (default: all)").description("GitHub flow: open, update and merge the PR of each app's next step")
+    )
+  ).action((args, o) => submit({ command: "pr", args, options: o }));
+  common(
+    p.command("status").argument("[app...]").option("--json", "print JSON").description("show where each rollout stands")
+  ).action((args, o) => submit({ command: "status", args, options: o }));
   common(p.command("simulate").argument("[app...]").description("evaluate the routing of a step for one request")).option("--step <n>", "step (default: the current state)", stepNumber).option("--header <k=v>", "request header (repeatable)", collect, []).option("--cookie <k=v>", "request cookie (repeatable)", collect, []).option("--query <k=v>", "query parameter (repeatable)", collect, []).option("--host <host>", "request host").option("--path <path>", "request path", "/").action((args, o) => submit({ command: "simulate", args, options: o }));
   return p;
 }
@@ -48830,7 +50130,8 @@ var COMMANDS = ["pr", "abort", "promote", "retry", "validate", "status"];
 var input = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
 function parseInputs(env2) {
   const command = input(env2, "command") || "pr";
-  if (!COMMANDS.includes(command)) return `input "command" must be one of ${COMMANDS.join(", ")}; got "${command}"`;
+  if (!COMMANDS.includes(command))
+    return `input "command" must be one of ${COMMANDS.join(", ")}; got "${command}"`;
   const flags2 = {};
   for (const name of ["dry-run", "full", "merge"]) {
     const value = input(env2, name).toLowerCase() || "false";
@@ -48876,9 +50177,13 @@ function formatSummary(command, report, exitCode) {
   if (events.length === 0) lines.push("No pull requests were opened, updated, merged or closed.");
   else {
     lines.push("| app | pull request | what | step |", "|---|---|---|---|");
-    for (const e of events) lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${e.action} | ${cell(e.step ?? "")} |`);
+    for (const e of events)
+      lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${e.action} | ${cell(e.step ?? "")} |`);
   }
-  lines.push("", exitCode === 0 ? "Finished successfully." : `Failed with exit status ${exitCode}; the step log has the error.`);
+  lines.push(
+    "",
+    exitCode === 0 ? "Finished successfully." : `Failed with exit status ${exitCode}; the step log has the error.`
+  );
   return lines.join("\n") + "\n";
 }
 function formatErrorAnnotation(command, message) {

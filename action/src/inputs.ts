@@ -24,7 +24,8 @@ const input = (env: Env, name: string) => (env[`INPUT_${name.toUpperCase().repla
 /** Reads and checks the inputs; a problem is returned as text (the Action reports it and exits 2). */
 export function parseInputs(env: Env): ActionInputs | string {
   const command = input(env, 'command') || 'pr';
-  if (!(COMMANDS as readonly string[]).includes(command)) return `input "command" must be one of ${COMMANDS.join(', ')}; got "${command}"`;
+  if (!(COMMANDS as readonly string[]).includes(command))
+    return `input "command" must be one of ${COMMANDS.join(', ')}; got "${command}"`;
   const flags: Record<string, boolean> = {};
   for (const name of ['dry-run', 'full', 'merge']) {
     const value = input(env, name).toLowerCase() || 'false';
@@ -35,7 +36,9 @@ export function parseInputs(env: Env): ActionInputs | string {
     token: input(env, 'token') || env.GITHUB_TOKEN || '',
     config: input(env, 'config') || 'rollgen.yaml',
     command: command as ActionCommand,
-    apps: input(env, 'app').split(/[\s,]+/).filter((a) => a.length > 0),
+    apps: input(env, 'app')
+      .split(/[\s,]+/)
+      .filter((a) => a.length > 0),
     dryRun: flags['dry-run'],
     full: flags.full,
     merge: flags.merge,

@@ -22,9 +22,13 @@ export function formatSummary(command: string, report: ActionReport, exitCode: n
   if (events.length === 0) lines.push('No pull requests were opened, updated, merged or closed.');
   else {
     lines.push('| app | pull request | what | step |', '|---|---|---|---|');
-    for (const e of events) lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${e.action} | ${cell(e.step ?? '')} |`);
+    for (const e of events)
+      lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${e.action} | ${cell(e.step ?? '')} |`);
   }
-  lines.push('', exitCode === 0 ? 'Finished successfully.' : `Failed with exit status ${exitCode}; the step log has the error.`);
+  lines.push(
+    '',
+    exitCode === 0 ? 'Finished successfully.' : `Failed with exit status ${exitCode}; the step log has the error.`,
+  );
   return lines.join('\n') + '\n';
 }
 

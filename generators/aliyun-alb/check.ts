@@ -15,7 +15,13 @@ export function check(ctx: Ctx): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const name of ctx.options.ingresses) {
     const source = stableIngress(ctx, name);
-    if (!source) out.push(diagnosticAt(ctx.optionsOrigin, `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`));
+    if (!source)
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`,
+        ),
+      );
     else out.push(...checkIngress(ctx, source));
   }
   // Alone (this app's own Ingresses only): problems that no other app causes are reported here, so
@@ -27,19 +33,44 @@ export function check(ctx: Ctx): Diagnostic[] {
 function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
   const obj = source.object;
   const name = obj.metadata.name;
-  if (isAlbCanary(obj)) return [diagnosticAt(source.origin, `Ingress "${name}" is itself a canary Ingress (alb.ingress.kubernetes.io/canary: "true"); name the stable Ingress instead`)];
+  if (isAlbCanary(obj))
+    return [
+      diagnosticAt(
+        source.origin,
+        `Ingress "${name}" is itself a canary Ingress (alb.ingress.kubernetes.io/canary: "true"); name the stable Ingress instead`,
+      ),
+    ];
   const out: Diagnostic[] = [];
   if (!ingressPaths(obj).some((p) => p.service === ctx.stableService)) {
-    out.push(diagnosticAt(source.origin, `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`));
+    out.push(
+      diagnosticAt(
+        source.origin,
+        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`,
+      ),
+    );
   }
   if (readOrder(obj) === undefined) {
-    out.push(diagnosticAt(source.locate(['metadata', 'annotations', ORDER]), `Ingress "${name}": ${ORDER} must be a whole number from 1 to 1000 (lower wins)`));
+    out.push(
+      diagnosticAt(
+        source.locate(['metadata', 'annotations', ORDER]),
+        `Ingress "${name}": ${ORDER} must be a whole number from 1 to 1000 (lower wins)`,
+      ),
+    );
   }
   const listeners = ingressListeners(obj, albConfigsByClass(ctx.resources.items.map((i) => i.object)));
-  if ('problem' in listeners) out.push(diagnosticAt(source.locate(['metadata', 'annotations', LISTEN_PORTS]), `Ingress "${name}": ${listeners.problem}`));
+  if ('problem' in listeners)
+    out.push(
+      diagnosticAt(source.locate(['metadata', 'annotations', LISTEN_PORTS]), `Ingress "${name}": ${listeners.problem}`),
+    );
   for (const canary of [canaryName(name), headerCanaryName(name)]) {
     const taken = ctx.resources.find('Ingress', canary, obj.metadata.namespace);
-    if (taken) out.push(diagnosticAt(taken.origin, `Ingress "${canary}" already exists in the app's manifests; rollgen renders a canary of "${name}" under that name, so remove or rename it`));
+    if (taken)
+      out.push(
+        diagnosticAt(
+          taken.origin,
+          `Ingress "${canary}" already exists in the app's manifests; rollgen renders a canary of "${name}" under that name, so remove or rename it`,
+        ),
+      );
   }
   return out;
 }

@@ -8,7 +8,8 @@ import type { RouteMatch } from '../../src/spec/types';
  */
 export function unsupportedFeatures(traffic: TrafficState): string[] {
   const out: string[] = [];
-  if (!Number.isInteger(traffic.weight)) out.push(`weight ${traffic.weight} is not a whole number (alb canary-weight is an integer percentage)`);
+  if (!Number.isInteger(traffic.weight))
+    out.push(`weight ${traffic.weight} is not a whole number (alb canary-weight is an integer percentage)`);
   traffic.matches.forEach((match, i) => out.push(...matchFeatures(match, i + 1)));
   const headerMatches = traffic.matches.filter((m) => m.headers.length > 0).length;
   if (headerMatches > 1) out.push(`${headerMatches} header matches (an ALB canary Ingress has one canary-by-header)`);
@@ -19,11 +20,19 @@ export function unsupportedFeatures(traffic: TrafficState): string[] {
 
 function matchFeatures(match: RouteMatch, n: number): string[] {
   const out: string[] = [];
-  const conditions = match.headers.length + match.cookies.length + match.queryParams.length + (match.path ? 1 : 0) + (match.method ? 1 : 0);
-  if (conditions === 0) out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
+  const conditions =
+    match.headers.length +
+    match.cookies.length +
+    match.queryParams.length +
+    (match.path ? 1 : 0) +
+    (match.method ? 1 : 0);
+  if (conditions === 0)
+    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
   for (const c of match.cookies) {
     if (c.type !== 'Exact' || c.value !== 'always') {
-      out.push(`match ${n}: cookie ${c.name} ${c.type} ${c.value} (alb canary-by-cookie only routes the cookie value "always")`);
+      out.push(
+        `match ${n}: cookie ${c.name} ${c.type} ${c.value} (alb canary-by-cookie only routes the cookie value "always")`,
+      );
     }
   }
   return out;

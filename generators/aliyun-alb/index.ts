@@ -28,7 +28,8 @@ export const capabilities: Capabilities = {
 
 export default defineGenerator<AlbOptions>({
   id: 'aliyun-alb',
-  summary: 'Alibaba Cloud ALB canary Ingresses (<ingress>-canary, <ingress>-canary-header) with canary annotations and repo-wide unique alb.ingress.kubernetes.io/order',
+  summary:
+    'Alibaba Cloud ALB canary Ingresses (<ingress>-canary, <ingress>-canary-header) with canary annotations and repo-wide unique alb.ingress.kubernetes.io/order',
   capabilities,
   optionsSchema,
   check,

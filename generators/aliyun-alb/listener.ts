@@ -19,7 +19,8 @@ export function albConfigsByClass(objects: readonly KubeObject[]): Map<string, s
   for (const o of objects) {
     if (o.kind !== 'IngressClass' || !isObject(o.spec) || !isObject(o.spec.parameters)) continue;
     const p = o.spec.parameters;
-    if (p.kind === 'AlbConfig' && typeof p.name === 'string' && !out.has(o.metadata.name)) out.set(o.metadata.name, p.name);
+    if (p.kind === 'AlbConfig' && typeof p.name === 'string' && !out.has(o.metadata.name))
+      out.set(o.metadata.name, p.name);
   }
   return out;
 }
@@ -51,7 +52,9 @@ export function listenPorts(raw: string | undefined): ListenerResult {
   for (const entry of Array.isArray(parsed) ? parsed : [undefined]) {
     const pairs = isObject(entry) ? Object.entries(entry) : [];
     if (pairs.length !== 1 || !isPort(pairs[0][1])) {
-      return { problem: `${LISTEN_PORTS} entries must each be {"<PROTOCOL>": <port>}, e.g. [{"HTTP": 80}, {"HTTPS": 443}]` };
+      return {
+        problem: `${LISTEN_PORTS} entries must each be {"<PROTOCOL>": <port>}, e.g. [{"HTTP": 80}, {"HTTPS": 443}]`,
+      };
     }
     out.add(`${pairs[0][0].toUpperCase()}:${Number(pairs[0][1])}`);
   }

@@ -38,7 +38,8 @@ export interface Allocation {
   readonly failures: readonly Failure[];
 }
 
-export const demandId = (d: Pick<Demand, 'app' | 'rollout' | 'ingress'>): string => `${d.app}\u0000${d.rollout}\u0000${d.ingress}`;
+export const demandId = (d: Pick<Demand, 'app' | 'rollout' | 'ingress'>): string =>
+  `${d.app}\u0000${d.rollout}\u0000${d.ingress}`;
 
 type Taken = Map<string, Map<number, HeldOrder>>;
 
@@ -61,7 +62,8 @@ export function allocateOrders(held: readonly HeldOrder[], demands: readonly Dem
     }
     // free is descending: the last slot (weight) gets the order nearest the stable.
     const assigned = new Map(d.slots.map((slot, i) => [slot, free[d.slots.length - 1 - i]] as const));
-    for (const [slot, order] of assigned) hold(taken, { app: d.app, what: `canary Ingress "${slot}"`, origin: d.origin, order, listeners: d.listeners });
+    for (const [slot, order] of assigned)
+      hold(taken, { app: d.app, what: `canary Ingress "${slot}"`, origin: d.origin, order, listeners: d.listeners });
     orders.set(demandId(d), assigned);
   }
   return { orders, failures };
@@ -86,7 +88,8 @@ function isFree(taken: Taken, listeners: readonly string[], order: number, excep
 /** Free orders smaller than `bound`, highest first. */
 function freeBelow(taken: Taken, listeners: readonly string[], bound: number, except?: Demand): number[] {
   const out: number[] = [];
-  for (let o = Math.min(bound, MAX_ORDER + 1) - 1; o >= MIN_ORDER; o--) if (isFree(taken, listeners, o, except)) out.push(o);
+  for (let o = Math.min(bound, MAX_ORDER + 1) - 1; o >= MIN_ORDER; o--)
+    if (isFree(taken, listeners, o, except)) out.push(o);
   return out;
 }
 

@@ -2,7 +2,17 @@ import { KubeMetadata, KubeObject } from '../../src/model/kube';
 import type { TrafficState } from '../../src/plan/types';
 import type { GeneratorContext } from '../types';
 import { canaryIngressOf } from '../ingress-nginx/render';
-import { CANARY, CANARY_BY_COOKIE, CANARY_BY_HEADER, CANARY_BY_HEADER_VALUE, CANARY_WEIGHT, canaryName, headerCanaryName, isOwnedKey, ORDER } from './annotations';
+import {
+  CANARY,
+  CANARY_BY_COOKIE,
+  CANARY_BY_HEADER,
+  CANARY_BY_HEADER_VALUE,
+  CANARY_WEIGHT,
+  canaryName,
+  headerCanaryName,
+  isOwnedKey,
+  ORDER,
+} from './annotations';
 import { unsupportedFeatures } from './features';
 import type { AlbOptions } from './options';
 import { demandId } from './orders';
@@ -19,7 +29,8 @@ type Annotations = Record<string, string>;
  */
 export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
   const unsupported = unsupportedFeatures(traffic);
-  if (unsupported.length > 0) throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported.join('; ')}`);
+  if (unsupported.length > 0)
+    throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported.join('; ')}`);
   const weight = traffic.weight > 0 ? { [CANARY_WEIGHT]: String(traffic.weight) } : undefined;
   const match = matchAnnotations(traffic);
   if (!weight && !match) return [];
@@ -30,12 +41,19 @@ export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
     const orders = allocation.orders.get(demandId({ app: ctx.app, rollout: ctx.rollout.name, ingress: name }));
     const orderOf = (canary: string): string => {
       const order = orders?.get(canary);
-      if (order === undefined) throw new Error(`no ${ORDER} allocated for Ingress "${canary}"; rollgen validate explains why`);
+      if (order === undefined)
+        throw new Error(`no ${ORDER} allocated for Ingress "${canary}"; rollgen validate explains why`);
       return String(order);
     };
     const main = canaryName(name);
     const out = [canaryIngress(ctx, source.object, main, { ...(weight ?? match), [ORDER]: orderOf(main) })];
-    if (weight && match) out.unshift(canaryIngress(ctx, source.object, headerCanaryName(name), { ...match, [ORDER]: orderOf(headerCanaryName(name)) }));
+    if (weight && match)
+      out.unshift(
+        canaryIngress(ctx, source.object, headerCanaryName(name), {
+          ...match,
+          [ORDER]: orderOf(headerCanaryName(name)),
+        }),
+      );
     return out;
   });
 }
@@ -52,7 +70,12 @@ function matchAnnotations(traffic: TrafficState): Annotations | undefined {
 }
 
 function canaryIngress(ctx: Ctx, stable: KubeObject, name: string, step: Annotations): KubeObject {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable.metadata, name, { [CANARY]: 'true', ...step }));
+  return canaryIngressOf(
+    stable,
+    ctx.stableService,
+    ctx.canaryService,
+    canaryMetadata(stable.metadata, name, { [CANARY]: 'true', ...step }),
+  );
 }
 
 /** The stable's labels and annotations (listen-ports, health checks, ...) minus the canary keys and order, then the step's; keys sorted. */
@@ -63,6 +86,10 @@ function canaryMetadata(meta: KubeMetadata, name: string, step: Annotations): Ku
     name,
     ...(meta.namespace !== undefined ? { namespace: meta.namespace } : {}),
     ...(meta.labels !== undefined ? { labels: { ...meta.labels } } : {}),
-    annotations: Object.fromEntries(Object.keys(merged).sort().map((k) => [k, String(merged[k])])),
+    annotations: Object.fromEntries(
+      Object.keys(merged)
+        .sort()
+        .map((k) => [k, String(merged[k])]),
+    ),
   };
 }

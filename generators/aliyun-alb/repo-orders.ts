@@ -15,7 +15,10 @@ export function repoOrders(peers: readonly Peer[]): Allocation {
     const r = ingressListeners(source.object, albConfigs);
     return 'listeners' in r ? r.listeners : DEFAULT_LISTENERS;
   };
-  return allocateOrders(heldOrders(peers, listenersOf), peers.flatMap((p) => demands(p, listenersOf)));
+  return allocateOrders(
+    heldOrders(peers, listenersOf),
+    peers.flatMap((p) => demands(p, listenersOf)),
+  );
 }
 
 /**
@@ -35,7 +38,9 @@ export function stableIngress(peer: Peer, name: string): SourceObject | undefine
 
 /** Where an order problem points: the stable's order annotation, else the Ingress. */
 export function orderOrigin(source: SourceObject): SourceObject['origin'] {
-  return source.object.metadata.annotations?.[ORDER] !== undefined ? source.locate(['metadata', 'annotations', ORDER]) : source.origin;
+  return source.object.metadata.annotations?.[ORDER] !== undefined
+    ? source.locate(['metadata', 'annotations', ORDER])
+    : source.origin;
 }
 
 function demands(peer: Peer, listenersOf: (s: SourceObject) => readonly string[]): Demand[] {
@@ -45,7 +50,15 @@ function demands(peer: Peer, listenersOf: (s: SourceObject) => readonly string[]
     const slots = canarySlots(peer.rollout.steps, name);
     if (!source || slots.length === 0) continue;
     const bound = readOrder(source.object) ?? DEFAULT_ORDER;
-    out.push({ app: peer.app, rollout: peer.rollout.name, ingress: name, origin: orderOrigin(source), bound, listeners: listenersOf(source), slots });
+    out.push({
+      app: peer.app,
+      rollout: peer.rollout.name,
+      ingress: name,
+      origin: orderOrigin(source),
+      bound,
+      listeners: listenersOf(source),
+      slots,
+    });
   }
   return out;
 }
@@ -58,11 +71,19 @@ function heldOrders(peers: readonly Peer[], listenersOf: (s: SourceObject) => re
   const out: HeldOrder[] = [];
   for (const app of [...new Set(peers.map((p) => p.app))]) {
     const own = peers.filter((p) => p.app === app);
-    const rendered = new Set(own.flatMap((p) => p.options.ingresses.flatMap((i) => [canaryName(i), headerCanaryName(i)])));
+    const rendered = new Set(
+      own.flatMap((p) => p.options.ingresses.flatMap((i) => [canaryName(i), headerCanaryName(i)])),
+    );
     for (const item of own[0].resources.items) {
       if (item.object.kind !== 'Ingress' || rendered.has(item.object.metadata.name)) continue;
       const order = readOrder(item.object) ?? DEFAULT_ORDER;
-      out.push({ app, what: `Ingress "${item.object.metadata.name}"`, origin: orderOrigin(item), order, listeners: listenersOf(item) });
+      out.push({
+        app,
+        what: `Ingress "${item.object.metadata.name}"`,
+        origin: orderOrigin(item),
+        order,
+        listeners: listenersOf(item),
+      });
     }
   }
   return out;

@@ -2,7 +2,16 @@ import type { KubeObject } from '../../src/model/kube';
 import type { SimRequest, SimResult } from '../types';
 import { IngressPath, ingressClass, ingressPaths } from '../ingress-nginx/ingress';
 import { hostTier, normalizeHost, pathMatches } from '../ingress-nginx/match';
-import { CANARY_BY_COOKIE, CANARY_BY_HEADER, CANARY_BY_HEADER_VALUE, CANARY_WEIGHT, DEFAULT_ORDER, isAlbCanary, LISTEN_PORTS, readOrder } from './annotations';
+import {
+  CANARY_BY_COOKIE,
+  CANARY_BY_HEADER,
+  CANARY_BY_HEADER_VALUE,
+  CANARY_WEIGHT,
+  DEFAULT_ORDER,
+  isAlbCanary,
+  LISTEN_PORTS,
+  readOrder,
+} from './annotations';
 import { listenPorts } from './listener';
 
 /** One forwarding rule of the listener: an Ingress path, with a canary condition on canary Ingresses. */
@@ -40,13 +49,19 @@ function decide(rule: Rule, rules: readonly Rule[], request: SimRequest): SimRes
   if (rule.condition === 'none') return { backends: [{ service, share: 1 }], rule: at };
   if (rule.condition === 'header') {
     const name = a[CANARY_BY_HEADER];
-    return headerValue(request.headers, name) === a[CANARY_BY_HEADER_VALUE] ? { backends: [{ service, share: 1 }], rule: `${at}: canary-by-header ${name}=${a[CANARY_BY_HEADER_VALUE]}` } : undefined;
+    return headerValue(request.headers, name) === a[CANARY_BY_HEADER_VALUE]
+      ? { backends: [{ service, share: 1 }], rule: `${at}: canary-by-header ${name}=${a[CANARY_BY_HEADER_VALUE]}` }
+      : undefined;
   }
   if (rule.condition === 'cookie') {
     const name = a[CANARY_BY_COOKIE];
-    return request.cookies[name] === 'always' ? { backends: [{ service, share: 1 }], rule: `${at}: canary-by-cookie ${name}=always` } : undefined;
+    return request.cookies[name] === 'always'
+      ? { backends: [{ service, share: 1 }], rule: `${at}: canary-by-cookie ${name}=always` }
+      : undefined;
   }
-  const production = rules.find((r) => r.condition === 'none' && r.path.host === rule.path.host && r.path.path === rule.path.path);
+  const production = rules.find(
+    (r) => r.condition === 'none' && r.path.host === rule.path.host && r.path.path === rule.path.path,
+  );
   const stable = production?.path.service ?? '<resource backend>';
   const weight = Math.min(100, Math.max(0, Number.parseInt(a[CANARY_WEIGHT], 10) || 0));
   const backends = [
@@ -62,9 +77,17 @@ function listenerRules(objects: readonly KubeObject[]): Rule[] {
     .filter((o) => o.kind === 'Ingress')
     .map((ingress) => ({ ingress, order: readOrder(ingress) ?? DEFAULT_ORDER }))
     .sort((a, b) => a.order - b.order || nsName(a.ingress).localeCompare(nsName(b.ingress), 'en'));
-  const created = ingresses.filter((x, i) => !isAlbCanary(x.ingress) || !ingresses.slice(0, i).some((y) => y.order === x.order && shareListener(x.ingress, y.ingress)));
+  const created = ingresses.filter(
+    (x, i) =>
+      !isAlbCanary(x.ingress) ||
+      !ingresses.slice(0, i).some((y) => y.order === x.order && shareListener(x.ingress, y.ingress)),
+  );
   const rules = created.flatMap(({ ingress, order }) => ingressRulesOf(ingress, order));
-  return rules.filter((r) => r.condition === 'none' || rules.some((p) => p.condition === 'none' && p.path.host === r.path.host && p.path.path === r.path.path));
+  return rules.filter(
+    (r) =>
+      r.condition === 'none' ||
+      rules.some((p) => p.condition === 'none' && p.path.host === r.path.host && p.path.path === r.path.path),
+  );
 }
 
 function ingressRulesOf(ingress: KubeObject, order: number): Rule[] {
@@ -72,7 +95,11 @@ function ingressRulesOf(ingress: KubeObject, order: number): Rule[] {
   const a = ingress.metadata.annotations ?? {};
   const conditions: Rule['condition'][] = !isAlbCanary(ingress)
     ? ['none']
-    : [...(a[CANARY_BY_HEADER] && a[CANARY_BY_HEADER_VALUE] !== undefined ? ['header' as const] : []), ...(a[CANARY_BY_COOKIE] ? ['cookie' as const] : []), ...(a[CANARY_WEIGHT] !== undefined ? ['weight' as const] : [])];
+    : [
+        ...(a[CANARY_BY_HEADER] && a[CANARY_BY_HEADER_VALUE] !== undefined ? ['header' as const] : []),
+        ...(a[CANARY_BY_COOKIE] ? ['cookie' as const] : []),
+        ...(a[CANARY_WEIGHT] !== undefined ? ['weight' as const] : []),
+      ];
   return paths.flatMap((path) => conditions.map((condition) => ({ order, ingress, path, condition })));
 }
 

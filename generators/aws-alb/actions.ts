@@ -21,7 +21,9 @@ export interface Stickiness {
 export function forwardAction(groups: readonly TargetGroup[], sticky?: Stickiness): string {
   const forwardConfig = {
     TargetGroups: groups.map((g) => ({ ServiceName: g.service, ServicePort: String(g.port), Weight: g.weight })),
-    ...(sticky ? { TargetGroupStickinessConfig: { Enabled: sticky.enabled, DurationSeconds: sticky.durationSeconds } } : {}),
+    ...(sticky
+      ? { TargetGroupStickinessConfig: { Enabled: sticky.enabled, DurationSeconds: sticky.durationSeconds } }
+      : {}),
   };
   return JSON.stringify({ Type: 'forward', ForwardConfig: forwardConfig });
 }
@@ -65,6 +67,9 @@ export function headerConditions(route: NamedRoute): string {
     if (!entry.values.includes(value)) entry.values.push(value);
     byName.set(key, entry);
   }
-  const conditions = [...byName.values()].map((e) => ({ field: 'http-header', httpHeaderConfig: { httpHeaderName: e.name, values: e.values } }));
+  const conditions = [...byName.values()].map((e) => ({
+    field: 'http-header',
+    httpHeaderConfig: { httpHeaderName: e.name, values: e.values },
+  }));
   return JSON.stringify(conditions);
 }

@@ -15,13 +15,23 @@ export function check(ctx: Ctx): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (ctx.rollout.traffic.generateCanaryService) {
     // The action keeps naming the canary Service at weight 0 between rollouts, so it must always exist.
-    out.push(diagnosticAt(ctx.optionsOrigin, `aws-alb needs canaryService (a Service you write, as Argo requires for ALB); the action names it at every step, weight 0 included`));
+    out.push(
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `aws-alb needs canaryService (a Service you write, as Argo requires for ALB); the action names it at every step, weight 0 included`,
+      ),
+    );
   }
   out.push(...checkRouteNames(ctx));
   for (const name of ctx.options.ingresses) {
     const source = ctx.resources.find('Ingress', name, ctx.rollout.namespace);
     if (!source) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `Ingress "${name}" not found in the app's manifests; add it or fix trafficRouting.alb.ingress(es)`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `Ingress "${name}" not found in the app's manifests; add it or fix trafficRouting.alb.ingress(es)`,
+        ),
+      );
       continue;
     }
     out.push(...checkIngress(ctx, source));
@@ -36,15 +46,37 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
   const paths = albPaths(source.object);
   const out: Diagnostic[] = [];
   for (const p of paths.filter((x) => x.service === action && x.port !== USE_ANNOTATION)) {
-    out.push(diagnosticAt(source.locate(pathLocation(p)), `Ingress "${name}" routes to Service "${action}" on port ${p.port ?? '(none)'}; use port name "${USE_ANNOTATION}" so the AWS Load Balancer Controller reads the action ${key}`));
+    out.push(
+      diagnosticAt(
+        source.locate(pathLocation(p)),
+        `Ingress "${name}" routes to Service "${action}" on port ${p.port ?? '(none)'}; use port name "${USE_ANNOTATION}" so the AWS Load Balancer Controller reads the action ${key}`,
+      ),
+    );
   }
   if (!paths.some((p) => routesToAction(p, action))) {
-    out.push(diagnosticAt(source.origin, `Ingress "${name}" has no path whose backend is Service "${action}" with port name "${USE_ANNOTATION}", so the ALB action ${key} would route nothing; point a path at service "${action}", port {name: ${USE_ANNOTATION}}`));
+    out.push(
+      diagnosticAt(
+        source.origin,
+        `Ingress "${name}" has no path whose backend is Service "${action}" with port name "${USE_ANNOTATION}", so the ALB action ${key} would route nothing; point a path at service "${action}", port {name: ${USE_ANNOTATION}}`,
+      ),
+    );
   }
   if (!bookkeepingReadable(source.object.metadata.annotations?.[MANAGED_ANNOTATIONS])) {
-    out.push(diagnosticAt(source.origin, `annotation ${MANAGED_ANNOTATIONS} on Ingress "${name}" is not a JSON map of rollout names to key lists; rollgen rewrites it`, 'warning'));
+    out.push(
+      diagnosticAt(
+        source.origin,
+        `annotation ${MANAGED_ANNOTATIONS} on Ingress "${name}" is not a JSON map of rollout names to key lists; rollgen rewrites it`,
+        'warning',
+      ),
+    );
   }
-  out.push(...checkConditionQuota(ctx, name, paths.filter((p) => routesToAction(p, action))));
+  out.push(
+    ...checkConditionQuota(
+      ctx,
+      name,
+      paths.filter((p) => routesToAction(p, action)),
+    ),
+  );
   return out;
 }
 
@@ -53,7 +85,12 @@ function checkRouteNames(ctx: Ctx): Diagnostic[] {
   const taken = new Set([actionName(ctx.options, ctx.stableService), ctx.stableService, ctx.canaryService]);
   return ctx.rollout.traffic.managedRoutes
     .filter((r) => taken.has(r))
-    .map((r) => diagnosticAt(ctx.optionsOrigin, `managed route "${r}" has the name of a Service this rollout routes to; ALB keys actions by name, so rename the route`));
+    .map((r) =>
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `managed route "${r}" has the name of a Service this rollout routes to; ALB keys actions by name, so rename the route`,
+      ),
+    );
 }
 
 /**
@@ -69,14 +106,20 @@ function checkConditionQuota(ctx: Ctx, ingress: string, actionPaths: readonly Al
         const total = (p.host ? 1 : 0) + pathValues(p) + headers;
         if (total <= MAX_CONDITION_VALUES) continue;
         const where = `Ingress "${ingress}" ${p.host ?? '*'}${p.path ?? ''}`;
-        out.push(diagnosticAt(step.origin, `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route.name}" on ${where}: ${total} condition values (host, path and ${headers} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`));
+        out.push(
+          diagnosticAt(
+            step.origin,
+            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route.name}" on ${where}: ${total} condition values (host, path and ${headers} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`,
+          ),
+        );
       }
     }
   });
   return out;
 }
 
-const headerValues = (route: NamedRoute): number => new Set(route.matches.flatMap((m) => m.headers.map(headerValue))).size;
+const headerValues = (route: NamedRoute): number =>
+  new Set(route.matches.flatMap((m) => m.headers.map(headerValue))).size;
 
 function pathValues(p: AlbPath): number {
   if (p.path === undefined || p.path === '') return 0;

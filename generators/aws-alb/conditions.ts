@@ -34,19 +34,39 @@ export function evaluateConditions(raw: string, request: SimRequest): ConditionR
 
 function evaluateOne(c: Record<string, unknown>, request: SimRequest): ConditionResult {
   const field = typeof c.field === 'string' ? c.field : '';
-  const config = (key: string): Record<string, unknown> => (isObject(c[key]) ? (c[key] as Record<string, unknown>) : {});
+  const config = (key: string): Record<string, unknown> =>
+    isObject(c[key]) ? (c[key] as Record<string, unknown>) : {};
   switch (field) {
     case 'http-header': {
-      const name = typeof config('httpHeaderConfig').httpHeaderName === 'string' ? (config('httpHeaderConfig').httpHeaderName as string) : '';
+      const name =
+        typeof config('httpHeaderConfig').httpHeaderName === 'string'
+          ? (config('httpHeaderConfig').httpHeaderName as string)
+          : '';
       const value = headerOf(request, name);
-      return anyOf(strings(config('httpHeaderConfig').values), (v) => value !== undefined && globMatches(v, value, true), `http-header ${name}=${value ?? ''}`);
+      return anyOf(
+        strings(config('httpHeaderConfig').values),
+        (v) => value !== undefined && globMatches(v, value, true),
+        `http-header ${name}=${value ?? ''}`,
+      );
     }
     case 'host-header':
-      return anyOf(strings(config('hostHeaderConfig').values), (v) => hostMatches(v, request.host), `host-header ${request.host ?? ''}`);
+      return anyOf(
+        strings(config('hostHeaderConfig').values),
+        (v) => hostMatches(v, request.host),
+        `host-header ${request.host ?? ''}`,
+      );
     case 'path-pattern':
-      return anyOf(strings(config('pathPatternConfig').values), (v) => globMatches(v, requestPath(request), false), `path-pattern ${requestPath(request)}`);
+      return anyOf(
+        strings(config('pathPatternConfig').values),
+        (v) => globMatches(v, requestPath(request), false),
+        `path-pattern ${requestPath(request)}`,
+      );
     case 'http-request-method':
-      return anyOf(strings(config('httpRequestMethodConfig').values), (v) => v === (request.method ?? 'GET'), `http-request-method ${request.method ?? 'GET'}`);
+      return anyOf(
+        strings(config('httpRequestMethodConfig').values),
+        (v) => v === (request.method ?? 'GET'),
+        `http-request-method ${request.method ?? 'GET'}`,
+      );
     case 'query-string':
       return queryString(config('queryStringConfig').values, request);
     default:

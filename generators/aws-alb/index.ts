@@ -28,7 +28,8 @@ export const capabilities: Capabilities = {
 
 export default defineGenerator<AlbOptions>({
   id: 'aws-alb',
-  summary: 'AWS Load Balancer Controller Ingress annotations: actions.<service> forward weights, actions/conditions.<route> header routes',
+  summary:
+    'AWS Load Balancer Controller Ingress annotations: actions.<service> forward weights, actions/conditions.<route> header routes',
   capabilities,
   optionsSchema,
   check,

@@ -25,7 +25,8 @@ export interface AlbPath {
 export function backendOf(backend: unknown): { service?: string; port?: string } {
   const service = isObject(backend) && isObject(backend.service) ? backend.service : {};
   const port = isObject(service.port) ? service.port : {};
-  const portName = typeof port.name === 'string' ? port.name : typeof port.number === 'number' ? String(port.number) : undefined;
+  const portName =
+    typeof port.name === 'string' ? port.name : typeof port.number === 'number' ? String(port.number) : undefined;
   return {
     ...(typeof service.name === 'string' ? { service: service.name } : {}),
     ...(portName !== undefined ? { port: portName } : {}),

@@ -3,7 +3,10 @@ import type { AlbPath } from './ingress';
 
 /** ALB wildcard match: `*` any run of characters, `?` exactly one. */
 export function globMatches(pattern: string, value: string, caseInsensitive: boolean): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`, caseInsensitive ? 'is' : 's').test(value);
 }
 

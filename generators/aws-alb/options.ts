@@ -44,5 +44,7 @@ export function conditionKey(prefix: string, name: string): string {
 /** Stickiness only when enabled, as Argo writes it (the object is left out otherwise). */
 export function stickiness(options: AlbOptions): { enabled: true; durationSeconds: number } | undefined {
   const s = options.stickinessConfig;
-  return s?.enabled && s.durationSeconds !== undefined ? { enabled: true, durationSeconds: s.durationSeconds } : undefined;
+  return s?.enabled && s.durationSeconds !== undefined
+    ? { enabled: true, durationSeconds: s.durationSeconds }
+    : undefined;
 }

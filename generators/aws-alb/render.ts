@@ -4,7 +4,15 @@ import type { GeneratorContext } from '../types';
 import { canaryOnly, forwardAction, headerConditions, weightedGroups } from './actions';
 import { unsupportedFeatures } from './features';
 import { backendOf, ingressSpec, routesToAction } from './ingress';
-import { actionKey, actionName, AlbOptions, conditionKey, MANAGED_ANNOTATIONS, stickiness, USE_ANNOTATION } from './options';
+import {
+  actionKey,
+  actionName,
+  AlbOptions,
+  conditionKey,
+  MANAGED_ANNOTATIONS,
+  stickiness,
+  USE_ANNOTATION,
+} from './options';
 
 type Ctx = GeneratorContext<AlbOptions>;
 type Json = Readonly<Record<string, unknown>>;
@@ -33,7 +41,10 @@ export function ownedAnnotations(ctx: Ctx, traffic: TrafficState): Record<string
   const prefix = options.annotationPrefix;
   const sticky = stickiness(options);
   const out: Record<string, string> = {
-    [actionKey(prefix, actionName(options, stableService))]: forwardAction(weightedGroups(canaryService, stableService, options.servicePort, traffic.weight), sticky),
+    [actionKey(prefix, actionName(options, stableService))]: forwardAction(
+      weightedGroups(canaryService, stableService, options.servicePort, traffic.weight),
+      sticky,
+    ),
   };
   for (const route of traffic.headerRoutes) {
     out[actionKey(prefix, route.name)] = forwardAction(canaryOnly(canaryService, options.servicePort), sticky);
@@ -42,13 +53,21 @@ export function ownedAnnotations(ctx: Ctx, traffic: TrafficState): Record<string
   return out;
 }
 
-function patchIngress(ctx: Ctx, ingress: KubeObject, owned: Record<string, string>, routes: readonly string[]): KubeObject {
+function patchIngress(
+  ctx: Ctx,
+  ingress: KubeObject,
+  owned: Record<string, string>,
+  routes: readonly string[],
+): KubeObject {
   const prefix = ctx.options.annotationPrefix;
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
   const book = readBookkeeping(ingress.metadata.annotations?.[MANAGED_ANNOTATIONS]);
   // Keys this rollout owned before (bookkeeping) or could own (managed routes) go unless owned now,
   // so a route removed from a step leaves nothing behind even in an Ingress copied from a cluster.
-  const stale = new Set([...(book[ctx.rollout.name] ?? []), ...[...managed].flatMap((n) => [actionKey(prefix, n), conditionKey(prefix, n)])]);
+  const stale = new Set([
+    ...(book[ctx.rollout.name] ?? []),
+    ...[...managed].flatMap((n) => [actionKey(prefix, n), conditionKey(prefix, n)]),
+  ]);
   const annotations: Record<string, string> = {};
   for (const [key, value] of Object.entries(ingress.metadata.annotations ?? {})) {
     if (key in owned) annotations[key] = owned[key];
@@ -58,11 +77,20 @@ function patchIngress(ctx: Ctx, ingress: KubeObject, owned: Record<string, strin
   annotations[MANAGED_ANNOTATIONS] = writeBookkeeping({ ...book, [ctx.rollout.name]: Object.keys(owned).sort() });
   const spec = ingressSpec(ingress);
   const action = actionName(ctx.options, ctx.stableService);
-  const rules = Array.isArray(spec.rules) ? spec.rules.map((r: unknown) => (isObject(r) ? patchRule(r, action, managed, routes) : r)) : spec.rules;
+  const rules = Array.isArray(spec.rules)
+    ? spec.rules.map((r: unknown) => (isObject(r) ? patchRule(r, action, managed, routes) : r))
+    : spec.rules;
   return {
     ...ingress,
     // Keys sorted: the layout then never depends on which rollout or step wrote a key first, so step diffs stay small.
-    metadata: { ...ingress.metadata, annotations: Object.fromEntries(Object.keys(annotations).sort().map((k) => [k, annotations[k]])) },
+    metadata: {
+      ...ingress.metadata,
+      annotations: Object.fromEntries(
+        Object.keys(annotations)
+          .sort()
+          .map((k) => [k, annotations[k]]),
+      ),
+    },
     spec: { ...spec, ...(rules !== undefined ? { rules } : {}) },
   };
 }
@@ -97,7 +125,8 @@ export function readBookkeeping(raw: string | undefined): Record<string, readonl
     const parsed: unknown = JSON.parse(raw);
     if (!isObject(parsed)) return {};
     const out: Record<string, readonly string[]> = {};
-    for (const [k, v] of Object.entries(parsed)) if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
+    for (const [k, v] of Object.entries(parsed))
+      if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
     return out;
   } catch {
     return {};
@@ -106,7 +135,13 @@ export function readBookkeeping(raw: string | undefined): Record<string, readonl
 
 /** Rollout names and keys sorted, compact: the same bytes for the same ownership. */
 function writeBookkeeping(book: Record<string, readonly string[]>): string {
-  return JSON.stringify(Object.fromEntries(Object.keys(book).sort().map((k) => [k, [...book[k]].sort()])));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.keys(book)
+        .sort()
+        .map((k) => [k, [...book[k]].sort()]),
+    ),
+  );
 }
 
 export { unsupportedFeatures };

@@ -31,7 +31,8 @@ export function simulate(objects: readonly KubeObject[], request: SimRequest): S
 /** Ingresses the ALB controller serves: class `alb`, or any path handing off to an action annotation. */
 function albIngresses(objects: readonly KubeObject[]): KubeObject[] {
   const alb = objects.filter((o) => o.kind === 'Ingress' && isAlb(o));
-  const order = (o: KubeObject): number => Number.parseInt(valueOfKey(o.metadata.annotations ?? {}, '/group.order') ?? '0', 10) || 0;
+  const order = (o: KubeObject): number =>
+    Number.parseInt(valueOfKey(o.metadata.annotations ?? {}, '/group.order') ?? '0', 10) || 0;
   const id = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
   return alb.sort((a, b) => order(a) - order(b) || id(a).localeCompare(id(b), 'en'));
 }
@@ -41,7 +42,12 @@ function isAlb(o: KubeObject): boolean {
   return klass === 'alb' || albPaths(o).some((p) => p.port === USE_ANNOTATION);
 }
 
-function backendResult(annotations: Readonly<Record<string, string>>, service: string, port: string | undefined, label: string): SimResult | undefined {
+function backendResult(
+  annotations: Readonly<Record<string, string>>,
+  service: string,
+  port: string | undefined,
+  label: string,
+): SimResult | undefined {
   if (port !== USE_ANNOTATION) return { backends: [{ service, share: 1 }], rule: `${label} -> ${service}` };
   const key = findKey(annotations, 'actions', service);
   if (key === undefined) return undefined; // the controller refuses the Ingress: no action for a use-annotation backend
@@ -51,7 +57,10 @@ function backendResult(annotations: Readonly<Record<string, string>>, service: s
   const shares = new Map<string, number>();
   for (const g of groups) if (g.weight > 0) shares.set(g.service, (shares.get(g.service) ?? 0) + g.weight / total);
   const split = groups.map((g) => `${g.service} ${g.weight}`).join(', ');
-  return { backends: [...shares].map(([s, share]) => ({ service: s, share })), rule: `${label} -> action ${service} (${split})` };
+  return {
+    backends: [...shares].map(([s, share]) => ({ service: s, share })),
+    rule: `${label} -> action ${service} (${split})`,
+  };
 }
 
 /** Target groups of a forward action; a lone group without Weight takes everything. Other action types route nowhere here. */
@@ -73,7 +82,11 @@ export function forwardGroups(raw: string): { service: string; weight: number }[
 }
 
 /** `<prefix>/<kind>.<name>` whatever the prefix (the simulator does not know the rollout's annotationPrefix). */
-function findKey(annotations: Readonly<Record<string, string>>, kind: 'actions' | 'conditions', name: string): string | undefined {
+function findKey(
+  annotations: Readonly<Record<string, string>>,
+  kind: 'actions' | 'conditions',
+  name: string,
+): string | undefined {
   return Object.keys(annotations).find((k) => k.endsWith(`/${kind}.${name}`));
 }
 
@@ -86,7 +99,12 @@ function defaultBackend(ingresses: readonly KubeObject[], request: SimRequest): 
   for (const ingress of ingresses) {
     const backend = backendOf(ingressSpec(ingress).defaultBackend);
     if (backend.service === undefined) continue;
-    return backendResult(ingress.metadata.annotations ?? {}, backend.service, backend.port, `Ingress ${ingress.metadata.name} default backend (${request.path})`);
+    return backendResult(
+      ingress.metadata.annotations ?? {},
+      backend.service,
+      backend.port,
+      `Ingress ${ingress.metadata.name} default backend (${request.path})`,
+    );
   }
   return undefined;
 }

@@ -23,17 +23,33 @@ export function check(ctx: Ctx): Diagnostic[] {
     const kind = describeKind(ref.kind, groupOf(ref.apiVersion));
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
     const input = templateFor(ref, ctx.options.templates);
-    if (!original) out.push(diagnosticAt(ctx.optionsOrigin, `customNetworkRefs: ${kind} "${ref.name}" not found in the app's manifests; add it or fix the ref`));
+    if (!original)
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `customNetworkRefs: ${kind} "${ref.name}" not found in the app's manifests; add it or fix the ref`,
+        ),
+      );
     if (!input) {
       const hint = `add a rollgen.dev/v1alpha1 RouteTemplate with spec.target {apiVersion: ${ref.apiVersion}, kind: ${ref.kind}}`;
-      out.push(diagnosticAt(ctx.optionsOrigin, `customNetworkRefs: no RouteTemplate renders ${kind} (for "${ref.name}"); ${hint}`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `customNetworkRefs: no RouteTemplate renders ${kind} (for "${ref.name}"); ${hint}`,
+        ),
+      );
     }
     if (original && input) out.push(...checkTemplate(ctx, ref, input, steps));
   }
   return dedupe(out);
 }
 
-function checkTemplate(ctx: Ctx, ref: CustomRef, input: RouteTemplateInput, steps: readonly PlannedStep[]): Diagnostic[] {
+function checkTemplate(
+  ctx: Ctx,
+  ref: CustomRef,
+  input: RouteTemplateInput,
+  steps: readonly PlannedStep[],
+): Diagnostic[] {
   const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
   if (!original) return [];
   try {
@@ -75,11 +91,18 @@ function unreadFeatures(ctx: Ctx, input: RouteTemplateInput, steps: readonly Pla
     const missing = [
       ...(t.weight > 0 && !names.has('weight') && !names.has('stableWeight') ? ['a weight (step.weight)'] : []),
       ...(t.matches.length > 0 && !names.has('matches') ? ['matches (step.matches)'] : []),
-      ...(t.requestHeaderModifier && !names.has('requestHeaderModifier') ? ['a requestHeaderModifier (step.requestHeaderModifier)'] : []),
+      ...(t.requestHeaderModifier && !names.has('requestHeaderModifier')
+        ? ['a requestHeaderModifier (step.requestHeaderModifier)']
+        : []),
     ];
     const origin = ctx.rollout.steps[step.index - 1].origin;
     for (const feature of missing) {
-      out.push(diagnosticAt(origin, `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input.name} (${input.origin.file}:${input.origin.line}) never reads it`));
+      out.push(
+        diagnosticAt(
+          origin,
+          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input.name} (${input.origin.file}:${input.origin.line}) never reads it`,
+        ),
+      );
     }
   }
   return out;

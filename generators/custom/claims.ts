@@ -13,6 +13,12 @@ export function claims(ctx: GeneratorContext<CustomOptions>): RouteClaim[] {
     const kind = describeKind(ref.kind, groupOf(ref.apiVersion));
     const namespace = object.metadata.namespace ?? ctx.rollout.namespace ?? '';
     const source = ctx.resources.find(ref.kind, ref.name, ctx.rollout.namespace);
-    return [{ key: `custom:${kind}:${namespace}/${ref.name}`, description: `${kind} "${ref.name}" (rendered whole by its RouteTemplate)`, origin: source?.origin ?? ctx.optionsOrigin }];
+    return [
+      {
+        key: `custom:${kind}:${namespace}/${ref.name}`,
+        description: `${kind} "${ref.name}" (rendered whole by its RouteTemplate)`,
+        origin: source?.origin ?? ctx.optionsOrigin,
+      },
+    ];
   });
 }

@@ -9,7 +9,12 @@ import type { HeaderModifier, RouteMatch, StringMatchType, ValueMatch } from '..
  */
 export interface TemplateData {
   readonly original: KubeObject;
-  readonly originalJson: { readonly metadata: string; readonly labels: string; readonly annotations: string; readonly spec: string };
+  readonly originalJson: {
+    readonly metadata: string;
+    readonly labels: string;
+    readonly annotations: string;
+    readonly spec: string;
+  };
   readonly step: StepData;
 }
 
@@ -49,7 +54,12 @@ export interface MatchData {
 const NO_MODIFIER: HeaderModifier = { set: [], add: [], remove: [] };
 
 /** Template data for one object in one traffic state. Pure; the original is never mutated (templates only read). */
-export function buildTemplateData(original: KubeObject, traffic: TrafficState, stableService: string, canaryService: string): TemplateData {
+export function buildTemplateData(
+  original: KubeObject,
+  traffic: TrafficState,
+  stableService: string,
+  canaryService: string,
+): TemplateData {
   const weight = traffic.weight;
   return {
     original,

@@ -28,7 +28,8 @@ export const capabilities: Capabilities = {
 
 export default defineGenerator<CustomOptions>({
   id: 'custom',
-  summary: 'any Kruise customNetworkRefs kind, rendered per step by a user-supplied logic-less Handlebars RouteTemplate',
+  summary:
+    'any Kruise customNetworkRefs kind, rendered per step by a user-supplied logic-less Handlebars RouteTemplate',
   capabilities,
   optionsSchema,
   check,

@@ -4,6 +4,7 @@ import { compileAst, parseTemplate } from './template';
 
 /** Never in YAML text (the YAML spec forbids NUL), so it cannot be confused with template or data text. */
 const MARK = '\u0000';
+// eslint-disable-next-line no-control-regex -- NUL is the chosen marker
 const MARK_PATTERN = /\u0000(\d+)\u0000/;
 
 /**

@@ -20,7 +20,10 @@ export function render(ctx: GeneratorContext<CustomOptions>, traffic: TrafficSta
     if (!hasCanaryRoutes(traffic)) return cloneJson(original);
     const input = templateFor(ref, ctx.options.templates);
     if (!input) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
-    return renderObject(compileTemplate(input), buildTemplateData(original, traffic, ctx.stableService, ctx.canaryService));
+    return renderObject(
+      compileTemplate(input),
+      buildTemplateData(original, traffic, ctx.stableService, ctx.canaryService),
+    );
   });
 }
 
@@ -40,11 +43,18 @@ export function renderObject(compiled: CompiledTemplate, data: TemplateData): Ku
   const at = (outputLine: number) => templateLineOf(compiled.input.template, data, outputLine);
   const parsed = parseYamlStream('<template output>', text);
   const bad = parsed.diagnostics[0];
-  if (bad) throw new TemplateError(`template output is not valid YAML: ${bad.message.replace(/^invalid YAML: /, '')} (output line ${bad.line})`, at(bad.line));
+  if (bad)
+    throw new TemplateError(
+      `template output is not valid YAML: ${bad.message.replace(/^invalid YAML: /, '')} (output line ${bad.line})`,
+      at(bad.line),
+    );
   const docs = parsed.documents;
   if (docs.length !== 1) {
     const line = docs.length === 0 ? 1 : at(docs[1].origin.line);
-    throw new TemplateError(`template output has ${docs.length} YAML documents; it must be exactly one ${data.original.kind}`, line);
+    throw new TemplateError(
+      `template output has ${docs.length} YAML documents; it must be exactly one ${data.original.kind}`,
+      line,
+    );
   }
   const problem = identityProblem(docs[0], data.original);
   if (problem) throw new TemplateError(problem.message, at(problem.line));
@@ -61,11 +71,18 @@ function identityProblem(doc: ParsedDocument, original: KubeObject): { message: 
     [['metadata', 'namespace'], meta.namespace, original.metadata.namespace],
   ];
   for (const [path, actual, want] of expected) {
-    if (actual !== want) return { message: `template output ${path.join('.')} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`, line: doc.locate(path).line };
+    if (actual !== want)
+      return {
+        message: `template output ${path.join('.')} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path).line,
+      };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === 'string' ? v.apiVersion : '';
   if (groupOf(apiVersion) !== groupOf(original.apiVersion) || apiVersion === '') {
-    return { message: `template output apiVersion is ${show(apiVersion || undefined)}; it must be in the group of ${original.apiVersion}`, line: doc.locate(['apiVersion']).line };
+    return {
+      message: `template output apiVersion is ${show(apiVersion || undefined)}; it must be in the group of ${original.apiVersion}`,
+      line: doc.locate(['apiVersion']).line,
+    };
   }
   return undefined;
 }

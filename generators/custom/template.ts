@@ -35,7 +35,11 @@ const FORBIDDEN_STATEMENTS: Readonly<Record<string, string>> = {
 
 /** A problem at a template line (1-based) and, when known, a 0-based column inside that line. */
 export class TemplateError extends Error {
-  constructor(message: string, readonly line: number, readonly column?: number) {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column?: number,
+  ) {
     super(message);
     this.name = 'TemplateError';
   }
@@ -48,7 +52,9 @@ export interface CompiledTemplate {
 
 interface HandlebarsCompilers {
   Compiler: new () => { compile(ast: hbs.AST.Program, options: object): unknown };
-  JavaScriptCompiler: new () => { compile(environment: unknown, options: object, context: undefined, asObject: true): TemplateSpecification };
+  JavaScriptCompiler: new () => {
+    compile(environment: unknown, options: object, context: undefined, asObject: true): TemplateSpecification;
+  };
 }
 
 /** Compiled per template text, so a run compiles each template once however many states it renders. */
@@ -107,7 +113,12 @@ function rejectForbidden(node: unknown): void {
   if (typeof node !== 'object' || node === null) return;
   const n = node as { type?: string; loc?: hbs.AST.SourceLocation };
   const what = n.type ? FORBIDDEN_STATEMENTS[n.type] : undefined;
-  if (what && n.loc) throw new TemplateError(`${what} are not allowed in a route template; write the text inline`, n.loc.start.line, n.loc.start.column);
+  if (what && n.loc)
+    throw new TemplateError(
+      `${what} are not allowed in a route template; write the text inline`,
+      n.loc.start.line,
+      n.loc.start.column,
+    );
   for (const [key, child] of Object.entries(node)) {
     if (key === 'loc') continue;
     if (Array.isArray(child)) child.forEach(rejectForbidden);
@@ -125,7 +136,8 @@ export function toTemplateError(e: unknown, text: string): TemplateError {
   const parse = /^(Parse|Lexical) error on line (\d+)/.exec(message);
   if (parse) return new TemplateError(`template syntax error: ${describeParseError(message)}`, clamp(Number(parse[2])));
   const text0 = message.replace(/ - \d+:\d+$/, '').replace(/ in \[object Object\]$/, '');
-  if (typeof err.lineNumber === 'number') return new TemplateError(`template error: ${text0}`, clamp(err.lineNumber), err.column);
+  if (typeof err.lineNumber === 'number')
+    return new TemplateError(`template error: ${text0}`, clamp(err.lineNumber), err.column);
   return new TemplateError(`template error: ${text0}`, 1);
 }
 

@@ -19,16 +19,26 @@ type Ctx = GeneratorContext<GatewayOptions>;
  */
 export function check(ctx: Ctx): Diagnostic[] {
   const out: Diagnostic[] = ctx.options.unsupported.map((key) =>
-    diagnosticAt(ctx.optionsOrigin, `app ${ctx.app}, rollout ${ctx.rollout.name}: gatewayAPI plugin option "${key}" is not supported; rollgen renders HTTPRoutes only (httpRoute / httpRoutes)`),
+    diagnosticAt(
+      ctx.optionsOrigin,
+      `app ${ctx.app}, rollout ${ctx.rollout.name}: gatewayAPI plugin option "${key}" is not supported; rollgen renders HTTPRoutes only (httpRoute / httpRoutes)`,
+    ),
   );
   for (const name of ctx.options.useHeaderRoutes.filter((n) => !ctx.options.httpRoutes.includes(n))) {
-    out.push(diagnosticAt(ctx.optionsOrigin, `useHeaderRoutes names HTTPRoute "${name}", which is not among httpRoutes`));
+    out.push(
+      diagnosticAt(ctx.optionsOrigin, `useHeaderRoutes names HTTPRoute "${name}", which is not among httpRoutes`),
+    );
   }
   const found: string[] = [];
   for (const name of ctx.options.httpRoutes) {
     const source = findRoute(ctx.resources, name, routeNamespace(ctx));
     if (!source) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `HTTPRoute "${name}" not found in the app's manifests${routeNamespace(ctx) ? ` (namespace ${routeNamespace(ctx)})` : ''}; add it or fix ${optionPath(ctx)}`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `HTTPRoute "${name}" not found in the app's manifests${routeNamespace(ctx) ? ` (namespace ${routeNamespace(ctx)})` : ''}; add it or fix ${optionPath(ctx)}`,
+        ),
+      );
       continue;
     }
     const problems = checkRoute(ctx, source);
@@ -44,16 +54,25 @@ function routeNamespace(ctx: Ctx): string | undefined {
 }
 
 function optionPath(ctx: Ctx): string {
-  return ctx.rollout.format === 'argo' ? 'plugins["argoproj-labs/gatewayAPI"].httpRoute(s)' : 'trafficRoutings[].gateway.httpRouteName';
+  return ctx.rollout.format === 'argo'
+    ? 'plugins["argoproj-labs/gatewayAPI"].httpRoute(s)'
+    : 'trafficRoutings[].gateway.httpRouteName';
 }
 
 function checkRoute(ctx: Ctx, source: SourceObject): Diagnostic[] {
   const route = source.object;
   const name = route.metadata.name;
   if (!HTTPROUTE_VERSIONS.includes(route.apiVersion)) {
-    return [diagnosticAt(source.origin, `HTTPRoute "${name}" is ${route.apiVersion}; rollgen renders ${HTTPROUTE_VERSIONS.join(' or ')}`)];
+    return [
+      diagnosticAt(
+        source.origin,
+        `HTTPRoute "${name}" is ${route.apiVersion}; rollgen renders ${HTTPROUTE_VERSIONS.join(' or ')}`,
+      ),
+    ];
   }
-  const stableRules = routeRules(route).filter((r) => backendRefs(r).some((ref) => refersTo(ref, ctx.stableService, route.metadata.namespace)));
+  const stableRules = routeRules(route).filter((r) =>
+    backendRefs(r).some((ref) => refersTo(ref, ctx.stableService, route.metadata.namespace)),
+  );
   if (stableRules.length > 0) return [];
   return [
     diagnosticAt(
@@ -71,9 +90,18 @@ function checkSteps(ctx: Ctx, routes: readonly string[]): Diagnostic[] {
     // A failed check stops the planner, so the features it would report are reported here, in its words.
     const missing = missingFeatures(capabilities, traffic);
     const features = missing.length > 0 ? missing : unsupportedFeatures(traffic);
-    const problems = new Set(features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic).problems.map((p) => `HTTPRoute "${name}": ${p}`)));
+    const problems = new Set(
+      features.length > 0
+        ? features
+        : routes.flatMap((name) => renderRoute(ctx, name, traffic).problems.map((p) => `HTTPRoute "${name}": ${p}`)),
+    );
     for (const p of problems) {
-      out.push(diagnosticAt(step.origin, `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider gateway-api cannot express ${p}`));
+      out.push(
+        diagnosticAt(
+          step.origin,
+          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider gateway-api cannot express ${p}`,
+        ),
+      );
     }
   });
   return out;

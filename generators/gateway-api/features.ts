@@ -29,7 +29,12 @@ export function unsupportedFeatures(traffic: TrafficState): string[] {
 
 function weightFeatures(t: TrafficState): string[] {
   const out: string[] = [];
-  if (!Number.isInteger(t.weight) || !Number.isInteger(t.weightTotal) || t.weightTotal < 1 || t.weightTotal > MAX_WEIGHT) {
+  if (
+    !Number.isInteger(t.weight) ||
+    !Number.isInteger(t.weightTotal) ||
+    t.weightTotal < 1 ||
+    t.weightTotal > MAX_WEIGHT
+  ) {
     out.push(`weight ${t.weight}/${t.weightTotal} (backendRef weights are whole numbers up to ${MAX_WEIGHT})`);
   }
   return out;
@@ -38,14 +43,32 @@ function weightFeatures(t: TrafficState): string[] {
 function matchFeatures(m: RouteMatch, label: string): string[] {
   const out: string[] = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-  if (conditions === 0) out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
-  for (const c of m.cookies) out.push(`${label}: cookie "${c.name}" (HTTPRoute has no cookie match; match the Cookie header with a RegularExpression instead)`);
-  if (m.method && !METHODS.includes(m.method)) out.push(`${label}: method ${m.method} (HTTPRoute methods are ${METHODS.join(', ')})`);
-  if (m.path && !m.path.value.startsWith('/')) out.push(`${label}: path "${m.path.value}" (HTTPRoute paths start with /)`);
-  out.push(...duplicates(m.headers.map((h) => h.name.toLowerCase()), `${label}: header`));
-  out.push(...duplicates(m.queryParams.map((q) => q.name), `${label}: query parameter`));
-  if (m.headers.length > MAX_HEADERS_PER_MATCH) out.push(`${label}: ${m.headers.length} headers (at most ${MAX_HEADERS_PER_MATCH} per HTTPRoute match)`);
-  if (m.queryParams.length > MAX_QUERY_PER_MATCH) out.push(`${label}: ${m.queryParams.length} query parameters (at most ${MAX_QUERY_PER_MATCH} per HTTPRoute match)`);
+  if (conditions === 0)
+    out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
+  for (const c of m.cookies)
+    out.push(
+      `${label}: cookie "${c.name}" (HTTPRoute has no cookie match; match the Cookie header with a RegularExpression instead)`,
+    );
+  if (m.method && !METHODS.includes(m.method))
+    out.push(`${label}: method ${m.method} (HTTPRoute methods are ${METHODS.join(', ')})`);
+  if (m.path && !m.path.value.startsWith('/'))
+    out.push(`${label}: path "${m.path.value}" (HTTPRoute paths start with /)`);
+  out.push(
+    ...duplicates(
+      m.headers.map((h) => h.name.toLowerCase()),
+      `${label}: header`,
+    ),
+  );
+  out.push(
+    ...duplicates(
+      m.queryParams.map((q) => q.name),
+      `${label}: query parameter`,
+    ),
+  );
+  if (m.headers.length > MAX_HEADERS_PER_MATCH)
+    out.push(`${label}: ${m.headers.length} headers (at most ${MAX_HEADERS_PER_MATCH} per HTTPRoute match)`);
+  if (m.queryParams.length > MAX_QUERY_PER_MATCH)
+    out.push(`${label}: ${m.queryParams.length} query parameters (at most ${MAX_QUERY_PER_MATCH} per HTTPRoute match)`);
   return out;
 }
 

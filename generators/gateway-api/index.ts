@@ -9,7 +9,8 @@ export { capabilities };
 
 export default defineGenerator<GatewayOptions>({
   id: 'gateway-api',
-  summary: 'Gateway API HTTPRoute: backendRef weights beside the stable ref, canary rules for header/query/path matches, RequestMirror',
+  summary:
+    'Gateway API HTTPRoute: backendRef weights beside the stable ref, canary rules for header/query/path matches, RequestMirror',
   capabilities,
   optionsSchema,
   check,

@@ -74,7 +74,10 @@ function andMatch(m: Json, k: RouteMatch): { match: Json; conflicts: string[] } 
 function merged(own: Json[], added: Json[], what: string, conflicts: string[], key: (n: string) => string): Json[] {
   const names = new Set(own.map((e) => key(String(e.name))));
   for (const a of added) {
-    if (names.has(key(String(a.name)))) conflicts.push(`${what} "${String(a.name)}" is already matched by the HTTPRoute rule; Gateway API honours only its first entry per name`);
+    if (names.has(key(String(a.name))))
+      conflicts.push(
+        `${what} "${String(a.name)}" is already matched by the HTTPRoute rule; Gateway API honours only its first entry per name`,
+      );
   }
   return [...own.map((e) => ({ ...e })), ...added];
 }

@@ -37,7 +37,9 @@ function pathRank(raw: unknown, requestPath: string): [number, number] | undefin
   if (type === 'RegularExpression') return fullMatch(value, requestPath) ? [1, value.length] : undefined;
   const want = elements(value);
   const got = elements(requestPath);
-  return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, '').length] : undefined;
+  return want.length <= got.length && want.every((e, i) => e === got[i])
+    ? [2, value.replace(/\/+$/, '').length]
+    : undefined;
 }
 
 /** PathPrefix compares `/`-separated elements: `/foo` fits `/foo/bar`, not `/foobar`. */
@@ -59,7 +61,9 @@ function headersFit(matches: readonly Json[], headers: Readonly<Record<string, s
 
 /** Query parameter names are case-sensitive. */
 function queryFits(matches: readonly Json[], query: Readonly<Record<string, string>>): boolean {
-  return matches.every((m) => Object.prototype.hasOwnProperty.call(query, String(m.name)) && valueFits(m, query[String(m.name)]));
+  return matches.every(
+    (m) => Object.prototype.hasOwnProperty.call(query, String(m.name)) && valueFits(m, query[String(m.name)]),
+  );
 }
 
 function valueFits(m: Json, value: string): boolean {

@@ -23,10 +23,12 @@ const MAX_MATCHES_PER_ROUTE = 128;
  */
 export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
   const unsupported = unsupportedFeatures(traffic);
-  if (unsupported.length > 0) throw new Error(`gateway-api cannot express this traffic state: ${unsupported.join('; ')}`);
+  if (unsupported.length > 0)
+    throw new Error(`gateway-api cannot express this traffic state: ${unsupported.join('; ')}`);
   return ctx.options.httpRoutes.map((name) => {
     const { route, problems } = renderRoute(ctx, name, traffic);
-    if (problems.length > 0) throw new Error(`gateway-api cannot express this traffic state on HTTPRoute "${name}": ${problems.join('; ')}`);
+    if (problems.length > 0)
+      throw new Error(`gateway-api cannot express this traffic state on HTTPRoute "${name}": ${problems.join('; ')}`);
     return route;
   });
 }
@@ -38,7 +40,9 @@ export function renderRoute(ctx: Ctx, name: string, traffic: TrafficState): { ro
   const route = source.object;
   const b: Backends = { stable: ctx.stableService, canary: ctx.canaryService, namespace: route.metadata.namespace };
   const original = routeRules(route);
-  const weighted = original.map((r) => weightedRefs(r, b, traffic.weight, traffic.weightTotal, traffic.requestHeaderModifier));
+  const weighted = original.map((r) =>
+    weightedRefs(r, b, traffic.weight, traffic.weightTotal, traffic.requestHeaderModifier),
+  );
   const problems: string[] = [];
   const canaryRules: Json[] = [];
   for (const source of canarySources(ctx, name, traffic, problems)) {
@@ -48,7 +52,12 @@ export function renderRoute(ctx: Ctx, name: string, traffic: TrafficState): { ro
   }
   // Canary rules go first: Gateway API ranks rules by match specificity, and on a tie the first
   // rule in the route wins, so a canary condition that equals a stable rule's still reaches the canary.
-  const rules = [...canaryRules, ...original.map((r, i) => (Array.isArray(r.backendRefs) ? { ...cloneJson(r), backendRefs: weighted[i] } : cloneJson(r)))];
+  const rules = [
+    ...canaryRules,
+    ...original.map((r, i) =>
+      Array.isArray(r.backendRefs) ? { ...cloneJson(r), backendRefs: weighted[i] } : cloneJson(r),
+    ),
+  ];
   problems.push(...limitProblems(rules));
   const spec = { ...cloneJson(routeSpec(route)), rules };
   return { route: { ...cloneJson(route), metadata: metadataFor(ctx, route, traffic), spec }, problems };
@@ -61,16 +70,26 @@ export function renderRoute(ctx: Ctx, name: string, traffic: TrafficState): { ro
  */
 function canarySources(ctx: Ctx, name: string, traffic: TrafficState, problems: string[]): CanarySource[] {
   const out: CanarySource[] = [];
-  if (traffic.matches.length > 0) out.push({ label: 'canary', what: 'the step\'s matches', conditions: traffic.matches });
+  if (traffic.matches.length > 0)
+    out.push({ label: 'canary', what: "the step's matches", conditions: traffic.matches });
   if (traffic.headerRoutes.length + traffic.mirrorRoutes.length === 0) return out;
   if (!ctx.options.useHeaderRoutes.includes(name)) {
-    if (ctx.options.useHeaderRoutes.length === 0) problems.push('header and mirror routes need an httpRoutes entry with useHeaderRoutes: true (or the httpRoute form)');
+    if (ctx.options.useHeaderRoutes.length === 0)
+      problems.push(
+        'header and mirror routes need an httpRoutes entry with useHeaderRoutes: true (or the httpRoute form)',
+      );
     return out;
   }
   const managed = ctx.rollout.traffic.managedRoutes;
   const named = [
-    ...traffic.headerRoutes.map((r) => ({ name: r.name, source: { label: r.name, what: `header route "${r.name}"`, conditions: r.matches } as CanarySource })),
-    ...traffic.mirrorRoutes.map((r) => ({ name: r.name, source: { label: r.name, what: `mirror route "${r.name}"`, conditions: r.matches, mirrorPercent: r.percentage } })),
+    ...traffic.headerRoutes.map((r) => ({
+      name: r.name,
+      source: { label: r.name, what: `header route "${r.name}"`, conditions: r.matches } as CanarySource,
+    })),
+    ...traffic.mirrorRoutes.map((r) => ({
+      name: r.name,
+      source: { label: r.name, what: `mirror route "${r.name}"`, conditions: r.matches, mirrorPercent: r.percentage },
+    })),
   ];
   named.sort((a, b) => managed.indexOf(a.name) - managed.indexOf(b.name));
   return [...out, ...named.map((n) => n.source)];
@@ -80,12 +99,14 @@ function limitProblems(rules: readonly Json[]): string[] {
   const out: string[] = [];
   if (rules.length > MAX_RULES) out.push(`${rules.length} rules (an HTTPRoute holds at most ${MAX_RULES})`);
   const counts = rules.map((r) => (Array.isArray(r.matches) ? r.matches.length : 1));
-  if (counts.some((n) => n > MAX_MATCHES_PER_RULE)) out.push(`a rule with ${Math.max(...counts)} matches (at most ${MAX_MATCHES_PER_RULE})`);
+  if (counts.some((n) => n > MAX_MATCHES_PER_RULE))
+    out.push(`a rule with ${Math.max(...counts)} matches (at most ${MAX_MATCHES_PER_RULE})`);
   const total = counts.reduce((a, n) => a + n, 0);
   if (total > MAX_MATCHES_PER_ROUTE) out.push(`${total} matches in the route (at most ${MAX_MATCHES_PER_ROUTE})`);
   const weights = rules.map((r) => maxWeight(Array.isArray(r.backendRefs) ? (r.backendRefs as Json[]) : []));
   if (Math.max(0, ...weights) > MAX_WEIGHT) out.push(`a backendRef weight above ${MAX_WEIGHT}`);
-  for (const r of rules) for (const m of Array.isArray(r.matches) ? (r.matches as Json[]) : []) out.push(...matchLimits(m));
+  for (const r of rules)
+    for (const m of Array.isArray(r.matches) ? (r.matches as Json[]) : []) out.push(...matchLimits(m));
   return [...new Set(out)];
 }
 

@@ -30,7 +30,10 @@ export function ruleMatches(rule: Json): Json[] {
  * and a missing `group` the core group, as the apiserver defaults them (Kruise at HEAD skips refs
  * without `kind`; rollgen reads git YAML, where the defaults are not written out).
  */
-export function refService(ref: Json, routeNamespace: string | undefined): { name: string; namespace?: string } | undefined {
+export function refService(
+  ref: Json,
+  routeNamespace: string | undefined,
+): { name: string; namespace?: string } | undefined {
   const kind = ref.kind ?? 'Service';
   const group = ref.group ?? '';
   if (kind !== 'Service' || group !== '' || typeof ref.name !== 'string') return undefined;

@@ -26,7 +26,13 @@ export interface DerivedRules {
  * source's conditions. A header rule routes only to the canary ref (a copy of the stable ref); a
  * mirror rule keeps the step's weighted backends (`weighted[i]`) and adds a RequestMirror filter.
  */
-export function derivedRules(original: readonly Json[], weighted: readonly Json[][], b: Backends, source: CanarySource, modifier?: HeaderModifier): DerivedRules {
+export function derivedRules(
+  original: readonly Json[],
+  weighted: readonly Json[][],
+  b: Backends,
+  source: CanarySource,
+  modifier?: HeaderModifier,
+): DerivedRules {
   const rules: Json[] = [];
   const problems: string[] = [];
   let first = true;
@@ -57,7 +63,10 @@ export function derivedRules(original: readonly Json[], weighted: readonly Json[
  */
 function mirrorFilter(stableRef: Json, canary: string, percent: number): Json {
   const { weight: _w, filters: _f, ...target } = cloneJson(stableRef);
-  return { type: 'RequestMirror', requestMirror: { backendRef: { ...target, name: canary }, ...(percent !== 100 ? { percent } : {}) } };
+  return {
+    type: 'RequestMirror',
+    requestMirror: { backendRef: { ...target, name: canary }, ...(percent !== 100 ? { percent } : {}) },
+  };
 }
 
 function filtersOf(rule: Json): Json[] {

@@ -22,14 +22,17 @@ export const NO_BACKEND = '<no backend: HTTP 500>';
  */
 export function simulate(objects: readonly KubeObject[], request: SimRequest): SimResult | undefined {
   const requestPath = request.path.split(/[?#]/)[0] || '/';
-  const routes = objects.filter((o) => o.kind === 'HTTPRoute').sort((a, b) => routeId(a).localeCompare(routeId(b), 'en'));
+  const routes = objects
+    .filter((o) => o.kind === 'HTTPRoute')
+    .sort((a, b) => routeId(a).localeCompare(routeId(b), 'en'));
   let best: Candidate | undefined;
   for (const route of routes) {
     const host = hostRank(routeSpec(route).hostnames, request.host);
     if (!host) continue;
     routeRules(route).forEach((rule, index) => {
       const rank = ruleRank(rule, request, requestPath);
-      if (rank && (!best || compareRank([...host, ...rank], best.rank) > 0)) best = { route, index, rule, rank: [...host, ...rank] };
+      if (rank && (!best || compareRank([...host, ...rank], best.rank) > 0))
+        best = { route, index, rule, rank: [...host, ...rank] };
     });
   }
   return best ? split(best) : undefined;
@@ -59,7 +62,8 @@ function split(c: Candidate): SimResult {
     const w = Math.max(0, refWeight(r));
     if (w > 0) shares.set(refLabel(r), (shares.get(refLabel(r)) ?? 0) + w / total);
   }
-  const backends = total > 0 ? [...shares].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
+  const backends =
+    total > 0 ? [...shares].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
   return { backends, rule: describe(c, refs) };
 }
 
@@ -69,12 +73,19 @@ function describe(c: Candidate, refs: readonly Json[]): string {
   const mirrors = (Array.isArray(c.rule.filters) ? (c.rule.filters as Json[]) : [])
     .filter((f) => f.type === 'RequestMirror')
     .map((f) => mirrorText((f.requestMirror ?? {}) as Json));
-  return [`HTTPRoute ${c.route.metadata.name} rule ${c.index + 1}: ${weights || 'no backendRefs'}`, ...mirrors].join('; ');
+  return [`HTTPRoute ${c.route.metadata.name} rule ${c.index + 1}: ${weights || 'no backendRefs'}`, ...mirrors].join(
+    '; ',
+  );
 }
 
 function mirrorText(m: Json): string {
   const target = refLabel((m.backendRef ?? {}) as Json);
   const fraction = (m.fraction ?? undefined) as Json | undefined;
-  const share = typeof m.percent === 'number' ? `${m.percent}%` : fraction ? `${String(fraction.numerator)}/${String(fraction.denominator ?? 100)}` : '100%';
+  const share =
+    typeof m.percent === 'number'
+      ? `${m.percent}%`
+      : fraction
+        ? `${String(fraction.numerator)}/${String(fraction.denominator ?? 100)}`
+        : '100%';
   return `mirror ${share} to ${target}`;
 }

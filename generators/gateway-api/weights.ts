@@ -24,7 +24,13 @@ export function canaryRef(stableRef: Json, canary: string): Json {
  * plugin requires it in the route). W = 0 leaves the rule as written except a written canary ref,
  * which gets weight 0 so it carries nothing.
  */
-export function weightedRefs(rule: Json, b: Backends, weight: number, total: number, modifier?: HeaderModifier): Json[] {
+export function weightedRefs(
+  rule: Json,
+  b: Backends,
+  weight: number,
+  total: number,
+  modifier?: HeaderModifier,
+): Json[] {
   const refs = backendRefs(rule).map((r) => cloneJson(r));
   const stable = refs.findIndex((r) => refersTo(r, b.stable, b.namespace));
   if (stable < 0) return refs;
@@ -58,8 +64,14 @@ export function mergeModifier(filters: readonly Json[], modifier: HeaderModifier
   };
   const set = merge(existing.set, modifier.set);
   const add = merge(existing.add, modifier.add);
-  const remove = [...new Set([...(Array.isArray(existing.remove) ? (existing.remove as string[]) : []), ...modifier.remove])];
-  const body: Json = { ...(set.length ? { set } : {}), ...(add.length ? { add } : {}), ...(remove.length ? { remove } : {}) };
+  const remove = [
+    ...new Set([...(Array.isArray(existing.remove) ? (existing.remove as string[]) : []), ...modifier.remove]),
+  ];
+  const body: Json = {
+    ...(set.length ? { set } : {}),
+    ...(add.length ? { add } : {}),
+    ...(remove.length ? { remove } : {}),
+  };
   const filter = { type: 'RequestHeaderModifier', requestHeaderModifier: body };
   return at >= 0 ? filters.map((f, i) => (i === at ? filter : f)) : [...filters, filter];
 }

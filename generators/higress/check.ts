@@ -15,14 +15,24 @@ export function check(f: Flavour, ctx: Ctx): Diagnostic[] {
   for (const name of ctx.options.ingresses) {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
     if (!source) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`,
+        ),
+      );
       continue;
     }
     out.push(...checkIngress(ctx, source));
     for (const claim of ingressClaims(f, ctx, source)) {
       const owner = owners.get(claim.key);
       if (owner !== undefined && owner !== name) {
-        out.push(diagnosticAt(claim.origin, `Ingress "${name}" serves the same host and path as Ingress "${owner}" (${claim.key}); rollgen renders one canary per host+path`));
+        out.push(
+          diagnosticAt(
+            claim.origin,
+            `Ingress "${name}" serves the same host and path as Ingress "${owner}" (${claim.key}); rollgen renders one canary per host+path`,
+          ),
+        );
       }
       if (owner === undefined) owners.set(claim.key, name);
     }
@@ -34,7 +44,12 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
   const name = source.object.metadata.name;
   const prefix = canaryPrefix(source.object);
   if (prefix !== undefined) {
-    return [diagnosticAt(source.origin, `Ingress "${name}" is itself a canary Ingress (${prefix}/canary: "true"); name the stable Ingress instead`)];
+    return [
+      diagnosticAt(
+        source.origin,
+        `Ingress "${name}" is itself a canary Ingress (${prefix}/canary: "true"); name the stable Ingress instead`,
+      ),
+    ];
   }
   const out: Diagnostic[] = [];
   if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
@@ -47,7 +62,13 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
   }
   for (const taken of [canaryIngressName(name), weightIngressName(name)]) {
     const found = findIngress(ctx.resources, taken, source.object.metadata.namespace);
-    if (found) out.push(diagnosticAt(found.origin, `Ingress "${taken}" already exists in the app's manifests; rollgen renders the canary of "${name}" under that name, so remove or rename it`));
+    if (found)
+      out.push(
+        diagnosticAt(
+          found.origin,
+          `Ingress "${taken}" already exists in the app's manifests; rollgen renders the canary of "${name}" under that name, so remove or rename it`,
+        ),
+      );
   }
   return out;
 }

@@ -6,6 +6,10 @@ import { optionsSchema } from './options';
  * Higress (Kruise `classType: higress`): nginx-compatible canary annotations on `<ingress>-canary`,
  * plus `higress.io/request-header-control-*` for requestHeaderModifier. No query match.
  */
-export default flavouredGenerator(HIGRESS, optionsSchema, 'Higress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations and higress.io header control');
+export default flavouredGenerator(
+  HIGRESS,
+  optionsSchema,
+  'Higress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations and higress.io header control',
+);
 
 export type { HigressOptions } from './options';

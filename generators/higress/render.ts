@@ -4,7 +4,13 @@ import { findIngress } from '../ingress-nginx/ingress';
 import { canaryIngressName } from '../ingress-nginx/options';
 import { canaryIngressOf } from '../ingress-nginx/render';
 import type { GeneratorContext } from '../types';
-import { headerControlAnnotations, isOwnedKey, matchAnnotations, subsetAnnotations, weightAnnotations } from './annotations';
+import {
+  headerControlAnnotations,
+  isOwnedKey,
+  matchAnnotations,
+  subsetAnnotations,
+  weightAnnotations,
+} from './annotations';
 import { unsupportedFeatures } from './features';
 import { Flavour } from './flavour';
 import { HigressOptions, weightIngressName } from './options';
@@ -40,7 +46,10 @@ export function canarySlots(f: Flavour, traffic: TrafficState): Slot[] {
   const slots: Slot[] = [];
   if (hasMatch) slots.push({ name: canaryIngressName, annotations: { ...matchAnnotations(f, traffic), ...control } });
   if (traffic.weight > 0) {
-    slots.push({ name: hasMatch ? weightIngressName : canaryIngressName, annotations: { ...weightAnnotations(traffic), ...control } });
+    slots.push({
+      name: hasMatch ? weightIngressName : canaryIngressName,
+      annotations: { ...weightAnnotations(traffic), ...control },
+    });
   }
   return slots;
 }
@@ -59,6 +68,10 @@ function canaryMetadata(f: Flavour, stable: KubeObject, slot: Slot): KubeMetadat
     name: slot.name(meta.name),
     ...(meta.namespace !== undefined ? { namespace: meta.namespace } : {}),
     ...(meta.labels !== undefined ? { labels: { ...meta.labels } } : {}),
-    annotations: Object.fromEntries(Object.keys(merged).sort().map((k) => [k, String(merged[k])])),
+    annotations: Object.fromEntries(
+      Object.keys(merged)
+        .sort()
+        .map((k) => [k, String(merged[k])]),
+    ),
   };
 }

@@ -37,10 +37,16 @@ function canariesOf(f: Flavour, objects: readonly KubeObject[], stable: IngressP
   const out: Canary[] = [];
   for (const object of objects) {
     if (object.kind !== 'Ingress' || canaryPrefix(object) === undefined) continue;
-    const path = ingressPaths(object).find((p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable));
+    const path = ingressPaths(object).find(
+      (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable),
+    );
     if (!path) continue;
     const a: Annotations = object.metadata.annotations ?? {};
-    out.push({ service: path.service ?? '<resource backend>', key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`], ext: (n) => a[`${f.extPrefix}/${n}`] });
+    out.push({
+      service: path.service ?? '<resource backend>',
+      key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
+      ext: (n) => a[`${f.extPrefix}/${n}`],
+    });
   }
   return out;
 }
@@ -70,12 +76,21 @@ function matchRule(f: Flavour, c: Canary, request: SimRequest): string | undefin
   return cookie && request.cookies[cookie] === 'always' ? `canary-by-cookie ${cookie}=always` : undefined;
 }
 
-function valueRule(f: Flavour, what: string, name: string, read: (n: string) => string | undefined, got: string | undefined): string | undefined {
+function valueRule(
+  f: Flavour,
+  what: string,
+  name: string,
+  read: (n: string) => string | undefined,
+  got: string | undefined,
+): string | undefined {
   if (got === undefined) return undefined;
   const value = read(`canary-by-${what}-value`);
   const pattern = read(`canary-by-${what}-pattern`);
   const rule = `canary-by-${what} ${name}=${got}`;
-  if (value) return (f.headerValueIsRegex && what === 'header' ? fullMatch(`always|${value}`, got) : got === value) ? rule : undefined;
+  if (value)
+    return (f.headerValueIsRegex && what === 'header' ? fullMatch(`always|${value}`, got) : got === value)
+      ? rule
+      : undefined;
   if (pattern) return fullMatch(pattern, got) ? rule : undefined;
   return got === 'always' ? rule : undefined;
 }
@@ -98,9 +113,18 @@ function headerValue(headers: Readonly<Record<string, string>>, name: string): s
 /** Canary weights out of the first canary's canary-weight-total (default 100); the stable route keeps the rest. */
 function weightSplit(stableService: string, weighted: readonly Canary[]): SimResult {
   const total = positiveInt(weighted[0].key('canary-weight-total')) || 100;
-  const parts = weighted.map((c) => ({ service: c.service, units: Math.min(positiveInt(c.key('canary-weight')), total) }));
-  const used = Math.min(total, parts.reduce((n, p) => n + p.units, 0));
-  const backends = [{ service: stableService, share: (total - used) / total }, ...parts.map((p) => ({ service: p.service, share: p.units / total }))];
+  const parts = weighted.map((c) => ({
+    service: c.service,
+    units: Math.min(positiveInt(c.key('canary-weight')), total),
+  }));
+  const used = Math.min(
+    total,
+    parts.reduce((n, p) => n + p.units, 0),
+  );
+  const backends = [
+    { service: stableService, share: (total - used) / total },
+    ...parts.map((p) => ({ service: p.service, share: p.units / total })),
+  ];
   const rule = parts.map((p) => `canary-weight ${p.units}/${total}`).join(', ');
   return { backends: backends.filter((b) => b.share > 0), rule };
 }

@@ -13,7 +13,12 @@ export function check(ctx: Ctx): Diagnostic[] {
   for (const name of ctx.options.ingresses) {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
     if (!source) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `Ingress "${name}" not found in the app's manifests; add it or fix trafficRoutings[0].ingress.name`,
+        ),
+      );
       continue;
     }
     out.push(...checkIngress(ctx, source));
@@ -26,7 +31,12 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
   const name = source.object.metadata.name;
   const prefix = ctx.options.annotationPrefix;
   if (isCanaryIngress(source.object, prefix)) {
-    return [diagnosticAt(source.origin, `Ingress "${name}" is itself a canary Ingress (${prefix}/canary: "true"); name the stable Ingress instead`)];
+    return [
+      diagnosticAt(
+        source.origin,
+        `Ingress "${name}" is itself a canary Ingress (${prefix}/canary: "true"); name the stable Ingress instead`,
+      ),
+    ];
   }
   const out: Diagnostic[] = [];
   if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
@@ -55,7 +65,12 @@ function checkOverlap(claims: readonly RouteClaim[], name: string, owners: Map<s
   for (const claim of claims) {
     const owner = owners.get(claim.key);
     if (owner !== undefined && owner !== name) {
-      out.push(diagnosticAt(claim.origin, `Ingress "${name}" serves the same host and path as Ingress "${owner}" (${claim.key}); ingress-nginx allows one canary per host+path`));
+      out.push(
+        diagnosticAt(
+          claim.origin,
+          `Ingress "${name}" serves the same host and path as Ingress "${owner}" (${claim.key}); ingress-nginx allows one canary per host+path`,
+        ),
+      );
     }
     if (owner === undefined) owners.set(claim.key, name);
   }
@@ -66,7 +81,13 @@ function checkUserAnnotations(ctx: Ctx): Diagnostic[] {
   const user = userAnnotations(ctx.options);
   return stepOwnedKeys(ctx.options.annotationPrefix)
     .filter((key) => key in user)
-    .map((key) => diagnosticAt(ctx.optionsOrigin, `annotation ${key} is set per step by rollgen; the value in the rollout's nginx annotations is ignored`, 'warning'));
+    .map((key) =>
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `annotation ${key} is set per step by rollgen; the value in the rollout's nginx annotations is ignored`,
+        'warning',
+      ),
+    );
 }
 
 /** One claim per host+path of each listed Ingress that the stable Service serves. */

@@ -23,14 +23,18 @@ export function unsupportedFeatures(traffic: TrafficState): string[] {
 function stateFeatures(traffic: TrafficState): string[] {
   const out: string[] = [];
   if (!Number.isInteger(traffic.weight)) {
-    out.push(`weight ${traffic.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`);
+    out.push(
+      `weight ${traffic.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`,
+    );
   }
   if (!Number.isInteger(traffic.weightTotal) || traffic.weightTotal < 1) {
     out.push(`weight total ${traffic.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
   }
   if (traffic.headerRoutes.length > 0) {
     const names = traffic.headerRoutes.map((r) => r.name).join(', ');
-    out.push(`named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`);
+    out.push(
+      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`,
+    );
   }
   if (traffic.mirrorRoutes.length > 0) {
     const names = traffic.mirrorRoutes.map((r) => r.name).join(', ');
@@ -48,13 +52,20 @@ function matchFeatures(match: RouteMatch, n: number): string[] {
   if (conditions.length === 0) {
     out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
   } else if (conditions.length > 1) {
-    out.push(`match ${n} ANDs ${conditions.length} conditions (${conditions.join(', ')}); ingress-nginx cannot AND canary conditions`);
+    out.push(
+      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(', ')}); ingress-nginx cannot AND canary conditions`,
+    );
   }
-  for (const q of match.queryParams) out.push(`match ${n}: ${describe('query parameter', q)} (ingress-nginx cannot match query parameters)`);
-  if (match.path) out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
+  for (const q of match.queryParams)
+    out.push(`match ${n}: ${describe('query parameter', q)} (ingress-nginx cannot match query parameters)`);
+  if (match.path)
+    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
   if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
   for (const h of match.headers) {
-    if (h.type === 'Prefix') out.push(`match ${n}: ${describe('header', h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`);
+    if (h.type === 'Prefix')
+      out.push(
+        `match ${n}: ${describe('header', h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`,
+      );
   }
   for (const c of match.cookies) {
     if (c.type !== 'Exact' || c.value !== 'always') {

@@ -27,7 +27,8 @@ export const capabilities: Capabilities = {
 
 export default defineGenerator<NginxOptions>({
   id: 'ingress-nginx',
-  summary: 'ingress-nginx canary Ingress (<ingress>-canary) with canary-weight, canary-by-header and canary-by-cookie annotations',
+  summary:
+    'ingress-nginx canary Ingress (<ingress>-canary) with canary-weight, canary-by-header and canary-by-cookie annotations',
   capabilities,
   optionsSchema,
   check,

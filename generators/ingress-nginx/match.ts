@@ -72,7 +72,10 @@ export function matchStablePath(objects: readonly KubeObject[], request: SimRequ
 const prefixLike = (pathType: string): string => (pathType === 'Exact' ? 'Exact' : 'Prefix');
 
 /** The first canary Ingress (`<prefix>/canary: "true"`) with the same host and path as the stable route. */
-export function findCanaryPath(objects: readonly KubeObject[], stable: IngressPath): { object: KubeObject; prefix: string; path: IngressPath } | undefined {
+export function findCanaryPath(
+  objects: readonly KubeObject[],
+  stable: IngressPath,
+): { object: KubeObject; prefix: string; path: IngressPath } | undefined {
   for (const object of objects) {
     const prefix = object.kind === 'Ingress' ? canaryPrefix(object) : undefined;
     if (prefix === undefined) continue;

@@ -21,7 +21,6 @@ export interface NginxOptions {
 
 export const DEFAULT_ANNOTATION_PREFIX = 'nginx.ingress.kubernetes.io';
 
-
 /** The schema lives in JSON so scripts/compile-schemas.mjs can precompile it (no ajv compile at start-up). */
 export { default as optionsSchema } from './options.schema.json';
 

@@ -41,14 +41,19 @@ export function canaryAnnotations(prefix: string, traffic: TrafficState): Record
   const header = traffic.matches.find((m) => m.headers.length > 0)?.headers[0];
   if (header) {
     out[key('canary-by-header')] = header.name;
-    out[key(header.type === 'RegularExpression' ? 'canary-by-header-pattern' : 'canary-by-header-value')] = header.value;
+    out[key(header.type === 'RegularExpression' ? 'canary-by-header-pattern' : 'canary-by-header-value')] =
+      header.value;
   }
   const cookie = traffic.matches.find((m) => m.cookies.length > 0)?.cookies[0];
   if (cookie) out[key('canary-by-cookie')] = cookie.name;
   return out;
 }
 
-function canaryIngress(ctx: GeneratorContext<NginxOptions>, stable: KubeObject, canary: Record<string, string>): KubeObject {
+function canaryIngress(
+  ctx: GeneratorContext<NginxOptions>,
+  stable: KubeObject,
+  canary: Record<string, string>,
+): KubeObject {
   return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable, ctx.options, canary));
 }
 
@@ -56,9 +61,15 @@ function canaryIngress(ctx: GeneratorContext<NginxOptions>, stable: KubeObject, 
  * A canary copy of a stable Ingress for every ingress provider: its class and TLS, the paths to
  * the stable Service pointed at the canary Service, and the provider's metadata.
  */
-export function canaryIngressOf(stable: KubeObject, stableService: string, canaryService: string, metadata: KubeMetadata): KubeObject {
+export function canaryIngressOf(
+  stable: KubeObject,
+  stableService: string,
+  canaryService: string,
+  metadata: KubeMetadata,
+): KubeObject {
   const rules = canaryRules(stable, stableService, canaryService);
-  if (rules.length === 0) throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
+  if (rules.length === 0)
+    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
   const spec = ingressSpec(stable);
   return {
     apiVersion: stable.apiVersion,
@@ -77,7 +88,11 @@ function canaryMetadata(stable: KubeObject, options: NginxOptions, canary: Recor
   const meta = stable.metadata;
   const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
   const merged: Record<string, string> = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
-  const annotations = Object.fromEntries(Object.keys(merged).sort().map((k) => [k, String(merged[k])]));
+  const annotations = Object.fromEntries(
+    Object.keys(merged)
+      .sort()
+      .map((k) => [k, String(merged[k])]),
+  );
   return {
     name: canaryIngressName(meta.name),
     ...(meta.namespace !== undefined ? { namespace: meta.namespace } : {}),
@@ -87,7 +102,11 @@ function canaryMetadata(stable: KubeObject, options: NginxOptions, canary: Recor
 }
 
 /** Rules keep only the paths backed by the stable Service, pointed at the canary Service; empty rules go. */
-export function canaryRules(stable: KubeObject, stableService: string, canaryService: string): Record<string, unknown>[] {
+export function canaryRules(
+  stable: KubeObject,
+  stableService: string,
+  canaryService: string,
+): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const rule of ingressRules(stable)) {
     const paths = rulePaths(rule)

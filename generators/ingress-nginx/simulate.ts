@@ -44,7 +44,8 @@ function byHeader(annotations: Annotations, key: (n: string) => string, request:
   const pattern = annotations[key('canary-by-header-pattern')];
   if (exact) return value === exact ? { canary: true, rule: `canary-by-header ${name}=${value}` } : undefined;
   if (pattern) return byPattern(name, value, pattern);
-  if (value === 'always' || value === 'never') return { canary: value === 'always', rule: `canary-by-header ${name}=${value}` };
+  if (value === 'always' || value === 'never')
+    return { canary: value === 'always', rule: `canary-by-header ${name}=${value}` };
   return undefined;
 }
 

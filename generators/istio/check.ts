@@ -18,13 +18,20 @@ export function check(ctx: Ctx): Diagnostic[] {
 function checkShape(o: IstioOptions, ctx: Ctx): string[] {
   const argo = o.virtualService !== undefined || o.virtualServices !== undefined;
   if (o.refs) {
-    if (argo || o.destinationRule) return ['istio options: refs (Kruise customNetworkRefs) cannot be mixed with virtualService(s) or destinationRule'];
-    return o.refs.some((r) => r.kind === 'VirtualService') ? [] : ['customNetworkRefs name no VirtualService, so no traffic would move; add one'];
+    if (argo || o.destinationRule)
+      return [
+        'istio options: refs (Kruise customNetworkRefs) cannot be mixed with virtualService(s) or destinationRule',
+      ];
+    return o.refs.some((r) => r.kind === 'VirtualService')
+      ? []
+      : ['customNetworkRefs name no VirtualService, so no traffic would move; add one'];
   }
   if (!argo) return ['istio needs virtualService or virtualServices'];
   if (o.virtualService && o.virtualServices) return ['istio: set virtualService or virtualServices, not both'];
   if (!o.destinationRule && (ctx.stableService === '' || ctx.stableService === ctx.canaryService)) {
-    return ['istio host mode needs canaryService and stableService (two Services); for subset mode add destinationRule'];
+    return [
+      'istio host mode needs canaryService and stableService (two Services); for subset mode add destinationRule',
+    ];
   }
   return [];
 }
@@ -34,19 +41,43 @@ function checkVirtualServices(ctx: Ctx, t: Targets, roles: Roles): Diagnostic[] 
   for (const target of t.virtualServices) {
     const found = findIstio(ctx.resources, 'VirtualService', target);
     if (!found) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: VirtualService "${target.name}"${target.namespace ? ` in namespace ${target.namespace}` : ''} (group ${target.group}) not found in the app's manifests`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `${where(ctx)}: VirtualService "${target.name}"${target.namespace ? ` in namespace ${target.namespace}` : ''} (group ${target.group}) not found in the app's manifests`,
+        ),
+      );
       continue;
     }
     const { rules, problems } = selectRules(found.object, target, roles, ctx.rollout.traffic.managedRoutes);
-    out.push(...problems.map((p) => diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: VirtualService "${target.name}" (${found.origin.file}:${found.origin.line}) ${p}`)));
+    out.push(
+      ...problems.map((p) =>
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `${where(ctx)}: VirtualService "${target.name}" (${found.origin.file}:${found.origin.line}) ${p}`,
+        ),
+      ),
+    );
     const http = rulesOf(found.object, 'http');
     for (const name of ctx.rollout.traffic.managedRoutes) {
       const i = http.findIndex((r) => r.name === name);
       if (i >= 0 && !rules.some((r) => r.protocol === 'http' && r.index === i)) {
-        out.push(diagnosticAt(found.locate(['spec', 'http', i]), `http route "${name}" is in managedRoutes, so rollgen renders it per step; the copy written here is dropped`, 'warning'));
+        out.push(
+          diagnosticAt(
+            found.locate(['spec', 'http', i]),
+            `http route "${name}" is in managedRoutes, so rollgen renders it per step; the copy written here is dropped`,
+            'warning',
+          ),
+        );
       }
     }
-    out.push(...checkSteps(ctx, rules.filter((r) => r.protocol === 'http').map((r) => ({ label: r.label, match: http[r.index].match })), target.name));
+    out.push(
+      ...checkSteps(
+        ctx,
+        rules.filter((r) => r.protocol === 'http').map((r) => ({ label: r.label, match: http[r.index].match })),
+        target.name,
+      ),
+    );
   }
   return out;
 }
@@ -55,13 +86,22 @@ function checkVirtualServices(ctx: Ctx, t: Targets, roles: Roles): Diagnostic[] 
 function checkSteps(ctx: Ctx, http: readonly { label: string; match: unknown }[], vs: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   ctx.rollout.steps.forEach((step, i) => {
-    const routes = [...step.headerRoutes, ...step.mirrorRoutes, ...(step.matches.length > 0 ? [{ name: 'matches', matches: step.matches }] : [])];
-    const fail = (feature: string) => out.push(diagnosticAt(step.origin, `${where(ctx)}, step ${i + 1}: provider istio cannot express ${feature}`));
-    if (routes.length > 0 && http.length === 0) fail(`route "${routes[0].name}" on VirtualService "${vs}", which has no selected http route to derive it from`);
+    const routes = [
+      ...step.headerRoutes,
+      ...step.mirrorRoutes,
+      ...(step.matches.length > 0 ? [{ name: 'matches', matches: step.matches }] : []),
+    ];
+    const fail = (feature: string) =>
+      out.push(diagnosticAt(step.origin, `${where(ctx)}, step ${i + 1}: provider istio cannot express ${feature}`));
+    if (routes.length > 0 && http.length === 0)
+      fail(`route "${routes[0].name}" on VirtualService "${vs}", which has no selected http route to derive it from`);
     for (const r of routes) {
       for (const h of http) {
         const { conflicts } = andLists(h.match, r.matches.map(istioMatch));
-        if (conflicts.length > 0) fail(`route "${r.name}" ANDed with http route ${h.label} of VirtualService "${vs}" (${conflicts.join('; ')})`);
+        if (conflicts.length > 0)
+          fail(
+            `route "${r.name}" ANDed with http route ${h.label} of VirtualService "${vs}" (${conflicts.join('; ')})`,
+          );
       }
     }
   });
@@ -73,16 +113,32 @@ function checkDestinationRules(ctx: Ctx, t: Targets): Diagnostic[] {
   for (const dr of t.destinationRules) {
     const found = findIstio(ctx.resources, 'DestinationRule', dr);
     if (!found) {
-      out.push(diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: DestinationRule "${dr.name}"${dr.namespace ? ` in namespace ${dr.namespace}` : ''} (group ${dr.group}) not found in the app's manifests`));
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `${where(ctx)}: DestinationRule "${dr.name}"${dr.namespace ? ` in namespace ${dr.namespace}` : ''} (group ${dr.group}) not found in the app's manifests`,
+        ),
+      );
       continue;
     }
     const names = asList(specOf(found.object).subsets).map((s) => s.name);
     for (const subset of t.dialect === 'argo' ? [dr.canarySubset, dr.stableSubset ?? ''] : []) {
-      if (!names.includes(subset)) out.push(diagnosticAt(found.origin, `${where(ctx)}: DestinationRule "${dr.name}" has no subset "${subset}"; add it (its labels select the app's pods)`));
+      if (!names.includes(subset))
+        out.push(
+          diagnosticAt(
+            found.origin,
+            `${where(ctx)}: DestinationRule "${dr.name}" has no subset "${subset}"; add it (its labels select the app's pods)`,
+          ),
+        );
     }
   }
   if (t.dialect === 'kruise' && isSubsetMode(ctx, t) && t.destinationRules.length === 0) {
-    out.push(diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: without a canary Service the canary is the "canary" subset of ${ctx.stableService}; add its DestinationRule to customNetworkRefs`));
+    out.push(
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where(ctx)}: without a canary Service the canary is the "canary" subset of ${ctx.stableService}; add its DestinationRule to customNetworkRefs`,
+      ),
+    );
   }
   return out;
 }
@@ -100,10 +156,18 @@ export function claims(ctx: Ctx): RouteClaim[] {
     const vs = `${target.namespace ?? ''}/${target.name}`;
     for (const r of selectRules(found.object, target, roles, ctx.rollout.traffic.managedRoutes).rules) {
       const origin = found.locate(['spec', r.protocol, r.index]);
-      out.push({ key: `istio:${vs}:${r.protocol}:${r.label}:${ctx.stableService}`, description: `${r.protocol} route ${r.label} of VirtualService "${target.name}" (Service ${ctx.stableService})`, origin });
+      out.push({
+        key: `istio:${vs}:${r.protocol}:${r.label}:${ctx.stableService}`,
+        description: `${r.protocol} route ${r.label} of VirtualService "${target.name}" (Service ${ctx.stableService})`,
+        origin,
+      });
     }
     for (const name of ctx.rollout.traffic.managedRoutes) {
-      out.push({ key: `istio:${vs}:route:${name}`, description: `managed route "${name}" of VirtualService "${target.name}"`, origin: ctx.optionsOrigin });
+      out.push({
+        key: `istio:${vs}:route:${name}`,
+        description: `managed route "${name}" of VirtualService "${target.name}"`,
+        origin: ctx.optionsOrigin,
+      });
     }
   }
   return out;

@@ -11,20 +11,30 @@ import { asList, destinationOf, findIstio, Json, PROTOCOLS, Roles, rulesOf, shor
  * and every stable subset also selects the stable track, so it never lands on canary pods. Other
  * subsets and every other field are kept. In the stable-only state the object is as written.
  */
-export function renderDestinationRule(ctx: GeneratorContext<IstioOptions>, target: DrTarget, virtualServices: readonly KubeObject[], roles: Roles, traffic: TrafficState): KubeObject {
+export function renderDestinationRule(
+  ctx: GeneratorContext<IstioOptions>,
+  target: DrTarget,
+  virtualServices: readonly KubeObject[],
+  roles: Roles,
+  traffic: TrafficState,
+): KubeObject {
   const found = findIstio(ctx.resources, 'DestinationRule', target);
   if (!found) throw new Error(`DestinationRule "${target.name}" not found in the app's manifests`);
   const dr = found.object;
   if (!hasCanaryRoutes(traffic)) return dr;
   const track = ctx.track ?? defaultTrackLabel;
-  const stable = target.stableSubset !== undefined ? [target.stableSubset] : stableSubsets(virtualServices, roles, shortHost(specOf(dr).host));
+  const stable =
+    target.stableSubset !== undefined
+      ? [target.stableSubset]
+      : stableSubsets(virtualServices, roles, shortHost(specOf(dr).host));
   const patch = target.stableSubset === undefined ? ctx.rollout.canaryPodMetadata.labels : {};
   const subsets = asList(specOf(dr).subsets).map((s) => cloneJson(s));
   const canaryLabels = { ...patch, [track.key]: track.canary };
   let canary = subsets.find((s) => s.name === target.canarySubset);
   if (!canary) subsets.push((canary = { name: target.canarySubset, labels: {} }));
   canary.labels = { ...labelsOf(canary), ...canaryLabels };
-  for (const s of subsets) if (stable.includes(String(s.name))) s.labels = { ...labelsOf(s), [track.key]: track.stable };
+  for (const s of subsets)
+    if (stable.includes(String(s.name))) s.labels = { ...labelsOf(s), [track.key]: track.stable };
   return { ...dr, spec: { ...specOf(dr), subsets } };
 }
 
@@ -37,7 +47,8 @@ function stableSubsets(virtualServices: readonly KubeObject[], roles: Roles, hos
     for (const p of PROTOCOLS) {
       for (const rule of rulesOf(vs, p)) {
         for (const d of asList(rule.route).map(destinationOf)) {
-          if (roles.isStable(d) && !roles.isCanary(d) && typeof d.subset === 'string' && shortHost(d.host) === host) out.add(d.subset);
+          if (roles.isStable(d) && !roles.isCanary(d) && typeof d.subset === 'string' && shortHost(d.host) === host)
+            out.add(d.subset);
         }
       }
     }

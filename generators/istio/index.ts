@@ -28,7 +28,8 @@ export const capabilities: Capabilities = {
 
 export default defineGenerator<IstioOptions>({
   id: 'istio',
-  summary: 'Istio VirtualService weights (host or subset mode, http/tls/tcp), header, match and mirror routes, DestinationRule canary subset',
+  summary:
+    'Istio VirtualService weights (host or subset mode, http/tls/tcp), header, match and mirror routes, DestinationRule canary subset',
   capabilities,
   optionsSchema,
   check,

@@ -5,9 +5,12 @@ import type { Json } from './vs';
 /** Istio header keys must be lower case (HTTPMatchRequest.headers); a RouteMatch is one ANDed block. */
 export function istioMatch(m: RouteMatch): Json {
   const out: Json = {};
-  if (m.headers.length > 0) out.headers = Object.fromEntries(m.headers.map((h) => [h.name.toLowerCase(), stringMatch(h)]));
-  if (m.queryParams.length > 0) out.queryParams = Object.fromEntries(m.queryParams.map((q) => [q.name, stringMatch(q)]));
-  if (m.path) out.uri = { [m.path.type === 'Exact' ? 'exact' : m.path.type === 'PathPrefix' ? 'prefix' : 'regex']: m.path.value };
+  if (m.headers.length > 0)
+    out.headers = Object.fromEntries(m.headers.map((h) => [h.name.toLowerCase(), stringMatch(h)]));
+  if (m.queryParams.length > 0)
+    out.queryParams = Object.fromEntries(m.queryParams.map((q) => [q.name, stringMatch(q)]));
+  if (m.path)
+    out.uri = { [m.path.type === 'Exact' ? 'exact' : m.path.type === 'PathPrefix' ? 'prefix' : 'regex']: m.path.value };
   if (m.method) out.method = { exact: m.method };
   return out;
 }
@@ -25,7 +28,8 @@ export function andBlocks(a: Json, b: Json): Json | string {
     if (MAPS.includes(key) && isObject(value)) {
       const merged: Json = { ...(isObject(a[key]) ? a[key] : {}) };
       for (const [k, v] of Object.entries(value)) {
-        if (merged[k] !== undefined && JSON.stringify(merged[k]) !== JSON.stringify(v)) return `${key}.${k} both ${JSON.stringify(merged[k])} and ${JSON.stringify(v)}`;
+        if (merged[k] !== undefined && JSON.stringify(merged[k]) !== JSON.stringify(v))
+          return `${key}.${k} both ${JSON.stringify(merged[k])} and ${JSON.stringify(v)}`;
         merged[k] = v;
       }
       out[key] = merged;

@@ -76,7 +76,8 @@ export function splitName(raw: string, fallback?: string): { name: string; names
   return { name: bare.slice(0, dot), namespace: bare.slice(dot + 1) };
 }
 
-export const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+export const groupOf = (apiVersion: string): string =>
+  apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
 
 export function targets(options: IstioOptions, namespace?: string): Targets {
   if (options.refs) return kruiseTargets(options.refs, namespace);
@@ -87,7 +88,16 @@ export function targets(options: IstioOptions, namespace?: string): Targets {
     select: { ...(vs.routes ? { http: vs.routes } : {}), tls: vs.tlsRoutes ?? [], tcp: vs.tcpRoutes ?? [] },
   }));
   const dr = options.destinationRule;
-  const destinationRules = dr ? [{ ...splitName(dr.name, namespace), canarySubset: dr.canarySubsetName, stableSubset: dr.stableSubsetName, group: ISTIO_GROUP }] : [];
+  const destinationRules = dr
+    ? [
+        {
+          ...splitName(dr.name, namespace),
+          canarySubset: dr.canarySubsetName,
+          stableSubset: dr.stableSubsetName,
+          group: ISTIO_GROUP,
+        },
+      ]
+    : [];
   return { dialect: 'argo', virtualServices, destinationRules };
 }
 
@@ -96,7 +106,9 @@ function kruiseTargets(refs: readonly ObjectRef[], namespace?: string): Targets 
   const ns = namespace !== undefined ? { namespace } : {};
   return {
     dialect: 'kruise',
-    virtualServices: refs.filter((r) => r.kind === 'VirtualService').map((r) => ({ name: r.name, ...ns, group: groupOf(r.apiVersion) })),
+    virtualServices: refs
+      .filter((r) => r.kind === 'VirtualService')
+      .map((r) => ({ name: r.name, ...ns, group: groupOf(r.apiVersion) })),
     destinationRules: refs
       .filter((r) => r.kind === 'DestinationRule')
       .map((r) => ({ name: r.name, ...ns, canarySubset: KRUISE_CANARY_SUBSET, group: groupOf(r.apiVersion) })),

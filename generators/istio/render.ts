@@ -24,7 +24,9 @@ export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
   const t = targets(ctx.options, ctx.rollout.namespace);
   const roles = rolesFor(ctx, t);
   const sources = t.virtualServices.map((target) => sourceVs(ctx, target));
-  const virtualServices = t.virtualServices.map((target, i) => renderVirtualService(ctx, sources[i], target, roles, traffic));
+  const virtualServices = t.virtualServices.map((target, i) =>
+    renderVirtualService(ctx, sources[i], target, roles, traffic),
+  );
   const destinationRules = t.destinationRules.map((dr) => renderDestinationRule(ctx, dr, sources, roles, traffic));
   return [...virtualServices, ...destinationRules];
 }
@@ -41,21 +43,35 @@ export function managedRules(ctx: Ctx, vs: KubeObject, target: VsTarget, roles: 
   return rules;
 }
 
-function renderVirtualService(ctx: Ctx, vs: KubeObject, target: VsTarget, roles: Roles, traffic: TrafficState): KubeObject {
+function renderVirtualService(
+  ctx: Ctx,
+  vs: KubeObject,
+  target: VsTarget,
+  roles: Roles,
+  traffic: TrafficState,
+): KubeObject {
   const rules = managedRules(ctx, vs, target, roles);
   const spec = cloneJson(specOf(vs));
   const headers = requestHeaders(traffic.requestHeaderModifier);
   for (const r of rules) {
     const rule = (spec[r.protocol] as Json[])[r.index];
     // tcp/tls destinations have no `headers`; the modifier only applies to http.
-    rule.route = weighRoute(rulesOf(vs, r.protocol)[r.index].route as Json[], roles, traffic.weight, r.protocol === 'http' && headers ? { headers } : {});
+    rule.route = weighRoute(
+      rulesOf(vs, r.protocol)[r.index].route as Json[],
+      roles,
+      traffic.weight,
+      r.protocol === 'http' && headers ? { headers } : {},
+    );
   }
   const http = rulesOf({ ...vs, spec }, 'http');
-  const httpRules = rules.filter((r) => r.protocol === 'http').map((r) => ({ rule: http[r.index], label: r.label, index: r.index }));
+  const httpRules = rules
+    .filter((r) => r.protocol === 'http')
+    .map((r) => ({ rule: http[r.index], label: r.label, index: r.index }));
   const derived = canaryRules(ctx, httpRules, roles, traffic);
   // Argo deletes every managedRoutes entry at the end; a same-named route in git is such a leftover.
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
   const leftover = (rule: Json, i: number) => managed.has(String(rule.name)) && !httpRules.some((h) => h.index === i);
-  if (derived.size > 0 || http.some(leftover)) spec.http = http.flatMap((rule, i) => (leftover(rule, i) ? [] : [...(derived.get(i) ?? []), rule]));
+  if (derived.size > 0 || http.some(leftover))
+    spec.http = http.flatMap((rule, i) => (leftover(rule, i) ? [] : [...(derived.get(i) ?? []), rule]));
   return { ...vs, spec };
 }

@@ -9,10 +9,19 @@ import { Json, Roles, shortHost } from './vs';
  */
 export function rolesFor(ctx: GeneratorContext<IstioOptions>, t: Targets): Roles {
   const argoDr = t.dialect === 'argo' ? t.destinationRules[0] : undefined;
-  if (argoDr) return subsetRoles((d) => d.subset === argoDr.stableSubset, (d) => d.subset === argoDr.canarySubset, argoDr.canarySubset);
+  if (argoDr)
+    return subsetRoles(
+      (d) => d.subset === argoDr.stableSubset,
+      (d) => d.subset === argoDr.canarySubset,
+      argoDr.canarySubset,
+    );
   if (t.dialect === 'kruise' && ctx.canaryService === ctx.stableService) {
     const onHost = (d: Json) => shortHost(d.host) === ctx.stableService;
-    return subsetRoles((d) => onHost(d) && d.subset !== KRUISE_CANARY_SUBSET, (d) => onHost(d) && d.subset === KRUISE_CANARY_SUBSET, KRUISE_CANARY_SUBSET);
+    return subsetRoles(
+      (d) => onHost(d) && d.subset !== KRUISE_CANARY_SUBSET,
+      (d) => onHost(d) && d.subset === KRUISE_CANARY_SUBSET,
+      KRUISE_CANARY_SUBSET,
+    );
   }
   return {
     isStable: (d) => shortHost(d.host) === ctx.stableService,

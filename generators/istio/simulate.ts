@@ -13,15 +13,23 @@ type Backend = SimResult['backends'][number];
  * ports, source labels and schemes are not modelled.
  */
 export function simulate(objects: readonly KubeObject[], request: SimRequest): SimResult | undefined {
-  const virtualServices = objects.filter((o) => o.kind === 'VirtualService' && groupOf(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request.host));
+  const virtualServices = objects.filter(
+    (o) => o.kind === 'VirtualService' && groupOf(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request.host),
+  );
   for (const vs of virtualServices) {
     const rules = rulesOf(vs, 'http');
-    const index = rules.findIndex((r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request)));
+    const index = rules.findIndex(
+      (r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request)),
+    );
     if (index < 0) continue;
     const rule = rules[index];
     const mirror = isObject(rule.mirror) ? backend(objects, rule.mirror, mirrorShare(rule)) : undefined;
     const label = typeof rule.name === 'string' ? rule.name : `#${index}`;
-    return { backends: weighted(objects, asList(rule.route)), rule: `VirtualService ${vs.metadata.name} http route ${label}`, ...(mirror ? { mirror } : {}) };
+    return {
+      backends: weighted(objects, asList(rule.route)),
+      rule: `VirtualService ${vs.metadata.name} http route ${label}`,
+      ...(mirror ? { mirror } : {}),
+    };
   }
   return undefined;
 }
@@ -29,7 +37,9 @@ export function simulate(objects: readonly KubeObject[], request: SimRequest): S
 function weighted(objects: readonly KubeObject[], route: readonly Json[]): Backend[] {
   const weights = route.map((d) => (route.length === 1 ? 1 : typeof d.weight === 'number' ? d.weight : 0));
   const total = weights.reduce((a, b) => a + b, 0);
-  return route.flatMap((d, i) => (weights[i] > 0 && total > 0 ? [backend(objects, destinationOf(d), weights[i] / total)] : []));
+  return route.flatMap((d, i) =>
+    weights[i] > 0 && total > 0 ? [backend(objects, destinationOf(d), weights[i] / total)] : [],
+  );
 }
 
 function backend(objects: readonly KubeObject[], destination: Json, share: number): Backend {
@@ -41,22 +51,30 @@ function backend(objects: readonly KubeObject[], destination: Json, share: numbe
 function subsetLabels(objects: readonly KubeObject[], service: string, subset: string): Record<string, string> {
   for (const dr of objects.filter((o) => o.kind === 'DestinationRule' && shortHost(specOf(o).host) === service)) {
     const found = asList(specOf(dr).subsets).find((s) => s.name === subset);
-    if (found) return Object.fromEntries(Object.entries(isObject(found.labels) ? found.labels : {}).map(([k, v]) => [k, String(v)]));
+    if (found)
+      return Object.fromEntries(
+        Object.entries(isObject(found.labels) ? found.labels : {}).map(([k, v]) => [k, String(v)]),
+      );
   }
   return { 'rollgen.dev/undefined-subset': subset };
 }
 
-const mirrorShare = (rule: Json): number => (isObject(rule.mirrorPercentage) && typeof rule.mirrorPercentage.value === 'number' ? rule.mirrorPercentage.value / 100 : 1);
+const mirrorShare = (rule: Json): number =>
+  isObject(rule.mirrorPercentage) && typeof rule.mirrorPercentage.value === 'number'
+    ? rule.mirrorPercentage.value / 100
+    : 1;
 
 /** `*`, `*.suffix`, an exact name, or a short Service name for `name` and `name.<namespace...>`. */
 function hostsFit(vs: KubeObject, host: string | undefined): boolean {
   if (host === undefined) return true;
   const h = host.toLowerCase().replace(/:\d+$/, '');
-  return (Array.isArray(specOf(vs).hosts) ? (specOf(vs).hosts as unknown[]) : []).map((x) => String(x).toLowerCase()).some((pattern) => {
-    if (pattern === '*' || pattern === h) return true;
-    if (pattern.startsWith('*.')) return h.endsWith(pattern.slice(1));
-    return !pattern.includes('.') && h.startsWith(`${pattern}.`);
-  });
+  return (Array.isArray(specOf(vs).hosts) ? (specOf(vs).hosts as unknown[]) : [])
+    .map((x) => String(x).toLowerCase())
+    .some((pattern) => {
+      if (pattern === '*' || pattern === h) return true;
+      if (pattern.startsWith('*.')) return h.endsWith(pattern.slice(1));
+      return !pattern.includes('.') && h.startsWith(`${pattern}.`);
+    });
 }
 
 export function blockFits(m: Json, r: SimRequest): boolean {
@@ -65,9 +83,12 @@ export function blockFits(m: Json, r: SimRequest): boolean {
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? 'GET')) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? '')) return false;
-  for (const [name, sm] of Object.entries(isObject(m.headers) ? m.headers : {})) if (!valueFits(sm, header(r, name))) return false;
-  for (const [name, sm] of Object.entries(isObject(m.withoutHeaders) ? m.withoutHeaders : {})) if (valueFits(sm, header(r, name))) return false;
-  for (const [name, sm] of Object.entries(isObject(m.queryParams) ? m.queryParams : {})) if (!valueFits(sm, r.query[name])) return false;
+  for (const [name, sm] of Object.entries(isObject(m.headers) ? m.headers : {}))
+    if (!valueFits(sm, header(r, name))) return false;
+  for (const [name, sm] of Object.entries(isObject(m.withoutHeaders) ? m.withoutHeaders : {}))
+    if (valueFits(sm, header(r, name))) return false;
+  for (const [name, sm] of Object.entries(isObject(m.queryParams) ? m.queryParams : {}))
+    if (!valueFits(sm, r.query[name])) return false;
   return true;
 }
 

@@ -25,13 +25,18 @@ export interface Roles {
 export const asList = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
 export const specOf = (o: KubeObject): Json => (isObject(o.spec) ? o.spec : {});
 export const rulesOf = (o: KubeObject, p: Protocol): Json[] => asList(specOf(o)[p]);
-export const destinationOf = (routeDestination: Json): Json => (isObject(routeDestination.destination) ? routeDestination.destination : {});
+export const destinationOf = (routeDestination: Json): Json =>
+  isObject(routeDestination.destination) ? routeDestination.destination : {};
 
 /** `svc`, `svc.ns` and `svc.ns.svc.cluster.local` all name Service `svc` (Argo and Kruise compare the first label). */
 export const shortHost = (host: unknown): string => (typeof host === 'string' ? host.split('.')[0] : '');
 
 /** The object of `kind` by name in the target's namespace, if its group is networking.istio.io whatever its version. */
-export function findIstio(resources: ResourceSet, kind: string, target: { name: string; namespace?: string; group: string }): SourceObject | undefined {
+export function findIstio(
+  resources: ResourceSet,
+  kind: string,
+  target: { name: string; namespace?: string; group: string },
+): SourceObject | undefined {
   const found = resources.find(kind, target.name, target.namespace);
   return found && groupOf(found.object.apiVersion) === target.group ? found : undefined;
 }
@@ -45,10 +50,16 @@ export function ruleLabel(rule: Json, index: number): string {
  * none are named and no tls/tcp routes are), tls routes by port + SNI hosts, tcp routes by port.
  * Kruise: every rule without `match` that has a stable destination. Problems are plain sentences.
  */
-export function selectRules(vs: KubeObject, target: VsTarget, roles: Roles, managedNames: readonly string[]): { rules: ManagedRule[]; problems: string[] } {
+export function selectRules(
+  vs: KubeObject,
+  target: VsTarget,
+  roles: Roles,
+  managedNames: readonly string[],
+): { rules: ManagedRule[]; problems: string[] } {
   const problems: string[] = [];
   const rules: ManagedRule[] = [];
-  const add = (protocol: Protocol, index: number) => rules.push({ protocol, index, label: ruleLabel(rulesOf(vs, protocol)[index], index) });
+  const add = (protocol: Protocol, index: number) =>
+    rules.push({ protocol, index, label: ruleLabel(rulesOf(vs, protocol)[index], index) });
   if (!target.select) {
     for (const p of PROTOCOLS) rulesOf(vs, p).forEach((r, i) => !r.match && hasStable(r, roles) && add(p, i));
     if (rules.length === 0) problems.push('has no rule without a match that routes to the stable Service');
@@ -61,21 +72,41 @@ export function selectRules(vs: KubeObject, target: VsTarget, roles: Roles, mana
     else add('http', i);
   }
   if (!http && tls.length === 0 && tcp.length === 0) pickDefaultHttp(vs, managedNames, add, problems);
-  tls.forEach((t) => pickBy(vs, 'tls', (m) => portFits(m, t.port) && sniFits(m, t.sniHosts), describeTls(t), add, problems));
-  tcp.forEach((t) => pickBy(vs, 'tcp', (m) => portFits(m, t.port), `tcp route for port ${t.port ?? '(any)'}`, add, problems));
-  for (const r of rules) if (!hasStable(rulesOf(vs, r.protocol)[r.index], roles)) problems.push(`${r.protocol} route ${r.label} has no destination to the stable Service or subset`);
+  tls.forEach((t) =>
+    pickBy(vs, 'tls', (m) => portFits(m, t.port) && sniFits(m, t.sniHosts), describeTls(t), add, problems),
+  );
+  tcp.forEach((t) =>
+    pickBy(vs, 'tcp', (m) => portFits(m, t.port), `tcp route for port ${t.port ?? '(any)'}`, add, problems),
+  );
+  for (const r of rules)
+    if (!hasStable(rulesOf(vs, r.protocol)[r.index], roles))
+      problems.push(`${r.protocol} route ${r.label} has no destination to the stable Service or subset`);
   return { rules, problems };
 }
 
 /** Argo without `routes`: the single http route (managed routes aside), else the first unnamed one. */
-function pickDefaultHttp(vs: KubeObject, managed: readonly string[], add: (p: Protocol, i: number) => void, problems: string[]): void {
-  const candidates = rulesOf(vs, 'http').map((r, i) => ({ r, i })).filter(({ r }) => !managed.includes(String(r.name)));
+function pickDefaultHttp(
+  vs: KubeObject,
+  managed: readonly string[],
+  add: (p: Protocol, i: number) => void,
+  problems: string[],
+): void {
+  const candidates = rulesOf(vs, 'http')
+    .map((r, i) => ({ r, i }))
+    .filter(({ r }) => !managed.includes(String(r.name)));
   const pick = candidates.length === 1 ? candidates[0] : candidates.find(({ r }) => r.name === undefined);
   if (pick) add('http', pick.i);
   else problems.push('has several named http routes and the rollout names none; list them in virtualService.routes');
 }
 
-function pickBy(vs: KubeObject, p: Protocol, fits: (m: Json) => boolean, what: string, add: (p: Protocol, i: number) => void, problems: string[]): void {
+function pickBy(
+  vs: KubeObject,
+  p: Protocol,
+  fits: (m: Json) => boolean,
+  what: string,
+  add: (p: Protocol, i: number) => void,
+  problems: string[],
+): void {
   // A rule without `match` fits only an entry that names no port or SNI hosts (Argo's "index 0" default).
   const i = rulesOf(vs, p).findIndex((r) => (asList(r.match).length === 0 ? fits({}) : asList(r.match).some(fits)));
   if (i < 0) problems.push(`has no ${what}`);
@@ -90,7 +121,8 @@ function sniFits(m: Json, hosts?: readonly string[]): boolean {
   return have.length === hosts.length && [...hosts].sort().every((h, i) => h === have[i]);
 }
 
-const describeTls = (t: { port?: number; sniHosts?: readonly string[] }): string => `tls route for port ${t.port ?? '(any)'} and SNI hosts [${(t.sniHosts ?? []).join(', ')}]`;
+const describeTls = (t: { port?: number; sniHosts?: readonly string[] }): string =>
+  `tls route for port ${t.port ?? '(any)'} and SNI hosts [${(t.sniHosts ?? []).join(', ')}]`;
 
 export function hasStable(rule: Json, roles: Roles): boolean {
   return asList(rule.route).some((d) => roles.isStable(destinationOf(d)));

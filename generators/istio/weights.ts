@@ -14,14 +14,18 @@ export function weighRoute(route: readonly Json[], roles: Roles, weight: number,
   if (canary.length === 0 && weight <= 0) return cloneJson(route) as Json[];
   const app = [...stable, ...canary].reduce((n, i) => n + given[i], 0);
   const canaryWeight = Math.round((app * weight) / 100);
-  const stableWeights = apportion(app - canaryWeight, stable.map((i) => given[i]));
+  const stableWeights = apportion(
+    app - canaryWeight,
+    stable.map((i) => given[i]),
+  );
   const out: Json[] = [];
   route.forEach((d, i) => {
     if (canary.includes(i) && i !== canary[0]) return; // one canary destination is enough
     const w = canary[0] === i ? canaryWeight : stable.includes(i) ? stableWeights[stable.indexOf(i)] : given[i];
     out.push({ ...cloneJson(d), weight: w, ...(i === canary[0] ? canaryExtras : {}) });
   });
-  if (canary.length === 0) out.push({ destination: roles.canaryFor(destinationOf(route[stable[0]])), weight: canaryWeight, ...canaryExtras });
+  if (canary.length === 0)
+    out.push({ destination: roles.canaryFor(destinationOf(route[stable[0]])), weight: canaryWeight, ...canaryExtras });
   return out;
 }
 

@@ -16,16 +16,26 @@ export interface Checkout {
   readonly read: (repoPath: string) => string | undefined;
 }
 
-export function readCheckout(git: GitRunner, dir: string, pr: PrConfig, baseFlag: string | undefined, paths: readonly string[]): Checkout {
+export function readCheckout(
+  git: GitRunner,
+  dir: string,
+  pr: PrConfig,
+  baseFlag: string | undefined,
+  paths: readonly string[],
+): Checkout {
   const root = gitTopLevel(git, dir);
   if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
   const branch = currentBranch(git, root);
   const base = baseFlag ?? pr.base ?? branch;
   if (!base) throw new InputError([], 'HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml');
-  if (branch && branch !== base) throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
+  if (branch && branch !== base)
+    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
   const rel = paths.map((p) => path.relative(root, p) || '.');
   const dirty = git(['status', '--porcelain', '--untracked-files=all', '--', ...rel], root).trim();
-  if (dirty) throw new StateError(`uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:\n${dirty}`);
+  if (dirty)
+    throw new StateError(
+      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:\n${dirty}`,
+    );
   const head = git(['rev-parse', 'HEAD'], root).trim();
   const tree = git(['rev-parse', 'HEAD^{tree}'], root).trim();
   const read = (repoPath: string) => {
@@ -58,6 +68,15 @@ export function landedAt(git: GitRunner, root: string, output: string): Date | u
 export function readTemplate(file: string | undefined, cwd: string, configFile: string): TemplateSource | undefined {
   if (!file) return undefined;
   const shown = path.relative(cwd, file) || file;
-  if (!fs.existsSync(file)) throw new InputError([{ file: path.relative(cwd, configFile) || configFile, line: 1, col: 1, message: `pr: template ${shown} does not exist`, severity: 'error' }]);
+  if (!fs.existsSync(file))
+    throw new InputError([
+      {
+        file: path.relative(cwd, configFile) || configFile,
+        line: 1,
+        col: 1,
+        message: `pr: template ${shown} does not exist`,
+        severity: 'error',
+      },
+    ]);
   return { file: shown, text: fs.readFileSync(file, 'utf8') };
 }

@@ -21,7 +21,12 @@ export interface CommandPrOptions extends FlowOptions {
  * closing the app's step PR it supersedes; with --merge, merge it at once. `retry` on an app held
  * by a closed step PR opens that step's PR again.
  */
-export async function commandPr(ctx: RunContext, args: readonly string[], opts: CommandPrOptions, command: AppCommand): Promise<void> {
+export async function commandPr(
+  ctx: RunContext,
+  args: readonly string[],
+  opts: CommandPrOptions,
+  command: AppCommand,
+): Promise<void> {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     const states = s.apps.map((entry) => commandState(s, entry, command));
@@ -35,7 +40,10 @@ export async function commandPr(ctx: RunContext, args: readonly string[], opts: 
       if (o.dryRun || !pr) continue;
       // The PR to merge is the one this command proposes: `live` may be another PR the app waits on
       // (an open abort PR while retry runs), which --merge must never land in its place.
-      if (pr.branch !== state.proposal?.branch || pr.state !== 'open') throw new StateError(`${state.app}: not merged: #${pr.number} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`);
+      if (pr.branch !== state.proposal?.branch || pr.state !== 'open')
+        throw new StateError(
+          `${state.app}: not merged: #${pr.number} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`,
+        );
       await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
       o.print(`${state.app}: merged #${pr.number} (--merge)`);
       o.report?.({ app: state.app, action: 'merged', number: pr.number, url: pr.url });
@@ -45,7 +53,8 @@ export async function commandPr(ctx: RunContext, args: readonly string[], opts: 
 
 function commandState(s: FlowSession, entry: LoadedEntry, command: AppCommand): AppFlowState {
   const app = entry.app.name;
-  const proposal = command.kind === 'retry' && !isAborted(s, entry) ? retryHeld(s, entry) : proposalFor(s, entry, command, 'command');
+  const proposal =
+    command.kind === 'retry' && !isAborted(s, entry) ? retryHeld(s, entry) : proposalFor(s, entry, command, 'command');
   if (!proposal) throw new StateError(`${app}: nothing to ${command.kind}`);
   return { app, proposal, ignoreHold: true };
 }
@@ -53,7 +62,8 @@ function commandState(s: FlowSession, entry: LoadedEntry, command: AppCommand): 
 /** A rollout that is not aborted can only be held by a closed step PR: retry proposes that step again, as the flow would. */
 function retryHeld(s: FlowSession, entry: LoadedEntry): Proposal {
   const p = proposalFor(s, entry, { kind: 'advance' }, 'flow');
-  if (!p) throw new StateError(`${entry.app.name}: nothing to retry; the rollout is neither aborted nor waiting for a step`);
+  if (!p)
+    throw new StateError(`${entry.app.name}: nothing to retry; the rollout is neither aborted nor waiting for a step`);
   return p;
 }
 

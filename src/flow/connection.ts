@@ -8,15 +8,22 @@ export interface ConnectionFlags {
 }
 
 /** GITHUB_TOKEN, GITHUB_REPOSITORY and GITHUB_API_URL as a GitHub Actions job has them; flags win. */
-export function readConnection(env: Readonly<Record<string, string | undefined>>, flags: ConnectionFlags): ScmConnection {
+export function readConnection(
+  env: Readonly<Record<string, string | undefined>>,
+  flags: ConnectionFlags,
+): ScmConnection {
   const token = flags.token ?? env.GITHUB_TOKEN;
   const repository = flags.repo ?? env.GITHUB_REPOSITORY;
   const apiUrl = (flags.apiUrl ?? env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, '');
   if (!token) throw new InputError([], 'the GitHub flow needs a token: set GITHUB_TOKEN or pass --token');
   if (!repository || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository)) {
-    throw new InputError([], `the GitHub flow needs the repository as owner/name: set GITHUB_REPOSITORY or pass --repo${repository ? ` (got "${repository}")` : ''}`);
+    throw new InputError(
+      [],
+      `the GitHub flow needs the repository as owner/name: set GITHUB_REPOSITORY or pass --repo${repository ? ` (got "${repository}")` : ''}`,
+    );
   }
-  if (!/^https?:\/\//.test(apiUrl)) throw new InputError([], `--api-url / GITHUB_API_URL must be an http(s) URL (got "${apiUrl}")`);
+  if (!/^https?:\/\//.test(apiUrl))
+    throw new InputError([], `--api-url / GITHUB_API_URL must be an http(s) URL (got "${apiUrl}")`);
   return { token, repository, apiUrl };
 }
 

@@ -28,9 +28,20 @@ export interface AppHistory {
 
 export type Action =
   | { readonly kind: 'open'; readonly proposal: Proposal }
-  | { readonly kind: 'update'; readonly pr: PullRequest; readonly proposal: Proposal; readonly commit: boolean; readonly fields: PullFields }
+  | {
+      readonly kind: 'update';
+      readonly pr: PullRequest;
+      readonly proposal: Proposal;
+      readonly commit: boolean;
+      readonly fields: PullFields;
+    }
   | { readonly kind: 'merge'; readonly pr: PullRequest }
-  | { readonly kind: 'close'; readonly pr: PullRequest; readonly marker?: Marker; readonly why: 'superseded' | 'obsolete' }
+  | {
+      readonly kind: 'close';
+      readonly pr: PullRequest;
+      readonly marker?: Marker;
+      readonly why: 'superseded' | 'obsolete';
+    }
   | { readonly kind: 'note-hold'; readonly pr: PullRequest; readonly marker: Marker }
   | { readonly kind: 'need-checks'; readonly pr: PullRequest }
   | { readonly kind: 'wait'; readonly pr?: PullRequest; readonly reason: string };
@@ -61,11 +72,24 @@ export function groupPulls(pulls: readonly PullRequest[]): Map<string, RollgenPu
  * after a person closed the step's PR. Checks are asked for (`need-checks`) only when they decide
  * a merge, and passed back in `checks` on a second call. Pure.
  */
-export function decide(app: AppFlowState, pulls: readonly RollgenPull[], now: Date, history: AppHistory, checks: ReadonlyMap<string, CheckState> = new Map()): Action[] {
+export function decide(
+  app: AppFlowState,
+  pulls: readonly RollgenPull[],
+  now: Date,
+  history: AppHistory,
+  checks: ReadonlyMap<string, CheckState> = new Map(),
+): Action[] {
   const p = app.proposal;
   const open = pulls.filter((x) => x.pr.state === 'open');
   const command = open.find((x) => x.marker?.origin === 'command');
-  if (command && p?.marker.origin !== 'command') return [{ kind: 'wait', pr: command.pr, reason: `waiting for a person to merge or close #${command.pr.number} (${command.marker!.target})` }];
+  if (command && p?.marker.origin !== 'command')
+    return [
+      {
+        kind: 'wait',
+        pr: command.pr,
+        reason: `waiting for a person to merge or close #${command.pr.number} (${command.marker!.target})`,
+      },
+    ];
   if (!p) {
     const stale = open.filter((x) => x.marker?.origin !== 'command');
     return stale.length > 0 ? stale.map((x) => close(x, 'obsolete')) : [{ kind: 'wait', reason: 'up to date' }];
@@ -77,29 +101,73 @@ export function decide(app: AppFlowState, pulls: readonly RollgenPull[], now: Da
   const newest = onBranch[0];
   if (newest && !app.ignoreHold && isRejection(newest, p)) {
     const note: Action[] = newest.marker!.noted ? [] : [{ kind: 'note-hold', pr: newest.pr, marker: newest.marker! }];
-    return [...note, ...superseded, { kind: 'wait', pr: newest.pr, reason: `held: #${newest.pr.number} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr` }];
+    return [
+      ...note,
+      ...superseded,
+      {
+        kind: 'wait',
+        pr: newest.pr,
+        reason: `held: #${newest.pr.number} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`,
+      },
+    ];
   }
   const landed = app.ignoreHold ? undefined : onBranch.find((x) => landedAfterCheckout(x, p, history));
-  if (landed) return [{ kind: 'wait', pr: landed.pr, reason: `#${landed.pr.number} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here` }];
+  if (landed)
+    return [
+      {
+        kind: 'wait',
+        pr: landed.pr,
+        reason: `#${landed.pr.number} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`,
+      },
+    ];
   return [{ kind: 'open', proposal: p }, ...superseded];
 }
 
-function keepCurrent(x: RollgenPull, p: Proposal, now: Date, history: AppHistory, checks: ReadonlyMap<string, CheckState>): Action[] {
+function keepCurrent(
+  x: RollgenPull,
+  p: Proposal,
+  now: Date,
+  history: AppHistory,
+  checks: ReadonlyMap<string, CheckState>,
+): Action[] {
   const fields = changedFields(x.pr, p);
   const commit = x.marker?.digest !== p.marker.digest;
   if (commit || Object.keys(fields).length > 0) return [{ kind: 'update', pr: x.pr, proposal: p, commit, fields }];
   const gate = p.gate;
-  if (gate.kind === 'manual') return [{ kind: 'wait', pr: x.pr, reason: `manual gate: a person merges #${x.pr.number}` }];
+  if (gate.kind === 'manual')
+    return [{ kind: 'wait', pr: x.pr, reason: `manual gate: a person merges #${x.pr.number}` }];
   if (gate.kind === 'timed') {
-    if (!history.landedAt) return [{ kind: 'wait', pr: x.pr, reason: 'timed gate: the previous step is not in the git history of this checkout (fetch-depth: 0?)' }];
+    if (!history.landedAt)
+      return [
+        {
+          kind: 'wait',
+          pr: x.pr,
+          reason: 'timed gate: the previous step is not in the git history of this checkout (fetch-depth: 0?)',
+        },
+      ];
     const due = new Date(history.landedAt.getTime() + gate.seconds * 1000);
-    if (now < due) return [{ kind: 'wait', pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due.toISOString()}` }];
+    if (now < due)
+      return [{ kind: 'wait', pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due.toISOString()}` }];
   }
   // Someone pushed to the step branch: rollgen reviewed none of it, so only a person may merge it.
-  if (x.marker?.head !== x.pr.headSha) return [{ kind: 'wait', pr: x.pr, reason: `#${x.pr.number} has commits rollgen did not make; a person reviews and merges it` }];
+  if (x.marker?.head !== x.pr.headSha)
+    return [
+      {
+        kind: 'wait',
+        pr: x.pr,
+        reason: `#${x.pr.number} has commits rollgen did not make; a person reviews and merges it`,
+      },
+    ];
   const state = checks.get(x.pr.headSha);
   if (state === undefined) return [{ kind: 'need-checks', pr: x.pr }];
-  if (state !== 'success') return [{ kind: 'wait', pr: x.pr, reason: `gate passed; checks on #${x.pr.number} are ${state === 'pending' ? 'pending' : 'failing'}` }];
+  if (state !== 'success')
+    return [
+      {
+        kind: 'wait',
+        pr: x.pr,
+        reason: `gate passed; checks on #${x.pr.number} are ${state === 'pending' ? 'pending' : 'failing'}`,
+      },
+    ];
   return [{ kind: 'merge', pr: x.pr }];
 }
 
@@ -119,7 +187,9 @@ export function changedFields(pr: PullRequest, p: Proposal): PullFields {
 }
 
 function sameProposal(m: Marker | undefined, p: Proposal): boolean {
-  return m !== undefined && m.target === p.marker.target && m.revision === p.marker.revision && m.stable === p.marker.stable;
+  return (
+    m !== undefined && m.target === p.marker.target && m.revision === p.marker.revision && m.stable === p.marker.stable
+  );
 }
 
 /** A person closed this very proposal unmerged (not rollgen superseding it): the app holds. */

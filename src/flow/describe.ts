@@ -11,7 +11,9 @@ export function describeTarget(target: Target, t: AppTransition): string {
   const revision = moving.map((r) => r.canaryRevision).find((r) => r !== undefined) ?? moving[0]?.stableRevision ?? '';
   switch (target.kind) {
     case 'step':
-      return target.step === 1 ? `start ${revision}: step 1 of ${steps}` : `step ${target.step} of ${steps} (${revision})`;
+      return target.step === 1
+        ? `start ${revision}: step 1 of ${steps}`
+        : `step ${target.step} of ${steps} (${revision})`;
     case 'adopt':
       return 'adopt: track label on the pods';
     case 'select':

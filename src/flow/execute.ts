@@ -21,24 +21,37 @@ export interface ExecuteOptions {
  * Applies one app's actions through the ScmClient, in order; with dryRun prints each one instead
  * and makes no write call. Returns the PR the app's proposal lives in, if any.
  */
-export async function execute(scm: ScmClient, app: string, actions: readonly Action[], o: ExecuteOptions): Promise<PullRequest | undefined> {
+export async function execute(
+  scm: ScmClient,
+  app: string,
+  actions: readonly Action[],
+  o: ExecuteOptions,
+): Promise<PullRequest | undefined> {
   let live: PullRequest | undefined;
-  const told = (action: PullRequestAction, pr: PullRequest | undefined) => pr && !o.dryRun && o.report?.({ app, action, number: pr.number, url: pr.url });
+  const told = (action: PullRequestAction, pr: PullRequest | undefined) =>
+    pr && !o.dryRun && o.report?.({ app, action, number: pr.number, url: pr.url });
   for (const a of actions) {
     const say = (text: string) => o.print(`${app}: ${o.dryRun ? 'would ' : ''}${text}`);
     switch (a.kind) {
       case 'open':
-        if (o.dryRun) say(`open a PR from ${a.proposal.branch} into ${o.base}: "${a.proposal.title}" [${a.proposal.labels.join(', ')}]\n${fileList(a.proposal)}`);
+        if (o.dryRun)
+          say(
+            `open a PR from ${a.proposal.branch} into ${o.base}: "${a.proposal.title}" [${a.proposal.labels.join(', ')}]\n${fileList(a.proposal)}`,
+          );
         else told('opened', (live = await open(scm, a.proposal, o, say)));
         break;
       case 'update':
         if (!o.dryRun) told('updated', (live = await update(scm, a.pr, a.proposal, a.commit, a.fields, o)));
         else live = a.pr;
-        say(`update #${a.pr.number} (${[a.commit ? 'new content' : '', ...Object.keys(a.fields)].filter(Boolean).join(', ')})${a.commit && o.dryRun ? `\n${fileList(a.proposal)}` : ''}`);
+        say(
+          `update #${a.pr.number} (${[a.commit ? 'new content' : '', ...Object.keys(a.fields)].filter(Boolean).join(', ')})${a.commit && o.dryRun ? `\n${fileList(a.proposal)}` : ''}`,
+        );
         break;
       case 'merge':
         if (!o.dryRun && !(await mergeUnlessMoved(scm, a.pr, o))) {
-          say(`left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`);
+          say(
+            `left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`,
+          );
           break;
         }
         told('merged', a.pr);
@@ -70,14 +83,22 @@ function fileList(p: Proposal): string {
 async function open(scm: ScmClient, p: Proposal, o: ExecuteOptions, say: (t: string) => void): Promise<PullRequest> {
   const head = await commit(scm, p, o);
   try {
-    const pr = await scm.createPull({ branch: p.branch, base: o.base, title: p.title, body: withHead(p.body, head), labels: p.labels });
+    const pr = await scm.createPull({
+      branch: p.branch,
+      base: o.base,
+      title: p.title,
+      body: withHead(p.body, head),
+      labels: p.labels,
+    });
     say(`opened #${pr.number} ${pr.url}`);
     return pr;
   } catch (e) {
     // A concurrent run opened the PR between our scan and here, or our own POST did and its response
     // was lost (the client's retry then hears "already exists"): adopt it rather than fail or duplicate.
     // Its labels are set here too: they are a second request that never ran for a lost response.
-    const existing = isConflict(e) ? (await scm.listPulls({ prefix: p.branch, state: 'open' })).find((x) => x.branch === p.branch) : undefined;
+    const existing = isConflict(e)
+      ? (await scm.listPulls({ prefix: p.branch, state: 'open' })).find((x) => x.branch === p.branch)
+      : undefined;
     if (!existing) throw e;
     say(`found #${existing.number}, opened by a concurrent run`);
     const fields = { ...changedFields(existing, p), body: withHead(p.body, head) };
@@ -85,15 +106,32 @@ async function open(scm: ScmClient, p: Proposal, o: ExecuteOptions, say: (t: str
   }
 }
 
-async function update(scm: ScmClient, pr: PullRequest, p: Proposal, withCommit: boolean, fields: { body?: string }, o: ExecuteOptions): Promise<PullRequest> {
+async function update(
+  scm: ScmClient,
+  pr: PullRequest,
+  p: Proposal,
+  withCommit: boolean,
+  fields: { body?: string },
+  o: ExecuteOptions,
+): Promise<PullRequest> {
   // A new commit always rewrites the body: its marker records the commit rollgen made.
-  const all = withCommit ? { ...fields, body: withHead(fields.body ?? p.body, await commit(scm, p, o)) } : fields.body ? { ...fields, body: withHead(fields.body, parseMarker(pr.body)?.head ?? '') } : fields;
+  const all = withCommit
+    ? { ...fields, body: withHead(fields.body ?? p.body, await commit(scm, p, o)) }
+    : fields.body
+      ? { ...fields, body: withHead(fields.body, parseMarker(pr.body)?.head ?? '') }
+      : fields;
   return Object.keys(all).length > 0 ? scm.updatePull(pr.number, all) : pr;
 }
 
 /** The branch becomes the base plus one commit; a branch created by a concurrent run in between is force-moved on a second try. */
 async function commit(scm: ScmClient, p: Proposal, o: ExecuteOptions): Promise<string> {
-  const req = { branch: p.branch, parent: o.parent, ...(o.parentTree ? { parentTree: o.parentTree } : {}), message: p.message, changes: p.changes };
+  const req = {
+    branch: p.branch,
+    parent: o.parent,
+    ...(o.parentTree ? { parentTree: o.parentTree } : {}),
+    message: p.message,
+    changes: p.changes,
+  };
   try {
     return await scm.commitToBranch(req);
   } catch (e) {
@@ -117,7 +155,11 @@ function isConflict(e: unknown): boolean {
   return e instanceof ScmError && e.status === 422;
 }
 
-async function closeSuperseded(scm: ScmClient, a: Extract<Action, { kind: 'close' }>, by: PullRequest | undefined): Promise<void> {
+async function closeSuperseded(
+  scm: ScmClient,
+  a: Extract<Action, { kind: 'close' }>,
+  by: PullRequest | undefined,
+): Promise<void> {
   const body = a.marker ? withMarker(a.pr.body, { ...a.marker, closedBy: 'rollgen' }) : undefined;
   await scm.updatePull(a.pr.number, { state: 'closed', ...(body ? { body } : {}) });
   const why = by ? `superseded by #${by.number}` : 'no longer what the base branch needs next';

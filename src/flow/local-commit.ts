@@ -17,7 +17,8 @@ export function checkCommittable(ctx: RunContext, writes: readonly PendingWrite[
   const git = flowEdges(ctx).git;
   for (const w of writes) {
     const top = gitTopLevel(git, existingAncestor(path.resolve(w.output)));
-    if (!top) throw new StateError(`--commit: ${path.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+    if (!top)
+      throw new StateError(`--commit: ${path.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 

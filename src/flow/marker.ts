@@ -38,7 +38,12 @@ export function parseMarker(body: string): Marker | undefined {
   try {
     const value = JSON.parse(m[1]) as Partial<Marker>;
     const fields = [value.app, value.target, value.revision, value.stable, value.digest];
-    if (value.v !== 1 || fields.some((f) => typeof f !== 'string') || (value.origin !== 'flow' && value.origin !== 'command')) return undefined;
+    if (
+      value.v !== 1 ||
+      fields.some((f) => typeof f !== 'string') ||
+      (value.origin !== 'flow' && value.origin !== 'command')
+    )
+      return undefined;
     return value as Marker;
   } catch {
     return undefined;

@@ -38,7 +38,12 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
         failed.push(r.state.app);
       }
     }
-    if (failed.length > 0) throw new ScmError(`rollgen pr`, undefined, `GitHub refused requests for ${failed.join(', ')} (above); the other apps are done`);
+    if (failed.length > 0)
+      throw new ScmError(
+        `rollgen pr`,
+        undefined,
+        `GitHub refused requests for ${failed.join(', ')} (above); the other apps are done`,
+      );
   });
 }
 
@@ -46,11 +51,17 @@ async function gather(s: FlowSession): Promise<AppRound[]> {
   // Proposals first: an app with an error stops the run before any request is made.
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: 'advance' }, 'flow'));
   const landed = s.apps.map((entry) => landedAt(s.edges.git, s.checkout.root, entry.loc.output!));
-  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? { landed: landed[i] } : undefined)))));
+  const pulls = groupPulls(
+    await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? { landed: landed[i] } : undefined)))),
+  );
   return s.apps.map((entry, i) => {
     const proposal = proposals[i];
     const at = landed[i];
-    return { state: { app: entry.app.name, ...(proposal ? { proposal } : {}) }, pulls: pulls.get(entry.app.name) ?? [], history: at ? { landedAt: at } : {} };
+    return {
+      state: { app: entry.app.name, ...(proposal ? { proposal } : {}) },
+      pulls: pulls.get(entry.app.name) ?? [],
+      history: at ? { landedAt: at } : {},
+    };
   });
 }
 
@@ -62,7 +73,11 @@ const SKEW_MS = 60 * 60 * 1000;
  * to propose (a hold, or a merge the checkout has not seen yet), and only since that app's state
  * landed; so idle apps and old history cost no requests.
  */
-export function scanScope(pending: readonly ({ landed?: Date } | undefined)[]): { prefix: string; state: 'open' | 'all'; closedSince?: Date } {
+export function scanScope(pending: readonly ({ landed?: Date } | undefined)[]): {
+  prefix: string;
+  state: 'open' | 'all';
+  closedSince?: Date;
+} {
   const active = pending.filter((p): p is { landed?: Date } => p !== undefined);
   if (active.length === 0) return { prefix: BRANCH_PREFIX, state: 'open' };
   if (active.some((p) => !p.landed)) return { prefix: BRANCH_PREFIX, state: 'all' };

@@ -58,7 +58,16 @@ export function buildProposal(i: ProposalInput): Proposal {
     origin: i.origin,
   };
   const output = posix(path.relative(i.repoRoot, path.resolve(i.write.output))) || '.';
-  const data: PrTemplateData = templateData({ app: i.app, transition: t, target, gate, base: i.base, branch, output, files });
+  const data: PrTemplateData = templateData({
+    app: i.app,
+    transition: t,
+    target,
+    gate,
+    base: i.base,
+    branch,
+    output,
+    files,
+  });
   return {
     app: i.app.name,
     target,
@@ -81,7 +90,10 @@ export function buildProposal(i: ProposalInput): Proposal {
 function fileChanges(i: ProposalInput): { changes: FileChange[]; files: PrTemplateData['files']; digest: string } {
   const out = path.resolve(i.write.output);
   const rel = (name: string) => posix(path.relative(i.repoRoot, path.join(out, name)));
-  const wanted = [...i.write.files.map((f) => ({ path: rel(f.path), content: f.content as string | null })), ...i.write.remove.map((n) => ({ path: rel(n), content: null }))];
+  const wanted = [
+    ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content as string | null })),
+    ...i.write.remove.map((n) => ({ path: rel(n), content: null })),
+  ];
   const hash = createHash('sha256');
   const changes: FileChange[] = [];
   const files: { path: string; change: 'added' | 'modified' | 'deleted' }[] = [];

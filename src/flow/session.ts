@@ -38,19 +38,32 @@ export interface FlowSession {
 export async function openSession(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<FlowSession> {
   const edges = flowEdges(ctx);
   const connection = readConnection(edges.env, opts);
-  if (!usesConfig({ cwd: ctx.cwd, args, ...opts })) throw new InputError([], 'the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories');
+  if (!usesConfig({ cwd: ctx.cwd, args, ...opts }))
+    throw new InputError(
+      [],
+      'the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories',
+    );
   const configFile = opts.config ? path.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], 'the GitHub flow needs a rollgen.yaml; run where it is or pass --config');
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const paths = apps.flatMap((a) => [a.loc.source, a.loc.output ?? a.loc.source]);
   const checkout = readCheckout(edges.git, config.root, config.pr, opts.base, paths);
-  const templates = compileTemplates(readTemplate(config.pr.titleTemplate, ctx.cwd, configFile), readTemplate(config.pr.bodyTemplate, ctx.cwd, configFile));
+  const templates = compileTemplates(
+    readTemplate(config.pr.titleTemplate, ctx.cwd, configFile),
+    readTemplate(config.pr.bodyTemplate, ctx.cwd, configFile),
+  );
   return { ctx, edges, token: connection.token, scm: edges.scm(connection), config, checkout, apps, peers, templates };
 }
 
 /** The PR for one app and command, or undefined when the command has nothing to write. */
-export function proposalFor(s: FlowSession, entry: LoadedEntry, command: AppCommand, origin: Marker['origin'], target?: Target): Proposal | undefined {
+export function proposalFor(
+  s: FlowSession,
+  entry: LoadedEntry,
+  command: AppCommand,
+  origin: Marker['origin'],
+  target?: Target,
+): Proposal | undefined {
   const write: PendingWrite | undefined = planWrite(s.ctx, entry.loc, entry.app, command, s.peers);
   if (!write) return undefined;
   return buildProposal({
@@ -67,5 +80,13 @@ export function proposalFor(s: FlowSession, entry: LoadedEntry, command: AppComm
 }
 
 export function executeOptions(s: FlowSession, dryRun: boolean): ExecuteOptions {
-  return { dryRun, base: s.checkout.base, mergeMethod: s.config.pr.mergeMethod, parent: s.checkout.head, parentTree: s.checkout.tree, print: (l) => s.ctx.stdout(l + '\n'), ...(s.ctx.report ? { report: s.ctx.report } : {}) };
+  return {
+    dryRun,
+    base: s.checkout.base,
+    mergeMethod: s.config.pr.mergeMethod,
+    parent: s.checkout.head,
+    parentTree: s.checkout.tree,
+    print: (l) => s.ctx.stdout(l + '\n'),
+    ...(s.ctx.report ? { report: s.ctx.report } : {}),
+  };
 }

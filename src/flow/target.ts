@@ -17,7 +17,17 @@ export function targetOf(previous: AppStatus | undefined, t: AppTransition, comm
   return targets.reduce((a, b) => (rank(b) < rank(a) ? b : a));
 }
 
-const ORDER: readonly Target['kind'][] = ['adopt', 'select', 'step', 'promote', 'cleanup', 'revert', 'remove', 'abort', 'retry'];
+const ORDER: readonly Target['kind'][] = [
+  'adopt',
+  'select',
+  'step',
+  'promote',
+  'cleanup',
+  'revert',
+  'remove',
+  'abort',
+  'retry',
+];
 
 function rank(t: Target): number {
   return ORDER.indexOf(t.kind) * 1e6 + (t.kind === 'step' ? t.step : 0);
@@ -27,7 +37,13 @@ function rank(t: Target): number {
 function movingTargets(previous: AppStatus | undefined, t: AppTransition): { name: string; target: Target }[] {
   return t.status.rollouts
     .filter((r) => t.actions.some((a) => a.rollout === r.name))
-    .map((next) => ({ name: next.name, target: rolloutTarget(previous?.rollouts.find((r) => r.name === next.name), next) }));
+    .map((next) => ({
+      name: next.name,
+      target: rolloutTarget(
+        previous?.rollouts.find((r) => r.name === next.name),
+        next,
+      ),
+    }));
 }
 
 function rolloutTarget(prev: RolloutStatus | undefined, next: RolloutStatus): Target {
@@ -58,7 +74,13 @@ function rolloutTarget(prev: RolloutStatus | undefined, next: RolloutStatus): Ta
 export function gateFor(app: LoadedApp, previous: AppStatus | undefined, t: AppTransition): Gate {
   const gates = movingTargets(previous, t).map(({ name, target }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
-    return r ? rolloutGate(r.plan.startGate, r.plan.steps.map((s) => s.gate), target) : { kind: 'manual' as const };
+    return r
+      ? rolloutGate(
+          r.plan.startGate,
+          r.plan.steps.map((s) => s.gate),
+          target,
+        )
+      : { kind: 'manual' as const };
   });
   return combineGates(gates);
 }
@@ -66,7 +88,7 @@ export function gateFor(app: LoadedApp, previous: AppStatus | undefined, t: AppT
 function rolloutGate(start: Gate, after: readonly Gate[], target: Target): Gate {
   switch (target.kind) {
     case 'step':
-      return target.step <= 1 ? start : after[target.step - 2] ?? { kind: 'manual' };
+      return target.step <= 1 ? start : (after[target.step - 2] ?? { kind: 'manual' });
     case 'promote':
       return after[after.length - 1] ?? { kind: 'automatic' };
     case 'cleanup':

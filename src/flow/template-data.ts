@@ -66,23 +66,51 @@ export function templateData(i: TemplateInput): PrTemplateData {
     base: i.base,
     branch: i.branch,
     output: i.output,
-    rollouts: i.app.rollouts.map((r) => rolloutView(r.spec.name, r.plan.replicas, r.plan.steps, renderPhaseOf(status.find((s) => s.name === r.spec.name)))),
-    gate: { kind: i.gate.kind, seconds: i.gate.kind === 'timed' ? i.gate.seconds : null, text: gateText(i.gate, i.base) },
-    mergeEffect: mergeEffect(i.target, status.some((s) => s.draining !== undefined)),
+    rollouts: i.app.rollouts.map((r) =>
+      rolloutView(
+        r.spec.name,
+        r.plan.replicas,
+        r.plan.steps,
+        renderPhaseOf(status.find((s) => s.name === r.spec.name)),
+      ),
+    ),
+    gate: {
+      kind: i.gate.kind,
+      seconds: i.gate.kind === 'timed' ? i.gate.seconds : null,
+      text: gateText(i.gate, i.base),
+    },
+    mergeEffect: mergeEffect(
+      i.target,
+      status.some((s) => s.draining !== undefined),
+    ),
     files: i.files,
   };
 }
 
-function rolloutView(name: string, replicas: number, steps: readonly PlannedStep[], phase: ReturnType<typeof renderPhaseOf>): RolloutView {
+function rolloutView(
+  name: string,
+  replicas: number,
+  steps: readonly PlannedStep[],
+  phase: ReturnType<typeof renderPhaseOf>,
+): RolloutView {
   const step = phase.kind === 'step' || phase.kind === 'promoting' ? steps[phase.step - 1] : undefined;
   // Draining: no traffic, but the canary pods still run until the next PR removes them.
-  const idle = phase.kind === 'draining' ? steps[phase.step - 1]?.canaryReplicas ?? 0 : 0;
+  const idle = phase.kind === 'draining' ? (steps[phase.step - 1]?.canaryReplicas ?? 0) : 0;
   if (!step) return { name, canaryReplicas: idle, stableReplicas: replicas, traffic: '0%', matches: '-', bar: bar(0) };
   const t = step.traffic;
   const byPods = step.serviceSelection === 'shared' && t.weight === 0 && t.matches.length === 0;
-  const share = byPods ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : t.weight / t.weightTotal;
+  const share = byPods
+    ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas)
+    : t.weight / t.weightTotal;
   const traffic = byPods ? 'by pods' : t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
-  return { name, canaryReplicas: step.canaryReplicas, stableReplicas: phase.kind === 'promoting' ? replicas : step.stableReplicas, traffic, matches: matches(t), bar: bar(share) };
+  return {
+    name,
+    canaryReplicas: step.canaryReplicas,
+    stableReplicas: phase.kind === 'promoting' ? replicas : step.stableReplicas,
+    traffic,
+    matches: matches(t),
+    bar: bar(share),
+  };
 }
 
 export function bar(canaryShare: number): string {

@@ -52,7 +52,16 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   const { documents, diagnostics } = parseYamlStream(shown, fs.readFileSync(file, 'utf8'));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
-  if (!doc) throw new InputError([{ file: shown, line: 1, col: 1, message: 'rollgen.yaml is empty; list apps with source and output', severity: 'error' }]);
+  if (!doc)
+    throw new InputError([
+      {
+        file: shown,
+        line: 1,
+        col: 1,
+        message: 'rollgen.yaml is empty; list apps with source and output',
+        severity: 'error',
+      },
+    ]);
   const problems = validateSchema('rollgen-config', doc);
   if (problems.length > 0) throw new InputError(problems);
   const root = path.dirname(file);
@@ -75,16 +84,30 @@ function prConfig(root: string, pr: Record<string, unknown>): PrConfig {
   };
 }
 
-function expandApp(root: string, e: Record<string, unknown>, at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>, out: Diagnostic[]): AppConfig[] {
+function expandApp(
+  root: string,
+  e: Record<string, unknown>,
+  at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>,
+  out: Diagnostic[],
+): AppConfig[] {
   const source = String(e.source);
   const dirs = source.includes('*') ? globDirs(root, source) : [path.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: 'error' });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...(e.gates as Partial<GatePolicy>) } : defaultGatePolicy;
-  const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...(e.trackLabel as Partial<TrackLabel>) } : defaultTrackLabel;
+  const track = isObject(e.trackLabel)
+    ? { ...defaultTrackLabel, ...(e.trackLabel as Partial<TrackLabel>) }
+    : defaultTrackLabel;
   return dirs.map((dir) => {
     const name = typeof e.name === 'string' && dirs.length === 1 ? e.name : path.basename(dir);
     const removal = e.removal === 'two-commits' ? 'two-commits' : 'one-commit';
-    return { name, source: dir, output: path.resolve(root, String(e.output).replace(/\{name\}/g, name)), gates, track, removal };
+    return {
+      name,
+      source: dir,
+      output: path.resolve(root, String(e.output).replace(/\{name\}/g, name)),
+      gates,
+      track,
+      removal,
+    };
   });
 }
 
@@ -92,20 +115,34 @@ function expandApp(root: string, e: Record<string, unknown>, at: () => Diagnosti
 function globDirs(root: string, pattern: string): string[] {
   let current = [root];
   for (const segment of pattern.split('/').filter((s) => s !== '' && s !== '.')) {
-    const re = new RegExp(`^${segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+    const re = new RegExp(
+      `^${segment
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\?/g, '[^/]')}$`,
+    );
     current = current.flatMap((dir) =>
       !segment.includes('*') && !segment.includes('?')
         ? [path.join(dir, segment)].filter((p) => fs.existsSync(p))
-        : fs.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith('.')).sort().map((n) => path.join(dir, n)),
+        : fs
+            .readdirSync(dir)
+            .filter((n) => re.test(n) && !n.startsWith('.'))
+            .sort()
+            .map((n) => path.join(dir, n)),
     );
   }
   return current.filter((p) => fs.statSync(p).isDirectory());
 }
 
-function checkUniqueNames(apps: readonly AppConfig[], at: Omit<Diagnostic, 'message' | 'severity'>, out: Diagnostic[]): void {
+function checkUniqueNames(
+  apps: readonly AppConfig[],
+  at: Omit<Diagnostic, 'message' | 'severity'>,
+  out: Diagnostic[],
+): void {
   const seen = new Set<string>();
   for (const a of apps) {
-    if (seen.has(a.name)) out.push({ ...at, message: `two apps are named "${a.name}"; set name: on one of them`, severity: 'error' });
+    if (seen.has(a.name))
+      out.push({ ...at, message: `two apps are named "${a.name}"; set name: on one of them`, severity: 'error' });
     seen.add(a.name);
   }
 }

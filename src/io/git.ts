@@ -6,7 +6,12 @@ export type GitRunner = (args: readonly string[], cwd: string) => string;
 
 export const runGit: GitRunner = (args, cwd) => {
   try {
-    return execFileSync('git', [...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+    return execFileSync('git', [...args], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (e) {
     const err = e as { stderr?: string; message: string };
     const why = (err.stderr ?? '').trim() || err.message;

@@ -10,8 +10,16 @@ export interface OutputContents {
 /** Reads every YAML file at the top of the output directory; a missing directory is an empty output. */
 export function readOutputDir(dir: string | undefined, cwd: string): OutputContents {
   if (!dir || !fs.existsSync(dir)) return { files: [] };
-  const names = fs.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
-  return { files: names.map((n) => ({ path: path.relative(cwd, path.join(dir, n)) || n, text: fs.readFileSync(path.join(dir, n), 'utf8') })) };
+  const names = fs
+    .readdirSync(dir)
+    .filter((n) => /\.ya?ml$/.test(n))
+    .sort();
+  return {
+    files: names.map((n) => ({
+      path: path.relative(cwd, path.join(dir, n)) || n,
+      text: fs.readFileSync(path.join(dir, n), 'utf8'),
+    })),
+  };
 }
 
 /**

@@ -26,8 +26,13 @@ function readDir(dir: string, root: string, cwd: string, out: Diagnostic[], dept
   if (depth > 10) throw new IoError(dir, 'kustomization resources nest more than 10 levels deep');
   const kustomization = KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
   if (!kustomization) {
-    const names = fs.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !NOT_MANIFESTS.has(n)).sort();
-    return names.map((n) => readInside(path.join(dir, n), root, cwd, out)).filter((f): f is SourceFile => f !== undefined);
+    const names = fs
+      .readdirSync(dir)
+      .filter((n) => /\.ya?ml$/.test(n) && !NOT_MANIFESTS.has(n))
+      .sort();
+    return names
+      .map((n) => readInside(path.join(dir, n), root, cwd, out))
+      .filter((f): f is SourceFile => f !== undefined);
   }
   return resourcesOf(kustomization, root, cwd, out).flatMap((entry) => {
     if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, depth + 1);
@@ -50,7 +55,12 @@ function resourcesOf(file: string, root: string, cwd: string, out: Diagnostic[])
     const value = isScalar(item) ? String(item.value) : '';
     const target = path.resolve(path.dirname(file), value);
     if (/^[a-z]+:\/\//i.test(value) || !isInside(target, root)) {
-      out.push({ file: shown, ...pos, message: `resource "${value}" is outside the app directory; rollgen reads only files inside it`, severity: 'error' });
+      out.push({
+        file: shown,
+        ...pos,
+        message: `resource "${value}" is outside the app directory; rollgen reads only files inside it`,
+        severity: 'error',
+      });
     } else if (!fs.existsSync(target)) {
       out.push({ file: shown, ...pos, message: `resource "${value}" does not exist`, severity: 'error' });
     } else entries.push(target);
@@ -61,7 +71,13 @@ function resourcesOf(file: string, root: string, cwd: string, out: Diagnostic[])
 function readInside(file: string, root: string, cwd: string, out: Diagnostic[]): SourceFile | undefined {
   const shown = path.relative(cwd, file) || file;
   if (!isInside(fs.realpathSync(file), root)) {
-    out.push({ file: shown, line: 1, col: 1, message: 'links outside the app directory; rollgen reads only files inside it', severity: 'error' });
+    out.push({
+      file: shown,
+      line: 1,
+      col: 1,
+      message: 'links outside the app directory; rollgen reads only files inside it',
+      severity: 'error',
+    });
     return undefined;
   }
   return { path: shown, text: fs.readFileSync(file, 'utf8') };

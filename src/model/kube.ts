@@ -19,7 +19,6 @@ export function objectKey(o: { kind: string; metadata: { name: string; namespace
   return `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 }
 
-
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -28,4 +27,3 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function cloneJson<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
-

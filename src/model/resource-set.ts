@@ -12,12 +12,18 @@ export interface SourceObject {
 export class ResourceSet {
   private readonly byKey = new Map<string, SourceObject>();
 
-  constructor(readonly items: readonly SourceObject[], private readonly defaultNamespace?: string) {
+  constructor(
+    readonly items: readonly SourceObject[],
+    private readonly defaultNamespace?: string,
+  ) {
     for (const item of items) this.byKey.set(objectKey(item.object), item);
   }
 
   find(kind: string, name: string, namespace?: string): SourceObject | undefined {
-    return this.byKey.get(`${kind}/${namespace ?? this.defaultNamespace ?? ''}/${name}`) ?? this.byKey.get(`${kind}/${namespace ?? ''}/${name}`);
+    return (
+      this.byKey.get(`${kind}/${namespace ?? this.defaultNamespace ?? ''}/${name}`) ??
+      this.byKey.get(`${kind}/${namespace ?? ''}/${name}`)
+    );
   }
 
   /**
@@ -32,7 +38,11 @@ export class ResourceSet {
       replaced.delete(objectKey(i.object));
       return o ? { ...i, object: o } : i;
     });
-    const added = [...replaced.values()].map((object) => ({ object, origin: unknownOrigin, locate: () => unknownOrigin }));
+    const added = [...replaced.values()].map((object) => ({
+      object,
+      origin: unknownOrigin,
+      locate: () => unknownOrigin,
+    }));
     return new ResourceSet([...items, ...added], this.defaultNamespace);
   }
 

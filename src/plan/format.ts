@@ -4,14 +4,31 @@ import { Plan, PlannedStep, TrafficState } from './types';
 /** The human table of `rollgen plan`. */
 export function formatPlan(app: string, plan: Plan): string {
   const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${plan.providers.join(', ') || 'none'})`;
-  const rows = [['STEP', 'CANARY', 'STABLE', 'TRAFFIC', 'MATCHES', 'MIRROR', 'GATE'], ['start', '-', '-', '-', '-', '-', describeGate(plan.startGate)], ...plan.steps.map(row)];
+  const rows = [
+    ['STEP', 'CANARY', 'STABLE', 'TRAFFIC', 'MATCHES', 'MIRROR', 'GATE'],
+    ['start', '-', '-', '-', '-', '-', describeGate(plan.startGate)],
+    ...plan.steps.map(row),
+  ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const lines = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
+  const lines = rows.map((r) =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c]))
+      .join('  ')
+      .trimEnd(),
+  );
   return [head, ...lines, ...plan.warnings.map((w) => `warning: ${w}`)].join('\n') + '\n';
 }
 
 function row(s: PlannedStep): string[] {
-  return [String(s.index), String(s.canaryReplicas), String(s.stableReplicas), traffic(s), matches(s.traffic), mirrors(s.traffic), describeGate(s.gate)];
+  return [
+    String(s.index),
+    String(s.canaryReplicas),
+    String(s.stableReplicas),
+    traffic(s),
+    matches(s.traffic),
+    mirrors(s.traffic),
+    describeGate(s.gate),
+  ];
 }
 
 function traffic(s: PlannedStep): string {
@@ -24,7 +41,14 @@ export function matches(t: TrafficState): string {
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return '-';
   return all
-    .map((m) => [...m.headers.map((h) => `${h.name}${op(h.type)}${h.value}`), ...m.cookies.map((c) => `cookie ${c.name}`), ...m.queryParams.map((q) => `?${q.name}${op(q.type)}${q.value}`), ...(m.path ? [`path ${m.path.value}`] : [])].join(' & '))
+    .map((m) =>
+      [
+        ...m.headers.map((h) => `${h.name}${op(h.type)}${h.value}`),
+        ...m.cookies.map((c) => `cookie ${c.name}`),
+        ...m.queryParams.map((q) => `?${q.name}${op(q.type)}${q.value}`),
+        ...(m.path ? [`path ${m.path.value}`] : []),
+      ].join(' & '),
+    )
     .join(' | ');
 }
 

@@ -13,7 +13,13 @@ export const defaultGatePolicy: GatePolicy = { firstStep: 'manual', unpaused: 'm
 
 /** The gate after a step, per PRODUCT.md: Kruise pause rules (incl. a last `100%` step) and Argo's automatic runs. */
 export function gateAfter(rollout: RolloutSpec, step: StepSpec, isLast: boolean, policy: GatePolicy): Gate {
-  if (rollout.format !== 'argo' && isLast && step.replicas && 'percent' in step.replicas && step.replicas.percent === 100) {
+  if (
+    rollout.format !== 'argo' &&
+    isLast &&
+    step.replicas &&
+    'percent' in step.replicas &&
+    step.replicas.percent === 100
+  ) {
     return { kind: 'automatic' };
   }
   switch (step.pause.kind) {

@@ -45,12 +45,14 @@ function canaryWanted(rollout: RolloutSpec, step: StepSpec, total: number, route
 
 /** A Kruise step with neither traffic nor matches leaves routing to Service selection, as Kruise does. */
 function hasTrafficSpec(step: StepSpec): boolean {
-  return step.weight !== undefined || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
+  return (
+    step.weight !== undefined || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0
+  );
 }
 
 function trafficOf(rollout: RolloutSpec, step: StepSpec, routed: boolean): TrafficState {
   return {
-    weight: routed ? step.weight ?? 0 : 0,
+    weight: routed ? (step.weight ?? 0) : 0,
     weightTotal: rollout.traffic.weightTotal,
     matches: step.matches,
     headerRoutes: step.headerRoutes,

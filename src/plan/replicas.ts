@@ -15,7 +15,12 @@ export interface ReplicaSplit {
  * Canary style adds canary pods beside a full stable set; partition style replaces stable pods.
  * A step that sends traffic always gets at least one canary pod.
  */
-export function splitReplicas(style: 'canary' | 'partition', total: number, canaryWanted: number, carriesTraffic: boolean): ReplicaSplit {
+export function splitReplicas(
+  style: 'canary' | 'partition',
+  total: number,
+  canaryWanted: number,
+  carriesTraffic: boolean,
+): ReplicaSplit {
   const floor = carriesTraffic && total > 0 ? 1 : 0;
   const canary = Math.max(canaryWanted, floor);
   if (style === 'canary') return { canary, stable: total };

@@ -17,7 +17,8 @@ export function objectFiles(objects: readonly KubeObject[]): RenderedFile[] {
   const counts = new Map<string, number>();
   for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
   return objects.map((o) => {
-    const name = (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
+    const name =
+      (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
     return { path: `${name}.yaml`, content: HEADER + serializeValue(o) };
   });
 }
@@ -26,10 +27,20 @@ export function objectFiles(objects: readonly KubeObject[]): RenderedFile[] {
  * The output kustomization: a new one lists our files; an existing one is edited in place with
  * the Document API so the user's comments and fields survive, and resources rollgen did not write stay.
  */
-export function kustomizationFile(existing: string | undefined, files: readonly string[], previouslyOwned: readonly string[]): RenderedFile {
-  const doc = parseDocument(existing ?? 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n');
+export function kustomizationFile(
+  existing: string | undefined,
+  files: readonly string[],
+  previouslyOwned: readonly string[],
+): RenderedFile {
+  const doc = parseDocument(
+    existing ?? 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n',
+  );
   const current = doc.get('resources');
-  const kept = isSeq(current) ? (current as YAMLSeq).items.map((i) => String((i as { value?: unknown }).value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
+  const kept = isSeq(current)
+    ? (current as YAMLSeq).items
+        .map((i) => String((i as { value?: unknown }).value ?? i))
+        .filter((r) => !previouslyOwned.includes(r) && !files.includes(r))
+    : [];
   const resources = [...kept, ...[...files].sort()];
   if (isSeq(current)) {
     const seq = current as YAMLSeq;
@@ -42,5 +53,9 @@ export function kustomizationFile(existing: string | undefined, files: readonly 
 }
 
 export function statusFile(status: AppStatus): RenderedFile {
-  return { path: STATUS_FILE, content: '# rollgen state; not listed in kustomization.yaml, so never applied.\n' + serializeValue(statusDocument(status)) };
+  return {
+    path: STATUS_FILE,
+    content:
+      '# rollgen state; not listed in kustomization.yaml, so never applied.\n' + serializeValue(statusDocument(status)),
+  };
 }

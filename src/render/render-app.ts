@@ -19,7 +19,12 @@ export interface RolloutRenderState {
  * Every object of the app in one state: source manifests pass through unchanged unless a rollout
  * renders an object with the same key; new objects follow the one they derive from. Pure.
  */
-export function renderApp(app: LoadedApp, states: readonly RolloutRenderState[], track: TrackLabel, peers?: RepoPeers): KubeObject[] {
+export function renderApp(
+  app: LoadedApp,
+  states: readonly RolloutRenderState[],
+  track: TrackLabel,
+  peers?: RepoPeers,
+): KubeObject[] {
   // Rollouts render in order, each over what the previous ones rendered, so rollouts sharing one
   // routing object (a VirtualService, an ALB Ingress) each patch only their own part of it.
   let resources = app.resources;
@@ -41,20 +46,42 @@ export function renderApp(app: LoadedApp, states: readonly RolloutRenderState[],
     rendered.push(...objects);
     resources = resources.overlay(objects);
   }
-  for (const routing of app.routings) rendered.push(...renderSharedRouting(app, routing, states, resources, track, peers));
-  return merge(app.resources.items.map((i) => i.object), lastWins(rendered));
+  for (const routing of app.routings)
+    rendered.push(...renderSharedRouting(app, routing, states, resources, track, peers));
+  return merge(
+    app.resources.items.map((i) => i.object),
+    lastWins(rendered),
+  );
 }
 
 /**
  * A TrafficRouting's strategy is on while any member runs a canary (a step or promotion; not while
  * draining), and off otherwise; its routes follow the latest member workload wave.
  */
-function renderSharedRouting(app: LoadedApp, routing: LoadedRouting, states: readonly RolloutRenderState[], resources: ResourceSet, track: TrackLabel, peers?: RepoPeers): KubeObject[] {
+function renderSharedRouting(
+  app: LoadedApp,
+  routing: LoadedRouting,
+  states: readonly RolloutRenderState[],
+  resources: ResourceSet,
+  track: TrackLabel,
+  peers?: RepoPeers,
+): KubeObject[] {
   const members = states.filter((s) => routing.members.includes(s.rollout.spec.name));
   const live = members.some((s) => s.phase.kind === 'step' || s.phase.kind === 'promoting');
   const traffic = live ? routing.plan.steps[0].traffic : stableTraffic(routing.spec.rollout.traffic.weightTotal);
   const wave = Math.max(0, ...members.map((s) => workloadWave(s.rollout.deployment)));
-  return renderRouteObjects({ app: app.name, rollout: routing.spec.rollout, resources, providers: routing.providers, track, ...(peers ? { peers } : {}) }, traffic, wave);
+  return renderRouteObjects(
+    {
+      app: app.name,
+      rollout: routing.spec.rollout,
+      resources,
+      providers: routing.providers,
+      track,
+      ...(peers ? { peers } : {}),
+    },
+    traffic,
+    wave,
+  );
 }
 
 /** A later rollout's version of a shared object supersedes the earlier one's. */
@@ -79,7 +106,11 @@ function merge(source: readonly KubeObject[], rendered: readonly KubeObject[]): 
       used.add(objectKey(derived));
     }
   }
-  for (const r of rendered) if (!used.has(objectKey(r))) out.push(r), used.add(objectKey(r));
+  for (const r of rendered) {
+    if (used.has(objectKey(r))) continue;
+    out.push(r);
+    used.add(objectKey(r));
+  }
   return out;
 }
 

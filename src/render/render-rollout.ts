@@ -43,7 +43,9 @@ export function renderRollout(input: RolloutRenderInput): KubeObject[] {
 
 function plannedStep(input: RolloutRenderInput): PlannedStep | undefined {
   const p = input.phase;
-  return p.kind === 'step' || p.kind === 'promoting' || p.kind === 'draining' ? input.plan.steps[p.step - 1] : undefined;
+  return p.kind === 'step' || p.kind === 'promoting' || p.kind === 'draining'
+    ? input.plan.steps[p.step - 1]
+    : undefined;
 }
 
 function renderWorkloads(input: RolloutRenderInput, step: PlannedStep | undefined): KubeObject[] {
@@ -53,7 +55,10 @@ function renderWorkloads(input: RolloutRenderInput, step: PlannedStep | undefine
   const stableReplicas = step && phase.kind === 'step' ? step.stableReplicas : total;
   const stablePod = promoting ? input.canaryPod : input.stablePod;
   const out = [renderStableDeployment(deployment, stablePod, stableReplicas, track, rollout.stablePodMetadata)];
-  if (step) out.push(renderCanaryDeployment(deployment, input.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata));
+  if (step)
+    out.push(
+      renderCanaryDeployment(deployment, input.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata),
+    );
   return out;
 }
 
@@ -64,7 +69,11 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
   if (!stable) return [];
   const canaryName = rollout.traffic.canaryService;
   // Without a canary Service of its own the canary is a mesh subset of the stable Service, whose selector must keep both tracks.
-  const split = phase.kind !== 'adopting' && rollout.traffic.providers.length > 0 && (!step || phase.kind === 'draining' || step.serviceSelection === 'split') && canaryName !== stableName;
+  const split =
+    phase.kind !== 'adopting' &&
+    rollout.traffic.providers.length > 0 &&
+    (!step || phase.kind === 'draining' || step.serviceSelection === 'split') &&
+    canaryName !== stableName;
   const out = [withTrackSelector(stable, track, split ? track.stable : undefined)];
   if (!canaryName || canaryName === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
@@ -73,7 +82,10 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
   }
   const userCanary = resources.find('Service', canaryName, rollout.namespace)?.object;
   // A user-written canary Service selects stable pods between rollouts, so it never has zero endpoints.
-  if (userCanary) out.push(withTrackSelector(userCanary, track, phase.kind === 'adopting' ? undefined : step ? track.canary : track.stable));
+  if (userCanary)
+    out.push(
+      withTrackSelector(userCanary, track, phase.kind === 'adopting' ? undefined : step ? track.canary : track.stable),
+    );
   return out;
 }
 
@@ -81,7 +93,14 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
  * What a generator sees for one rollout; the only place this context is built. Without repo peers
  * (a lone directory, or a peer list that lacks this rollout) it sees only itself.
  */
-export function generatorContext(app: string, rollout: RolloutSpec, resources: ResourceSet, provider: BoundProvider, repo?: RepoPeers, track?: TrackLabel): GeneratorContext<unknown> {
+export function generatorContext(
+  app: string,
+  rollout: RolloutSpec,
+  resources: ResourceSet,
+  provider: BoundProvider,
+  repo?: RepoPeers,
+  track?: TrackLabel,
+): GeneratorContext<unknown> {
   const self = peerOf(app, rollout, resources, provider);
   const listed = repo?.get(provider.generator.id) ?? [];
   const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self];
@@ -92,13 +111,21 @@ type RouteInput = Pick<RolloutRenderInput, 'app' | 'rollout' | 'resources' | 'pr
 
 /** Routing objects of every provider for one traffic state, one sync wave after `wave` (the workloads'). */
 export function renderRouteObjects(input: RouteInput, traffic: TrafficState, wave: number): KubeObject[] {
-  const routes = input.providers.flatMap((p) => p.generator.render(generatorContext(input.app, input.rollout, input.resources, p, input.peers, input.track), traffic));
+  const routes = input.providers.flatMap((p) =>
+    p.generator.render(
+      generatorContext(input.app, input.rollout, input.resources, p, input.peers, input.track),
+      traffic,
+    ),
+  );
   return withRouteWave(routes, wave);
 }
 
 /** Argo CD applies lower waves first and deletes higher waves first: routes one wave after the workloads. */
 function withRouteWave(routes: readonly KubeObject[], wave: number): KubeObject[] {
-  return routes.map((r) => ({ ...r, metadata: { ...r.metadata, annotations: { ...(r.metadata.annotations ?? {}), [SYNC_WAVE]: String(wave + 1) } } }));
+  return routes.map((r) => ({
+    ...r,
+    metadata: { ...r.metadata, annotations: { ...(r.metadata.annotations ?? {}), [SYNC_WAVE]: String(wave + 1) } },
+  }));
 }
 
 export function workloadWave(deployment: KubeObject): number {

@@ -7,10 +7,23 @@ import type { RolloutSpec } from '../spec/types';
 /** Provider id -> every rollout bound to it across the repo, sorted by app then rollout. */
 export type RepoPeers = ReadonlyMap<string, readonly PeerRollout<unknown>[]>;
 
-export function peerOf(app: string, rollout: RolloutSpec, resources: ResourceSet, provider: Omit<BoundProvider, 'generator'>): PeerRollout<unknown> {
+export function peerOf(
+  app: string,
+  rollout: RolloutSpec,
+  resources: ResourceSet,
+  provider: Omit<BoundProvider, 'generator'>,
+): PeerRollout<unknown> {
   const stableService = rollout.traffic.stableService ?? '';
   const canaryService = rollout.traffic.canaryService ?? stableService;
-  return { app, rollout, options: provider.options, optionsOrigin: provider.origin, resources, stableService, canaryService };
+  return {
+    app,
+    rollout,
+    options: provider.options,
+    optionsOrigin: provider.origin,
+    resources,
+    stableService,
+    canaryService,
+  };
 }
 
 /** Groups the rollouts of every loaded app by provider. Pure; the order never depends on load order. */

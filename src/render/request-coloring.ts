@@ -19,7 +19,11 @@ export function coloringEnvoyFilter(c: RequestColoring): KubeObject {
   return {
     apiVersion: 'networking.istio.io/v1alpha3',
     kind: 'EnvoyFilter',
-    metadata: { name: c.name, ...(c.namespace ? { namespace: c.namespace } : {}), labels: { 'app.kubernetes.io/managed-by': 'rollgen' } },
+    metadata: {
+      name: c.name,
+      ...(c.namespace ? { namespace: c.namespace } : {}),
+      labels: { 'app.kubernetes.io/managed-by': 'rollgen' },
+    },
     spec: {
       workloadSelector: { labels: { ...c.gateway } },
       configPatches: [
@@ -27,13 +31,23 @@ export function coloringEnvoyFilter(c: RequestColoring): KubeObject {
           applyTo: 'HTTP_FILTER',
           match: {
             context: 'GATEWAY',
-            listener: { filterChain: { filter: { name: 'envoy.filters.network.http_connection_manager', subFilter: { name: 'envoy.filters.http.router' } } } },
+            listener: {
+              filterChain: {
+                filter: {
+                  name: 'envoy.filters.network.http_connection_manager',
+                  subFilter: { name: 'envoy.filters.http.router' },
+                },
+              },
+            },
           },
           patch: {
             operation: 'INSERT_BEFORE',
             value: {
               name: 'envoy.filters.http.lua',
-              typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua', inlineCode: coloringLua(c) },
+              typed_config: {
+                '@type': 'type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua',
+                inlineCode: coloringLua(c),
+              },
             },
           },
         },
@@ -49,7 +63,10 @@ export function coloringLua(c: RequestColoring): string {
       .sort(([a], [b]) => a.localeCompare(b, 'en'))
       .map(([name, value]) => `headers:get(${lua(name.toLowerCase())}) == ${lua(value)}`)
       .join(' and ');
-    lines.push(`  ${i === 0 ? 'if' : 'elseif'} ${test} then`, `    headers:replace(${lua(c.header.toLowerCase())}, ${lua(rule.value)})`);
+    lines.push(
+      `  ${i === 0 ? 'if' : 'elseif'} ${test} then`,
+      `    headers:replace(${lua(c.header.toLowerCase())}, ${lua(rule.value)})`,
+    );
   });
   lines.push('  else', `    headers:replace(${lua(c.header.toLowerCase())}, ${lua(c.default)})`, '  end', 'end', '');
   return lines.join('\n');

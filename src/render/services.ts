@@ -4,10 +4,23 @@ import { TrackLabel, withPruneLast } from './track';
 type Json = Record<string, unknown>;
 
 /** Fields the API server assigns per Service; a copy must not carry them (as Kruise clears them). */
-const ASSIGNED_SPEC_FIELDS = ['clusterIP', 'clusterIPs', 'externalIPs', 'loadBalancerIP', 'ipFamilies', 'ipFamilyPolicy', 'healthCheckNodePort'];
+const ASSIGNED_SPEC_FIELDS = [
+  'clusterIP',
+  'clusterIPs',
+  'externalIPs',
+  'loadBalancerIP',
+  'ipFamilies',
+  'ipFamilyPolicy',
+  'healthCheckNodePort',
+];
 
 /** Adds the track value to a Service selector; `undefined` leaves the user's selector (adoption, shared steps). */
-export function withTrackSelector(service: KubeObject, track: TrackLabel, value: string | undefined, extra: Readonly<Record<string, string>> = {}): KubeObject {
+export function withTrackSelector(
+  service: KubeObject,
+  track: TrackLabel,
+  value: string | undefined,
+  extra: Readonly<Record<string, string>> = {},
+): KubeObject {
   if (value === undefined) return service;
   const out = cloneJson(service) as Json & KubeObject;
   const spec = { ...(isObject(out.spec) ? out.spec : {}) };
@@ -17,13 +30,19 @@ export function withTrackSelector(service: KubeObject, track: TrackLabel, value:
 }
 
 /** `<service>-canary`: a copy of the stable Service selecting canary pods only. */
-export function renderCanaryService(stable: KubeObject, name: string, track: TrackLabel, podLabels: Readonly<Record<string, string>>): KubeObject {
+export function renderCanaryService(
+  stable: KubeObject,
+  name: string,
+  track: TrackLabel,
+  podLabels: Readonly<Record<string, string>>,
+): KubeObject {
   const copy = cloneJson(stable) as Json & KubeObject;
   const spec: Json = { ...(isObject(copy.spec) ? copy.spec : {}) };
   for (const field of ASSIGNED_SPEC_FIELDS) delete spec[field];
   if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p) => (isObject(p) ? withoutKey(p, 'nodePort') : p));
   const meta: Json = { ...copy.metadata, name };
-  for (const server of ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields']) delete meta[server];
+  for (const server of ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields'])
+    delete meta[server];
   const base = { ...copy, metadata: withPruneLast(meta as KubeObject['metadata']), spec };
   return withTrackSelector(base, track, track.canary, podLabels);
 }

@@ -18,8 +18,14 @@ export const SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
  */
 export function withPruneLast<M extends { annotations?: Readonly<Record<string, string>> }>(meta: M): M {
   const existing = meta.annotations?.[SYNC_OPTIONS];
-  const options = (existing ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '' && !o.startsWith('PruneLast='));
-  return { ...meta, annotations: { ...(meta.annotations ?? {}), [SYNC_OPTIONS]: [...options, 'PruneLast=true'].join(',') } };
+  const options = (existing ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '' && !o.startsWith('PruneLast='));
+  return {
+    ...meta,
+    annotations: { ...(meta.annotations ?? {}), [SYNC_OPTIONS]: [...options, 'PruneLast=true'].join(',') },
+  };
 }
 export const REVISION_ANNOTATION = 'rollgen.dev/revision';
 export const CANARY_SUFFIX = '-canary';

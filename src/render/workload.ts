@@ -13,7 +13,13 @@ export interface PodTemplateInput {
  * The stable Deployment: the source object (so replicas, strategy and labels the user edits apply at once)
  * running the stable template. Its selector is left alone: it is immutable in Kubernetes.
  */
-export function renderStableDeployment(source: KubeObject, pod: PodTemplateInput, replicas: number, track: TrackLabel, patch: PodMetadataPatch): KubeObject {
+export function renderStableDeployment(
+  source: KubeObject,
+  pod: PodTemplateInput,
+  replicas: number,
+  track: TrackLabel,
+  patch: PodMetadataPatch,
+): KubeObject {
   const out = cloneJson(source) as Json & KubeObject;
   const spec = { ...(out.spec as Json) };
   spec.replicas = replicas;
@@ -22,23 +28,37 @@ export function renderStableDeployment(source: KubeObject, pod: PodTemplateInput
 }
 
 /** `<name>-canary`: the new template with the canary track label and the rollout's pod metadata patch. */
-export function renderCanaryDeployment(source: KubeObject, pod: PodTemplateInput, replicas: number, track: TrackLabel, patch: PodMetadataPatch): KubeObject {
+export function renderCanaryDeployment(
+  source: KubeObject,
+  pod: PodTemplateInput,
+  replicas: number,
+  track: TrackLabel,
+  patch: PodMetadataPatch,
+): KubeObject {
   const out = cloneJson(source) as Json & KubeObject;
   const spec = { ...(out.spec as Json) };
   const selector = isObject(spec.selector) ? spec.selector : {};
   spec.replicas = replicas;
-  spec.selector = { ...selector, matchLabels: { ...(isObject(selector.matchLabels) ? selector.matchLabels : {}), [track.key]: track.canary } };
+  spec.selector = {
+    ...selector,
+    matchLabels: { ...(isObject(selector.matchLabels) ? selector.matchLabels : {}), [track.key]: track.canary },
+  };
   spec.template = labelTemplate(pod.template, { ...patch.labels, [track.key]: track.canary }, patch.annotations);
   const name = `${source.metadata.name}${CANARY_SUFFIX}`;
   return { ...out, metadata: withPruneLast(annotate({ ...out.metadata, name }, pod.revision)), spec };
 }
 
 /** Adoption, first commit: pods get the track label while Services still select without it. */
-export function labelTemplate(template: Json, labels: Record<string, string>, annotations: Readonly<Record<string, string>> = {}): Json {
+export function labelTemplate(
+  template: Json,
+  labels: Record<string, string>,
+  annotations: Readonly<Record<string, string>> = {},
+): Json {
   const t = cloneJson(template);
   const meta = isObject(t.metadata) ? t.metadata : {};
   const merged: Json = { ...meta, labels: { ...(isObject(meta.labels) ? meta.labels : {}), ...labels } };
-  if (Object.keys(annotations).length > 0) merged.annotations = { ...(isObject(meta.annotations) ? meta.annotations : {}), ...annotations };
+  if (Object.keys(annotations).length > 0)
+    merged.annotations = { ...(isObject(meta.annotations) ? meta.annotations : {}), ...annotations };
   return { ...t, metadata: merged };
 }
 

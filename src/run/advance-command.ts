@@ -19,18 +19,28 @@ export interface StateOptions extends CommonOptions {
 }
 
 /** advance / abort / promote / retry: compute the next state of each app and write it to its output. */
-export async function stateCommand(ctx: RunContext, args: readonly string[], opts: StateOptions, command: AppCommand): Promise<void> {
+export async function stateCommand(
+  ctx: RunContext,
+  args: readonly string[],
+  opts: StateOptions,
+  command: AppCommand,
+): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   // Compute every app first so an error in one writes nothing anywhere.
   const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
-  if (opts.commit) checkCommittable(ctx, writes.filter((w): w is PendingWrite => w !== undefined));
+  if (opts.commit)
+    checkCommittable(
+      ctx,
+      writes.filter((w): w is PendingWrite => w !== undefined),
+    );
   for (const w of writes) {
     if (!w) continue;
     writeOutputDir(w.output, w.files, w.remove);
     ctx.stdout(w.summary);
     if (opts.commit) commitOutput(ctx, w);
   }
-  if (writes.every((w) => !w)) ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(', ')} up to date\n`);
+  if (writes.every((w) => !w))
+    ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(', ')} up to date\n`);
 }
 
 export interface PendingWrite {
@@ -46,8 +56,18 @@ export interface PendingWrite {
 }
 
 /** The files one command would write to an app's output; undefined when there is nothing to do. Pure apart from reading the output. */
-export function planWrite(ctx: RunContext, loc: AppLocation, app: LoadedApp, command: AppCommand, peers: RepoPeers): PendingWrite | undefined {
-  if (!loc.output) throw new InputError([], `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`);
+export function planWrite(
+  ctx: RunContext,
+  loc: AppLocation,
+  app: LoadedApp,
+  command: AppCommand,
+  peers: RepoPeers,
+): PendingWrite | undefined {
+  if (!loc.output)
+    throw new InputError(
+      [],
+      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`,
+    );
   const output = readOutput(loc, ctx.cwd);
   const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return undefined;
@@ -62,5 +82,14 @@ export function planWrite(ctx: RunContext, loc: AppLocation, app: LoadedApp, com
     const s = status.rollouts.find((x) => x.name === a.rollout);
     return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
   });
-  return { app: app.name, output: loc.output, files, remove, before: output, command, transition: t, summary: lines.join('\n') + `\nwrote ${path.relative(ctx.cwd, loc.output) || '.'}\n` };
+  return {
+    app: app.name,
+    output: loc.output,
+    files,
+    remove,
+    before: output,
+    command,
+    transition: t,
+    summary: lines.join('\n') + `\nwrote ${path.relative(ctx.cwd, loc.output) || '.'}\n`,
+  };
 }

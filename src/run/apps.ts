@@ -38,18 +38,31 @@ export function locateApps(req: LocateRequest): AppLocation[] {
 function locate(req: LocateRequest): AppLocation[] {
   const [first, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: 'one-commit' as const };
-  if (req.file === '-') return [{ name: 'stdin', source: '-', output: first ? path.resolve(req.cwd, first) : undefined, ...defaults }];
+  if (req.file === '-')
+    return [{ name: 'stdin', source: '-', output: first ? path.resolve(req.cwd, first) : undefined, ...defaults }];
   if (first && isDir(path.resolve(req.cwd, first))) {
     const source = path.resolve(req.cwd, first);
-    return [{ name: path.basename(source), source, output: second ? path.resolve(req.cwd, second) : undefined, ...defaults }];
+    return [
+      { name: path.basename(source), source, output: second ? path.resolve(req.cwd, second) : undefined, ...defaults },
+    ];
   }
   const configFile = req.config ? path.resolve(req.cwd, req.config) : findConfig(req.cwd);
-  if (!configFile) throw new InputError([], first ? `"${first}" is not a directory and there is no rollgen.yaml to look it up in` : 'give an app source directory, or run where rollgen.yaml is');
+  if (!configFile)
+    throw new InputError(
+      [],
+      first
+        ? `"${first}" is not a directory and there is no rollgen.yaml to look it up in`
+        : 'give an app source directory, or run where rollgen.yaml is',
+    );
   const config = readConfig(configFile, req.cwd);
   if (req.args.length === 0) return [...config.apps];
   return req.args.map((name) => {
     const app = config.apps.find((a) => a.name === name);
-    if (!app) throw new InputError([], `no app "${name}" in ${path.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(', ')}`);
+    if (!app)
+      throw new InputError(
+        [],
+        `no app "${name}" in ${path.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(', ')}`,
+      );
     return app;
   });
 }
@@ -95,15 +108,23 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
     const parsed = parseYamlStream(f.path, f.text);
     diagnostics.push(...parsed.diagnostics);
     if (base === STATUS_FILE) status = statusOf(parsed.documents[0], diagnostics);
-    else if (base !== 'kustomization.yaml') objects.push(...parsed.documents.map((d) => ({ object: d.value as KubeObject, origin: d.origin, locate: d.locate })));
+    else if (base !== 'kustomization.yaml')
+      objects.push(
+        ...parsed.documents.map((d) => ({ object: d.value as KubeObject, origin: d.origin, locate: d.locate })),
+      );
   }
   if (diagnostics.length > 0) throw new InputError(diagnostics);
-  return { ...(status ? { status } : {}), ...(kustomization !== undefined ? { kustomization } : {}), resources: new ResourceSet(objects) };
+  return {
+    ...(status ? { status } : {}),
+    ...(kustomization !== undefined ? { kustomization } : {}),
+    resources: new ResourceSet(objects),
+  };
 }
 
 function statusOf(doc: ParsedDocument | undefined, out: Diagnostic[]): OutputSnapshot['status'] {
   if (!doc) return undefined;
   const parsed = parseStatus(doc.value);
-  if (typeof parsed === 'string') out.push({ ...doc.origin, message: `${parsed}; restore the file from git history`, severity: 'error' });
+  if (typeof parsed === 'string')
+    out.push({ ...doc.origin, message: `${parsed}; restore the file from git history`, severity: 'error' });
   return typeof parsed === 'string' ? undefined : parsed;
 }

@@ -30,25 +30,40 @@ function claimConflicts(apps: readonly LoadedApp[], peers: RepoPeers): Diagnosti
  * Route claims of every rollout and every TrafficRouting. A TrafficRouting renders over its
  * members' output, so a route it shares with a rollout would silently lose that rollout's weights.
  */
-function* everyClaim(apps: readonly LoadedApp[], peers: RepoPeers): Generator<{ app: string; owner: string; claim: RouteClaim }> {
+function* everyClaim(
+  apps: readonly LoadedApp[],
+  peers: RepoPeers,
+): Generator<{ app: string; owner: string; claim: RouteClaim }> {
   for (const app of apps) {
     const routers = [
       ...app.rollouts.map((r) => ({ owner: `rollout ${r.spec.name}`, spec: r.spec, providers: r.providers })),
-      ...app.routings.map((r) => ({ owner: `TrafficRouting ${r.spec.name}`, spec: r.spec.rollout, providers: r.providers })),
+      ...app.routings.map((r) => ({
+        owner: `TrafficRouting ${r.spec.name}`,
+        spec: r.spec.rollout,
+        providers: r.providers,
+      })),
     ];
     for (const { owner, spec, providers } of routers) {
       for (const p of providers) {
-        for (const claim of p.generator.claims(generatorContext(app.name, spec, app.resources, p, peers))) yield { app: app.name, owner, claim };
+        for (const claim of p.generator.claims(generatorContext(app.name, spec, app.resources, p, peers)))
+          yield { app: app.name, owner, claim };
       }
     }
   }
 }
 
 function providerChecks(peers: RepoPeers): Diagnostic[] {
-  return [...peers].sort(([a], [b]) => a.localeCompare(b, 'en')).flatMap(([id, list]) => getGenerator(id)?.checkRepo?.(list) ?? []);
+  return [...peers]
+    .sort(([a], [b]) => a.localeCompare(b, 'en'))
+    .flatMap(([id, list]) => getGenerator(id)?.checkRepo?.(list) ?? []);
 }
 
-function conflict(first: { app: string; rollout: string; claim: RouteClaim }, app: string, owner: string, claim: RouteClaim): Diagnostic {
+function conflict(
+  first: { app: string; rollout: string; claim: RouteClaim },
+  app: string,
+  owner: string,
+  claim: RouteClaim,
+): Diagnostic {
   return {
     ...claim.origin,
     message: `app ${app}, ${owner} and app ${first.app}, ${first.rollout} (${first.claim.origin.file}:${first.claim.origin.line}) both need a canary for ${claim.description}; only one canary per route can work, so ${app === first.app ? 'let one of them route it' : 'give one app its own host or path'}`,

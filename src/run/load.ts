@@ -43,7 +43,10 @@ export async function loadRepo(ctx: RunContext, args: readonly string[], opts: C
     for (const loc of locateApps({ cwd: ctx.cwd, args: [], ...opts }).filter((l) => !named.has(l.name))) {
       const other = loadQuietly(loc, ctx);
       if (other) all.push(other);
-      else ctx.stderr(`note: app ${loc.name} has errors and is left out of repo-wide checks; run rollgen validate ${loc.name}\n`);
+      else
+        ctx.stderr(
+          `note: app ${loc.name} has errors and is left out of repo-wide checks; run rollgen validate ${loc.name}\n`,
+        );
     }
   }
   const peers = repoPeers(all);

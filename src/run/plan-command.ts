@@ -19,5 +19,6 @@ export async function planCommand(ctx: RunContext, args: readonly string[], opts
 
 export async function validateCommand(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<void> {
   const { apps } = await loadRepo(ctx, args, opts);
-  for (const { app } of apps) ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? '' : 's'})\n`);
+  for (const { app } of apps)
+    ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? '' : 's'})\n`);
 }

@@ -13,9 +13,13 @@ export interface RenderOptions extends CommonOptions {
 /** Prints the manifests of one state as multi-document YAML; writes nothing. */
 export async function renderCommand(ctx: RunContext, args: readonly string[], opts: RenderOptions): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (apps.length !== 1) throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(', ')}`);
+  if (apps.length !== 1)
+    throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(', ')}`);
   const [{ loc, app }] = apps;
   const output = readOutput(loc, ctx.cwd);
-  const states = opts.step !== undefined ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: 'advance' }, loc.track, loc.removal).states;
+  const states =
+    opts.step !== undefined
+      ? statesAtStep(app, output, opts.step, loc.track)
+      : transitionApp(app, output, { kind: 'advance' }, loc.track, loc.removal).states;
   ctx.stdout(serializeDocuments(renderApp(app, states, loc.track, peers)));
 }

@@ -14,12 +14,28 @@ import { statusCommand } from './status-command';
 /** One request from the CLI or the Action. */
 export type RunRequest =
   | { readonly command: 'plan'; readonly args: readonly string[]; readonly options: CommonOptions & { json?: boolean } }
-  | { readonly command: 'render'; readonly args: readonly string[]; readonly options: CommonOptions & { step?: number } }
+  | {
+      readonly command: 'render';
+      readonly args: readonly string[];
+      readonly options: CommonOptions & { step?: number };
+    }
   | { readonly command: 'validate'; readonly args: readonly string[]; readonly options: CommonOptions }
-  | { readonly command: 'advance' | 'abort' | 'retry'; readonly args: readonly string[]; readonly options: ChangeOptions }
-  | { readonly command: 'promote'; readonly args: readonly string[]; readonly options: ChangeOptions & { full?: boolean } }
+  | {
+      readonly command: 'advance' | 'abort' | 'retry';
+      readonly args: readonly string[];
+      readonly options: ChangeOptions;
+    }
+  | {
+      readonly command: 'promote';
+      readonly args: readonly string[];
+      readonly options: ChangeOptions & { full?: boolean };
+    }
   | { readonly command: 'pr'; readonly args: readonly string[]; readonly options: FlowOptions }
-  | { readonly command: 'status'; readonly args: readonly string[]; readonly options: CommonOptions & { json?: boolean } }
+  | {
+      readonly command: 'status';
+      readonly args: readonly string[];
+      readonly options: CommonOptions & { json?: boolean };
+    }
   | { readonly command: 'simulate'; readonly args: readonly string[]; readonly options: SimulateOptions };
 
 /** advance/abort/promote/retry write the output, commit it (--commit), or open its PR (--pr; not advance: `rollgen pr` does). */
@@ -63,7 +79,8 @@ function dispatch(r: RunRequest, ctx: RunContext): Promise<void> {
 
 function change(ctx: RunContext, args: readonly string[], o: ChangeOptions, command: AppCommand): Promise<void> {
   if (o.pr && o.commit) throw new InputError([], `${command.kind}: --pr and --commit exclude each other`);
-  if (o.pr && command.kind === 'advance') throw new InputError([], 'advance --pr: use rollgen pr, which opens the next step of every app');
+  if (o.pr && command.kind === 'advance')
+    throw new InputError([], 'advance --pr: use rollgen pr, which opens the next step of every app');
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
   return o.pr ? commandPr(ctx, args, o, command) : stateCommand(ctx, args, o, command);
 }

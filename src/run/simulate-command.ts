@@ -27,18 +27,29 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const states =
     opts.step !== undefined
       ? statesAtStep(app, output, opts.step, loc.track)
-      : app.rollouts.map((r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track));
+      : app.rollouts.map((r) =>
+          renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track),
+        );
   const objects = renderApp(app, states, loc.track, peers);
   const generators = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
   // The request comes from outside: the ingress gateway colours it first (RequestColoring).
   const split = simulateRequest(objects, generators, colorAtGateway(objects, request(opts)));
   if (!split) return ctx.stdout('no route matches this request\n');
   ctx.stdout(`rule: ${split.rule}\n`);
-  for (const p of split.pods) ctx.stdout(`${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`);
+  for (const p of split.pods)
+    ctx.stdout(
+      `${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`,
+    );
 }
 
 function request(o: SimulateOptions): SimRequest {
-  return { ...(o.host ? { host: o.host } : {}), path: o.path ?? '/', headers: pairs(o.header, true), cookies: pairs(o.cookie), query: pairs(o.query) };
+  return {
+    ...(o.host ? { host: o.host } : {}),
+    path: o.path ?? '/',
+    headers: pairs(o.header, true),
+    cookies: pairs(o.cookie),
+    query: pairs(o.query),
+  };
 }
 
 function pairs(list: readonly string[] | undefined, lower = false): Record<string, string> {

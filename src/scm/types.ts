@@ -13,17 +13,38 @@ export interface ScmClient {
    * back to that moment, so a scan costs ceil(open PRs / 100) plus the pages of recent closures,
    * not the repository's whole PR history.
    */
-  listPulls(req: { readonly prefix: string; readonly state: 'open' | 'closed' | 'all'; readonly closedSince?: Date }): Promise<readonly PullRequest[]>;
+  listPulls(req: {
+    readonly prefix: string;
+    readonly state: 'open' | 'closed' | 'all';
+    readonly closedSince?: Date;
+  }): Promise<readonly PullRequest[]>;
   /**
    * One commit on top of `parent` holding every change, then points `branch` at it, creating the
    * branch or force-moving it (a step branch is always reset to the base plus exactly one commit).
    * Returns the new commit's sha.
    */
   commitToBranch(req: CommitRequest): Promise<string>;
-  createPull(req: { readonly branch: string; readonly base: string; readonly title: string; readonly body: string; readonly labels: readonly string[] }): Promise<PullRequest>;
-  updatePull(number: number, req: { readonly title?: string; readonly body?: string; readonly labels?: readonly string[]; readonly state?: 'open' | 'closed' }): Promise<PullRequest>;
+  createPull(req: {
+    readonly branch: string;
+    readonly base: string;
+    readonly title: string;
+    readonly body: string;
+    readonly labels: readonly string[];
+  }): Promise<PullRequest>;
+  updatePull(
+    number: number,
+    req: {
+      readonly title?: string;
+      readonly body?: string;
+      readonly labels?: readonly string[];
+      readonly state?: 'open' | 'closed';
+    },
+  ): Promise<PullRequest>;
   /** Merges when the head is still `sha` (GitHub refuses otherwise, so a racing push is never merged unseen). */
-  mergePull(number: number, req: { readonly sha: string; readonly method: MergeMethod; readonly title?: string }): Promise<void>;
+  mergePull(
+    number: number,
+    req: { readonly sha: string; readonly method: MergeMethod; readonly title?: string },
+  ): Promise<void>;
   /** Combined result of the commit's check runs and statuses; 'success' when there are none. */
   checks(sha: string): Promise<CheckState>;
   comment(number: number, body: string): Promise<void>;

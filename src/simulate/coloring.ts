@@ -26,7 +26,13 @@ export function colorAtGateway(objects: readonly KubeObject[], request: SimReque
 
 function inlineCodes(o: KubeObject): string[] {
   const patches = isObject(o.spec) && Array.isArray(o.spec.configPatches) ? o.spec.configPatches : [];
-  return patches.map((p) => (p as { patch?: { value?: { typed_config?: { inlineCode?: unknown } } } }).patch?.value?.typed_config?.inlineCode).filter((c): c is string => typeof c === 'string');
+  return patches
+    .map(
+      (p) =>
+        (p as { patch?: { value?: { typed_config?: { inlineCode?: unknown } } } }).patch?.value?.typed_config
+          ?.inlineCode,
+    )
+    .filter((c): c is string => typeof c === 'string');
 }
 
 const STRING = '"((?:[^"\\\\]|\\\\.)*)"';
@@ -35,7 +41,10 @@ const SET = new RegExp(`^headers:replace\\(${STRING}, ${STRING}\\)$`);
 
 /** if/elseif/else branches in order; the else branch has no conditions. */
 function parseLua(code: string): Branch[] {
-  const lines = code.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = code
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const branches: Branch[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];

@@ -17,21 +17,40 @@ export interface TrafficSplit {
 }
 
 /** Routes a request through the providers (first that matches decides), then spreads each Service's share over the pods it selects. */
-export function simulateRequest(objects: readonly KubeObject[], generators: readonly TrafficGenerator[], request: SimRequest, ready?: ReadonlySet<string>): TrafficSplit | undefined {
+export function simulateRequest(
+  objects: readonly KubeObject[],
+  generators: readonly TrafficGenerator[],
+  request: SimRequest,
+  ready?: ReadonlySet<string>,
+): TrafficSplit | undefined {
   for (const g of generators) {
     const result = g.simulate(objects, request);
     if (!result) continue;
     const pods = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
     const m = result.mirror;
-    return { rule: result.rule, services: result.backends, pods, ...(m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}) };
+    return {
+      rule: result.rule,
+      services: result.backends,
+      pods,
+      ...(m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}),
+    };
   }
   return undefined;
 }
 
 /** Shares by replica count among Deployments whose pod labels satisfy the Service selector and a mesh subset's labels (as kube-proxy and Envoy spread over endpoints). */
-export function podsOf(objects: readonly KubeObject[], service: string, share: number, ready?: ReadonlySet<string>, subset: Readonly<Record<string, string>> = {}): PodShare[] {
+export function podsOf(
+  objects: readonly KubeObject[],
+  service: string,
+  share: number,
+  ready?: ReadonlySet<string>,
+  subset: Readonly<Record<string, string>> = {},
+): PodShare[] {
   const svc = objects.find((o) => o.kind === 'Service' && o.metadata.name === service);
-  const selector = svc && isObject(svc.spec) && isObject(svc.spec.selector) ? (svc.spec.selector as Record<string, string>) : undefined;
+  const selector =
+    svc && isObject(svc.spec) && isObject(svc.spec.selector)
+      ? (svc.spec.selector as Record<string, string>)
+      : undefined;
   if (!selector) return [{ service, share }];
   const backing = objects
     .filter((o) => o.kind === 'Deployment' && (!ready || ready.has(o.metadata.name)))

@@ -17,7 +17,8 @@ export interface ClusterMoment {
 export function syncMoments(before: readonly KubeObject[], after: readonly KubeObject[]): ClusterMoment[] {
   const { applies, prunes } = changes(before, after);
   const applyGroups = groupByWave(applies, 1).map((g) => ({ kind: 'apply' as const, ...g }));
-  const pruneGroups = (objects: readonly KubeObject[]) => groupByWave(objects, -1).map((g) => ({ kind: 'prune' as const, ...g }));
+  const pruneGroups = (objects: readonly KubeObject[]) =>
+    groupByWave(objects, -1).map((g) => ({ kind: 'prune' as const, ...g }));
   // Argo CD's PruneLast defers a prune to after every apply, whichever order the rest takes.
   const early = prunes.filter((o) => !pruneLast(o));
   const late = prunes.filter(pruneLast);
@@ -32,7 +33,11 @@ export function syncMoments(before: readonly KubeObject[], after: readonly KubeO
  * applies and prunes everything but the routes, then `routes` (dependsOn: workloads) applies and
  * prunes the routing objects. Each Kustomization prunes right after it applies. Pure.
  */
-export function fluxMoments(before: readonly KubeObject[], after: readonly KubeObject[], isRoute: (o: KubeObject) => boolean = (o) => waveOf(o) >= 1): ClusterMoment[] {
+export function fluxMoments(
+  before: readonly KubeObject[],
+  after: readonly KubeObject[],
+  isRoute: (o: KubeObject) => boolean = (o) => waveOf(o) >= 1,
+): ClusterMoment[] {
   const { applies, prunes } = changes(before, after);
   const part = (route: boolean): Group[] => [
     { kind: 'apply', wave: route ? 1 : 0, objects: applies.filter((o) => isRoute(o) === route) },
@@ -42,7 +47,10 @@ export function fluxMoments(before: readonly KubeObject[], after: readonly KubeO
 }
 
 /** What a sync does between two commits: objects applied (new or changed) and objects pruned. */
-function changes(before: readonly KubeObject[], after: readonly KubeObject[]): { applies: KubeObject[]; prunes: KubeObject[] } {
+function changes(
+  before: readonly KubeObject[],
+  after: readonly KubeObject[],
+): { applies: KubeObject[]; prunes: KubeObject[] } {
   const afterKeys = new Set(after.map(objectKey));
   const beforeByKey = new Map(before.map((o) => [objectKey(o), o]));
   return {
@@ -68,7 +76,11 @@ function walk(start: readonly KubeObject[], groups: readonly Group[], order: str
       else state.set(objectKey(o), o);
     }
     // Applied routes act at once; applied Deployments have ready pods only if they had them before (rolling update).
-    ready = new Set([...ready].filter((name) => [...state.values()].some((o) => o.kind === 'Deployment' && o.metadata.name === name && runsPods(o))));
+    ready = new Set(
+      [...ready].filter((name) =>
+        [...state.values()].some((o) => o.kind === 'Deployment' && o.metadata.name === name && runsPods(o)),
+      ),
+    );
     moments.push({ label: `${order}: during ${g.kind} wave ${g.wave}`, objects: [...state.values()], ready });
     if (g.kind === 'apply') for (const o of g.objects.filter(runsPods)) ready = new Set([...ready, o.metadata.name]);
     moments.push({ label: `${order}: after ${g.kind} wave ${g.wave}`, objects: [...state.values()], ready });
@@ -83,7 +95,9 @@ function pruneLast(o: KubeObject): boolean {
 function groupByWave(objects: readonly KubeObject[], direction: 1 | -1): { wave: number; objects: KubeObject[] }[] {
   const waves = new Map<number, KubeObject[]>();
   for (const o of objects) waves.set(waveOf(o), [...(waves.get(waveOf(o)) ?? []), o]);
-  return [...waves.entries()].sort((a, b) => direction * (a[0] - b[0])).map(([wave, objs]) => ({ wave, objects: objs }));
+  return [...waves.entries()]
+    .sort((a, b) => direction * (a[0] - b[0]))
+    .map(([wave, objs]) => ({ wave, objects: objs }));
 }
 
 function waveOf(o: KubeObject): number {

@@ -2,7 +2,16 @@ import { Diagnostic } from '../diagnostics';
 import { KubeObject } from '../model/kube';
 import { ParsedDocument } from '../yaml/parse';
 import { NormalizeResult, providersFromArgo } from './providers';
-import { MirrorRoute, NamedRoute, ReplicaAmount, RouteMatch, RolloutSpec, StepSpec, StringMatchType, ValueMatch } from './types';
+import {
+  MirrorRoute,
+  NamedRoute,
+  ReplicaAmount,
+  RouteMatch,
+  RolloutSpec,
+  StepSpec,
+  StringMatchType,
+  ValueMatch,
+} from './types';
 import { arr, num, obj, str, stringMap } from './values';
 
 type Path = (string | number)[];
@@ -27,8 +36,16 @@ export function normalizeArgo(doc: ParsedDocument): NormalizeResult {
   const replicas = num(spec.replicas) ?? 1;
   const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? '');
   const weightTotal = num(routing.maxTrafficWeight) ?? 100;
-  const steps = walkSteps(doc, arr(canary.steps), { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== undefined }, diagnostics);
-  const providers = canary.trafficRouting !== undefined ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting']) : [];
+  const steps = walkSteps(
+    doc,
+    arr(canary.steps),
+    { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== undefined },
+    diagnostics,
+  );
+  const providers =
+    canary.trafficRouting !== undefined
+      ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting'])
+      : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout: RolloutSpec = {
@@ -48,24 +65,46 @@ export function normalizeArgo(doc: ParsedDocument): NormalizeResult {
       providers,
       managedRoutes,
     },
-    canaryPodMetadata: { labels: stringMap(obj(canary.canaryMetadata).labels), annotations: stringMap(obj(canary.canaryMetadata).annotations) },
-    stablePodMetadata: { labels: stringMap(obj(canary.stableMetadata).labels), annotations: stringMap(obj(canary.stableMetadata).annotations) },
+    canaryPodMetadata: {
+      labels: stringMap(obj(canary.canaryMetadata).labels),
+      annotations: stringMap(obj(canary.canaryMetadata).annotations),
+    },
+    stablePodMetadata: {
+      labels: stringMap(obj(canary.stableMetadata).labels),
+      annotations: stringMap(obj(canary.stableMetadata).annotations),
+    },
   };
   return { rollout, diagnostics };
 }
 
-function argoWorkload(doc: ParsedDocument, root: Record<string, unknown>, replicas: number, out: Diagnostic[]): RolloutSpec['workload'] {
+function argoWorkload(
+  doc: ParsedDocument,
+  root: Record<string, unknown>,
+  replicas: number,
+  out: Diagnostic[],
+): RolloutSpec['workload'] {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== undefined) {
-    if (str(ref.kind) !== 'Deployment') out.push(error(doc, ['spec', 'workloadRef', 'kind'], `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`));
+    if (str(ref.kind) !== 'Deployment')
+      out.push(
+        error(
+          doc,
+          ['spec', 'workloadRef', 'kind'],
+          `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`,
+        ),
+      );
     return { kind: 'Deployment', name: str(ref.name) ?? '', replicasOverride: replicas };
   }
   const meta = obj(root.metadata);
   const deployment: KubeObject = {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: str(meta.name) ?? '', ...(str(meta.namespace) ? { namespace: str(meta.namespace) } : {}), ...(meta.labels ? { labels: stringMap(meta.labels) } : {}) },
+    metadata: {
+      name: str(meta.name) ?? '',
+      ...(str(meta.namespace) ? { namespace: str(meta.namespace) } : {}),
+      ...(meta.labels ? { labels: stringMap(meta.labels) } : {}),
+    },
     spec: { replicas, selector: spec.selector, template: spec.template },
   };
   return { kind: 'Deployment', name: deployment.metadata.name, replicasOverride: replicas, synthesized: deployment };
@@ -94,25 +133,50 @@ function walkSteps(doc: ParsedDocument, raw: unknown[], wc: WalkContext, out: Di
 function applyPause(doc: ParsedDocument, steps: StepSpec[], pause: unknown, path: Path, out: Diagnostic[]): void {
   const previous = steps[steps.length - 1];
   if (!previous) {
-    out.push({ ...doc.locate(path), message: 'a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval', severity: 'warning' });
+    out.push({
+      ...doc.locate(path),
+      message:
+        'a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval',
+      severity: 'warning',
+    });
     return;
   }
   const seconds = parseDuration(obj(pause).duration);
-  steps[steps.length - 1] = { ...previous, pause: seconds === undefined ? { kind: 'manual' } : { kind: 'timed', seconds } };
+  steps[steps.length - 1] = {
+    ...previous,
+    pause: seconds === undefined ? { kind: 'manual' } : { kind: 'timed', seconds },
+  };
 }
 
-function applyAction(doc: ParsedDocument, state: WalkState, e: Record<string, unknown>, path: Path, wc: WalkContext, out: Diagnostic[]): boolean {
+function applyAction(
+  doc: ParsedDocument,
+  state: WalkState,
+  e: Record<string, unknown>,
+  path: Path,
+  wc: WalkContext,
+  out: Diagnostic[],
+): boolean {
   if (num(e.setWeight) !== undefined) state.weight = num(e.setWeight)!;
   else if (e.setCanaryScale !== undefined) {
     // As Argo's validation: without traffic routing the controller ignores the scale, so it is an error.
-    if (!wc.routed) out.push(error(doc, [...path, 'setCanaryScale'], 'setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting'));
+    if (!wc.routed)
+      out.push(
+        error(
+          doc,
+          [...path, 'setCanaryScale'],
+          'setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting',
+        ),
+      );
     state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
-  }
-  else if (e.setHeaderRoute !== undefined) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
+  } else if (e.setHeaderRoute !== undefined) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== undefined) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
     const kind = Object.keys(e)[0] ?? 'empty step';
-    out.push({ ...doc.locate([...path, kind]), message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`, severity: 'warning' });
+    out.push({
+      ...doc.locate([...path, kind]),
+      message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`,
+      severity: 'warning',
+    });
     return false;
   }
   return true;
@@ -138,7 +202,11 @@ function canaryScale(v: Record<string, unknown>, weightTotal: number): ReplicaAm
   return undefined; // matchTrafficWeight: back to the setWeight rule
 }
 
-function setRoute(routes: Map<string, NamedRoute>, v: Record<string, unknown>, read: (m: unknown[]) => RouteMatch[]): void {
+function setRoute(
+  routes: Map<string, NamedRoute>,
+  v: Record<string, unknown>,
+  read: (m: unknown[]) => RouteMatch[],
+): void {
   const name = str(v.name) ?? '';
   if (v.match === undefined) routes.delete(name);
   else routes.set(name, { name, matches: read(arr(v.match)) });
@@ -168,7 +236,9 @@ function mirrorMatches(list: unknown[]): RouteMatch[] {
       headers,
       queryParams: [],
       cookies: [],
-      ...(path ? { path: { type: path.type === 'Prefix' ? 'PathPrefix' : path.type, value: path.value } as RouteMatch['path'] } : {}),
+      ...(path
+        ? { path: { type: path.type === 'Prefix' ? 'PathPrefix' : path.type, value: path.value } as RouteMatch['path'] }
+        : {}),
       ...(method ? { method } : {}),
     };
   });
@@ -176,7 +246,8 @@ function mirrorMatches(list: unknown[]): RouteMatch[] {
 
 function stringMatch(name: string, v: unknown): ValueMatch {
   const m = obj(v);
-  const type: StringMatchType = m.exact !== undefined ? 'Exact' : m.regex !== undefined ? 'RegularExpression' : 'Prefix';
+  const type: StringMatchType =
+    m.exact !== undefined ? 'Exact' : m.regex !== undefined ? 'RegularExpression' : 'Prefix';
   return { name, type, value: String(m.exact ?? m.regex ?? m.prefix ?? '') };
 }
 

@@ -21,7 +21,11 @@ const ARGO_CONTROLLER_KINDS = ['AnalysisTemplate', 'ClusterAnalysisTemplate', 'A
 export function classifyDocument(doc: ParsedDocument, out: Diagnostic[]): DocumentRole | undefined {
   const v = doc.value;
   if (!isObject(v) || typeof v.apiVersion !== 'string' || typeof v.kind !== 'string') {
-    out.push({ ...doc.origin, message: 'not a Kubernetes object: apiVersion and kind are required', severity: 'error' });
+    out.push({
+      ...doc.origin,
+      message: 'not a Kubernetes object: apiVersion and kind are required',
+      severity: 'error',
+    });
     return undefined;
   }
   if (!isObject(v.metadata) || typeof v.metadata.name !== 'string' || v.metadata.name === '') {
@@ -33,14 +37,26 @@ export function classifyDocument(doc: ParsedDocument, out: Diagnostic[]): Docume
   if (apiVersion === 'rollgen.dev/v1alpha1' && kind === 'RequestColoring') return { role: 'request-coloring' };
   if (apiVersion === 'argoproj.io/v1alpha1' && kind === 'Rollout') return { role: 'rollout', schema: 'argo-rollout' };
   if (apiVersion === 'rollgen.dev/v1alpha1' && kind === 'RouteTemplate') return { role: 'route-template' };
-  if (apiVersion.startsWith(ARGO) && ARGO_CONTROLLER_KINDS.includes(kind)) return { role: 'ignored', reason: `${kind} is read only by the Argo Rollouts controller` };
+  if (apiVersion.startsWith(ARGO) && ARGO_CONTROLLER_KINDS.includes(kind))
+    return { role: 'ignored', reason: `${kind} is read only by the Argo Rollouts controller` };
   return { role: 'manifest' };
 }
 
-function classifyKruise(doc: ParsedDocument, apiVersion: string, kind: string, out: Diagnostic[]): DocumentRole | undefined {
-  if (kind === 'Rollout' && apiVersion === 'rollouts.kruise.io/v1alpha1') return { role: 'rollout', schema: 'kruise-rollout-v1alpha1' };
-  if (kind === 'Rollout' && apiVersion === 'rollouts.kruise.io/v1beta1') return { role: 'rollout', schema: 'kruise-rollout-v1beta1' };
+function classifyKruise(
+  doc: ParsedDocument,
+  apiVersion: string,
+  kind: string,
+  out: Diagnostic[],
+): DocumentRole | undefined {
+  if (kind === 'Rollout' && apiVersion === 'rollouts.kruise.io/v1alpha1')
+    return { role: 'rollout', schema: 'kruise-rollout-v1alpha1' };
+  if (kind === 'Rollout' && apiVersion === 'rollouts.kruise.io/v1beta1')
+    return { role: 'rollout', schema: 'kruise-rollout-v1beta1' };
   if (kind === 'TrafficRouting' && apiVersion === 'rollouts.kruise.io/v1alpha1') return { role: 'traffic-routing' };
-  out.push({ ...doc.locate(['kind']), message: `unknown kind ${apiVersion} ${kind}; rollgen reads Rollout (v1alpha1, v1beta1) and TrafficRouting (v1alpha1)`, severity: 'error' });
+  out.push({
+    ...doc.locate(['kind']),
+    message: `unknown kind ${apiVersion} ${kind}; rollgen reads Rollout (v1alpha1, v1beta1) and TrafficRouting (v1alpha1)`,
+    severity: 'error',
+  });
   return undefined;
 }

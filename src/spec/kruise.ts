@@ -19,7 +19,13 @@ export function normalizeKruise(doc: ParsedDocument): NormalizeResult {
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ['spec', 'workloadRef'] : ['spec', 'objectRef', 'workloadRef'];
   if (str(ref.kind) !== 'Deployment') {
-    diagnostics.push(error(doc, [...refPath, 'kind'], `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`));
+    diagnostics.push(
+      error(
+        doc,
+        [...refPath, 'kind'],
+        `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`,
+      ),
+    );
   }
   const stepsPath = ['spec', 'strategy', 'canary', 'steps'];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
@@ -43,11 +49,23 @@ export function normalizeKruise(doc: ParsedDocument): NormalizeResult {
   return { rollout, diagnostics };
 }
 
-function kruiseStyle(v1beta1: boolean, canary: Record<string, unknown>, annotation: string | undefined, doc: ParsedDocument, out: Diagnostic[]): 'canary' | 'partition' {
+function kruiseStyle(
+  v1beta1: boolean,
+  canary: Record<string, unknown>,
+  annotation: string | undefined,
+  doc: ParsedDocument,
+  out: Diagnostic[],
+): 'canary' | 'partition' {
   if (v1beta1) return canary.enableExtraWorkloadForCanary === true ? 'canary' : 'partition';
   const style = (annotation ?? 'canary').toLowerCase();
   if (style !== 'canary' && style !== 'partition') {
-    out.push(error(doc, ['metadata', 'annotations', ROLLING_STYLE], `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`));
+    out.push(
+      error(
+        doc,
+        ['metadata', 'annotations', ROLLING_STYLE],
+        `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`,
+      ),
+    );
   }
   return style === 'partition' ? 'partition' : 'canary';
 }
@@ -76,7 +94,12 @@ function kruisePause(v: unknown): PauseSpec {
   return seconds === undefined ? { kind: 'manual' } : { kind: 'timed', seconds };
 }
 
-function kruiseTraffic(doc: ParsedDocument, canary: Record<string, unknown>, sharedRouting: boolean, out: Diagnostic[]): TrafficSpec {
+function kruiseTraffic(
+  doc: ParsedDocument,
+  canary: Record<string, unknown>,
+  sharedRouting: boolean,
+  out: Diagnostic[],
+): TrafficSpec {
   const routings = arr(canary.trafficRoutings);
   const first = obj(routings[0]);
   const service = str(first.service);
@@ -101,11 +124,19 @@ const MATCH_MODE_PROVIDERS = ['istio', 'gateway-api'];
  * sends only matching requests to the canary (the ingress providers do both). rollgen reads the
  * spec the same way and says so; the step's replicas are unchanged.
  */
-export function matchesOverTraffic(steps: readonly StepSpec[], providers: readonly { readonly provider: string }[], out: Diagnostic[]): StepSpec[] {
+export function matchesOverTraffic(
+  steps: readonly StepSpec[],
+  providers: readonly { readonly provider: string }[],
+  out: Diagnostic[],
+): StepSpec[] {
   if (!providers.some((p) => MATCH_MODE_PROVIDERS.includes(p.provider))) return [...steps];
   return steps.map((s) => {
     if (s.matches.length === 0 || s.weight === undefined || s.weight === 0) return s;
-    out.push({ ...s.origin, message: `traffic ${s.weight}% is ignored because the step has matches: Kruise sends only matching requests to the canary on Istio and Gateway API; remove traffic or the matches`, severity: 'warning' });
+    out.push({
+      ...s.origin,
+      message: `traffic ${s.weight}% is ignored because the step has matches: Kruise sends only matching requests to the canary on Istio and Gateway API; remove traffic or the matches`,
+      severity: 'warning',
+    });
     const { weight: _ignored, ...rest } = s;
     return rest;
   });

@@ -55,8 +55,10 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
     if (!role) continue;
-    if (role.role === 'manifest') manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
-    if (role.role === 'ignored') diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: 'warning' });
+    if (role.role === 'manifest')
+      manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
+    if (role.role === 'ignored')
+      diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: 'warning' });
     if (role.role === 'traffic-routing') readTrafficRouting(doc, shared, diagnostics);
     if (role.role === 'request-coloring') readRequestColoring(doc, manifests, diagnostics);
     if (role.role === 'route-template') collectRouteTemplate(doc, templates, diagnostics);
@@ -71,7 +73,9 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
-  const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r): r is LoadedRollout => r !== undefined);
+  const rollouts = specs
+    .map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics))
+    .filter((r): r is LoadedRollout => r !== undefined);
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
   return { name, rollouts, routings, resources, diagnostics };
@@ -82,8 +86,15 @@ function readRequestColoring(doc: ParsedDocument, manifests: SourceObject[], dia
   const problems = validateSchema('rollgen-request-coloring', doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
-  const v = doc.value as { metadata: { name: string; namespace?: string }; spec: Omit<RequestColoring, 'name' | 'namespace'> };
-  const coloring: RequestColoring = { name: v.metadata.name, ...(v.metadata.namespace ? { namespace: v.metadata.namespace } : {}), ...v.spec };
+  const v = doc.value as {
+    metadata: { name: string; namespace?: string };
+    spec: Omit<RequestColoring, 'name' | 'namespace'>;
+  };
+  const coloring: RequestColoring = {
+    name: v.metadata.name,
+    ...(v.metadata.namespace ? { namespace: v.metadata.namespace } : {}),
+    ...v.spec,
+  };
   manifests.push({ object: coloringEnvoyFilter(coloring), origin: doc.origin, locate: doc.locate });
 }
 
@@ -97,20 +108,39 @@ function readTrafficRouting(doc: ParsedDocument, out: SharedRouting[], diagnosti
 }
 
 /** Each TrafficRouting with its members; members must exist in the app and share one step count (lock-step). */
-function loadRoutings(app: string, shared: readonly SharedRouting[], rollouts: readonly LoadedRollout[], resources: ResourceSet, policy: GatePolicy, out: Diagnostic[]): LoadedRouting[] {
+function loadRoutings(
+  app: string,
+  shared: readonly SharedRouting[],
+  rollouts: readonly LoadedRollout[],
+  resources: ResourceSet,
+  policy: GatePolicy,
+  out: Diagnostic[],
+): LoadedRouting[] {
   for (const r of rollouts) {
     const ref = r.spec.trafficRoutingRef;
-    if (ref && !shared.some((s) => s.name === ref)) out.push({ ...r.spec.origin, message: `rollout ${r.spec.name} references TrafficRouting "${ref}", which is not in app ${app}; put the TrafficRouting and every rollout sharing it in one app`, severity: 'error' });
+    if (ref && !shared.some((s) => s.name === ref))
+      out.push({
+        ...r.spec.origin,
+        message: `rollout ${r.spec.name} references TrafficRouting "${ref}", which is not in app ${app}; put the TrafficRouting and every rollout sharing it in one app`,
+        severity: 'error',
+      });
   }
   return shared.flatMap((s) => {
     const members = rollouts.filter((r) => r.spec.trafficRoutingRef === s.name);
     const counts = new Set(members.map((m) => m.plan.steps.length));
     if (counts.size > 1) {
       const list = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(', ');
-      out.push({ ...s.rollout.origin, message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list}`, severity: 'error' });
+      out.push({
+        ...s.rollout.origin,
+        message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list}`,
+        severity: 'error',
+      });
     }
     // Subsets select canary pods by the members' patchPodTemplateMetadata labels.
-    const rollout: RolloutSpec = { ...s.rollout, canaryPodMetadata: members[0]?.spec.canaryPodMetadata ?? s.rollout.canaryPodMetadata };
+    const rollout: RolloutSpec = {
+      ...s.rollout,
+      canaryPodMetadata: members[0]?.spec.canaryPodMetadata ?? s.rollout.canaryPodMetadata,
+    };
     const providers = bindProviders(app, rollout, resources, out);
     if (!providers) return [];
     const plan = buildPlan(rollout, 1, policy);
@@ -125,31 +155,49 @@ function collectRouteTemplate(doc: ParsedDocument, out: RouteTemplateInput[], di
   if (problems.length === 0) out.push(readRouteTemplate(doc));
 }
 
-function loadRollout(app: string, spec: RolloutSpec, resources: ResourceSet, policy: GatePolicy, out: Diagnostic[]): LoadedRollout | undefined {
+function loadRollout(
+  app: string,
+  spec: RolloutSpec,
+  resources: ResourceSet,
+  policy: GatePolicy,
+  out: Diagnostic[],
+): LoadedRollout | undefined {
   const problems = checkRollout(spec, resources);
   out.push(...problems);
   // Providers are checked even when a rule failed, so one run reports every problem.
   const providers = bindProviders(app, spec, resources, out);
-  const deployment = spec.workload.synthesized ?? resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
+  const deployment =
+    spec.workload.synthesized ?? resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
   if (!deployment || problems.length > 0 || !providers) return undefined;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   return { spec, deployment, plan, providers };
 }
 
-function bindProviders(app: string, spec: RolloutSpec, resources: ResourceSet, out: Diagnostic[]): BoundProvider[] | undefined {
+function bindProviders(
+  app: string,
+  spec: RolloutSpec,
+  resources: ResourceSet,
+  out: Diagnostic[],
+): BoundProvider[] | undefined {
   const bound: BoundProvider[] = [];
   for (const ref of spec.traffic.providers) {
     const generator = getGenerator(ref.provider);
     if (!generator) {
       const why = PLANNED_PROVIDERS.includes(ref.provider) ? 'is not supported yet' : 'is unknown';
-      out.push({ ...ref.origin, message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} ${why}`, severity: 'error' });
+      out.push({
+        ...ref.origin,
+        message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} ${why}`,
+        severity: 'error',
+      });
       return undefined;
     }
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return undefined;
-    const problems = generator.check(generatorContext(app, spec, resources, { generator, options, origin: ref.origin }));
+    const problems = generator.check(
+      generatorContext(app, spec, resources, { generator, options, origin: ref.origin }),
+    );
     out.push(...problems);
     if (problems.some((p) => p.severity === 'error')) return undefined;
     bound.push({ generator, options, origin: ref.origin });
@@ -158,14 +206,24 @@ function bindProviders(app: string, spec: RolloutSpec, resources: ResourceSet, o
 }
 
 /** What a provider cannot express is an error at plan time naming app, step, provider and feature. */
-function checkExpressible(app: string, spec: RolloutSpec, plan: Plan, providers: readonly BoundProvider[], out: Diagnostic[]): void {
+function checkExpressible(
+  app: string,
+  spec: RolloutSpec,
+  plan: Plan,
+  providers: readonly BoundProvider[],
+  out: Diagnostic[],
+): void {
   for (const step of plan.steps) {
     for (const { generator } of providers) {
       const missing = missingFeatures(generator.capabilities, step.traffic);
-      const features = missing.length > 0 ? missing : generator.unsupported?.(step.traffic) ?? [];
+      const features = missing.length > 0 ? missing : (generator.unsupported?.(step.traffic) ?? []);
       for (const feature of features) {
         const origin = spec.steps[step.index - 1].origin;
-        out.push({ ...origin, message: `app ${app}, rollout ${spec.name}, step ${step.index}: provider ${generator.id} cannot express ${feature}`, severity: 'error' });
+        out.push({
+          ...origin,
+          message: `app ${app}, rollout ${spec.name}, step ${step.index}: provider ${generator.id} cannot express ${feature}`,
+          severity: 'error',
+        });
       }
     }
   }
@@ -176,7 +234,12 @@ function checkDuplicates(manifests: readonly SourceObject[], out: Diagnostic[]):
   for (const m of manifests) {
     const key = objectKey(m.object);
     const first = seen.get(key);
-    if (first) out.push({ ...m.origin, message: `duplicate ${m.object.kind} "${m.object.metadata.name}" (first at ${first.origin.file}:${first.origin.line})`, severity: 'error' });
+    if (first)
+      out.push({
+        ...m.origin,
+        message: `duplicate ${m.object.kind} "${m.object.metadata.name}" (first at ${first.origin.file}:${first.origin.line})`,
+        severity: 'error',
+      });
     else seen.set(key, m);
   }
 }
@@ -185,7 +248,12 @@ function checkOneRolloutPerWorkload(specs: readonly RolloutSpec[], out: Diagnost
   const owner = new Map<string, RolloutSpec>();
   for (const s of specs) {
     const first = owner.get(s.workload.name);
-    if (first) out.push({ ...s.origin, message: `rollouts ${first.name} and ${s.name} both manage Deployment "${s.workload.name}"; keep one`, severity: 'error' });
+    if (first)
+      out.push({
+        ...s.origin,
+        message: `rollouts ${first.name} and ${s.name} both manage Deployment "${s.workload.name}"; keep one`,
+        severity: 'error',
+      });
     else owner.set(s.workload.name, s);
   }
 }

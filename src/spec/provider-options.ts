@@ -10,7 +10,10 @@ const compiled = new WeakMap<object, ValidateFunction>();
 let ajv: Ajv | undefined;
 
 /** Validates a provider's options against its declared schema and fills defaults; the generator then sees typed options. */
-export function bindOptions(generator: TrafficGenerator, ref: ProviderRef): { options: unknown; diagnostics: Diagnostic[] } {
+export function bindOptions(
+  generator: TrafficGenerator,
+  ref: ProviderRef,
+): { options: unknown; diagnostics: Diagnostic[] } {
   const validate = compile(generator.optionsSchema);
   const options = cloneJson(ref.options);
   if (validate(options)) return { options, diagnostics: [] };

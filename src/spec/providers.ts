@@ -19,7 +19,12 @@ const KRUISE_INGRESS_CLASSES: Readonly<Record<string, string>> = {
 type Path = (string | number)[];
 
 /** One Kruise trafficRoutings entry (or TrafficRouting objectRef) -> provider refs. */
-export function providerFromKruiseRouting(doc: ParsedDocument, routing: Record<string, unknown>, path: Path, out: Diagnostic[]): ProviderRef[] {
+export function providerFromKruiseRouting(
+  doc: ParsedDocument,
+  routing: Record<string, unknown>,
+  path: Path,
+  out: Diagnostic[],
+): ProviderRef[] {
   const refs: ProviderRef[] = [];
   const ingress = obj(routing.ingress);
   if (routing.ingress !== undefined) {
@@ -27,18 +32,34 @@ export function providerFromKruiseRouting(doc: ParsedDocument, routing: Record<s
     const provider = KRUISE_INGRESS_CLASSES[classType];
     if (!provider) {
       const o = doc.locate([...path, 'ingress', 'classType']);
-      out.push({ ...o, message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(', ')}`, severity: 'error' });
+      out.push({
+        ...o,
+        message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(', ')}`,
+        severity: 'error',
+      });
     } else {
-      refs.push({ provider, origin: doc.locate([...path, 'ingress']), options: { ingresses: [str(ingress.name) ?? ''] } });
+      refs.push({
+        provider,
+        origin: doc.locate([...path, 'ingress']),
+        options: { ingresses: [str(ingress.name) ?? ''] },
+      });
     }
   }
   if (routing.gateway !== undefined) {
-    refs.push({ provider: 'gateway-api', origin: doc.locate([...path, 'gateway']), options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ''] } });
+    refs.push({
+      provider: 'gateway-api',
+      origin: doc.locate([...path, 'gateway']),
+      options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ''] },
+    });
   }
   const custom = arr(routing.customNetworkRefs).map(obj);
   if (custom.length > 0) {
     const istio = custom.every(isIstioRef);
-    refs.push({ provider: istio ? 'istio' : 'custom', origin: doc.locate([...path, 'customNetworkRefs']), options: { refs: custom } });
+    refs.push({
+      provider: istio ? 'istio' : 'custom',
+      origin: doc.locate([...path, 'customNetworkRefs']),
+      options: { refs: custom },
+    });
   }
   return refs;
 }
@@ -48,14 +69,20 @@ export function providersFromArgo(doc: ParsedDocument, routing: Record<string, u
   const at = (key: string) => doc.locate([...path, key]);
   const refs: ProviderRef[] = [];
   if (routing.istio !== undefined) refs.push({ provider: 'istio', origin: at('istio'), options: obj(routing.istio) });
-  if (routing.nginx !== undefined) refs.push({ provider: 'ingress-nginx', origin: at('nginx'), options: argoNginxOptions(obj(routing.nginx)) });
-  if (routing.alb !== undefined) refs.push({ provider: 'aws-alb', origin: at('alb'), options: argoAlbOptions(obj(routing.alb)) });
+  if (routing.nginx !== undefined)
+    refs.push({ provider: 'ingress-nginx', origin: at('nginx'), options: argoNginxOptions(obj(routing.nginx)) });
+  if (routing.alb !== undefined)
+    refs.push({ provider: 'aws-alb', origin: at('alb'), options: argoAlbOptions(obj(routing.alb)) });
   if (routing.smi !== undefined) refs.push({ provider: 'smi', origin: at('smi'), options: obj(routing.smi) });
-  if (routing.ambassador !== undefined) refs.push({ provider: 'ambassador', origin: at('ambassador'), options: obj(routing.ambassador) });
-  if (routing.traefik !== undefined) refs.push({ provider: 'traefik', origin: at('traefik'), options: obj(routing.traefik) });
-  if (routing.apisix !== undefined) refs.push({ provider: 'apisix', origin: at('apisix'), options: obj(routing.apisix) });
+  if (routing.ambassador !== undefined)
+    refs.push({ provider: 'ambassador', origin: at('ambassador'), options: obj(routing.ambassador) });
+  if (routing.traefik !== undefined)
+    refs.push({ provider: 'traefik', origin: at('traefik'), options: obj(routing.traefik) });
+  if (routing.apisix !== undefined)
+    refs.push({ provider: 'apisix', origin: at('apisix'), options: obj(routing.apisix) });
   const gateway = obj(routing.plugins)['argoproj-labs/gatewayAPI'];
-  if (gateway !== undefined) refs.push({ provider: 'gateway-api', origin: at('plugins'), options: argoGatewayOptions(obj(gateway)) });
+  if (gateway !== undefined)
+    refs.push({ provider: 'gateway-api', origin: at('plugins'), options: argoGatewayOptions(obj(gateway)) });
   return refs;
 }
 
@@ -78,7 +105,15 @@ function argoAlbOptions(alb: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Plugin keys mapped below; any other key is handed over in `unsupported` so the generator refuses it by name. */
-const ARGO_GATEWAY_KEYS = ['httpRoute', 'httpRoutes', 'namespace', 'inProgressLabelKey', 'inProgressLabelValue', 'disableInProgressLabel', 'configMap'];
+const ARGO_GATEWAY_KEYS = [
+  'httpRoute',
+  'httpRoutes',
+  'namespace',
+  'inProgressLabelKey',
+  'inProgressLabelValue',
+  'disableInProgressLabel',
+  'configMap',
+];
 
 /**
  * argoproj-labs/gatewayAPI plugin options -> the gateway-api options shape (the Kruise one plus
@@ -88,7 +123,10 @@ const ARGO_GATEWAY_KEYS = ['httpRoute', 'httpRoutes', 'namespace', 'inProgressLa
 function argoGatewayOptions(g: Record<string, unknown>): Record<string, unknown> {
   const single = str(g.httpRoute);
   const list = arr(g.httpRoutes).map(obj);
-  const routes = [...(single ? [{ name: single, useHeaderRoutes: true }] : []), ...list.map((r) => ({ name: str(r.name) ?? '', useHeaderRoutes: r.useHeaderRoutes === true }))];
+  const routes = [
+    ...(single ? [{ name: single, useHeaderRoutes: true }] : []),
+    ...list.map((r) => ({ name: str(r.name) ?? '', useHeaderRoutes: r.useHeaderRoutes === true })),
+  ];
   const labelKey = str(g.inProgressLabelKey) ?? 'rollouts.argoproj.io/gatewayapi-canary';
   const labelValue = str(g.inProgressLabelValue) ?? 'in-progress';
   return {
@@ -96,7 +134,9 @@ function argoGatewayOptions(g: Record<string, unknown>): Record<string, unknown>
     useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
     ...(str(g.namespace) ? { namespace: str(g.namespace) } : {}),
     ...(g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } }),
-    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort(),
+    unsupported: Object.keys(g)
+      .filter((k) => !ARGO_GATEWAY_KEYS.includes(k))
+      .sort(),
   };
 }
 

@@ -47,13 +47,20 @@ export function checkRouteTemplates(templates: readonly RouteTemplateInput[], ou
     const key = `${t.group}/${t.kind}`;
     const seen = first.get(key);
     if (!seen) first.set(key, t);
-    else out.push({ ...t.origin, message: `RouteTemplate ${t.name}: a second template for ${t.kind}${t.group ? `.${t.group}` : ''} (first: RouteTemplate ${seen.name} at ${seen.origin.file}:${seen.origin.line}); keep one`, severity: 'error' });
+    else
+      out.push({
+        ...t.origin,
+        message: `RouteTemplate ${t.name}: a second template for ${t.kind}${t.group ? `.${t.group}` : ''} (first: RouteTemplate ${seen.name} at ${seen.origin.file}:${seen.origin.line}); keep one`,
+        severity: 'error',
+      });
   }
 }
 
 /** Hands every RouteTemplate of the app to the rollout's custom providers as option `templates`. */
 export function withRouteTemplates(spec: RolloutSpec, templates: readonly RouteTemplateInput[]): RolloutSpec {
   if (!spec.traffic.providers.some((p) => p.provider === CUSTOM_PROVIDER)) return spec;
-  const providers = spec.traffic.providers.map((p) => (p.provider === CUSTOM_PROVIDER ? { ...p, options: { ...p.options, templates } } : p));
+  const providers = spec.traffic.providers.map((p) =>
+    p.provider === CUSTOM_PROVIDER ? { ...p, options: { ...p.options, templates } } : p,
+  );
   return { ...spec, traffic: { ...spec.traffic, providers } };
 }

@@ -6,7 +6,8 @@ import { RolloutSpec, StepSpec } from './types';
 /** Semantic rules over one normalized rollout: small named checks that each push what they find. */
 export function checkRollout(rollout: RolloutSpec, resources: ResourceSet): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const report = (origin: Origin, message: string) => out.push({ ...origin, message: `rollout ${rollout.name}: ${message}`, severity: 'error' });
+  const report = (origin: Origin, message: string) =>
+    out.push({ ...origin, message: `rollout ${rollout.name}: ${message}`, severity: 'error' });
   checkName(rollout, report);
   checkSteps(rollout, report);
   checkWorkload(rollout, resources, report);
@@ -21,7 +22,10 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 function checkName(r: RolloutSpec, report: Report): void {
   if (!DNS_LABEL.test(r.workload.name) || r.workload.name.length > 63 - '-canary'.length) {
-    report(r.origin, `workload name "${r.workload.name}" must be a DNS-1123 label of at most 56 characters so "<name>-canary" stays valid`);
+    report(
+      r.origin,
+      `workload name "${r.workload.name}" must be a DNS-1123 label of at most 56 characters so "<name>-canary" stays valid`,
+    );
   }
 }
 
@@ -36,12 +40,15 @@ function checkStep(r: RolloutSpec, s: StepSpec, i: number, report: Report): void
   if (s.weight !== undefined && (s.weight < 0 || s.weight > r.traffic.weightTotal)) {
     report(s.origin, `step ${n}: traffic ${s.weight} is outside 0..${r.traffic.weightTotal}`);
   }
-  if (r.format !== 'argo' && s.weight === 0) report(s.origin, `step ${n}: traffic must be greater than 0% (Kruise), or leave it out`);
+  if (r.format !== 'argo' && s.weight === 0)
+    report(s.origin, `step ${n}: traffic must be greater than 0% (Kruise), or leave it out`);
   if (s.replicas && 'percent' in s.replicas && (s.replicas.percent <= 0 || s.replicas.percent > 100)) {
     report(s.origin, `step ${n}: replicas ${s.replicas.percent}% must be in (0%, 100%]`);
   }
-  if (s.replicas && 'count' in s.replicas && s.replicas.count <= 0 && r.format !== 'argo') report(s.origin, `step ${n}: replicas must be greater than 0`);
-  if (r.format === 'kruise-v1alpha1' && s.replicas === undefined && s.weight === undefined) report(s.origin, `step ${n}: set weight or replicas`);
+  if (s.replicas && 'count' in s.replicas && s.replicas.count <= 0 && r.format !== 'argo')
+    report(s.origin, `step ${n}: replicas must be greater than 0`);
+  if (r.format === 'kruise-v1alpha1' && s.replicas === undefined && s.weight === undefined)
+    report(s.origin, `step ${n}: set weight or replicas`);
 }
 
 /** Kruise: replicas never decrease between steps of the same kind (count vs count, percent vs percent). */
@@ -49,18 +56,33 @@ function checkNonDecreasing(r: RolloutSpec, report: Report): void {
   if (r.format === 'argo') return;
   for (let i = 1; i < r.steps.length; i++) {
     const [a, b] = [r.steps[i - 1].replicas, r.steps[i].replicas];
-    if (a && b && 'count' in a && 'count' in b && b.count < a.count) report(r.steps[i].origin, `step ${i + 1}: replicas ${b.count} is less than step ${i}'s ${a.count}; steps must not decrease`);
-    if (a && b && 'percent' in a && 'percent' in b && b.percent < a.percent) report(r.steps[i].origin, `step ${i + 1}: replicas ${b.percent}% is less than step ${i}'s ${a.percent}%; steps must not decrease`);
+    if (a && b && 'count' in a && 'count' in b && b.count < a.count)
+      report(
+        r.steps[i].origin,
+        `step ${i + 1}: replicas ${b.count} is less than step ${i}'s ${a.count}; steps must not decrease`,
+      );
+    if (a && b && 'percent' in a && 'percent' in b && b.percent < a.percent)
+      report(
+        r.steps[i].origin,
+        `step ${i + 1}: replicas ${b.percent}% is less than step ${i}'s ${a.percent}%; steps must not decrease`,
+      );
   }
 }
 
 function checkWorkload(r: RolloutSpec, resources: ResourceSet, report: Report): void {
   if (r.workload.synthesized) return checkDeploymentShape(r.workload.synthesized, r.origin, report);
   const found = resources.find('Deployment', r.workload.name, r.namespace);
-  if (!found) return report(r.origin, `Deployment "${r.workload.name}" is not among the app's manifests; add it or fix workloadRef.name`);
+  if (!found)
+    return report(
+      r.origin,
+      `Deployment "${r.workload.name}" is not among the app's manifests; add it or fix workloadRef.name`,
+    );
   checkDeploymentShape(found.object, found.origin, report);
   if (resources.find('Deployment', `${r.workload.name}-canary`, r.namespace)) {
-    report(found.origin, `a Deployment named "${r.workload.name}-canary" already exists; rollgen needs that name for the canary`);
+    report(
+      found.origin,
+      `a Deployment named "${r.workload.name}-canary" already exists; rollgen needs that name for the canary`,
+    );
   }
 }
 
@@ -69,28 +91,43 @@ function checkDeploymentShape(d: KubeObject, origin: Origin, report: Report): vo
   const selector = isObject(spec.selector) ? spec.selector : {};
   if (!isObject(spec.template)) report(origin, `Deployment "${d.metadata.name}" has no spec.template`);
   if (!isObject(selector.matchLabels) || Object.keys(selector.matchLabels).length === 0) {
-    report(origin, `Deployment "${d.metadata.name}" needs spec.selector.matchLabels so the canary selector can extend it`);
+    report(
+      origin,
+      `Deployment "${d.metadata.name}" needs spec.selector.matchLabels so the canary selector can extend it`,
+    );
   }
 }
 
 function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): void {
   const { stableService, canaryService, generateCanaryService, providers } = r.traffic;
   // Argo's Istio subset mode needs no Service of its own: DestinationRule subsets split the pods.
-  const subsetOnly = providers.length > 0 && providers.every((p) => p.provider === 'istio' && p.options.destinationRule !== undefined);
-  if (providers.length > 0 && !stableService && !subsetOnly) report(r.origin, 'traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)');
-  if (stableService && !resources.find('Service', stableService, r.namespace)) report(r.origin, `Service "${stableService}" is not among the app's manifests`);
-  if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find('Service', canaryService, r.namespace)) {
+  const subsetOnly =
+    providers.length > 0 && providers.every((p) => p.provider === 'istio' && p.options.destinationRule !== undefined);
+  if (providers.length > 0 && !stableService && !subsetOnly)
+    report(r.origin, 'traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)');
+  if (stableService && !resources.find('Service', stableService, r.namespace))
+    report(r.origin, `Service "${stableService}" is not among the app's manifests`);
+  if (
+    canaryService &&
+    canaryService !== stableService &&
+    !generateCanaryService &&
+    !resources.find('Service', canaryService, r.namespace)
+  ) {
     report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
   }
   if (canaryService && generateCanaryService && resources.find('Service', canaryService, r.namespace)) {
-    report(resources.originOf('Service', canaryService), `a Service named "${canaryService}" already exists; rollgen generates the canary Service under that name`);
+    report(
+      resources.originOf('Service', canaryService),
+      `a Service named "${canaryService}" already exists; rollgen generates the canary Service under that name`,
+    );
   }
 }
 
 function checkManagedRoutes(r: RolloutSpec, report: Report): void {
   for (const s of r.steps) {
     for (const route of [...s.headerRoutes, ...s.mirrorRoutes]) {
-      if (!r.traffic.managedRoutes.includes(route.name)) report(s.origin, `route "${route.name}" must be listed in trafficRouting.managedRoutes`);
+      if (!r.traffic.managedRoutes.includes(route.name))
+        report(s.origin, `route "${route.name}" must be listed in trafficRouting.managedRoutes`);
     }
   }
 }

@@ -37,7 +37,14 @@ export function normalizeTrafficRouting(doc: ParsedDocument): { routing: SharedR
     workload: { kind: 'Deployment', name: '' },
     style: 'canary',
     steps: matchesOverTraffic([step], providers, diagnostics),
-    traffic: { stableService: service, canaryService: service, generateCanaryService: false, weightTotal: 100, providers, managedRoutes: [] },
+    traffic: {
+      stableService: service,
+      canaryService: service,
+      generateCanaryService: false,
+      weightTotal: 100,
+      providers,
+      managedRoutes: [],
+    },
     canaryPodMetadata: { labels: {}, annotations: {} },
     stablePodMetadata: { labels: {}, annotations: {} },
   };

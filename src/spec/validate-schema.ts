@@ -4,7 +4,15 @@ import { ParsedDocument } from '../yaml/parse';
 import * as validators from './generated/validators';
 
 /** Input formats with a JSON Schema in src/spec/schemas (precompiled by scripts/compile-schemas.mjs). */
-export const SCHEMA_IDS = ['kruise-rollout-v1alpha1', 'kruise-rollout-v1beta1', 'kruise-trafficrouting', 'argo-rollout', 'rollgen-config', 'rollgen-request-coloring', 'rollgen-route-template'] as const;
+export const SCHEMA_IDS = [
+  'kruise-rollout-v1alpha1',
+  'kruise-rollout-v1beta1',
+  'kruise-trafficrouting',
+  'argo-rollout',
+  'rollgen-config',
+  'rollgen-request-coloring',
+  'rollgen-route-template',
+] as const;
 
 export type SchemaId = (typeof SCHEMA_IDS)[number];
 
@@ -34,7 +42,12 @@ function mergeAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
       (group.params.fields as string[]).push(e.params.missingProperty);
       continue;
     }
-    const merged: ErrorObject = { ...e, keyword: 'requiredAlternatives', schemaPath: branch[1], params: { fields: [e.params.missingProperty] } };
+    const merged: ErrorObject = {
+      ...e,
+      keyword: 'requiredAlternatives',
+      schemaPath: branch[1],
+      params: { fields: [e.params.missingProperty] },
+    };
     groups.set(key, merged);
     out.push(merged);
   }
@@ -46,7 +59,8 @@ const GENERIC = new Set(['anyOf', 'oneOf', 'if']);
 /** "must match a schema in anyOf" says nothing the branch errors at or below its path do not say better. */
 function dropGenericErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   const specific = errors.filter((e) => !GENERIC.has(e.keyword));
-  const covered = (g: ErrorObject) => specific.some((e) => e.instancePath === g.instancePath || e.instancePath.startsWith(`${g.instancePath}/`));
+  const covered = (g: ErrorObject) =>
+    specific.some((e) => e.instancePath === g.instancePath || e.instancePath.startsWith(`${g.instancePath}/`));
   return errors.filter((e) => !GENERIC.has(e.keyword) || !covered(e));
 }
 
@@ -71,7 +85,9 @@ function describe(e: ErrorObject, doc: ParsedDocument): Diagnostic {
     const parent = path.slice(0, -1);
     const key = String(path[path.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
-    const text = other ? `"${key}" cannot be set together with "${unescapePointer(other)}"` : `field "${key}" is not allowed here`;
+    const text = other
+      ? `"${key}" cannot be set together with "${unescapePointer(other)}"`
+      : `field "${key}" is not allowed here`;
     return located(keyOrigin(doc, parent, key), parent, text);
   }
   return located(doc.locate(path), path, explain(e, valueAt(doc.value, path)));
@@ -87,37 +103,62 @@ const PATTERN_HINTS: Readonly<Record<string, string>> = {
   '^[0-9]+%$': 'must be an integer or a percentage such as "20%"',
   '^[0-9]+(\\.[0-9]+)?%$': 'must be a percentage such as "20%"',
   '^[0-9]+(s|m|h)?$': 'must be a duration such as 30, "30s", "10m" or "1h"',
-  '^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$': 'must be a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit',
+  '^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$':
+    'must be a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit',
 };
 
 function explain(e: ErrorObject, value: unknown): string {
   const p = e.params;
   switch (e.keyword) {
-    case 'required': return `missing required field "${p.missingProperty}"`;
-    case 'requiredAlternatives': return `must set one of ${(p.fields as string[]).map((f) => `"${f}"`).join(' or ')}`;
-    case 'dependencies': return `missing field "${p.missingProperty}" (required when "${p.property}" is set)`;
-    case 'type': return `must be ${[p.type].flat().map(typeName).join(' or ')}, found ${typeName(typeOf(value))}`;
-    case 'enum': return `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'const': return `must be ${JSON.stringify(p.allowedValue)}`;
-    case 'pattern': return PATTERN_HINTS[p.pattern] ?? `must match the pattern ${p.pattern}`;
-    case 'minimum': case 'maximum': return `${e.message}, found ${JSON.stringify(value)}`;
-    case 'minLength': return p.limit === 1 ? 'must not be empty' : `${e.message}`;
-    case 'minItems': return `must have at least ${p.limit} item${p.limit === 1 ? '' : 's'}`;
-    case 'maxItems': return `must have at most ${p.limit} item${p.limit === 1 ? '' : 's'}, found ${(value as unknown[]).length}`;
-    case 'minProperties': return p.limit === 1 ? 'must not be empty' : `${e.message}`;
-    case 'maxProperties': return maxPropertiesText(p.limit as number, value);
-    case 'oneOf': return 'must match exactly one of the allowed forms';
-    default: return e.message ?? `is invalid (${e.keyword})`;
+    case 'required':
+      return `missing required field "${p.missingProperty}"`;
+    case 'requiredAlternatives':
+      return `must set one of ${(p.fields as string[]).map((f) => `"${f}"`).join(' or ')}`;
+    case 'dependencies':
+      return `missing field "${p.missingProperty}" (required when "${p.property}" is set)`;
+    case 'type':
+      return `must be ${[p.type].flat().map(typeName).join(' or ')}, found ${typeName(typeOf(value))}`;
+    case 'enum':
+      return `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case 'pattern':
+      return PATTERN_HINTS[p.pattern] ?? `must match the pattern ${p.pattern}`;
+    case 'minimum':
+    case 'maximum':
+      return `${e.message}, found ${JSON.stringify(value)}`;
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `${e.message}`;
+    case 'minItems':
+      return `must have at least ${p.limit} item${p.limit === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return `must have at most ${p.limit} item${p.limit === 1 ? '' : 's'}, found ${(value as unknown[]).length}`;
+    case 'minProperties':
+      return p.limit === 1 ? 'must not be empty' : `${e.message}`;
+    case 'maxProperties':
+      return maxPropertiesText(p.limit as number, value);
+    case 'oneOf':
+      return 'must match exactly one of the allowed forms';
+    default:
+      return e.message ?? `is invalid (${e.keyword})`;
   }
 }
 
 function maxPropertiesText(limit: number, value: unknown): string {
   const keys = isMap(value) ? Object.keys(value) : [];
-  return limit === 1 ? `must set exactly one field, found ${keys.length}: ${keys.join(', ')}` : `must have at most ${limit} fields, found ${keys.length}`;
+  return limit === 1
+    ? `must set exactly one field, found ${keys.length}: ${keys.join(', ')}`
+    : `must have at most ${limit} fields, found ${keys.length}`;
 }
 
 const TYPE_NAMES: Readonly<Record<string, string>> = {
-  object: 'a mapping', array: 'a list', string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', null: 'null',
+  object: 'a mapping',
+  array: 'a list',
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean',
+  null: 'null',
 };
 
 function typeName(t: string): string {
@@ -174,12 +215,19 @@ function keyOrigin(doc: ParsedDocument, parent: Path, key: string): Origin {
   const value = doc.locate([...parent, key]);
   if (value.line === start.line) return value; // a one-line flow mapping: the value is close enough
   const v = container[key];
-  const isBlock = typeof v === 'object' && v !== null && Object.keys(v).length > 0 && value.col < start.col + key.length + 2;
+  const isBlock =
+    typeof v === 'object' && v !== null && Object.keys(v).length > 0 && value.col < start.col + key.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start.col };
 }
 
 function formatPath(path: Path): string {
   return path
-    .map((s, i) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? '' : '.'}${s}` : `[${JSON.stringify(s)}]`))
+    .map((s, i) =>
+      typeof s === 'number'
+        ? `[${s}]`
+        : /^[A-Za-z_][\w-]*$/.test(s)
+          ? `${i === 0 ? '' : '.'}${s}`
+          : `[${JSON.stringify(s)}]`,
+    )
     .join('');
 }

@@ -38,7 +38,12 @@ export function kruiseMatch(v: unknown): RouteMatch {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: 'Exact', value: 'always' });
     else headers.push(h);
   }
-  const path = isObject(m.path) ? { type: (str(m.path.type) ?? 'PathPrefix') as 'Exact' | 'PathPrefix' | 'RegularExpression', value: str(m.path.value) ?? '/' } : undefined;
+  const path = isObject(m.path)
+    ? {
+        type: (str(m.path.type) ?? 'PathPrefix') as 'Exact' | 'PathPrefix' | 'RegularExpression',
+        value: str(m.path.value) ?? '/',
+      }
+    : undefined;
   return { headers, queryParams: arr(m.queryParams).map(valueMatch), cookies, ...(path ? { path } : {}) };
 }
 

@@ -6,7 +6,15 @@ import { templateRevision } from '../render/revision';
 import { TrackLabel } from '../render/track';
 import { PodTemplateInput, podTemplateOf, stripTemplate } from '../render/workload';
 import { LoadedApp, LoadedRollout } from '../spec/load-app';
-import { Removal, Transition, abortRollout, advanceRollout, promoteRollout, renderPhaseOf, retryRollout } from './lifecycle';
+import {
+  Removal,
+  Transition,
+  abortRollout,
+  advanceRollout,
+  promoteRollout,
+  renderPhaseOf,
+  retryRollout,
+} from './lifecycle';
 import { AppStatus, RolloutStatus } from './status';
 
 /** What the output directory holds now: the stable state. */
@@ -16,7 +24,11 @@ export interface OutputSnapshot {
   readonly kustomization?: string;
 }
 
-export type AppCommand = { readonly kind: 'advance' } | { readonly kind: 'abort' } | { readonly kind: 'promote'; readonly full: boolean } | { readonly kind: 'retry' };
+export type AppCommand =
+  | { readonly kind: 'advance' }
+  | { readonly kind: 'abort' }
+  | { readonly kind: 'promote'; readonly full: boolean }
+  | { readonly kind: 'retry' };
 
 export interface AppTransition {
   readonly status: AppStatus;
@@ -34,13 +46,22 @@ export function sourcePod(r: LoadedRollout, track: TrackLabel): PodTemplateInput
 export function stablePod(r: LoadedRollout, output: OutputSnapshot, track: TrackLabel): PodTemplateInput {
   if (!output.status?.rollouts.some((s) => s.name === r.spec.name)) return sourcePod(r, track);
   const found = output.resources.find('Deployment', r.spec.workload.name, r.spec.namespace);
-  if (!found) throw new StateError(`output has status for rollout ${r.spec.name} but no Deployment "${r.spec.workload.name}"; restore it from git history`);
+  if (!found)
+    throw new StateError(
+      `output has status for rollout ${r.spec.name} but no Deployment "${r.spec.workload.name}"; restore it from git history`,
+    );
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
   return { template, revision: templateRevision(template) };
 }
 
 /** Applies a command to every rollout of the app and returns the new status and what to render. Pure. */
-export function transitionApp(app: LoadedApp, output: OutputSnapshot, command: AppCommand, track: TrackLabel, removal: Removal = 'one-commit'): AppTransition {
+export function transitionApp(
+  app: LoadedApp,
+  output: OutputSnapshot,
+  command: AppCommand,
+  track: TrackLabel,
+  removal: Removal = 'one-commit',
+): AppTransition {
   const previous = output.status;
   const actions: { rollout: string; action: string }[] = [];
   const before = app.rollouts.map((r) => previous?.rollouts.find((s) => s.name === r.spec.name));
@@ -56,7 +77,13 @@ export function transitionApp(app: LoadedApp, output: OutputSnapshot, command: A
   return { status, actions, states };
 }
 
-function applyCommand(command: AppCommand, current: RolloutStatus | undefined, r: LoadedRollout, track: TrackLabel, removal: Removal): Transition | undefined {
+function applyCommand(
+  command: AppCommand,
+  current: RolloutStatus | undefined,
+  r: LoadedRollout,
+  track: TrackLabel,
+  removal: Removal,
+): Transition | undefined {
   const revision = sourcePod(r, track).revision;
   if (command.kind === 'advance') return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
@@ -70,7 +97,12 @@ function applyCommand(command: AppCommand, current: RolloutStatus | undefined, r
  * every other progressing member restarts at step 1 with it, so one state (one PR) holds the whole
  * end-to-end canary at one step.
  */
-function lockStep(app: LoadedApp, before: readonly (RolloutStatus | undefined)[], statuses: RolloutStatus[], actions: { rollout: string; action: string }[]): void {
+function lockStep(
+  app: LoadedApp,
+  before: readonly (RolloutStatus | undefined)[],
+  statuses: RolloutStatus[],
+  actions: { rollout: string; action: string }[],
+): void {
   for (const routing of app.routings) {
     const idx = app.rollouts.map((r, i) => (routing.members.includes(r.spec.name) ? i : -1)).filter((i) => i >= 0);
     const starter = idx.find((i) => started(before[i], statuses[i]));
@@ -89,7 +121,11 @@ function lockStep(app: LoadedApp, before: readonly (RolloutStatus | undefined)[]
 }
 
 function started(before: RolloutStatus | undefined, after: RolloutStatus): boolean {
-  return after.phase === 'Progressing' && after.step === 1 && (before?.phase !== 'Progressing' || before.canaryRevision !== after.canaryRevision);
+  return (
+    after.phase === 'Progressing' &&
+    after.step === 1 &&
+    (before?.phase !== 'Progressing' || before.canaryRevision !== after.canaryRevision)
+  );
 }
 
 function historyEntry(a: { rollout: string; action: string }, statuses: readonly RolloutStatus[]) {
@@ -97,8 +133,14 @@ function historyEntry(a: { rollout: string; action: string }, statuses: readonly
   return { rollout: a.rollout, action: a.action, step: s.step, revision: s.canaryRevision ?? s.stableRevision };
 }
 
-export function renderState(r: LoadedRollout, output: OutputSnapshot, phase: RenderPhase, track: TrackLabel): RolloutRenderState {
-  const canaryPod = phase.kind === 'draining' ? liveCanaryPod(r, output, track) ?? sourcePod(r, track) : sourcePod(r, track);
+export function renderState(
+  r: LoadedRollout,
+  output: OutputSnapshot,
+  phase: RenderPhase,
+  track: TrackLabel,
+): RolloutRenderState {
+  const canaryPod =
+    phase.kind === 'draining' ? (liveCanaryPod(r, output, track) ?? sourcePod(r, track)) : sourcePod(r, track);
   return { rollout: r, phase, stablePod: stablePod(r, output, track), canaryPod };
 }
 
@@ -111,10 +153,21 @@ function liveCanaryPod(r: LoadedRollout, output: OutputSnapshot, track: TrackLab
 }
 
 /** `render --step N`: every rollout at step N (0 = stable only), from the current stable state. */
-export function statesAtStep(app: LoadedApp, output: OutputSnapshot, step: number, track: TrackLabel): RolloutRenderState[] {
+export function statesAtStep(
+  app: LoadedApp,
+  output: OutputSnapshot,
+  step: number,
+  track: TrackLabel,
+): RolloutRenderState[] {
   return app.rollouts.map((r) => {
     if (step > r.plan.steps.length) {
-      throw new InputError([{ ...r.spec.origin, message: `rollout ${r.spec.name} has ${r.plan.steps.length} steps; --step ${step} does not exist`, severity: 'error' }]);
+      throw new InputError([
+        {
+          ...r.spec.origin,
+          message: `rollout ${r.spec.name} has ${r.plan.steps.length} steps; --step ${step} does not exist`,
+          severity: 'error',
+        },
+      ]);
     }
     return renderState(r, output, step === 0 ? { kind: 'stable' } : { kind: 'step', step }, track);
   });

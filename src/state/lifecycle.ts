@@ -19,8 +19,15 @@ export type Removal = 'one-commit' | 'two-commits';
  * The next state of one rollout for `advance`: first deploy (adopt), finish adoption, start on a new
  * template, one step, promote, clean up, finish a drain. Undefined when there is nothing to do. Pure.
  */
-export function advanceRollout(current: RolloutStatus | undefined, name: string, revision: string, steps: number, removal: Removal = 'one-commit'): Transition | undefined {
-  if (!current) return { status: { name, phase: 'Adopting', step: 0, steps, stableRevision: revision }, action: 'first deploy' };
+export function advanceRollout(
+  current: RolloutStatus | undefined,
+  name: string,
+  revision: string,
+  steps: number,
+  removal: Removal = 'one-commit',
+): Transition | undefined {
+  if (!current)
+    return { status: { name, phase: 'Adopting', step: 0, steps, stableRevision: revision }, action: 'first deploy' };
   const c = { ...current, steps };
   if (c.draining !== undefined) return { status: undrained(c), action: 'remove canary workloads' };
   const t = nextOf(c, name, revision);
@@ -34,18 +41,26 @@ function nextOf(c: RolloutStatus, name: string, revision: string): Transition | 
     case 'Healthy':
       return revision === c.stableRevision ? undefined : start(c, revision);
     case 'Aborted':
-      if (revision === c.stableRevision) return { status: { ...withoutCanary(c), phase: 'Healthy' }, action: 'source reverted to stable' };
+      if (revision === c.stableRevision)
+        return { status: { ...withoutCanary(c), phase: 'Healthy' }, action: 'source reverted to stable' };
       return revision === c.canaryRevision ? undefined : start(c, revision);
     case 'Progressing':
       return progress(c, revision);
     case 'Promoting':
-      if (revision !== c.canaryRevision) throw new StateError(`rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`);
-      return { status: { ...withoutCanary(c), phase: 'Healthy', step: 0, stableRevision: revision }, action: 'clean up' };
+      if (revision !== c.canaryRevision)
+        throw new StateError(
+          `rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`,
+        );
+      return {
+        status: { ...withoutCanary(c), phase: 'Healthy', step: 0, stableRevision: revision },
+        action: 'clean up',
+      };
   }
 }
 
 function progress(c: RolloutStatus, revision: string): Transition {
-  if (revision === c.stableRevision) return { status: { ...withoutCanary(c), phase: 'Healthy', step: 0 }, action: 'rollback: source back to stable' };
+  if (revision === c.stableRevision)
+    return { status: { ...withoutCanary(c), phase: 'Healthy', step: 0 }, action: 'rollback: source back to stable' };
   if (revision !== c.canaryRevision) return start(c, revision, 'restart with new revision');
   if (c.step < c.steps) return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1}` };
   return { status: { ...c, phase: 'Promoting' }, action: 'promote' };
@@ -81,21 +96,25 @@ function drainFirst(from: RolloutStatus, t: Transition): Transition {
 
 /** Routes back to stable and canary removed; held until the source changes or `retry`. */
 export function abortRollout(c: RolloutStatus, removal: Removal = 'one-commit'): Transition {
-  if (c.phase !== 'Progressing') throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
+  if (c.phase !== 'Progressing')
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
   const t: Transition = { status: { ...c, phase: 'Aborted', step: 0 }, action: 'abort' };
   return removal === 'two-commits' ? drainFirst(c, t) : t;
 }
 
 /** One step ignoring the gate; with `full`, straight to promotion keeping the current traffic. */
 export function promoteRollout(c: RolloutStatus, full: boolean): Transition {
-  if (c.phase !== 'Progressing') throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be promoted`);
-  if (full || c.step >= c.steps) return { status: { ...c, phase: 'Promoting' }, action: full ? 'promote --full' : 'promote' };
+  if (c.phase !== 'Progressing')
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be promoted`);
+  if (full || c.step >= c.steps)
+    return { status: { ...c, phase: 'Promoting' }, action: full ? 'promote --full' : 'promote' };
   return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1} (promoted)` };
 }
 
 /** An aborted rollout starts again at step 1 with the same revision. */
 export function retryRollout(c: RolloutStatus): Transition {
-  if (c.phase !== 'Aborted' || !c.canaryRevision) throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
+  if (c.phase !== 'Aborted' || !c.canaryRevision)
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
   return { status: { ...undrained(c), phase: 'Progressing', step: 1 }, action: 'retry' };
 }
 

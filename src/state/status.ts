@@ -53,10 +53,16 @@ const PHASES: readonly RolloutPhase[] = ['Adopting', 'Healthy', 'Progressing', '
 
 /** Reads a status document back; returns a message instead of throwing when it is not one. */
 export function parseStatus(value: unknown): AppStatus | string {
-  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== 'RolloutStatus') return `not a ${STATUS_API_VERSION} RolloutStatus`;
+  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== 'RolloutStatus')
+    return `not a ${STATUS_API_VERSION} RolloutStatus`;
   const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
   for (const r of rollouts) {
-    if (!isObject(r) || typeof r.name !== 'string' || !PHASES.includes(r.phase as RolloutPhase) || typeof r.stableRevision !== 'string') {
+    if (
+      !isObject(r) ||
+      typeof r.name !== 'string' ||
+      !PHASES.includes(r.phase as RolloutPhase) ||
+      typeof r.stableRevision !== 'string'
+    ) {
       return 'rollouts[] entries need name, phase and stableRevision';
     }
     const problem = numbersProblem(r);
@@ -80,5 +86,7 @@ function numbersProblem(r: Record<string, unknown>): string | undefined {
   if (!count(r.step) || !count(r.steps)) return 'step and steps must be whole numbers';
   if (r.canaryRevision !== undefined && typeof r.canaryRevision !== 'string') return 'canaryRevision must be a string';
   if (r.draining === undefined) return undefined;
-  return count(r.draining) && (r.draining as number) >= 1 ? undefined : 'draining must be the step number (1 or more) whose canary workloads are still in the output';
+  return count(r.draining) && (r.draining as number) >= 1
+    ? undefined
+    : 'draining must be the step number (1 or more) whose canary workloads are still in the output';
 }

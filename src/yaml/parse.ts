@@ -29,18 +29,33 @@ export interface ParseResult {
 /** Parses a multi-document YAML stream, keeping positions. Never throws on bad input. */
 export function parseYamlStream(file: string, text: string): ParseResult {
   if (Buffer.byteLength(text, 'utf8') > MAX_FILE_BYTES) {
-    return { documents: [], diagnostics: [error(file, 1, 1, `file is larger than ${MAX_FILE_BYTES} bytes; split it or check that it is the intended input`)] };
+    return {
+      documents: [],
+      diagnostics: [
+        error(
+          file,
+          1,
+          1,
+          `file is larger than ${MAX_FILE_BYTES} bytes; split it or check that it is the intended input`,
+        ),
+      ],
+    };
   }
   const lineCounter = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
   const docs = Array.isArray(parsed) ? parsed : [];
   if (docs.length > MAX_DOCUMENTS_PER_FILE) {
-    return { documents: [], diagnostics: [error(file, 1, 1, `more than ${MAX_DOCUMENTS_PER_FILE} documents in one file`)] };
+    return {
+      documents: [],
+      diagnostics: [error(file, 1, 1, `more than ${MAX_DOCUMENTS_PER_FILE} documents in one file`)],
+    };
   }
   const documents: ParsedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
   docs.forEach((doc, index) => {
-    const problems = doc.errors.map((e) => error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, firstLine(e.message)));
+    const problems = doc.errors.map((e) =>
+      error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, firstLine(e.message)),
+    );
     if (problems.length > 0) {
       diagnostics.push(...problems);
       return;
@@ -56,13 +71,30 @@ function toJs(doc: Document, file: string, lc: LineCounter, out: Diagnostic[]): 
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
-    const pos = doc.contents && isNode(doc.contents) && doc.contents.range ? lc.linePos(doc.contents.range[0]) : { line: 1, col: 1 };
-    out.push(error(file, pos.line, pos.col, `cannot expand document: ${(e as Error).message} (aliases are limited to ${MAX_ALIAS_COUNT})`));
+    const pos =
+      doc.contents && isNode(doc.contents) && doc.contents.range
+        ? lc.linePos(doc.contents.range[0])
+        : { line: 1, col: 1 };
+    out.push(
+      error(
+        file,
+        pos.line,
+        pos.col,
+        `cannot expand document: ${(e as Error).message} (aliases are limited to ${MAX_ALIAS_COUNT})`,
+      ),
+    );
     return undefined;
   }
 }
 
-function makeDocument(file: string, index: number, value: unknown, doc: Document, lc: LineCounter, text: string): ParsedDocument {
+function makeDocument(
+  file: string,
+  index: number,
+  value: unknown,
+  doc: Document,
+  lc: LineCounter,
+  text: string,
+): ParsedDocument {
   const at = (offset: number): Origin => {
     const p = lc.linePos(offset);
     return { file, line: p.line, col: p.col };

@@ -1,8 +1,32 @@
 import { execFileSync } from 'child_process';
 import { Target, branchName, encodeApp, parseBranch } from '../../src/flow/branch';
 
-const TARGETS: Target[] = [{ kind: 'step', step: 1 }, { kind: 'step', step: 12 }, { kind: 'adopt' }, { kind: 'select' }, { kind: 'promote' }, { kind: 'cleanup' }, { kind: 'revert' }, { kind: 'remove' }, { kind: 'abort' }, { kind: 'retry' }];
-const NAMES = ['echoserver', 'Echo_Server', 'a..b', 'x.lock', 'my app', 'feat/x', 'we~ird^:?*[\\', 'trailing.', '.hidden', 'ünïcode-名前', '-->', '_41'];
+const TARGETS: Target[] = [
+  { kind: 'step', step: 1 },
+  { kind: 'step', step: 12 },
+  { kind: 'adopt' },
+  { kind: 'select' },
+  { kind: 'promote' },
+  { kind: 'cleanup' },
+  { kind: 'revert' },
+  { kind: 'remove' },
+  { kind: 'abort' },
+  { kind: 'retry' },
+];
+const NAMES = [
+  'echoserver',
+  'Echo_Server',
+  'a..b',
+  'x.lock',
+  'my app',
+  'feat/x',
+  'we~ird^:?*[\\',
+  'trailing.',
+  '.hidden',
+  'ünïcode-名前',
+  '-->',
+  '_41',
+];
 
 test.each(NAMES)('app %j: every target round-trips and is a valid git branch name', (app) => {
   for (const target of TARGETS) {

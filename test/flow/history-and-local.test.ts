@@ -11,7 +11,7 @@ const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 let repo: string;
 afterEach(() => fs.rmSync(repo, { recursive: true, force: true }));
 
-test('landedAt: when the status file reached the base, the merge commit\'s date, not the older PR commit\'s', () => {
+test("landedAt: when the status file reached the base, the merge commit's date, not the older PR commit's", () => {
   repo = makeRepo([], 'apps: []\n', T0);
   const status = path.join(repo, 'deploy/echo/rollgen-status.yaml');
   expect(landedAt(runGit, repo, path.join(repo, 'deploy/echo'))).toBeUndefined();
@@ -38,19 +38,32 @@ describe('local git mode', () => {
     const r = await runCli(['advance', 'echo', '--commit'], repo);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^committed [0-9a-f]+ rollgen\(echo\): adopt: track label on the pods$/m);
-    expect(git(repo, ['log', '-1', '--format=%B'])).toBe('rollgen(echo): adopt: track label on the pods\n\necho/echo-rollout: first deploy -> adopting (track label on pods, selectors unchanged)\n\n');
-    expect(git(repo, ['show', '--name-only', '--format=', 'HEAD']).trim().split('\n').every((f) => f.startsWith('deploy/echo/'))).toBe(true);
+    expect(git(repo, ['log', '-1', '--format=%B'])).toBe(
+      'rollgen(echo): adopt: track label on the pods\n\necho/echo-rollout: first deploy -> adopting (track label on pods, selectors unchanged)\n\n',
+    );
+    expect(
+      git(repo, ['show', '--name-only', '--format=', 'HEAD'])
+        .trim()
+        .split('\n')
+        .every((f) => f.startsWith('deploy/echo/')),
+    ).toBe(true);
     expect(git(repo, ['diff', '--cached', '--name-only']).trim()).toBe('staged.txt');
     await runCli(['advance', 'echo', '--commit'], repo);
-    const bumped = fs.readFileSync(path.join(repo, 'apps/echo/deployment.yaml'), 'utf8').replace(/agnhost:\S+/, 'agnhost:2.54');
+    const bumped = fs
+      .readFileSync(path.join(repo, 'apps/echo/deployment.yaml'), 'utf8')
+      .replace(/agnhost:\S+/, 'agnhost:2.54');
     fs.writeFileSync(path.join(repo, 'apps/echo/deployment.yaml'), bumped);
     commitAll(repo, 'new image', at(1));
     await runCli(['advance', 'echo', '--commit'], repo);
     expect(git(repo, ['log', '-1', '--format=%s']).trim()).toMatch(/^rollgen\(echo\): start \w+: step 1 of 4$/);
     const abort = await runCli(['abort', 'echo', '--commit'], repo);
     expect(abort.code).toBe(0);
-    expect(git(repo, ['log', '-1', '--format=%s']).trim()).toMatch(/^rollgen\(echo\): abort \w+: all traffic to stable, canary removed$/);
-    expect(git(repo, ['show', '--name-status', '--format=', 'HEAD'])).toMatch(/^D\tdeploy\/echo\/deployment-echo-canary.yaml$/m);
+    expect(git(repo, ['log', '-1', '--format=%s']).trim()).toMatch(
+      /^rollgen\(echo\): abort \w+: all traffic to stable, canary removed$/,
+    );
+    expect(git(repo, ['show', '--name-status', '--format=', 'HEAD'])).toMatch(
+      /^D\tdeploy\/echo\/deployment-echo-canary.yaml$/m,
+    );
     expect(git(repo, ['status', '--porcelain', '--', 'deploy'])).toBe('');
   });
 
@@ -67,7 +80,14 @@ describe('local git mode', () => {
     try {
       fs.cpSync(path.join(repo, 'apps'), path.join(plain, 'apps'), { recursive: true });
       fs.writeFileSync(path.join(plain, 'rollgen.yaml'), CONFIG);
-      const r = await runCli(['advance', 'echo', '--commit'], plain, '', { git: (args, cwd) => (args[0] === 'rev-parse' ? (() => { throw new Error('not a git repository'); })() : runGit(args, cwd)) });
+      const r = await runCli(['advance', 'echo', '--commit'], plain, '', {
+        git: (args, cwd) =>
+          args[0] === 'rev-parse'
+            ? (() => {
+                throw new Error('not a git repository');
+              })()
+            : runGit(args, cwd),
+      });
       expect(r).toMatchObject({ code: 1, stderr: expect.stringContaining('is not inside a git work tree') });
       expect(fs.existsSync(path.join(plain, 'deploy'))).toBe(false);
     } finally {

@@ -1,6 +1,14 @@
 import { Marker, formatMarker, parseMarker, withMarker } from '../../src/flow/marker';
 
-const M: Marker = { v: 1, app: 'echo-->x <b>', target: 'step-2', revision: 'abc', stable: 'def', digest: '0123', origin: 'flow' };
+const M: Marker = {
+  v: 1,
+  app: 'echo-->x <b>',
+  target: 'step-2',
+  revision: 'abc',
+  stable: 'def',
+  digest: '0123',
+  origin: 'flow',
+};
 
 test('the marker round-trips and an app name cannot end the HTML comment early', () => {
   const text = formatMarker(M);

@@ -95,7 +95,9 @@ test('a whole rollout of echo-a through rollgen pr runs, merges by a person, a t
   expect(r.writes).toEqual([]);
   expect(status('echo-a')).toMatch(/phase: Healthy/);
   expect(w.fake.open()).toEqual([]);
-  const merged = w.fake.pulls.filter((p) => p.merged && p.branch.startsWith('rollgen/echo-a/')).map((p) => p.branch.split('/')[2]);
+  const merged = w.fake.pulls
+    .filter((p) => p.merged && p.branch.startsWith('rollgen/echo-a/'))
+    .map((p) => p.branch.split('/')[2]);
   expect(merged).toEqual(['adopt', 'select', 'step-1', 'step-2', 'step-3', 'step-4', 'promote', 'cleanup']);
   expect(w.fake.merges.filter((m) => m.method !== 'merge').every((m) => m.method === 'squash')).toBe(true);
 });

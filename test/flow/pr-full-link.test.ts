@@ -6,12 +6,14 @@ import { commitAll } from '../helpers/git-repo';
 
 /** Two rollouts sharing a Kruise TrafficRouting (examples/kruise-istio/full-link) through `rollgen pr`. */
 const FULL_LINK = path.join(__dirname, '..', '..', 'examples', 'kruise-istio', 'full-link');
-const CONFIG = 'apps:\n  - source: apps/full-link\n    output: deploy/full-link\n    gates: {unpaused: automatic}\n    removal: two-commits\n';
+const CONFIG =
+  'apps:\n  - source: apps/full-link\n    output: deploy/full-link\n    gates: {unpaused: automatic}\n    removal: two-commits\n';
 let w: FlowWorld;
 afterEach(() => fs.rmSync(w.repo, { recursive: true, force: true }));
 
 const ops = (r: { writes: readonly { op: string }[] }) => r.writes.map((c) => c.op);
-const changed = (n: number) => w.fake.changesOf(n).map((c) => `${path.basename(c.path)}${c.content === null ? ' (deleted)' : ''}`);
+const changed = (n: number) =>
+  w.fake.changesOf(n).map((c) => `${path.basename(c.path)}${c.content === null ? ' (deleted)' : ''}`);
 
 function bump(service: 'mocka' | 'mockb', tag: string): void {
   const file = path.join(w.repo, 'apps/full-link', `${service}.yaml`);
@@ -35,7 +37,14 @@ test('both services in one PR per step; a new revision of one restarts both at s
   await w.pr();
   const step1 = w.openPr('rollgen/full-link/step-1');
   expect(step1.labels).toContain('rollgen:manual'); // the start gate
-  expect(changed(step1.number)).toEqual(expect.arrayContaining(['deployment-mocka-canary.yaml', 'deployment-mockb-canary.yaml', 'virtualservice-mocka.yaml', 'virtualservice-mockb.yaml']));
+  expect(changed(step1.number)).toEqual(
+    expect.arrayContaining([
+      'deployment-mocka-canary.yaml',
+      'deployment-mockb-canary.yaml',
+      'virtualservice-mocka.yaml',
+      'virtualservice-mockb.yaml',
+    ]),
+  );
   expect(step1.body).toMatch(/\| mocka \| 1 \|[\s\S]*\| mockb \| 1 \|/);
   w.merge(step1.number);
   await w.pr();
@@ -68,7 +77,10 @@ test('finishing takes promote, cleanup and remove, each merged by rollgen, for b
     const pr = w.openPr(`rollgen/full-link/${target}`);
     expect(pr.labels).toContain('rollgen:automatic');
     if (target === 'cleanup') expect(changed(pr.number)).not.toContain('deployment-mocka-canary.yaml (deleted)');
-    if (target === 'remove') expect(changed(pr.number)).toEqual(expect.arrayContaining(['deployment-mocka-canary.yaml (deleted)', 'deployment-mockb-canary.yaml (deleted)']));
+    if (target === 'remove')
+      expect(changed(pr.number)).toEqual(
+        expect.arrayContaining(['deployment-mocka-canary.yaml (deleted)', 'deployment-mockb-canary.yaml (deleted)']),
+      );
     expect(ops(await w.pr())).toEqual(['mergePull']);
   }
   const rest = await w.pr();

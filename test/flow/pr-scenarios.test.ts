@@ -23,11 +23,17 @@ test('opening a step PR costs 3 seam calls and 6 HTTP requests; an unchanged rer
   expect(w.fake.http(open.calls)).toBe(6);
   const commit = open.calls[1].args[0] as { parentTree?: string; changes: { path: string; content: string | null }[] };
   expect(commit.parentTree).toMatch(/^[0-9a-f]{40}$/);
-  expect(commit.changes.map((c) => c.path)).toEqual(['deploy/echo/deployment-echo-canary.yaml', 'deploy/echo/ingress-echo-canary.yaml', 'deploy/echo/rollgen-status.yaml']);
+  expect(commit.changes.map((c) => c.path)).toEqual([
+    'deploy/echo/deployment-echo-canary.yaml',
+    'deploy/echo/ingress-echo-canary.yaml',
+    'deploy/echo/rollgen-status.yaml',
+  ]);
   const rerun = await w.pr();
   expect(rerun.calls.map((c) => c.op)).toEqual(['listPulls']);
   expect(w.fake.http(rerun.calls)).toBe(1);
-  process.stdout.write(`requests: open step PR ${open.calls.length} seam / ${w.fake.http(open.calls)} HTTP; unchanged rerun ${rerun.calls.length} / ${w.fake.http(rerun.calls)}\n`);
+  process.stdout.write(
+    `requests: open step PR ${open.calls.length} seam / ${w.fake.http(open.calls)} HTTP; unchanged rerun ${rerun.calls.length} / ${w.fake.http(rerun.calls)}\n`,
+  );
 });
 
 test('the last step deletes files: the clean-up commit carries them as content: null', async () => {
@@ -40,7 +46,12 @@ test('the last step deletes files: the clean-up commit carries them as content: 
   w.merge(w.openPr('rollgen/echo/promote').number);
   await w.pr();
   const changes = w.fake.changesOf(w.openPr('rollgen/echo/cleanup').number);
-  expect(changes.filter((c) => c.content === null).map((c) => path.basename(c.path)).sort()).toEqual(['deployment-echo-canary.yaml', 'ingress-echo-canary.yaml', 'service-echo-canary.yaml']);
+  expect(
+    changes
+      .filter((c) => c.content === null)
+      .map((c) => path.basename(c.path))
+      .sort(),
+  ).toEqual(['deployment-echo-canary.yaml', 'ingress-echo-canary.yaml', 'service-echo-canary.yaml']);
 });
 
 test('a step PR closed unmerged holds the app: one note, no new PR, until retry --pr or a new revision', async () => {
@@ -134,7 +145,9 @@ test('a PR opened by a POST whose response was lost (a 502, then "already exists
   expect(r.code).toBe(0);
   const opened = w.fake.pulls.filter((p) => p.branch === 'rollgen/echo/step-3');
   expect(opened).toHaveLength(1);
-  expect(opened[0].labels).toEqual(expect.arrayContaining(['rollgen', expect.stringMatching(/^rollgen:(manual|timed|automatic)$/)]));
+  expect(opened[0].labels).toEqual(
+    expect.arrayContaining(['rollgen', expect.stringMatching(/^rollgen:(manual|timed|automatic)$/)]),
+  );
   expect((await w.pr()).writes).toEqual([]);
 });
 
@@ -149,7 +162,12 @@ test('a merge refused because the head moved after the checks were read (409) le
   w.fake.mergePull = async (number, req) => {
     w.fake.mergePull = merge;
     const pushed = w.fake.pull(number);
-    await w.fake.commitToBranch({ branch: pushed.branch, parent: pushed.headSha, message: 'a person pushes', changes: w.fake.commits.get(pushed.headSha)!.changes });
+    await w.fake.commitToBranch({
+      branch: pushed.branch,
+      parent: pushed.headSha,
+      message: 'a person pushes',
+      changes: w.fake.commits.get(pushed.headSha)!.changes,
+    });
     return merge(number, req);
   };
   const r = await w.pr();
@@ -168,12 +186,16 @@ test('--dry-run prints every intended action and makes no write call', async () 
   const before = w.fake.pulls.length;
   const r = await w.pr('--dry-run');
   expect(r.writes).toEqual([]);
-  expect(r.stdout).toMatch(/echo: would open a PR from rollgen\/echo\/step-3 into main: "rollgen\(echo\): step 3 of 4 \(\w+\)" \[rollgen, rollgen:timed\]/);
+  expect(r.stdout).toMatch(
+    /echo: would open a PR from rollgen\/echo\/step-3 into main: "rollgen\(echo\): step 3 of 4 \(\w+\)" \[rollgen, rollgen:timed\]/,
+  );
   expect(r.stdout).toContain('write deploy/echo/rollgen-status.yaml');
   expect(w.fake.pulls).toHaveLength(before);
   const abort = await w.run(['abort', 'echo', '--pr', '--merge', '--dry-run']);
   expect(abort.writes).toEqual([]);
-  expect(abort.stdout).toMatch(/would open a PR from rollgen\/echo\/abort[^\n]*\n[\s\S]*echo: would merge the new PR \(--merge\)/);
+  expect(abort.stdout).toMatch(
+    /would open a PR from rollgen\/echo\/abort[^\n]*\n[\s\S]*echo: would merge the new PR \(--merge\)/,
+  );
 });
 
 test('connection from GITHUB_* variables, flags override; the token never reaches stdout or stderr', async () => {
@@ -181,14 +203,24 @@ test('connection from GITHUB_* variables, flags override; the token never reache
   const seen: unknown[] = [];
   const failing = (c: unknown) => {
     seen.push(c);
-    return { ...w.fake, listPulls: async () => { throw new ScmError('list PRs', 401, `Bad credentials for ${TOKEN}`); } } as never;
+    return {
+      ...w.fake,
+      listPulls: async () => {
+        throw new ScmError('list PRs', 401, `Bad credentials for ${TOKEN}`);
+      },
+    } as never;
   };
   const r = await runCli(['pr', '--debug'], w.repo, '', { env: w.env, now: () => w.now, scm: failing });
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('Bad credentials for ***');
   expect(r.stdout + r.stderr).not.toContain(TOKEN);
   expect(seen[0]).toEqual({ token: TOKEN, repository: 'acme/deploy', apiUrl: 'https://api.github.com' });
-  await runCli(['pr', '--dry-run', '--token', 'flag-token', '--repo', 'o/r', '--api-url', 'https://ghe.example.com/api/v3/'], w.repo, '', { env: w.env, now: () => w.now, scm: failing });
+  await runCli(
+    ['pr', '--dry-run', '--token', 'flag-token', '--repo', 'o/r', '--api-url', 'https://ghe.example.com/api/v3/'],
+    w.repo,
+    '',
+    { env: w.env, now: () => w.now, scm: failing },
+  );
   expect(seen[1]).toEqual({ token: 'flag-token', repository: 'o/r', apiUrl: 'https://ghe.example.com/api/v3' });
   const missing = await runCli(['pr'], w.repo, '', { env: {}, scm: failing });
   expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('set GITHUB_TOKEN or pass --token') });
@@ -208,12 +240,19 @@ test('GitHub refusing one app does not starve the others: they are done, the ref
   w = new FlowWorld(['alpha', 'beta'], 'apps:\n  - source: apps/*\n    output: deploy/{name}\n');
   const create = w.fake.createPull.bind(w.fake);
   w.fake.createPull = async (req) => {
-    if (req.branch.startsWith('rollgen/alpha/')) throw new ScmError(`open the PR for ${req.branch}`, 422, 'Validation Failed: a branch protection rule refused it');
+    if (req.branch.startsWith('rollgen/alpha/'))
+      throw new ScmError(
+        `open the PR for ${req.branch}`,
+        422,
+        'Validation Failed: a branch protection rule refused it',
+      );
     return create(req);
   };
   const r = await w.pr();
   expect(r.code).toBe(1);
-  expect(r.stderr).toContain('alpha: open the PR for rollgen/alpha/adopt: Validation Failed: a branch protection rule refused it');
+  expect(r.stderr).toContain(
+    'alpha: open the PR for rollgen/alpha/adopt: Validation Failed: a branch protection rule refused it',
+  );
   expect(r.stderr).toContain('GitHub refused requests for alpha (above); the other apps are done');
   expect(w.openPr('rollgen/beta/adopt').state).toBe('open');
 });

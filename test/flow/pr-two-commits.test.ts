@@ -26,7 +26,13 @@ async function expectRemovePr(): Promise<void> {
   expect(remove.labels).toEqual(['rollgen', 'rollgen:automatic']);
   expect(remove.title).toBe('rollgen(echo): remove the drained canary workloads of 67bc2de5cb');
   expect(parseMarker(remove.body)).toMatchObject({ target: 'remove', origin: 'flow' });
-  expect(w.fake.changesOf(remove.number).filter((c) => c.content === null).map((c) => path.basename(c.path)).sort()).toEqual(['deployment-echo-canary.yaml', 'service-echo-canary.yaml']);
+  expect(
+    w.fake
+      .changesOf(remove.number)
+      .filter((c) => c.content === null)
+      .map((c) => path.basename(c.path))
+      .sort(),
+  ).toEqual(['deployment-echo-canary.yaml', 'service-echo-canary.yaml']);
   expect(ops(await w.pr())).toEqual(['mergePull']);
   const rest = await w.pr();
   expect(rest.writes).toEqual([]);
@@ -58,7 +64,9 @@ test('abort --pr --merge drains; rollgen pr then removes the workloads by itself
   await rolloutAt(2);
   const abort = await w.run(['abort', 'echo', '--pr', '--merge']);
   expect(abort.code).toBe(0);
-  expect(w.fake.pulls.find((p) => p.branch === 'rollgen/echo/abort')!.title).toBe('rollgen(echo): abort 67bc2de5cb: all traffic to stable, canary workloads next');
+  expect(w.fake.pulls.find((p) => p.branch === 'rollgen/echo/abort')!.title).toBe(
+    'rollgen(echo): abort 67bc2de5cb: all traffic to stable, canary workloads next',
+  );
   expect(status()).toMatch(/phase: Aborted[\s\S]*draining: 2/);
   await expectRemovePr();
   expect(status()).toMatch(/phase: Aborted/);
@@ -74,5 +82,7 @@ test('the source going back to stable mid-rollout: revert, then remove, on two b
   expect(ops(await w.pr())).toEqual(['mergePull']);
   const r = await w.pr();
   expect(r.stdout).not.toMatch(/merged after this checkout/);
-  expect(w.openPr('rollgen/echo/remove').title).toBe('rollgen(echo): remove the drained canary workloads of 60c72b2748');
+  expect(w.openPr('rollgen/echo/remove').title).toBe(
+    'rollgen(echo): remove the drained canary workloads of 60c72b2748',
+  );
 });

@@ -9,7 +9,9 @@ describe('scanScope', () => {
   });
 
   test('GIVEN pending apps that landed THEN closed PRs back to the oldest landing, less an hour for clock skew', () => {
-    expect(scanScope([{ landed: at('2026-03-02T10:00:00Z') }, undefined, { landed: at('2026-03-01T10:00:00Z') }])).toEqual({
+    expect(
+      scanScope([{ landed: at('2026-03-02T10:00:00Z') }, undefined, { landed: at('2026-03-01T10:00:00Z') }]),
+    ).toEqual({
       prefix: 'rollgen/',
       state: 'all',
       closedSince: at('2026-03-01T09:00:00Z'),

@@ -6,13 +6,26 @@ import { AppStatus, RolloutStatus } from '../../src/state/status';
 
 /** Only what gates read of an app: each rollout's start gate and the gate after each step. */
 function app(rollouts: Record<string, Gate[]>): LoadedApp {
-  const list = Object.entries(rollouts).map(([name, after]) => ({ spec: { name }, plan: { startGate: { kind: 'manual' }, steps: after.map((gate) => ({ gate })) } }));
+  const list = Object.entries(rollouts).map(([name, after]) => ({
+    spec: { name },
+    plan: { startGate: { kind: 'manual' }, steps: after.map((gate) => ({ gate })) },
+  }));
   return { name: 'shop', rollouts: list } as unknown as LoadedApp;
 }
 
-const rs = (name: string, phase: RolloutStatus['phase'], step: number, steps: number, extra: Partial<RolloutStatus> = {}): RolloutStatus => ({ name, phase, step, steps, stableRevision: 's', canaryRevision: 'c', ...extra });
+const rs = (
+  name: string,
+  phase: RolloutStatus['phase'],
+  step: number,
+  steps: number,
+  extra: Partial<RolloutStatus> = {},
+): RolloutStatus => ({ name, phase, step, steps, stableRevision: 's', canaryRevision: 'c', ...extra });
 const status = (...rollouts: RolloutStatus[]): AppStatus => ({ app: 'shop', rollouts, files: [], history: [] });
-const moved = (...rollouts: RolloutStatus[]): AppTransition => ({ status: status(...rollouts), actions: rollouts.map((r) => ({ rollout: r.name, action: 'x' })), states: [] });
+const moved = (...rollouts: RolloutStatus[]): AppTransition => ({
+  status: status(...rollouts),
+  actions: rollouts.map((r) => ({ rollout: r.name, action: 'x' })),
+  states: [],
+});
 
 const timed: Gate = { kind: 'timed', seconds: 60 };
 const manual: Gate = { kind: 'manual' };

@@ -40,11 +40,15 @@ test('bar: 20 cells, stable against canary', () => {
 });
 
 test('templates named in rollgen.yaml replace the defaults; a misspelt field is an error naming the template', async () => {
-  const config = 'apps:\n  - source: apps/echo\n    output: deploy/echo\npr:\n  titleTemplate: .github/rollgen/title.hbs\n  bodyTemplate: .github/rollgen/body.hbs\n  labels: [canary]\n';
+  const config =
+    'apps:\n  - source: apps/echo\n    output: deploy/echo\npr:\n  titleTemplate: .github/rollgen/title.hbs\n  bodyTemplate: .github/rollgen/body.hbs\n  labels: [canary]\n';
   w = new FlowWorld(['echo'], config);
   fs.mkdirSync(path.join(w.repo, '.github/rollgen'), { recursive: true });
   fs.writeFileSync(path.join(w.repo, '.github/rollgen/title.hbs'), '[{{app}}] {{target}} ({{gate.kind}})\n');
-  fs.writeFileSync(path.join(w.repo, '.github/rollgen/body.hbs'), '{{#each rollouts}}{{name}}: {{traffic}} to {{canaryReplicas}} pods\n{{/each}}{{#each files}}{{path}}\n{{/each}}');
+  fs.writeFileSync(
+    path.join(w.repo, '.github/rollgen/body.hbs'),
+    '{{#each rollouts}}{{name}}: {{traffic}} to {{canaryReplicas}} pods\n{{/each}}{{#each files}}{{path}}\n{{/each}}',
+  );
   commitAll(w.repo, 'templates', w.now);
   await w.pr();
   const pr = w.openPr('rollgen/echo/adopt');

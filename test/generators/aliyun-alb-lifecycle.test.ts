@@ -10,8 +10,13 @@ const PREFIX = 'alb.ingress.kubernetes.io';
 
 const app = useAppDir('rollgen-alb-life-', SOURCE);
 const { out, status } = app;
-const canaryFiles = (): string[] => fs.readdirSync(out()).filter((f) => /^ingress-.*canary/.test(f)).sort();
-const annotations = (file: string): Record<string, string> => parse(fs.readFileSync(out(file), 'utf8')).metadata.annotations;
+const canaryFiles = (): string[] =>
+  fs
+    .readdirSync(out())
+    .filter((f) => /^ingress-.*canary/.test(f))
+    .sort();
+const annotations = (file: string): Record<string, string> =>
+  parse(fs.readFileSync(out(file), 'utf8')).metadata.annotations;
 
 function advance(): string {
   const stdout = runBinClean(app.dir, ['advance', 'src', 'out']);
@@ -32,19 +37,34 @@ test('first deploy, every step, promote and clean-up: canary Ingresses, orders a
   advance();
   expect(status()).toMatchObject({ phase: 'Progressing', step: 1 });
   expect(canaryFiles()).toEqual(['ingress-echoserver-canary.yaml']);
-  expect(annotations('ingress-echoserver-canary.yaml')).toMatchObject({ [`${PREFIX}/canary-by-header`]: 'x-canary', [`${PREFIX}/order`]: '9' });
+  expect(annotations('ingress-echoserver-canary.yaml')).toMatchObject({
+    [`${PREFIX}/canary-by-header`]: 'x-canary',
+    [`${PREFIX}/order`]: '9',
+  });
   // step 2: header + 30%: the header rule moves to <ing>-canary-header, ordered first
   advance();
   expect(canaryFiles()).toEqual(['ingress-echoserver-canary-header.yaml', 'ingress-echoserver-canary.yaml']);
-  expect(annotations('ingress-echoserver-canary-header.yaml')).toMatchObject({ [`${PREFIX}/canary-by-header-value`]: 'on', [`${PREFIX}/order`]: '8' });
+  expect(annotations('ingress-echoserver-canary-header.yaml')).toMatchObject({
+    [`${PREFIX}/canary-by-header-value`]: 'on',
+    [`${PREFIX}/order`]: '8',
+  });
   expect(annotations('ingress-echoserver-canary.yaml')[`${PREFIX}/canary-by-header`]).toBeUndefined();
-  expect(annotations('ingress-echoserver-canary.yaml')).toMatchObject({ [`${PREFIX}/canary-weight`]: '30', [`${PREFIX}/order`]: '9' });
+  expect(annotations('ingress-echoserver-canary.yaml')).toMatchObject({
+    [`${PREFIX}/canary-weight`]: '30',
+    [`${PREFIX}/order`]: '9',
+  });
   // steps 3 and 4: weight only; the order of <ing>-canary never moves
-  for (const [step, weight] of [[3, '60'], [4, '100']] as const) {
+  for (const [step, weight] of [
+    [3, '60'],
+    [4, '100'],
+  ] as const) {
     advance();
     expect(status()).toMatchObject({ phase: 'Progressing', step });
     expect(canaryFiles()).toEqual(['ingress-echoserver-canary.yaml']);
-    expect(annotations('ingress-echoserver-canary.yaml')).toMatchObject({ [`${PREFIX}/canary-weight`]: weight, [`${PREFIX}/order`]: '9' });
+    expect(annotations('ingress-echoserver-canary.yaml')).toMatchObject({
+      [`${PREFIX}/canary-weight`]: weight,
+      [`${PREFIX}/order`]: '9',
+    });
   }
   advance();
   expect(status().phase).toBe('Promoting');
@@ -52,7 +72,9 @@ test('first deploy, every step, promote and clean-up: canary Ingresses, orders a
   advance();
   expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
   expect(canaryFiles()).toEqual([]);
-  expect(parse(fs.readFileSync(out('kustomization.yaml'), 'utf8')).resources.filter((r: string) => r.startsWith('ingress-'))).toEqual(['ingress-echoserver.yaml']);
+  expect(
+    parse(fs.readFileSync(out('kustomization.yaml'), 'utf8')).resources.filter((r: string) => r.startsWith('ingress-')),
+  ).toEqual(['ingress-echoserver.yaml']);
   expect(fs.readFileSync(out('ingress-echoserver.yaml'), 'utf8')).toBe(stableIngress);
 });
 

@@ -6,7 +6,13 @@ const origin = { file: 'f.yaml', line: 1, col: 1 };
 const L80 = 'IngressClass alb|HTTP:80';
 const L443 = 'IngressClass alb|HTTPS:443';
 
-const held = (app: string, name: string, order: number, listeners = [L80]): HeldOrder => ({ app, what: `Ingress "${name}"`, origin, order, listeners });
+const held = (app: string, name: string, order: number, listeners = [L80]): HeldOrder => ({
+  app,
+  what: `Ingress "${name}"`,
+  origin,
+  order,
+  listeners,
+});
 const demand = (app: string, bound: number, slots: number, listeners = [L80]): Demand => ({
   app,
   rollout: app,
@@ -20,7 +26,10 @@ const demand = (app: string, bound: number, slots: number, listeners = [L80]): D
 test('each canary gets a free order before its stable, weight nearest the stable, header before it', () => {
   const a = allocateOrders([held('a', 'a', 10), held('a', 'a-admin', 9)], [demand('a', 10, 2)]);
   expect(a.failures).toEqual([]);
-  expect(Object.fromEntries(a.orders.get(demandId(demand('a', 10, 2)))!)).toEqual({ 'a-canary': 8, 'a-canary-header': 7 });
+  expect(Object.fromEntries(a.orders.get(demandId(demand('a', 10, 2)))!)).toEqual({
+    'a-canary': 8,
+    'a-canary-header': 7,
+  });
 });
 
 test('orders are unique per listener, and the same listener is shared only by matching keys', () => {
@@ -28,7 +37,9 @@ test('orders are unique per listener, and the same listener is shared only by ma
   const a = allocateOrders([], demands);
   expect(a.failures).toEqual([]);
   const byListener = new Map<string, number[]>();
-  for (const d of demands) for (const l of d.listeners) byListener.set(l, [...(byListener.get(l) ?? []), ...a.orders.get(demandId(d))!.values()]);
+  for (const d of demands)
+    for (const l of d.listeners)
+      byListener.set(l, [...(byListener.get(l) ?? []), ...a.orders.get(demandId(d))!.values()]);
   for (const orders of byListener.values()) expect(new Set(orders).size).toBe(orders.length);
   // c is alone on 443 until d (on both) arrives: c keeps 9, d skips it on every listener it is on.
   expect(a.orders.get(demandId(demands[2]))!.get('c-canary')).toBe(9);
@@ -53,7 +64,9 @@ test('no room: a stable at 1, or every order before the stable taken, fails with
   const atOne = allocateOrders([], [demand('a', 1, 1)]);
   expect(atOne.failures.map((f) => [f.demand.app, f.blockers.length, f.suggestion])).toEqual([['a', 0, 2]]);
   const full = allocateOrders([held('b', 'b1', 1), held('b', 'b2', 2), held('b', 'b3', 4)], [demand('a', 3, 1)]);
-  expect(full.failures.map((f) => [f.blockers.map((b) => b.what), f.suggestion])).toEqual([[['Ingress "b1"', 'Ingress "b2"'], 5]]);
+  expect(full.failures.map((f) => [f.blockers.map((b) => b.what), f.suggestion])).toEqual([
+    [['Ingress "b1"', 'Ingress "b2"'], 5],
+  ]);
   expect(full.orders.size).toBe(0);
 });
 
@@ -61,7 +74,11 @@ test('slots come from the whole spec: one canary for weight or match steps, a he
   const step = (weight: number | undefined, matches: number): StepSpec => ({
     origin,
     ...(weight !== undefined ? { weight } : {}),
-    matches: Array.from({ length: matches }, () => ({ headers: [{ name: 'h', type: 'Exact', value: 'v' }], queryParams: [], cookies: [] })),
+    matches: Array.from({ length: matches }, () => ({
+      headers: [{ name: 'h', type: 'Exact', value: 'v' }],
+      queryParams: [],
+      cookies: [],
+    })),
     headerRoutes: [],
     mirrorRoutes: [],
     pause: { kind: 'manual' },

@@ -4,7 +4,8 @@ import { runCli } from '../helpers/cli';
 import { AlbApp, ingressesOf, makeAlbRepo, WEIGHT_ONLY } from '../helpers/alb-repo';
 
 const ORDER = 'alb.ingress.kubernetes.io/order';
-const isCanary = (annotations: Readonly<Record<string, string>>): boolean => annotations['alb.ingress.kubernetes.io/canary'] === 'true';
+const isCanary = (annotations: Readonly<Record<string, string>>): boolean =>
+  annotations['alb.ingress.kubernetes.io/canary'] === 'true';
 
 let repo: string;
 afterEach(() => fs.rmSync(repo, { recursive: true, force: true }));
@@ -44,22 +45,38 @@ test('orders: unique per listener across apps, before the stable, header before 
     }
   }
   // every app of the default steps shows both canaries at some step; bravo (weight only) one
-  expect([...seen.keys()].sort()).toEqual(['alpha-canary', 'alpha-canary-header', 'bravo-canary', 'charlie-canary', 'charlie-canary-header', 'delta-canary', 'delta-canary-header']);
+  expect([...seen.keys()].sort()).toEqual([
+    'alpha-canary',
+    'alpha-canary-header',
+    'bravo-canary',
+    'charlie-canary',
+    'charlie-canary-header',
+    'delta-canary',
+    'delta-canary-header',
+  ]);
   for (const [name, raw] of seen) {
     const order = Number(raw);
     const app = name.replace(/-canary(-header)?$/, '');
     expect(order).toBeGreaterThanOrEqual(1);
     expect(order).toBeLessThan(user.get(app)!.order);
-    const sameListener = (other: string): boolean => LISTENER[other.replace(/-canary(-header)?$/, '').replace(/-admin$/, '')] === LISTENER[app];
-    const others = [...[...seen].filter(([n]) => n !== name).map(([n, o]) => [n, Number(o)] as const), ...[...user].map(([n, u]) => [n, u.order] as const)];
+    const sameListener = (other: string): boolean =>
+      LISTENER[other.replace(/-canary(-header)?$/, '').replace(/-admin$/, '')] === LISTENER[app];
+    const others = [
+      ...[...seen].filter(([n]) => n !== name).map(([n, o]) => [n, Number(o)] as const),
+      ...[...user].map(([n, u]) => [n, u.order] as const),
+    ];
     expect(others.filter(([n, o]) => sameListener(n) && o === order)).toEqual([]);
   }
-  for (const app of ['alpha', 'charlie', 'delta']) expect(Number(seen.get(`${app}-canary-header`))).toBeLessThan(Number(seen.get(`${app}-canary`)));
+  for (const app of ['alpha', 'charlie', 'delta'])
+    expect(Number(seen.get(`${app}-canary-header`))).toBeLessThan(Number(seen.get(`${app}-canary`)));
 });
 
 test('a user-written order in the way: validate and plan fail naming both apps and the fix', async () => {
   // alpha's stable is at 3 and needs two canaries; bravo's own Ingress holds 2, so only 1 is left.
-  repo = makeAlbRepo([{ name: 'alpha', order: 3 }, { name: 'bravo', steps: WEIGHT_ONLY, userIngresses: [{ name: 'bravo-admin', order: 2 }] }]);
+  repo = makeAlbRepo([
+    { name: 'alpha', order: 3 },
+    { name: 'bravo', steps: WEIGHT_ONLY, userIngresses: [{ name: 'bravo-admin', order: 2 }] },
+  ]);
   const expected =
     /apps\/alpha\/ingress\.yaml:\d+:\d+: app alpha, rollout alpha: no free alb\.ingress\.kubernetes\.io\/order for canary Ingress "alpha-canary-header" and "alpha-canary" of Ingress "alpha" \(order 3\) on listener HTTP:80 of IngressClass alb: orders 1-2 are held by app bravo \(Ingress "bravo-admin" order 2 at apps\/bravo\/ingress-bravo-admin\.yaml:\d+\); fix: raise Ingress "alpha" to alb\.ingress\.kubernetes\.io\/order: "4" .*or free orders below 3 in app bravo/;
   for (const args of [['validate'], ['plan', 'alpha'], ['render', 'bravo', '--step', '1']]) {
@@ -87,11 +104,21 @@ test('the range before the stable is exhausted: the error names the app left out
 test('an app with errors elsewhere is left out of repo-wide checks with a note', async () => {
   repo = makeAlbRepo([{ name: 'alpha' }, { name: 'bravo' }]);
   const rollout = path.join(repo, 'apps', 'bravo', 'rollout.yaml');
-  fs.writeFileSync(rollout, fs.readFileSync(rollout, 'utf8').replace('name: bravo\n', 'name: missing\n').replace(/(ingress:\n\s+classType: aliyun-alb\n\s+name:) bravo/, '$1 missing'));
+  fs.writeFileSync(
+    rollout,
+    fs
+      .readFileSync(rollout, 'utf8')
+      .replace('name: bravo\n', 'name: missing\n')
+      .replace(/(ingress:\n\s+classType: aliyun-alb\n\s+name:) bravo/, '$1 missing'),
+  );
   const r = await runCli(['render', 'alpha', '--step', '2'], repo);
   expect(r.code).toBe(0);
   expect(r.stderr).toBe('note: app bravo has errors and is left out of repo-wide checks; run rollgen validate bravo\n');
-  expect(ingressesOf(r.stdout).filter((i) => isCanary(i.annotations)).map((i) => [i.name, i.annotations[ORDER]])).toEqual([
+  expect(
+    ingressesOf(r.stdout)
+      .filter((i) => isCanary(i.annotations))
+      .map((i) => [i.name, i.annotations[ORDER]]),
+  ).toEqual([
     ['alpha-canary', '9'],
     ['alpha-canary-header', '8'],
   ]);

@@ -12,7 +12,11 @@ const CASES = goldenCases('aliyun-alb');
 const ORDER = 'alb.ingress.kubernetes.io/order';
 const load = (name: string) => loadGoldenApp('aliyun-alb', name);
 
-const request = (host: string, headers: Record<string, string> = {}, cookies: Record<string, string> = {}): SimRequest => ({ host, path: '/', headers, cookies, query: {} });
+const request = (
+  host: string,
+  headers: Record<string, string> = {},
+  cookies: Record<string, string> = {},
+): SimRequest => ({ host, path: '/', headers, cookies, query: {} });
 
 const canaryShare = (objects: readonly KubeObject[], req: SimRequest): number => shareOf(objects, [alb], req);
 
@@ -21,20 +25,29 @@ describe.each(CASES)('aliyun-alb simulator: %s', (name) => {
   const steps = app.rollouts[0].plan.steps;
   const host = 'echo.example.com';
 
-  test.each(steps.map((s) => [s.index, s] as const))('step %i sends exactly the planned share to the canary', (_i, step) => {
-    const objects = objectsAt(app, { kind: 'step', step: step.index });
-    expect(canaryShare(objects, request(host, { 'x-other': '1' }))).toBeCloseTo(step.traffic.weight / 100, 6);
-    for (const m of step.traffic.matches) {
-      for (const h of m.headers) {
-        expect(canaryShare(objects, request(host, { [h.name]: h.value }))).toBe(1);
-        expect(canaryShare(objects, request(host, { [h.name]: `${h.value}-not` }))).toBeCloseTo(step.traffic.weight / 100, 6);
+  test.each(steps.map((s) => [s.index, s] as const))(
+    'step %i sends exactly the planned share to the canary',
+    (_i, step) => {
+      const objects = objectsAt(app, { kind: 'step', step: step.index });
+      expect(canaryShare(objects, request(host, { 'x-other': '1' }))).toBeCloseTo(step.traffic.weight / 100, 6);
+      for (const m of step.traffic.matches) {
+        for (const h of m.headers) {
+          expect(canaryShare(objects, request(host, { [h.name]: h.value }))).toBe(1);
+          expect(canaryShare(objects, request(host, { [h.name]: `${h.value}-not` }))).toBeCloseTo(
+            step.traffic.weight / 100,
+            6,
+          );
+        }
+        for (const c of m.cookies) {
+          expect(canaryShare(objects, request(host, {}, { [c.name]: 'always' }))).toBe(1);
+          expect(canaryShare(objects, request(host, {}, { [c.name]: 'never' }))).toBeCloseTo(
+            step.traffic.weight / 100,
+            6,
+          );
+        }
       }
-      for (const c of m.cookies) {
-        expect(canaryShare(objects, request(host, {}, { [c.name]: 'always' }))).toBe(1);
-        expect(canaryShare(objects, request(host, {}, { [c.name]: 'never' }))).toBeCloseTo(step.traffic.weight / 100, 6);
-      }
-    }
-  });
+    },
+  );
 
   test('stable only: nothing reaches a canary, and no canary Ingress exists', () => {
     const objects = objectsAt(app, { kind: 'stable' });
@@ -43,7 +56,12 @@ describe.each(CASES)('aliyun-alb simulator: %s', (name) => {
   });
 
   test('no request reaches a backend without ready pods, across every pair of adjacent states and an abort', () => {
-    const requests = [request(host), request(host, { 'x-canary': 'on' }), request(host, { 'user-agent': 'pc' }), request(host, {}, { beta: 'always' })];
+    const requests = [
+      request(host),
+      request(host, { 'x-canary': 'on' }),
+      request(host, { 'user-agent': 'pc' }),
+      request(host, {}, { beta: 'always' }),
+    ];
     expectNoDeadBackends(app, lifecycleTransitions(steps.length, 2), requests, [alb]);
   });
 });
@@ -65,7 +83,11 @@ describe('two apps on one listener, both in a header step at once', () => {
   const serviceFor = (objs: readonly KubeObject[], host: string, headers: Record<string, string>): string[] =>
     (alb.simulate(objs, request(host, headers))?.backends ?? []).map((b) => b.service);
   const withOrder = (order: (o: KubeObject) => string): KubeObject[] =>
-    objects.map((o) => (o.kind === 'Ingress' && o.metadata.name.endsWith('-canary') ? { ...o, metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, [ORDER]: order(o) } } } : o));
+    objects.map((o) =>
+      o.kind === 'Ingress' && o.metadata.name.endsWith('-canary')
+        ? { ...o, metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, [ORDER]: order(o) } } }
+        : o,
+    );
 
   test('rollgen orders: each header request reaches its own canary, other requests stay stable', () => {
     for (const app of ['echoserver', 'echoserver-clone']) {
@@ -76,12 +98,15 @@ describe('two apps on one listener, both in a header step at once', () => {
 
   test("negative control: Kruise's order 1 on both canaries loses one app's canary rule", () => {
     const kruise = withOrder(() => '1');
-    const reached = ['echoserver', 'echoserver-clone'].filter((app) => serviceFor(kruise, `${app}.example.com`, { 'x-canary': 'on' })[0] === `${app}-canary`);
+    const reached = ['echoserver', 'echoserver-clone'].filter(
+      (app) => serviceFor(kruise, `${app}.example.com`, { 'x-canary': 'on' })[0] === `${app}-canary`,
+    );
     expect(reached.length).toBeLessThan(2);
   });
 
   test('negative control: a header canary ordered after its stable is never reached', () => {
     const late = withOrder(() => '11');
-    for (const app of ['echoserver', 'echoserver-clone']) expect(serviceFor(late, `${app}.example.com`, { 'x-canary': 'on' })).toEqual([app]);
+    for (const app of ['echoserver', 'echoserver-clone'])
+      expect(serviceFor(late, `${app}.example.com`, { 'x-canary': 'on' })).toEqual([app]);
   });
 });

@@ -39,8 +39,14 @@ function errorOf(fn: () => unknown): TemplateError {
 
 describe('compiling a route template', () => {
   test('GIVEN the built-in block helpers WHEN rendered THEN they work and output is not HTML-escaped', () => {
-    const t = compileTemplate(input('{{#each step.matches}}{{#each headers}}{{name}}={{value}}{{#if exact}} exact{{/if}}{{/each}}{{/each}}{{#unless step.hasWeight}}none{{/unless}}{{#with step}} {{weight}}{{/with}}'));
-    const matches = [{ headers: [{ name: 'x-user', type: 'Exact' as const, value: '<a&b>' }], queryParams: [], cookies: [] }];
+    const t = compileTemplate(
+      input(
+        '{{#each step.matches}}{{#each headers}}{{name}}={{value}}{{#if exact}} exact{{/if}}{{/each}}{{/each}}{{#unless step.hasWeight}}none{{/unless}}{{#with step}} {{weight}}{{/with}}',
+      ),
+    );
+    const matches = [
+      { headers: [{ name: 'x-user', type: 'Exact' as const, value: '<a&b>' }], queryParams: [], cookies: [] },
+    ];
     expect(runTemplate(t, data(traffic({ matches })))).toBe('x-user=<a&b> exact 30');
   });
 
@@ -72,7 +78,14 @@ describe('template data', () => {
   test('GIVEN a weighted step with a regex header, a path prefix and a header modifier THEN the data has the documented shape', () => {
     const t = traffic({
       weight: 25,
-      matches: [{ headers: [{ name: 'ua', type: 'RegularExpression', value: '.*Android.*' }], queryParams: [], cookies: [], path: { type: 'PathPrefix', value: '/api' } }],
+      matches: [
+        {
+          headers: [{ name: 'ua', type: 'RegularExpression', value: '.*Android.*' }],
+          queryParams: [],
+          cookies: [],
+          path: { type: 'PathPrefix', value: '/api' },
+        },
+      ],
       requestHeaderModifier: { set: [{ name: 'x-track', value: 'canary' }], add: [], remove: [] },
     });
     const d = buildTemplateData(original, t, 'web', 'web');
@@ -82,12 +95,16 @@ describe('template data', () => {
       weightTotal: 100,
       stableWeight: 75,
       hasWeight: true,
-      matches: [{
-        headers: [{ name: 'ua', type: 'RegularExpression', value: '.*Android.*', exact: false, prefix: false, regex: true }],
-        queryParams: [],
-        cookies: [],
-        path: { type: 'PathPrefix', value: '/api', exact: false, prefix: true, regex: false },
-      }],
+      matches: [
+        {
+          headers: [
+            { name: 'ua', type: 'RegularExpression', value: '.*Android.*', exact: false, prefix: false, regex: true },
+          ],
+          queryParams: [],
+          cookies: [],
+          path: { type: 'PathPrefix', value: '/api', exact: false, prefix: true, regex: false },
+        },
+      ],
       hasMatches: true,
       requestHeaderModifier: { set: [{ name: 'x-track', value: 'canary' }], add: [], remove: [] },
       hasRequestHeaderModifier: true,
@@ -115,10 +132,30 @@ describe('output checks and line mapping', () => {
   });
 
   test.each([
-    ['another name', 'apiVersion: example.com/v1\nkind: Route\nmetadata:\n  namespace: shop\n  name: other\n', 5, /metadata\.name is "other"; it must be "web"/],
-    ['another kind', 'apiVersion: example.com/v1\nkind: Ingress\nmetadata: {{originalJson.metadata}}\n', 2, /kind is "Ingress"; it must be "Route"/],
-    ['another group', 'apiVersion: other.io/v1\nkind: Route\nmetadata: {{originalJson.metadata}}\n', 1, /must be in the group of example\.com\/v1/],
-    ['no namespace', 'apiVersion: example.com/v1\nkind: Route\nmetadata:\n  name: web\n', 4, /metadata\.namespace is missing; it must be "shop"/],
+    [
+      'another name',
+      'apiVersion: example.com/v1\nkind: Route\nmetadata:\n  namespace: shop\n  name: other\n',
+      5,
+      /metadata\.name is "other"; it must be "web"/,
+    ],
+    [
+      'another kind',
+      'apiVersion: example.com/v1\nkind: Ingress\nmetadata: {{originalJson.metadata}}\n',
+      2,
+      /kind is "Ingress"; it must be "Route"/,
+    ],
+    [
+      'another group',
+      'apiVersion: other.io/v1\nkind: Route\nmetadata: {{originalJson.metadata}}\n',
+      1,
+      /must be in the group of example\.com\/v1/,
+    ],
+    [
+      'no namespace',
+      'apiVersion: example.com/v1\nkind: Route\nmetadata:\n  name: web\n',
+      4,
+      /metadata\.namespace is missing; it must be "shop"/,
+    ],
     ['two documents', `${header}---\n${header}`, 5, /2 YAML documents/],
   ])('GIVEN output with %s THEN the error names the template line that wrote it', (_, text, line, message) => {
     const e = errorOf(() => renderObject(compileTemplate(input(text)), data()));
@@ -162,7 +199,13 @@ describe('reading a RouteTemplate document', () => {
 
   test('GIVEN a literal block with a leading blank line THEN line 1 is the line after the header, at its indentation', () => {
     const t = readRouteTemplate(doc('|-\n\n      a: 1\n      b: 2'));
-    expect(t).toMatchObject({ group: 'traefik.io', kind: 'TraefikService', template: '\na: 1\nb: 2', lineMapped: true, origin: { line: 7, col: 7 } });
+    expect(t).toMatchObject({
+      group: 'traefik.io',
+      kind: 'TraefikService',
+      template: '\na: 1\nb: 2',
+      lineMapped: true,
+      origin: { line: 7, col: 7 },
+    });
   });
 
   test('GIVEN a quoted template THEN it is not line-mapped and points at the value', () => {

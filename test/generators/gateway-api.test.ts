@@ -7,7 +7,16 @@ import type { GeneratorContext } from '../../generators/types';
 import { cloneJson, KubeObject } from '../../src/model/kube';
 import { providersFromArgo } from '../../src/spec/providers';
 import type { RolloutSpec, StepSpec } from '../../src/spec/types';
-import { lineOf, match, optionsOrigin, soloContext, sourceResources, traffic, vm, webRollout } from '../helpers/generator-context';
+import {
+  lineOf,
+  match,
+  optionsOrigin,
+  soloContext,
+  sourceResources,
+  traffic,
+  vm,
+  webRollout,
+} from '../helpers/generator-context';
 import { validateAgainstSchemas } from '../helpers/schema';
 
 const ROUTE_FILE = 'apps/web/route.yaml';
@@ -25,19 +34,37 @@ const route: KubeObject = {
     parentRefs: [{ name: 'public' }],
     hostnames: ['web.example.com'],
     rules: [
-      { matches: [{ path: { type: 'PathPrefix', value: '/' } }], timeouts: { request: '5s' }, backendRefs: [ref('web')] },
+      {
+        matches: [{ path: { type: 'PathPrefix', value: '/' } }],
+        timeouts: { request: '5s' },
+        backendRefs: [ref('web')],
+      },
       { matches: [{ path: { type: 'PathPrefix', value: '/api' } }], backendRefs: [ref('api')] },
     ],
   },
 };
 
-const rollout = (steps: StepSpec[] = [], format: RolloutSpec['format'] = 'kruise-v1beta1'): RolloutSpec => webRollout({ format, steps }, { managedRoutes: ['mirror', 'beta'] });
+const rollout = (steps: StepSpec[] = [], format: RolloutSpec['format'] = 'kruise-v1beta1'): RolloutSpec =>
+  webRollout({ format, steps }, { managedRoutes: ['mirror', 'beta'] });
 
 const defaults: GatewayOptions = { httpRoutes: ['web'], useHeaderRoutes: ['web'], unsupported: [] };
 
-function ctx(options: Partial<GatewayOptions> = {}, objects: KubeObject[] = [route], steps: StepSpec[] = [], stableService = 'web'): GeneratorContext<GatewayOptions> {
+function ctx(
+  options: Partial<GatewayOptions> = {},
+  objects: KubeObject[] = [route],
+  steps: StepSpec[] = [],
+  stableService = 'web',
+): GeneratorContext<GatewayOptions> {
   const resources = sourceResources(ROUTE_FILE, objects);
-  return soloContext({ app: 'web', rollout: rollout(steps), options: { ...defaults, ...options }, optionsOrigin, resources, stableService, canaryService: `${stableService}-canary` });
+  return soloContext({
+    app: 'web',
+    rollout: rollout(steps),
+    options: { ...defaults, ...options },
+    optionsOrigin,
+    resources,
+    stableService,
+    canaryService: `${stableService}-canary`,
+  });
 }
 
 const rulesOf = (o: KubeObject): Json[] => (o.spec as { rules: Json[] }).rules;
@@ -49,7 +76,11 @@ const one = (objects: readonly KubeObject[]): KubeObject => {
 describe('render: weights', () => {
   test('GIVEN 30% WHEN rendered THEN the canary ref sits beside the stable ref with 70/30 and other fields stay', () => {
     const rules = rulesOf(one(render(ctx(), traffic({ weight: 30 }))));
-    expect(rules[0]).toEqual({ matches: [{ path: { type: 'PathPrefix', value: '/' } }], timeouts: { request: '5s' }, backendRefs: [ref('web', { weight: 70 }), ref('web-canary', { weight: 30 })] });
+    expect(rules[0]).toEqual({
+      matches: [{ path: { type: 'PathPrefix', value: '/' } }],
+      timeouts: { request: '5s' },
+      backendRefs: [ref('web', { weight: 70 }), ref('web-canary', { weight: 30 })],
+    });
     expect(rules[1]).toEqual((route.spec as { rules: Json[] }).rules[1]);
   });
 
@@ -69,7 +100,10 @@ describe('render: weights', () => {
     r.spec.rules[0].backendRefs = [ref('web'), ref('web-canary')];
     const out = one(render(ctx({}, [r]), traffic()));
     expect(rulesOf(out)[0].backendRefs).toEqual([ref('web'), ref('web-canary', { weight: 0 })]);
-    expect({ ...out, spec: { ...(out.spec as Json), rules: rulesOf(out).slice(1) } }).toEqual({ ...r, spec: { ...r.spec, rules: r.spec.rules.slice(1) } });
+    expect({ ...out, spec: { ...(out.spec as Json), rules: rulesOf(out).slice(1) } }).toEqual({
+      ...r,
+      spec: { ...r.spec, rules: r.spec.rules.slice(1) },
+    });
   });
 
   test('GIVEN the stable-only state THEN the route is returned exactly as in the source', () => {
@@ -86,27 +120,44 @@ describe('render: weights', () => {
 
   test('GIVEN requestHeaderModifier WHEN weighted THEN the canary ref carries a RequestHeaderModifier filter', () => {
     const modifier = { set: [{ name: 'x-canary', value: '1' }], add: [], remove: ['x-debug'] };
-    const refs = rulesOf(one(render(ctx(), traffic({ weight: 10, requestHeaderModifier: modifier }))))[0].backendRefs as Json[];
-    expect(refs[1].filters).toEqual([{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'x-canary', value: '1' }], remove: ['x-debug'] } }]);
+    const refs = rulesOf(one(render(ctx(), traffic({ weight: 10, requestHeaderModifier: modifier }))))[0]
+      .backendRefs as Json[];
+    expect(refs[1].filters).toEqual([
+      {
+        type: 'RequestHeaderModifier',
+        requestHeaderModifier: { set: [{ name: 'x-canary', value: '1' }], remove: ['x-debug'] },
+      },
+    ]);
     expect(refs[0].filters).toBeUndefined();
   });
 
   test('GIVEN the Argo in-progress label WHEN weight > 0 THEN the route gets it, and not at weight 0', () => {
     const label = { key: 'rollouts.argoproj.io/gatewayapi-canary', value: 'in-progress' };
-    expect(one(render(ctx({ inProgressLabel: label }), traffic({ weight: 5 }))).metadata.labels).toEqual({ team: 'a', [label.key]: label.value });
-    expect(one(render(ctx({ inProgressLabel: label }), traffic({ matches: [match({ headers: [vm('x', '1')] })] }))).metadata.labels).toEqual({ team: 'a' });
+    expect(one(render(ctx({ inProgressLabel: label }), traffic({ weight: 5 }))).metadata.labels).toEqual({
+      team: 'a',
+      [label.key]: label.value,
+    });
+    expect(
+      one(render(ctx({ inProgressLabel: label }), traffic({ matches: [match({ headers: [vm('x', '1')] })] }))).metadata
+        .labels,
+    ).toEqual({ team: 'a' });
   });
 });
 
 describe('render: canary rules', () => {
   test('GIVEN header OR query matches WHEN rendered THEN one canary rule first, crossing the rule matches, to the canary only', () => {
-    const t = traffic({ matches: [match({ headers: [vm('x-env', 'canary')] }), match({ queryParams: [vm('beta', '^1', 'Prefix')] })] });
+    const t = traffic({
+      matches: [match({ headers: [vm('x-env', 'canary')] }), match({ queryParams: [vm('beta', '^1', 'Prefix')] })],
+    });
     const rules = rulesOf(one(render(ctx(), t)));
     expect(rules).toHaveLength(3);
     expect(rules[0]).toEqual({
       matches: [
         { path: { type: 'PathPrefix', value: '/' }, headers: [{ type: 'Exact', name: 'x-env', value: 'canary' }] },
-        { path: { type: 'PathPrefix', value: '/' }, queryParams: [{ type: 'RegularExpression', name: 'beta', value: '^\\^1.*' }] },
+        {
+          path: { type: 'PathPrefix', value: '/' },
+          queryParams: [{ type: 'RegularExpression', name: 'beta', value: '^\\^1.*' }],
+        },
       ],
       backendRefs: [ref('web-canary')],
       timeouts: { request: '5s' },
@@ -117,13 +168,20 @@ describe('render: canary rules', () => {
   test('GIVEN a path match THEN it stands alone, once, for the first stable rule', () => {
     const r = cloneJson(route) as KubeObject & { spec: { rules: Json[] } };
     r.spec.rules.push({ matches: [{ path: { type: 'Exact', value: '/x' } }], backendRefs: [ref('web')] });
-    const t = traffic({ matches: [match({ path: { type: 'PathPrefix', value: '/v2' }, headers: [vm('a', '1')] }), match({ headers: [vm('b', '2')] })] });
+    const t = traffic({
+      matches: [
+        match({ path: { type: 'PathPrefix', value: '/v2' }, headers: [vm('a', '1')] }),
+        match({ headers: [vm('b', '2')] }),
+      ],
+    });
     const rules = rulesOf(one(render(ctx({}, [r]), t)));
     expect(rules[0].matches).toEqual([
       { path: { type: 'PathPrefix', value: '/v2' }, headers: [{ type: 'Exact', name: 'a', value: '1' }] },
       { path: { type: 'PathPrefix', value: '/' }, headers: [{ type: 'Exact', name: 'b', value: '2' }] },
     ]);
-    expect(rules[1].matches).toEqual([{ path: { type: 'Exact', value: '/x' }, headers: [{ type: 'Exact', name: 'b', value: '2' }] }]);
+    expect(rules[1].matches).toEqual([
+      { path: { type: 'Exact', value: '/x' }, headers: [{ type: 'Exact', name: 'b', value: '2' }] },
+    ]);
   });
 
   test('GIVEN a mirror route at 35% THEN a rule with the step backends and a RequestMirror filter to the canary; 100% omits percent', () => {
@@ -139,9 +197,17 @@ describe('render: canary rules', () => {
   });
 
   test('GIVEN header and mirror routes THEN their rules follow managedRoutes order, and only on useHeaderRoutes routes', () => {
-    const t = traffic({ headerRoutes: [{ name: 'beta', matches: [match({ headers: [vm('x-beta', '1')] })] }], mirrorRoutes: [{ name: 'mirror', percentage: 50, matches: [match({ method: 'POST' })] }] });
+    const t = traffic({
+      headerRoutes: [{ name: 'beta', matches: [match({ headers: [vm('x-beta', '1')] })] }],
+      mirrorRoutes: [{ name: 'mirror', percentage: 50, matches: [match({ method: 'POST' })] }],
+    });
     const rules = rulesOf(one(render(ctx(), t)));
-    expect(rules.map((r) => (r.filters ? 'mirror' : (r.backendRefs as Json[])[0].name))).toEqual(['mirror', 'web-canary', 'web', 'api']);
+    expect(rules.map((r) => (r.filters ? 'mirror' : (r.backendRefs as Json[])[0].name))).toEqual([
+      'mirror',
+      'web-canary',
+      'web',
+      'api',
+    ]);
     expect(() => render(ctx({ useHeaderRoutes: [] }), t)).toThrow(/useHeaderRoutes/);
   });
 
@@ -157,9 +223,17 @@ describe('what an HTTPRoute cannot express', () => {
   test.each([
     ['cookie', traffic({ matches: [match({ cookies: [vm('beta', 'always')] })] }), /cookie "beta"/],
     ['empty match', traffic({ matches: [match({})] }), /no condition/],
-    ['repeated header', traffic({ matches: [match({ headers: [vm('A', '1'), vm('a', '2')] })] }), /header "a" appears twice/],
+    [
+      'repeated header',
+      traffic({ matches: [match({ headers: [vm('A', '1'), vm('a', '2')] })] }),
+      /header "a" appears twice/,
+    ],
     ['bad method', traffic({ matches: [match({ method: 'FETCH' })] }), /method FETCH/],
-    ['mirror over 100', traffic({ mirrorRoutes: [{ name: 'm', percentage: 150, matches: [match({ method: 'GET' })] }] }), /percentage 150/],
+    [
+      'mirror over 100',
+      traffic({ mirrorRoutes: [{ name: 'm', percentage: 150, matches: [match({ method: 'GET' })] }] }),
+      /percentage 150/,
+    ],
     ['fractional weight', traffic({ weight: 2.5 }), /weight 2.5/],
   ])('%s', (_name, t, pattern) => {
     expect(unsupportedFeatures(t).join('\n')).toMatch(pattern);
@@ -169,32 +243,68 @@ describe('what an HTTPRoute cannot express', () => {
   test('GIVEN a header the rule already matches THEN check names the step', () => {
     const r = cloneJson(route) as KubeObject & { spec: { rules: Json[] } };
     r.spec.rules[0].matches = [{ headers: [{ name: 'Version', value: 'v1' }] }];
-    const step: StepSpec = { origin: at(40), matches: [match({ headers: [vm('version', 'v2')] })], headerRoutes: [], mirrorRoutes: [], pause: { kind: 'manual' } };
+    const step: StepSpec = {
+      origin: at(40),
+      matches: [match({ headers: [vm('version', 'v2')] })],
+      headerRoutes: [],
+      mirrorRoutes: [],
+      pause: { kind: 'manual' },
+    };
     const d = check(ctx({}, [r], [step]));
-    expect(d).toEqual([expect.objectContaining({ line: 40, message: expect.stringMatching(/^app web, rollout web, step 1: provider gateway-api cannot express HTTPRoute "web": the step's matches: header "version" is already matched/) })]);
+    expect(d).toEqual([
+      expect.objectContaining({
+        line: 40,
+        message: expect.stringMatching(
+          /^app web, rollout web, step 1: provider gateway-api cannot express HTTPRoute "web": the step's matches: header "version" is already matched/,
+        ),
+      }),
+    ]);
   });
 
   test('GIVEN too many rules after adding canary rules THEN check reports the Gateway API limit', () => {
     const r = cloneJson(route) as KubeObject & { spec: { rules: Json[] } };
-    r.spec.rules = Array.from({ length: 9 }, (_, i) => ({ matches: [{ path: { type: 'PathPrefix', value: `/p${i}` } }], backendRefs: [ref('web')] }));
-    const step: StepSpec = { origin: at(40), matches: [match({ headers: [vm('x', '1')] })], headerRoutes: [], mirrorRoutes: [], pause: { kind: 'manual' } };
-    expect(check(ctx({}, [r], [step])).map((d) => d.message).join('\n')).toMatch(/18 rules \(an HTTPRoute holds at most 16\)/);
+    r.spec.rules = Array.from({ length: 9 }, (_, i) => ({
+      matches: [{ path: { type: 'PathPrefix', value: `/p${i}` } }],
+      backendRefs: [ref('web')],
+    }));
+    const step: StepSpec = {
+      origin: at(40),
+      matches: [match({ headers: [vm('x', '1')] })],
+      headerRoutes: [],
+      mirrorRoutes: [],
+      pause: { kind: 'manual' },
+    };
+    expect(
+      check(ctx({}, [r], [step]))
+        .map((d) => d.message)
+        .join('\n'),
+    ).toMatch(/18 rules \(an HTTPRoute holds at most 16\)/);
   });
 });
 
 describe('check and claims', () => {
   test('GIVEN a missing route, unsupported plugin keys and a route without the stable Service THEN each is a located error', () => {
     const other = { ...cloneJson(route), metadata: { name: 'other', namespace: 'shop' } };
-    const messages = check(ctx({ httpRoutes: ['nope', 'other'], useHeaderRoutes: [], unsupported: ['grpcRoute'] }, [other], [], 'shop-svc')).map((d) => `${d.file}:${d.line}: ${d.message}`);
+    const messages = check(
+      ctx({ httpRoutes: ['nope', 'other'], useHeaderRoutes: [], unsupported: ['grpcRoute'] }, [other], [], 'shop-svc'),
+    ).map((d) => `${d.file}:${d.line}: ${d.message}`);
     expect(messages).toEqual([
-      expect.stringMatching(/^apps\/web\/rollout.yaml:12: app web, rollout web: gatewayAPI plugin option "grpcRoute" is not supported/),
-      expect.stringMatching(/^apps\/web\/rollout.yaml:12: HTTPRoute "nope" not found in the app's manifests \(namespace shop\)/),
-      expect.stringMatching(/^apps\/web\/route.yaml:7: HTTPRoute "other" has no rule with a backendRef to the stable Service "shop-svc"/),
+      expect.stringMatching(
+        /^apps\/web\/rollout.yaml:12: app web, rollout web: gatewayAPI plugin option "grpcRoute" is not supported/,
+      ),
+      expect.stringMatching(
+        /^apps\/web\/rollout.yaml:12: HTTPRoute "nope" not found in the app's manifests \(namespace shop\)/,
+      ),
+      expect.stringMatching(
+        /^apps\/web\/route.yaml:7: HTTPRoute "other" has no rule with a backendRef to the stable Service "shop-svc"/,
+      ),
     ]);
   });
 
   test('GIVEN a v1alpha2 route THEN it is refused', () => {
-    expect(check(ctx({}, [{ ...route, apiVersion: 'gateway.networking.k8s.io/v1alpha2' }]))[0]!.message).toMatch(/rollgen renders gateway.networking.k8s.io\/v1 or .*v1beta1/);
+    expect(check(ctx({}, [{ ...route, apiVersion: 'gateway.networking.k8s.io/v1alpha2' }]))[0]!.message).toMatch(
+      /rollgen renders gateway.networking.k8s.io\/v1 or .*v1beta1/,
+    );
   });
 
   test('claims: one per rule that routes to the stable Service', () => {
@@ -204,7 +314,8 @@ describe('check and claims', () => {
 
 describe('Argo plugin options', () => {
   const doc = { locate: () => optionsOrigin } as never;
-  const optionsOf = (plugin: Json) => providersFromArgo(doc, { plugins: { 'argoproj-labs/gatewayAPI': plugin } }, [])[0]!.options;
+  const optionsOf = (plugin: Json) =>
+    providersFromArgo(doc, { plugins: { 'argoproj-labs/gatewayAPI': plugin } }, [])[0]!.options;
 
   test('httpRoute is one route with header routes; httpRoutes keep useHeaderRoutes; unknown keys are refused by name', () => {
     expect(optionsOf({ httpRoute: 'web', namespace: 'shop' })).toEqual({
@@ -214,7 +325,14 @@ describe('Argo plugin options', () => {
       inProgressLabel: { key: 'rollouts.argoproj.io/gatewayapi-canary', value: 'in-progress' },
       unsupported: [],
     });
-    expect(optionsOf({ httpRoutes: [{ name: 'a', useHeaderRoutes: true }, { name: 'b' }], disableInProgressLabel: true, tcpRoutes: [{ name: 't' }], grpcRoute: 'g' })).toEqual({
+    expect(
+      optionsOf({
+        httpRoutes: [{ name: 'a', useHeaderRoutes: true }, { name: 'b' }],
+        disableInProgressLabel: true,
+        tcpRoutes: [{ name: 't' }],
+        grpcRoute: 'g',
+      }),
+    ).toEqual({
       httpRoutes: ['a', 'b'],
       useHeaderRoutes: ['a'],
       unsupported: ['grpcRoute', 'tcpRoutes'],
@@ -227,7 +345,10 @@ test('every rendered HTTPRoute of the golden cases validates against the publish
   const checked = fs.readdirSync(root).flatMap((c) => {
     const dir = path.join(root, c, 'expected');
     if (!fs.existsSync(dir)) return [];
-    return fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).flatMap((f) => validateAgainstSchemas(fs.readFileSync(path.join(dir, f), 'utf8')));
+    return fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .flatMap((f) => validateAgainstSchemas(fs.readFileSync(path.join(dir, f), 'utf8')));
   });
   expect(checked.filter((c) => c.startsWith('HTTPRoute/')).length).toBeGreaterThan(10);
 });

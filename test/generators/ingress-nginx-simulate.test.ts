@@ -11,7 +11,12 @@ const P = 'nginx.ingress.kubernetes.io';
 
 type PathSpec = { path: string; service: string; pathType?: string };
 
-function ingress(name: string, host: string | undefined, paths: PathSpec[], annotations?: Record<string, string>): KubeObject {
+function ingress(
+  name: string,
+  host: string | undefined,
+  paths: PathSpec[],
+  annotations?: Record<string, string>,
+): KubeObject {
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
@@ -40,9 +45,19 @@ const stable = ingress('web', 'web.example.com', [
 ]);
 
 const canary = (annotations: Record<string, string>): KubeObject =>
-  ingress('web-canary', 'web.example.com', [{ path: '/', service: 'web-canary' }], { [`${P}/canary`]: 'true', ...annotations });
+  ingress('web-canary', 'web.example.com', [{ path: '/', service: 'web-canary' }], {
+    [`${P}/canary`]: 'true',
+    ...annotations,
+  });
 
-const request = (r: Partial<SimRequest> = {}): SimRequest => ({ host: 'web.example.com', path: '/', headers: {}, cookies: {}, query: {}, ...r });
+const request = (r: Partial<SimRequest> = {}): SimRequest => ({
+  host: 'web.example.com',
+  path: '/',
+  headers: {},
+  cookies: {},
+  query: {},
+  ...r,
+});
 
 const stableOnly = [{ service: 'web', share: 1 }];
 const canaryOnly = [{ service: 'web-canary', share: 1 }];
@@ -53,7 +68,10 @@ const twenty = [
 
 describe('ingress-nginx simulate: canary precedence', () => {
   it('splits by canary-weight', () => {
-    expect(simulate([stable, canary({ [`${P}/canary-weight`]: '20' })], request())).toEqual({ backends: twenty, rule: 'canary-weight 20/100' });
+    expect(simulate([stable, canary({ [`${P}/canary-weight`]: '20' })], request())).toEqual({
+      backends: twenty,
+      rule: 'canary-weight 20/100',
+    });
   });
 
   it('uses canary-weight-total', () => {
@@ -72,7 +90,11 @@ describe('ingress-nginx simulate: canary precedence', () => {
     expect(simulate([stable, canary({})], request())).toEqual({ backends: stableOnly, rule: 'canary-weight 0/100' });
   });
 
-  const byHeaderValue = canary({ [`${P}/canary-by-header`]: 'x-canary', [`${P}/canary-by-header-value`]: 'on', [`${P}/canary-weight`]: '20' });
+  const byHeaderValue = canary({
+    [`${P}/canary-by-header`]: 'x-canary',
+    [`${P}/canary-by-header-value`]: 'on',
+    [`${P}/canary-weight`]: '20',
+  });
 
   it('sends an exact header hit to the canary (header names case-insensitive)', () => {
     expect(simulate([stable, byHeaderValue], request({ headers: { 'X-Canary': 'on' } }))).toEqual({
@@ -82,27 +104,57 @@ describe('ingress-nginx simulate: canary precedence', () => {
   });
 
   it('lets a header miss fall through to the weight', () => {
-    expect(simulate([stable, byHeaderValue], request({ headers: { 'x-canary': 'off' } }))).toEqual({ backends: twenty, rule: 'canary-weight 20/100' });
-    expect(simulate([stable, byHeaderValue], request({ headers: { 'x-canary': 'never' } }))?.rule).toBe('canary-weight 20/100');
+    expect(simulate([stable, byHeaderValue], request({ headers: { 'x-canary': 'off' } }))).toEqual({
+      backends: twenty,
+      rule: 'canary-weight 20/100',
+    });
+    expect(simulate([stable, byHeaderValue], request({ headers: { 'x-canary': 'never' } }))?.rule).toBe(
+      'canary-weight 20/100',
+    );
   });
 
   it('honours always / never on a bare canary-by-header, even with a weight', () => {
     const objects = [stable, canary({ [`${P}/canary-by-header`]: 'x-canary', [`${P}/canary-weight`]: '100' })];
-    expect(simulate(objects, request({ headers: { 'x-canary': 'never' } }))).toEqual({ backends: stableOnly, rule: 'canary-by-header x-canary=never' });
-    expect(simulate(objects, request({ headers: { 'x-canary': 'always' } }))).toEqual({ backends: canaryOnly, rule: 'canary-by-header x-canary=always' });
-    expect(simulate(objects, request({ headers: { 'x-canary': 'maybe' } }))).toEqual({ backends: canaryOnly, rule: 'canary-weight 100/100' });
+    expect(simulate(objects, request({ headers: { 'x-canary': 'never' } }))).toEqual({
+      backends: stableOnly,
+      rule: 'canary-by-header x-canary=never',
+    });
+    expect(simulate(objects, request({ headers: { 'x-canary': 'always' } }))).toEqual({
+      backends: canaryOnly,
+      rule: 'canary-by-header x-canary=always',
+    });
+    expect(simulate(objects, request({ headers: { 'x-canary': 'maybe' } }))).toEqual({
+      backends: canaryOnly,
+      rule: 'canary-weight 100/100',
+    });
   });
 
   it('matches canary-by-header-pattern as a regex', () => {
-    const objects = [stable, canary({ [`${P}/canary-by-header`]: 'user-agent', [`${P}/canary-by-header-pattern`]: '^(pc|mac)$', [`${P}/canary-weight`]: '20' })];
-    expect(simulate(objects, request({ headers: { 'User-Agent': 'mac' } }))).toEqual({ backends: canaryOnly, rule: 'canary-by-header-pattern user-agent=~^(pc|mac)$' });
+    const objects = [
+      stable,
+      canary({
+        [`${P}/canary-by-header`]: 'user-agent',
+        [`${P}/canary-by-header-pattern`]: '^(pc|mac)$',
+        [`${P}/canary-weight`]: '20',
+      }),
+    ];
+    expect(simulate(objects, request({ headers: { 'User-Agent': 'mac' } }))).toEqual({
+      backends: canaryOnly,
+      rule: 'canary-by-header-pattern user-agent=~^(pc|mac)$',
+    });
     expect(simulate(objects, request({ headers: { 'User-Agent': 'linux' } }))?.backends).toEqual(twenty);
   });
 
   it('routes canary-by-cookie always / never, other values fall through', () => {
     const objects = [stable, canary({ [`${P}/canary-by-cookie`]: 'beta', [`${P}/canary-weight`]: '20' })];
-    expect(simulate(objects, request({ cookies: { beta: 'always' } }))).toEqual({ backends: canaryOnly, rule: 'canary-by-cookie beta=always' });
-    expect(simulate(objects, request({ cookies: { beta: 'never' } }))).toEqual({ backends: stableOnly, rule: 'canary-by-cookie beta=never' });
+    expect(simulate(objects, request({ cookies: { beta: 'always' } }))).toEqual({
+      backends: canaryOnly,
+      rule: 'canary-by-cookie beta=always',
+    });
+    expect(simulate(objects, request({ cookies: { beta: 'never' } }))).toEqual({
+      backends: stableOnly,
+      rule: 'canary-by-cookie beta=never',
+    });
     expect(simulate(objects, request({ cookies: { beta: 'yes' } }))?.backends).toEqual(twenty);
   });
 
@@ -135,7 +187,10 @@ describe('ingress-nginx simulate: host and path', () => {
 
   it('matches Prefix paths by element, longest first', () => {
     const objects = [stable, canary({ [`${P}/canary-weight`]: '20' })];
-    expect(simulate(objects, request({ path: '/foo' }))).toEqual({ backends: [{ service: 'foo', share: 1 }], rule: 'no canary' });
+    expect(simulate(objects, request({ path: '/foo' }))).toEqual({
+      backends: [{ service: 'foo', share: 1 }],
+      rule: 'no canary',
+    });
     expect(simulate(objects, request({ path: '/foo/bar?x=1' }))?.backends).toEqual([{ service: 'foo', share: 1 }]);
     expect(simulate(objects, request({ path: '/foobar' }))).toEqual({ backends: twenty, rule: 'canary-weight 20/100' });
   });
@@ -165,7 +220,12 @@ describe('ingress-nginx simulate over rendered objects', () => {
   const ctx: GeneratorContext<NginxOptions> = soloContext({
     app: 'web',
     rollout,
-    options: { ingresses: ['web'], annotationPrefix: P, additionalIngressAnnotations: {}, canaryIngressAnnotations: {} },
+    options: {
+      ingresses: ['web'],
+      annotationPrefix: P,
+      additionalIngressAnnotations: {},
+      canaryIngressAnnotations: {},
+    },
     optionsOrigin: origin,
     resources: new ResourceSet([{ object: stable, origin, locate: () => origin }]),
     stableService: 'web',
@@ -174,7 +234,9 @@ describe('ingress-nginx simulate over rendered objects', () => {
   const none = { headerRoutes: [], mirrorRoutes: [] };
 
   it('gives the intended split of a header + weight step', () => {
-    const matches = [{ headers: [{ name: 'x-env', type: 'Exact' as const, value: 'canary' }], queryParams: [], cookies: [] }];
+    const matches = [
+      { headers: [{ name: 'x-env', type: 'Exact' as const, value: 'canary' }], queryParams: [], cookies: [] },
+    ];
     const objects = [stable, ...render(ctx, { weight: 20, weightTotal: 100, matches, ...none })];
     expect(simulate(objects, request({ headers: { 'x-env': 'canary' } }))?.backends).toEqual(canaryOnly);
     expect(simulate(objects, request())?.backends).toEqual(twenty);

@@ -5,7 +5,16 @@ import { NginxOptions, optionsSchema } from '../../generators/ingress-nginx/opti
 import { render, unsupportedFeatures } from '../../generators/ingress-nginx/render';
 import type { GeneratorContext } from '../../generators/types';
 import type { KubeObject } from '../../src/model/kube';
-import { lineOf, match, optionsOrigin, soloContext, sourceResources, traffic, vm, webRollout } from '../helpers/generator-context';
+import {
+  lineOf,
+  match,
+  optionsOrigin,
+  soloContext,
+  sourceResources,
+  traffic,
+  vm,
+  webRollout,
+} from '../helpers/generator-context';
 
 const P = 'nginx.ingress.kubernetes.io';
 const INGRESS_FILE = 'apps/web/ingress.yaml';
@@ -50,7 +59,10 @@ const defaultOptions: NginxOptions = {
   canaryIngressAnnotations: {},
 };
 
-function ctx(options: Partial<NginxOptions> = {}, objects: KubeObject[] = [stableIngress]): GeneratorContext<NginxOptions> {
+function ctx(
+  options: Partial<NginxOptions> = {},
+  objects: KubeObject[] = [stableIngress],
+): GeneratorContext<NginxOptions> {
   return soloContext({
     app: 'web',
     rollout: webRollout(),
@@ -105,7 +117,9 @@ describe('ingress-nginx render', () => {
   });
 
   it('adds canary-by-header and -value next to the weight', () => {
-    const a = annotationsOf(render(ctx(), traffic({ weight: 30, matches: [match({ headers: [vm('x-env', 'canary')] })] })));
+    const a = annotationsOf(
+      render(ctx(), traffic({ weight: 30, matches: [match({ headers: [vm('x-env', 'canary')] })] })),
+    );
     expect(a[`${P}/canary-weight`]).toBe('30');
     expect(a[`${P}/canary-by-header`]).toBe('x-env');
     expect(a[`${P}/canary-by-header-value`]).toBe('canary');
@@ -113,7 +127,9 @@ describe('ingress-nginx render', () => {
   });
 
   it('writes a regex header as canary-by-header-pattern and no weight when weight is 0', () => {
-    const a = annotationsOf(render(ctx(), traffic({ matches: [match({ headers: [vm('user-agent', '.*pc', 'RegularExpression')] })] })));
+    const a = annotationsOf(
+      render(ctx(), traffic({ matches: [match({ headers: [vm('user-agent', '.*pc', 'RegularExpression')] })] })),
+    );
     expect(a[`${P}/canary-by-header`]).toBe('user-agent');
     expect(a[`${P}/canary-by-header-pattern`]).toBe('.*pc');
     expect(a[`${P}/canary-by-header-value`]).toBeUndefined();
@@ -158,7 +174,12 @@ describe('ingress-nginx render', () => {
 
   it('applies additional annotations with the prefix, canary annotations after them, step keys last', () => {
     const options = {
-      additionalIngressAnnotations: { 'canary-by-header': 'X-Canary', 'load-balance': 'ewma', 'example.com/team': 'a', 'canary-weight': '99' },
+      additionalIngressAnnotations: {
+        'canary-by-header': 'X-Canary',
+        'load-balance': 'ewma',
+        'example.com/team': 'a',
+        'canary-weight': '99',
+      },
       canaryIngressAnnotations: { [`${P}/load-balance`]: 'round_robin' },
     };
     const a = annotationsOf(render(ctx(options), traffic({ weight: 10 })));
@@ -204,7 +225,9 @@ describe('ingress-nginx unsupportedFeatures', () => {
 
   it('rejects two header matches', () => {
     const matches = [match({ headers: [vm('a', '1')] }), match({ headers: [vm('b', '2')] })];
-    expect(unsupportedFeatures(traffic({ matches }))).toEqual(['2 header matches (ingress-nginx has one canary-by-header per Ingress)']);
+    expect(unsupportedFeatures(traffic({ matches }))).toEqual([
+      '2 header matches (ingress-nginx has one canary-by-header per Ingress)',
+    ]);
   });
 
   it('rejects a query match', () => {
@@ -214,9 +237,9 @@ describe('ingress-nginx unsupportedFeatures', () => {
   });
 
   it('rejects a path match', () => {
-    expect(unsupportedFeatures(traffic({ matches: [match({ path: { type: 'PathPrefix', value: '/beta' } })] }))).toEqual([
-      'match 1: path PathPrefix /beta (ingress-nginx canary rules cannot match paths)',
-    ]);
+    expect(
+      unsupportedFeatures(traffic({ matches: [match({ path: { type: 'PathPrefix', value: '/beta' } })] })),
+    ).toEqual(['match 1: path PathPrefix /beta (ingress-nginx canary rules cannot match paths)']);
   });
 
   it('rejects a cookie value other than always, a Prefix header, mirrors and fractional weights', () => {
@@ -257,9 +280,14 @@ describe('ingress-nginx check and claims', () => {
   });
 
   it('reports a listed Ingress that is itself a canary', () => {
-    const canary: KubeObject = { ...stableIngress, metadata: { name: 'web', namespace: 'shop', annotations: { [`${P}/canary`]: 'true' } } };
+    const canary: KubeObject = {
+      ...stableIngress,
+      metadata: { name: 'web', namespace: 'shop', annotations: { [`${P}/canary`]: 'true' } },
+    };
     const out = check(ctx({}, [canary]));
-    expect(out.map((d) => d.message)).toEqual([`Ingress "web" is itself a canary Ingress (${P}/canary: "true"); name the stable Ingress instead`]);
+    expect(out.map((d) => d.message)).toEqual([
+      `Ingress "web" is itself a canary Ingress (${P}/canary: "true"); name the stable Ingress instead`,
+    ]);
   });
 
   it('reports a source object already named <ingress>-canary', () => {
@@ -270,7 +298,10 @@ describe('ingress-nginx check and claims', () => {
   });
 
   it('claims each host+path served by the stable Service', () => {
-    expect(claims(ctx()).map((c) => c.key)).toEqual(['ingress-nginx:nginx:web.example.com:/', 'ingress-nginx:nginx:*:/shop']);
+    expect(claims(ctx()).map((c) => c.key)).toEqual([
+      'ingress-nginx:nginx:web.example.com:/',
+      'ingress-nginx:nginx:*:/shop',
+    ]);
     expect(claims(ctx())[0]!.origin).toEqual(at(7));
   });
 

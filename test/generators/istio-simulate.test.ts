@@ -15,7 +15,10 @@ const PROBES: Record<string, Record<string, { host: string; path: string }>> = {
   'argo-subset-mode': { ratings: { host: 'ratings', path: '/' } },
   'argo-tls-tcp-multi-vs': { db: { host: 'db', path: '/' } },
   'argo-header-mirror': { reviews: { host: 'reviews.example.com', path: '/' } },
-  'argo-shared-virtualservice': { frontend: { host: 'shop.example.com', path: '/' }, api: { host: 'shop.example.com', path: '/api/items' } },
+  'argo-shared-virtualservice': {
+    frontend: { host: 'shop.example.com', path: '/' },
+    api: { host: 'shop.example.com', path: '/api/items' },
+  },
   'kruise-v1beta1-matches': { productpage: { host: 'productpage.example.com', path: '/' } },
   'kruise-subset-user-fields': { details: { host: 'details', path: '/' } },
 };
@@ -26,7 +29,12 @@ function load(name: string): LoadedApp {
   return app;
 }
 
-function simulate(app: LoadedApp, objects: readonly KubeObject[], req: SimRequest, ready?: ReadonlySet<string>): TrafficSplit {
+function simulate(
+  app: LoadedApp,
+  objects: readonly KubeObject[],
+  req: SimRequest,
+  ready?: ReadonlySet<string>,
+): TrafficSplit {
   const split = simulateRequest(objects, generatorsOf(app), req, ready);
   if (!split) throw new Error(`no route matched ${JSON.stringify(req)}`);
   return split;
@@ -36,7 +44,9 @@ function simulate(app: LoadedApp, objects: readonly KubeObject[], req: SimReques
 function canaryShare(split: TrafficSplit, workload: string): number {
   const mine = split.pods.filter((p) => p.deployment === workload || p.deployment === `${workload}-canary`);
   const total = mine.reduce((n, p) => n + p.share, 0);
-  return total === 0 ? 0 : mine.filter((p) => p.deployment === `${workload}-canary`).reduce((n, p) => n + p.share, 0) / total;
+  return total === 0
+    ? 0
+    : mine.filter((p) => p.deployment === `${workload}-canary`).reduce((n, p) => n + p.share, 0) / total;
 }
 
 /** A value the condition accepts: regexes written like `.*demo` or `on|yes` are sampled, not solved. */
@@ -53,7 +63,12 @@ function requestFor(base: { host: string; path: string }, m: RouteMatch): SimReq
   return { host: base.host, path: p, method: m.method ?? 'GET', headers, cookies: {}, query };
 }
 
-const plain = (base: { host: string; path: string }): SimRequest => ({ ...base, headers: { 'x-other': '1' }, cookies: {}, query: {} });
+const plain = (base: { host: string; path: string }): SimRequest => ({
+  ...base,
+  headers: { 'x-other': '1' },
+  cookies: {},
+  query: {},
+});
 
 describe.each(CASES)('istio simulator: %s', (name) => {
   const app = load(name);
@@ -61,26 +76,31 @@ describe.each(CASES)('istio simulator: %s', (name) => {
   const steps = Math.max(...rollouts.map((r) => r.plan.steps.length));
   const probe = (r: LoadedRollout) => PROBES[name][r.spec.name];
 
-  test.each(Array.from({ length: steps }, (_, i) => i + 1))('step %i: weighted, header, match and mirror traffic land as planned', (n) => {
-    const objects = objectsAt(app, { kind: 'step', step: n });
-    for (const r of rollouts) {
-      const step: PlannedStep | undefined = r.plan.steps[n - 1];
-      if (!step) continue;
-      const workload = r.spec.workload.name;
-      expect({ rollout: r.spec.name, share: canaryShare(simulate(app, objects, plain(probe(r))), workload) }).toEqual({ rollout: r.spec.name, share: expect.closeTo(step.traffic.weight / 100, 2) });
-      for (const m of [...step.traffic.matches, ...step.traffic.headerRoutes.flatMap((h) => h.matches)]) {
-        expect(canaryShare(simulate(app, objects, requestFor(probe(r), m)), workload)).toBe(1);
-      }
-      for (const mirror of step.traffic.mirrorRoutes) {
-        for (const m of mirror.matches) {
-          const split = simulate(app, objects, requestFor(probe(r), m));
-          expect(split.mirror?.map((p) => p.deployment)).toEqual([`${workload}-canary`]);
-          expect(split.mirror?.reduce((s, p) => s + p.share, 0)).toBeCloseTo(mirror.percentage / 100, 6);
-          expect(canaryShare(split, workload)).toBeCloseTo(step.traffic.weight / 100, 2);
+  test.each(Array.from({ length: steps }, (_, i) => i + 1))(
+    'step %i: weighted, header, match and mirror traffic land as planned',
+    (n) => {
+      const objects = objectsAt(app, { kind: 'step', step: n });
+      for (const r of rollouts) {
+        const step: PlannedStep | undefined = r.plan.steps[n - 1];
+        if (!step) continue;
+        const workload = r.spec.workload.name;
+        expect({ rollout: r.spec.name, share: canaryShare(simulate(app, objects, plain(probe(r))), workload) }).toEqual(
+          { rollout: r.spec.name, share: expect.closeTo(step.traffic.weight / 100, 2) },
+        );
+        for (const m of [...step.traffic.matches, ...step.traffic.headerRoutes.flatMap((h) => h.matches)]) {
+          expect(canaryShare(simulate(app, objects, requestFor(probe(r), m)), workload)).toBe(1);
+        }
+        for (const mirror of step.traffic.mirrorRoutes) {
+          for (const m of mirror.matches) {
+            const split = simulate(app, objects, requestFor(probe(r), m));
+            expect(split.mirror?.map((p) => p.deployment)).toEqual([`${workload}-canary`]);
+            expect(split.mirror?.reduce((s, p) => s + p.share, 0)).toBeCloseTo(mirror.percentage / 100, 6);
+            expect(canaryShare(split, workload)).toBeCloseTo(step.traffic.weight / 100, 2);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   test('stable only: nothing reaches or mirrors to a canary', () => {
     for (const r of rollouts) {
@@ -91,14 +111,33 @@ describe.each(CASES)('istio simulator: %s', (name) => {
   });
 
   test('no request reaches a backend or subset without ready pods, across every pair of adjacent states', () => {
-    const requests = rollouts.flatMap((r) => [plain(probe(r)), ...r.plan.steps.flatMap((s) => [...s.traffic.matches, ...s.traffic.headerRoutes.flatMap((h) => h.matches), ...s.traffic.mirrorRoutes.flatMap((h) => h.matches)].map((m) => requestFor(probe(r), m)))]);
+    const requests = rollouts.flatMap((r) => [
+      plain(probe(r)),
+      ...r.plan.steps.flatMap((s) =>
+        [
+          ...s.traffic.matches,
+          ...s.traffic.headerRoutes.flatMap((h) => h.matches),
+          ...s.traffic.mirrorRoutes.flatMap((h) => h.matches),
+        ].map((m) => requestFor(probe(r), m)),
+      ),
+    ]);
     // Both prune orders, leaving the canary included: canary workloads carry PruneLast.
-    expectNoDeadBackends(app, lifecycleTransitions(steps, 2), requests, generatorsOf(app), (split, req, { before, after }) => {
-      if (!split) throw new Error(`no route matched ${JSON.stringify(req)}`);
-      // Backends of other apps (a rule's extra destination) are theirs to keep ready.
-      const ours = new Set([...before, ...after].filter((o) => o.kind === 'Service').map((o) => o.metadata.name));
-      rollouts.forEach((r) => [r.spec.traffic.stableService, r.spec.traffic.canaryService].forEach((s) => s && ours.add(s)));
-      return [...split.pods, ...(split.mirror ?? [])].filter((p) => p.share > 0 && !p.deployment && ours.has(p.service));
-    });
+    expectNoDeadBackends(
+      app,
+      lifecycleTransitions(steps, 2),
+      requests,
+      generatorsOf(app),
+      (split, req, { before, after }) => {
+        if (!split) throw new Error(`no route matched ${JSON.stringify(req)}`);
+        // Backends of other apps (a rule's extra destination) are theirs to keep ready.
+        const ours = new Set([...before, ...after].filter((o) => o.kind === 'Service').map((o) => o.metadata.name));
+        rollouts.forEach((r) =>
+          [r.spec.traffic.stableService, r.spec.traffic.canaryService].forEach((s) => s && ours.add(s)),
+        );
+        return [...split.pods, ...(split.mirror ?? [])].filter(
+          (p) => p.share > 0 && !p.deployment && ours.has(p.service),
+        );
+      },
+    );
   });
 });

@@ -12,19 +12,35 @@ const GOLDEN = path.join(ROOT, 'test', 'golden', 'istio');
 test('every rendered golden step validates against the published Istio and Kubernetes schemas', () => {
   const files = fs.readdirSync(GOLDEN).flatMap((c) => {
     const dir = path.join(GOLDEN, c, 'expected');
-    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).map((f) => path.join(dir, f)) : [];
+    return fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .filter((f) => f.endsWith('.yaml'))
+          .map((f) => path.join(dir, f))
+      : [];
   });
   expect(files.length).toBeGreaterThan(20);
-  const kinds = new Set(files.flatMap((f) => validateAgainstSchemas(fs.readFileSync(f, 'utf8')).map((k) => k.split('/')[0])));
+  const kinds = new Set(
+    files.flatMap((f) => validateAgainstSchemas(fs.readFileSync(f, 'utf8')).map((k) => k.split('/')[0])),
+  );
   expect([...kinds].sort()).toEqual(['Deployment', 'DestinationRule', 'Service', 'VirtualService']);
 });
 
 test('Kruise customNetworkRefs are Istio by group and kind, whatever the version; anything else is custom', () => {
   const providerOf = (refs: string) => {
     const [doc] = parseYamlStream('r.yaml', `routing:\n  customNetworkRefs: ${refs}\n`).documents;
-    return providerFromKruiseRouting(doc, (doc.value as { routing: Record<string, unknown> }).routing, ['routing'], [])[0].provider;
+    return providerFromKruiseRouting(
+      doc,
+      (doc.value as { routing: Record<string, unknown> }).routing,
+      ['routing'],
+      [],
+    )[0].provider;
   };
-  expect(providerOf('[{apiVersion: networking.istio.io/v1, kind: VirtualService, name: a}, {apiVersion: networking.istio.io/v1alpha3, kind: DestinationRule, name: b}]')).toBe('istio');
+  expect(
+    providerOf(
+      '[{apiVersion: networking.istio.io/v1, kind: VirtualService, name: a}, {apiVersion: networking.istio.io/v1alpha3, kind: DestinationRule, name: b}]',
+    ),
+  ).toBe('istio');
   expect(providerOf('[{apiVersion: networking.istio.io/v1alpha3, kind: EnvoyFilter, name: a}]')).toBe('custom');
   expect(providerOf('[{apiVersion: gateway.networking.k8s.io/v1, kind: VirtualService, name: a}]')).toBe('custom');
 });
@@ -35,7 +51,10 @@ describe('a full Argo subset-mode rollout through bin/rollgen advance', () => {
   const docs = (f: string) => parseAllDocuments(fs.readFileSync(out(f), 'utf8')).map((d) => d.toJS());
   const vs = () => docs('virtualservice-ratings.yaml')[0];
   const dr = () => docs('destinationrule-ratings.yaml')[0];
-  const weights = () => vs().spec.http[0].route.map((d: { destination: { subset: string }; weight: number }) => `${d.destination.subset}=${d.weight}`);
+  const weights = () =>
+    vs().spec.http[0].route.map(
+      (d: { destination: { subset: string }; weight: number }) => `${d.destination.subset}=${d.weight}`,
+    );
   const subset = (name: string) => dr().spec.subsets.find((s: { name: string }) => s.name === name).labels;
 
   function advance(): string {

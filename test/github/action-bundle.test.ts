@@ -47,11 +47,20 @@ function runAction(inputs: Record<string, string>) {
     ...inputs,
   };
   const run = spawnSync(process.execPath, [BUNDLE], { cwd: tmpdir(), env, encoding: 'utf8' });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr, output: readFileSync(env.GITHUB_OUTPUT, 'utf8'), summary: readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8') };
+  return {
+    code: run.status,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    output: readFileSync(env.GITHUB_OUTPUT, 'utf8'),
+    summary: readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8'),
+  };
 }
 
 test('GIVEN the committed bundle WHEN rebuilt from the sources THEN it is byte-for-byte the same (npm run build:action)', () => {
-  const check = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-action.mjs'), '--check'], { cwd: ROOT, encoding: 'utf8' });
+  const check = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-action.mjs'), '--check'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   expect(check.stderr).toBe('');
   expect(check.status).toBe(0);
 });
@@ -62,8 +71,12 @@ test('GIVEN command validate WHEN the Action runs THEN it validates the workspac
   expect(r.code).toBe(0);
   // The CLI's output, between GitHub's stop-commands and the resume token (no `::` line of it is a command).
   expect(r.stdout).toMatch(/^::stop-commands::([0-9a-f]{32})\nechoserver: ok \(1 rollout\)\n::\1::\n$/);
-  expect(r.output).toBe('opened=[]\nupdated=[]\nmerged=[]\nreport={"opened":[],"updated":[],"merged":[],"closed":[]}\n');
-  expect(r.summary).toBe('### rollgen validate\n\nNo pull requests were opened, updated, merged or closed.\n\nFinished successfully.\n');
+  expect(r.output).toBe(
+    'opened=[]\nupdated=[]\nmerged=[]\nreport={"opened":[],"updated":[],"merged":[],"closed":[]}\n',
+  );
+  expect(r.summary).toBe(
+    '### rollgen validate\n\nNo pull requests were opened, updated, merged or closed.\n\nFinished successfully.\n',
+  );
   expect(fake.requests).toEqual([]);
 });
 
@@ -84,12 +97,17 @@ test('GIVEN a config that does not exist WHEN the Action runs THEN the CLI exit 
 test('GIVEN an unknown command WHEN the Action runs THEN exit 2 with an annotation naming the input, nothing written', () => {
   const r = runAction({ INPUT_COMMAND: 'deploy' });
   expect(r.code).toBe(2);
-  expect(r.stdout).toBe('::error title=rollgen action::input "command" must be one of pr, abort, promote, retry, validate, status; got "deploy"\n');
+  expect(r.stdout).toBe(
+    '::error title=rollgen action::input "command" must be one of pr, abort, promote, retry, validate, status; got "deploy"\n',
+  );
   expect(r.output).toBe('');
 });
 
 test('GIVEN the token input WHEN the Action runs, failing or not THEN the token is in no output, summary or log', () => {
-  const runs = [runAction({ INPUT_COMMAND: 'validate' }), runAction({ INPUT_COMMAND: 'validate', INPUT_CONFIG: 'missing.yaml' })];
+  const runs = [
+    runAction({ INPUT_COMMAND: 'validate' }),
+    runAction({ INPUT_COMMAND: 'validate', INPUT_CONFIG: 'missing.yaml' }),
+  ];
   const everything = runs.map((r) => r.stdout + r.stderr + r.output + r.summary).join('');
   expect(everything).toContain('rollgen validate');
   expect(everything).not.toContain(fake.token);

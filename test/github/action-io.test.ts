@@ -5,21 +5,62 @@ import { buildActionReport, PullRequestEvent } from '../../src/run/report';
 
 describe('inputs', () => {
   test('GIVEN only the defaults action.yml sets WHEN parsed THEN pr on every app with rollgen.yaml, not a dry run', () => {
-    const inputs = parseInputs({ INPUT_TOKEN: 't', INPUT_CONFIG: 'rollgen.yaml', INPUT_COMMAND: 'pr', INPUT_APP: '', 'INPUT_DRY-RUN': 'false' });
-    expect(inputs).toEqual({ token: 't', config: 'rollgen.yaml', command: 'pr', apps: [], dryRun: false, full: false, merge: false });
+    const inputs = parseInputs({
+      INPUT_TOKEN: 't',
+      INPUT_CONFIG: 'rollgen.yaml',
+      INPUT_COMMAND: 'pr',
+      INPUT_APP: '',
+      'INPUT_DRY-RUN': 'false',
+    });
+    expect(inputs).toEqual({
+      token: 't',
+      config: 'rollgen.yaml',
+      command: 'pr',
+      apps: [],
+      dryRun: false,
+      full: false,
+      merge: false,
+    });
     expect(buildArgv(inputs as never)).toEqual(['pr', '--config', 'rollgen.yaml']);
   });
 
   test('GIVEN pr with apps and dry-run WHEN mapped THEN the argv a person would type', () => {
-    const inputs = parseInputs({ INPUT_COMMAND: ' pr ', INPUT_APP: 'echo-a, echo-b\necho-c', 'INPUT_DRY-RUN': 'TRUE', INPUT_CONFIG: 'ops/rollgen.yaml' });
-    expect(buildArgv(inputs as never)).toEqual(['pr', 'echo-a', 'echo-b', 'echo-c', '--config', 'ops/rollgen.yaml', '--dry-run']);
+    const inputs = parseInputs({
+      INPUT_COMMAND: ' pr ',
+      INPUT_APP: 'echo-a, echo-b\necho-c',
+      'INPUT_DRY-RUN': 'TRUE',
+      INPUT_CONFIG: 'ops/rollgen.yaml',
+    });
+    expect(buildArgv(inputs as never)).toEqual([
+      'pr',
+      'echo-a',
+      'echo-b',
+      'echo-c',
+      '--config',
+      'ops/rollgen.yaml',
+      '--dry-run',
+    ]);
   });
 
   test('GIVEN abort, promote or retry WHEN mapped THEN they act through a PR, with --merge, --full and --dry-run as asked', () => {
-    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'abort', INPUT_APP: 'echo', 'INPUT_DRY-RUN': 'true' }) as never)).toEqual(['abort', 'echo', '--config', 'rollgen.yaml', '--pr', '--dry-run']);
-    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'promote', INPUT_APP: 'echo', INPUT_FULL: 'true', INPUT_MERGE: 'true' }) as never)).toEqual(['promote', 'echo', '--config', 'rollgen.yaml', '--pr', '--merge', '--full']);
-    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'retry', INPUT_APP: 'echo' }) as never)).toEqual(['retry', 'echo', '--config', 'rollgen.yaml', '--pr']);
-    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'validate', INPUT_FULL: 'true', INPUT_MERGE: 'true' }) as never)).toEqual(['validate', '--config', 'rollgen.yaml']);
+    expect(
+      buildArgv(parseInputs({ INPUT_COMMAND: 'abort', INPUT_APP: 'echo', 'INPUT_DRY-RUN': 'true' }) as never),
+    ).toEqual(['abort', 'echo', '--config', 'rollgen.yaml', '--pr', '--dry-run']);
+    expect(
+      buildArgv(
+        parseInputs({ INPUT_COMMAND: 'promote', INPUT_APP: 'echo', INPUT_FULL: 'true', INPUT_MERGE: 'true' }) as never,
+      ),
+    ).toEqual(['promote', 'echo', '--config', 'rollgen.yaml', '--pr', '--merge', '--full']);
+    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'retry', INPUT_APP: 'echo' }) as never)).toEqual([
+      'retry',
+      'echo',
+      '--config',
+      'rollgen.yaml',
+      '--pr',
+    ]);
+    expect(
+      buildArgv(parseInputs({ INPUT_COMMAND: 'validate', INPUT_FULL: 'true', INPUT_MERGE: 'true' }) as never),
+    ).toEqual(['validate', '--config', 'rollgen.yaml']);
   });
 
   test('GIVEN no token input WHEN parsed THEN GITHUB_TOKEN is used', () => {
@@ -27,7 +68,9 @@ describe('inputs', () => {
   });
 
   test('GIVEN an unknown command or a non-boolean dry-run WHEN parsed THEN a message naming the input', () => {
-    expect(parseInputs({ INPUT_COMMAND: 'deploy' })).toBe('input "command" must be one of pr, abort, promote, retry, validate, status; got "deploy"');
+    expect(parseInputs({ INPUT_COMMAND: 'deploy' })).toBe(
+      'input "command" must be one of pr, abort, promote, retry, validate, status; got "deploy"',
+    );
     expect(parseInputs({ 'INPUT_DRY-RUN': 'yes' })).toBe('input "dry-run" must be true or false; got "yes"');
     expect(parseInputs({ INPUT_MERGE: 'maybe' })).toBe('input "merge" must be true or false; got "maybe"');
   });
@@ -50,11 +93,22 @@ describe('outputs and summary', () => {
 
   test('GIVEN PR events WHEN summarised THEN a Markdown table row per PR with escaped cells', () => {
     expect(formatSummary('pr', buildActionReport(events), 0)).toBe(
-      ['### rollgen pr', '', '| app | pull request | what | step |', '|---|---|---|---|',
-        '| echo-a | [#9](https://github.com/o/r/pull/9) | opened | 2 of 4 |', '| echo\\|b | [#8](https://github.com/o/r/pull/8) | updated |  |', '| echo-a | [#7](https://github.com/o/r/pull/7) | merged | 1 of 4 |',
-        '', 'Finished successfully.', ''].join('\n'),
+      [
+        '### rollgen pr',
+        '',
+        '| app | pull request | what | step |',
+        '|---|---|---|---|',
+        '| echo-a | [#9](https://github.com/o/r/pull/9) | opened | 2 of 4 |',
+        '| echo\\|b | [#8](https://github.com/o/r/pull/8) | updated |  |',
+        '| echo-a | [#7](https://github.com/o/r/pull/7) | merged | 1 of 4 |',
+        '',
+        'Finished successfully.',
+        '',
+      ].join('\n'),
     );
-    expect(formatSummary('abort', buildActionReport([]), 1)).toMatch(/No pull requests were opened, updated, merged or closed\.\n\nFailed with exit status 1/);
+    expect(formatSummary('abort', buildActionReport([]), 1)).toMatch(
+      /No pull requests were opened, updated, merged or closed\.\n\nFailed with exit status 1/,
+    );
   });
 
   test('GIVEN a multi-line error WHEN annotated THEN one workflow command with GitHub escaping', () => {

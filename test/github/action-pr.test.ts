@@ -66,7 +66,13 @@ async function runAction(inputs: Record<string, string>) {
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stdout, stderr, output: readFileSync(env.GITHUB_OUTPUT, 'utf8'), summary: readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8') };
+  return {
+    code,
+    stdout,
+    stderr,
+    output: readFileSync(env.GITHUB_OUTPUT, 'utf8'),
+    summary: readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8'),
+  };
 }
 
 test('GIVEN a new app WHEN the Action runs pr THEN it opens one PR in at most 6 requests, reports it, and a rerun writes nothing', async () => {
@@ -80,7 +86,9 @@ test('GIVEN a new app WHEN the Action runs pr THEN it opens one PR in at most 6 
   expect(opening).toBeLessThanOrEqual(6);
   // The PR's branch is the base plus one commit holding the rendered output.
   const files = fake.state.filesAt('rollgen/echoserver/adopt');
-  expect([...files.keys()].filter((p) => p.startsWith('deploy/echoserver/')).sort()).toContain('deploy/echoserver/kustomization.yaml');
+  expect([...files.keys()].filter((p) => p.startsWith('deploy/echoserver/')).sort()).toContain(
+    'deploy/echoserver/kustomization.yaml',
+  );
 
   fake.requests.length = 0;
   const again = await runAction({ INPUT_COMMAND: 'pr' });
@@ -88,7 +96,9 @@ test('GIVEN a new app WHEN the Action runs pr THEN it opens one PR in at most 6 
   expect(fake.requests.filter((r) => r.method !== 'GET')).toEqual([]);
   expect(again.output).toMatch(/^opened=\[\]$/m);
   expect(first.stdout + first.stderr + first.output + first.summary + again.stdout).not.toContain(fake.token);
-  process.stdout.write(`action pr: opening the first PR took ${opening} requests; an unchanged rerun ${fake.requests.length} (all reads)\n`);
+  process.stdout.write(
+    `action pr: opening the first PR took ${opening} requests; an unchanged rerun ${fake.requests.length} (all reads)\n`,
+  );
 });
 
 test('GIVEN dry-run WHEN the Action runs pr THEN it prints the intended PR and makes no write call', async () => {
@@ -104,7 +114,12 @@ test('the checkout really is git (guards the seeding above)', () => {
 });
 
 test('GIVEN an error text holding a workflow command WHEN the Action prints it THEN the runner sees it only while commands are stopped, and the one ::error after', async () => {
-  fake.inject({ method: 'GET', route: '/repos/{owner}/{repo}/pulls', status: 403, body: { message: 'denied\n::warning::injected\n::add-mask::x' } });
+  fake.inject({
+    method: 'GET',
+    route: '/repos/{owner}/{repo}/pulls',
+    status: 403,
+    body: { message: 'denied\n::warning::injected\n::add-mask::x' },
+  });
   const r = await runAction({ INPUT_COMMAND: 'pr' });
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('\n::warning::injected');

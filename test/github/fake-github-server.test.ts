@@ -10,24 +10,48 @@ describe('fake GitHub routes', () => {
     const missing = ROUTES.filter((r) => !operation(r.method, r.path)).map((r) => `${r.method} ${r.path}`);
     expect(missing).toEqual([]);
     expect(ROUTES.map((r) => operation(r.method, r.path)?.operationId).sort()).toEqual([
-      'checks/list-for-ref', 'git/create-commit', 'git/create-ref', 'git/create-tree', 'git/get-commit', 'git/get-ref', 'git/update-ref',
-      'issues/add-labels', 'issues/create-comment', 'issues/list-comments', 'issues/set-labels', 'pulls/create', 'pulls/get', 'pulls/list', 'pulls/merge', 'pulls/update', 'repos/get-combined-status-for-ref',
+      'checks/list-for-ref',
+      'git/create-commit',
+      'git/create-ref',
+      'git/create-tree',
+      'git/get-commit',
+      'git/get-ref',
+      'git/update-ref',
+      'issues/add-labels',
+      'issues/create-comment',
+      'issues/list-comments',
+      'issues/set-labels',
+      'pulls/create',
+      'pulls/get',
+      'pulls/list',
+      'pulls/merge',
+      'pulls/update',
+      'repos/get-combined-status-for-ref',
     ]);
   });
 
   test('GIVEN a route GitHub does not have WHEN checked THEN it is reported', () => {
     expect(operation('DELETE', '/repos/{owner}/{repo}/pulls/{pull_number}')).toBeUndefined();
-    expect(checkResponse('DELETE', '/repos/{owner}/{repo}/pulls/{pull_number}', 204, undefined)).toEqual(['DELETE /repos/{owner}/{repo}/pulls/{pull_number}: not in GitHub\'s OpenAPI description']);
+    expect(checkResponse('DELETE', '/repos/{owner}/{repo}/pulls/{pull_number}', 204, undefined)).toEqual([
+      "DELETE /repos/{owner}/{repo}/pulls/{pull_number}: not in GitHub's OpenAPI description",
+    ]);
   });
 });
 
 describe('OpenAPI checks catch drift', () => {
   const REF = '/repos/{owner}/{repo}/git/ref/{ref}';
-  const ref = { ref: 'refs/heads/main', node_id: 'x', url: 'http://h/x', object: { type: 'commit', sha: 'a'.repeat(40), url: 'http://h/y' } };
+  const ref = {
+    ref: 'refs/heads/main',
+    node_id: 'x',
+    url: 'http://h/x',
+    object: { type: 'commit', sha: 'a'.repeat(40), url: 'http://h/y' },
+  };
 
   test('GIVEN a valid git-ref WHEN checked THEN no problems; WHEN a required field is dropped or mistyped THEN each is named', () => {
     expect(checkResponse('GET', REF, 200, ref)).toEqual([]);
-    expect(checkResponse('GET', REF, 200, { ...ref, object: { ...ref.object, sha: 1 } })).toEqual([`GET ${REF} 200 response/object/sha: must be string`]);
+    expect(checkResponse('GET', REF, 200, { ...ref, object: { ...ref.object, sha: 1 } })).toEqual([
+      `GET ${REF} 200 response/object/sha: must be string`,
+    ]);
     expect(checkResponse('GET', REF, 200, { ref: 'x' })).toHaveLength(3);
   });
 
@@ -38,15 +62,54 @@ describe('OpenAPI checks catch drift', () => {
 
   test('GIVEN nullable enums (check-run conclusion) WHEN null THEN accepted; WHEN an unknown value THEN rejected', () => {
     const path = '/repos/{owner}/{repo}/commits/{ref}/check-runs';
-    const run = (conclusion: unknown) => ({ total_count: 1, check_runs: [{ id: 1, node_id: 'n', head_sha: 's', name: 'ci', url: 'u', html_url: null, details_url: null, external_id: null, status: 'queued', conclusion, started_at: null, completed_at: null, output: { title: null, summary: null, text: null, annotations_count: 0, annotations_url: 'http://h/a' }, check_suite: null, app: null, pull_requests: [] }] });
+    const run = (conclusion: unknown) => ({
+      total_count: 1,
+      check_runs: [
+        {
+          id: 1,
+          node_id: 'n',
+          head_sha: 's',
+          name: 'ci',
+          url: 'u',
+          html_url: null,
+          details_url: null,
+          external_id: null,
+          status: 'queued',
+          conclusion,
+          started_at: null,
+          completed_at: null,
+          output: { title: null, summary: null, text: null, annotations_count: 0, annotations_url: 'http://h/a' },
+          check_suite: null,
+          app: null,
+          pull_requests: [],
+        },
+      ],
+    });
     expect(checkResponse('GET', path, 200, run(null))).toEqual([]);
-    expect(checkResponse('GET', path, 200, run('maybe'))).toEqual([`GET ${path} 200 response/check_runs/0/conclusion: must be equal to one of the allowed values`]);
+    expect(checkResponse('GET', path, 200, run('maybe'))).toEqual([
+      `GET ${path} 200 response/check_runs/0/conclusion: must be equal to one of the allowed values`,
+    ]);
   });
 
   test('GIVEN a request with an unknown query parameter or a body that breaks the schema WHEN checked THEN both are reported', () => {
-    expect(checkRequest('GET', '/repos/{owner}/{repo}/pulls', new URLSearchParams('state=open&per_page=100&page=2'), undefined)).toEqual([]);
-    expect(checkRequest('GET', '/repos/{owner}/{repo}/pulls', new URLSearchParams('head_prefix=rollgen'), undefined)).toEqual(['GET /repos/{owner}/{repo}/pulls: unknown query parameter head_prefix']);
-    expect(checkRequest('POST', '/repos/{owner}/{repo}/git/trees', new URLSearchParams(), { tree: [{ path: 'a', mode: '100644', type: 'blob', sha: null }] })).toEqual([]);
-    expect(checkRequest('POST', '/repos/{owner}/{repo}/git/trees', new URLSearchParams(), { base_tree: 'x' })).toEqual(["POST /repos/{owner}/{repo}/git/trees request: must have required property 'tree'"]);
+    expect(
+      checkRequest(
+        'GET',
+        '/repos/{owner}/{repo}/pulls',
+        new URLSearchParams('state=open&per_page=100&page=2'),
+        undefined,
+      ),
+    ).toEqual([]);
+    expect(
+      checkRequest('GET', '/repos/{owner}/{repo}/pulls', new URLSearchParams('head_prefix=rollgen'), undefined),
+    ).toEqual(['GET /repos/{owner}/{repo}/pulls: unknown query parameter head_prefix']);
+    expect(
+      checkRequest('POST', '/repos/{owner}/{repo}/git/trees', new URLSearchParams(), {
+        tree: [{ path: 'a', mode: '100644', type: 'blob', sha: null }],
+      }),
+    ).toEqual([]);
+    expect(checkRequest('POST', '/repos/{owner}/{repo}/git/trees', new URLSearchParams(), { base_tree: 'x' })).toEqual([
+      "POST /repos/{owner}/{repo}/git/trees request: must have required property 'tree'",
+    ]);
   });
 });

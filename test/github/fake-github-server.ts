@@ -36,7 +36,8 @@ export interface Fault {
   /** Serve the request as usual, then answer with the fault: GitHub did the work but the response was lost (a 502 from a proxy). */
   readonly afterHandling?: boolean;
   /** A body, or one built from the request headers (to play a server that echoes credentials). */
-  readonly body?: Readonly<Record<string, unknown>> | ((headers: IncomingMessage['headers']) => Readonly<Record<string, unknown>>);
+  readonly body?:
+    Readonly<Record<string, unknown>> | ((headers: IncomingMessage['headers']) => Readonly<Record<string, unknown>>);
 }
 
 interface Matcher {
@@ -112,7 +113,9 @@ export class FakeGitHub {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', this.origin);
     const found = this.match(method, url.pathname);
-    const reply = found ? this.answer(method, found, url, Buffer.concat(chunks).toString('utf8'), req.headers) : fail(404, 'Not Found');
+    const reply = found
+      ? this.answer(method, found, url, Buffer.concat(chunks).toString('utf8'), req.headers)
+      : fail(404, 'Not Found');
     if (!found) this.violations.push(`${method} ${url.pathname}: the fake serves no such route`);
     else this.requests.push({ method, route: found.route.path, status: reply.status });
     res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
@@ -125,28 +128,53 @@ export class FakeGitHub {
     const path = pathname.slice(base.length);
     for (const m of this.matchers) {
       const hit = m.route.method === method ? m.pattern.exec(path) : null;
-      if (hit) return { route: m.route, params: Object.fromEntries(m.names.map((n, i) => [n, decodeURIComponent(hit[i + 1])])) };
+      if (hit)
+        return {
+          route: m.route,
+          params: Object.fromEntries(m.names.map((n, i) => [n, decodeURIComponent(hit[i + 1])])),
+        };
     }
     return undefined;
   }
 
-  private answer(method: string, found: { route: Route; params: Record<string, string> }, url: URL, text: string, headers: IncomingMessage['headers']): Reply {
+  private answer(
+    method: string,
+    found: { route: Route; params: Record<string, string> },
+    url: URL,
+    text: string,
+    headers: IncomingMessage['headers'],
+  ): Reply {
     const auth = headers.authorization ?? '';
     if (auth !== `token ${this.token}` && auth !== `Bearer ${this.token}`) return fail(401, 'Bad credentials');
     const body = text.length > 0 ? JSON.parse(text) : undefined;
     this.violations.push(...checkRequest(method, found.route.path, url.searchParams, body));
     const fault = this.faults.find((f) => f.left > 0 && f.method === method && f.route === found.route.path);
     if (fault && fault.afterHandling && `${found.params.owner}/${found.params.repo}` === this.repository) {
-      found.route.handle({ params: found.params, query: url.searchParams, body, urls: { api: this.apiUrl, html: this.origin }, state: this.state, self: this.origin + url.pathname });
+      found.route.handle({
+        params: found.params,
+        query: url.searchParams,
+        body,
+        urls: { api: this.apiUrl, html: this.origin },
+        state: this.state,
+        self: this.origin + url.pathname,
+      });
     }
     if (fault) {
       fault.left--;
-      const faultBody = typeof fault.body === 'function' ? fault.body(headers) : (fault.body ?? { message: 'Server Error' });
+      const faultBody =
+        typeof fault.body === 'function' ? fault.body(headers) : (fault.body ?? { message: 'Server Error' });
       return { status: fault.status, body: faultBody, headers: fault.headers };
     }
     const [owner, repo] = [found.params.owner, found.params.repo];
     if (`${owner}/${repo}` !== this.repository) return fail(404, 'Not Found');
-    const call: Call = { params: found.params, query: url.searchParams, body, urls: { api: this.apiUrl, html: this.origin }, state: this.state, self: this.origin + url.pathname };
+    const call: Call = {
+      params: found.params,
+      query: url.searchParams,
+      body,
+      urls: { api: this.apiUrl, html: this.origin },
+      state: this.state,
+      self: this.origin + url.pathname,
+    };
     const reply = found.route.handle(call);
     this.violations.push(...checkResponse(method, found.route.path, reply.status, reply.body));
     return reply;

@@ -13,11 +13,17 @@ export interface Harness {
  * A fake GitHub and a client pointed at it. Back-off runs at 1 ms per second and writes are not
  * paced, so retries and retry-after waits cost milliseconds; everything else is production config.
  */
-export async function startHarness(fakeOptions: FakeGitHubOptions = {}, clientOptions: GitHubScmOptions = {}): Promise<Harness> {
+export async function startHarness(
+  fakeOptions: FakeGitHubOptions = {},
+  clientOptions: GitHubScmOptions = {},
+): Promise<Harness> {
   const fake = await FakeGitHub.start(fakeOptions);
   const logLines: string[] = [];
   const log = (level: LogLevel, line: string) => void logLines.push(`${level}: ${line}`);
-  const scm = createGitHubScm({ token: fake.token, repository: fake.repository, apiUrl: fake.apiUrl }, { retryUnitMs: 1, paceWrites: false, log, ...clientOptions });
+  const scm = createGitHubScm(
+    { token: fake.token, repository: fake.repository, apiUrl: fake.apiUrl },
+    { retryUnitMs: 1, paceWrites: false, log, ...clientOptions },
+  );
   return { fake, scm, logLines };
 }
 

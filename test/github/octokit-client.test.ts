@@ -22,7 +22,13 @@ const CHANGES = [
 
 async function commitStep(withTree = true): Promise<string> {
   const parent = mainHead(h.fake);
-  return h.scm.commitToBranch({ branch: STEP_BRANCH, parent, parentTree: withTree ? treeOf(h.fake, parent) : undefined, message: 'echoserver: step 2', changes: CHANGES });
+  return h.scm.commitToBranch({
+    branch: STEP_BRANCH,
+    parent,
+    parentTree: withTree ? treeOf(h.fake, parent) : undefined,
+    message: 'echoserver: step 2',
+    changes: CHANGES,
+  });
 }
 
 describe('branchHead', () => {
@@ -45,26 +51,43 @@ describe('commitToBranch', () => {
     expect(h.fake.log()).toEqual(['POST /git/trees', 'POST /git/commits', 'POST /git/refs']);
     expect(h.fake.state.branches.get(STEP_BRANCH)).toBe(sha);
     expect(h.fake.state.commits.get(sha)?.parents).toEqual([parent]);
-    expect(Object.fromEntries(h.fake.state.filesAt(STEP_BRANCH))).toEqual({ 'deploy/echoserver/deployment.yaml': 'kind: Deployment\n', 'deploy/echoserver/kustomization.yaml': 'resources: [deployment.yaml]\n' });
+    expect(Object.fromEntries(h.fake.state.filesAt(STEP_BRANCH))).toEqual({
+      'deploy/echoserver/deployment.yaml': 'kind: Deployment\n',
+      'deploy/echoserver/kustomization.yaml': 'resources: [deployment.yaml]\n',
+    });
     expect(h.fake.state.branches.get('main')).toBe(parent);
   });
 
   test('GIVEN no parent tree WHEN committing THEN the parent commit is read first: 4 requests', async () => {
     await commitStep(false);
-    expect(h.fake.log()).toEqual(['GET /git/commits/{commit_sha}', 'POST /git/trees', 'POST /git/commits', 'POST /git/refs']);
+    expect(h.fake.log()).toEqual([
+      'GET /git/commits/{commit_sha}',
+      'POST /git/trees',
+      'POST /git/commits',
+      'POST /git/refs',
+    ]);
   });
 
   test('GIVEN the branch already exists with another commit WHEN committing THEN it is force-reset to parent + one commit (422 then PATCH)', async () => {
     const first = await commitStep();
     const parent = mainHead(h.fake);
     h.fake.resetLog();
-    const second = await h.scm.commitToBranch({ branch: STEP_BRANCH, parent, parentTree: treeOf(h.fake, parent), message: 'echoserver: step 2 (rebased)', changes: [CHANGES[0]] });
+    const second = await h.scm.commitToBranch({
+      branch: STEP_BRANCH,
+      parent,
+      parentTree: treeOf(h.fake, parent),
+      message: 'echoserver: step 2 (rebased)',
+      changes: [CHANGES[0]],
+    });
     expect(second).not.toBe(first);
     expect(h.fake.log()).toEqual(['POST /git/trees', 'POST /git/commits', 'POST /git/refs', 'PATCH /git/refs/{ref}']);
     expect(h.fake.requests.map((r) => r.status)).toEqual([201, 201, 422, 200]);
     expect(h.fake.state.branches.get(STEP_BRANCH)).toBe(second);
     expect(h.fake.state.commits.get(second)?.parents).toEqual([parent]);
-    expect([...h.fake.state.filesAt(STEP_BRANCH).keys()].sort()).toEqual(['README.md', 'deploy/echoserver/deployment.yaml']);
+    expect([...h.fake.state.filesAt(STEP_BRANCH).keys()].sort()).toEqual([
+      'README.md',
+      'deploy/echoserver/deployment.yaml',
+    ]);
   });
 });
 
@@ -72,15 +95,35 @@ describe('opening a step PR', () => {
   test.each([
     [true, 5],
     [false, 6],
-  ])('GIVEN parentTree known=%s WHEN committing and opening the PR with labels THEN it takes %i requests (at most 6)', async (withTree, count) => {
-    const sha = await commitStep(withTree);
-    const pr = await h.scm.createPull({ branch: STEP_BRANCH, base: 'main', title: 'echoserver: step 2 of 4', body: 'traffic 20%', labels: ['rollgen', 'rollgen:echoserver'] });
-    expect(h.fake.requests).toHaveLength(count);
-    expect(count).toBeLessThanOrEqual(6);
-    expect(h.fake.log().slice(-2)).toEqual(['POST /pulls', 'POST /issues/{issue_number}/labels']);
-    expect(pr).toEqual({ number: 1, url: expect.stringMatching(/\/octo\/demo\/pull\/1$/), branch: STEP_BRANCH, base: 'main', state: 'open', merged: false, title: 'echoserver: step 2 of 4', body: 'traffic 20%', labels: ['rollgen', 'rollgen:echoserver'], headSha: sha });
-    expect(h.fake.state.pulls.get(1)?.labels).toEqual(['rollgen', 'rollgen:echoserver']);
-  });
+  ])(
+    'GIVEN parentTree known=%s WHEN committing and opening the PR with labels THEN it takes %i requests (at most 6)',
+    async (withTree, count) => {
+      const sha = await commitStep(withTree);
+      const pr = await h.scm.createPull({
+        branch: STEP_BRANCH,
+        base: 'main',
+        title: 'echoserver: step 2 of 4',
+        body: 'traffic 20%',
+        labels: ['rollgen', 'rollgen:echoserver'],
+      });
+      expect(h.fake.requests).toHaveLength(count);
+      expect(count).toBeLessThanOrEqual(6);
+      expect(h.fake.log().slice(-2)).toEqual(['POST /pulls', 'POST /issues/{issue_number}/labels']);
+      expect(pr).toEqual({
+        number: 1,
+        url: expect.stringMatching(/\/octo\/demo\/pull\/1$/),
+        branch: STEP_BRANCH,
+        base: 'main',
+        state: 'open',
+        merged: false,
+        title: 'echoserver: step 2 of 4',
+        body: 'traffic 20%',
+        labels: ['rollgen', 'rollgen:echoserver'],
+        headSha: sha,
+      });
+      expect(h.fake.state.pulls.get(1)?.labels).toEqual(['rollgen', 'rollgen:echoserver']);
+    },
+  );
 
   test('GIVEN no labels WHEN opening THEN one request', async () => {
     await commitStep();
@@ -93,12 +136,19 @@ describe('opening a step PR', () => {
 
 describe('listPulls', () => {
   test('GIVEN 150 open PRs, 120 of them rollgen branches WHEN listing by prefix THEN newest first, only rollgen ones, 2 list requests', async () => {
-    for (let i = 1; i <= 150; i++) h.fake.state.openPull(i % 5 === 0 ? `feature/${i}` : `rollgen/app-${i}/step-1`, 'main', `PR ${i}`, null);
+    for (let i = 1; i <= 150; i++)
+      h.fake.state.openPull(i % 5 === 0 ? `feature/${i}` : `rollgen/app-${i}/step-1`, 'main', `PR ${i}`, null);
     h.fake.state.pulls.get(7)!.state = 'closed';
     const open = await h.scm.listPulls({ prefix: 'rollgen/', state: 'open' });
     expect(h.fake.log()).toEqual(['GET /pulls', 'GET /pulls']);
     expect(open).toHaveLength(119);
-    expect(open[0]).toMatchObject({ number: 149, branch: 'rollgen/app-149/step-1', body: '', state: 'open', merged: false });
+    expect(open[0]).toMatchObject({
+      number: 149,
+      branch: 'rollgen/app-149/step-1',
+      body: '',
+      state: 'open',
+      merged: false,
+    });
     expect(open.map((p) => p.number)).toEqual([...open.map((p) => p.number)].sort((a, b) => b - a));
     expect(open.some((p) => p.branch.startsWith('feature/') || p.number === 7)).toBe(false);
     const all = await h.scm.listPulls({ prefix: 'rollgen/app-7/', state: 'all' });
@@ -114,7 +164,11 @@ describe('listPulls', () => {
       p.updatedAt = p.closedAt = i > 447 ? '2026-06-01T00:00:00Z' : '2025-01-01T00:00:00Z';
     }
     h.fake.resetLog();
-    const recent = await h.scm.listPulls({ prefix: 'rollgen/', state: 'all', closedSince: new Date('2026-05-01T00:00:00Z') });
+    const recent = await h.scm.listPulls({
+      prefix: 'rollgen/',
+      state: 'all',
+      closedSince: new Date('2026-05-01T00:00:00Z'),
+    });
     expect(h.fake.log()).toEqual(['GET /pulls', 'GET /pulls']);
     expect(recent.map((p) => p.number)).toEqual([453, 452, 451, 450, 449, 448]);
     h.fake.resetLog();
@@ -168,7 +222,9 @@ describe('mergePull', () => {
     const error = await h.scm.mergePull(1, { sha: 'f'.repeat(40), method: 'merge' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ScmError);
     expect(error).toMatchObject({ status: 409, action: 'merge PR #1' });
-    expect((error as Error).message).toMatch(/^merge PR #1: its head moved since rollgen checked it \(expected ffffffffffff\)/);
+    expect((error as Error).message).toMatch(
+      /^merge PR #1: its head moved since rollgen checked it \(expected ffffffffffff\)/,
+    );
     expect(h.fake.requests).toHaveLength(1);
     expect(h.fake.state.pulls.get(1)?.mergedAt).toBeNull();
   });
@@ -188,9 +244,31 @@ describe('checks', () => {
   test.each<[string, () => void, string]>([
     ['no checks at all', () => undefined, 'success'],
     ['a check run in progress', () => h.fake.state.addCheckRun(sha, 'ci', 'in_progress'), 'pending'],
-    ['passing runs and a success status', () => (h.fake.state.addCheckRun(sha, 'ci', 'completed', 'success'), h.fake.state.addCheckRun(sha, 'lint', 'completed', 'skipped'), h.fake.state.addStatus(sha, 'legacy', 'success')), 'success'],
-    ['a pending status', () => (h.fake.state.addCheckRun(sha, 'ci', 'completed', 'success'), h.fake.state.addStatus(sha, 'legacy', 'pending')), 'pending'],
-    ['a failed run next to a running one', () => (h.fake.state.addCheckRun(sha, 'ci', 'completed', 'timed_out'), h.fake.state.addCheckRun(sha, 'e2e', 'queued')), 'failure'],
+    [
+      'passing runs and a success status',
+      () => (
+        h.fake.state.addCheckRun(sha, 'ci', 'completed', 'success'),
+        h.fake.state.addCheckRun(sha, 'lint', 'completed', 'skipped'),
+        h.fake.state.addStatus(sha, 'legacy', 'success')
+      ),
+      'success',
+    ],
+    [
+      'a pending status',
+      () => (
+        h.fake.state.addCheckRun(sha, 'ci', 'completed', 'success'),
+        h.fake.state.addStatus(sha, 'legacy', 'pending')
+      ),
+      'pending',
+    ],
+    [
+      'a failed run next to a running one',
+      () => (
+        h.fake.state.addCheckRun(sha, 'ci', 'completed', 'timed_out'),
+        h.fake.state.addCheckRun(sha, 'e2e', 'queued')
+      ),
+      'failure',
+    ],
     ['an errored status', () => h.fake.state.addStatus(sha, 'legacy', 'error'), 'failure'],
   ])('GIVEN %s WHEN reading checks THEN the combination follows, from 2 requests', async (_name, seed, expected) => {
     seed();

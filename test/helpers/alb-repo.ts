@@ -45,9 +45,16 @@ export function writeApp(dir: string, app: AlbApp): void {
   fs.mkdirSync(dir, { recursive: true });
   const n = app.name;
   fs.writeFileSync(path.join(dir, 'deployment.yaml'), deployment(n));
-  fs.writeFileSync(path.join(dir, 'service.yaml'), `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: ${n}\n  ports:\n    - port: 80\n      targetPort: 8080\n`);
+  fs.writeFileSync(
+    path.join(dir, 'service.yaml'),
+    `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${n}\nspec:\n  selector:\n    app: ${n}\n  ports:\n    - port: 80\n      targetPort: 8080\n`,
+  );
   fs.writeFileSync(path.join(dir, 'ingress.yaml'), ingress(n, n, app.order, app.listenPorts));
-  for (const u of app.userIngresses ?? []) fs.writeFileSync(path.join(dir, `ingress-${u.name}.yaml`), ingress(u.name, n, u.order, app.listenPorts, `/${u.name}`));
+  for (const u of app.userIngresses ?? [])
+    fs.writeFileSync(
+      path.join(dir, `ingress-${u.name}.yaml`),
+      ingress(u.name, n, u.order, app.listenPorts, `/${u.name}`),
+    );
   fs.writeFileSync(path.join(dir, 'rollout.yaml'), rollout(n, app.steps ?? HEADER_THEN_WEIGHT));
 }
 

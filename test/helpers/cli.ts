@@ -9,7 +9,12 @@ export interface CliResult {
 
 /** Runs the CLI in-process exactly as bin/rollgen does, capturing output. */
 /** `edges` injects the flow's environment, clock, code host and git (src/flow/edges.ts). */
-export async function runCli(args: readonly string[], cwd: string, stdin = '', edges: Pick<RunContext, 'env' | 'now' | 'scm' | 'git'> = {}): Promise<CliResult> {
+export async function runCli(
+  args: readonly string[],
+  cwd: string,
+  stdin = '',
+  edges: Pick<RunContext, 'env' | 'now' | 'scm' | 'git'> = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const code = await main(args, {

@@ -34,7 +34,10 @@ export class FakeScm implements ScmClient {
   readonly merges: { readonly number: number; readonly method: MergeMethod }[] = [];
   private seq = 0;
 
-  constructor(private readonly clock: () => Date, readonly repository = 'acme/deploy') {}
+  constructor(
+    private readonly clock: () => Date,
+    readonly repository = 'acme/deploy',
+  ) {}
 
   writes(): Call[] {
     return this.calls.filter((c) => WRITES.includes(c.op));
@@ -50,9 +53,14 @@ export class FakeScm implements ScmClient {
     return this.branches.get(branch);
   }
 
-  async listPulls(req: { prefix: string; state: 'open' | 'closed' | 'all'; closedSince?: Date }): Promise<readonly PullRequest[]> {
+  async listPulls(req: {
+    prefix: string;
+    state: 'open' | 'closed' | 'all';
+    closedSince?: Date;
+  }): Promise<readonly PullRequest[]> {
     await this.enter('listPulls', req);
-    const recent = (p: PullRequest) => p.state === 'open' || !req.closedSince || new Date(p.closedAt ?? p.mergedAt ?? 0) >= req.closedSince;
+    const recent = (p: PullRequest) =>
+      p.state === 'open' || !req.closedSince || new Date(p.closedAt ?? p.mergedAt ?? 0) >= req.closedSince;
     return this.pulls
       .filter((p) => p.branch.startsWith(req.prefix) && (req.state === 'all' || p.state === req.state) && recent(p))
       .sort((a, b) => b.number - a.number)
@@ -65,30 +73,66 @@ export class FakeScm implements ScmClient {
     this.commits.set(sha, { parent: req.parent, message: req.message, changes: req.changes.map((c) => ({ ...c })) });
     if (!this.branches.has(req.branch)) {
       await tick();
-      if (this.branches.has(req.branch)) throw new ScmError(`create branch ${req.branch}`, 422, 'Reference already exists');
+      if (this.branches.has(req.branch))
+        throw new ScmError(`create branch ${req.branch}`, 422, 'Reference already exists');
     }
     this.branches.set(req.branch, sha);
     for (const p of this.pulls) if (p.state === 'open' && p.branch === req.branch) p.headSha = sha;
     return sha;
   }
 
-  async createPull(req: { branch: string; base: string; title: string; body: string; labels: readonly string[] }): Promise<PullRequest> {
+  async createPull(req: {
+    branch: string;
+    base: string;
+    title: string;
+    body: string;
+    labels: readonly string[];
+  }): Promise<PullRequest> {
     await this.enter('createPull', req);
     const head = this.branches.get(req.branch);
     if (!head) throw new ScmError(`open PR from ${req.branch}`, 422, 'head branch does not exist');
-    if (this.pulls.some((p) => p.state === 'open' && p.branch === req.branch)) throw new ScmError(`open PR from ${req.branch}`, 422, `A pull request already exists for ${this.repository.split('/')[0]}:${req.branch}.`);
+    if (this.pulls.some((p) => p.state === 'open' && p.branch === req.branch))
+      throw new ScmError(
+        `open PR from ${req.branch}`,
+        422,
+        `A pull request already exists for ${this.repository.split('/')[0]}:${req.branch}.`,
+      );
     const number = this.pulls.length + 1;
-    const pr: Pull = { number, url: `https://github.com/${this.repository}/pull/${number}`, branch: req.branch, base: req.base, state: 'open', merged: false, title: req.title, body: req.body, labels: [...req.labels], headSha: head };
+    const pr: Pull = {
+      number,
+      url: `https://github.com/${this.repository}/pull/${number}`,
+      branch: req.branch,
+      base: req.base,
+      state: 'open',
+      merged: false,
+      title: req.title,
+      body: req.body,
+      labels: [...req.labels],
+      headSha: head,
+    };
     this.pulls.push(pr);
     return { ...pr };
   }
 
-  async updatePull(number: number, req: { title?: string; body?: string; labels?: readonly string[]; state?: 'open' | 'closed' }): Promise<PullRequest> {
+  async updatePull(
+    number: number,
+    req: { title?: string; body?: string; labels?: readonly string[]; state?: 'open' | 'closed' },
+  ): Promise<PullRequest> {
     await this.enter('updatePull', number, req);
     const pr = this.pull(number);
-    if (req.state === 'open' && pr.state === 'closed' && this.pulls.some((p) => p.state === 'open' && p.branch === pr.branch)) throw new ScmError(`reopen #${number}`, 422, 'a PR is already open for this branch');
-    Object.assign(pr, { ...(req.title !== undefined ? { title: req.title } : {}), ...(req.body !== undefined ? { body: req.body } : {}), ...(req.labels ? { labels: [...req.labels] } : {}) });
-    if (req.state === 'closed' && pr.state === 'open') Object.assign(pr, { state: 'closed', closedAt: this.clock().toISOString() });
+    if (
+      req.state === 'open' &&
+      pr.state === 'closed' &&
+      this.pulls.some((p) => p.state === 'open' && p.branch === pr.branch)
+    )
+      throw new ScmError(`reopen #${number}`, 422, 'a PR is already open for this branch');
+    Object.assign(pr, {
+      ...(req.title !== undefined ? { title: req.title } : {}),
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      ...(req.labels ? { labels: [...req.labels] } : {}),
+    });
+    if (req.state === 'closed' && pr.state === 'open')
+      Object.assign(pr, { state: 'closed', closedAt: this.clock().toISOString() });
     if (req.state === 'open') Object.assign(pr, { state: 'open', closedAt: undefined });
     return { ...pr };
   }
@@ -97,7 +141,8 @@ export class FakeScm implements ScmClient {
     await this.enter('mergePull', number, req);
     const pr = this.pull(number);
     if (pr.state !== 'open') throw new ScmError(`merge #${number}`, 405, 'Pull Request is not mergeable');
-    if (pr.headSha !== req.sha) throw new ScmError(`merge #${number}`, 409, 'Head branch was modified. Review and try the merge again.');
+    if (pr.headSha !== req.sha)
+      throw new ScmError(`merge #${number}`, 409, 'Head branch was modified. Review and try the merge again.');
     this.mergeNow(pr, req.method);
   }
 

@@ -16,7 +16,11 @@ export class FlowWorld {
   readonly fake = new FakeScm(() => this.now);
   readonly repo: string;
   private readonly landed = new Set<number>();
-  env: Record<string, string | undefined> = { GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme/deploy', GITHUB_API_URL: 'https://api.github.com' };
+  env: Record<string, string | undefined> = {
+    GITHUB_TOKEN: TOKEN,
+    GITHUB_REPOSITORY: 'acme/deploy',
+    GITHUB_API_URL: 'https://api.github.com',
+  };
 
   constructor(apps: readonly string[], config: string) {
     this.repo = makeRepo(apps, config, this.now);
@@ -29,7 +33,13 @@ export class FlowWorld {
     const calls = this.fake.calls.slice(mark);
     for (const text of [r.stdout, r.stderr]) if (text.includes(TOKEN)) throw new Error(`token printed:\n${text}`);
     this.syncMerges();
-    return { ...r, calls, writes: calls.filter((c) => ['commitToBranch', 'createPull', 'updatePull', 'mergePull', 'comment'].includes(c.op)) };
+    return {
+      ...r,
+      calls,
+      writes: calls.filter((c) =>
+        ['commitToBranch', 'createPull', 'updatePull', 'mergePull', 'comment'].includes(c.op),
+      ),
+    };
   }
 
   /** App `echo` adopted, a new revision, steps 1..k merged by a person, the next step's PR open. */
@@ -65,7 +75,13 @@ export class FlowWorld {
   /** The open PR of an app's branch; fails when there is none. */
   openPr(branch: string) {
     const pr = this.fake.open().find((p) => p.branch === branch);
-    if (!pr) throw new Error(`no open PR on ${branch}; open: ${this.fake.open().map((p) => p.branch).join(', ')}`);
+    if (!pr)
+      throw new Error(
+        `no open PR on ${branch}; open: ${this.fake
+          .open()
+          .map((p) => p.branch)
+          .join(', ')}`,
+      );
     return pr;
   }
 

@@ -12,7 +12,15 @@ export function git(repo: string, args: readonly string[], at = new Date('2026-0
   return execFileSync('git', [...args], {
     cwd: repo,
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_DATE: date,
+      GIT_AUTHOR_NAME: 'Ada',
+      GIT_AUTHOR_EMAIL: 'ada@example.com',
+      GIT_COMMITTER_NAME: 'Ada',
+      GIT_COMMITTER_EMAIL: 'ada@example.com',
+    },
   });
 }
 
@@ -22,7 +30,11 @@ export function addApp(repo: string, name: string): void {
   fs.cpSync(EXAMPLE, dir, { recursive: true });
   for (const f of fs.readdirSync(dir)) {
     const file = path.join(dir, f);
-    const text = fs.readFileSync(file, 'utf8').replace(/echoserver/g, name).replace('rollouts-demo', `${name}-rollout`).replace(/echo\.example\.com/g, `${name}.example.com`);
+    const text = fs
+      .readFileSync(file, 'utf8')
+      .replace(/echoserver/g, name)
+      .replace('rollouts-demo', `${name}-rollout`)
+      .replace(/echo\.example\.com/g, `${name}.example.com`);
     fs.writeFileSync(file, text);
   }
 }

@@ -55,7 +55,8 @@ export function setImage(dir: string, tag: string, file = 'deployment.yaml'): vo
 }
 
 /** Runs bin/rollgen in `dir`; throws when it exits non-zero; returns stdout. */
-export const runBin = (dir: string, args: readonly string[]): string => execFileSync(BIN, args, { cwd: dir, encoding: 'utf8' });
+export const runBin = (dir: string, args: readonly string[]): string =>
+  execFileSync(BIN, args, { cwd: dir, encoding: 'utf8' });
 
 /** Runs bin/rollgen in `dir`, expecting exit 0 and nothing on stderr; returns stdout. */
 export function runBinClean(dir: string, args: readonly string[]): string {
@@ -66,7 +67,8 @@ export function runBinClean(dir: string, args: readonly string[]): string {
 }
 
 /** `<dir>/out` built by kustomize, as Argo CD and Flux would; undefined without kubectl. */
-export const buildOutput = (dir: string): string | undefined => (hasKubectl() ? kustomizeBuild(path.join(dir, 'out')) : undefined);
+export const buildOutput = (dir: string): string | undefined =>
+  hasKubectl() ? kustomizeBuild(path.join(dir, 'out')) : undefined;
 
 /** Validates every object of the built `<dir>/out` against its published schema; returns `Kind/name` of each, or undefined without kubectl. */
 export function validateOutput(dir: string): string[] | undefined {

@@ -11,11 +11,16 @@ import { argo, argoRollout, kruise, kruiseV1alpha1, kruiseV1beta1, lineOf, parse
 /** The traffic state of each step, as the planner hands it to the provider check. */
 const traffic = (rollout: RolloutSpec): TrafficState[] => buildPlan(rollout, 10).steps.map((s) => s.traffic);
 
-const headers = (...pairs: [string, string][]) => `  - headers:\n${pairs.map(([n, v]) => `    - name: ${n}\n      value: "${v}"`).join('\n')}`;
+const headers = (...pairs: [string, string][]) =>
+  `  - headers:\n${pairs.map(([n, v]) => `    - name: ${n}\n      value: "${v}"`).join('\n')}`;
 
 describe('missingFeatures with the ingress-nginx capabilities', () => {
   test('GIVEN a weight and one header match, ORed with a cookie match WHEN checked THEN nothing is missing', () => {
-    const { rollout } = kruise(kruiseV1alpha1(`- weight: 20\n  matches:\n${headers(['x-canary', 'on'])}\n${headers(['canary-by-cookie', 'beta'])}`));
+    const { rollout } = kruise(
+      kruiseV1alpha1(
+        `- weight: 20\n  matches:\n${headers(['x-canary', 'on'])}\n${headers(['canary-by-cookie', 'beta'])}`,
+      ),
+    );
     expect(missingFeatures(capabilities, traffic(rollout)[0])).toEqual([]);
   });
 
@@ -25,7 +30,9 @@ describe('missingFeatures with the ingress-nginx capabilities', () => {
   });
 
   test('GIVEN a query parameter match WHEN checked THEN the query match is named', () => {
-    const { rollout } = kruise(kruiseV1beta1(`- replicas: 1\n  matches:\n  - queryParams:\n    - name: env\n      value: beta`));
+    const { rollout } = kruise(
+      kruiseV1beta1(`- replicas: 1\n  matches:\n  - queryParams:\n    - name: env\n      value: beta`),
+    );
     expect(missingFeatures(capabilities, traffic(rollout)[0])).toEqual(['match 1: query parameter match "env"']);
   });
 
@@ -36,26 +43,40 @@ describe('missingFeatures with the ingress-nginx capabilities', () => {
 
   test('GIVEN a second match with a header and a query param WHEN checked THEN both the AND and the query are named for match 2', () => {
     const { rollout } = kruise(
-      kruiseV1beta1(`- replicas: 1\n  matches:\n${headers(['x-ok', '1'])}\n  - headers:\n    - name: x-a\n      value: "1"\n    queryParams:\n    - name: q\n      value: "1"`),
+      kruiseV1beta1(
+        `- replicas: 1\n  matches:\n${headers(['x-ok', '1'])}\n  - headers:\n    - name: x-a\n      value: "1"\n    queryParams:\n    - name: q\n      value: "1"`,
+      ),
     );
-    expect(missingFeatures(capabilities, traffic(rollout)[0])).toEqual(['match 2: 2 ANDed conditions (at most 1)', 'match 2: query parameter match "q"']);
+    expect(missingFeatures(capabilities, traffic(rollout)[0])).toEqual([
+      'match 2: 2 ANDed conditions (at most 1)',
+      'match 2: query parameter match "q"',
+    ]);
   });
 
   test('GIVEN three ORed matches WHEN checked THEN "3 ORed matches (at most 2)"', () => {
-    const { rollout } = kruise(kruiseV1alpha1(`- weight: 20\n  matches:\n${headers(['x-a', '1'])}\n${headers(['x-b', '1'])}\n${headers(['x-c', '1'])}`));
+    const { rollout } = kruise(
+      kruiseV1alpha1(
+        `- weight: 20\n  matches:\n${headers(['x-a', '1'])}\n${headers(['x-b', '1'])}\n${headers(['x-c', '1'])}`,
+      ),
+    );
     expect(missingFeatures(capabilities, traffic(rollout)[0])).toEqual(['3 ORed matches (at most 2)']);
   });
 
   test('GIVEN a requestHeaderModifier WHEN checked THEN requestHeaderModifier is named', () => {
-    const { rollout } = kruise(kruiseV1beta1(`- replicas: 1\n  traffic: 10%\n  requestHeaderModifier:\n    remove: [x-debug]`));
+    const { rollout } = kruise(
+      kruiseV1beta1(`- replicas: 1\n  traffic: 10%\n  requestHeaderModifier:\n    remove: [x-debug]`),
+    );
     expect(missingFeatures(capabilities, traffic(rollout)[0])).toEqual(['requestHeaderModifier']);
   });
 
   test('GIVEN an Argo setHeaderRoute WHEN checked THEN the header route is named', () => {
     const { rollout } = argo(
-      argoRollout(`- setWeight: 10\n- setHeaderRoute:\n    name: hdr-1\n    match:\n    - headerName: x-canary\n      headerValue: {exact: "on"}`, {
-        routing: `trafficRouting:\n  managedRoutes:\n  - name: hdr-1\n  nginx:\n    stableIngress: echoserver`,
-      }),
+      argoRollout(
+        `- setWeight: 10\n- setHeaderRoute:\n    name: hdr-1\n    match:\n    - headerName: x-canary\n      headerValue: {exact: "on"}`,
+        {
+          routing: `trafficRouting:\n  managedRoutes:\n  - name: hdr-1\n  nginx:\n    stableIngress: echoserver`,
+        },
+      ),
     );
     const states = traffic(rollout);
     expect(missingFeatures(capabilities, states[0])).toEqual([]);
@@ -72,7 +93,11 @@ describe('missingFeatures with the ingress-nginx capabilities', () => {
   });
 
   test('GIVEN maxTrafficWeight 1000 WHEN checked THEN nginx accepts it (canary-weight-total)', () => {
-    const { rollout } = argo(argoRollout(`- setWeight: 250`, { routing: `trafficRouting:\n  maxTrafficWeight: 1000\n  nginx:\n    stableIngress: echoserver` }));
+    const { rollout } = argo(
+      argoRollout(`- setWeight: 250`, {
+        routing: `trafficRouting:\n  maxTrafficWeight: 1000\n  nginx:\n    stableIngress: echoserver`,
+      }),
+    );
     expect(missingFeatures(capabilities, traffic(rollout)[0])).toEqual([]);
   });
 });
@@ -145,7 +170,11 @@ function app(rolloutText: string): ParsedDocument[] {
 
 describe('loadApp: what ingress-nginx cannot express is a located plan-time error', () => {
   test('GIVEN a valid Kruise nginx app WHEN loaded THEN no errors and a 5-replica canary-style plan', () => {
-    const loaded = loadApp('echoserver', app(kruiseV1alpha1(`- weight: 20\n  pause: {}\n- weight: 60\n- replicas: "100%"\n  weight: 100`)), defaultGatePolicy);
+    const loaded = loadApp(
+      'echoserver',
+      app(kruiseV1alpha1(`- weight: 20\n  pause: {}\n- weight: 60\n- replicas: "100%"\n  weight: 100`)),
+      defaultGatePolicy,
+    );
     expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(loaded.rollouts).toHaveLength(1);
     const plan = loaded.rollouts[0].plan;
@@ -175,7 +204,8 @@ describe('loadApp: what ingress-nginx cannot express is a located plan-time erro
         file: ROLLOUT_FILE,
         line: lineOf(text, 'weight: 40'),
         col: expect.any(Number),
-        message: 'app echoserver, rollout rollouts-demo, step 2: provider ingress-nginx cannot express match 1: 2 ANDed conditions (at most 1)',
+        message:
+          'app echoserver, rollout rollouts-demo, step 2: provider ingress-nginx cannot express match 1: 2 ANDed conditions (at most 1)',
         severity: 'error',
       },
     ]);
@@ -191,7 +221,11 @@ describe('loadApp: what ingress-nginx cannot express is a located plan-time erro
     const loaded = loadApp('shop', app(text), defaultGatePolicy);
     const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
     expect(errors.map((d) => [d.file, d.line, d.message])).toEqual([
-      [ROLLOUT_FILE, lineOf(text, 'replicas: 20%'), 'app shop, rollout rollouts-demo, step 1: provider ingress-nginx cannot express match 1: query parameter match "env"'],
+      [
+        ROLLOUT_FILE,
+        lineOf(text, 'replicas: 20%'),
+        'app shop, rollout rollouts-demo, step 1: provider ingress-nginx cannot express match 1: query parameter match "env"',
+      ],
     ]);
   });
 
@@ -209,7 +243,10 @@ describe('loadApp: what ingress-nginx cannot express is a located plan-time erro
     const loaded = loadApp('echoserver', app(text), defaultGatePolicy);
     const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
     expect(errors.map((d) => [d.line, d.message])).toEqual([
-      [lineOf(text, 'setHeaderRoute:'), 'app echoserver, rollout echoserver-rollout, step 2: provider ingress-nginx cannot express header route "hdr-1" (setHeaderRoute)'],
+      [
+        lineOf(text, 'setHeaderRoute:'),
+        'app echoserver, rollout echoserver-rollout, step 2: provider ingress-nginx cannot express header route "hdr-1" (setHeaderRoute)',
+      ],
     ]);
   });
 });

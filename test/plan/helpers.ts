@@ -50,8 +50,11 @@ const DEFAULT_ROUTING = `trafficRoutings:
     name: echoserver`;
 
 /** A Kruise v1alpha1 Rollout; `steps` is the YAML list under canary.steps, written flush left. */
-export function kruiseV1alpha1(steps: string, opts: { annotations?: string; canaryExtra?: string; routing?: string | null } = {}): string {
-  const routing = opts.routing === null ? '' : opts.routing ?? DEFAULT_ROUTING;
+export function kruiseV1alpha1(
+  steps: string,
+  opts: { annotations?: string; canaryExtra?: string; routing?: string | null } = {},
+): string {
+  const routing = opts.routing === null ? '' : (opts.routing ?? DEFAULT_ROUTING);
   return `apiVersion: rollouts.kruise.io/v1alpha1
 kind: Rollout
 metadata:
@@ -71,7 +74,7 @@ ${routing ? indent(routing, 6) + '\n' : ''}${opts.canaryExtra ? indent(opts.cana
 
 /** A Kruise v1beta1 Rollout; `steps` is the YAML list under canary.steps, written flush left. */
 export function kruiseV1beta1(steps: string, opts: { canaryExtra?: string; routing?: string | null } = {}): string {
-  const routing = opts.routing === null ? '' : opts.routing ?? DEFAULT_ROUTING;
+  const routing = opts.routing === null ? '' : (opts.routing ?? DEFAULT_ROUTING);
   return `apiVersion: rollouts.kruise.io/v1beta1
 kind: Rollout
 metadata:
@@ -90,14 +93,17 @@ ${routing ? indent(routing, 6) + '\n' : ''}${opts.canaryExtra ? indent(opts.cana
 }
 
 /** An Argo Rollout with workloadRef; `steps` is the YAML list under canary.steps, written flush left. */
-export function argoRollout(steps: string, opts: { replicas?: number | null; routing?: string | null; canaryExtra?: string } = {}): string {
+export function argoRollout(
+  steps: string,
+  opts: { replicas?: number | null; routing?: string | null; canaryExtra?: string } = {},
+): string {
   const routing =
     opts.routing === null
       ? ''
-      : opts.routing ??
+      : (opts.routing ??
         `trafficRouting:
   nginx:
-    stableIngress: echoserver`;
+    stableIngress: echoserver`);
   const replicas = opts.replicas === null ? '' : `  replicas: ${opts.replicas ?? 10}\n`;
   return `apiVersion: argoproj.io/v1alpha1
 kind: Rollout

@@ -25,7 +25,15 @@ describe('buildPlan: Kruise replicas (reference §5.1)', () => {
       [10, 10],
     ]);
     expect(plan.steps.map((s) => s.index)).toEqual([1, 2, 3, 4, 5]);
-    expect(plan).toMatchObject({ rollout: 'rollouts-demo', format: 'kruise-v1alpha1', workload: 'echoserver', style: 'canary', replicas: 10, providers: ['ingress-nginx'], warnings: [] });
+    expect(plan).toMatchObject({
+      rollout: 'rollouts-demo',
+      format: 'kruise-v1alpha1',
+      workload: 'echoserver',
+      style: 'canary',
+      replicas: 10,
+      providers: ['ingress-nginx'],
+      warnings: [],
+    });
   });
 
   test('GIVEN 5 replicas WHEN steps are 20%, 30%, 50% and int 7 THEN canary 1, 2, 3 and 5 (clamped)', () => {
@@ -49,7 +57,9 @@ describe('buildPlan: Kruise replicas (reference §5.1)', () => {
   });
 
   test('GIVEN partition style (v1beta1 default) and 10 replicas WHEN steps are 20%, 25%, 5, 100% THEN stable = total - canary', () => {
-    const { rollout } = kruise(kruiseV1beta1(`- replicas: 20%\n  traffic: 20%\n- replicas: 25%\n- replicas: 5\n- replicas: 100%`));
+    const { rollout } = kruise(
+      kruiseV1beta1(`- replicas: 20%\n  traffic: 20%\n- replicas: 25%\n- replicas: 5\n- replicas: 100%`),
+    );
     expect(rollout.style).toBe('partition');
     expect(pods(buildPlan(rollout, 10))).toEqual([
       [2, 8],
@@ -65,13 +75,17 @@ describe('buildPlan: Kruise replicas (reference §5.1)', () => {
   });
 
   test('GIVEN v1beta1 enableExtraWorkloadForCanary WHEN 20% of 10 THEN canary 2 and stable keeps all 10', () => {
-    const { rollout } = kruise(kruiseV1beta1(`- replicas: 20%\n  traffic: 20%`, { canaryExtra: 'enableExtraWorkloadForCanary: true' }));
+    const { rollout } = kruise(
+      kruiseV1beta1(`- replicas: 20%\n  traffic: 20%`, { canaryExtra: 'enableExtraWorkloadForCanary: true' }),
+    );
     expect(pods(buildPlan(rollout, 10))).toEqual([[2, 10]]);
   });
 
   test('GIVEN a Kruise step with a match and replicas 0 WHEN planned THEN at least 1 canary pod because the step routes traffic', () => {
     // replicas 0 is rejected by the schema; buildPlan still keeps the floor for a routed step
-    const { rollout } = kruise(kruiseV1alpha1(`- replicas: 0\n  matches:\n  - headers:\n    - name: x-canary\n      value: "on"`));
+    const { rollout } = kruise(
+      kruiseV1alpha1(`- replicas: 0\n  matches:\n  - headers:\n    - name: x-canary\n      value: "on"`),
+    );
     expect(pods(buildPlan(rollout, 10))).toEqual([[1, 10]]);
   });
 });
@@ -100,7 +114,9 @@ describe('buildPlan: Argo with traffic routing (reference §1.3)', () => {
   });
 
   test('GIVEN setCanaryScale {replicas: 2} then matchTrafficWeight WHEN setWeight 50 on 10 THEN 2 then 5 canary pods', () => {
-    const { rollout } = argo(argoRollout(`- setCanaryScale: {replicas: 2}\n- setWeight: 50\n- setCanaryScale: {matchTrafficWeight: true}`));
+    const { rollout } = argo(
+      argoRollout(`- setCanaryScale: {replicas: 2}\n- setWeight: 50\n- setCanaryScale: {matchTrafficWeight: true}`),
+    );
     expect(pods(buildPlan(rollout, 10))).toEqual([
       [2, 10],
       [2, 10],
@@ -117,7 +133,11 @@ describe('buildPlan: Argo with traffic routing (reference §1.3)', () => {
   });
 
   test('GIVEN maxTrafficWeight 200 WHEN setWeight 50 on 10 replicas THEN ceil(10*50/200) = 3 canary pods and weight 50/200', () => {
-    const { rollout } = argo(argoRollout(`- setWeight: 50`, { routing: `trafficRouting:\n  maxTrafficWeight: 200\n  nginx:\n    stableIngress: echoserver` }));
+    const { rollout } = argo(
+      argoRollout(`- setWeight: 50`, {
+        routing: `trafficRouting:\n  maxTrafficWeight: 200\n  nginx:\n    stableIngress: echoserver`,
+      }),
+    );
     const plan = buildPlan(rollout, 10);
     expect(pods(plan)).toEqual([[3, 10]]);
     expect(plan.steps[0].traffic).toMatchObject({ weight: 50, weightTotal: 200 });
@@ -127,15 +147,22 @@ describe('buildPlan: Argo with traffic routing (reference §1.3)', () => {
   // maxTrafficWeight units in Argo (argo-rollouts.md §1.3: `weight: p` -> ceil(spec.replicas x p / maxWeight)),
   // but it is normalized to `{percent: p}` and resolved against 100, so 250 of 1000 on 10 replicas gives 10, not 3.
   test('GIVEN maxTrafficWeight 1000 WHEN setCanaryScale {weight: 250} on 10 replicas THEN ceil(10*250/1000) = 3 canary pods', () => {
-    const { rollout } = argo(argoRollout(`- setCanaryScale: {weight: 250}`, { routing: `trafficRouting:\n  maxTrafficWeight: 1000\n  nginx:\n    stableIngress: echoserver` }));
+    const { rollout } = argo(
+      argoRollout(`- setCanaryScale: {weight: 250}`, {
+        routing: `trafficRouting:\n  maxTrafficWeight: 1000\n  nginx:\n    stableIngress: echoserver`,
+      }),
+    );
     expect(pods(buildPlan(rollout, 10))).toEqual([[3, 10]]);
   });
 
   test('GIVEN a header route with weight 0 WHEN planned THEN 1 canary pod because the route sends requests to the canary', () => {
     const { rollout } = argo(
-      argoRollout(`- setHeaderRoute:\n    name: hdr\n    match:\n    - headerName: x-canary\n      headerValue: {exact: "on"}`, {
-        routing: `trafficRouting:\n  managedRoutes:\n  - name: hdr\n  istio:\n    virtualService: {name: vs}`,
-      }),
+      argoRollout(
+        `- setHeaderRoute:\n    name: hdr\n    match:\n    - headerName: x-canary\n      headerValue: {exact: "on"}`,
+        {
+          routing: `trafficRouting:\n  managedRoutes:\n  - name: hdr\n  istio:\n    virtualService: {name: vs}`,
+        },
+      ),
     );
     expect(pods(buildPlan(rollout, 10))).toEqual([[1, 10]]);
   });
@@ -187,8 +214,17 @@ describe('buildPlan: Argo without trafficRouting (basic canary)', () => {
 
 describe('buildPlan: gates', () => {
   test('GIVEN Kruise pause {}, a duration, duration 0 WHEN planned THEN manual, after N seconds, automatic', () => {
-    const { rollout } = kruise(kruiseV1alpha1(`- weight: 10\n  pause: {}\n- weight: 20\n  pause: {duration: 600}\n- weight: 30\n  pause: {duration: 0}\n- weight: 40\n  pause: {}`));
-    expect(buildPlan(rollout, 10).steps.map((s) => s.gate)).toEqual([{ kind: 'manual' }, { kind: 'timed', seconds: 600 }, { kind: 'automatic' }, { kind: 'manual' }]);
+    const { rollout } = kruise(
+      kruiseV1alpha1(
+        `- weight: 10\n  pause: {}\n- weight: 20\n  pause: {duration: 600}\n- weight: 30\n  pause: {duration: 0}\n- weight: 40\n  pause: {}`,
+      ),
+    );
+    expect(buildPlan(rollout, 10).steps.map((s) => s.gate)).toEqual([
+      { kind: 'manual' },
+      { kind: 'timed', seconds: 600 },
+      { kind: 'automatic' },
+      { kind: 'manual' },
+    ]);
   });
 
   test('GIVEN a last Kruise step with replicas "100%" and pause {} WHEN planned THEN its gate is automatic', () => {
@@ -212,14 +248,25 @@ describe('buildPlan: gates', () => {
   });
 
   test('GIVEN Kruise steps without pause WHEN planned with the default policy THEN manual; with unpaused: automatic THEN automatic', () => {
-    const { rollout } = kruise(kruiseV1alpha1(`- weight: 10\n- weight: 20\n  pause: {}\n- weight: 30\n  pause: {duration: 60}\n- weight: 40`));
+    const { rollout } = kruise(
+      kruiseV1alpha1(`- weight: 10\n- weight: 20\n  pause: {}\n- weight: 30\n  pause: {duration: 60}\n- weight: 40`),
+    );
     expect(buildPlan(rollout, 10).steps.map((s) => s.gate.kind)).toEqual(['manual', 'manual', 'timed', 'manual']);
     const policy = { firstStep: 'manual' as const, unpaused: 'automatic' as const };
-    expect(buildPlan(rollout, 10, policy).steps.map((s) => s.gate)).toEqual([{ kind: 'automatic' }, { kind: 'manual' }, { kind: 'timed', seconds: 60 }, { kind: 'automatic' }]);
+    expect(buildPlan(rollout, 10, policy).steps.map((s) => s.gate)).toEqual([
+      { kind: 'automatic' },
+      { kind: 'manual' },
+      { kind: 'timed', seconds: 60 },
+      { kind: 'automatic' },
+    ]);
   });
 
   test('GIVEN Argo steps without pause WHEN planned THEN automatic even with the default policy; pause {} manual; durations timed', () => {
-    const { rollout } = argo(argoRollout(`- setWeight: 10\n- setWeight: 20\n- pause: {}\n- setWeight: 40\n- pause: {duration: 10m}\n- setWeight: 60\n- pause: {duration: 0}\n- setWeight: 100`));
+    const { rollout } = argo(
+      argoRollout(
+        `- setWeight: 10\n- setWeight: 20\n- pause: {}\n- setWeight: 40\n- pause: {duration: 10m}\n- setWeight: 60\n- pause: {duration: 0}\n- setWeight: 100`,
+      ),
+    );
     expect(buildPlan(rollout, 10, defaultGatePolicy).steps.map((s) => s.gate)).toEqual([
       { kind: 'automatic' },
       { kind: 'manual' },
@@ -238,8 +285,13 @@ describe('buildPlan: gates', () => {
     const { rollout } = kruise(kruiseV1alpha1(`- weight: 10`));
     expect(defaultGatePolicy).toEqual({ firstStep: 'manual', unpaused: 'manual' });
     expect(buildPlan(rollout, 10).startGate).toEqual({ kind: 'manual' });
-    expect(buildPlan(rollout, 10, { firstStep: 'automatic', unpaused: 'manual' }).startGate).toEqual({ kind: 'automatic' });
-    const argoPlan = buildPlan(argo(argoRollout(`- setWeight: 10`)).rollout, 10, { firstStep: 'automatic', unpaused: 'manual' });
+    expect(buildPlan(rollout, 10, { firstStep: 'automatic', unpaused: 'manual' }).startGate).toEqual({
+      kind: 'automatic',
+    });
+    const argoPlan = buildPlan(argo(argoRollout(`- setWeight: 10`)).rollout, 10, {
+      firstStep: 'automatic',
+      unpaused: 'manual',
+    });
     expect(argoPlan.startGate).toEqual({ kind: 'automatic' });
   });
 });

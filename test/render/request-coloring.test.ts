@@ -30,7 +30,9 @@ const req = (headers: Record<string, string>) => ({ path: '/', headers, cookies:
 test('renders one EnvoyFilter that validates against the Istio schema', () => {
   const { app, objects } = envoyFilter();
   expect(app.diagnostics).toEqual([]);
-  expect(objects.map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['EnvoyFilter/istio-system/lanes']);
+  expect(objects.map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`)).toEqual([
+    'EnvoyFilter/istio-system/lanes',
+  ]);
   expect(validateAgainstSchemas(stringify(objects[0]))).toEqual(['EnvoyFilter/lanes']);
   expect(objects[0].spec).toMatchObject({ workloadSelector: { labels: { istio: 'ingressgateway' } } });
 });
@@ -38,7 +40,9 @@ test('renders one EnvoyFilter that validates against the Istio schema', () => {
 test('colours by the first matching rule, replaces a client-sent value, defaults otherwise', () => {
   const { objects } = envoyFilter();
   expect(colorAtGateway(objects, req({ agent: 'pc' })).headers['my-request-id']).toBe('canary');
-  expect(colorAtGateway(objects, req({ agent: 'pc', 'my-request-id': 'spoofed' })).headers['my-request-id']).toBe('canary');
+  expect(colorAtGateway(objects, req({ agent: 'pc', 'my-request-id': 'spoofed' })).headers['my-request-id']).toBe(
+    'canary',
+  );
   expect(colorAtGateway(objects, req({ agent: 'say "hi"', region: 'eu' })).headers['my-request-id']).toBe('eu-lane');
   expect(colorAtGateway(objects, req({ agent: 'say "hi"' })).headers['my-request-id']).toBe('base');
   expect(colorAtGateway(objects, req({ 'my-request-id': 'canary' })).headers['my-request-id']).toBe('base');
@@ -52,5 +56,7 @@ test('a Lua shape the simulator does not know fails loudly instead of passing', 
 
 test('an invalid spec is reported at its line', () => {
   const { app } = envoyFilter(SPEC.replace('default: base\n', ''));
-  expect(app.diagnostics.map((d) => `${d.file}:${d.line}: ${d.message}`)).toEqual([expect.stringMatching(/^coloring\.yaml:5: spec: missing required field "default"/)]);
+  expect(app.diagnostics.map((d) => `${d.file}:${d.line}: ${d.message}`)).toEqual([
+    expect.stringMatching(/^coloring\.yaml:5: spec: missing required field "default"/),
+  ]);
 });

@@ -56,7 +56,8 @@ describe('normalizeArgo: setWeight and pause', () => {
         file: FILE,
         line: lineOf(text, 'pause: {duration: 30}'),
         col: expect.any(Number),
-        message: 'a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval',
+        message:
+          'a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval',
         severity: 'warning',
       },
     ]);
@@ -68,8 +69,18 @@ describe('normalizeArgo: setWeight and pause', () => {
   });
 
   test('GIVEN parseDuration WHEN given ints and s/m/h strings THEN seconds; otherwise undefined', () => {
-    expect([parseDuration(90), parseDuration('90'), parseDuration('90s'), parseDuration('10m'), parseDuration('2h')]).toEqual([90, 90, 90, 600, 7200]);
-    expect([parseDuration('1d'), parseDuration('1m30s'), parseDuration(undefined)]).toEqual([undefined, undefined, undefined]);
+    expect([
+      parseDuration(90),
+      parseDuration('90'),
+      parseDuration('90s'),
+      parseDuration('10m'),
+      parseDuration('2h'),
+    ]).toEqual([90, 90, 90, 600, 7200]);
+    expect([parseDuration('1d'), parseDuration('1m30s'), parseDuration(undefined)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -121,7 +132,11 @@ describe('normalizeArgo: setHeaderRoute', () => {
         name: 'hdr-1',
         matches: [
           { headers: [{ name: 'X-Canary', type: 'Exact', value: 'yes' }], queryParams: [], cookies: [] },
-          { headers: [{ name: 'User-Agent', type: 'RegularExpression', value: '.*Mobile.*' }], queryParams: [], cookies: [] },
+          {
+            headers: [{ name: 'User-Agent', type: 'RegularExpression', value: '.*Mobile.*' }],
+            queryParams: [],
+            cookies: [],
+          },
           { headers: [{ name: 'X-Tenant', type: 'Prefix', value: 'beta-' }], queryParams: [], cookies: [] },
         ],
       },
@@ -170,7 +185,13 @@ describe('normalizeArgo: setMirrorRoute', () => {
         name: 'mirror-1',
         percentage: 100,
         matches: [
-          { headers: [{ name: 'agent-1b', type: 'RegularExpression', value: 'firefox.*' }], queryParams: [], cookies: [], path: { type: 'PathPrefix', value: '/api' }, method: 'GET' },
+          {
+            headers: [{ name: 'agent-1b', type: 'RegularExpression', value: 'firefox.*' }],
+            queryParams: [],
+            cookies: [],
+            path: { type: 'PathPrefix', value: '/api' },
+            method: 'GET',
+          },
           { headers: [], queryParams: [], cookies: [], path: { type: 'Exact', value: '/health' } },
         ],
       },
@@ -243,7 +264,8 @@ describe('normalizeArgo: analysis and other non-routing steps', () => {
         file: FILE,
         line: lineOf(text, 'templates:'),
         col: expect.any(Number),
-        message: 'step "analysis" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead',
+        message:
+          'step "analysis" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead',
         severity: 'warning',
       },
     ]);
@@ -252,7 +274,9 @@ describe('normalizeArgo: analysis and other non-routing steps', () => {
   test('GIVEN an experiment step WHEN normalized THEN it is skipped with a warning naming experiment', () => {
     const { rollout, diagnostics } = argo(argoRollout(`- setWeight: 20\n- experiment: {duration: 1h}`));
     expect(rollout.steps).toHaveLength(1);
-    expect(diagnostics.map((d) => [d.severity, d.message.slice(0, 31)])).toEqual([['warning', 'step "experiment" is ignored: r']]);
+    expect(diagnostics.map((d) => [d.severity, d.message.slice(0, 31)])).toEqual([
+      ['warning', 'step "experiment" is ignored: r'],
+    ]);
   });
 });
 
@@ -303,7 +327,10 @@ spec:
       spec: {
         replicas: 4,
         selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+        },
       },
     });
   });
@@ -311,7 +338,13 @@ spec:
   test('GIVEN workloadRef kind StatefulSet WHEN normalized THEN an error at the kind line', () => {
     const text = argoRollout(`- setWeight: 20`).replace('kind: Deployment', 'kind: StatefulSet');
     const { diagnostics } = argo(text);
-    expect(diagnostics).toEqual([expect.objectContaining({ line: lineOf(text, 'kind: StatefulSet'), severity: 'error', message: 'workloadRef.kind "StatefulSet" is not supported; rollgen renders Deployments' })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        line: lineOf(text, 'kind: StatefulSet'),
+        severity: 'error',
+        message: 'workloadRef.kind "StatefulSet" is not supported; rollgen renders Deployments',
+      }),
+    ]);
   });
 });
 
@@ -319,12 +352,26 @@ describe('normalizeArgo: traffic', () => {
   test('GIVEN trafficRouting with nginx WHEN normalized THEN canary style, weightTotal 100 and a generated <stable>-canary Service', () => {
     const { rollout } = argo(argoRollout(`- setWeight: 20`));
     expect(rollout.style).toBe('canary');
-    expect(rollout.traffic).toMatchObject({ stableService: 'echoserver', canaryService: 'echoserver-canary', generateCanaryService: true, weightTotal: 100 });
+    expect(rollout.traffic).toMatchObject({
+      stableService: 'echoserver',
+      canaryService: 'echoserver-canary',
+      generateCanaryService: true,
+      weightTotal: 100,
+    });
   });
 
   test('GIVEN canaryService written by the user WHEN normalized THEN it is used and not generated', () => {
-    const { rollout } = argo(argoRollout(`- setWeight: 20`).replace('stableService: echoserver', 'stableService: echoserver\n      canaryService: echoserver-preview'));
-    expect(rollout.traffic).toMatchObject({ stableService: 'echoserver', canaryService: 'echoserver-preview', generateCanaryService: false });
+    const { rollout } = argo(
+      argoRollout(`- setWeight: 20`).replace(
+        'stableService: echoserver',
+        'stableService: echoserver\n      canaryService: echoserver-preview',
+      ),
+    );
+    expect(rollout.traffic).toMatchObject({
+      stableService: 'echoserver',
+      canaryService: 'echoserver-preview',
+      generateCanaryService: false,
+    });
   });
 
   test('GIVEN no trafficRouting WHEN normalized THEN partition style (basic canary) and no providers', () => {
@@ -334,7 +381,11 @@ describe('normalizeArgo: traffic', () => {
   });
 
   test('GIVEN maxTrafficWeight 1000 WHEN normalized THEN weightTotal 1000 and step weights stay in those units', () => {
-    const { rollout } = argo(argoRollout(`- setWeight: 250`, { routing: `trafficRouting:\n  maxTrafficWeight: 1000\n  nginx:\n    stableIngress: echoserver` }));
+    const { rollout } = argo(
+      argoRollout(`- setWeight: 250`, {
+        routing: `trafficRouting:\n  maxTrafficWeight: 1000\n  nginx:\n    stableIngress: echoserver`,
+      }),
+    );
     expect(rollout.traffic.weightTotal).toBe(1000);
     expect(rollout.steps[0].weight).toBe(250);
   });

@@ -41,19 +41,25 @@ describe('normalizeKruise: rolling style', () => {
   });
 
   test('GIVEN rolling-style: partition WHEN normalized THEN partition style', () => {
-    const { rollout, diagnostics } = kruise(kruiseV1alpha1(`- weight: 20`, { annotations: 'rollouts.kruise.io/rolling-style: partition' }));
+    const { rollout, diagnostics } = kruise(
+      kruiseV1alpha1(`- weight: 20`, { annotations: 'rollouts.kruise.io/rolling-style: partition' }),
+    );
     expect(rollout.style).toBe('partition');
     expect(diagnostics).toEqual([]);
   });
 
   test('GIVEN rolling-style: Partition (mixed case) WHEN normalized THEN partition style, since Kruise compares case-insensitively', () => {
-    const { rollout, diagnostics } = kruise(kruiseV1alpha1(`- weight: 20`, { annotations: 'rollouts.kruise.io/rolling-style: Partition' }));
+    const { rollout, diagnostics } = kruise(
+      kruiseV1alpha1(`- weight: 20`, { annotations: 'rollouts.kruise.io/rolling-style: Partition' }),
+    );
     expect(rollout.style).toBe('partition');
     expect(diagnostics).toEqual([]);
   });
 
   test('GIVEN rolling-style: canary WHEN normalized THEN canary style', () => {
-    const { rollout } = kruise(kruiseV1alpha1(`- weight: 20`, { annotations: 'rollouts.kruise.io/rolling-style: canary' }));
+    const { rollout } = kruise(
+      kruiseV1alpha1(`- weight: 20`, { annotations: 'rollouts.kruise.io/rolling-style: canary' }),
+    );
     expect(rollout.style).toBe('canary');
   });
 
@@ -71,8 +77,10 @@ describe('normalizeKruise: rolling style', () => {
   });
 
   test('GIVEN v1beta1 without enableExtraWorkloadForCanary WHEN normalized THEN partition style (v1beta1 default)', () => {
-    const { rollout } = kruise(kruiseV1beta1(`- replicas: 20%
-  traffic: 20%`));
+    const { rollout } = kruise(
+      kruiseV1beta1(`- replicas: 20%
+  traffic: 20%`),
+    );
     expect(rollout.format).toBe('kruise-v1beta1');
     expect(rollout.style).toBe('partition');
   });
@@ -83,12 +91,17 @@ describe('normalizeKruise: rolling style', () => {
   });
 
   test('GIVEN v1beta1 enableExtraWorkloadForCanary: false WHEN normalized THEN partition style', () => {
-    const { rollout } = kruise(kruiseV1beta1(`- replicas: 20%`, { canaryExtra: 'enableExtraWorkloadForCanary: false' }));
+    const { rollout } = kruise(
+      kruiseV1beta1(`- replicas: 20%`, { canaryExtra: 'enableExtraWorkloadForCanary: false' }),
+    );
     expect(rollout.style).toBe('partition');
   });
 
   test('GIVEN v1beta1 with a rolling-style annotation WHEN normalized THEN the annotation is not read (v1beta1 uses the field)', () => {
-    const text = kruiseV1beta1(`- replicas: 20%`).replace('  namespace: default\n', '  namespace: default\n  annotations:\n    rollouts.kruise.io/rolling-style: canary\n');
+    const text = kruiseV1beta1(`- replicas: 20%`).replace(
+      '  namespace: default\n',
+      '  namespace: default\n  annotations:\n    rollouts.kruise.io/rolling-style: canary\n',
+    );
     const { rollout, diagnostics } = kruise(text);
     expect(rollout.style).toBe('partition');
     expect(diagnostics).toEqual([]);
@@ -174,11 +187,15 @@ describe('normalizeKruise: matches', () => {
     - name: canary-by-cookie
       value: beta-user`),
     );
-    expect(rollout.steps[0].matches).toEqual([{ headers: [], queryParams: [], cookies: [{ name: 'beta-user', type: 'Exact', value: 'always' }] }]);
+    expect(rollout.steps[0].matches).toEqual([
+      { headers: [], queryParams: [], cookies: [{ name: 'beta-user', type: 'Exact', value: 'always' }] },
+    ]);
   });
 
   test('GIVEN a header named Canary-By-Cookie in another case WHEN normalized THEN it is still the cookie convention', () => {
-    const { rollout } = kruise(kruiseV1alpha1(`- weight: 10\n  matches:\n  - headers:\n    - name: Canary-By-Cookie\n      value: u`));
+    const { rollout } = kruise(
+      kruiseV1alpha1(`- weight: 10\n  matches:\n  - headers:\n    - name: Canary-By-Cookie\n      value: u`),
+    );
     expect(rollout.steps[0].matches[0].cookies).toEqual([{ name: 'u', type: 'Exact', value: 'always' }]);
     expect(rollout.steps[0].matches[0].headers).toEqual([]);
   });
@@ -202,7 +219,12 @@ describe('normalizeKruise: pause', () => {
   pause:
     duration: 0`),
     );
-    expect(rollout.steps.map((s) => s.pause)).toEqual([{ kind: 'manual' }, { kind: 'none' }, { kind: 'timed', seconds: 600 }, { kind: 'timed', seconds: 0 }]);
+    expect(rollout.steps.map((s) => s.pause)).toEqual([
+      { kind: 'manual' },
+      { kind: 'none' },
+      { kind: 'timed', seconds: 600 },
+      { kind: 'timed', seconds: 0 },
+    ]);
   });
 });
 
@@ -218,7 +240,10 @@ describe('normalizeKruise: pod metadata and request header modifier', () => {
     team: edge`,
       }),
     );
-    expect(rollout.canaryPodMetadata).toEqual({ labels: { version: 'canary', 'opentelemetry.io/name': 'echoserver' }, annotations: { team: 'edge' } });
+    expect(rollout.canaryPodMetadata).toEqual({
+      labels: { version: 'canary', 'opentelemetry.io/name': 'echoserver' },
+      annotations: { team: 'edge' },
+    });
     expect(rollout.stablePodMetadata).toEqual({ labels: {}, annotations: {} });
   });
 
@@ -243,19 +268,31 @@ describe('normalizeKruise: pod metadata and request header modifier', () => {
       value: "1"
     remove: [x-drop]`),
     );
-    expect(rollout.steps[0].requestHeaderModifier).toEqual({ set: [{ name: 'x-env', value: 'canary' }], add: [{ name: 'x-add', value: '1' }], remove: ['x-drop'] });
+    expect(rollout.steps[0].requestHeaderModifier).toEqual({
+      set: [{ name: 'x-env', value: 'canary' }],
+      add: [{ name: 'x-add', value: '1' }],
+      remove: ['x-drop'],
+    });
   });
 });
 
 describe('normalizeKruise: services and shared TrafficRouting', () => {
   test('GIVEN trafficRoutings[0].service WHEN normalized THEN stable is that Service and the canary Service <svc>-canary is generated', () => {
     const { rollout } = kruise(kruiseV1alpha1(`- weight: 10`));
-    expect(rollout.traffic).toMatchObject({ stableService: 'echoserver', canaryService: 'echoserver-canary', generateCanaryService: true, weightTotal: 100, managedRoutes: [] });
+    expect(rollout.traffic).toMatchObject({
+      stableService: 'echoserver',
+      canaryService: 'echoserver-canary',
+      generateCanaryService: true,
+      weightTotal: 100,
+      managedRoutes: [],
+    });
     expect(rollout.trafficRoutingRef).toBeUndefined();
   });
 
   test('GIVEN the trafficrouting annotation WHEN normalized THEN trafficRoutingRef is set and canaryService == stableService (no generated canary Service)', () => {
-    const { rollout, diagnostics } = kruise(kruiseV1alpha1(`- weight: 10`, { annotations: 'rollouts.kruise.io/trafficrouting: mall-tr' }));
+    const { rollout, diagnostics } = kruise(
+      kruiseV1alpha1(`- weight: 10`, { annotations: 'rollouts.kruise.io/trafficrouting: mall-tr' }),
+    );
     expect(diagnostics).toEqual([]);
     expect(rollout.trafficRoutingRef).toBe('mall-tr');
     expect(rollout.traffic.stableService).toBe('echoserver');
@@ -272,7 +309,11 @@ describe('normalizeKruise: services and shared TrafficRouting', () => {
 
   test('GIVEN disableGenerateCanaryService: true WHEN normalized THEN canaryService == stableService and nothing is generated', () => {
     const { rollout } = kruise(kruiseV1beta1(`- replicas: 1`, { canaryExtra: 'disableGenerateCanaryService: true' }));
-    expect(rollout.traffic).toMatchObject({ stableService: 'echoserver', canaryService: 'echoserver', generateCanaryService: false });
+    expect(rollout.traffic).toMatchObject({
+      stableService: 'echoserver',
+      canaryService: 'echoserver',
+      generateCanaryService: false,
+    });
     expect(rollout.trafficRoutingRef).toBeUndefined();
   });
 
@@ -296,7 +337,10 @@ ${classType ? `    classType: ${classType}\n` : ''}    name: echoserver-ing`;
     const { rollout, diagnostics } = kruise(text);
     expect(diagnostics).toEqual([]);
     expect(rollout.traffic.providers).toHaveLength(1);
-    expect(rollout.traffic.providers[0]).toMatchObject({ provider: 'ingress-nginx', options: { ingresses: ['echoserver-ing'] } });
+    expect(rollout.traffic.providers[0]).toMatchObject({
+      provider: 'ingress-nginx',
+      options: { ingresses: ['echoserver-ing'] },
+    });
     expect(rollout.traffic.providers[0].origin.line).toBe(lineOf(text, 'name: echoserver-ing'));
   });
 
@@ -327,8 +371,14 @@ ${classType ? `    classType: ${classType}\n` : ''}    name: echoserver-ing`;
   });
 
   test('GIVEN a gateway routing WHEN normalized THEN provider gateway-api with the HTTPRoute name', () => {
-    const { rollout } = kruise(kruiseV1alpha1(`- weight: 10`, { routing: `trafficRoutings:\n- service: echoserver\n  gateway:\n    httpRouteName: echo-route` }));
-    expect(rollout.traffic.providers).toEqual([expect.objectContaining({ provider: 'gateway-api', options: { httpRoutes: ['echo-route'] } })]);
+    const { rollout } = kruise(
+      kruiseV1alpha1(`- weight: 10`, {
+        routing: `trafficRoutings:\n- service: echoserver\n  gateway:\n    httpRouteName: echo-route`,
+      }),
+    );
+    expect(rollout.traffic.providers).toEqual([
+      expect.objectContaining({ provider: 'gateway-api', options: { httpRoutes: ['echo-route'] } }),
+    ]);
   });
 });
 
@@ -337,7 +387,11 @@ describe('normalizeKruise: workloadRef', () => {
     const text = kruiseV1beta1(`- replicas: 1`).replace('kind: Deployment', 'kind: StatefulSet');
     const { diagnostics } = kruise(text);
     expect(diagnostics).toEqual([
-      expect.objectContaining({ line: lineOf(text, 'kind: StatefulSet'), severity: 'error', message: 'workloadRef.kind "StatefulSet" is not supported; rollgen renders Deployments' }),
+      expect.objectContaining({
+        line: lineOf(text, 'kind: StatefulSet'),
+        severity: 'error',
+        message: 'workloadRef.kind "StatefulSet" is not supported; rollgen renders Deployments',
+      }),
     ]);
   });
 });
@@ -347,7 +401,9 @@ describe('normalizeKruise: empty trafficrouting annotation', () => {
   // TrafficRouting, so the canary Service is disabled (canaryService == stableService) although no trafficRoutingRef
   // is recorded. Kruise copies the annotation into trafficRoutingRef only when it is non-empty.
   test('GIVEN rollouts.kruise.io/trafficrouting: "" WHEN normalized THEN it is ignored: <svc>-canary is generated', () => {
-    const { rollout } = kruise(kruiseV1alpha1(`- weight: 10`, { annotations: 'rollouts.kruise.io/trafficrouting: ""' }));
+    const { rollout } = kruise(
+      kruiseV1alpha1(`- weight: 10`, { annotations: 'rollouts.kruise.io/trafficrouting: ""' }),
+    );
     expect(rollout.trafficRoutingRef).toBeUndefined();
     expect(rollout.traffic.canaryService).toBe('echoserver-canary');
     expect(rollout.traffic.generateCanaryService).toBe(true);
@@ -357,7 +413,14 @@ describe('normalizeKruise: empty trafficrouting annotation', () => {
 describe('matchesOverTraffic: Kruise match mode on Istio and Gateway API', () => {
   const { matchesOverTraffic } = jest.requireActual('../../src/spec/kruise') as typeof import('../../src/spec/kruise');
   const origin = { file: 'r.yaml', line: 9, col: 11 };
-  const step = { origin, weight: 10, matches: [{ headers: [{ name: 'x', type: 'Exact' as const, value: '1' }], queryParams: [], cookies: [] }], headerRoutes: [], mirrorRoutes: [], pause: { kind: 'none' as const } };
+  const step = {
+    origin,
+    weight: 10,
+    matches: [{ headers: [{ name: 'x', type: 'Exact' as const, value: '1' }], queryParams: [], cookies: [] }],
+    headerRoutes: [],
+    mirrorRoutes: [],
+    pause: { kind: 'none' as const },
+  };
 
   test('GIVEN istio or gateway-api WHEN a step has matches and traffic THEN traffic is dropped with a warning at the step', () => {
     for (const provider of ['istio', 'gateway-api']) {
@@ -365,7 +428,13 @@ describe('matchesOverTraffic: Kruise match mode on Istio and Gateway API', () =>
       const [s] = matchesOverTraffic([step], [{ provider }], out as never);
       expect(s.weight).toBeUndefined();
       expect(s.matches).toEqual(step.matches);
-      expect(out).toEqual([expect.objectContaining({ line: 9, severity: 'warning', message: expect.stringContaining('traffic 10% is ignored because the step has matches') })]);
+      expect(out).toEqual([
+        expect.objectContaining({
+          line: 9,
+          severity: 'warning',
+          message: expect.stringContaining('traffic 10% is ignored because the step has matches'),
+        }),
+      ]);
     }
   });
 

@@ -264,12 +264,21 @@ describe('validateSchema: located errors', () => {
     const text = KRUISE_V1ALPHA1.replace('        pause: {}', '        puase: {}');
     const at = positionOf(text, 'puase');
     expect(check('kruise-rollout-v1alpha1', text)).toEqual([
-      { file: FILE, line: at.line, col: at.col, severity: 'error', message: 'spec.strategy.canary.steps[0]: unknown field "puase"' },
+      {
+        file: FILE,
+        line: at.line,
+        col: at.col,
+        severity: 'error',
+        message: 'spec.strategy.canary.steps[0]: unknown field "puase"',
+      },
     ]);
   });
 
   it('reports typo keys whose values are block or flow collections at the key', () => {
-    const text = KRUISE_V1ALPHA1.replace('pause: {duration: 60}', 'pase: {duration: 60}').replace('trafficRoutings:', 'trafficRouting:');
+    const text = KRUISE_V1ALPHA1.replace('pause: {duration: 60}', 'pase: {duration: 60}').replace(
+      'trafficRoutings:',
+      'trafficRouting:',
+    );
     const flow = positionOf(text, 'pase');
     const block = positionOf(text, 'trafficRouting:');
     expect(brief(check('kruise-rollout-v1alpha1', text))).toEqual([
@@ -279,7 +288,10 @@ describe('validateSchema: located errors', () => {
   });
 
   it('reports a typo key that is the first of its mapping, and one with a scalar value', () => {
-    const text = ARGO_NGINX.replace('canaryService:', 'canarySevice:').replace('      - setWeight: 40', '      - setWieght: 40');
+    const text = ARGO_NGINX.replace('canaryService:', 'canarySevice:').replace(
+      '      - setWeight: 40',
+      '      - setWieght: 40',
+    );
     const first = positionOf(text, 'canarySevice');
     const step = positionOf(text, 'setWieght');
     expect(brief(check('argo-rollout', text))).toEqual([
@@ -311,7 +323,13 @@ describe('validateSchema: located errors', () => {
       .replace('            type: PathPrefix', '            type: Prefix')
       .replace('      failureThreshold: 10%', '      failureThreshold: 10%\n      blueGreen: {}');
     const pos = (needle: string) => positionOf(text, needle);
-    const p = { ref: pos('apiVersion: apps/v1'), traffic: pos('"20"'), type: pos('Prefix'), replicas: pos('0\n      trafficRoutings'), blue: pos('blueGreen') };
+    const p = {
+      ref: pos('apiVersion: apps/v1'),
+      traffic: pos('"20"'),
+      type: pos('Prefix'),
+      replicas: pos('0\n      trafficRoutings'),
+      blue: pos('blueGreen'),
+    };
     expect(brief(check('kruise-rollout-v1beta1', text))).toEqual([
       `${p.ref.line}:${p.ref.col} spec.workloadRef: missing required field "name"`,
       `${p.type.line}:${p.type.col} spec.strategy.canary.steps[0].matches[0].path.type: must be one of "Exact", "PathPrefix", "RegularExpression"`,
@@ -323,10 +341,17 @@ describe('validateSchema: located errors', () => {
 
   it('names both alternatives when neither workloadRef nor template is set, and rejects both together', () => {
     const neither = ARGO_NGINX.replace(/ {2}workloadRef:\n(?: {4}.*\n)+/, '');
-    expect(brief(check('argo-rollout', neither))).toEqual([`${positionOf(neither, 'replicas').line}:3 spec: must set one of "workloadRef" or "template"`]);
-    const both = ARGO_TEMPLATE.replace('  replicas: 4\n', '  replicas: 4\n  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: x}\n');
+    expect(brief(check('argo-rollout', neither))).toEqual([
+      `${positionOf(neither, 'replicas').line}:3 spec: must set one of "workloadRef" or "template"`,
+    ]);
+    const both = ARGO_TEMPLATE.replace(
+      '  replicas: 4\n',
+      '  replicas: 4\n  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: x}\n',
+    );
     const at = positionOf(both, 'template:');
-    expect(brief(check('argo-rollout', both))).toEqual([`${at.line}:${at.col} spec: "template" cannot be set together with "workloadRef"`]);
+    expect(brief(check('argo-rollout', both))).toEqual([
+      `${at.line}:${at.col} spec: "template" cannot be set together with "workloadRef"`,
+    ]);
   });
 
   it('escapes map keys in paths and reports wrong types and enum values in rollgen.yaml', () => {

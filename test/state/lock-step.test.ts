@@ -61,17 +61,37 @@ spec:
 const TWO_STEPS = '[{replicas: 1, pause: {}}, {replicas: 2}]';
 
 function load(images: { a: string; b: string }, stepsB = TWO_STEPS, withRouting = true): LoadedApp {
-  const text = [deployment('a', images.a), deployment('b', images.b), rollout('a', TWO_STEPS), rollout('b', stepsB), ...(withRouting ? [ROUTING] : [])].join('---\n');
+  const text = [
+    deployment('a', images.a),
+    deployment('b', images.b),
+    rollout('a', TWO_STEPS),
+    rollout('b', stepsB),
+    ...(withRouting ? [ROUTING] : []),
+  ].join('---\n');
   const { documents } = parseYamlStream('app.yaml', text);
   return loadApp('shop', documents, defaultGatePolicy);
 }
 
 /** Applies a command to an app and returns the snapshot the output would then hold. */
-function step(app: LoadedApp, output: OutputSnapshot, command: AppCommand = { kind: 'advance' }): { output: OutputSnapshot; status: AppStatus; actions: string[] } {
+function step(
+  app: LoadedApp,
+  output: OutputSnapshot,
+  command: AppCommand = { kind: 'advance' },
+): { output: OutputSnapshot; status: AppStatus; actions: string[] } {
   const t = transitionApp(app, output, command, track);
   const objects = renderApp(app, t.states, track);
-  const resources = new ResourceSet(objects.map((object) => ({ object, origin: { file: 'out', line: 1, col: 1 }, locate: () => ({ file: 'out', line: 1, col: 1 }) })));
-  return { output: { status: t.status, resources }, status: t.status, actions: t.actions.map((a) => `${a.rollout}: ${a.action}`) };
+  const resources = new ResourceSet(
+    objects.map((object) => ({
+      object,
+      origin: { file: 'out', line: 1, col: 1 },
+      locate: () => ({ file: 'out', line: 1, col: 1 }),
+    })),
+  );
+  return {
+    output: { status: t.status, resources },
+    status: t.status,
+    actions: t.actions.map((a) => `${a.rollout}: ${a.action}`),
+  };
 }
 
 const canaryIngress = (o: OutputSnapshot) => o.resources.find('Ingress', 'a-canary');
@@ -84,7 +104,9 @@ test('members start together, share one step, and the shared routing is on only 
   const v2 = load({ a: 'v2', b: 'v2' });
   cur = step(v2, cur.output);
   expect(steps(cur.status)).toEqual(['a:Progressing@1', 'b:Progressing@1']);
-  expect(canaryIngress(cur.output)?.object.metadata.annotations?.['nginx.ingress.kubernetes.io/canary-by-header']).toBe('x-lane');
+  expect(canaryIngress(cur.output)?.object.metadata.annotations?.['nginx.ingress.kubernetes.io/canary-by-header']).toBe(
+    'x-lane',
+  );
   cur = step(v2, cur.output);
   expect(steps(cur.status)).toEqual(['a:Progressing@2', 'b:Progressing@2']);
   cur = step(v2, cur.output);
@@ -113,14 +135,20 @@ test('one member changing alone runs its canary alone, and the shared routing is
   expect(steps(cur.status)).toEqual(['a:Healthy@0', 'b:Progressing@1']);
   expect(canaryIngress(cur.output)).toBeDefined();
   expect(cur.output.resources.find('Deployment', 'a-canary')).toBeUndefined();
-  expect(cur.output.resources.find('Deployment', 'b-canary')?.object.spec).toMatchObject({ template: { metadata: { labels: { lane: 'gray' } } } });
+  expect(cur.output.resources.find('Deployment', 'b-canary')?.object.spec).toMatchObject({
+    template: { metadata: { labels: { lane: 'gray' } } },
+  });
 });
 
 test('members need one step count, and the TrafficRouting must be in the app', () => {
   const mismatch = load({ a: 'v1', b: 'v1' }, '[{replicas: 1}]');
-  expect(mismatch.diagnostics.map((d) => d.message)).toContainEqual(expect.stringContaining('lock-step, so they need the same number of steps; found a (2), b (1)'));
+  expect(mismatch.diagnostics.map((d) => d.message)).toContainEqual(
+    expect.stringContaining('lock-step, so they need the same number of steps; found a (2), b (1)'),
+  );
   const missing = load({ a: 'v1', b: 'v1' }, TWO_STEPS, false);
-  expect(missing.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.line}: ${d.message}`)).toContainEqual(expect.stringMatching(/^\d+: rollout a references TrafficRouting "lane", which is not in app shop/));
+  expect(
+    missing.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.line}: ${d.message}`),
+  ).toContainEqual(expect.stringMatching(/^\d+: rollout a references TrafficRouting "lane", which is not in app shop/));
 });
 
 test('a member already promoting finishes instead of restarting when another member starts', () => {

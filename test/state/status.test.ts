@@ -8,7 +8,9 @@ import { runCli } from '../helpers/cli';
 
 const drained: AppStatus = {
   app: 'echo',
-  rollouts: [{ name: 'demo', phase: 'Aborted', step: 0, steps: 4, stableRevision: 'aaa', canaryRevision: 'bbb', draining: 2 }],
+  rollouts: [
+    { name: 'demo', phase: 'Aborted', step: 0, steps: 4, stableRevision: 'aaa', canaryRevision: 'bbb', draining: 2 },
+  ],
   files: ['deployment-echo.yaml'],
   history: [{ rollout: 'demo', action: 'abort', step: 0, revision: 'bbb' }],
 };
@@ -32,8 +34,13 @@ test.each([
 
 test('advance on a status file with a broken draining fails with file:line and writes nothing', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-status-'));
-  fs.cpSync(path.join(__dirname, '..', '..', 'examples', 'kruise-nginx', 'echoserver'), path.join(dir, 'src'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'rollgen.yaml'), 'apps:\n  - source: src\n    output: out\n    name: echo\n    removal: two-commits\n');
+  fs.cpSync(path.join(__dirname, '..', '..', 'examples', 'kruise-nginx', 'echoserver'), path.join(dir, 'src'), {
+    recursive: true,
+  });
+  fs.writeFileSync(
+    path.join(dir, 'rollgen.yaml'),
+    'apps:\n  - source: src\n    output: out\n    name: echo\n    removal: two-commits\n',
+  );
   for (let i = 0; i < 2; i++) expect((await runCli(['advance'], dir)).code).toBe(0);
   const file = path.join(dir, 'src', 'deployment.yaml');
   fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/agnhost:[0-9.]+/, 'agnhost:2.54'));
@@ -41,11 +48,14 @@ test('advance on a status file with a broken draining fails with file:line and w
   expect((await runCli(['abort'], dir)).code).toBe(0);
   const statusFile = path.join(dir, 'out', 'rollgen-status.yaml');
   fs.writeFileSync(statusFile, fs.readFileSync(statusFile, 'utf8').replace(/draining: 1/, 'draining: "one"'));
-  const snapshot = () => fs.readdirSync(path.join(dir, 'out')).map((f) => [f, fs.readFileSync(path.join(dir, 'out', f), 'utf8')]);
+  const snapshot = () =>
+    fs.readdirSync(path.join(dir, 'out')).map((f) => [f, fs.readFileSync(path.join(dir, 'out', f), 'utf8')]);
   const before = snapshot();
   const r = await runCli(['advance'], dir);
   expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(/out\/rollgen-status\.yaml:\d+:\d+: rollout rollouts-demo: draining must be the step number .*; restore the file from git history/);
+  expect(r.stderr).toMatch(
+    /out\/rollgen-status\.yaml:\d+:\d+: rollout rollouts-demo: draining must be the step number .*; restore the file from git history/,
+  );
   expect(snapshot()).toEqual(before);
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -25,14 +25,24 @@ export const DEFAULT_TEMPLATES = {
  * mode turns a misspelt field into an error naming the template instead of an empty cell; no HTML
  * escaping, since the output is Markdown (and a title is shown as plain text).
  */
-export function compileTemplates(title: TemplateSource = DEFAULT_TEMPLATES.title, body: TemplateSource = DEFAULT_TEMPLATES.body): PrTemplates {
+export function compileTemplates(
+  title: TemplateSource = DEFAULT_TEMPLATES.title,
+  body: TemplateSource = DEFAULT_TEMPLATES.body,
+): PrTemplates {
   // Loaded here, not at start-up: only the PR flow renders these templates.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const hb = (require('handlebars') as typeof Handlebars).create();
-  return { title: compileOne(hb, title, (s) => s.trim().split('\n')[0]), body: compileOne(hb, body, (s) => s.trimEnd() + '\n') };
+  return {
+    title: compileOne(hb, title, (s) => s.trim().split('\n')[0]),
+    body: compileOne(hb, body, (s) => s.trimEnd() + '\n'),
+  };
 }
 
-function compileOne(hb: typeof Handlebars, src: TemplateSource, finish: (s: string) => string): (data: PrTemplateData) => string {
+function compileOne(
+  hb: typeof Handlebars,
+  src: TemplateSource,
+  finish: (s: string) => string,
+): (data: PrTemplateData) => string {
   try {
     hb.parse(src.text);
   } catch (e) {
@@ -51,5 +61,7 @@ function compileOne(hb: typeof Handlebars, src: TemplateSource, finish: (s: stri
 function templateError(src: TemplateSource, e: unknown): InputError {
   const message = (e as Error).message.replace(/\s+/g, ' ').trim();
   const line = /line (\d+)/.exec(message);
-  return new InputError([{ file: src.file, line: line ? Number(line[1]) : 1, col: 1, message: `PR template: ${message}`, severity: 'error' }]);
+  return new InputError([
+    { file: src.file, line: line ? Number(line[1]) : 1, col: 1, message: `PR template: ${message}`, severity: 'error' },
+  ]);
 }

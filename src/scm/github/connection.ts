@@ -13,8 +13,14 @@ export interface RepoCoordinates {
 /** Splits `owner/name` and normalises the API URL; refuses anything Octokit would turn into a wrong URL. */
 export function parseConnection(connection: ScmConnection): RepoCoordinates {
   const match = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(connection.repository.trim());
-  if (!match) throw new ScmError('connect to GitHub', undefined, `repository must be "owner/name", got "${connection.repository}"`);
-  if (connection.token.length === 0) throw new ScmError('connect to GitHub', undefined, 'no token: set the token input or GITHUB_TOKEN');
+  if (!match)
+    throw new ScmError(
+      'connect to GitHub',
+      undefined,
+      `repository must be "owner/name", got "${connection.repository}"`,
+    );
+  if (connection.token.length === 0)
+    throw new ScmError('connect to GitHub', undefined, 'no token: set the token input or GITHUB_TOKEN');
   let url: URL;
   try {
     url = new URL(connection.apiUrl || PUBLIC_API_URL);

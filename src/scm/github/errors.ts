@@ -18,7 +18,11 @@ export function redact(text: string, token: string): string {
 interface HttpFailure {
   readonly status?: number;
   readonly message?: string;
-  readonly response?: { readonly status?: number; readonly headers?: Record<string, string | undefined>; readonly data?: unknown };
+  readonly response?: {
+    readonly status?: number;
+    readonly headers?: Record<string, string | undefined>;
+    readonly data?: unknown;
+  };
 }
 
 /**
@@ -42,7 +46,8 @@ function explain(failure: HttpFailure, status: number | undefined): string {
     return `the GitHub API rate limit for this token is used up; it resets at ${when}`;
   }
   const text = responseMessage(failure.response?.data) ?? failure.message ?? 'request failed';
-  if (/secondary rate limit/i.test(text)) return `GitHub's secondary rate limit held after the bounded retries; run again later (${text})`;
+  if (/secondary rate limit/i.test(text))
+    return `GitHub's secondary rate limit held after the bounded retries; run again later (${text})`;
   if (status === 401) return `GitHub rejected the token (${text}); check the token input or GITHUB_TOKEN`;
   if (status === 404) return `not found (${text}); check the repository name and that the token can read it`;
   return text;
@@ -54,7 +59,9 @@ function responseMessage(data: unknown): string | undefined {
   const { message, errors } = data as { message?: unknown; errors?: unknown };
   if (typeof message !== 'string') return undefined;
   if (!Array.isArray(errors) || errors.length === 0) return message;
-  const details = errors.map((e) => (typeof e === 'object' && e !== null && 'message' in e ? String(e.message) : JSON.stringify(e)));
+  const details = errors.map((e) =>
+    typeof e === 'object' && e !== null && 'message' in e ? String(e.message) : JSON.stringify(e),
+  );
   return `${message}: ${details.join('; ')}`;
 }
 

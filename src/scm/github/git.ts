@@ -21,14 +21,21 @@ export async function fetchBranchHead(gh: GitHubRepo, branch: string): Promise<s
  */
 export async function createCommitOnBranch(gh: GitHubRepo, req: CommitRequest): Promise<string> {
   const { owner, repo } = gh;
-  const baseTree = req.parentTree ?? (await gh.octokit.rest.git.getCommit({ owner, repo, commit_sha: req.parent })).data.tree.sha;
+  const baseTree =
+    req.parentTree ?? (await gh.octokit.rest.git.getCommit({ owner, repo, commit_sha: req.parent })).data.tree.sha;
   const tree = req.changes.map((c) =>
     c.content === null
       ? { path: c.path, mode: '100644' as const, type: 'blob' as const, sha: null }
       : { path: c.path, mode: '100644' as const, type: 'blob' as const, content: c.content },
   );
   const created = await gh.octokit.rest.git.createTree({ owner, repo, base_tree: baseTree, tree });
-  const commit = await gh.octokit.rest.git.createCommit({ owner, repo, message: req.message, tree: created.data.sha, parents: [req.parent] });
+  const commit = await gh.octokit.rest.git.createCommit({
+    owner,
+    repo,
+    message: req.message,
+    tree: created.data.sha,
+    parents: [req.parent],
+  });
   await pointBranchAt(gh, req.branch, commit.data.sha);
   return commit.data.sha;
 }

@@ -27,8 +27,10 @@ export function createGitHubScm(connection: ScmConnection, options: GitHubScmOpt
   };
   return {
     branchHead: (branch) => guard(`read branch ${branch}`, () => fetchBranchHead(gh, branch)),
-    listPulls: ({ prefix, state, closedSince }) => guard(`list ${state} pull requests`, () => listPullsByPrefix(gh, prefix, state, closedSince)),
-    commitToBranch: (req) => guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () => createCommitOnBranch(gh, req)),
+    listPulls: ({ prefix, state, closedSince }) =>
+      guard(`list ${state} pull requests`, () => listPullsByPrefix(gh, prefix, state, closedSince)),
+    commitToBranch: (req) =>
+      guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () => createCommitOnBranch(gh, req)),
     createPull: (req) => guard(`open a PR from ${req.branch} into ${req.base}`, () => createPullRequest(gh, req)),
     updatePull: (number, req) => guard(`update PR #${number}`, () => updatePullRequest(gh, number, req)),
     mergePull: (number, req) => guard(`merge PR #${number}`, () => mergePullRequest(gh, number, req)),

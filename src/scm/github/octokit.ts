@@ -52,19 +52,25 @@ export function createOctokit(baseUrl: string, token: string, options: GitHubScm
       ...(pacing as object),
       retryAfterBaseValue: unit,
       // Secondary limits clear within a minute or two: wait as told, a bounded number of times.
-      onSecondaryRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) => retryCount < secondaryRetries && retryAfter <= maxWait,
+      onSecondaryRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) =>
+        retryCount < secondaryRetries && retryAfter <= maxWait,
       // The primary limit resets once an hour: worth one wait only when the reset is near.
-      onRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) => retryCount === 0 && retryAfter <= maxWait,
+      onRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) =>
+        retryCount === 0 && retryAfter <= maxWait,
     },
   });
 }
 
 /** Octokit's logger with every argument rendered to text and the token removed before it leaves. */
 function redactingLog(token: string, sink: (level: LogLevel, line: string) => void) {
-  const emit = (level: LogLevel) => (...args: unknown[]) => {
-    const line = args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 6, breakLength: Infinity }))).join(' ');
-    sink(level, redact(line, token));
-  };
+  const emit =
+    (level: LogLevel) =>
+    (...args: unknown[]) => {
+      const line = args
+        .map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 6, breakLength: Infinity })))
+        .join(' ');
+      sink(level, redact(line, token));
+    };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 

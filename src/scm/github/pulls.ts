@@ -14,22 +14,52 @@ type Label = { readonly name?: string } | string;
  * requests. With it, open PRs (all pages) plus closed ones by most recent update, stopping at the
  * first page that reaches back before `closedSince`.
  */
-export async function listPullsByPrefix(gh: GitHubRepo, prefix: string, state: 'open' | 'closed' | 'all', closedSince?: Date): Promise<PullRequest[]> {
+export async function listPullsByPrefix(
+  gh: GitHubRepo,
+  prefix: string,
+  state: 'open' | 'closed' | 'all',
+  closedSince?: Date,
+): Promise<PullRequest[]> {
   const { owner, repo } = gh;
-  const pulls = closedSince && state !== 'open' ? await boundedScan(gh, state, closedSince) : await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state, sort: 'created', direction: 'desc', per_page: 100 });
+  const pulls =
+    closedSince && state !== 'open'
+      ? await boundedScan(gh, state, closedSince)
+      : await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
+          owner,
+          repo,
+          state,
+          sort: 'created',
+          direction: 'desc',
+          per_page: 100,
+        });
   // A fork can name its branch like ours; only branches of this repository are rollgen's.
-  const ours = (p: ListedPull) => p.head.ref.startsWith(prefix) && p.head.repo?.full_name.toLowerCase() === `${owner}/${repo}`.toLowerCase();
+  const ours = (p: ListedPull) =>
+    p.head.ref.startsWith(prefix) && p.head.repo?.full_name.toLowerCase() === `${owner}/${repo}`.toLowerCase();
   return pulls.filter(ours).map((p) => toPullRequest(p));
 }
 
 async function boundedScan(gh: GitHubRepo, state: 'closed' | 'all', since: Date): Promise<ListedPull[]> {
   const { owner, repo } = gh;
-  const open = state === 'all' ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state: 'open', sort: 'created', direction: 'desc', per_page: 100 }) : [];
-  const closed = await gh.octokit.paginate(gh.octokit.rest.pulls.list, { owner, repo, state: 'closed', sort: 'updated', direction: 'desc', per_page: 100 }, (response, done) => {
-    const page = response.data;
-    if (page.length === 0 || new Date(page[page.length - 1].updated_at) < since) done();
-    return page.filter((p) => new Date(p.updated_at) >= since);
-  });
+  const open =
+    state === 'all'
+      ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
+          owner,
+          repo,
+          state: 'open',
+          sort: 'created',
+          direction: 'desc',
+          per_page: 100,
+        })
+      : [];
+  const closed = await gh.octokit.paginate(
+    gh.octokit.rest.pulls.list,
+    { owner, repo, state: 'closed', sort: 'updated', direction: 'desc', per_page: 100 },
+    (response, done) => {
+      const page = response.data;
+      if (page.length === 0 || new Date(page[page.length - 1].updated_at) < since) done();
+      return page.filter((p) => new Date(p.updated_at) >= since);
+    },
+  );
   return [...open, ...closed].sort((a, b) => b.number - a.number);
 }
 
@@ -44,9 +74,21 @@ export interface NewPull {
 /** Two requests (one without labels): POST pulls + POST issues/{n}/labels. */
 export async function createPullRequest(gh: GitHubRepo, req: NewPull): Promise<PullRequest> {
   const { owner, repo } = gh;
-  const { data } = await gh.octokit.rest.pulls.create({ owner, repo, head: req.branch, base: req.base, title: req.title, body: req.body });
+  const { data } = await gh.octokit.rest.pulls.create({
+    owner,
+    repo,
+    head: req.branch,
+    base: req.base,
+    title: req.title,
+    body: req.body,
+  });
   if (req.labels.length === 0) return toPullRequest(data);
-  const labels = await gh.octokit.rest.issues.addLabels({ owner, repo, issue_number: data.number, labels: [...req.labels] });
+  const labels = await gh.octokit.rest.issues.addLabels({
+    owner,
+    repo,
+    issue_number: data.number,
+    labels: [...req.labels],
+  });
   return toPullRequest(data, labels.data);
 }
 
@@ -60,7 +102,14 @@ export interface PullUpdate {
 /** One request: PATCH pulls/{n}; a second, PUT issues/{n}/labels, only when the label set differs. */
 export async function updatePullRequest(gh: GitHubRepo, number: number, req: PullUpdate): Promise<PullRequest> {
   const { owner, repo } = gh;
-  const { data } = await gh.octokit.rest.pulls.update({ owner, repo, pull_number: number, title: req.title, body: req.body, state: req.state });
+  const { data } = await gh.octokit.rest.pulls.update({
+    owner,
+    repo,
+    pull_number: number,
+    title: req.title,
+    body: req.body,
+    state: req.state,
+  });
   const current = data.labels.map(labelName);
   if (req.labels === undefined || sameSet(current, req.labels)) return toPullRequest(data);
   const labels = await gh.octokit.rest.issues.setLabels({ owner, repo, issue_number: number, labels: [...req.labels] });
@@ -68,18 +117,39 @@ export async function updatePullRequest(gh: GitHubRepo, number: number, req: Pul
 }
 
 /** One request: PUT pulls/{n}/merge with the expected head sha, so a racing push is never merged unseen. */
-export async function mergePullRequest(gh: GitHubRepo, number: number, req: { sha: string; method: MergeMethod; title?: string }): Promise<void> {
+export async function mergePullRequest(
+  gh: GitHubRepo,
+  number: number,
+  req: { sha: string; method: MergeMethod; title?: string },
+): Promise<void> {
   const { owner, repo } = gh;
   const action = `merge PR #${number}`;
   try {
-    await gh.octokit.rest.pulls.merge({ owner, repo, pull_number: number, sha: req.sha, merge_method: req.method, commit_title: req.title });
+    await gh.octokit.rest.pulls.merge({
+      owner,
+      repo,
+      pull_number: number,
+      sha: req.sha,
+      merge_method: req.method,
+      commit_title: req.title,
+    });
   } catch (error) {
     const status = statusOf(error);
     // A merge whose response was lost (a 502 after GitHub merged) is retried by the client and then
     // refused as not mergeable: the PR itself says whether this very head landed.
     if (status !== 409 && (await mergedWithHead(gh, number, req.sha))) return;
-    if (status === 409) throw new ScmError(action, status, `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error)}; not merged`);
-    if (status === 405) throw new ScmError(action, status, `GitHub says it is not mergeable (${messageOf(error)}): conflicts, required reviews or checks`);
+    if (status === 409)
+      throw new ScmError(
+        action,
+        status,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error)}; not merged`,
+      );
+    if (status === 405)
+      throw new ScmError(
+        action,
+        status,
+        `GitHub says it is not mergeable (${messageOf(error)}): conflicts, required reviews or checks`,
+      );
     throw error;
   }
 }
@@ -101,13 +171,19 @@ async function mergedWithHead(gh: GitHubRepo, number: number, sha: string): Prom
  */
 export async function createComment(gh: GitHubRepo, number: number, body: string): Promise<void> {
   const { owner, repo } = gh;
-  const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: { retries: 0 } });
+  const post = () =>
+    gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: { retries: 0 } });
   try {
     await post();
   } catch (error) {
     const status = statusOf(error);
     if (status !== undefined && status < 500) throw error;
-    const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 });
+    const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
+      owner,
+      repo,
+      issue_number: number,
+      per_page: 100,
+    });
     if (comments.some((c) => c.body === body)) return;
     await post();
   }

@@ -8,7 +8,17 @@ import Ajv, { ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SPEC_FILE = join(__dirname, '..', '..', '..', 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
+const SPEC_FILE = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'node_modules',
+  '@octokit',
+  'openapi',
+  'generated',
+  'api.github.com.json',
+);
 const ROOT_ID = 'api.github.com';
 
 interface Operation {
@@ -19,7 +29,10 @@ interface Operation {
 }
 interface Spec {
   readonly paths: Record<string, Record<string, Operation>>;
-  readonly components: { parameters: Record<string, { name: string; in: string }>; responses: Record<string, { content?: Record<string, { schema: object }> }> };
+  readonly components: {
+    parameters: Record<string, { name: string; in: string }>;
+    responses: Record<string, { content?: Record<string, { schema: object }> }>;
+  };
 }
 
 let spec: Spec | undefined;
@@ -71,7 +84,9 @@ export function operation(method: string, path: string): Operation | undefined {
 function compile(key: string, schema: object): ValidateFunction {
   const cached = compiled.get(key);
   if (cached) return cached;
-  const fn = load().ajv.compile(JSON.parse(JSON.stringify(schema).split('"#/components/').join(`"${ROOT_ID}#/components/`)));
+  const fn = load().ajv.compile(
+    JSON.parse(JSON.stringify(schema).split('"#/components/').join(`"${ROOT_ID}#/components/`)),
+  );
   compiled.set(key, fn);
   return fn;
 }
@@ -89,21 +104,32 @@ export function checkResponse(method: string, path: string, status: number, body
   if (!op) return [`${method} ${path}: not in GitHub's OpenAPI description`];
   if (status >= 500) return []; // server errors are injected faults; GitHub documents none of them
   const schema = responseSchema(op, status);
-  if (!schema) return status === 204 || status === 304 ? [] : [`${method} ${path}: status ${status} is not a documented response`];
+  if (!schema)
+    return status === 204 || status === 304 ? [] : [`${method} ${path}: status ${status} is not a documented response`];
   const validate = compile(`${method} ${path} ${status}`, schema);
-  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${method} ${path} ${status} response${e.instancePath}: ${e.message}`);
+  return validate(body)
+    ? []
+    : (validate.errors ?? []).map((e) => `${method} ${path} ${status} response${e.instancePath}: ${e.message}`);
 }
 
 /** Problems with what the client sent: unknown query parameters, a body that breaks the schema. */
 export function checkRequest(method: string, path: string, query: URLSearchParams, body: unknown): string[] {
   const op = operation(method, path);
   if (!op) return [`${method} ${path}: not in GitHub's OpenAPI description`];
-  const known = new Set((op.parameters ?? []).map((p) => (p.$ref ? load().spec.components.parameters[p.$ref.split('/').pop() ?? ''] : p)).filter((p) => p?.in === 'query').map((p) => p?.name));
-  const problems = [...query.keys()].filter((k) => !known.has(k)).map((k) => `${method} ${path}: unknown query parameter ${k}`);
+  const known = new Set(
+    (op.parameters ?? [])
+      .map((p) => (p.$ref ? load().spec.components.parameters[p.$ref.split('/').pop() ?? ''] : p))
+      .filter((p) => p?.in === 'query')
+      .map((p) => p?.name),
+  );
+  const problems = [...query.keys()]
+    .filter((k) => !known.has(k))
+    .map((k) => `${method} ${path}: unknown query parameter ${k}`);
   const schema = op.requestBody?.content['application/json']?.schema;
   if (schema && body !== undefined) {
     const validate = compile(`${method} ${path} request`, schema);
-    if (!validate(body)) problems.push(...(validate.errors ?? []).map((e) => `${method} ${path} request${e.instancePath}: ${e.message}`));
+    if (!validate(body))
+      problems.push(...(validate.errors ?? []).map((e) => `${method} ${path} request${e.instancePath}: ${e.message}`));
   }
   return problems;
 }

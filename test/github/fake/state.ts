@@ -36,7 +36,8 @@ export interface CheckRun {
   readonly id: number;
   readonly name: string;
   readonly status: 'queued' | 'in_progress' | 'completed';
-  readonly conclusion: 'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | 'action_required' | null;
+  readonly conclusion:
+    'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | 'action_required' | null;
 }
 
 export interface CommitStatus {
@@ -57,7 +58,11 @@ export class RepoState {
   private clock = 0;
   private ids = 0;
 
-  constructor(readonly owner: string, readonly name: string, readonly defaultBranch = 'main') {
+  constructor(
+    readonly owner: string,
+    readonly name: string,
+    readonly defaultBranch = 'main',
+  ) {
     const root = this.addTree(new Map([['README.md', '# demo\n']]));
     this.branches.set(defaultBranch, this.addCommit(root, [], 'initial commit').sha);
   }
@@ -97,7 +102,23 @@ export class RepoState {
   openPull(head: string, base: string, title: string, body: string | null): Pull {
     const number = this.pulls.size + 1;
     const at = this.now();
-    const pull: Pull = { number, head, base, title, body, state: 'open', labels: [], lastHeadSha: this.branches.get(head) ?? '', createdAt: at, updatedAt: at, mergedAt: null, closedAt: null, mergeCommitSha: null, comments: [], mergeable: true };
+    const pull: Pull = {
+      number,
+      head,
+      base,
+      title,
+      body,
+      state: 'open',
+      labels: [],
+      lastHeadSha: this.branches.get(head) ?? '',
+      createdAt: at,
+      updatedAt: at,
+      mergedAt: null,
+      closedAt: null,
+      mergeCommitSha: null,
+      comments: [],
+      mergeable: true,
+    };
     this.pulls.set(number, pull);
     return pull;
   }
