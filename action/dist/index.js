@@ -1206,7 +1206,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path10 = require("node:path");
+    var path11 = require("node:path");
     var fs7 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2219,9 +2219,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path10.resolve(baseDir, baseName);
+          const localBin = path11.resolve(baseDir, baseName);
           if (fs7.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path10.extname(baseName))) return void 0;
+          if (sourceExt.includes(path11.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext2) => fs7.existsSync(`${localBin}${ext2}`)
           );
@@ -2239,17 +2239,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path10.resolve(
-            path10.dirname(resolvedScriptPath),
+          executableDir = path11.resolve(
+            path11.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path10.basename(
+            const legacyName = path11.basename(
               this._scriptPath,
-              path10.extname(this._scriptPath)
+              path11.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path10.extname(executableFile));
+        launchWithNode = sourceExt.includes(path11.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path10.basename(filename, path10.extname(filename));
+        this._name = path11.basename(filename, path11.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path11) {
-        if (path11 === void 0) return this._executableDir;
-        this._executableDir = path11;
+      executableDir(path12) {
+        if (path12 === void 0) return this._executableDir;
+        this._executableDir = path12;
         return this;
       }
       /**
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path10) {
-      const ctrl = callVisitor(key2, node, visitor, path10);
+    function visit_(key2, node, visitor, path11) {
+      const ctrl = callVisitor(key2, node, visitor, path11);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visit_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path11, ctrl);
+        return visit_(key2, ctrl, visitor, path11);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path11 = Object.freeze(path11.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path10);
+            const ci = visit_(i, node.items[i], visitor, path11);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = visit_("key", node.key, visitor, path10);
+          path11 = Object.freeze(path11.concat(node));
+          const ck = visit_("key", node.key, visitor, path11);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path10);
+          const cv = visit_("value", node.value, visitor, path11);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path10) {
-      const ctrl = await callVisitor(key2, node, visitor, path10);
+    async function visitAsync_(key2, node, visitor, path11) {
+      const ctrl = await callVisitor(key2, node, visitor, path11);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path11, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path11);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path11 = Object.freeze(path11.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path10);
+            const ci = await visitAsync_(i, node.items[i], visitor, path11);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path10);
+          path11 = Object.freeze(path11.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path11);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path10);
+          const cv = await visitAsync_("value", node.value, visitor, path11);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path10) {
+    function callVisitor(key2, node, visitor, path11) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path10);
+        return visitor(key2, node, path11);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path10);
+        return visitor.Map?.(key2, node, path11);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path10);
+        return visitor.Seq?.(key2, node, path11);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path10);
+        return visitor.Pair?.(key2, node, path11);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path10);
+        return visitor.Scalar?.(key2, node, path11);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path10);
+        return visitor.Alias?.(key2, node, path11);
       return void 0;
     }
-    function replaceNode(key2, path10, node) {
-      const parent = path10[path10.length - 1];
+    function replaceNode(key2, path11, node) {
+      const parent = path11[path11.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path10, value) {
+    function collectionFromPath(schema, path11, value) {
       let v = value;
-      for (let i = path10.length - 1; i >= 0; --i) {
-        const k = path10[i];
+      for (let i = path11.length - 1; i >= 0; --i) {
+        const k = path11[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
+    var isEmptyPath = (path11) => path11 == null || typeof path11 === "object" && !!path11[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path10, value) {
-        if (isEmptyPath(path10))
+      addIn(path11, value) {
+        if (isEmptyPath(path11))
           this.add(value);
         else {
-          const [key2, ...rest] = path10;
+          const [key2, ...rest] = path11;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        const [key2, ...rest] = path10;
+      deleteIn(path11) {
+        const [key2, ...rest] = path11;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        const [key2, ...rest] = path10;
+      getIn(path11, keepScalar) {
+        const [key2, ...rest] = path11;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path10) {
-        const [key2, ...rest] = path10;
+      hasIn(path11) {
+        const [key2, ...rest] = path11;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        const [key2, ...rest] = path10;
+      setIn(path11, value) {
+        const [key2, ...rest] = path11;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -4712,9 +4712,9 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
-        return literal ? "|\n" : ">\n";
+        return literal2 ? "|\n" : ">\n";
       let chomp;
       let endStart;
       for (endStart = value.length; endStart > 0; --endStart) {
@@ -4763,7 +4763,7 @@ ${indent}`) + "'";
         if (onComment)
           onComment();
       }
-      if (!literal) {
+      if (!literal2) {
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path10, value) {
+      addIn(path11, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path10, value);
+          this.contents.addIn(path11, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        if (Collection2.isEmptyPath(path10)) {
+      deleteIn(path11) {
+        if (Collection2.isEmptyPath(path11)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path11) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        if (Collection2.isEmptyPath(path10))
+      getIn(path11, keepScalar) {
+        if (Collection2.isEmptyPath(path11))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path11, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path10) {
-        if (Collection2.isEmptyPath(path10))
+      hasIn(path11) {
+        if (Collection2.isEmptyPath(path11))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path11) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        if (Collection2.isEmptyPath(path10)) {
+      setIn(path11, value) {
+        if (Collection2.isEmptyPath(path11)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path10), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path11), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path10, value);
+          this.contents.setIn(path11, value);
         }
       }
       /**
@@ -7432,10 +7432,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
+        const { start: start2, key: key2, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -7449,7 +7449,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -7473,7 +7473,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -7489,7 +7489,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -7580,7 +7580,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep3 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -7594,13 +7594,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep3 + cb;
-              sep3 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep3 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -7643,18 +7643,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
+        const { start: start2, key: key2, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value) {
+          if (!props.anchor && !props.tag && !sep4 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -7708,8 +7708,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep3 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
+        if (!isMap2 && !sep4 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -7721,7 +7721,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -7732,8 +7732,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -7750,7 +7750,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -7930,7 +7930,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep3 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -7947,24 +7947,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep3 === "\n")
+          if (sep4 === "\n")
             value += "\n";
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          value += sep3 + content;
-          sep3 = " ";
+          value += sep4 + content;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
@@ -8067,7 +8067,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      const _onError = (rel2, code, msg) => onError(offset + rel2, code, msg);
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
@@ -8147,25 +8147,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep3 = " ";
+      let sep4 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep3 + lm;
-          sep3 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep3 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -8975,14 +8975,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key: key2, sep: sep3, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep4, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep3)
-        for (const st of sep3)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path10) => {
+    visit.itemAtPath = (cst, path11) => {
       let item = cst;
-      for (const [field, index] of path10) {
+      for (const [field, index] of path11) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path10) => {
-      const parent = visit.itemAtPath(cst, path10.slice(0, -1));
-      const field = path10[path10.length - 1][0];
+    visit.parentCollection = (cst, path11) => {
+      const parent = visit.itemAtPath(cst, path11.slice(0, -1));
+      const field = path11[path11.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path10, item, visitor) {
-      let ctrl = visitor(item, path10);
+    function _visit(path11, item, visitor) {
+      let ctrl = visitor(item, path11);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path11.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path10);
+            ctrl = ctrl(item, path11);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path11) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -10149,18 +10149,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep3;
+          let sep4;
           if (scalar.end) {
-            sep3 = scalar.end;
-            sep3.push(this.sourceToken);
+            sep4 = scalar.end;
+            sep4.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep3 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep3 }]
+            items: [{ start: start2, key: scalar, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -10313,15 +10313,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep3 = it.sep;
-                  sep3.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep3 }]
+                    items: [{ start: start3, key: key2, sep: sep4 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -10515,13 +10515,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep3 = fc.end.splice(1, fc.end.length);
-            sep3.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep3 }]
+              items: [{ start: start2, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -10854,9 +10854,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path10, message, options) {
-        super(`${path10}: ${message}`, options);
-        this.path = path10;
+      constructor(path11, message, options) {
+        super(`${path11}: ${message}`, options);
+        this.path = path11;
       }
       path;
       name = "IoError";
@@ -10903,11 +10903,11 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// src/spec/generated/validators.js
-var require_validators = __commonJS({
-  "src/spec/generated/validators.js"(exports2) {
+// src/spec/generated/kruise-rollout-v1alpha1.js
+var require_kruise_rollout_v1alpha1 = __commonJS({
+  "src/spec/generated/kruise-rollout-v1alpha1.js"(exports2) {
     "use strict";
-    exports2["kruise-rollout-v1alpha1"] = validate10;
+    exports2.validate = validate10;
     var func2 = require_ucs2length().default;
     var schema15 = { "type": "object", "required": ["steps"], "additionalProperties": false, "properties": { "steps": { "type": "array", "minItems": 1, "maxItems": 50, "items": { "$ref": "#/definitions/step" } }, "trafficRoutings": { "type": "array", "maxItems": 1, "items": { "$ref": "#/definitions/trafficRouting" } }, "failureThreshold": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+%$" }, "patchPodTemplateMetadata": { "$ref": "#/definitions/podMetadata" }, "disableGenerateCanaryService": { "type": "boolean" } } };
     var schema17 = { "type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+%$" };
@@ -12523,9 +12523,18 @@ var require_validators = __commonJS({
       validate10.errors = vErrors;
       return errors === 0;
     }
-    exports2["kruise-rollout-v1beta1"] = validate23;
+  }
+});
+
+// src/spec/generated/kruise-rollout-v1beta1.js
+var require_kruise_rollout_v1beta1 = __commonJS({
+  "src/spec/generated/kruise-rollout-v1beta1.js"(exports2) {
+    "use strict";
+    exports2.validate = validate23;
+    var func2 = require_ucs2length().default;
     var schema33 = { "type": "object", "required": ["steps"], "additionalProperties": false, "properties": { "steps": { "type": "array", "minItems": 1, "maxItems": 50, "items": { "$ref": "#/definitions/step" } }, "trafficRoutings": { "type": "array", "maxItems": 1, "items": { "$ref": "#/definitions/trafficRouting" } }, "failureThreshold": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+%$" }, "patchPodTemplateMetadata": { "$ref": "#/definitions/podMetadata" }, "enableExtraWorkloadForCanary": { "type": "boolean" }, "trafficRoutingRef": { "type": "string", "minLength": 1 }, "disableGenerateCanaryService": { "type": "boolean" } } };
     var schema35 = { "type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+%$" };
+    var pattern0 = new RegExp("^[0-9]+%$", "u");
     var pattern3 = new RegExp("^[0-9]+(\\.[0-9]+)?%$", "u");
     var schema36 = { "type": "object", "additionalProperties": false, "properties": { "headers": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "queryParams": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "path": { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "PathPrefix", "RegularExpression"] }, "value": { "type": "string" } } } } };
     var schema37 = { "type": "object", "required": ["name", "value"], "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "RegularExpression"] }, "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" } } };
@@ -14234,7 +14243,15 @@ var require_validators = __commonJS({
       validate23.errors = vErrors;
       return errors === 0;
     }
-    exports2["kruise-trafficrouting"] = validate36;
+  }
+});
+
+// src/spec/generated/kruise-trafficrouting.js
+var require_kruise_trafficrouting = __commonJS({
+  "src/spec/generated/kruise-trafficrouting.js"(exports2) {
+    "use strict";
+    exports2.validate = validate36;
+    var func2 = require_ucs2length().default;
     function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
@@ -15448,8 +15465,16 @@ var require_validators = __commonJS({
       validate36.errors = vErrors;
       return errors === 0;
     }
-    exports2["argo-rollout"] = validate43;
+  }
+});
+
+// src/spec/generated/argo-rollout.js
+var require_argo_rollout = __commonJS({
+  "src/spec/generated/argo-rollout.js"(exports2) {
+    "use strict";
+    exports2.validate = validate43;
     var schema59 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary strategy)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "required": ["canary"], "additionalProperties": false, "$comment": "blueGreen is deliberately absent: reported as an unknown field until rollgen supports it", "properties": { "canary": { "$ref": "#/definitions/canary" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } } } };
+    var func2 = require_ucs2length().default;
     var func42 = Object.prototype.hasOwnProperty;
     var schema62 = { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } };
     var schema74 = { "type": ["integer", "string"], "minimum": 0 };
@@ -19135,8 +19160,16 @@ var require_validators = __commonJS({
       validate43.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-config"] = validate53;
+  }
+});
+
+// src/spec/generated/rollgen-config.js
+var require_rollgen_config = __commonJS({
+  "src/spec/generated/rollgen-config.js"(exports2) {
+    "use strict";
+    exports2.validate = validate53;
     var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } } } };
+    var func2 = require_ucs2length().default;
     var pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
     function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -19653,10 +19686,18 @@ var require_validators = __commonJS({
       validate53.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-request-coloring"] = validate54;
+  }
+});
+
+// src/spec/generated/rollgen-request-coloring.js
+var require_rollgen_request_coloring = __commonJS({
+  "src/spec/generated/rollgen-request-coloring.js"(exports2) {
+    "use strict";
+    exports2.validate = validate54;
     var pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
     var pattern8 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
     var pattern10 = new RegExp("^[ -~]*$", "u");
+    var func2 = require_ucs2length().default;
     function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -20193,7 +20234,15 @@ var require_validators = __commonJS({
       validate54.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-route-template"] = validate55;
+  }
+});
+
+// src/spec/generated/rollgen-route-template.js
+var require_rollgen_route_template = __commonJS({
+  "src/spec/generated/rollgen-route-template.js"(exports2) {
+    "use strict";
+    exports2.validate = validate55;
+    var func2 = require_ucs2length().default;
     var pattern13 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
     var pattern14 = new RegExp("^[a-z0-9.-]*$", "u");
     var pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
@@ -20627,7 +20676,16 @@ var require_validators = __commonJS({
       validate55.errors = vErrors;
       return errors === 0;
     }
-    exports2["aliyun-alb-options"] = validate56;
+  }
+});
+
+// src/spec/generated/aliyun-alb-options.js
+var require_aliyun_alb_options = __commonJS({
+  "src/spec/generated/aliyun-alb-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate56;
+    var func2 = require_ucs2length().default;
+    var pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
     function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -20751,7 +20809,15 @@ var require_validators = __commonJS({
       validate56.errors = vErrors;
       return errors === 0;
     }
-    exports2["aws-alb-options"] = validate57;
+  }
+});
+
+// src/spec/generated/aws-alb-options.js
+var require_aws_alb_options = __commonJS({
+  "src/spec/generated/aws-alb-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate57;
+    var func2 = require_ucs2length().default;
     var pattern17 = new RegExp("^[^/]+$", "u");
     function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -21106,7 +21172,15 @@ var require_validators = __commonJS({
       validate57.errors = vErrors;
       return errors === 0;
     }
-    exports2["custom-options"] = validate58;
+  }
+});
+
+// src/spec/generated/custom-options.js
+var require_custom_options = __commonJS({
+  "src/spec/generated/custom-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate58;
+    var func2 = require_ucs2length().default;
     function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -21569,7 +21643,15 @@ var require_validators = __commonJS({
       validate58.errors = vErrors;
       return errors === 0;
     }
-    exports2["gateway-api-options"] = validate59;
+  }
+});
+
+// src/spec/generated/gateway-api-options.js
+var require_gateway_api_options = __commonJS({
+  "src/spec/generated/gateway-api-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate59;
+    var func2 = require_ucs2length().default;
     function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -21923,7 +22005,15 @@ var require_validators = __commonJS({
       validate59.errors = vErrors;
       return errors === 0;
     }
-    exports2["higress-options"] = validate60;
+  }
+});
+
+// src/spec/generated/higress-options.js
+var require_higress_options = __commonJS({
+  "src/spec/generated/higress-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate60;
+    var func2 = require_ucs2length().default;
     var pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -22048,8 +22138,17 @@ var require_validators = __commonJS({
       validate60.errors = vErrors;
       return errors === 0;
     }
-    exports2["ingress-nginx-options"] = validate61;
+  }
+});
+
+// src/spec/generated/ingress-nginx-options.js
+var require_ingress_nginx_options = __commonJS({
+  "src/spec/generated/ingress-nginx-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate61;
     var schema92 = { "$id": "ingress-nginx-options", "title": "ingress-nginx generator options", "type": "object", "additionalProperties": false, "required": ["ingresses", "annotationPrefix", "additionalIngressAnnotations", "canaryIngressAnnotations"], "properties": { "ingresses": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 253 } }, "annotationPrefix": { "type": "string", "minLength": 1, "pattern": "^[^/]+$", "default": "nginx.ingress.kubernetes.io" }, "additionalIngressAnnotations": { "type": "object", "additionalProperties": { "type": "string" }, "default": {} }, "canaryIngressAnnotations": { "type": "object", "additionalProperties": { "type": "string" }, "default": {} }, "canaryIngressName": { "enum": ["suffix", "argo"] } }, "$schema": "http://json-schema.org/draft-07/schema#" };
+    var func2 = require_ucs2length().default;
+    var pattern17 = new RegExp("^[^/]+$", "u");
     function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22285,8 +22384,16 @@ var require_validators = __commonJS({
       validate61.errors = vErrors;
       return errors === 0;
     }
-    exports2["istio-options"] = validate62;
+  }
+});
+
+// src/spec/generated/istio-options.js
+var require_istio_options = __commonJS({
+  "src/spec/generated/istio-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate62;
     var schema93 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
+    var func2 = require_ucs2length().default;
     function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -23144,7 +23251,16 @@ var require_validators = __commonJS({
       validate62.errors = vErrors;
       return errors === 0;
     }
-    exports2["mse-options"] = validate63;
+  }
+});
+
+// src/spec/generated/mse-options.js
+var require_mse_options = __commonJS({
+  "src/spec/generated/mse-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate63;
+    var func2 = require_ucs2length().default;
+    var pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -24455,13 +24571,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path10) {
-          return /^\.|this\b/.test(path10.original);
+        scopedId: function scopedId(path11) {
+          return /^\.|this\b/.test(path11.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path10) {
-          return path10.parts.length === 1 && !AST.helpers.scopedId(path10) && !path10.depth;
+        simpleId: function simpleId(path11) {
+          return path11.parts.length === 1 && !AST.helpers.scopedId(path11) && !path11.depth;
         }
       }
     };
@@ -25546,12 +25662,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path10, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path11, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path10,
+        path: path11,
         params,
         hash,
         escaped,
@@ -25823,9 +25939,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path10 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path11 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path10.original);
+        this.opcode("registerDecorator", params.length, path11.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -25892,48 +26008,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path10 = sexpr.path, name = path10.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path10));
+        var path11 = sexpr.path, name = path11.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path11));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path10.strict = true;
-        this.accept(path10);
+        path11.strict = true;
+        this.accept(path11);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path10 = sexpr.path;
-        path10.strict = true;
-        this.accept(path10);
+        var path11 = sexpr.path;
+        path11.strict = true;
+        this.accept(path11);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path10 = sexpr.path, name = path10.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path11 = sexpr.path, name = path11.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path10.strict = true;
-          path10.falsy = true;
-          this.accept(path10);
-          this.opcode("invokeHelper", params.length, path10.original, _ast2["default"].helpers.simpleId(path10));
+          path11.strict = true;
+          path11.falsy = true;
+          this.accept(path11);
+          this.opcode("invokeHelper", params.length, path11.original, _ast2["default"].helpers.simpleId(path11));
         }
       },
-      PathExpression: function PathExpression(path10) {
-        var depth = validateDepth(path10);
-        var parts = validateParts(path10);
+      PathExpression: function PathExpression(path11) {
+        var depth = validateDepth(path11);
+        var parts = validateParts(path11);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path10), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path11), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path10.data) {
+        } else if (path11.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path10.strict);
+          this.opcode("lookupData", depth, parts, path11.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path10.falsy, path10.strict, scoped);
+          this.opcode("lookupOnContext", parts, path11.falsy, path11.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -26160,8 +26276,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path10) {
-      return validateStringArray(path10, path10.parts, "parts");
+    function validateParts(path11) {
+      return validateStringArray(path11, path11.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -26183,14 +26299,14 @@ var require_compiler = __commonJS({
     }
     function transformLiteralToPath(sexpr) {
       if (!sexpr.path.parts) {
-        var literal = sexpr.path;
+        var literal2 = sexpr.path;
         sexpr.path = {
           type: "PathExpression",
           data: false,
           depth: 0,
-          parts: [literal.original + ""],
-          original: literal.original + "",
-          loc: literal.loc
+          parts: [literal2.original + ""],
+          original: literal2.original + "",
+          loc: literal2.loc
         };
       }
     }
@@ -26343,16 +26459,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path10 = aPath;
+      var path11 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path10 = url.path;
+        path11 = url.path;
       }
-      var isAbsolute2 = exports2.isAbsolute(path10);
-      var parts = path10.split(/\/+/);
+      var isAbsolute2 = exports2.isAbsolute(path11);
+      var parts = path11.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -26369,18 +26485,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path10 = parts.join("/");
-      if (path10 === "") {
-        path10 = isAbsolute2 ? "/" : ".";
+      path11 = parts.join("/");
+      if (path11 === "") {
+        path11 = isAbsolute2 ? "/" : ".";
       }
       if (url) {
-        url.path = path10;
+        url.path = path11;
         return urlGenerate(url);
       }
-      return path10;
+      return path11;
     }
     exports2.normalize = normalize;
-    function join6(aRoot, aPath) {
+    function join7(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -26412,11 +26528,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join6;
+    exports2.join = join7;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative9(aRoot, aPath) {
+    function relative10(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -26435,7 +26551,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative9;
+    exports2.relative = relative10;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -26585,7 +26701,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join6(urlGenerate(parsed), sourceURL);
+        sourceURL = join7(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -29179,8 +29295,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path10 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path10;
+      var path11 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path11;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -32459,8 +32575,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path10) {
-      let input2 = path10;
+    function removeDotSegments(path11) {
+      let input2 = path11;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -32534,11 +32650,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path10) {
-      if (path10 === "" || path10[0] === "/") {
-        return removeDotSegments(path10);
+    function removeDotSegmentsRelative(path11) {
+      if (path11 === "" || path11[0] === "/") {
+        return removeDotSegments(path11);
       }
-      const segments = path10.split("/");
+      const segments = path11.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -32901,8 +33017,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path10 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path10 && path10 !== "/" ? path10 : void 0;
+        const path11 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path11 && path11 !== "/" ? path11 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -33108,50 +33224,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative9, options, skipNormalization) {
+    function resolveComponent(base, relative10, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative9 = parse3(serialize(relative9, options), options);
+        relative10 = parse3(serialize(relative10, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
+      if (!options.tolerant && relative10.scheme) {
+        target.scheme = relative10.scheme;
+        target.userinfo = relative10.userinfo;
+        target.host = relative10.host;
+        target.port = relative10.port;
+        target.path = removeDotSegments(relative10.path || "");
+        target.query = relative10.query;
       } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
+        if (relative10.userinfo !== void 0 || relative10.host !== void 0 || relative10.port !== void 0) {
+          target.userinfo = relative10.userinfo;
+          target.host = relative10.host;
+          target.port = relative10.port;
+          target.path = removeDotSegments(relative10.path || "");
+          target.query = relative10.query;
         } else {
-          if (!relative9.path) {
+          if (!relative10.path) {
             target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
+            if (relative10.query !== void 0) {
+              target.query = relative10.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
+            if (relative10.path[0] === "/") {
+              target.path = removeDotSegments(relative10.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
+                target.path = "/" + relative10.path;
               } else if (!base.path) {
-                target.path = relative9.path;
+                target.path = relative10.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative10.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative9.query;
+            target.query = relative10.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -33159,7 +33275,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative9.fragment;
+      target.fragment = relative10.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -37758,7 +37874,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path10) => path10.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path11) => path11.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -38275,7 +38391,7 @@ function expand(template, context) {
   var operators = ["+", "#", ".", "/", ";", "?", "&"];
   template = template.replace(
     /\{([^\{\}]+)\}|([^\{\}]+)/g,
-    function(_, expression, literal) {
+    function(_, expression, literal2) {
       if (expression) {
         let operator = "";
         const values = [];
@@ -38299,7 +38415,7 @@ function expand(template, context) {
           return values.join(",");
         }
       } else {
-        return encodeReserved(literal);
+        return encodeReserved(literal2);
       }
     }
   );
@@ -39462,17 +39578,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path10 = requestOptions.url.replace(options.baseUrl, "");
+    const path11 = requestOptions.url.replace(options.baseUrl, "");
     return request3(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path10} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path11} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error4) => {
       const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path10} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path11} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error4;
     });
@@ -42152,7 +42268,21 @@ async function listPullsByPrefix(gh, prefix, state, closedSince) {
 }
 async function boundedScan(gh, state, since) {
   const { owner, repo } = gh;
-  const open2 = state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
+  let cut = false;
+  const recent = await gh.octokit.paginate(
+    gh.octokit.rest.pulls.list,
+    { owner, repo, state, sort: "updated", direction: "desc", per_page: 100 },
+    (response, done) => {
+      const page = response.data;
+      const more = /rel="next"/.test(response.headers.link ?? "");
+      if (more && new Date(page[page.length - 1].updated_at) < since) {
+        cut = true;
+        done();
+      }
+      return page.filter((p) => p.state === "open" || new Date(p.updated_at) >= since);
+    }
+  );
+  const open2 = cut && state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
     owner,
     repo,
     state: "open",
@@ -42160,16 +42290,8 @@ async function boundedScan(gh, state, since) {
     direction: "desc",
     per_page: 100
   }) : [];
-  const closed = await gh.octokit.paginate(
-    gh.octokit.rest.pulls.list,
-    { owner, repo, state: "closed", sort: "updated", direction: "desc", per_page: 100 },
-    (response, done) => {
-      const page = response.data;
-      if (page.length === 0 || new Date(page[page.length - 1].updated_at) < since) done();
-      return page.filter((p) => new Date(p.updated_at) >= since);
-    }
-  );
-  return [...open2, ...closed].sort((a, b) => b.number - a.number);
+  const byNumber = new Map([...recent, ...open2].map((p) => [p.number, p]));
+  return [...byNumber.values()].sort((a, b) => b.number - a.number);
 }
 async function createPullRequest(gh, req) {
   const { owner, repo } = gh;
@@ -42432,8 +42554,8 @@ function realDir(dir) {
 }
 function isInside(target, root) {
   const real = fs.existsSync(target) ? fs.realpathSync(target) : target;
-  const rel = path.relative(root, real);
-  return rel === "" || !rel.startsWith("..") && !path.isAbsolute(rel);
+  const rel2 = path.relative(root, real);
+  return rel2 === "" || !rel2.startsWith("..") && !path.isAbsolute(rel2);
 }
 async function readStdin(stream = process.stdin) {
   const chunks = [];
@@ -42514,9 +42636,52 @@ var CANARY_SUFFIX = "-canary";
 
 // src/spec/validate-schema.ts
 init_diagnostics();
-var validators = __toESM(require_validators());
+
+// src/spec/generated/index.ts
+var VALIDATOR_IDS = [
+  "kruise-rollout-v1alpha1",
+  "kruise-rollout-v1beta1",
+  "kruise-trafficrouting",
+  "argo-rollout",
+  "rollgen-config",
+  "rollgen-request-coloring",
+  "rollgen-route-template",
+  "aliyun-alb-options",
+  "aws-alb-options",
+  "custom-options",
+  "gateway-api-options",
+  "higress-options",
+  "ingress-nginx-options",
+  "istio-options",
+  "mse-options"
+];
+var LOADERS = {
+  "kruise-rollout-v1alpha1": () => require_kruise_rollout_v1alpha1().validate,
+  "kruise-rollout-v1beta1": () => require_kruise_rollout_v1beta1().validate,
+  "kruise-trafficrouting": () => require_kruise_trafficrouting().validate,
+  "argo-rollout": () => require_argo_rollout().validate,
+  "rollgen-config": () => require_rollgen_config().validate,
+  "rollgen-request-coloring": () => require_rollgen_request_coloring().validate,
+  "rollgen-route-template": () => require_rollgen_route_template().validate,
+  "aliyun-alb-options": () => require_aliyun_alb_options().validate,
+  "aws-alb-options": () => require_aws_alb_options().validate,
+  "custom-options": () => require_custom_options().validate,
+  "gateway-api-options": () => require_gateway_api_options().validate,
+  "higress-options": () => require_higress_options().validate,
+  "ingress-nginx-options": () => require_ingress_nginx_options().validate,
+  "istio-options": () => require_istio_options().validate,
+  "mse-options": () => require_mse_options().validate
+};
+var loaded = /* @__PURE__ */ new Map();
+function validatorFor(id) {
+  let v = loaded.get(id);
+  if (!v) loaded.set(id, v = LOADERS[id]());
+  return v;
+}
+
+// src/spec/validate-schema.ts
 function validateSchema(id, doc) {
-  const validate = validators[id];
+  const validate = validatorFor(id);
   if (validate(doc.value)) return [];
   const errors = dropGenericErrors(mergeAlternatives(validate.errors ?? []));
   return sortDiagnostics(dedupe(errors.map((e) => describe(e, doc))));
@@ -42563,22 +42728,22 @@ function dedupe(list3) {
   });
 }
 function describe(e, doc) {
-  const path10 = pointerToPath(e.instancePath, doc.value);
+  const path11 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path10, key2), path10, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path11, key2), path11, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path10.length > 0) {
-    const parent = path10.slice(0, -1);
-    const key2 = String(path10[path10.length - 1]);
+  if (e.keyword === "false schema" && path11.length > 0) {
+    const parent = path11.slice(0, -1);
+    const key2 = String(path11[path11.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path10), path10, explain(e, valueAt(doc.value, path10)));
+  return located(doc.locate(path11), path11, explain(e, valueAt(doc.value, path11)));
 }
-function located(origin, path10, text) {
-  const where2 = formatPath(path10);
+function located(origin, path11, text) {
+  const where2 = formatPath(path11);
   return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -42647,15 +42812,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path10 = [];
+  const path11 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path10.push(segment);
+    path11.push(segment);
     node = child(node, segment);
   }
-  return path10;
+  return path11;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -42664,8 +42829,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path10) {
-  return path10.reduce(child, root);
+function valueAt(root, path11) {
+  return path11.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -42680,8 +42845,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path10) {
-  return path10.map(
+function formatPath(path11) {
+  return path11.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -42752,15 +42917,15 @@ function makeDocument(file, index, value, doc, lc, text) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path10) => {
-    for (let n = path10.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path10.slice(0, n), true);
+  const locate2 = (path11) => {
+    for (let n = path11.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path11.slice(0, n), true);
       if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path10) => {
-    const node = doc.getIn(path10, true);
+  const locateBlockText = (path11) => {
+    const node = doc.getIn(path11, true);
     if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
@@ -42956,8 +43121,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path10) {
-  const backend2 = isObject(path10.backend) ? path10.backend : {};
+function backendService(path11) {
+  const backend2 = isObject(path11.backend) ? path11.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -43582,8 +43747,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path10, service) {
-  const copy = cloneJson(path10);
+function retarget(path11, service) {
+  const copy = cloneJson(path11);
   copy.backend.service.name = service;
   return copy;
 }
@@ -43666,8 +43831,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements(path11) {
+  return path11.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -43682,7 +43847,7 @@ function specificity(p) {
 function matchStablePath(objects, request3) {
   const host = normalizeHost(request3.host);
   const requestPath2 = request3.path.split(/[?#]/)[0] || "/";
-  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path10) => ({ object, path: path10, tier: hostTier(path10.host, host) }))).filter((c) => c.tier > 0);
+  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path11) => ({ object, path: path11, tier: hostTier(path11.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates.map((c) => c.tier));
   const hits = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits.length === 0) return void 0;
@@ -43694,10 +43859,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path11 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path10) return { object, prefix, path: path10 };
+    if (path11) return { object, prefix, path: path11 };
   }
   return void 0;
 }
@@ -43756,7 +43921,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path10) => conditions.map((condition) => ({ order, ingress, path: path10, condition })));
+  return paths.flatMap((path11) => conditions.map((condition) => ({ order, ingress, path: path11, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -44038,11 +44203,11 @@ function patchRule(rule, action, managed, routes) {
   const http = isObject(rule.http) ? rule.http : void 0;
   if (!http || !Array.isArray(http.paths)) return rule;
   const out = [];
-  for (const path10 of http.paths) {
-    const backend2 = isObject(path10) ? backendOf(path10.backend) : {};
+  for (const path11 of http.paths) {
+    const backend2 = isObject(path11) ? backendOf(path11.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path10) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path10, r)));
-    out.push(path10);
+    if (isObject(path11) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path11, r)));
+    out.push(path11);
   }
   return { ...rule, http: { ...http, paths: out } };
 }
@@ -44293,10 +44458,10 @@ function queryString(values, request3) {
 
 // generators/aws-alb/simulate.ts
 function simulate2(objects, request3) {
-  const path10 = requestPath(request3);
+  const path11 = requestPath(request3);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path10) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path11) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions = findKey(annotations, "conditions", p.service);
       const verdict = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request3);
@@ -44789,11 +44954,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path10, actual, want] of expected) {
+  for (const [path11, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path10.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path10).line
+        message: `template output ${path11.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path11).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -45515,13 +45680,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request3, requestPath2) {
-  const path10 = pathRank(match.path, requestPath2);
-  if (!path10) return void 0;
+  const path11 = pathRank(match.path, requestPath2);
+  if (!path11) return void 0;
   if (typeof match.method === "string" && match.method !== (request3.method ?? "GET").toUpperCase()) return void 0;
   const headers = list2(match.headers);
   const query = list2(match.queryParams);
   if (!headersFit(headers, request3.headers) || !queryFits(query, request3.query)) return void 0;
-  return [...path10, match.method !== void 0 ? 1 : 0, headers.length, query.length];
+  return [...path11, match.method !== void 0 ? 1 : 0, headers.length, query.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -45533,8 +45698,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements2(path11) {
+  return path11.split("/").filter((e) => e !== "");
 }
 function headersFit(matches2, headers) {
   const seen = /* @__PURE__ */ new Set();
@@ -45961,13 +46126,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path11 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path10) continue;
+    if (!path11) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path10.service ?? "<resource backend>",
+      service: path11.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -46950,8 +47115,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path10 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path10.toLowerCase() : path10;
+  const path11 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path11.toLowerCase() : path11;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -47340,11 +47505,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers.push(h);
   }
-  const path10 = isObject(m.path) ? {
+  const path11 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
+  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path11 ? { path: path11 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -47363,14 +47528,14 @@ var KRUISE_INGRESS_CLASSES = {
   higress: "higress",
   mse: "mse"
 };
-function providerFromKruiseRouting(doc, routing, path10, out) {
+function providerFromKruiseRouting(doc, routing, path11, out) {
   const refs = [];
   const ingress = obj(routing.ingress);
   if (routing.ingress !== void 0) {
     const classType = str(ingress.classType) ?? "nginx";
     const provider = KRUISE_INGRESS_CLASSES[classType];
     if (!provider) {
-      const o = doc.locate([...path10, "ingress", "classType"]);
+      const o = doc.locate([...path11, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
@@ -47379,7 +47544,7 @@ function providerFromKruiseRouting(doc, routing, path10, out) {
     } else {
       refs.push({
         provider,
-        origin: doc.locate([...path10, "ingress"]),
+        origin: doc.locate([...path11, "ingress"]),
         options: { ingresses: [str(ingress.name) ?? ""] }
       });
     }
@@ -47387,7 +47552,7 @@ function providerFromKruiseRouting(doc, routing, path10, out) {
   if (routing.gateway !== void 0) {
     refs.push({
       provider: "gateway-api",
-      origin: doc.locate([...path10, "gateway"]),
+      origin: doc.locate([...path11, "gateway"]),
       options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] }
     });
   }
@@ -47396,14 +47561,14 @@ function providerFromKruiseRouting(doc, routing, path10, out) {
     const istio = custom.every(isIstioRef);
     refs.push({
       provider: istio ? "istio" : "custom",
-      origin: doc.locate([...path10, "customNetworkRefs"]),
+      origin: doc.locate([...path11, "customNetworkRefs"]),
       options: { refs: custom }
     });
   }
   return refs;
 }
-function providersFromArgo(doc, routing, path10) {
-  const at = (key2) => doc.locate([...path10, key2]);
+function providersFromArgo(doc, routing, path11) {
+  const at = (key2) => doc.locate([...path11, key2]);
   const refs = [];
   if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
   if (routing.nginx !== void 0)
@@ -47550,18 +47715,18 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path10 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path10, out);
-    if (!applyAction(doc, state, e, path10, wc, out)) return;
-    steps.push(snapshot(doc.locate(path10), state, wc.managed));
+    const path11 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path11, out);
+    if (!applyAction(doc, state, e, path11, wc, out)) return;
+    steps.push(snapshot(doc.locate(path11), state, wc.managed));
   });
   return steps;
 }
-function applyPause(doc, steps, pause, path10, out) {
+function applyPause(doc, steps, pause, path11, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path10),
+      ...doc.locate(path11),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -47573,14 +47738,14 @@ function applyPause(doc, steps, pause, path10, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path10, wc, out) {
+function applyAction(doc, state, e, path11, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error2(
           doc,
-          [...path10, "setCanaryScale"],
+          [...path11, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -47590,7 +47755,7 @@ function applyAction(doc, state, e, path10, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path10, kind]),
+      ...doc.locate([...path11, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -47635,13 +47800,13 @@ function mirrorMatches(list3) {
   return list3.map((m) => {
     const e = obj(m);
     const headers = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path10 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path11 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers,
       queryParams: [],
       cookies: [],
-      ...path10 ? { path: { type: path10.type === "Prefix" ? "PathPrefix" : path10.type, value: path10.value } } : {},
+      ...path11 ? { path: { type: path11.type === "Prefix" ? "PathPrefix" : path11.type, value: path11.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -47658,8 +47823,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path10, message) {
-  return { ...doc.locate(path10), message, severity: "error" };
+function error2(doc, path11, message) {
+  return { ...doc.locate(path11), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -47759,13 +47924,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path10, v1beta1) {
+function kruiseStep(doc, raw, path11, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path10),
+    origin: doc.locate(path11),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -47809,8 +47974,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path10, message) {
-  const o = doc.locate(path10);
+function error3(doc, path11, message) {
+  const o = doc.locate(path11);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -47855,7 +48020,6 @@ function withRouteTemplates(spec, templates) {
 }
 
 // src/spec/provider-options.ts
-var precompiled = __toESM(require_validators());
 var compiled = /* @__PURE__ */ new WeakMap();
 var ajv;
 function bindOptions(generator, ref) {
@@ -47871,8 +48035,8 @@ function bindOptions(generator, ref) {
 }
 function compile(schema) {
   const id = schema.$id;
-  const built = id ? precompiled[id] : void 0;
-  if (built) return built;
+  if (id && VALIDATOR_IDS.includes(id))
+    return validatorFor(id);
   let fn = compiled.get(schema);
   if (!fn) {
     const AjvClass = require_ajv().default;
@@ -49293,9 +49457,9 @@ function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
   const dir = path5.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path5.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel], top);
-  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
+  const rel2 = path5.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel2], top);
+  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel2], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
 `);
@@ -49376,8 +49540,8 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path7.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
+  const rel2 = paths.map((p) => path7.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel2], root).trim();
   if (dirty)
     throw new StateError(
       `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
@@ -49397,11 +49561,6 @@ function currentBranch(git, root) {
   } catch {
     return void 0;
   }
-}
-function landedAt(git, root, output) {
-  const file = path7.relative(root, path7.join(output, STATUS_FILE));
-  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
-  return out ? new Date(out) : void 0;
 }
 function readTemplate(file, cwd, configFile) {
   if (!file) return void 0;
@@ -49610,10 +49769,10 @@ function buildProposal(i) {
 }
 function fileChanges(i) {
   const out = path8.resolve(i.write.output);
-  const rel = (name) => posix(path8.relative(i.repoRoot, path8.join(out, name)));
+  const rel2 = (name) => posix(path8.relative(i.repoRoot, path8.join(out, name)));
   const wanted = [
-    ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
-    ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
+    ...i.write.files.map((f) => ({ path: rel2(f.path), content: f.content })),
+    ...i.write.remove.map((n) => ({ path: rel2(n), content: null }))
   ];
   const hash = (0, import_crypto2.createHash)("sha256");
   const changes = [];
@@ -49767,6 +49926,68 @@ function isAborted(s, entry) {
 
 // src/flow/pr-command.ts
 init_errors();
+
+// src/flow/history.ts
+var path10 = __toESM(require("path"));
+var MAX_PATH_BYTES = 1e5;
+function readAppHistories(git, root, apps) {
+  const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
+  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path10.join(a.output, STATUS_FILE)), i]));
+  const sourceOf = new Map(apps.map((a, i) => [rel(root, a.source), i]));
+  const landed = /* @__PURE__ */ new Map();
+  const since = /* @__PURE__ */ new Map();
+  for (const batch of batches([...statusOf3.keys(), ...sourceOf.keys()])) {
+    const log = git(
+      ["log", "--first-parent", "-z", "--format=%x01%cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
+      root
+    );
+    for (const { date, files } of commits(log)) {
+      for (const file of files) {
+        const status = statusOf3.get(file);
+        if (status !== void 0 && !landed.has(status)) landed.set(status, date);
+        for (const i of sourcesHolding(sourceOf, file)) since.set(i, date);
+      }
+    }
+  }
+  return apps.map((_, i) => {
+    const at = landed.get(i);
+    const pullsSince = shallow ? void 0 : at ?? since.get(i);
+    return { ...at ? { landedAt: at } : {}, ...pullsSince ? { pullsSince } : {} };
+  });
+}
+var literal = (p) => `:(literal)${p}`;
+function rel(root, p) {
+  return path10.relative(root, p).split(path10.sep).join("/") || ".";
+}
+function* sourcesHolding(sourceOf, file) {
+  if (sourceOf.has(".")) yield sourceOf.get(".");
+  for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
+    const i = sourceOf.get(dir);
+    if (i !== void 0) yield i;
+    if (!dir.includes("/")) return;
+  }
+}
+function* commits(log) {
+  for (const record of log.split("").slice(1)) {
+    const [date, ...names] = record.split("\0");
+    yield { date: new Date(date), files: names.map((n) => n.replace(/^\n/, "")).filter(Boolean) };
+  }
+}
+function batches(paths) {
+  const out = [];
+  let size = MAX_PATH_BYTES;
+  for (const p of paths) {
+    if (size + p.length + 1 > MAX_PATH_BYTES) {
+      out.push([]);
+      size = 0;
+    }
+    out[out.length - 1].push(p);
+    size += p.length + 1;
+  }
+  return out;
+}
+
+// src/flow/pr-command.ts
 async function prCommand(ctx, args, opts) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
@@ -49796,13 +50017,15 @@ async function prCommand(ctx, args, opts) {
 }
 async function gather2(s) {
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
-  const landed = s.apps.map((entry) => landedAt(s.edges.git, s.checkout.root, entry.loc.output));
-  const pulls = groupPulls(
-    await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? { landed: landed[i] } : void 0)))
+  const histories = readAppHistories(
+    s.edges.git,
+    s.checkout.root,
+    s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output }))
   );
+  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? histories[i] : void 0))));
   return s.apps.map((entry, i) => {
     const proposal = proposals[i];
-    const at = landed[i];
+    const at = histories[i].landedAt;
     return {
       state: { app: entry.app.name, ...proposal ? { proposal } : {} },
       pulls: pulls.get(entry.app.name) ?? [],
@@ -49814,8 +50037,8 @@ var SKEW_MS = 60 * 60 * 1e3;
 function scanScope(pending) {
   const active = pending.filter((p) => p !== void 0);
   if (active.length === 0) return { prefix: BRANCH_PREFIX, state: "open" };
-  if (active.some((p) => !p.landed)) return { prefix: BRANCH_PREFIX, state: "all" };
-  const oldest = Math.min(...active.map((p) => p.landed.getTime()));
+  if (active.some((p) => !p.pullsSince)) return { prefix: BRANCH_PREFIX, state: "all" };
+  const oldest = Math.min(...active.map((p) => p.pullsSince.getTime()));
   return { prefix: BRANCH_PREFIX, state: "all", closedSince: new Date(oldest - SKEW_MS) };
 }
 async function fetchChecks2(s, decisions) {

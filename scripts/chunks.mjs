@@ -1,0 +1,86 @@
+// How dist/ is split so a command loads only what it uses (issue 9 item 5). Measured on a cold start,
+// the costs were: 400 KB of schema validators for every kind, Octokit, Handlebars and ajv's
+// compiler in the one bundle, and child_process (with net and dgram) loaded by commander at start.
+//
+// - Validators: one file per schema id (dist/validators/<id>.js); src/spec/generated/index.ts requires
+//   each on first use, so a run loads the kinds it meets.
+// - Third-party libraries only some commands use are vendor chunks (dist/vendor/*.js). Only leaf
+//   libraries are split off: a chunk never holds rollgen's own modules, so no class or state exists twice.
+// - child_process is required on first use of one of its functions.
+import { readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const GENERATED = join(ROOT, 'src', 'spec', 'generated');
+
+/** Bare imports served by a vendor chunk, and the chunk's source. */
+const VENDOR = {
+  '@octokit/rest': 'octokit',
+  '@octokit/plugin-retry': 'octokit',
+  '@octokit/plugin-throttling': 'octokit',
+  handlebars: 'handlebars',
+  ajv: 'ajv',
+};
+const VENDOR_SOURCES = { octokit: 'octokit.mjs', handlebars: 'handlebars.cjs', ajv: 'ajv.cjs' };
+
+/** Entry points of every chunk, keyed by output path under dist/ (without .js). */
+export function chunkEntries() {
+  const entries = {};
+  for (const [name, file] of Object.entries(VENDOR_SOURCES))
+    entries[`vendor/${name}`] = join(ROOT, 'scripts', 'chunks', file);
+  for (const f of readdirSync(GENERATED).filter((n) => n.endsWith('.js')))
+    entries[`validators/${f.slice(0, -3)}`] = join(GENERATED, f);
+  return entries;
+}
+
+/** In dist/cli.js: imports of a chunk become a require of its file, next to the bundle. */
+export function chunksPlugin() {
+  return {
+    name: 'rollgen-chunks',
+    setup(b) {
+      const bare = new RegExp(
+        `^(${Object.keys(VENDOR)
+          .map((k) => k.replace(/[/]/g, '\\/'))
+          .join('|')})$`,
+      );
+      b.onResolve({ filter: bare }, (args) => ({ path: `./vendor/${VENDOR[args.path]}.js`, external: true }));
+      b.onResolve({ filter: /^\.\/[a-z0-9-]+\.js$/ }, (args) =>
+        resolve(args.resolveDir) === GENERATED
+          ? { path: `./validators/${args.path.slice(2)}`, external: true }
+          : undefined,
+      );
+    },
+  };
+}
+
+const CHILD_PROCESS_EXPORTS = [
+  'ChildProcess',
+  'exec',
+  'execFile',
+  'execFileSync',
+  'execSync',
+  'fork',
+  'spawn',
+  'spawnSync',
+];
+
+/** child_process (and net, dgram with it) loads on the first call of one of its functions, not at start. */
+export function lazyBuiltinsPlugin() {
+  return {
+    name: 'rollgen-lazy-builtins',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+        args.namespace === 'lazy-builtin'
+          ? { path: 'node:child_process', external: true }
+          : { path: 'child_process', namespace: 'lazy-builtin' },
+      );
+      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+        // Getters, not a Proxy: esbuild's interop reads `__esModule` and copies own keys, which must not load it.
+        contents: `for (const name of ${JSON.stringify(CHILD_PROCESS_EXPORTS)})
+  Object.defineProperty(module.exports, name, { enumerable: true, get: () => require('node:child_process')[name] });`,
+        loader: 'js',
+      }));
+    },
+  };
+}
