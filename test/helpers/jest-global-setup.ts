@@ -1,0 +1,9 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { KUSTOMIZE_CACHE_ENV } from './kustomize-cache';
+
+/** One kustomize cache per jest run, seen by every worker through the environment they inherit. */
+export default function setup(): void {
+  process.env[KUSTOMIZE_CACHE_ENV] = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-kustomize-'));
+}
