@@ -35,12 +35,17 @@ export async function stateCommand(
     );
   for (const w of writes) {
     if (!w) continue;
-    writeOutputDir(w.output, w.files, w.remove);
+    writeOutputDir(w.output, changedFiles(w), w.remove);
     ctx.stdout(w.summary);
     if (opts.commit) commitOutput(ctx, w);
   }
   if (writes.every((w) => !w))
     ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(', ')} up to date\n`);
+}
+
+/** Only files whose bytes change are written: an advance of one rollout among many rewrites little. */
+export function changedFiles(w: PendingWrite): PendingWrite['files'] {
+  return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
 }
 
 export interface PendingWrite {

@@ -118,6 +118,7 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
     ...(status ? { status } : {}),
     ...(kustomization !== undefined ? { kustomization } : {}),
     resources: new ResourceSet(objects),
+    texts: new Map(contents.files.map((f) => [path.basename(f.path), f.text])),
   };
 }
 
