@@ -26,7 +26,7 @@ await Promise.all([
     loader: { '.hbs': 'text' },
     plugins: [chunksPlugin(), lazyBuiltinsPlugin()],
   }),
-  build({ ...common, entryPoints: chunkEntries(), outdir: 'dist', plugins: [lazyBuiltinsPlugin()] }),
+  build({ ...common, entryPoints: chunkEntries(), outdir: 'dist' }),
 ]);
 
 // The code cache is an optimisation: a failure here must not fail the build.

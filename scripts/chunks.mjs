@@ -6,7 +6,7 @@
 //   each on first use, so a run loads the kinds it meets.
 // - Third-party libraries only some commands use are vendor chunks (dist/vendor/*.js). Only leaf
 //   libraries are split off: a chunk never holds rollgen's own modules, so no class or state exists twice.
-// - child_process is required on first use of one of its functions.
+// - child_process and crypto are required on first use of one of their functions.
 import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,31 +54,28 @@ export function chunksPlugin() {
   };
 }
 
-const CHILD_PROCESS_EXPORTS = [
-  'ChildProcess',
-  'exec',
-  'execFile',
-  'execFileSync',
-  'execSync',
-  'fork',
-  'spawn',
-  'spawnSync',
-];
+/** Built-ins some commands need that cost milliseconds to load: each export is a getter that requires it on first use. */
+const LAZY_BUILTINS = {
+  child_process: ['ChildProcess', 'exec', 'execFile', 'execFileSync', 'execSync', 'fork', 'spawn', 'spawnSync'],
+  crypto: ['createHash', 'randomBytes', 'randomUUID'],
+  os: ['homedir', 'tmpdir'],
+};
 
-/** child_process (and net, dgram with it) loads on the first call of one of its functions, not at start. */
+/** child_process (and net, dgram with it), crypto and os load on the first call of one of their functions, not at start. */
 export function lazyBuiltinsPlugin() {
   return {
     name: 'rollgen-lazy-builtins',
     setup(b) {
-      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-        args.namespace === 'lazy-builtin'
-          ? { path: 'node:child_process', external: true }
-          : { path: 'child_process', namespace: 'lazy-builtin' },
-      );
-      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      b.onResolve({ filter: /^(node:)?(child_process|crypto|os)$/ }, (args) => {
+        const name = args.path.replace(/^node:/, '');
+        return args.namespace === 'lazy-builtin'
+          ? { path: `node:${name}`, external: true }
+          : { path: name, namespace: 'lazy-builtin' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
         // Getters, not a Proxy: esbuild's interop reads `__esModule` and copies own keys, which must not load it.
-        contents: `for (const name of ${JSON.stringify(CHILD_PROCESS_EXPORTS)})
-  Object.defineProperty(module.exports, name, { enumerable: true, get: () => require('node:child_process')[name] });`,
+        contents: `for (const name of ${JSON.stringify(LAZY_BUILTINS[args.path])})
+  Object.defineProperty(module.exports, name, { enumerable: true, get: () => require('node:${args.path}')[name] });`,
         loader: 'js',
       }));
     },
