@@ -33,7 +33,11 @@ const REPO_APPS = 400;
 const ALB_APPS = 300;
 const MIXED_APPS = 1000;
 /** NODE_EXTRA_CA_CERTS makes node read a CA bundle at every start (~30 ms here): it would hide rollgen's own cost. */
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS'));
+const ENV = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS')),
+  // The app index of single-app commands (src/run/app-index.ts) lives here, not in the user's cache.
+  ROLLGEN_CACHE_DIR: path.join(WORK, 'cache'),
+};
 
 function positiveInt(name, fallback) {
   const raw = process.env[name];

@@ -5,6 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { appStamp } from '../src/run/app-index';
 import * as apps from '../src/run/apps';
 import { runCli } from './helpers/cli';
 import { addApp, makeRepo } from './helpers/git-repo';
@@ -24,9 +25,11 @@ afterEach(() => {
 });
 
 const loaded = () => loads.mock.calls.map(([loc]) => loc.name).sort();
+/** The clock a few seconds ahead: files written by the test are no longer too recent to trust their stamp. */
+const later = () => new Date(Date.now() + 10_000);
 async function render(app: string) {
   loads.mockClear();
-  return runCli(['render', app, '--step', '1'], repo);
+  return runCli(['render', app, '--step', '1'], repo, '', { now: later });
 }
 const setHost = (app: string, host: string) => {
   const file = path.join(repo, 'apps', app, 'ingress.yaml');
@@ -86,4 +89,14 @@ test('GIVEN a broken app THEN a warm index still prints its note', async () => {
 test('addApp gives each app its own host (guards the setup above)', () => {
   addApp(repo, 'echo');
   expect(fs.readFileSync(path.join(repo, 'apps', 'echo', 'ingress.yaml'), 'utf8')).toContain('echo.example.com');
+});
+
+test('a file changed within the last seconds makes the stamp unknown: its next change could keep size and times', () => {
+  const loc = { name: 'alpha', source: path.join(repo, 'apps', 'alpha'), gates: {}, track: 'x', removal: 'one-commit' };
+  const now = Date.now();
+  expect(appStamp(loc as never, now)).toBeUndefined();
+  const stamp = appStamp(loc as never, now + 10_000);
+  expect(stamp).toContain('/deployment.yaml:');
+  fs.appendFileSync(path.join(loc.source, 'deployment.yaml'), '# x\n');
+  expect(appStamp(loc as never, now + 10_000)).not.toBe(stamp);
 });

@@ -1,29 +1,32 @@
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { getGenerator } from '../../generators/registry';
 import { repoPeers } from '../render/repo-peers';
+import { sha256Hex } from '../render/sha256';
 import { LoadedApp } from '../spec/load-app';
-import { SourceFile } from '../io/read-source';
 import { AppLocation } from './apps';
 import { everyClaim } from './cross-app';
 
 /**
  * What a single-app command needs to know of the other apps of rollgen.yaml without loading them:
  * per app, the keys through which repo-wide checks couple it to others (its route claims, e.g. an
- * nginx host+path, and its providers with a repo check, e.g. ALB orders). An entry is valid only for
- * the exact bytes it was computed from (source files and rollgen.yaml entry) and for this build of
- * rollgen, so a stale entry is never used: such an app is loaded in full again.
+ * nginx host+path, and its providers with a repo check, e.g. ALB orders). An entry holds for the
+ * exact state of the app's files it was computed from (see appStamp), its rollgen.yaml entry and
+ * this build of rollgen; anything else makes the app load in full and be indexed again.
  */
 export interface IndexEntry {
   /** Keys shared with another app mean the two must be checked together. */
   readonly keys: readonly string[];
   /** False when the app has errors: it is left out of repo-wide checks, with a note. */
   readonly ok: boolean;
+  readonly stamp: string;
 }
 
+/** rollgen.yaml entry (JSON) -> entry. */
 export type AppIndex = Map<string, IndexEntry>;
+
+export const appKey = (loc: AppLocation): string => JSON.stringify(loc);
 
 /** The coupling keys of a loaded app; computed on the app alone, like every check it feeds. */
 export function couplingKeys(app: LoadedApp): string[] {
@@ -35,11 +38,37 @@ export function couplingKeys(app: LoadedApp): string[] {
   return [...keys].sort();
 }
 
-/** Content digest of one app's inputs: its rollgen.yaml entry and every source file, with the build that reads them. */
-export function appDigest(loc: AppLocation, files: readonly SourceFile[]): string {
-  const hash = createHash('sha256').update(BUILD).update(JSON.stringify(loc));
-  for (const f of files) hash.update(`\u0000${f.path}\u0000${f.text.length}\u0000`).update(f.text);
-  return hash.digest('hex');
+/** Files changed this recently may change again within the file system's timestamp granularity. */
+const RACY_MS = 3000;
+
+/**
+ * The state of every file under the app's source directory (more than rollgen reads, so no change
+ * it would see escapes): name, size, inode, modification and change times, as git's index does.
+ * The change time cannot be set back by any tool, so a file rewritten since shows. Undefined when a
+ * file changed too recently to tell a later change from it by time (the app is then loaded), or
+ * when the directory cannot be read. Links are not followed: a loaded app goes through the full reader.
+ */
+export function appStamp(loc: AppLocation, now: number): string | undefined {
+  if (loc.source === '-') return undefined;
+  const parts: string[] = [];
+  let newest = 0;
+  // String paths and no sort: a stamp is compared with one taken the same way (~2,000 files in a few ms).
+  const walk = (dir: string, rel: string) => {
+    for (const name of fs.readdirSync(dir)) {
+      const full = `${dir}/${name}`;
+      const st = fs.lstatSync(full);
+      if (st.mtimeMs > newest) newest = st.mtimeMs;
+      if (st.ctimeMs > newest) newest = st.ctimeMs;
+      parts.push(`${rel}/${name}:${st.mode}:${st.size}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}`);
+      if (st.isDirectory()) walk(full, `${rel}/${name}`);
+    }
+  };
+  try {
+    walk(loc.source, '');
+  } catch {
+    return undefined;
+  }
+  return newest < now - RACY_MS ? parts.join('\n') : undefined;
 }
 
 /**
@@ -48,21 +77,20 @@ export function appDigest(loc: AppLocation, files: readonly SourceFile[]): strin
  */
 const BUILD = (() => {
   const s = fs.statSync(__filename, { throwIfNoEntry: false });
-  return `rollgen-index-1\u0000${__filename}\u0000${s?.size}\u0000${s?.mtimeMs}`;
+  return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 
 /** Where the index of one rollgen.yaml lives: ROLLGEN_CACHE_DIR, else the user's cache directory. */
 export function indexFile(configFile: string, env: Readonly<Record<string, string | undefined>>): string {
   const dir = env.ROLLGEN_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'rollgen');
-  const id = createHash('sha256').update(path.resolve(configFile)).digest('hex').slice(0, 16);
-  return path.join(dir, `index-${id}.json`);
+  return path.join(dir, `index-${sha256Hex(path.resolve(configFile)).slice(0, 16)}.json`);
 }
 
-/** The stored index (digest -> entry); empty when missing or unreadable: it is a cache only. */
+/** The stored index; empty when missing, unreadable or written by another build: it is a cache only. */
 export function readIndex(file: string): AppIndex {
   try {
-    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, IndexEntry>;
-    return new Map(Object.entries(raw));
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { build?: string; apps?: Record<string, IndexEntry> };
+    return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
   } catch {
     return new Map();
   }
@@ -73,7 +101,8 @@ export function writeIndex(file: string, index: AppIndex): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(Object.fromEntries([...index].sort(([a], [b]) => (a < b ? -1 : 1)))));
+    const apps = Object.fromEntries([...index].sort(([a], [b]) => (a < b ? -1 : 1)));
+    fs.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
     fs.renameSync(tmp, file);
   } catch {
     // A read-only or missing cache directory: the next run loads the apps again.

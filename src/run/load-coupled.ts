@@ -6,7 +6,8 @@ import { LoadedApp } from '../spec/load-app';
 import {
   AppIndex,
   IndexEntry,
-  appDigest,
+  appKey,
+  appStamp,
   coupledApps,
   couplingKeys,
   indexFile,
@@ -34,16 +35,20 @@ export function loadCoupled(
   const fresh: AppIndex = new Map();
   const entries = new Map<string, IndexEntry>();
   const loaded = new Map<string, LoadedApp>();
+  const now = (ctx.now ?? (() => new Date()))().getTime();
   for (const loc of others) {
-    const files = readQuietly(loc, ctx);
-    const digest = files && appDigest(loc, files);
-    let entry = digest ? stored.get(digest) : undefined;
+    const stamp = appStamp(loc, now);
+    const key = appKey(loc);
+    const known = stored.get(key);
+    let entry = stamp && known?.stamp === stamp ? known : undefined;
     if (!entry) {
+      const files = readQuietly(loc, ctx);
       const app = files && loadQuietly(loc, files);
       if (app) loaded.set(loc.name, app);
-      entry = { keys: app ? couplingKeys(app) : [], ok: app !== undefined };
+      entry = { keys: app ? couplingKeys(app) : [], ok: app !== undefined, stamp: stamp ?? '' };
     }
-    if (digest) fresh.set(digest, entry);
+    // A racy stamp is not stored: the next run loads the app again.
+    if (stamp) fresh.set(key, entry);
     entries.set(loc.name, entry);
     if (!entry.ok) ctx.stderr(brokenNote(loc.name));
   }
@@ -82,5 +87,5 @@ export function loadQuietly(loc: AppLocation, files: readonly SourceFile[]): Loa
 }
 
 function sameIndex(a: AppIndex, b: AppIndex): boolean {
-  return a.size === b.size && [...b.keys()].every((k) => a.has(k));
+  return a.size === b.size && [...b].every(([k, e]) => a.get(k)?.stamp === e.stamp);
 }
