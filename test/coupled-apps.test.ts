@@ -54,6 +54,21 @@ test('GIVEN a peer changed to claim the same host and path THEN render APP still
   expect(r.stderr).toMatch(/app bravo.*both need a canary|both need a canary.*app bravo/s);
 });
 
+test('GIVEN a new file in an indexed peer claiming the same host and path THEN render APP fails on the conflict', async () => {
+  expect((await render('alpha')).code).toBe(0);
+  expect((await render('alpha')).code).toBe(0); // the stored stamp now lists bravo's files
+  // The Ingress moves to a new file (the directory's listing changes), now on alpha's host.
+  const ingress = fs.readFileSync(path.join(repo, 'apps', 'bravo', 'ingress.yaml'), 'utf8');
+  fs.rmSync(path.join(repo, 'apps', 'bravo', 'ingress.yaml'));
+  fs.writeFileSync(
+    path.join(repo, 'apps', 'bravo', 'routes.yaml'),
+    ingress.replace(/bravo\.example\.com/g, 'alpha.example.com'),
+  );
+  const r = await render('alpha');
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('app bravo');
+});
+
 test("GIVEN the named app changed to claim an indexed peer's host and path THEN render fails naming that peer", async () => {
   expect((await render('alpha')).code).toBe(0);
   setHost('alpha', 'charlie.example.com');
@@ -96,7 +111,11 @@ test('a file changed within the last seconds makes the stamp unknown: its next c
   const now = Date.now();
   expect(appStamp(loc as never, now)).toBeUndefined();
   const stamp = appStamp(loc as never, now + 10_000);
-  expect(stamp).toContain('/deployment.yaml:');
+  expect(stamp).toContain('/deployment.yaml');
   fs.appendFileSync(path.join(loc.source, 'deployment.yaml'), '# x\n');
-  expect(appStamp(loc as never, now + 10_000)).not.toBe(stamp);
+  const changed = appStamp(loc as never, now + 10_000, stamp);
+  expect(changed).not.toBe(stamp);
+  // A new file changes its directory's times: the listing stored in the stamp is not reused.
+  fs.writeFileSync(path.join(loc.source, 'new.yaml'), 'x: 1\n');
+  expect(appStamp(loc as never, now + 10_000, changed)).toContain('/new.yaml');
 });

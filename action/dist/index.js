@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path11 = require("node:path");
-    var fs7 = require("node:fs");
+    var path13 = require("node:path");
+    var fs8 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs7.existsSync(executableFile)) return;
+        if (fs8.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path11.resolve(baseDir, baseName);
-          if (fs7.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path11.extname(baseName))) return void 0;
+          const localBin = path13.resolve(baseDir, baseName);
+          if (fs8.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path13.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs7.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs8.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs7.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs8.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path11.resolve(
-            path11.dirname(resolvedScriptPath),
+          executableDir = path13.resolve(
+            path13.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path11.basename(
+            const legacyName = path13.basename(
               this._scriptPath,
-              path11.extname(this._scriptPath)
+              path13.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path11.extname(executableFile));
+        launchWithNode = sourceExt.includes(path13.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path11.basename(filename, path11.extname(filename));
+        this._name = path13.basename(filename, path13.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path12) {
-        if (path12 === void 0) return this._executableDir;
-        this._executableDir = path12;
+      executableDir(path14) {
+        if (path14 === void 0) return this._executableDir;
+        this._executableDir = path14;
         return this;
       }
       /**
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path11) {
-      const ctrl = callVisitor(key2, node, visitor, path11);
+    function visit_(key2, node, visitor, path13) {
+      const ctrl = callVisitor(key2, node, visitor, path13);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path11, ctrl);
-        return visit_(key2, ctrl, visitor, path11);
+        replaceNode(key2, path13, ctrl);
+        return visit_(key2, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path11 = Object.freeze(path11.concat(node));
+          path13 = Object.freeze(path13.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path11);
+            const ci = visit_(i, node.items[i], visitor, path13);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path11 = Object.freeze(path11.concat(node));
-          const ck = visit_("key", node.key, visitor, path11);
+          path13 = Object.freeze(path13.concat(node));
+          const ck = visit_("key", node.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path11);
+          const cv = visit_("value", node.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path11) {
-      const ctrl = await callVisitor(key2, node, visitor, path11);
+    async function visitAsync_(key2, node, visitor, path13) {
+      const ctrl = await callVisitor(key2, node, visitor, path13);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path11, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path11);
+        replaceNode(key2, path13, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path11 = Object.freeze(path11.concat(node));
+          path13 = Object.freeze(path13.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path11);
+            const ci = await visitAsync_(i, node.items[i], visitor, path13);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path11 = Object.freeze(path11.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path11);
+          path13 = Object.freeze(path13.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path11);
+          const cv = await visitAsync_("value", node.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path11) {
+    function callVisitor(key2, node, visitor, path13) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path11);
+        return visitor(key2, node, path13);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path11);
+        return visitor.Map?.(key2, node, path13);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path11);
+        return visitor.Seq?.(key2, node, path13);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path11);
+        return visitor.Pair?.(key2, node, path13);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path11);
+        return visitor.Scalar?.(key2, node, path13);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path11);
+        return visitor.Alias?.(key2, node, path13);
       return void 0;
     }
-    function replaceNode(key2, path11, node) {
-      const parent = path11[path11.length - 1];
+    function replaceNode(key2, path13, node) {
+      const parent = path13[path13.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path11, value) {
+    function collectionFromPath(schema, path13, value) {
       let v = value;
-      for (let i = path11.length - 1; i >= 0; --i) {
-        const k = path11[i];
+      for (let i = path13.length - 1; i >= 0; --i) {
+        const k = path13[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path11) => path11 == null || typeof path11 === "object" && !!path11[Symbol.iterator]().next().done;
+    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path11, value) {
-        if (isEmptyPath(path11))
+      addIn(path13, value) {
+        if (isEmptyPath(path13))
           this.add(value);
         else {
-          const [key2, ...rest] = path11;
+          const [key2, ...rest] = path13;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path11) {
-        const [key2, ...rest] = path11;
+      deleteIn(path13) {
+        const [key2, ...rest] = path13;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path11, keepScalar) {
-        const [key2, ...rest] = path11;
+      getIn(path13, keepScalar) {
+        const [key2, ...rest] = path13;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path11) {
-        const [key2, ...rest] = path11;
+      hasIn(path13) {
+        const [key2, ...rest] = path13;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path11, value) {
-        const [key2, ...rest] = path11;
+      setIn(path13, value) {
+        const [key2, ...rest] = path13;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path11, value) {
+      addIn(path13, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path11, value);
+          this.contents.addIn(path13, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path11) {
-        if (Collection2.isEmptyPath(path11)) {
+      deleteIn(path13) {
+        if (Collection2.isEmptyPath(path13)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path11) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path11, keepScalar) {
-        if (Collection2.isEmptyPath(path11))
+      getIn(path13, keepScalar) {
+        if (Collection2.isEmptyPath(path13))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path11, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path11) {
-        if (Collection2.isEmptyPath(path11))
+      hasIn(path13) {
+        if (Collection2.isEmptyPath(path13))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path11) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path11, value) {
-        if (Collection2.isEmptyPath(path11)) {
+      setIn(path13, value) {
+        if (Collection2.isEmptyPath(path13)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path11), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path13), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path11, value);
+          this.contents.setIn(path13, value);
         }
       }
       /**
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path11) => {
+    visit.itemAtPath = (cst, path13) => {
       let item = cst;
-      for (const [field, index] of path11) {
+      for (const [field, index] of path13) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path11) => {
-      const parent = visit.itemAtPath(cst, path11.slice(0, -1));
-      const field = path11[path11.length - 1][0];
+    visit.parentCollection = (cst, path13) => {
+      const parent = visit.itemAtPath(cst, path13.slice(0, -1));
+      const field = path13[path13.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path11, item, visitor) {
-      let ctrl = visitor(item, path11);
+    function _visit(path13, item, visitor) {
+      let ctrl = visitor(item, path13);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path11.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path13.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path11);
+            ctrl = ctrl(item, path13);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path11) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs8 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map.items.push({ start: start2, key: fs7, sep: [] });
+                map.items.push({ start: start2, key: fs8, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs7);
+                this.stack.push(fs8);
               } else {
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs8, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs8 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs7, sep: [] });
+                fc.items.push({ start: [], key: fs8, sep: [] });
               else if (it.sep)
-                this.stack.push(fs7);
+                this.stack.push(fs8);
               else
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs8, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10854,9 +10854,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path11, message, options) {
-        super(`${path11}: ${message}`, options);
-        this.path = path11;
+      constructor(path13, message, options) {
+        super(`${path13}: ${message}`, options);
+        this.path = path13;
       }
       path;
       name = "IoError";
@@ -24571,13 +24571,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path11) {
-          return /^\.|this\b/.test(path11.original);
+        scopedId: function scopedId(path13) {
+          return /^\.|this\b/.test(path13.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path11) {
-          return path11.parts.length === 1 && !AST.helpers.scopedId(path11) && !path11.depth;
+        simpleId: function simpleId(path13) {
+          return path13.parts.length === 1 && !AST.helpers.scopedId(path13) && !path13.depth;
         }
       }
     };
@@ -25662,12 +25662,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path11, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path13, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path11,
+        path: path13,
         params,
         hash,
         escaped,
@@ -25939,9 +25939,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path11 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path13 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path11.original);
+        this.opcode("registerDecorator", params.length, path13.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -26008,48 +26008,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path11 = sexpr.path, name = path11.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path11));
+        var path13 = sexpr.path, name = path13.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path13));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path11.strict = true;
-        this.accept(path11);
+        path13.strict = true;
+        this.accept(path13);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path11 = sexpr.path;
-        path11.strict = true;
-        this.accept(path11);
+        var path13 = sexpr.path;
+        path13.strict = true;
+        this.accept(path13);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path11 = sexpr.path, name = path11.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path13 = sexpr.path, name = path13.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path11.strict = true;
-          path11.falsy = true;
-          this.accept(path11);
-          this.opcode("invokeHelper", params.length, path11.original, _ast2["default"].helpers.simpleId(path11));
+          path13.strict = true;
+          path13.falsy = true;
+          this.accept(path13);
+          this.opcode("invokeHelper", params.length, path13.original, _ast2["default"].helpers.simpleId(path13));
         }
       },
-      PathExpression: function PathExpression(path11) {
-        var depth = validateDepth(path11);
-        var parts = validateParts(path11);
+      PathExpression: function PathExpression(path13) {
+        var depth = validateDepth(path13);
+        var parts = validateParts(path13);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path11), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path13), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path11.data) {
+        } else if (path13.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path11.strict);
+          this.opcode("lookupData", depth, parts, path13.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path11.falsy, path11.strict, scoped);
+          this.opcode("lookupOnContext", parts, path13.falsy, path13.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -26276,8 +26276,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path11) {
-      return validateStringArray(path11, path11.parts, "parts");
+    function validateParts(path13) {
+      return validateStringArray(path13, path13.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -26459,16 +26459,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path11 = aPath;
+      var path13 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path11 = url.path;
+        path13 = url.path;
       }
-      var isAbsolute2 = exports2.isAbsolute(path11);
-      var parts = path11.split(/\/+/);
+      var isAbsolute2 = exports2.isAbsolute(path13);
+      var parts = path13.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -26485,18 +26485,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path11 = parts.join("/");
-      if (path11 === "") {
-        path11 = isAbsolute2 ? "/" : ".";
+      path13 = parts.join("/");
+      if (path13 === "") {
+        path13 = isAbsolute2 ? "/" : ".";
       }
       if (url) {
-        url.path = path11;
+        url.path = path13;
         return urlGenerate(url);
       }
-      return path11;
+      return path13;
     }
     exports2.normalize = normalize;
-    function join7(aRoot, aPath) {
+    function join8(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -26528,7 +26528,7 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join7;
+    exports2.join = join8;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
@@ -26701,7 +26701,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join7(urlGenerate(parsed), sourceURL);
+        sourceURL = join8(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -29295,8 +29295,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path11 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path11;
+      var path13 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path13;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -29335,8 +29335,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs7 = require("fs");
-      var templateString = fs7.readFileSync(filename, "utf8");
+      var fs8 = require("fs");
+      var templateString = fs8.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -32297,7 +32297,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve8.call(this, root, ref);
+      let _sch = resolve10.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -32324,7 +32324,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve8(root, ref) {
+    function resolve10(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -32575,8 +32575,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path11) {
-      let input2 = path11;
+    function removeDotSegments(path13) {
+      let input2 = path13;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -32650,11 +32650,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path11) {
-      if (path11 === "" || path11[0] === "/") {
-        return removeDotSegments(path11);
+    function removeDotSegmentsRelative(path13) {
+      if (path13 === "" || path13[0] === "/") {
+        return removeDotSegments(path13);
       }
-      const segments = path11.split("/");
+      const segments = path13.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -33017,8 +33017,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path11 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path11 && path11 !== "/" ? path11 : void 0;
+        const path13 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path13 && path13 !== "/" ? path13 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -33188,7 +33188,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve8(baseURI, relativeURI, options) {
+    function resolve10(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -33579,7 +33579,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve8,
+      resolve: resolve10,
       resolveComponent,
       equal,
       serialize,
@@ -36838,8 +36838,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve8, reject) {
-            return setTimeout(resolve8, t);
+          return new this.Promise(function(resolve10, reject) {
+            return setTimeout(resolve10, t);
           });
         }
         computePenalty() {
@@ -37050,15 +37050,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error4, reject, resolve8, returned, task;
+          var args, cb, error4, reject, resolve10, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve8, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve10, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve8(returned);
+                  return resolve10(returned);
                 };
               } catch (error1) {
                 error4 = error1;
@@ -37073,13 +37073,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve8;
-          resolve8 = reject = null;
+          var promise, reject, resolve10;
+          resolve10 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve8 = _resolve;
+            resolve10 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve8, reject });
+          this._queue.push({ task, args, resolve: resolve10, reject });
           this._tryToRun();
           return promise;
         }
@@ -37480,14 +37480,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve8, reject) => {
+              return new this.Promise((resolve10, reject) => {
                 if (finished()) {
-                  return resolve8();
+                  return resolve10();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve8();
+                      return resolve10();
                     }
                   });
                 }
@@ -37580,9 +37580,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve8, reject) {
+              return new this.Promise(function(resolve10, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve8)(args3);
+                  return (args3[0] != null ? reject : resolve10)(args3);
                 });
               });
             };
@@ -37874,7 +37874,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path11) => path11.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path13) => path13.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -39578,17 +39578,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path11 = requestOptions.url.replace(options.baseUrl, "");
+    const path13 = requestOptions.url.replace(options.baseUrl, "");
     return request3(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path11} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path13} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error4) => {
       const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path11} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path13} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error4;
     });
@@ -42728,22 +42728,22 @@ function dedupe(list3) {
   });
 }
 function describe(e, doc) {
-  const path11 = pointerToPath(e.instancePath, doc.value);
+  const path13 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path11, key2), path11, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path13, key2), path13, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path11.length > 0) {
-    const parent = path11.slice(0, -1);
-    const key2 = String(path11[path11.length - 1]);
+  if (e.keyword === "false schema" && path13.length > 0) {
+    const parent = path13.slice(0, -1);
+    const key2 = String(path13[path13.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path11), path11, explain(e, valueAt(doc.value, path11)));
+  return located(doc.locate(path13), path13, explain(e, valueAt(doc.value, path13)));
 }
-function located(origin, path11, text) {
-  const where2 = formatPath(path11);
+function located(origin, path13, text) {
+  const where2 = formatPath(path13);
   return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -42812,15 +42812,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path11 = [];
+  const path13 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path11.push(segment);
+    path13.push(segment);
     node = child(node, segment);
   }
-  return path11;
+  return path13;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -42829,8 +42829,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path11) {
-  return path11.reduce(child, root);
+function valueAt(root, path13) {
+  return path13.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -42845,8 +42845,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path11) {
-  return path11.map(
+function formatPath(path13) {
+  return path13.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -42917,15 +42917,15 @@ function makeDocument(file, index, value, doc, lc, text) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path11) => {
-    for (let n = path11.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path11.slice(0, n), true);
+  const locate2 = (path13) => {
+    for (let n = path13.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path13.slice(0, n), true);
       if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path11) => {
-    const node = doc.getIn(path11, true);
+  const locateBlockText = (path13) => {
+    const node = doc.getIn(path13, true);
     if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
@@ -43008,16 +43008,16 @@ function expandApp(root, e, at, out) {
   });
 }
 function globDirs(root, pattern) {
-  let current = [root];
+  let current = [{ path: root }];
   for (const segment of pattern.split("/").filter((s) => s !== "" && s !== ".")) {
     const re = new RegExp(
       `^${segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`
     );
     current = current.flatMap(
-      (dir) => !segment.includes("*") && !segment.includes("?") ? [path2.join(dir, segment)].filter((p) => fs2.existsSync(p)) : fs2.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith(".")).sort().map((n) => path2.join(dir, n))
+      ({ path: dir }) => !segment.includes("*") && !segment.includes("?") ? [{ path: path2.join(dir, segment) }].filter((p) => fs2.existsSync(p.path)) : fs2.readdirSync(dir, { withFileTypes: true }).filter((e) => re.test(e.name) && !e.name.startsWith(".")).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0).map((e) => ({ path: path2.join(dir, e.name), ...e.isSymbolicLink() ? {} : { dir: e.isDirectory() } }))
     );
   }
-  return current.filter((p) => fs2.statSync(p).isDirectory());
+  return current.filter((p) => p.dir ?? fs2.statSync(p.path).isDirectory()).map((p) => p.path);
 }
 function checkUniqueNames(apps, at, out) {
   const seen = /* @__PURE__ */ new Set();
@@ -43121,8 +43121,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path11) {
-  const backend2 = isObject(path11.backend) ? path11.backend : {};
+function backendService(path13) {
+  const backend2 = isObject(path13.backend) ? path13.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -43335,7 +43335,13 @@ function byBoundThenName(a, b) {
 var cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
 
 // generators/aliyun-alb/repo-orders.ts
+var allocated = /* @__PURE__ */ new WeakMap();
 function repoOrders(peers) {
+  let allocation = allocated.get(peers);
+  if (!allocation) allocated.set(peers, allocation = allocate(peers));
+  return allocation;
+}
+function allocate(peers) {
   const albConfigs = albConfigsByClass(peers.flatMap((p) => p.resources.items.map((i) => i.object)));
   const listenersOf = (source) => {
     const r = ingressListeners(source.object, albConfigs);
@@ -43747,8 +43753,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path11, service) {
-  const copy = cloneJson(path11);
+function retarget(path13, service) {
+  const copy = cloneJson(path13);
   copy.backend.service.name = service;
   return copy;
 }
@@ -43831,8 +43837,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path11) {
-  return path11.split("/").filter((e) => e !== "");
+function elements(path13) {
+  return path13.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -43847,7 +43853,7 @@ function specificity(p) {
 function matchStablePath(objects, request3) {
   const host = normalizeHost(request3.host);
   const requestPath2 = request3.path.split(/[?#]/)[0] || "/";
-  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path11) => ({ object, path: path11, tier: hostTier(path11.host, host) }))).filter((c) => c.tier > 0);
+  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path13) => ({ object, path: path13, tier: hostTier(path13.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates.map((c) => c.tier));
   const hits = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits.length === 0) return void 0;
@@ -43859,10 +43865,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path11 = ingressPaths(object).find(
+    const path13 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path11) return { object, prefix, path: path11 };
+    if (path13) return { object, prefix, path: path13 };
   }
   return void 0;
 }
@@ -43921,7 +43927,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path11) => conditions.map((condition) => ({ order, ingress, path: path11, condition })));
+  return paths.flatMap((path13) => conditions.map((condition) => ({ order, ingress, path: path13, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -44203,11 +44209,11 @@ function patchRule(rule, action, managed, routes) {
   const http = isObject(rule.http) ? rule.http : void 0;
   if (!http || !Array.isArray(http.paths)) return rule;
   const out = [];
-  for (const path11 of http.paths) {
-    const backend2 = isObject(path11) ? backendOf(path11.backend) : {};
+  for (const path13 of http.paths) {
+    const backend2 = isObject(path13) ? backendOf(path13.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path11) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path11, r)));
-    out.push(path11);
+    if (isObject(path13) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path13, r)));
+    out.push(path13);
   }
   return { ...rule, http: { ...http, paths: out } };
 }
@@ -44458,10 +44464,10 @@ function queryString(values, request3) {
 
 // generators/aws-alb/simulate.ts
 function simulate2(objects, request3) {
-  const path11 = requestPath(request3);
+  const path13 = requestPath(request3);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path11) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path13) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions = findKey(annotations, "conditions", p.service);
       const verdict = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request3);
@@ -44954,11 +44960,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path11, actual, want] of expected) {
+  for (const [path13, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path11.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path11).line
+        message: `template output ${path13.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path13).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -45680,13 +45686,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request3, requestPath2) {
-  const path11 = pathRank(match.path, requestPath2);
-  if (!path11) return void 0;
+  const path13 = pathRank(match.path, requestPath2);
+  if (!path13) return void 0;
   if (typeof match.method === "string" && match.method !== (request3.method ?? "GET").toUpperCase()) return void 0;
   const headers = list2(match.headers);
   const query = list2(match.queryParams);
   if (!headersFit(headers, request3.headers) || !queryFits(query, request3.query)) return void 0;
-  return [...path11, match.method !== void 0 ? 1 : 0, headers.length, query.length];
+  return [...path13, match.method !== void 0 ? 1 : 0, headers.length, query.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -45698,8 +45704,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path11) {
-  return path11.split("/").filter((e) => e !== "");
+function elements2(path13) {
+  return path13.split("/").filter((e) => e !== "");
 }
 function headersFit(matches2, headers) {
   const seen = /* @__PURE__ */ new Set();
@@ -46126,13 +46132,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path11 = ingressPaths(object).find(
+    const path13 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path11) continue;
+    if (!path13) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path11.service ?? "<resource backend>",
+      service: path13.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -47115,8 +47121,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path11 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path11.toLowerCase() : path11;
+  const path13 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path13.toLowerCase() : path13;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -47505,11 +47511,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers.push(h);
   }
-  const path11 = isObject(m.path) ? {
+  const path13 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path11 ? { path: path11 } : {} };
+  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path13 ? { path: path13 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -47528,14 +47534,14 @@ var KRUISE_INGRESS_CLASSES = {
   higress: "higress",
   mse: "mse"
 };
-function providerFromKruiseRouting(doc, routing, path11, out) {
+function providerFromKruiseRouting(doc, routing, path13, out) {
   const refs = [];
   const ingress = obj(routing.ingress);
   if (routing.ingress !== void 0) {
     const classType = str(ingress.classType) ?? "nginx";
     const provider = KRUISE_INGRESS_CLASSES[classType];
     if (!provider) {
-      const o = doc.locate([...path11, "ingress", "classType"]);
+      const o = doc.locate([...path13, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
@@ -47544,7 +47550,7 @@ function providerFromKruiseRouting(doc, routing, path11, out) {
     } else {
       refs.push({
         provider,
-        origin: doc.locate([...path11, "ingress"]),
+        origin: doc.locate([...path13, "ingress"]),
         options: { ingresses: [str(ingress.name) ?? ""] }
       });
     }
@@ -47552,7 +47558,7 @@ function providerFromKruiseRouting(doc, routing, path11, out) {
   if (routing.gateway !== void 0) {
     refs.push({
       provider: "gateway-api",
-      origin: doc.locate([...path11, "gateway"]),
+      origin: doc.locate([...path13, "gateway"]),
       options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] }
     });
   }
@@ -47561,14 +47567,14 @@ function providerFromKruiseRouting(doc, routing, path11, out) {
     const istio = custom.every(isIstioRef);
     refs.push({
       provider: istio ? "istio" : "custom",
-      origin: doc.locate([...path11, "customNetworkRefs"]),
+      origin: doc.locate([...path13, "customNetworkRefs"]),
       options: { refs: custom }
     });
   }
   return refs;
 }
-function providersFromArgo(doc, routing, path11) {
-  const at = (key2) => doc.locate([...path11, key2]);
+function providersFromArgo(doc, routing, path13) {
+  const at = (key2) => doc.locate([...path13, key2]);
   const refs = [];
   if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
   if (routing.nginx !== void 0)
@@ -47715,18 +47721,18 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path11 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path11, out);
-    if (!applyAction(doc, state, e, path11, wc, out)) return;
-    steps.push(snapshot(doc.locate(path11), state, wc.managed));
+    const path13 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path13, out);
+    if (!applyAction(doc, state, e, path13, wc, out)) return;
+    steps.push(snapshot(doc.locate(path13), state, wc.managed));
   });
   return steps;
 }
-function applyPause(doc, steps, pause, path11, out) {
+function applyPause(doc, steps, pause, path13, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path11),
+      ...doc.locate(path13),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -47738,14 +47744,14 @@ function applyPause(doc, steps, pause, path11, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path11, wc, out) {
+function applyAction(doc, state, e, path13, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error2(
           doc,
-          [...path11, "setCanaryScale"],
+          [...path13, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -47755,7 +47761,7 @@ function applyAction(doc, state, e, path11, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path11, kind]),
+      ...doc.locate([...path13, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -47800,13 +47806,13 @@ function mirrorMatches(list3) {
   return list3.map((m) => {
     const e = obj(m);
     const headers = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path11 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path13 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers,
       queryParams: [],
       cookies: [],
-      ...path11 ? { path: { type: path11.type === "Prefix" ? "PathPrefix" : path11.type, value: path11.value } } : {},
+      ...path13 ? { path: { type: path13.type === "Prefix" ? "PathPrefix" : path13.type, value: path13.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -47823,8 +47829,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path11, message) {
-  return { ...doc.locate(path11), message, severity: "error" };
+function error2(doc, path13, message) {
+  return { ...doc.locate(path13), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -47924,13 +47930,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path11, v1beta1) {
+function kruiseStep(doc, raw, path13, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path11),
+    origin: doc.locate(path13),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -47974,8 +47980,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path11, message) {
-  const o = doc.locate(path11);
+function error3(doc, path13, message) {
+  const o = doc.locate(path13);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -48402,10 +48408,15 @@ function numbersProblem(r) {
 
 // src/run/apps.ts
 function locateApps(req) {
-  const found = locate(req);
-  return req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
+  return locateWithRepo(req).named;
 }
-function locate(req) {
+function locateWithRepo(req) {
+  const withRemoval = (found) => req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
+  const every = [];
+  const named = withRemoval(locate(req, every));
+  return { named, every: withRemoval(every) };
+}
+function locate(req, every) {
   const [first, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
@@ -48423,6 +48434,7 @@ function locate(req) {
       first ? `"${first}" is not a directory and there is no rollgen.yaml to look it up in` : "give an app source directory, or run where rollgen.yaml is"
     );
   const config = readConfig(configFile, req.cwd);
+  every.push(...config.apps);
   if (req.args.length === 0) return [...config.apps];
   return req.args.map((name) => {
     const app = config.apps.find((a) => a.name === name);
@@ -48477,7 +48489,8 @@ function readOutput(loc, cwd) {
   return {
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization } : {},
-    resources: new ResourceSet(objects)
+    resources: new ResourceSet(objects),
+    texts: new Map(contents.files.map((f) => [path4.basename(f.path), f.text]))
   };
 }
 function statusOf(doc, out) {
@@ -48962,11 +48975,11 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path9 = __toESM(require("path"));
+var path11 = __toESM(require("path"));
 init_errors();
 
 // src/run/advance-command.ts
-var path6 = __toESM(require("path"));
+var path8 = __toESM(require("path"));
 init_errors();
 
 // src/render/phase.ts
@@ -49124,8 +49137,129 @@ function derivesFrom(candidate, base) {
 // src/state/app-state.ts
 init_errors();
 
+// src/render/sha256.ts
+var K = new Uint32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var rotr = (x, n) => x >>> n | x << 32 - n;
+function sha256Hex(text) {
+  const bytes = Buffer.from(text, "utf8");
+  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
+  padded.set(bytes);
+  padded[bytes.length] = 128;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(bytes.length / 536870912));
+  view.setUint32(padded.length - 4, bytes.length * 8 >>> 0);
+  const h = new Uint32Array([
+    1779033703,
+    3144134277,
+    1013904242,
+    2773480762,
+    1359893119,
+    2600822924,
+    528734635,
+    1541459225
+  ]);
+  const w = new Uint32Array(64);
+  for (let block = 0; block < padded.length; block += 64) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ w[i - 15] >>> 3;
+      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ w[i - 2] >>> 10;
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    compress(h, w);
+  }
+  return Array.from(h, (x) => x.toString(16).padStart(8, "0")).join("");
+}
+function compress(h, w) {
+  let [a, b, c, d, e, f, g, hh] = h;
+  for (let i = 0; i < 64; i++) {
+    const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[i] + w[i] >>> 0;
+    const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
+    hh = g;
+    g = f;
+    f = e;
+    e = d + t1 >>> 0;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2 >>> 0;
+  }
+  h[0] += a;
+  h[1] += b;
+  h[2] += c;
+  h[3] += d;
+  h[4] += e;
+  h[5] += f;
+  h[6] += g;
+  h[7] += hh;
+}
+
 // src/render/revision.ts
-var import_crypto = require("crypto");
 function canonicalJson(value) {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (isObject(value)) {
@@ -49135,7 +49269,7 @@ function canonicalJson(value) {
   return JSON.stringify(value ?? null);
 }
 function templateRevision(template) {
-  return (0, import_crypto.createHash)("sha256").update(canonicalJson(template)).digest("hex").slice(0, 10);
+  return sha256Hex(canonicalJson(template)).slice(0, 10);
 }
 
 // src/state/lifecycle.ts
@@ -49320,7 +49454,15 @@ function statesAtStep(app, output, step, track) {
 
 // src/run/load.ts
 init_diagnostics();
+
+// src/run/load-coupled.ts
+var path6 = __toESM(require("path"));
 init_errors();
+
+// src/run/app-index.ts
+var fs5 = __toESM(require("fs"));
+var os = __toESM(require("os"));
+var path5 = __toESM(require("path"));
 
 // src/run/cross-app.ts
 init_errors();
@@ -49367,9 +49509,166 @@ function conflict(first, app, owner, claim) {
   };
 }
 
+// src/run/app-index.ts
+var appKey = (loc) => JSON.stringify(loc);
+function couplingKeys(app) {
+  const keys = /* @__PURE__ */ new Set();
+  const peers = repoPeers([app]);
+  for (const { claim } of everyClaim([app], peers)) keys.add(`claim\0${claim.key}`);
+  for (const id of peers.keys()) if (getGenerator(id)?.checkRepo) keys.add(`peers\0${id}`);
+  return [...keys].sort();
+}
+var RACY_MS = 3e3;
+function appStamp(loc, now, previous) {
+  if (loc.source === "-") return void 0;
+  const known = previous ? listings(previous) : /* @__PURE__ */ new Map();
+  const lines = [];
+  let newest = 0;
+  const see = (st) => {
+    newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
+    return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
+  };
+  const walk = (dir, rel2) => {
+    const line = `D${FIELD}${see(fs5.lstatSync(dir))}${FIELD}${rel2}`;
+    lines.push(line);
+    for (const name of known.get(line) ?? fs5.readdirSync(dir)) {
+      const st = fs5.lstatSync(`${dir}/${name}`);
+      lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
+      if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
+    }
+  };
+  try {
+    walk(loc.source, "");
+  } catch {
+    return void 0;
+  }
+  return newest < now - RACY_MS ? lines.join(LINE) : void 0;
+}
+var FIELD = "";
+var LINE = "\0";
+function listings(stamp) {
+  const byPath = /* @__PURE__ */ new Map();
+  const names = /* @__PURE__ */ new Map();
+  for (const line of stamp.split(LINE)) {
+    let at = 0;
+    for (let i = 0; i < 6; i++) at = line.indexOf(FIELD, at) + 1;
+    const p = line.slice(at);
+    if (line[0] === "D") {
+      byPath.set(p, line);
+      names.set(line, []);
+    } else {
+      const cut = p.lastIndexOf("/");
+      names.get(byPath.get(p.slice(0, cut)) ?? "")?.push(p.slice(cut + 1));
+    }
+  }
+  return names;
+}
+var BUILD = (() => {
+  const s = fs5.statSync(__filename, { throwIfNoEntry: false });
+  return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
+})();
+function indexFile(configFile, env2) {
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path5.join(env2.XDG_CACHE_HOME ?? path5.join(os.homedir(), ".cache"), "rollgen");
+  return path5.join(dir, `index-${sha256Hex(path5.resolve(configFile)).slice(0, 16)}.json`);
+}
+function readIndex(file) {
+  try {
+    const raw = JSON.parse(fs5.readFileSync(file, "utf8"));
+    return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
+  } catch {
+    return /* @__PURE__ */ new Map();
+  }
+}
+function writeIndex(file, index) {
+  try {
+    fs5.mkdirSync(path5.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
+    fs5.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs5.renameSync(tmp, file);
+  } catch {
+  }
+}
+function coupledApps(namedKeys, others) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const [name, entry] of others) for (const k of entry.keys) byKey.set(k, [...byKey.get(k) ?? [], name]);
+  const chosen = /* @__PURE__ */ new Set();
+  const pending = [...namedKeys];
+  const seen = /* @__PURE__ */ new Set();
+  while (pending.length > 0) {
+    const key2 = pending.pop();
+    if (seen.has(key2)) continue;
+    seen.add(key2);
+    for (const name of byKey.get(key2) ?? []) {
+      if (chosen.has(name)) continue;
+      chosen.add(name);
+      pending.push(...others.get(name).keys);
+    }
+  }
+  return chosen;
+}
+
+// src/run/load-coupled.ts
+function loadCoupled(ctx, opts, named, others) {
+  const configFile = opts.config ? path6.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
+  const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
+  const fresh = /* @__PURE__ */ new Map();
+  const entries = /* @__PURE__ */ new Map();
+  const loaded2 = /* @__PURE__ */ new Map();
+  const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
+  for (const loc of others) {
+    const key2 = appKey(loc);
+    const known = stored.get(key2);
+    const stamp = appStamp(loc, now, known?.stamp);
+    let entry = stamp && known?.stamp === stamp ? known : void 0;
+    if (!entry) {
+      const files = readQuietly(loc, ctx);
+      const app = files && loadQuietly(loc, files);
+      if (app) loaded2.set(loc.name, app);
+      entry = { keys: app ? couplingKeys(app) : [], ok: app !== void 0, stamp: stamp ?? "" };
+    }
+    if (stamp) fresh.set(key2, entry);
+    entries.set(loc.name, entry);
+    if (!entry.ok) ctx.stderr(brokenNote(loc.name));
+  }
+  if (file && !sameIndex(stored, fresh)) writeIndex(file, fresh);
+  const chosen = coupledApps(
+    named.flatMap((app) => couplingKeys(app)),
+    new Map([...entries].filter(([, e]) => e.ok))
+  );
+  return others.filter((loc) => chosen.has(loc.name)).flatMap((loc) => {
+    const app = loaded2.get(loc.name) ?? loadQuietly(loc, readQuietly(loc, ctx) ?? []);
+    return app ? [app] : [];
+  });
+}
+var brokenNote = (name) => `note: app ${name} has errors and is left out of repo-wide checks; run rollgen validate ${name}
+`;
+function readQuietly(loc, ctx) {
+  try {
+    return readSourceFiles(loc, ctx.cwd);
+  } catch (e) {
+    if (e instanceof InputError) return void 0;
+    throw e;
+  }
+}
+function loadQuietly(loc, files) {
+  try {
+    return loadSource(loc, files);
+  } catch (e) {
+    if (e instanceof InputError) return void 0;
+    throw e;
+  }
+}
+function sameIndex(a, b) {
+  return a.size === b.size && [...b].every(([k, e]) => a.get(k)?.stamp === e.stamp);
+}
+
 // src/run/load.ts
 async function loadApps(ctx, args, opts) {
-  const locations = locateApps({ cwd: ctx.cwd, args, ...opts });
+  return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
+}
+async function loadLocated(ctx, locations) {
   const out = [];
   for (const loc of locations) {
     const files = loc.source === "-" ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
@@ -49380,36 +49679,22 @@ async function loadApps(ctx, args, opts) {
   return out;
 }
 async function loadRepo(ctx, args, opts) {
-  const apps = await loadApps(ctx, args, opts);
+  const located2 = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
+  const apps = await loadLocated(ctx, located2.named);
   const all = [...apps.map((a) => a.app)];
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
-    for (const loc of locateApps({ cwd: ctx.cwd, args: [], ...opts }).filter((l) => !named.has(l.name))) {
-      const other = loadQuietly(loc, ctx);
-      if (other) all.push(other);
-      else
-        ctx.stderr(
-          `note: app ${loc.name} has errors and is left out of repo-wide checks; run rollgen validate ${loc.name}
-`
-        );
-    }
+    const others = located2.every.filter((l) => !named.has(l.name));
+    if (others.length > 0) all.push(...loadCoupled(ctx, opts, all, others));
   }
   const peers = repoPeers(all);
   checkAcrossApps(all, peers);
   return { apps, peers };
 }
-function loadQuietly(loc, ctx) {
-  try {
-    return loadSource(loc, readSourceFiles(loc, ctx.cwd));
-  } catch (e) {
-    if (e instanceof InputError) return void 0;
-    throw e;
-  }
-}
 
 // src/flow/local-commit.ts
-var fs5 = __toESM(require("fs"));
-var path5 = __toESM(require("path"));
+var fs6 = __toESM(require("fs"));
+var path7 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -49445,19 +49730,19 @@ function describeTarget(target, t) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path5.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path7.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path5.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path7.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs5.existsSync(dir) || path5.dirname(dir) === dir ? dir : existingAncestor(path5.dirname(dir));
+  return fs6.existsSync(dir) || path7.dirname(dir) === dir ? dir : existingAncestor(path7.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path5.resolve(w.output);
+  const dir = path7.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel2 = path5.relative(top, dir) || ".";
+  const rel2 = path7.relative(top, dir) || ".";
   git(["add", "--all", "--", rel2], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel2], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
@@ -49486,13 +49771,16 @@ async function stateCommand(ctx, args, opts, command) {
     );
   for (const w of writes) {
     if (!w) continue;
-    writeOutputDir(w.output, w.files, w.remove);
+    writeOutputDir(w.output, changedFiles(w), w.remove);
     ctx.stdout(w.summary);
     if (opts.commit) commitOutput(ctx, w);
   }
   if (writes.every((w) => !w))
     ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(", ")} up to date
 `);
+}
+function changedFiles(w) {
+  return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
 }
 function planWrite(ctx, loc, app, command, peers) {
   if (!loc.output)
@@ -49523,14 +49811,14 @@ function planWrite(ctx, loc, app, command, peers) {
     command,
     transition: t,
     summary: lines.join("\n") + `
-wrote ${path6.relative(ctx.cwd, loc.output) || "."}
+wrote ${path8.relative(ctx.cwd, loc.output) || "."}
 `
   };
 }
 
 // src/flow/checkout.ts
-var fs6 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
+var fs7 = __toESM(require("fs"));
+var path9 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const root = gitTopLevel(git, dir);
@@ -49540,7 +49828,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel2 = paths.map((p) => path7.relative(root, p) || ".");
+  const rel2 = paths.map((p) => path9.relative(root, p) || ".");
   const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel2], root).trim();
   if (dirty)
     throw new StateError(
@@ -49550,8 +49838,8 @@ ${dirty}`
   const head = git(["rev-parse", "HEAD"], root).trim();
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
-    const file = path7.join(root, repoPath);
-    return fs6.existsSync(file) ? fs6.readFileSync(file, "utf8") : void 0;
+    const file = path9.join(root, repoPath);
+    return fs7.existsSync(file) ? fs7.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -49564,23 +49852,23 @@ function currentBranch(git, root) {
 }
 function readTemplate(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown = path7.relative(cwd, file) || file;
-  if (!fs6.existsSync(file))
+  const shown = path9.relative(cwd, file) || file;
+  if (!fs7.existsSync(file))
     throw new InputError([
       {
-        file: path7.relative(cwd, configFile) || configFile,
+        file: path9.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown, text: fs6.readFileSync(file, "utf8") };
+  return { file: shown, text: fs7.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
-var import_crypto2 = require("crypto");
-var path8 = __toESM(require("path"));
+var import_crypto = require("crypto");
+var path10 = __toESM(require("path"));
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
@@ -49743,7 +50031,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix(path8.relative(i.repoRoot, path8.resolve(i.write.output))) || ".";
+  const output = posix(path10.relative(i.repoRoot, path10.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -49768,13 +50056,13 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path8.resolve(i.write.output);
-  const rel2 = (name) => posix(path8.relative(i.repoRoot, path8.join(out, name)));
+  const out = path10.resolve(i.write.output);
+  const rel2 = (name) => posix(path10.relative(i.repoRoot, path10.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel2(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel2(n), content: null }))
   ];
-  const hash = (0, import_crypto2.createHash)("sha256");
+  const hash = (0, import_crypto.createHash)("sha256");
   const changes = [];
   const files = [];
   for (const w of wanted.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
@@ -49787,10 +50075,10 @@ function fileChanges(i) {
   return { changes, files, digest: hash.digest("hex").slice(0, 16) };
 }
 function sha(text) {
-  return (0, import_crypto2.createHash)("sha256").update(text).digest("hex");
+  return (0, import_crypto.createHash)("sha256").update(text).digest("hex");
 }
 function posix(p) {
-  return p.split(path8.sep).join("/");
+  return p.split(path10.sep).join("/");
 }
 
 // src/flow/templates/index.ts
@@ -49846,7 +50134,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path9.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path11.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -49928,11 +50216,11 @@ function isAborted(s, entry) {
 init_errors();
 
 // src/flow/history.ts
-var path10 = __toESM(require("path"));
+var path12 = __toESM(require("path"));
 var MAX_PATH_BYTES = 1e5;
 function readAppHistories(git, root, apps) {
   const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
-  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path10.join(a.output, STATUS_FILE)), i]));
+  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path12.join(a.output, STATUS_FILE)), i]));
   const sourceOf = new Map(apps.map((a, i) => [rel(root, a.source), i]));
   const landed = /* @__PURE__ */ new Map();
   const since = /* @__PURE__ */ new Map();
@@ -49957,7 +50245,7 @@ function readAppHistories(git, root, apps) {
 }
 var literal = (p) => `:(literal)${p}`;
 function rel(root, p) {
-  return path10.relative(root, p).split(path10.sep).join("/") || ".";
+  return path12.relative(root, p).split(path12.sep).join("/") || ".";
 }
 function* sourcesHolding(sourceOf, file) {
   if (sourceOf.has(".")) yield sourceOf.get(".");

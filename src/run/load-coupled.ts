@@ -37,9 +37,9 @@ export function loadCoupled(
   const loaded = new Map<string, LoadedApp>();
   const now = (ctx.now ?? (() => new Date()))().getTime();
   for (const loc of others) {
-    const stamp = appStamp(loc, now);
     const key = appKey(loc);
     const known = stored.get(key);
+    const stamp = appStamp(loc, now, known?.stamp);
     let entry = stamp && known?.stamp === stamp ? known : undefined;
     if (!entry) {
       const files = readQuietly(loc, ctx);

@@ -1,7 +1,7 @@
 import { formatDiagnostic } from '../diagnostics';
 import { RepoPeers, repoPeers } from '../render/repo-peers';
 import { LoadedApp } from '../spec/load-app';
-import { AppLocation, loadSource, locateApps, readSourceFiles, usesConfig } from './apps';
+import { AppLocation, loadSource, locateApps, locateWithRepo, readSourceFiles, usesConfig } from './apps';
 import { loadCoupled } from './load-coupled';
 import { CommonOptions, RunContext } from './context';
 import { checkAcrossApps } from './cross-app';
@@ -19,7 +19,10 @@ export interface LoadedRepo {
 
 /** Locates and loads the apps a command names, printing warnings to stderr. */
 export async function loadApps(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<LoadedEntry[]> {
-  const locations = locateApps({ cwd: ctx.cwd, args, ...opts });
+  return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
+}
+
+async function loadLocated(ctx: RunContext, locations: readonly AppLocation[]): Promise<LoadedEntry[]> {
   const out: LoadedEntry[] = [];
   for (const loc of locations) {
     const files = loc.source === '-' ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
@@ -37,11 +40,12 @@ export async function loadApps(ctx: RunContext, args: readonly string[], opts: C
  * reports its errors.
  */
 export async function loadRepo(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<LoadedRepo> {
-  const apps = await loadApps(ctx, args, opts);
+  const located = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
+  const apps = await loadLocated(ctx, located.named);
   const all = [...apps.map((a) => a.app)];
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
-    const others = locateApps({ cwd: ctx.cwd, args: [], ...opts }).filter((l) => !named.has(l.name));
+    const others = located.every.filter((l) => !named.has(l.name));
     // Named apps are checked against the others coupled to them (load-coupled.ts); no names = every app.
     if (others.length > 0) all.push(...loadCoupled(ctx, opts, all, others));
   }
