@@ -2,6 +2,7 @@ import { Value } from '../../src/analysis/builtins';
 import { assess } from '../../src/analysis/conditions';
 import { compile, evaluate } from '../../src/analysis/expression';
 import { MetricSpec } from '../../src/analysis/types';
+import { condition, metricSpec } from '../helpers/analysis';
 
 function run(source: string, result: Value): Value {
   const c = compile(source);
@@ -67,27 +68,11 @@ describe("conditions in Argo's expression syntax", () => {
 });
 
 describe("a measurement's phase (Argo EvaluateResult)", () => {
-  const metric = (success?: string, failure?: string): MetricSpec => ({
-    name: 'm',
-    template: 't',
-    origin: { file: 'f', line: 1, col: 1 },
-    failureLimit: 0,
-    inconclusiveLimit: 0,
-    consecutiveErrorLimit: 4,
-    consecutiveSuccessLimit: 0,
-    dryRun: false,
-    provider: {
-      kind: 'web',
-      url: 'http://x',
-      method: 'GET',
-      headers: [],
-      timeoutSeconds: 1,
-      insecure: false,
-      secretArgs: [],
-    },
-    ...(success ? { successCondition: { source: success, origin: { file: 'f', line: 1, col: 1 } } } : {}),
-    ...(failure ? { failureCondition: { source: failure, origin: { file: 'f', line: 1, col: 1 } } } : {}),
-  });
+  const metric = (success?: string, failure?: string): MetricSpec =>
+    metricSpec({
+      ...(success ? { successCondition: condition(success) } : {}),
+      ...(failure ? { failureCondition: condition(failure) } : {}),
+    });
 
   test.each<[string | undefined, string | undefined, Value, string]>([
     [undefined, undefined, 1, 'Successful'],

@@ -2,6 +2,7 @@ import * as http from 'http';
 import { AddressInfo } from 'net';
 import { measure } from '../../src/analysis/measure';
 import { MetricSpec, ProviderSpec } from '../../src/analysis/types';
+import { condition, metricSpec } from '../helpers/analysis';
 
 /** A loopback metrics endpoint: answers by path, and records what it was sent. */
 let server: http.Server;
@@ -31,27 +32,11 @@ afterAll(async () => {
 });
 
 function web(over: Partial<Extract<ProviderSpec, { kind: 'web' }>>, success?: string): MetricSpec {
-  return {
-    name: 'm',
-    template: 't',
-    origin: { file: 'f', line: 1, col: 1 },
-    failureLimit: 0,
-    inconclusiveLimit: 0,
-    consecutiveErrorLimit: 4,
-    consecutiveSuccessLimit: 0,
-    dryRun: false,
-    ...(success ? { successCondition: { source: success, origin: { file: 'f', line: 1, col: 1 } } } : {}),
-    provider: {
-      kind: 'web',
-      url: `${base}/json`,
-      method: 'GET',
-      headers: [],
-      timeoutSeconds: 2,
-      insecure: false,
-      secretArgs: [],
-      ...over,
-    },
-  };
+  const provider = metricSpec().provider as Extract<ProviderSpec, { kind: 'web' }>;
+  return metricSpec({
+    ...(success ? { successCondition: condition(success) } : {}),
+    provider: { ...provider, url: `${base}/json`, timeoutSeconds: 2, ...over },
+  });
 }
 
 describe('web provider against a loopback server', () => {
