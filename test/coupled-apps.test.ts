@@ -5,8 +5,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { appStamp } from '../src/run/app-index';
-import * as apps from '../src/run/apps';
+import { appStamp } from '../src/app/app-index';
+import * as apps from '../src/app/inputs';
 import { runCli } from './helpers/cli';
 import { addApp, makeRepo } from './helpers/git-repo';
 

@@ -1,0 +1,155 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Diagnostic, hasErrors } from '../diagnostics';
+import { InputError } from '../errors';
+import { AppConfig, findConfig, readConfig } from '../io/config';
+import { readOutputDir } from '../io/output-dir';
+import { SourceFile, readAppSource } from '../io/read-source';
+import { KubeObject } from '../model/kube';
+import { ResourceSet, SourceObject } from '../model/resource-set';
+import { defaultGatePolicy } from '../plan/gates';
+import { defaultTrackLabel } from '../model/track';
+import { loadApp } from './load-app';
+import type { LoadedApp } from '../spec/loaded-app';
+import { OutputSnapshot } from '../state/app-state';
+import type { Removal } from '../state/lifecycle';
+import { STATUS_FILE, parseStatus } from '../state/status';
+import { ParsedDocument, parseYamlStream } from '../yaml/parse';
+
+/** Where an app lives: from positional paths, or by name from rollgen.yaml. */
+export interface AppLocation extends Omit<AppConfig, 'source' | 'output'> {
+  readonly source: string | '-';
+  readonly output?: string;
+}
+
+export interface LocateRequest {
+  readonly cwd: string;
+  readonly args: readonly string[];
+  readonly file?: string;
+  readonly config?: string;
+  readonly removal?: Removal;
+}
+
+/** `SOURCE [OUT]` when the first argument is a directory or -f is given; otherwise app names from rollgen.yaml (none = all). */
+export function locateApps(req: LocateRequest): AppLocation[] {
+  return locateWithRepo(req).named;
+}
+
+/** The named apps and, from the same read of rollgen.yaml, every app it lists (none without one). */
+export function locateWithRepo(req: LocateRequest): { named: AppLocation[]; every: AppLocation[] } {
+  const withRemoval = (found: AppLocation[]) =>
+    req.removal ? found.map((l) => ({ ...l, removal: req.removal! })) : found;
+  const every: AppLocation[] = [];
+  const named = withRemoval(locate(req, every));
+  return { named, every: withRemoval(every) };
+}
+
+function locate(req: LocateRequest, every: AppLocation[]): AppLocation[] {
+  const [first, second] = req.args;
+  const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: 'one-commit' as const };
+  if (req.file === '-')
+    return [{ name: 'stdin', source: '-', output: first ? path.resolve(req.cwd, first) : undefined, ...defaults }];
+  if (first && isDir(path.resolve(req.cwd, first))) {
+    const source = path.resolve(req.cwd, first);
+    return [
+      { name: path.basename(source), source, output: second ? path.resolve(req.cwd, second) : undefined, ...defaults },
+    ];
+  }
+  const configFile = req.config ? path.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  if (!configFile)
+    throw new InputError(
+      [],
+      first
+        ? `"${first}" is not a directory and there is no rollgen.yaml to look it up in`
+        : 'give an app source directory, or run where rollgen.yaml is',
+    );
+  const config = readConfig(configFile, req.cwd);
+  every.push(...config.apps);
+  if (req.args.length === 0) return [...config.apps];
+  return req.args.map((name) => {
+    const app = config.apps.find((a) => a.name === name);
+    if (!app)
+      throw new InputError(
+        [],
+        `no app "${name}" in ${path.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(', ')}`,
+      );
+    return app;
+  });
+}
+
+/** True when the request names apps of rollgen.yaml rather than a directory or stdin. */
+export function usesConfig(req: LocateRequest): boolean {
+  return req.file !== '-' && !(req.args[0] && isDir(path.resolve(req.cwd, req.args[0])));
+}
+
+function isDir(p: string): boolean {
+  return fs.existsSync(p) && fs.statSync(p).isDirectory();
+}
+
+/** Parses source files and loads the app; every problem in every file is reported at once. */
+export function loadSource(loc: AppLocation, files: readonly SourceFile[]): LoadedApp {
+  const docs: ParsedDocument[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const f of files) {
+    const r = parseYamlStream(f.path, f.text);
+    docs.push(...r.documents);
+    diagnostics.push(...r.diagnostics);
+  }
+  const shared = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
+  const app = loadApp(loc.name, docs, loc.gates, {
+    sharedTemplates: shared,
+    track: loc.track,
+    ...(loc.analysis ? { config: loc.analysis } : {}),
+  });
+  const all = [...diagnostics, ...app.diagnostics];
+  if (hasErrors(all)) throw new InputError(all);
+  return { ...app, diagnostics: all };
+}
+
+/** The documents of rollgen.yaml's `analysisTemplates` directory (only its templates are used). */
+function readSharedTemplates(dir: string, diagnostics: Diagnostic[]): ParsedDocument[] {
+  return readAppSource(dir, process.cwd()).flatMap((f) => {
+    const r = parseYamlStream(f.path, f.text);
+    diagnostics.push(...r.diagnostics);
+    return r.documents;
+  });
+}
+
+export function readSourceFiles(loc: AppLocation, cwd: string): SourceFile[] {
+  return loc.source === '-' ? [] : readAppSource(loc.source, cwd);
+}
+
+/** The output directory as rollgen sees it: status, kustomization text, and the objects it runs; empty when there is none. */
+export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
+  const contents = readOutputDir(loc.output, cwd);
+  let status: OutputSnapshot['status'];
+  let kustomization: string | undefined;
+  const objects: SourceObject[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const f of contents.files) {
+    const base = path.basename(f.path);
+    if (base === 'kustomization.yaml') kustomization = f.text;
+    const parsed = parseYamlStream(f.path, f.text);
+    diagnostics.push(...parsed.diagnostics);
+    if (base === STATUS_FILE) status = statusOf(parsed.documents[0], diagnostics);
+    else if (base !== 'kustomization.yaml')
+      objects.push(
+        ...parsed.documents.map((d) => ({ object: d.value as KubeObject, origin: d.origin, locate: d.locate })),
+      );
+  }
+  if (diagnostics.length > 0) throw new InputError(diagnostics);
+  return {
+    ...(status ? { status } : {}),
+    ...(kustomization !== undefined ? { kustomization } : {}),
+    resources: new ResourceSet(objects),
+    texts: new Map(contents.files.map((f) => [path.basename(f.path), f.text])),
+  };
+}
+
+function statusOf(doc: ParsedDocument | undefined, out: Diagnostic[]): OutputSnapshot['status'] {
+  if (!doc) return undefined;
+  const parsed = parseStatus(doc.value);
+  if (typeof parsed === 'string')
+    out.push({ ...doc.origin, message: `${parsed}; restore the file from git history`, severity: 'error' });
+  return typeof parsed === 'string' ? undefined : parsed;
+}

@@ -1,0 +1,253 @@
+import { getGenerator, PLANNED_PROVIDERS, providerInputs } from '../../generators/registry';
+import { AnalysisOptions, loadAnalysis, withGates } from '../analysis/load';
+import { TemplateDoc, readTemplate } from '../analysis/templates';
+import { Diagnostic } from '../diagnostics';
+import { KubeObject, objectKey } from '../model/kube';
+import { ResourceSet, SourceObject } from '../model/resource-set';
+import { missingFeatures } from '../contract/capabilities';
+import { GatePolicy } from '../plan/gates';
+import { buildPlan } from '../plan/plan';
+import { Plan } from '../model/plan';
+import { generatorContext } from '../render/render-rollout';
+import type { BoundProvider } from '../contract/generator';
+import { RequestColoring, coloringEnvoyFilter } from '../render/request-coloring';
+import { replicasOf } from '../render/workload';
+import { ParsedDocument } from '../yaml/parse';
+import { normalizeArgo } from '../spec/argo';
+import { classifyDocument } from '../spec/classify';
+import { normalizeKruise } from '../spec/kruise';
+import {
+  checkRouteTemplates,
+  readRouteTemplate,
+  RouteTemplateInput,
+  withRouteTemplates,
+} from '../../generators/custom/route-template';
+import { bindOptions } from '../spec/provider-options';
+import { checkRollout } from '../spec/rules';
+import { SharedRouting, normalizeTrafficRouting } from '../spec/traffic-routing';
+import { RolloutSpec } from '../model/rollout';
+import type { LoadedApp, LoadedRollout, LoadedRouting } from '../spec/loaded-app';
+import { validateSchema } from '../spec/validate-schema';
+
+/** Source documents -> validated rollouts, plans and manifests. Collects every problem; never throws. Pure. */
+export function loadApp(
+  name: string,
+  documents: readonly ParsedDocument[],
+  policy: GatePolicy,
+  analysisOptions: AnalysisOptions = {},
+): LoadedApp {
+  const diagnostics: Diagnostic[] = [];
+  const manifests: SourceObject[] = [];
+  const specs: RolloutSpec[] = [];
+  const shared: SharedRouting[] = [];
+  const templates: RouteTemplateInput[] = [];
+  const analysisTemplates: TemplateDoc[] = [];
+  for (const doc of documents) {
+    const role = classifyDocument(doc, diagnostics);
+    if (!role) continue;
+    if (role.role === 'manifest')
+      manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
+    if (role.role === 'ignored')
+      diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: 'warning' });
+    if (role.role === 'traffic-routing') readTrafficRouting(doc, shared, diagnostics);
+    if (role.role === 'request-coloring') readRequestColoring(doc, manifests, diagnostics);
+    if (role.role === 'route-template') collectRouteTemplate(doc, templates, diagnostics);
+    if (role.role === 'analysis-template') analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
+    if (role.role !== 'rollout') continue;
+    const schemaProblems = validateSchema(role.schema, doc);
+    diagnostics.push(...schemaProblems);
+    if (schemaProblems.length > 0) continue;
+    const result =
+      role.schema === 'argo-rollout' ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
+    diagnostics.push(...result.diagnostics);
+    specs.push(result.rollout);
+  }
+  const resources = new ResourceSet(manifests);
+  checkDuplicates(manifests, diagnostics);
+  checkRouteTemplates(templates, diagnostics);
+  const analysed = loadAnalysis(specs, analysisTemplates, analysisOptions, diagnostics);
+  const rollouts = specs
+    .map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics))
+    .filter((r): r is LoadedRollout => r !== undefined)
+    .map((r) => withGates(r, analysed.get(r.spec.name)));
+  checkOneRolloutPerWorkload(specs, diagnostics);
+  const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
+  return { name, rollouts, routings, resources, diagnostics };
+}
+
+/** A RequestColoring becomes its EnvoyFilter right away: a static object, positioned at its spec. */
+function readRequestColoring(doc: ParsedDocument, manifests: SourceObject[], diagnostics: Diagnostic[]): void {
+  const problems = validateSchema('rollgen-request-coloring', doc);
+  diagnostics.push(...problems);
+  if (problems.length > 0) return;
+  const v = doc.value as {
+    metadata: { name: string; namespace?: string };
+    spec: Omit<RequestColoring, 'name' | 'namespace'>;
+  };
+  const coloring: RequestColoring = {
+    name: v.metadata.name,
+    ...(v.metadata.namespace ? { namespace: v.metadata.namespace } : {}),
+    ...v.spec,
+  };
+  manifests.push({ object: coloringEnvoyFilter(coloring), origin: doc.origin, locate: doc.locate });
+}
+
+function readTrafficRouting(doc: ParsedDocument, out: SharedRouting[], diagnostics: Diagnostic[]): void {
+  const problems = validateSchema('kruise-trafficrouting', doc);
+  diagnostics.push(...problems);
+  if (problems.length > 0) return;
+  const { routing, diagnostics: found } = normalizeTrafficRouting(doc, providerInputs);
+  diagnostics.push(...found);
+  out.push(routing);
+}
+
+/** Each TrafficRouting with its members; members must exist in the app and share one step count (lock-step). */
+function loadRoutings(
+  app: string,
+  shared: readonly SharedRouting[],
+  rollouts: readonly LoadedRollout[],
+  resources: ResourceSet,
+  policy: GatePolicy,
+  out: Diagnostic[],
+): LoadedRouting[] {
+  for (const r of rollouts) {
+    const ref = r.spec.trafficRoutingRef;
+    if (ref && !shared.some((s) => s.name === ref))
+      out.push({
+        ...r.spec.origin,
+        message: `rollout ${r.spec.name} references TrafficRouting "${ref}", which is not in app ${app}; put the TrafficRouting and every rollout sharing it in one app`,
+        severity: 'error',
+      });
+  }
+  return shared.flatMap((s) => {
+    const members = rollouts.filter((r) => r.spec.trafficRoutingRef === s.name);
+    const counts = new Set(members.map((m) => m.plan.steps.length));
+    if (counts.size > 1) {
+      const list = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(', ');
+      out.push({
+        ...s.rollout.origin,
+        message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list}`,
+        severity: 'error',
+      });
+    }
+    // Subsets select canary pods by the members' patchPodTemplateMetadata labels.
+    const rollout: RolloutSpec = {
+      ...s.rollout,
+      canaryPodMetadata: members[0]?.spec.canaryPodMetadata ?? s.rollout.canaryPodMetadata,
+    };
+    const providers = bindProviders(app, rollout, resources, out);
+    if (!providers) return [];
+    const plan = buildPlan(rollout, 1, policy);
+    checkExpressible(app, rollout, plan, providers, out);
+    return [{ spec: { ...s, rollout }, plan, providers, members: members.map((m) => m.spec.name) }];
+  });
+}
+
+function collectRouteTemplate(doc: ParsedDocument, out: RouteTemplateInput[], diagnostics: Diagnostic[]): void {
+  const problems = validateSchema('rollgen-route-template', doc);
+  diagnostics.push(...problems);
+  if (problems.length === 0) out.push(readRouteTemplate(doc));
+}
+
+function loadRollout(
+  app: string,
+  spec: RolloutSpec,
+  resources: ResourceSet,
+  policy: GatePolicy,
+  out: Diagnostic[],
+): LoadedRollout | undefined {
+  const problems = checkRollout(spec, resources);
+  out.push(...problems);
+  // Providers are checked even when a rule failed, so one run reports every problem.
+  const providers = bindProviders(app, spec, resources, out);
+  const deployment =
+    spec.workload.synthesized ?? resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
+  if (!deployment || problems.length > 0 || !providers) return undefined;
+  const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
+  checkExpressible(app, spec, plan, providers, out);
+  return { spec, deployment, plan, providers };
+}
+
+function bindProviders(
+  app: string,
+  spec: RolloutSpec,
+  resources: ResourceSet,
+  out: Diagnostic[],
+): BoundProvider[] | undefined {
+  const bound: BoundProvider[] = [];
+  for (const ref of spec.traffic.providers) {
+    const generator = getGenerator(ref.provider);
+    if (!generator) {
+      const why = PLANNED_PROVIDERS.includes(ref.provider) ? 'is not supported yet' : 'is unknown';
+      out.push({
+        ...ref.origin,
+        message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} ${why}`,
+        severity: 'error',
+      });
+      return undefined;
+    }
+    const { options, diagnostics } = bindOptions(generator, ref);
+    out.push(...diagnostics);
+    if (diagnostics.length > 0) return undefined;
+    const context = generatorContext(app, spec, resources, { generator, options, origin: ref.origin });
+    // Replicas do not change a step's traffic, so any total gives the steps' traffic states.
+    const problems = generator.check({ ...context, steps: buildPlan(spec, 1).steps });
+    out.push(...problems);
+    if (problems.some((p) => p.severity === 'error')) return undefined;
+    bound.push({ generator, options, origin: ref.origin });
+  }
+  return bound;
+}
+
+/** What a provider cannot express is an error at plan time naming app, step, provider and feature. */
+function checkExpressible(
+  app: string,
+  spec: RolloutSpec,
+  plan: Plan,
+  providers: readonly BoundProvider[],
+  out: Diagnostic[],
+): void {
+  for (const step of plan.steps) {
+    for (const { generator } of providers) {
+      const missing = missingFeatures(generator.capabilities, step.traffic);
+      const features = missing.length > 0 ? missing : (generator.unsupported?.(step.traffic) ?? []);
+      for (const feature of features) {
+        const origin = spec.steps[step.index - 1].origin;
+        out.push({
+          ...origin,
+          message: `app ${app}, rollout ${spec.name}, step ${step.index}: provider ${generator.id} cannot express ${feature}`,
+          severity: 'error',
+        });
+      }
+    }
+  }
+}
+
+function checkDuplicates(manifests: readonly SourceObject[], out: Diagnostic[]): void {
+  const seen = new Map<string, SourceObject>();
+  for (const m of manifests) {
+    const key = objectKey(m.object);
+    const first = seen.get(key);
+    if (first)
+      out.push({
+        ...m.origin,
+        message: `duplicate ${m.object.kind} "${m.object.metadata.name}" (first at ${first.origin.file}:${first.origin.line})`,
+        severity: 'error',
+      });
+    else seen.set(key, m);
+  }
+}
+
+function checkOneRolloutPerWorkload(specs: readonly RolloutSpec[], out: Diagnostic[]): void {
+  const owner = new Map<string, RolloutSpec>();
+  for (const s of specs) {
+    const first = owner.get(s.workload.name);
+    if (first)
+      out.push({
+        ...s.origin,
+        message: `rollouts ${first.name} and ${s.name} both manage Deployment "${s.workload.name}"; keep one`,
+        severity: 'error',
+      });
+    else owner.set(s.workload.name, s);
+  }
+}

@@ -1,0 +1,55 @@
+import { formatDiagnostic } from '../diagnostics';
+import { RepoPeers, repoPeers } from '../render/repo-peers';
+import type { LoadedApp } from '../spec/loaded-app';
+import { AppLocation, loadSource, locateApps, locateWithRepo, readSourceFiles, usesConfig } from './inputs';
+import { loadCoupled } from './load-coupled';
+import { CommonOptions, RunContext } from './context';
+import { checkAcrossApps } from './cross-app';
+
+export interface LoadedEntry {
+  readonly loc: AppLocation;
+  readonly app: LoadedApp;
+}
+
+/** The apps a command names plus what repo-wide rules need: every app of rollgen.yaml, by provider. */
+export interface LoadedRepo {
+  readonly apps: readonly LoadedEntry[];
+  readonly peers: RepoPeers;
+}
+
+/** Locates and loads the apps a command names, printing warnings to stderr. */
+export async function loadApps(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<LoadedEntry[]> {
+  return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
+}
+
+async function loadLocated(ctx: RunContext, locations: readonly AppLocation[]): Promise<LoadedEntry[]> {
+  const out: LoadedEntry[] = [];
+  for (const loc of locations) {
+    const files = loc.source === '-' ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
+    const app = loadSource(loc, files);
+    for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + '\n');
+    out.push({ loc, app });
+  }
+  return out;
+}
+
+/**
+ * Loads the named apps and, in a rollgen.yaml repo, the other apps their repo-wide checks need (all
+ * of them when none is named), then runs those checks. Another app with errors is left out of the
+ * repo view with a note, so one broken app does not block the rest; naming it (or `validate`)
+ * reports its errors.
+ */
+export async function loadRepo(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<LoadedRepo> {
+  const located = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
+  const apps = await loadLocated(ctx, located.named);
+  const all = [...apps.map((a) => a.app)];
+  if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
+    const named = new Set(apps.map((a) => a.loc.name));
+    const others = located.every.filter((l) => !named.has(l.name));
+    // Named apps are checked against the others coupled to them (load-coupled.ts); no names = every app.
+    if (others.length > 0) all.push(...loadCoupled(ctx, opts, all, others));
+  }
+  const peers = repoPeers(all);
+  checkAcrossApps(all, peers);
+  return { apps, peers };
+}

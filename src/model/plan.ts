@@ -1,0 +1,76 @@
+import { HeaderModifier, MirrorRoute, NamedRoute, RouteMatch } from './rollout';
+
+/** Every step of one rollout, normalized. Plain JSON data: `plan --json` prints it as is. */
+export interface Plan {
+  readonly rollout: string;
+  readonly format: string;
+  readonly workload: string;
+  readonly style: 'canary' | 'partition';
+  readonly replicas: number;
+  readonly providers: readonly string[];
+  /** What must happen before the PR that starts a rollout (step 1) may land. */
+  readonly startGate: Gate;
+  readonly steps: readonly PlannedStep[];
+  readonly warnings: readonly string[];
+}
+
+export interface PlannedStep {
+  /** 1-based, as Kruise numbers steps. */
+  readonly index: number;
+  readonly canaryReplicas: number;
+  readonly stableReplicas: number;
+  readonly traffic: TrafficState;
+  /**
+   * split: the stable Service selects stable pods only and routes decide the canary share;
+   * shared: it selects both tracks, so pods share traffic by count (Kruise steps without traffic, Argo basic canary).
+   */
+  readonly serviceSelection: 'split' | 'shared';
+  /** What must happen after this step lands before the next step may. */
+  readonly gate: Gate;
+  /** Analyses that must pass at this gate too (Argo step/background analysis, rollgen.yaml `analysis:`). */
+  readonly analysis?: readonly GateSummary[];
+}
+
+/** The routing a provider must express for one state. Stable-only state: weight 0 and no routes. */
+export interface TrafficState {
+  readonly weight: number;
+  readonly weightTotal: number;
+  readonly matches: readonly RouteMatch[];
+  readonly headerRoutes: readonly NamedRoute[];
+  readonly mirrorRoutes: readonly MirrorRoute[];
+  readonly requestHeaderModifier?: HeaderModifier;
+}
+
+export type Gate =
+  { readonly kind: 'manual' } | { readonly kind: 'timed'; readonly seconds: number } | { readonly kind: 'automatic' };
+
+export const stableTraffic = (weightTotal: number): TrafficState => ({
+  weight: 0,
+  weightTotal,
+  matches: [],
+  headerRoutes: [],
+  mirrorRoutes: [],
+});
+
+export function hasCanaryRoutes(t: TrafficState): boolean {
+  return t.weight > 0 || t.matches.length > 0 || t.headerRoutes.length > 0 || t.mirrorRoutes.length > 0;
+}
+
+/** The plain-JSON view of one gate analysis in a plan. */
+export interface GateSummary {
+  readonly kind: 'step' | 'background';
+  readonly id: string;
+  readonly templates: readonly string[];
+  readonly metrics: readonly MetricSummary[];
+}
+
+export interface MetricSummary {
+  readonly name: string;
+  readonly provider: string;
+  readonly successCondition?: string;
+  readonly failureCondition?: string;
+  readonly count?: number;
+  readonly interval?: number;
+  readonly failureLimit: number;
+  readonly dryRun: boolean;
+}

@@ -1,0 +1,115 @@
+import { Origin } from '../diagnostics';
+import type { AnalysisRequest } from './analysis-request';
+import { KubeObject } from './kube';
+
+/** Normalized rollout: the Kruise and Argo formats both end up here, as plain readonly data. */
+export interface RolloutSpec {
+  readonly format: RolloutFormat;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly origin: Origin;
+  /** The Deployment this rollout renders; for an Argo inline template, a Deployment synthesized from the Rollout. */
+  readonly workload: WorkloadRef;
+  /** canary: extra canary pods, stable keeps all; partition: canary pods replace stable ones. */
+  readonly style: 'canary' | 'partition';
+  readonly steps: readonly StepSpec[];
+  readonly traffic: TrafficSpec;
+  /** Labels/annotations merged into the canary pod template (Kruise patchPodTemplateMetadata, Argo canaryMetadata). */
+  readonly canaryPodMetadata: PodMetadataPatch;
+  readonly stablePodMetadata: PodMetadataPatch;
+  /** Name of a shared Kruise TrafficRouting, if any. */
+  readonly trafficRoutingRef?: string;
+  /** Argo `canary.analysis`: checked at every gate from `startingStep` (a rollgen step, 1-based) on. */
+  readonly backgroundAnalysis?: { readonly request: AnalysisRequest; readonly startingStep: number };
+  /** The rollout object as written (args' fieldRef reads it). */
+  readonly source?: unknown;
+}
+
+export type RolloutFormat = 'kruise-v1alpha1' | 'kruise-v1beta1' | 'argo';
+
+export interface WorkloadRef {
+  readonly kind: 'Deployment';
+  readonly name: string;
+  /** Argo: the Rollout's replicas govern; otherwise the Deployment's. */
+  readonly replicasOverride?: number;
+  /** Argo inline template: the Deployment rollgen renders in place of a referenced one. */
+  readonly synthesized?: KubeObject;
+}
+
+export interface PodMetadataPatch {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+}
+
+/** An amount of pods: an absolute count or a percentage of the workload's replicas. */
+export type ReplicaAmount = { readonly count: number } | { readonly percent: number };
+
+export interface StepSpec {
+  readonly origin: Origin;
+  /** Canary pods for this step; undefined = derive from the traffic share (Argo setWeight). */
+  readonly replicas?: ReplicaAmount;
+  /** Share of traffic in units of `TrafficSpec.weightTotal`; undefined = no weighted route in this step. */
+  readonly weight?: number;
+  /** Kruise matches: ORed list of ANDed conditions. */
+  readonly matches: readonly RouteMatch[];
+  /** Argo named header routes active in this step, in managedRoutes order. */
+  readonly headerRoutes: readonly NamedRoute[];
+  readonly mirrorRoutes: readonly MirrorRoute[];
+  readonly requestHeaderModifier?: HeaderModifier;
+  readonly pause: PauseSpec;
+  /** Argo step `analysis` entries after this step: they gate it and run until complete. */
+  readonly analyses?: readonly AnalysisRequest[];
+}
+
+/** none: the next entry follows without a pause (Argo automatic); manual: wait for a person; timed: wait `seconds`. */
+export type PauseSpec =
+  { readonly kind: 'none' } | { readonly kind: 'manual' } | { readonly kind: 'timed'; readonly seconds: number };
+
+export type StringMatchType = 'Exact' | 'RegularExpression' | 'Prefix';
+
+export interface ValueMatch {
+  readonly name: string;
+  readonly type: StringMatchType;
+  readonly value: string;
+}
+
+export interface RouteMatch {
+  readonly headers: readonly ValueMatch[];
+  readonly queryParams: readonly ValueMatch[];
+  readonly cookies: readonly ValueMatch[];
+  readonly path?: { readonly type: 'Exact' | 'PathPrefix' | 'RegularExpression'; readonly value: string };
+  readonly method?: string;
+}
+
+export interface NamedRoute {
+  readonly name: string;
+  readonly matches: readonly RouteMatch[];
+}
+
+export interface MirrorRoute extends NamedRoute {
+  readonly percentage: number;
+}
+
+export interface HeaderModifier {
+  readonly set: readonly { readonly name: string; readonly value: string }[];
+  readonly add: readonly { readonly name: string; readonly value: string }[];
+  readonly remove: readonly string[];
+}
+
+export interface TrafficSpec {
+  readonly stableService?: string;
+  readonly canaryService?: string;
+  /** false when the user supplies the canary Service (Argo canaryService) or Kruise disables it. */
+  readonly generateCanaryService: boolean;
+  /** Denominator of step weights (Argo maxTrafficWeight, default 100). */
+  readonly weightTotal: number;
+  readonly providers: readonly ProviderRef[];
+  readonly managedRoutes: readonly string[];
+}
+
+/** One traffic provider of a rollout, with the provider's own options as written. */
+export interface ProviderRef {
+  readonly provider: string;
+  readonly origin: Origin;
+  readonly options: Readonly<Record<string, unknown>>;
+}

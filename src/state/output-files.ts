@@ -1,0 +1,61 @@
+import { parseDocument, YAMLSeq, isSeq } from 'yaml';
+import { KubeObject } from '../model/kube';
+import { AppStatus, STATUS_FILE, statusDocument } from './status';
+import { serializeDocument, serializeValue } from '../yaml/serialize';
+
+export interface RenderedFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+export const KUSTOMIZATION_FILE = 'kustomization.yaml';
+const HEADER = '# Rendered by rollgen from the app source; edit the source, not this file.\n';
+
+/** One file per object: `<kind>-<name>.yaml`, namespace-prefixed only when names would collide. */
+export function objectFiles(objects: readonly KubeObject[]): RenderedFile[] {
+  const base = (o: KubeObject) => `${o.kind.toLowerCase()}-${o.metadata.name}`;
+  const counts = new Map<string, number>();
+  for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
+  return objects.map((o) => {
+    const name =
+      (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
+    return { path: `${name}.yaml`, content: HEADER + serializeValue(o) };
+  });
+}
+
+/**
+ * The output kustomization: a new one lists our files; an existing one is edited in place with
+ * the Document API so the user's comments and fields survive, and resources rollgen did not write stay.
+ */
+export function kustomizationFile(
+  existing: string | undefined,
+  files: readonly string[],
+  previouslyOwned: readonly string[],
+): RenderedFile {
+  const doc = parseDocument(
+    existing ?? 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n',
+  );
+  const current = doc.get('resources');
+  const kept = isSeq(current)
+    ? (current as YAMLSeq).items
+        .map((i) => String((i as { value?: unknown }).value ?? i))
+        .filter((r) => !previouslyOwned.includes(r) && !files.includes(r))
+    : [];
+  const resources = [...kept, ...[...files].sort()];
+  if (isSeq(current)) {
+    const seq = current as YAMLSeq;
+    seq.items = resources.map((r) => doc.createNode(r));
+    seq.flow = false;
+  } else {
+    doc.set('resources', doc.createNode(resources));
+  }
+  return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
+}
+
+export function statusFile(status: AppStatus): RenderedFile {
+  return {
+    path: STATUS_FILE,
+    content:
+      '# rollgen state; not listed in kustomization.yaml, so never applied.\n' + serializeValue(statusDocument(status)),
+  };
+}
