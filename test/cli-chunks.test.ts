@@ -4,11 +4,12 @@
  * validators of the kinds it reads; `rollgen pr` loads every chunk it needs and works.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, makeRepo } from './helpers/git-repo';
+import { makeRepo } from './helpers/git-repo';
 import { BIN } from './helpers/rollout-dir';
 import { FakeGitHub } from './github/fake-github-server';
+import { seedFromCheckout } from './github/helpers';
 
 const ROOT = join(__dirname, '..');
 
@@ -32,12 +33,7 @@ test('rollgen pr through bin/rollgen loads the GitHub client and the PR template
   const fake = await FakeGitHub.start();
   const repo = makeRepo(['echo'], 'apps:\n  - source: apps/*\n    output: deploy/{name}\n', new Date());
   try {
-    const head = git(repo, ['rev-parse', 'HEAD']).trim();
-    const tree = git(repo, ['rev-parse', 'HEAD^{tree}']).trim();
-    const paths = git(repo, ['ls-files']).split('\n').filter(Boolean);
-    fake.state.trees.set(tree, new Map(paths.map((p) => [p, readFileSync(join(repo, p), 'utf8')])));
-    fake.state.commits.set(head, { sha: head, tree, parents: [], message: 'initial' });
-    fake.state.branches.set('main', head);
+    seedFromCheckout(fake, repo);
     const env = {
       PATH: process.env.PATH ?? '',
       HOME: repo,

@@ -3,11 +3,10 @@
  * at the app's history also for an app that never landed, and the bound never hides the PR a person
  * closed (the app still holds).
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { runCli } from '../helpers/cli';
-import { git, makeRepo } from '../helpers/git-repo';
-import { Harness, startHarness } from './helpers';
+import { makeRepo } from '../helpers/git-repo';
+import { Harness, seedFromCheckout, startHarness } from './helpers';
 
 const SOURCE_AT = new Date('2025-12-01T10:00:00Z'); // before the fake's clock (2026-01-01 onwards): PRs come later
 const OLD = '2025-06-01T00:00:00Z';
@@ -18,7 +17,7 @@ let repo: string;
 beforeEach(async () => {
   h = await startHarness();
   repo = makeRepo(['echo'], 'apps:\n  - source: apps/echo\n    output: deploy/echo\n', SOURCE_AT);
-  seedBase();
+  seedFromCheckout(h.fake, repo);
   for (let i = 0; i < 1000; i++) seedOldClosedPull(i);
 });
 afterEach(async () => {
@@ -26,15 +25,6 @@ afterEach(async () => {
   rmSync(repo, { recursive: true, force: true });
   expect(h.fake.violations).toEqual([]);
 });
-
-function seedBase(): void {
-  const head = git(repo, ['rev-parse', 'HEAD']).trim();
-  const tree = git(repo, ['rev-parse', 'HEAD^{tree}']).trim();
-  const paths = git(repo, ['ls-files']).split('\n').filter(Boolean);
-  h.fake.state.trees.set(tree, new Map(paths.map((p) => [p, readFileSync(join(repo, p), 'utf8')])));
-  h.fake.state.commits.set(head, { sha: head, tree, parents: [], message: 'initial' });
-  h.fake.state.branches.set('main', head);
-}
 
 /** Last year's PRs, rollgen's and others', long closed. */
 function seedOldClosedPull(i: number): void {
