@@ -10830,13 +10830,13 @@ function exitCodeFor(error4) {
 function describeError(error4, debug) {
   if (debug && error4 instanceof Error && error4.stack) return error4.stack;
   if (error4 instanceof InputError) return error4.message;
-  if (error4 instanceof InternalError || !(error4 instanceof Error) || error4.name === "Error" || error4 instanceof TypeError) {
+  if (!(error4 instanceof Error) || error4.name === "Error" || error4 instanceof TypeError) {
     const text = error4 instanceof Error ? error4.message : String(error4);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
   }
   return `error: ${error4.message}`;
 }
-var InputError, StateError, IoError, ScmError, InternalError;
+var InputError, StateError, IoError, ScmError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -10866,13 +10866,12 @@ var init_errors = __esm({
         super(`${action}: ${message}${status ? ` (HTTP ${status})` : ""}`, options);
         this.action = action;
         this.status = status;
+        this.outcome = options?.outcome ?? "failed";
       }
       action;
       status;
       name = "ScmError";
-    };
-    InternalError = class extends Error {
-      name = "InternalError";
+      outcome;
     };
   }
 });
@@ -22049,7 +22048,6 @@ var require_validators = __commonJS({
       return errors === 0;
     }
     exports2["ingress-nginx-options"] = validate61;
-    var schema92 = { "$id": "ingress-nginx-options", "title": "ingress-nginx generator options", "type": "object", "additionalProperties": false, "required": ["ingresses", "annotationPrefix", "additionalIngressAnnotations", "canaryIngressAnnotations"], "properties": { "ingresses": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 253 } }, "annotationPrefix": { "type": "string", "minLength": 1, "pattern": "^[^/]+$", "default": "nginx.ingress.kubernetes.io" }, "additionalIngressAnnotations": { "type": "object", "additionalProperties": { "type": "string" }, "default": {} }, "canaryIngressAnnotations": { "type": "object", "additionalProperties": { "type": "string" }, "default": {} }, "canaryIngressName": { "enum": ["suffix", "argo"] } }, "$schema": "http://json-schema.org/draft-07/schema#" };
     function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22101,7 +22099,7 @@ var require_validators = __commonJS({
           errors++;
         }
         for (const key0 in data) {
-          if (!(key0 === "ingresses" || key0 === "annotationPrefix" || key0 === "additionalIngressAnnotations" || key0 === "canaryIngressAnnotations" || key0 === "canaryIngressName")) {
+          if (!(key0 === "ingresses" || key0 === "annotationPrefix" || key0 === "additionalIngressAnnotations" || key0 === "canaryIngressAnnotations")) {
             const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err4];
@@ -22261,24 +22259,12 @@ var require_validators = __commonJS({
           }
           errors++;
         }
-        if (data.canaryIngressName !== void 0) {
-          let data7 = data.canaryIngressName;
-          if (!(data7 === "suffix" || data7 === "argo")) {
-            const err18 = { instancePath: instancePath + "/canaryIngressName", schemaPath: "#/properties/canaryIngressName/enum", keyword: "enum", params: { allowedValues: schema92.properties.canaryIngressName.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err18];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -36154,12 +36140,6 @@ function parseConnection(connection) {
   }
   return { owner: match[1], repo: match[2], baseUrl: url.toString().replace(/\/+$/, "") };
 }
-function readScmConnection(env2) {
-  const token = env2.GITHUB_TOKEN || env2.GH_TOKEN;
-  const repository = env2.GITHUB_REPOSITORY;
-  if (!token || !repository) return void 0;
-  return { token, repository, apiUrl: env2.GITHUB_API_URL || PUBLIC_API_URL };
-}
 var PUBLIC_API_URL;
 var init_connection = __esm({
   "src/scm/github/connection.ts"() {
@@ -36181,7 +36161,10 @@ function toScmError(action, error4, token) {
   if (error4 instanceof ScmError) return error4;
   const failure2 = typeof error4 === "object" && error4 !== null ? error4 : { message: String(error4) };
   const status = failure2.response?.status;
-  return new ScmError(action, status, redact(explain2(failure2, status), token));
+  const exists = status === 422 && /already exists/i.test(messageOf(error4));
+  return new ScmError(action, status, redact(explain2(failure2, status), token), {
+    ...exists ? { outcome: "already-exists" } : {}
+  });
 }
 function explain2(failure2, status) {
   if (status === void 0) return `could not reach GitHub: ${failure2.message ?? "unknown error"}`;
@@ -42224,13 +42207,15 @@ async function mergePullRequest(gh, number, req) {
       throw new ScmError(
         action,
         status,
-        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`,
+        { outcome: "head-moved" }
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
-        `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`
+        `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`,
+        { outcome: "not-mergeable" }
       );
     throw error4;
   }
@@ -42273,6 +42258,7 @@ function toPullRequest(p, labels = p.labels) {
     body: p.body ?? "",
     labels: labels.map(labelName),
     headSha: p.head.sha,
+    ref: `#${p.number}`,
     ...p.merged_at ? { mergedAt: p.merged_at } : {},
     ...p.closed_at ? { closedAt: p.closed_at } : {}
   };
@@ -42296,8 +42282,7 @@ var init_pulls = __esm({
 // src/scm/github/index.ts
 var github_exports = {};
 __export(github_exports, {
-  createGitHubScm: () => createGitHubScm,
-  readScmConnection: () => readScmConnection
+  createGitHubScm: () => createGitHubScm
 });
 function createGitHubScm(connection, options = {}) {
   const { owner, repo, baseUrl } = parseConnection(connection);
@@ -42329,7 +42314,6 @@ var init_github = __esm({
     init_git();
     init_octokit();
     init_pulls();
-    init_connection();
   }
 });
 
@@ -45918,12 +45902,6 @@ var options_schema_default6 = {
         type: "string"
       },
       default: {}
-    },
-    canaryIngressName: {
-      enum: [
-        "suffix",
-        "argo"
-      ]
     }
   },
   $schema: "http://json-schema.org/draft-07/schema#"
@@ -47145,8 +47123,7 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     replicas: totalReplicas,
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: { kind: policy.firstStep },
-    steps,
-    warnings: []
+    steps
   };
 }
 function planStep(rollout, step, i, total, policy) {
@@ -48557,7 +48534,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
       {
         kind: "wait",
         pr: command.pr,
-        reason: `waiting for a person to merge or close #${command.pr.number} (${command.marker.target})`
+        reason: `waiting for a person to merge or close ${command.pr.ref} (${command.marker.target})`
       }
     ];
   if (!p) {
@@ -48577,7 +48554,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
       {
         kind: "wait",
         pr: newest.pr,
-        reason: `held: #${newest.pr.number} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`
+        reason: `held: ${newest.pr.ref} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`
       }
     ];
   }
@@ -48587,7 +48564,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
       {
         kind: "wait",
         pr: landed.pr,
-        reason: `#${landed.pr.number} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`
+        reason: `${landed.pr.ref} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`
       }
     ];
   return [{ kind: "open", proposal: p }, ...superseded];
@@ -48598,7 +48575,7 @@ function keepCurrent(x, p, now, history, checks) {
   if (commit2 || Object.keys(fields).length > 0) return [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }];
   const gate = p.gate;
   if (gate.kind === "manual")
-    return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges #${x.pr.number}` }];
+    return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges ${x.pr.ref}` }];
   if (gate.kind === "timed") {
     if (!history.landedAt)
       return [
@@ -48610,14 +48587,14 @@ function keepCurrent(x, p, now, history, checks) {
       ];
     const due = new Date(history.landedAt.getTime() + gate.seconds * 1e3);
     if (now < due)
-      return [{ kind: "wait", pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due.toISOString()}` }];
+      return [{ kind: "wait", pr: x.pr, reason: `timed gate: ${x.pr.ref} may merge from ${due.toISOString()}` }];
   }
   if (x.marker?.head !== x.pr.headSha)
     return [
       {
         kind: "wait",
         pr: x.pr,
-        reason: `#${x.pr.number} has commits rollgen did not make; a person reviews and merges it`
+        reason: `${x.pr.ref} has commits rollgen did not make; a person reviews and merges it`
       }
     ];
   const state = checks.get(x.pr.headSha);
@@ -48627,7 +48604,7 @@ function keepCurrent(x, p, now, history, checks) {
       {
         kind: "wait",
         pr: x.pr,
-        reason: `gate passed; checks on #${x.pr.number} are ${state === "pending" ? "pending" : "failing"}`
+        reason: `gate passed; checks on ${x.pr.ref} are ${state === "pending" ? "pending" : "failing"}`
       }
     ];
   return [{ kind: "merge", pr: x.pr }];
@@ -48699,7 +48676,7 @@ function connectGitHub(connection) {
 init_errors();
 async function execute(scm, app, actions, o) {
   let live;
-  const told = (action, pr) => pr && !o.dryRun && o.report?.({ app, action, number: pr.number, url: pr.url });
+  const told = (action, pr) => pr && !o.dryRun && o.report?.(pullEvent(app, action, pr));
   for (const a of actions) {
     const say = (text) => o.print(`${app}: ${o.dryRun ? "would " : ""}${text}`);
     switch (a.kind) {
@@ -48715,37 +48692,42 @@ ${fileList(a.proposal)}`
         if (!o.dryRun) told("updated", live = await update(scm, a.pr, a.proposal, a.commit, a.fields, o));
         else live = a.pr;
         say(
-          `update #${a.pr.number} (${[a.commit ? "new content" : "", ...Object.keys(a.fields)].filter(Boolean).join(", ")})${a.commit && o.dryRun ? `
+          `update ${a.pr.ref} (${[a.commit ? "new content" : "", ...Object.keys(a.fields)].filter(Boolean).join(", ")})${a.commit && o.dryRun ? `
 ${fileList(a.proposal)}` : ""}`
         );
         break;
       case "merge":
         if (!o.dryRun && !await mergeUnlessMoved(scm, a.pr, o)) {
           say(
-            `left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`
+            `left ${a.pr.ref} unmerged: its head moved after its checks were read; the next run checks the new head`
           );
           break;
         }
         told("merged", a.pr);
-        say(`merge #${a.pr.number} (gate passed, checks green)`);
+        say(`merge ${a.pr.ref} (gate passed, checks green)`);
         break;
       case "close":
         if (!o.dryRun) await closeSuperseded(scm, a, live);
         told("closed", a.pr);
-        say(`close #${a.pr.number} (${a.why}${live ? ` by #${live.number}` : ""})`);
+        say(`close ${a.pr.ref} (${a.why}${live ? ` by ${live.ref}` : ""})`);
         break;
       case "note-hold":
         if (!o.dryRun) await noteHold(scm, a);
-        say(`note on #${a.pr.number} that ${app} is held`);
+        say(`note on ${a.pr.ref} that ${app} is held`);
         break;
       case "need-checks":
       case "wait":
         if (a.kind === "wait" && a.pr) live = a.pr;
-        o.print(`${app}: ${a.kind === "wait" ? a.reason : `checks of #${a.pr.number} unknown`}`);
+        o.print(`${app}: ${a.kind === "wait" ? a.reason : `checks of ${a.pr.ref} unknown`}`);
         break;
     }
   }
   return live;
+}
+function pullEvent(app, action, pr) {
+  const target = parseBranch(pr.branch)?.target;
+  const step = target && (target.kind === "step" ? `step ${target.step}` : target.kind);
+  return { app, action, number: pr.number, url: pr.url, ...step ? { step } : {} };
 }
 function fileList(p) {
   return p.changes.map((c) => `    ${c.content === null ? "delete" : "write"} ${c.path}`).join("\n");
@@ -48760,12 +48742,12 @@ async function open(scm, p, o, say) {
       body: withHead(p.body, head),
       labels: p.labels
     });
-    say(`opened #${pr.number} ${pr.url}`);
+    say(`opened ${pr.ref} ${pr.url}`);
     return pr;
   } catch (e) {
     const existing = isConflict(e) ? (await scm.listPulls({ prefix: p.branch, state: "open" })).find((x) => x.branch === p.branch) : void 0;
     if (!existing) throw e;
-    say(`found #${existing.number}, opened by a concurrent run`);
+    say(`found ${existing.ref}, opened by a concurrent run`);
     const fields = { ...changedFields(existing, p), body: withHead(p.body, head) };
     return scm.updatePull(existing.number, fields);
   }
@@ -48794,17 +48776,17 @@ async function mergeUnlessMoved(scm, pr, o) {
     await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
     return true;
   } catch (e) {
-    if (e instanceof ScmError && e.status === 409) return false;
+    if (e instanceof ScmError && e.outcome === "head-moved") return false;
     throw e;
   }
 }
 function isConflict(e) {
-  return e instanceof ScmError && e.status === 422;
+  return e instanceof ScmError && e.outcome === "already-exists";
 }
 async function closeSuperseded(scm, a, by) {
   const body = a.marker ? withMarker(a.pr.body, { ...a.marker, closedBy: "rollgen" }) : void 0;
   await scm.updatePull(a.pr.number, { state: "closed", ...body ? { body } : {} });
-  const why = by ? `superseded by #${by.number}` : "no longer what the base branch needs next";
+  const why = by ? `superseded by ${by.ref}` : "no longer what the base branch needs next";
   await scm.comment(a.pr.number, `rollgen closed this PR: ${why}.`);
 }
 async function noteHold(scm, a) {
@@ -49455,7 +49437,7 @@ function formatPlan(app, plan) {
   const lines = rows.map(
     (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
   );
-  return [head, ...lines, ...plan.warnings.map((w) => `warning: ${w}`)].join("\n") + "\n";
+  return [head, ...lines].join("\n") + "\n";
 }
 function row(s) {
   return [
@@ -49757,15 +49739,15 @@ async function commandPr(ctx, args, opts, command) {
       const actions = decide2(state, pulls.get(state.app) ?? [], s.edges.now(), {});
       const pr = await execute(s.scm, state.app, actions, o);
       if (!opts.merge) continue;
-      if (o.dryRun) o.print(`${state.app}: would merge ${pr ? `#${pr.number}` : "the new PR"} (--merge)`);
+      if (o.dryRun) o.print(`${state.app}: would merge ${pr ? pr.ref : "the new PR"} (--merge)`);
       if (o.dryRun || !pr) continue;
       if (pr.branch !== state.proposal?.branch || pr.state !== "open")
         throw new StateError(
-          `${state.app}: not merged: #${pr.number} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`
+          `${state.app}: not merged: ${pr.ref} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`
         );
       await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
-      o.print(`${state.app}: merged #${pr.number} (--merge)`);
-      o.report?.({ app: state.app, action: "merged", number: pr.number, url: pr.url });
+      o.print(`${state.app}: merged ${pr.ref} (--merge)`);
+      o.report?.(pullEvent(state.app, "merged", pr));
     }
   });
 }

@@ -81,12 +81,14 @@ export interface PullRequest {
   readonly body: string;
   readonly labels: readonly string[];
   readonly headSha: string;
+  /** The host's own short reference for messages (GitHub: `#12`); the flow never formats one itself. */
+  readonly ref: string;
   /** ISO 8601, when merged / closed. */
   readonly mergedAt?: string;
   readonly closedAt?: string;
 }
 
-/** Where and as whom to reach the code host; read from GITHUB_* variables or flags at the edge. */
+/** Where and as whom to reach the code host (GitHub today); read from GITHUB_* variables or flags at the edge. */
 export interface ScmConnection {
   readonly token: string;
   /** owner/name */
