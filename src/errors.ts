@@ -16,19 +16,6 @@ export class StateError extends Error {
   override readonly name = 'StateError';
 }
 
-/** A traffic provider failed on a given step; keeps the provider and step for the message. Exit 1. */
-export class ProviderError extends Error {
-  override readonly name = 'ProviderError';
-  constructor(
-    readonly provider: string,
-    readonly step: number,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`provider ${provider}, step ${step}: ${message}`, options);
-  }
-}
-
 /** Reading or writing files failed. Exit 1. */
 export class IoError extends Error {
   override readonly name = 'IoError';
@@ -64,6 +51,32 @@ export class ScmError extends Error {
   ) {
     super(`${action}: ${message}${status ? ` (HTTP ${status})` : ''}`, options);
     this.outcome = options?.outcome ?? 'failed';
+  }
+}
+
+/** Where a provider failed: the app, the rollout (or TrafficRouting), the state being rendered and the provider id. */
+export interface ProviderSite {
+  readonly app: string;
+  readonly rollout: string;
+  readonly state: string;
+  readonly provider: string;
+}
+
+/**
+ * A traffic provider threw while rendering one rollout's state: a gap between its check and its
+ * render, or a bug in it. Named by app, rollout, state and provider, never an anonymous crash. Exit 1.
+ */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  constructor(
+    readonly site: ProviderSite,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `app ${site.app}, rollout ${site.rollout}, ${site.state}: provider ${site.provider} failed: ${message}`,
+      options,
+    );
   }
 }
 

@@ -10836,7 +10836,7 @@ function describeError(error4, debug) {
   }
   return `error: ${error4.message}`;
 }
-var InputError, StateError, IoError, ScmError;
+var InputError, StateError, IoError, ScmError, ProviderError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -10872,6 +10872,17 @@ var init_errors = __esm({
       status;
       name = "ScmError";
       outcome;
+    };
+    ProviderError = class extends Error {
+      constructor(site, message, options) {
+        super(
+          `app ${site.app}, rollout ${site.rollout}, ${site.state}: provider ${site.provider} failed: ${message}`,
+          options
+        );
+        this.site = site;
+      }
+      site;
+      name = "ProviderError";
     };
   }
 });
@@ -42429,7 +42440,7 @@ async function readStdin(stream = process.stdin) {
 init_errors();
 init_errors();
 
-// src/flow/command-pr.ts
+// src/flow/change-pr.ts
 init_errors();
 
 // src/app/inputs.ts
@@ -47162,6 +47173,28 @@ function trafficOf2(rollout, step, routed) {
   };
 }
 
+// src/render/render-rollout.ts
+init_errors();
+
+// src/render/phase.ts
+function phaseLabel(p) {
+  return p.kind === "step" ? `step ${p.step}` : p.kind;
+}
+function describePhase(p, steps) {
+  switch (p.kind) {
+    case "stable":
+      return "stable only";
+    case "adopting":
+      return "adopting (track label on pods, selectors unchanged)";
+    case "step":
+      return `step ${p.step} of ${steps}`;
+    case "promoting":
+      return `promoting (stable gets the new version; traffic as in step ${p.step})`;
+    case "draining":
+      return "draining (routes to stable only; canary workloads are removed by the next advance)";
+  }
+}
+
 // src/render/services.ts
 var ASSIGNED_SPEC_FIELDS = [
   "clusterIP",
@@ -47294,7 +47327,7 @@ function renderRollout(input3) {
   const objects = [...renderWorkloads(input3, step), ...renderServices(input3, step)];
   const routed = step && input3.phase.kind !== "draining";
   const traffic2 = routed ? step.traffic : stableTraffic(input3.rollout.traffic.weightTotal);
-  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment))];
+  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment), phaseLabel(input3.phase))];
 }
 function plannedStep(input3) {
   const p = input3.phase;
@@ -47339,13 +47372,16 @@ function generatorContext(app, rollout, resources, provider, repo, track) {
   const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self2];
   return { ...self2, peers, ...track ? { track } : {} };
 }
-function renderRouteObjects(input3, traffic2, wave) {
-  const routes = input3.providers.flatMap(
-    (p) => p.generator.render(
-      generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track),
-      traffic2
-    )
-  );
+function renderRouteObjects(input3, traffic2, wave, state) {
+  const routes = input3.providers.flatMap((p) => {
+    const ctx = generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track);
+    try {
+      return p.generator.render(ctx, traffic2);
+    } catch (e) {
+      const site = { app: input3.app, rollout: input3.rollout.name, state, provider: p.generator.id };
+      throw new ProviderError(site, e instanceof Error ? e.message : String(e), { cause: e });
+    }
+  });
   return withRouteWave(routes, wave);
 }
 function withRouteWave(routes, wave) {
@@ -48574,8 +48610,7 @@ function keepCurrent(x, p, now, history, checks) {
   const commit2 = x.marker?.digest !== p.marker.digest;
   if (commit2 || Object.keys(fields).length > 0) return [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }];
   const gate = p.gate;
-  if (gate.kind === "manual")
-    return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges ${x.pr.ref}` }];
+  if (gate.kind === "manual") return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges ${x.pr.ref}` }];
   if (gate.kind === "timed") {
     if (!history.landedAt)
       return [
@@ -48698,9 +48733,7 @@ ${fileList(a.proposal)}` : ""}`
         break;
       case "merge":
         if (!o.dryRun && !await mergeUnlessMoved(scm, a.pr, o)) {
-          say(
-            `left ${a.pr.ref} unmerged: its head moved after its checks were read; the next run checks the new head`
-          );
+          say(`left ${a.pr.ref} unmerged: its head moved after its checks were read; the next run checks the new head`);
           break;
         }
         told("merged", a.pr);
@@ -48806,22 +48839,6 @@ init_errors();
 var path5 = __toESM(require("path"));
 init_errors();
 
-// src/render/phase.ts
-function describePhase(p, steps) {
-  switch (p.kind) {
-    case "stable":
-      return "stable only";
-    case "adopting":
-      return "adopting (track label on pods, selectors unchanged)";
-    case "step":
-      return `step ${p.step} of ${steps}`;
-    case "promoting":
-      return `promoting (stable gets the new version; traffic as in step ${p.step})`;
-    case "draining":
-      return "draining (routes to stable only; canary workloads are removed by the next advance)";
-  }
-}
-
 // src/state/output-files.ts
 var import_yaml4 = __toESM(require_dist());
 
@@ -48925,7 +48942,8 @@ function renderSharedRouting(app, routing, states, resources, track, peers) {
       ...peers ? { peers } : {}
     },
     traffic2,
-    wave
+    wave,
+    live ? "TrafficRouting strategy" : "stable"
   );
 }
 function lastWins(objects) {
@@ -49387,7 +49405,7 @@ function describeTarget(target, t) {
 }
 
 // src/flow/local-commit.ts
-async function commitCommand(ctx, args, opts, command) {
+async function changeCommit(ctx, args, opts, command) {
   const planned = await planWrites(ctx, args, opts, command);
   checkCommittable(ctx, planned.writes);
   writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
@@ -49728,8 +49746,8 @@ function executeOptions(s, dryRun) {
   };
 }
 
-// src/flow/command-pr.ts
-async function commandPr(ctx, args, opts, command) {
+// src/flow/change-pr.ts
+async function changePr(ctx, args, opts, command) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     const states = s.apps.map((entry) => commandState(s, entry, command));
@@ -49829,7 +49847,7 @@ async function fetchChecks2(s, decisions) {
 }
 
 // src/run/change-command.ts
-async function stateCommand(ctx, args, opts, command) {
+async function changeCommand(ctx, args, opts, command) {
   writeAll(ctx, await planWrites(ctx, args, opts, command), command);
 }
 
@@ -50046,8 +50064,8 @@ function change(ctx, args, o, command) {
   if (o.pr && command.kind === "advance")
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
-  if (o.pr) return commandPr(ctx, args, o, command);
-  return o.commit ? commitCommand(ctx, args, o, command) : stateCommand(ctx, args, o, command);
+  if (o.pr) return changePr(ctx, args, o, command);
+  return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
 }
 
 // src/cli.ts

@@ -1,6 +1,6 @@
 /**
  * Options of the ingress-nginx generator, as the Kruise (`classType: nginx`) and Argo
- * (`trafficRouting.nginx`) normalizers hand them over. The core validates them against
+ * (`trafficRouting.nginx`) input adapters (inputs.ts) hand them over. The core validates them against
  * `optionsSchema` before any generator function is called.
  */
 export interface NginxOptions {

@@ -11,7 +11,7 @@ import { execute, pullEvent } from './execute';
 import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
 
-export interface CommandPrOptions extends FlowOptions {
+export interface ChangePrOptions extends FlowOptions {
   /** Merge the PR at once: the person running the command is the approval. */
   readonly merge?: boolean;
 }
@@ -21,10 +21,10 @@ export interface CommandPrOptions extends FlowOptions {
  * closing the app's step PR it supersedes; with --merge, merge it at once. `retry` on an app held
  * by a closed step PR opens that step's PR again.
  */
-export async function commandPr(
+export async function changePr(
   ctx: RunContext,
   args: readonly string[],
-  opts: CommandPrOptions,
+  opts: ChangePrOptions,
   command: AppCommand,
 ): Promise<void> {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
