@@ -43372,41 +43372,6 @@ function stringMap(v) {
   for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
   return out;
 }
-function parseAmount(v) {
-  if (typeof v === "number") return { count: v };
-  if (typeof v !== "string") return void 0;
-  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
-  if (m) return { percent: Number(m[1]) };
-  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
-}
-function parsePercent(v) {
-  const a = parseAmount(v);
-  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
-}
-var KRUISE_COOKIE_HEADER = "canary-by-cookie";
-function kruiseMatch(v) {
-  const m = obj(v);
-  const headers = [];
-  const cookies = [];
-  for (const h of arr(m.headers).map(valueMatch)) {
-    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
-    else headers.push(h);
-  }
-  const path10 = isObject(m.path) ? {
-    type: str(m.path.type) ?? "PathPrefix",
-    value: str(m.path.value) ?? "/"
-  } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch), cookies, ...path10 ? { path: path10 } : {} };
-}
-function valueMatch(v) {
-  const m = obj(v);
-  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
-}
-function headerModifier(v) {
-  if (!isObject(v)) return void 0;
-  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
-  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
-}
 
 // generators/_kit/ingress-inputs.ts
 function kruiseIngressInput(...classTypes) {
@@ -44796,7 +44761,7 @@ function matchFeatures2(caps, m, label) {
 // generators/gateway-api/matches.ts
 var MAX_HEADERS_PER_MATCH = 16;
 var MAX_QUERY_PER_MATCH = 16;
-function valueMatch2(m) {
+function valueMatch(m) {
   if (m.type === "Prefix") return { type: "RegularExpression", name: m.name, value: `^${escapeRegex(m.value)}.*` };
   return { type: m.type, name: m.name, value: m.value };
 }
@@ -44806,8 +44771,8 @@ function escapeRegex(s) {
 function conditionFields(m) {
   return {
     ...m.path ? { path: { type: m.path.type, value: m.path.value } } : {},
-    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch2) } : {},
-    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch2) } : {},
+    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch) } : {},
+    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch) } : {},
     ...m.method ? { method: m.method } : {}
   };
 }
@@ -44825,8 +44790,8 @@ function crossMatches(ruleMatches2, conditions, first) {
 }
 function andMatch(m, k) {
   const conflicts = [];
-  const headers = merged(list(m.headers), k.headers.map(valueMatch2), "header", conflicts, (n) => n.toLowerCase());
-  const query = merged(list(m.queryParams), k.queryParams.map(valueMatch2), "query parameter", conflicts, (n) => n);
+  const headers = merged(list(m.headers), k.headers.map(valueMatch), "header", conflicts, (n) => n.toLowerCase());
+  const query = merged(list(m.queryParams), k.queryParams.map(valueMatch), "query parameter", conflicts, (n) => n);
   if (k.method && typeof m.method === "string" && m.method !== k.method) {
     conflicts.push(`method ${k.method} ANDed with the rule's own method ${m.method} matches nothing`);
   }
@@ -47736,6 +47701,43 @@ function classifyKruise(doc, apiVersion, kind, out) {
   return void 0;
 }
 
+// src/spec/kruise-values.ts
+function parseAmount(v) {
+  if (typeof v === "number") return { count: v };
+  if (typeof v !== "string") return void 0;
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
+  if (m) return { percent: Number(m[1]) };
+  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
+}
+function parsePercent(v) {
+  const a = parseAmount(v);
+  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
+}
+var KRUISE_COOKIE_HEADER = "canary-by-cookie";
+function kruiseMatch(v) {
+  const m = obj(v);
+  const headers = [];
+  const cookies = [];
+  for (const h of arr(m.headers).map(valueMatch2)) {
+    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
+    else headers.push(h);
+  }
+  const path10 = isObject(m.path) ? {
+    type: str(m.path.type) ?? "PathPrefix",
+    value: str(m.path.value) ?? "/"
+  } : void 0;
+  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
+}
+function valueMatch2(v) {
+  const m = obj(v);
+  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
+}
+function headerModifier(v) {
+  if (!isObject(v)) return void 0;
+  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
+  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
+}
+
 // src/spec/kruise.ts
 var ROLLING_STYLE = "rollouts.kruise.io/rolling-style";
 var TRAFFIC_ROUTING = "rollouts.kruise.io/trafficrouting";
@@ -49810,7 +49812,7 @@ async function prCommand(ctx, args, opts) {
       throw new ScmError(
         `rollgen pr`,
         void 0,
-        `GitHub refused requests for ${failed.join(", ")} (above); the other apps are done`
+        `the code host refused requests for ${failed.join(", ")} (above); the other apps are done`
       );
   });
 }

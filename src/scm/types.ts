@@ -40,7 +40,7 @@ export interface ScmClient {
       readonly state?: 'open' | 'closed';
     },
   ): Promise<PullRequest>;
-  /** Merges when the head is still `sha` (GitHub refuses otherwise, so a racing push is never merged unseen). */
+  /** Merges when the head is still `sha` (the host refuses otherwise, with outcome head-moved, so a racing push is never merged unseen). */
   mergePull(
     number: number,
     req: { readonly sha: string; readonly method: MergeMethod; readonly title?: string },

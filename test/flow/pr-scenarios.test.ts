@@ -253,7 +253,7 @@ test('GitHub refusing one app does not starve the others: they are done, the ref
   expect(r.stderr).toContain(
     'alpha: open the PR for rollgen/alpha/adopt: Validation Failed: a branch protection rule refused it',
   );
-  expect(r.stderr).toContain('GitHub refused requests for alpha (above); the other apps are done');
+  expect(r.stderr).toContain('the code host refused requests for alpha (above); the other apps are done');
   expect(w.openPr('rollgen/beta/adopt').state).toBe('open');
 });
 
