@@ -42436,6 +42436,17 @@ async function readStdin(stream = process.stdin) {
   return [{ path: "<stdin>", text: Buffer.concat(chunks).toString("utf8") }];
 }
 
+// src/app/context.ts
+function processContext(over = {}) {
+  return {
+    cwd: process.cwd(),
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    readStdin: () => readStdin(process.stdin),
+    ...over
+  };
+}
+
 // src/dispatch.ts
 init_errors();
 init_errors();
@@ -50138,14 +50149,6 @@ async function main(argv, ctx = processContext()) {
   if (!request3) return 0;
   return run(request3, ctx, p.opts().debug === true);
 }
-function processContext() {
-  return {
-    cwd: process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-    readStdin: () => readStdin(process.stdin)
-  };
-}
 
 // src/app/report.ts
 function buildActionReport(events) {
@@ -50233,16 +50236,17 @@ async function runAction(env2) {
   const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
   process.stdout.write(`::stop-commands::${resume}
 `);
-  const code = await main(buildArgv(inputs5), {
-    cwd: env2.GITHUB_WORKSPACE || process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => {
-      errors += t;
-      process.stderr.write(t);
-    },
-    readStdin: () => readStdin(process.stdin),
-    report: (e) => void events.push(e)
-  }).finally(() => process.stdout.write(`::${resume}::
+  const code = await main(
+    buildArgv(inputs5),
+    processContext({
+      cwd: env2.GITHUB_WORKSPACE || process.cwd(),
+      stderr: (t) => {
+        errors += t;
+        process.stderr.write(t);
+      },
+      report: (e) => void events.push(e)
+    })
+  ).finally(() => process.stdout.write(`::${resume}::
 `));
   const report = buildActionReport(events);
   if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs5.command, errors || `exit status ${code}`));
