@@ -57,6 +57,14 @@ export async function execute(
         told('merged', a.pr);
         say(`merge #${a.pr.number} (gate passed, checks green)`);
         break;
+      case 'merge-opened':
+        if (!o.dryRun && live && !(await mergeUnlessMoved(scm, live, o))) {
+          say(`left #${live.number} unmerged: its head moved; the next run merges it`);
+          break;
+        }
+        told('merged', live);
+        say(`merge ${live ? `#${live.number}` : 'it'} at once (${a.reason})`);
+        break;
       case 'close':
         if (!o.dryRun) await closeSuperseded(scm, a, live);
         told('closed', a.pr);

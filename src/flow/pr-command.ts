@@ -1,4 +1,6 @@
-import { ScmError } from '../errors';
+import { ScmError, StateError } from '../errors';
+import { OnFailure } from '../io/config';
+import { LoadedEntry } from '../run/load';
 import { RunContext } from '../run/context';
 import { CheckState } from '../scm/types';
 import { BRANCH_PREFIX } from './branch';
@@ -6,13 +8,27 @@ import { landedAt } from './checkout';
 import { readConnection, withoutToken } from './connection';
 import { flowEdges } from './edges';
 import { Action, AppFlowState, AppHistory, RollgenPull, decide, groupPulls } from './decide';
+import { withSection } from './marker';
 import { execute } from './execute';
+import { GateSignals, gateFailure, gateReport } from './gate-signals';
+import { decideOnFailure } from './on-failure';
+import { Proposal } from './proposal';
+import { carryingCommits, readHealth } from './read-gates';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
 
 interface AppRound {
   readonly state: AppFlowState;
   readonly pulls: readonly RollgenPull[];
   readonly history: AppHistory;
+  /** The abort PR, when the step failed and a canary is live to abort. */
+  readonly abort?: Proposal;
+  readonly onFailure: OnFailure;
+}
+
+function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckState>): Action[] {
+  return (
+    decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now) ?? decide(r.state, r.pulls, now, r.history, checks)
+  );
 }
 
 /**
@@ -24,11 +40,11 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
     const s = await openSession(ctx, args, opts);
     const rounds = await gather(s);
     const now = s.edges.now();
-    const first = rounds.map((r) => decide(r.state, r.pulls, now, r.history));
+    const first = rounds.map((r) => decideRound(r, now));
     const checks = await fetchChecks(s, first);
     const failed: string[] = [];
     for (const [i, r] of rounds.entries()) {
-      const actions = checks.size > 0 ? decide(r.state, r.pulls, now, r.history, checks) : first[i];
+      const actions = checks.size > 0 ? decideRound(r, now, checks) : first[i];
       // GitHub refusing one app's request (branch protection, a 5xx after retries) must not starve the others.
       try {
         await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
@@ -54,15 +70,46 @@ async function gather(s: FlowSession): Promise<AppRound[]> {
   const pulls = groupPulls(
     await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? { landed: landed[i] } : undefined)))),
   );
-  return s.apps.map((entry, i) => {
-    const proposal = proposals[i];
+  const rounds: AppRound[] = [];
+  for (const [i, entry] of s.apps.entries()) {
     const at = landed[i];
-    return {
-      state: { app: entry.app.name, ...(proposal ? { proposal } : {}) },
+    const signals = proposals[i] ? await readSignals(s, entry) : undefined;
+    const proposal = proposals[i] && signals ? withGateReport(proposals[i], signals) : proposals[i];
+    const abort = gateFailure(signals) ? abortProposal(s, entry) : undefined;
+    rounds.push({
+      state: { app: entry.app.name, ...(proposal ? { proposal } : {}), ...(signals ? { signals } : {}) },
       pulls: pulls.get(entry.app.name) ?? [],
       history: at ? { landedAt: at } : {},
-    };
-  });
+      ...(abort ? { abort } : {}),
+      onFailure: entry.loc.onFailure ?? 'abort',
+    });
+  }
+  return rounds;
+}
+
+/** Health (and analysis) of the step the base carries; undefined when the app has no gate to read. */
+async function readSignals(s: FlowSession, entry: LoadedEntry): Promise<GateSignals | undefined> {
+  const policy = entry.loc.health;
+  if (!policy) return undefined;
+  const shas = carryingCommits(s.edges.git, s.checkout.root, entry.loc.output!);
+  return { health: await readHealth(s.scm, policy, shas) };
+}
+
+/** The step PR's body shows what its gate waits for and the measurements so far. */
+function withGateReport(p: Proposal, signals: GateSignals): Proposal {
+  const report = gateReport(signals);
+  if (!report) return p;
+  return { ...p, body: withSection(p.body, report) };
+}
+
+/** The abort PR for a failed step; undefined when no rollout of the app is progressing (nothing to abort). */
+function abortProposal(s: FlowSession, entry: LoadedEntry): Proposal | undefined {
+  try {
+    return proposalFor(s, entry, { kind: 'abort' }, 'command');
+  } catch (e) {
+    if (e instanceof StateError) return undefined;
+    throw e;
+  }
 }
 
 /** Margin for clock skew between the checkout's commit dates and GitHub's timestamps. */

@@ -20,6 +20,18 @@ export interface AppConfig {
   readonly track: TrackLabel;
   /** Default one-commit. */
   readonly removal?: Removal;
+  /** Statuses and check runs that must report success on the commit carrying the step (`{name}` filled in). */
+  readonly health?: HealthPolicy;
+  /** What a failed health gate or analysis does: abort by itself (default) or open the abort PR for a person. */
+  readonly onFailure?: OnFailure;
+}
+
+export type OnFailure = 'abort' | 'hold';
+
+/** Globs over commit-status contexts and check-run names; each must be matched by a success. */
+export interface HealthPolicy {
+  readonly statuses: readonly string[];
+  readonly checkRuns: readonly string[];
 }
 
 /** `pr:` of rollgen.yaml: settings of the GitHub PR flow. Template paths are absolute. */
@@ -66,8 +78,9 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   if (problems.length > 0) throw new InputError(problems);
   const root = path.dirname(file);
   const out: Diagnostic[] = [];
-  const entries = (doc.value as { apps: Record<string, unknown>[] }).apps;
-  const apps = entries.flatMap((e, i) => expandApp(root, e, () => doc.locate(['apps', i]), out));
+  const value = doc.value as { apps: Record<string, unknown>[]; health?: unknown; onFailure?: OnFailure };
+  const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
+  const apps = value.apps.flatMap((e, i) => expandApp(root, e, defaults, () => doc.locate(['apps', i]), out));
   checkUniqueNames(apps, doc.locate(['apps']), out);
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, (doc.value as { pr?: Record<string, unknown> }).pr ?? {}) };
@@ -87,6 +100,7 @@ function prConfig(root: string, pr: Record<string, unknown>): PrConfig {
 function expandApp(
   root: string,
   e: Record<string, unknown>,
+  defaults: { readonly health?: unknown; readonly onFailure: OnFailure },
   at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>,
   out: Diagnostic[],
 ): AppConfig[] {
@@ -100,6 +114,7 @@ function expandApp(
   return dirs.map((dir) => {
     const name = typeof e.name === 'string' && dirs.length === 1 ? e.name : path.basename(dir);
     const removal = e.removal === 'two-commits' ? 'two-commits' : 'one-commit';
+    const health = healthPolicy(e.health ?? defaults.health, name);
     return {
       name,
       source: dir,
@@ -107,8 +122,18 @@ function expandApp(
       gates,
       track,
       removal,
+      ...(health ? { health } : {}),
+      onFailure: (e.onFailure as OnFailure | undefined) ?? defaults.onFailure,
     };
   });
+}
+
+/** The app's health gate with `{name}` filled in; undefined when it names nothing to wait for. */
+function healthPolicy(h: unknown, name: string): HealthPolicy | undefined {
+  if (!isObject(h)) return undefined;
+  const globs = (v: unknown) => (Array.isArray(v) ? v.map((g) => String(g).replace(/\{name\}/g, name)) : []);
+  const policy = { statuses: globs(h.statuses), checkRuns: globs(h.checkRuns) };
+  return policy.statuses.length + policy.checkRuns.length > 0 ? policy : undefined;
 }
 
 /** `*` and `?` within path segments; enough for `apps/*` and keeps the dependency list short. */

@@ -9244,7 +9244,9 @@ return errors === 0;
 }
 
 exports["rollgen-config"] = validate53;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"removal":{"enum":["one-commit","two-commits"],"description":"How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)."},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."}}}},"pr":{"type":"object","additionalProperties":false,"description":"Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.","properties":{"base":{"type":"string","minLength":1,"description":"Branch the PRs target (default: the branch checked out)."},"titleTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR title, relative to rollgen.yaml."},"bodyTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR body, relative to rollgen.yaml."},"labels":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":50},"description":"Labels added to every rollgen PR, besides rollgen and rollgen:<gate>."},"mergeMethod":{"enum":["merge","squash","rebase"],"description":"How rollgen merges timed and automatic steps (default squash)."}}}}};
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"removal":{"enum":["one-commit","two-commits"],"description":"How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)."},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."},"health":{"$ref":"#/definitions/health"},"onFailure":{"$ref":"#/definitions/onFailure"}}}},"pr":{"type":"object","additionalProperties":false,"description":"Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.","properties":{"base":{"type":"string","minLength":1,"description":"Branch the PRs target (default: the branch checked out)."},"titleTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR title, relative to rollgen.yaml."},"bodyTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR body, relative to rollgen.yaml."},"labels":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":50},"description":"Labels added to every rollgen PR, besides rollgen and rollgen:<gate>."},"mergeMethod":{"enum":["merge","squash","rebase"],"description":"How rollgen merges timed and automatic steps (default squash)."}}},"health":{"$ref":"#/definitions/health"},"onFailure":{"$ref":"#/definitions/onFailure"}},"definitions":{"health":{"type":"object","additionalProperties":false,"description":"Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.","properties":{"statuses":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":255},"description":"Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)."},"checkRuns":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":255},"description":"Check-run names."}}},"onFailure":{"enum":["abort","hold"],"description":"When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)."}}};
+const schema77 = {"type":"object","additionalProperties":false,"description":"Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.","properties":{"statuses":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":255},"description":"Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)."},"checkRuns":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":255},"description":"Check-run names."}}};
+const schema78 = {"enum":["abort","hold"],"description":"When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)."};
 const pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9263,7 +9265,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((key0 === "apps") || (key0 === "pr"))){
+if(!((((key0 === "apps") || (key0 === "pr")) || (key0 === "health")) || (key0 === "onFailure"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -9312,7 +9314,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key1 in data1){
-if(!((((((key1 === "source") || (key1 === "output")) || (key1 === "name")) || (key1 === "gates")) || (key1 === "removal")) || (key1 === "trackLabel"))){
+if(!((((((((key1 === "source") || (key1 === "output")) || (key1 === "name")) || (key1 === "gates")) || (key1 === "removal")) || (key1 === "trackLabel")) || (key1 === "health")) || (key1 === "onFailure"))){
 const err5 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9596,9 +9598,12 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.health !== undefined){
+let data13 = data1.health;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key4 in data13){
+if(!((key4 === "statuses") || (key4 === "checkRuns"))){
+const err28 = {instancePath:instancePath+"/apps/" + i0+"/health",schemaPath:"#/definitions/health/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9608,9 +9613,15 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data13.statuses !== undefined){
+let data14 = data13.statuses;
+if(Array.isArray(data14)){
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+let data15 = data14[i1];
+if(typeof data15 === "string"){
+if(func2(data15) > 255){
+const err29 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses/" + i1,schemaPath:"#/definitions/health/properties/statuses/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9619,13 +9630,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data.pr !== undefined){
-let data13 = data.pr;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key4 in data13){
-if(!(((((key4 === "base") || (key4 === "titleTemplate")) || (key4 === "bodyTemplate")) || (key4 === "labels")) || (key4 === "mergeMethod"))){
-const err30 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(func2(data15) < 1){
+const err30 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses/" + i1,schemaPath:"#/definitions/health/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9635,11 +9641,8 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data13.base !== undefined){
-let data14 = data13.base;
-if(typeof data14 === "string"){
-if(func2(data14) < 1){
-const err31 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err31 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses/" + i1,schemaPath:"#/definitions/health/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9649,8 +9652,18 @@ vErrors.push(err31);
 errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let i2 = data14.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data14[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err32 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9658,13 +9671,14 @@ else {
 vErrors.push(err32);
 }
 errors++;
+break;
+}
+indices0[item0] = i2;
 }
 }
-if(data13.titleTemplate !== undefined){
-let data15 = data13.titleTemplate;
-if(typeof data15 === "string"){
-if(func2(data15) < 1){
-const err33 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err33 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9674,8 +9688,15 @@ vErrors.push(err33);
 errors++;
 }
 }
-else {
-const err34 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data13.checkRuns !== undefined){
+let data16 = data13.checkRuns;
+if(Array.isArray(data16)){
+const len2 = data16.length;
+for(let i3=0; i3<len2; i3++){
+let data17 = data16[i3];
+if(typeof data17 === "string"){
+if(func2(data17) > 255){
+const err34 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns/" + i3,schemaPath:"#/definitions/health/properties/checkRuns/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9684,12 +9705,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data13.bodyTemplate !== undefined){
-let data16 = data13.bodyTemplate;
-if(typeof data16 === "string"){
-if(func2(data16) < 1){
-const err35 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(func2(data17) < 1){
+const err35 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns/" + i3,schemaPath:"#/definitions/health/properties/checkRuns/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9700,7 +9717,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err36 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns/" + i3,schemaPath:"#/definitions/health/properties/checkRuns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -9710,15 +9727,18 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data13.labels !== undefined){
-let data17 = data13.labels;
-if(Array.isArray(data17)){
-const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
-let data18 = data17[i1];
-if(typeof data18 === "string"){
-if(func2(data18) > 50){
-const err37 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+let i4 = data16.length;
+let j1;
+if(i4 > 1){
+const indices1 = {};
+for(;i4--;){
+let item1 = data16[i4];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err37 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -9726,9 +9746,14 @@ else {
 vErrors.push(err37);
 }
 errors++;
+break;
 }
-if(func2(data18) < 1){
-const err38 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+indices1[item1] = i4;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9738,8 +9763,9 @@ vErrors.push(err38);
 errors++;
 }
 }
+}
 else {
-const err39 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err39 = {instancePath:instancePath+"/apps/" + i0+"/health",schemaPath:"#/definitions/health/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9749,18 +9775,10 @@ vErrors.push(err39);
 errors++;
 }
 }
-let i2 = data17.length;
-let j0;
-if(i2 > 1){
-const indices0 = {};
-for(;i2--;){
-let item0 = data17[i2];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err40 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
+if(data1.onFailure !== undefined){
+let data18 = data1.onFailure;
+if(!((data18 === "abort") || (data18 === "hold"))){
+const err40 = {instancePath:instancePath+"/apps/" + i0+"/onFailure",schemaPath:"#/definitions/onFailure/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9768,14 +9786,11 @@ else {
 vErrors.push(err40);
 }
 errors++;
-break;
-}
-indices0[item0] = i2;
 }
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err41 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -9785,10 +9800,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data13.mergeMethod !== undefined){
-let data19 = data13.mergeMethod;
-if(!(((data19 === "merge") || (data19 === "squash")) || (data19 === "rebase"))){
-const err42 = {instancePath:instancePath+"/pr/mergeMethod",schemaPath:"#/properties/pr/properties/mergeMethod/enum",keyword:"enum",params:{allowedValues: schema76.properties.pr.properties.mergeMethod.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err42 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9798,9 +9812,12 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.pr !== undefined){
+let data19 = data.pr;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key5 in data19){
+if(!(((((key5 === "base") || (key5 === "titleTemplate")) || (key5 === "bodyTemplate")) || (key5 === "labels")) || (key5 === "mergeMethod"))){
+const err43 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -9810,9 +9827,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
-else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data19.base !== undefined){
+let data20 = data19.base;
+if(typeof data20 === "string"){
+if(func2(data20) < 1){
+const err44 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -9821,15 +9840,378 @@ vErrors.push(err44);
 }
 errors++;
 }
+}
+else {
+const err45 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data19.titleTemplate !== undefined){
+let data21 = data19.titleTemplate;
+if(typeof data21 === "string"){
+if(func2(data21) < 1){
+const err46 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data19.bodyTemplate !== undefined){
+let data22 = data19.bodyTemplate;
+if(typeof data22 === "string"){
+if(func2(data22) < 1){
+const err48 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data19.labels !== undefined){
+let data23 = data19.labels;
+if(Array.isArray(data23)){
+const len3 = data23.length;
+for(let i5=0; i5<len3; i5++){
+let data24 = data23[i5];
+if(typeof data24 === "string"){
+if(func2(data24) > 50){
+const err50 = {instancePath:instancePath+"/pr/labels/" + i5,schemaPath:"#/properties/pr/properties/labels/items/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(func2(data24) < 1){
+const err51 = {instancePath:instancePath+"/pr/labels/" + i5,schemaPath:"#/properties/pr/properties/labels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/pr/labels/" + i5,schemaPath:"#/properties/pr/properties/labels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+let i6 = data23.length;
+let j2;
+if(i6 > 1){
+const indices2 = {};
+for(;i6--;){
+let item2 = data23[i6];
+if(typeof item2 !== "string"){
+continue;
+}
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err53 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i6+" are identical)"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+break;
+}
+indices2[item2] = i6;
+}
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data19.mergeMethod !== undefined){
+let data25 = data19.mergeMethod;
+if(!(((data25 === "merge") || (data25 === "squash")) || (data25 === "rebase"))){
+const err55 = {instancePath:instancePath+"/pr/mergeMethod",schemaPath:"#/properties/pr/properties/mergeMethod/enum",keyword:"enum",params:{allowedValues: schema76.properties.pr.properties.mergeMethod.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data.health !== undefined){
+let data26 = data.health;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key6 in data26){
+if(!((key6 === "statuses") || (key6 === "checkRuns"))){
+const err57 = {instancePath:instancePath+"/health",schemaPath:"#/definitions/health/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data26.statuses !== undefined){
+let data27 = data26.statuses;
+if(Array.isArray(data27)){
+const len4 = data27.length;
+for(let i7=0; i7<len4; i7++){
+let data28 = data27[i7];
+if(typeof data28 === "string"){
+if(func2(data28) > 255){
+const err58 = {instancePath:instancePath+"/health/statuses/" + i7,schemaPath:"#/definitions/health/properties/statuses/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(func2(data28) < 1){
+const err59 = {instancePath:instancePath+"/health/statuses/" + i7,schemaPath:"#/definitions/health/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/health/statuses/" + i7,schemaPath:"#/definitions/health/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+let i8 = data27.length;
+let j3;
+if(i8 > 1){
+const indices3 = {};
+for(;i8--;){
+let item3 = data27[i8];
+if(typeof item3 !== "string"){
+continue;
+}
+if(typeof indices3[item3] == "number"){
+j3 = indices3[item3];
+const err61 = {instancePath:instancePath+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i8, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i8+" are identical)"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+break;
+}
+indices3[item3] = i8;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data26.checkRuns !== undefined){
+let data29 = data26.checkRuns;
+if(Array.isArray(data29)){
+const len5 = data29.length;
+for(let i9=0; i9<len5; i9++){
+let data30 = data29[i9];
+if(typeof data30 === "string"){
+if(func2(data30) > 255){
+const err63 = {instancePath:instancePath+"/health/checkRuns/" + i9,schemaPath:"#/definitions/health/properties/checkRuns/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(func2(data30) < 1){
+const err64 = {instancePath:instancePath+"/health/checkRuns/" + i9,schemaPath:"#/definitions/health/properties/checkRuns/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/health/checkRuns/" + i9,schemaPath:"#/definitions/health/properties/checkRuns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+let i10 = data29.length;
+let j4;
+if(i10 > 1){
+const indices4 = {};
+for(;i10--;){
+let item4 = data29[i10];
+if(typeof item4 !== "string"){
+continue;
+}
+if(typeof indices4[item4] == "number"){
+j4 = indices4[item4];
+const err66 = {instancePath:instancePath+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i10+" are identical)"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+break;
+}
+indices4[item4] = i10;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/health",schemaPath:"#/definitions/health/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data.onFailure !== undefined){
+let data31 = data.onFailure;
+if(!((data31 === "abort") || (data31 === "hold"))){
+const err69 = {instancePath:instancePath+"/onFailure",schemaPath:"#/definitions/onFailure/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
 validate53.errors = vErrors;
 return errors === 0;
 }
 
 exports["rollgen-request-coloring"] = validate54;
-const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-request-coloring","title":"rollgen.dev/v1alpha1 RequestColoring","description":"Colours every request at an Istio ingress gateway with one header, so an end-to-end canary can route a whole call chain by it. Rendered as an EnvoyFilter.","type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"const":"rollgen.dev/v1alpha1"},"kind":{"const":"RequestColoring"},"metadata":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"},"namespace":{"type":"string"},"labels":{"$ref":"#/definitions/stringMap"},"annotations":{"$ref":"#/definitions/stringMap"}}},"spec":{"type":"object","required":["gateway","header","rules","default"],"additionalProperties":false,"properties":{"gateway":{"$ref":"#/definitions/stringMap","minProperties":1,"description":"Labels of the gateway pods (EnvoyFilter workloadSelector), e.g. istio: ingressgateway."},"header":{"$ref":"#/definitions/headerName","description":"The header every request leaves the gateway with."},"rules":{"type":"array","minItems":1,"maxItems":32,"description":"First match wins.","items":{"type":"object","required":["when","value"],"additionalProperties":false,"properties":{"when":{"type":"object","minProperties":1,"maxProperties":8,"description":"Request headers that must all equal these values.","propertyNames":{"$ref":"#/definitions/headerName"},"additionalProperties":{"$ref":"#/definitions/value"}},"value":{"$ref":"#/definitions/value"}}}},"default":{"$ref":"#/definitions/value","description":"Value when no rule matches."}}}},"definitions":{"stringMap":{"type":"object","additionalProperties":{"type":"string"}},"headerName":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"},"value":{"type":"string","maxLength":256,"pattern":"^[ -~]*$","description":"Printable ASCII; quoted into Lua safely."}}};
-const schema78 = {"type":"object","additionalProperties":{"type":"string"}};
-const schema81 = {"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"};
-const schema83 = {"type":"string","maxLength":256,"pattern":"^[ -~]*$","description":"Printable ASCII; quoted into Lua safely."};
+const schema81 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-request-coloring","title":"rollgen.dev/v1alpha1 RequestColoring","description":"Colours every request at an Istio ingress gateway with one header, so an end-to-end canary can route a whole call chain by it. Rendered as an EnvoyFilter.","type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"const":"rollgen.dev/v1alpha1"},"kind":{"const":"RequestColoring"},"metadata":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"},"namespace":{"type":"string"},"labels":{"$ref":"#/definitions/stringMap"},"annotations":{"$ref":"#/definitions/stringMap"}}},"spec":{"type":"object","required":["gateway","header","rules","default"],"additionalProperties":false,"properties":{"gateway":{"$ref":"#/definitions/stringMap","minProperties":1,"description":"Labels of the gateway pods (EnvoyFilter workloadSelector), e.g. istio: ingressgateway."},"header":{"$ref":"#/definitions/headerName","description":"The header every request leaves the gateway with."},"rules":{"type":"array","minItems":1,"maxItems":32,"description":"First match wins.","items":{"type":"object","required":["when","value"],"additionalProperties":false,"properties":{"when":{"type":"object","minProperties":1,"maxProperties":8,"description":"Request headers that must all equal these values.","propertyNames":{"$ref":"#/definitions/headerName"},"additionalProperties":{"$ref":"#/definitions/value"}},"value":{"$ref":"#/definitions/value"}}}},"default":{"$ref":"#/definitions/value","description":"Value when no rule matches."}}}},"definitions":{"stringMap":{"type":"object","additionalProperties":{"type":"string"}},"headerName":{"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"},"value":{"type":"string","maxLength":256,"pattern":"^[ -~]*$","description":"Printable ASCII; quoted into Lua safely."}}};
+const schema82 = {"type":"object","additionalProperties":{"type":"string"}};
+const schema85 = {"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"};
+const schema87 = {"type":"string","maxLength":256,"pattern":"^[ -~]*$","description":"Printable ASCII; quoted into Lua safely."};
 const pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
 const pattern8 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
 const pattern10 = new RegExp("^[ -~]*$", "u");
@@ -10437,7 +10819,7 @@ return errors === 0;
 }
 
 exports["rollgen-route-template"] = validate55;
-const schema86 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-route-template","title":"rollgen.dev/v1alpha1 RouteTemplate","description":"A logic-less Handlebars template that renders one kind of custom routing object (Kruise customNetworkRefs) for a step; see generators/custom/README.md.","type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"const":"rollgen.dev/v1alpha1"},"kind":{"const":"RouteTemplate"},"metadata":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"namespace":{"type":"string"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"spec":{"type":"object","required":["target","template"],"additionalProperties":false,"properties":{"target":{"type":"object","required":["kind"],"additionalProperties":false,"description":"The kind it renders, matched by API group and kind as Kruise looks up its Lua scripts; the version is ignored.","properties":{"apiVersion":{"type":"string","minLength":1,"pattern":"^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"},"group":{"type":"string","pattern":"^[a-z0-9.-]*$"},"kind":{"type":"string","minLength":1,"pattern":"^[A-Za-z][A-Za-z0-9]*$"}},"oneOf":[{"required":["apiVersion"]},{"required":["group"]}]},"template":{"type":"string","minLength":1}}}}};
+const schema90 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-route-template","title":"rollgen.dev/v1alpha1 RouteTemplate","description":"A logic-less Handlebars template that renders one kind of custom routing object (Kruise customNetworkRefs) for a step; see generators/custom/README.md.","type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"const":"rollgen.dev/v1alpha1"},"kind":{"const":"RouteTemplate"},"metadata":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"namespace":{"type":"string"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"spec":{"type":"object","required":["target","template"],"additionalProperties":false,"properties":{"target":{"type":"object","required":["kind"],"additionalProperties":false,"description":"The kind it renders, matched by API group and kind as Kruise looks up its Lua scripts; the version is ignored.","properties":{"apiVersion":{"type":"string","minLength":1,"pattern":"^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"},"group":{"type":"string","pattern":"^[a-z0-9.-]*$"},"kind":{"type":"string","minLength":1,"pattern":"^[A-Za-z][A-Za-z0-9]*$"}},"oneOf":[{"required":["apiVersion"]},{"required":["group"]}]},"template":{"type":"string","minLength":1}}}}};
 const pattern13 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
 const pattern14 = new RegExp("^[a-z0-9.-]*$", "u");
 const pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
@@ -10925,7 +11307,7 @@ return errors === 0;
 }
 
 exports["aliyun-alb-options"] = validate56;
-const schema87 = {"$id":"aliyun-alb-options","title":"aliyun-alb generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const schema91 = {"$id":"aliyun-alb-options","title":"aliyun-alb generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="aliyun-alb-options" */;
@@ -11065,7 +11447,7 @@ return errors === 0;
 }
 
 exports["aws-alb-options"] = validate57;
-const schema88 = {"$id":"aws-alb-options","title":"aws-alb generator options","type":"object","additionalProperties":false,"required":["ingresses","servicePort","annotationPrefix"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"servicePort":{"type":"integer","minimum":1,"maximum":65535},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"alb.ingress.kubernetes.io"},"rootService":{"type":"string","minLength":1,"maxLength":253},"stickinessConfig":{"type":"object","additionalProperties":false,"required":["enabled"],"properties":{"enabled":{"type":"boolean"},"durationSeconds":{"type":"integer","minimum":1,"maximum":604800}},"if":{"properties":{"enabled":{"const":true}}},"then":{"required":["durationSeconds"]}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const schema92 = {"$id":"aws-alb-options","title":"aws-alb generator options","type":"object","additionalProperties":false,"required":["ingresses","servicePort","annotationPrefix"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"servicePort":{"type":"integer","minimum":1,"maximum":65535},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"alb.ingress.kubernetes.io"},"rootService":{"type":"string","minLength":1,"maxLength":253},"stickinessConfig":{"type":"object","additionalProperties":false,"required":["enabled"],"properties":{"enabled":{"type":"boolean"},"durationSeconds":{"type":"integer","minimum":1,"maximum":604800}},"if":{"properties":{"enabled":{"const":true}}},"then":{"required":["durationSeconds"]}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 const pattern17 = new RegExp("^[^/]+$", "u");
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -11460,7 +11842,7 @@ return errors === 0;
 }
 
 exports["custom-options"] = validate58;
-const schema89 = {"$id":"custom-options","title":"custom generator options","type":"object","additionalProperties":false,"required":["refs","templates"],"properties":{"refs":{"description":"Kruise trafficRoutings[0].customNetworkRefs, as written.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["apiVersion","kind","name"],"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"type":"string","minLength":1},"name":{"type":"string","minLength":1,"maxLength":253}}}},"templates":{"description":"Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (src/spec/route-template.ts).","type":"array","default":[],"items":{"type":"object","additionalProperties":false,"required":["name","group","kind","template","origin","lineMapped"],"properties":{"name":{"type":"string"},"group":{"type":"string"},"kind":{"type":"string","minLength":1},"template":{"type":"string"},"origin":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}},"lineMapped":{"type":"boolean"}}}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const schema93 = {"$id":"custom-options","title":"custom generator options","type":"object","additionalProperties":false,"required":["refs","templates"],"properties":{"refs":{"description":"Kruise trafficRoutings[0].customNetworkRefs, as written.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["apiVersion","kind","name"],"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"type":"string","minLength":1},"name":{"type":"string","minLength":1,"maxLength":253}}}},"templates":{"description":"Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (src/spec/route-template.ts).","type":"array","default":[],"items":{"type":"object","additionalProperties":false,"required":["name","group","kind","template","origin","lineMapped"],"properties":{"name":{"type":"string"},"group":{"type":"string"},"kind":{"type":"string","minLength":1},"template":{"type":"string"},"origin":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}},"lineMapped":{"type":"boolean"}}}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="custom-options" */;
@@ -11979,7 +12361,7 @@ return errors === 0;
 }
 
 exports["gateway-api-options"] = validate59;
-const schema90 = {"$id":"gateway-api-options","title":"gateway-api generator options","type":"object","additionalProperties":false,"required":["httpRoutes","useHeaderRoutes","unsupported"],"properties":{"httpRoutes":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"useHeaderRoutes":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253},"default":[]},"namespace":{"type":"string","minLength":1,"maxLength":63},"inProgressLabel":{"type":"object","additionalProperties":false,"required":["key","value"],"properties":{"key":{"type":"string","minLength":1,"maxLength":317},"value":{"type":"string","maxLength":63}}},"unsupported":{"type":"array","items":{"type":"string"},"default":[]}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const schema94 = {"$id":"gateway-api-options","title":"gateway-api generator options","type":"object","additionalProperties":false,"required":["httpRoutes","useHeaderRoutes","unsupported"],"properties":{"httpRoutes":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"useHeaderRoutes":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253},"default":[]},"namespace":{"type":"string","minLength":1,"maxLength":63},"inProgressLabel":{"type":"object","additionalProperties":false,"required":["key","value"],"properties":{"key":{"type":"string","minLength":1,"maxLength":317},"value":{"type":"string","maxLength":63}}},"unsupported":{"type":"array","items":{"type":"string"},"default":[]}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="gateway-api-options" */;
@@ -12376,7 +12758,7 @@ return errors === 0;
 }
 
 exports["higress-options"] = validate60;
-const schema91 = {"$id":"higress-options","title":"higress generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const schema95 = {"$id":"higress-options","title":"higress generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 const pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -12517,7 +12899,7 @@ return errors === 0;
 }
 
 exports["ingress-nginx-options"] = validate61;
-const schema92 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressName":{"enum":["suffix","argo"]}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const schema96 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressName":{"enum":["suffix","argo"]}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ingress-nginx-options" */;
@@ -12756,7 +13138,7 @@ errors++;
 if(data.canaryIngressName !== undefined){
 let data7 = data.canaryIngressName;
 if(!((data7 === "suffix") || (data7 === "argo"))){
-const err18 = {instancePath:instancePath+"/canaryIngressName",schemaPath:"#/properties/canaryIngressName/enum",keyword:"enum",params:{allowedValues: schema92.properties.canaryIngressName.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/canaryIngressName",schemaPath:"#/properties/canaryIngressName/enum",keyword:"enum",params:{allowedValues: schema96.properties.canaryIngressName.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12782,8 +13164,8 @@ return errors === 0;
 }
 
 exports["istio-options"] = validate62;
-const schema93 = {"$id":"istio-options","title":"istio generator options","description":"Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.","type":"object","additionalProperties":false,"definitions":{"virtualService":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}}},"properties":{"virtualService":{"$ref":"#/definitions/virtualService"},"virtualServices":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/virtualService"}},"destinationRule":{"type":"object","additionalProperties":false,"required":["name","canarySubsetName","stableSubsetName"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"canarySubsetName":{"type":"string","minLength":1},"stableSubsetName":{"type":"string","minLength":1},"additionalSubsetNames":{"type":"array","items":{"type":"string","minLength":1}}}},"refs":{"type":"array","minItems":1,"items":{"type":"object","required":["apiVersion","kind","name"],"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"enum":["VirtualService","DestinationRule"]},"name":{"type":"string","minLength":1,"maxLength":253}}}}}};
-const schema94 = {"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}};
+const schema97 = {"$id":"istio-options","title":"istio generator options","description":"Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.","type":"object","additionalProperties":false,"definitions":{"virtualService":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}}},"properties":{"virtualService":{"$ref":"#/definitions/virtualService"},"virtualServices":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/virtualService"}},"destinationRule":{"type":"object","additionalProperties":false,"required":["name","canarySubsetName","stableSubsetName"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"canarySubsetName":{"type":"string","minLength":1},"stableSubsetName":{"type":"string","minLength":1},"additionalSubsetNames":{"type":"array","items":{"type":"string","minLength":1}}}},"refs":{"type":"array","minItems":1,"items":{"type":"object","required":["apiVersion","kind","name"],"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"enum":["VirtualService","DestinationRule"]},"name":{"type":"string","minLength":1,"maxLength":253}}}}}};
+const schema98 = {"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="istio-options" */;
@@ -13666,7 +14048,7 @@ errors++;
 if(data32.kind !== undefined){
 let data34 = data32.kind;
 if(!((data34 === "VirtualService") || (data34 === "DestinationRule"))){
-const err68 = {instancePath:instancePath+"/refs/" + i10+"/kind",schemaPath:"#/properties/refs/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema93.properties.refs.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err68 = {instancePath:instancePath+"/refs/" + i10+"/kind",schemaPath:"#/properties/refs/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema97.properties.refs.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -13751,7 +14133,7 @@ return errors === 0;
 }
 
 exports["mse-options"] = validate63;
-const schema96 = {"$id":"mse-options","title":"mse generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const schema100 = {"$id":"mse-options","title":"mse generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="mse-options" */;
