@@ -83,3 +83,8 @@ export function describeError(error: unknown, debug: boolean): string {
   }
   return `error: ${error.message}`;
 }
+
+/** A stored analysis record that cannot be read back (wrong version, edited, truncated). Exit 1. */
+export class AnalysisRecordError extends Error {
+  override readonly name = 'AnalysisRecordError';
+}
