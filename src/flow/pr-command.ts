@@ -10,7 +10,9 @@ import { flowEdges } from './edges';
 import { Action, AppFlowState, AppHistory, RollgenPull, decide, groupPulls } from './decide';
 import { withSection } from './marker';
 import { execute } from './execute';
-import { GateSignals, gateFailure, gateReport } from './gate-signals';
+import { GateSignals, countFrom, gateFailure, gateReport } from './gate-signals';
+import { dueGates, runAnalysis } from './read-analysis';
+import { readOutput } from '../run/apps';
 import { decideOnFailure } from './on-failure';
 import { Proposal } from './proposal';
 import { carryingCommits, readHealth } from './read-gates';
@@ -38,7 +40,7 @@ function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckS
 export async function prCommand(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<void> {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
-    const rounds = await gather(s);
+    const rounds = await gather(s, opts.dryRun === true);
     const now = s.edges.now();
     const first = rounds.map((r) => decideRound(r, now));
     const checks = await fetchChecks(s, first);
@@ -63,7 +65,7 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
   });
 }
 
-async function gather(s: FlowSession): Promise<AppRound[]> {
+async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
   // Proposals first: an app with an error stops the run before any request is made.
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: 'advance' }, 'flow'));
   const landed = s.apps.map((entry) => landedAt(s.edges.git, s.checkout.root, entry.loc.output!));
@@ -73,7 +75,7 @@ async function gather(s: FlowSession): Promise<AppRound[]> {
   const rounds: AppRound[] = [];
   for (const [i, entry] of s.apps.entries()) {
     const at = landed[i];
-    const signals = proposals[i] ? await readSignals(s, entry) : undefined;
+    const signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : undefined;
     const proposal = proposals[i] && signals ? withGateReport(proposals[i], signals) : proposals[i];
     const abort = gateFailure(signals) ? abortProposal(s, entry) : undefined;
     rounds.push({
@@ -87,12 +89,35 @@ async function gather(s: FlowSession): Promise<AppRound[]> {
   return rounds;
 }
 
-/** Health (and analysis) of the step the base carries; undefined when the app has no gate to read. */
-async function readSignals(s: FlowSession, entry: LoadedEntry): Promise<GateSignals | undefined> {
+/**
+ * Health, then analysis, of the step the base carries; undefined when the app has neither. The
+ * analysis starts only once the step is live: landed, and reported healthy when a health gate is set.
+ */
+async function readSignals(
+  s: FlowSession,
+  entry: LoadedEntry,
+  landedAt: Date | undefined,
+  dryRun: boolean,
+): Promise<GateSignals | undefined> {
   const policy = entry.loc.health;
-  if (!policy) return undefined;
+  const gates = dueGates(entry.app.rollouts, readOutput(entry.loc, s.ctx.cwd).status);
+  if (!policy && gates.length === 0) return undefined;
   const shas = carryingCommits(s.edges.git, s.checkout.root, entry.loc.output!);
-  return { health: await readHealth(s.scm, policy, shas) };
+  const health = policy ? await readHealth(s.scm, policy, shas) : undefined;
+  const signals = health ? { health } : {};
+  const live = countFrom(landedAt, signals);
+  if (gates.length === 0 || (health && health.state !== 'healthy') || !live || shas.length === 0) return signals;
+  const analysis = await runAnalysis({
+    scm: s.scm,
+    app: entry.app.name,
+    landing: shas[shas.length - 1],
+    gates,
+    startedAt: live,
+    now: s.edges.now,
+    env: s.edges.env,
+    dryRun,
+  });
+  return { ...signals, analysis };
 }
 
 /** The step PR's body shows what its gate waits for and the measurements so far. */
