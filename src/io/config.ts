@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Diagnostic } from '../diagnostics';
+import type { AppAnalysisConfig } from '../analysis/rollout-analysis';
+import { Diagnostic, Origin } from '../diagnostics';
 import { InputError } from '../errors';
 import { isObject } from '../model/kube';
 import { GatePolicy, defaultGatePolicy } from '../plan/gates';
@@ -24,6 +25,10 @@ export interface AppConfig {
   readonly health?: HealthPolicy;
   /** What a failed health gate or analysis does: abort by itself (default) or open the abort PR for a person. */
   readonly onFailure?: OnFailure;
+  /** `analysis:` as written (Kruise apps), resolved when the app loads. */
+  readonly analysis?: AppAnalysisConfig;
+  /** Absolute directory of shared AnalysisTemplates (rollgen.yaml `analysisTemplates`). */
+  readonly analysisTemplates?: string;
 }
 
 export type OnFailure = 'abort' | 'hold';
@@ -78,12 +83,34 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   if (problems.length > 0) throw new InputError(problems);
   const root = path.dirname(file);
   const out: Diagnostic[] = [];
-  const value = doc.value as { apps: Record<string, unknown>[]; health?: unknown; onFailure?: OnFailure };
+  const value = doc.value as {
+    apps: Record<string, unknown>[];
+    health?: unknown;
+    onFailure?: OnFailure;
+    analysisTemplates?: string;
+  };
   const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
-  const apps = value.apps.flatMap((e, i) => expandApp(root, e, defaults, () => doc.locate(['apps', i]), out));
+  const shared = value.analysisTemplates;
+  const apps = value.apps.flatMap((e, i) =>
+    expandApp(root, e, defaults, () => doc.locate(['apps', i]), out).map((a) => ({
+      ...a,
+      ...analysisOf(e, i, doc.locate),
+      ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
+    })),
+  );
   checkUniqueNames(apps, doc.locate(['apps']), out);
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, (doc.value as { pr?: Record<string, unknown> }).pr ?? {}) };
+}
+
+function analysisOf(
+  e: Record<string, unknown>,
+  i: number,
+  locate: (p: readonly (string | number)[]) => Origin,
+): { analysis?: AppAnalysisConfig } {
+  return e.analysis === undefined
+    ? {}
+    : { analysis: { value: e.analysis, at: { locate, path: ['apps', i, 'analysis'] } } };
 }
 
 function prConfig(root: string, pr: Record<string, unknown>): PrConfig {

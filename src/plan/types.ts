@@ -1,3 +1,4 @@
+import type { GateSummary } from '../analysis/load';
 import { HeaderModifier, MirrorRoute, NamedRoute, RouteMatch } from '../spec/types';
 
 /** Every step of one rollout, normalized. Plain JSON data: `plan --json` prints it as is. */
@@ -27,6 +28,8 @@ export interface PlannedStep {
   readonly serviceSelection: 'split' | 'shared';
   /** What must happen after this step lands before the next step may. */
   readonly gate: Gate;
+  /** Analyses that must pass at this gate too (Argo step/background analysis, rollgen.yaml `analysis:`). */
+  readonly analysis?: readonly GateSummary[];
 }
 
 /** The routing a provider must express for one state. Stable-only state: weight 0 and no routes. */

@@ -5,6 +5,7 @@ import { prCommand } from '../flow/pr-command';
 import { FlowOptions } from '../flow/session';
 import { AppCommand } from '../state/app-state';
 import { StateOptions, stateCommand } from './advance-command';
+import { AnalyzeOptions, analyzeCommand } from './analyze-command';
 import { CommonOptions, RunContext } from './context';
 import { planCommand, validateCommand } from './plan-command';
 import { renderCommand } from './render-command';
@@ -36,7 +37,8 @@ export type RunRequest =
       readonly args: readonly string[];
       readonly options: CommonOptions & { json?: boolean };
     }
-  | { readonly command: 'simulate'; readonly args: readonly string[]; readonly options: SimulateOptions };
+  | { readonly command: 'simulate'; readonly args: readonly string[]; readonly options: SimulateOptions }
+  | { readonly command: 'analyze'; readonly args: readonly string[]; readonly options: AnalyzeOptions };
 
 /** advance/abort/promote/retry write the output, commit it (--commit), or open its PR (--pr; not advance: `rollgen pr` does). */
 export type ChangeOptions = StateOptions & CommandPrOptions & { readonly pr?: boolean };
@@ -66,6 +68,8 @@ function dispatch(r: RunRequest, ctx: RunContext): Promise<void> {
       return simulateCommand(ctx, r.args, r.options);
     case 'pr':
       return prCommand(ctx, r.args, r.options);
+    case 'analyze':
+      return analyzeCommand(ctx, r.args, r.options);
     case 'advance':
       return change(ctx, r.args, r.options, { kind: 'advance' });
     case 'abort':

@@ -9244,7 +9244,7 @@ return errors === 0;
 }
 
 exports["rollgen-config"] = validate53;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"removal":{"enum":["one-commit","two-commits"],"description":"How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)."},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."},"health":{"$ref":"#/definitions/health"},"onFailure":{"$ref":"#/definitions/onFailure"}}}},"pr":{"type":"object","additionalProperties":false,"description":"Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.","properties":{"base":{"type":"string","minLength":1,"description":"Branch the PRs target (default: the branch checked out)."},"titleTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR title, relative to rollgen.yaml."},"bodyTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR body, relative to rollgen.yaml."},"labels":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":50},"description":"Labels added to every rollgen PR, besides rollgen and rollgen:<gate>."},"mergeMethod":{"enum":["merge","squash","rebase"],"description":"How rollgen merges timed and automatic steps (default squash)."}}},"health":{"$ref":"#/definitions/health"},"onFailure":{"$ref":"#/definitions/onFailure"}},"definitions":{"health":{"type":"object","additionalProperties":false,"description":"Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.","properties":{"statuses":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":255},"description":"Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)."},"checkRuns":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":255},"description":"Check-run names."}}},"onFailure":{"enum":["abort","hold"],"description":"When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)."}}};
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"removal":{"enum":["one-commit","two-commits"],"description":"How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)."},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."},"analysis":{"type":"object","additionalProperties":false,"description":"Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.","properties":{"background":{"type":"object","required":["templates"],"properties":{"templates":{"type":"array","minItems":1,"items":{"type":"object","required":["templateName"],"additionalProperties":false,"properties":{"templateName":{"type":"string","minLength":1},"clusterScope":{"type":"boolean"}}}},"args":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"value":{"type":"string"},"valueFrom":{"type":"object"}}}},"dryRun":{"type":"array","items":{"type":"object","required":["metricName"],"properties":{"metricName":{"type":"string","minLength":1}}}},"startingStep":{"type":"integer","minimum":1,"description":"First rollgen step (1-based) whose gate checks the background analysis (default 1)."}},"additionalProperties":false},"steps":{"type":"array","items":{"type":"object","required":["step","templates"],"properties":{"templates":{"type":"array","minItems":1,"items":{"type":"object","required":["templateName"],"additionalProperties":false,"properties":{"templateName":{"type":"string","minLength":1},"clusterScope":{"type":"boolean"}}}},"args":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"value":{"type":"string"},"valueFrom":{"type":"object"}}}},"dryRun":{"type":"array","items":{"type":"object","required":["metricName"],"properties":{"metricName":{"type":"string","minLength":1}}}},"step":{"type":"integer","minimum":1}},"additionalProperties":false}}}},"health":{"$ref":"#/definitions/health"},"onFailure":{"$ref":"#/definitions/onFailure"}}}},"pr":{"type":"object","additionalProperties":false,"description":"Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.","properties":{"base":{"type":"string","minLength":1,"description":"Branch the PRs target (default: the branch checked out)."},"titleTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR title, relative to rollgen.yaml."},"bodyTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR body, relative to rollgen.yaml."},"labels":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":50},"description":"Labels added to every rollgen PR, besides rollgen and rollgen:<gate>."},"mergeMethod":{"enum":["merge","squash","rebase"],"description":"How rollgen merges timed and automatic steps (default squash)."}}},"analysisTemplates":{"type":"string","minLength":1,"description":"Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents."},"health":{"$ref":"#/definitions/health"},"onFailure":{"$ref":"#/definitions/onFailure"}},"definitions":{"health":{"type":"object","additionalProperties":false,"description":"Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.","properties":{"statuses":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":255},"description":"Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)."},"checkRuns":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":255},"description":"Check-run names."}}},"onFailure":{"enum":["abort","hold"],"description":"When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)."}}};
 const schema77 = {"type":"object","additionalProperties":false,"description":"Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.","properties":{"statuses":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":255},"description":"Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)."},"checkRuns":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":255},"description":"Check-run names."}}};
 const schema78 = {"enum":["abort","hold"],"description":"When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)."};
 const pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
@@ -9265,7 +9265,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "apps") || (key0 === "pr")) || (key0 === "health")) || (key0 === "onFailure"))){
+if(!(((((key0 === "apps") || (key0 === "pr")) || (key0 === "analysisTemplates")) || (key0 === "health")) || (key0 === "onFailure"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -9314,7 +9314,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key1 in data1){
-if(!((((((((key1 === "source") || (key1 === "output")) || (key1 === "name")) || (key1 === "gates")) || (key1 === "removal")) || (key1 === "trackLabel")) || (key1 === "health")) || (key1 === "onFailure"))){
+if(!(func42.call(schema76.properties.apps.items.properties, key1))){
 const err5 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9598,12 +9598,12 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data1.health !== undefined){
-let data13 = data1.health;
+if(data1.analysis !== undefined){
+let data13 = data1.analysis;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 for(const key4 in data13){
-if(!((key4 === "statuses") || (key4 === "checkRuns"))){
-const err28 = {instancePath:instancePath+"/apps/" + i0+"/health",schemaPath:"#/definitions/health/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(!((key4 === "background") || (key4 === "steps"))){
+const err28 = {instancePath:instancePath+"/apps/" + i0+"/analysis",schemaPath:"#/properties/apps/items/properties/analysis/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9613,15 +9613,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data13.statuses !== undefined){
-let data14 = data13.statuses;
-if(Array.isArray(data14)){
-const len1 = data14.length;
-for(let i1=0; i1<len1; i1++){
-let data15 = data14[i1];
-if(typeof data15 === "string"){
-if(func2(data15) > 255){
-const err29 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses/" + i1,schemaPath:"#/definitions/health/properties/statuses/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(data13.background !== undefined){
+let data14 = data13.background;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.templates === undefined){
+const err29 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9630,8 +9626,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(func2(data15) < 1){
-const err30 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses/" + i1,schemaPath:"#/definitions/health/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key5 in data14){
+if(!((((key5 === "templates") || (key5 === "args")) || (key5 === "dryRun")) || (key5 === "startingStep"))){
+const err30 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9641,8 +9638,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses/" + i1,schemaPath:"#/definitions/health/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.templates !== undefined){
+let data15 = data14.templates;
+if(Array.isArray(data15)){
+if(data15.length < 1){
+const err31 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9651,19 +9651,12 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-let i2 = data14.length;
-let j0;
-if(i2 > 1){
-const indices0 = {};
-for(;i2--;){
-let item0 = data14[i2];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err32 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.templateName === undefined){
+const err32 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/required",keyword:"required",params:{missingProperty: "templateName"},message:"must have required property '"+"templateName"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9671,14 +9664,10 @@ else {
 vErrors.push(err32);
 }
 errors++;
-break;
 }
-indices0[item0] = i2;
-}
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key6 in data16){
+if(!((key6 === "templateName") || (key6 === "clusterScope"))){
+const err33 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9688,15 +9677,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data13.checkRuns !== undefined){
-let data16 = data13.checkRuns;
-if(Array.isArray(data16)){
-const len2 = data16.length;
-for(let i3=0; i3<len2; i3++){
-let data17 = data16[i3];
+if(data16.templateName !== undefined){
+let data17 = data16.templateName;
 if(typeof data17 === "string"){
-if(func2(data17) > 255){
-const err34 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns/" + i3,schemaPath:"#/definitions/health/properties/checkRuns/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(func2(data17) < 1){
+const err34 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1+"/templateName",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9705,8 +9690,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(func2(data17) < 1){
-const err35 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns/" + i3,schemaPath:"#/definitions/health/properties/checkRuns/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err35 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1+"/templateName",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9716,8 +9702,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns/" + i3,schemaPath:"#/definitions/health/properties/checkRuns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data16.clusterScope !== undefined){
+if(typeof data16.clusterScope !== "boolean"){
+const err36 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1+"/clusterScope",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/clusterScope/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -9727,18 +9714,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-let i4 = data16.length;
-let j1;
-if(i4 > 1){
-const indices1 = {};
-for(;i4--;){
-let item1 = data16[i4];
-if(typeof item1 !== "string"){
-continue;
 }
-if(typeof indices1[item1] == "number"){
-j1 = indices1[item1];
-const err37 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)"};
+else {
+const err37 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -9746,14 +9724,11 @@ else {
 vErrors.push(err37);
 }
 errors++;
-break;
-}
-indices1[item1] = i4;
 }
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err38 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9763,9 +9738,15 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/apps/" + i0+"/health",schemaPath:"#/definitions/health/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.args !== undefined){
+let data19 = data14.args;
+if(Array.isArray(data19)){
+const len2 = data19.length;
+for(let i2=0; i2<len2; i2++){
+let data20 = data19[i2];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.name === undefined){
+const err39 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9774,11 +9755,11 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data1.onFailure !== undefined){
-let data18 = data1.onFailure;
-if(!((data18 === "abort") || (data18 === "hold"))){
-const err40 = {instancePath:instancePath+"/apps/" + i0+"/onFailure",schemaPath:"#/definitions/onFailure/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
+if(data20.name !== undefined){
+let data21 = data20.name;
+if(typeof data21 === "string"){
+if(func2(data21) < 1){
+const err40 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2+"/name",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9788,9 +9769,8 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
 else {
-const err41 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err41 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2+"/name",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -9800,9 +9780,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data20.value !== undefined){
+if(typeof data20.value !== "string"){
+const err42 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2+"/value",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9812,12 +9792,10 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.pr !== undefined){
-let data19 = data.pr;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key5 in data19){
-if(!(((((key5 === "base") || (key5 === "titleTemplate")) || (key5 === "bodyTemplate")) || (key5 === "labels")) || (key5 === "mergeMethod"))){
-const err43 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(data20.valueFrom !== undefined){
+let data23 = data20.valueFrom;
+if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))){
+const err43 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2+"/valueFrom",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/valueFrom/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -9827,11 +9805,9 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data19.base !== undefined){
-let data20 = data19.base;
-if(typeof data20 === "string"){
-if(func2(data20) < 1){
-const err44 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err44 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -9841,8 +9817,9 @@ vErrors.push(err44);
 errors++;
 }
 }
+}
 else {
-const err45 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err45 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -9852,11 +9829,15 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data19.titleTemplate !== undefined){
-let data21 = data19.titleTemplate;
-if(typeof data21 === "string"){
-if(func2(data21) < 1){
-const err46 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data14.dryRun !== undefined){
+let data24 = data14.dryRun;
+if(Array.isArray(data24)){
+const len3 = data24.length;
+for(let i3=0; i3<len3; i3++){
+let data25 = data24[i3];
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.metricName === undefined){
+const err46 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/dryRun/" + i3,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/required",keyword:"required",params:{missingProperty: "metricName"},message:"must have required property '"+"metricName"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -9865,9 +9846,11 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data25.metricName !== undefined){
+let data26 = data25.metricName;
+if(typeof data26 === "string"){
+if(func2(data26) < 1){
+const err47 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/dryRun/" + i3+"/metricName",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -9877,11 +9860,8 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data19.bodyTemplate !== undefined){
-let data22 = data19.bodyTemplate;
-if(typeof data22 === "string"){
-if(func2(data22) < 1){
-const err48 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err48 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/dryRun/" + i3+"/metricName",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -9891,8 +9871,9 @@ vErrors.push(err48);
 errors++;
 }
 }
+}
 else {
-const err49 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err49 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/dryRun/" + i3,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -9902,15 +9883,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data19.labels !== undefined){
-let data23 = data19.labels;
-if(Array.isArray(data23)){
-const len3 = data23.length;
-for(let i5=0; i5<len3; i5++){
-let data24 = data23[i5];
-if(typeof data24 === "string"){
-if(func2(data24) > 50){
-const err50 = {instancePath:instancePath+"/pr/labels/" + i5,schemaPath:"#/properties/pr/properties/labels/items/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+}
+else {
+const err50 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/dryRun",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -9919,8 +9894,11 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(func2(data24) < 1){
-const err51 = {instancePath:instancePath+"/pr/labels/" + i5,schemaPath:"#/properties/pr/properties/labels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data14.startingStep !== undefined){
+let data27 = data14.startingStep;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err51 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/startingStep",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -9929,9 +9907,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/pr/labels/" + i5,schemaPath:"#/properties/pr/properties/labels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data27 == "number"){
+if(data27 < 1 || isNaN(data27)){
+const err52 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/startingStep",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -9941,18 +9919,10 @@ vErrors.push(err52);
 errors++;
 }
 }
-let i6 = data23.length;
-let j2;
-if(i6 > 1){
-const indices2 = {};
-for(;i6--;){
-let item2 = data23[i6];
-if(typeof item2 !== "string"){
-continue;
 }
-if(typeof indices2[item2] == "number"){
-j2 = indices2[item2];
-const err53 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i6+" are identical)"};
+}
+else {
+const err53 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -9960,14 +9930,17 @@ else {
 vErrors.push(err53);
 }
 errors++;
-break;
-}
-indices2[item2] = i6;
 }
 }
-}
-else {
-const err54 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data13.steps !== undefined){
+let data28 = data13.steps;
+if(Array.isArray(data28)){
+const len4 = data28.length;
+for(let i4=0; i4<len4; i4++){
+let data29 = data28[i4];
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.step === undefined){
+const err54 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -9976,11 +9949,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data19.mergeMethod !== undefined){
-let data25 = data19.mergeMethod;
-if(!(((data25 === "merge") || (data25 === "squash")) || (data25 === "rebase"))){
-const err55 = {instancePath:instancePath+"/pr/mergeMethod",schemaPath:"#/properties/pr/properties/mergeMethod/enum",keyword:"enum",params:{allowedValues: schema76.properties.pr.properties.mergeMethod.enum},message:"must be equal to one of the allowed values"};
+if(data29.templates === undefined){
+const err55 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -9989,10 +9959,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key7 in data29){
+if(!((((key7 === "templates") || (key7 === "args")) || (key7 === "dryRun")) || (key7 === "step"))){
+const err56 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -10002,12 +9971,11 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data.health !== undefined){
-let data26 = data.health;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key6 in data26){
-if(!((key6 === "statuses") || (key6 === "checkRuns"))){
-const err57 = {instancePath:instancePath+"/health",schemaPath:"#/definitions/health/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(data29.templates !== undefined){
+let data30 = data29.templates;
+if(Array.isArray(data30)){
+if(data30.length < 1){
+const err57 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -10016,16 +9984,12 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data26.statuses !== undefined){
-let data27 = data26.statuses;
-if(Array.isArray(data27)){
-const len4 = data27.length;
-for(let i7=0; i7<len4; i7++){
-let data28 = data27[i7];
-if(typeof data28 === "string"){
-if(func2(data28) > 255){
-const err58 = {instancePath:instancePath+"/health/statuses/" + i7,schemaPath:"#/definitions/health/properties/statuses/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+const len5 = data30.length;
+for(let i5=0; i5<len5; i5++){
+let data31 = data30[i5];
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.templateName === undefined){
+const err58 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/required",keyword:"required",params:{missingProperty: "templateName"},message:"must have required property '"+"templateName"+"'"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -10034,8 +9998,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(func2(data28) < 1){
-const err59 = {instancePath:instancePath+"/health/statuses/" + i7,schemaPath:"#/definitions/health/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key8 in data31){
+if(!((key8 === "templateName") || (key8 === "clusterScope"))){
+const err59 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -10045,8 +10010,11 @@ vErrors.push(err59);
 errors++;
 }
 }
-else {
-const err60 = {instancePath:instancePath+"/health/statuses/" + i7,schemaPath:"#/definitions/health/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data31.templateName !== undefined){
+let data32 = data31.templateName;
+if(typeof data32 === "string"){
+if(func2(data32) < 1){
+const err60 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5+"/templateName",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -10056,18 +10024,8 @@ vErrors.push(err60);
 errors++;
 }
 }
-let i8 = data27.length;
-let j3;
-if(i8 > 1){
-const indices3 = {};
-for(;i8--;){
-let item3 = data27[i8];
-if(typeof item3 !== "string"){
-continue;
-}
-if(typeof indices3[item3] == "number"){
-j3 = indices3[item3];
-const err61 = {instancePath:instancePath+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i8, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i8+" are identical)"};
+else {
+const err61 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5+"/templateName",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -10075,14 +10033,11 @@ else {
 vErrors.push(err61);
 }
 errors++;
-break;
-}
-indices3[item3] = i8;
 }
 }
-}
-else {
-const err62 = {instancePath:instancePath+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data31.clusterScope !== undefined){
+if(typeof data31.clusterScope !== "boolean"){
+const err62 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5+"/clusterScope",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/clusterScope/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -10092,15 +10047,9 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data26.checkRuns !== undefined){
-let data29 = data26.checkRuns;
-if(Array.isArray(data29)){
-const len5 = data29.length;
-for(let i9=0; i9<len5; i9++){
-let data30 = data29[i9];
-if(typeof data30 === "string"){
-if(func2(data30) > 255){
-const err63 = {instancePath:instancePath+"/health/checkRuns/" + i9,schemaPath:"#/definitions/health/properties/checkRuns/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+}
+else {
+const err63 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -10109,8 +10058,10 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(func2(data30) < 1){
-const err64 = {instancePath:instancePath+"/health/checkRuns/" + i9,schemaPath:"#/definitions/health/properties/checkRuns/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -10120,8 +10071,15 @@ vErrors.push(err64);
 errors++;
 }
 }
-else {
-const err65 = {instancePath:instancePath+"/health/checkRuns/" + i9,schemaPath:"#/definitions/health/properties/checkRuns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data29.args !== undefined){
+let data34 = data29.args;
+if(Array.isArray(data34)){
+const len6 = data34.length;
+for(let i6=0; i6<len6; i6++){
+let data35 = data34[i6];
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(data35.name === undefined){
+const err65 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -10130,19 +10088,11 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-let i10 = data29.length;
-let j4;
-if(i10 > 1){
-const indices4 = {};
-for(;i10--;){
-let item4 = data29[i10];
-if(typeof item4 !== "string"){
-continue;
-}
-if(typeof indices4[item4] == "number"){
-j4 = indices4[item4];
-const err66 = {instancePath:instancePath+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i10+" are identical)"};
+if(data35.name !== undefined){
+let data36 = data35.name;
+if(typeof data36 === "string"){
+if(func2(data36) < 1){
+const err66 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6+"/name",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -10150,14 +10100,10 @@ else {
 vErrors.push(err66);
 }
 errors++;
-break;
-}
-indices4[item4] = i10;
-}
 }
 }
 else {
-const err67 = {instancePath:instancePath+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err67 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6+"/name",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -10167,9 +10113,9 @@ vErrors.push(err67);
 errors++;
 }
 }
-}
-else {
-const err68 = {instancePath:instancePath+"/health",schemaPath:"#/definitions/health/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data35.value !== undefined){
+if(typeof data35.value !== "string"){
+const err68 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6+"/value",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -10179,10 +10125,10 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data.onFailure !== undefined){
-let data31 = data.onFailure;
-if(!((data31 === "abort") || (data31 === "hold"))){
-const err69 = {instancePath:instancePath+"/onFailure",schemaPath:"#/definitions/onFailure/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
+if(data35.valueFrom !== undefined){
+let data38 = data35.valueFrom;
+if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
+const err69 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6+"/valueFrom",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/valueFrom/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -10194,12 +10140,782 @@ errors++;
 }
 }
 else {
-const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err70 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err70];
 }
 else {
 vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data29.dryRun !== undefined){
+let data39 = data29.dryRun;
+if(Array.isArray(data39)){
+const len7 = data39.length;
+for(let i7=0; i7<len7; i7++){
+let data40 = data39[i7];
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.metricName === undefined){
+const err72 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/dryRun/" + i7,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/required",keyword:"required",params:{missingProperty: "metricName"},message:"must have required property '"+"metricName"+"'"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(data40.metricName !== undefined){
+let data41 = data40.metricName;
+if(typeof data41 === "string"){
+if(func2(data41) < 1){
+const err73 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/dryRun/" + i7+"/metricName",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/dryRun/" + i7+"/metricName",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/dryRun/" + i7,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/dryRun",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data29.step !== undefined){
+let data42 = data29.step;
+if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))){
+const err77 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/step",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(typeof data42 == "number"){
+if(data42 < 1 || isNaN(data42)){
+const err78 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/step",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/apps/" + i0+"/analysis",schemaPath:"#/properties/apps/items/properties/analysis/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data1.health !== undefined){
+let data43 = data1.health;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+for(const key9 in data43){
+if(!((key9 === "statuses") || (key9 === "checkRuns"))){
+const err82 = {instancePath:instancePath+"/apps/" + i0+"/health",schemaPath:"#/definitions/health/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data43.statuses !== undefined){
+let data44 = data43.statuses;
+if(Array.isArray(data44)){
+const len8 = data44.length;
+for(let i8=0; i8<len8; i8++){
+let data45 = data44[i8];
+if(typeof data45 === "string"){
+if(func2(data45) > 255){
+const err83 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses/" + i8,schemaPath:"#/definitions/health/properties/statuses/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(func2(data45) < 1){
+const err84 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses/" + i8,schemaPath:"#/definitions/health/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses/" + i8,schemaPath:"#/definitions/health/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+let i9 = data44.length;
+let j0;
+if(i9 > 1){
+const indices0 = {};
+for(;i9--;){
+let item0 = data44[i9];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err86 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i9+" are identical)"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+break;
+}
+indices0[item0] = i9;
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/apps/" + i0+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+if(data43.checkRuns !== undefined){
+let data46 = data43.checkRuns;
+if(Array.isArray(data46)){
+const len9 = data46.length;
+for(let i10=0; i10<len9; i10++){
+let data47 = data46[i10];
+if(typeof data47 === "string"){
+if(func2(data47) > 255){
+const err88 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns/" + i10,schemaPath:"#/definitions/health/properties/checkRuns/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if(func2(data47) < 1){
+const err89 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns/" + i10,schemaPath:"#/definitions/health/properties/checkRuns/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns/" + i10,schemaPath:"#/definitions/health/properties/checkRuns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+let i11 = data46.length;
+let j1;
+if(i11 > 1){
+const indices1 = {};
+for(;i11--;){
+let item1 = data46[i11];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err91 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i11+" are identical)"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+break;
+}
+indices1[item1] = i11;
+}
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/apps/" + i0+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/apps/" + i0+"/health",schemaPath:"#/definitions/health/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data1.onFailure !== undefined){
+let data48 = data1.onFailure;
+if(!((data48 === "abort") || (data48 === "hold"))){
+const err94 = {instancePath:instancePath+"/apps/" + i0+"/onFailure",schemaPath:"#/definitions/onFailure/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data.pr !== undefined){
+let data49 = data.pr;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key10 in data49){
+if(!(((((key10 === "base") || (key10 === "titleTemplate")) || (key10 === "bodyTemplate")) || (key10 === "labels")) || (key10 === "mergeMethod"))){
+const err97 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data49.base !== undefined){
+let data50 = data49.base;
+if(typeof data50 === "string"){
+if(func2(data50) < 1){
+const err98 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data49.titleTemplate !== undefined){
+let data51 = data49.titleTemplate;
+if(typeof data51 === "string"){
+if(func2(data51) < 1){
+const err100 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data49.bodyTemplate !== undefined){
+let data52 = data49.bodyTemplate;
+if(typeof data52 === "string"){
+if(func2(data52) < 1){
+const err102 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(data49.labels !== undefined){
+let data53 = data49.labels;
+if(Array.isArray(data53)){
+const len10 = data53.length;
+for(let i12=0; i12<len10; i12++){
+let data54 = data53[i12];
+if(typeof data54 === "string"){
+if(func2(data54) > 50){
+const err104 = {instancePath:instancePath+"/pr/labels/" + i12,schemaPath:"#/properties/pr/properties/labels/items/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(func2(data54) < 1){
+const err105 = {instancePath:instancePath+"/pr/labels/" + i12,schemaPath:"#/properties/pr/properties/labels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/pr/labels/" + i12,schemaPath:"#/properties/pr/properties/labels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+let i13 = data53.length;
+let j2;
+if(i13 > 1){
+const indices2 = {};
+for(;i13--;){
+let item2 = data53[i13];
+if(typeof item2 !== "string"){
+continue;
+}
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err107 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/uniqueItems",keyword:"uniqueItems",params:{i: i13, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i13+" are identical)"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+break;
+}
+indices2[item2] = i13;
+}
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(data49.mergeMethod !== undefined){
+let data55 = data49.mergeMethod;
+if(!(((data55 === "merge") || (data55 === "squash")) || (data55 === "rebase"))){
+const err109 = {instancePath:instancePath+"/pr/mergeMethod",schemaPath:"#/properties/pr/properties/mergeMethod/enum",keyword:"enum",params:{allowedValues: schema76.properties.pr.properties.mergeMethod.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+else {
+const err110 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+if(data.analysisTemplates !== undefined){
+let data56 = data.analysisTemplates;
+if(typeof data56 === "string"){
+if(func2(data56) < 1){
+const err111 = {instancePath:instancePath+"/analysisTemplates",schemaPath:"#/properties/analysisTemplates/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/analysisTemplates",schemaPath:"#/properties/analysisTemplates/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data.health !== undefined){
+let data57 = data.health;
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+for(const key11 in data57){
+if(!((key11 === "statuses") || (key11 === "checkRuns"))){
+const err113 = {instancePath:instancePath+"/health",schemaPath:"#/definitions/health/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+if(data57.statuses !== undefined){
+let data58 = data57.statuses;
+if(Array.isArray(data58)){
+const len11 = data58.length;
+for(let i14=0; i14<len11; i14++){
+let data59 = data58[i14];
+if(typeof data59 === "string"){
+if(func2(data59) > 255){
+const err114 = {instancePath:instancePath+"/health/statuses/" + i14,schemaPath:"#/definitions/health/properties/statuses/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if(func2(data59) < 1){
+const err115 = {instancePath:instancePath+"/health/statuses/" + i14,schemaPath:"#/definitions/health/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/health/statuses/" + i14,schemaPath:"#/definitions/health/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+let i15 = data58.length;
+let j3;
+if(i15 > 1){
+const indices3 = {};
+for(;i15--;){
+let item3 = data58[i15];
+if(typeof item3 !== "string"){
+continue;
+}
+if(typeof indices3[item3] == "number"){
+j3 = indices3[item3];
+const err117 = {instancePath:instancePath+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i15, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i15+" are identical)"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+break;
+}
+indices3[item3] = i15;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/health/statuses",schemaPath:"#/definitions/health/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data57.checkRuns !== undefined){
+let data60 = data57.checkRuns;
+if(Array.isArray(data60)){
+const len12 = data60.length;
+for(let i16=0; i16<len12; i16++){
+let data61 = data60[i16];
+if(typeof data61 === "string"){
+if(func2(data61) > 255){
+const err119 = {instancePath:instancePath+"/health/checkRuns/" + i16,schemaPath:"#/definitions/health/properties/checkRuns/items/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+if(func2(data61) < 1){
+const err120 = {instancePath:instancePath+"/health/checkRuns/" + i16,schemaPath:"#/definitions/health/properties/checkRuns/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/health/checkRuns/" + i16,schemaPath:"#/definitions/health/properties/checkRuns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+let i17 = data60.length;
+let j4;
+if(i17 > 1){
+const indices4 = {};
+for(;i17--;){
+let item4 = data60[i17];
+if(typeof item4 !== "string"){
+continue;
+}
+if(typeof indices4[item4] == "number"){
+j4 = indices4[item4];
+const err122 = {instancePath:instancePath+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/uniqueItems",keyword:"uniqueItems",params:{i: i17, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i17+" are identical)"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+break;
+}
+indices4[item4] = i17;
+}
+}
+}
+else {
+const err123 = {instancePath:instancePath+"/health/checkRuns",schemaPath:"#/definitions/health/properties/checkRuns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+}
+else {
+const err124 = {instancePath:instancePath+"/health",schemaPath:"#/definitions/health/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+if(data.onFailure !== undefined){
+let data62 = data.onFailure;
+if(!((data62 === "abort") || (data62 === "hold"))){
+const err125 = {instancePath:instancePath+"/onFailure",schemaPath:"#/definitions/onFailure/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+else {
+const err126 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
 }
 errors++;
 }
