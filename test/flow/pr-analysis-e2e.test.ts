@@ -50,13 +50,23 @@ async function shopWorld(service: string, background = service): Promise<FlowWor
   return world;
 }
 
-/** One scheduled run every `minutes`, until `done` or `max` runs. */
+/**
+ * One scheduled run every `minutes`, until `done` or `max` runs. A run that merged nothing is run
+ * again at once (a re-run job): the rerun takes no measurement and opens, commits and records
+ * nothing, so measurements and PRs are never duplicated; its requests stay bounded.
+ */
 async function schedule(minutes: number, max: number, done: () => boolean): Promise<number> {
   let runs = 0;
   while (!done() && runs < max) {
     const r = await w.pr();
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
+    if (!r.calls.some((c) => c.op === 'mergePull')) {
+      const rerun = await w.pr();
+      // Only a merge the first run's new PR had become due for may follow.
+      expect(rerun.writes.filter((c) => c.op !== 'mergePull')).toEqual([]);
+      expect(rerun.calls.length).toBeLessThanOrEqual(4);
+    }
     runs++;
     w.later(minutes * 60);
   }
@@ -119,6 +129,18 @@ describeWithPrometheus('an Argo Rollout with step and background analysis, drive
       /analysis failed: error-rate: metric "error-rate" assessed Failed/,
     );
     expect(status()).toMatch(/phase: Aborted/);
+  });
+
+  test('Prometheus unreachable: errors until consecutiveErrorLimit, then a clear error that aborts (never a pass)', async () => {
+    w = await shopWorld('shop-good');
+    const templates = path.join(w.repo, 'apps', 'shop', 'analysis-templates.yaml');
+    fs.writeFileSync(templates, fs.readFileSync(templates, 'utf8').replaceAll(prom.address, 'http://127.0.0.1:1'));
+    commitAll(w.repo, 'prometheus moved', w.now);
+    await schedule(1, 20, () => merged().includes('abort'));
+    expect(merged()).toEqual(['adopt', 'select', 'step-1', 'abort']);
+    expect(w.fake.pull(pullOf('abort')).body).toMatch(
+      /analysis errored: .*consecutiveErrors \(5\) > consecutiveErrorLimit \(4\)/,
+    );
   });
 });
 
