@@ -1,0 +1,81 @@
+/**
+ * A Kruise app analysed through rollgen.yaml `analysis:` with Argo's web provider on a loopback
+ * server: an inconclusive result holds the step and asks a person (PR body, run log, check run
+ * action_required); a person's merge moves on.
+ */
+import * as fs from 'fs';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import * as path from 'path';
+import { FlowWorld } from '../helpers/flow-world';
+import { git } from '../helpers/git-repo';
+
+let p99 = 300;
+let server: http.Server;
+let w: FlowWorld;
+beforeAll(async () => {
+  server = http.createServer((_req, res) => res.end(JSON.stringify({ p99 })));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterEach(() => fs.rmSync(w.repo, { recursive: true, force: true }));
+
+const template = (url: string) => `apiVersion: argoproj.io/v1alpha1
+kind: AnalysisTemplate
+metadata:
+  name: latency
+spec:
+  metrics:
+    - name: p99
+      successCondition: result < 100
+      failureCondition: result > 500
+      provider:
+        web:
+          url: ${url}
+          jsonPath: "{$.p99}"
+`;
+
+const CONFIG = `apps:
+  - source: apps/echo
+    output: deploy/echo
+    gates: {unpaused: automatic}
+    analysis:
+      steps:
+        - step: 3
+          templates: [{templateName: latency}]
+`;
+
+/** echo at step `k`, the latency template in its source from the start. */
+async function echoAt(k: number): Promise<void> {
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/latency`;
+  w = await FlowWorld.echoAtStep(CONFIG, k, (repo) =>
+    fs.writeFileSync(path.join(repo, 'apps', 'echo', 'analysis.yaml'), template(url)),
+  );
+}
+
+test('inconclusive: the automatic step holds and asks a person; the check run says action_required', async () => {
+  p99 = 300;
+  await echoAt(3);
+  const step4 = w.openPr('rollgen/echo/step-4');
+  const r = await w.pr();
+  expect(r.stdout).toContain(`analysis inconclusive`);
+  expect(r.stdout).toContain(`a person decides: merge #${step4.number} to go on, or run rollgen abort echo --pr`);
+  expect(w.fake.pull(step4.number).merged).toBe(false);
+  expect(w.openPr('rollgen/echo/step-4').body).toContain('- Analysis: **inconclusive**');
+  const landing = git(w.repo, ['log', '-1', '--format=%H', '--', 'deploy/echo']).trim();
+  expect(w.fake.runs.get(landing)![0]).toMatchObject({ conclusion: 'action_required' });
+  // Later runs keep holding and write nothing.
+  w.later(3600);
+  expect((await w.pr()).writes).toEqual([]);
+  w.merge(step4.number);
+  await w.pr();
+  expect(w.openPr('rollgen/echo/promote')).toBeDefined();
+});
+
+test('a good result lets the automatic step merge; no analysis gates the steps before', async () => {
+  p99 = 50;
+  await echoAt(3);
+  const step4 = w.openPr('rollgen/echo/step-4');
+  await w.pr();
+  expect(w.fake.pull(step4.number).merged).toBe(true);
+});
