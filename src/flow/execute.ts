@@ -77,6 +77,8 @@ export async function execute(
       case 'need-checks':
       case 'wait':
         if (a.kind === 'wait' && a.pr) live = a.pr;
+        if (a.kind === 'wait' && a.pr && !o.dryRun)
+          o.report?.({ app, action: 'waiting', number: a.pr.number, url: a.pr.url, reason: a.reason });
         o.print(`${app}: ${a.kind === 'wait' ? a.reason : `checks of #${a.pr.number} unknown`}`);
         break;
     }

@@ -1,6 +1,5 @@
-import { ScmError, StateError } from '../errors';
+import { ScmError } from '../errors';
 import { OnFailure } from '../io/config';
-import { LoadedEntry } from '../run/load';
 import { RunContext } from '../run/context';
 import { CheckState } from '../scm/types';
 import { BRANCH_PREFIX } from './branch';
@@ -8,14 +7,11 @@ import { landedAt } from './checkout';
 import { readConnection, withoutToken } from './connection';
 import { flowEdges } from './edges';
 import { Action, AppFlowState, AppHistory, RollgenPull, decide, groupPulls } from './decide';
-import { withSection } from './marker';
 import { execute } from './execute';
-import { GateSignals, countFrom, gateFailure, gateReport } from './gate-signals';
-import { dueGates, runAnalysis } from './read-analysis';
-import { readOutput } from '../run/apps';
+import { abortProposal, readSignals, withGateReport } from './gate-edge';
+import { gateFailure } from './gate-signals';
 import { decideOnFailure } from './on-failure';
 import { Proposal } from './proposal';
-import { carryingCommits, readHealth } from './read-gates';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
 
 interface AppRound {
@@ -87,54 +83,6 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
     });
   }
   return rounds;
-}
-
-/**
- * Health, then analysis, of the step the base carries; undefined when the app has neither. The
- * analysis starts only once the step is live: landed, and reported healthy when a health gate is set.
- */
-async function readSignals(
-  s: FlowSession,
-  entry: LoadedEntry,
-  landedAt: Date | undefined,
-  dryRun: boolean,
-): Promise<GateSignals | undefined> {
-  const policy = entry.loc.health;
-  const gates = dueGates(entry.app.rollouts, readOutput(entry.loc, s.ctx.cwd).status);
-  if (!policy && gates.length === 0) return undefined;
-  const shas = carryingCommits(s.edges.git, s.checkout.root, entry.loc.output!);
-  const health = policy ? await readHealth(s.scm, policy, shas) : undefined;
-  const signals = health ? { health } : {};
-  const live = countFrom(landedAt, signals);
-  if (gates.length === 0 || (health && health.state !== 'healthy') || !live || shas.length === 0) return signals;
-  const analysis = await runAnalysis({
-    scm: s.scm,
-    app: entry.app.name,
-    landing: shas[shas.length - 1],
-    gates,
-    startedAt: live,
-    now: s.edges.now,
-    env: s.edges.env,
-    dryRun,
-  });
-  return { ...signals, analysis };
-}
-
-/** The step PR's body shows what its gate waits for and the measurements so far. */
-function withGateReport(p: Proposal, signals: GateSignals): Proposal {
-  const report = gateReport(signals);
-  if (!report) return p;
-  return { ...p, body: withSection(p.body, report) };
-}
-
-/** The abort PR for a failed step; undefined when no rollout of the app is progressing (nothing to abort). */
-function abortProposal(s: FlowSession, entry: LoadedEntry): Proposal | undefined {
-  try {
-    return proposalFor(s, entry, { kind: 'abort' }, 'command');
-  } catch (e) {
-    if (e instanceof StateError) return undefined;
-    throw e;
-  }
 }
 
 /** Margin for clock skew between the checkout's commit dates and GitHub's timestamps. */
