@@ -13,6 +13,8 @@ export interface ArgContext {
 
 export interface ResolvedArgs {
   readonly values: ReadonlyMap<string, string>;
+  /** Every arg the templates declare (an unresolved one is reported once, where it is declared). */
+  readonly declared: ReadonlySet<string>;
   readonly secrets: readonly SecretArg[];
 }
 
@@ -22,6 +24,8 @@ export function resolveArgs(
   incoming: readonly ArgInput[],
   ctx: ArgContext,
   out: Diagnostic[],
+  /** false when a template was missing: an arg may belong to it, so undeclared args are not warned about. */
+  complete = true,
 ): ResolvedArgs {
   const merged = new Map<string, ArgInput>();
   for (const arg of templates.flatMap((t) => t.args)) {
@@ -38,13 +42,14 @@ export function resolveArgs(
   for (const arg of incoming) {
     const declared = merged.get(arg.name);
     if (!declared) {
-      out.push(
-        diagnosticAt(
-          originOf(arg.at),
-          `arg "${arg.name}" is not declared by any of the templates; it is ignored`,
-          'warning',
-        ),
-      );
+      if (complete)
+        out.push(
+          diagnosticAt(
+            originOf(arg.at),
+            `arg "${arg.name}" is not declared by any of the templates; it is ignored`,
+            'warning',
+          ),
+        );
       continue;
     }
     if (arg.value !== undefined || arg.valueFrom !== undefined) merged.set(arg.name, arg);
@@ -56,7 +61,7 @@ export function resolveArgs(
     if (r && 'secret' in r) secrets.push(r.secret);
     else if (r) values.set(arg.name, r.value);
   }
-  return { values, secrets };
+  return { values, declared: new Set(merged.keys()), secrets };
 }
 
 /** Environment variable that carries a secret arg: ROLLGEN_ARG_ + the arg name in upper case, other characters as `_`. */
@@ -115,6 +120,6 @@ function fieldRef(arg: ArgInput, fieldPath: string, ctx: ArgContext, out: Diagno
 /** The first `{{args.X}}` still in `text` that is not a secret arg (those are filled at measurement time). */
 export function unresolvedArg(text: string, args: ResolvedArgs): string | undefined {
   for (const m of text.matchAll(/\{\{\s*args\.([\w.-]+)\s*\}\}/g))
-    if (!args.secrets.some((s) => s.name === m[1])) return m[1];
+    if (!args.secrets.some((s) => s.name === m[1]) && !args.declared.has(m[1])) return m[1];
   return undefined;
 }

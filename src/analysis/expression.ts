@@ -56,8 +56,10 @@ function check(n: Node, inPredicate: boolean): string | undefined {
       return `unknown name "${n.name}"; conditions can use result and ${Object.keys(BUILTINS).join(', ')}`;
     case 'CallExpression': {
       const callee = n.callee as Node;
-      if (callee.type !== 'Identifier' || !BUILTINS[callee.name as string])
-        return `unknown function ${callee.type === 'Identifier' ? `"${callee.name}"` : ''}; available: ${Object.keys(BUILTINS).join(', ')}`;
+      const helpers = Object.keys(BUILTINS).join(', ');
+      if (callee.type !== 'Identifier') return `only the helper functions can be called: ${helpers}`;
+      if (!Object.hasOwn(BUILTINS, callee.name as string))
+        return `unknown function "${callee.name}"; available: ${helpers}`;
       return first((n.arguments as Node[]).map((a) => check(a, inPredicate)));
     }
     case 'Predicate':

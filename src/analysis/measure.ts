@@ -21,13 +21,26 @@ export interface MeasureOptions {
 export async function measure(metric: MetricSpec, options: MeasureOptions = {}): Promise<Measurement> {
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
+  const redact = redactor(metric.provider.secretArgs, options.env ?? process.env);
   try {
     const { result, text } = await query(metric.provider, options);
     const { phase, message } = assess(metric, result);
-    return { startedAt, finishedAt: now().toISOString(), phase, value: text, ...(message ? { message } : {}) };
+    return {
+      startedAt,
+      finishedAt: now().toISOString(),
+      phase,
+      value: redact(text),
+      ...(message ? { message: redact(message) } : {}),
+    };
   } catch (e) {
-    return { startedAt, finishedAt: now().toISOString(), phase: 'Error', message: (e as Error).message };
+    return { startedAt, finishedAt: now().toISOString(), phase: 'Error', message: redact((e as Error).message) };
   }
+}
+
+/** Secret values never reach a record (which is posted on GitHub): replaced by ***** as Argo does in its messages. */
+function redactor(secrets: readonly SecretArg[], env: Readonly<Record<string, string | undefined>>) {
+  const values = secrets.map((s) => env[s.env]).filter((v): v is string => v !== undefined && v !== '');
+  return (text: string): string => values.reduce((t, v) => t.split(v).join('*****'), text);
 }
 
 function query(p: ProviderSpec, options: MeasureOptions): Promise<ProviderResult> {

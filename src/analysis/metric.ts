@@ -37,8 +37,9 @@ export function buildMetric(
   const name = String(raw.name ?? '');
   for (const k of Object.keys(raw).filter((k) => !METRIC_FIELDS.has(k)))
     out.push(diagnosticAt(where(k), `metric field ${k} is ignored by rollgen`, 'warning'));
-  const int = (k: string, fallback?: number) => intField(raw[k], fill, where(k), k, out) ?? fallback;
-  const duration = (k: string) => durationField(raw[k], fill, where(k), k, out);
+  const read = { fill, out };
+  const int = (k: string, fallback?: number) => intField(raw[k], where(k), k, read) ?? fallback;
+  const duration = (k: string) => durationField(raw[k], where(k), k, read);
   const condition = (k: string) => conditionField(raw[k], fill, where(k), k, args, out);
   const spec = {
     name,
@@ -85,13 +86,13 @@ function validate(m: Draft, origin: Origin, out: Diagnostic[]): void {
   if (m.name === '') err('a metric needs a name');
 }
 
-function intField(
-  v: unknown,
-  fill: (s: string) => string,
-  at: Origin,
-  field: string,
-  out: Diagnostic[],
-): number | undefined {
+/** How a field is read: args substituted by `fill`, problems to `out`. */
+interface Reader {
+  readonly fill: (s: string) => string;
+  readonly out: Diagnostic[];
+}
+
+function intField(v: unknown, at: Origin, field: string, { fill, out }: Reader): number | undefined {
   if (v === undefined || v === null) return undefined;
   const text = typeof v === 'string' ? fill(v) : v;
   const n = typeof text === 'number' ? text : /^-?\d+$/.test(String(text).trim()) ? Number(text) : NaN;
@@ -113,13 +114,7 @@ export function parseGoDuration(text: string): number | undefined {
   );
 }
 
-function durationField(
-  v: unknown,
-  fill: (s: string) => string,
-  at: Origin,
-  field: string,
-  out: Diagnostic[],
-): number | undefined {
+function durationField(v: unknown, at: Origin, field: string, { fill, out }: Reader): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   const seconds = parseGoDuration(fill(String(v)));
   if (seconds !== undefined) return seconds;

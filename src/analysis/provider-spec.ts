@@ -38,7 +38,7 @@ export function buildProvider(
   if (kind !== 'prometheus' && kind !== 'web') {
     out.push(
       diagnosticAt(
-        here(kind),
+        here(),
         `metric provider ${kind} is not supported: rollgen measures with ${SUPPORTED_PROVIDERS.join(' and ')} only; query the same data through one of them`,
       ),
     );

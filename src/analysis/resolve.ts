@@ -22,7 +22,7 @@ export function resolveAnalysis(
     problems.push(
       diagnosticAt(originOf(request.at), 'analysis names no templates; add templates: [{templateName: ...}]'),
     );
-  const args = resolveArgs(templates, request.args, ctx, problems);
+  const args = resolveArgs(templates, request.args, ctx, problems, templates.length === request.templates.length);
   const dryRun = [...templates.flatMap((t) => t.dryRun), ...request.dryRun];
   const metrics = templates.flatMap((t) =>
     t.metrics.map((m) => buildMetric(t.name, m.raw, m.at, substitute(args), dryRunOf(dryRun, m.raw), args, problems)),

@@ -1,37 +1,14 @@
 import { apply, newRecord, readRecord } from '../../src/analysis/record';
 import { due } from '../../src/analysis/schedule';
 import { AnalysisSpec, Measurement, MeasurementPhase, MetricSpec } from '../../src/analysis/types';
+import { analysisSpec, metricSpec } from '../helpers/analysis';
 import { verdict } from '../../src/analysis/verdict';
 import { AnalysisRecordError } from '../../src/errors';
 
-const origin = { file: 't.yaml', line: 1, col: 1 };
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
-
-function metric(name: string, over: Partial<MetricSpec> = {}): MetricSpec {
-  return {
-    name,
-    template: 't',
-    origin,
-    failureLimit: 0,
-    inconclusiveLimit: 0,
-    consecutiveErrorLimit: 4,
-    consecutiveSuccessLimit: 0,
-    dryRun: false,
-    provider: {
-      kind: 'web',
-      url: 'http://x',
-      method: 'GET',
-      headers: [],
-      timeoutSeconds: 1,
-      insecure: false,
-      secretArgs: [],
-    },
-    ...over,
-  };
-}
-
-const spec = (...metrics: MetricSpec[]): AnalysisSpec => ({ templates: ['t'], metrics, origin });
+const metric = (name: string, over: Partial<MetricSpec> = {}) => metricSpec({ name, ...over });
+const spec = analysisSpec;
 const m = (phase: MeasurementPhase, s: number): Measurement => ({
   startedAt: at(s).toISOString(),
   finishedAt: at(s).toISOString(),

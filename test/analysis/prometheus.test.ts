@@ -4,13 +4,14 @@ import * as path from 'path';
 import { measure } from '../../src/analysis/measure';
 import { runToEnd } from '../../src/analysis/run';
 import { MetricSpec } from '../../src/analysis/types';
+import { analysisSpec, condition as cond, metricSpec } from '../helpers/analysis';
 import { runCli } from '../helpers/cli';
-import { PrometheusServer, describeWithPrometheus, startPrometheus } from '../helpers/prometheus';
+import { PrometheusServer, Series, describeWithPrometheus, startPrometheus } from '../helpers/prometheus';
 
 const FIXTURE = path.join(__dirname, 'fixtures/argo');
 
 /** Healthy service: 1 error per 100 requests. Failing service: 20 per 100. Canary track: 10%, stable: 0%. */
-const SERIES = [
+const SERIES: Series[] = [
   { metric: 'http_requests_total', labels: { service: 'good', code: '200' }, value: (i: number) => i * 99 },
   { metric: 'http_requests_total', labels: { service: 'good', code: '500' }, value: (i: number) => i * 1 },
   { metric: 'http_requests_total', labels: { service: 'bad', code: '200' }, value: (i: number) => i * 80 },
@@ -20,27 +21,17 @@ const SERIES = [
   { metric: 'http_requests_total', labels: { track: 'stable', code: '200' }, value: (i: number) => i * 100 },
 ];
 
-function metric(query: string, over: Partial<MetricSpec> = {}, address?: string): MetricSpec {
-  return {
-    name: 'm',
-    template: 't',
-    origin: { file: 't.yaml', line: 1, col: 1 },
-    failureLimit: 0,
-    inconclusiveLimit: 0,
-    consecutiveErrorLimit: 4,
-    consecutiveSuccessLimit: 0,
-    dryRun: false,
-    provider: {
-      kind: 'prometheus',
-      address: address ?? '',
-      query,
-      timeoutSeconds: 5,
-      headers: [],
-      insecure: false,
-      secretArgs: [],
-    },
-    ...over,
+function metric(query: string, over: Partial<MetricSpec> = {}, address = ''): MetricSpec {
+  const provider = {
+    kind: 'prometheus' as const,
+    address,
+    query,
+    timeoutSeconds: 5,
+    headers: [],
+    insecure: false,
+    secretArgs: [],
   };
+  return metricSpec({ provider, ...over });
 }
 
 /** The fixture app with its templates pointed at this test's Prometheus. */
@@ -88,17 +79,14 @@ describeWithPrometheus('analysis against a real Prometheus', () => {
   });
 
   test('healthy series pass a count-limited metric; failing series fail it after failureLimit', async () => {
-    const spec = (service: string) => ({
-      templates: ['t'],
-      origin: { file: 't.yaml', line: 1, col: 1 },
-      metrics: [
+    const spec = (service: string) =>
+      analysisSpec(
         metric(
           successRate(service),
           { successCondition: cond('result[0] >= 0.95'), count: 3, interval: 60, failureLimit: 1 },
           prom.address,
         ),
-      ],
-    });
+      );
     const run = (service: string) =>
       runToEnd(spec(service), { key: service, now: () => new Date(), wait: false, sleep: async () => undefined });
     const good = await run('good');
@@ -148,11 +136,9 @@ describeWithPrometheus('analysis against a real Prometheus', () => {
 });
 
 test('Prometheus unreachable: Error measurements until consecutiveErrorLimit, then Error, never a pass', async () => {
-  const spec = {
-    templates: ['t'],
-    origin: { file: 't.yaml', line: 1, col: 1 },
-    metrics: [metric('up', { successCondition: cond('true'), consecutiveErrorLimit: 2 }, 'http://127.0.0.1:1')],
-  };
+  const spec = analysisSpec(
+    metric('up', { successCondition: cond('true'), consecutiveErrorLimit: 2 }, 'http://127.0.0.1:1'),
+  );
   const { record, verdict } = await runToEnd(spec, {
     key: 'k',
     now: () => new Date(),
@@ -163,7 +149,3 @@ test('Prometheus unreachable: Error measurements until consecutiveErrorLimit, th
   expect(record.metrics[0]).toMatchObject({ error: 3, consecutiveError: 3, count: 0 });
   expect(verdict.reasons[0]).toMatch(/consecutiveErrors \(3\) > consecutiveErrorLimit \(2\): .*ECONNREFUSED/);
 });
-
-function cond(source: string) {
-  return { source, origin: { file: 't.yaml', line: 1, col: 1 } };
-}
