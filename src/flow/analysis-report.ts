@@ -1,4 +1,5 @@
 import type { AnalysisRecord, AnalysisSpec, MetricSpec, Verdict } from '../analysis/types';
+import { sparkline } from '../analysis/format';
 import { metricRecord } from '../analysis/record';
 
 /** One analysis as the report shows it. */
@@ -8,8 +9,6 @@ export interface ReportedAnalysis {
   readonly record: AnalysisRecord;
   readonly verdict: Verdict;
 }
-
-const BARS = '▁▂▃▄▅▆▇█';
 
 /**
  * Markdown for people: per analysis, a table (metric, condition, a sparkline of its values, the last
@@ -23,12 +22,11 @@ export function analysisMarkdown(analyses: readonly ReportedAnalysis[]): string 
 function oneAnalysis(a: ReportedAnalysis): string {
   const rows = a.spec.metrics.map((m) => {
     const r = metricRecord(a.record, m.name);
-    const values = numbers(a, m.name);
     const last = r.measurements[r.measurements.length - 1];
     const phase = a.verdict.metrics.find((v) => v.name === m.name)?.phase ?? 'Pending';
     const counts = `${r.successful} ✓ ${r.failed} ✗ ${r.inconclusive} ? ${r.error} ⚠`;
     const lastText = last ? `${last.value ?? last.message ?? ''} (${last.phase})` : '';
-    return `| ${cell(m.name)}${m.dryRun ? ' (dry run)' : ''} | ${cell(conditions(m))} | ${sparkline(values)} | ${cell(lastText)} | ${counts} | ${phase} |`;
+    return `| ${cell(m.name)}${m.dryRun ? ' (dry run)' : ''} | ${cell(conditions(m))} | ${sparkline(r.measurements)} | ${cell(lastText)} | ${counts} | ${phase} |`;
   });
   const table = [
     `**${cell(a.title)}**: ${a.verdict.phase}${a.verdict.reasons.length > 0 ? ` (${a.verdict.reasons.join('; ')})` : ''}`,
@@ -56,16 +54,6 @@ function numbers(a: ReportedAnalysis, metric: string): number[] {
     const found = /-?\d+(\.\d+)?(e-?\d+)?/i.exec(m.value ?? '');
     return found ? Number(found[0]) : NaN;
   });
-}
-
-export function sparkline(values: readonly number[]): string {
-  const finite = values.filter(Number.isFinite);
-  if (finite.length === 0) return values.length > 0 ? '·'.repeat(values.length) : '';
-  const lo = Math.min(...finite);
-  const span = Math.max(...finite) - lo;
-  return values
-    .map((v) => (Number.isFinite(v) ? BARS[span === 0 ? 3 : Math.round(((v - lo) / span) * (BARS.length - 1))] : '·'))
-    .join('');
 }
 
 /** A threshold read from a condition like `result[0] >= 0.95` or `result > 5`; undefined for anything else. */
