@@ -55004,20 +55004,67 @@ function dueAt(metric, r, started2) {
   return Date.parse(last.finishedAt) + wait * 1e3;
 }
 
-// src/flow/analysis-report.ts
+// src/analysis/format.ts
+var MARK2 = { Successful: "✓", Failed: "✗", Inconclusive: "?", Error: "!" };
 var BARS = "▁▂▃▄▅▆▇█";
+function formatRecord(title, spec, record, v) {
+  const lines = [`${title}: ${v.phase}${v.reasons.length ? ` (${v.reasons.join("; ")})` : ""}`];
+  for (const metric of spec.metrics) {
+    const r = record.metrics.find((m) => m.name === metric.name);
+    const verdict2 = v.metrics.find((m) => m.name === metric.name);
+    const condition = [
+      metric.successCondition ? `success: ${metric.successCondition.source}` : "",
+      metric.failureCondition ? `failure: ${metric.failureCondition.source}` : ""
+    ].filter((c) => c !== "").join("; ");
+    lines.push(
+      `  ${metric.name} (${metric.provider.kind}${metric.dryRun ? ", dry run" : ""}): ${verdict2?.phase ?? "Pending"}` + (condition ? ` [${condition}]` : "")
+    );
+    const ms = r?.measurements ?? [];
+    if (ms.length === 0) continue;
+    lines.push(`    chart ${sparkline(ms)}  ${ms.map((m) => MARK2[m.phase]).join("")}`);
+    lines.push(...table(ms).map((l) => `    ${l}`));
+  }
+  return lines.join("\n") + "\n";
+}
+function table(ms) {
+  const rows = [
+    ["#", "FINISHED", "PHASE", "VALUE", "MESSAGE"],
+    ...ms.map((m, i) => [String(i + 1), m.finishedAt, m.phase, m.value ?? "-", m.message ?? ""])
+  ];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map(
+    (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
+  );
+}
+function sparkline(ms) {
+  const values = ms.map((m) => firstNumber(m.value));
+  const finite = values.filter((v) => v !== void 0 && Number.isFinite(v));
+  const lo = Math.min(...finite);
+  const hi = Math.max(...finite);
+  return values.map((v) => {
+    if (v === void 0 || !Number.isFinite(v)) return "·";
+    const i = hi === lo ? BARS.length - 1 : Math.round((v - lo) / (hi - lo) * (BARS.length - 1));
+    return BARS[i];
+  }).join("");
+}
+function firstNumber(value) {
+  if (value === void 0) return void 0;
+  const m = /-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(value);
+  return m ? Number(m[0]) : void 0;
+}
+
+// src/flow/analysis-report.ts
 function analysisMarkdown(analyses) {
   return analyses.map(oneAnalysis).join("\n\n");
 }
 function oneAnalysis(a) {
   const rows = a.spec.metrics.map((m) => {
     const r = metricRecord(a.record, m.name);
-    const values = numbers(a, m.name);
     const last = r.measurements[r.measurements.length - 1];
     const phase = a.verdict.metrics.find((v) => v.name === m.name)?.phase ?? "Pending";
     const counts = `${r.successful} ✓ ${r.failed} ✗ ${r.inconclusive} ? ${r.error} ⚠`;
     const lastText = last ? `${last.value ?? last.message ?? ""} (${last.phase})` : "";
-    return `| ${cell(m.name)}${m.dryRun ? " (dry run)" : ""} | ${cell(conditions(m))} | ${sparkline(values)} | ${cell(lastText)} | ${counts} | ${phase} |`;
+    return `| ${cell(m.name)}${m.dryRun ? " (dry run)" : ""} | ${cell(conditions(m))} | ${sparkline(r.measurements)} | ${cell(lastText)} | ${counts} | ${phase} |`;
   });
   const table2 = [
     `**${cell(a.title)}**: ${a.verdict.phase}${a.verdict.reasons.length > 0 ? ` (${a.verdict.reasons.join("; ")})` : ""}`,
@@ -55040,13 +55087,6 @@ function numbers(a, metric) {
     const found = /-?\d+(\.\d+)?(e-?\d+)?/i.exec(m.value ?? "");
     return found ? Number(found[0]) : NaN;
   });
-}
-function sparkline(values) {
-  const finite = values.filter(Number.isFinite);
-  if (finite.length === 0) return values.length > 0 ? "·".repeat(values.length) : "";
-  const lo = Math.min(...finite);
-  const span = Math.max(...finite) - lo;
-  return values.map((v) => Number.isFinite(v) ? BARS[span === 0 ? 3 : Math.round((v - lo) / span * (BARS.length - 1))] : "·").join("");
 }
 function threshold(m) {
   for (const c of [m.failureCondition, m.successCondition]) {
@@ -55383,55 +55423,6 @@ async function fetchChecks2(s, decisions) {
     if (a.kind === "need-checks" && !out.has(a.pr.headSha)) out.set(a.pr.headSha, await s.scm.checks(a.pr.headSha));
   }
   return out;
-}
-
-// src/analysis/format.ts
-var MARK2 = { Successful: "✓", Failed: "✗", Inconclusive: "?", Error: "!" };
-var BARS2 = "▁▂▃▄▅▆▇█";
-function formatRecord(title, spec, record, v) {
-  const lines = [`${title}: ${v.phase}${v.reasons.length ? ` (${v.reasons.join("; ")})` : ""}`];
-  for (const metric of spec.metrics) {
-    const r = record.metrics.find((m) => m.name === metric.name);
-    const verdict2 = v.metrics.find((m) => m.name === metric.name);
-    const condition = [
-      metric.successCondition ? `success: ${metric.successCondition.source}` : "",
-      metric.failureCondition ? `failure: ${metric.failureCondition.source}` : ""
-    ].filter((c) => c !== "").join("; ");
-    lines.push(
-      `  ${metric.name} (${metric.provider.kind}${metric.dryRun ? ", dry run" : ""}): ${verdict2?.phase ?? "Pending"}` + (condition ? ` [${condition}]` : "")
-    );
-    const ms = r?.measurements ?? [];
-    if (ms.length === 0) continue;
-    lines.push(`    chart ${sparkline2(ms)}  ${ms.map((m) => MARK2[m.phase]).join("")}`);
-    lines.push(...table(ms).map((l) => `    ${l}`));
-  }
-  return lines.join("\n") + "\n";
-}
-function table(ms) {
-  const rows = [
-    ["#", "FINISHED", "PHASE", "VALUE", "MESSAGE"],
-    ...ms.map((m, i) => [String(i + 1), m.finishedAt, m.phase, m.value ?? "-", m.message ?? ""])
-  ];
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map(
-    (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
-  );
-}
-function sparkline2(ms) {
-  const values = ms.map((m) => firstNumber(m.value));
-  const finite = values.filter((v) => v !== void 0 && Number.isFinite(v));
-  const lo = Math.min(...finite);
-  const hi = Math.max(...finite);
-  return values.map((v) => {
-    if (v === void 0 || !Number.isFinite(v)) return "·";
-    const i = hi === lo ? BARS2.length - 1 : Math.round((v - lo) / (hi - lo) * (BARS2.length - 1));
-    return BARS2[i];
-  }).join("");
-}
-function firstNumber(value) {
-  if (value === void 0) return void 0;
-  const m = /-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(value);
-  return m ? Number(m[0]) : void 0;
 }
 
 // src/analysis/run.ts
