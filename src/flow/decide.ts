@@ -102,7 +102,7 @@ export function decide(
   const onBranch = pulls.filter((x) => x.pr.branch === p.branch);
   const current = onBranch.find((x) => x.pr.state === 'open');
   const superseded = open.filter((x) => x !== current).map((x) => close(x, 'superseded'));
-  if (current) return [...keepCurrent(current, app, now, history, checks), ...superseded];
+  if (current) return [...keepCurrent({ x: current, app, now, history, checks }), ...superseded];
   const newest = onBranch[0];
   if (newest && !app.ignoreHold && isRejection(newest, p)) {
     const note: Action[] = newest.marker!.noted ? [] : [{ kind: 'note-hold', pr: newest.pr, marker: newest.marker! }];
@@ -128,13 +128,17 @@ export function decide(
   return [{ kind: 'open', proposal: p }, ...superseded];
 }
 
-function keepCurrent(
-  x: RollgenPull,
-  app: AppFlowState,
-  now: Date,
-  history: AppHistory,
-  checks: ReadonlyMap<string, CheckState>,
-): Action[] {
+/** What decides the open PR of the app's proposal. */
+interface Current {
+  readonly x: RollgenPull;
+  readonly app: AppFlowState;
+  readonly now: Date;
+  readonly history: AppHistory;
+  readonly checks: ReadonlyMap<string, CheckState>;
+}
+
+function keepCurrent(c: Current): Action[] {
+  const { x, app } = c;
   const p = app.proposal!;
   const fields = changedFields(x.pr, p);
   const commit = x.marker?.digest !== p.marker.digest;
@@ -142,16 +146,10 @@ function keepCurrent(
   // A body that only reports new measurements or health does not hold up the gate decision.
   const update: Action[] =
     Object.keys(fields).length > 0 ? [{ kind: 'update', pr: x.pr, proposal: p, commit, fields }] : [];
-  return [...update, ...gateOf(x, app, now, history, checks)];
+  return [...update, ...gateOf(c)];
 }
 
-function gateOf(
-  x: RollgenPull,
-  app: AppFlowState,
-  now: Date,
-  history: AppHistory,
-  checks: ReadonlyMap<string, CheckState>,
-): Action[] {
+function gateOf({ x, app, now, history, checks }: Current): Action[] {
   const gate = app.proposal!.gate;
   if (gate.kind === 'manual')
     return [{ kind: 'wait', pr: x.pr, reason: `manual gate: a person merges #${x.pr.number}` }];
