@@ -51604,6 +51604,193 @@ function checkUniqueNames2(metrics, out) {
   }
 }
 
+// src/analysis/record.ts
+init_errors();
+
+// src/analysis/types.ts
+var RECORD_VERSION = 1;
+var MEASUREMENT_HISTORY = 30;
+
+// src/analysis/record.ts
+var PHASES = ["Successful", "Failed", "Inconclusive", "Error"];
+function newRecord(spec, key2, now) {
+  return {
+    version: RECORD_VERSION,
+    key: key2,
+    startedAt: now.toISOString(),
+    metrics: spec.metrics.map((m) => empty(m.name))
+  };
+}
+function empty(name) {
+  return {
+    name,
+    count: 0,
+    successful: 0,
+    failed: 0,
+    inconclusive: 0,
+    error: 0,
+    consecutiveError: 0,
+    consecutiveSuccess: 0,
+    measurements: []
+  };
+}
+function metricRecord(record, name) {
+  return record.metrics.find((m) => m.name === name) ?? empty(name);
+}
+function apply(spec, record, metric, m) {
+  if (!spec.metrics.some((s) => s.name === metric))
+    throw new AnalysisRecordError(
+      `analysis has no metric "${metric}" (metrics: ${spec.metrics.map((s) => s.name).join(", ")})`
+    );
+  const before = metricRecord(record, metric);
+  const after = count(before, m.phase);
+  const updated = { ...after, measurements: [...before.measurements, m].slice(-MEASUREMENT_HISTORY) };
+  const others = record.metrics.filter((r) => r.name !== metric);
+  const order = spec.metrics.map((s) => s.name);
+  const metrics = [...others, updated].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  return { ...record, metrics };
+}
+function count(r, phase) {
+  switch (phase) {
+    case "Successful":
+      return {
+        ...r,
+        count: r.count + 1,
+        successful: r.successful + 1,
+        consecutiveError: 0,
+        consecutiveSuccess: r.consecutiveSuccess + 1
+      };
+    case "Failed":
+      return { ...r, count: r.count + 1, failed: r.failed + 1, consecutiveError: 0, consecutiveSuccess: 0 };
+    case "Inconclusive":
+      return { ...r, count: r.count + 1, inconclusive: r.inconclusive + 1, consecutiveError: 0, consecutiveSuccess: 0 };
+    case "Error":
+      return { ...r, error: r.error + 1, consecutiveError: r.consecutiveError + 1, consecutiveSuccess: 0 };
+  }
+}
+function readRecord(value) {
+  const fail = (what) => {
+    throw new AnalysisRecordError(`stored analysis record is invalid: ${what}`);
+  };
+  if (!isObject(value)) return fail("not an object");
+  if (value.version !== RECORD_VERSION) return fail(`version ${String(value.version)}, expected ${RECORD_VERSION}`);
+  if (typeof value.key !== "string") return fail("key is not a string");
+  if (!isTime(value.startedAt)) return fail("startedAt is not an ISO time");
+  if (!Array.isArray(value.metrics)) return fail("metrics is not a list");
+  const metrics = value.metrics.map((m, i) => readMetric(m, `metrics[${i}]`, fail));
+  if (new Set(metrics.map((m) => m.name)).size !== metrics.length) fail("a metric appears twice");
+  return { version: RECORD_VERSION, key: value.key, startedAt: value.startedAt, metrics };
+}
+var COUNTERS = [
+  "count",
+  "successful",
+  "failed",
+  "inconclusive",
+  "error",
+  "consecutiveError",
+  "consecutiveSuccess"
+];
+function readMetric(v, at, fail) {
+  if (!isObject(v) || typeof v.name !== "string") return fail(`${at} has no name`);
+  for (const c of COUNTERS)
+    if (!Number.isInteger(v[c]) || v[c] < 0) fail(`${at}.${c} is not a non-negative integer`);
+  const r = v;
+  if (r.count !== r.successful + r.failed + r.inconclusive) fail(`${at}.count does not add up`);
+  if (!Array.isArray(v.measurements) || v.measurements.length > MEASUREMENT_HISTORY)
+    fail(`${at}.measurements is not a list of at most ${MEASUREMENT_HISTORY}`);
+  const measurements = v.measurements.map(
+    (m, i) => readMeasurement(m, `${at}.measurements[${i}]`, fail)
+  );
+  if (measurements.length > r.count + r.error) fail(`${at} has more measurements than its counters`);
+  const counters = Object.fromEntries(COUNTERS.map((c) => [c, r[c]]));
+  return { ...counters, name: r.name, measurements };
+}
+function readMeasurement(v, at, fail) {
+  if (!isObject(v)) return fail(`${at} is not an object`);
+  if (!isTime(v.startedAt) || !isTime(v.finishedAt)) fail(`${at} has no startedAt/finishedAt ISO time`);
+  if (!PHASES.includes(v.phase)) fail(`${at}.phase is not one of ${PHASES.join(", ")}`);
+  for (const k of ["value", "message"])
+    if (v[k] !== void 0 && typeof v[k] !== "string") fail(`${at}.${k} is not a string`);
+  return {
+    startedAt: v.startedAt,
+    finishedAt: v.finishedAt,
+    phase: v.phase,
+    ...typeof v.value === "string" ? { value: v.value } : {},
+    ...typeof v.message === "string" ? { message: v.message } : {}
+  };
+}
+function isTime(v) {
+  return typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v) && !Number.isNaN(Date.parse(v));
+}
+
+// src/analysis/verdict.ts
+var ORDER2 = ["Successful", "Running", "Pending", "Inconclusive", "Error", "Failed"];
+var isCompleted = (p) => p !== "Pending" && p !== "Running";
+function verdict(spec, record, options = {}) {
+  const terminating = options.terminating === true || isTerminating(spec, record);
+  const metrics = spec.metrics.map((m) => assessMetric(m, metricRecord(record, m.name), terminating));
+  const decisive = metrics.filter((m) => !m.dryRun && isCompleted(m.phase));
+  const everythingCompleted = metrics.every((m) => isCompleted(m.phase));
+  const worst = decisive.reduce(
+    (w, m) => w === void 0 || ORDER2.indexOf(m.phase) > ORDER2.indexOf(w) ? m.phase : w,
+    void 0
+  );
+  const reasons = decisive.filter((m) => m.phase === worst && m.message).map((m) => `metric "${m.name}" assessed ${m.phase} due to ${m.message}`);
+  if (terminating) return { phase: worst ?? "Successful", reasons, metrics };
+  if (!everythingCompleted) {
+    const started2 = metrics.some((m) => m.phase !== "Pending");
+    return { phase: started2 ? "Running" : "Pending", reasons: [], metrics };
+  }
+  return { phase: worst ?? "Successful", reasons, metrics };
+}
+function isTerminating(spec, record) {
+  return spec.metrics.some((m) => {
+    if (m.dryRun) return false;
+    const phase = assessMetric(m, metricRecord(record, m.name), false).phase;
+    return phase === "Failed" || phase === "Error" || phase === "Inconclusive";
+  });
+}
+function assessMetric(metric, r, terminating) {
+  const base = { name: metric.name, dryRun: metric.dryRun };
+  if (r.measurements.length === 0 && r.count + r.error === 0)
+    return { ...base, phase: terminating ? "Successful" : "Pending" };
+  const limit = limitBreached(metric, r);
+  if (limit) return { ...base, ...limit };
+  const successLimit = metric.consecutiveSuccessLimit;
+  if (successLimit > 0 && r.consecutiveSuccess >= successLimit) return { ...base, phase: "Successful" };
+  const effective = effectiveCount(metric);
+  if (effective !== void 0 && r.count >= effective) {
+    if (successLimit > 0) {
+      const message = `consecutiveSuccessLimit (${successLimit}) not reached`;
+      return { ...base, phase: metric.failureLimit >= 0 ? "Inconclusive" : "Failed", message };
+    }
+    return { ...base, phase: "Successful" };
+  }
+  return { ...base, phase: terminating ? "Successful" : "Running" };
+}
+function limitBreached(metric, r) {
+  let found;
+  if (metric.failureLimit >= 0 && r.failed > metric.failureLimit)
+    found = { phase: "Failed", message: `failed (${r.failed}) > failureLimit (${metric.failureLimit})` };
+  if (r.inconclusive > metric.inconclusiveLimit)
+    found = {
+      phase: "Inconclusive",
+      message: `inconclusive (${r.inconclusive}) > inconclusiveLimit (${metric.inconclusiveLimit})`
+    };
+  if (r.consecutiveError > metric.consecutiveErrorLimit) {
+    const last = r.measurements[r.measurements.length - 1]?.message;
+    found = {
+      phase: "Error",
+      message: `consecutiveErrors (${r.consecutiveError}) > consecutiveErrorLimit (${metric.consecutiveErrorLimit})${last ? `: ${last}` : ""}`
+    };
+  }
+  return found;
+}
+function effectiveCount(metric) {
+  if (metric.count === void 0 || metric.count === 0) return metric.interval === void 0 ? 1 : void 0;
+  return metric.count;
+}
+
 // src/analysis/rollout-analysis.ts
 function rolloutAnalysis(spec, index, track, config, out) {
   const ctx = { rollout: spec.source ?? {}, track };
@@ -51628,6 +51815,7 @@ function rolloutAnalysis(spec, index, track, config, out) {
       );
     else background2 = fromConfig(spec, config, index, ctx, steps, out) ?? background2;
   }
+  Object.values(steps).forEach((list4) => list4.forEach((a) => warnUnbounded(a, out)));
   if (Object.keys(steps).length === 0 && !background2) return void 0;
   return { steps, ...background2 ? { background: background2 } : {} };
 }
@@ -51655,6 +51843,17 @@ function fromConfig(spec, config, index, ctx, steps, out) {
     );
   const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path11, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
+}
+function warnUnbounded(a, out) {
+  for (const m of a.metrics)
+    if (effectiveCount(m) === void 0)
+      out.push(
+        diagnosticAt(
+          m.origin,
+          `metric "${m.name}" has an interval and no count: in a step analysis it runs until it fails, so the step never passes; add count, or use it as background analysis`,
+          "warning"
+        )
+      );
 }
 
 // src/analysis/templates.ts
@@ -52958,13 +53157,13 @@ function statusDocument(s) {
     history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h }))
   };
 }
-var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
+var PHASES2 = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
 function parseStatus(value) {
   if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
     return `not a ${STATUS_API_VERSION} RolloutStatus`;
   const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
   for (const r of rollouts) {
-    if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
+    if (!isObject(r) || typeof r.name !== "string" || !PHASES2.includes(r.phase) || typeof r.stableRevision !== "string") {
       return "rollouts[] entries need name, phase and stableRevision";
     }
     const problem = numbersProblem(r);
@@ -53241,7 +53440,7 @@ function targetOf(previous, t, command) {
   if (command.kind === "abort" || command.kind === "retry") return { kind: command.kind };
   return targets2.reduce((a, b) => rank(b) < rank(a) ? b : a);
 }
-var ORDER2 = [
+var ORDER3 = [
   "adopt",
   "select",
   "step",
@@ -53253,7 +53452,7 @@ var ORDER2 = [
   "retry"
 ];
 function rank(t) {
-  return ORDER2.indexOf(t.kind) * 1e6 + (t.kind === "step" ? t.step : 0);
+  return ORDER3.indexOf(t.kind) * 1e6 + (t.kind === "step" ? t.step : 0);
 }
 function movingTargets(previous, t) {
   return t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name)).map((next) => ({
@@ -53348,7 +53547,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
   const onBranch = pulls.filter((x) => x.pr.branch === p.branch);
   const current = onBranch.find((x) => x.pr.state === "open");
   const superseded = open2.filter((x) => x !== current).map((x) => close(x, "superseded"));
-  if (current) return [...keepCurrent(current, app, now, history, checks), ...superseded];
+  if (current) return [...keepCurrent({ x: current, app, now, history, checks }), ...superseded];
   const newest = onBranch[0];
   if (newest && !app.ignoreHold && isRejection(newest, p)) {
     const note = newest.marker.noted ? [] : [{ kind: "note-hold", pr: newest.pr, marker: newest.marker }];
@@ -53373,15 +53572,16 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
     ];
   return [{ kind: "open", proposal: p }, ...superseded];
 }
-function keepCurrent(x, app, now, history, checks) {
+function keepCurrent(c) {
+  const { x, app } = c;
   const p = app.proposal;
   const fields = changedFields(x.pr, p);
   const commit2 = x.marker?.digest !== p.marker.digest;
   if (commit2) return [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }];
   const update2 = Object.keys(fields).length > 0 ? [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }] : [];
-  return [...update2, ...gateOf(x, app, now, history, checks)];
+  return [...update2, ...gateOf(c)];
 }
-function gateOf(x, app, now, history, checks) {
+function gateOf({ x, app, now, history, checks }) {
   const gate = app.proposal.gate;
   if (gate.kind === "manual")
     return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges #${x.pr.number}` }];
@@ -54791,193 +54991,6 @@ function secretFiller(secrets, env2) {
   }, s);
 }
 
-// src/analysis/record.ts
-init_errors();
-
-// src/analysis/types.ts
-var RECORD_VERSION = 1;
-var MEASUREMENT_HISTORY = 30;
-
-// src/analysis/record.ts
-var PHASES2 = ["Successful", "Failed", "Inconclusive", "Error"];
-function newRecord(spec, key2, now) {
-  return {
-    version: RECORD_VERSION,
-    key: key2,
-    startedAt: now.toISOString(),
-    metrics: spec.metrics.map((m) => empty(m.name))
-  };
-}
-function empty(name) {
-  return {
-    name,
-    count: 0,
-    successful: 0,
-    failed: 0,
-    inconclusive: 0,
-    error: 0,
-    consecutiveError: 0,
-    consecutiveSuccess: 0,
-    measurements: []
-  };
-}
-function metricRecord(record, name) {
-  return record.metrics.find((m) => m.name === name) ?? empty(name);
-}
-function apply(spec, record, metric, m) {
-  if (!spec.metrics.some((s) => s.name === metric))
-    throw new AnalysisRecordError(
-      `analysis has no metric "${metric}" (metrics: ${spec.metrics.map((s) => s.name).join(", ")})`
-    );
-  const before = metricRecord(record, metric);
-  const after = count(before, m.phase);
-  const updated = { ...after, measurements: [...before.measurements, m].slice(-MEASUREMENT_HISTORY) };
-  const others = record.metrics.filter((r) => r.name !== metric);
-  const order = spec.metrics.map((s) => s.name);
-  const metrics = [...others, updated].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
-  return { ...record, metrics };
-}
-function count(r, phase) {
-  switch (phase) {
-    case "Successful":
-      return {
-        ...r,
-        count: r.count + 1,
-        successful: r.successful + 1,
-        consecutiveError: 0,
-        consecutiveSuccess: r.consecutiveSuccess + 1
-      };
-    case "Failed":
-      return { ...r, count: r.count + 1, failed: r.failed + 1, consecutiveError: 0, consecutiveSuccess: 0 };
-    case "Inconclusive":
-      return { ...r, count: r.count + 1, inconclusive: r.inconclusive + 1, consecutiveError: 0, consecutiveSuccess: 0 };
-    case "Error":
-      return { ...r, error: r.error + 1, consecutiveError: r.consecutiveError + 1, consecutiveSuccess: 0 };
-  }
-}
-function readRecord(value) {
-  const fail = (what) => {
-    throw new AnalysisRecordError(`stored analysis record is invalid: ${what}`);
-  };
-  if (!isObject(value)) return fail("not an object");
-  if (value.version !== RECORD_VERSION) return fail(`version ${String(value.version)}, expected ${RECORD_VERSION}`);
-  if (typeof value.key !== "string") return fail("key is not a string");
-  if (!isTime(value.startedAt)) return fail("startedAt is not an ISO time");
-  if (!Array.isArray(value.metrics)) return fail("metrics is not a list");
-  const metrics = value.metrics.map((m, i) => readMetric(m, `metrics[${i}]`, fail));
-  if (new Set(metrics.map((m) => m.name)).size !== metrics.length) fail("a metric appears twice");
-  return { version: RECORD_VERSION, key: value.key, startedAt: value.startedAt, metrics };
-}
-var COUNTERS = [
-  "count",
-  "successful",
-  "failed",
-  "inconclusive",
-  "error",
-  "consecutiveError",
-  "consecutiveSuccess"
-];
-function readMetric(v, at, fail) {
-  if (!isObject(v) || typeof v.name !== "string") return fail(`${at} has no name`);
-  for (const c of COUNTERS)
-    if (!Number.isInteger(v[c]) || v[c] < 0) fail(`${at}.${c} is not a non-negative integer`);
-  const r = v;
-  if (r.count !== r.successful + r.failed + r.inconclusive) fail(`${at}.count does not add up`);
-  if (!Array.isArray(v.measurements) || v.measurements.length > MEASUREMENT_HISTORY)
-    fail(`${at}.measurements is not a list of at most ${MEASUREMENT_HISTORY}`);
-  const measurements = v.measurements.map(
-    (m, i) => readMeasurement(m, `${at}.measurements[${i}]`, fail)
-  );
-  if (measurements.length > r.count + r.error) fail(`${at} has more measurements than its counters`);
-  const counters = Object.fromEntries(COUNTERS.map((c) => [c, r[c]]));
-  return { ...counters, name: r.name, measurements };
-}
-function readMeasurement(v, at, fail) {
-  if (!isObject(v)) return fail(`${at} is not an object`);
-  if (!isTime(v.startedAt) || !isTime(v.finishedAt)) fail(`${at} has no startedAt/finishedAt ISO time`);
-  if (!PHASES2.includes(v.phase)) fail(`${at}.phase is not one of ${PHASES2.join(", ")}`);
-  for (const k of ["value", "message"])
-    if (v[k] !== void 0 && typeof v[k] !== "string") fail(`${at}.${k} is not a string`);
-  return {
-    startedAt: v.startedAt,
-    finishedAt: v.finishedAt,
-    phase: v.phase,
-    ...typeof v.value === "string" ? { value: v.value } : {},
-    ...typeof v.message === "string" ? { message: v.message } : {}
-  };
-}
-function isTime(v) {
-  return typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v) && !Number.isNaN(Date.parse(v));
-}
-
-// src/analysis/verdict.ts
-var ORDER3 = ["Successful", "Running", "Pending", "Inconclusive", "Error", "Failed"];
-var isCompleted = (p) => p !== "Pending" && p !== "Running";
-function verdict(spec, record, options = {}) {
-  const terminating = options.terminating === true || isTerminating(spec, record);
-  const metrics = spec.metrics.map((m) => assessMetric(m, metricRecord(record, m.name), terminating));
-  const decisive = metrics.filter((m) => !m.dryRun && isCompleted(m.phase));
-  const everythingCompleted = metrics.every((m) => isCompleted(m.phase));
-  const worst = decisive.reduce(
-    (w, m) => w === void 0 || ORDER3.indexOf(m.phase) > ORDER3.indexOf(w) ? m.phase : w,
-    void 0
-  );
-  const reasons = decisive.filter((m) => m.phase === worst && m.message).map((m) => `metric "${m.name}" assessed ${m.phase} due to ${m.message}`);
-  if (terminating) return { phase: worst ?? "Successful", reasons, metrics };
-  if (!everythingCompleted) {
-    const started2 = metrics.some((m) => m.phase !== "Pending");
-    return { phase: started2 ? "Running" : "Pending", reasons: [], metrics };
-  }
-  return { phase: worst ?? "Successful", reasons, metrics };
-}
-function isTerminating(spec, record) {
-  return spec.metrics.some((m) => {
-    if (m.dryRun) return false;
-    const phase = assessMetric(m, metricRecord(record, m.name), false).phase;
-    return phase === "Failed" || phase === "Error" || phase === "Inconclusive";
-  });
-}
-function assessMetric(metric, r, terminating) {
-  const base = { name: metric.name, dryRun: metric.dryRun };
-  if (r.measurements.length === 0 && r.count + r.error === 0)
-    return { ...base, phase: terminating ? "Successful" : "Pending" };
-  const limit = limitBreached(metric, r);
-  if (limit) return { ...base, ...limit };
-  const successLimit = metric.consecutiveSuccessLimit;
-  if (successLimit > 0 && r.consecutiveSuccess >= successLimit) return { ...base, phase: "Successful" };
-  const effective = effectiveCount(metric);
-  if (effective !== void 0 && r.count >= effective) {
-    if (successLimit > 0) {
-      const message = `consecutiveSuccessLimit (${successLimit}) not reached`;
-      return { ...base, phase: metric.failureLimit >= 0 ? "Inconclusive" : "Failed", message };
-    }
-    return { ...base, phase: "Successful" };
-  }
-  return { ...base, phase: terminating ? "Successful" : "Running" };
-}
-function limitBreached(metric, r) {
-  let found;
-  if (metric.failureLimit >= 0 && r.failed > metric.failureLimit)
-    found = { phase: "Failed", message: `failed (${r.failed}) > failureLimit (${metric.failureLimit})` };
-  if (r.inconclusive > metric.inconclusiveLimit)
-    found = {
-      phase: "Inconclusive",
-      message: `inconclusive (${r.inconclusive}) > inconclusiveLimit (${metric.inconclusiveLimit})`
-    };
-  if (r.consecutiveError > metric.consecutiveErrorLimit) {
-    const last = r.measurements[r.measurements.length - 1]?.message;
-    found = {
-      phase: "Error",
-      message: `consecutiveErrors (${r.consecutiveError}) > consecutiveErrorLimit (${metric.consecutiveErrorLimit})${last ? `: ${last}` : ""}`
-    };
-  }
-  return found;
-}
-function effectiveCount(metric) {
-  if (metric.count === void 0 || metric.count === 0) return metric.interval === void 0 ? 1 : void 0;
-  return metric.count;
-}
-
 // src/analysis/schedule.ts
 var ERROR_RETRY_SECONDS = 10;
 function due(spec, record, now) {
@@ -55426,40 +55439,29 @@ async function fetchChecks2(s, decisions) {
 }
 
 // src/analysis/run.ts
+async function takeDue(spec, record, o) {
+  const names = due(spec, record, o.dueAt ?? o.now()).metrics.filter((m) => !o.only || o.only(m));
+  const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), o) })));
+  const after = taken.reduce((r, { m, x }) => apply(spec, r, m, x), record);
+  const next = due(spec, after, o.dueAt ?? o.now()).next;
+  return { record: after, verdict: verdict(spec, after), taken: taken.length, ...next ? { next } : {} };
+}
+var metricOf = (spec, name) => spec.metrics.find((s) => s.name === name);
 async function runToEnd(spec, o) {
   let record = newRecord(spec, o.key, o.now());
+  const only = (m) => !unboundedDone(spec, record, m);
   for (; ; ) {
-    const decideAt = o.wait ? o.now() : /* @__PURE__ */ new Date(864e13);
-    const pending = due(spec, record, decideAt).metrics.filter((m) => !unboundedDone(spec, record, m));
-    if (pending.length > 0) {
-      const taken = await Promise.all(
-        pending.map(async (m) => ({
-          m,
-          x: await measure(
-            spec.metrics.find((s) => s.name === m),
-            { ...o }
-          )
-        }))
-      );
-      for (const { m, x } of taken) record = apply(spec, record, m, x);
-    }
-    const v = verdict(spec, record);
-    if (isCompleted(v.phase)) return { record, verdict: v };
-    const next = due(spec, record, decideAt);
-    const remaining = next.metrics.filter((m) => !unboundedDone(spec, record, m));
-    if (remaining.length === 0 && (!o.wait || !nextBounded(spec, record, next.next)))
+    const round = await takeDue(spec, record, { ...o, only, ...o.wait ? {} : { dueAt: /* @__PURE__ */ new Date(864e13) } });
+    record = round.record;
+    if (isCompleted(round.verdict.phase)) return { record, verdict: round.verdict };
+    const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name));
+    if (!owed || round.taken === 0 && !round.next)
       return { record, verdict: verdict(spec, record, { terminating: true }) };
-    if (o.wait && remaining.length === 0 && next.next)
-      await o.sleep(Math.max(0, Date.parse(next.next) - o.now().getTime()));
+    if (round.taken === 0 && round.next) await o.sleep(Math.max(0, Date.parse(round.next) - o.now().getTime()));
   }
 }
 function unboundedDone(spec, record, name) {
-  const metric = spec.metrics.find((m) => m.name === name);
-  return effectiveCount(metric) === void 0 && metricRecord(record, name).count > 0;
-}
-function nextBounded(spec, record, next) {
-  if (!next) return false;
-  return spec.metrics.some((m) => !unboundedDone(spec, record, m.name));
+  return effectiveCount(metricOf(spec, name)) === void 0 && metricRecord(record, name).count > 0;
 }
 
 // src/run/analyze-command.ts

@@ -6,6 +6,7 @@ import { Located, readRequest } from './request';
 import { resolveAnalysis } from './resolve';
 import { TemplateIndex } from './templates';
 import { AnalysisSpec, RolloutAnalysis } from './types';
+import { effectiveCount } from './verdict';
 
 /**
  * rollgen.yaml's `analysis:` of one app, as written (for Kruise rollouts, which have no analysis of their own):
@@ -48,6 +49,7 @@ export function rolloutAnalysis(
       );
     else background = fromConfig(spec, config, index, ctx, steps, out) ?? background;
   }
+  Object.values(steps).forEach((list) => list.forEach((a) => warnUnbounded(a, out)));
   if (Object.keys(steps).length === 0 && !background) return undefined;
   return { steps, ...(background ? { background } : {}) };
 }
@@ -83,4 +85,17 @@ function fromConfig(
     );
   const resolved = resolveAnalysis(readRequest(v.background, locate, [...path, 'background']), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : undefined;
+}
+
+/** A step analysis must complete; a metric measured "until the gate ends" never lets it (Argo's step would wait forever). */
+function warnUnbounded(a: AnalysisSpec, out: Diagnostic[]): void {
+  for (const m of a.metrics)
+    if (effectiveCount(m) === undefined)
+      out.push(
+        diagnosticAt(
+          m.origin,
+          `metric "${m.name}" has an interval and no count: in a step analysis it runs until it fails, so the step never passes; add count, or use it as background analysis`,
+          'warning',
+        ),
+      );
 }

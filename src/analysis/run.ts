@@ -4,6 +4,38 @@ import { due } from './schedule';
 import { AnalysisRecord, AnalysisSpec, Verdict } from './types';
 import { effectiveCount, isCompleted, verdict } from './verdict';
 
+export interface RoundOptions extends Pick<MeasureOptions, 'signal' | 'env' | 'timeoutMs'> {
+  readonly now: () => Date;
+  /** Which due metrics to take (default all); `rollgen analyze` skips unbounded metrics already measured. */
+  readonly only?: (metric: string) => boolean;
+  /** Decide what is due as if at this time (default now); `--no-wait` looks far ahead. */
+  readonly dueAt?: Date;
+}
+
+export interface Round {
+  readonly record: AnalysisRecord;
+  readonly verdict: Verdict;
+  /** How many measurements this round took (one request each). */
+  readonly taken: number;
+  /** ISO time when the next measurement falls due, if the analysis goes on. */
+  readonly next?: string;
+}
+
+/**
+ * One scheduled run's share of an analysis (what the Action does per `rollgen pr`): the measurements
+ * due at `now`, taken in parallel and applied to the record, then the verdict. At most one request
+ * per metric; a rerun at the same time finds nothing due, so it never measures twice.
+ */
+export async function takeDue(spec: AnalysisSpec, record: AnalysisRecord, o: RoundOptions): Promise<Round> {
+  const names = due(spec, record, o.dueAt ?? o.now()).metrics.filter((m) => !o.only || o.only(m));
+  const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), o) })));
+  const after = taken.reduce((r, { m, x }) => apply(spec, r, m, x), record);
+  const next = due(spec, after, o.dueAt ?? o.now()).next;
+  return { record: after, verdict: verdict(spec, after), taken: taken.length, ...(next ? { next } : {}) };
+}
+
+const metricOf = (spec: AnalysisSpec, name: string) => spec.metrics.find((s) => s.name === name)!;
+
 export interface RunOptions extends Pick<MeasureOptions, 'signal' | 'env'> {
   readonly key: string;
   readonly now: () => Date;
@@ -15,47 +47,27 @@ export interface RunOptions extends Pick<MeasureOptions, 'signal' | 'env'> {
 /**
  * Runs one analysis to its end locally (`rollgen analyze`): every measurement of a count-limited
  * metric, and one of a metric that would run until the gate ends (then the run counts as
- * terminated, as Argo ends a background analysis). The loop is the engine's due/measure/apply/verdict.
+ * terminated, as Argo ends a background analysis when the rollout moves on).
  */
 export async function runToEnd(
   spec: AnalysisSpec,
   o: RunOptions,
 ): Promise<{ record: AnalysisRecord; verdict: Verdict }> {
   let record = newRecord(spec, o.key, o.now());
+  const only = (m: string) => !unboundedDone(spec, record, m);
   for (;;) {
-    const decideAt = o.wait ? o.now() : new Date(8.64e15);
-    const pending = due(spec, record, decideAt).metrics.filter((m) => !unboundedDone(spec, record, m));
-    if (pending.length > 0) {
-      const taken = await Promise.all(
-        pending.map(async (m) => ({
-          m,
-          x: await measure(
-            spec.metrics.find((s) => s.name === m)!,
-            { ...o },
-          ),
-        })),
-      );
-      for (const { m, x } of taken) record = apply(spec, record, m, x);
-    }
-    const v = verdict(spec, record);
-    if (isCompleted(v.phase)) return { record, verdict: v };
-    const next = due(spec, record, decideAt);
-    const remaining = next.metrics.filter((m) => !unboundedDone(spec, record, m));
-    if (remaining.length === 0 && (!o.wait || !nextBounded(spec, record, next.next)))
+    // Without waiting, every metric not yet done is due at once.
+    const round = await takeDue(spec, record, { ...o, only, ...(o.wait ? {} : { dueAt: new Date(8.64e15) }) });
+    record = round.record;
+    if (isCompleted(round.verdict.phase)) return { record, verdict: round.verdict };
+    const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name));
+    if (!owed || (round.taken === 0 && !round.next))
       return { record, verdict: verdict(spec, record, { terminating: true }) };
-    if (o.wait && remaining.length === 0 && next.next)
-      await o.sleep(Math.max(0, Date.parse(next.next) - o.now().getTime()));
+    if (round.taken === 0 && round.next) await o.sleep(Math.max(0, Date.parse(round.next) - o.now().getTime()));
   }
 }
 
-/** A metric without a count that has one successful-or-failed measurement: enough for a local run. */
+/** A metric without a count that has one successful, failed or inconclusive measurement: enough for a local run. */
 function unboundedDone(spec: AnalysisSpec, record: AnalysisRecord, name: string): boolean {
-  const metric = spec.metrics.find((m) => m.name === name)!;
-  return effectiveCount(metric) === undefined && metricRecord(record, name).count > 0;
-}
-
-/** Whether a later measurement is still owed to some metric that is not yet done. */
-function nextBounded(spec: AnalysisSpec, record: AnalysisRecord, next: string | undefined): boolean {
-  if (!next) return false;
-  return spec.metrics.some((m) => !unboundedDone(spec, record, m.name));
+  return effectiveCount(metricOf(spec, name)) === undefined && metricRecord(record, name).count > 0;
 }

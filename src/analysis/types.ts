@@ -2,19 +2,24 @@
  * The analysis engine's public types: plain, readonly, JSON-serializable data.
  *
  * API (stable; `i10-loop` builds on it):
- * - `src/analysis/types.ts`     AnalysisSpec, MetricSpec, ProviderSpec, AnalysisRecord, Measurement, Verdict, GateAnalysis
- * - `src/analysis/record.ts`    newRecord(spec, key, now), apply(spec, record, metric, measurement) -> record,
- *                               readRecord(json) -> record (versioned, validated; throws RecordError), RECORD_VERSION
- * - `src/analysis/schedule.ts`  due(spec, record, now) -> { metrics: names due now, next?: ISO time of the next one }
- * - `src/analysis/verdict.ts`   verdict(spec, record) -> { phase, reasons, metrics: per-metric phase }
- * - `src/analysis/measure.ts`   measure(metric, { signal, timeoutMs, env }) -> Measurement (edge: HTTP; never throws)
- * - `src/analysis/gates.ts`     gatesOf(analysis, step) -> the analyses that gate a rollgen step (1-based)
- * - `src/analysis/format.ts`    formatRecord(spec, record) -> table + text chart (markdown-safe monospace text)
+ * - `types.ts`     AnalysisSpec, MetricSpec, ProviderSpec, AnalysisRecord, Measurement, Verdict, GateAnalysis, RolloutAnalysis
+ * - `record.ts`    newRecord(spec, key, now), apply(spec, record, metric, measurement) -> record,
+ *                  readRecord(parsedJson) -> record (versioned, validated; throws AnalysisRecordError)
+ * - `schedule.ts`  due(spec, record, now) -> { metrics: names due now, next?: ISO time of the next one }
+ * - `verdict.ts`   verdict(spec, record, { terminating? }) -> { phase, reasons, metrics }
+ * - `measure.ts`   measure(metric, { signal, timeoutMs, env, now }) -> Measurement (edge: HTTP; never throws)
+ * - `run.ts`       takeDue(spec, record, { now, env, signal }) -> { record, verdict, taken, next } (one scheduled run),
+ *                  runToEnd(spec, options) (`rollgen analyze`)
+ * - `gates.ts`     gatesOf(rollout.analysis, step) -> GateAnalysis[]; analysisPasses(kind, phase)
+ * - `format.ts`    formatRecord(title, spec, record, verdict) -> table + sparkline text
+ * Where specs come from: `LoadedRollout.analysis` (src/spec/load-app.ts), resolved when the app loads;
+ * `PlannedStep.analysis` is its plain summary for `plan`.
  *
- * A caller (the `analyze` command, the GitHub loop) does, per run:
- *   record = stored ?? newRecord(spec, key, now)
- *   for m of due(spec, record, now).metrics: record = apply(spec, record, m, await measure(metricOf(spec, m), ...))
- *   v = verdict(spec, record)   // Successful | Failed | Inconclusive | Error: done; Pending | Running: call again at `next`
+ * A scheduled run (the GitHub loop), per gate of the step that landed:
+ *   record = stored ? readRecord(stored) : newRecord(gate.spec, key, now)   // key: app/rollout/gate.id/revision
+ *   { record, verdict, next } = await takeDue(gate.spec, record, { now })     // bounded: one request per due metric
+ *   store record; analysisPasses(gate.kind, verdict.phase) decides the gate; Failed/Error abort, Inconclusive holds;
+ *   Pending/Running: come back at `next`. A background analysis ends with verdict(spec, record, { terminating: true }).
  * Semantics follow Argo Rollouts' AnalysisRun controller (see README "Analysis").
  */
 import { Origin } from '../diagnostics';

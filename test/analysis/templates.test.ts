@@ -137,6 +137,14 @@ describe('AnalysisTemplates resolved at plan time', () => {
     expect(messages.some((m) => /two metrics have the same name "error-rate"/.test(m))).toBe(true);
   });
 
+  test('a step analysis metric without count is warned about: it would never complete', () => {
+    const text = fixture('analysis.yaml').replace('      interval: 1s\n      count: 3\n', '      interval: 1s\n');
+    const { messages } = load(ARGO, { 'analysis.yaml': text });
+    expect(messages).toEqual([
+      `analysis.yaml:${lineOf(text, '- name: success-rate')}:7: warning: metric "success-rate" has an interval and no count: in a step analysis it runs until it fails, so the step never passes; add count, or use it as background analysis`,
+    ]);
+  });
+
   test('dryRun of the rollout analysis marks matching metrics', () => {
     const text = fixture('rollout.yaml').replace(
       '        startingStep: 2',

@@ -1,8 +1,10 @@
 import * as http from 'http';
 import { AddressInfo } from 'net';
 import { measure } from '../../src/analysis/measure';
+import { newRecord, readRecord } from '../../src/analysis/record';
+import { runToEnd, takeDue } from '../../src/analysis/run';
 import { MetricSpec, ProviderSpec } from '../../src/analysis/types';
-import { condition, metricSpec } from '../helpers/analysis';
+import { analysisSpec, condition, metricSpec } from '../helpers/analysis';
 
 /** A loopback metrics endpoint: answers by path, and records what it was sent. */
 let server: http.Server;
@@ -98,5 +100,44 @@ describe('web provider against a loopback server', () => {
       phase: 'Error',
       message: 'secret arg "token" needs the environment variable ROLLGEN_ARG_TOKEN',
     });
+  });
+});
+
+describe('runs that continue a stored record (what the scheduled Action does)', () => {
+  // Built in each test: the server's address is known only after beforeAll.
+  const specOf = () => analysisSpec({ ...web({ jsonPath: '{$.data.ok}' }, 'result == true'), count: 3, interval: 60 });
+  const at = (s: number) => () => new Date(Date.UTC(2026, 0, 1) + s * 1000);
+
+  test('each run takes only what is due; a rerun at the same time measures nothing', async () => {
+    const spec = specOf();
+    let stored: unknown = newRecord(spec, 'app/step-1', at(0)());
+    const run = async (s: number) => {
+      const round = await takeDue(spec, readRecord(JSON.parse(JSON.stringify(stored))), { now: at(s) });
+      stored = round.record;
+      return [round.taken, round.verdict.phase, round.next];
+    };
+    expect(await run(0)).toEqual([1, 'Running', at(60)().toISOString()]);
+    expect(await run(0)).toEqual([0, 'Running', at(60)().toISOString()]);
+    expect(await run(30)).toEqual([0, 'Running', at(60)().toISOString()]);
+    expect(await run(61)).toEqual([1, 'Running', at(121)().toISOString()]);
+    expect(await run(200)).toEqual([1, 'Successful', undefined]);
+  });
+
+  test('rollgen analyze waits out the interval between measurements', async () => {
+    const spec = specOf();
+    let clock = 0;
+    const slept: number[] = [];
+    const { record, verdict } = await runToEnd(spec, {
+      key: 'k',
+      now: () => new Date(Date.UTC(2026, 0, 1) + clock),
+      wait: true,
+      sleep: async (ms) => {
+        slept.push(ms);
+        clock += ms;
+      },
+    });
+    expect(verdict.phase).toBe('Successful');
+    expect(record.metrics[0].count).toBe(3);
+    expect(slept).toEqual([60000, 60000]);
   });
 });
