@@ -1,9 +1,7 @@
 import { gatesOf } from '../analysis/gates';
-import { measure } from '../analysis/measure';
-import { apply, newRecord } from '../analysis/record';
-import { due } from '../analysis/schedule';
+import { newRecord } from '../analysis/record';
+import { takeDue } from '../analysis/run';
 import type { AnalysisRecord, GateAnalysis, RolloutAnalysis } from '../analysis/types';
-import { verdict } from '../analysis/verdict';
 import type { LoadedRollout } from '../spec/load-app';
 import type { AppStatus } from '../state/status';
 import type { ScmClient } from '../scm/types';
@@ -64,13 +62,10 @@ export async function runAnalysis(a: AnalysisRun): Promise<AnalysisGate> {
   const results: GateResult[] = [];
   const records: Record<string, AnalysisRecord> = { ...stored };
   for (const g of a.gates) {
-    let record = stored[g.key] ?? newRecord(g.gate.spec, g.key, a.startedAt > now ? now : a.startedAt);
-    for (const metric of due(g.gate.spec, record, now).metrics) {
-      const spec = g.gate.spec.metrics.find((m) => m.name === metric)!;
-      record = apply(g.gate.spec, record, metric, await measure(spec, { env: a.env, now: a.now }));
-    }
+    const before = stored[g.key] ?? newRecord(g.gate.spec, g.key, a.startedAt > now ? now : a.startedAt);
+    const { record, verdict } = await takeDue(g.gate.spec, before, { env: a.env, now: a.now });
     records[g.key] = record;
-    results.push({ gate: g.gate, record, verdict: verdict(g.gate.spec, record) });
+    results.push({ gate: g.gate, record, verdict });
   }
   const report = analysisMarkdown(
     results.map((r, i) => ({
