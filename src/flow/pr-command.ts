@@ -9,7 +9,7 @@ import { flowEdges } from './edges';
 import { Action, AppFlowState, AppHistory, RollgenPull, decide, groupPulls } from './decide';
 import { execute } from './execute';
 import { abortProposal, readSignals, withGateReport } from './gate-edge';
-import { gateFailure } from './gate-signals';
+import { GateSignals, gateFailure } from './gate-signals';
 import { decideOnFailure } from './on-failure';
 import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
@@ -21,9 +21,12 @@ interface AppRound {
   /** The abort PR, when the step failed and a canary is live to abort. */
   readonly abort?: Proposal;
   readonly onFailure: OnFailure;
+  /** GitHub refused a read of the app's health or analysis: the app is skipped this run. */
+  readonly refused?: ScmError;
 }
 
 function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckState>): Action[] {
+  if (r.refused) return [];
   return (
     decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now) ?? decide(r.state, r.pulls, now, r.history, checks)
   );
@@ -45,6 +48,7 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
       const actions = checks.size > 0 ? decideRound(r, now, checks) : first[i];
       // GitHub refusing one app's request (branch protection, a 5xx after retries) must not starve the others.
       try {
+        if (r.refused) throw r.refused;
         await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
       } catch (e) {
         if (!(e instanceof ScmError)) throw e;
@@ -71,7 +75,14 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
   const rounds: AppRound[] = [];
   for (const [i, entry] of s.apps.entries()) {
     const at = landed[i];
-    const signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : undefined;
+    let signals: GateSignals | undefined;
+    try {
+      signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : undefined;
+    } catch (e) {
+      if (!(e instanceof ScmError)) throw e;
+      rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: 'abort', refused: e });
+      continue;
+    }
     const proposal = proposals[i] && signals ? withGateReport(proposals[i], signals) : proposals[i];
     const abort = gateFailure(signals) ? abortProposal(s, entry) : undefined;
     rounds.push({

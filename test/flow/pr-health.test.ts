@@ -5,6 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { ScmError } from '../../src/errors';
 import { FlowWorld } from '../helpers/flow-world';
 import { commitAll, git } from '../helpers/git-repo';
 
@@ -106,4 +107,23 @@ test('a manual gate is never merged by health success, but a failure still abort
   w.fake.postStatus(head(), FLUX, 'failure');
   await w.pr();
   expect(w.fake.pulls.find((p) => p.branch === 'rollgen/echo/abort')?.merged).toBe(true);
+});
+
+test('GitHub refusing the status read of one app skips that app only; the run exits 1 naming it', async () => {
+  w = new FlowWorld(
+    ['echo-a', 'echo-b'],
+    `apps:\n  - source: apps/echo-a\n    output: deploy/echo-a\n    health: {statuses: ['kustomization/{name}/*']}\n  - source: apps/echo-b\n    output: deploy/echo-b\n`,
+  );
+  await w.pr();
+  w.merge(w.openPr('rollgen/echo-a/adopt').number);
+  w.merge(w.openPr('rollgen/echo-b/adopt').number);
+  const refuse = jest
+    .spyOn(w.fake, 'commitStatuses')
+    .mockRejectedValue(new ScmError('read statuses', 403, 'Resource not accessible by integration'));
+  const r = await w.pr();
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/echo-a: .*Resource not accessible by integration/);
+  expect(r.stderr).toContain('GitHub refused requests for echo-a');
+  expect(w.fake.open().map((p) => p.branch)).toEqual(['rollgen/echo-b/select']);
+  refuse.mockRestore();
 });
