@@ -25727,9 +25727,9 @@ var require_parser2 = __commonJS({
         parseError: function parseError(str3, hash) {
           throw new Error(str3);
         },
-        parse: function parse3(input2) {
+        parse: function parse3(input3) {
           var self2 = this, stack = [0], vstack = [null], lstack = [], table2 = this.table, yytext = "", yylineno = 0, yyleng = 0, recovering = 0, TERROR = 2, EOF = 1;
-          this.lexer.setInput(input2);
+          this.lexer.setInput(input3);
           this.lexer.yy = this.yy;
           this.yy.lexer = this.lexer;
           this.yy.parser = this;
@@ -25837,8 +25837,8 @@ var require_parser2 = __commonJS({
               throw new Error(str3);
             }
           },
-          setInput: function setInput(input2) {
-            this._input = input2;
+          setInput: function setInput(input3) {
+            this._input = input3;
             this._more = this._less = this.done = false;
             this.yylineno = this.yyleng = 0;
             this.yytext = this.matched = this.match = "";
@@ -25848,7 +25848,7 @@ var require_parser2 = __commonJS({
             this.offset = 0;
             return this;
           },
-          input: function input2() {
+          input: function input3() {
             var ch = this._input[0];
             this.yytext += ch;
             this.yyleng++;
@@ -26683,19 +26683,19 @@ var require_base2 = __commonJS({
     exports2.parser = _parser2["default"];
     var yy = {};
     _utils.extend(yy, Helpers);
-    function parseWithoutProcessing(input2, options) {
-      if (input2.type === "Program") {
-        return input2;
+    function parseWithoutProcessing(input3, options) {
+      if (input3.type === "Program") {
+        return input3;
       }
       _parser2["default"].yy = yy;
       yy.locInfo = function(locInfo) {
         return new yy.SourceLocation(options && options.srcName, locInfo);
       };
-      var ast = _parser2["default"].parse(input2);
+      var ast = _parser2["default"].parse(input3);
       return ast;
     }
-    function parse3(input2, options) {
-      var ast = parseWithoutProcessing(input2, options);
+    function parse3(input3, options) {
+      var ast = parseWithoutProcessing(input3, options);
       var strip = new _whitespaceControl2["default"](options);
       return strip.accept(ast);
     }
@@ -27069,9 +27069,9 @@ var require_compiler = __commonJS({
         }
       }
     };
-    function precompile(input2, options, env2) {
-      if (input2 == null || typeof input2 !== "string" && input2.type !== "Program") {
-        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.precompile. You passed " + input2);
+    function precompile(input3, options, env2) {
+      if (input3 == null || typeof input3 !== "string" && input3.type !== "Program") {
+        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.precompile. You passed " + input3);
       }
       options = options || {};
       if (!("data" in options)) {
@@ -27080,13 +27080,13 @@ var require_compiler = __commonJS({
       if (options.compat) {
         options.useDepths = true;
       }
-      var ast = env2.parse(input2, options), environment = new env2.Compiler().compile(ast, options);
+      var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options);
       return new env2.JavaScriptCompiler().compile(environment, options);
     }
-    function compile3(input2, options, env2) {
+    function compile3(input3, options, env2) {
       if (options === void 0) options = {};
-      if (input2 == null || typeof input2 !== "string" && input2.type !== "Program") {
-        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.compile. You passed " + input2);
+      if (input3 == null || typeof input3 !== "string" && input3.type !== "Program") {
+        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.compile. You passed " + input3);
       }
       options = _utils.extend({}, options);
       if (!("data" in options)) {
@@ -27097,7 +27097,7 @@ var require_compiler = __commonJS({
       }
       var compiled2 = void 0;
       function compileInput() {
-        var ast = env2.parse(input2, options), environment = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment, options, void 0, true);
+        var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment, options, void 0, true);
         return env2.template(templateSpec);
       }
       function ret(context, execOptions) {
@@ -30034,11 +30034,11 @@ var require_handlebars = __commonJS({
     var _create = _handlebarsRuntime2["default"].create;
     function create() {
       var hb = _create();
-      hb.compile = function(input2, options) {
-        return _handlebarsCompilerCompiler.compile(input2, options, hb);
+      hb.compile = function(input3, options) {
+        return _handlebarsCompilerCompiler.compile(input3, options, hb);
       };
-      hb.precompile = function(input2, options) {
-        return _handlebarsCompilerCompiler.precompile(input2, options, hb);
+      hb.precompile = function(input3, options) {
+        return _handlebarsCompilerCompiler.precompile(input3, options, hb);
       };
       hb.AST = _handlebarsCompilerAst2["default"];
       hb.Compiler = _handlebarsCompilerCompiler.Compiler;
@@ -33322,27 +33322,27 @@ var require_utils2 = __commonJS({
       }
       return BYTE_HEX[240 | cp >> 18] + BYTE_HEX[128 | cp >> 12 & 63] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
     }
-    function stringArrayToHexStripped(input2) {
+    function stringArrayToHexStripped(input3) {
       let acc = "";
       let code = 0;
       let i = 0;
-      for (i = 0; i < input2.length; i++) {
-        code = input2[i].charCodeAt(0);
+      for (i = 0; i < input3.length; i++) {
+        code = input3[i].charCodeAt(0);
         if (code === 48) {
           continue;
         }
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input2[i];
+        acc += input3[i];
         break;
       }
-      for (i += 1; i < input2.length; i++) {
-        code = input2[i].charCodeAt(0);
+      for (i += 1; i < input3.length; i++) {
+        code = input3[i].charCodeAt(0);
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input2[i];
+        acc += input3[i];
       }
       return acc;
     }
@@ -33385,11 +33385,11 @@ var require_utils2 = __commonJS({
       const tail = hextets.slice(bestStart + bestLength).join(":");
       return head + "::" + tail;
     }
-    function normalizeIPv6Address(input2) {
-      const compression = input2.indexOf("::");
-      if (compression !== -1 && input2.indexOf("::", compression + 1) !== -1) return void 0;
-      const left = compression === -1 ? input2.split(":") : input2.slice(0, compression).split(":");
-      const right = compression === -1 ? [] : input2.slice(compression + 2).split(":");
+    function normalizeIPv6Address(input3) {
+      const compression = input3.indexOf("::");
+      if (compression !== -1 && input3.indexOf("::", compression + 1) !== -1) return void 0;
+      const left = compression === -1 ? input3.split(":") : input3.slice(0, compression).split(":");
+      const right = compression === -1 ? [] : input3.slice(compression + 2).split(":");
       if (compression !== -1) {
         if (left.length === 1 && left[0] === "") left.length = 0;
         if (right.length === 1 && right[0] === "") right.length = 0;
@@ -33422,23 +33422,23 @@ var require_utils2 = __commonJS({
       const bracketed = host[0] === "[" && host[host.length - 1] === "]";
       const hasBracket = host[0] === "[" || host[host.length - 1] === "]";
       if (hasBracket && !bracketed) return { host, isIPV6: false, error: true };
-      let input2 = bracketed ? host.slice(1, -1) : host;
-      if (bracketed && isIPvFuture(input2)) {
-        input2 = input2.toLowerCase();
-        return { host: `[${input2}]`, escapedHost: input2, isIPV6: false, isIPVFuture: true };
+      let input3 = bracketed ? host.slice(1, -1) : host;
+      if (bracketed && isIPvFuture(input3)) {
+        input3 = input3.toLowerCase();
+        return { host: `[${input3}]`, escapedHost: input3, isIPV6: false, isIPVFuture: true };
       }
-      if (findToken(input2, ":") < 2) {
+      if (findToken(input3, ":") < 2) {
         return { host, isIPV6: false, error: bracketed };
       }
       let zoneIdentifier = "";
-      const zoneSeparator = input2.indexOf("%");
+      const zoneSeparator = input3.indexOf("%");
       if (zoneSeparator !== -1) {
-        const separatorLength = input2.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
-        zoneIdentifier = input2.slice(zoneSeparator + separatorLength);
+        const separatorLength = input3.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
+        zoneIdentifier = input3.slice(zoneSeparator + separatorLength);
         if (!isZoneIdentifier(zoneIdentifier)) return { host, isIPV6: false, error: true };
-        input2 = input2.slice(0, zoneSeparator);
+        input3 = input3.slice(0, zoneSeparator);
       }
-      const address = normalizeIPv6Address(input2);
+      const address = normalizeIPv6Address(input3);
       if (address === void 0) return { host, isIPV6: false, error: true };
       return {
         host: address + (zoneIdentifier ? "%" + zoneIdentifier : ""),
@@ -33454,37 +33454,37 @@ var require_utils2 = __commonJS({
       return ind;
     }
     function removeDotSegments(path11) {
-      let input2 = path11;
+      let input3 = path11;
       const output = [];
       let nextSlash = -1;
       let len = 0;
-      while (len = input2.length) {
+      while (len = input3.length) {
         if (len === 1) {
-          if (input2 === ".") {
+          if (input3 === ".") {
             break;
-          } else if (input2 === "/") {
+          } else if (input3 === "/") {
             output.push("/");
             break;
           } else {
-            output.push(input2);
+            output.push(input3);
             break;
           }
         } else if (len === 2) {
-          if (input2[0] === ".") {
-            if (input2[1] === ".") {
+          if (input3[0] === ".") {
+            if (input3[1] === ".") {
               break;
-            } else if (input2[1] === "/") {
-              input2 = input2.slice(2);
+            } else if (input3[1] === "/") {
+              input3 = input3.slice(2);
               continue;
             }
-          } else if (input2[0] === "/") {
-            if (input2[1] === "." || input2[1] === "/") {
+          } else if (input3[0] === "/") {
+            if (input3[1] === "." || input3[1] === "/") {
               output.push("/");
               break;
             }
           }
         } else if (len === 3) {
-          if (input2 === "/..") {
+          if (input3 === "/..") {
             if (output.length !== 0) {
               output.pop();
             }
@@ -33492,24 +33492,24 @@ var require_utils2 = __commonJS({
             break;
           }
         }
-        if (input2[0] === ".") {
-          if (input2[1] === ".") {
-            if (input2[2] === "/") {
-              input2 = input2.slice(3);
+        if (input3[0] === ".") {
+          if (input3[1] === ".") {
+            if (input3[2] === "/") {
+              input3 = input3.slice(3);
               continue;
             }
-          } else if (input2[1] === "/") {
-            input2 = input2.slice(2);
+          } else if (input3[1] === "/") {
+            input3 = input3.slice(2);
             continue;
           }
-        } else if (input2[0] === "/") {
-          if (input2[1] === ".") {
-            if (input2[2] === "/") {
-              input2 = input2.slice(2);
+        } else if (input3[0] === "/") {
+          if (input3[1] === ".") {
+            if (input3[2] === "/") {
+              input3 = input3.slice(2);
               continue;
-            } else if (input2[2] === ".") {
-              if (input2[3] === "/") {
-                input2 = input2.slice(3);
+            } else if (input3[2] === ".") {
+              if (input3[3] === "/") {
+                input3 = input3.slice(3);
                 if (output.length !== 0) {
                   output.pop();
                 }
@@ -33518,12 +33518,12 @@ var require_utils2 = __commonJS({
             }
           }
         }
-        if ((nextSlash = input2.indexOf("/", 1)) === -1) {
-          output.push(input2);
+        if ((nextSlash = input3.indexOf("/", 1)) === -1) {
+          output.push(input3);
           break;
         } else {
-          output.push(input2.slice(0, nextSlash));
-          input2 = input2.slice(nextSlash);
+          output.push(input3.slice(0, nextSlash));
+          input3 = input3.slice(nextSlash);
         }
       }
       return output.join("");
@@ -33567,14 +33567,14 @@ var require_utils2 = __commonJS({
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
-    function normalizePercentEncoding(input2, decodeUnreserved = false) {
-      if (input2.indexOf("%") === -1) {
-        return input2;
+    function normalizePercentEncoding(input3, decodeUnreserved = false) {
+      if (input3.indexOf("%") === -1) {
+        return input3;
       }
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        if (input2[i] === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        if (input3[i] === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -33587,16 +33587,16 @@ var require_utils2 = __commonJS({
             continue;
           }
         }
-        output += input2[i];
+        output += input3[i];
       }
       return output;
     }
-    function normalizePathEncoding(input2) {
+    function normalizePathEncoding(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -33612,13 +33612,13 @@ var require_utils2 = __commonJS({
         if (isPathCharacter(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -33632,13 +33632,13 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function serializePathEncoding(input2, pathNoScheme = false) {
+    function serializePathEncoding(input3, pathNoScheme = false) {
       let output = "";
-      let firstSegment = pathNoScheme && input2[0] !== "/";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      let firstSegment = pathNoScheme && input3[0] !== "/";
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
@@ -33651,13 +33651,13 @@ var require_utils2 = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -33671,12 +33671,12 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function encodeComponent(input2, isAllowed) {
+    function encodeComponent(input3, isAllowed) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
@@ -33686,13 +33686,13 @@ var require_utils2 = __commonJS({
         if (isAllowed(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -33706,24 +33706,24 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function encodeUserinfo(input2) {
-      return encodeComponent(input2, isUserinfoCharacter);
+    function encodeUserinfo(input3) {
+      return encodeComponent(input3, isUserinfoCharacter);
     }
-    function encodeQuery(input2) {
-      return encodeComponent(input2, isQueryFragmentCharacter);
+    function encodeQuery(input3) {
+      return encodeComponent(input3, isQueryFragmentCharacter);
     }
-    function encodeFragment(input2) {
-      return encodeComponent(input2, isQueryFragmentCharacter);
+    function encodeFragment(input3) {
+      return encodeComponent(input3, isQueryFragmentCharacter);
     }
     function isEscapeSafe(cp) {
       return cp >= 48 && cp <= 57 || cp >= 65 && cp <= 90 || cp >= 97 && cp <= 122 || cp === 42 || cp === 43 || cp === 45 || cp === 46 || cp === 47 || cp === 64 || cp === 95;
     }
-    function normalizeQueryFragmentEncoding(input2) {
+    function normalizeQueryFragmentEncoding(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -33739,13 +33739,13 @@ var require_utils2 = __commonJS({
         if (isQueryFragmentCharacter(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -33759,18 +33759,18 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function escapePreservingEscapes(input2) {
+    function escapePreservingEscapes(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        if (input2[i] === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        if (input3[i] === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
             continue;
           }
         }
-        output += escape(input2[i]);
+        output += escape(input3[i]);
       }
       return output;
     }
@@ -43628,24 +43628,24 @@ var require_utils3 = __commonJS({
         return match === "\\" ? "" : match;
       });
     };
-    exports2.escapeLast = (input2, char, lastIdx) => {
-      const idx = input2.lastIndexOf(char, lastIdx);
-      if (idx === -1) return input2;
-      if (input2[idx - 1] === "\\") return exports2.escapeLast(input2, char, idx - 1);
-      return `${input2.slice(0, idx)}\\${input2.slice(idx)}`;
+    exports2.escapeLast = (input3, char, lastIdx) => {
+      const idx = input3.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input3;
+      if (input3[idx - 1] === "\\") return exports2.escapeLast(input3, char, idx - 1);
+      return `${input3.slice(0, idx)}\\${input3.slice(idx)}`;
     };
-    exports2.removePrefix = (input2, state = {}) => {
-      let output = input2;
+    exports2.removePrefix = (input3, state = {}) => {
+      let output = input3;
       if (output.startsWith("./")) {
         output = output.slice(2);
         state.prefix = "./";
       }
       return output;
     };
-    exports2.wrapOutput = (input2, state = {}, options = {}) => {
+    exports2.wrapOutput = (input3, state = {}, options = {}) => {
       const prepend = options.contains ? "" : "^";
       const append = options.contains ? "" : "$";
-      let output = `${prepend}(?:${input2})${append}`;
+      let output = `${prepend}(?:${input3})${append}`;
       if (state.negated === true) {
         output = `(?:^(?!${output}).*$)`;
       }
@@ -43707,14 +43707,14 @@ var require_scan = __commonJS({
         token.depth = token.isGlobstar ? Infinity : 1;
       }
     };
-    var scan = (input2, options) => {
+    var scan = (input3, options) => {
       const opts = options || {};
-      const length2 = input2.length - 1;
+      const length2 = input3.length - 1;
       const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
       const slashes = [];
       const tokens = [];
       const parts = [];
-      let str3 = input2;
+      let str3 = input3;
       let index = -1;
       let start2 = 0;
       let lastIndex = 0;
@@ -43943,7 +43943,7 @@ var require_scan = __commonJS({
       }
       const state = {
         prefix,
-        input: input2,
+        input: input3,
         start: start2,
         base,
         glob,
@@ -43967,7 +43967,7 @@ var require_scan = __commonJS({
         for (let idx = 0; idx < slashes.length; idx++) {
           const n2 = prevIndex !== void 0 ? prevIndex + 1 : start2;
           const i = slashes[idx];
-          const value2 = input2.slice(n2, i);
+          const value2 = input3.slice(n2, i);
           if (opts.tokens) {
             if (idx === 0 && start2 !== 0) {
               tokens[idx].isPrefix = true;
@@ -43984,9 +43984,9 @@ var require_scan = __commonJS({
           }
         }
         const n = prevIndex !== void 0 ? prevIndex + 1 : start2;
-        const value = input2.slice(n);
+        const value = input3.slice(n);
         parts.push(value);
-        if (opts.tokens && prevIndex && prevIndex + 1 < input2.length) {
+        if (opts.tokens && prevIndex && prevIndex + 1 < input3.length) {
           tokens[tokens.length - 1].value = value;
           depth(tokens[tokens.length - 1]);
           state.maxDepth += tokens[tokens.length - 1].depth;
@@ -44029,14 +44029,14 @@ var require_parse = __commonJS({
     var syntaxError = (type, char) => {
       return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
     };
-    var splitTopLevel = (input2) => {
+    var splitTopLevel = (input3) => {
       const parts = [];
       let bracket = 0;
       let paren = 0;
       let quote = 0;
       let value = "";
       let escaped = false;
-      for (const ch of input2) {
+      for (const ch of input3) {
         if (escaped === true) {
           value += ch;
           escaped = false;
@@ -44253,14 +44253,14 @@ var require_parse = __commonJS({
       }
       return { risky: false };
     };
-    var parse3 = (input2, options) => {
-      if (typeof input2 !== "string") {
+    var parse3 = (input3, options) => {
+      if (typeof input3 !== "string") {
         throw new TypeError("Expected a string");
       }
-      input2 = REPLACEMENTS[input2] || input2;
+      input3 = REPLACEMENTS[input3] || input3;
       const opts = { ...options };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-      let len = input2.length;
+      let len = input3.length;
       if (len > max) {
         throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
       }
@@ -44296,7 +44296,7 @@ var require_parse = __commonJS({
         opts.noextglob = opts.noext;
       }
       const state = {
-        input: input2,
+        input: input3,
         index: -1,
         start: 0,
         dot: opts.dot === true,
@@ -44312,17 +44312,17 @@ var require_parse = __commonJS({
         globstar: false,
         tokens
       };
-      input2 = utils.removePrefix(input2, state);
-      len = input2.length;
+      input3 = utils.removePrefix(input3, state);
+      len = input3.length;
       const extglobs = [];
       const braces = [];
       const stack = [];
       let prev = bos;
       let value;
       const eos = () => state.index === len - 1;
-      const peek = state.peek = (n = 1) => input2[state.index + n];
-      const advance = state.advance = () => input2[++state.index] || "";
-      const remaining = () => input2.slice(state.index + 1);
+      const peek = state.peek = (n = 1) => input3[state.index + n];
+      const advance = state.advance = () => input3[++state.index] || "";
+      const remaining = () => input3.slice(state.index + 1);
       const consume = (value2 = "", num3 = 0) => {
         state.consumed += value2;
         state.index += num3;
@@ -44392,8 +44392,8 @@ var require_parse = __commonJS({
         extglobs.push(token);
       };
       const extglobClose = (token) => {
-        const literal = input2.slice(token.startIndex, state.index + 1);
-        const body = input2.slice(token.startIndex + 2, state.index);
+        const literal = input3.slice(token.startIndex, state.index + 1);
+        const body = input3.slice(token.startIndex + 2, state.index);
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
@@ -44433,9 +44433,9 @@ var require_parse = __commonJS({
         push({ type: "paren", extglob: true, value, output });
         decrement("parens");
       };
-      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input2)) {
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input3)) {
         let backslashes = false;
-        let output = input2.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first2, rest, index) => {
+        let output = input3.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first2, rest, index) => {
           if (first2 === "\\") {
             backslashes = true;
             return m;
@@ -44469,8 +44469,8 @@ var require_parse = __commonJS({
             });
           }
         }
-        if (output === input2 && opts.contains === true) {
-          state.output = input2;
+        if (output === input3 && opts.contains === true) {
+          state.output = input3;
           return state;
         }
         state.output = utils.wrapOutput(output, state, options);
@@ -44825,7 +44825,7 @@ var require_parse = __commonJS({
             continue;
           }
           while (rest.slice(0, 3) === "/**") {
-            const after = input2[state.index + 4];
+            const after = input3[state.index + 4];
             if (after && after !== "/") {
               break;
             }
@@ -44946,14 +44946,14 @@ var require_parse = __commonJS({
       }
       return state;
     };
-    parse3.fastpaths = (input2, options) => {
+    parse3.fastpaths = (input3, options) => {
       const opts = { ...options };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-      const len = input2.length;
+      const len = input3.length;
       if (len > max) {
         throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
       }
-      input2 = REPLACEMENTS[input2] || input2;
+      input3 = REPLACEMENTS[input3] || input3;
       const {
         DOT_LITERAL,
         SLASH_LITERAL,
@@ -45004,7 +45004,7 @@ var require_parse = __commonJS({
           }
         }
       };
-      const output = utils.removePrefix(input2, state);
+      const output = utils.removePrefix(input3, state);
       let source = create(output);
       if (source && opts.strictSlashes !== true) {
         source += `${SLASH_LITERAL}?`;
@@ -45026,7 +45026,7 @@ var require_picomatch = __commonJS({
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
-        const fns = glob.map((input2) => picomatch2(input2, options, returnState));
+        const fns = glob.map((input3) => picomatch2(input3, options, returnState));
         const arrayMatcher = (str3) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str3);
@@ -45050,9 +45050,9 @@ var require_picomatch = __commonJS({
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
         isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
       }
-      const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output } = picomatch2.test(input2, regex2, options, { glob, posix: posix2 });
-        const result = { glob, state, regex: regex2, posix: posix2, input: input2, output, match, isMatch };
+      const matcher = (input3, returnObject = false) => {
+        const { isMatch, match, output } = picomatch2.test(input3, regex2, options, { glob, posix: posix2 });
+        const result = { glob, state, regex: regex2, posix: posix2, input: input3, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -45060,7 +45060,7 @@ var require_picomatch = __commonJS({
           result.isMatch = false;
           return returnObject ? result : false;
         }
-        if (isIgnored(input2)) {
+        if (isIgnored(input3)) {
           if (typeof opts.onIgnore === "function") {
             opts.onIgnore(result);
           }
@@ -45077,40 +45077,40 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch2.test = (input2, regex2, options, { glob, posix: posix2 } = {}) => {
-      if (typeof input2 !== "string") {
+    picomatch2.test = (input3, regex2, options, { glob, posix: posix2 } = {}) => {
+      if (typeof input3 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
-      if (input2 === "") {
+      if (input3 === "") {
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
       const format2 = opts.format || (posix2 ? utils.toPosixSlashes : null);
-      let match = input2 === glob;
-      let output = match && format2 ? format2(input2) : input2;
+      let match = input3 === glob;
+      let output = match && format2 ? format2(input3) : input3;
       if (match === false) {
-        output = format2 ? format2(input2) : input2;
+        output = format2 ? format2(input3) : input3;
         match = output === glob;
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch2.matchBase(input2, regex2, options, posix2);
+          match = picomatch2.matchBase(input3, regex2, options, posix2);
         } else {
           match = regex2.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch2.matchBase = (input2, glob, options, posix2 = options && options.windows) => {
+    picomatch2.matchBase = (input3, glob, options, posix2 = options && options.windows) => {
       const regex2 = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options);
-      return regex2.test(utils.basename(input2, { windows: posix2 }));
+      return regex2.test(utils.basename(input3, { windows: posix2 }));
     };
     picomatch2.isMatch = (str3, patterns, options) => picomatch2(patterns, options)(str3);
     picomatch2.parse = (pattern, options) => {
       if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
       return parse3(pattern, { ...options, fastpaths: false });
     };
-    picomatch2.scan = (input2, options) => scan(input2, options);
+    picomatch2.scan = (input3, options) => scan(input3, options);
     picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
@@ -45128,16 +45128,16 @@ var require_picomatch = __commonJS({
       }
       return regex2;
     };
-    picomatch2.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
-      if (!input2 || typeof input2 !== "string") {
+    picomatch2.makeRe = (input3, options = {}, returnOutput = false, returnState = false) => {
+      if (!input3 || typeof input3 !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
       let parsed = { negated: false, fastpaths: true };
-      if (options.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
-        parsed.output = parse3.fastpaths(input2, options);
+      if (options.fastpaths !== false && (input3[0] === "." || input3[0] === "*")) {
+        parsed.output = parse3.fastpaths(input3, options);
       }
       if (!parsed.output) {
-        parsed = parse3(input2, options);
+        parsed = parse3(input3, options);
       }
       return picomatch2.compileRe(parsed, options, returnOutput, returnState);
     };
@@ -45280,14 +45280,14 @@ async function readStdin(stream = process.stdin) {
   return [{ path: "<stdin>", text: Buffer.concat(chunks).toString("utf8") }];
 }
 
-// src/run/run.ts
+// src/dispatch.ts
 init_errors();
 init_errors();
 
 // src/flow/command-pr.ts
 init_errors();
 
-// src/run/apps.ts
+// src/app/inputs.ts
 var fs4 = __toESM(require("fs"));
 var path4 = __toESM(require("path"));
 init_diagnostics();
@@ -45336,7 +45336,7 @@ function describeGate(gate) {
   }
 }
 
-// src/render/track.ts
+// src/model/track.ts
 var defaultTrackLabel = { key: "rollgen.dev/track", stable: "stable", canary: "canary" };
 var SYNC_WAVE = "argocd.argoproj.io/sync-wave";
 var SYNC_OPTIONS = "argocd.argoproj.io/sync-options";
@@ -45795,7 +45795,7 @@ var ResourceSet = class _ResourceSet {
   }
 };
 
-// generators/types.ts
+// src/contract/generator.ts
 function defineGenerator(generator) {
   return generator;
 }
@@ -45803,7 +45803,10 @@ function defineGenerator(generator) {
 // generators/aliyun-alb/check.ts
 init_diagnostics();
 
-// generators/ingress-nginx/ingress.ts
+// generators/_kit/canary-ingress.ts
+init_diagnostics();
+
+// generators/_kit/ingress.ts
 function ingressSpec(obj2) {
   return isObject(obj2.spec) ? obj2.spec : {};
 }
@@ -45855,6 +45858,48 @@ function isCanaryIngress(obj2, prefix) {
 }
 function findIngress(resources, name, namespace) {
   return resources.find("Ingress", name, namespace);
+}
+
+// generators/_kit/canary-ingress.ts
+function canaryIngressName(stableIngress2) {
+  return `${stableIngress2}-canary`;
+}
+function canaryIngressOf(stable, stableService, canaryService, metadata) {
+  const rules = canaryRules(stable, stableService, canaryService);
+  if (rules.length === 0)
+    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
+  const spec = ingressSpec(stable);
+  return {
+    apiVersion: stable.apiVersion,
+    kind: stable.kind,
+    metadata,
+    spec: {
+      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
+      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
+      rules
+    }
+  };
+}
+function noPathToStable(source, stableService) {
+  if (ingressPaths(source.object).some((p) => p.service === stableService)) return void 0;
+  return diagnosticAt(
+    source.origin,
+    `Ingress "${source.object.metadata.name}" has no path whose backend is the stable Service "${stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
+  );
+}
+function canaryRules(stable, stableService, canaryService) {
+  const out = [];
+  for (const rule of ingressRules(stable)) {
+    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
+    if (paths.length === 0) continue;
+    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
+  }
+  return out;
+}
+function retarget(path11, service) {
+  const copy = cloneJson(path11);
+  copy.backend.service.name = service;
+  return copy;
 }
 
 // generators/aliyun-alb/annotations.ts
@@ -46120,14 +46165,8 @@ function checkIngress(ctx, source) {
       )
     ];
   const out = [];
-  if (!ingressPaths(obj2).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   if (readOrder(obj2) === void 0) {
     out.push(
       diagnosticAt(
@@ -46187,6 +46226,57 @@ function matchFeatures(match, n) {
   return out;
 }
 
+// src/model/values.ts
+var obj = (v) => isObject(v) ? v : {};
+var arr = (v) => Array.isArray(v) ? v : [];
+var str = (v) => typeof v === "string" ? v : void 0;
+var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
+function stringMap(v) {
+  const out = {};
+  for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
+  return out;
+}
+function parseAmount(v) {
+  if (typeof v === "number") return { count: v };
+  if (typeof v !== "string") return void 0;
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
+  if (m) return { percent: Number(m[1]) };
+  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
+}
+function parsePercent(v) {
+  const a = parseAmount(v);
+  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
+}
+var KRUISE_COOKIE_HEADER = "canary-by-cookie";
+function kruiseMatch(v) {
+  const m = obj(v);
+  const headers2 = [];
+  const cookies = [];
+  for (const h of arr(m.headers).map(valueMatch)) {
+    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
+    else headers2.push(h);
+  }
+  const path11 = isObject(m.path) ? {
+    type: str(m.path.type) ?? "PathPrefix",
+    value: str(m.path.value) ?? "/"
+  } : void 0;
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch), cookies, ...path11 ? { path: path11 } : {} };
+}
+function valueMatch(v) {
+  const m = obj(v);
+  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
+}
+function headerModifier(v) {
+  if (!isObject(v)) return void 0;
+  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
+  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
+}
+
+// generators/_kit/ingress-inputs.ts
+function kruiseIngressInput(...classTypes) {
+  return { classTypes, options: (ingress) => ({ ingresses: [str(ingress.name) ?? ""] }) };
+}
+
 // generators/aliyun-alb/options.schema.json
 var options_schema_default = {
   $id: "aliyun-alb-options",
@@ -46212,243 +46302,8 @@ var options_schema_default = {
   $schema: "http://json-schema.org/draft-07/schema#"
 };
 
-// generators/ingress-nginx/features.ts
-function unsupportedFeatures2(traffic2) {
-  const out = [...stateFeatures(traffic2)];
-  traffic2.matches.forEach((match, i) => out.push(...matchFeatures2(match, i + 1)));
-  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
-  if (headerMatches > 1) {
-    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
-  }
-  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
-  if (cookieMatches > 1) {
-    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
-  }
-  return out;
-}
-function stateFeatures(traffic2) {
-  const out = [];
-  if (!Number.isInteger(traffic2.weight)) {
-    out.push(
-      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
-    );
-  }
-  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
-    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
-  }
-  if (traffic2.headerRoutes.length > 0) {
-    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
-    out.push(
-      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
-    );
-  }
-  if (traffic2.mirrorRoutes.length > 0) {
-    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
-    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
-  }
-  if (traffic2.requestHeaderModifier) {
-    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
-  }
-  return out;
-}
-function matchFeatures2(match, n) {
-  const conditions2 = describeConditions(match);
-  const out = [];
-  if (conditions2.length === 0) {
-    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
-  } else if (conditions2.length > 1) {
-    out.push(
-      `match ${n} ANDs ${conditions2.length} conditions (${conditions2.join(", ")}); ingress-nginx cannot AND canary conditions`
-    );
-  }
-  for (const q of match.queryParams)
-    out.push(`match ${n}: ${describe2("query parameter", q)} (ingress-nginx cannot match query parameters)`);
-  if (match.path)
-    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
-  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
-  for (const h of match.headers) {
-    if (h.type === "Prefix")
-      out.push(
-        `match ${n}: ${describe2("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
-      );
-  }
-  for (const c of match.cookies) {
-    if (c.type !== "Exact" || c.value !== "always") {
-      out.push(
-        `match ${n}: ${describe2("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
-      );
-    }
-  }
-  return out;
-}
-function describeConditions(match) {
-  return [
-    ...match.headers.map((h) => describe2("header", h)),
-    ...match.cookies.map((c) => describe2("cookie", c)),
-    ...match.queryParams.map((q) => describe2("query", q)),
-    ...match.path ? [`path ${match.path.value}`] : [],
-    ...match.method ? [`method ${match.method}`] : []
-  ];
-}
-function describe2(what, m) {
-  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
-  return `${what} ${m.name}${op2}${m.value}`;
-}
-
-// generators/ingress-nginx/options.schema.json
-var options_schema_default2 = {
-  $id: "ingress-nginx-options",
-  title: "ingress-nginx generator options",
-  type: "object",
-  additionalProperties: false,
-  required: [
-    "ingresses",
-    "annotationPrefix",
-    "additionalIngressAnnotations",
-    "canaryIngressAnnotations"
-  ],
-  properties: {
-    ingresses: {
-      type: "array",
-      minItems: 1,
-      uniqueItems: true,
-      items: {
-        type: "string",
-        minLength: 1,
-        maxLength: 253
-      }
-    },
-    annotationPrefix: {
-      type: "string",
-      minLength: 1,
-      pattern: "^[^/]+$",
-      default: "nginx.ingress.kubernetes.io"
-    },
-    additionalIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressName: {
-      enum: [
-        "suffix",
-        "argo"
-      ]
-    }
-  },
-  $schema: "http://json-schema.org/draft-07/schema#"
-};
-
-// generators/ingress-nginx/options.ts
-function canaryIngressName(stableIngress2) {
-  return `${stableIngress2}-canary`;
-}
-function annotationKey(prefix, name) {
-  return `${prefix}/${name}`;
-}
-function isCanaryKey(prefix, key2) {
-  return key2.startsWith(annotationKey(prefix, "canary"));
-}
-function stepOwnedKeys(prefix) {
-  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
-}
-function userAnnotations(options) {
-  const out = {};
-  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
-    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
-  }
-  return { ...out, ...options.canaryIngressAnnotations };
-}
-
-// generators/ingress-nginx/render.ts
-function render(ctx, traffic2) {
-  const unsupported = unsupportedFeatures2(traffic2);
-  if (unsupported.length > 0) {
-    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
-  }
-  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
-  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
-  return ctx.options.ingresses.map((name) => {
-    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
-    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return canaryIngress(ctx, source.object, canary);
-  });
-}
-function canaryAnnotations(prefix, traffic2) {
-  const key2 = (name) => annotationKey(prefix, name);
-  const out = { [key2("canary")]: "true" };
-  if (traffic2.weight > 0) {
-    out[key2("canary-weight")] = String(traffic2.weight);
-    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
-  }
-  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
-  if (header2) {
-    out[key2("canary-by-header")] = header2.name;
-    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
-  }
-  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
-  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
-  return out;
-}
-function canaryIngress(ctx, stable, canary) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable, ctx.options, canary));
-}
-function canaryIngressOf(stable, stableService, canaryService, metadata) {
-  const rules = canaryRules(stable, stableService, canaryService);
-  if (rules.length === 0)
-    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
-  const spec = ingressSpec(stable);
-  return {
-    apiVersion: stable.apiVersion,
-    kind: stable.kind,
-    metadata,
-    spec: {
-      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
-      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
-      rules
-    }
-  };
-}
-function canaryMetadata(stable, options, canary) {
-  const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
-  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
-  const annotations = Object.fromEntries(
-    Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-  );
-  return {
-    name: canaryIngressName(meta.name),
-    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
-    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations
-  };
-}
-function canaryRules(stable, stableService, canaryService) {
-  const out = [];
-  for (const rule of ingressRules(stable)) {
-    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
-    if (paths.length === 0) continue;
-    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
-  }
-  return out;
-}
-function retarget(path11, service) {
-  const copy = cloneJson(path11);
-  copy.backend.service.name = service;
-  return copy;
-}
-
 // generators/aliyun-alb/render.ts
-function render2(ctx, traffic2) {
+function render(ctx, traffic2) {
   const unsupported = unsupportedFeatures(traffic2);
   if (unsupported.length > 0)
     throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported.join("; ")}`);
@@ -46467,10 +46322,10 @@ function render2(ctx, traffic2) {
       return String(order);
     };
     const main2 = canaryName(name);
-    const out = [canaryIngress2(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
+    const out = [canaryIngress(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
     if (weight && match)
       out.unshift(
-        canaryIngress2(ctx, source.object, headerCanaryName(name), {
+        canaryIngress(ctx, source.object, headerCanaryName(name), {
           ...match,
           [ORDER]: orderOf(headerCanaryName(name))
         })
@@ -46487,28 +46342,26 @@ function matchAnnotations(traffic2) {
     ...cookie ? { [CANARY_BY_COOKIE]: cookie.name } : {}
   };
 }
-function canaryIngress2(ctx, stable, name, step) {
+function canaryIngress(ctx, stable, name, step) {
   return canaryIngressOf(
     stable,
     ctx.stableService,
     ctx.canaryService,
-    canaryMetadata2(stable.metadata, name, { [CANARY]: "true", ...step })
+    canaryMetadata(stable.metadata, name, { [CANARY]: "true", ...step })
   );
 }
-function canaryMetadata2(meta, name, step) {
+function canaryMetadata(meta, name, step) {
   const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isOwnedKey(k));
   const merged2 = { ...Object.fromEntries(kept), ...step };
   return {
     name,
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(
-      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-    )
+    annotations: Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]))
   };
 }
 
-// generators/ingress-nginx/match.ts
+// generators/_kit/ingress-match.ts
 function hostTier(ruleHost, requestHost) {
   if (ruleHost === void 0) return 1;
   if (requestHost === void 0) return 0;
@@ -46559,6 +46412,11 @@ function findCanaryPath(objects, stable) {
     if (path11) return { object, prefix, path: path11 };
   }
   return void 0;
+}
+function headerValue(headers2, name) {
+  const wanted = name.toLowerCase();
+  const found = Object.keys(headers2).find((h) => h.toLowerCase() === wanted);
+  return found === void 0 ? void 0 : headers2[found];
 }
 
 // generators/aliyun-alb/simulate.ts
@@ -46628,10 +46486,6 @@ function shareListener(a, b) {
   return ingressClass(a) === ingressClass(b) && ports(a).some((p) => ports(b).includes(p));
 }
 var nsName = (o) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
-function headerValue(headers2, name) {
-  const found = Object.keys(headers2).find((h) => h.toLowerCase() === name.toLowerCase());
-  return found === void 0 ? void 0 : headers2[found];
-}
 
 // generators/aliyun-alb/index.ts
 var capabilities = {
@@ -46654,11 +46508,13 @@ var aliyun_alb_default = defineGenerator({
   summary: "Alibaba Cloud ALB canary Ingresses (<ingress>-canary, <ingress>-canary-header) with canary annotations and repo-wide unique alb.ingress.kubernetes.io/order",
   capabilities,
   optionsSchema: options_schema_default,
+  /** Kruise `classType: aliyun-alb`. */
+  inputs: { kruiseIngress: kruiseIngressInput("aliyun-alb") },
   check,
   unsupported: unsupportedFeatures,
   claims,
   checkRepo,
-  render: render2,
+  render,
   simulate
 });
 
@@ -46705,7 +46561,7 @@ function headerConditions(route) {
 var MAX_CONDITION_VALUES = 5;
 var MAX_VALUE_LENGTH = 128;
 var MAX_HEADER_NAME_LENGTH = 40;
-function unsupportedFeatures3(traffic2) {
+function unsupportedFeatures2(traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight) || traffic2.weight < 0 || traffic2.weight > 100) {
     out.push(`weight ${traffic2.weight} (ALB target group weights are whole numbers, here out of 100)`);
@@ -46750,7 +46606,7 @@ function headerFeatures(label, h) {
 }
 
 // generators/aws-alb/options.schema.json
-var options_schema_default3 = {
+var options_schema_default2 = {
   $id: "aws-alb-options",
   title: "aws-alb generator options",
   type: "object",
@@ -46836,8 +46692,8 @@ function routesToAction(p, name) {
 }
 
 // generators/aws-alb/render.ts
-function render3(ctx, traffic2) {
-  const unsupported = unsupportedFeatures3(traffic2);
+function render2(ctx, traffic2) {
+  const unsupported = unsupportedFeatures2(traffic2);
   if (unsupported.length > 0) throw new Error(`aws-alb cannot express this traffic state: ${unsupported.join("; ")}`);
   const owned = ownedAnnotations(ctx, traffic2);
   const routes = traffic2.headerRoutes.map((r) => r.name);
@@ -46883,13 +46739,7 @@ function patchIngress(ctx, ingress, owned, routes) {
   const rules = Array.isArray(spec.rules) ? spec.rules.map((r) => isObject(r) ? patchRule(r, action, managed, routes) : r) : spec.rules;
   return {
     ...ingress,
-    // Keys sorted: the layout then never depends on which rollout or step wrote a key first, so step diffs stay small.
-    metadata: {
-      ...ingress.metadata,
-      annotations: Object.fromEntries(
-        Object.keys(annotations).sort().map((k) => [k, annotations[k]])
-      )
-    },
+    metadata: { ...ingress.metadata, annotations },
     spec: { ...spec, ...rules !== void 0 ? { rules } : {} }
   };
 }
@@ -47228,6 +47078,15 @@ function defaultBackend(ingresses, request4) {
   return void 0;
 }
 
+// generators/aws-alb/inputs.ts
+var inputs = { argo: { key: "alb", options: argoAlbOptions } };
+function argoAlbOptions(alb) {
+  const single = str(alb.ingress);
+  const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
+  const { ingress: _single, ingresses: _many, ...rest } = alb;
+  return { ...rest, ingresses: [...new Set(ingresses)] };
+}
+
 // generators/aws-alb/index.ts
 var capabilities2 = {
   weight: true,
@@ -47248,35 +47107,19 @@ var aws_alb_default = defineGenerator({
   id: "aws-alb",
   summary: "AWS Load Balancer Controller Ingress annotations: actions.<service> forward weights, actions/conditions.<route> header routes",
   capabilities: capabilities2,
-  optionsSchema: options_schema_default3,
+  optionsSchema: options_schema_default2,
+  inputs,
   check: check2,
-  unsupported: unsupportedFeatures3,
+  unsupported: unsupportedFeatures2,
   claims: claims2,
-  render: render3,
+  render: render2,
   simulate: simulate2
 });
 
 // generators/custom/check.ts
 init_diagnostics();
 
-// src/plan/replicas.ts
-function resolveAmount(amount, total) {
-  const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
-  return Math.max(0, Math.min(total, raw));
-}
-function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
-  const floor = carriesTraffic && total > 0 ? 1 : 0;
-  const canary = Math.max(canaryWanted2, floor);
-  if (style === "canary") return { canary, stable: total };
-  return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
-}
-function basicCanaryReplicas(total, weight, weightTotal) {
-  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
-  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
-  return Math.max(0, Math.min(total, canary));
-}
-
-// src/plan/types.ts
+// src/model/plan.ts
 var stableTraffic = (weightTotal) => ({
   weight: 0,
   weightTotal,
@@ -47286,57 +47129,6 @@ var stableTraffic = (weightTotal) => ({
 });
 function hasCanaryRoutes(t) {
   return t.weight > 0 || t.matches.length > 0 || t.headerRoutes.length > 0 || t.mirrorRoutes.length > 0;
-}
-
-// src/plan/plan.ts
-function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
-  const steps = rollout.steps.map((step, i) => planStep(rollout, step, i, totalReplicas, policy));
-  return {
-    rollout: rollout.name,
-    format: rollout.format,
-    workload: rollout.workload.name,
-    style: rollout.style,
-    replicas: totalReplicas,
-    providers: rollout.traffic.providers.map((p) => p.provider),
-    startGate: { kind: policy.firstStep },
-    steps,
-    warnings: []
-  };
-}
-function planStep(rollout, step, i, total, policy) {
-  const routed = rollout.traffic.providers.length > 0;
-  const traffic2 = trafficOf(rollout, step, routed);
-  const carries = hasCanaryRoutes(traffic2);
-  const wanted = canaryWanted(rollout, step, total, routed);
-  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
-  return {
-    index: i + 1,
-    canaryReplicas: canary,
-    stableReplicas: stable,
-    traffic: traffic2,
-    // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
-    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
-    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
-  };
-}
-function canaryWanted(rollout, step, total, routed) {
-  if (step.replicas) return resolveAmount(step.replicas, total);
-  const weight = step.weight ?? 0;
-  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
-  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
-}
-function hasTrafficSpec(step) {
-  return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
-}
-function trafficOf(rollout, step, routed) {
-  return {
-    weight: routed ? step.weight ?? 0 : 0,
-    weightTotal: rollout.traffic.weightTotal,
-    matches: step.matches,
-    headerRoutes: step.headerRoutes,
-    mirrorRoutes: step.mirrorRoutes,
-    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
-  };
 }
 
 // generators/custom/data.ts
@@ -47412,14 +47204,14 @@ var TemplateError = class extends Error {
   column;
 };
 var cache = /* @__PURE__ */ new Map();
-function compileTemplate(input2) {
-  let entry = cache.get(input2.template);
+function compileTemplate(input3) {
+  let entry = cache.get(input3.template);
   if (!entry) {
-    entry = compileText(input2.template);
-    cache.set(input2.template, entry);
+    entry = compileText(input3.template);
+    cache.set(input3.template, entry);
   }
   if (entry instanceof TemplateError) throw entry;
-  return { input: input2, run: entry.run };
+  return { input: input3, run: entry.run };
 }
 function compileText(text) {
   try {
@@ -47536,7 +47328,7 @@ function sourceOrigin(t, line, column) {
 }
 
 // generators/custom/options.schema.json
-var options_schema_default4 = {
+var options_schema_default3 = {
   $id: "custom-options",
   title: "custom generator options",
   type: "object",
@@ -47559,7 +47351,7 @@ var options_schema_default4 = {
       }
     },
     templates: {
-      description: "Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (src/spec/route-template.ts).",
+      description: "Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (generators/custom/route-template.ts).",
       type: "array",
       default: [],
       items: {
@@ -47601,15 +47393,15 @@ function describeKind(kind, group) {
 }
 
 // generators/custom/render.ts
-function render4(ctx, traffic2) {
+function render3(ctx, traffic2) {
   return ctx.options.refs.map((ref) => {
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
     if (!original) throw new Error(`${ref.kind} "${ref.name}" not found in the app's manifests`);
     if (!hasCanaryRoutes(traffic2)) return cloneJson(original);
-    const input2 = templateFor(ref, ctx.options.templates);
-    if (!input2) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
+    const input3 = templateFor(ref, ctx.options.templates);
+    if (!input3) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
     return renderObject(
-      compileTemplate(input2),
+      compileTemplate(input3),
       buildTemplateData(original, traffic2, ctx.stableService, ctx.canaryService)
     );
   });
@@ -47670,12 +47462,12 @@ function show(v) {
 
 // generators/custom/check.ts
 function check3(ctx) {
-  const steps = buildPlan(ctx.rollout, 1).steps;
+  const steps = ctx.steps;
   const out = [];
   for (const ref of ctx.options.refs) {
     const kind = describeKind(ref.kind, groupOf(ref.apiVersion));
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
-    const input2 = templateFor(ref, ctx.options.templates);
+    const input3 = templateFor(ref, ctx.options.templates);
     if (!original)
       out.push(
         diagnosticAt(
@@ -47683,7 +47475,7 @@ function check3(ctx) {
           `customNetworkRefs: ${kind} "${ref.name}" not found in the app's manifests; add it or fix the ref`
         )
       );
-    if (!input2) {
+    if (!input3) {
       const hint = `add a rollgen.dev/v1alpha1 RouteTemplate with spec.target {apiVersion: ${ref.apiVersion}, kind: ${ref.kind}}`;
       out.push(
         diagnosticAt(
@@ -47692,16 +47484,16 @@ function check3(ctx) {
         )
       );
     }
-    if (original && input2) out.push(...checkTemplate(ctx, ref, input2, steps));
+    if (original && input3) out.push(...checkTemplate(ctx, ref, input3, steps));
   }
   return dedupe2(out);
 }
-function checkTemplate(ctx, ref, input2, steps) {
+function checkTemplate(ctx, ref, input3, steps) {
   const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
   if (!original) return [];
   try {
-    const compiled2 = compileTemplate(input2);
-    const unread = unreadFeatures(ctx, input2, steps);
+    const compiled2 = compileTemplate(input3);
+    const unread = unreadFeatures(ctx, input3, steps);
     if (unread.length > 0) return unread;
     for (const step of steps.filter((s) => hasCanaryRoutes(s.traffic))) {
       const data = buildTemplateData(original, step.traffic, ctx.stableService, ctx.canaryService);
@@ -47709,21 +47501,21 @@ function checkTemplate(ctx, ref, input2, steps) {
         renderObject(compiled2, data);
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
-        return [templateDiagnostic(input2, e, `step ${step.index}, ${ref.kind} "${ref.name}"`)];
+        return [templateDiagnostic(input3, e, `step ${step.index}, ${ref.kind} "${ref.name}"`)];
       }
     }
     return [];
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
-    return [templateDiagnostic(input2, e)];
+    return [templateDiagnostic(input3, e)];
   }
 }
-function templateDiagnostic(input2, e, rendering) {
-  const where2 = `RouteTemplate ${input2.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
-  return diagnosticAt(sourceOrigin(input2, e.line, e.column), `${where2}: ${e.message}`);
+function templateDiagnostic(input3, e, rendering) {
+  const where2 = `RouteTemplate ${input3.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
+  return diagnosticAt(sourceOrigin(input3, e.line, e.column), `${where2}: ${e.message}`);
 }
-function unreadFeatures(ctx, input2, steps) {
-  const names = readNames(parseTemplate(input2.template));
+function unreadFeatures(ctx, input3, steps) {
+  const names = readNames(parseTemplate(input3.template));
   const out = [];
   for (const step of steps) {
     const t = step.traffic;
@@ -47737,7 +47529,7 @@ function unreadFeatures(ctx, input2, steps) {
       out.push(
         diagnosticAt(
           origin,
-          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input2.name} (${input2.origin.file}:${input2.origin.line}) never reads it`
+          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input3.name} (${input3.origin.file}:${input3.origin.line}) never reads it`
         )
       );
     }
@@ -47803,10 +47595,12 @@ var custom_default = defineGenerator({
   id: "custom",
   summary: "any Kruise customNetworkRefs kind, rendered per step by a user-supplied logic-less Handlebars RouteTemplate",
   capabilities: capabilities3,
-  optionsSchema: options_schema_default4,
+  optionsSchema: options_schema_default3,
+  /** Kruise customNetworkRefs that no other provider takes (e.g. not all Istio objects). */
+  inputs: { kruiseCustomRefs: {} },
   check: check3,
   claims: claims3,
-  render: render4,
+  render: render3,
   // A custom object has no data plane rollgen knows, so nothing can be evaluated against it.
   simulate: () => void 0
 });
@@ -47831,7 +47625,7 @@ var capabilities4 = {
 // generators/gateway-api/check.ts
 init_diagnostics();
 
-// src/plan/capabilities.ts
+// src/contract/capabilities.ts
 function missingFeatures(caps, t) {
   const out = [];
   if (t.weight > 0 && !caps.weight) out.push(`a ${t.weight}% weight`);
@@ -47839,7 +47633,7 @@ function missingFeatures(caps, t) {
     out.push(`a weight total of ${t.weightTotal} (maxTrafficWeight)`);
   if (t.matches.length > caps.matchesPerStep)
     out.push(`${t.matches.length} ORed matches (at most ${caps.matchesPerStep})`);
-  t.matches.forEach((m, i) => out.push(...matchFeatures3(caps, m, `match ${i + 1}`)));
+  t.matches.forEach((m, i) => out.push(...matchFeatures2(caps, m, `match ${i + 1}`)));
   if (t.matches.length > 0 && t.weight > 0 && !caps.matchWithWeight) out.push("matches together with a weight");
   if (t.headerRoutes.length > 0 && !caps.namedHeaderRoutes)
     out.push(`header route "${t.headerRoutes[0].name}" (setHeaderRoute)`);
@@ -47847,7 +47641,7 @@ function missingFeatures(caps, t) {
   if (t.requestHeaderModifier && !caps.requestHeaderModifier) out.push("requestHeaderModifier");
   return out;
 }
-function matchFeatures3(caps, m, label) {
+function matchFeatures2(caps, m, label) {
   const out = [];
   const conditions2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions2 > caps.conditionsPerMatch)
@@ -47866,7 +47660,7 @@ function matchFeatures3(caps, m, label) {
 // generators/gateway-api/matches.ts
 var MAX_HEADERS_PER_MATCH = 16;
 var MAX_QUERY_PER_MATCH = 16;
-function valueMatch(m) {
+function valueMatch2(m) {
   if (m.type === "Prefix") return { type: "RegularExpression", name: m.name, value: `^${escapeRegex(m.value)}.*` };
   return { type: m.type, name: m.name, value: m.value };
 }
@@ -47876,8 +47670,8 @@ function escapeRegex(s) {
 function conditionFields(m) {
   return {
     ...m.path ? { path: { type: m.path.type, value: m.path.value } } : {},
-    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch) } : {},
-    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch) } : {},
+    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch2) } : {},
+    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch2) } : {},
     ...m.method ? { method: m.method } : {}
   };
 }
@@ -47895,8 +47689,8 @@ function crossMatches(ruleMatches2, conditions2, first2) {
 }
 function andMatch(m, k) {
   const conflicts = [];
-  const headers2 = merged(list(m.headers), k.headers.map(valueMatch), "header", conflicts, (n) => n.toLowerCase());
-  const query2 = merged(list(m.queryParams), k.queryParams.map(valueMatch), "query parameter", conflicts, (n) => n);
+  const headers2 = merged(list(m.headers), k.headers.map(valueMatch2), "header", conflicts, (n) => n.toLowerCase());
+  const query2 = merged(list(m.queryParams), k.queryParams.map(valueMatch2), "query parameter", conflicts, (n) => n);
   if (k.method && typeof m.method === "string" && m.method !== k.method) {
     conflicts.push(`method ${k.method} ANDed with the rule's own method ${m.method} matches nothing`);
   }
@@ -47926,19 +47720,19 @@ function list(v) {
 // generators/gateway-api/features.ts
 var METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"];
 var MAX_WEIGHT = 1e6;
-function unsupportedFeatures4(traffic2) {
+function unsupportedFeatures3(traffic2) {
   const out = [...weightFeatures(traffic2)];
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(m, `match ${i + 1}`)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures3(m, `match ${i + 1}`)));
   for (const r of traffic2.headerRoutes) {
     if (r.matches.length === 0) out.push(`header route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `header route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `header route "${r.name}" match ${i + 1}`)));
   }
   for (const r of traffic2.mirrorRoutes) {
     if (!Number.isInteger(r.percentage) || r.percentage < 0 || r.percentage > 100) {
       out.push(`mirror route "${r.name}": percentage ${r.percentage} (RequestMirror percent is a whole number 0-100)`);
     }
     if (r.matches.length === 0) out.push(`mirror route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `mirror route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `mirror route "${r.name}" match ${i + 1}`)));
   }
   return out;
 }
@@ -47949,7 +47743,7 @@ function weightFeatures(t) {
   }
   return out;
 }
-function matchFeatures4(m, label) {
+function matchFeatures3(m, label) {
   const out = [];
   const conditions2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions2 === 0)
@@ -48127,8 +47921,8 @@ function ordered(rule) {
 var MAX_RULES = 16;
 var MAX_MATCHES_PER_RULE = 64;
 var MAX_MATCHES_PER_ROUTE = 128;
-function render5(ctx, traffic2) {
-  const unsupported = unsupportedFeatures4(traffic2);
+function render4(ctx, traffic2) {
+  const unsupported = unsupportedFeatures3(traffic2);
   if (unsupported.length > 0)
     throw new Error(`gateway-api cannot express this traffic state: ${unsupported.join("; ")}`);
   return ctx.options.httpRoutes.map((name) => {
@@ -48281,9 +48075,9 @@ function checkRoute(ctx, source) {
 function checkSteps(ctx, routes) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
-    const traffic2 = trafficOf2(ctx, step);
+    const traffic2 = trafficOf(ctx, step);
     const missing = missingFeatures(capabilities4, traffic2);
-    const features = missing.length > 0 ? missing : unsupportedFeatures4(traffic2);
+    const features = missing.length > 0 ? missing : unsupportedFeatures3(traffic2);
     const problems = new Set(
       features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic2).problems.map((p) => `HTTPRoute "${name}": ${p}`))
     );
@@ -48298,7 +48092,7 @@ function checkSteps(ctx, routes) {
   });
   return out;
 }
-function trafficOf2(ctx, step) {
+function trafficOf(ctx, step) {
   return {
     weight: step.weight ?? 0,
     weightTotal: ctx.rollout.traffic.weightTotal,
@@ -48327,7 +48121,7 @@ function claims4(ctx) {
 }
 
 // generators/gateway-api/options.schema.json
-var options_schema_default5 = {
+var options_schema_default4 = {
   $id: "gateway-api-options",
   title: "gateway-api generator options",
   type: "object",
@@ -48471,9 +48265,9 @@ function split(c) {
     if (w > 0) shares.set(refLabel(r), (shares.get(refLabel(r)) ?? 0) + w / total);
   }
   const backends = total > 0 ? [...shares].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
-  return { backends, rule: describe3(c, refs) };
+  return { backends, rule: describe2(c, refs) };
 }
-function describe3(c, refs) {
+function describe2(c, refs) {
   const weights = refs.map((r) => `${refLabel(r)} ${refWeight(r)}`).join(", ");
   const mirrors2 = (Array.isArray(c.rule.filters) ? c.rule.filters : []).filter((f) => f.type === "RequestMirror").map((f) => mirrorText(f.requestMirror ?? {}));
   return [`HTTPRoute ${c.route.metadata.name} rule ${c.index + 1}: ${weights || "no backendRefs"}`, ...mirrors2].join(
@@ -48487,16 +48281,49 @@ function mirrorText(m) {
   return `mirror ${share} to ${target}`;
 }
 
+// generators/gateway-api/inputs.ts
+var inputs2 = {
+  argo: { key: "plugins/argoproj-labs/gatewayAPI", options: argoGatewayOptions },
+  kruiseGateway: { options: (gateway) => ({ httpRoutes: [str(gateway.httpRouteName) ?? ""] }) }
+};
+var ARGO_GATEWAY_KEYS = [
+  "httpRoute",
+  "httpRoutes",
+  "namespace",
+  "inProgressLabelKey",
+  "inProgressLabelValue",
+  "disableInProgressLabel",
+  "configMap"
+];
+function argoGatewayOptions(g) {
+  const single = str(g.httpRoute);
+  const list4 = arr(g.httpRoutes).map(obj);
+  const routes = [
+    ...single ? [{ name: single, useHeaderRoutes: true }] : [],
+    ...list4.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
+  ];
+  const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
+  const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
+  return {
+    httpRoutes: routes.map((r) => r.name),
+    useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
+    ...str(g.namespace) ? { namespace: str(g.namespace) } : {},
+    ...g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } },
+    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort()
+  };
+}
+
 // generators/gateway-api/index.ts
 var gateway_api_default = defineGenerator({
   id: "gateway-api",
   summary: "Gateway API HTTPRoute: backendRef weights beside the stable ref, canary rules for header/query/path matches, RequestMirror",
   capabilities: capabilities4,
-  optionsSchema: options_schema_default5,
+  optionsSchema: options_schema_default4,
+  inputs: inputs2,
   check: check4,
-  unsupported: unsupportedFeatures4,
+  unsupported: unsupportedFeatures3,
   claims: claims4,
-  render: render5,
+  render: render4,
   simulate: simulate3
 });
 
@@ -48523,7 +48350,7 @@ var MSE = {
 init_diagnostics();
 
 // generators/higress/options.schema.json
-var options_schema_default6 = {
+var options_schema_default5 = {
   $id: "higress-options",
   title: "higress generator options",
   type: "object",
@@ -48594,14 +48421,8 @@ function checkIngress3(ctx, source) {
     ];
   }
   const out = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   for (const taken of [canaryIngressName(name), weightIngressName(name)]) {
     const found = findIngress(ctx.resources, taken, source.object.metadata.namespace);
     if (found)
@@ -48656,17 +48477,17 @@ function capabilitiesOf(f) {
   };
 }
 var REGEX_META = /[\\.+*?()|[\]{}^$]/;
-function unsupportedFeatures5(f, traffic2) {
+function unsupportedFeatures4(f, traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight))
     out.push(`weight ${traffic2.weight} is not a whole number (canary-weight is an integer; raise the weight total)`);
   if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1)
     out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (canary-weight-total)`);
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures5(f, m, i + 1)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(f, m, i + 1)));
   out.push(...modifierFeatures(f, traffic2.requestHeaderModifier));
   return out;
 }
-function matchFeatures5(f, m, n) {
+function matchFeatures4(f, m, n) {
   const out = [];
   const count2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (count2 === 0)
@@ -48761,14 +48582,14 @@ function subsetAnnotations(f, stable) {
 }
 
 // generators/higress/render.ts
-function render6(f, ctx, traffic2) {
-  const unsupported = unsupportedFeatures5(f, traffic2);
+function render5(f, ctx, traffic2) {
+  const unsupported = unsupportedFeatures4(f, traffic2);
   if (unsupported.length > 0) throw new Error(`${f.id} cannot express this traffic state: ${unsupported.join("; ")}`);
   const slots = canarySlots2(f, traffic2);
   return ctx.options.ingresses.flatMap((name) => {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
     if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return slots.map((slot) => canaryIngress3(f, ctx, source.object, slot));
+    return slots.map((slot) => canaryIngress2(f, ctx, source.object, slot));
   });
 }
 function canarySlots2(f, traffic2) {
@@ -48784,10 +48605,10 @@ function canarySlots2(f, traffic2) {
   }
   return slots;
 }
-function canaryIngress3(f, ctx, stable, slot) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(f, stable, slot));
+function canaryIngress2(f, ctx, stable, slot) {
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata2(f, stable, slot));
 }
-function canaryMetadata3(f, stable, slot) {
+function canaryMetadata2(f, stable, slot) {
   const meta = stable.metadata;
   const own = meta.annotations ?? {};
   const kept = Object.entries(own).filter(([k]) => !isOwnedKey2(f, k));
@@ -48796,9 +48617,7 @@ function canaryMetadata3(f, stable, slot) {
     name: slot.name(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(
-      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-    )
+    annotations: Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]))
   };
 }
 
@@ -48842,7 +48661,7 @@ function matchRule(f, c, request4) {
   const query2 = f.queryMatch ? c.ext("canary-by-query") : void 0;
   if (header2 || query2) {
     const rules = [
-      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue3(request4.headers, header2))] : [],
+      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue(request4.headers, header2))] : [],
       ...query2 ? [valueRule(f, "query", query2, c.ext, request4.query[query2])] : []
     ];
     return rules.every((r) => r !== void 0) ? rules.join(" & ") : void 0;
@@ -48866,11 +48685,6 @@ function fullMatch2(pattern, value) {
   } catch {
     return false;
   }
-}
-function headerValue3(headers2, name) {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers2).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : headers2[found];
 }
 function weightSplit(stableService, weighted2) {
   const total = positiveInt(weighted2[0].key("canary-weight-total")) || 100;
@@ -48901,10 +48715,12 @@ function flavouredGenerator(f, optionsSchema, summary2) {
     summary: summary2,
     capabilities: capabilitiesOf(f),
     optionsSchema,
+    /** Kruise `classType: <flavour id>`. */
+    inputs: { kruiseIngress: kruiseIngressInput(f.id) },
     check: (ctx) => check5(f, ctx),
-    unsupported: (traffic2) => unsupportedFeatures5(f, traffic2),
+    unsupported: (traffic2) => unsupportedFeatures4(f, traffic2),
     claims: (ctx) => claims5(f, ctx),
-    render: (ctx, traffic2) => render6(f, ctx, traffic2),
+    render: (ctx, traffic2) => render5(f, ctx, traffic2),
     simulate: (objects, request4) => simulate4(f, objects, request4)
   });
 }
@@ -48912,12 +48728,85 @@ function flavouredGenerator(f, optionsSchema, summary2) {
 // generators/higress/index.ts
 var higress_default = flavouredGenerator(
   HIGRESS,
-  options_schema_default6,
+  options_schema_default5,
   "Higress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations and higress.io header control"
 );
 
 // generators/ingress-nginx/check.ts
 init_diagnostics();
+
+// generators/ingress-nginx/options.schema.json
+var options_schema_default6 = {
+  $id: "ingress-nginx-options",
+  title: "ingress-nginx generator options",
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "ingresses",
+    "annotationPrefix",
+    "additionalIngressAnnotations",
+    "canaryIngressAnnotations"
+  ],
+  properties: {
+    ingresses: {
+      type: "array",
+      minItems: 1,
+      uniqueItems: true,
+      items: {
+        type: "string",
+        minLength: 1,
+        maxLength: 253
+      }
+    },
+    annotationPrefix: {
+      type: "string",
+      minLength: 1,
+      pattern: "^[^/]+$",
+      default: "nginx.ingress.kubernetes.io"
+    },
+    additionalIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressName: {
+      enum: [
+        "suffix",
+        "argo"
+      ]
+    }
+  },
+  $schema: "http://json-schema.org/draft-07/schema#"
+};
+
+// generators/ingress-nginx/options.ts
+function annotationKey(prefix, name) {
+  return `${prefix}/${name}`;
+}
+function isCanaryKey(prefix, key2) {
+  return key2.startsWith(annotationKey(prefix, "canary"));
+}
+function stepOwnedKeys(prefix) {
+  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
+}
+function userAnnotations(options) {
+  const out = {};
+  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
+    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
+  }
+  return { ...out, ...options.canaryIngressAnnotations };
+}
+
+// generators/ingress-nginx/check.ts
 function check6(ctx) {
   const out = [...checkUserAnnotations(ctx)];
   const owners = /* @__PURE__ */ new Map();
@@ -48949,14 +48838,8 @@ function checkIngress4(ctx, source) {
     ];
   }
   const out = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   const taken = findIngress(ctx.resources, canaryIngressName(name), source.object.metadata.namespace);
   if (taken) {
     out.push(
@@ -49018,6 +48901,135 @@ function ingressClaims2(ctx, source) {
   }));
 }
 
+// generators/ingress-nginx/features.ts
+function unsupportedFeatures5(traffic2) {
+  const out = [...stateFeatures(traffic2)];
+  traffic2.matches.forEach((match, i) => out.push(...matchFeatures5(match, i + 1)));
+  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
+  if (headerMatches > 1) {
+    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
+  }
+  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
+  if (cookieMatches > 1) {
+    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
+  }
+  return out;
+}
+function stateFeatures(traffic2) {
+  const out = [];
+  if (!Number.isInteger(traffic2.weight)) {
+    out.push(
+      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
+    );
+  }
+  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
+    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
+  }
+  if (traffic2.headerRoutes.length > 0) {
+    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
+    out.push(
+      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
+    );
+  }
+  if (traffic2.mirrorRoutes.length > 0) {
+    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
+    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
+  }
+  if (traffic2.requestHeaderModifier) {
+    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
+  }
+  return out;
+}
+function matchFeatures5(match, n) {
+  const conditions2 = describeConditions(match);
+  const out = [];
+  if (conditions2.length === 0) {
+    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
+  } else if (conditions2.length > 1) {
+    out.push(
+      `match ${n} ANDs ${conditions2.length} conditions (${conditions2.join(", ")}); ingress-nginx cannot AND canary conditions`
+    );
+  }
+  for (const q of match.queryParams)
+    out.push(`match ${n}: ${describe3("query parameter", q)} (ingress-nginx cannot match query parameters)`);
+  if (match.path)
+    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
+  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
+  for (const h of match.headers) {
+    if (h.type === "Prefix")
+      out.push(
+        `match ${n}: ${describe3("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
+      );
+  }
+  for (const c of match.cookies) {
+    if (c.type !== "Exact" || c.value !== "always") {
+      out.push(
+        `match ${n}: ${describe3("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
+      );
+    }
+  }
+  return out;
+}
+function describeConditions(match) {
+  return [
+    ...match.headers.map((h) => describe3("header", h)),
+    ...match.cookies.map((c) => describe3("cookie", c)),
+    ...match.queryParams.map((q) => describe3("query", q)),
+    ...match.path ? [`path ${match.path.value}`] : [],
+    ...match.method ? [`method ${match.method}`] : []
+  ];
+}
+function describe3(what, m) {
+  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
+  return `${what} ${m.name}${op2}${m.value}`;
+}
+
+// generators/ingress-nginx/render.ts
+function render6(ctx, traffic2) {
+  const unsupported = unsupportedFeatures5(traffic2);
+  if (unsupported.length > 0) {
+    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
+  }
+  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
+  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
+  return ctx.options.ingresses.map((name) => {
+    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
+    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
+    return canaryIngress3(ctx, source.object, canary);
+  });
+}
+function canaryAnnotations(prefix, traffic2) {
+  const key2 = (name) => annotationKey(prefix, name);
+  const out = { [key2("canary")]: "true" };
+  if (traffic2.weight > 0) {
+    out[key2("canary-weight")] = String(traffic2.weight);
+    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
+  }
+  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
+  if (header2) {
+    out[key2("canary-by-header")] = header2.name;
+    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
+  }
+  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
+  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
+  return out;
+}
+function canaryIngress3(ctx, stable, canary) {
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(stable, ctx.options, canary));
+}
+function canaryMetadata3(stable, options, canary) {
+  const meta = stable.metadata;
+  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
+  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
+  const annotations = Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]));
+  return {
+    name: canaryIngressName(meta.name),
+    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
+    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
+    annotations
+  };
+}
+
 // generators/ingress-nginx/simulate.ts
 function simulate5(objects, request4) {
   const stable = matchStablePath(objects, request4);
@@ -49036,7 +49048,7 @@ function simulate5(objects, request4) {
 }
 function byHeader(annotations, key2, request4) {
   const name = annotations[key2("canary-by-header")];
-  const value = name ? headerValue4(request4.headers, name) : void 0;
+  const value = name ? headerValue(request4.headers, name) : void 0;
   if (!name || value === void 0) return void 0;
   const exact = annotations[key2("canary-by-header-value")];
   const pattern = annotations[key2("canary-by-header-pattern")];
@@ -49061,11 +49073,6 @@ function byCookie(annotations, key2, request4) {
   if (value !== "always" && value !== "never") return void 0;
   return { canary: value === "always", rule: `canary-by-cookie ${name}=${value}` };
 }
-function headerValue4(headers2, name) {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers2).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : headers2[found];
-}
 function readInt(value, fallback) {
   const n = value === void 0 ? NaN : Number.parseInt(value, 10);
   return Number.isFinite(n) && n >= 0 ? n : fallback;
@@ -49079,6 +49086,21 @@ function split2(stable, canary, canaryUnits, total, rule) {
       { service: canary, share: canaryUnits / total }
     ],
     rule
+  };
+}
+
+// generators/ingress-nginx/inputs.ts
+var inputs3 = {
+  argo: { key: "nginx", options: argoNginxOptions },
+  kruiseIngress: kruiseIngressInput("nginx")
+};
+function argoNginxOptions(nginx2) {
+  const single = str(nginx2.stableIngress);
+  return {
+    ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
+    ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
+    additionalIngressAnnotations: stringMap(nginx2.additionalIngressAnnotations),
+    canaryIngressAnnotations: stringMap(nginx2.canaryIngressAnnotations)
   };
 }
 
@@ -49102,11 +49124,12 @@ var ingress_nginx_default = defineGenerator({
   id: "ingress-nginx",
   summary: "ingress-nginx canary Ingress (<ingress>-canary) with canary-weight, canary-by-header and canary-by-cookie annotations",
   capabilities: capabilities5,
-  optionsSchema: options_schema_default2,
+  optionsSchema: options_schema_default6,
+  inputs: inputs3,
   check: check6,
-  unsupported: unsupportedFeatures2,
+  unsupported: unsupportedFeatures5,
   claims: claims6,
-  render,
+  render: render6,
   simulate: simulate5
 });
 
@@ -49838,6 +49861,17 @@ function header(r, name) {
   return found === void 0 ? void 0 : r.headers[found];
 }
 
+// generators/istio/inputs.ts
+var inputs4 = {
+  argo: { key: "istio" },
+  kruiseCustomRefs: { accepts: (refs) => refs.every(isIstioRef) }
+};
+function isIstioRef(ref) {
+  const apiVersion = str(ref.apiVersion) ?? "";
+  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  return group === "networking.istio.io" && (ref.kind === "VirtualService" || ref.kind === "DestinationRule");
+}
+
 // generators/istio/index.ts
 var capabilities6 = {
   weight: true,
@@ -49859,6 +49893,7 @@ var istio_default = defineGenerator({
   summary: "Istio VirtualService weights (host or subset mode, http/tls/tcp), header, match and mirror routes, DestinationRule canary subset",
   capabilities: capabilities6,
   optionsSchema: options_schema_default7,
+  inputs: inputs4,
   check: check7,
   unsupported: unsupportedFeatures6,
   claims: claims7,
@@ -49913,6 +49948,33 @@ var registry = new Map(Object.entries(generators));
 function getGenerator(id) {
   return registry.get(id);
 }
+function listGenerators() {
+  return [...registry.values()];
+}
+var providerInputs = {
+  argo(key2, block) {
+    const g = listGenerators().find((x) => x.inputs?.argo?.key === key2);
+    if (g) return input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
+    return PLANNED_PROVIDERS.includes(key2) ? { provider: key2, options: { ...block } } : void 0;
+  },
+  kruiseIngress(classType, ingress) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
+    return g && input(g, g.inputs.kruiseIngress.options(ingress));
+  },
+  get kruiseIngressClasses() {
+    return listGenerators().flatMap((g) => g.inputs?.kruiseIngress?.classTypes ?? []).sort();
+  },
+  kruiseGateway(gateway) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseGateway);
+    return g && input(g, g.inputs.kruiseGateway.options(gateway));
+  },
+  kruiseCustomRefs(refs) {
+    const takers = listGenerators().filter((x) => x.inputs?.kruiseCustomRefs);
+    const g = takers.find((x) => x.inputs.kruiseCustomRefs.accepts?.(refs)) ?? takers.find((x) => !x.inputs.kruiseCustomRefs.accepts);
+    return g && input(g, { refs });
+  }
+};
+var input = (g, options) => ({ provider: g.id, options });
 
 // src/analysis/gates.ts
 function gatesOf(analysis, step) {
@@ -49930,7 +49992,7 @@ function gatesOf(analysis, step) {
 // src/analysis/rollout-analysis.ts
 init_diagnostics();
 
-// src/analysis/request.ts
+// src/model/analysis-request.ts
 function readRequest(value, locate2, path11) {
   const v = isObject(value) ? value : {};
   const list4 = (k) => Array.isArray(v[k]) ? v[k] : [];
@@ -51002,8 +51064,8 @@ jsep.plugins.register(ternary);
 // src/analysis/builtins.ts
 var BUILTINS = {
   len: (_r, v) => length(v),
-  isNaN: (_r, v) => Number.isNaN(num(v, "isNaN")),
-  isInf: (_r, v) => !Number.isFinite(num(v, "isInf")) && !Number.isNaN(v),
+  isNaN: (_r, v) => Number.isNaN(num2(v, "isNaN")),
+  isInf: (_r, v) => !Number.isFinite(num2(v, "isInf")) && !Number.isNaN(v),
   asInt: (_r, v) => Math.trunc(asFloat(v, "asInt")),
   asFloat: (_r, v) => asFloat(v, "asFloat"),
   isNil: (r) => r === null || r === void 0,
@@ -51015,20 +51077,20 @@ var BUILTINS = {
   filter: (_r, v, p) => list3(v, "filter").filter((x) => pred(p)(x) === true),
   map: (_r, v, p) => list3(v, "map").map((x) => pred(p)(x)),
   count: (_r, v, p) => list3(v, "count").filter((x) => pred(p)(x) === true).length,
-  sum: (_r, v) => list3(v, "sum").reduce((s, x) => s + num(x, "sum"), 0),
+  sum: (_r, v) => list3(v, "sum").reduce((s, x) => s + num2(x, "sum"), 0),
   max: (_r, ...v) => Math.max(...spread(v, "max")),
   min: (_r, ...v) => Math.min(...spread(v, "min")),
-  mean: (_r, v) => list3(v, "mean").reduce((s, x) => s + num(x, "mean"), 0) / length(v),
-  abs: (_r, v) => Math.abs(num(v, "abs")),
-  ceil: (_r, v) => Math.ceil(num(v, "ceil")),
-  floor: (_r, v) => Math.floor(num(v, "floor")),
-  round: (_r, v) => Math.round(num(v, "round")),
+  mean: (_r, v) => list3(v, "mean").reduce((s, x) => s + num2(x, "mean"), 0) / length(v),
+  abs: (_r, v) => Math.abs(num2(v, "abs")),
+  ceil: (_r, v) => Math.ceil(num2(v, "ceil")),
+  floor: (_r, v) => Math.floor(num2(v, "floor")),
+  round: (_r, v) => Math.round(num2(v, "round")),
   int: (_r, v) => Math.trunc(asFloat(v, "int")),
   float: (_r, v) => asFloat(v, "float"),
   string: (_r, v) => typeof v === "string" ? v : JSON.stringify(v ?? null),
-  lower: (_r, v) => str(v, "lower").toLowerCase(),
-  upper: (_r, v) => str(v, "upper").toUpperCase(),
-  trim: (_r, v) => str(v, "trim").trim(),
+  lower: (_r, v) => str2(v, "lower").toLowerCase(),
+  upper: (_r, v) => str2(v, "upper").toUpperCase(),
+  trim: (_r, v) => str2(v, "trim").trim(),
   first: (_r, v) => list3(v, "first")[0] ?? null,
   last: (_r, v) => list3(v, "last").at(-1) ?? null,
   keys: (_r, v) => Object.keys(map(v, "keys")).sort(),
@@ -51039,11 +51101,11 @@ function length(v) {
   if (v !== null && typeof v === "object") return Object.keys(v).length;
   throw new Error(`invalid argument for len (type ${v === null || v === void 0 ? "nil" : typeof v})`);
 }
-function num(v, fn) {
+function num2(v, fn) {
   if (typeof v !== "number") throw new Error(`${fn}() needs a number, got ${JSON.stringify(v ?? null)}`);
   return v;
 }
-function str(v, fn) {
+function str2(v, fn) {
   if (typeof v !== "string") throw new Error(`${fn}() needs a string, got ${JSON.stringify(v ?? null)}`);
   return v;
 }
@@ -51058,7 +51120,7 @@ function map(v, fn) {
 function spread(args, fn) {
   const items = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
   if (items.length === 0) throw new Error(`${fn}() of nothing`);
-  return items.map((x) => num(x, fn));
+  return items.map((x) => num2(x, fn));
 }
 function pred(p) {
   if (typeof p !== "function") throw new Error("expected a predicate such as {# > 0}");
@@ -51273,21 +51335,7 @@ function describe4(v) {
 // src/analysis/provider-spec.ts
 init_diagnostics();
 
-// src/render/revision.ts
-var import_crypto = require("crypto");
-function canonicalJson(value) {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== void 0).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-function templateRevision(template) {
-  return (0, import_crypto.createHash)("sha256").update(canonicalJson(template)).digest("hex").slice(0, 10);
-}
-
-// src/analysis/providers/jsonpath.ts
+// src/analysis/jsonpath.ts
 function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
@@ -51388,7 +51436,7 @@ function web(text, body, common, here, fill, out) {
   const method = String(body.method ?? "GET").toUpperCase();
   if (method !== "GET" && method !== "POST" && method !== "PUT")
     out.push(diagnosticAt(here("method"), "web method must be GET, POST or PUT"));
-  const jsonBody = body.jsonBody !== void 0 ? fill(canonicalJson(body.jsonBody)) : void 0;
+  const jsonBody = body.jsonBody !== void 0 ? fill(JSON.stringify(body.jsonBody)) : void 0;
   const payload = text("body", false) ?? jsonBody;
   if (body.body !== void 0 && body.jsonBody !== void 0)
     out.push(diagnosticAt(here("jsonBody"), "use either body or jsonBody, not both"));
@@ -51960,6 +52008,74 @@ function metricSummary(m) {
   };
 }
 
+// src/plan/replicas.ts
+function resolveAmount(amount, total) {
+  const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
+  return Math.max(0, Math.min(total, raw));
+}
+function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
+  const floor = carriesTraffic && total > 0 ? 1 : 0;
+  const canary = Math.max(canaryWanted2, floor);
+  if (style === "canary") return { canary, stable: total };
+  return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
+}
+function basicCanaryReplicas(total, weight, weightTotal) {
+  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
+  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
+  return Math.max(0, Math.min(total, canary));
+}
+
+// src/plan/plan.ts
+function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
+  const steps = rollout.steps.map((step, i) => planStep(rollout, step, i, totalReplicas, policy));
+  return {
+    rollout: rollout.name,
+    format: rollout.format,
+    workload: rollout.workload.name,
+    style: rollout.style,
+    replicas: totalReplicas,
+    providers: rollout.traffic.providers.map((p) => p.provider),
+    startGate: { kind: policy.firstStep },
+    steps,
+    warnings: []
+  };
+}
+function planStep(rollout, step, i, total, policy) {
+  const routed = rollout.traffic.providers.length > 0;
+  const traffic2 = trafficOf2(rollout, step, routed);
+  const carries = hasCanaryRoutes(traffic2);
+  const wanted = canaryWanted(rollout, step, total, routed);
+  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
+  return {
+    index: i + 1,
+    canaryReplicas: canary,
+    stableReplicas: stable,
+    traffic: traffic2,
+    // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
+    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
+    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
+  };
+}
+function canaryWanted(rollout, step, total, routed) {
+  if (step.replicas) return resolveAmount(step.replicas, total);
+  const weight = step.weight ?? 0;
+  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
+  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
+}
+function hasTrafficSpec(step) {
+  return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
+}
+function trafficOf2(rollout, step, routed) {
+  return {
+    weight: routed ? step.weight ?? 0 : 0,
+    weightTotal: rollout.traffic.weightTotal,
+    matches: step.matches,
+    headerRoutes: step.headerRoutes,
+    mirrorRoutes: step.mirrorRoutes,
+    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
+  };
+}
+
 // src/render/services.ts
 var ASSIGNED_SPEC_FIELDS = [
   "clusterIP",
@@ -52087,32 +52203,32 @@ function replicasOf(deployment) {
 }
 
 // src/render/render-rollout.ts
-function renderRollout(input2) {
-  const step = plannedStep(input2);
-  const objects = [...renderWorkloads(input2, step), ...renderServices(input2, step)];
-  const routed = step && input2.phase.kind !== "draining";
-  const traffic2 = routed ? step.traffic : stableTraffic(input2.rollout.traffic.weightTotal);
-  return [...objects, ...renderRouteObjects(input2, traffic2, workloadWave(input2.deployment))];
+function renderRollout(input3) {
+  const step = plannedStep(input3);
+  const objects = [...renderWorkloads(input3, step), ...renderServices(input3, step)];
+  const routed = step && input3.phase.kind !== "draining";
+  const traffic2 = routed ? step.traffic : stableTraffic(input3.rollout.traffic.weightTotal);
+  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment))];
 }
-function plannedStep(input2) {
-  const p = input2.phase;
-  return p.kind === "step" || p.kind === "promoting" || p.kind === "draining" ? input2.plan.steps[p.step - 1] : void 0;
+function plannedStep(input3) {
+  const p = input3.phase;
+  return p.kind === "step" || p.kind === "promoting" || p.kind === "draining" ? input3.plan.steps[p.step - 1] : void 0;
 }
-function renderWorkloads(input2, step) {
-  const { deployment, track, rollout, phase } = input2;
-  const total = input2.plan.replicas;
+function renderWorkloads(input3, step) {
+  const { deployment, track, rollout, phase } = input3;
+  const total = input3.plan.replicas;
   const promoting = phase.kind === "promoting";
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
-  const stablePod2 = promoting ? input2.canaryPod : input2.stablePod;
+  const stablePod2 = promoting ? input3.canaryPod : input3.stablePod;
   const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
   if (step)
     out.push(
-      renderCanaryDeployment(deployment, input2.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
+      renderCanaryDeployment(deployment, input3.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
     );
   return out;
 }
-function renderServices(input2, step) {
-  const { rollout, resources, track, phase } = input2;
+function renderServices(input3, step) {
+  const { rollout, resources, track, phase } = input3;
   const stableName = rollout.traffic.stableService;
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
   if (!stable) return [];
@@ -52137,10 +52253,10 @@ function generatorContext(app, rollout, resources, provider, repo, track) {
   const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self2];
   return { ...self2, peers, ...track ? { track } : {} };
 }
-function renderRouteObjects(input2, traffic2, wave) {
-  const routes = input2.providers.flatMap(
+function renderRouteObjects(input3, traffic2, wave) {
+  const routes = input3.providers.flatMap(
     (p) => p.generator.render(
-      generatorContext(input2.app, input2.rollout, input2.resources, p, input2.peers, input2.track),
+      generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track),
       traffic2
     )
   );
@@ -52149,9 +52265,15 @@ function renderRouteObjects(input2, traffic2, wave) {
 function withRouteWave(routes, wave) {
   return routes.map((r) => ({
     ...r,
-    metadata: { ...r.metadata, annotations: { ...r.metadata.annotations ?? {}, [SYNC_WAVE]: String(wave + 1) } }
+    metadata: {
+      ...r.metadata,
+      annotations: { ...sortedKeys(r.metadata.annotations ?? {}), [SYNC_WAVE]: String(wave + 1) }
+    }
   }));
 }
+var sortedKeys = (map2) => Object.fromEntries(
+  Object.keys(map2).sort().map((k) => [k, map2[k]])
+);
 function workloadWave(deployment) {
   const raw = isObject(deployment.metadata.annotations) ? deployment.metadata.annotations[SYNC_WAVE] : void 0;
   const wave = raw === void 0 ? 0 : Number.parseInt(raw, 10);
@@ -52215,177 +52337,61 @@ function lua(s) {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
-// src/spec/values.ts
-var obj = (v) => isObject(v) ? v : {};
-var arr = (v) => Array.isArray(v) ? v : [];
-var str2 = (v) => typeof v === "string" ? v : void 0;
-var num2 = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
-function stringMap(v) {
-  const out = {};
-  for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
-  return out;
-}
-function parseAmount(v) {
-  if (typeof v === "number") return { count: v };
-  if (typeof v !== "string") return void 0;
-  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
-  if (m) return { percent: Number(m[1]) };
-  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
-}
-function parsePercent(v) {
-  const a = parseAmount(v);
-  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
-}
-var KRUISE_COOKIE_HEADER = "canary-by-cookie";
-function kruiseMatch(v) {
-  const m = obj(v);
-  const headers2 = [];
-  const cookies = [];
-  for (const h of arr(m.headers).map(valueMatch2)) {
-    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
-    else headers2.push(h);
-  }
-  const path11 = isObject(m.path) ? {
-    type: str2(m.path.type) ?? "PathPrefix",
-    value: str2(m.path.value) ?? "/"
-  } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path11 ? { path: path11 } : {} };
-}
-function valueMatch2(v) {
-  const m = obj(v);
-  return { name: str2(m.name) ?? "", type: str2(m.type) ?? "Exact", value: str2(m.value) ?? "" };
-}
-function headerModifier(v) {
-  if (!isObject(v)) return void 0;
-  const pairs2 = (x) => arr(x).map((p) => ({ name: str2(obj(p).name) ?? "", value: str2(obj(p).value) ?? "" }));
-  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
-}
-
 // src/spec/providers.ts
-var KRUISE_INGRESS_CLASSES = {
-  nginx: "ingress-nginx",
-  "aliyun-alb": "aliyun-alb",
-  higress: "higress",
-  mse: "mse"
-};
-function providerFromKruiseRouting(doc, routing, path11, out) {
+function providerFromKruiseRouting(doc, routing, path11, out, inputs5) {
   const refs = [];
-  const ingress = obj(routing.ingress);
   if (routing.ingress !== void 0) {
-    const classType = str2(ingress.classType) ?? "nginx";
-    const provider = KRUISE_INGRESS_CLASSES[classType];
-    if (!provider) {
+    const ingress = obj(routing.ingress);
+    const classType = str(ingress.classType) ?? "nginx";
+    const found = inputs5.kruiseIngress(classType, ingress);
+    if (!found) {
       const o = doc.locate([...path11, "ingress", "classType"]);
       out.push({
         ...o,
-        message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
+        message: `ingress classType "${classType}" is unknown; use one of ${inputs5.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else {
-      refs.push({
-        provider,
-        origin: doc.locate([...path11, "ingress"]),
-        options: { ingresses: [str2(ingress.name) ?? ""] }
-      });
-    }
+    } else refs.push(refAt(found, doc.locate([...path11, "ingress"])));
   }
-  if (routing.gateway !== void 0) {
-    refs.push({
-      provider: "gateway-api",
-      origin: doc.locate([...path11, "gateway"]),
-      options: { httpRoutes: [str2(obj(routing.gateway).httpRouteName) ?? ""] }
-    });
-  }
+  const gateway = routing.gateway === void 0 ? void 0 : inputs5.kruiseGateway(obj(routing.gateway));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path11, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
-  if (custom.length > 0) {
-    const istio = custom.every(isIstioRef);
-    refs.push({
-      provider: istio ? "istio" : "custom",
-      origin: doc.locate([...path11, "customNetworkRefs"]),
-      options: { refs: custom }
-    });
-  }
+  const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
+  if (taker) refs.push(refAt(taker, doc.locate([...path11, "customNetworkRefs"])));
   return refs;
 }
-function providersFromArgo(doc, routing, path11) {
+var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
+function providersFromArgo(doc, routing, path11, inputs5) {
   const at = (key2) => doc.locate([...path11, key2]);
   const refs = [];
-  if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
-  if (routing.nginx !== void 0)
-    refs.push({ provider: "ingress-nginx", origin: at("nginx"), options: argoNginxOptions(obj(routing.nginx)) });
-  if (routing.alb !== void 0)
-    refs.push({ provider: "aws-alb", origin: at("alb"), options: argoAlbOptions(obj(routing.alb)) });
-  if (routing.smi !== void 0) refs.push({ provider: "smi", origin: at("smi"), options: obj(routing.smi) });
-  if (routing.ambassador !== void 0)
-    refs.push({ provider: "ambassador", origin: at("ambassador"), options: obj(routing.ambassador) });
-  if (routing.traefik !== void 0)
-    refs.push({ provider: "traefik", origin: at("traefik"), options: obj(routing.traefik) });
-  if (routing.apisix !== void 0)
-    refs.push({ provider: "apisix", origin: at("apisix"), options: obj(routing.apisix) });
-  const gateway = obj(routing.plugins)["argoproj-labs/gatewayAPI"];
-  if (gateway !== void 0)
-    refs.push({ provider: "gateway-api", origin: at("plugins"), options: argoGatewayOptions(obj(gateway)) });
+  for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
+    const found = inputs5.argo(key2, obj(routing[key2]));
+    if (found) refs.push(refAt(found, at(key2)));
+  }
+  for (const [name, block] of Object.entries(obj(routing.plugins))) {
+    const found = inputs5.argo(`plugins/${name}`, obj(block));
+    if (found) refs.push(refAt(found, at("plugins")));
+  }
   return refs;
 }
-function argoNginxOptions(nginx2) {
-  const single = str2(nginx2.stableIngress);
-  return {
-    ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
-    ...str2(nginx2.annotationPrefix) ? { annotationPrefix: str2(nginx2.annotationPrefix) } : {},
-    additionalIngressAnnotations: stringMap(nginx2.additionalIngressAnnotations),
-    canaryIngressAnnotations: stringMap(nginx2.canaryIngressAnnotations)
-  };
-}
-function argoAlbOptions(alb) {
-  const single = str2(alb.ingress);
-  const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
-  const { ingress: _single, ingresses: _many, ...rest } = alb;
-  return { ...rest, ingresses: [...new Set(ingresses)] };
-}
-var ARGO_GATEWAY_KEYS = [
-  "httpRoute",
-  "httpRoutes",
-  "namespace",
-  "inProgressLabelKey",
-  "inProgressLabelValue",
-  "disableInProgressLabel",
-  "configMap"
-];
-function argoGatewayOptions(g) {
-  const single = str2(g.httpRoute);
-  const list4 = arr(g.httpRoutes).map(obj);
-  const routes = [
-    ...single ? [{ name: single, useHeaderRoutes: true }] : [],
-    ...list4.map((r) => ({ name: str2(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
-  ];
-  const labelKey = str2(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
-  const labelValue = str2(g.inProgressLabelValue) ?? "in-progress";
-  return {
-    httpRoutes: routes.map((r) => r.name),
-    useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
-    ...str2(g.namespace) ? { namespace: str2(g.namespace) } : {},
-    ...g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } },
-    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort()
-  };
-}
-function isIstioRef(ref) {
-  const apiVersion = str2(ref.apiVersion) ?? "";
-  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
-  return group === "networking.istio.io" && (ref.kind === "VirtualService" || ref.kind === "DestinationRule");
-}
+var refAt = (found, origin) => ({
+  provider: found.provider,
+  origin,
+  options: found.options
+});
 
 // src/spec/argo.ts
-function normalizeArgo(doc) {
+function normalizeArgo(doc, inputs5) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const canary = obj(obj(spec.strategy).canary);
   const routing = obj(canary.trafficRouting);
   const diagnostics = [];
-  const name = str2(meta.name) ?? "";
-  const replicas2 = num2(spec.replicas) ?? 1;
-  const managedRoutes = arr(routing.managedRoutes).map((r) => str2(obj(r).name) ?? "");
-  const weightTotal = num2(routing.maxTrafficWeight) ?? 100;
+  const name = str(meta.name) ?? "";
+  const replicas2 = num(spec.replicas) ?? 1;
+  const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? "");
+  const weightTotal = num(routing.maxTrafficWeight) ?? 100;
   const { steps, entryOfStep } = walkSteps(
     doc,
     arr(canary.steps),
@@ -52393,13 +52399,13 @@ function normalizeArgo(doc) {
     diagnostics
   );
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"]) : [];
-  const stable = str2(canary.stableService);
-  const canarySvc = str2(canary.canaryService);
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5) : [];
+  const stable = str(canary.stableService);
+  const canarySvc = str(canary.canaryService);
   const rollout = {
     format: "argo",
     name,
-    ...str2(meta.namespace) ? { namespace: str2(meta.namespace) } : {},
+    ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
     origin: doc.origin,
     workload: argoWorkload(doc, root, replicas2, diagnostics),
     // Without traffic routing Argo approximates the weight with pod counts, i.e. replaces stable pods.
@@ -52430,23 +52436,23 @@ function argoWorkload(doc, root, replicas2, out) {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
-    if (str2(ref.kind) !== "Deployment")
+    if (str(ref.kind) !== "Deployment")
       out.push(
         error2(
           doc,
           ["spec", "workloadRef", "kind"],
-          `workloadRef.kind "${str2(ref.kind)}" is not supported; rollgen renders Deployments`
+          `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
         )
       );
-    return { kind: "Deployment", name: str2(ref.name) ?? "", replicasOverride: replicas2 };
+    return { kind: "Deployment", name: str(ref.name) ?? "", replicasOverride: replicas2 };
   }
   const meta = obj(root.metadata);
   const deployment = {
     apiVersion: "apps/v1",
     kind: "Deployment",
     metadata: {
-      name: str2(meta.name) ?? "",
-      ...str2(meta.namespace) ? { namespace: str2(meta.namespace) } : {},
+      name: str(meta.name) ?? "",
+      ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
       ...meta.labels ? { labels: stringMap(meta.labels) } : {}
     },
     spec: { replicas: replicas2, selector: spec.selector, template: spec.template }
@@ -52488,7 +52494,7 @@ function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
   const path11 = ["spec", "strategy", "canary", "analysis"];
   const request4 = readRequest(canary.analysis, doc.locate, path11);
-  const starting = num2(obj(canary.analysis).startingStep) ?? 0;
+  const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error2(
@@ -52517,7 +52523,7 @@ function applyPause(doc, steps, pause, path11, out) {
   };
 }
 function applyAction(doc, state, e, path11, wc, out) {
-  if (num2(e.setWeight) !== void 0) state.weight = num2(e.setWeight);
+  if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
@@ -52554,24 +52560,24 @@ function snapshot(origin, s, managed) {
   };
 }
 function canaryScale(v, weightTotal) {
-  if (num2(v.replicas) !== void 0) return { count: num2(v.replicas) };
-  if (num2(v.weight) !== void 0) return { percent: num2(v.weight) * 100 / weightTotal };
+  if (num(v.replicas) !== void 0) return { count: num(v.replicas) };
+  if (num(v.weight) !== void 0) return { percent: num(v.weight) * 100 / weightTotal };
   return void 0;
 }
 function setRoute(routes, v, read) {
-  const name = str2(v.name) ?? "";
+  const name = str(v.name) ?? "";
   if (v.match === void 0) routes.delete(name);
   else routes.set(name, { name, matches: read(arr(v.match)) });
 }
 function setMirror(routes, v) {
-  const name = str2(v.name) ?? "";
+  const name = str(v.name) ?? "";
   if (v.match === void 0) routes.delete(name);
-  else routes.set(name, { name, matches: mirrorMatches(arr(v.match)), percentage: num2(v.percentage) ?? 100 });
+  else routes.set(name, { name, matches: mirrorMatches(arr(v.match)), percentage: num(v.percentage) ?? 100 });
 }
 function headerRouteMatches(list4) {
   return list4.map((m) => {
     const e = obj(m);
-    return { headers: [stringMatch2(str2(e.headerName) ?? "", e.headerValue)], queryParams: [], cookies: [] };
+    return { headers: [stringMatch2(str(e.headerName) ?? "", e.headerValue)], queryParams: [], cookies: [] };
   });
 }
 function mirrorMatches(list4) {
@@ -52579,7 +52585,7 @@ function mirrorMatches(list4) {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
     const path11 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
-    const method = str2(obj(e.method).exact);
+    const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
@@ -52652,9 +52658,9 @@ function classifyKruise(doc, apiVersion, kind, out) {
 // src/spec/kruise.ts
 var ROLLING_STYLE = "rollouts.kruise.io/rolling-style";
 var TRAFFIC_ROUTING = "rollouts.kruise.io/trafficrouting";
-function normalizeKruise(doc) {
+function normalizeKruise(doc, inputs5) {
   const root = obj(doc.value);
-  const v1beta1 = str2(root.apiVersion) === "rollouts.kruise.io/v1beta1";
+  const v1beta1 = str(root.apiVersion) === "rollouts.kruise.io/v1beta1";
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const canary = obj(obj(spec.strategy).canary);
@@ -52662,26 +52668,26 @@ function normalizeKruise(doc) {
   const diagnostics = [];
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
-  if (str2(ref.kind) !== "Deployment") {
+  if (str(ref.kind) !== "Deployment") {
     diagnostics.push(
       error3(
         doc,
         [...refPath, "kind"],
-        `workloadRef.kind "${str2(ref.kind)}" is not supported; rollgen renders Deployments`
+        `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
       )
     );
   }
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
-  const routingRef = annotations[TRAFFIC_ROUTING] || str2(canary.trafficRoutingRef) || void 0;
-  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics);
+  const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
+  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics, inputs5);
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout = {
     format: v1beta1 ? "kruise-v1beta1" : "kruise-v1alpha1",
-    name: str2(meta.name) ?? "",
-    ...str2(meta.namespace) ? { namespace: str2(meta.namespace) } : {},
+    name: str(meta.name) ?? "",
+    ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
     origin: doc.origin,
-    workload: { kind: "Deployment", name: str2(ref.name) ?? "" },
+    workload: { kind: "Deployment", name: str(ref.name) ?? "" },
     style: kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
     steps: matchesOverTraffic(steps, traffic2.providers, diagnostics),
     traffic: traffic2,
@@ -52707,7 +52713,7 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
 }
 function kruiseStep(doc, raw, path11, v1beta1) {
   const s = obj(raw);
-  const weight = v1beta1 ? parsePercent(s.traffic) : num2(s.weight);
+  const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
@@ -52722,17 +52728,17 @@ function kruiseStep(doc, raw, path11, v1beta1) {
   };
 }
 function kruisePause(v) {
-  const seconds = num2(obj(v).duration);
+  const seconds = num(obj(v).duration);
   if (v === void 0) return { kind: "none" };
   return seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds };
 }
-function kruiseTraffic(doc, canary, sharedRouting, out) {
+function kruiseTraffic(doc, canary, sharedRouting, out, inputs5) {
   const routings = arr(canary.trafficRoutings);
   const first2 = obj(routings[0]);
-  const service = str2(first2.service);
+  const service = str(first2.service);
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
   const base = ["spec", "strategy", "canary", "trafficRoutings", 0];
-  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first2, base, out) : [];
+  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first2, base, out, inputs5) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
     generateCanaryService: service !== void 0 && !noCanaryService,
@@ -52760,20 +52766,20 @@ function error3(doc, path11, message) {
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
-// src/spec/route-template.ts
+// generators/custom/route-template.ts
 var CUSTOM_PROVIDER = "custom";
 function readRouteTemplate(doc) {
   const v = obj(doc.value);
   const spec = obj(v.spec);
   const target = obj(spec.target);
-  const apiVersion = str2(target.apiVersion);
-  const group = str2(target.group) ?? (apiVersion?.includes("/") ? apiVersion.split("/")[0] : "");
+  const apiVersion = str(target.apiVersion);
+  const group = str(target.group) ?? (apiVersion?.includes("/") ? apiVersion.split("/")[0] : "");
   const block = doc.locateBlockText?.(["spec", "template"]);
   return {
-    name: str2(obj(v.metadata).name) ?? "",
+    name: str(obj(v.metadata).name) ?? "",
     group,
-    kind: str2(target.kind) ?? "",
-    template: str2(spec.template) ?? "",
+    kind: str(target.kind) ?? "",
+    template: str(spec.template) ?? "",
     origin: block ?? doc.locate(["spec", "template"]),
     lineMapped: block !== void 0
   };
@@ -52939,20 +52945,20 @@ function checkManagedRoutes(r, report) {
 }
 
 // src/spec/traffic-routing.ts
-function normalizeTrafficRouting(doc) {
+function normalizeTrafficRouting(doc, inputs5) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const diagnostics = [];
   const ref = obj(arr(spec.objectRef)[0]);
-  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics);
-  const service = str2(ref.service) ?? "";
-  const name = str2(meta.name) ?? "";
+  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics, inputs5);
+  const service = str(ref.service) ?? "";
+  const name = str(meta.name) ?? "";
   const step = kruiseStep(doc, spec.strategy, ["spec", "strategy"], false);
   const rollout = {
     format: "kruise-v1alpha1",
     name,
-    ...str2(meta.namespace) ? { namespace: str2(meta.namespace) } : {},
+    ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
     origin: doc.origin,
     workload: { kind: "Deployment", name: "" },
     style: "canary",
@@ -52971,7 +52977,7 @@ function normalizeTrafficRouting(doc) {
   return { routing: { name, ...rollout.namespace ? { namespace: rollout.namespace } : {}, rollout }, diagnostics };
 }
 
-// src/spec/load-app.ts
+// src/app/load-app.ts
 function loadApp(name, documents, policy, analysisOptions = {}) {
   const diagnostics = [];
   const manifests = [];
@@ -52994,7 +53000,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
-    const result = role.schema === "argo-rollout" ? normalizeArgo(doc) : normalizeKruise(doc);
+    const result = role.schema === "argo-rollout" ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
     specs.push(result.rollout);
   }
@@ -53023,7 +53029,7 @@ function readTrafficRouting(doc, out, diagnostics) {
   const problems = validateSchema("kruise-trafficrouting", doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
-  const { routing, diagnostics: found } = normalizeTrafficRouting(doc);
+  const { routing, diagnostics: found } = normalizeTrafficRouting(doc, providerInputs);
   diagnostics.push(...found);
   out.push(routing);
 }
@@ -53090,9 +53096,8 @@ function bindProviders(app, spec, resources, out) {
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return void 0;
-    const problems = generator.check(
-      generatorContext(app, spec, resources, { generator, options, origin: ref.origin })
-    );
+    const context = generatorContext(app, spec, resources, { generator, options, origin: ref.origin });
+    const problems = generator.check({ ...context, steps: buildPlan(spec, 1).steps });
     out.push(...problems);
     if (problems.some((p) => p.severity === "error")) return void 0;
     bound.push({ generator, options, origin: ref.origin });
@@ -53185,7 +53190,7 @@ function numbersProblem(r) {
   return count2(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
 }
 
-// src/run/apps.ts
+// src/app/inputs.ts
 function locateApps(req) {
   const found = locate(req);
   return req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
@@ -53819,8 +53824,8 @@ async function noteHold(scm, a) {
 var path9 = __toESM(require("path"));
 init_errors();
 
-// src/run/advance-command.ts
-var path6 = __toESM(require("path"));
+// src/app/plan-write.ts
+var path5 = __toESM(require("path"));
 init_errors();
 
 // src/render/phase.ts
@@ -53839,7 +53844,7 @@ function describePhase(p, steps) {
   }
 }
 
-// src/render/output-files.ts
+// src/state/output-files.ts
 var import_yaml4 = __toESM(require_dist());
 
 // src/yaml/serialize.ts
@@ -53864,7 +53869,7 @@ function serializeDocument(doc) {
   return doc.toString(OPTIONS);
 }
 
-// src/render/output-files.ts
+// src/state/output-files.ts
 var KUSTOMIZATION_FILE = "kustomization.yaml";
 var HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
 function objectFiles(objects) {
@@ -53977,6 +53982,20 @@ function derivesFrom(candidate, base) {
 
 // src/state/app-state.ts
 init_errors();
+
+// src/render/revision.ts
+var import_crypto = require("crypto");
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== void 0).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+function templateRevision(template) {
+  return (0, import_crypto.createHash)("sha256").update(canonicalJson(template)).digest("hex").slice(0, 10);
+}
 
 // src/state/lifecycle.ts
 init_errors();
@@ -54158,11 +54177,11 @@ function statesAtStep(app, output, step, track) {
   });
 }
 
-// src/run/load.ts
+// src/app/load-repo.ts
 init_diagnostics();
 init_errors();
 
-// src/run/cross-app.ts
+// src/app/cross-app.ts
 init_errors();
 function checkAcrossApps(apps, peers = repoPeers(apps)) {
   const problems = [...claimConflicts(apps, peers), ...providerChecks(peers)];
@@ -54207,7 +54226,7 @@ function conflict(first2, app, owner, claim) {
   };
 }
 
-// src/run/load.ts
+// src/app/load-repo.ts
 async function loadApps(ctx, args, opts) {
   const locations = locateApps({ cwd: ctx.cwd, args, ...opts });
   const out = [];
@@ -54247,9 +54266,117 @@ function loadQuietly(loc, ctx) {
   }
 }
 
-// src/flow/local-commit.ts
+// src/app/plan-write.ts
+async function planWrites(ctx, args, opts, command) {
+  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+  return { names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) };
+}
+function writeAll(ctx, planned, command, afterEach) {
+  for (const w of planned.writes) {
+    writeOutputDir(w.output, w.files, w.remove);
+    ctx.stdout(w.summary);
+    afterEach?.(w);
+  }
+  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(", ")} up to date
+`);
+}
+function planWrite(ctx, loc, app, command, peers) {
+  if (!loc.output)
+    throw new InputError(
+      [],
+      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
+    );
+  const output = readOutput(loc, ctx.cwd);
+  const t = transitionApp(app, output, command, loc.track, loc.removal);
+  if (t.actions.length === 0) return void 0;
+  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
+  const names = manifests.map((f) => f.path);
+  const previous = output.status?.files ?? [];
+  const status = { ...t.status, files: names };
+  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
+  const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
+  const lines = t.actions.map((a) => {
+    const r = app.rollouts.find((x) => x.spec.name === a.rollout);
+    const s = status.rollouts.find((x) => x.name === a.rollout);
+    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
+  });
+  return {
+    app: app.name,
+    output: loc.output,
+    files,
+    remove,
+    before: output,
+    command,
+    transition: t,
+    summary: lines.join("\n") + `
+wrote ${path5.relative(ctx.cwd, loc.output) || "."}
+`
+  };
+}
+
+// src/flow/checkout.ts
 var fs5 = __toESM(require("fs"));
-var path5 = __toESM(require("path"));
+var path6 = __toESM(require("path"));
+init_errors();
+function readCheckout(git, dir, pr, baseFlag, paths) {
+  const root = gitTopLevel(git, dir);
+  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
+  const branch = currentBranch(git, root);
+  const base = baseFlag ?? pr.base ?? branch;
+  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
+  if (branch && branch !== base)
+    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
+  const rel = paths.map((p) => path6.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
+  if (dirty)
+    throw new StateError(
+      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
+${dirty}`
+    );
+  const head = git(["rev-parse", "HEAD"], root).trim();
+  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
+  const read = (repoPath) => {
+    const file = path6.join(root, repoPath);
+    return fs5.existsSync(file) ? fs5.readFileSync(file, "utf8") : void 0;
+  };
+  return { root, base, head, tree, read };
+}
+function currentBranch(git, root) {
+  try {
+    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
+  } catch {
+    return void 0;
+  }
+}
+function landedAt(git, root, output) {
+  const file = path6.relative(root, path6.join(output, STATUS_FILE));
+  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
+  return out ? new Date(out) : void 0;
+}
+function readTemplate2(file, cwd, configFile) {
+  if (!file) return void 0;
+  const shown = path6.relative(cwd, file) || file;
+  if (!fs5.existsSync(file))
+    throw new InputError([
+      {
+        file: path6.relative(cwd, configFile) || configFile,
+        line: 1,
+        col: 1,
+        message: `pr: template ${shown} does not exist`,
+        severity: "error"
+      }
+    ]);
+  return { file: shown, text: fs5.readFileSync(file, "utf8") };
+}
+
+// src/flow/proposal.ts
+var import_crypto2 = require("crypto");
+var path8 = __toESM(require("path"));
+
+// src/flow/local-commit.ts
+var fs6 = __toESM(require("fs"));
+var path7 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -54282,22 +54409,27 @@ function describeTarget(target, t) {
 }
 
 // src/flow/local-commit.ts
+async function commitCommand(ctx, args, opts, command) {
+  const planned = await planWrites(ctx, args, opts, command);
+  checkCommittable(ctx, planned.writes);
+  writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
+}
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path5.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path7.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path5.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path7.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs5.existsSync(dir) || path5.dirname(dir) === dir ? dir : existingAncestor(path5.dirname(dir));
+  return fs6.existsSync(dir) || path7.dirname(dir) === dir ? dir : existingAncestor(path7.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path5.resolve(w.output);
+  const dir = path7.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path5.relative(top, dir) || ".";
+  const rel = path7.relative(top, dir) || ".";
   git(["add", "--all", "--", rel], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
@@ -54314,118 +54446,6 @@ function commitMessage(w) {
 ${lines.join("\n")}
 `;
 }
-
-// src/run/advance-command.ts
-async function stateCommand(ctx, args, opts, command) {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
-  if (opts.commit)
-    checkCommittable(
-      ctx,
-      writes.filter((w) => w !== void 0)
-    );
-  for (const w of writes) {
-    if (!w) continue;
-    writeOutputDir(w.output, w.files, w.remove);
-    ctx.stdout(w.summary);
-    if (opts.commit) commitOutput(ctx, w);
-  }
-  if (writes.every((w) => !w))
-    ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(", ")} up to date
-`);
-}
-function planWrite(ctx, loc, app, command, peers) {
-  if (!loc.output)
-    throw new InputError(
-      [],
-      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
-    );
-  const output = readOutput(loc, ctx.cwd);
-  const t = transitionApp(app, output, command, loc.track, loc.removal);
-  if (t.actions.length === 0) return void 0;
-  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
-  const names = manifests.map((f) => f.path);
-  const previous = output.status?.files ?? [];
-  const status = { ...t.status, files: names };
-  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
-  const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
-  const lines = t.actions.map((a) => {
-    const r = app.rollouts.find((x) => x.spec.name === a.rollout);
-    const s = status.rollouts.find((x) => x.name === a.rollout);
-    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
-  });
-  return {
-    app: app.name,
-    output: loc.output,
-    files,
-    remove,
-    before: output,
-    command,
-    transition: t,
-    summary: lines.join("\n") + `
-wrote ${path6.relative(ctx.cwd, loc.output) || "."}
-`
-  };
-}
-
-// src/flow/checkout.ts
-var fs6 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
-init_errors();
-function readCheckout(git, dir, pr, baseFlag, paths) {
-  const root = gitTopLevel(git, dir);
-  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
-  const branch = currentBranch(git, root);
-  const base = baseFlag ?? pr.base ?? branch;
-  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
-  if (branch && branch !== base)
-    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path7.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
-  if (dirty)
-    throw new StateError(
-      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
-${dirty}`
-    );
-  const head = git(["rev-parse", "HEAD"], root).trim();
-  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
-  const read = (repoPath) => {
-    const file = path7.join(root, repoPath);
-    return fs6.existsSync(file) ? fs6.readFileSync(file, "utf8") : void 0;
-  };
-  return { root, base, head, tree, read };
-}
-function currentBranch(git, root) {
-  try {
-    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
-  } catch {
-    return void 0;
-  }
-}
-function landedAt(git, root, output) {
-  const file = path7.relative(root, path7.join(output, STATUS_FILE));
-  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
-  return out ? new Date(out) : void 0;
-}
-function readTemplate2(file, cwd, configFile) {
-  if (!file) return void 0;
-  const shown = path7.relative(cwd, file) || file;
-  if (!fs6.existsSync(file))
-    throw new InputError([
-      {
-        file: path7.relative(cwd, configFile) || configFile,
-        line: 1,
-        col: 1,
-        message: `pr: template ${shown} does not exist`,
-        severity: "error"
-      }
-    ]);
-  return { file: shown, text: fs6.readFileSync(file, "utf8") };
-}
-
-// src/flow/proposal.ts
-var import_crypto2 = require("crypto");
-var path8 = __toESM(require("path"));
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
@@ -54819,7 +54839,7 @@ function run(kind, c, result) {
   }
 }
 
-// src/analysis/providers/http.ts
+// src/io/metrics/http.ts
 var http = __toESM(require("http"));
 var https = __toESM(require("https"));
 var MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -54864,7 +54884,7 @@ function request2(req) {
   });
 }
 
-// src/analysis/providers/prometheus.ts
+// src/io/metrics/prometheus.ts
 async function queryPrometheus(q) {
   const url = `${q.address.replace(/\/+$/, "")}/api/v1/query`;
   const res = await request2({
@@ -54912,7 +54932,7 @@ function format(v) {
   return String(v);
 }
 
-// src/analysis/providers/web.ts
+// src/io/metrics/web.ts
 async function queryWeb(q) {
   const res = await request2({
     url: q.url,
@@ -54937,7 +54957,7 @@ async function queryWeb(q) {
   return { result: value, text: JSON.stringify(value) };
 }
 
-// src/analysis/measure.ts
+// src/io/metrics/measure.ts
 async function measure(metric, options = {}) {
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
   const startedAt = now().toISOString();
@@ -55006,7 +55026,7 @@ function due(spec, record, now) {
     if (at <= now.getTime()) metrics.push(metric.name);
     else next = next === void 0 ? at : Math.min(next, at);
   }
-  return { metrics, ...next !== void 0 ? { next: new Date(next).toISOString() } : {} };
+  return { metrics, ...next !== void 0 ? { next: isoAt(next, now) } : {} };
 }
 function dueAt(metric, r, started2) {
   const last = r.measurements[r.measurements.length - 1];
@@ -55015,6 +55035,37 @@ function dueAt(metric, r, started2) {
   if (effective !== void 0 && r.count >= effective) return void 0;
   const wait = last.phase === "Error" ? ERROR_RETRY_SECONDS : metric.interval ?? ERROR_RETRY_SECONDS;
   return Date.parse(last.finishedAt) + wait * 1e3;
+}
+function isoAt(ms, like) {
+  const d = structuredClone(like);
+  d.setTime(ms);
+  return d.toISOString();
+}
+
+// src/io/metrics/run.ts
+async function takeDue(spec, record, o) {
+  const names = due(spec, record, o.dueAt ?? o.now()).metrics.filter((m) => !o.only || o.only(m));
+  const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), o) })));
+  const after = taken.reduce((r, { m, x }) => apply(spec, r, m, x), record);
+  const next = due(spec, after, o.dueAt ?? o.now()).next;
+  return { record: after, verdict: verdict(spec, after), taken: taken.length, ...next ? { next } : {} };
+}
+var metricOf = (spec, name) => spec.metrics.find((s) => s.name === name);
+async function runToEnd(spec, o) {
+  let record = newRecord(spec, o.key, o.now());
+  const only = (m) => !unboundedDone(spec, record, m);
+  for (; ; ) {
+    const round = await takeDue(spec, record, { ...o, only, ...o.wait ? {} : { dueAt: /* @__PURE__ */ new Date(864e13) } });
+    record = round.record;
+    if (isCompleted(round.verdict.phase)) return { record, verdict: round.verdict };
+    const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name));
+    if (!owed || round.taken === 0 && !round.next)
+      return { record, verdict: verdict(spec, record, { terminating: true }) };
+    if (round.taken === 0 && round.next) await o.sleep(Math.max(0, Date.parse(round.next) - o.now().getTime()));
+  }
+}
+function unboundedDone(spec, record, name) {
+  return effectiveCount(metricOf(spec, name)) === void 0 && metricRecord(record, name).count > 0;
 }
 
 // src/analysis/format.ts
@@ -55203,13 +55254,10 @@ async function runAnalysis(a) {
   const results = [];
   const records = { ...stored };
   for (const g of a.gates) {
-    let record = stored[g.key] ?? newRecord(g.gate.spec, g.key, a.startedAt > now ? now : a.startedAt);
-    for (const metric of due(g.gate.spec, record, now).metrics) {
-      const spec = g.gate.spec.metrics.find((m) => m.name === metric);
-      record = apply(g.gate.spec, record, metric, await measure(spec, { env: a.env, now: a.now }));
-    }
+    const before = stored[g.key] ?? newRecord(g.gate.spec, g.key, a.startedAt > now ? now : a.startedAt);
+    const { record, verdict: verdict2 } = await takeDue(g.gate.spec, before, { env: a.env, now: a.now });
     records[g.key] = record;
-    results.push({ gate: g.gate, record, verdict: verdict(g.gate.spec, record) });
+    results.push({ gate: g.gate, record, verdict: verdict2 });
   }
   const report = analysisMarkdown(
     results.map((r, i) => ({
@@ -55371,6 +55419,7 @@ function withFailureReport(p, why, report) {
 
 // src/flow/pr-command.ts
 function decideRound(r, now, checks) {
+  if (r.refused) return [];
   return decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now) ?? decide2(r.state, r.pulls, now, r.history, checks);
 }
 async function prCommand(ctx, args, opts) {
@@ -55384,6 +55433,7 @@ async function prCommand(ctx, args, opts) {
     for (const [i, r] of rounds.entries()) {
       const actions = checks.size > 0 ? decideRound(r, now, checks) : first2[i];
       try {
+        if (r.refused) throw r.refused;
         await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
       } catch (e) {
         if (!(e instanceof ScmError)) throw e;
@@ -55409,7 +55459,14 @@ async function gather2(s, dryRun) {
   const rounds = [];
   for (const [i, entry] of s.apps.entries()) {
     const at = landed[i];
-    const signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : void 0;
+    let signals;
+    try {
+      signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : void 0;
+    } catch (e) {
+      if (!(e instanceof ScmError)) throw e;
+      rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: "abort", refused: e });
+      continue;
+    }
     const proposal = proposals[i] && signals ? withGateReport(proposals[i], signals) : proposals[i];
     const abort = gateFailure(signals) ? abortProposal(s, entry) : void 0;
     rounds.push({
@@ -55438,81 +55495,9 @@ async function fetchChecks2(s, decisions) {
   return out;
 }
 
-// src/analysis/run.ts
-async function takeDue(spec, record, o) {
-  const names = due(spec, record, o.dueAt ?? o.now()).metrics.filter((m) => !o.only || o.only(m));
-  const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), o) })));
-  const after = taken.reduce((r, { m, x }) => apply(spec, r, m, x), record);
-  const next = due(spec, after, o.dueAt ?? o.now()).next;
-  return { record: after, verdict: verdict(spec, after), taken: taken.length, ...next ? { next } : {} };
-}
-var metricOf = (spec, name) => spec.metrics.find((s) => s.name === name);
-async function runToEnd(spec, o) {
-  let record = newRecord(spec, o.key, o.now());
-  const only = (m) => !unboundedDone(spec, record, m);
-  for (; ; ) {
-    const round = await takeDue(spec, record, { ...o, only, ...o.wait ? {} : { dueAt: /* @__PURE__ */ new Date(864e13) } });
-    record = round.record;
-    if (isCompleted(round.verdict.phase)) return { record, verdict: round.verdict };
-    const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name));
-    if (!owed || round.taken === 0 && !round.next)
-      return { record, verdict: verdict(spec, record, { terminating: true }) };
-    if (round.taken === 0 && round.next) await o.sleep(Math.max(0, Date.parse(round.next) - o.now().getTime()));
-  }
-}
-function unboundedDone(spec, record, name) {
-  return effectiveCount(metricOf(spec, name)) === void 0 && metricRecord(record, name).count > 0;
-}
-
-// src/run/analyze-command.ts
-init_errors();
-async function analyzeCommand(ctx, args, opts) {
-  const entries = await loadApps(ctx, args, opts);
-  const now = ctx.now ?? (() => /* @__PURE__ */ new Date());
-  const outcomes = [];
-  for (const { loc, app } of entries) {
-    for (const r of app.rollouts) {
-      const step = opts.step ?? currentStep(loc, ctx.cwd, r.spec.name);
-      for (const gate of gatesOf(r.analysis, step)) {
-        const key2 = `${app.name}/${r.spec.name}/${gate.id}`;
-        const { record, verdict: verdict2 } = await runToEnd(gate.spec, {
-          key: key2,
-          now,
-          wait: opts.wait !== false,
-          sleep: (ms) => new Promise((res) => setTimeout(res, ms)),
-          ...ctx.env ? { env: ctx.env } : {}
-        });
-        outcomes.push({ rollout: r.spec.name, step, id: gate.id, kind: gate.kind, record, verdict: verdict2 });
-        if (!opts.json)
-          ctx.stdout(
-            formatRecord(
-              `${app.name} rollout ${r.spec.name} step ${step} ${gate.kind} analysis`,
-              gate.spec,
-              record,
-              verdict2
-            )
-          );
-      }
-    }
-  }
-  if (opts.json) ctx.stdout(JSON.stringify(outcomes, null, 2) + "\n");
-  else if (outcomes.length === 0) ctx.stdout("no analysis gates this step\n");
-  const worst = worstOf(outcomes.map((o) => o.verdict.phase));
-  if (worst)
-    throw new AnalysisVerdictError(
-      worst,
-      `analysis ${worst}: ${outcomes.flatMap((o) => o.verdict.reasons).join("; ") || "see the measurements above"}`
-    );
-}
-function worstOf(phases) {
-  for (const p of ["Failed", "Error", "Inconclusive"]) if (phases.includes(p)) return p;
-  return void 0;
-}
-function currentStep(loc, cwd, rollout) {
-  const status = loc.output ? readOutput(loc, cwd).status : void 0;
-  const step = status?.rollouts.find((r) => r.name === rollout)?.step ?? 0;
-  if (step > 0) return step;
-  throw new InputError([], `rollout ${rollout} has no live step; name one with --step N`);
+// src/run/change-command.ts
+async function stateCommand(ctx, args, opts, command) {
+  writeAll(ctx, await planWrites(ctx, args, opts, command), command);
 }
 
 // src/run/plan-command.ts
@@ -55689,7 +55674,58 @@ async function statusCommand(ctx, args, opts) {
   }
 }
 
-// src/run/run.ts
+// src/run/analyze-command.ts
+init_errors();
+async function analyzeCommand(ctx, args, opts) {
+  const entries = await loadApps(ctx, args, opts);
+  const now = ctx.now ?? (() => /* @__PURE__ */ new Date());
+  const outcomes = [];
+  for (const { loc, app } of entries) {
+    for (const r of app.rollouts) {
+      const step = opts.step ?? currentStep(loc, ctx.cwd, r.spec.name);
+      for (const gate of gatesOf(r.analysis, step)) {
+        const key2 = `${app.name}/${r.spec.name}/${gate.id}`;
+        const { record, verdict: verdict2 } = await runToEnd(gate.spec, {
+          key: key2,
+          now,
+          wait: opts.wait !== false,
+          sleep: (ms) => new Promise((res) => setTimeout(res, ms)),
+          ...ctx.env ? { env: ctx.env } : {}
+        });
+        outcomes.push({ rollout: r.spec.name, step, id: gate.id, kind: gate.kind, record, verdict: verdict2 });
+        if (!opts.json)
+          ctx.stdout(
+            formatRecord(
+              `${app.name} rollout ${r.spec.name} step ${step} ${gate.kind} analysis`,
+              gate.spec,
+              record,
+              verdict2
+            )
+          );
+      }
+    }
+  }
+  if (opts.json) ctx.stdout(JSON.stringify(outcomes, null, 2) + "\n");
+  else if (outcomes.length === 0) ctx.stdout("no analysis gates this step\n");
+  const worst = worstOf(outcomes.map((o) => o.verdict.phase));
+  if (worst)
+    throw new AnalysisVerdictError(
+      worst,
+      `analysis ${worst}: ${outcomes.flatMap((o) => o.verdict.reasons).join("; ") || "see the measurements above"}`
+    );
+}
+function worstOf(phases) {
+  for (const p of ["Failed", "Error", "Inconclusive"]) if (phases.includes(p)) return p;
+  return void 0;
+}
+function currentStep(loc, cwd, rollout) {
+  const status = loc.output ? readOutput(loc, cwd).status : void 0;
+  const step = status?.rollouts.find((r) => r.name === rollout)?.step ?? 0;
+  if (step > 0) return step;
+  throw new InputError([], `rollout ${rollout} has no live step; name one with --step N`);
+}
+
+// src/dispatch.ts
 async function run2(request4, ctx, debug = false) {
   try {
     await dispatch(request4, ctx);
@@ -55730,7 +55766,8 @@ function change(ctx, args, o, command) {
   if (o.pr && command.kind === "advance")
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
-  return o.pr ? commandPr(ctx, args, o, command) : stateCommand(ctx, args, o, command);
+  if (o.pr) return commandPr(ctx, args, o, command);
+  return o.commit ? commitCommand(ctx, args, o, command) : stateCommand(ctx, args, o, command);
 }
 
 // src/cli.ts
@@ -55813,7 +55850,7 @@ function processContext() {
   };
 }
 
-// src/run/report.ts
+// src/app/report.ts
 function buildActionReport(events) {
   const of = (action) => events.filter((e) => e.action === action);
   return {
@@ -55827,34 +55864,34 @@ function buildActionReport(events) {
 
 // action/src/inputs.ts
 var COMMANDS = ["pr", "abort", "promote", "retry", "validate", "status"];
-var input = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
+var input2 = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
 function parseInputs(env2) {
-  const command = input(env2, "command") || "pr";
+  const command = input2(env2, "command") || "pr";
   if (!COMMANDS.includes(command))
     return `input "command" must be one of ${COMMANDS.join(", ")}; got "${command}"`;
   const flags2 = {};
   for (const name of ["dry-run", "full", "merge"]) {
-    const value = input(env2, name).toLowerCase() || "false";
+    const value = input2(env2, name).toLowerCase() || "false";
     if (value !== "true" && value !== "false") return `input "${name}" must be true or false; got "${value}"`;
     flags2[name] = value === "true";
   }
   return {
-    token: input(env2, "token") || env2.GITHUB_TOKEN || "",
-    config: input(env2, "config") || "rollgen.yaml",
+    token: input2(env2, "token") || env2.GITHUB_TOKEN || "",
+    config: input2(env2, "config") || "rollgen.yaml",
     command,
-    apps: input(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
+    apps: input2(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
     dryRun: flags2["dry-run"],
     full: flags2.full,
     merge: flags2.merge
   };
 }
-function buildArgv(inputs) {
-  const argv = [inputs.command, ...inputs.apps, "--config", inputs.config];
-  const viaPr = inputs.command === "abort" || inputs.command === "promote" || inputs.command === "retry";
+function buildArgv(inputs5) {
+  const argv = [inputs5.command, ...inputs5.apps, "--config", inputs5.config];
+  const viaPr = inputs5.command === "abort" || inputs5.command === "promote" || inputs5.command === "retry";
   if (viaPr) argv.push("--pr");
-  if (viaPr && inputs.merge) argv.push("--merge");
-  if (inputs.command === "promote" && inputs.full) argv.push("--full");
-  if ((inputs.command === "pr" || viaPr) && inputs.dryRun) argv.push("--dry-run");
+  if (viaPr && inputs5.merge) argv.push("--merge");
+  if (inputs5.command === "promote" && inputs5.full) argv.push("--full");
+  if ((inputs5.command === "pr" || viaPr) && inputs5.dryRun) argv.push("--dry-run");
   return argv;
 }
 
@@ -55899,18 +55936,18 @@ function formatErrorAnnotation(command, message) {
 
 // action/src/main.ts
 async function runAction(env2) {
-  const inputs = parseInputs(env2);
-  if (typeof inputs === "string") {
-    process.stdout.write(formatErrorAnnotation("action", inputs));
+  const inputs5 = parseInputs(env2);
+  if (typeof inputs5 === "string") {
+    process.stdout.write(formatErrorAnnotation("action", inputs5));
     return 2;
   }
-  if (inputs.token) env2.GITHUB_TOKEN = inputs.token;
+  if (inputs5.token) env2.GITHUB_TOKEN = inputs5.token;
   const events = [];
   let errors = "";
   const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
   process.stdout.write(`::stop-commands::${resume}
 `);
-  const code = await main(buildArgv(inputs), {
+  const code = await main(buildArgv(inputs5), {
     cwd: env2.GITHUB_WORKSPACE || process.cwd(),
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => {
@@ -55922,9 +55959,9 @@ async function runAction(env2) {
   }).finally(() => process.stdout.write(`::${resume}::
 `));
   const report = buildActionReport(events);
-  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
+  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs5.command, errors || `exit status ${code}`));
   if (env2.GITHUB_OUTPUT) (0, import_node_fs.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
-  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs.command, report, code));
+  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs5.command, report, code));
   return code;
 }
 runAction(process.env).then(

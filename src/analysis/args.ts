@@ -1,7 +1,7 @@
 import { Diagnostic, diagnosticAt } from '../diagnostics';
 import { isObject } from '../model/kube';
-import { TrackLabel } from '../render/track';
-import { ArgInput, originOf } from './request';
+import { TrackLabel } from '../model/track';
+import { ArgInput, originOf } from '../model/analysis-request';
 import { TemplateDoc } from './templates';
 import { SecretArg } from './types';
 

@@ -1,7 +1,7 @@
 import { Diagnostic } from '../diagnostics';
-import { Plan } from '../plan/types';
-import { TrackLabel, defaultTrackLabel } from '../render/track';
-import { RolloutSpec } from '../spec/types';
+import { GateSummary, MetricSummary, Plan } from '../model/plan';
+import { TrackLabel, defaultTrackLabel } from '../model/track';
+import { RolloutSpec } from '../model/rollout';
 import { ParsedDocument } from '../yaml/parse';
 import { gatesOf } from './gates';
 import { AppAnalysisConfig, rolloutAnalysis } from './rollout-analysis';
@@ -47,25 +47,6 @@ export function withGates<R extends { readonly plan: Plan }>(
     return gates.length > 0 ? { ...s, analysis: gates.map(summary) } : s;
   });
   return { ...rollout, analysis, plan: { ...rollout.plan, steps } };
-}
-
-/** The plain-JSON view of one gate analysis in a plan. */
-export interface GateSummary {
-  readonly kind: GateAnalysis['kind'];
-  readonly id: string;
-  readonly templates: readonly string[];
-  readonly metrics: readonly MetricSummary[];
-}
-
-export interface MetricSummary {
-  readonly name: string;
-  readonly provider: string;
-  readonly successCondition?: string;
-  readonly failureCondition?: string;
-  readonly count?: number;
-  readonly interval?: number;
-  readonly failureLimit: number;
-  readonly dryRun: boolean;
 }
 
 function summary(g: GateAnalysis): GateSummary {

@@ -2,7 +2,7 @@ import { Diagnostic, Origin, diagnosticAt } from '../diagnostics';
 import { ResolvedArgs, unresolvedArg } from './args';
 import { compile } from './expression';
 import { buildProvider } from './provider-spec';
-import { Located, originOf } from './request';
+import { Located, originOf } from '../model/analysis-request';
 import { Condition, MetricSpec } from './types';
 
 const METRIC_FIELDS = new Set([

@@ -1,9 +1,8 @@
 import { Diagnostic, Origin, diagnosticAt } from '../diagnostics';
 import { isObject } from '../model/kube';
-import { canonicalJson } from '../render/revision';
 import { ResolvedArgs, unresolvedArg } from './args';
-import { parseJsonPath } from './providers/jsonpath';
-import { Located, originOf } from './request';
+import { parseJsonPath } from './jsonpath';
+import { Located, originOf } from '../model/analysis-request';
 import { Header, ProviderSpec } from './types';
 
 export const SUPPORTED_PROVIDERS = ['prometheus', 'web'] as const;
@@ -109,7 +108,7 @@ function web(
   const method = String(body.method ?? 'GET').toUpperCase();
   if (method !== 'GET' && method !== 'POST' && method !== 'PUT')
     out.push(diagnosticAt(here('method'), 'web method must be GET, POST or PUT'));
-  const jsonBody = body.jsonBody !== undefined ? fill(canonicalJson(body.jsonBody)) : undefined;
+  const jsonBody = body.jsonBody !== undefined ? fill(JSON.stringify(body.jsonBody)) : undefined;
   const payload = text('body', false) ?? jsonBody;
   if (body.body !== undefined && body.jsonBody !== undefined)
     out.push(diagnosticAt(here('jsonBody'), 'use either body or jsonBody, not both'));

@@ -1,7 +1,7 @@
 import { Diagnostic, diagnosticAt } from '../diagnostics';
 import { ArgContext, ResolvedArgs, resolveArgs } from './args';
 import { buildMetric } from './metric';
-import { AnalysisRequest, originOf } from './request';
+import { AnalysisRequest, originOf } from '../model/analysis-request';
 import { TemplateDoc, TemplateIndex } from './templates';
 import { AnalysisSpec, MetricSpec } from './types';
 

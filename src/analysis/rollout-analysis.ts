@@ -1,8 +1,8 @@
 import { Diagnostic, diagnosticAt } from '../diagnostics';
 import { isObject } from '../model/kube';
-import { TrackLabel } from '../render/track';
-import { RolloutSpec } from '../spec/types';
-import { Located, readRequest } from './request';
+import { TrackLabel } from '../model/track';
+import { RolloutSpec } from '../model/rollout';
+import { Located, readRequest } from '../model/analysis-request';
 import { resolveAnalysis } from './resolve';
 import { TemplateIndex } from './templates';
 import { AnalysisSpec, RolloutAnalysis } from './types';

@@ -19,7 +19,7 @@ export function due(spec: AnalysisSpec, record: AnalysisRecord, now: Date): Due 
     if (at <= now.getTime()) metrics.push(metric.name);
     else next = next === undefined ? at : Math.min(next, at);
   }
-  return { metrics, ...(next !== undefined ? { next: new Date(next).toISOString() } : {}) };
+  return { metrics, ...(next !== undefined ? { next: isoAt(next, now) } : {}) };
 }
 
 function dueAt(
@@ -33,4 +33,11 @@ function dueAt(
   if (effective !== undefined && r.count >= effective) return undefined;
   const wait = last.phase === 'Error' ? ERROR_RETRY_SECONDS : (metric.interval ?? ERROR_RETRY_SECONDS);
   return Date.parse(last.finishedAt) + wait * 1000;
+}
+
+/** Epoch milliseconds as ISO text, via a copy of the given time: the core never makes a Date of its own. */
+function isoAt(ms: number, like: Date): string {
+  const d = structuredClone(like);
+  d.setTime(ms);
+  return d.toISOString();
 }

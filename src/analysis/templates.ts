@@ -1,7 +1,7 @@
 import { Diagnostic } from '../diagnostics';
 import { isObject } from '../model/kube';
 import { ParsedDocument } from '../yaml/parse';
-import { ArgInput, Located, readArgs } from './request';
+import { ArgInput, Located, readArgs } from '../model/analysis-request';
 
 /** An AnalysisTemplate or ClusterAnalysisTemplate as read from a source directory or the shared one. */
 export interface TemplateDoc {

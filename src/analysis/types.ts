@@ -1,5 +1,6 @@
 /**
- * The analysis engine's public types: plain, readonly, JSON-serializable data.
+ * The analysis engine's public types: plain, readonly, JSON-serializable data. src/analysis is pure core;
+ * measuring (HTTP, clock, environment) lives in src/io/metrics.
  *
  * API (stable; `i10-loop` builds on it):
  * - `types.ts`     AnalysisSpec, MetricSpec, ProviderSpec, AnalysisRecord, Measurement, Verdict, GateAnalysis, RolloutAnalysis
@@ -7,12 +8,12 @@
  *                  readRecord(parsedJson) -> record (versioned, validated; throws AnalysisRecordError)
  * - `schedule.ts`  due(spec, record, now) -> { metrics: names due now, next?: ISO time of the next one }
  * - `verdict.ts`   verdict(spec, record, { terminating? }) -> { phase, reasons, metrics }
- * - `measure.ts`   measure(metric, { signal, timeoutMs, env, now }) -> Measurement (edge: HTTP; never throws)
- * - `run.ts`       takeDue(spec, record, { now, env, signal }) -> { record, verdict, taken, next } (one scheduled run),
- *                  runToEnd(spec, options) (`rollgen analyze`)
+ * - `../io/metrics/measure.ts` measure(metric, { signal, timeoutMs, env, now }) -> Measurement (edge: HTTP; never throws)
+ * - `../io/metrics/run.ts`     takeDue(spec, record, { now, env, signal }) -> { record, verdict, taken, next } (one
+ *                  scheduled run), runToEnd(spec, options) (`rollgen analyze`)
  * - `gates.ts`     gatesOf(rollout.analysis, step) -> GateAnalysis[]; analysisPasses(kind, phase)
  * - `format.ts`    formatRecord(title, spec, record, verdict) -> table + sparkline text
- * Where specs come from: `LoadedRollout.analysis` (src/spec/load-app.ts), resolved when the app loads;
+ * Where specs come from: `LoadedRollout.analysis` (src/spec/loaded-app.ts), resolved by src/app/load-app.ts;
  * `PlannedStep.analysis` is its plain summary for `plan`.
  *
  * A scheduled run (the GitHub loop), per gate of the step that landed:

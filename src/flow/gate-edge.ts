@@ -1,6 +1,6 @@
 import { StateError } from '../errors';
-import { readOutput } from '../run/apps';
-import { LoadedEntry } from '../run/load';
+import { readOutput } from '../app/inputs';
+import { LoadedEntry } from '../app/load-repo';
 import { GateSignals, countFrom, gateReport } from './gate-signals';
 import { withSection } from './marker';
 import { Proposal } from './proposal';

@@ -1,6 +1,6 @@
 import { ScmError } from '../errors';
+import { RunContext } from '../app/context';
 import { OnFailure } from '../io/config';
-import { RunContext } from '../run/context';
 import { CheckState } from '../scm/types';
 import { BRANCH_PREFIX } from './branch';
 import { landedAt } from './checkout';

@@ -1,8 +1,8 @@
 import { gatesOf } from '../analysis/gates';
 import { newRecord } from '../analysis/record';
-import { takeDue } from '../analysis/run';
+import { takeDue } from '../io/metrics/run';
 import type { AnalysisRecord, GateAnalysis, RolloutAnalysis } from '../analysis/types';
-import type { LoadedRollout } from '../spec/load-app';
+import type { LoadedRollout } from '../spec/loaded-app';
 import type { AppStatus } from '../state/status';
 import type { ScmClient } from '../scm/types';
 import { analysisMarkdown } from './analysis-report';

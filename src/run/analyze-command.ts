@@ -1,11 +1,11 @@
 import { formatRecord } from '../analysis/format';
 import { gatesOf } from '../analysis/gates';
-import { runToEnd } from '../analysis/run';
+import { runToEnd } from '../io/metrics/run';
 import { AnalysisRecord, MeasurementPhase, Verdict } from '../analysis/types';
 import { AnalysisVerdictError, InputError } from '../errors';
-import { readOutput } from './apps';
-import { CommonOptions, RunContext } from './context';
-import { loadApps } from './load';
+import { readOutput } from '../app/inputs';
+import { CommonOptions, RunContext } from '../app/context';
+import { loadApps } from '../app/load-repo';
 
 export interface AnalyzeOptions extends CommonOptions {
   readonly step?: number;

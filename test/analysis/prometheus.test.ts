@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { measure } from '../../src/analysis/measure';
-import { runToEnd } from '../../src/analysis/run';
+import { measure } from '../../src/io/metrics/measure';
+import { runToEnd } from '../../src/io/metrics/run';
 import { MetricSpec } from '../../src/analysis/types';
 import { analysisSpec, condition as cond, metricSpec } from '../helpers/analysis';
 import { runCli } from '../helpers/cli';

@@ -5,7 +5,7 @@ import { AnalysisOptions } from '../../src/analysis/load';
 import { ProviderSpec } from '../../src/analysis/types';
 import { formatDiagnostic } from '../../src/diagnostics';
 import { defaultGatePolicy } from '../../src/plan/gates';
-import { loadApp } from '../../src/spec/load-app';
+import { loadApp } from '../../src/app/load-app';
 import { ParsedDocument, parseYamlStream } from '../../src/yaml/parse';
 
 const ARGO = path.join(__dirname, 'fixtures/argo');

@@ -1,8 +1,8 @@
 import * as http from 'http';
 import { AddressInfo } from 'net';
-import { measure } from '../../src/analysis/measure';
+import { measure } from '../../src/io/metrics/measure';
 import { newRecord, readRecord } from '../../src/analysis/record';
-import { runToEnd, takeDue } from '../../src/analysis/run';
+import { runToEnd, takeDue } from '../../src/io/metrics/run';
 import { MetricSpec, ProviderSpec } from '../../src/analysis/types';
 import { analysisSpec, condition, metricSpec } from '../helpers/analysis';
 

@@ -1,6 +1,6 @@
-import { Value } from '../builtins';
+import { Value } from '../../analysis/builtins';
 import { request } from './http';
-import { parseJsonPath, readPath } from './jsonpath';
+import { parseJsonPath, readPath } from '../../analysis/jsonpath';
 import { ProviderResult } from './prometheus';
 
 export interface WebQuery {

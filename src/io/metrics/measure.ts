@@ -1,7 +1,7 @@
-import { assess } from './conditions';
-import { queryPrometheus, ProviderResult } from './providers/prometheus';
-import { queryWeb } from './providers/web';
-import { Header, Measurement, MetricSpec, ProviderSpec, SecretArg } from './types';
+import { assess } from '../../analysis/conditions';
+import { queryPrometheus, ProviderResult } from './prometheus';
+import { queryWeb } from './web';
+import { Header, Measurement, MetricSpec, ProviderSpec, SecretArg } from '../../analysis/types';
 
 export interface MeasureOptions {
   readonly signal?: AbortSignal;

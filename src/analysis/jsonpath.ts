@@ -1,4 +1,4 @@
-import { Value } from '../builtins';
+import { Value } from './builtins';
 
 /** One step into a JSON value: a field name or an array index. */
 export type PathSegment = string | number;

@@ -1,8 +1,8 @@
 import { measure, MeasureOptions } from './measure';
-import { apply, metricRecord, newRecord } from './record';
-import { due } from './schedule';
-import { AnalysisRecord, AnalysisSpec, Verdict } from './types';
-import { effectiveCount, isCompleted, verdict } from './verdict';
+import { apply, metricRecord, newRecord } from '../../analysis/record';
+import { due } from '../../analysis/schedule';
+import { AnalysisRecord, AnalysisSpec, Verdict } from '../../analysis/types';
+import { effectiveCount, isCompleted, verdict } from '../../analysis/verdict';
 
 export interface RoundOptions extends Pick<MeasureOptions, 'signal' | 'env' | 'timeoutMs'> {
   readonly now: () => Date;

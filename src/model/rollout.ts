@@ -1,6 +1,6 @@
 import { Origin } from '../diagnostics';
-import type { AnalysisRequest } from '../analysis/request';
-import { KubeObject } from '../model/kube';
+import type { AnalysisRequest } from './analysis-request';
+import { KubeObject } from './kube';
 
 /** Normalized rollout: the Kruise and Argo formats both end up here, as plain readonly data. */
 export interface RolloutSpec {

@@ -1,4 +1,4 @@
-import { Value } from '../builtins';
+import { Value } from '../../analysis/builtins';
 import { request } from './http';
 
 export interface PrometheusQuery {

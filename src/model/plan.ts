@@ -1,5 +1,4 @@
-import type { GateSummary } from '../analysis/load';
-import { HeaderModifier, MirrorRoute, NamedRoute, RouteMatch } from '../spec/types';
+import { HeaderModifier, MirrorRoute, NamedRoute, RouteMatch } from './rollout';
 
 /** Every step of one rollout, normalized. Plain JSON data: `plan --json` prints it as is. */
 export interface Plan {
@@ -55,4 +54,23 @@ export const stableTraffic = (weightTotal: number): TrafficState => ({
 
 export function hasCanaryRoutes(t: TrafficState): boolean {
   return t.weight > 0 || t.matches.length > 0 || t.headerRoutes.length > 0 || t.mirrorRoutes.length > 0;
+}
+
+/** The plain-JSON view of one gate analysis in a plan. */
+export interface GateSummary {
+  readonly kind: 'step' | 'background';
+  readonly id: string;
+  readonly templates: readonly string[];
+  readonly metrics: readonly MetricSummary[];
+}
+
+export interface MetricSummary {
+  readonly name: string;
+  readonly provider: string;
+  readonly successCondition?: string;
+  readonly failureCondition?: string;
+  readonly count?: number;
+  readonly interval?: number;
+  readonly failureLimit: number;
+  readonly dryRun: boolean;
 }
