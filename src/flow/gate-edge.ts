@@ -22,7 +22,7 @@ export async function readSignals(
   const gates = dueGates(entry.app.rollouts, readOutput(entry.loc, s.ctx.cwd).status);
   if (!policy && gates.length === 0) return undefined;
   const shas = carryingCommits(s.edges.git, s.checkout.root, entry.loc.output!);
-  const health = policy ? await readHealth(s.scm, policy, shas) : undefined;
+  const health = policy ? await readHealth(s.scm, policy, shas, { env: s.edges.env, now: s.edges.now() }) : undefined;
   const signals = health ? { health } : {};
   const live = countFrom(landedAt, signals);
   if (gates.length === 0 || (health && health.state !== 'healthy') || !live || shas.length === 0) return signals;

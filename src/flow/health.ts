@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import type { ArgoReading } from '../io/argocd';
 import type { HealthPolicy } from '../io/config';
 import type { CheckRun, CommitStatus } from '../scm/types';
 
@@ -79,4 +80,35 @@ function latestRuns(runs: readonly CheckRun[]): CheckRun[] {
   const byName = new Map<string, CheckRun>();
   for (const r of runs) if ((byName.get(r.name)?.id ?? -1) < r.id) byName.set(r.name, r);
   return [...byName.values()];
+}
+
+/**
+ * Argo CD's own view of the app (read from its API where a token is given): healthy when it synced
+ * one of the commits carrying the step and reports it Synced and Healthy; failed when that sync
+ * failed or the app is Degraded; otherwise waiting, saying what it shows. `now` dates a success
+ * whose operation has no finish time. Pure.
+ */
+export function judgeArgo(reading: ArgoReading, carrying: readonly string[], now: Date): Health {
+  if ('error' in reading) return { state: 'waiting', awaited: [`Argo CD (${reading.error})`] };
+  const a = reading.app;
+  const at = (sha?: string) => sha !== undefined && carrying.includes(sha);
+  const what = `Argo CD application ${a.name}`;
+  if (at(a.operationRevision) && (a.operationPhase === 'Failed' || a.operationPhase === 'Error'))
+    return { state: 'failed', reasons: [`${what}: sync ${a.operationPhase}`], sha: a.operationRevision! };
+  if (!at(a.syncRevision))
+    return { state: 'waiting', awaited: [`${what} to sync this step (it is at ${a.syncRevision ?? 'no revision'})`] };
+  if (a.health === 'Degraded') return { state: 'failed', reasons: [`${what} is Degraded`], sha: a.syncRevision! };
+  if (a.syncStatus === 'Synced' && a.health === 'Healthy')
+    return { state: 'healthy', since: a.finishedAt ? new Date(a.finishedAt) : now, sha: a.syncRevision! };
+  return { state: 'waiting', awaited: [`${what} (${a.syncStatus ?? '?'}, ${a.health ?? '?'})`] };
+}
+
+/** Several sources of health at once: any failure fails, anything awaited waits, else healthy since the last. Pure. */
+export function combineHealth(parts: readonly Health[]): Health {
+  const failed = parts.filter((p) => p.state === 'failed');
+  if (failed.length > 0) return { state: 'failed', reasons: failed.flatMap((f) => f.reasons), sha: failed[0].sha };
+  const waiting = parts.filter((p) => p.state === 'waiting');
+  if (waiting.length > 0) return { state: 'waiting', awaited: waiting.flatMap((w) => w.awaited) };
+  const healthy = parts.filter((p) => p.state === 'healthy');
+  return healthy.reduce((a, b) => (b.since > a.since ? b : a));
 }

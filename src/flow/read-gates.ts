@@ -2,7 +2,8 @@ import * as path from 'path';
 import type { HealthPolicy } from '../io/config';
 import type { GitRunner } from '../io/git';
 import type { ScmClient } from '../scm/types';
-import { CommitSignals, Health, judgeHealth } from './health';
+import { readArgoApplication } from '../io/argocd';
+import { CommitSignals, Health, combineHealth, judgeArgo, judgeHealth } from './health';
 
 /** At most this many commits of the base are read for one app's health: its head, ..., the commit that landed the step. */
 export const MAX_HEALTH_COMMITS = 4;
@@ -28,7 +29,26 @@ export function carryingCommits(git: GitRunner, root: string, output: string): s
  * first, and stops as soon as the judgement no longer waits: a healthy or failed step read on the
  * head costs one or two requests.
  */
-export async function readHealth(scm: ScmClient, policy: HealthPolicy, shas: readonly string[]): Promise<Health> {
+export async function readHealth(
+  scm: ScmClient,
+  policy: HealthPolicy,
+  shas: readonly string[],
+  edge: { readonly env: Readonly<Record<string, string | undefined>>; readonly now: Date },
+): Promise<Health> {
+  const parts: Health[] = [];
+  if (policy.statuses.length + policy.checkRuns.length > 0) parts.push(await readCommitHealth(scm, policy, shas));
+  const argo = policy.argocd;
+  if (argo) {
+    const token = edge.env[argo.tokenEnv];
+    const reading = token
+      ? await readArgoApplication(argo.server, argo.application, token)
+      : { error: `set ${argo.tokenEnv} to an Argo CD API token` };
+    parts.push(judgeArgo(reading, shas, edge.now));
+  }
+  return combineHealth(parts);
+}
+
+async function readCommitHealth(scm: ScmClient, policy: HealthPolicy, shas: readonly string[]): Promise<Health> {
   const read: CommitSignals[] = [];
   let health = judgeHealth(policy, read);
   for (const sha of shas) {

@@ -37,6 +37,16 @@ export type OnFailure = 'abort' | 'hold';
 export interface HealthPolicy {
   readonly statuses: readonly string[];
   readonly checkRuns: readonly string[];
+  /** Argo CD's Application API, read where the token variable is set. */
+  readonly argocd?: ArgoCdSource;
+}
+
+export interface ArgoCdSource {
+  readonly server: string;
+  /** The Application's name (`{name}` filled in). */
+  readonly application: string;
+  /** Environment variable holding an Argo CD API token (default ARGOCD_AUTH_TOKEN). */
+  readonly tokenEnv: string;
 }
 
 /** `pr:` of rollgen.yaml: settings of the GitHub PR flow. Template paths are absolute. */
@@ -159,8 +169,21 @@ function expandApp(
 function healthPolicy(h: unknown, name: string): HealthPolicy | undefined {
   if (!isObject(h)) return undefined;
   const globs = (v: unknown) => (Array.isArray(v) ? v.map((g) => String(g).replace(/\{name\}/g, name)) : []);
-  const policy = { statuses: globs(h.statuses), checkRuns: globs(h.checkRuns) };
-  return policy.statuses.length + policy.checkRuns.length > 0 ? policy : undefined;
+  const argo = isObject(h.argocd) ? h.argocd : undefined;
+  const policy: HealthPolicy = {
+    statuses: globs(h.statuses),
+    checkRuns: globs(h.checkRuns),
+    ...(argo
+      ? {
+          argocd: {
+            server: String(argo.server),
+            application: String(argo.application ?? '{name}').replace(/\{name\}/g, name),
+            tokenEnv: typeof argo.tokenEnv === 'string' ? argo.tokenEnv : 'ARGOCD_AUTH_TOKEN',
+          },
+        }
+      : {}),
+  };
+  return policy.statuses.length + policy.checkRuns.length > 0 || policy.argocd ? policy : undefined;
 }
 
 /** `*` and `?` within path segments; enough for `apps/*` and keeps the dependency list short. */

@@ -58,6 +58,9 @@ test('inconclusive: the automatic step holds and asks a person; the check run sa
   await echoAt(3);
   const step4 = w.openPr('rollgen/echo/step-4');
   const r = await w.pr();
+  // Bounded: the scan, the analysis check run read and written once, the PR body updated once.
+  expect(r.calls.map((c) => c.op)).toEqual(['listPulls', 'checkRuns', 'putCheckRun', 'updatePull']);
+  expect(w.fake.http(r.calls)).toBe(4);
   expect(r.stdout).toContain(`analysis inconclusive`);
   expect(r.stdout).toContain(`a person decides: merge #${step4.number} to go on, or run rollgen abort echo --pr`);
   expect(w.fake.pull(step4.number).merged).toBe(false);
@@ -66,7 +69,9 @@ test('inconclusive: the automatic step holds and asks a person; the check run sa
   expect(w.fake.runs.get(landing)![0]).toMatchObject({ conclusion: 'action_required' });
   // Later runs keep holding and write nothing.
   w.later(3600);
-  expect((await w.pr()).writes).toEqual([]);
+  const held = await w.pr();
+  expect(held.writes).toEqual([]);
+  expect(held.calls.map((c) => c.op)).toEqual(['listPulls', 'checkRuns']);
   w.merge(step4.number);
   await w.pr();
   expect(w.openPr('rollgen/echo/promote')).toBeDefined();
