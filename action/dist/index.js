@@ -19148,9 +19148,11 @@ var require_validators = __commonJS({
       return errors === 0;
     }
     exports2["rollgen-config"] = validate53;
-    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
     var schema78 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
     var pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
+    var pattern7 = new RegExp("^https?://", "u");
+    var pattern8 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
     function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -20083,7 +20085,7 @@ var require_validators = __commonJS({
                   let data43 = data1.health;
                   if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
                     for (const key9 in data43) {
-                      if (!(key9 === "statuses" || key9 === "checkRuns")) {
+                      if (!(key9 === "statuses" || key9 === "checkRuns" || key9 === "argocd")) {
                         const err82 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err82];
@@ -20229,188 +20231,175 @@ var require_validators = __commonJS({
                         errors++;
                       }
                     }
+                    if (data43.argocd !== void 0) {
+                      let data48 = data43.argocd;
+                      if (data48 && typeof data48 == "object" && !Array.isArray(data48)) {
+                        if (data48.server === void 0) {
+                          const err93 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                          if (vErrors === null) {
+                            vErrors = [err93];
+                          } else {
+                            vErrors.push(err93);
+                          }
+                          errors++;
+                        }
+                        for (const key10 in data48) {
+                          if (!(key10 === "server" || key10 === "application" || key10 === "tokenEnv")) {
+                            const err94 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
+                            if (vErrors === null) {
+                              vErrors = [err94];
+                            } else {
+                              vErrors.push(err94);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data48.server !== void 0) {
+                          let data49 = data48.server;
+                          if (typeof data49 === "string") {
+                            if (!pattern7.test(data49)) {
+                              const err95 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                              if (vErrors === null) {
+                                vErrors = [err95];
+                              } else {
+                                vErrors.push(err95);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err96 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err96];
+                            } else {
+                              vErrors.push(err96);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data48.application !== void 0) {
+                          let data50 = data48.application;
+                          if (typeof data50 === "string") {
+                            if (func2(data50) < 1) {
+                              const err97 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err97];
+                              } else {
+                                vErrors.push(err97);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err98 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err98];
+                            } else {
+                              vErrors.push(err98);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data48.tokenEnv !== void 0) {
+                          let data51 = data48.tokenEnv;
+                          if (typeof data51 === "string") {
+                            if (!pattern8.test(data51)) {
+                              const err99 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                              if (vErrors === null) {
+                                vErrors = [err99];
+                              } else {
+                                vErrors.push(err99);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err100 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err100];
+                            } else {
+                              vErrors.push(err100);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err101 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err101];
+                        } else {
+                          vErrors.push(err101);
+                        }
+                        errors++;
+                      }
+                    }
                   } else {
-                    const err93 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err102 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err93];
+                      vErrors = [err102];
                     } else {
-                      vErrors.push(err93);
+                      vErrors.push(err102);
                     }
                     errors++;
                   }
                 }
                 if (data1.onFailure !== void 0) {
-                  let data48 = data1.onFailure;
-                  if (!(data48 === "abort" || data48 === "hold")) {
-                    const err94 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+                  let data52 = data1.onFailure;
+                  if (!(data52 === "abort" || data52 === "hold")) {
+                    const err103 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
-                      vErrors = [err94];
+                      vErrors = [err103];
                     } else {
-                      vErrors.push(err94);
+                      vErrors.push(err103);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err95 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err104 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err95];
+                  vErrors = [err104];
                 } else {
-                  vErrors.push(err95);
+                  vErrors.push(err104);
                 }
                 errors++;
               }
             }
           } else {
-            const err96 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err105 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err96];
+              vErrors = [err105];
             } else {
-              vErrors.push(err96);
+              vErrors.push(err105);
             }
             errors++;
           }
         }
         if (data.pr !== void 0) {
-          let data49 = data.pr;
-          if (data49 && typeof data49 == "object" && !Array.isArray(data49)) {
-            for (const key10 in data49) {
-              if (!(key10 === "base" || key10 === "titleTemplate" || key10 === "bodyTemplate" || key10 === "labels" || key10 === "mergeMethod")) {
-                const err97 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
+          let data53 = data.pr;
+          if (data53 && typeof data53 == "object" && !Array.isArray(data53)) {
+            for (const key11 in data53) {
+              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod")) {
+                const err106 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err97];
+                  vErrors = [err106];
                 } else {
-                  vErrors.push(err97);
+                  vErrors.push(err106);
                 }
                 errors++;
               }
             }
-            if (data49.base !== void 0) {
-              let data50 = data49.base;
-              if (typeof data50 === "string") {
-                if (func2(data50) < 1) {
-                  const err98 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data53.base !== void 0) {
+              let data54 = data53.base;
+              if (typeof data54 === "string") {
+                if (func2(data54) < 1) {
+                  const err107 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err98];
+                    vErrors = [err107];
                   } else {
-                    vErrors.push(err98);
+                    vErrors.push(err107);
                   }
                   errors++;
                 }
               } else {
-                const err99 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err99];
-                } else {
-                  vErrors.push(err99);
-                }
-                errors++;
-              }
-            }
-            if (data49.titleTemplate !== void 0) {
-              let data51 = data49.titleTemplate;
-              if (typeof data51 === "string") {
-                if (func2(data51) < 1) {
-                  const err100 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err100];
-                  } else {
-                    vErrors.push(err100);
-                  }
-                  errors++;
-                }
-              } else {
-                const err101 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err101];
-                } else {
-                  vErrors.push(err101);
-                }
-                errors++;
-              }
-            }
-            if (data49.bodyTemplate !== void 0) {
-              let data52 = data49.bodyTemplate;
-              if (typeof data52 === "string") {
-                if (func2(data52) < 1) {
-                  const err102 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err102];
-                  } else {
-                    vErrors.push(err102);
-                  }
-                  errors++;
-                }
-              } else {
-                const err103 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err103];
-                } else {
-                  vErrors.push(err103);
-                }
-                errors++;
-              }
-            }
-            if (data49.labels !== void 0) {
-              let data53 = data49.labels;
-              if (Array.isArray(data53)) {
-                const len10 = data53.length;
-                for (let i12 = 0; i12 < len10; i12++) {
-                  let data54 = data53[i12];
-                  if (typeof data54 === "string") {
-                    if (func2(data54) > 50) {
-                      const err104 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err104];
-                      } else {
-                        vErrors.push(err104);
-                      }
-                      errors++;
-                    }
-                    if (func2(data54) < 1) {
-                      const err105 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err105];
-                      } else {
-                        vErrors.push(err105);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err106 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err106];
-                    } else {
-                      vErrors.push(err106);
-                    }
-                    errors++;
-                  }
-                }
-                let i13 = data53.length;
-                let j2;
-                if (i13 > 1) {
-                  const indices2 = {};
-                  for (; i13--; ) {
-                    let item2 = data53[i13];
-                    if (typeof item2 !== "string") {
-                      continue;
-                    }
-                    if (typeof indices2[item2] == "number") {
-                      j2 = indices2[item2];
-                      const err107 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i13 + " are identical)" };
-                      if (vErrors === null) {
-                        vErrors = [err107];
-                      } else {
-                        vErrors.push(err107);
-                      }
-                      errors++;
-                      break;
-                    }
-                    indices2[item2] = i13;
-                  }
-                }
-              } else {
-                const err108 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err108 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err108];
                 } else {
@@ -20419,73 +20408,68 @@ var require_validators = __commonJS({
                 errors++;
               }
             }
-            if (data49.mergeMethod !== void 0) {
-              let data55 = data49.mergeMethod;
-              if (!(data55 === "merge" || data55 === "squash" || data55 === "rebase")) {
-                const err109 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
-                if (vErrors === null) {
-                  vErrors = [err109];
-                } else {
-                  vErrors.push(err109);
+            if (data53.titleTemplate !== void 0) {
+              let data55 = data53.titleTemplate;
+              if (typeof data55 === "string") {
+                if (func2(data55) < 1) {
+                  const err109 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err109];
+                  } else {
+                    vErrors.push(err109);
+                  }
+                  errors++;
                 }
-                errors++;
-              }
-            }
-          } else {
-            const err110 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err110];
-            } else {
-              vErrors.push(err110);
-            }
-            errors++;
-          }
-        }
-        if (data.analysisTemplates !== void 0) {
-          let data56 = data.analysisTemplates;
-          if (typeof data56 === "string") {
-            if (func2(data56) < 1) {
-              const err111 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err111];
               } else {
-                vErrors.push(err111);
-              }
-              errors++;
-            }
-          } else {
-            const err112 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err112];
-            } else {
-              vErrors.push(err112);
-            }
-            errors++;
-          }
-        }
-        if (data.health !== void 0) {
-          let data57 = data.health;
-          if (data57 && typeof data57 == "object" && !Array.isArray(data57)) {
-            for (const key11 in data57) {
-              if (!(key11 === "statuses" || key11 === "checkRuns")) {
-                const err113 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
+                const err110 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err113];
+                  vErrors = [err110];
                 } else {
-                  vErrors.push(err113);
+                  vErrors.push(err110);
                 }
                 errors++;
               }
             }
-            if (data57.statuses !== void 0) {
-              let data58 = data57.statuses;
-              if (Array.isArray(data58)) {
-                const len11 = data58.length;
-                for (let i14 = 0; i14 < len11; i14++) {
-                  let data59 = data58[i14];
-                  if (typeof data59 === "string") {
-                    if (func2(data59) > 255) {
-                      const err114 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+            if (data53.bodyTemplate !== void 0) {
+              let data56 = data53.bodyTemplate;
+              if (typeof data56 === "string") {
+                if (func2(data56) < 1) {
+                  const err111 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err111];
+                  } else {
+                    vErrors.push(err111);
+                  }
+                  errors++;
+                }
+              } else {
+                const err112 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err112];
+                } else {
+                  vErrors.push(err112);
+                }
+                errors++;
+              }
+            }
+            if (data53.labels !== void 0) {
+              let data57 = data53.labels;
+              if (Array.isArray(data57)) {
+                const len10 = data57.length;
+                for (let i12 = 0; i12 < len10; i12++) {
+                  let data58 = data57[i12];
+                  if (typeof data58 === "string") {
+                    if (func2(data58) > 50) {
+                      const err113 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err113];
+                      } else {
+                        vErrors.push(err113);
+                      }
+                      errors++;
+                    }
+                    if (func2(data58) < 1) {
+                      const err114 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err114];
                       } else {
@@ -20493,50 +20477,53 @@ var require_validators = __commonJS({
                       }
                       errors++;
                     }
-                    if (func2(data59) < 1) {
-                      const err115 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err115];
-                      } else {
-                        vErrors.push(err115);
-                      }
-                      errors++;
-                    }
                   } else {
-                    const err116 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err115 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err116];
+                      vErrors = [err115];
                     } else {
-                      vErrors.push(err116);
+                      vErrors.push(err115);
                     }
                     errors++;
                   }
                 }
-                let i15 = data58.length;
-                let j3;
-                if (i15 > 1) {
-                  const indices3 = {};
-                  for (; i15--; ) {
-                    let item3 = data58[i15];
-                    if (typeof item3 !== "string") {
+                let i13 = data57.length;
+                let j2;
+                if (i13 > 1) {
+                  const indices2 = {};
+                  for (; i13--; ) {
+                    let item2 = data57[i13];
+                    if (typeof item2 !== "string") {
                       continue;
                     }
-                    if (typeof indices3[item3] == "number") {
-                      j3 = indices3[item3];
-                      const err117 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
+                    if (typeof indices2[item2] == "number") {
+                      j2 = indices2[item2];
+                      const err116 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i13 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err117];
+                        vErrors = [err116];
                       } else {
-                        vErrors.push(err117);
+                        vErrors.push(err116);
                       }
                       errors++;
                       break;
                     }
-                    indices3[item3] = i15;
+                    indices2[item2] = i13;
                   }
                 }
               } else {
-                const err118 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err117 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err117];
+                } else {
+                  vErrors.push(err117);
+                }
+                errors++;
+              }
+            }
+            if (data53.mergeMethod !== void 0) {
+              let data59 = data53.mergeMethod;
+              if (!(data59 === "merge" || data59 === "squash" || data59 === "rebase")) {
+                const err118 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err118];
                 } else {
@@ -20545,57 +20532,171 @@ var require_validators = __commonJS({
                 errors++;
               }
             }
-            if (data57.checkRuns !== void 0) {
-              let data60 = data57.checkRuns;
-              if (Array.isArray(data60)) {
-                const len12 = data60.length;
-                for (let i16 = 0; i16 < len12; i16++) {
-                  let data61 = data60[i16];
-                  if (typeof data61 === "string") {
-                    if (func2(data61) > 255) {
-                      const err119 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          } else {
+            const err119 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err119];
+            } else {
+              vErrors.push(err119);
+            }
+            errors++;
+          }
+        }
+        if (data.analysisTemplates !== void 0) {
+          let data60 = data.analysisTemplates;
+          if (typeof data60 === "string") {
+            if (func2(data60) < 1) {
+              const err120 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err120];
+              } else {
+                vErrors.push(err120);
+              }
+              errors++;
+            }
+          } else {
+            const err121 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err121];
+            } else {
+              vErrors.push(err121);
+            }
+            errors++;
+          }
+        }
+        if (data.health !== void 0) {
+          let data61 = data.health;
+          if (data61 && typeof data61 == "object" && !Array.isArray(data61)) {
+            for (const key12 in data61) {
+              if (!(key12 === "statuses" || key12 === "checkRuns" || key12 === "argocd")) {
+                const err122 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
+              }
+            }
+            if (data61.statuses !== void 0) {
+              let data62 = data61.statuses;
+              if (Array.isArray(data62)) {
+                const len11 = data62.length;
+                for (let i14 = 0; i14 < len11; i14++) {
+                  let data63 = data62[i14];
+                  if (typeof data63 === "string") {
+                    if (func2(data63) > 255) {
+                      const err123 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err119];
+                        vErrors = [err123];
                       } else {
-                        vErrors.push(err119);
+                        vErrors.push(err123);
                       }
                       errors++;
                     }
-                    if (func2(data61) < 1) {
-                      const err120 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data63) < 1) {
+                      const err124 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err120];
+                        vErrors = [err124];
                       } else {
-                        vErrors.push(err120);
+                        vErrors.push(err124);
                       }
                       errors++;
                     }
                   } else {
-                    const err121 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err125 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err121];
+                      vErrors = [err125];
                     } else {
-                      vErrors.push(err121);
+                      vErrors.push(err125);
                     }
                     errors++;
                   }
                 }
-                let i17 = data60.length;
+                let i15 = data62.length;
+                let j3;
+                if (i15 > 1) {
+                  const indices3 = {};
+                  for (; i15--; ) {
+                    let item3 = data62[i15];
+                    if (typeof item3 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices3[item3] == "number") {
+                      j3 = indices3[item3];
+                      const err126 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err126];
+                      } else {
+                        vErrors.push(err126);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices3[item3] = i15;
+                  }
+                }
+              } else {
+                const err127 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err127];
+                } else {
+                  vErrors.push(err127);
+                }
+                errors++;
+              }
+            }
+            if (data61.checkRuns !== void 0) {
+              let data64 = data61.checkRuns;
+              if (Array.isArray(data64)) {
+                const len12 = data64.length;
+                for (let i16 = 0; i16 < len12; i16++) {
+                  let data65 = data64[i16];
+                  if (typeof data65 === "string") {
+                    if (func2(data65) > 255) {
+                      const err128 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err128];
+                      } else {
+                        vErrors.push(err128);
+                      }
+                      errors++;
+                    }
+                    if (func2(data65) < 1) {
+                      const err129 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err129];
+                      } else {
+                        vErrors.push(err129);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err130 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err130];
+                    } else {
+                      vErrors.push(err130);
+                    }
+                    errors++;
+                  }
+                }
+                let i17 = data64.length;
                 let j4;
                 if (i17 > 1) {
                   const indices4 = {};
                   for (; i17--; ) {
-                    let item4 = data60[i17];
+                    let item4 = data64[i17];
                     if (typeof item4 !== "string") {
                       continue;
                     }
                     if (typeof indices4[item4] == "number") {
                       j4 = indices4[item4];
-                      const err122 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
+                      const err131 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err122];
+                        vErrors = [err131];
                       } else {
-                        vErrors.push(err122);
+                        vErrors.push(err131);
                       }
                       errors++;
                       break;
@@ -20604,43 +20705,142 @@ var require_validators = __commonJS({
                   }
                 }
               } else {
-                const err123 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err132 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err123];
+                  vErrors = [err132];
                 } else {
-                  vErrors.push(err123);
+                  vErrors.push(err132);
+                }
+                errors++;
+              }
+            }
+            if (data61.argocd !== void 0) {
+              let data66 = data61.argocd;
+              if (data66 && typeof data66 == "object" && !Array.isArray(data66)) {
+                if (data66.server === void 0) {
+                  const err133 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                  if (vErrors === null) {
+                    vErrors = [err133];
+                  } else {
+                    vErrors.push(err133);
+                  }
+                  errors++;
+                }
+                for (const key13 in data66) {
+                  if (!(key13 === "server" || key13 === "application" || key13 === "tokenEnv")) {
+                    const err134 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err134];
+                    } else {
+                      vErrors.push(err134);
+                    }
+                    errors++;
+                  }
+                }
+                if (data66.server !== void 0) {
+                  let data67 = data66.server;
+                  if (typeof data67 === "string") {
+                    if (!pattern7.test(data67)) {
+                      const err135 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                      if (vErrors === null) {
+                        vErrors = [err135];
+                      } else {
+                        vErrors.push(err135);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err136 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err136];
+                    } else {
+                      vErrors.push(err136);
+                    }
+                    errors++;
+                  }
+                }
+                if (data66.application !== void 0) {
+                  let data68 = data66.application;
+                  if (typeof data68 === "string") {
+                    if (func2(data68) < 1) {
+                      const err137 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err137];
+                      } else {
+                        vErrors.push(err137);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err138 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err138];
+                    } else {
+                      vErrors.push(err138);
+                    }
+                    errors++;
+                  }
+                }
+                if (data66.tokenEnv !== void 0) {
+                  let data69 = data66.tokenEnv;
+                  if (typeof data69 === "string") {
+                    if (!pattern8.test(data69)) {
+                      const err139 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err139];
+                      } else {
+                        vErrors.push(err139);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err140 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err140];
+                    } else {
+                      vErrors.push(err140);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err141 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
                 }
                 errors++;
               }
             }
           } else {
-            const err124 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err142 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err124];
+              vErrors = [err142];
             } else {
-              vErrors.push(err124);
+              vErrors.push(err142);
             }
             errors++;
           }
         }
         if (data.onFailure !== void 0) {
-          let data62 = data.onFailure;
-          if (!(data62 === "abort" || data62 === "hold")) {
-            const err125 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+          let data70 = data.onFailure;
+          if (!(data70 === "abort" || data70 === "hold")) {
+            const err143 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err125];
+              vErrors = [err143];
             } else {
-              vErrors.push(err125);
+              vErrors.push(err143);
             }
             errors++;
           }
         }
       } else {
-        const err126 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err144 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err126];
+          vErrors = [err144];
         } else {
-          vErrors.push(err126);
+          vErrors.push(err144);
         }
         errors++;
       }
@@ -20648,9 +20848,9 @@ var require_validators = __commonJS({
       return errors === 0;
     }
     exports2["rollgen-request-coloring"] = validate54;
-    var pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
-    var pattern8 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
-    var pattern10 = new RegExp("^[ -~]*$", "u");
+    var pattern11 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern12 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
+    var pattern14 = new RegExp("^[ -~]*$", "u");
     function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -20740,7 +20940,7 @@ var require_validators = __commonJS({
             if (data2.name !== void 0) {
               let data3 = data2.name;
               if (typeof data3 === "string") {
-                if (!pattern7.test(data3)) {
+                if (!pattern11.test(data3)) {
                   const err8 = { instancePath: instancePath + "/metadata/name", schemaPath: "#/properties/metadata/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -20916,7 +21116,7 @@ var require_validators = __commonJS({
             if (data9.header !== void 0) {
               let data12 = data9.header;
               if (typeof data12 === "string") {
-                if (!pattern8.test(data12)) {
+                if (!pattern12.test(data12)) {
                   const err24 = { instancePath: instancePath + "/spec/header", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"' };
                   if (vErrors === null) {
                     vErrors = [err24];
@@ -21013,7 +21213,7 @@ var require_validators = __commonJS({
                         for (const key6 in data15) {
                           const _errs41 = errors;
                           if (typeof key6 === "string") {
-                            if (!pattern8.test(key6)) {
+                            if (!pattern12.test(key6)) {
                               const err33 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', propertyName: key6 };
                               if (vErrors === null) {
                                 vErrors = [err33];
@@ -21054,7 +21254,7 @@ var require_validators = __commonJS({
                               }
                               errors++;
                             }
-                            if (!pattern10.test(data16)) {
+                            if (!pattern14.test(data16)) {
                               const err37 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                               if (vErrors === null) {
                                 vErrors = [err37];
@@ -21095,7 +21295,7 @@ var require_validators = __commonJS({
                           }
                           errors++;
                         }
-                        if (!pattern10.test(data17)) {
+                        if (!pattern14.test(data17)) {
                           const err41 = { instancePath: instancePath + "/spec/rules/" + i0 + "/value", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                           if (vErrors === null) {
                             vErrors = [err41];
@@ -21146,7 +21346,7 @@ var require_validators = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern10.test(data18)) {
+                if (!pattern14.test(data18)) {
                   const err46 = { instancePath: instancePath + "/spec/default", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                   if (vErrors === null) {
                     vErrors = [err46];
@@ -21188,9 +21388,9 @@ var require_validators = __commonJS({
       return errors === 0;
     }
     exports2["rollgen-route-template"] = validate55;
-    var pattern13 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
-    var pattern14 = new RegExp("^[a-z0-9.-]*$", "u");
-    var pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+    var pattern17 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
+    var pattern18 = new RegExp("^[a-z0-9.-]*$", "u");
+    var pattern19 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
     function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -21495,7 +21695,7 @@ var require_validators = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern13.test(data11)) {
+                    if (!pattern17.test(data11)) {
                       const err25 = { instancePath: instancePath + "/spec/target/apiVersion", schemaPath: "#/properties/spec/properties/target/properties/apiVersion/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$" }, message: 'must match pattern "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err25];
@@ -21517,7 +21717,7 @@ var require_validators = __commonJS({
                 if (data10.group !== void 0) {
                   let data12 = data10.group;
                   if (typeof data12 === "string") {
-                    if (!pattern14.test(data12)) {
+                    if (!pattern18.test(data12)) {
                       const err27 = { instancePath: instancePath + "/spec/target/group", schemaPath: "#/properties/spec/properties/target/properties/group/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9.-]*$" }, message: 'must match pattern "^[a-z0-9.-]*$"' };
                       if (vErrors === null) {
                         vErrors = [err27];
@@ -21548,7 +21748,7 @@ var require_validators = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern15.test(data13)) {
+                    if (!pattern19.test(data13)) {
                       const err30 = { instancePath: instancePath + "/spec/target/kind", schemaPath: "#/properties/spec/properties/target/properties/kind/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z][A-Za-z0-9]*$" }, message: 'must match pattern "^[A-Za-z][A-Za-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err30];
@@ -21681,7 +21881,7 @@ var require_validators = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern7.test(data1)) {
+                if (!pattern11.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -21746,7 +21946,7 @@ var require_validators = __commonJS({
       return errors === 0;
     }
     exports2["aws-alb-options"] = validate57;
-    var pattern17 = new RegExp("^[^/]+$", "u");
+    var pattern21 = new RegExp("^[^/]+$", "u");
     function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -21913,7 +22113,7 @@ var require_validators = __commonJS({
             }
             errors++;
           }
-          if (!pattern17.test(data3)) {
+          if (!pattern21.test(data3)) {
             const err14 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err14];
@@ -22918,7 +23118,7 @@ var require_validators = __commonJS({
       return errors === 0;
     }
     exports2["higress-options"] = validate60;
-    var pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22978,7 +23178,7 @@ var require_validators = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern18.test(data1)) {
+                if (!pattern22.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -23193,7 +23393,7 @@ var require_validators = __commonJS({
             }
             errors++;
           }
-          if (!pattern17.test(data2)) {
+          if (!pattern21.test(data2)) {
             const err12 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err12];
@@ -24198,7 +24398,7 @@ var require_validators = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern18.test(data1)) {
+                if (!pattern22.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -45698,8 +45898,19 @@ function expandApp(root, e, defaults, at, out) {
 function healthPolicy(h, name) {
   if (!isObject(h)) return void 0;
   const globs = (v) => Array.isArray(v) ? v.map((g) => String(g).replace(/\{name\}/g, name)) : [];
-  const policy = { statuses: globs(h.statuses), checkRuns: globs(h.checkRuns) };
-  return policy.statuses.length + policy.checkRuns.length > 0 ? policy : void 0;
+  const argo = isObject(h.argocd) ? h.argocd : void 0;
+  const policy = {
+    statuses: globs(h.statuses),
+    checkRuns: globs(h.checkRuns),
+    ...argo ? {
+      argocd: {
+        server: String(argo.server),
+        application: String(argo.application ?? "{name}").replace(/\{name\}/g, name),
+        tokenEnv: typeof argo.tokenEnv === "string" ? argo.tokenEnv : "ARGOCD_AUTH_TOKEN"
+      }
+    } : {}
+  };
+  return policy.statuses.length + policy.checkRuns.length > 0 || policy.argocd ? policy : void 0;
 }
 function globDirs(root, pattern) {
   let current = [root];
@@ -55285,6 +55496,38 @@ async function runAnalysis(a) {
 // src/flow/read-gates.ts
 var path10 = __toESM(require("path"));
 
+// src/io/argocd.ts
+async function readArgoApplication(server, name, token) {
+  const url = `${server.replace(/\/+$/, "")}/api/v1/applications/${encodeURIComponent(name)}`;
+  try {
+    const res = await request2({
+      url,
+      method: "GET",
+      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      insecure: false,
+      timeoutMs: 1e4
+    });
+    if (res.status < 200 || res.status >= 300) return { error: `Argo CD answered ${res.status} for ${url}` };
+    return { app: toApplication(name, JSON.parse(res.body)) };
+  } catch (e) {
+    return { error: `Argo CD at ${url}: ${e.message}` };
+  }
+}
+function toApplication(name, a) {
+  const str3 = (v) => typeof v === "string" ? v : void 0;
+  const s = a?.status ?? {};
+  const op2 = s.operationState ?? {};
+  const fields = {
+    syncStatus: str3(s.sync?.status),
+    syncRevision: str3(s.sync?.revision),
+    health: str3(s.health?.status),
+    operationPhase: str3(op2.phase),
+    operationRevision: str3(op2.syncResult?.revision),
+    finishedAt: str3(op2.finishedAt)
+  };
+  return { name, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== void 0)) };
+}
+
 // src/flow/health.ts
 var import_picomatch = __toESM(require_picomatch2());
 var PASSING2 = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
@@ -55325,6 +55568,28 @@ function latestRuns(runs) {
   for (const r of runs) if ((byName.get(r.name)?.id ?? -1) < r.id) byName.set(r.name, r);
   return [...byName.values()];
 }
+function judgeArgo(reading, carrying, now) {
+  if ("error" in reading) return { state: "waiting", awaited: [`Argo CD (${reading.error})`] };
+  const a = reading.app;
+  const at = (sha2) => sha2 !== void 0 && carrying.includes(sha2);
+  const what = `Argo CD application ${a.name}`;
+  if (at(a.operationRevision) && (a.operationPhase === "Failed" || a.operationPhase === "Error"))
+    return { state: "failed", reasons: [`${what}: sync ${a.operationPhase}`], sha: a.operationRevision };
+  if (!at(a.syncRevision))
+    return { state: "waiting", awaited: [`${what} to sync this step (it is at ${a.syncRevision ?? "no revision"})`] };
+  if (a.health === "Degraded") return { state: "failed", reasons: [`${what} is Degraded`], sha: a.syncRevision };
+  if (a.syncStatus === "Synced" && a.health === "Healthy")
+    return { state: "healthy", since: a.finishedAt ? new Date(a.finishedAt) : now, sha: a.syncRevision };
+  return { state: "waiting", awaited: [`${what} (${a.syncStatus ?? "?"}, ${a.health ?? "?"})`] };
+}
+function combineHealth(parts) {
+  const failed = parts.filter((p) => p.state === "failed");
+  if (failed.length > 0) return { state: "failed", reasons: failed.flatMap((f) => f.reasons), sha: failed[0].sha };
+  const waiting = parts.filter((p) => p.state === "waiting");
+  if (waiting.length > 0) return { state: "waiting", awaited: waiting.flatMap((w) => w.awaited) };
+  const healthy = parts.filter((p) => p.state === "healthy");
+  return healthy.reduce((a, b) => b.since > a.since ? b : a);
+}
 
 // src/flow/read-gates.ts
 var MAX_HEALTH_COMMITS = 4;
@@ -55336,7 +55601,18 @@ function carryingCommits(git, root, output) {
   const upTo = recent.indexOf(landed);
   return upTo >= 0 ? recent.slice(0, upTo + 1) : [...recent.slice(0, MAX_HEALTH_COMMITS - 1), landed];
 }
-async function readHealth(scm, policy, shas) {
+async function readHealth(scm, policy, shas, edge) {
+  const parts = [];
+  if (policy.statuses.length + policy.checkRuns.length > 0) parts.push(await readCommitHealth(scm, policy, shas));
+  const argo = policy.argocd;
+  if (argo) {
+    const token = edge.env[argo.tokenEnv];
+    const reading = token ? await readArgoApplication(argo.server, argo.application, token) : { error: `set ${argo.tokenEnv} to an Argo CD API token` };
+    parts.push(judgeArgo(reading, shas, edge.now));
+  }
+  return combineHealth(parts);
+}
+async function readCommitHealth(scm, policy, shas) {
   const read = [];
   let health = judgeHealth(policy, read);
   for (const sha2 of shas) {
@@ -55355,7 +55631,7 @@ async function readSignals(s, entry, landedAt2, dryRun) {
   const gates = dueGates(entry.app.rollouts, readOutput(entry.loc, s.ctx.cwd).status);
   if (!policy && gates.length === 0) return void 0;
   const shas = carryingCommits(s.edges.git, s.checkout.root, entry.loc.output);
-  const health = policy ? await readHealth(s.scm, policy, shas) : void 0;
+  const health = policy ? await readHealth(s.scm, policy, shas, { env: s.edges.env, now: s.edges.now() }) : void 0;
   const signals = health ? { health } : {};
   const live = countFrom(landedAt2, signals);
   if (gates.length === 0 || health && health.state !== "healthy" || !live || shas.length === 0) return signals;
