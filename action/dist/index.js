@@ -50204,6 +50204,7 @@ function gatesOf(analysis, step) {
 init_diagnostics();
 
 // src/model/analysis-request.ts
+var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
 function readRequest(value, locate2, path11) {
   const v = isObject(value) ? value : {};
   const list4 = (k) => Array.isArray(v[k]) ? v[k] : [];
@@ -50218,6 +50219,7 @@ function readRequest(value, locate2, path11) {
     }),
     args: readArgs(list4("args"), locate2, [...path11, "args"]),
     dryRun: list4("dryRun").map((d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""),
+    ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
     at: { locate: locate2, path: path11 }
   };
 }
@@ -51793,7 +51795,10 @@ function conditionField(v, fill, at, field, args, out) {
 // src/analysis/resolve.ts
 function resolveAnalysis(request4, index, ctx, out) {
   const problems = [];
+  for (const k of request4.ignored)
+    problems.push(diagnosticAt(originOf(request4.at, k), `analysis field ${k} is ignored by rollgen`, "warning"));
   const templates = findTemplates(request4, index, problems);
+  checkNamespaces(templates, ctx, request4, problems);
   if (request4.templates.length === 0)
     problems.push(
       diagnosticAt(originOf(request4.at), "analysis names no templates; add templates: [{templateName: ...}]")
@@ -51812,6 +51817,18 @@ function resolveAnalysis(request4, index, ctx, out) {
     metrics: metrics.filter((m) => m !== void 0),
     origin: originOf(request4.at)
   };
+}
+function checkNamespaces(templates, ctx, request4, out) {
+  const meta = ctx.rollout.metadata;
+  const ns = typeof meta?.namespace === "string" ? meta.namespace : void 0;
+  for (const t of templates)
+    if (t.kind === "AnalysisTemplate" && t.namespace && ns && t.namespace !== ns)
+      out.push(
+        diagnosticAt(
+          originOf(request4.at, "templates"),
+          `AnalysisTemplate ${t.name} is in namespace ${t.namespace}, the rollout in ${ns}: Argo would not find it; use a ClusterAnalysisTemplate or move it`
+        )
+      );
 }
 function findTemplates(request4, index, out) {
   return request4.templates.flatMap((ref) => {
@@ -55958,6 +55975,7 @@ async function analyzeCommand(ctx, args, opts) {
   const outcomes = [];
   for (const { loc, app } of entries) {
     for (const r of app.rollouts) {
+      if (!r.analysis) continue;
       const step = opts.step ?? currentStep(loc, ctx.cwd, r.spec.name);
       for (const gate of gatesOf(r.analysis, step)) {
         const key2 = `${app.name}/${r.spec.name}/${gate.id}`;

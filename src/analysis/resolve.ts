@@ -17,7 +17,10 @@ export function resolveAnalysis(
   out: Diagnostic[],
 ): AnalysisSpec | undefined {
   const problems: Diagnostic[] = [];
+  for (const k of request.ignored)
+    problems.push(diagnosticAt(originOf(request.at, k), `analysis field ${k} is ignored by rollgen`, 'warning'));
   const templates = findTemplates(request, index, problems);
+  checkNamespaces(templates, ctx, request, problems);
   if (request.templates.length === 0)
     problems.push(
       diagnosticAt(originOf(request.at), 'analysis names no templates; add templates: [{templateName: ...}]'),
@@ -36,6 +39,25 @@ export function resolveAnalysis(
     metrics: metrics.filter((m): m is MetricSpec => m !== undefined),
     origin: originOf(request.at),
   };
+}
+
+/** Argo looks an AnalysisTemplate up in the Rollout's namespace; one written for another namespace is not it. */
+function checkNamespaces(
+  templates: readonly TemplateDoc[],
+  ctx: ArgContext,
+  request: AnalysisRequest,
+  out: Diagnostic[],
+) {
+  const meta = (ctx.rollout as { metadata?: { namespace?: unknown } }).metadata;
+  const ns = typeof meta?.namespace === 'string' ? meta.namespace : undefined;
+  for (const t of templates)
+    if (t.kind === 'AnalysisTemplate' && t.namespace && ns && t.namespace !== ns)
+      out.push(
+        diagnosticAt(
+          originOf(request.at, 'templates'),
+          `AnalysisTemplate ${t.name} is in namespace ${t.namespace}, the rollout in ${ns}: Argo would not find it; use a ClusterAnalysisTemplate or move it`,
+        ),
+      );
 }
 
 function findTemplates(request: AnalysisRequest, index: TemplateIndex, out: Diagnostic[]): TemplateDoc[] {

@@ -29,8 +29,13 @@ export interface AnalysisRequest {
   readonly args: readonly ArgInput[];
   /** Metric name patterns (regular expressions, as Argo matches them). */
   readonly dryRun: readonly string[];
+  /** Fields written beside those rollgen reads (e.g. analysisRunMetadata): warned about where they are. */
+  readonly ignored: readonly string[];
   readonly at: Located;
 }
+
+/** Fields of a request rollgen reads, or that its caller reads (startingStep, step). */
+const REQUEST_FIELDS = new Set(['templates', 'args', 'dryRun', 'startingStep', 'step']);
 
 /** Reads `{templates, args, dryRun}` (Argo's RolloutAnalysis shape) at `path` of a document. Pure. */
 export function readRequest(value: unknown, locate: Located['locate'], path: Path): AnalysisRequest {
@@ -47,6 +52,7 @@ export function readRequest(value: unknown, locate: Located['locate'], path: Pat
     }),
     args: readArgs(list('args'), locate, [...path, 'args']),
     dryRun: list('dryRun').map((d) => (isObject(d) && typeof d.metricName === 'string' ? d.metricName : '')),
+    ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
     at: { locate, path },
   };
 }

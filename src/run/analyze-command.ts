@@ -30,6 +30,7 @@ export async function analyzeCommand(ctx: RunContext, args: readonly string[], o
   const outcomes: Outcome[] = [];
   for (const { loc, app } of entries) {
     for (const r of app.rollouts) {
+      if (!r.analysis) continue;
       const step = opts.step ?? currentStep(loc, ctx.cwd, r.spec.name);
       for (const gate of gatesOf(r.analysis, step)) {
         const key = `${app.name}/${r.spec.name}/${gate.id}`;

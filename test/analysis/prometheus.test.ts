@@ -10,10 +10,12 @@ import { PrometheusServer, Series, describeWithPrometheus, startPrometheus } fro
 
 const FIXTURE = path.join(__dirname, 'fixtures/argo');
 
-/** Healthy service: 1 error per 100 requests. Failing service: 20 per 100. Canary track: 10%, stable: 0%. */
+/** Healthy services: 1 (good) and 2 (echoserver) errors per 100 requests. Failing: 20 per 100. Canary track: 10%, stable: 0%. */
 const SERIES: Series[] = [
   { metric: 'http_requests_total', labels: { service: 'good', code: '200' }, value: (i: number) => i * 99 },
   { metric: 'http_requests_total', labels: { service: 'good', code: '500' }, value: (i: number) => i * 1 },
+  { metric: 'http_requests_total', labels: { service: 'echoserver', code: '200' }, value: (i: number) => i * 98 },
+  { metric: 'http_requests_total', labels: { service: 'echoserver', code: '500' }, value: (i: number) => i * 2 },
   { metric: 'http_requests_total', labels: { service: 'bad', code: '200' }, value: (i: number) => i * 80 },
   { metric: 'http_requests_total', labels: { service: 'bad', code: '500' }, value: (i: number) => i * 20 },
   { metric: 'http_requests_total', labels: { track: 'canary', code: '500' }, value: (i: number) => i * 10 },
@@ -106,6 +108,8 @@ describeWithPrometheus('analysis against a real Prometheus', () => {
     expect(good.code).toBe(0);
     expect(good.stdout).toMatch(/step 1 step analysis: Successful/);
     expect(good.stdout).toMatch(/success-rate \(prometheus\): Successful/);
+    // The fieldRef arg named the service whose series hold 2% errors: three measurements of 0.98.
+    expect(good.stdout.match(/Successful {2}\[0\.98\d*\]/g)).toHaveLength(3);
     fs.writeFileSync(
       path.join(dir, 'rollout.yaml'),
       fs
@@ -125,6 +129,23 @@ describeWithPrometheus('analysis against a real Prometheus', () => {
     expect(bad.stderr).toMatch(/analysis Failed: metric "success-rate" assessed Failed/);
   });
 
+  test('rollgen analyze exits 3 when the analysis is inconclusive (neither condition holds)', async () => {
+    const dir = appAt(prom.address);
+    const file = path.join(dir, 'analysis.yaml');
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(
+      file,
+      text.replace(
+        'successCondition: len(result) == 0 || result[0] >= 0.95',
+        'successCondition: result[0] > 2\n      failureCondition: result[0] < 0',
+      ),
+    );
+    const r = await runCli(['analyze', dir, '--step', '1', '--no-wait'], dir);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/success-rate \(prometheus\): Inconclusive/);
+    expect(r.stderr).toMatch(/inconclusive \(1\) > inconclusiveLimit \(0\)/);
+  });
+
   test('background analysis: podTemplateHashValue Latest selects the canary track; 10% errors fail it', async () => {
     const dir = appAt(prom.address);
     const r = await runCli(['analyze', dir, '--step', '2', '--no-wait', '--json'], dir);
@@ -133,6 +154,15 @@ describeWithPrometheus('analysis against a real Prometheus', () => {
     expect(outcome.record.metrics[0].measurements[0].value).toMatch(/^\[0\.(1|0999)\d*\]$/);
     expect(r.code).toBe(1);
   });
+});
+
+test('rollgen analyze exits 4 when Prometheus cannot be reached, naming the reason', async () => {
+  const dir = appAt('http://127.0.0.1:1');
+  const r = await runCli(['analyze', dir, '--step', '1', '--no-wait'], dir);
+  expect(r.code).toBe(4);
+  expect(r.stderr).toMatch(
+    /analysis Error: .*consecutiveErrors \(5\) > consecutiveErrorLimit \(4\): connect ECONNREFUSED 127.0.0.1:1/,
+  );
 });
 
 test('Prometheus unreachable: Error measurements until consecutiveErrorLimit, then Error, never a pass', async () => {

@@ -145,6 +145,42 @@ describe('AnalysisTemplates resolved at plan time', () => {
     ]);
   });
 
+  test('a ClusterAnalysisTemplate is found by clusterScope only; an AnalysisTemplate of another namespace is refused', () => {
+    const cluster = fixture('analysis.yaml').replace(
+      'kind: AnalysisTemplate\nmetadata:\n  name: error-rate',
+      'kind: ClusterAnalysisTemplate\nmetadata:\n  name: error-rate',
+    );
+    const scoped = fixture('rollout.yaml').replace(
+      '          - templateName: error-rate',
+      '          - templateName: error-rate\n            clusterScope: true',
+    );
+    expect(load(ARGO, { 'analysis.yaml': cluster, 'rollout.yaml': scoped }).messages).toEqual([]);
+    expect(load(ARGO, { 'analysis.yaml': cluster }).messages).toEqual([
+      expect.stringMatching(
+        /AnalysisTemplate "error-rate" not found .*; known: AnalysisTemplate\/success-rate, ClusterAnalysisTemplate\/error-rate$/,
+      ),
+    ]);
+    const elsewhere = fixture('analysis.yaml').replace('  name: error-rate', '  name: error-rate\n  namespace: other');
+    const inNs = fixture('rollout.yaml').replace('  name: echoserver\n', '  name: echoserver\n  namespace: shop\n');
+    const messages = load(ARGO, { 'analysis.yaml': elsewhere, 'rollout.yaml': inNs }).messages;
+    // (The other manifests have no namespace, so the rollout's are reported missing too.)
+    expect(messages.filter((m) => m.includes('AnalysisTemplate'))).toEqual([
+      expect.stringMatching(
+        /AnalysisTemplate error-rate is in namespace other, the rollout in shop: Argo would not find it/,
+      ),
+    ]);
+  });
+
+  test('request fields rollgen does not read are warned about where they are', () => {
+    const text = fixture('rollout.yaml').replace(
+      '        startingStep: 2',
+      '        startingStep: 2\n        analysisRunMetadata: {labels: {a: b}}',
+    );
+    expect(load(ARGO, { 'rollout.yaml': text }).messages).toEqual([
+      `rollout.yaml:${lineOf(text, 'analysisRunMetadata')}:30: warning: analysis field analysisRunMetadata is ignored by rollgen`,
+    ]);
+  });
+
   test('dryRun of the rollout analysis marks matching metrics', () => {
     const text = fixture('rollout.yaml').replace(
       '        startingStep: 2',
