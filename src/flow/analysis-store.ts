@@ -66,10 +66,16 @@ export function combine(results: readonly GateResult[], report: string): Analysi
         : blocking || phases.some((p) => p === 'Running' || p === 'Pending')
           ? 'running'
           : 'successful';
+  // A timed gate after a step analysis counts from when it ended, as Argo starts a pause after its analysis step.
+  const ends = results
+    .filter((r) => r.gate.kind === 'step')
+    .flatMap((r) => r.record.metrics.flatMap((m) => m.measurements.map((x) => x.finishedAt)))
+    .sort();
+  const passedAt = !blocking && ends.length > 0 ? { passedAt: new Date(ends[ends.length - 1]) } : {};
   const progress = results
     .map((r) => `${r.gate.spec.templates.join('+')} (${r.gate.kind}) ${r.verdict.phase}`)
     .join(', ');
-  return { verdict, reason: reasons.length > 0 ? reasons.join('; ') : progress, report, blocking };
+  return { verdict, reason: reasons.length > 0 ? reasons.join('; ') : progress, report, blocking, ...passedAt };
 }
 
 /** The check run's state for a combined verdict: inconclusive asks a person (action_required). */

@@ -21,6 +21,8 @@ export interface AnalysisGate {
   readonly report: string;
   /** A step analysis gates the step; a background analysis only aborts on failure. */
   readonly blocking: boolean;
+  /** When the step analyses ended Successful (their last measurement); undefined while they run or when there are none. */
+  readonly passedAt?: Date;
 }
 
 /** Why the step failed (health failure, analysis failed or errored), or undefined. */
@@ -44,10 +46,14 @@ export function gateWait(s: GateSignals | undefined, app: string, pr: number): s
   return undefined;
 }
 
-/** When a timed gate starts counting: when the step landed, or later when its health success arrived. */
+/**
+ * When a timed gate starts counting: when the step landed, or later when its health success arrived,
+ * or later still when its step analysis passed.
+ */
 export function countFrom(landedAt: Date | undefined, s: GateSignals | undefined): Date | undefined {
-  if (!landedAt || s?.health?.state !== 'healthy') return landedAt;
-  return s.health.since > landedAt ? s.health.since : landedAt;
+  if (!landedAt) return undefined;
+  const later = [s?.health?.state === 'healthy' ? s.health.since : undefined, s?.analysis?.passedAt];
+  return later.reduce<Date>((a, b) => (b && b > a ? b : a), landedAt);
 }
 
 /** Markdown for the step PR's body: what the gate awaits and the measurements so far. */

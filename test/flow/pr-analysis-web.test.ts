@@ -20,13 +20,14 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 afterEach(() => fs.rmSync(w.repo, { recursive: true, force: true }));
 
-const template = (url: string) => `apiVersion: argoproj.io/v1alpha1
+const template = (url: string, initialDelay = '0s') => `apiVersion: argoproj.io/v1alpha1
 kind: AnalysisTemplate
 metadata:
   name: latency
 spec:
   metrics:
     - name: p99
+      initialDelay: ${initialDelay}
       successCondition: result < 100
       failureCondition: result > 500
       provider:
@@ -46,10 +47,10 @@ const CONFIG = `apps:
 `;
 
 /** echo at step `k`, the latency template in its source from the start. */
-async function echoAt(k: number): Promise<void> {
+async function echoAt(k: number, config = CONFIG, initialDelay?: string): Promise<void> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/latency`;
-  w = await FlowWorld.echoAtStep(CONFIG, k, (repo) =>
-    fs.writeFileSync(path.join(repo, 'apps', 'echo', 'analysis.yaml'), template(url)),
+  w = await FlowWorld.echoAtStep(config, k, (repo) =>
+    fs.writeFileSync(path.join(repo, 'apps', 'echo', 'analysis.yaml'), template(url, initialDelay)),
   );
 }
 
@@ -83,4 +84,21 @@ test('a good result lets the automatic step merge; no analysis gates the steps b
   const step4 = w.openPr('rollgen/echo/step-4');
   await w.pr();
   expect(w.fake.pull(step4.number).merged).toBe(true);
+});
+
+test('a timed gate after a step analysis counts from when the analysis passed, as Argo starts a pause after it', async () => {
+  p99 = 50;
+  // Step 2's gate is `pause: {duration: 600}`; its analysis measures 120 s after the step landed.
+  await echoAt(2, CONFIG.replace('step: 3', 'step: 2'), '120s');
+  const step3 = w.openPr('rollgen/echo/step-3');
+  const landed = w.now.getTime();
+  w.later(120);
+  let r = await w.pr();
+  expect(r.stdout).toContain(`may merge from ${new Date(landed + 720_000).toISOString()}`);
+  w.later(500);
+  r = await w.pr();
+  expect(w.fake.pull(step3.number).merged).toBe(false);
+  w.later(101);
+  await w.pr();
+  expect(w.fake.pull(step3.number).merged).toBe(true);
 });
