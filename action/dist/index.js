@@ -53652,8 +53652,9 @@ function gateWait(s, app, pr) {
   return void 0;
 }
 function countFrom(landedAt2, s) {
-  if (!landedAt2 || s?.health?.state !== "healthy") return landedAt2;
-  return s.health.since > landedAt2 ? s.health.since : landedAt2;
+  if (!landedAt2) return void 0;
+  const later = [s?.health?.state === "healthy" ? s.health.since : void 0, s?.analysis?.passedAt];
+  return later.reduce((a, b) => b && b > a ? b : a, landedAt2);
 }
 function gateReport(s) {
   if (!s || !s.health && !s.analysis) return "";
@@ -55441,8 +55442,10 @@ function combine(results, report) {
   const reasons = results.flatMap((r) => r.verdict.reasons.map((x) => `${r.gate.spec.templates.join("+")}: ${x}`));
   const blocking = results.some((r) => r.gate.kind === "step" && r.verdict.phase !== "Successful");
   const verdict2 = phases.includes("Failed") ? "failed" : phases.includes("Error") ? "error" : phases.includes("Inconclusive") ? "inconclusive" : blocking || phases.some((p) => p === "Running" || p === "Pending") ? "running" : "successful";
+  const ends = results.filter((r) => r.gate.kind === "step").flatMap((r) => r.record.metrics.flatMap((m) => m.measurements.map((x) => x.finishedAt))).sort();
+  const passedAt = !blocking && ends.length > 0 ? { passedAt: new Date(ends[ends.length - 1]) } : {};
   const progress2 = results.map((r) => `${r.gate.spec.templates.join("+")} (${r.gate.kind}) ${r.verdict.phase}`).join(", ");
-  return { verdict: verdict2, reason: reasons.length > 0 ? reasons.join("; ") : progress2, report, blocking };
+  return { verdict: verdict2, reason: reasons.length > 0 ? reasons.join("; ") : progress2, report, blocking, ...passedAt };
 }
 function runState(v) {
   switch (v) {
@@ -55683,7 +55686,7 @@ function decideOnFailure(app, abort, onFailure, pulls, now) {
   const why = gateFailure(app.signals);
   if (!why) return void 0;
   if (!abort) return [{ kind: "wait", reason: `${why}; no canary is live, so there is nothing to abort` }];
-  const proposal = withFailureReport(abort, why, app.signals?.analysis?.report);
+  const proposal = withFailureReport(abort, why, onFailure, app.signals?.analysis?.report);
   const actions = decide2({ app: app.app, proposal }, pulls, now, {});
   const mine = (a) => "pr" in a && a.pr?.branch === proposal.branch;
   if (onFailure === "hold") {
@@ -55703,11 +55706,9 @@ function decideOnFailure(app, abort, onFailure, pulls, now) {
     return parseMarker(a.pr.body)?.head === a.pr.headSha ? [{ kind: "merge", pr: a.pr }] : [{ ...a, reason: `${why}; #${a.pr.number} has commits rollgen did not make: a person merges it` }];
   });
 }
-function withFailureReport(p, why, report) {
-  return {
-    ...p,
-    body: withSection(p.body, [`**rollgen aborts: ${why}.**`, ...report ? ["", report] : []].join("\n"))
-  };
+function withFailureReport(p, why, onFailure, report) {
+  const head = onFailure === "hold" ? `**rollgen proposes to abort: ${why}.** Merge this PR to abort, or close it to keep the canary (onFailure: hold).` : `**rollgen aborts: ${why}.**`;
+  return { ...p, body: withSection(p.body, [head, ...report ? ["", report] : []].join("\n")) };
 }
 
 // src/flow/pr-command.ts

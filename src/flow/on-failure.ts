@@ -22,7 +22,7 @@ export function decideOnFailure(
   const why = gateFailure(app.signals);
   if (!why) return undefined;
   if (!abort) return [{ kind: 'wait', reason: `${why}; no canary is live, so there is nothing to abort` }];
-  const proposal = withFailureReport(abort, why, app.signals?.analysis?.report);
+  const proposal = withFailureReport(abort, why, onFailure, app.signals?.analysis?.report);
   const actions = decide({ app: app.app, proposal }, pulls, now, {});
   const mine = (a: Action) => 'pr' in a && a.pr?.branch === proposal.branch;
   if (onFailure === 'hold') {
@@ -51,9 +51,10 @@ export function decideOnFailure(
 }
 
 /** The abort PR's body says why and shows the measurements, above the marker. */
-function withFailureReport(p: Proposal, why: string, report: string | undefined): Proposal {
-  return {
-    ...p,
-    body: withSection(p.body, [`**rollgen aborts: ${why}.**`, ...(report ? ['', report] : [])].join('\n')),
-  };
+function withFailureReport(p: Proposal, why: string, onFailure: OnFailure, report: string | undefined): Proposal {
+  const head =
+    onFailure === 'hold'
+      ? `**rollgen proposes to abort: ${why}.** Merge this PR to abort, or close it to keep the canary (onFailure: hold).`
+      : `**rollgen aborts: ${why}.**`;
+  return { ...p, body: withSection(p.body, [head, ...(report ? ['', report] : [])].join('\n')) };
 }

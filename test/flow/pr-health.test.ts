@@ -85,6 +85,7 @@ test('onFailure: hold opens the abort PR for a person and merges nothing; a reru
   const merged = w.fake.merges.length;
   let r = await w.pr();
   const abort = w.openPr('rollgen/echo/abort');
+  expect(abort.body).toContain('**rollgen proposes to abort: the GitOps engine reports the step failed');
   expect(w.fake.merges).toHaveLength(merged);
   expect(r.stdout).toMatch(/onFailure: hold/);
   r = await w.pr();
