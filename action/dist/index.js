@@ -55412,6 +55412,20 @@ var FENCE = /```json rollgen-analysis\n([\s\S]*?)\n```/;
 function checkRunName(app) {
   return `rollgen analysis: ${app}`;
 }
+var CHECK_RUN_TEXT_LIMIT = 65535;
+function fitStore(records, limit = CHECK_RUN_TEXT_LIMIT) {
+  let text = formatStore(records);
+  for (let keep = 16; text.length > limit && keep >= 1; keep = Math.floor(keep / 2)) {
+    const trimmed = Object.fromEntries(
+      Object.entries(records).map(([k, r]) => [
+        k,
+        { ...r, metrics: r.metrics.map((m) => ({ ...m, measurements: m.measurements.slice(-keep) })) }
+      ])
+    );
+    text = formatStore(trimmed);
+  }
+  return text;
+}
 function formatStore(records) {
   const sorted = Object.fromEntries(Object.entries(records).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
   const json = JSON.stringify({ rollgen: "analysis", v: STORE_VERSION, records: sorted });
@@ -55499,7 +55513,7 @@ async function runAnalysis(a) {
     }))
   );
   const gate = combine(results, report);
-  const text = formatStore(records);
+  const text = fitStore(records);
   const state = runState(gate.verdict);
   const changed = !run3 || formatStore(stored) !== text || run3.status !== state.status || (run3.conclusion ?? void 0) !== state.conclusion;
   if (changed && !a.dryRun)

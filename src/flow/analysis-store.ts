@@ -18,6 +18,29 @@ export function checkRunName(app: string): string {
   return `rollgen analysis: ${app}`;
 }
 
+/** GitHub keeps at most this many characters of a check run's text. */
+export const CHECK_RUN_TEXT_LIMIT = 65535;
+
+/**
+ * formatStore within GitHub's limit: when the text would be too long, the oldest measurements of
+ * every metric are dropped (keeping the newest 16, 8, ... 1). The counters keep the totals, and the
+ * schedule needs only the last measurement, so the analysis continues exactly; only the history
+ * shown gets shorter.
+ */
+export function fitStore(records: StoredRecords, limit = CHECK_RUN_TEXT_LIMIT): string {
+  let text = formatStore(records);
+  for (let keep = 16; text.length > limit && keep >= 1; keep = Math.floor(keep / 2)) {
+    const trimmed = Object.fromEntries(
+      Object.entries(records).map(([k, r]) => [
+        k,
+        { ...r, metrics: r.metrics.map((m) => ({ ...m, measurements: m.measurements.slice(-keep) })) },
+      ]),
+    );
+    text = formatStore(trimmed);
+  }
+  return text;
+}
+
 export function formatStore(records: StoredRecords): string {
   const sorted = Object.fromEntries(Object.entries(records).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const json = JSON.stringify({ rollgen: 'analysis', v: STORE_VERSION, records: sorted });

@@ -6,7 +6,7 @@ import type { LoadedRollout } from '../spec/loaded-app';
 import type { AppStatus } from '../state/status';
 import type { ScmClient } from '../scm/types';
 import { analysisMarkdown } from './analysis-report';
-import { GateResult, checkRunName, combine, formatStore, parseStore, runState } from './analysis-store';
+import { GateResult, checkRunName, combine, fitStore, formatStore, parseStore, runState } from './analysis-store';
 import type { AnalysisGate } from './gate-signals';
 
 /** One analysis due at the current gate of one rollout, and the key its record is stored under. */
@@ -76,7 +76,7 @@ export async function runAnalysis(a: AnalysisRun): Promise<AnalysisGate> {
     })),
   );
   const gate = combine(results, report);
-  const text = formatStore(records);
+  const text = fitStore(records);
   const state = runState(gate.verdict);
   // Compared as read back (key order included), so an unchanged rerun never writes.
   const changed =

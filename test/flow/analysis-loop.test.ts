@@ -6,7 +6,7 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { AnalysisSpec, GateAnalysis, MetricSpec } from '../../src/analysis/types';
-import { parseStore } from '../../src/flow/analysis-store';
+import { CHECK_RUN_TEXT_LIMIT, fitStore, formatStore, parseStore } from '../../src/flow/analysis-store';
 import { runAnalysis } from '../../src/flow/read-analysis';
 import { FakeScm } from '../helpers/fake-scm';
 
@@ -158,4 +158,42 @@ test('a fresh run continues from the check run alone; a record that was tampered
     { ...checkRun, output: { ...checkRun.output, text: checkRun.output!.text!.replace('"count":1', '"count":7') } },
   ]);
   await expect(run(fake, gate(metric()))).rejects.toThrow(/stored analysis record is invalid/);
+});
+
+test('records too long for a check run keep their counters and lose only the oldest measurements', () => {
+  const measurement = (i: number) => ({
+    startedAt: new Date(Date.UTC(2026, 2, 1, 10, i)).toISOString(),
+    finishedAt: new Date(Date.UTC(2026, 2, 1, 10, i)).toISOString(),
+    phase: 'Successful' as const,
+    value: `[0.99${i}]`,
+  });
+  const metricRecord = (name: string) => ({
+    name,
+    count: 30,
+    successful: 30,
+    failed: 0,
+    inconclusive: 0,
+    error: 0,
+    consecutiveError: 0,
+    consecutiveSuccess: 30,
+    measurements: Array.from({ length: 30 }, (_, i) => measurement(i)),
+  });
+  const records = Object.fromEntries(
+    Array.from({ length: 6 }, (_, g) => [
+      `echo/gate-${g}/step-1@abc`,
+      {
+        version: 1 as const,
+        key: `echo/gate-${g}/step-1@abc`,
+        startedAt: '2026-03-01T10:00:00.000Z',
+        metrics: ['a', 'b', 'c'].map(metricRecord),
+      },
+    ]),
+  );
+  expect(formatStore(records).length).toBeGreaterThan(CHECK_RUN_TEXT_LIMIT);
+  const text = fitStore(records);
+  expect(text.length).toBeLessThanOrEqual(CHECK_RUN_TEXT_LIMIT);
+  const back = parseStore(text)['echo/gate-0/step-1@abc'].metrics[0];
+  expect(back).toMatchObject({ count: 30, successful: 30, consecutiveSuccess: 30 });
+  expect(back.measurements.length).toBeLessThan(30);
+  expect(back.measurements[back.measurements.length - 1]).toEqual(measurement(29));
 });
