@@ -92,7 +92,7 @@ export function decide(
       {
         kind: 'wait',
         pr: command.pr,
-        reason: `waiting for a person to merge or close #${command.pr.number} (${command.marker!.target})`,
+        reason: `waiting for a person to merge or close ${command.pr.ref} (${command.marker!.target})`,
       },
     ];
   if (!p) {
@@ -112,7 +112,7 @@ export function decide(
       {
         kind: 'wait',
         pr: newest.pr,
-        reason: `held: #${newest.pr.number} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`,
+        reason: `held: ${newest.pr.ref} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`,
       },
     ];
   }
@@ -122,7 +122,7 @@ export function decide(
       {
         kind: 'wait',
         pr: landed.pr,
-        reason: `#${landed.pr.number} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`,
+        reason: `${landed.pr.ref} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`,
       },
     ];
   return [{ kind: 'open', proposal: p }, ...superseded];
@@ -151,9 +151,8 @@ function keepCurrent(c: Current): Action[] {
 
 function gateOf({ x, app, now, history, checks }: Current): Action[] {
   const gate = app.proposal!.gate;
-  if (gate.kind === 'manual')
-    return [{ kind: 'wait', pr: x.pr, reason: `manual gate: a person merges #${x.pr.number}` }];
-  const held = gateWait(app.signals, app.app, x.pr.number);
+  if (gate.kind === 'manual') return [{ kind: 'wait', pr: x.pr, reason: `manual gate: a person merges ${x.pr.ref}` }];
+  const held = gateWait(app.signals, app.app, x.pr.ref);
   if (held) return [{ kind: 'wait', pr: x.pr, reason: held }];
   if (gate.kind === 'timed') {
     const from = countFrom(history.landedAt, app.signals);
@@ -167,7 +166,7 @@ function gateOf({ x, app, now, history, checks }: Current): Action[] {
       ];
     const due = new Date(from.getTime() + gate.seconds * 1000);
     if (now < due)
-      return [{ kind: 'wait', pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due.toISOString()}` }];
+      return [{ kind: 'wait', pr: x.pr, reason: `timed gate: ${x.pr.ref} may merge from ${due.toISOString()}` }];
   }
   // Someone pushed to the step branch: rollgen reviewed none of it, so only a person may merge it.
   if (x.marker?.head !== x.pr.headSha)
@@ -175,7 +174,7 @@ function gateOf({ x, app, now, history, checks }: Current): Action[] {
       {
         kind: 'wait',
         pr: x.pr,
-        reason: `#${x.pr.number} has commits rollgen did not make; a person reviews and merges it`,
+        reason: `${x.pr.ref} has commits rollgen did not make; a person reviews and merges it`,
       },
     ];
   const state = checks.get(x.pr.headSha);
@@ -185,7 +184,7 @@ function gateOf({ x, app, now, history, checks }: Current): Action[] {
       {
         kind: 'wait',
         pr: x.pr,
-        reason: `gate passed; checks on #${x.pr.number} are ${state === 'pending' ? 'pending' : 'failing'}`,
+        reason: `gate passed; checks on ${x.pr.ref} are ${state === 'pending' ? 'pending' : 'failing'}`,
       },
     ];
   return [{ kind: 'merge', pr: x.pr }];

@@ -38,9 +38,9 @@ export function gateFailure(s: GateSignals | undefined): string | undefined {
 }
 
 /** Why the step's PR may not merge yet although its own gate has passed, or undefined. */
-export function gateWait(s: GateSignals | undefined, app: string, pr: number): string | undefined {
+export function gateWait(s: GateSignals | undefined, app: string, pr: string): string | undefined {
   if (s?.analysis?.verdict === 'inconclusive')
-    return `analysis inconclusive (${s.analysis.reason}): a person decides: merge #${pr} to go on, or run rollgen abort ${app} --pr`;
+    return `analysis inconclusive (${s.analysis.reason}): a person decides: merge ${pr} to go on, or run rollgen abort ${app} --pr`;
   if (s?.health?.state === 'waiting') return `waiting for health: ${s.health.awaited.join(', ')} to report success`;
   if (s?.analysis?.blocking && s.analysis.verdict === 'running') return `waiting for analysis: ${s.analysis.reason}`;
   return undefined;

@@ -28,7 +28,7 @@ export function decideOnFailure(
   if (onFailure === 'hold') {
     const told = actions.map((a) =>
       a.kind === 'wait' && mine(a)
-        ? { ...a, reason: `${why}: a person merges the abort PR #${a.pr!.number} (onFailure: hold)` }
+        ? { ...a, reason: `${why}: a person merges the abort PR ${a.pr!.ref} (onFailure: hold)` }
         : a,
     );
     return told.some((a) => a.kind === 'wait')
@@ -46,7 +46,7 @@ export function decideOnFailure(
     // The abort PR is open and up to date: merge it, unless someone pushed to it (then it is theirs).
     return parseMarker(a.pr!.body)?.head === a.pr!.headSha
       ? [{ kind: 'merge', pr: a.pr! }]
-      : [{ ...a, reason: `${why}; #${a.pr!.number} has commits rollgen did not make: a person merges it` }];
+      : [{ ...a, reason: `${why}; ${a.pr!.ref} has commits rollgen did not make: a person merges it` }];
   });
 }
 

@@ -8,7 +8,6 @@ import { createComment, createPullRequest, listPullsByPrefix, mergePullRequest, 
 import type { GitHubRepo } from './repo';
 import { fetchCheckRuns, fetchCommitStatuses, putCheckRun } from './signals';
 
-export { readScmConnection } from './connection';
 export type { GitHubScmOptions, LogLevel } from './octokit';
 
 /**
