@@ -21,7 +21,7 @@ interface AppRound {
   /** The abort PR, when the step failed and a canary is live to abort. */
   readonly abort?: Proposal;
   readonly onFailure: OnFailure;
-  /** GitHub refused a read of the app's health or analysis: the app is skipped this run. */
+  /** The code host refused a read of the app's health or analysis: the app is skipped this run. */
   readonly refused?: ScmError;
 }
 

@@ -110,7 +110,7 @@ test('a manual gate is never merged by health success, but a failure still abort
   expect(w.fake.pulls.find((p) => p.branch === 'rollgen/echo/abort')?.merged).toBe(true);
 });
 
-test('GitHub refusing the status read of one app skips that app only; the run exits 1 naming it', async () => {
+test('the code host refusing the status read of one app skips that app only; the run exits 1 naming it', async () => {
   w = new FlowWorld(
     ['echo-a', 'echo-b'],
     `apps:\n  - source: apps/echo-a\n    output: deploy/echo-a\n    health: {statuses: ['kustomization/{name}/*']}\n  - source: apps/echo-b\n    output: deploy/echo-b\n`,
@@ -124,7 +124,7 @@ test('GitHub refusing the status read of one app skips that app only; the run ex
   const r = await w.pr();
   expect(r.code).toBe(1);
   expect(r.stderr).toMatch(/echo-a: .*Resource not accessible by integration/);
-  expect(r.stderr).toContain('GitHub refused requests for echo-a');
+  expect(r.stderr).toContain('the code host refused requests for echo-a');
   expect(w.fake.open().map((p) => p.branch)).toEqual(['rollgen/echo-b/select']);
   refuse.mockRestore();
 });
