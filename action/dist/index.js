@@ -1206,7 +1206,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path13 = require("node:path");
+    var path14 = require("node:path");
     var fs8 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -1899,8 +1899,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {boolean} [combine] - if `true` or omitted, an optional value can be specified directly after the flag.
        * @return {Command} `this` command for chaining
        */
-      combineFlagAndOptionalValue(combine = true) {
-        this._combineFlagAndOptionalValue = !!combine;
+      combineFlagAndOptionalValue(combine2 = true) {
+        this._combineFlagAndOptionalValue = !!combine2;
         return this;
       }
       /**
@@ -2219,9 +2219,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path13.resolve(baseDir, baseName);
+          const localBin = path14.resolve(baseDir, baseName);
           if (fs8.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path13.extname(baseName))) return void 0;
+          if (sourceExt.includes(path14.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext2) => fs8.existsSync(`${localBin}${ext2}`)
           );
@@ -2239,17 +2239,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path13.resolve(
-            path13.dirname(resolvedScriptPath),
+          executableDir = path14.resolve(
+            path14.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path13.basename(
+            const legacyName = path14.basename(
               this._scriptPath,
-              path13.extname(this._scriptPath)
+              path14.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path13.extname(executableFile));
+        launchWithNode = sourceExt.includes(path14.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path13.basename(filename, path13.extname(filename));
+        this._name = path14.basename(filename, path14.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path14) {
-        if (path14 === void 0) return this._executableDir;
-        this._executableDir = path14;
+      executableDir(path15) {
+        if (path15 === void 0) return this._executableDir;
+        this._executableDir = path15;
         return this;
       }
       /**
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path13) {
-      const ctrl = callVisitor(key2, node, visitor, path13);
+    function visit_(key2, node, visitor, path14) {
+      const ctrl = callVisitor(key2, node, visitor, path14);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path13, ctrl);
-        return visit_(key2, ctrl, visitor, path13);
+        replaceNode(key2, path14, ctrl);
+        return visit_(key2, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path13 = Object.freeze(path13.concat(node));
+          path14 = Object.freeze(path14.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path13);
+            const ci = visit_(i, node.items[i], visitor, path14);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path13 = Object.freeze(path13.concat(node));
-          const ck = visit_("key", node.key, visitor, path13);
+          path14 = Object.freeze(path14.concat(node));
+          const ck = visit_("key", node.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path13);
+          const cv = visit_("value", node.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path13) {
-      const ctrl = await callVisitor(key2, node, visitor, path13);
+    async function visitAsync_(key2, node, visitor, path14) {
+      const ctrl = await callVisitor(key2, node, visitor, path14);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path13, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path13);
+        replaceNode(key2, path14, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path13 = Object.freeze(path13.concat(node));
+          path14 = Object.freeze(path14.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path13);
+            const ci = await visitAsync_(i, node.items[i], visitor, path14);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path13 = Object.freeze(path13.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path13);
+          path14 = Object.freeze(path14.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path13);
+          const cv = await visitAsync_("value", node.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path13) {
+    function callVisitor(key2, node, visitor, path14) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path13);
+        return visitor(key2, node, path14);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path13);
+        return visitor.Map?.(key2, node, path14);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path13);
+        return visitor.Seq?.(key2, node, path14);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path13);
+        return visitor.Pair?.(key2, node, path14);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path13);
+        return visitor.Scalar?.(key2, node, path14);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path13);
+        return visitor.Alias?.(key2, node, path14);
       return void 0;
     }
-    function replaceNode(key2, path13, node) {
-      const parent = path13[path13.length - 1];
+    function replaceNode(key2, path14, node) {
+      const parent = path14[path14.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node2 = require_Node();
-    function collectionFromPath(schema, path13, value) {
+    function collectionFromPath(schema, path14, value) {
       let v = value;
-      for (let i = path13.length - 1; i >= 0; --i) {
-        const k = path13[i];
+      for (let i = path14.length - 1; i >= 0; --i) {
+        const k = path14[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
+    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
     var Collection2 = class extends Node2.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path13, value) {
-        if (isEmptyPath(path13))
+      addIn(path14, value) {
+        if (isEmptyPath(path14))
           this.add(value);
         else {
-          const [key2, ...rest] = path13;
+          const [key2, ...rest] = path14;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        const [key2, ...rest] = path13;
+      deleteIn(path14) {
+        const [key2, ...rest] = path14;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        const [key2, ...rest] = path13;
+      getIn(path14, keepScalar) {
+        const [key2, ...rest] = path14;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path13) {
-        const [key2, ...rest] = path13;
+      hasIn(path14) {
+        const [key2, ...rest] = path14;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value) {
-        const [key2, ...rest] = path13;
+      setIn(path14, value) {
+        const [key2, ...rest] = path14;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path13, value) {
+      addIn(path14, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path13, value);
+          this.contents.addIn(path14, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        if (Collection2.isEmptyPath(path13)) {
+      deleteIn(path14) {
+        if (Collection2.isEmptyPath(path14)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        if (Collection2.isEmptyPath(path13))
+      getIn(path14, keepScalar) {
+        if (Collection2.isEmptyPath(path14))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path13) {
-        if (Collection2.isEmptyPath(path13))
+      hasIn(path14) {
+        if (Collection2.isEmptyPath(path14))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value) {
-        if (Collection2.isEmptyPath(path13)) {
+      setIn(path14, value) {
+        if (Collection2.isEmptyPath(path14)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path13), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path14), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path13, value);
+          this.contents.setIn(path14, value);
         }
       }
       /**
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path13) => {
+    visit.itemAtPath = (cst, path14) => {
       let item = cst;
-      for (const [field, index] of path13) {
+      for (const [field, index] of path14) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path13) => {
-      const parent = visit.itemAtPath(cst, path13.slice(0, -1));
-      const field = path13[path13.length - 1][0];
+    visit.parentCollection = (cst, path14) => {
+      const parent = visit.itemAtPath(cst, path14.slice(0, -1));
+      const field = path14[path14.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path13, item, visitor) {
-      let ctrl = visitor(item, path13);
+    function _visit(path14, item, visitor) {
+      let ctrl = visitor(item, path14);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path13.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path14.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path13);
+            ctrl = ctrl(item, path14);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -10855,9 +10855,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path13, message, options) {
-        super(`${path13}: ${message}`, options);
-        this.path = path13;
+      constructor(path14, message, options) {
+        super(`${path14}: ${message}`, options);
+        this.path = path14;
       }
       path;
       name = "IoError";
@@ -19190,9 +19190,13 @@ var require_rollgen_config = __commonJS({
   "src/spec/generated/rollgen-config.js"(exports2) {
     "use strict";
     exports2.validate = validate53;
-    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." } } };
+    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema78 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
+    var func42 = Object.prototype.hasOwnProperty;
     var func2 = require_ucs2length().default;
     var pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
+    var pattern7 = new RegExp("^https?://", "u");
+    var pattern8 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
     function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -19208,7 +19212,7 @@ var require_rollgen_config = __commonJS({
           errors++;
         }
         for (const key0 in data) {
-          if (!(key0 === "apps" || key0 === "pr" || key0 === "analysisTemplates")) {
+          if (!(key0 === "apps" || key0 === "pr" || key0 === "analysisTemplates" || key0 === "health" || key0 === "onFailure")) {
             const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err1];
@@ -19253,7 +19257,7 @@ var require_rollgen_config = __commonJS({
                   errors++;
                 }
                 for (const key1 in data1) {
-                  if (!(key1 === "source" || key1 === "output" || key1 === "name" || key1 === "gates" || key1 === "removal" || key1 === "trackLabel" || key1 === "analysis")) {
+                  if (!func42.call(schema76.properties.apps.items.properties, key1)) {
                     const err5 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err5];
@@ -20121,224 +20125,766 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
+                if (data1.health !== void 0) {
+                  let data43 = data1.health;
+                  if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
+                    for (const key9 in data43) {
+                      if (!(key9 === "statuses" || key9 === "checkRuns" || key9 === "argocd")) {
+                        const err82 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err82];
+                        } else {
+                          vErrors.push(err82);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data43.statuses !== void 0) {
+                      let data44 = data43.statuses;
+                      if (Array.isArray(data44)) {
+                        const len8 = data44.length;
+                        for (let i8 = 0; i8 < len8; i8++) {
+                          let data45 = data44[i8];
+                          if (typeof data45 === "string") {
+                            if (func2(data45) > 255) {
+                              const err83 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err83];
+                              } else {
+                                vErrors.push(err83);
+                              }
+                              errors++;
+                            }
+                            if (func2(data45) < 1) {
+                              const err84 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err84];
+                              } else {
+                                vErrors.push(err84);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err85 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err85];
+                            } else {
+                              vErrors.push(err85);
+                            }
+                            errors++;
+                          }
+                        }
+                        let i9 = data44.length;
+                        let j0;
+                        if (i9 > 1) {
+                          const indices0 = {};
+                          for (; i9--; ) {
+                            let item0 = data44[i9];
+                            if (typeof item0 !== "string") {
+                              continue;
+                            }
+                            if (typeof indices0[item0] == "number") {
+                              j0 = indices0[item0];
+                              const err86 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i9, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i9 + " are identical)" };
+                              if (vErrors === null) {
+                                vErrors = [err86];
+                              } else {
+                                vErrors.push(err86);
+                              }
+                              errors++;
+                              break;
+                            }
+                            indices0[item0] = i9;
+                          }
+                        }
+                      } else {
+                        const err87 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        if (vErrors === null) {
+                          vErrors = [err87];
+                        } else {
+                          vErrors.push(err87);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data43.checkRuns !== void 0) {
+                      let data46 = data43.checkRuns;
+                      if (Array.isArray(data46)) {
+                        const len9 = data46.length;
+                        for (let i10 = 0; i10 < len9; i10++) {
+                          let data47 = data46[i10];
+                          if (typeof data47 === "string") {
+                            if (func2(data47) > 255) {
+                              const err88 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err88];
+                              } else {
+                                vErrors.push(err88);
+                              }
+                              errors++;
+                            }
+                            if (func2(data47) < 1) {
+                              const err89 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err89];
+                              } else {
+                                vErrors.push(err89);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err90 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err90];
+                            } else {
+                              vErrors.push(err90);
+                            }
+                            errors++;
+                          }
+                        }
+                        let i11 = data46.length;
+                        let j1;
+                        if (i11 > 1) {
+                          const indices1 = {};
+                          for (; i11--; ) {
+                            let item1 = data46[i11];
+                            if (typeof item1 !== "string") {
+                              continue;
+                            }
+                            if (typeof indices1[item1] == "number") {
+                              j1 = indices1[item1];
+                              const err91 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i11, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i11 + " are identical)" };
+                              if (vErrors === null) {
+                                vErrors = [err91];
+                              } else {
+                                vErrors.push(err91);
+                              }
+                              errors++;
+                              break;
+                            }
+                            indices1[item1] = i11;
+                          }
+                        }
+                      } else {
+                        const err92 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        if (vErrors === null) {
+                          vErrors = [err92];
+                        } else {
+                          vErrors.push(err92);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data43.argocd !== void 0) {
+                      let data48 = data43.argocd;
+                      if (data48 && typeof data48 == "object" && !Array.isArray(data48)) {
+                        if (data48.server === void 0) {
+                          const err93 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                          if (vErrors === null) {
+                            vErrors = [err93];
+                          } else {
+                            vErrors.push(err93);
+                          }
+                          errors++;
+                        }
+                        for (const key10 in data48) {
+                          if (!(key10 === "server" || key10 === "application" || key10 === "tokenEnv")) {
+                            const err94 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
+                            if (vErrors === null) {
+                              vErrors = [err94];
+                            } else {
+                              vErrors.push(err94);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data48.server !== void 0) {
+                          let data49 = data48.server;
+                          if (typeof data49 === "string") {
+                            if (!pattern7.test(data49)) {
+                              const err95 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                              if (vErrors === null) {
+                                vErrors = [err95];
+                              } else {
+                                vErrors.push(err95);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err96 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err96];
+                            } else {
+                              vErrors.push(err96);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data48.application !== void 0) {
+                          let data50 = data48.application;
+                          if (typeof data50 === "string") {
+                            if (func2(data50) < 1) {
+                              const err97 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err97];
+                              } else {
+                                vErrors.push(err97);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err98 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err98];
+                            } else {
+                              vErrors.push(err98);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data48.tokenEnv !== void 0) {
+                          let data51 = data48.tokenEnv;
+                          if (typeof data51 === "string") {
+                            if (!pattern8.test(data51)) {
+                              const err99 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                              if (vErrors === null) {
+                                vErrors = [err99];
+                              } else {
+                                vErrors.push(err99);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err100 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err100];
+                            } else {
+                              vErrors.push(err100);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err101 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err101];
+                        } else {
+                          vErrors.push(err101);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err102 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err102];
+                    } else {
+                      vErrors.push(err102);
+                    }
+                    errors++;
+                  }
+                }
+                if (data1.onFailure !== void 0) {
+                  let data52 = data1.onFailure;
+                  if (!(data52 === "abort" || data52 === "hold")) {
+                    const err103 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err103];
+                    } else {
+                      vErrors.push(err103);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err82 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err104 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err82];
+                  vErrors = [err104];
                 } else {
-                  vErrors.push(err82);
+                  vErrors.push(err104);
                 }
                 errors++;
               }
             }
           } else {
-            const err83 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err105 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err83];
+              vErrors = [err105];
             } else {
-              vErrors.push(err83);
+              vErrors.push(err105);
             }
             errors++;
           }
         }
         if (data.pr !== void 0) {
-          let data43 = data.pr;
-          if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
-            for (const key9 in data43) {
-              if (!(key9 === "base" || key9 === "titleTemplate" || key9 === "bodyTemplate" || key9 === "labels" || key9 === "mergeMethod")) {
-                const err84 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+          let data53 = data.pr;
+          if (data53 && typeof data53 == "object" && !Array.isArray(data53)) {
+            for (const key11 in data53) {
+              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod")) {
+                const err106 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err84];
+                  vErrors = [err106];
                 } else {
-                  vErrors.push(err84);
+                  vErrors.push(err106);
                 }
                 errors++;
               }
             }
-            if (data43.base !== void 0) {
-              let data44 = data43.base;
-              if (typeof data44 === "string") {
-                if (func2(data44) < 1) {
-                  const err85 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data53.base !== void 0) {
+              let data54 = data53.base;
+              if (typeof data54 === "string") {
+                if (func2(data54) < 1) {
+                  const err107 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err85];
+                    vErrors = [err107];
                   } else {
-                    vErrors.push(err85);
+                    vErrors.push(err107);
                   }
                   errors++;
                 }
               } else {
-                const err86 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err108 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err86];
+                  vErrors = [err108];
                 } else {
-                  vErrors.push(err86);
+                  vErrors.push(err108);
                 }
                 errors++;
               }
             }
-            if (data43.titleTemplate !== void 0) {
-              let data45 = data43.titleTemplate;
-              if (typeof data45 === "string") {
-                if (func2(data45) < 1) {
-                  const err87 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data53.titleTemplate !== void 0) {
+              let data55 = data53.titleTemplate;
+              if (typeof data55 === "string") {
+                if (func2(data55) < 1) {
+                  const err109 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err87];
+                    vErrors = [err109];
                   } else {
-                    vErrors.push(err87);
+                    vErrors.push(err109);
                   }
                   errors++;
                 }
               } else {
-                const err88 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err110 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err88];
+                  vErrors = [err110];
                 } else {
-                  vErrors.push(err88);
+                  vErrors.push(err110);
                 }
                 errors++;
               }
             }
-            if (data43.bodyTemplate !== void 0) {
-              let data46 = data43.bodyTemplate;
-              if (typeof data46 === "string") {
-                if (func2(data46) < 1) {
-                  const err89 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data53.bodyTemplate !== void 0) {
+              let data56 = data53.bodyTemplate;
+              if (typeof data56 === "string") {
+                if (func2(data56) < 1) {
+                  const err111 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err89];
+                    vErrors = [err111];
                   } else {
-                    vErrors.push(err89);
+                    vErrors.push(err111);
                   }
                   errors++;
                 }
               } else {
-                const err90 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err112 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err90];
+                  vErrors = [err112];
                 } else {
-                  vErrors.push(err90);
+                  vErrors.push(err112);
                 }
                 errors++;
               }
             }
-            if (data43.labels !== void 0) {
-              let data47 = data43.labels;
-              if (Array.isArray(data47)) {
-                const len8 = data47.length;
-                for (let i8 = 0; i8 < len8; i8++) {
-                  let data48 = data47[i8];
-                  if (typeof data48 === "string") {
-                    if (func2(data48) > 50) {
-                      const err91 = { instancePath: instancePath + "/pr/labels/" + i8, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+            if (data53.labels !== void 0) {
+              let data57 = data53.labels;
+              if (Array.isArray(data57)) {
+                const len10 = data57.length;
+                for (let i12 = 0; i12 < len10; i12++) {
+                  let data58 = data57[i12];
+                  if (typeof data58 === "string") {
+                    if (func2(data58) > 50) {
+                      const err113 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                       if (vErrors === null) {
-                        vErrors = [err91];
+                        vErrors = [err113];
                       } else {
-                        vErrors.push(err91);
+                        vErrors.push(err113);
                       }
                       errors++;
                     }
-                    if (func2(data48) < 1) {
-                      const err92 = { instancePath: instancePath + "/pr/labels/" + i8, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data58) < 1) {
+                      const err114 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err92];
+                        vErrors = [err114];
                       } else {
-                        vErrors.push(err92);
+                        vErrors.push(err114);
                       }
                       errors++;
                     }
                   } else {
-                    const err93 = { instancePath: instancePath + "/pr/labels/" + i8, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err115 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err93];
+                      vErrors = [err115];
                     } else {
-                      vErrors.push(err93);
+                      vErrors.push(err115);
                     }
                     errors++;
                   }
                 }
-                let i9 = data47.length;
-                let j0;
-                if (i9 > 1) {
-                  const indices0 = {};
-                  for (; i9--; ) {
-                    let item0 = data47[i9];
-                    if (typeof item0 !== "string") {
+                let i13 = data57.length;
+                let j2;
+                if (i13 > 1) {
+                  const indices2 = {};
+                  for (; i13--; ) {
+                    let item2 = data57[i13];
+                    if (typeof item2 !== "string") {
                       continue;
                     }
-                    if (typeof indices0[item0] == "number") {
-                      j0 = indices0[item0];
-                      const err94 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i9, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i9 + " are identical)" };
+                    if (typeof indices2[item2] == "number") {
+                      j2 = indices2[item2];
+                      const err116 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i13 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err94];
+                        vErrors = [err116];
                       } else {
-                        vErrors.push(err94);
+                        vErrors.push(err116);
                       }
                       errors++;
                       break;
                     }
-                    indices0[item0] = i9;
+                    indices2[item2] = i13;
                   }
                 }
               } else {
-                const err95 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err117 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err95];
+                  vErrors = [err117];
                 } else {
-                  vErrors.push(err95);
+                  vErrors.push(err117);
                 }
                 errors++;
               }
             }
-            if (data43.mergeMethod !== void 0) {
-              let data49 = data43.mergeMethod;
-              if (!(data49 === "merge" || data49 === "squash" || data49 === "rebase")) {
-                const err96 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
+            if (data53.mergeMethod !== void 0) {
+              let data59 = data53.mergeMethod;
+              if (!(data59 === "merge" || data59 === "squash" || data59 === "rebase")) {
+                const err118 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
-                  vErrors = [err96];
+                  vErrors = [err118];
                 } else {
-                  vErrors.push(err96);
+                  vErrors.push(err118);
                 }
                 errors++;
               }
             }
           } else {
-            const err97 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err119 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err97];
+              vErrors = [err119];
             } else {
-              vErrors.push(err97);
+              vErrors.push(err119);
             }
             errors++;
           }
         }
         if (data.analysisTemplates !== void 0) {
-          let data50 = data.analysisTemplates;
-          if (typeof data50 === "string") {
-            if (func2(data50) < 1) {
-              const err98 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          let data60 = data.analysisTemplates;
+          if (typeof data60 === "string") {
+            if (func2(data60) < 1) {
+              const err120 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
               if (vErrors === null) {
-                vErrors = [err98];
+                vErrors = [err120];
               } else {
-                vErrors.push(err98);
+                vErrors.push(err120);
               }
               errors++;
             }
           } else {
-            const err99 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err121 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err99];
+              vErrors = [err121];
             } else {
-              vErrors.push(err99);
+              vErrors.push(err121);
+            }
+            errors++;
+          }
+        }
+        if (data.health !== void 0) {
+          let data61 = data.health;
+          if (data61 && typeof data61 == "object" && !Array.isArray(data61)) {
+            for (const key12 in data61) {
+              if (!(key12 === "statuses" || key12 === "checkRuns" || key12 === "argocd")) {
+                const err122 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
+              }
+            }
+            if (data61.statuses !== void 0) {
+              let data62 = data61.statuses;
+              if (Array.isArray(data62)) {
+                const len11 = data62.length;
+                for (let i14 = 0; i14 < len11; i14++) {
+                  let data63 = data62[i14];
+                  if (typeof data63 === "string") {
+                    if (func2(data63) > 255) {
+                      const err123 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err123];
+                      } else {
+                        vErrors.push(err123);
+                      }
+                      errors++;
+                    }
+                    if (func2(data63) < 1) {
+                      const err124 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err124];
+                      } else {
+                        vErrors.push(err124);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err125 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err125];
+                    } else {
+                      vErrors.push(err125);
+                    }
+                    errors++;
+                  }
+                }
+                let i15 = data62.length;
+                let j3;
+                if (i15 > 1) {
+                  const indices3 = {};
+                  for (; i15--; ) {
+                    let item3 = data62[i15];
+                    if (typeof item3 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices3[item3] == "number") {
+                      j3 = indices3[item3];
+                      const err126 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err126];
+                      } else {
+                        vErrors.push(err126);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices3[item3] = i15;
+                  }
+                }
+              } else {
+                const err127 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err127];
+                } else {
+                  vErrors.push(err127);
+                }
+                errors++;
+              }
+            }
+            if (data61.checkRuns !== void 0) {
+              let data64 = data61.checkRuns;
+              if (Array.isArray(data64)) {
+                const len12 = data64.length;
+                for (let i16 = 0; i16 < len12; i16++) {
+                  let data65 = data64[i16];
+                  if (typeof data65 === "string") {
+                    if (func2(data65) > 255) {
+                      const err128 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err128];
+                      } else {
+                        vErrors.push(err128);
+                      }
+                      errors++;
+                    }
+                    if (func2(data65) < 1) {
+                      const err129 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err129];
+                      } else {
+                        vErrors.push(err129);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err130 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err130];
+                    } else {
+                      vErrors.push(err130);
+                    }
+                    errors++;
+                  }
+                }
+                let i17 = data64.length;
+                let j4;
+                if (i17 > 1) {
+                  const indices4 = {};
+                  for (; i17--; ) {
+                    let item4 = data64[i17];
+                    if (typeof item4 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices4[item4] == "number") {
+                      j4 = indices4[item4];
+                      const err131 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err131];
+                      } else {
+                        vErrors.push(err131);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices4[item4] = i17;
+                  }
+                }
+              } else {
+                const err132 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err132];
+                } else {
+                  vErrors.push(err132);
+                }
+                errors++;
+              }
+            }
+            if (data61.argocd !== void 0) {
+              let data66 = data61.argocd;
+              if (data66 && typeof data66 == "object" && !Array.isArray(data66)) {
+                if (data66.server === void 0) {
+                  const err133 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                  if (vErrors === null) {
+                    vErrors = [err133];
+                  } else {
+                    vErrors.push(err133);
+                  }
+                  errors++;
+                }
+                for (const key13 in data66) {
+                  if (!(key13 === "server" || key13 === "application" || key13 === "tokenEnv")) {
+                    const err134 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err134];
+                    } else {
+                      vErrors.push(err134);
+                    }
+                    errors++;
+                  }
+                }
+                if (data66.server !== void 0) {
+                  let data67 = data66.server;
+                  if (typeof data67 === "string") {
+                    if (!pattern7.test(data67)) {
+                      const err135 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                      if (vErrors === null) {
+                        vErrors = [err135];
+                      } else {
+                        vErrors.push(err135);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err136 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err136];
+                    } else {
+                      vErrors.push(err136);
+                    }
+                    errors++;
+                  }
+                }
+                if (data66.application !== void 0) {
+                  let data68 = data66.application;
+                  if (typeof data68 === "string") {
+                    if (func2(data68) < 1) {
+                      const err137 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err137];
+                      } else {
+                        vErrors.push(err137);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err138 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err138];
+                    } else {
+                      vErrors.push(err138);
+                    }
+                    errors++;
+                  }
+                }
+                if (data66.tokenEnv !== void 0) {
+                  let data69 = data66.tokenEnv;
+                  if (typeof data69 === "string") {
+                    if (!pattern8.test(data69)) {
+                      const err139 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err139];
+                      } else {
+                        vErrors.push(err139);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err140 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err140];
+                    } else {
+                      vErrors.push(err140);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err141 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err142 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err142];
+            } else {
+              vErrors.push(err142);
+            }
+            errors++;
+          }
+        }
+        if (data.onFailure !== void 0) {
+          let data70 = data.onFailure;
+          if (!(data70 === "abort" || data70 === "hold")) {
+            const err143 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err143];
+            } else {
+              vErrors.push(err143);
             }
             errors++;
           }
         }
       } else {
-        const err100 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err144 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err100];
+          vErrors = [err144];
         } else {
-          vErrors.push(err100);
+          vErrors.push(err144);
         }
         errors++;
       }
@@ -20353,9 +20899,9 @@ var require_rollgen_request_coloring = __commonJS({
   "src/spec/generated/rollgen-request-coloring.js"(exports2) {
     "use strict";
     exports2.validate = validate54;
-    var pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
-    var pattern8 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
-    var pattern10 = new RegExp("^[ -~]*$", "u");
+    var pattern11 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern12 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
+    var pattern14 = new RegExp("^[ -~]*$", "u");
     var func2 = require_ucs2length().default;
     function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -20446,7 +20992,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data2.name !== void 0) {
               let data3 = data2.name;
               if (typeof data3 === "string") {
-                if (!pattern7.test(data3)) {
+                if (!pattern11.test(data3)) {
                   const err8 = { instancePath: instancePath + "/metadata/name", schemaPath: "#/properties/metadata/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -20622,7 +21168,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data9.header !== void 0) {
               let data12 = data9.header;
               if (typeof data12 === "string") {
-                if (!pattern8.test(data12)) {
+                if (!pattern12.test(data12)) {
                   const err24 = { instancePath: instancePath + "/spec/header", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"' };
                   if (vErrors === null) {
                     vErrors = [err24];
@@ -20719,7 +21265,7 @@ var require_rollgen_request_coloring = __commonJS({
                         for (const key6 in data15) {
                           const _errs41 = errors;
                           if (typeof key6 === "string") {
-                            if (!pattern8.test(key6)) {
+                            if (!pattern12.test(key6)) {
                               const err33 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', propertyName: key6 };
                               if (vErrors === null) {
                                 vErrors = [err33];
@@ -20760,7 +21306,7 @@ var require_rollgen_request_coloring = __commonJS({
                               }
                               errors++;
                             }
-                            if (!pattern10.test(data16)) {
+                            if (!pattern14.test(data16)) {
                               const err37 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                               if (vErrors === null) {
                                 vErrors = [err37];
@@ -20801,7 +21347,7 @@ var require_rollgen_request_coloring = __commonJS({
                           }
                           errors++;
                         }
-                        if (!pattern10.test(data17)) {
+                        if (!pattern14.test(data17)) {
                           const err41 = { instancePath: instancePath + "/spec/rules/" + i0 + "/value", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                           if (vErrors === null) {
                             vErrors = [err41];
@@ -20852,7 +21398,7 @@ var require_rollgen_request_coloring = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern10.test(data18)) {
+                if (!pattern14.test(data18)) {
                   const err46 = { instancePath: instancePath + "/spec/default", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                   if (vErrors === null) {
                     vErrors = [err46];
@@ -20902,9 +21448,9 @@ var require_rollgen_route_template = __commonJS({
     "use strict";
     exports2.validate = validate55;
     var func2 = require_ucs2length().default;
-    var pattern13 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
-    var pattern14 = new RegExp("^[a-z0-9.-]*$", "u");
-    var pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+    var pattern17 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
+    var pattern18 = new RegExp("^[a-z0-9.-]*$", "u");
+    var pattern19 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
     function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -21209,7 +21755,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern13.test(data11)) {
+                    if (!pattern17.test(data11)) {
                       const err25 = { instancePath: instancePath + "/spec/target/apiVersion", schemaPath: "#/properties/spec/properties/target/properties/apiVersion/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$" }, message: 'must match pattern "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err25];
@@ -21231,7 +21777,7 @@ var require_rollgen_route_template = __commonJS({
                 if (data10.group !== void 0) {
                   let data12 = data10.group;
                   if (typeof data12 === "string") {
-                    if (!pattern14.test(data12)) {
+                    if (!pattern18.test(data12)) {
                       const err27 = { instancePath: instancePath + "/spec/target/group", schemaPath: "#/properties/spec/properties/target/properties/group/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9.-]*$" }, message: 'must match pattern "^[a-z0-9.-]*$"' };
                       if (vErrors === null) {
                         vErrors = [err27];
@@ -21262,7 +21808,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern15.test(data13)) {
+                    if (!pattern19.test(data13)) {
                       const err30 = { instancePath: instancePath + "/spec/target/kind", schemaPath: "#/properties/spec/properties/target/properties/kind/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z][A-Za-z0-9]*$" }, message: 'must match pattern "^[A-Za-z][A-Za-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err30];
@@ -21344,7 +21890,7 @@ var require_aliyun_alb_options = __commonJS({
     "use strict";
     exports2.validate = validate56;
     var func2 = require_ucs2length().default;
-    var pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern11 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
     function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -21404,7 +21950,7 @@ var require_aliyun_alb_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern7.test(data1)) {
+                if (!pattern11.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -21477,7 +22023,7 @@ var require_aws_alb_options = __commonJS({
     "use strict";
     exports2.validate = validate57;
     var func2 = require_ucs2length().default;
-    var pattern17 = new RegExp("^[^/]+$", "u");
+    var pattern21 = new RegExp("^[^/]+$", "u");
     function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -21644,7 +22190,7 @@ var require_aws_alb_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern17.test(data3)) {
+          if (!pattern21.test(data3)) {
             const err14 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err14];
@@ -22673,7 +23219,7 @@ var require_higress_options = __commonJS({
     "use strict";
     exports2.validate = validate60;
     var func2 = require_ucs2length().default;
-    var pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22733,7 +23279,7 @@ var require_higress_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern18.test(data1)) {
+                if (!pattern22.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -22806,7 +23352,7 @@ var require_ingress_nginx_options = __commonJS({
     "use strict";
     exports2.validate = validate61;
     var func2 = require_ucs2length().default;
-    var pattern17 = new RegExp("^[^/]+$", "u");
+    var pattern21 = new RegExp("^[^/]+$", "u");
     function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22956,7 +23502,7 @@ var require_ingress_nginx_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern17.test(data2)) {
+          if (!pattern21.test(data2)) {
             const err12 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err12];
@@ -23038,7 +23584,7 @@ var require_istio_options = __commonJS({
   "src/spec/generated/istio-options.js"(exports2) {
     "use strict";
     exports2.validate = validate62;
-    var schema93 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
+    var schema97 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
     var func2 = require_ucs2length().default;
     function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -23825,7 +24371,7 @@ var require_istio_options = __commonJS({
                 if (data32.kind !== void 0) {
                   let data34 = data32.kind;
                   if (!(data34 === "VirtualService" || data34 === "DestinationRule")) {
-                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema93.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema97.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err68];
                     } else {
@@ -23906,7 +24452,7 @@ var require_mse_options = __commonJS({
     "use strict";
     exports2.validate = validate63;
     var func2 = require_ucs2length().default;
-    var pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -23966,7 +24512,7 @@ var require_mse_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern18.test(data1)) {
+                if (!pattern22.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -25217,13 +25763,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path13) {
-          return /^\.|this\b/.test(path13.original);
+        scopedId: function scopedId(path14) {
+          return /^\.|this\b/.test(path14.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path13) {
-          return path13.parts.length === 1 && !AST.helpers.scopedId(path13) && !path13.depth;
+        simpleId: function simpleId(path14) {
+          return path14.parts.length === 1 && !AST.helpers.scopedId(path14) && !path14.depth;
         }
       }
     };
@@ -26308,12 +26854,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path13, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path14, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path13,
+        path: path14,
         params,
         hash,
         escaped,
@@ -26585,9 +27131,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path13 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path14 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path13.original);
+        this.opcode("registerDecorator", params.length, path14.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -26654,48 +27200,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path13 = sexpr.path, name = path13.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path13));
+        var path14 = sexpr.path, name = path14.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path14));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path13.strict = true;
-        this.accept(path13);
+        path14.strict = true;
+        this.accept(path14);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path13 = sexpr.path;
-        path13.strict = true;
-        this.accept(path13);
+        var path14 = sexpr.path;
+        path14.strict = true;
+        this.accept(path14);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path13 = sexpr.path, name = path13.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path14 = sexpr.path, name = path14.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path13.strict = true;
-          path13.falsy = true;
-          this.accept(path13);
-          this.opcode("invokeHelper", params.length, path13.original, _ast2["default"].helpers.simpleId(path13));
+          path14.strict = true;
+          path14.falsy = true;
+          this.accept(path14);
+          this.opcode("invokeHelper", params.length, path14.original, _ast2["default"].helpers.simpleId(path14));
         }
       },
-      PathExpression: function PathExpression(path13) {
-        var depth = validateDepth(path13);
-        var parts = validateParts(path13);
+      PathExpression: function PathExpression(path14) {
+        var depth = validateDepth(path14);
+        var parts = validateParts(path14);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path13), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path14), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path13.data) {
+        } else if (path14.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path13.strict);
+          this.opcode("lookupData", depth, parts, path14.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path13.falsy, path13.strict, scoped);
+          this.opcode("lookupOnContext", parts, path14.falsy, path14.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -26922,8 +27468,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path13) {
-      return validateStringArray(path13, path13.parts, "parts");
+    function validateParts(path14) {
+      return validateStringArray(path14, path14.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -27105,16 +27651,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path13 = aPath;
+      var path14 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path13 = url.path;
+        path14 = url.path;
       }
-      var isAbsolute2 = exports2.isAbsolute(path13);
-      var parts = path13.split(/\/+/);
+      var isAbsolute2 = exports2.isAbsolute(path14);
+      var parts = path14.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -27131,15 +27677,15 @@ var require_util = __commonJS({
           }
         }
       }
-      path13 = parts.join("/");
-      if (path13 === "") {
-        path13 = isAbsolute2 ? "/" : ".";
+      path14 = parts.join("/");
+      if (path14 === "") {
+        path14 = isAbsolute2 ? "/" : ".";
       }
       if (url) {
-        url.path = path13;
+        url.path = path14;
         return urlGenerate(url);
       }
-      return path13;
+      return path14;
     }
     exports2.normalize = normalize;
     function join8(aRoot, aPath) {
@@ -27178,7 +27724,7 @@ var require_util = __commonJS({
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative10(aRoot, aPath) {
+    function relative11(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -27197,7 +27743,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative10;
+    exports2.relative = relative11;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -29941,8 +30487,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path13 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path13;
+      var path14 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path14;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -33221,8 +33767,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path13) {
-      let input3 = path13;
+    function removeDotSegments(path14) {
+      let input3 = path14;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -33296,11 +33842,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path13) {
-      if (path13 === "" || path13[0] === "/") {
-        return removeDotSegments(path13);
+    function removeDotSegmentsRelative(path14) {
+      if (path14 === "" || path14[0] === "/") {
+        return removeDotSegments(path14);
       }
-      const segments = path13.split("/");
+      const segments = path14.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -33663,8 +34209,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path13 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path13 && path13 !== "/" ? path13 : void 0;
+        const path14 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path14 && path14 !== "/" ? path14 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -33870,50 +34416,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative10, options, skipNormalization) {
+    function resolveComponent(base, relative11, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative10 = parse3(serialize(relative10, options), options);
+        relative11 = parse3(serialize(relative11, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative10.scheme) {
-        target.scheme = relative10.scheme;
-        target.userinfo = relative10.userinfo;
-        target.host = relative10.host;
-        target.port = relative10.port;
-        target.path = removeDotSegments(relative10.path || "");
-        target.query = relative10.query;
+      if (!options.tolerant && relative11.scheme) {
+        target.scheme = relative11.scheme;
+        target.userinfo = relative11.userinfo;
+        target.host = relative11.host;
+        target.port = relative11.port;
+        target.path = removeDotSegments(relative11.path || "");
+        target.query = relative11.query;
       } else {
-        if (relative10.userinfo !== void 0 || relative10.host !== void 0 || relative10.port !== void 0) {
-          target.userinfo = relative10.userinfo;
-          target.host = relative10.host;
-          target.port = relative10.port;
-          target.path = removeDotSegments(relative10.path || "");
-          target.query = relative10.query;
+        if (relative11.userinfo !== void 0 || relative11.host !== void 0 || relative11.port !== void 0) {
+          target.userinfo = relative11.userinfo;
+          target.host = relative11.host;
+          target.port = relative11.port;
+          target.path = removeDotSegments(relative11.path || "");
+          target.query = relative11.query;
         } else {
-          if (!relative10.path) {
+          if (!relative11.path) {
             target.path = base.path;
-            if (relative10.query !== void 0) {
-              target.query = relative10.query;
+            if (relative11.query !== void 0) {
+              target.query = relative11.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative10.path[0] === "/") {
-              target.path = removeDotSegments(relative10.path);
+            if (relative11.path[0] === "/") {
+              target.path = removeDotSegments(relative11.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative10.path;
+                target.path = "/" + relative11.path;
               } else if (!base.path) {
-                target.path = relative10.path;
+                target.path = relative11.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative10.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative11.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative10.query;
+            target.query = relative11.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -33921,7 +34467,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative10.fragment;
+      target.fragment = relative11.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -38517,7 +39063,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path13) => path13.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path14) => path14.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -40221,17 +40767,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path13 = requestOptions.url.replace(options.baseUrl, "");
+    const path14 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path13} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path14} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error4) => {
       const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path13} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path14} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error4;
     });
@@ -43061,6 +43607,68 @@ var init_pulls = __esm({
   }
 });
 
+// src/scm/github/signals.ts
+async function fetchCommitStatuses(gh, sha2) {
+  const { owner, repo } = gh;
+  const { data } = await gh.octokit.rest.repos.getCombinedStatusForRef({ owner, repo, ref: sha2, per_page: 100 });
+  return data.statuses.map((s) => ({
+    context: s.context,
+    state: s.state,
+    updatedAt: s.updated_at,
+    ...s.description ? { description: s.description } : {}
+  }));
+}
+async function fetchCheckRuns(gh, sha2, name) {
+  const { owner, repo } = gh;
+  const runs = await gh.octokit.paginate(gh.octokit.rest.checks.listForRef, {
+    owner,
+    repo,
+    ref: sha2,
+    per_page: 100,
+    filter: "latest",
+    ...name ? { check_name: name } : {}
+  });
+  return runs.map(toCheckRun);
+}
+async function putCheckRun(gh, req) {
+  const { owner, repo } = gh;
+  const fields = {
+    name: req.name,
+    status: req.status,
+    ...req.conclusion ? { conclusion: req.conclusion } : {},
+    output: {
+      title: req.output.title,
+      summary: req.output.summary,
+      ...req.output.text ? { text: req.output.text } : {}
+    }
+  };
+  const { data } = req.id === void 0 ? await gh.octokit.rest.checks.create({ owner, repo, head_sha: req.sha, ...fields }) : (
+    // Octokit types a completed update as a separate overload; the fields are the same.
+    await gh.octokit.rest.checks.update({ owner, repo, check_run_id: req.id, ...fields })
+  );
+  return toCheckRun(data);
+}
+function toCheckRun(r) {
+  return {
+    id: r.id,
+    name: r.name,
+    status: r.status,
+    conclusion: r.conclusion ?? null,
+    ...r.started_at ? { startedAt: r.started_at } : {},
+    ...r.completed_at ? { completedAt: r.completed_at } : {},
+    output: {
+      ...r.output?.title ? { title: r.output.title } : {},
+      ...r.output?.summary ? { summary: r.output.summary } : {},
+      ...r.output?.text ? { text: r.output.text } : {}
+    }
+  };
+}
+var init_signals = __esm({
+  "src/scm/github/signals.ts"() {
+    "use strict";
+  }
+});
+
 // src/scm/github/index.ts
 var github_exports = {};
 __export(github_exports, {
@@ -43084,7 +43692,13 @@ function createGitHubScm(connection, options = {}) {
     updatePull: (number2, req) => guard(`update PR #${number2}`, () => updatePullRequest(gh, number2, req)),
     mergePull: (number2, req) => guard(`merge PR #${number2}`, () => mergePullRequest(gh, number2, req)),
     checks: (sha2) => guard(`read the checks of commit ${sha2.slice(0, 12)}`, () => fetchChecks(gh, sha2)),
-    comment: (number2, body) => guard(`comment on PR #${number2}`, () => createComment(gh, number2, body))
+    comment: (number2, body) => guard(`comment on PR #${number2}`, () => createComment(gh, number2, body)),
+    commitStatuses: (sha2) => guard(`read the commit statuses of ${sha2.slice(0, 12)}`, () => fetchCommitStatuses(gh, sha2)),
+    checkRuns: (sha2, name) => guard(`read the check runs of ${sha2.slice(0, 12)}`, () => fetchCheckRuns(gh, sha2, name)),
+    putCheckRun: (req) => guard(
+      `${req.id === void 0 ? "create" : "update"} check run "${req.name}" on ${req.sha.slice(0, 12)}`,
+      () => putCheckRun(gh, req)
+    )
   };
 }
 var init_github = __esm({
@@ -43096,6 +43710,1783 @@ var init_github = __esm({
     init_git();
     init_octokit();
     init_pulls();
+    init_signals();
+  }
+});
+
+// node_modules/picomatch/lib/constants.js
+var require_constants = __commonJS({
+  "node_modules/picomatch/lib/constants.js"(exports2, module2) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module2.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/utils.js
+var require_utils3 = __commonJS({
+  "node_modules/picomatch/lib/utils.js"(exports2) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants();
+    exports2.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports2.hasRegexChars = (str3) => REGEX_SPECIAL_CHARS.test(str3);
+    exports2.isRegexChar = (str3) => str3.length === 1 && exports2.hasRegexChars(str3);
+    exports2.escapeRegex = (str3) => str3.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports2.toPosixSlashes = (str3) => str3.replace(REGEX_BACKSLASH, "/");
+    exports2.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform = navigator.platform.toLowerCase();
+        return platform === "win32" || platform === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports2.removeBackslashes = (str3) => {
+      return str3.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports2.escapeLast = (input3, char, lastIdx) => {
+      const idx = input3.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input3;
+      if (input3[idx - 1] === "\\") return exports2.escapeLast(input3, char, idx - 1);
+      return `${input3.slice(0, idx)}\\${input3.slice(idx)}`;
+    };
+    exports2.removePrefix = (input3, state = {}) => {
+      let output = input3;
+      if (output.startsWith("./")) {
+        output = output.slice(2);
+        state.prefix = "./";
+      }
+      return output;
+    };
+    exports2.wrapOutput = (input3, state = {}, options = {}) => {
+      const prepend = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output = `${prepend}(?:${input3})${append}`;
+      if (state.negated === true) {
+        output = `(?:^(?!${output}).*$)`;
+      }
+      return output;
+    };
+    exports2.basename = (path14, { windows } = {}) => {
+      const segs = path14.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/picomatch/lib/scan.js"(exports2, module2) {
+    "use strict";
+    var utils = require_utils3();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants();
+    var isPathSeparator = (code) => {
+      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    };
+    var depth = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input3, options) => {
+      const opts = options || {};
+      const length2 = input3.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts = [];
+      let str3 = input3;
+      let index = -1;
+      let start2 = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index >= length2;
+      const peek = () => str3.charCodeAt(index + 1);
+      const advance = () => {
+        prev = code;
+        return str3.charCodeAt(++index);
+      };
+      while (index < length2) {
+        code = advance();
+        let next;
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code = advance();
+          if (code === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_FORWARD_SLASH) {
+          slashes.push(index);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index === start2 + 1) {
+            start2 += 2;
+            continue;
+          }
+          lastIndex = index + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code === CHAR_EXCLAMATION_MARK && index === start2) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code = advance())) {
+                if (code === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start2) {
+          negated = token.negated = true;
+          start2++;
+          continue;
+        }
+        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code = advance())) {
+              if (code === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base = str3;
+      let prefix = "";
+      let glob = "";
+      if (start2 > 0) {
+        prefix = str3.slice(0, start2);
+        str3 = str3.slice(start2);
+        lastIndex -= start2;
+      }
+      if (base && isGlob === true && lastIndex > 0) {
+        base = str3.slice(0, lastIndex);
+        glob = str3.slice(lastIndex);
+      } else if (isGlob === true) {
+        base = "";
+        glob = str3;
+      } else {
+        base = str3;
+      }
+      if (base && base !== "" && base !== "/" && base !== str3) {
+        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+          base = base.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob) glob = utils.removeBackslashes(glob);
+        if (base && backslashes === true) {
+          base = utils.removeBackslashes(base);
+        }
+      }
+      const state = {
+        prefix,
+        input: input3,
+        start: start2,
+        base,
+        glob,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start2;
+          const i = slashes[idx];
+          const value2 = input3.slice(n2, i);
+          if (opts.tokens) {
+            if (idx === 0 && start2 !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value2;
+            }
+            depth(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i >= start2) {
+            parts.push(value2);
+            prevIndex = i;
+          }
+        }
+        const n = prevIndex !== void 0 ? prevIndex + 1 : start2;
+        const value = input3.slice(n);
+        parts.push(value);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input3.length) {
+          tokens[tokens.length - 1].value = value;
+          depth(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts;
+      }
+      return state;
+    };
+    module2.exports = scan;
+  }
+});
+
+// node_modules/picomatch/lib/parse.js
+var require_parse = __commonJS({
+  "node_modules/picomatch/lib/parse.js"(exports2, module2) {
+    "use strict";
+    var constants = require_constants();
+    var utils = require_utils3();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants;
+    var expandRange = (args, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args, options);
+      }
+      args.sort();
+      const value = `[${args.join("-")}]`;
+      try {
+        new RegExp(value);
+      } catch (ex) {
+        return args.map((v) => utils.escapeRegex(v)).join("..");
+      }
+      return value;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input3) => {
+      const parts = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let value = "";
+      let escaped = false;
+      for (const ch of input3) {
+        if (escaped === true) {
+          value += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          value += ch;
+          continue;
+        }
+        if (quote === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts.push(value);
+              value = "";
+              continue;
+            }
+          }
+        }
+        value += ch;
+      }
+      parts.push(value);
+      return parts;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+          value = value.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value)) {
+        return;
+      }
+      return value.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i = 0; i < values.length; i++) {
+        for (let j = i + 1; j < values.length; j++) {
+          const a = values[i];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
+      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let escaped = false;
+      for (let i = 1; i < pattern.length; i++) {
+        const ch = pattern[i];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i !== pattern.length - 1) {
+              return;
+            }
+            return {
+              type: pattern[0],
+              body: pattern.slice(2, i),
+              end: i
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern) => {
+      let index = 0;
+      const chars = [];
+      while (index < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern) => {
+      let depth = 0;
+      let value = pattern.trim();
+      let match = parseRepeatedExtglob(value);
+      while (match) {
+        depth++;
+        value = match.body.trim();
+        match = parseRepeatedExtglob(value);
+      }
+      return depth;
+    };
+    var analyzeRepeatedExtglob = (body, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal2 = normalizeSimpleBranch(branch);
+        if (literal2 && literal2.length === 1) {
+          safeChars.push(literal2);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse3 = (input3, options) => {
+      if (typeof input3 !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input3 = REPLACEMENTS[input3] || input3;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len = input3.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input: input3,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input3 = utils.removePrefix(input3, state);
+      len = input3.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value;
+      const eos = () => state.index === len - 1;
+      const peek = state.peek = (n = 1) => input3[state.index + n];
+      const advance = state.advance = () => input3[++state.index] || "";
+      const remaining = () => input3.slice(state.index + 1);
+      const consume = (value2 = "", num3 = 0) => {
+        state.consumed += value2;
+        state.index += num3;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate = () => {
+        let count2 = 1;
+        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
+          advance();
+          state.start++;
+          count2++;
+        }
+        if (count2 % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value2) => {
+        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push({ type: "paren", extglob: true, value: advance(), output });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal2 = input3.slice(token.startIndex, state.index + 1);
+        const body = input3.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open2 = tokens[token.tokensIndex];
+          open2.type = "text";
+          open2.value = literal2;
+          open2.output = safeOutput || utils.escapeRegex(literal2);
+          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+            tokens[i].value = "";
+            tokens[i].output = "";
+            delete tokens[i].suffix;
+          }
+          state.output = token.output + open2.output;
+          state.backtrack = true;
+          push({ type: "paren", extglob: true, value, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse3(rest, { ...options, fastpaths: false }).output;
+            output = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push({ type: "paren", extglob: true, value, output });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input3)) {
+        let backslashes = false;
+        let output = input3.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first2, rest, index) => {
+          if (first2 === "\\") {
+            backslashes = true;
+            return m;
+          }
+          if (first2 === "?") {
+            if (esc) {
+              return esc + first2 + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first2 === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first2 === "*") {
+            if (esc) {
+              return esc + first2 + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc ? m : `\\${m}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output = output.replace(/\\/g, "");
+          } else {
+            output = output.replace(/\\+/g, (m) => {
+              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
+            });
+          }
+        }
+        if (output === input3 && opts.contains === true) {
+          state.output = input3;
+          return state;
+        }
+        state.output = utils.wrapOutput(output, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value = advance();
+        if (value === "\0") {
+          continue;
+        }
+        if (value === "\\") {
+          const next = peek();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value += "\\";
+            push({ type: "text", value });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value = advance();
+          } else {
+            value += advance();
+          }
+          if (state.brackets === 0) {
+            push({ type: "text", value });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix2 = POSIX_REGEX_SOURCE[rest2];
+                if (posix2) {
+                  prev.value = pre + posix2;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
+            value = `\\${value}`;
+          }
+          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value = `\\${value}`;
+          }
+          if (opts.posix === true && value === "!" && prev.value === "[") {
+            value = "^";
+          }
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (state.quotes === 1 && value !== '"') {
+          value = utils.escapeRegex(value);
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (value === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push({ type: "text", value });
+          }
+          continue;
+        }
+        if (value === "(") {
+          increment("parens");
+          push({ type: "paren", value });
+          continue;
+        }
+        if (value === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value = `\\${value}`;
+          } else {
+            increment("brackets");
+          }
+          push({ type: "bracket", value });
+          continue;
+        }
+        if (value === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value = `/${value}`;
+          }
+          prev.value += value;
+          append({ value });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open2 = {
+            type: "brace",
+            value,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open2);
+          push(open2);
+          continue;
+        }
+        if (value === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push({ type: "text", value, output: value });
+            continue;
+          }
+          let output = ")";
+          if (brace.dots === true) {
+            const arr2 = tokens.slice();
+            const range = [];
+            for (let i = arr2.length - 1; i >= 0; i--) {
+              tokens.pop();
+              if (arr2[i].type === "brace") {
+                break;
+              }
+              if (arr2[i].type !== "dots") {
+                range.unshift(arr2[i].value);
+              }
+            }
+            output = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value = output = "\\}";
+            state.output = out;
+            for (const t of toks) {
+              state.output += t.output || t.value;
+            }
+          }
+          push({ type: "brace", value, output });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value === ",") {
+          let output = value;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output = "|";
+          }
+          push({ type: "comma", value, output });
+          continue;
+        }
+        if (value === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push({ type: "slash", value, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value;
+            prev.value += value;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push({ type: "text", value, output: DOT_LITERAL });
+            continue;
+          }
+          push({ type: "dot", value, output: DOT_LITERAL });
+          continue;
+        }
+        if (value === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("qmark", value);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek();
+            let output = value;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output = `\\${value}`;
+            }
+            push({ type: "text", value, output });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            continue;
+          }
+          push({ type: "qmark", value, output: QMARK });
+          continue;
+        }
+        if (value === "!") {
+          if (opts.noextglob !== true && peek() === "(") {
+            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
+              extglobOpen("negate", value);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate();
+            continue;
+          }
+        }
+        if (value === "+") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("plus", value);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push({ type: "plus", value, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push({ type: "plus", value });
+            continue;
+          }
+          push({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value === "@") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            push({ type: "at", extglob: true, value, output: "" });
+            continue;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value !== "*") {
+          if (value === "$" || value === "^") {
+            value = `\\${value}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value += match[0];
+            state.index += match[0].length;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input3[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        const token = { type: "star", value, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value;
+          push(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse3.fastpaths = (input3, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len = input3.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      input3 = REPLACEMENTS[input3] || input3;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create = (str3) => {
+        switch (str3) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str3);
+            if (!match) return;
+            const source2 = create(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output = utils.removePrefix(input3, state);
+      let source = create(output);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module2.exports = parse3;
+  }
+});
+
+// node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
+    "use strict";
+    var scan = require_scan();
+    var parse3 = require_parse();
+    var utils = require_utils3();
+    var constants = require_constants();
+    var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch2 = (glob, options, returnState = false) => {
+      if (Array.isArray(glob)) {
+        const fns = glob.map((input3) => picomatch2(input3, options, returnState));
+        const arrayMatcher = (str3) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str3);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject2(glob) && glob.tokens && glob.input;
+      if (glob === "" || typeof glob !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix2 = opts.windows;
+      const regex2 = isState ? picomatch2.compileRe(glob, options) : picomatch2.makeRe(glob, options, false, true);
+      const state = regex2.state;
+      delete regex2.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input3, returnObject = false) => {
+        const { isMatch, match, output } = picomatch2.test(input3, regex2, options, { glob, posix: posix2 });
+        const result = { glob, state, regex: regex2, posix: posix2, input: input3, output, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result);
+        }
+        if (isMatch === false) {
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (isIgnored(input3)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result);
+          }
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result);
+        }
+        return returnObject ? result : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch2.test = (input3, regex2, options, { glob, posix: posix2 } = {}) => {
+      if (typeof input3 !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input3 === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format2 = opts.format || (posix2 ? utils.toPosixSlashes : null);
+      let match = input3 === glob;
+      let output = match && format2 ? format2(input3) : input3;
+      if (match === false) {
+        output = format2 ? format2(input3) : input3;
+        match = output === glob;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch2.matchBase(input3, regex2, options, posix2);
+        } else {
+          match = regex2.exec(output);
+        }
+      }
+      return { isMatch: Boolean(match), match, output };
+    };
+    picomatch2.matchBase = (input3, glob, options, posix2 = options && options.windows) => {
+      const regex2 = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options);
+      return regex2.test(utils.basename(input3, { windows: posix2 }));
+    };
+    picomatch2.isMatch = (str3, patterns, options) => picomatch2(patterns, options)(str3);
+    picomatch2.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
+      return parse3(pattern, { ...options, fastpaths: false });
+    };
+    picomatch2.scan = (input3, options) => scan(input3, options);
+    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex2 = picomatch2.toRegex(source, options);
+      if (returnState === true) {
+        regex2.state = state;
+      }
+      return regex2;
+    };
+    picomatch2.makeRe = (input3, options = {}, returnOutput = false, returnState = false) => {
+      if (!input3 || typeof input3 !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input3[0] === "." || input3[0] === "*")) {
+        parsed.output = parse3.fastpaths(input3, options);
+      }
+      if (!parsed.output) {
+        parsed = parse3(input3, options);
+      }
+      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch2.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err) {
+        if (options && options.debug === true) throw err;
+        return /$^/;
+      }
+    };
+    picomatch2.constants = constants;
+    module2.exports = picomatch2;
+  }
+});
+
+// node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/picomatch/index.js"(exports2, module2) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils3();
+    function picomatch2(glob, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob, options, returnState);
+    }
+    Object.assign(picomatch2, pico);
+    module2.exports = picomatch2;
   }
 });
 
@@ -43383,22 +45774,22 @@ function dedupe(list4) {
   });
 }
 function describe(e, doc) {
-  const path13 = pointerToPath(e.instancePath, doc.value);
+  const path14 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path13, key2), path13, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path14, key2), path14, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path13.length > 0) {
-    const parent = path13.slice(0, -1);
-    const key2 = String(path13[path13.length - 1]);
+  if (e.keyword === "false schema" && path14.length > 0) {
+    const parent = path14.slice(0, -1);
+    const key2 = String(path14[path14.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path13), path13, explain(e, valueAt(doc.value, path13)));
+  return located(doc.locate(path14), path14, explain(e, valueAt(doc.value, path14)));
 }
-function located(origin, path13, text) {
-  const where2 = formatPath(path13);
+function located(origin, path14, text) {
+  const where2 = formatPath(path14);
   return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -43467,15 +45858,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path13 = [];
+  const path14 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path13.push(segment);
+    path14.push(segment);
     node = child(node, segment);
   }
-  return path13;
+  return path14;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -43484,8 +45875,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path13) {
-  return path13.reduce(child, root);
+function valueAt(root, path14) {
+  return path14.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -43500,8 +45891,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path13) {
-  return path13.map(
+function formatPath(path14) {
+  return path14.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -43572,15 +45963,15 @@ function makeDocument(file, index, value, doc, lc, text) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path13) => {
-    for (let n = path13.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path13.slice(0, n), true);
+  const locate2 = (path14) => {
+    for (let n = path14.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path14.slice(0, n), true);
       if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path13) => {
-    const node = doc.getIn(path13, true);
+  const locateBlockText = (path14) => {
+    const node = doc.getIn(path14, true);
     if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
@@ -43627,10 +46018,11 @@ function readConfig(file, cwd) {
   if (problems.length > 0) throw new InputError(problems);
   const root = path2.dirname(file);
   const out = [];
-  const entries = doc.value.apps;
-  const shared = doc.value.analysisTemplates;
-  const apps = entries.flatMap(
-    (e, i) => expandApp(root, e, () => doc.locate(["apps", i]), out).map((a) => ({
+  const value = doc.value;
+  const defaults = { health: value.health, onFailure: value.onFailure ?? "abort" };
+  const shared = value.analysisTemplates;
+  const apps = value.apps.flatMap(
+    (e, i) => expandApp(root, e, defaults, () => doc.locate(["apps", i]), out).map((a) => ({
       ...a,
       ...analysisOf(e, i, doc.locate),
       ...shared ? { analysisTemplates: path2.resolve(root, shared) } : {}
@@ -43653,7 +46045,7 @@ function prConfig(root, pr) {
     mergeMethod: pr.mergeMethod ?? "squash"
   };
 }
-function expandApp(root, e, at, out) {
+function expandApp(root, e, defaults, at, out) {
   const source = String(e.source);
   const dirs = source.includes("*") ? globDirs(root, source) : [path2.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
@@ -43662,15 +46054,35 @@ function expandApp(root, e, at, out) {
   return dirs.map((dir) => {
     const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path2.basename(dir);
     const removal = e.removal === "two-commits" ? "two-commits" : "one-commit";
+    const health = healthPolicy(e.health ?? defaults.health, name);
     return {
       name,
       source: dir,
       output: path2.resolve(root, String(e.output).replace(/\{name\}/g, name)),
       gates,
       track,
-      removal
+      removal,
+      ...health ? { health } : {},
+      onFailure: e.onFailure ?? defaults.onFailure
     };
   });
+}
+function healthPolicy(h, name) {
+  if (!isObject(h)) return void 0;
+  const globs = (v) => Array.isArray(v) ? v.map((g) => String(g).replace(/\{name\}/g, name)) : [];
+  const argo = isObject(h.argocd) ? h.argocd : void 0;
+  const policy = {
+    statuses: globs(h.statuses),
+    checkRuns: globs(h.checkRuns),
+    ...argo ? {
+      argocd: {
+        server: String(argo.server),
+        application: String(argo.application ?? "{name}").replace(/\{name\}/g, name),
+        tokenEnv: typeof argo.tokenEnv === "string" ? argo.tokenEnv : "ARGOCD_AUTH_TOKEN"
+      }
+    } : {}
+  };
+  return policy.statuses.length + policy.checkRuns.length > 0 || policy.argocd ? policy : void 0;
 }
 function globDirs(root, pattern) {
   let current = [{ path: root }];
@@ -43789,8 +46201,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path13) {
-  const backend2 = isObject(path13.backend) ? path13.backend : {};
+function backendService(path14) {
+  const backend2 = isObject(path14.backend) ? path14.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -43867,8 +46279,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path13, service) {
-  const copy = cloneJson(path13);
+function retarget(path14, service) {
+  const copy = cloneJson(path14);
   copy.backend.service.name = service;
   return copy;
 }
@@ -44190,8 +46602,8 @@ function unsupportedFeatures(traffic2) {
 }
 function matchFeatures(match, n) {
   const out = [];
-  const conditions = match.headers.length + match.cookies.length + match.queryParams.length + (match.path ? 1 : 0) + (match.method ? 1 : 0);
-  if (conditions === 0)
+  const conditions2 = match.headers.length + match.cookies.length + match.queryParams.length + (match.path ? 1 : 0) + (match.method ? 1 : 0);
+  if (conditions2 === 0)
     out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
   for (const c of match.cookies) {
     if (c.type !== "Exact" || c.value !== "always") {
@@ -44320,8 +46732,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path13) {
-  return path13.split("/").filter((e) => e !== "");
+function elements(path14) {
+  return path14.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -44336,7 +46748,7 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path13) => ({ object, path: path13, tier: hostTier(path13.host, host) }))).filter((c) => c.tier > 0);
+  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path14) => ({ object, path: path14, tier: hostTier(path14.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates.map((c) => c.tier));
   const hits = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits.length === 0) return void 0;
@@ -44348,10 +46760,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path13 = ingressPaths(object).find(
+    const path14 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path13) return { object, prefix, path: path13 };
+    if (path14) return { object, prefix, path: path14 };
   }
   return void 0;
 }
@@ -44410,12 +46822,12 @@ function listenerRules(objects) {
 function ingressRulesOf(ingress, order) {
   const paths = [...ingressPaths(ingress)].sort((a2, b) => specificity2(b) - specificity2(a2));
   const a = ingress.metadata.annotations ?? {};
-  const conditions = !isAlbCanary(ingress) ? ["none"] : [
+  const conditions2 = !isAlbCanary(ingress) ? ["none"] : [
     ...a[CANARY_BY_HEADER] && a[CANARY_BY_HEADER_VALUE] !== void 0 ? ["header"] : [],
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path13) => conditions.map((condition) => ({ order, ingress, path: path13, condition })));
+  return paths.flatMap((path14) => conditions2.map((condition) => ({ order, ingress, path: path14, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -44492,11 +46904,11 @@ function headerConditions(route) {
     if (!entry.values.includes(value)) entry.values.push(value);
     byName.set(key2, entry);
   }
-  const conditions = [...byName.values()].map((e) => ({
+  const conditions2 = [...byName.values()].map((e) => ({
     field: "http-header",
     httpHeaderConfig: { httpHeaderName: e.name, values: e.values }
   }));
-  return JSON.stringify(conditions);
+  return JSON.stringify(conditions2);
 }
 
 // generators/aws-alb/features.ts
@@ -44689,11 +47101,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path13 of http2.paths) {
-    const backend2 = isObject(path13) ? backendOf(path13.backend) : {};
+  for (const path14 of http2.paths) {
+    const backend2 = isObject(path14) ? backendOf(path14.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path13) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path13, r)));
-    out.push(path13);
+    if (isObject(path14) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path14, r)));
+    out.push(path14);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -44944,13 +47356,13 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate2(objects, request4) {
-  const path13 = requestPath(request4);
+  const path14 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path13) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path14) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
-      const conditions = findKey(annotations, "conditions", p.service);
-      const verdict2 = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request4);
+      const conditions2 = findKey(annotations, "conditions", p.service);
+      const verdict2 = conditions2 === void 0 ? void 0 : evaluateConditions(annotations[conditions2], request4);
       if (verdict2 && !verdict2.matched) continue;
       const label = `Ingress ${ingress.metadata.name} ${p.host ?? "*"}${p.path ?? ""}${verdict2 ? ` if ${verdict2.why}` : ""}`;
       return backendResult(annotations, p.service, p.port, label);
@@ -45382,11 +47794,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path13, actual, want] of expected) {
+  for (const [path14, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path13.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path13).line
+        message: `template output ${path14.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path14).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -45585,9 +47997,9 @@ function missingFeatures(caps, t) {
 }
 function matchFeatures2(caps, m, label) {
   const out = [];
-  const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-  if (conditions > caps.conditionsPerMatch)
-    out.push(`${label}: ${conditions} ANDed conditions (at most ${caps.conditionsPerMatch})`);
+  const conditions2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
+  if (conditions2 > caps.conditionsPerMatch)
+    out.push(`${label}: ${conditions2} ANDed conditions (at most ${caps.conditionsPerMatch})`);
   for (const h of m.headers) {
     if (!caps.headerMatchTypes.includes(h.type)) out.push(`${label}: header "${h.name}" with type ${h.type}`);
   }
@@ -45617,11 +48029,11 @@ function conditionFields(m) {
     ...m.method ? { method: m.method } : {}
   };
 }
-function crossMatches(ruleMatches2, conditions, first2) {
+function crossMatches(ruleMatches2, conditions2, first2) {
   const problems = [];
-  const matches2 = first2 ? conditions.filter((k) => k.path).map(conditionFields) : [];
+  const matches2 = first2 ? conditions2.filter((k) => k.path).map(conditionFields) : [];
   for (const m of ruleMatches2) {
-    for (const k of conditions.filter((c) => !c.path)) {
+    for (const k of conditions2.filter((c) => !c.path)) {
       const { match, conflicts } = andMatch(m, k);
       matches2.push(match);
       problems.push(...conflicts);
@@ -45687,8 +48099,8 @@ function weightFeatures(t) {
 }
 function matchFeatures3(m, label) {
   const out = [];
-  const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-  if (conditions === 0)
+  const conditions2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
+  if (conditions2 === 0)
     out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
   for (const c of m.cookies)
     out.push(
@@ -46110,13 +48522,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path13 = pathRank(match.path, requestPath2);
-  if (!path13) return void 0;
+  const path14 = pathRank(match.path, requestPath2);
+  if (!path14) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query2 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path13, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  return [...path14, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -46128,8 +48540,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path13) {
-  return path13.split("/").filter((e) => e !== "");
+function elements2(path14) {
+  return path14.split("/").filter((e) => e !== "");
 }
 function headersFit(matches2, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -46581,13 +48993,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path13 = ingressPaths(object).find(
+    const path14 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path13) continue;
+    if (!path14) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path13.service ?? "<resource backend>",
+      service: path14.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -46877,13 +49289,13 @@ function stateFeatures(traffic2) {
   return out;
 }
 function matchFeatures5(match, n) {
-  const conditions = describeConditions(match);
+  const conditions2 = describeConditions(match);
   const out = [];
-  if (conditions.length === 0) {
+  if (conditions2.length === 0) {
     out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
-  } else if (conditions.length > 1) {
+  } else if (conditions2.length > 1) {
     out.push(
-      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`
+      `match ${n} ANDs ${conditions2.length} conditions (${conditions2.join(", ")}); ingress-nginx cannot AND canary conditions`
     );
   }
   for (const q of match.queryParams)
@@ -47504,8 +49916,8 @@ function unsupportedFeatures6(traffic2) {
           `${label}: query parameter "${q.name}" with type Prefix (Istio matches query parameters exact or regex)`
         );
     if (m.cookies.length > 0) out.push(`${label}: cookie "${m.cookies[0].name}" (Istio has no cookie match)`);
-    const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-    if (conditions === 0)
+    const conditions2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
+    if (conditions2 === 0)
       out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
   }
   for (const r of traffic2.mirrorRoutes) {
@@ -47768,8 +50180,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path13 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path13.toLowerCase() : path13;
+  const path14 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path14.toLowerCase() : path14;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -47930,7 +50342,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path13) {
+function readRequest(value, locate2, path14) {
   const v = isObject(value) ? value : {};
   const list4 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -47939,23 +50351,23 @@ function readRequest(value, locate2, path13) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path13, "templates", i] }
+        at: { locate: locate2, path: [...path14, "templates", i] }
       };
     }),
-    args: readArgs(list4("args"), locate2, [...path13, "args"]),
+    args: readArgs(list4("args"), locate2, [...path14, "args"]),
     dryRun: list4("dryRun").map((d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path13 }
+    at: { locate: locate2, path: path14 }
   };
 }
-function readArgs(list4, locate2, path13) {
+function readArgs(list4, locate2, path14) {
   return list4.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path13, i] }
+      at: { locate: locate2, path: [...path14, i] }
     };
   });
 }
@@ -49278,7 +51690,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path13 = [];
+  const path14 = [];
   while (rest !== "") {
     const field = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -49288,14 +51700,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path13.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path14.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path13 };
+  return { path: path14 };
 }
-function readPath(value, path13) {
+function readPath(value, path14) {
   let v = value;
-  for (const seg of path13) {
+  for (const seg of path14) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -49613,6 +52025,7 @@ var RECORD_VERSION = 1;
 var MEASUREMENT_HISTORY = 30;
 
 // src/analysis/record.ts
+var PHASES = ["Successful", "Failed", "Inconclusive", "Error"];
 function newRecord(spec, key2, now) {
   return {
     version: RECORD_VERSION,
@@ -49667,6 +52080,60 @@ function count(r, phase) {
     case "Error":
       return { ...r, error: r.error + 1, consecutiveError: r.consecutiveError + 1, consecutiveSuccess: 0 };
   }
+}
+function readRecord(value) {
+  const fail = (what) => {
+    throw new AnalysisRecordError(`stored analysis record is invalid: ${what}`);
+  };
+  if (!isObject(value)) return fail("not an object");
+  if (value.version !== RECORD_VERSION) return fail(`version ${String(value.version)}, expected ${RECORD_VERSION}`);
+  if (typeof value.key !== "string") return fail("key is not a string");
+  if (!isTime(value.startedAt)) return fail("startedAt is not an ISO time");
+  if (!Array.isArray(value.metrics)) return fail("metrics is not a list");
+  const metrics = value.metrics.map((m, i) => readMetric(m, `metrics[${i}]`, fail));
+  if (new Set(metrics.map((m) => m.name)).size !== metrics.length) fail("a metric appears twice");
+  return { version: RECORD_VERSION, key: value.key, startedAt: value.startedAt, metrics };
+}
+var COUNTERS = [
+  "count",
+  "successful",
+  "failed",
+  "inconclusive",
+  "error",
+  "consecutiveError",
+  "consecutiveSuccess"
+];
+function readMetric(v, at, fail) {
+  if (!isObject(v) || typeof v.name !== "string") return fail(`${at} has no name`);
+  for (const c of COUNTERS)
+    if (!Number.isInteger(v[c]) || v[c] < 0) fail(`${at}.${c} is not a non-negative integer`);
+  const r = v;
+  if (r.count !== r.successful + r.failed + r.inconclusive) fail(`${at}.count does not add up`);
+  if (!Array.isArray(v.measurements) || v.measurements.length > MEASUREMENT_HISTORY)
+    fail(`${at}.measurements is not a list of at most ${MEASUREMENT_HISTORY}`);
+  const measurements = v.measurements.map(
+    (m, i) => readMeasurement(m, `${at}.measurements[${i}]`, fail)
+  );
+  if (measurements.length > r.count + r.error) fail(`${at} has more measurements than its counters`);
+  const counters = Object.fromEntries(COUNTERS.map((c) => [c, r[c]]));
+  return { ...counters, name: r.name, measurements };
+}
+function readMeasurement(v, at, fail) {
+  if (!isObject(v)) return fail(`${at} is not an object`);
+  if (!isTime(v.startedAt) || !isTime(v.finishedAt)) fail(`${at} has no startedAt/finishedAt ISO time`);
+  if (!PHASES.includes(v.phase)) fail(`${at}.phase is not one of ${PHASES.join(", ")}`);
+  for (const k of ["value", "message"])
+    if (v[k] !== void 0 && typeof v[k] !== "string") fail(`${at}.${k} is not a string`);
+  return {
+    startedAt: v.startedAt,
+    finishedAt: v.finishedAt,
+    phase: v.phase,
+    ...typeof v.value === "string" ? { value: v.value } : {},
+    ...typeof v.message === "string" ? { message: v.message } : {}
+  };
+}
+function isTime(v) {
+  return typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v) && !Number.isNaN(Date.parse(v));
 }
 
 // src/analysis/verdict.ts
@@ -49767,15 +52234,15 @@ function rolloutAnalysis(spec, index, track, config, out) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path13 } = config.at;
+  const { locate: locate2, path: path14 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path13, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path14, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path13, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path14, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -49783,11 +52250,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path13, "background", "startingStep"]),
+        locate2([...path14, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path13, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path14, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(a, out) {
@@ -50260,31 +52727,31 @@ function lua(s) {
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path13, out, inputs5) {
+function providerFromKruiseRouting(doc, routing, path14, out, inputs5) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs5.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path13, "ingress", "classType"]);
+      const o = doc.locate([...path14, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs5.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path13, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path14, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs5.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path13, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path14, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path13, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path14, "customNetworkRefs"])));
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path13, inputs5) {
-  const at = (key2) => doc.locate([...path13, key2]);
+function providersFromArgo(doc, routing, path14, inputs5) {
+  const at = (key2) => doc.locate([...path14, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs5.argo(key2, obj(routing[key2]));
@@ -50388,22 +52855,22 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path13 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path13, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path13, out);
-    if (!applyAction(doc, state, e, path13, wc, out)) return;
-    steps.push(snapshot(doc.locate(path13), state, wc.managed));
+    const path14 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path14, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path14, out);
+    if (!applyAction(doc, state, e, path14, wc, out)) return;
+    steps.push(snapshot(doc.locate(path14), state, wc.managed));
     entryOfStep.push(i);
   });
   if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
   return { steps, entryOfStep };
 }
-function applyAnalysis(doc, steps, leading, analysis, path13, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path13, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path14, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path14, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path13, "analysis"]),
+      ...doc.locate([...path14, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -50414,25 +52881,25 @@ function applyAnalysis(doc, steps, leading, analysis, path13, out) {
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path13 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path13);
+  const path14 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path14);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error2(
         doc,
-        [...path13, "startingStep"],
+        [...path14, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path13, out) {
+function applyPause(doc, steps, pause, path14, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path13),
+      ...doc.locate(path14),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -50444,14 +52911,14 @@ function applyPause(doc, steps, pause, path13, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path13, wc, out) {
+function applyAction(doc, state, e, path14, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error2(
           doc,
-          [...path13, "setCanaryScale"],
+          [...path14, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -50461,7 +52928,7 @@ function applyAction(doc, state, e, path13, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path13, kind]),
+      ...doc.locate([...path14, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster ${kind}; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -50506,13 +52973,13 @@ function mirrorMatches(list4) {
   return list4.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path13 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path14 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path13 ? { path: { type: path13.type === "Prefix" ? "PathPrefix" : path13.type, value: path13.value } } : {},
+      ...path14 ? { path: { type: path14.type === "Prefix" ? "PathPrefix" : path14.type, value: path14.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -50529,8 +52996,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path13, message) {
-  return { ...doc.locate(path13), message, severity: "error" };
+function error2(doc, path14, message) {
+  return { ...doc.locate(path14), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -50598,11 +53065,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path13 = isObject(m.path) ? {
+  const path14 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path13 ? { path: path13 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path14 ? { path: path14 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -50670,13 +53137,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path13, v1beta1) {
+function kruiseStep(doc, raw, path14, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path13),
+    origin: doc.locate(path14),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -50720,8 +53187,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path13, message) {
-  const o = doc.locate(path13);
+function error3(doc, path14, message) {
+  const o = doc.locate(path14);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -51120,13 +53587,13 @@ function statusDocument(s) {
     history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h }))
   };
 }
-var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
+var PHASES2 = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
 function parseStatus(value) {
   if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
     return `not a ${STATUS_API_VERSION} RolloutStatus`;
   const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
   for (const r of rollouts) {
-    if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
+    if (!isObject(r) || typeof r.name !== "string" || !PHASES2.includes(r.phase) || typeof r.stableRevision !== "string") {
       return "rollouts[] entries need name, phase and stableRevision";
     }
     const problem = numbersProblem(r);
@@ -51364,6 +53831,45 @@ function withMarker(body, m) {
 ${formatMarker(m)}
 `;
 }
+function withSection(body, section) {
+  const m = parseMarker(body);
+  const text = `${body.replace(MARKER_RE, "\n").trimEnd()}
+
+${section}`;
+  return m ? withMarker(text, m) : text;
+}
+
+// src/flow/gate-signals.ts
+function gateFailure(s) {
+  const reasons = [
+    ...s?.health?.state === "failed" ? [`the GitOps engine reports the step failed (${s.health.reasons.join("; ")}) on ${s.health.sha.slice(0, 12)}`] : [],
+    ...s?.analysis?.verdict === "failed" ? [`analysis failed: ${s.analysis.reason}`] : [],
+    ...s?.analysis?.verdict === "error" ? [`analysis errored: ${s.analysis.reason}`] : []
+  ];
+  return reasons.length > 0 ? reasons.join("; ") : void 0;
+}
+function gateWait(s, app, pr) {
+  if (s?.analysis?.verdict === "inconclusive")
+    return `analysis inconclusive (${s.analysis.reason}): a person decides: merge ${pr} to go on, or run rollgen abort ${app} --pr`;
+  if (s?.health?.state === "waiting") return `waiting for health: ${s.health.awaited.join(", ")} to report success`;
+  if (s?.analysis?.blocking && s.analysis.verdict === "running") return `waiting for analysis: ${s.analysis.reason}`;
+  return void 0;
+}
+function countFrom(landedAt, s) {
+  if (!landedAt) return void 0;
+  const later = [s?.health?.state === "healthy" ? s.health.since : void 0, s?.analysis?.passedAt];
+  return later.reduce((a, b) => b && b > a ? b : a, landedAt);
+}
+function gateReport(s) {
+  if (!s || !s.health && !s.analysis) return "";
+  const lines = ["### Health and analysis of the current step", ""];
+  const h = s.health;
+  if (h?.state === "healthy") lines.push(`- Health: reported healthy on ${h.sha.slice(0, 12)}`);
+  if (h?.state === "waiting") lines.push(`- Health: waiting for ${h.awaited.join(", ")}`);
+  if (h?.state === "failed") lines.push(`- Health: **failed**: ${h.reasons.join("; ")}`);
+  if (s.analysis) lines.push(`- Analysis: **${s.analysis.verdict}**: ${s.analysis.reason}`, "", s.analysis.report);
+  return lines.join("\n").trimEnd();
+}
 
 // src/flow/target.ts
 function targetOf(previous, t, command) {
@@ -51479,7 +53985,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
   const onBranch = pulls.filter((x) => x.pr.branch === p.branch);
   const current = onBranch.find((x) => x.pr.state === "open");
   const superseded = open2.filter((x) => x !== current).map((x) => close(x, "superseded"));
-  if (current) return [...keepCurrent(current, p, now, history, checks), ...superseded];
+  if (current) return [...keepCurrent({ x: current, app, now, history, checks }), ...superseded];
   const newest = onBranch[0];
   if (newest && !app.ignoreHold && isRejection(newest, p)) {
     const note = newest.marker.noted ? [] : [{ kind: "note-hold", pr: newest.pr, marker: newest.marker }];
@@ -51504,14 +54010,23 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
     ];
   return [{ kind: "open", proposal: p }, ...superseded];
 }
-function keepCurrent(x, p, now, history, checks) {
+function keepCurrent(c) {
+  const { x, app } = c;
+  const p = app.proposal;
   const fields = changedFields(x.pr, p);
   const commit2 = x.marker?.digest !== p.marker.digest;
-  if (commit2 || Object.keys(fields).length > 0) return [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }];
-  const gate = p.gate;
+  if (commit2) return [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }];
+  const update2 = Object.keys(fields).length > 0 ? [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }] : [];
+  return [...update2, ...gateOf(c)];
+}
+function gateOf({ x, app, now, history, checks }) {
+  const gate = app.proposal.gate;
   if (gate.kind === "manual") return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges ${x.pr.ref}` }];
+  const held = gateWait(app.signals, app.app, x.pr.ref);
+  if (held) return [{ kind: "wait", pr: x.pr, reason: held }];
   if (gate.kind === "timed") {
-    if (!history.landedAt)
+    const from = countFrom(history.landedAt, app.signals);
+    if (!from)
       return [
         {
           kind: "wait",
@@ -51519,7 +54034,7 @@ function keepCurrent(x, p, now, history, checks) {
           reason: "timed gate: the previous step is not in the git history of this checkout (fetch-depth: 0?)"
         }
       ];
-    const due2 = new Date(history.landedAt.getTime() + gate.seconds * 1e3);
+    const due2 = new Date(from.getTime() + gate.seconds * 1e3);
     if (now < due2)
       return [{ kind: "wait", pr: x.pr, reason: `timed gate: ${x.pr.ref} may merge from ${due2.toISOString()}` }];
   }
@@ -51638,6 +54153,14 @@ ${fileList(a.proposal)}` : ""}`
         told("merged", a.pr);
         say(`merge ${a.pr.ref} (gate passed, checks green)`);
         break;
+      case "merge-opened":
+        if (!o.dryRun && live && !await mergeUnlessMoved(scm, live, o)) {
+          say(`left ${live.ref} unmerged: its head moved; the next run merges it`);
+          break;
+        }
+        told("merged", live);
+        say(`merge ${live ? live.ref : "it"} at once (${a.reason})`);
+        break;
       case "close":
         if (!o.dryRun) await closeSuperseded(scm, a, live);
         told("closed", a.pr);
@@ -51650,6 +54173,8 @@ ${fileList(a.proposal)}` : ""}`
       case "need-checks":
       case "wait":
         if (a.kind === "wait" && a.pr) live = a.pr;
+        if (a.kind === "wait" && a.pr && !o.dryRun)
+          o.report?.({ app, action: "waiting", number: a.pr.number, url: a.pr.url, reason: a.reason });
         o.print(`${app}: ${a.kind === "wait" ? a.reason : `checks of ${a.pr.ref} unknown`}`);
         break;
     }
@@ -52622,7 +55147,7 @@ function formatPlan(app, plan) {
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map(
-    (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
+    (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
   );
   return [head, ...lines, ...analysisLines(plan)].join("\n") + "\n";
 }
@@ -53035,18 +55560,709 @@ function batches(paths) {
   return out;
 }
 
+// src/flow/gate-edge.ts
+init_errors();
+
+// src/analysis/conditions.ts
+function assess(metric, result) {
+  const success = metric.successCondition ? run("successCondition", metric.successCondition, result) : void 0;
+  if (success && "error" in success) return { phase: "Error", message: success.error };
+  const failure2 = metric.failureCondition ? run("failureCondition", metric.failureCondition, result) : void 0;
+  if (failure2 && "error" in failure2) return { phase: "Error", message: failure2.error };
+  if (!success && !failure2) return { phase: "Successful" };
+  const failed = failure2 ? failure2.value : !success.value;
+  const succeeded = success ? success.value : !failure2.value;
+  if (failed) return { phase: "Failed" };
+  return succeeded ? { phase: "Successful" } : { phase: "Inconclusive" };
+}
+function run(kind, c, result) {
+  const compiled2 = compile(c.source);
+  if ("error" in compiled2) return { error: `could not evaluate ${kind} "${c.source}": ${compiled2.error}` };
+  try {
+    const v = evaluate(compiled2.node, { result });
+    if (typeof v !== "boolean") throw new Error(`expected bool, but got ${describe4(v)}`);
+    return { value: v };
+  } catch (e) {
+    const empty2 = result === null || result === void 0 || Array.isArray(result) && result.length === 0;
+    const why = empty2 ? "metric result is nil or empty: no data returned from the metric provider" : e.message;
+    return { error: `could not evaluate ${kind} "${c.source}": ${why}` };
+  }
+}
+
+// src/io/metrics/http.ts
+var http = __toESM(require("http"));
+var https = __toESM(require("https"));
+var MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+function request2(req) {
+  const url = new URL(req.url);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve10, reject) => {
+    const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
+    const r = client.request(
+      url,
+      {
+        method: req.method,
+        headers: {
+          ...req.headers,
+          ...req.body !== void 0 ? { "content-length": Buffer.byteLength(req.body) } : {}
+        },
+        ...url.protocol === "https:" ? { rejectUnauthorized: !req.insecure } : {},
+        ...req.signal ? { signal: req.signal } : {}
+      },
+      (res) => {
+        const chunks = [];
+        let size = 0;
+        res.on("data", (c) => {
+          size += c.length;
+          if (size > MAX_RESPONSE_BYTES) r.destroy(new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`));
+          else chunks.push(c);
+        });
+        res.on("end", () => {
+          clearTimeout(timer);
+          resolve10({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+        });
+        res.on("error", (e) => (clearTimeout(timer), reject(e)));
+      }
+    );
+    r.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    r.end(req.body);
+  });
+}
+
+// src/io/metrics/prometheus.ts
+async function queryPrometheus(q) {
+  const url = `${q.address.replace(/\/+$/, "")}/api/v1/query`;
+  const res = await request2({
+    url,
+    method: "POST",
+    headers: { ...q.headers, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ query: q.query }).toString(),
+    insecure: q.insecure,
+    timeoutMs: q.timeoutMs,
+    ...q.signal ? { signal: q.signal } : {}
+  });
+  let payload;
+  try {
+    payload = JSON.parse(res.body);
+  } catch {
+    throw new Error(`Prometheus at ${q.address} answered HTTP ${res.status} with a body that is not JSON`);
+  }
+  if (res.status < 200 || res.status >= 300 || payload.status !== "success")
+    throw new Error(`Prometheus at ${q.address} answered HTTP ${res.status}: ${payload.error ?? "no error message"}`);
+  return shape(payload.data?.resultType, payload.data?.result);
+}
+function shape(type, result) {
+  if (type === "scalar") {
+    const v = sample(result[1]);
+    return { result: v, text: format(v) };
+  }
+  if (type === "vector") {
+    const values = result.map((s) => sample(s.value[1]));
+    return { result: values, text: `[${values.map(format).join(",")}]` };
+  }
+  if (type === "matrix") {
+    const values = result.flatMap((s) => s.values.map((p) => sample(p[1])));
+    return { result: values, text: `[${values.map(format).join(",")}]` };
+  }
+  throw new Error(`Prometheus metric type not supported: ${type ?? "none"}`);
+}
+function sample(v) {
+  if (v === "+Inf" || v === "Inf") return Infinity;
+  if (v === "-Inf") return -Infinity;
+  return Number(v);
+}
+function format(v) {
+  if (v === Infinity) return "+Inf";
+  if (v === -Infinity) return "-Inf";
+  return String(v);
+}
+
+// src/io/metrics/web.ts
+async function queryWeb(q) {
+  const res = await request2({
+    url: q.url,
+    method: q.method,
+    headers: q.headers,
+    ...q.body !== void 0 ? { body: q.body } : {},
+    insecure: q.insecure,
+    timeoutMs: q.timeoutMs,
+    ...q.signal ? { signal: q.signal } : {}
+  });
+  if (res.status < 200 || res.status >= 300) throw new Error(`received non 2xx response code: ${res.status}`);
+  let data;
+  try {
+    data = JSON.parse(res.body);
+  } catch {
+    return { result: res.body, text: res.body };
+  }
+  if (q.jsonPath === void 0) return { result: data, text: JSON.stringify(data) };
+  const parsed = parseJsonPath(q.jsonPath);
+  if ("error" in parsed) throw new Error(parsed.error);
+  const value = readPath(data, parsed.path);
+  return { result: value, text: JSON.stringify(value) };
+}
+
+// src/io/metrics/measure.ts
+async function measure(metric, options = {}) {
+  const now = options.now ?? (() => /* @__PURE__ */ new Date());
+  const startedAt = now().toISOString();
+  const redact2 = redactor(metric.provider.secretArgs, options.env ?? process.env);
+  try {
+    const { result, text } = await query(metric.provider, options);
+    const { phase, message } = assess(metric, result);
+    return {
+      startedAt,
+      finishedAt: now().toISOString(),
+      phase,
+      value: redact2(text),
+      ...message ? { message: redact2(message) } : {}
+    };
+  } catch (e) {
+    return { startedAt, finishedAt: now().toISOString(), phase: "Error", message: redact2(e.message) };
+  }
+}
+function redactor(secrets, env2) {
+  const values = secrets.map((s) => env2[s.env]).filter((v) => v !== void 0 && v !== "");
+  return (text) => values.reduce((t, v) => t.split(v).join("*****"), text);
+}
+function query(p, options) {
+  const fill = secretFiller(p.secretArgs, options.env ?? process.env);
+  const timeoutMs = options.timeoutMs ?? p.timeoutSeconds * 1e3;
+  const common = {
+    headers: headers(p.headers, fill),
+    insecure: p.insecure,
+    timeoutMs,
+    ...options.signal ? { signal: options.signal } : {}
+  };
+  if (p.kind === "prometheus") return queryPrometheus({ ...common, address: fill(p.address), query: fill(p.query) });
+  return queryWeb({
+    ...common,
+    url: fill(p.url),
+    method: p.method,
+    ...p.body !== void 0 ? { body: fill(p.body) } : {},
+    ...p.jsonPath !== void 0 ? { jsonPath: p.jsonPath } : {}
+  });
+}
+function headers(list4, fill) {
+  return Object.fromEntries(list4.map((h) => [h.key, fill(h.value)]));
+}
+function secretFiller(secrets, env2) {
+  return (s) => secrets.reduce((text, a) => {
+    const re = new RegExp(`\\{\\{\\s*args\\.${a.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\}\\}`, "g");
+    if (!re.test(text)) return text;
+    const value = env2[a.env];
+    if (value === void 0) throw new Error(`secret arg "${a.name}" needs the environment variable ${a.env}`);
+    return text.replace(re, () => value);
+  }, s);
+}
+
+// src/analysis/schedule.ts
+var ERROR_RETRY_SECONDS = 10;
+function due(spec, record, now) {
+  if (isTerminating(spec, record)) return { metrics: [] };
+  const started2 = Date.parse(record.startedAt);
+  const metrics = [];
+  let next;
+  for (const metric of spec.metrics) {
+    const r = metricRecord(record, metric.name);
+    if (isCompleted(assessMetric(metric, r, false).phase)) continue;
+    const at = dueAt(metric, r, started2);
+    if (at === void 0) continue;
+    if (at <= now.getTime()) metrics.push(metric.name);
+    else next = next === void 0 ? at : Math.min(next, at);
+  }
+  return { metrics, ...next !== void 0 ? { next: isoAt(next, now) } : {} };
+}
+function dueAt(metric, r, started2) {
+  const last = r.measurements[r.measurements.length - 1];
+  if (!last) return started2 + (metric.initialDelay ?? 0) * 1e3;
+  const effective = effectiveCount(metric);
+  if (effective !== void 0 && r.count >= effective) return void 0;
+  const wait = last.phase === "Error" ? ERROR_RETRY_SECONDS : metric.interval ?? ERROR_RETRY_SECONDS;
+  return Date.parse(last.finishedAt) + wait * 1e3;
+}
+function isoAt(ms, like) {
+  const d = structuredClone(like);
+  d.setTime(ms);
+  return d.toISOString();
+}
+
+// src/io/metrics/run.ts
+async function takeDue(spec, record, o) {
+  const names = due(spec, record, o.dueAt ?? o.now()).metrics.filter((m) => !o.only || o.only(m));
+  const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), o) })));
+  const after = taken.reduce((r, { m, x }) => apply(spec, r, m, x), record);
+  const next = due(spec, after, o.dueAt ?? o.now()).next;
+  return { record: after, verdict: verdict(spec, after), taken: taken.length, ...next ? { next } : {} };
+}
+var metricOf = (spec, name) => spec.metrics.find((s) => s.name === name);
+async function runToEnd(spec, o) {
+  let record = newRecord(spec, o.key, o.now());
+  const only = (m) => !unboundedDone(spec, record, m);
+  for (; ; ) {
+    const round = await takeDue(spec, record, { ...o, only, ...o.wait ? {} : { dueAt: /* @__PURE__ */ new Date(864e13) } });
+    record = round.record;
+    if (isCompleted(round.verdict.phase)) return { record, verdict: round.verdict };
+    const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name));
+    if (!owed || round.taken === 0 && !round.next)
+      return { record, verdict: verdict(spec, record, { terminating: true }) };
+    if (round.taken === 0 && round.next) await o.sleep(Math.max(0, Date.parse(round.next) - o.now().getTime()));
+  }
+}
+function unboundedDone(spec, record, name) {
+  return effectiveCount(metricOf(spec, name)) === void 0 && metricRecord(record, name).count > 0;
+}
+
+// src/analysis/format.ts
+var MARK2 = { Successful: "✓", Failed: "✗", Inconclusive: "?", Error: "!" };
+var BARS = "▁▂▃▄▅▆▇█";
+function formatRecord(title, spec, record, v) {
+  const lines = [`${title}: ${v.phase}${v.reasons.length ? ` (${v.reasons.join("; ")})` : ""}`];
+  for (const metric of spec.metrics) {
+    const r = record.metrics.find((m) => m.name === metric.name);
+    const verdict2 = v.metrics.find((m) => m.name === metric.name);
+    const condition = [
+      metric.successCondition ? `success: ${metric.successCondition.source}` : "",
+      metric.failureCondition ? `failure: ${metric.failureCondition.source}` : ""
+    ].filter((c) => c !== "").join("; ");
+    lines.push(
+      `  ${metric.name} (${metric.provider.kind}${metric.dryRun ? ", dry run" : ""}): ${verdict2?.phase ?? "Pending"}` + (condition ? ` [${condition}]` : "")
+    );
+    const ms = r?.measurements ?? [];
+    if (ms.length === 0) continue;
+    lines.push(`    chart ${sparkline(ms)}  ${ms.map((m) => MARK2[m.phase]).join("")}`);
+    lines.push(...table(ms).map((l) => `    ${l}`));
+  }
+  return lines.join("\n") + "\n";
+}
+function table(ms) {
+  const rows = [
+    ["#", "FINISHED", "PHASE", "VALUE", "MESSAGE"],
+    ...ms.map((m, i) => [String(i + 1), m.finishedAt, m.phase, m.value ?? "-", m.message ?? ""])
+  ];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map(
+    (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
+  );
+}
+function sparkline(ms) {
+  const values = ms.map((m) => firstNumber(m.value));
+  const finite = values.filter((v) => v !== void 0 && Number.isFinite(v));
+  const lo = Math.min(...finite);
+  const hi = Math.max(...finite);
+  return values.map((v) => {
+    if (v === void 0 || !Number.isFinite(v)) return "·";
+    const i = hi === lo ? BARS.length - 1 : Math.round((v - lo) / (hi - lo) * (BARS.length - 1));
+    return BARS[i];
+  }).join("");
+}
+function firstNumber(value) {
+  if (value === void 0) return void 0;
+  const m = /-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(value);
+  return m ? Number(m[0]) : void 0;
+}
+
+// src/flow/analysis-report.ts
+function analysisMarkdown(analyses) {
+  return analyses.map(oneAnalysis).join("\n\n");
+}
+function oneAnalysis(a) {
+  const rows = a.spec.metrics.map((m) => {
+    const r = metricRecord(a.record, m.name);
+    const last = r.measurements[r.measurements.length - 1];
+    const phase = a.verdict.metrics.find((v) => v.name === m.name)?.phase ?? "Pending";
+    const counts = `${r.successful} ✓ ${r.failed} ✗ ${r.inconclusive} ? ${r.error} ⚠`;
+    const lastText = last ? `${last.value ?? last.message ?? ""} (${last.phase})` : "";
+    return `| ${cell(m.name)}${m.dryRun ? " (dry run)" : ""} | ${cell(conditions(m))} | ${sparkline(r.measurements)} | ${cell(lastText)} | ${counts} | ${phase} |`;
+  });
+  const table2 = [
+    `**${cell(a.title)}**: ${a.verdict.phase}${a.verdict.reasons.length > 0 ? ` (${a.verdict.reasons.join("; ")})` : ""}`,
+    "",
+    "| metric | condition | values | last | counts | phase |",
+    "|---|---|---|---|---|---|",
+    ...rows
+  ];
+  const charts = a.spec.metrics.map((m) => chart(m, numbers(a, m.name))).filter((c) => c !== "");
+  return [...table2, ...charts.length > 0 ? ["", ...charts] : []].join("\n");
+}
+function conditions(m) {
+  return [
+    m.successCondition ? `success: ${m.successCondition.source}` : "",
+    m.failureCondition ? `failure: ${m.failureCondition.source}` : ""
+  ].filter(Boolean).join("; ");
+}
+function numbers(a, metric) {
+  return metricRecord(a.record, metric).measurements.map((m) => {
+    const found = /-?\d+(\.\d+)?(e-?\d+)?/i.exec(m.value ?? "");
+    return found ? Number(found[0]) : NaN;
+  });
+}
+function threshold(m) {
+  for (const c of [m.failureCondition, m.successCondition]) {
+    const found = c && /^\s*result(\[0\])?\s*(>=|<=|>|<|==)\s*(-?\d+(\.\d+)?)\s*$/.exec(c.source);
+    if (found) return Number(found[3]);
+  }
+  return void 0;
+}
+function chart(m, values) {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length < 2) return "";
+  const limit = threshold(m);
+  const title = `${m.name}${limit !== void 0 ? ` against ${limit}` : ""}`.replace(/["`]/g, "");
+  return [
+    "```mermaid",
+    "xychart-beta",
+    `  title "${title}"`,
+    `  x-axis [${values.map((_, i) => i + 1).join(", ")}]`,
+    `  line [${values.map((v) => Number.isFinite(v) ? v : 0).join(", ")}]`,
+    ...limit !== void 0 ? [`  line [${values.map(() => limit).join(", ")}]`] : [],
+    "```"
+  ].join("\n");
+}
+var cell = (text) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+
+// src/flow/analysis-store.ts
+init_errors();
+var STORE_VERSION = 1;
+var FENCE = /```json rollgen-analysis\n([\s\S]*?)\n```/;
+function checkRunName(app) {
+  return `rollgen analysis: ${app}`;
+}
+var CHECK_RUN_TEXT_LIMIT = 65535;
+function fitStore(records, limit = CHECK_RUN_TEXT_LIMIT) {
+  let text = formatStore(records);
+  for (let keep = 16; text.length > limit && keep >= 1; keep = Math.floor(keep / 2)) {
+    const trimmed = Object.fromEntries(
+      Object.entries(records).map(([k, r]) => [
+        k,
+        { ...r, metrics: r.metrics.map((m) => ({ ...m, measurements: m.measurements.slice(-keep) })) }
+      ])
+    );
+    text = formatStore(trimmed);
+  }
+  return text;
+}
+function formatStore(records) {
+  const sorted = Object.fromEntries(Object.entries(records).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+  const json = JSON.stringify({ rollgen: "analysis", v: STORE_VERSION, records: sorted });
+  return `Measurements rollgen records between runs (machine-readable; do not edit).
+
+\`\`\`json rollgen-analysis
+${json}
+\`\`\`
+`;
+}
+function parseStore(text) {
+  const found = text ? FENCE.exec(text) : null;
+  if (!found) return {};
+  let value;
+  try {
+    value = JSON.parse(found[1]);
+  } catch (e) {
+    throw new AnalysisRecordError(`stored analysis records are not JSON: ${e.message}`);
+  }
+  if (value.v !== STORE_VERSION || typeof value.records !== "object" || value.records === null)
+    throw new AnalysisRecordError(
+      `stored analysis records are invalid: version ${String(value.v)}, expected ${STORE_VERSION}`
+    );
+  return Object.fromEntries(Object.entries(value.records).map(([k, r]) => [k, readRecord(r)]));
+}
+function combine(results, report) {
+  const phases = results.map((r) => r.verdict.phase);
+  const reasons = results.flatMap((r) => r.verdict.reasons.map((x) => `${r.gate.spec.templates.join("+")}: ${x}`));
+  const blocking = results.some((r) => r.gate.kind === "step" && r.verdict.phase !== "Successful");
+  const verdict2 = phases.includes("Failed") ? "failed" : phases.includes("Error") ? "error" : phases.includes("Inconclusive") ? "inconclusive" : blocking || phases.some((p) => p === "Running" || p === "Pending") ? "running" : "successful";
+  const ends = results.filter((r) => r.gate.kind === "step").flatMap((r) => r.record.metrics.flatMap((m) => m.measurements.map((x) => x.finishedAt))).sort();
+  const passedAt = !blocking && ends.length > 0 ? { passedAt: new Date(ends[ends.length - 1]) } : {};
+  const progress2 = results.map((r) => `${r.gate.spec.templates.join("+")} (${r.gate.kind}) ${r.verdict.phase}`).join(", ");
+  return { verdict: verdict2, reason: reasons.length > 0 ? reasons.join("; ") : progress2, report, blocking, ...passedAt };
+}
+function runState(v) {
+  switch (v) {
+    case "running":
+      return { status: "in_progress" };
+    case "successful":
+      return { status: "completed", conclusion: "success" };
+    case "inconclusive":
+      return { status: "completed", conclusion: "action_required" };
+    default:
+      return { status: "completed", conclusion: "failure" };
+  }
+}
+
+// src/flow/read-analysis.ts
+function dueGates(rollouts, status) {
+  return rollouts.flatMap((r) => {
+    const at = status?.rollouts.find((s) => s.name === r.spec.name);
+    if (!at || at.phase !== "Progressing" || at.step < 1) return [];
+    return gatesOf(analysisOf2(r), at.step).map((gate) => ({
+      rollout: r.spec.name,
+      // A record belongs to one rollout, gate, step and revision: anything else starts afresh.
+      key: `${r.spec.name}/${gate.id}/step-${at.step}@${at.canaryRevision ?? at.stableRevision}`,
+      gate
+    }));
+  });
+}
+function analysisOf2(r) {
+  return r.analysis;
+}
+async function runAnalysis(a) {
+  const name = checkRunName(a.app);
+  const runs = await a.scm.checkRuns(a.landing, name);
+  const run3 = [...runs].sort((x, y) => y.id - x.id)[0];
+  const stored = parseStore(run3?.output?.text);
+  const now = a.now();
+  const results = [];
+  const records = { ...stored };
+  for (const g of a.gates) {
+    const before = stored[g.key] ?? newRecord(g.gate.spec, g.key, a.startedAt > now ? now : a.startedAt);
+    const { record, verdict: verdict2 } = await takeDue(g.gate.spec, before, { env: a.env, now: a.now });
+    records[g.key] = record;
+    results.push({ gate: g.gate, record, verdict: verdict2 });
+  }
+  const report = analysisMarkdown(
+    results.map((r, i) => ({
+      title: `${a.gates[i].rollout}: ${r.gate.spec.templates.join(", ")} (${r.gate.kind} analysis)`,
+      spec: r.gate.spec,
+      record: r.record,
+      verdict: r.verdict
+    }))
+  );
+  const gate = combine(results, report);
+  const text = fitStore(records);
+  const state = runState(gate.verdict);
+  const changed = !run3 || formatStore(stored) !== text || run3.status !== state.status || (run3.conclusion ?? void 0) !== state.conclusion;
+  if (changed && !a.dryRun)
+    await a.scm.putCheckRun({
+      sha: a.landing,
+      name,
+      ...run3 ? { id: run3.id } : {},
+      ...state,
+      output: { title: `analysis ${gate.verdict}: ${gate.reason}`.slice(0, 255), summary: report, text }
+    });
+  return gate;
+}
+
+// src/flow/read-gates.ts
+var path13 = __toESM(require("path"));
+
+// src/io/argocd.ts
+async function readArgoApplication(server, name, token) {
+  const url = `${server.replace(/\/+$/, "")}/api/v1/applications/${encodeURIComponent(name)}`;
+  try {
+    const res = await request2({
+      url,
+      method: "GET",
+      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      insecure: false,
+      timeoutMs: 1e4
+    });
+    if (res.status < 200 || res.status >= 300) return { error: `Argo CD answered ${res.status} for ${url}` };
+    return { app: toApplication(name, JSON.parse(res.body)) };
+  } catch (e) {
+    return { error: `Argo CD at ${url}: ${e.message}` };
+  }
+}
+function toApplication(name, a) {
+  const str3 = (v) => typeof v === "string" ? v : void 0;
+  const s = a?.status ?? {};
+  const op2 = s.operationState ?? {};
+  const fields = {
+    syncStatus: str3(s.sync?.status),
+    syncRevision: str3(s.sync?.revision),
+    health: str3(s.health?.status),
+    operationPhase: str3(op2.phase),
+    operationRevision: str3(op2.syncResult?.revision),
+    finishedAt: str3(op2.finishedAt)
+  };
+  return { name, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== void 0)) };
+}
+
+// src/flow/health.ts
+var import_picomatch = __toESM(require_picomatch2());
+var PASSING2 = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
+function judgeHealth(policy, commits2) {
+  const globs = [
+    ...policy.statuses.map((g) => ({ g, kind: "status" })),
+    ...policy.checkRuns.map((g) => ({ g, kind: "check run" }))
+  ];
+  const decided = globs.map(({ g, kind }) => ({ g, kind, outcomes: newestOutcomes(g, kind, commits2) }));
+  const failures = decided.flatMap((d) => (d.outcomes ?? []).filter((o) => !o.ok));
+  if (failures.length > 0) return { state: "failed", reasons: failures.map((f) => f.what), sha: failures[0].sha };
+  const awaited = decided.filter((d) => d.outcomes === void 0).map((d) => `${d.kind} ${d.g}`);
+  if (awaited.length > 0) return { state: "waiting", awaited };
+  const all = decided.flatMap((d) => d.outcomes);
+  const last = all.reduce((a, b) => b.at > a.at ? b : a);
+  return { state: "healthy", since: last.at, sha: last.sha };
+}
+function newestOutcomes(glob, kind, commits2) {
+  const match = (0, import_picomatch.default)(glob, { dot: true });
+  for (const c of commits2) {
+    const ended = kind === "status" ? c.statuses.filter((s) => match(s.context) && s.state !== "pending").map((s) => statusOutcome(s, c.sha)) : latestRuns(c.checkRuns.filter((r) => match(r.name) && r.status === "completed")).map(
+      (r) => runOutcome(r, c.sha)
+    );
+    if (ended.length > 0) return ended;
+  }
+  return void 0;
+}
+function statusOutcome(s, sha2) {
+  const why = s.description ? `: ${s.description}` : "";
+  return { ok: s.state === "success", what: `status ${s.context} is ${s.state}${why}`, at: new Date(s.updatedAt), sha: sha2 };
+}
+function runOutcome(r, sha2) {
+  const at = new Date(r.completedAt ?? r.startedAt ?? 0);
+  return { ok: PASSING2.has(r.conclusion ?? ""), what: `check run ${r.name} concluded ${r.conclusion}`, at, sha: sha2 };
+}
+function latestRuns(runs) {
+  const byName = /* @__PURE__ */ new Map();
+  for (const r of runs) if ((byName.get(r.name)?.id ?? -1) < r.id) byName.set(r.name, r);
+  return [...byName.values()];
+}
+function judgeArgo(reading, carrying, now) {
+  if ("error" in reading) return { state: "waiting", awaited: [`Argo CD (${reading.error})`] };
+  const a = reading.app;
+  const at = (sha2) => sha2 !== void 0 && carrying.includes(sha2);
+  const what = `Argo CD application ${a.name}`;
+  if (at(a.operationRevision) && (a.operationPhase === "Failed" || a.operationPhase === "Error"))
+    return { state: "failed", reasons: [`${what}: sync ${a.operationPhase}`], sha: a.operationRevision };
+  if (!at(a.syncRevision))
+    return { state: "waiting", awaited: [`${what} to sync this step (it is at ${a.syncRevision ?? "no revision"})`] };
+  if (a.health === "Degraded") return { state: "failed", reasons: [`${what} is Degraded`], sha: a.syncRevision };
+  if (a.syncStatus === "Synced" && a.health === "Healthy")
+    return { state: "healthy", since: a.finishedAt ? new Date(a.finishedAt) : now, sha: a.syncRevision };
+  return { state: "waiting", awaited: [`${what} (${a.syncStatus ?? "?"}, ${a.health ?? "?"})`] };
+}
+function combineHealth(parts) {
+  const failed = parts.filter((p) => p.state === "failed");
+  if (failed.length > 0) return { state: "failed", reasons: failed.flatMap((f) => f.reasons), sha: failed[0].sha };
+  const waiting = parts.filter((p) => p.state === "waiting");
+  if (waiting.length > 0) return { state: "waiting", awaited: waiting.flatMap((w) => w.awaited) };
+  const healthy = parts.filter((p) => p.state === "healthy");
+  return healthy.reduce((a, b) => b.since > a.since ? b : a);
+}
+
+// src/flow/read-gates.ts
+var MAX_HEALTH_COMMITS = 4;
+function carryingCommits(git, root, output) {
+  const rel2 = path13.relative(root, output) || ".";
+  const landed = git(["log", "--first-parent", "-1", "--format=%H", "HEAD", "--", rel2], root).trim();
+  if (!landed) return [];
+  const recent = git(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
+  const upTo = recent.indexOf(landed);
+  return upTo >= 0 ? recent.slice(0, upTo + 1) : [...recent.slice(0, MAX_HEALTH_COMMITS - 1), landed];
+}
+async function readHealth(scm, policy, shas, edge) {
+  const parts = [];
+  if (policy.statuses.length + policy.checkRuns.length > 0) parts.push(await readCommitHealth(scm, policy, shas));
+  const argo = policy.argocd;
+  if (argo) {
+    const token = edge.env[argo.tokenEnv];
+    const reading = token ? await readArgoApplication(argo.server, argo.application, token) : { error: `set ${argo.tokenEnv} to an Argo CD API token` };
+    parts.push(judgeArgo(reading, shas, edge.now));
+  }
+  return combineHealth(parts);
+}
+async function readCommitHealth(scm, policy, shas) {
+  const read = [];
+  let health = judgeHealth(policy, read);
+  for (const sha2 of shas) {
+    const statuses = policy.statuses.length > 0 ? await scm.commitStatuses(sha2) : [];
+    const checkRuns = policy.checkRuns.length > 0 ? await scm.checkRuns(sha2) : [];
+    read.push({ sha: sha2, statuses, checkRuns });
+    health = judgeHealth(policy, read);
+    if (health.state !== "waiting") break;
+  }
+  return health;
+}
+
+// src/flow/gate-edge.ts
+async function readSignals(s, entry, landedAt, dryRun) {
+  const policy = entry.loc.health;
+  const gates = dueGates(entry.app.rollouts, readOutput(entry.loc, s.ctx.cwd).status);
+  if (!policy && gates.length === 0) return void 0;
+  const shas = carryingCommits(s.edges.git, s.checkout.root, entry.loc.output);
+  const health = policy ? await readHealth(s.scm, policy, shas, { env: s.edges.env, now: s.edges.now() }) : void 0;
+  const signals = health ? { health } : {};
+  const live = countFrom(landedAt, signals);
+  if (gates.length === 0 || health && health.state !== "healthy" || !live || shas.length === 0) return signals;
+  const analysis = await runAnalysis({
+    scm: s.scm,
+    app: entry.app.name,
+    landing: shas[shas.length - 1],
+    gates,
+    startedAt: live,
+    now: s.edges.now,
+    env: s.edges.env,
+    dryRun
+  });
+  return { ...signals, analysis };
+}
+function withGateReport(p, signals) {
+  const report = gateReport(signals);
+  if (!report) return p;
+  return { ...p, body: withSection(p.body, report) };
+}
+function abortProposal(s, entry) {
+  try {
+    return proposalFor(s, entry, { kind: "abort" }, "command");
+  } catch (e) {
+    if (e instanceof StateError) return void 0;
+    throw e;
+  }
+}
+
+// src/flow/on-failure.ts
+function decideOnFailure(app, abort, onFailure, pulls, now) {
+  const why = gateFailure(app.signals);
+  if (!why) return void 0;
+  if (!abort) return [{ kind: "wait", reason: `${why}; no canary is live, so there is nothing to abort` }];
+  const proposal = withFailureReport(abort, why, onFailure, app.signals?.analysis?.report);
+  const actions = decide2({ app: app.app, proposal }, pulls, now, {});
+  const mine = (a) => "pr" in a && a.pr?.branch === proposal.branch;
+  if (onFailure === "hold") {
+    const told = actions.map(
+      (a) => a.kind === "wait" && mine(a) ? { ...a, reason: `${why}: a person merges the abort PR ${a.pr.ref} (onFailure: hold)` } : a
+    );
+    return told.some((a) => a.kind === "wait") ? told : [...told, { kind: "wait", reason: `${why}: the abort PR waits for a person (onFailure: hold)` }];
+  }
+  let merging = false;
+  return actions.flatMap((a) => {
+    if (a.kind === "open" || a.kind === "update" && a.proposal.branch === proposal.branch) {
+      merging = true;
+      return [a, { kind: "merge-opened", reason: why }];
+    }
+    if (a.kind !== "wait" || !mine(a) || a.pr.state !== "open") return [a];
+    if (merging) return [];
+    return parseMarker(a.pr.body)?.head === a.pr.headSha ? [{ kind: "merge", pr: a.pr }] : [{ ...a, reason: `${why}; ${a.pr.ref} has commits rollgen did not make: a person merges it` }];
+  });
+}
+function withFailureReport(p, why, onFailure, report) {
+  const head = onFailure === "hold" ? `**rollgen proposes to abort: ${why}.** Merge this PR to abort, or close it to keep the canary (onFailure: hold).` : `**rollgen aborts: ${why}.**`;
+  return { ...p, body: withSection(p.body, [head, ...report ? ["", report] : []].join("\n")) };
+}
+
 // src/flow/pr-command.ts
+function decideRound(r, now, checks) {
+  if (r.refused) return [];
+  return decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now) ?? decide2(r.state, r.pulls, now, r.history, checks);
+}
 async function prCommand(ctx, args, opts) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
-    const rounds = await gather2(s);
+    const rounds = await gather2(s, opts.dryRun === true);
     const now = s.edges.now();
-    const first2 = rounds.map((r) => decide2(r.state, r.pulls, now, r.history));
+    const first2 = rounds.map((r) => decideRound(r, now));
     const checks = await fetchChecks2(s, first2);
     const failed = [];
     for (const [i, r] of rounds.entries()) {
-      const actions = checks.size > 0 ? decide2(r.state, r.pulls, now, r.history, checks) : first2[i];
+      const actions = checks.size > 0 ? decideRound(r, now, checks) : first2[i];
       try {
+        if (r.refused) throw r.refused;
         await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
       } catch (e) {
         if (!(e instanceof ScmError)) throw e;
@@ -53063,7 +56279,7 @@ async function prCommand(ctx, args, opts) {
       );
   });
 }
-async function gather2(s) {
+async function gather2(s, dryRun) {
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
   const histories = readAppHistories(
     s.edges.git,
@@ -53071,15 +56287,28 @@ async function gather2(s) {
     s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output }))
   );
   const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? histories[i] : void 0))));
-  return s.apps.map((entry, i) => {
-    const proposal = proposals[i];
+  const rounds = [];
+  for (const [i, entry] of s.apps.entries()) {
     const at = histories[i].landedAt;
-    return {
-      state: { app: entry.app.name, ...proposal ? { proposal } : {} },
+    let signals;
+    try {
+      signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : void 0;
+    } catch (e) {
+      if (!(e instanceof ScmError)) throw e;
+      rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: "abort", refused: e });
+      continue;
+    }
+    const proposal = proposals[i] && signals ? withGateReport(proposals[i], signals) : proposals[i];
+    const abort = gateFailure(signals) ? abortProposal(s, entry) : void 0;
+    rounds.push({
+      state: { app: entry.app.name, ...proposal ? { proposal } : {}, ...signals ? { signals } : {} },
       pulls: pulls.get(entry.app.name) ?? [],
-      history: at ? { landedAt: at } : {}
-    };
-  });
+      history: at ? { landedAt: at } : {},
+      ...abort ? { abort } : {},
+      onFailure: entry.loc.onFailure ?? "abort"
+    });
+  }
+  return rounds;
 }
 var SKEW_MS = 60 * 60 * 1e3;
 function scanScope(pending) {
@@ -53217,7 +56446,7 @@ async function simulateCommand(ctx, args, opts) {
   );
   const objects = renderApp(app, states, loc.track, peers);
   const generators2 = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
-  const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, request2(opts)));
+  const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, request3(opts)));
   if (!split3) return ctx.stdout("no route matches this request\n");
   ctx.stdout(`rule: ${split3.rule}
 `);
@@ -53227,7 +56456,7 @@ async function simulateCommand(ctx, args, opts) {
 `
     );
 }
-function request2(o) {
+function request3(o) {
   return {
     ...o.host ? { host: o.host } : {},
     path: o.path ?? "/",
@@ -53274,310 +56503,6 @@ async function statusCommand(ctx, args, opts) {
 `
     );
   }
-}
-
-// src/analysis/format.ts
-var MARK2 = { Successful: "✓", Failed: "✗", Inconclusive: "?", Error: "!" };
-var BARS = "▁▂▃▄▅▆▇█";
-function formatRecord(title, spec, record, v) {
-  const lines = [`${title}: ${v.phase}${v.reasons.length ? ` (${v.reasons.join("; ")})` : ""}`];
-  for (const metric of spec.metrics) {
-    const r = record.metrics.find((m) => m.name === metric.name);
-    const verdict2 = v.metrics.find((m) => m.name === metric.name);
-    const condition = [
-      metric.successCondition ? `success: ${metric.successCondition.source}` : "",
-      metric.failureCondition ? `failure: ${metric.failureCondition.source}` : ""
-    ].filter((c) => c !== "").join("; ");
-    lines.push(
-      `  ${metric.name} (${metric.provider.kind}${metric.dryRun ? ", dry run" : ""}): ${verdict2?.phase ?? "Pending"}` + (condition ? ` [${condition}]` : "")
-    );
-    const ms = r?.measurements ?? [];
-    if (ms.length === 0) continue;
-    lines.push(`    chart ${sparkline(ms)}  ${ms.map((m) => MARK2[m.phase]).join("")}`);
-    lines.push(...table(ms).map((l) => `    ${l}`));
-  }
-  return lines.join("\n") + "\n";
-}
-function table(ms) {
-  const rows = [
-    ["#", "FINISHED", "PHASE", "VALUE", "MESSAGE"],
-    ...ms.map((m, i) => [String(i + 1), m.finishedAt, m.phase, m.value ?? "-", m.message ?? ""])
-  ];
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map(
-    (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
-  );
-}
-function sparkline(ms) {
-  const values = ms.map((m) => firstNumber(m.value));
-  const finite = values.filter((v) => v !== void 0 && Number.isFinite(v));
-  const lo = Math.min(...finite);
-  const hi = Math.max(...finite);
-  return values.map((v) => {
-    if (v === void 0 || !Number.isFinite(v)) return "·";
-    const i = hi === lo ? BARS.length - 1 : Math.round((v - lo) / (hi - lo) * (BARS.length - 1));
-    return BARS[i];
-  }).join("");
-}
-function firstNumber(value) {
-  if (value === void 0) return void 0;
-  const m = /-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(value);
-  return m ? Number(m[0]) : void 0;
-}
-
-// src/analysis/conditions.ts
-function assess(metric, result) {
-  const success = metric.successCondition ? run("successCondition", metric.successCondition, result) : void 0;
-  if (success && "error" in success) return { phase: "Error", message: success.error };
-  const failure2 = metric.failureCondition ? run("failureCondition", metric.failureCondition, result) : void 0;
-  if (failure2 && "error" in failure2) return { phase: "Error", message: failure2.error };
-  if (!success && !failure2) return { phase: "Successful" };
-  const failed = failure2 ? failure2.value : !success.value;
-  const succeeded = success ? success.value : !failure2.value;
-  if (failed) return { phase: "Failed" };
-  return succeeded ? { phase: "Successful" } : { phase: "Inconclusive" };
-}
-function run(kind, c, result) {
-  const compiled2 = compile(c.source);
-  if ("error" in compiled2) return { error: `could not evaluate ${kind} "${c.source}": ${compiled2.error}` };
-  try {
-    const v = evaluate(compiled2.node, { result });
-    if (typeof v !== "boolean") throw new Error(`expected bool, but got ${describe4(v)}`);
-    return { value: v };
-  } catch (e) {
-    const empty2 = result === null || result === void 0 || Array.isArray(result) && result.length === 0;
-    const why = empty2 ? "metric result is nil or empty: no data returned from the metric provider" : e.message;
-    return { error: `could not evaluate ${kind} "${c.source}": ${why}` };
-  }
-}
-
-// src/io/metrics/http.ts
-var http = __toESM(require("http"));
-var https = __toESM(require("https"));
-var MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
-function request3(req) {
-  const url = new URL(req.url);
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
-  const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve10, reject) => {
-    const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
-    const r = client.request(
-      url,
-      {
-        method: req.method,
-        headers: {
-          ...req.headers,
-          ...req.body !== void 0 ? { "content-length": Buffer.byteLength(req.body) } : {}
-        },
-        ...url.protocol === "https:" ? { rejectUnauthorized: !req.insecure } : {},
-        ...req.signal ? { signal: req.signal } : {}
-      },
-      (res) => {
-        const chunks = [];
-        let size = 0;
-        res.on("data", (c) => {
-          size += c.length;
-          if (size > MAX_RESPONSE_BYTES) r.destroy(new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`));
-          else chunks.push(c);
-        });
-        res.on("end", () => {
-          clearTimeout(timer);
-          resolve10({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
-        });
-        res.on("error", (e) => (clearTimeout(timer), reject(e)));
-      }
-    );
-    r.on("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    r.end(req.body);
-  });
-}
-
-// src/io/metrics/prometheus.ts
-async function queryPrometheus(q) {
-  const url = `${q.address.replace(/\/+$/, "")}/api/v1/query`;
-  const res = await request3({
-    url,
-    method: "POST",
-    headers: { ...q.headers, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ query: q.query }).toString(),
-    insecure: q.insecure,
-    timeoutMs: q.timeoutMs,
-    ...q.signal ? { signal: q.signal } : {}
-  });
-  let payload;
-  try {
-    payload = JSON.parse(res.body);
-  } catch {
-    throw new Error(`Prometheus at ${q.address} answered HTTP ${res.status} with a body that is not JSON`);
-  }
-  if (res.status < 200 || res.status >= 300 || payload.status !== "success")
-    throw new Error(`Prometheus at ${q.address} answered HTTP ${res.status}: ${payload.error ?? "no error message"}`);
-  return shape(payload.data?.resultType, payload.data?.result);
-}
-function shape(type, result) {
-  if (type === "scalar") {
-    const v = sample(result[1]);
-    return { result: v, text: format(v) };
-  }
-  if (type === "vector") {
-    const values = result.map((s) => sample(s.value[1]));
-    return { result: values, text: `[${values.map(format).join(",")}]` };
-  }
-  if (type === "matrix") {
-    const values = result.flatMap((s) => s.values.map((p) => sample(p[1])));
-    return { result: values, text: `[${values.map(format).join(",")}]` };
-  }
-  throw new Error(`Prometheus metric type not supported: ${type ?? "none"}`);
-}
-function sample(v) {
-  if (v === "+Inf" || v === "Inf") return Infinity;
-  if (v === "-Inf") return -Infinity;
-  return Number(v);
-}
-function format(v) {
-  if (v === Infinity) return "+Inf";
-  if (v === -Infinity) return "-Inf";
-  return String(v);
-}
-
-// src/io/metrics/web.ts
-async function queryWeb(q) {
-  const res = await request3({
-    url: q.url,
-    method: q.method,
-    headers: q.headers,
-    ...q.body !== void 0 ? { body: q.body } : {},
-    insecure: q.insecure,
-    timeoutMs: q.timeoutMs,
-    ...q.signal ? { signal: q.signal } : {}
-  });
-  if (res.status < 200 || res.status >= 300) throw new Error(`received non 2xx response code: ${res.status}`);
-  let data;
-  try {
-    data = JSON.parse(res.body);
-  } catch {
-    return { result: res.body, text: res.body };
-  }
-  if (q.jsonPath === void 0) return { result: data, text: JSON.stringify(data) };
-  const parsed = parseJsonPath(q.jsonPath);
-  if ("error" in parsed) throw new Error(parsed.error);
-  const value = readPath(data, parsed.path);
-  return { result: value, text: JSON.stringify(value) };
-}
-
-// src/io/metrics/measure.ts
-async function measure(metric, options = {}) {
-  const now = options.now ?? (() => /* @__PURE__ */ new Date());
-  const startedAt = now().toISOString();
-  const redact2 = redactor(metric.provider.secretArgs, options.env ?? process.env);
-  try {
-    const { result, text } = await query(metric.provider, options);
-    const { phase, message } = assess(metric, result);
-    return {
-      startedAt,
-      finishedAt: now().toISOString(),
-      phase,
-      value: redact2(text),
-      ...message ? { message: redact2(message) } : {}
-    };
-  } catch (e) {
-    return { startedAt, finishedAt: now().toISOString(), phase: "Error", message: redact2(e.message) };
-  }
-}
-function redactor(secrets, env2) {
-  const values = secrets.map((s) => env2[s.env]).filter((v) => v !== void 0 && v !== "");
-  return (text) => values.reduce((t, v) => t.split(v).join("*****"), text);
-}
-function query(p, options) {
-  const fill = secretFiller(p.secretArgs, options.env ?? process.env);
-  const timeoutMs = options.timeoutMs ?? p.timeoutSeconds * 1e3;
-  const common = {
-    headers: headers(p.headers, fill),
-    insecure: p.insecure,
-    timeoutMs,
-    ...options.signal ? { signal: options.signal } : {}
-  };
-  if (p.kind === "prometheus") return queryPrometheus({ ...common, address: fill(p.address), query: fill(p.query) });
-  return queryWeb({
-    ...common,
-    url: fill(p.url),
-    method: p.method,
-    ...p.body !== void 0 ? { body: fill(p.body) } : {},
-    ...p.jsonPath !== void 0 ? { jsonPath: p.jsonPath } : {}
-  });
-}
-function headers(list4, fill) {
-  return Object.fromEntries(list4.map((h) => [h.key, fill(h.value)]));
-}
-function secretFiller(secrets, env2) {
-  return (s) => secrets.reduce((text, a) => {
-    const re = new RegExp(`\\{\\{\\s*args\\.${a.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\}\\}`, "g");
-    if (!re.test(text)) return text;
-    const value = env2[a.env];
-    if (value === void 0) throw new Error(`secret arg "${a.name}" needs the environment variable ${a.env}`);
-    return text.replace(re, () => value);
-  }, s);
-}
-
-// src/analysis/schedule.ts
-var ERROR_RETRY_SECONDS = 10;
-function due(spec, record, now) {
-  if (isTerminating(spec, record)) return { metrics: [] };
-  const started2 = Date.parse(record.startedAt);
-  const metrics = [];
-  let next;
-  for (const metric of spec.metrics) {
-    const r = metricRecord(record, metric.name);
-    if (isCompleted(assessMetric(metric, r, false).phase)) continue;
-    const at = dueAt(metric, r, started2);
-    if (at === void 0) continue;
-    if (at <= now.getTime()) metrics.push(metric.name);
-    else next = next === void 0 ? at : Math.min(next, at);
-  }
-  return { metrics, ...next !== void 0 ? { next: isoAt(next, now) } : {} };
-}
-function dueAt(metric, r, started2) {
-  const last = r.measurements[r.measurements.length - 1];
-  if (!last) return started2 + (metric.initialDelay ?? 0) * 1e3;
-  const effective = effectiveCount(metric);
-  if (effective !== void 0 && r.count >= effective) return void 0;
-  const wait = last.phase === "Error" ? ERROR_RETRY_SECONDS : metric.interval ?? ERROR_RETRY_SECONDS;
-  return Date.parse(last.finishedAt) + wait * 1e3;
-}
-function isoAt(ms, like) {
-  const d = structuredClone(like);
-  d.setTime(ms);
-  return d.toISOString();
-}
-
-// src/io/metrics/run.ts
-async function takeDue(spec, record, o) {
-  const names = due(spec, record, o.dueAt ?? o.now()).metrics.filter((m) => !o.only || o.only(m));
-  const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), o) })));
-  const after = taken.reduce((r, { m, x }) => apply(spec, r, m, x), record);
-  const next = due(spec, after, o.dueAt ?? o.now()).next;
-  return { record: after, verdict: verdict(spec, after), taken: taken.length, ...next ? { next } : {} };
-}
-var metricOf = (spec, name) => spec.metrics.find((s) => s.name === name);
-async function runToEnd(spec, o) {
-  let record = newRecord(spec, o.key, o.now());
-  const only = (m) => !unboundedDone(spec, record, m);
-  for (; ; ) {
-    const round = await takeDue(spec, record, { ...o, only, ...o.wait ? {} : { dueAt: /* @__PURE__ */ new Date(864e13) } });
-    record = round.record;
-    if (isCompleted(round.verdict.phase)) return { record, verdict: round.verdict };
-    const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name));
-    if (!owed || round.taken === 0 && !round.next)
-      return { record, verdict: verdict(spec, record, { terminating: true }) };
-    if (round.taken === 0 && round.next) await o.sleep(Math.max(0, Date.parse(round.next) - o.now().getTime()));
-  }
-}
-function unboundedDone(spec, record, name) {
-  return effectiveCount(metricOf(spec, name)) === void 0 && metricRecord(record, name).count > 0;
 }
 
 // src/run/analyze-command.ts
@@ -53752,7 +56677,13 @@ async function main(argv, ctx = processContext()) {
 // src/app/report.ts
 function buildActionReport(events) {
   const of = (action) => events.filter((e) => e.action === action);
-  return { opened: of("opened"), updated: of("updated"), merged: of("merged"), closed: of("closed") };
+  return {
+    opened: of("opened"),
+    updated: of("updated"),
+    merged: of("merged"),
+    closed: of("closed"),
+    waiting: of("waiting")
+  };
 }
 
 // action/src/inputs.ts
@@ -53790,17 +56721,17 @@ function buildArgv(inputs5) {
 
 // action/src/outputs.ts
 function formatOutputs(report) {
-  const numbers = (events) => JSON.stringify(events.map((e) => e.number));
+  const numbers2 = (events) => JSON.stringify(events.map((e) => e.number));
   const outputs = [
-    ["opened", numbers(report.opened)],
-    ["updated", numbers(report.updated)],
-    ["merged", numbers(report.merged)],
+    ["opened", numbers2(report.opened)],
+    ["updated", numbers2(report.updated)],
+    ["merged", numbers2(report.merged)],
     ["report", JSON.stringify(report)]
   ];
   return outputs.map(([name, value]) => `${name}=${value}
 `).join("");
 }
-var cell = (text) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+var cell2 = (text) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 function formatSummary(command, report, exitCode) {
   const events = [...report.opened, ...report.updated, ...report.merged, ...report.closed];
   const lines = [`### rollgen ${command}`, ""];
@@ -53808,7 +56739,12 @@ function formatSummary(command, report, exitCode) {
   else {
     lines.push("| app | pull request | what | step |", "|---|---|---|---|");
     for (const e of events)
-      lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${e.action} | ${cell(e.step ?? "")} |`);
+      lines.push(`| ${cell2(e.app)} | [#${e.number}](${e.url}) | ${e.action} | ${cell2(e.step ?? "")} |`);
+  }
+  if (report.waiting.length > 0) {
+    lines.push("", "| app | pull request | waiting for |", "|---|---|---|");
+    for (const e of report.waiting)
+      lines.push(`| ${cell2(e.app)} | [#${e.number}](${e.url}) | ${cell2(e.reason ?? "")} |`);
   }
   lines.push(
     "",

@@ -21,10 +21,32 @@ export interface AppConfig {
   readonly track: TrackLabel;
   /** Default one-commit. */
   readonly removal?: Removal;
+  /** Statuses and check runs that must report success on the commit carrying the step (`{name}` filled in). */
+  readonly health?: HealthPolicy;
+  /** What a failed health gate or analysis does: abort by itself (default) or open the abort PR for a person. */
+  readonly onFailure?: OnFailure;
   /** `analysis:` as written (Kruise apps), resolved when the app loads. */
   readonly analysis?: AppAnalysisConfig;
   /** Absolute directory of shared AnalysisTemplates (rollgen.yaml `analysisTemplates`). */
   readonly analysisTemplates?: string;
+}
+
+export type OnFailure = 'abort' | 'hold';
+
+/** Globs over commit-status contexts and check-run names; each must be matched by a success. */
+export interface HealthPolicy {
+  readonly statuses: readonly string[];
+  readonly checkRuns: readonly string[];
+  /** Argo CD's Application API, read where the token variable is set. */
+  readonly argocd?: ArgoCdSource;
+}
+
+export interface ArgoCdSource {
+  readonly server: string;
+  /** The Application's name (`{name}` filled in). */
+  readonly application: string;
+  /** Environment variable holding an Argo CD API token (default ARGOCD_AUTH_TOKEN). */
+  readonly tokenEnv: string;
 }
 
 /** `pr:` of rollgen.yaml: settings of the GitHub PR flow. Template paths are absolute. */
@@ -71,10 +93,16 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   if (problems.length > 0) throw new InputError(problems);
   const root = path.dirname(file);
   const out: Diagnostic[] = [];
-  const entries = (doc.value as { apps: Record<string, unknown>[] }).apps;
-  const shared = (doc.value as { analysisTemplates?: string }).analysisTemplates;
-  const apps = entries.flatMap((e, i) =>
-    expandApp(root, e, () => doc.locate(['apps', i]), out).map((a) => ({
+  const value = doc.value as {
+    apps: Record<string, unknown>[];
+    health?: unknown;
+    onFailure?: OnFailure;
+    analysisTemplates?: string;
+  };
+  const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
+  const shared = value.analysisTemplates;
+  const apps = value.apps.flatMap((e, i) =>
+    expandApp(root, e, defaults, () => doc.locate(['apps', i]), out).map((a) => ({
       ...a,
       ...analysisOf(e, i, doc.locate),
       ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
@@ -109,6 +137,7 @@ function prConfig(root: string, pr: Record<string, unknown>): PrConfig {
 function expandApp(
   root: string,
   e: Record<string, unknown>,
+  defaults: { readonly health?: unknown; readonly onFailure: OnFailure },
   at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>,
   out: Diagnostic[],
 ): AppConfig[] {
@@ -122,6 +151,7 @@ function expandApp(
   return dirs.map((dir) => {
     const name = typeof e.name === 'string' && dirs.length === 1 ? e.name : path.basename(dir);
     const removal = e.removal === 'two-commits' ? 'two-commits' : 'one-commit';
+    const health = healthPolicy(e.health ?? defaults.health, name);
     return {
       name,
       source: dir,
@@ -129,8 +159,31 @@ function expandApp(
       gates,
       track,
       removal,
+      ...(health ? { health } : {}),
+      onFailure: (e.onFailure as OnFailure | undefined) ?? defaults.onFailure,
     };
   });
+}
+
+/** The app's health gate with `{name}` filled in; undefined when it names nothing to wait for. */
+function healthPolicy(h: unknown, name: string): HealthPolicy | undefined {
+  if (!isObject(h)) return undefined;
+  const globs = (v: unknown) => (Array.isArray(v) ? v.map((g) => String(g).replace(/\{name\}/g, name)) : []);
+  const argo = isObject(h.argocd) ? h.argocd : undefined;
+  const policy: HealthPolicy = {
+    statuses: globs(h.statuses),
+    checkRuns: globs(h.checkRuns),
+    ...(argo
+      ? {
+          argocd: {
+            server: String(argo.server),
+            application: String(argo.application ?? '{name}').replace(/\{name\}/g, name),
+            tokenEnv: typeof argo.tokenEnv === 'string' ? argo.tokenEnv : 'ARGOCD_AUTH_TOKEN',
+          },
+        }
+      : {}),
+  };
+  return policy.statuses.length + policy.checkRuns.length > 0 || policy.argocd ? policy : undefined;
 }
 
 /** `*` and `?` within path segments; enough for `apps/*` and keeps the dependency list short. */
