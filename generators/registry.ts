@@ -1,4 +1,7 @@
 import aliyunAlb from './aliyun-alb';
+import ambassador from './ambassador';
+import apisix from './apisix';
+import appMesh from './app-mesh';
 import awsAlb from './aws-alb';
 import custom from './custom';
 import gatewayApi from './gateway-api';
@@ -6,11 +9,16 @@ import higress from './higress';
 import ingressNginx from './ingress-nginx';
 import istio from './istio';
 import mse from './mse';
+import smi from './smi';
+import traefik from './traefik';
 import type { TrafficGenerator } from './types';
 
 /** Every traffic provider, by id. Explicit on purpose: no discovery, one place to read. */
 const generators = {
   'aliyun-alb': aliyunAlb,
+  ambassador,
+  apisix,
+  'app-mesh': appMesh,
   'aws-alb': awsAlb,
   custom,
   'gateway-api': gatewayApi,
@@ -18,10 +26,9 @@ const generators = {
   'ingress-nginx': ingressNginx,
   istio,
   mse,
+  smi,
+  traefik,
 } satisfies Record<string, TrafficGenerator>;
-
-/** Providers the formats can name but rollgen does not render yet; they fail with a clear message. */
-export const PLANNED_PROVIDERS = ['traefik', 'apisix', 'ambassador', 'smi'];
 
 const registry = new Map<string, TrafficGenerator>(Object.entries(generators));
 

@@ -1,4 +1,4 @@
-import { getGenerator, PLANNED_PROVIDERS } from '../../generators/registry';
+import { getGenerator } from '../../generators/registry';
 import { Diagnostic } from '../diagnostics';
 import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
@@ -184,10 +184,9 @@ function bindProviders(
   for (const ref of spec.traffic.providers) {
     const generator = getGenerator(ref.provider);
     if (!generator) {
-      const why = PLANNED_PROVIDERS.includes(ref.provider) ? 'is not supported yet' : 'is unknown';
       out.push({
         ...ref.origin,
-        message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} ${why}`,
+        message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} is unknown`,
         severity: 'error',
       });
       return undefined;

@@ -76,6 +76,8 @@ export function providersFromArgo(doc: ParsedDocument, routing: Record<string, u
   if (routing.smi !== undefined) refs.push({ provider: 'smi', origin: at('smi'), options: obj(routing.smi) });
   if (routing.ambassador !== undefined)
     refs.push({ provider: 'ambassador', origin: at('ambassador'), options: obj(routing.ambassador) });
+  if (routing.appMesh !== undefined)
+    refs.push({ provider: 'app-mesh', origin: at('appMesh'), options: obj(routing.appMesh) });
   if (routing.traefik !== undefined)
     refs.push({ provider: 'traefik', origin: at('traefik'), options: obj(routing.traefik) });
   if (routing.apisix !== undefined)

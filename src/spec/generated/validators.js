@@ -5126,7 +5126,7 @@ return errors === 0;
 }
 
 exports["argo-rollout"] = validate43;
-const schema59 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"argo-rollout","title":"argoproj.io/v1alpha1 Rollout (canary strategy)","type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"const":"argoproj.io/v1alpha1"},"kind":{"const":"Rollout"},"metadata":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"namespace":{"type":"string"},"labels":{"$ref":"#/definitions/stringMap"},"annotations":{"$ref":"#/definitions/stringMap"}}},"spec":{"type":"object","required":["strategy"],"additionalProperties":false,"anyOf":[{"required":["workloadRef"]},{"required":["template"]}],"dependencies":{"workloadRef":{"properties":{"template":false}},"template":["selector"]},"properties":{"replicas":{"type":"integer","minimum":0},"selector":{"type":"object"},"template":{"type":"object"},"workloadRef":{"type":"object","required":["apiVersion","kind","name"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"type":"string","minLength":1},"name":{"type":"string","minLength":1},"scaleDown":{"enum":["never","onsuccess","progressively"]}}},"minReadySeconds":{"type":"integer","minimum":0},"revisionHistoryLimit":{"type":"integer","minimum":0},"paused":{"type":"boolean"},"progressDeadlineSeconds":{"type":"integer","minimum":0},"progressDeadlineAbort":{"type":"boolean"},"restartAt":{"type":"string"},"rollbackWindow":{"type":"object"},"analysis":{"type":"object"},"strategy":{"type":"object","required":["canary"],"additionalProperties":false,"$comment":"blueGreen is deliberately absent: reported as an unknown field until rollgen supports it","properties":{"canary":{"$ref":"#/definitions/canary"}}}}},"status":{"type":"object"}},"definitions":{"stringMap":{"type":"object","additionalProperties":{"type":"string"}},"podMetadata":{"type":"object","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/stringMap"},"annotations":{"$ref":"#/definitions/stringMap"}}},"stringMatch":{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{"exact":{"type":"string"},"regex":{"type":"string"},"prefix":{"type":"string"}}},"intOrString":{"type":["integer","string"],"minimum":0},"step":{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{"setWeight":{"type":"integer","minimum":0},"pause":{"type":"object","additionalProperties":false,"properties":{"duration":{"type":["integer","string"],"minimum":0,"pattern":"^[0-9]+(s|m|h)?$"}}},"setCanaryScale":{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{"replicas":{"type":"integer","minimum":0},"weight":{"type":"integer","minimum":0},"matchTrafficWeight":{"type":"boolean"}}},"setHeaderRoute":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"match":{"type":"array","items":{"type":"object","required":["headerName","headerValue"],"additionalProperties":false,"properties":{"headerName":{"type":"string","minLength":1},"headerValue":{"$ref":"#/definitions/stringMatch"}}}}}},"setMirrorRoute":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"percentage":{"type":"integer","minimum":0,"maximum":100},"match":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"method":{"$ref":"#/definitions/stringMatch"},"path":{"$ref":"#/definitions/stringMatch"},"headers":{"type":"object","additionalProperties":{"$ref":"#/definitions/stringMatch"}}}}}}},"analysis":{"type":"object"},"experiment":{"type":"object"},"plugin":{"type":"object"}}},"trafficRouting":{"type":"object","additionalProperties":false,"properties":{"maxTrafficWeight":{"type":"integer","minimum":1},"managedRoutes":{"type":"array","items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1}}}},"nginx":{"type":"object","additionalProperties":false,"anyOf":[{"required":["stableIngress"]},{"required":["stableIngresses"]}],"dependencies":{"stableIngress":{"properties":{"stableIngresses":false}}},"properties":{"stableIngress":{"type":"string","minLength":1},"stableIngresses":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"annotationPrefix":{"type":"string","minLength":1},"additionalIngressAnnotations":{"$ref":"#/definitions/stringMap"},"canaryIngressAnnotations":{"$ref":"#/definitions/stringMap"}}},"alb":{"type":"object","required":["servicePort"],"additionalProperties":false,"anyOf":[{"required":["ingress"]},{"required":["ingresses"]}],"dependencies":{"ingress":{"properties":{"ingresses":false}}},"properties":{"ingress":{"type":"string","minLength":1},"ingresses":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"servicePort":{"type":"integer","minimum":1,"maximum":65535},"rootService":{"type":"string","minLength":1},"annotationPrefix":{"type":"string","minLength":1},"stickinessConfig":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"durationSeconds":{"type":"integer","minimum":1}}}}},"istio":{"type":"object","additionalProperties":false,"anyOf":[{"required":["virtualService"]},{"required":["virtualServices"]}],"dependencies":{"virtualService":{"properties":{"virtualServices":false}}},"properties":{"virtualService":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}},"virtualServices":{"type":"array","minItems":1,"items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}}},"destinationRule":{"type":"object","required":["name","canarySubsetName","stableSubsetName"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"canarySubsetName":{"type":"string","minLength":1},"stableSubsetName":{"type":"string","minLength":1},"additionalSubsetNames":{"type":"array","items":{"type":"string","minLength":1}}}}}},"smi":{"type":"object","additionalProperties":false,"properties":{"rootService":{"type":"string","minLength":1},"trafficSplitName":{"type":"string","minLength":1}}},"traefik":{"type":"object","required":["weightedTraefikServiceName"],"additionalProperties":false,"properties":{"weightedTraefikServiceName":{"type":"string","minLength":1}}},"apisix":{"type":"object","required":["route"],"additionalProperties":false,"properties":{"route":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"rules":{"type":"array","items":{"type":"string","minLength":1}}}}}},"ambassador":{"type":"object","required":["mappings"],"additionalProperties":false,"properties":{"mappings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}}},"plugins":{"type":"object"}}},"canary":{"type":"object","additionalProperties":false,"properties":{"canaryService":{"type":"string","minLength":1},"stableService":{"type":"string","minLength":1},"steps":{"type":"array","items":{"$ref":"#/definitions/step"}},"trafficRouting":{"$ref":"#/definitions/trafficRouting"},"canaryMetadata":{"$ref":"#/definitions/podMetadata"},"stableMetadata":{"$ref":"#/definitions/podMetadata"},"maxSurge":{"$ref":"#/definitions/intOrString"},"maxUnavailable":{"$ref":"#/definitions/intOrString"},"dynamicStableScale":{"type":"boolean"},"scaleDownDelaySeconds":{"type":"integer","minimum":0},"scaleDownDelayRevisionLimit":{"type":"integer","minimum":0},"abortScaleDownDelaySeconds":{"type":"integer","minimum":0},"minPodsPerReplicaSet":{"type":"integer","minimum":0},"antiAffinity":{"type":"object"},"analysis":{"type":"object"},"pingPong":{"type":"object","required":["pingService","pongService"],"additionalProperties":false,"properties":{"pingService":{"type":"string","minLength":1},"pongService":{"type":"string","minLength":1}}},"replicaProgressThreshold":{"type":"object"}}}}};
+const schema59 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"argo-rollout","title":"argoproj.io/v1alpha1 Rollout (canary strategy)","type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"const":"argoproj.io/v1alpha1"},"kind":{"const":"Rollout"},"metadata":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"namespace":{"type":"string"},"labels":{"$ref":"#/definitions/stringMap"},"annotations":{"$ref":"#/definitions/stringMap"}}},"spec":{"type":"object","required":["strategy"],"additionalProperties":false,"anyOf":[{"required":["workloadRef"]},{"required":["template"]}],"dependencies":{"workloadRef":{"properties":{"template":false}},"template":["selector"]},"properties":{"replicas":{"type":"integer","minimum":0},"selector":{"type":"object"},"template":{"type":"object"},"workloadRef":{"type":"object","required":["apiVersion","kind","name"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"type":"string","minLength":1},"name":{"type":"string","minLength":1},"scaleDown":{"enum":["never","onsuccess","progressively"]}}},"minReadySeconds":{"type":"integer","minimum":0},"revisionHistoryLimit":{"type":"integer","minimum":0},"paused":{"type":"boolean"},"progressDeadlineSeconds":{"type":"integer","minimum":0},"progressDeadlineAbort":{"type":"boolean"},"restartAt":{"type":"string"},"rollbackWindow":{"type":"object"},"analysis":{"type":"object"},"strategy":{"type":"object","required":["canary"],"additionalProperties":false,"$comment":"blueGreen is deliberately absent: reported as an unknown field until rollgen supports it","properties":{"canary":{"$ref":"#/definitions/canary"}}}}},"status":{"type":"object"}},"definitions":{"stringMap":{"type":"object","additionalProperties":{"type":"string"}},"podMetadata":{"type":"object","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/stringMap"},"annotations":{"$ref":"#/definitions/stringMap"}}},"stringMatch":{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{"exact":{"type":"string"},"regex":{"type":"string"},"prefix":{"type":"string"}}},"intOrString":{"type":["integer","string"],"minimum":0},"step":{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{"setWeight":{"type":"integer","minimum":0},"pause":{"type":"object","additionalProperties":false,"properties":{"duration":{"type":["integer","string"],"minimum":0,"pattern":"^[0-9]+(s|m|h)?$"}}},"setCanaryScale":{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{"replicas":{"type":"integer","minimum":0},"weight":{"type":"integer","minimum":0},"matchTrafficWeight":{"type":"boolean"}}},"setHeaderRoute":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"match":{"type":"array","items":{"type":"object","required":["headerName","headerValue"],"additionalProperties":false,"properties":{"headerName":{"type":"string","minLength":1},"headerValue":{"$ref":"#/definitions/stringMatch"}}}}}},"setMirrorRoute":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"percentage":{"type":"integer","minimum":0,"maximum":100},"match":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"method":{"$ref":"#/definitions/stringMatch"},"path":{"$ref":"#/definitions/stringMatch"},"headers":{"type":"object","additionalProperties":{"$ref":"#/definitions/stringMatch"}}}}}}},"analysis":{"type":"object"},"experiment":{"type":"object"},"plugin":{"type":"object"}}},"trafficRouting":{"type":"object","additionalProperties":false,"properties":{"maxTrafficWeight":{"type":"integer","minimum":1},"managedRoutes":{"type":"array","items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1}}}},"nginx":{"type":"object","additionalProperties":false,"anyOf":[{"required":["stableIngress"]},{"required":["stableIngresses"]}],"dependencies":{"stableIngress":{"properties":{"stableIngresses":false}}},"properties":{"stableIngress":{"type":"string","minLength":1},"stableIngresses":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"annotationPrefix":{"type":"string","minLength":1},"additionalIngressAnnotations":{"$ref":"#/definitions/stringMap"},"canaryIngressAnnotations":{"$ref":"#/definitions/stringMap"}}},"alb":{"type":"object","required":["servicePort"],"additionalProperties":false,"anyOf":[{"required":["ingress"]},{"required":["ingresses"]}],"dependencies":{"ingress":{"properties":{"ingresses":false}}},"properties":{"ingress":{"type":"string","minLength":1},"ingresses":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"servicePort":{"type":"integer","minimum":1,"maximum":65535},"rootService":{"type":"string","minLength":1},"annotationPrefix":{"type":"string","minLength":1},"stickinessConfig":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"durationSeconds":{"type":"integer","minimum":1}}}}},"istio":{"type":"object","additionalProperties":false,"anyOf":[{"required":["virtualService"]},{"required":["virtualServices"]}],"dependencies":{"virtualService":{"properties":{"virtualServices":false}}},"properties":{"virtualService":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}},"virtualServices":{"type":"array","minItems":1,"items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}}},"destinationRule":{"type":"object","required":["name","canarySubsetName","stableSubsetName"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"canarySubsetName":{"type":"string","minLength":1},"stableSubsetName":{"type":"string","minLength":1},"additionalSubsetNames":{"type":"array","items":{"type":"string","minLength":1}}}}}},"smi":{"type":"object","additionalProperties":false,"properties":{"rootService":{"type":"string","minLength":1},"trafficSplitName":{"type":"string","minLength":1}}},"traefik":{"type":"object","required":["weightedTraefikServiceName"],"additionalProperties":false,"properties":{"weightedTraefikServiceName":{"type":"string","minLength":1}}},"apisix":{"type":"object","required":["route"],"additionalProperties":false,"properties":{"route":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"rules":{"type":"array","items":{"type":"string","minLength":1}}}}}},"ambassador":{"type":"object","required":["mappings"],"additionalProperties":false,"properties":{"mappings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}}},"appMesh":{"type":"object","description":"Checked by the app-mesh generator's options schema.","properties":{"virtualService":{"type":"object"},"virtualNodeGroup":{"type":"object"}}},"plugins":{"type":"object"}}},"canary":{"type":"object","additionalProperties":false,"properties":{"canaryService":{"type":"string","minLength":1},"stableService":{"type":"string","minLength":1},"steps":{"type":"array","items":{"$ref":"#/definitions/step"}},"trafficRouting":{"$ref":"#/definitions/trafficRouting"},"canaryMetadata":{"$ref":"#/definitions/podMetadata"},"stableMetadata":{"$ref":"#/definitions/podMetadata"},"maxSurge":{"$ref":"#/definitions/intOrString"},"maxUnavailable":{"$ref":"#/definitions/intOrString"},"dynamicStableScale":{"type":"boolean"},"scaleDownDelaySeconds":{"type":"integer","minimum":0},"scaleDownDelayRevisionLimit":{"type":"integer","minimum":0},"abortScaleDownDelaySeconds":{"type":"integer","minimum":0},"minPodsPerReplicaSet":{"type":"integer","minimum":0},"antiAffinity":{"type":"object"},"analysis":{"type":"object"},"pingPong":{"type":"object","required":["pingService","pongService"],"additionalProperties":false,"properties":{"pingService":{"type":"string","minLength":1},"pongService":{"type":"string","minLength":1}}},"replicaProgressThreshold":{"type":"object"}}}}};
 const schema60 = {"type":"object","additionalProperties":{"type":"string"}};
 const func42 = Object.prototype.hasOwnProperty;
 const schema62 = {"type":"object","additionalProperties":false,"properties":{"canaryService":{"type":"string","minLength":1},"stableService":{"type":"string","minLength":1},"steps":{"type":"array","items":{"$ref":"#/definitions/step"}},"trafficRouting":{"$ref":"#/definitions/trafficRouting"},"canaryMetadata":{"$ref":"#/definitions/podMetadata"},"stableMetadata":{"$ref":"#/definitions/podMetadata"},"maxSurge":{"$ref":"#/definitions/intOrString"},"maxUnavailable":{"$ref":"#/definitions/intOrString"},"dynamicStableScale":{"type":"boolean"},"scaleDownDelaySeconds":{"type":"integer","minimum":0},"scaleDownDelayRevisionLimit":{"type":"integer","minimum":0},"abortScaleDownDelaySeconds":{"type":"integer","minimum":0},"minPodsPerReplicaSet":{"type":"integer","minimum":0},"antiAffinity":{"type":"object"},"analysis":{"type":"object"},"pingPong":{"type":"object","required":["pingService","pongService"],"additionalProperties":false,"properties":{"pingService":{"type":"string","minLength":1},"pongService":{"type":"string","minLength":1}}},"replicaProgressThreshold":{"type":"object"}}};
@@ -6060,7 +6060,7 @@ validate45.errors = vErrors;
 return errors === 0;
 }
 
-const schema68 = {"type":"object","additionalProperties":false,"properties":{"maxTrafficWeight":{"type":"integer","minimum":1},"managedRoutes":{"type":"array","items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1}}}},"nginx":{"type":"object","additionalProperties":false,"anyOf":[{"required":["stableIngress"]},{"required":["stableIngresses"]}],"dependencies":{"stableIngress":{"properties":{"stableIngresses":false}}},"properties":{"stableIngress":{"type":"string","minLength":1},"stableIngresses":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"annotationPrefix":{"type":"string","minLength":1},"additionalIngressAnnotations":{"$ref":"#/definitions/stringMap"},"canaryIngressAnnotations":{"$ref":"#/definitions/stringMap"}}},"alb":{"type":"object","required":["servicePort"],"additionalProperties":false,"anyOf":[{"required":["ingress"]},{"required":["ingresses"]}],"dependencies":{"ingress":{"properties":{"ingresses":false}}},"properties":{"ingress":{"type":"string","minLength":1},"ingresses":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"servicePort":{"type":"integer","minimum":1,"maximum":65535},"rootService":{"type":"string","minLength":1},"annotationPrefix":{"type":"string","minLength":1},"stickinessConfig":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"durationSeconds":{"type":"integer","minimum":1}}}}},"istio":{"type":"object","additionalProperties":false,"anyOf":[{"required":["virtualService"]},{"required":["virtualServices"]}],"dependencies":{"virtualService":{"properties":{"virtualServices":false}}},"properties":{"virtualService":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}},"virtualServices":{"type":"array","minItems":1,"items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}}},"destinationRule":{"type":"object","required":["name","canarySubsetName","stableSubsetName"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"canarySubsetName":{"type":"string","minLength":1},"stableSubsetName":{"type":"string","minLength":1},"additionalSubsetNames":{"type":"array","items":{"type":"string","minLength":1}}}}}},"smi":{"type":"object","additionalProperties":false,"properties":{"rootService":{"type":"string","minLength":1},"trafficSplitName":{"type":"string","minLength":1}}},"traefik":{"type":"object","required":["weightedTraefikServiceName"],"additionalProperties":false,"properties":{"weightedTraefikServiceName":{"type":"string","minLength":1}}},"apisix":{"type":"object","required":["route"],"additionalProperties":false,"properties":{"route":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"rules":{"type":"array","items":{"type":"string","minLength":1}}}}}},"ambassador":{"type":"object","required":["mappings"],"additionalProperties":false,"properties":{"mappings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}}},"plugins":{"type":"object"}}};
+const schema68 = {"type":"object","additionalProperties":false,"properties":{"maxTrafficWeight":{"type":"integer","minimum":1},"managedRoutes":{"type":"array","items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1}}}},"nginx":{"type":"object","additionalProperties":false,"anyOf":[{"required":["stableIngress"]},{"required":["stableIngresses"]}],"dependencies":{"stableIngress":{"properties":{"stableIngresses":false}}},"properties":{"stableIngress":{"type":"string","minLength":1},"stableIngresses":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"annotationPrefix":{"type":"string","minLength":1},"additionalIngressAnnotations":{"$ref":"#/definitions/stringMap"},"canaryIngressAnnotations":{"$ref":"#/definitions/stringMap"}}},"alb":{"type":"object","required":["servicePort"],"additionalProperties":false,"anyOf":[{"required":["ingress"]},{"required":["ingresses"]}],"dependencies":{"ingress":{"properties":{"ingresses":false}}},"properties":{"ingress":{"type":"string","minLength":1},"ingresses":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"servicePort":{"type":"integer","minimum":1,"maximum":65535},"rootService":{"type":"string","minLength":1},"annotationPrefix":{"type":"string","minLength":1},"stickinessConfig":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"durationSeconds":{"type":"integer","minimum":1}}}}},"istio":{"type":"object","additionalProperties":false,"anyOf":[{"required":["virtualService"]},{"required":["virtualServices"]}],"dependencies":{"virtualService":{"properties":{"virtualServices":false}}},"properties":{"virtualService":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}},"virtualServices":{"type":"array","minItems":1,"items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}}},"destinationRule":{"type":"object","required":["name","canarySubsetName","stableSubsetName"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"canarySubsetName":{"type":"string","minLength":1},"stableSubsetName":{"type":"string","minLength":1},"additionalSubsetNames":{"type":"array","items":{"type":"string","minLength":1}}}}}},"smi":{"type":"object","additionalProperties":false,"properties":{"rootService":{"type":"string","minLength":1},"trafficSplitName":{"type":"string","minLength":1}}},"traefik":{"type":"object","required":["weightedTraefikServiceName"],"additionalProperties":false,"properties":{"weightedTraefikServiceName":{"type":"string","minLength":1}}},"apisix":{"type":"object","required":["route"],"additionalProperties":false,"properties":{"route":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1},"rules":{"type":"array","items":{"type":"string","minLength":1}}}}}},"ambassador":{"type":"object","required":["mappings"],"additionalProperties":false,"properties":{"mappings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}}},"appMesh":{"type":"object","description":"Checked by the app-mesh generator's options schema.","properties":{"virtualService":{"type":"object"},"virtualNodeGroup":{"type":"object"}}},"plugins":{"type":"object"}}};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7985,10 +7985,13 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data.plugins !== undefined){
-let data71 = data.plugins;
-if(!(data71 && typeof data71 == "object" && !Array.isArray(data71))){
-const err145 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.appMesh !== undefined){
+let data71 = data.appMesh;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.virtualService !== undefined){
+let data72 = data71.virtualService;
+if(!(data72 && typeof data72 == "object" && !Array.isArray(data72))){
+const err145 = {instancePath:instancePath+"/appMesh/virtualService",schemaPath:"#/properties/appMesh/properties/virtualService/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -7998,14 +8001,52 @@ vErrors.push(err145);
 errors++;
 }
 }
-}
-else {
-const err146 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data71.virtualNodeGroup !== undefined){
+let data73 = data71.virtualNodeGroup;
+if(!(data73 && typeof data73 == "object" && !Array.isArray(data73))){
+const err146 = {instancePath:instancePath+"/appMesh/virtualNodeGroup",schemaPath:"#/properties/appMesh/properties/virtualNodeGroup/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err146];
 }
 else {
 vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+else {
+const err147 = {instancePath:instancePath+"/appMesh",schemaPath:"#/properties/appMesh/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+if(data.plugins !== undefined){
+let data74 = data.plugins;
+if(!(data74 && typeof data74 == "object" && !Array.isArray(data74))){
+const err148 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+}
+else {
+const err149 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
 }
 errors++;
 }
@@ -11064,11 +11105,634 @@ validate56.errors = vErrors;
 return errors === 0;
 }
 
-exports["aws-alb-options"] = validate57;
-const schema88 = {"$id":"aws-alb-options","title":"aws-alb generator options","type":"object","additionalProperties":false,"required":["ingresses","servicePort","annotationPrefix"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"servicePort":{"type":"integer","minimum":1,"maximum":65535},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"alb.ingress.kubernetes.io"},"rootService":{"type":"string","minLength":1,"maxLength":253},"stickinessConfig":{"type":"object","additionalProperties":false,"required":["enabled"],"properties":{"enabled":{"type":"boolean"},"durationSeconds":{"type":"integer","minimum":1,"maximum":604800}},"if":{"properties":{"enabled":{"const":true}}},"then":{"required":["durationSeconds"]}}},"$schema":"http://json-schema.org/draft-07/schema#"};
-const pattern17 = new RegExp("^[^/]+$", "u");
+exports["ambassador-options"] = validate57;
+const schema88 = {"$id":"ambassador-options","title":"ambassador generator options","description":"Argo trafficRouting.ambassador as written: the base Mappings that route to the stable Service.","type":"object","additionalProperties":false,"required":["mappings"],"properties":{"mappings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1,"maxLength":245}}}};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="ambassador-options" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mappings === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mappings"},message:"must have required property '"+"mappings"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "mappings")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.mappings !== undefined){
+let data0 = data.mappings;
+if(Array.isArray(data0)){
+if(data0.length < 1){
+const err2 = {instancePath:instancePath+"/mappings",schemaPath:"#/properties/mappings/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 === "string"){
+if(func2(data1) > 245){
+const err3 = {instancePath:instancePath+"/mappings/" + i0,schemaPath:"#/properties/mappings/items/maxLength",keyword:"maxLength",params:{limit: 245},message:"must NOT have more than 245 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err4 = {instancePath:instancePath+"/mappings/" + i0,schemaPath:"#/properties/mappings/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/mappings/" + i0,schemaPath:"#/properties/mappings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/mappings",schemaPath:"#/properties/mappings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+
+exports["apisix-options"] = validate58;
+const schema89 = {"$id":"apisix-options","title":"apisix generator options","description":"Argo trafficRouting.apisix as written: the ApisixRoute and the names of its http rules to weight (default: the rule named like the route).","type":"object","additionalProperties":false,"required":["route"],"properties":{"route":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"rules":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}}}}};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="apisix-options" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.route === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "route"},message:"must have required property '"+"route"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "route")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.route !== undefined){
+let data0 = data.route;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.name === undefined){
+const err2 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!((key1 === "name") || (key1 === "rules"))){
+const err3 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+let data1 = data0.name;
+if(typeof data1 === "string"){
+if(func2(data1) > 253){
+const err4 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err5 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data0.rules !== undefined){
+let data2 = data0.rules;
+if(Array.isArray(data2)){
+if(data2.length < 1){
+const err7 = {instancePath:instancePath+"/route/rules",schemaPath:"#/properties/route/properties/rules/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err8 = {instancePath:instancePath+"/route/rules/" + i0,schemaPath:"#/properties/route/properties/rules/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/route/rules/" + i0,schemaPath:"#/properties/route/properties/rules/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/route/rules",schemaPath:"#/properties/route/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+
+exports["app-mesh-options"] = validate59;
+const schema90 = {"$id":"app-mesh-options","title":"app-mesh generator options","description":"Argo trafficRouting.appMesh as written: the App Mesh VirtualService (its VirtualRouter's routes to weight) and the canary and stable VirtualNodes.","type":"object","additionalProperties":false,"required":["virtualService","virtualNodeGroup"],"properties":{"virtualService":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"routes":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}}},"virtualNodeGroup":{"type":"object","additionalProperties":false,"required":["canaryVirtualNodeRef","stableVirtualNodeRef"],"properties":{"canaryVirtualNodeRef":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1}}},"stableVirtualNodeRef":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1}}}}}}};
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="app-mesh-options" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.virtualService === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "virtualService"},message:"must have required property '"+"virtualService"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.virtualNodeGroup === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "virtualNodeGroup"},message:"must have required property '"+"virtualNodeGroup"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "virtualService") || (key0 === "virtualNodeGroup"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.virtualService !== undefined){
+let data0 = data.virtualService;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.name === undefined){
+const err3 = {instancePath:instancePath+"/virtualService",schemaPath:"#/properties/virtualService/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!((key1 === "name") || (key1 === "routes"))){
+const err4 = {instancePath:instancePath+"/virtualService",schemaPath:"#/properties/virtualService/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+let data1 = data0.name;
+if(typeof data1 === "string"){
+if(func2(data1) > 253){
+const err5 = {instancePath:instancePath+"/virtualService/name",schemaPath:"#/properties/virtualService/properties/name/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err6 = {instancePath:instancePath+"/virtualService/name",schemaPath:"#/properties/virtualService/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/virtualService/name",schemaPath:"#/properties/virtualService/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data0.routes !== undefined){
+let data2 = data0.routes;
+if(Array.isArray(data2)){
+if(data2.length < 1){
+const err8 = {instancePath:instancePath+"/virtualService/routes",schemaPath:"#/properties/virtualService/properties/routes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err9 = {instancePath:instancePath+"/virtualService/routes/" + i0,schemaPath:"#/properties/virtualService/properties/routes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/virtualService/routes/" + i0,schemaPath:"#/properties/virtualService/properties/routes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/virtualService/routes",schemaPath:"#/properties/virtualService/properties/routes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/virtualService",schemaPath:"#/properties/virtualService/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.virtualNodeGroup !== undefined){
+let data4 = data.virtualNodeGroup;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.canaryVirtualNodeRef === undefined){
+const err13 = {instancePath:instancePath+"/virtualNodeGroup",schemaPath:"#/properties/virtualNodeGroup/required",keyword:"required",params:{missingProperty: "canaryVirtualNodeRef"},message:"must have required property '"+"canaryVirtualNodeRef"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data4.stableVirtualNodeRef === undefined){
+const err14 = {instancePath:instancePath+"/virtualNodeGroup",schemaPath:"#/properties/virtualNodeGroup/required",keyword:"required",params:{missingProperty: "stableVirtualNodeRef"},message:"must have required property '"+"stableVirtualNodeRef"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!((key2 === "canaryVirtualNodeRef") || (key2 === "stableVirtualNodeRef"))){
+const err15 = {instancePath:instancePath+"/virtualNodeGroup",schemaPath:"#/properties/virtualNodeGroup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data4.canaryVirtualNodeRef !== undefined){
+let data5 = data4.canaryVirtualNodeRef;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.name === undefined){
+const err16 = {instancePath:instancePath+"/virtualNodeGroup/canaryVirtualNodeRef",schemaPath:"#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key3 in data5){
+if(!(key3 === "name")){
+const err17 = {instancePath:instancePath+"/virtualNodeGroup/canaryVirtualNodeRef",schemaPath:"#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data5.name !== undefined){
+let data6 = data5.name;
+if(typeof data6 === "string"){
+if(func2(data6) < 1){
+const err18 = {instancePath:instancePath+"/virtualNodeGroup/canaryVirtualNodeRef/name",schemaPath:"#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/virtualNodeGroup/canaryVirtualNodeRef/name",schemaPath:"#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/virtualNodeGroup/canaryVirtualNodeRef",schemaPath:"#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.stableVirtualNodeRef !== undefined){
+let data7 = data4.stableVirtualNodeRef;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.name === undefined){
+const err21 = {instancePath:instancePath+"/virtualNodeGroup/stableVirtualNodeRef",schemaPath:"#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key4 in data7){
+if(!(key4 === "name")){
+const err22 = {instancePath:instancePath+"/virtualNodeGroup/stableVirtualNodeRef",schemaPath:"#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data7.name !== undefined){
+let data8 = data7.name;
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err23 = {instancePath:instancePath+"/virtualNodeGroup/stableVirtualNodeRef/name",schemaPath:"#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/virtualNodeGroup/stableVirtualNodeRef/name",schemaPath:"#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/virtualNodeGroup/stableVirtualNodeRef",schemaPath:"#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/virtualNodeGroup",schemaPath:"#/properties/virtualNodeGroup/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+
+exports["aws-alb-options"] = validate60;
+const schema91 = {"$id":"aws-alb-options","title":"aws-alb generator options","type":"object","additionalProperties":false,"required":["ingresses","servicePort","annotationPrefix"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"servicePort":{"type":"integer","minimum":1,"maximum":65535},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"alb.ingress.kubernetes.io"},"rootService":{"type":"string","minLength":1,"maxLength":253},"stickinessConfig":{"type":"object","additionalProperties":false,"required":["enabled"],"properties":{"enabled":{"type":"boolean"},"durationSeconds":{"type":"integer","minimum":1,"maximum":604800}},"if":{"properties":{"enabled":{"const":true}}},"then":{"required":["durationSeconds"]}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const pattern17 = new RegExp("^[^/]+$", "u");
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="aws-alb-options" */;
 let vErrors = null;
 let errors = 0;
@@ -11455,14 +12119,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
-exports["custom-options"] = validate58;
-const schema89 = {"$id":"custom-options","title":"custom generator options","type":"object","additionalProperties":false,"required":["refs","templates"],"properties":{"refs":{"description":"Kruise trafficRoutings[0].customNetworkRefs, as written.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["apiVersion","kind","name"],"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"type":"string","minLength":1},"name":{"type":"string","minLength":1,"maxLength":253}}}},"templates":{"description":"Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (src/spec/route-template.ts).","type":"array","default":[],"items":{"type":"object","additionalProperties":false,"required":["name","group","kind","template","origin","lineMapped"],"properties":{"name":{"type":"string"},"group":{"type":"string"},"kind":{"type":"string","minLength":1},"template":{"type":"string"},"origin":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}},"lineMapped":{"type":"boolean"}}}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+exports["custom-options"] = validate61;
+const schema92 = {"$id":"custom-options","title":"custom generator options","type":"object","additionalProperties":false,"required":["refs","templates"],"properties":{"refs":{"description":"Kruise trafficRoutings[0].customNetworkRefs, as written.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["apiVersion","kind","name"],"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"type":"string","minLength":1},"name":{"type":"string","minLength":1,"maxLength":253}}}},"templates":{"description":"Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (src/spec/route-template.ts).","type":"array","default":[],"items":{"type":"object","additionalProperties":false,"required":["name","group","kind","template","origin","lineMapped"],"properties":{"name":{"type":"string"},"group":{"type":"string"},"kind":{"type":"string","minLength":1},"template":{"type":"string"},"origin":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}},"lineMapped":{"type":"boolean"}}}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="custom-options" */;
 let vErrors = null;
 let errors = 0;
@@ -11974,14 +12638,14 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 
-exports["gateway-api-options"] = validate59;
-const schema90 = {"$id":"gateway-api-options","title":"gateway-api generator options","type":"object","additionalProperties":false,"required":["httpRoutes","useHeaderRoutes","unsupported"],"properties":{"httpRoutes":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"useHeaderRoutes":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253},"default":[]},"namespace":{"type":"string","minLength":1,"maxLength":63},"inProgressLabel":{"type":"object","additionalProperties":false,"required":["key","value"],"properties":{"key":{"type":"string","minLength":1,"maxLength":317},"value":{"type":"string","maxLength":63}}},"unsupported":{"type":"array","items":{"type":"string"},"default":[]}},"$schema":"http://json-schema.org/draft-07/schema#"};
+exports["gateway-api-options"] = validate62;
+const schema93 = {"$id":"gateway-api-options","title":"gateway-api generator options","type":"object","additionalProperties":false,"required":["httpRoutes","useHeaderRoutes","unsupported"],"properties":{"httpRoutes":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"useHeaderRoutes":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253},"default":[]},"namespace":{"type":"string","minLength":1,"maxLength":63},"inProgressLabel":{"type":"object","additionalProperties":false,"required":["key","value"],"properties":{"key":{"type":"string","minLength":1,"maxLength":317},"value":{"type":"string","maxLength":63}}},"unsupported":{"type":"array","items":{"type":"string"},"default":[]}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="gateway-api-options" */;
 let vErrors = null;
 let errors = 0;
@@ -12371,15 +13035,15 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
 
-exports["higress-options"] = validate60;
-const schema91 = {"$id":"higress-options","title":"higress generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+exports["higress-options"] = validate63;
+const schema94 = {"$id":"higress-options","title":"higress generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 const pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="higress-options" */;
 let vErrors = null;
 let errors = 0;
@@ -12512,14 +13176,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 
-exports["ingress-nginx-options"] = validate61;
-const schema92 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressName":{"enum":["suffix","argo"]}},"$schema":"http://json-schema.org/draft-07/schema#"};
+exports["ingress-nginx-options"] = validate64;
+const schema95 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressName":{"enum":["suffix","argo"]}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ingress-nginx-options" */;
 let vErrors = null;
 let errors = 0;
@@ -12756,7 +13420,7 @@ errors++;
 if(data.canaryIngressName !== undefined){
 let data7 = data.canaryIngressName;
 if(!((data7 === "suffix") || (data7 === "argo"))){
-const err18 = {instancePath:instancePath+"/canaryIngressName",schemaPath:"#/properties/canaryIngressName/enum",keyword:"enum",params:{allowedValues: schema92.properties.canaryIngressName.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/canaryIngressName",schemaPath:"#/properties/canaryIngressName/enum",keyword:"enum",params:{allowedValues: schema95.properties.canaryIngressName.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12777,15 +13441,15 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
 
-exports["istio-options"] = validate62;
-const schema93 = {"$id":"istio-options","title":"istio generator options","description":"Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.","type":"object","additionalProperties":false,"definitions":{"virtualService":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}}},"properties":{"virtualService":{"$ref":"#/definitions/virtualService"},"virtualServices":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/virtualService"}},"destinationRule":{"type":"object","additionalProperties":false,"required":["name","canarySubsetName","stableSubsetName"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"canarySubsetName":{"type":"string","minLength":1},"stableSubsetName":{"type":"string","minLength":1},"additionalSubsetNames":{"type":"array","items":{"type":"string","minLength":1}}}},"refs":{"type":"array","minItems":1,"items":{"type":"object","required":["apiVersion","kind","name"],"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"enum":["VirtualService","DestinationRule"]},"name":{"type":"string","minLength":1,"maxLength":253}}}}}};
-const schema94 = {"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}};
+exports["istio-options"] = validate65;
+const schema96 = {"$id":"istio-options","title":"istio generator options","description":"Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.","type":"object","additionalProperties":false,"definitions":{"virtualService":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}}},"properties":{"virtualService":{"$ref":"#/definitions/virtualService"},"virtualServices":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/virtualService"}},"destinationRule":{"type":"object","additionalProperties":false,"required":["name","canarySubsetName","stableSubsetName"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"canarySubsetName":{"type":"string","minLength":1},"stableSubsetName":{"type":"string","minLength":1},"additionalSubsetNames":{"type":"array","items":{"type":"string","minLength":1}}}},"refs":{"type":"array","minItems":1,"items":{"type":"object","required":["apiVersion","kind","name"],"properties":{"apiVersion":{"type":"string","minLength":1},"kind":{"enum":["VirtualService","DestinationRule"]},"name":{"type":"string","minLength":1,"maxLength":253}}}}}};
+const schema97 = {"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":253},"routes":{"type":"array","items":{"type":"string","minLength":1}},"tlsRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0},"sniHosts":{"type":"array","items":{"type":"string","minLength":1}}}}},"tcpRoutes":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"port":{"type":"integer","minimum":0}}}}}};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="istio-options" */;
 let vErrors = null;
 let errors = 0;
@@ -13666,7 +14330,7 @@ errors++;
 if(data32.kind !== undefined){
 let data34 = data32.kind;
 if(!((data34 === "VirtualService") || (data34 === "DestinationRule"))){
-const err68 = {instancePath:instancePath+"/refs/" + i10+"/kind",schemaPath:"#/properties/refs/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema93.properties.refs.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err68 = {instancePath:instancePath+"/refs/" + i10+"/kind",schemaPath:"#/properties/refs/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema96.properties.refs.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -13746,14 +14410,14 @@ vErrors.push(err74);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
 
-exports["mse-options"] = validate63;
-const schema96 = {"$id":"mse-options","title":"mse generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
+exports["mse-options"] = validate66;
+const schema99 = {"$id":"mse-options","title":"mse generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":239,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$","$comment":"a DNS subdomain short enough that <name>-canary-weight stays within 253 characters"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="mse-options" */;
 let vErrors = null;
 let errors = 0;
@@ -13886,7 +14550,192 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate66.errors = vErrors;
+return errors === 0;
+}
+
+exports["smi-options"] = validate67;
+const schema100 = {"$id":"smi-options","title":"smi generator options","description":"Argo trafficRouting.smi as written: the TrafficSplit's name (default: the rollout's) and its root Service (default: the stable Service).","type":"object","additionalProperties":false,"properties":{"rootService":{"type":"string","minLength":1,"maxLength":63},"trafficSplitName":{"type":"string","minLength":1,"maxLength":253}}};
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="smi-options" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "rootService") || (key0 === "trafficSplitName"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.rootService !== undefined){
+let data0 = data.rootService;
+if(typeof data0 === "string"){
+if(func2(data0) > 63){
+const err1 = {instancePath:instancePath+"/rootService",schemaPath:"#/properties/rootService/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err2 = {instancePath:instancePath+"/rootService",schemaPath:"#/properties/rootService/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/rootService",schemaPath:"#/properties/rootService/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.trafficSplitName !== undefined){
+let data1 = data.trafficSplitName;
+if(typeof data1 === "string"){
+if(func2(data1) > 253){
+const err4 = {instancePath:instancePath+"/trafficSplitName",schemaPath:"#/properties/trafficSplitName/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err5 = {instancePath:instancePath+"/trafficSplitName",schemaPath:"#/properties/trafficSplitName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/trafficSplitName",schemaPath:"#/properties/trafficSplitName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+
+exports["traefik-options"] = validate68;
+const schema101 = {"$id":"traefik-options","title":"traefik generator options","description":"Argo trafficRouting.traefik as written: the weighted TraefikService that splits the app's traffic.","type":"object","additionalProperties":false,"required":["weightedTraefikServiceName"],"properties":{"weightedTraefikServiceName":{"type":"string","minLength":1,"maxLength":253}}};
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="traefik-options" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.weightedTraefikServiceName === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weightedTraefikServiceName"},message:"must have required property '"+"weightedTraefikServiceName"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "weightedTraefikServiceName")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.weightedTraefikServiceName !== undefined){
+let data0 = data.weightedTraefikServiceName;
+if(typeof data0 === "string"){
+if(func2(data0) > 253){
+const err2 = {instancePath:instancePath+"/weightedTraefikServiceName",schemaPath:"#/properties/weightedTraefikServiceName/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err3 = {instancePath:instancePath+"/weightedTraefikServiceName",schemaPath:"#/properties/weightedTraefikServiceName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/weightedTraefikServiceName",schemaPath:"#/properties/weightedTraefikServiceName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate68.errors = vErrors;
 return errors === 0;
 }
 
