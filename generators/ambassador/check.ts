@@ -15,7 +15,10 @@ export function check(ctx: Ctx): Diagnostic[] {
     const found = findMapping(ctx, name);
     if (!found) {
       out.push(
-        diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: Mapping "${name}" (getambassador.io) not found in the app's manifests`),
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `${where(ctx)}: Mapping "${name}" (getambassador.io) not found in the app's manifests`,
+        ),
       );
       continue;
     }

@@ -23,7 +23,8 @@ export const capabilities: Capabilities = {
 
 export default defineGenerator<AmbassadorOptions>({
   id: 'ambassador',
-  summary: 'Ambassador / Emissary: a <mapping>-canary Mapping to the canary Service with weight W beside each base Mapping',
+  summary:
+    'Ambassador / Emissary: a <mapping>-canary Mapping to the canary Service with weight W beside each base Mapping',
   capabilities,
   optionsSchema,
   check,

@@ -22,7 +22,10 @@ export function simulate(objects: readonly KubeObject[], request: SimRequest): S
   if (fitting.length === 0) return undefined;
   const best = [...fitting].sort((a, b) => rank(b.spec) - rank(a.spec))[0];
   const group = fitting.filter((c) => c.group === best.group);
-  return { backends: shares(group), rule: `Mapping group ${String(best.spec.prefix ?? '/')} (${group.map((c) => c.name).join(', ')})` };
+  return {
+    backends: shares(group),
+    rule: `Mapping group ${String(best.spec.prefix ?? '/')} (${group.map((c) => c.name).join(', ')})`,
+  };
 }
 
 function shares(group: readonly Candidate[]): SimResult['backends'] {

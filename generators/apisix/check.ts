@@ -8,18 +8,25 @@ const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}
 export function check(ctx: Ctx): Diagnostic[] {
   const name = ctx.options.route.name;
   if (!ctx.stableService || ctx.stableService === ctx.canaryService)
-    return [diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: apisix needs canaryService and stableService (two Services)`)];
+    return [
+      diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: apisix needs canaryService and stableService (two Services)`),
+    ];
   const found = findRoute(ctx);
   if (!found)
     return [
-      diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: ApisixRoute "${name}" (apisix.apache.org) not found in the app's manifests`),
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where(ctx)}: ApisixRoute "${name}" (apisix.apache.org) not found in the app's manifests`,
+      ),
     ];
   const out: Diagnostic[] = [];
   const rules = httpRules(found.object);
   for (const rule of targetRules(ctx)) {
     const i = rules.findIndex((r) => r.name === rule);
     if (i < 0) {
-      const hint = ctx.options.route.rules ? '' : ' (without apisix.route.rules the rule named like the route is weighted; list the rules)';
+      const hint = ctx.options.route.rules
+        ? ''
+        : ' (without apisix.route.rules the rule named like the route is weighted; list the rules)';
       out.push(diagnosticAt(found.origin, `${where(ctx)}: ApisixRoute "${name}" has no http rule "${rule}"${hint}`));
     } else if (!listOf(rules[i].backends).some((b) => b.serviceName === ctx.stableService))
       out.push(

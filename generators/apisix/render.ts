@@ -35,7 +35,8 @@ function weigh(backends: readonly Json[], ctx: Ctx, canary: number, keepIdle: bo
     }
     const stable = b.serviceName === ctx.stableService;
     out.push(stable ? { ...cloneJson(b), weight: 100 - canary } : cloneJson(b));
-    if (stable && !hasCanary && canary > 0) out.push({ ...cloneJson(b), serviceName: ctx.canaryService, weight: canary });
+    if (stable && !hasCanary && canary > 0)
+      out.push({ ...cloneJson(b), serviceName: ctx.canaryService, weight: canary });
   }
   return out;
 }

@@ -40,7 +40,11 @@ function fits(match: Json, r: SimRequest): boolean {
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? '').toLowerCase().replace(/:\d+$/, '');
-  if (hosts.length > 0 && r.host !== undefined && !hosts.some((h) => (h.startsWith('*.') ? host.endsWith(h.slice(1)) : h === host)))
+  if (
+    hosts.length > 0 &&
+    r.host !== undefined &&
+    !hosts.some((h) => (h.startsWith('*.') ? host.endsWith(h.slice(1)) : h === host))
+  )
     return false;
   const methods = strings(match.methods);
   if (methods.length > 0 && !methods.includes(r.method ?? 'GET')) return false;

@@ -26,7 +26,9 @@ export function check(ctx: Ctx): Diagnostic[] {
       ),
     ];
   const routes = listOf(specOf(router.object).routes);
-  for (const n of names ?? []) if (!routes.some((r) => r.name === n)) out.push(diagnosticAt(router.origin, `${where(ctx)}: VirtualRouter "${routerName}" has no route "${n}"`));
+  for (const n of names ?? [])
+    if (!routes.some((r) => r.name === n))
+      out.push(diagnosticAt(router.origin, `${where(ctx)}: VirtualRouter "${routerName}" has no route "${n}"`));
   for (const r of routes.filter((r) => !names || names.includes(String(r.name)))) {
     if (!targetsOf(r)?.targets.some((t) => targetNode(t) === s.name))
       out.push(
@@ -44,6 +46,12 @@ export function claims(ctx: Ctx): RouteClaim[] {
   const vs = findAppMesh(ctx, 'VirtualService', ctx.options.virtualService.name);
   const router = vs ? routerNameOf(vs.object) : undefined;
   return router
-    ? [{ key: `app-mesh:${ctx.rollout.namespace ?? ''}/${router}`, description: `VirtualRouter "${router}"`, origin: vs?.origin ?? ctx.optionsOrigin }]
+    ? [
+        {
+          key: `app-mesh:${ctx.rollout.namespace ?? ''}/${router}`,
+          description: `VirtualRouter "${router}"`,
+          origin: vs?.origin ?? ctx.optionsOrigin,
+        },
+      ]
     : [];
 }

@@ -32,7 +32,13 @@ function weighRoute(route: Json, ctx: Ctx, canary: number): Json {
   const targets: Json[] = [];
   for (const t of found.targets) {
     const node = targetNode(t);
-    targets.push(node === s.name ? { ...cloneJson(t), weight: 100 - canary } : node === c.name ? { ...cloneJson(t), weight: canary } : cloneJson(t));
+    targets.push(
+      node === s.name
+        ? { ...cloneJson(t), weight: 100 - canary }
+        : node === c.name
+          ? { ...cloneJson(t), weight: canary }
+          : cloneJson(t),
+    );
     if (node === s.name && !hasCanary)
       targets.push({ ...cloneJson(t), virtualNodeRef: { ...objOf(t.virtualNodeRef), name: c.name }, weight: canary });
   }

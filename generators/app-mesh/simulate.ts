@@ -9,7 +9,11 @@ export function simulate(objects: readonly KubeObject[], request: SimRequest): S
 }
 
 /** The Envoy sidecar routes a call to Service `service` through the VirtualService named by it (its awsName's first label). */
-export function simulateHop(objects: readonly KubeObject[], service: string, request: SimRequest): SimResult | undefined {
+export function simulateHop(
+  objects: readonly KubeObject[],
+  service: string,
+  request: SimRequest,
+): SimResult | undefined {
   return route(objects, request, (svc) => svc === service);
 }
 
@@ -19,7 +23,11 @@ export function simulateHop(objects: readonly KubeObject[], service: string, req
  * weighted targets; each VirtualNode sends to the Service its DNS service discovery names.
  * Cloud Map discovery is not modelled (the node's Service is taken from its name).
  */
-function route(objects: readonly KubeObject[], request: SimRequest, fits: (svc: string) => boolean): SimResult | undefined {
+function route(
+  objects: readonly KubeObject[],
+  request: SimRequest,
+  fits: (svc: string) => boolean,
+): SimResult | undefined {
   for (const vs of objects.filter((o) => isAppMesh(o, 'VirtualService'))) {
     const called = String(specOf(vs).awsName ?? vs.metadata.name).split('.')[0];
     if (!fits(called)) continue;
@@ -27,7 +35,7 @@ function route(objects: readonly KubeObject[], request: SimRequest, fits: (svc: 
     if (!router) return undefined;
     const routes = listOf(specOf(router).routes).sort((a, b) => priority(a) - priority(b));
     const hit = routes.find((r) => matchFits(r, request));
-    const targets = hit ? targetsOf(hit)?.targets ?? [] : [];
+    const targets = hit ? (targetsOf(hit)?.targets ?? []) : [];
     const total = targets.reduce((n, t) => n + Number(t.weight ?? 0), 0);
     if (!hit || total <= 0) return undefined;
     return {

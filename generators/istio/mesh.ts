@@ -8,7 +8,11 @@ import { shortHost, specOf } from './vs';
  * sidecar applies the VirtualServices bound to the mesh (no `gateways`, or `mesh` among them)
  * whose hosts name that Service. Gateway-only VirtualServices never see this traffic.
  */
-export function simulateHop(objects: readonly KubeObject[], service: string, request: SimRequest): SimResult | undefined {
+export function simulateHop(
+  objects: readonly KubeObject[],
+  service: string,
+  request: SimRequest,
+): SimResult | undefined {
   const seen = objects.filter((o) => o.kind !== 'VirtualService' || (boundToMesh(o) && namesService(o, service)));
   if (!seen.some((o) => o.kind === 'VirtualService')) return undefined;
   const { host: _host, ...rest } = request;

@@ -9,7 +9,9 @@ const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}
 export function check(ctx: Ctx): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (!ctx.stableService || ctx.stableService === ctx.canaryService)
-    out.push(diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: smi needs canaryService and stableService (two Services)`));
+    out.push(
+      diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: smi needs canaryService and stableService (two Services)`),
+    );
   if (rootService(ctx) === ctx.canaryService)
     out.push(diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: smi rootService must not be the canary Service`));
   const source = ctx.resources.find('TrafficSplit', splitName(ctx), ctx.rollout.namespace);

@@ -28,7 +28,9 @@ export default defineGenerator<SmiOptions>({
   optionsSchema,
   check,
   unsupported: (t) =>
-    Number.isInteger((t.weight * 100) / t.weightTotal) ? [] : [`weight ${t.weight} (TrafficSplit weights are whole numbers out of 100)`],
+    Number.isInteger((t.weight * 100) / t.weightTotal)
+      ? []
+      : [`weight ${t.weight} (TrafficSplit weights are whole numbers out of 100)`],
   claims,
   render,
   simulate,

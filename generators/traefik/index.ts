@@ -41,7 +41,8 @@ function unsupported(t: TrafficState): string[] {
 
 export default defineGenerator<TraefikOptions>({
   id: 'traefik',
-  summary: 'Traefik weighted TraefikService (canary and stable weights) and a canary mirror in a mirroring TraefikService',
+  summary:
+    'Traefik weighted TraefikService (canary and stable weights) and a canary mirror in a mirroring TraefikService',
   capabilities,
   optionsSchema,
   check,

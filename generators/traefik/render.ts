@@ -32,7 +32,8 @@ function weigh(entries: readonly Json[], ctx: Ctx, canary: number, keepIdle: boo
       continue;
     }
     out.push(e === stable ? { ...cloneJson(e), weight: 100 - canary } : cloneJson(e));
-    if (e === stable && !hasCanary && canary > 0) out.push({ ...cloneJson(e), name: ctx.canaryService, weight: canary });
+    if (e === stable && !hasCanary && canary > 0)
+      out.push({ ...cloneJson(e), name: ctx.canaryService, weight: canary });
   }
   return out;
 }
