@@ -44547,6 +44547,27 @@ var aliyun_alb_default = defineGenerator({
   simulate
 });
 
+// generators/weight-only.ts
+var weightOnlyCapabilities = {
+  weight: true,
+  customWeightTotal: false,
+  headerMatchTypes: [],
+  cookieMatch: false,
+  queryMatch: false,
+  pathMatch: false,
+  methodMatch: false,
+  conditionsPerMatch: 0,
+  matchesPerStep: 0,
+  matchWithWeight: false,
+  namedHeaderRoutes: false,
+  mirror: false,
+  requestHeaderModifier: false
+};
+function wholePercentProblems(t, what) {
+  return Number.isInteger(t.weight * 100 / t.weightTotal) ? [] : [`weight ${t.weight} of ${t.weightTotal} (${what} are whole numbers out of 100)`];
+}
+var percentOf = (t) => Math.round(t.weight * 100 / t.weightTotal);
+
 // generators/ambassador/check.ts
 init_diagnostics();
 
@@ -44631,7 +44652,7 @@ function claims2(ctx) {
 
 // generators/ambassador/render.ts
 function render3(ctx, traffic2) {
-  const canary = Math.round(traffic2.weight * 100 / traffic2.weightTotal);
+  const canary = percentOf(traffic2);
   if (canary <= 0) return [];
   return ctx.options.mappings.map((name) => {
     const base = findMapping(ctx, name)?.object;
@@ -44692,28 +44713,14 @@ function headerOf(r, name) {
 }
 
 // generators/ambassador/index.ts
-var capabilities2 = {
-  weight: true,
-  customWeightTotal: false,
-  headerMatchTypes: [],
-  cookieMatch: false,
-  queryMatch: false,
-  pathMatch: false,
-  methodMatch: false,
-  conditionsPerMatch: 0,
-  matchesPerStep: 0,
-  matchWithWeight: false,
-  namedHeaderRoutes: false,
-  mirror: false,
-  requestHeaderModifier: false
-};
+var capabilities2 = weightOnlyCapabilities;
 var ambassador_default = defineGenerator({
   id: "ambassador",
   summary: "Ambassador / Emissary: a <mapping>-canary Mapping to the canary Service with weight W beside each base Mapping",
   capabilities: capabilities2,
   optionsSchema: options_schema_default3,
   check: check2,
-  unsupported: (t) => Number.isInteger(t.weight * 100 / t.weightTotal) ? [] : [`weight ${t.weight} (Mapping weights are whole numbers out of 100)`],
+  unsupported: (t) => wholePercentProblems(t, "Mapping weights"),
   claims: claims2,
   render: render3,
   simulate: simulate2
@@ -44818,7 +44825,7 @@ function claims3(ctx) {
 function render4(ctx, traffic2) {
   const route2 = findRoute(ctx)?.object;
   if (!route2) throw new Error(`ApisixRoute "${ctx.options.route.name}" not found`);
-  const canary = Math.round(traffic2.weight * 100 / traffic2.weightTotal);
+  const canary = percentOf(traffic2);
   const keepIdle = ctx.resources.find("Service", ctx.canaryService, ctx.rollout.namespace) !== void 0;
   const targets2 = targetRules(ctx);
   const http = httpRules(route2).map(
@@ -44915,19 +44922,10 @@ function exprFits(e, r) {
 
 // generators/apisix/index.ts
 var capabilities3 = {
-  weight: true,
-  customWeightTotal: false,
+  ...weightOnlyCapabilities,
   headerMatchTypes: ["Exact", "RegularExpression", "Prefix"],
-  cookieMatch: false,
-  queryMatch: false,
-  pathMatch: false,
-  methodMatch: false,
-  conditionsPerMatch: 0,
-  matchesPerStep: 0,
   matchWithWeight: true,
-  namedHeaderRoutes: true,
-  mirror: false,
-  requestHeaderModifier: false
+  namedHeaderRoutes: true
 };
 var apisix_default = defineGenerator({
   id: "apisix",
@@ -44935,7 +44933,7 @@ var apisix_default = defineGenerator({
   capabilities: capabilities3,
   optionsSchema: options_schema_default4,
   check: check3,
-  unsupported: (t) => Number.isInteger(t.weight * 100 / t.weightTotal) ? [] : [`weight ${t.weight} (ApisixRoute backend weights are whole numbers out of 100)`],
+  unsupported: (t) => wholePercentProblems(t, "ApisixRoute backend weights"),
   claims: claims3,
   render: render4,
   simulate: simulate3
@@ -45069,7 +45067,7 @@ function render5(ctx, traffic2) {
   const vs = findAppMesh(ctx, "VirtualService", ctx.options.virtualService.name)?.object;
   const router = vs && findAppMesh(ctx, "VirtualRouter", routerNameOf(vs) ?? "")?.object;
   if (!router) throw new Error(`VirtualRouter of VirtualService "${ctx.options.virtualService.name}" not found`);
-  const canary = Math.round(traffic2.weight * 100 / traffic2.weightTotal);
+  const canary = percentOf(traffic2);
   const names = ctx.options.virtualService.routes;
   const routes = specOf3(router).routes.map(
     (r) => names && !names.includes(String(r.name)) ? r : weighRoute(r, ctx, canary)
@@ -45159,28 +45157,14 @@ function nodeService(objects, node) {
 }
 
 // generators/app-mesh/index.ts
-var capabilities4 = {
-  weight: true,
-  customWeightTotal: false,
-  headerMatchTypes: [],
-  cookieMatch: false,
-  queryMatch: false,
-  pathMatch: false,
-  methodMatch: false,
-  conditionsPerMatch: 0,
-  matchesPerStep: 0,
-  matchWithWeight: false,
-  namedHeaderRoutes: false,
-  mirror: false,
-  requestHeaderModifier: false
-};
+var capabilities4 = weightOnlyCapabilities;
 var app_mesh_default = defineGenerator({
   id: "app-mesh",
   summary: "AWS App Mesh VirtualRouter route weights between the canary and stable VirtualNodes (virtualNodeGroup)",
   capabilities: capabilities4,
   optionsSchema: options_schema_default5,
   check: check4,
-  unsupported: (t) => Number.isInteger(t.weight * 100 / t.weightTotal) ? [] : [`weight ${t.weight} (App Mesh target weights are whole numbers out of 100)`],
+  unsupported: (t) => wholePercentProblems(t, "App Mesh target weights"),
   claims: claims4,
   render: render5,
   simulate: simulate4,
@@ -48506,7 +48490,7 @@ function render11(ctx, traffic2) {
   const source = ctx.resources.find("TrafficSplit", name, ctx.rollout.namespace)?.object;
   const apiVersion = source?.apiVersion ?? DEFAULT_API_VERSION;
   const weight = (w) => apiVersion.endsWith("/v1alpha1") ? String(w) : w;
-  const canary = Math.round(traffic2.weight * 100 / traffic2.weightTotal);
+  const canary = percentOf(traffic2);
   const backends = [
     ...canary > 0 ? [{ service: ctx.canaryService, weight: weight(canary) }] : [],
     { service: ctx.stableService, weight: weight(100 - canary) }
@@ -48551,28 +48535,14 @@ function quantity(value) {
 }
 
 // generators/smi/index.ts
-var capabilities10 = {
-  weight: true,
-  customWeightTotal: false,
-  headerMatchTypes: [],
-  cookieMatch: false,
-  queryMatch: false,
-  pathMatch: false,
-  methodMatch: false,
-  conditionsPerMatch: 0,
-  matchesPerStep: 0,
-  matchWithWeight: false,
-  namedHeaderRoutes: false,
-  mirror: false,
-  requestHeaderModifier: false
-};
+var capabilities10 = weightOnlyCapabilities;
 var smi_default = defineGenerator({
   id: "smi",
   summary: "SMI TrafficSplit (split.smi-spec.io v1alpha1..v1alpha3): root Service split between canary and stable",
   capabilities: capabilities10,
   optionsSchema: options_schema_default12,
   check: check11,
-  unsupported: (t) => Number.isInteger(t.weight * 100 / t.weightTotal) ? [] : [`weight ${t.weight} (TrafficSplit weights are whole numbers out of 100)`],
+  unsupported: (t) => wholePercentProblems(t, "TrafficSplit weights"),
   claims: claims11,
   render: render11,
   simulate: simulate10,
@@ -48661,7 +48631,7 @@ function claims12(ctx) {
 function render12(ctx, traffic2) {
   const weighted2 = findWeighted(ctx)?.object;
   if (!weighted2) throw new Error(`TraefikService "${ctx.options.weightedTraefikServiceName}" not found`);
-  const canary = Math.round(traffic2.weight * 100 / traffic2.weightTotal);
+  const canary = percentOf(traffic2);
   const keepIdle = ctx.resources.find("Service", ctx.canaryService, ctx.rollout.namespace) !== void 0;
   const spec = specOf5(weighted2);
   const services = weigh2(listOf3(isObject(spec.weighted) ? spec.weighted.services : []), ctx, canary, keepIdle);
@@ -48784,25 +48754,9 @@ function refsOf(ts) {
 }
 
 // generators/traefik/index.ts
-var capabilities11 = {
-  weight: true,
-  customWeightTotal: false,
-  headerMatchTypes: [],
-  cookieMatch: false,
-  queryMatch: false,
-  pathMatch: false,
-  methodMatch: false,
-  conditionsPerMatch: 0,
-  matchesPerStep: 0,
-  matchWithWeight: false,
-  namedHeaderRoutes: false,
-  mirror: true,
-  requestHeaderModifier: false
-};
+var capabilities11 = { ...weightOnlyCapabilities, mirror: true };
 function unsupported(t) {
-  const out = [];
-  if (!Number.isInteger(t.weight * 100 / t.weightTotal))
-    out.push(`weight ${t.weight} (TraefikService weights are whole numbers out of 100)`);
+  const out = wholePercentProblems(t, "TraefikService weights");
   for (const r of t.mirrorRoutes.filter((m) => m.matches.length > 0))
     out.push(
       `mirror route "${r.name}" with a match (a Traefik mirroring service copies a share of every request; write match: [])`

@@ -1,25 +1,12 @@
 import { Capabilities, defineGenerator } from '../types';
+import { weightOnlyCapabilities, wholePercentProblems } from '../weight-only';
 import { check, claims } from './check';
 import { AmbassadorOptions, optionsSchema } from './options';
 import { render } from './render';
 import { simulate } from './simulate';
 
 /** A canary Mapping carries a weight out of 100 and nothing else (Argo's Ambassador provider neither). */
-export const capabilities: Capabilities = {
-  weight: true,
-  customWeightTotal: false,
-  headerMatchTypes: [],
-  cookieMatch: false,
-  queryMatch: false,
-  pathMatch: false,
-  methodMatch: false,
-  conditionsPerMatch: 0,
-  matchesPerStep: 0,
-  matchWithWeight: false,
-  namedHeaderRoutes: false,
-  mirror: false,
-  requestHeaderModifier: false,
-};
+export const capabilities: Capabilities = weightOnlyCapabilities;
 
 export default defineGenerator<AmbassadorOptions>({
   id: 'ambassador',
@@ -28,10 +15,7 @@ export default defineGenerator<AmbassadorOptions>({
   capabilities,
   optionsSchema,
   check,
-  unsupported: (t) =>
-    Number.isInteger((t.weight * 100) / t.weightTotal)
-      ? []
-      : [`weight ${t.weight} (Mapping weights are whole numbers out of 100)`],
+  unsupported: (t) => wholePercentProblems(t, 'Mapping weights'),
   claims,
   render,
   simulate,

@@ -1,3 +1,4 @@
+import { percentOf } from '../weight-only';
 import { cloneJson, KubeObject } from '../../src/model/kube';
 import type { TrafficState } from '../../src/plan/types';
 import { canaryMappingName, Ctx, findMapping, specOf, splitServiceUrl } from './options';
@@ -9,7 +10,7 @@ import { canaryMappingName, Ctx, findMapping, specOf, splitServiceUrl } from './
  * At weight 0 the copy is absent, so the base Mapping takes everything; the base is never changed.
  */
 export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
-  const canary = Math.round((traffic.weight * 100) / traffic.weightTotal);
+  const canary = percentOf(traffic);
   if (canary <= 0) return [];
   return ctx.options.mappings.map((name) => {
     const base = findMapping(ctx, name)?.object;

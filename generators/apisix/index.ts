@@ -1,4 +1,5 @@
 import { Capabilities, defineGenerator } from '../types';
+import { weightOnlyCapabilities, wholePercentProblems } from '../weight-only';
 import { check, claims } from './check';
 import { ApisixOptions, optionsSchema } from './options';
 import { render } from './render';
@@ -10,19 +11,10 @@ import { simulate } from './simulate';
  * modification (Argo's APISIX provider neither).
  */
 export const capabilities: Capabilities = {
-  weight: true,
-  customWeightTotal: false,
+  ...weightOnlyCapabilities,
   headerMatchTypes: ['Exact', 'RegularExpression', 'Prefix'],
-  cookieMatch: false,
-  queryMatch: false,
-  pathMatch: false,
-  methodMatch: false,
-  conditionsPerMatch: 0,
-  matchesPerStep: 0,
   matchWithWeight: true,
   namedHeaderRoutes: true,
-  mirror: false,
-  requestHeaderModifier: false,
 };
 
 export default defineGenerator<ApisixOptions>({
@@ -31,10 +23,7 @@ export default defineGenerator<ApisixOptions>({
   capabilities,
   optionsSchema,
   check,
-  unsupported: (t) =>
-    Number.isInteger((t.weight * 100) / t.weightTotal)
-      ? []
-      : [`weight ${t.weight} (ApisixRoute backend weights are whole numbers out of 100)`],
+  unsupported: (t) => wholePercentProblems(t, 'ApisixRoute backend weights'),
   claims,
   render,
   simulate,

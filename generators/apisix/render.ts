@@ -1,3 +1,4 @@
+import { percentOf } from '../weight-only';
 import { cloneJson, isObject, KubeObject } from '../../src/model/kube';
 import type { TrafficState } from '../../src/plan/types';
 import type { NamedRoute, ValueMatch } from '../../src/spec/types';
@@ -13,7 +14,7 @@ import { Ctx, findRoute, httpRules, Json, listOf, specOf, targetRules } from './
 export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
   const route = findRoute(ctx)?.object;
   if (!route) throw new Error(`ApisixRoute "${ctx.options.route.name}" not found`);
-  const canary = Math.round((traffic.weight * 100) / traffic.weightTotal);
+  const canary = percentOf(traffic);
   const keepIdle = ctx.resources.find('Service', ctx.canaryService, ctx.rollout.namespace) !== undefined;
   const targets = targetRules(ctx);
   const http = httpRules(route).map((r) =>

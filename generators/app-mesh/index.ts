@@ -1,25 +1,12 @@
 import { Capabilities, defineGenerator } from '../types';
+import { weightOnlyCapabilities, wholePercentProblems } from '../weight-only';
 import { check, claims } from './check';
 import { AppMeshOptions, optionsSchema } from './options';
 import { render } from './render';
 import { simulate, simulateHop } from './simulate';
 
 /** VirtualRouter weighted targets out of 100, nothing else (Argo's App Mesh provider neither). */
-export const capabilities: Capabilities = {
-  weight: true,
-  customWeightTotal: false,
-  headerMatchTypes: [],
-  cookieMatch: false,
-  queryMatch: false,
-  pathMatch: false,
-  methodMatch: false,
-  conditionsPerMatch: 0,
-  matchesPerStep: 0,
-  matchWithWeight: false,
-  namedHeaderRoutes: false,
-  mirror: false,
-  requestHeaderModifier: false,
-};
+export const capabilities: Capabilities = weightOnlyCapabilities;
 
 export default defineGenerator<AppMeshOptions>({
   id: 'app-mesh',
@@ -27,10 +14,7 @@ export default defineGenerator<AppMeshOptions>({
   capabilities,
   optionsSchema,
   check,
-  unsupported: (t) =>
-    Number.isInteger((t.weight * 100) / t.weightTotal)
-      ? []
-      : [`weight ${t.weight} (App Mesh target weights are whole numbers out of 100)`],
+  unsupported: (t) => wholePercentProblems(t, 'App Mesh target weights'),
   claims,
   render,
   simulate,

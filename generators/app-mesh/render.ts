@@ -1,3 +1,4 @@
+import { percentOf } from '../weight-only';
 import { cloneJson, KubeObject } from '../../src/model/kube';
 import { hasCanaryRoutes, TrafficState } from '../../src/plan/types';
 import { defaultTrackLabel } from '../../src/render/track';
@@ -14,7 +15,7 @@ export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
   const vs = findAppMesh(ctx, 'VirtualService', ctx.options.virtualService.name)?.object;
   const router = vs && findAppMesh(ctx, 'VirtualRouter', routerNameOf(vs) ?? '')?.object;
   if (!router) throw new Error(`VirtualRouter of VirtualService "${ctx.options.virtualService.name}" not found`);
-  const canary = Math.round((traffic.weight * 100) / traffic.weightTotal);
+  const canary = percentOf(traffic);
   const names = ctx.options.virtualService.routes;
   const routes = (specOf(router).routes as Json[]).map((r) =>
     names && !names.includes(String(r.name)) ? r : weighRoute(r, ctx, canary),

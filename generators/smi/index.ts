@@ -1,25 +1,12 @@
 import { Capabilities, defineGenerator } from '../types';
+import { weightOnlyCapabilities, wholePercentProblems } from '../weight-only';
 import { check, claims } from './check';
 import { optionsSchema, SmiOptions } from './options';
 import { render } from './render';
 import { simulate, simulateHop } from './simulate';
 
 /** A TrafficSplit only weighs backends: no header, match or mirror routes (Argo's SMI provider neither). */
-export const capabilities: Capabilities = {
-  weight: true,
-  customWeightTotal: false,
-  headerMatchTypes: [],
-  cookieMatch: false,
-  queryMatch: false,
-  pathMatch: false,
-  methodMatch: false,
-  conditionsPerMatch: 0,
-  matchesPerStep: 0,
-  matchWithWeight: false,
-  namedHeaderRoutes: false,
-  mirror: false,
-  requestHeaderModifier: false,
-};
+export const capabilities: Capabilities = weightOnlyCapabilities;
 
 export default defineGenerator<SmiOptions>({
   id: 'smi',
@@ -27,10 +14,7 @@ export default defineGenerator<SmiOptions>({
   capabilities,
   optionsSchema,
   check,
-  unsupported: (t) =>
-    Number.isInteger((t.weight * 100) / t.weightTotal)
-      ? []
-      : [`weight ${t.weight} (TrafficSplit weights are whole numbers out of 100)`],
+  unsupported: (t) => wholePercentProblems(t, 'TrafficSplit weights'),
   claims,
   render,
   simulate,

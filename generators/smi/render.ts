@@ -1,3 +1,4 @@
+import { percentOf } from '../weight-only';
 import { isObject, KubeObject } from '../../src/model/kube';
 import type { TrafficState } from '../../src/plan/types';
 import { Ctx, DEFAULT_API_VERSION, rootService, splitName } from './options';
@@ -15,7 +16,7 @@ export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
   const source = ctx.resources.find('TrafficSplit', name, ctx.rollout.namespace)?.object;
   const apiVersion = source?.apiVersion ?? DEFAULT_API_VERSION;
   const weight = (w: number): number | string => (apiVersion.endsWith('/v1alpha1') ? String(w) : w);
-  const canary = Math.round((traffic.weight * 100) / traffic.weightTotal);
+  const canary = percentOf(traffic);
   const backends = [
     ...(canary > 0 ? [{ service: ctx.canaryService, weight: weight(canary) }] : []),
     { service: ctx.stableService, weight: weight(100 - canary) },

@@ -1,5 +1,6 @@
 import type { TrafficState } from '../../src/plan/types';
 import { Capabilities, defineGenerator } from '../types';
+import { weightOnlyCapabilities, wholePercentProblems } from '../weight-only';
 import { check, claims } from './check';
 import { optionsSchema, TraefikOptions } from './options';
 import { render } from './render';
@@ -10,26 +11,10 @@ import { simulate } from './simulate';
  * TraefikService copies a percentage of every request it gets. Neither can select requests by
  * header, so no header routes, and a mirror route must match every request (`match: []`).
  */
-export const capabilities: Capabilities = {
-  weight: true,
-  customWeightTotal: false,
-  headerMatchTypes: [],
-  cookieMatch: false,
-  queryMatch: false,
-  pathMatch: false,
-  methodMatch: false,
-  conditionsPerMatch: 0,
-  matchesPerStep: 0,
-  matchWithWeight: false,
-  namedHeaderRoutes: false,
-  mirror: true,
-  requestHeaderModifier: false,
-};
+export const capabilities: Capabilities = { ...weightOnlyCapabilities, mirror: true };
 
 function unsupported(t: TrafficState): string[] {
-  const out: string[] = [];
-  if (!Number.isInteger((t.weight * 100) / t.weightTotal))
-    out.push(`weight ${t.weight} (TraefikService weights are whole numbers out of 100)`);
+  const out: string[] = wholePercentProblems(t, 'TraefikService weights');
   for (const r of t.mirrorRoutes.filter((m) => m.matches.length > 0))
     out.push(
       `mirror route "${r.name}" with a match (a Traefik mirroring service copies a share of every request; write match: [])`,

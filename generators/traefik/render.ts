@@ -1,3 +1,4 @@
+import { percentOf } from '../weight-only';
 import { cloneJson, isObject, KubeObject } from '../../src/model/kube';
 import type { TrafficState } from '../../src/plan/types';
 import { Ctx, findMirroring, findWeighted, isServiceRef, Json, listOf, specOf } from './options';
@@ -12,7 +13,7 @@ import { Ctx, findMirroring, findWeighted, isServiceRef, Json, listOf, specOf } 
 export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
   const weighted = findWeighted(ctx)?.object;
   if (!weighted) throw new Error(`TraefikService "${ctx.options.weightedTraefikServiceName}" not found`);
-  const canary = Math.round((traffic.weight * 100) / traffic.weightTotal);
+  const canary = percentOf(traffic);
   const keepIdle = ctx.resources.find('Service', ctx.canaryService, ctx.rollout.namespace) !== undefined;
   const spec = specOf(weighted);
   const services = weigh(listOf(isObject(spec.weighted) ? spec.weighted.services : []), ctx, canary, keepIdle);
