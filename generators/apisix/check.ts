@@ -1,6 +1,6 @@
-import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
+import { Diagnostic, diagnosticAt, Origin } from '../../src/diagnostics';
 import type { RouteClaim } from '../types';
-import { Ctx, findRoute, httpRules, listOf, targetRules } from './options';
+import { Ctx, findRoute, httpRules, Json, listOf, targetRules } from './options';
 
 const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 
@@ -28,13 +28,14 @@ export function check(ctx: Ctx): Diagnostic[] {
         ? ''
         : ' (without apisix.route.rules the rule named like the route is weighted; list the rules)';
       out.push(diagnosticAt(found.origin, `${where(ctx)}: ApisixRoute "${name}" has no http rule "${rule}"${hint}`));
-    } else if (!listOf(rules[i].backends).some((b) => b.serviceName === ctx.stableService))
+    } else if (!listOf(rules[i].backends).some((b) => b.serviceName === ctx.stableService)) {
       out.push(
         diagnosticAt(
           found.locate(['spec', 'http', i]),
           `${where(ctx)}: http rule "${rule}" of ApisixRoute "${name}" has no backend for the stable Service "${ctx.stableService}"`,
         ),
       );
+    } else out.push(...missingBackends(ctx, rules[i], rule, found.locate(['spec', 'http', i])));
   }
   for (const route of new Set(ctx.rollout.steps.flatMap((s) => s.headerRoutes.map((h) => h.name)))) {
     const taken = ctx.resources.find('ApisixRoute', route, found.object.metadata.namespace);
@@ -47,6 +48,20 @@ export function check(ctx: Ctx): Diagnostic[] {
       );
   }
   return out;
+}
+
+/** A backend naming neither a Service of the app nor the canary Service gets its share and maybe no pods (another app's Service may be meant). */
+function missingBackends(ctx: Ctx, rule: Json, label: string, origin: Origin): Diagnostic[] {
+  return listOf(rule.backends)
+    .map((b) => String(b.serviceName ?? ''))
+    .filter((svc) => svc !== ctx.canaryService && !ctx.resources.find('Service', svc, ctx.rollout.namespace))
+    .map((svc) =>
+      diagnosticAt(
+        origin,
+        `${where(ctx)}: http rule "${label}" of ApisixRoute "${ctx.options.route.name}" names Service "${svc}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; requests it gets fail if it does not exist`,
+        'warning',
+      ),
+    );
 }
 
 /** Each target rule and each header route name is this rollout's alone. */

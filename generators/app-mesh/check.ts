@@ -1,6 +1,6 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import type { RouteClaim } from '../types';
-import { Ctx, findAppMesh, listOf, routerNameOf, specOf, targetNode, targetsOf } from './options';
+import { Ctx, findAppMesh, listOf, objOf, routerNameOf, specOf, targetNode, targetsOf } from './options';
 
 const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 
@@ -10,9 +10,10 @@ export function check(ctx: Ctx): Diagnostic[] {
   const { name, routes: names } = ctx.options.virtualService;
   const { canaryVirtualNodeRef: c, stableVirtualNodeRef: s } = ctx.options.virtualNodeGroup;
   if (c.name === s.name) return [at('appMesh canary and stable VirtualNodes must differ')];
-  const out = [c.name, s.name]
-    .filter((n) => !findAppMesh(ctx, 'VirtualNode', n))
-    .map((n) => at(`VirtualNode "${n}" (appmesh.k8s.aws) not found in the app's manifests`));
+  const out = [
+    ...nodeProblems(ctx, c.name, ctx.canaryService, 'canary'),
+    ...nodeProblems(ctx, s.name, ctx.stableService, 'stable'),
+  ];
   const vs = findAppMesh(ctx, 'VirtualService', name);
   if (!vs) return [...out, at(`VirtualService "${name}" (appmesh.k8s.aws) not found in the app's manifests`)];
   const routerName = routerNameOf(vs.object);
@@ -39,6 +40,26 @@ export function check(ctx: Ctx): Diagnostic[] {
       );
   }
   return out;
+}
+
+/** The node exists, and when it discovers by DNS, the name it resolves is its Service (else its share lands elsewhere). */
+function nodeProblems(ctx: Ctx, node: string, service: string, role: string): Diagnostic[] {
+  const found = findAppMesh(ctx, 'VirtualNode', node);
+  if (!found)
+    return [
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where(ctx)}: VirtualNode "${node}" (appmesh.k8s.aws) not found in the app's manifests`,
+      ),
+    ];
+  const hostname = objOf(objOf(specOf(found.object).serviceDiscovery).dns).hostname;
+  if (typeof hostname !== 'string' || hostname.split('.')[0] === service) return [];
+  return [
+    diagnosticAt(
+      found.locate(['spec', 'serviceDiscovery', 'dns', 'hostname']),
+      `${where(ctx)}: ${role} VirtualNode "${node}" resolves "${hostname}", not the ${role} Service "${service}", so its share would reach other pods; point it at ${service}`,
+    ),
+  ];
 }
 
 /** The VirtualRouter's weighted routes are this rollout's alone. */

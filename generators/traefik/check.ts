@@ -28,15 +28,34 @@ export function check(ctx: Ctx): Diagnostic[] {
         `${where(ctx)}: TraefikService "${name}" has no spec.weighted.services entry for the stable Service "${ctx.stableService}"; add one`,
       ),
     ];
+  const missing = listOf(weighted.services).filter(
+    (e) =>
+      (e.kind === undefined || e.kind === 'Service') &&
+      e.name !== ctx.canaryService &&
+      !ctx.resources.find(
+        'Service',
+        String(e.name),
+        typeof e.namespace === 'string' ? e.namespace : found.object.metadata.namespace,
+      ),
+  );
+  // Another app's Service may be meant; a typo or a stale canary name would break the whole TraefikService.
+  const out = missing.map((e) =>
+    diagnosticAt(
+      found.origin,
+      `${where(ctx)}: TraefikService "${name}" names Service "${String(e.name)}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; if it does not exist Traefik refuses the whole TraefikService`,
+      'warning',
+    ),
+  );
   const mirrors = ctx.rollout.steps.some((s) => s.mirrorRoutes.length > 0);
   if (mirrors && !findMirroring(ctx))
     return [
+      ...out,
       diagnosticAt(
         ctx.optionsOrigin,
         `${where(ctx)}: setMirrorRoute needs a TraefikService with spec.mirroring {name: ${name}, kind: TraefikService} that the IngressRoute routes to; add one`,
       ),
     ];
-  return [];
+  return out;
 }
 
 /** The weighted TraefikService is this rollout's alone. */

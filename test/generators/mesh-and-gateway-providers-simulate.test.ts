@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { parseAllDocuments } from 'yaml';
 import type { SimRequest } from '../../generators/types';
 import { RenderPhase } from '../../src/render/phase';
 import { fluxMoments } from '../../src/simulate/transition';
@@ -25,7 +26,13 @@ const PROBES: Record<string, readonly Omit<SimRequest, 'headers' | 'cookies' | '
     { host: 'web.example.com', path: '/' },
   ],
   'app-mesh/argo-virtual-node-group': [{ host: 'web', path: '/' }],
+  'smi/upstream-getting-started': [{ host: 'demo-stable', path: '/' }],
+  'ambassador/upstream-echo': [{ host: 'greeter.example.com', path: '/greet/hello' }],
+  'apisix/upstream-set-header': [{ host: 'shop.apisix.example', path: '/cart' }],
+  'app-mesh/upstream-canary': [{ host: 'colors', path: '/' }],
+  'traefik/upstream-weighted': [{ path: '/' }],
 };
+
 const CASES = Object.keys(PROBES);
 
 const load = (name: string): LoadedApp => {
@@ -71,16 +78,28 @@ function fluxDead(app: LoadedApp, reqs: readonly SimRequest[], phases: readonly 
   return dead;
 }
 
-/** The same source without the user's canary Service, so rollgen generates it and prunes it at clean-up. */
+/**
+ * The same source without the user's canary Service, so rollgen generates `<stable>-canary` and
+ * prunes it at clean-up; the routing objects name that Service instead.
+ */
 function withGeneratedCanaryService(name: string): LoadedApp {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-gen-canary-'));
-  fs.cpSync(path.join(__dirname, '..', 'golden', name, 'source'), path.join(dir, 'source'), { recursive: true });
-  fs.rmSync(path.join(dir, 'source', 'service-web-canary.yaml'));
-  const rollout = path.join(dir, 'source', 'rollout.yaml');
-  fs.writeFileSync(rollout, fs.readFileSync(rollout, 'utf8').replace(/^ {6}canaryService: web-canary\n/m, ''));
-  const app = loadAppFrom('source', path.join(dir, 'source'), dir);
+  const source = path.join(dir, 'source');
+  fs.cpSync(path.join(__dirname, '..', 'golden', name, 'source'), source, { recursive: true });
+  const { canaryService: canary, stableService: stable } = load(name).rollouts[0].spec.traffic;
+  for (const file of fs.readdirSync(source)) {
+    const full = path.join(source, file);
+    const docs = parseAllDocuments(fs.readFileSync(full, 'utf8')).filter(
+      (d) => !(d.get('kind') === 'Service' && d.getIn(['metadata', 'name']) === canary),
+    );
+    const text = docs.map((d) => d.toString()).join('---\n');
+    const withoutLine = text.replace(new RegExp(`^ +canaryService: ${canary}\\n`, 'm'), '');
+    fs.writeFileSync(full, withoutLine.replace(new RegExp(`\\b${canary}\\b`, 'g'), `${stable}-canary`));
+  }
+  const app = loadAppFrom('source', source, dir);
   fs.rmSync(dir, { recursive: true, force: true });
   expect(app.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  expect(app.rollouts[0].spec.traffic.generateCanaryService).toBe(true);
   return app;
 }
 
