@@ -2,6 +2,8 @@ import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import type { RouteClaim } from '../types';
 import { Ctx, findAppMesh, listOf, objOf, routerNameOf, specOf, targetNode, targetsOf } from './options';
 
+const HASH_LABEL = 'rollouts-pod-template-hash';
+
 const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 
 /** The VirtualService names a VirtualRouter in the manifests, the routes exist and reach the stable VirtualNode, both VirtualNodes exist. */
@@ -52,9 +54,18 @@ function nodeProblems(ctx: Ctx, node: string, service: string, role: string): Di
         `${where(ctx)}: VirtualNode "${node}" (appmesh.k8s.aws) not found in the app's manifests`,
       ),
     ];
+  const out: Diagnostic[] = [];
+  if (HASH_LABEL in objOf(objOf(specOf(found.object).podSelector).matchLabels))
+    out.push(
+      diagnosticAt(
+        found.locate(['spec', 'podSelector', 'matchLabels', HASH_LABEL]),
+        `${where(ctx)}: VirtualNode "${node}" selects ${HASH_LABEL}, a label Argo sets and rollgen's pods do not carry; rollgen selects the ${role} track instead, so remove it`,
+      ),
+    );
   const hostname = objOf(objOf(specOf(found.object).serviceDiscovery).dns).hostname;
-  if (typeof hostname !== 'string' || hostname.split('.')[0] === service) return [];
+  if (typeof hostname !== 'string' || hostname.split('.')[0] === service) return out;
   return [
+    ...out,
     diagnosticAt(
       found.locate(['spec', 'serviceDiscovery', 'dns', 'hostname']),
       `${where(ctx)}: ${role} VirtualNode "${node}" resolves "${hostname}", not the ${role} Service "${service}", so its share would reach other pods; point it at ${service}`,
