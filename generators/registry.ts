@@ -1,3 +1,5 @@
+import type { TrafficGenerator } from '../src/contract/generator';
+import type { InputBlock, ProviderInput, ProviderInputs } from '../src/contract/inputs';
 import aliyunAlb from './aliyun-alb';
 import ambassador from './ambassador';
 import apisix from './apisix';
@@ -11,7 +13,6 @@ import istio from './istio';
 import mse from './mse';
 import smi from './smi';
 import traefik from './traefik';
-import type { TrafficGenerator } from './types';
 
 /** Every traffic provider, by id. Explicit on purpose: no discovery, one place to read. */
 const generators = {
@@ -44,3 +45,33 @@ export function listGenerators(): TrafficGenerator[] {
 export function registerGenerator(generator: TrafficGenerator): void {
   registry.set(generator.id, generator);
 }
+
+/** The normalizers' view of every registered generator's input adapters (read at each call, so registered extras count). */
+export const providerInputs: ProviderInputs = {
+  argo(key, block) {
+    const g = listGenerators().find((x) => x.inputs?.argo?.key === key);
+    return g && input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
+  },
+  kruiseIngress(classType, ingress) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
+    return g && input(g, g.inputs!.kruiseIngress!.options(ingress));
+  },
+  get kruiseIngressClasses() {
+    return listGenerators()
+      .flatMap((g) => g.inputs?.kruiseIngress?.classTypes ?? [])
+      .sort();
+  },
+  kruiseGateway(gateway) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseGateway);
+    return g && input(g, g.inputs!.kruiseGateway!.options(gateway));
+  },
+  kruiseCustomRefs(refs: readonly InputBlock[]) {
+    const takers = listGenerators().filter((x) => x.inputs?.kruiseCustomRefs);
+    const g =
+      takers.find((x) => x.inputs!.kruiseCustomRefs!.accepts?.(refs)) ??
+      takers.find((x) => !x.inputs!.kruiseCustomRefs!.accepts);
+    return g && input(g, { refs });
+  },
+};
+
+const input = (g: TrafficGenerator, options: Record<string, unknown>): ProviderInput => ({ provider: g.id, options });

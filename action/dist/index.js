@@ -25477,9 +25477,9 @@ var require_parser2 = __commonJS({
         parseError: function parseError(str2, hash) {
           throw new Error(str2);
         },
-        parse: function parse3(input2) {
+        parse: function parse3(input3) {
           var self2 = this, stack = [0], vstack = [null], lstack = [], table = this.table, yytext = "", yylineno = 0, yyleng = 0, recovering = 0, TERROR = 2, EOF = 1;
-          this.lexer.setInput(input2);
+          this.lexer.setInput(input3);
           this.lexer.yy = this.yy;
           this.yy.lexer = this.lexer;
           this.yy.parser = this;
@@ -25587,8 +25587,8 @@ var require_parser2 = __commonJS({
               throw new Error(str2);
             }
           },
-          setInput: function setInput(input2) {
-            this._input = input2;
+          setInput: function setInput(input3) {
+            this._input = input3;
             this._more = this._less = this.done = false;
             this.yylineno = this.yyleng = 0;
             this.yytext = this.matched = this.match = "";
@@ -25598,7 +25598,7 @@ var require_parser2 = __commonJS({
             this.offset = 0;
             return this;
           },
-          input: function input2() {
+          input: function input3() {
             var ch = this._input[0];
             this.yytext += ch;
             this.yyleng++;
@@ -26433,19 +26433,19 @@ var require_base2 = __commonJS({
     exports2.parser = _parser2["default"];
     var yy = {};
     _utils.extend(yy, Helpers);
-    function parseWithoutProcessing(input2, options) {
-      if (input2.type === "Program") {
-        return input2;
+    function parseWithoutProcessing(input3, options) {
+      if (input3.type === "Program") {
+        return input3;
       }
       _parser2["default"].yy = yy;
       yy.locInfo = function(locInfo) {
         return new yy.SourceLocation(options && options.srcName, locInfo);
       };
-      var ast = _parser2["default"].parse(input2);
+      var ast = _parser2["default"].parse(input3);
       return ast;
     }
-    function parse3(input2, options) {
-      var ast = parseWithoutProcessing(input2, options);
+    function parse3(input3, options) {
+      var ast = parseWithoutProcessing(input3, options);
       var strip = new _whitespaceControl2["default"](options);
       return strip.accept(ast);
     }
@@ -26819,9 +26819,9 @@ var require_compiler = __commonJS({
         }
       }
     };
-    function precompile(input2, options, env2) {
-      if (input2 == null || typeof input2 !== "string" && input2.type !== "Program") {
-        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.precompile. You passed " + input2);
+    function precompile(input3, options, env2) {
+      if (input3 == null || typeof input3 !== "string" && input3.type !== "Program") {
+        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.precompile. You passed " + input3);
       }
       options = options || {};
       if (!("data" in options)) {
@@ -26830,13 +26830,13 @@ var require_compiler = __commonJS({
       if (options.compat) {
         options.useDepths = true;
       }
-      var ast = env2.parse(input2, options), environment = new env2.Compiler().compile(ast, options);
+      var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options);
       return new env2.JavaScriptCompiler().compile(environment, options);
     }
-    function compile2(input2, options, env2) {
+    function compile2(input3, options, env2) {
       if (options === void 0) options = {};
-      if (input2 == null || typeof input2 !== "string" && input2.type !== "Program") {
-        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.compile. You passed " + input2);
+      if (input3 == null || typeof input3 !== "string" && input3.type !== "Program") {
+        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.compile. You passed " + input3);
       }
       options = _utils.extend({}, options);
       if (!("data" in options)) {
@@ -26847,7 +26847,7 @@ var require_compiler = __commonJS({
       }
       var compiled2 = void 0;
       function compileInput() {
-        var ast = env2.parse(input2, options), environment = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment, options, void 0, true);
+        var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment, options, void 0, true);
         return env2.template(templateSpec);
       }
       function ret(context, execOptions) {
@@ -29784,11 +29784,11 @@ var require_handlebars = __commonJS({
     var _create = _handlebarsRuntime2["default"].create;
     function create() {
       var hb = _create();
-      hb.compile = function(input2, options) {
-        return _handlebarsCompilerCompiler.compile(input2, options, hb);
+      hb.compile = function(input3, options) {
+        return _handlebarsCompilerCompiler.compile(input3, options, hb);
       };
-      hb.precompile = function(input2, options) {
-        return _handlebarsCompilerCompiler.precompile(input2, options, hb);
+      hb.precompile = function(input3, options) {
+        return _handlebarsCompilerCompiler.precompile(input3, options, hb);
       };
       hb.AST = _handlebarsCompilerAst2["default"];
       hb.Compiler = _handlebarsCompilerCompiler.Compiler;
@@ -33072,27 +33072,27 @@ var require_utils2 = __commonJS({
       }
       return BYTE_HEX[240 | cp >> 18] + BYTE_HEX[128 | cp >> 12 & 63] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
     }
-    function stringArrayToHexStripped(input2) {
+    function stringArrayToHexStripped(input3) {
       let acc = "";
       let code = 0;
       let i = 0;
-      for (i = 0; i < input2.length; i++) {
-        code = input2[i].charCodeAt(0);
+      for (i = 0; i < input3.length; i++) {
+        code = input3[i].charCodeAt(0);
         if (code === 48) {
           continue;
         }
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input2[i];
+        acc += input3[i];
         break;
       }
-      for (i += 1; i < input2.length; i++) {
-        code = input2[i].charCodeAt(0);
+      for (i += 1; i < input3.length; i++) {
+        code = input3[i].charCodeAt(0);
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input2[i];
+        acc += input3[i];
       }
       return acc;
     }
@@ -33135,11 +33135,11 @@ var require_utils2 = __commonJS({
       const tail = hextets.slice(bestStart + bestLength).join(":");
       return head + "::" + tail;
     }
-    function normalizeIPv6Address(input2) {
-      const compression = input2.indexOf("::");
-      if (compression !== -1 && input2.indexOf("::", compression + 1) !== -1) return void 0;
-      const left = compression === -1 ? input2.split(":") : input2.slice(0, compression).split(":");
-      const right = compression === -1 ? [] : input2.slice(compression + 2).split(":");
+    function normalizeIPv6Address(input3) {
+      const compression = input3.indexOf("::");
+      if (compression !== -1 && input3.indexOf("::", compression + 1) !== -1) return void 0;
+      const left = compression === -1 ? input3.split(":") : input3.slice(0, compression).split(":");
+      const right = compression === -1 ? [] : input3.slice(compression + 2).split(":");
       if (compression !== -1) {
         if (left.length === 1 && left[0] === "") left.length = 0;
         if (right.length === 1 && right[0] === "") right.length = 0;
@@ -33172,23 +33172,23 @@ var require_utils2 = __commonJS({
       const bracketed = host[0] === "[" && host[host.length - 1] === "]";
       const hasBracket = host[0] === "[" || host[host.length - 1] === "]";
       if (hasBracket && !bracketed) return { host, isIPV6: false, error: true };
-      let input2 = bracketed ? host.slice(1, -1) : host;
-      if (bracketed && isIPvFuture(input2)) {
-        input2 = input2.toLowerCase();
-        return { host: `[${input2}]`, escapedHost: input2, isIPV6: false, isIPVFuture: true };
+      let input3 = bracketed ? host.slice(1, -1) : host;
+      if (bracketed && isIPvFuture(input3)) {
+        input3 = input3.toLowerCase();
+        return { host: `[${input3}]`, escapedHost: input3, isIPV6: false, isIPVFuture: true };
       }
-      if (findToken(input2, ":") < 2) {
+      if (findToken(input3, ":") < 2) {
         return { host, isIPV6: false, error: bracketed };
       }
       let zoneIdentifier = "";
-      const zoneSeparator = input2.indexOf("%");
+      const zoneSeparator = input3.indexOf("%");
       if (zoneSeparator !== -1) {
-        const separatorLength = input2.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
-        zoneIdentifier = input2.slice(zoneSeparator + separatorLength);
+        const separatorLength = input3.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
+        zoneIdentifier = input3.slice(zoneSeparator + separatorLength);
         if (!isZoneIdentifier(zoneIdentifier)) return { host, isIPV6: false, error: true };
-        input2 = input2.slice(0, zoneSeparator);
+        input3 = input3.slice(0, zoneSeparator);
       }
-      const address = normalizeIPv6Address(input2);
+      const address = normalizeIPv6Address(input3);
       if (address === void 0) return { host, isIPV6: false, error: true };
       return {
         host: address + (zoneIdentifier ? "%" + zoneIdentifier : ""),
@@ -33204,37 +33204,37 @@ var require_utils2 = __commonJS({
       return ind;
     }
     function removeDotSegments(path10) {
-      let input2 = path10;
+      let input3 = path10;
       const output = [];
       let nextSlash = -1;
       let len = 0;
-      while (len = input2.length) {
+      while (len = input3.length) {
         if (len === 1) {
-          if (input2 === ".") {
+          if (input3 === ".") {
             break;
-          } else if (input2 === "/") {
+          } else if (input3 === "/") {
             output.push("/");
             break;
           } else {
-            output.push(input2);
+            output.push(input3);
             break;
           }
         } else if (len === 2) {
-          if (input2[0] === ".") {
-            if (input2[1] === ".") {
+          if (input3[0] === ".") {
+            if (input3[1] === ".") {
               break;
-            } else if (input2[1] === "/") {
-              input2 = input2.slice(2);
+            } else if (input3[1] === "/") {
+              input3 = input3.slice(2);
               continue;
             }
-          } else if (input2[0] === "/") {
-            if (input2[1] === "." || input2[1] === "/") {
+          } else if (input3[0] === "/") {
+            if (input3[1] === "." || input3[1] === "/") {
               output.push("/");
               break;
             }
           }
         } else if (len === 3) {
-          if (input2 === "/..") {
+          if (input3 === "/..") {
             if (output.length !== 0) {
               output.pop();
             }
@@ -33242,24 +33242,24 @@ var require_utils2 = __commonJS({
             break;
           }
         }
-        if (input2[0] === ".") {
-          if (input2[1] === ".") {
-            if (input2[2] === "/") {
-              input2 = input2.slice(3);
+        if (input3[0] === ".") {
+          if (input3[1] === ".") {
+            if (input3[2] === "/") {
+              input3 = input3.slice(3);
               continue;
             }
-          } else if (input2[1] === "/") {
-            input2 = input2.slice(2);
+          } else if (input3[1] === "/") {
+            input3 = input3.slice(2);
             continue;
           }
-        } else if (input2[0] === "/") {
-          if (input2[1] === ".") {
-            if (input2[2] === "/") {
-              input2 = input2.slice(2);
+        } else if (input3[0] === "/") {
+          if (input3[1] === ".") {
+            if (input3[2] === "/") {
+              input3 = input3.slice(2);
               continue;
-            } else if (input2[2] === ".") {
-              if (input2[3] === "/") {
-                input2 = input2.slice(3);
+            } else if (input3[2] === ".") {
+              if (input3[3] === "/") {
+                input3 = input3.slice(3);
                 if (output.length !== 0) {
                   output.pop();
                 }
@@ -33268,12 +33268,12 @@ var require_utils2 = __commonJS({
             }
           }
         }
-        if ((nextSlash = input2.indexOf("/", 1)) === -1) {
-          output.push(input2);
+        if ((nextSlash = input3.indexOf("/", 1)) === -1) {
+          output.push(input3);
           break;
         } else {
-          output.push(input2.slice(0, nextSlash));
-          input2 = input2.slice(nextSlash);
+          output.push(input3.slice(0, nextSlash));
+          input3 = input3.slice(nextSlash);
         }
       }
       return output.join("");
@@ -33317,14 +33317,14 @@ var require_utils2 = __commonJS({
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
-    function normalizePercentEncoding(input2, decodeUnreserved = false) {
-      if (input2.indexOf("%") === -1) {
-        return input2;
+    function normalizePercentEncoding(input3, decodeUnreserved = false) {
+      if (input3.indexOf("%") === -1) {
+        return input3;
       }
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        if (input2[i] === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        if (input3[i] === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -33337,16 +33337,16 @@ var require_utils2 = __commonJS({
             continue;
           }
         }
-        output += input2[i];
+        output += input3[i];
       }
       return output;
     }
-    function normalizePathEncoding(input2) {
+    function normalizePathEncoding(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -33362,13 +33362,13 @@ var require_utils2 = __commonJS({
         if (isPathCharacter(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -33382,13 +33382,13 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function serializePathEncoding(input2, pathNoScheme = false) {
+    function serializePathEncoding(input3, pathNoScheme = false) {
       let output = "";
-      let firstSegment = pathNoScheme && input2[0] !== "/";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      let firstSegment = pathNoScheme && input3[0] !== "/";
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
@@ -33401,13 +33401,13 @@ var require_utils2 = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -33421,12 +33421,12 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function encodeComponent(input2, isAllowed) {
+    function encodeComponent(input3, isAllowed) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
@@ -33436,13 +33436,13 @@ var require_utils2 = __commonJS({
         if (isAllowed(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -33456,24 +33456,24 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function encodeUserinfo(input2) {
-      return encodeComponent(input2, isUserinfoCharacter);
+    function encodeUserinfo(input3) {
+      return encodeComponent(input3, isUserinfoCharacter);
     }
-    function encodeQuery(input2) {
-      return encodeComponent(input2, isQueryFragmentCharacter);
+    function encodeQuery(input3) {
+      return encodeComponent(input3, isQueryFragmentCharacter);
     }
-    function encodeFragment(input2) {
-      return encodeComponent(input2, isQueryFragmentCharacter);
+    function encodeFragment(input3) {
+      return encodeComponent(input3, isQueryFragmentCharacter);
     }
     function isEscapeSafe(cp) {
       return cp >= 48 && cp <= 57 || cp >= 65 && cp <= 90 || cp >= 97 && cp <= 122 || cp === 42 || cp === 43 || cp === 45 || cp === 46 || cp === 47 || cp === 64 || cp === 95;
     }
-    function normalizeQueryFragmentEncoding(input2) {
+    function normalizeQueryFragmentEncoding(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -33489,13 +33489,13 @@ var require_utils2 = __commonJS({
         if (isQueryFragmentCharacter(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -33509,18 +33509,18 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function escapePreservingEscapes(input2) {
+    function escapePreservingEscapes(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        if (input2[i] === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        if (input3[i] === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
             continue;
           }
         }
-        output += escape(input2[i]);
+        output += escape(input3[i]);
       }
       return output;
     }
@@ -43185,14 +43185,14 @@ async function readStdin(stream = process.stdin) {
   return [{ path: "<stdin>", text: Buffer.concat(chunks).toString("utf8") }];
 }
 
-// src/run/run.ts
+// src/dispatch.ts
 init_errors();
 init_errors();
 
 // src/flow/command-pr.ts
 init_errors();
 
-// src/run/apps.ts
+// src/app/inputs.ts
 var fs4 = __toESM(require("fs"));
 var path4 = __toESM(require("path"));
 init_diagnostics();
@@ -43241,7 +43241,7 @@ function describeGate(gate) {
   }
 }
 
-// src/render/track.ts
+// src/model/track.ts
 var defaultTrackLabel = { key: "rollgen.dev/track", stable: "stable", canary: "canary" };
 var SYNC_WAVE = "argocd.argoproj.io/sync-wave";
 var SYNC_OPTIONS = "argocd.argoproj.io/sync-options";
@@ -43680,7 +43680,7 @@ var ResourceSet = class _ResourceSet {
   }
 };
 
-// generators/types.ts
+// src/contract/generator.ts
 function defineGenerator(generator) {
   return generator;
 }
@@ -43688,7 +43688,10 @@ function defineGenerator(generator) {
 // generators/aliyun-alb/check.ts
 init_diagnostics();
 
-// generators/ingress-nginx/ingress.ts
+// generators/_kit/canary-ingress.ts
+init_diagnostics();
+
+// generators/_kit/ingress.ts
 function ingressSpec(obj2) {
   return isObject(obj2.spec) ? obj2.spec : {};
 }
@@ -43740,6 +43743,48 @@ function isCanaryIngress(obj2, prefix) {
 }
 function findIngress(resources, name, namespace) {
   return resources.find("Ingress", name, namespace);
+}
+
+// generators/_kit/canary-ingress.ts
+function canaryIngressName(stableIngress2) {
+  return `${stableIngress2}-canary`;
+}
+function canaryIngressOf(stable, stableService, canaryService, metadata) {
+  const rules = canaryRules(stable, stableService, canaryService);
+  if (rules.length === 0)
+    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
+  const spec = ingressSpec(stable);
+  return {
+    apiVersion: stable.apiVersion,
+    kind: stable.kind,
+    metadata,
+    spec: {
+      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
+      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
+      rules
+    }
+  };
+}
+function noPathToStable(source, stableService) {
+  if (ingressPaths(source.object).some((p) => p.service === stableService)) return void 0;
+  return diagnosticAt(
+    source.origin,
+    `Ingress "${source.object.metadata.name}" has no path whose backend is the stable Service "${stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
+  );
+}
+function canaryRules(stable, stableService, canaryService) {
+  const out = [];
+  for (const rule of ingressRules(stable)) {
+    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
+    if (paths.length === 0) continue;
+    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
+  }
+  return out;
+}
+function retarget(path10, service) {
+  const copy = cloneJson(path10);
+  copy.backend.service.name = service;
+  return copy;
 }
 
 // generators/aliyun-alb/annotations.ts
@@ -44005,14 +44050,8 @@ function checkIngress(ctx, source) {
       )
     ];
   const out = [];
-  if (!ingressPaths(obj2).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   if (readOrder(obj2) === void 0) {
     out.push(
       diagnosticAt(
@@ -44072,6 +44111,57 @@ function matchFeatures(match, n) {
   return out;
 }
 
+// src/model/values.ts
+var obj = (v) => isObject(v) ? v : {};
+var arr = (v) => Array.isArray(v) ? v : [];
+var str = (v) => typeof v === "string" ? v : void 0;
+var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
+function stringMap(v) {
+  const out = {};
+  for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
+  return out;
+}
+function parseAmount(v) {
+  if (typeof v === "number") return { count: v };
+  if (typeof v !== "string") return void 0;
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
+  if (m) return { percent: Number(m[1]) };
+  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
+}
+function parsePercent(v) {
+  const a = parseAmount(v);
+  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
+}
+var KRUISE_COOKIE_HEADER = "canary-by-cookie";
+function kruiseMatch(v) {
+  const m = obj(v);
+  const headers = [];
+  const cookies = [];
+  for (const h of arr(m.headers).map(valueMatch)) {
+    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
+    else headers.push(h);
+  }
+  const path10 = isObject(m.path) ? {
+    type: str(m.path.type) ?? "PathPrefix",
+    value: str(m.path.value) ?? "/"
+  } : void 0;
+  return { headers, queryParams: arr(m.queryParams).map(valueMatch), cookies, ...path10 ? { path: path10 } : {} };
+}
+function valueMatch(v) {
+  const m = obj(v);
+  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
+}
+function headerModifier(v) {
+  if (!isObject(v)) return void 0;
+  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
+  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
+}
+
+// generators/_kit/ingress-inputs.ts
+function kruiseIngressInput(...classTypes) {
+  return { classTypes, options: (ingress) => ({ ingresses: [str(ingress.name) ?? ""] }) };
+}
+
 // generators/aliyun-alb/options.schema.json
 var options_schema_default = {
   $id: "aliyun-alb-options",
@@ -44097,243 +44187,8 @@ var options_schema_default = {
   $schema: "http://json-schema.org/draft-07/schema#"
 };
 
-// generators/ingress-nginx/features.ts
-function unsupportedFeatures2(traffic2) {
-  const out = [...stateFeatures(traffic2)];
-  traffic2.matches.forEach((match, i) => out.push(...matchFeatures2(match, i + 1)));
-  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
-  if (headerMatches > 1) {
-    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
-  }
-  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
-  if (cookieMatches > 1) {
-    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
-  }
-  return out;
-}
-function stateFeatures(traffic2) {
-  const out = [];
-  if (!Number.isInteger(traffic2.weight)) {
-    out.push(
-      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
-    );
-  }
-  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
-    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
-  }
-  if (traffic2.headerRoutes.length > 0) {
-    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
-    out.push(
-      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
-    );
-  }
-  if (traffic2.mirrorRoutes.length > 0) {
-    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
-    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
-  }
-  if (traffic2.requestHeaderModifier) {
-    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
-  }
-  return out;
-}
-function matchFeatures2(match, n) {
-  const conditions = describeConditions(match);
-  const out = [];
-  if (conditions.length === 0) {
-    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
-  } else if (conditions.length > 1) {
-    out.push(
-      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`
-    );
-  }
-  for (const q of match.queryParams)
-    out.push(`match ${n}: ${describe2("query parameter", q)} (ingress-nginx cannot match query parameters)`);
-  if (match.path)
-    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
-  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
-  for (const h of match.headers) {
-    if (h.type === "Prefix")
-      out.push(
-        `match ${n}: ${describe2("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
-      );
-  }
-  for (const c of match.cookies) {
-    if (c.type !== "Exact" || c.value !== "always") {
-      out.push(
-        `match ${n}: ${describe2("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
-      );
-    }
-  }
-  return out;
-}
-function describeConditions(match) {
-  return [
-    ...match.headers.map((h) => describe2("header", h)),
-    ...match.cookies.map((c) => describe2("cookie", c)),
-    ...match.queryParams.map((q) => describe2("query", q)),
-    ...match.path ? [`path ${match.path.value}`] : [],
-    ...match.method ? [`method ${match.method}`] : []
-  ];
-}
-function describe2(what, m) {
-  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
-  return `${what} ${m.name}${op2}${m.value}`;
-}
-
-// generators/ingress-nginx/options.schema.json
-var options_schema_default2 = {
-  $id: "ingress-nginx-options",
-  title: "ingress-nginx generator options",
-  type: "object",
-  additionalProperties: false,
-  required: [
-    "ingresses",
-    "annotationPrefix",
-    "additionalIngressAnnotations",
-    "canaryIngressAnnotations"
-  ],
-  properties: {
-    ingresses: {
-      type: "array",
-      minItems: 1,
-      uniqueItems: true,
-      items: {
-        type: "string",
-        minLength: 1,
-        maxLength: 253
-      }
-    },
-    annotationPrefix: {
-      type: "string",
-      minLength: 1,
-      pattern: "^[^/]+$",
-      default: "nginx.ingress.kubernetes.io"
-    },
-    additionalIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressName: {
-      enum: [
-        "suffix",
-        "argo"
-      ]
-    }
-  },
-  $schema: "http://json-schema.org/draft-07/schema#"
-};
-
-// generators/ingress-nginx/options.ts
-function canaryIngressName(stableIngress2) {
-  return `${stableIngress2}-canary`;
-}
-function annotationKey(prefix, name) {
-  return `${prefix}/${name}`;
-}
-function isCanaryKey(prefix, key2) {
-  return key2.startsWith(annotationKey(prefix, "canary"));
-}
-function stepOwnedKeys(prefix) {
-  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
-}
-function userAnnotations(options) {
-  const out = {};
-  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
-    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
-  }
-  return { ...out, ...options.canaryIngressAnnotations };
-}
-
-// generators/ingress-nginx/render.ts
-function render(ctx, traffic2) {
-  const unsupported2 = unsupportedFeatures2(traffic2);
-  if (unsupported2.length > 0) {
-    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported2.join("; ")}`);
-  }
-  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
-  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
-  return ctx.options.ingresses.map((name) => {
-    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
-    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return canaryIngress(ctx, source.object, canary);
-  });
-}
-function canaryAnnotations(prefix, traffic2) {
-  const key2 = (name) => annotationKey(prefix, name);
-  const out = { [key2("canary")]: "true" };
-  if (traffic2.weight > 0) {
-    out[key2("canary-weight")] = String(traffic2.weight);
-    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
-  }
-  const header3 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
-  if (header3) {
-    out[key2("canary-by-header")] = header3.name;
-    out[key2(header3.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header3.value;
-  }
-  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
-  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
-  return out;
-}
-function canaryIngress(ctx, stable, canary) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable, ctx.options, canary));
-}
-function canaryIngressOf(stable, stableService, canaryService, metadata) {
-  const rules = canaryRules(stable, stableService, canaryService);
-  if (rules.length === 0)
-    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
-  const spec = ingressSpec(stable);
-  return {
-    apiVersion: stable.apiVersion,
-    kind: stable.kind,
-    metadata,
-    spec: {
-      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
-      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
-      rules
-    }
-  };
-}
-function canaryMetadata(stable, options, canary) {
-  const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
-  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
-  const annotations = Object.fromEntries(
-    Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-  );
-  return {
-    name: canaryIngressName(meta.name),
-    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
-    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations
-  };
-}
-function canaryRules(stable, stableService, canaryService) {
-  const out = [];
-  for (const rule of ingressRules(stable)) {
-    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
-    if (paths.length === 0) continue;
-    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
-  }
-  return out;
-}
-function retarget(path10, service) {
-  const copy = cloneJson(path10);
-  copy.backend.service.name = service;
-  return copy;
-}
-
 // generators/aliyun-alb/render.ts
-function render2(ctx, traffic2) {
+function render(ctx, traffic2) {
   const unsupported2 = unsupportedFeatures(traffic2);
   if (unsupported2.length > 0)
     throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported2.join("; ")}`);
@@ -44352,10 +44207,10 @@ function render2(ctx, traffic2) {
       return String(order);
     };
     const main2 = canaryName(name);
-    const out = [canaryIngress2(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
+    const out = [canaryIngress(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
     if (weight && match)
       out.unshift(
-        canaryIngress2(ctx, source.object, headerCanaryName(name), {
+        canaryIngress(ctx, source.object, headerCanaryName(name), {
           ...match,
           [ORDER]: orderOf(headerCanaryName(name))
         })
@@ -44372,28 +44227,26 @@ function matchAnnotations(traffic2) {
     ...cookie ? { [CANARY_BY_COOKIE]: cookie.name } : {}
   };
 }
-function canaryIngress2(ctx, stable, name, step) {
+function canaryIngress(ctx, stable, name, step) {
   return canaryIngressOf(
     stable,
     ctx.stableService,
     ctx.canaryService,
-    canaryMetadata2(stable.metadata, name, { [CANARY]: "true", ...step })
+    canaryMetadata(stable.metadata, name, { [CANARY]: "true", ...step })
   );
 }
-function canaryMetadata2(meta, name, step) {
+function canaryMetadata(meta, name, step) {
   const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isOwnedKey(k));
   const merged2 = { ...Object.fromEntries(kept), ...step };
   return {
     name,
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(
-      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-    )
+    annotations: Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]))
   };
 }
 
-// generators/ingress-nginx/match.ts
+// generators/_kit/ingress-match.ts
 function hostTier(ruleHost, requestHost) {
   if (ruleHost === void 0) return 1;
   if (requestHost === void 0) return 0;
@@ -44444,6 +44297,11 @@ function findCanaryPath(objects, stable) {
     if (path10) return { object, prefix, path: path10 };
   }
   return void 0;
+}
+function headerValue(headers, name) {
+  const wanted = name.toLowerCase();
+  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
+  return found === void 0 ? void 0 : headers[found];
 }
 
 // generators/aliyun-alb/simulate.ts
@@ -44513,10 +44371,6 @@ function shareListener(a, b) {
   return ingressClass(a) === ingressClass(b) && ports(a).some((p) => ports(b).includes(p));
 }
 var nsName = (o) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
-function headerValue(headers, name) {
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === name.toLowerCase());
-  return found === void 0 ? void 0 : headers[found];
-}
 
 // generators/aliyun-alb/index.ts
 var capabilities = {
@@ -44539,15 +44393,17 @@ var aliyun_alb_default = defineGenerator({
   summary: "Alibaba Cloud ALB canary Ingresses (<ingress>-canary, <ingress>-canary-header) with canary annotations and repo-wide unique alb.ingress.kubernetes.io/order",
   capabilities,
   optionsSchema: options_schema_default,
+  /** Kruise `classType: aliyun-alb`. */
+  inputs: { kruiseIngress: kruiseIngressInput("aliyun-alb") },
   check,
   unsupported: unsupportedFeatures,
   claims,
   checkRepo,
-  render: render2,
+  render,
   simulate
 });
 
-// generators/weight-only.ts
+// generators/_kit/weight-only.ts
 var weightOnlyCapabilities = {
   weight: true,
   customWeightTotal: false,
@@ -44572,7 +44428,7 @@ var percentOf = (t) => Math.round(t.weight * 100 / t.weightTotal);
 init_diagnostics();
 
 // generators/ambassador/options.schema.json
-var options_schema_default3 = {
+var options_schema_default2 = {
   $id: "ambassador-options",
   title: "ambassador generator options",
   description: "Argo trafficRouting.ambassador as written: the base Mappings that route to the stable Service.",
@@ -44650,8 +44506,11 @@ function claims2(ctx) {
   }));
 }
 
+// generators/ambassador/inputs.ts
+var inputs = { argo: { key: "ambassador" } };
+
 // generators/ambassador/render.ts
-function render3(ctx, traffic2) {
+function render2(ctx, traffic2) {
   const canary = percentOf(traffic2);
   if (canary <= 0) return [];
   return ctx.options.mappings.map((name) => {
@@ -44718,11 +44577,12 @@ var ambassador_default = defineGenerator({
   id: "ambassador",
   summary: "Ambassador / Emissary: a <mapping>-canary Mapping to the canary Service with weight W beside each base Mapping",
   capabilities: capabilities2,
-  optionsSchema: options_schema_default3,
+  optionsSchema: options_schema_default2,
+  inputs,
   check: check2,
   unsupported: (t) => wholePercentProblems(t, "Mapping weights"),
   claims: claims2,
-  render: render3,
+  render: render2,
   simulate: simulate2
 });
 
@@ -44730,7 +44590,7 @@ var ambassador_default = defineGenerator({
 init_diagnostics();
 
 // generators/apisix/options.schema.json
-var options_schema_default4 = {
+var options_schema_default3 = {
   $id: "apisix-options",
   title: "apisix generator options",
   description: "Argo trafficRouting.apisix as written: the ApisixRoute and the names of its http rules to weight (default: the rule named like the route).",
@@ -44784,13 +44644,14 @@ function check3(ctx) {
     if (i < 0) {
       const hint = ctx.options.route.rules ? "" : " (without apisix.route.rules the rule named like the route is weighted; list the rules)";
       out.push(diagnosticAt(found.origin, `${where2(ctx)}: ApisixRoute "${name}" has no http rule "${rule}"${hint}`));
-    } else if (!listOf(rules[i].backends).some((b) => b.serviceName === ctx.stableService))
+    } else if (!listOf(rules[i].backends).some((b) => b.serviceName === ctx.stableService)) {
       out.push(
         diagnosticAt(
           found.locate(["spec", "http", i]),
           `${where2(ctx)}: http rule "${rule}" of ApisixRoute "${name}" has no backend for the stable Service "${ctx.stableService}"`
         )
       );
+    } else out.push(...missingBackends(ctx, rules[i], rule, found.locate(["spec", "http", i])));
   }
   for (const route2 of new Set(ctx.rollout.steps.flatMap((s) => s.headerRoutes.map((h) => h.name)))) {
     const taken = ctx.resources.find("ApisixRoute", route2, found.object.metadata.namespace);
@@ -44803,6 +44664,15 @@ function check3(ctx) {
       );
   }
   return out;
+}
+function missingBackends(ctx, rule, label, origin) {
+  return listOf(rule.backends).map((b) => String(b.serviceName ?? "")).filter((svc) => svc !== ctx.canaryService && !ctx.resources.find("Service", svc, ctx.rollout.namespace)).map(
+    (svc) => diagnosticAt(
+      origin,
+      `${where2(ctx)}: http rule "${label}" of ApisixRoute "${ctx.options.route.name}" names Service "${svc}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; requests it gets fail if it does not exist`,
+      "warning"
+    )
+  );
 }
 function claims3(ctx) {
   const ns = ctx.rollout.namespace ?? "";
@@ -44821,8 +44691,11 @@ function claims3(ctx) {
   ];
 }
 
+// generators/apisix/inputs.ts
+var inputs2 = { argo: { key: "apisix" } };
+
 // generators/apisix/render.ts
-function render4(ctx, traffic2) {
+function render3(ctx, traffic2) {
   const route2 = findRoute(ctx)?.object;
   if (!route2) throw new Error(`ApisixRoute "${ctx.options.route.name}" not found`);
   const canary = percentOf(traffic2);
@@ -44931,11 +44804,12 @@ var apisix_default = defineGenerator({
   id: "apisix",
   summary: "Apache APISIX ApisixRoute backend weights, and each setHeaderRoute as an ApisixRoute with header exprs",
   capabilities: capabilities3,
-  optionsSchema: options_schema_default4,
+  optionsSchema: options_schema_default3,
+  inputs: inputs2,
   check: check3,
   unsupported: (t) => wholePercentProblems(t, "ApisixRoute backend weights"),
   claims: claims3,
-  render: render4,
+  render: render3,
   simulate: simulate3
 });
 
@@ -44943,7 +44817,7 @@ var apisix_default = defineGenerator({
 init_diagnostics();
 
 // generators/app-mesh/options.schema.json
-var options_schema_default5 = {
+var options_schema_default4 = {
   $id: "app-mesh-options",
   title: "app-mesh generator options",
   description: "Argo trafficRouting.appMesh as written: the App Mesh VirtualService (its VirtualRouter's routes to weight) and the canary and stable VirtualNodes.",
@@ -45004,13 +44878,17 @@ function targetsOf(route2) {
 var targetNode = (target) => String(objOf(target.virtualNodeRef).name ?? "");
 
 // generators/app-mesh/check.ts
+var HASH_LABEL = "rollouts-pod-template-hash";
 var where3 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 function check4(ctx) {
   const at = (m) => diagnosticAt(ctx.optionsOrigin, `${where3(ctx)}: ${m}`);
   const { name, routes: names } = ctx.options.virtualService;
   const { canaryVirtualNodeRef: c, stableVirtualNodeRef: s } = ctx.options.virtualNodeGroup;
   if (c.name === s.name) return [at("appMesh canary and stable VirtualNodes must differ")];
-  const out = [c.name, s.name].filter((n) => !findAppMesh(ctx, "VirtualNode", n)).map((n) => at(`VirtualNode "${n}" (appmesh.k8s.aws) not found in the app's manifests`));
+  const out = [
+    ...nodeProblems(ctx, c.name, ctx.canaryService, "canary"),
+    ...nodeProblems(ctx, s.name, ctx.stableService, "stable")
+  ];
   const vs = findAppMesh(ctx, "VirtualService", name);
   if (!vs) return [...out, at(`VirtualService "${name}" (appmesh.k8s.aws) not found in the app's manifests`)];
   const routerName = routerNameOf(vs.object);
@@ -45038,6 +44916,33 @@ function check4(ctx) {
   }
   return out;
 }
+function nodeProblems(ctx, node, service, role) {
+  const found = findAppMesh(ctx, "VirtualNode", node);
+  if (!found)
+    return [
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where3(ctx)}: VirtualNode "${node}" (appmesh.k8s.aws) not found in the app's manifests`
+      )
+    ];
+  const out = [];
+  if (HASH_LABEL in objOf(objOf(specOf3(found.object).podSelector).matchLabels))
+    out.push(
+      diagnosticAt(
+        found.locate(["spec", "podSelector", "matchLabels", HASH_LABEL]),
+        `${where3(ctx)}: VirtualNode "${node}" selects ${HASH_LABEL}, a label Argo sets and rollgen's pods do not carry; rollgen selects the ${role} track instead, so remove it`
+      )
+    );
+  const hostname = objOf(objOf(specOf3(found.object).serviceDiscovery).dns).hostname;
+  if (typeof hostname !== "string" || hostname.split(".")[0] === service) return out;
+  return [
+    ...out,
+    diagnosticAt(
+      found.locate(["spec", "serviceDiscovery", "dns", "hostname"]),
+      `${where3(ctx)}: ${role} VirtualNode "${node}" resolves "${hostname}", not the ${role} Service "${service}", so its share would reach other pods; point it at ${service}`
+    )
+  ];
+}
 function claims4(ctx) {
   const vs = findAppMesh(ctx, "VirtualService", ctx.options.virtualService.name);
   const router = vs ? routerNameOf(vs.object) : void 0;
@@ -45050,7 +44955,10 @@ function claims4(ctx) {
   ] : [];
 }
 
-// src/plan/types.ts
+// generators/app-mesh/inputs.ts
+var inputs3 = { argo: { key: "appMesh" } };
+
+// src/model/plan.ts
 var stableTraffic = (weightTotal) => ({
   weight: 0,
   weightTotal,
@@ -45063,7 +44971,7 @@ function hasCanaryRoutes(t) {
 }
 
 // generators/app-mesh/render.ts
-function render5(ctx, traffic2) {
+function render4(ctx, traffic2) {
   const vs = findAppMesh(ctx, "VirtualService", ctx.options.virtualService.name)?.object;
   const router = vs && findAppMesh(ctx, "VirtualRouter", routerNameOf(vs) ?? "")?.object;
   if (!router) throw new Error(`VirtualRouter of VirtualService "${ctx.options.virtualService.name}" not found`);
@@ -45162,11 +45070,12 @@ var app_mesh_default = defineGenerator({
   id: "app-mesh",
   summary: "AWS App Mesh VirtualRouter route weights between the canary and stable VirtualNodes (virtualNodeGroup)",
   capabilities: capabilities4,
-  optionsSchema: options_schema_default5,
+  optionsSchema: options_schema_default4,
+  inputs: inputs3,
   check: check4,
   unsupported: (t) => wholePercentProblems(t, "App Mesh target weights"),
   claims: claims4,
-  render: render5,
+  render: render4,
   simulate: simulate4,
   simulateHop
 });
@@ -45214,7 +45123,7 @@ function headerConditions(route2) {
 var MAX_CONDITION_VALUES = 5;
 var MAX_VALUE_LENGTH = 128;
 var MAX_HEADER_NAME_LENGTH = 40;
-function unsupportedFeatures3(traffic2) {
+function unsupportedFeatures2(traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight) || traffic2.weight < 0 || traffic2.weight > 100) {
     out.push(`weight ${traffic2.weight} (ALB target group weights are whole numbers, here out of 100)`);
@@ -45259,7 +45168,7 @@ function headerFeatures(label, h) {
 }
 
 // generators/aws-alb/options.schema.json
-var options_schema_default6 = {
+var options_schema_default5 = {
   $id: "aws-alb-options",
   title: "aws-alb generator options",
   type: "object",
@@ -45345,8 +45254,8 @@ function routesToAction(p, name) {
 }
 
 // generators/aws-alb/render.ts
-function render6(ctx, traffic2) {
-  const unsupported2 = unsupportedFeatures3(traffic2);
+function render5(ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures2(traffic2);
   if (unsupported2.length > 0) throw new Error(`aws-alb cannot express this traffic state: ${unsupported2.join("; ")}`);
   const owned = ownedAnnotations(ctx, traffic2);
   const routes = traffic2.headerRoutes.map((r) => r.name);
@@ -45392,13 +45301,7 @@ function patchIngress(ctx, ingress, owned, routes) {
   const rules = Array.isArray(spec.rules) ? spec.rules.map((r) => isObject(r) ? patchRule(r, action, managed, routes) : r) : spec.rules;
   return {
     ...ingress,
-    // Keys sorted: the layout then never depends on which rollout or step wrote a key first, so step diffs stay small.
-    metadata: {
-      ...ingress.metadata,
-      annotations: Object.fromEntries(
-        Object.keys(annotations).sort().map((k) => [k, annotations[k]])
-      )
-    },
+    metadata: { ...ingress.metadata, annotations },
     spec: { ...spec, ...rules !== void 0 ? { rules } : {} }
   };
 }
@@ -45737,6 +45640,15 @@ function defaultBackend(ingresses, request3) {
   return void 0;
 }
 
+// generators/aws-alb/inputs.ts
+var inputs4 = { argo: { key: "alb", options: argoAlbOptions } };
+function argoAlbOptions(alb) {
+  const single = str(alb.ingress);
+  const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
+  const { ingress: _single, ingresses: _many, ...rest } = alb;
+  return { ...rest, ingresses: [...new Set(ingresses)] };
+}
+
 // generators/aws-alb/index.ts
 var capabilities5 = {
   weight: true,
@@ -45757,84 +45669,17 @@ var aws_alb_default = defineGenerator({
   id: "aws-alb",
   summary: "AWS Load Balancer Controller Ingress annotations: actions.<service> forward weights, actions/conditions.<route> header routes",
   capabilities: capabilities5,
-  optionsSchema: options_schema_default6,
+  optionsSchema: options_schema_default5,
+  inputs: inputs4,
   check: check5,
-  unsupported: unsupportedFeatures3,
+  unsupported: unsupportedFeatures2,
   claims: claims5,
-  render: render6,
+  render: render5,
   simulate: simulate5
 });
 
 // generators/custom/check.ts
 init_diagnostics();
-
-// src/plan/replicas.ts
-function resolveAmount(amount, total) {
-  const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
-  return Math.max(0, Math.min(total, raw));
-}
-function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
-  const floor = carriesTraffic && total > 0 ? 1 : 0;
-  const canary = Math.max(canaryWanted2, floor);
-  if (style === "canary") return { canary, stable: total };
-  return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
-}
-function basicCanaryReplicas(total, weight, weightTotal) {
-  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
-  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
-  return Math.max(0, Math.min(total, canary));
-}
-
-// src/plan/plan.ts
-function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
-  const steps = rollout.steps.map((step, i) => planStep(rollout, step, i, totalReplicas, policy));
-  return {
-    rollout: rollout.name,
-    format: rollout.format,
-    workload: rollout.workload.name,
-    style: rollout.style,
-    replicas: totalReplicas,
-    providers: rollout.traffic.providers.map((p) => p.provider),
-    startGate: { kind: policy.firstStep },
-    steps,
-    warnings: []
-  };
-}
-function planStep(rollout, step, i, total, policy) {
-  const routed = rollout.traffic.providers.length > 0;
-  const traffic2 = trafficOf(rollout, step, routed);
-  const carries = hasCanaryRoutes(traffic2);
-  const wanted = canaryWanted(rollout, step, total, routed);
-  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
-  return {
-    index: i + 1,
-    canaryReplicas: canary,
-    stableReplicas: stable,
-    traffic: traffic2,
-    // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
-    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
-    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
-  };
-}
-function canaryWanted(rollout, step, total, routed) {
-  if (step.replicas) return resolveAmount(step.replicas, total);
-  const weight = step.weight ?? 0;
-  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
-  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
-}
-function hasTrafficSpec(step) {
-  return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
-}
-function trafficOf(rollout, step, routed) {
-  return {
-    weight: routed ? step.weight ?? 0 : 0,
-    weightTotal: rollout.traffic.weightTotal,
-    matches: step.matches,
-    headerRoutes: step.headerRoutes,
-    mirrorRoutes: step.mirrorRoutes,
-    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
-  };
-}
 
 // generators/custom/data.ts
 var NO_MODIFIER = { set: [], add: [], remove: [] };
@@ -45909,14 +45754,14 @@ var TemplateError = class extends Error {
   column;
 };
 var cache = /* @__PURE__ */ new Map();
-function compileTemplate(input2) {
-  let entry = cache.get(input2.template);
+function compileTemplate(input3) {
+  let entry = cache.get(input3.template);
   if (!entry) {
-    entry = compileText(input2.template);
-    cache.set(input2.template, entry);
+    entry = compileText(input3.template);
+    cache.set(input3.template, entry);
   }
   if (entry instanceof TemplateError) throw entry;
-  return { input: input2, run: entry.run };
+  return { input: input3, run: entry.run };
 }
 function compileText(text) {
   try {
@@ -46033,7 +45878,7 @@ function sourceOrigin(t, line, column) {
 }
 
 // generators/custom/options.schema.json
-var options_schema_default7 = {
+var options_schema_default6 = {
   $id: "custom-options",
   title: "custom generator options",
   type: "object",
@@ -46056,7 +45901,7 @@ var options_schema_default7 = {
       }
     },
     templates: {
-      description: "Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (src/spec/route-template.ts).",
+      description: "Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (generators/custom/route-template.ts).",
       type: "array",
       default: [],
       items: {
@@ -46098,15 +45943,15 @@ function describeKind(kind, group) {
 }
 
 // generators/custom/render.ts
-function render7(ctx, traffic2) {
+function render6(ctx, traffic2) {
   return ctx.options.refs.map((ref) => {
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
     if (!original) throw new Error(`${ref.kind} "${ref.name}" not found in the app's manifests`);
     if (!hasCanaryRoutes(traffic2)) return cloneJson(original);
-    const input2 = templateFor(ref, ctx.options.templates);
-    if (!input2) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
+    const input3 = templateFor(ref, ctx.options.templates);
+    if (!input3) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
     return renderObject(
-      compileTemplate(input2),
+      compileTemplate(input3),
       buildTemplateData(original, traffic2, ctx.stableService, ctx.canaryService)
     );
   });
@@ -46167,12 +46012,12 @@ function show(v) {
 
 // generators/custom/check.ts
 function check6(ctx) {
-  const steps = buildPlan(ctx.rollout, 1).steps;
+  const steps = ctx.steps;
   const out = [];
   for (const ref of ctx.options.refs) {
     const kind = describeKind(ref.kind, groupOf(ref.apiVersion));
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
-    const input2 = templateFor(ref, ctx.options.templates);
+    const input3 = templateFor(ref, ctx.options.templates);
     if (!original)
       out.push(
         diagnosticAt(
@@ -46180,7 +46025,7 @@ function check6(ctx) {
           `customNetworkRefs: ${kind} "${ref.name}" not found in the app's manifests; add it or fix the ref`
         )
       );
-    if (!input2) {
+    if (!input3) {
       const hint = `add a rollgen.dev/v1alpha1 RouteTemplate with spec.target {apiVersion: ${ref.apiVersion}, kind: ${ref.kind}}`;
       out.push(
         diagnosticAt(
@@ -46189,16 +46034,16 @@ function check6(ctx) {
         )
       );
     }
-    if (original && input2) out.push(...checkTemplate(ctx, ref, input2, steps));
+    if (original && input3) out.push(...checkTemplate(ctx, ref, input3, steps));
   }
   return dedupe2(out);
 }
-function checkTemplate(ctx, ref, input2, steps) {
+function checkTemplate(ctx, ref, input3, steps) {
   const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
   if (!original) return [];
   try {
-    const compiled2 = compileTemplate(input2);
-    const unread = unreadFeatures(ctx, input2, steps);
+    const compiled2 = compileTemplate(input3);
+    const unread = unreadFeatures(ctx, input3, steps);
     if (unread.length > 0) return unread;
     for (const step of steps.filter((s) => hasCanaryRoutes(s.traffic))) {
       const data = buildTemplateData(original, step.traffic, ctx.stableService, ctx.canaryService);
@@ -46206,21 +46051,21 @@ function checkTemplate(ctx, ref, input2, steps) {
         renderObject(compiled2, data);
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
-        return [templateDiagnostic(input2, e, `step ${step.index}, ${ref.kind} "${ref.name}"`)];
+        return [templateDiagnostic(input3, e, `step ${step.index}, ${ref.kind} "${ref.name}"`)];
       }
     }
     return [];
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
-    return [templateDiagnostic(input2, e)];
+    return [templateDiagnostic(input3, e)];
   }
 }
-function templateDiagnostic(input2, e, rendering) {
-  const where7 = `RouteTemplate ${input2.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
-  return diagnosticAt(sourceOrigin(input2, e.line, e.column), `${where7}: ${e.message}`);
+function templateDiagnostic(input3, e, rendering) {
+  const where7 = `RouteTemplate ${input3.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
+  return diagnosticAt(sourceOrigin(input3, e.line, e.column), `${where7}: ${e.message}`);
 }
-function unreadFeatures(ctx, input2, steps) {
-  const names = readNames(parseTemplate(input2.template));
+function unreadFeatures(ctx, input3, steps) {
+  const names = readNames(parseTemplate(input3.template));
   const out = [];
   for (const step of steps) {
     const t = step.traffic;
@@ -46234,7 +46079,7 @@ function unreadFeatures(ctx, input2, steps) {
       out.push(
         diagnosticAt(
           origin,
-          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input2.name} (${input2.origin.file}:${input2.origin.line}) never reads it`
+          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input3.name} (${input3.origin.file}:${input3.origin.line}) never reads it`
         )
       );
     }
@@ -46300,10 +46145,12 @@ var custom_default = defineGenerator({
   id: "custom",
   summary: "any Kruise customNetworkRefs kind, rendered per step by a user-supplied logic-less Handlebars RouteTemplate",
   capabilities: capabilities6,
-  optionsSchema: options_schema_default7,
+  optionsSchema: options_schema_default6,
+  /** Kruise customNetworkRefs that no other provider takes (e.g. not all Istio objects). */
+  inputs: { kruiseCustomRefs: {} },
   check: check6,
   claims: claims6,
-  render: render7,
+  render: render6,
   // A custom object has no data plane rollgen knows, so nothing can be evaluated against it.
   simulate: () => void 0
 });
@@ -46328,7 +46175,7 @@ var capabilities7 = {
 // generators/gateway-api/check.ts
 init_diagnostics();
 
-// src/plan/capabilities.ts
+// src/contract/capabilities.ts
 function missingFeatures(caps, t) {
   const out = [];
   if (t.weight > 0 && !caps.weight) out.push(`a ${t.weight}% weight`);
@@ -46336,7 +46183,7 @@ function missingFeatures(caps, t) {
     out.push(`a weight total of ${t.weightTotal} (maxTrafficWeight)`);
   if (t.matches.length > caps.matchesPerStep)
     out.push(`${t.matches.length} ORed matches (at most ${caps.matchesPerStep})`);
-  t.matches.forEach((m, i) => out.push(...matchFeatures3(caps, m, `match ${i + 1}`)));
+  t.matches.forEach((m, i) => out.push(...matchFeatures2(caps, m, `match ${i + 1}`)));
   if (t.matches.length > 0 && t.weight > 0 && !caps.matchWithWeight) out.push("matches together with a weight");
   if (t.headerRoutes.length > 0 && !caps.namedHeaderRoutes)
     out.push(`header route "${t.headerRoutes[0].name}" (setHeaderRoute)`);
@@ -46344,7 +46191,7 @@ function missingFeatures(caps, t) {
   if (t.requestHeaderModifier && !caps.requestHeaderModifier) out.push("requestHeaderModifier");
   return out;
 }
-function matchFeatures3(caps, m, label) {
+function matchFeatures2(caps, m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions > caps.conditionsPerMatch)
@@ -46363,7 +46210,7 @@ function matchFeatures3(caps, m, label) {
 // generators/gateway-api/matches.ts
 var MAX_HEADERS_PER_MATCH = 16;
 var MAX_QUERY_PER_MATCH = 16;
-function valueMatch(m) {
+function valueMatch2(m) {
   if (m.type === "Prefix") return { type: "RegularExpression", name: m.name, value: `^${escapeRegex(m.value)}.*` };
   return { type: m.type, name: m.name, value: m.value };
 }
@@ -46373,8 +46220,8 @@ function escapeRegex(s) {
 function conditionFields(m) {
   return {
     ...m.path ? { path: { type: m.path.type, value: m.path.value } } : {},
-    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch) } : {},
-    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch) } : {},
+    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch2) } : {},
+    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch2) } : {},
     ...m.method ? { method: m.method } : {}
   };
 }
@@ -46392,8 +46239,8 @@ function crossMatches(ruleMatches2, conditions, first) {
 }
 function andMatch(m, k) {
   const conflicts = [];
-  const headers = merged(list(m.headers), k.headers.map(valueMatch), "header", conflicts, (n) => n.toLowerCase());
-  const query = merged(list(m.queryParams), k.queryParams.map(valueMatch), "query parameter", conflicts, (n) => n);
+  const headers = merged(list(m.headers), k.headers.map(valueMatch2), "header", conflicts, (n) => n.toLowerCase());
+  const query = merged(list(m.queryParams), k.queryParams.map(valueMatch2), "query parameter", conflicts, (n) => n);
   if (k.method && typeof m.method === "string" && m.method !== k.method) {
     conflicts.push(`method ${k.method} ANDed with the rule's own method ${m.method} matches nothing`);
   }
@@ -46423,19 +46270,19 @@ function list(v) {
 // generators/gateway-api/features.ts
 var METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"];
 var MAX_WEIGHT = 1e6;
-function unsupportedFeatures4(traffic2) {
+function unsupportedFeatures3(traffic2) {
   const out = [...weightFeatures(traffic2)];
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(m, `match ${i + 1}`)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures3(m, `match ${i + 1}`)));
   for (const r of traffic2.headerRoutes) {
     if (r.matches.length === 0) out.push(`header route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `header route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `header route "${r.name}" match ${i + 1}`)));
   }
   for (const r of traffic2.mirrorRoutes) {
     if (!Number.isInteger(r.percentage) || r.percentage < 0 || r.percentage > 100) {
       out.push(`mirror route "${r.name}": percentage ${r.percentage} (RequestMirror percent is a whole number 0-100)`);
     }
     if (r.matches.length === 0) out.push(`mirror route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `mirror route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `mirror route "${r.name}" match ${i + 1}`)));
   }
   return out;
 }
@@ -46446,7 +46293,7 @@ function weightFeatures(t) {
   }
   return out;
 }
-function matchFeatures4(m, label) {
+function matchFeatures3(m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions === 0)
@@ -46624,8 +46471,8 @@ function ordered(rule) {
 var MAX_RULES = 16;
 var MAX_MATCHES_PER_RULE = 64;
 var MAX_MATCHES_PER_ROUTE = 128;
-function render8(ctx, traffic2) {
-  const unsupported2 = unsupportedFeatures4(traffic2);
+function render7(ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures3(traffic2);
   if (unsupported2.length > 0)
     throw new Error(`gateway-api cannot express this traffic state: ${unsupported2.join("; ")}`);
   return ctx.options.httpRoutes.map((name) => {
@@ -46778,9 +46625,9 @@ function checkRoute(ctx, source) {
 function checkSteps(ctx, routes) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
-    const traffic2 = trafficOf2(ctx, step);
+    const traffic2 = trafficOf(ctx, step);
     const missing = missingFeatures(capabilities7, traffic2);
-    const features = missing.length > 0 ? missing : unsupportedFeatures4(traffic2);
+    const features = missing.length > 0 ? missing : unsupportedFeatures3(traffic2);
     const problems = new Set(
       features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic2).problems.map((p) => `HTTPRoute "${name}": ${p}`))
     );
@@ -46795,7 +46642,7 @@ function checkSteps(ctx, routes) {
   });
   return out;
 }
-function trafficOf2(ctx, step) {
+function trafficOf(ctx, step) {
   return {
     weight: step.weight ?? 0,
     weightTotal: ctx.rollout.traffic.weightTotal,
@@ -46824,7 +46671,7 @@ function claims7(ctx) {
 }
 
 // generators/gateway-api/options.schema.json
-var options_schema_default8 = {
+var options_schema_default7 = {
   $id: "gateway-api-options",
   title: "gateway-api generator options",
   type: "object",
@@ -46968,9 +46815,9 @@ function split(c) {
     if (w > 0) shares2.set(refLabel(r), (shares2.get(refLabel(r)) ?? 0) + w / total);
   }
   const backends = total > 0 ? [...shares2].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
-  return { backends, rule: describe3(c, refs) };
+  return { backends, rule: describe2(c, refs) };
 }
-function describe3(c, refs) {
+function describe2(c, refs) {
   const weights = refs.map((r) => `${refLabel(r)} ${refWeight(r)}`).join(", ");
   const mirrors2 = (Array.isArray(c.rule.filters) ? c.rule.filters : []).filter((f) => f.type === "RequestMirror").map((f) => mirrorText(f.requestMirror ?? {}));
   return [`HTTPRoute ${c.route.metadata.name} rule ${c.index + 1}: ${weights || "no backendRefs"}`, ...mirrors2].join(
@@ -46984,16 +46831,49 @@ function mirrorText(m) {
   return `mirror ${share} to ${target}`;
 }
 
+// generators/gateway-api/inputs.ts
+var inputs5 = {
+  argo: { key: "plugins/argoproj-labs/gatewayAPI", options: argoGatewayOptions },
+  kruiseGateway: { options: (gateway) => ({ httpRoutes: [str(gateway.httpRouteName) ?? ""] }) }
+};
+var ARGO_GATEWAY_KEYS = [
+  "httpRoute",
+  "httpRoutes",
+  "namespace",
+  "inProgressLabelKey",
+  "inProgressLabelValue",
+  "disableInProgressLabel",
+  "configMap"
+];
+function argoGatewayOptions(g) {
+  const single = str(g.httpRoute);
+  const list3 = arr(g.httpRoutes).map(obj);
+  const routes = [
+    ...single ? [{ name: single, useHeaderRoutes: true }] : [],
+    ...list3.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
+  ];
+  const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
+  const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
+  return {
+    httpRoutes: routes.map((r) => r.name),
+    useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
+    ...str(g.namespace) ? { namespace: str(g.namespace) } : {},
+    ...g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } },
+    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort()
+  };
+}
+
 // generators/gateway-api/index.ts
 var gateway_api_default = defineGenerator({
   id: "gateway-api",
   summary: "Gateway API HTTPRoute: backendRef weights beside the stable ref, canary rules for header/query/path matches, RequestMirror",
   capabilities: capabilities7,
-  optionsSchema: options_schema_default8,
+  optionsSchema: options_schema_default7,
+  inputs: inputs5,
   check: check7,
-  unsupported: unsupportedFeatures4,
+  unsupported: unsupportedFeatures3,
   claims: claims7,
-  render: render8,
+  render: render7,
   simulate: simulate6
 });
 
@@ -47020,7 +46900,7 @@ var MSE = {
 init_diagnostics();
 
 // generators/higress/options.schema.json
-var options_schema_default9 = {
+var options_schema_default8 = {
   $id: "higress-options",
   title: "higress generator options",
   type: "object",
@@ -47091,14 +46971,8 @@ function checkIngress3(ctx, source) {
     ];
   }
   const out = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   for (const taken of [canaryIngressName(name), weightIngressName(name)]) {
     const found = findIngress(ctx.resources, taken, source.object.metadata.namespace);
     if (found)
@@ -47153,17 +47027,17 @@ function capabilitiesOf(f) {
   };
 }
 var REGEX_META = /[\\.+*?()|[\]{}^$]/;
-function unsupportedFeatures5(f, traffic2) {
+function unsupportedFeatures4(f, traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight))
     out.push(`weight ${traffic2.weight} is not a whole number (canary-weight is an integer; raise the weight total)`);
   if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1)
     out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (canary-weight-total)`);
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures5(f, m, i + 1)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(f, m, i + 1)));
   out.push(...modifierFeatures(f, traffic2.requestHeaderModifier));
   return out;
 }
-function matchFeatures5(f, m, n) {
+function matchFeatures4(f, m, n) {
   const out = [];
   const count = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (count === 0)
@@ -47258,14 +47132,14 @@ function subsetAnnotations(f, stable) {
 }
 
 // generators/higress/render.ts
-function render9(f, ctx, traffic2) {
-  const unsupported2 = unsupportedFeatures5(f, traffic2);
+function render8(f, ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures4(f, traffic2);
   if (unsupported2.length > 0) throw new Error(`${f.id} cannot express this traffic state: ${unsupported2.join("; ")}`);
   const slots = canarySlots2(f, traffic2);
   return ctx.options.ingresses.flatMap((name) => {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
     if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return slots.map((slot) => canaryIngress3(f, ctx, source.object, slot));
+    return slots.map((slot) => canaryIngress2(f, ctx, source.object, slot));
   });
 }
 function canarySlots2(f, traffic2) {
@@ -47281,10 +47155,10 @@ function canarySlots2(f, traffic2) {
   }
   return slots;
 }
-function canaryIngress3(f, ctx, stable, slot) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(f, stable, slot));
+function canaryIngress2(f, ctx, stable, slot) {
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata2(f, stable, slot));
 }
-function canaryMetadata3(f, stable, slot) {
+function canaryMetadata2(f, stable, slot) {
   const meta = stable.metadata;
   const own = meta.annotations ?? {};
   const kept = Object.entries(own).filter(([k]) => !isOwnedKey2(f, k));
@@ -47293,9 +47167,7 @@ function canaryMetadata3(f, stable, slot) {
     name: slot.name(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(
-      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-    )
+    annotations: Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]))
   };
 }
 
@@ -47339,7 +47211,7 @@ function matchRule(f, c, request3) {
   const query = f.queryMatch ? c.ext("canary-by-query") : void 0;
   if (header3 || query) {
     const rules = [
-      ...header3 ? [valueRule(f, "header", header3, c.key, headerValue3(request3.headers, header3))] : [],
+      ...header3 ? [valueRule(f, "header", header3, c.key, headerValue(request3.headers, header3))] : [],
       ...query ? [valueRule(f, "query", query, c.ext, request3.query[query])] : []
     ];
     return rules.every((r) => r !== void 0) ? rules.join(" & ") : void 0;
@@ -47363,11 +47235,6 @@ function fullMatch2(pattern, value) {
   } catch {
     return false;
   }
-}
-function headerValue3(headers, name) {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : headers[found];
 }
 function weightSplit(stableService, weighted2) {
   const total = positiveInt(weighted2[0].key("canary-weight-total")) || 100;
@@ -47398,10 +47265,12 @@ function flavouredGenerator(f, optionsSchema, summary) {
     summary,
     capabilities: capabilitiesOf(f),
     optionsSchema,
+    /** Kruise `classType: <flavour id>`. */
+    inputs: { kruiseIngress: kruiseIngressInput(f.id) },
     check: (ctx) => check8(f, ctx),
-    unsupported: (traffic2) => unsupportedFeatures5(f, traffic2),
+    unsupported: (traffic2) => unsupportedFeatures4(f, traffic2),
     claims: (ctx) => claims8(f, ctx),
-    render: (ctx, traffic2) => render9(f, ctx, traffic2),
+    render: (ctx, traffic2) => render8(f, ctx, traffic2),
     simulate: (objects, request3) => simulate7(f, objects, request3)
   });
 }
@@ -47409,12 +47278,85 @@ function flavouredGenerator(f, optionsSchema, summary) {
 // generators/higress/index.ts
 var higress_default = flavouredGenerator(
   HIGRESS,
-  options_schema_default9,
+  options_schema_default8,
   "Higress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations and higress.io header control"
 );
 
 // generators/ingress-nginx/check.ts
 init_diagnostics();
+
+// generators/ingress-nginx/options.schema.json
+var options_schema_default9 = {
+  $id: "ingress-nginx-options",
+  title: "ingress-nginx generator options",
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "ingresses",
+    "annotationPrefix",
+    "additionalIngressAnnotations",
+    "canaryIngressAnnotations"
+  ],
+  properties: {
+    ingresses: {
+      type: "array",
+      minItems: 1,
+      uniqueItems: true,
+      items: {
+        type: "string",
+        minLength: 1,
+        maxLength: 253
+      }
+    },
+    annotationPrefix: {
+      type: "string",
+      minLength: 1,
+      pattern: "^[^/]+$",
+      default: "nginx.ingress.kubernetes.io"
+    },
+    additionalIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressName: {
+      enum: [
+        "suffix",
+        "argo"
+      ]
+    }
+  },
+  $schema: "http://json-schema.org/draft-07/schema#"
+};
+
+// generators/ingress-nginx/options.ts
+function annotationKey(prefix, name) {
+  return `${prefix}/${name}`;
+}
+function isCanaryKey(prefix, key2) {
+  return key2.startsWith(annotationKey(prefix, "canary"));
+}
+function stepOwnedKeys(prefix) {
+  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
+}
+function userAnnotations(options) {
+  const out = {};
+  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
+    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
+  }
+  return { ...out, ...options.canaryIngressAnnotations };
+}
+
+// generators/ingress-nginx/check.ts
 function check9(ctx) {
   const out = [...checkUserAnnotations(ctx)];
   const owners = /* @__PURE__ */ new Map();
@@ -47446,14 +47388,8 @@ function checkIngress4(ctx, source) {
     ];
   }
   const out = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   const taken = findIngress(ctx.resources, canaryIngressName(name), source.object.metadata.namespace);
   if (taken) {
     out.push(
@@ -47515,6 +47451,135 @@ function ingressClaims2(ctx, source) {
   }));
 }
 
+// generators/ingress-nginx/features.ts
+function unsupportedFeatures5(traffic2) {
+  const out = [...stateFeatures(traffic2)];
+  traffic2.matches.forEach((match, i) => out.push(...matchFeatures5(match, i + 1)));
+  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
+  if (headerMatches > 1) {
+    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
+  }
+  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
+  if (cookieMatches > 1) {
+    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
+  }
+  return out;
+}
+function stateFeatures(traffic2) {
+  const out = [];
+  if (!Number.isInteger(traffic2.weight)) {
+    out.push(
+      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
+    );
+  }
+  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
+    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
+  }
+  if (traffic2.headerRoutes.length > 0) {
+    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
+    out.push(
+      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
+    );
+  }
+  if (traffic2.mirrorRoutes.length > 0) {
+    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
+    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
+  }
+  if (traffic2.requestHeaderModifier) {
+    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
+  }
+  return out;
+}
+function matchFeatures5(match, n) {
+  const conditions = describeConditions(match);
+  const out = [];
+  if (conditions.length === 0) {
+    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
+  } else if (conditions.length > 1) {
+    out.push(
+      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`
+    );
+  }
+  for (const q of match.queryParams)
+    out.push(`match ${n}: ${describe3("query parameter", q)} (ingress-nginx cannot match query parameters)`);
+  if (match.path)
+    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
+  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
+  for (const h of match.headers) {
+    if (h.type === "Prefix")
+      out.push(
+        `match ${n}: ${describe3("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
+      );
+  }
+  for (const c of match.cookies) {
+    if (c.type !== "Exact" || c.value !== "always") {
+      out.push(
+        `match ${n}: ${describe3("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
+      );
+    }
+  }
+  return out;
+}
+function describeConditions(match) {
+  return [
+    ...match.headers.map((h) => describe3("header", h)),
+    ...match.cookies.map((c) => describe3("cookie", c)),
+    ...match.queryParams.map((q) => describe3("query", q)),
+    ...match.path ? [`path ${match.path.value}`] : [],
+    ...match.method ? [`method ${match.method}`] : []
+  ];
+}
+function describe3(what, m) {
+  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
+  return `${what} ${m.name}${op2}${m.value}`;
+}
+
+// generators/ingress-nginx/render.ts
+function render9(ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures5(traffic2);
+  if (unsupported2.length > 0) {
+    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported2.join("; ")}`);
+  }
+  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
+  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
+  return ctx.options.ingresses.map((name) => {
+    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
+    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
+    return canaryIngress3(ctx, source.object, canary);
+  });
+}
+function canaryAnnotations(prefix, traffic2) {
+  const key2 = (name) => annotationKey(prefix, name);
+  const out = { [key2("canary")]: "true" };
+  if (traffic2.weight > 0) {
+    out[key2("canary-weight")] = String(traffic2.weight);
+    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
+  }
+  const header3 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
+  if (header3) {
+    out[key2("canary-by-header")] = header3.name;
+    out[key2(header3.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header3.value;
+  }
+  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
+  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
+  return out;
+}
+function canaryIngress3(ctx, stable, canary) {
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(stable, ctx.options, canary));
+}
+function canaryMetadata3(stable, options, canary) {
+  const meta = stable.metadata;
+  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
+  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
+  const annotations = Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]));
+  return {
+    name: canaryIngressName(meta.name),
+    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
+    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
+    annotations
+  };
+}
+
 // generators/ingress-nginx/simulate.ts
 function simulate8(objects, request3) {
   const stable = matchStablePath(objects, request3);
@@ -47533,7 +47598,7 @@ function simulate8(objects, request3) {
 }
 function byHeader(annotations, key2, request3) {
   const name = annotations[key2("canary-by-header")];
-  const value = name ? headerValue4(request3.headers, name) : void 0;
+  const value = name ? headerValue(request3.headers, name) : void 0;
   if (!name || value === void 0) return void 0;
   const exact = annotations[key2("canary-by-header-value")];
   const pattern = annotations[key2("canary-by-header-pattern")];
@@ -47558,11 +47623,6 @@ function byCookie(annotations, key2, request3) {
   if (value !== "always" && value !== "never") return void 0;
   return { canary: value === "always", rule: `canary-by-cookie ${name}=${value}` };
 }
-function headerValue4(headers, name) {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : headers[found];
-}
 function readInt(value, fallback) {
   const n = value === void 0 ? NaN : Number.parseInt(value, 10);
   return Number.isFinite(n) && n >= 0 ? n : fallback;
@@ -47576,6 +47636,21 @@ function split2(stable, canary, canaryUnits, total, rule) {
       { service: canary, share: canaryUnits / total }
     ],
     rule
+  };
+}
+
+// generators/ingress-nginx/inputs.ts
+var inputs6 = {
+  argo: { key: "nginx", options: argoNginxOptions },
+  kruiseIngress: kruiseIngressInput("nginx")
+};
+function argoNginxOptions(nginx2) {
+  const single = str(nginx2.stableIngress);
+  return {
+    ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
+    ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
+    additionalIngressAnnotations: stringMap(nginx2.additionalIngressAnnotations),
+    canaryIngressAnnotations: stringMap(nginx2.canaryIngressAnnotations)
   };
 }
 
@@ -47599,11 +47674,12 @@ var ingress_nginx_default = defineGenerator({
   id: "ingress-nginx",
   summary: "ingress-nginx canary Ingress (<ingress>-canary) with canary-weight, canary-by-header and canary-by-cookie annotations",
   capabilities: capabilities8,
-  optionsSchema: options_schema_default2,
+  optionsSchema: options_schema_default9,
+  inputs: inputs6,
   check: check9,
-  unsupported: unsupportedFeatures2,
+  unsupported: unsupportedFeatures5,
   claims: claims9,
-  render,
+  render: render9,
   simulate: simulate8
 });
 
@@ -48351,6 +48427,17 @@ function renderVirtualService(ctx, vs, target, roles, traffic2) {
   return { ...vs, spec };
 }
 
+// generators/istio/inputs.ts
+var inputs7 = {
+  argo: { key: "istio" },
+  kruiseCustomRefs: { accepts: (refs) => refs.every(isIstioRef) }
+};
+function isIstioRef(ref) {
+  const apiVersion = str(ref.apiVersion) ?? "";
+  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  return group === "networking.istio.io" && (ref.kind === "VirtualService" || ref.kind === "DestinationRule");
+}
+
 // generators/istio/index.ts
 var capabilities9 = {
   weight: true,
@@ -48372,6 +48459,7 @@ var istio_default = defineGenerator({
   summary: "Istio VirtualService weights (host or subset mode, http/tls/tcp), header, match and mirror routes, DestinationRule canary subset",
   capabilities: capabilities9,
   optionsSchema: options_schema_default10,
+  inputs: inputs7,
   check: check10,
   unsupported: unsupportedFeatures6,
   claims: claims10,
@@ -48484,6 +48572,9 @@ function claims11(ctx) {
   ];
 }
 
+// generators/smi/inputs.ts
+var inputs8 = { argo: { key: "smi" } };
+
 // generators/smi/render.ts
 function render11(ctx, traffic2) {
   const name = splitName2(ctx);
@@ -48541,6 +48632,7 @@ var smi_default = defineGenerator({
   summary: "SMI TrafficSplit (split.smi-spec.io v1alpha1..v1alpha3): root Service split between canary and stable",
   capabilities: capabilities10,
   optionsSchema: options_schema_default12,
+  inputs: inputs8,
   check: check11,
   unsupported: (t) => wholePercentProblems(t, "TrafficSplit weights"),
   claims: claims11,
@@ -48606,15 +48698,30 @@ function check12(ctx) {
         `${where6(ctx)}: TraefikService "${name}" has no spec.weighted.services entry for the stable Service "${ctx.stableService}"; add one`
       )
     ];
+  const missing = listOf3(weighted2.services).filter(
+    (e) => (e.kind === void 0 || e.kind === "Service") && e.name !== ctx.canaryService && !ctx.resources.find(
+      "Service",
+      String(e.name),
+      typeof e.namespace === "string" ? e.namespace : found.object.metadata.namespace
+    )
+  );
+  const out = missing.map(
+    (e) => diagnosticAt(
+      found.origin,
+      `${where6(ctx)}: TraefikService "${name}" names Service "${String(e.name)}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; if it does not exist Traefik refuses the whole TraefikService`,
+      "warning"
+    )
+  );
   const mirrors2 = ctx.rollout.steps.some((s) => s.mirrorRoutes.length > 0);
   if (mirrors2 && !findMirroring(ctx))
     return [
+      ...out,
       diagnosticAt(
         ctx.optionsOrigin,
         `${where6(ctx)}: setMirrorRoute needs a TraefikService with spec.mirroring {name: ${name}, kind: TraefikService} that the IngressRoute routes to; add one`
       )
     ];
-  return [];
+  return out;
 }
 function claims12(ctx) {
   const name = ctx.options.weightedTraefikServiceName;
@@ -48626,6 +48733,9 @@ function claims12(ctx) {
     }
   ];
 }
+
+// generators/traefik/inputs.ts
+var inputs9 = { argo: { key: "traefik" } };
 
 // generators/traefik/render.ts
 function render12(ctx, traffic2) {
@@ -48770,6 +48880,7 @@ var traefik_default = defineGenerator({
   summary: "Traefik weighted TraefikService (canary and stable weights) and a canary mirror in a mirroring TraefikService",
   capabilities: capabilities11,
   optionsSchema: options_schema_default13,
+  inputs: inputs9,
   check: check12,
   unsupported,
   claims: claims12,
@@ -48796,6 +48907,100 @@ var generators = {
 var registry = new Map(Object.entries(generators));
 function getGenerator(id) {
   return registry.get(id);
+}
+function listGenerators() {
+  return [...registry.values()];
+}
+var providerInputs = {
+  argo(key2, block) {
+    const g = listGenerators().find((x) => x.inputs?.argo?.key === key2);
+    return g && input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
+  },
+  kruiseIngress(classType, ingress) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
+    return g && input(g, g.inputs.kruiseIngress.options(ingress));
+  },
+  get kruiseIngressClasses() {
+    return listGenerators().flatMap((g) => g.inputs?.kruiseIngress?.classTypes ?? []).sort();
+  },
+  kruiseGateway(gateway) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseGateway);
+    return g && input(g, g.inputs.kruiseGateway.options(gateway));
+  },
+  kruiseCustomRefs(refs) {
+    const takers = listGenerators().filter((x) => x.inputs?.kruiseCustomRefs);
+    const g = takers.find((x) => x.inputs.kruiseCustomRefs.accepts?.(refs)) ?? takers.find((x) => !x.inputs.kruiseCustomRefs.accepts);
+    return g && input(g, { refs });
+  }
+};
+var input = (g, options) => ({ provider: g.id, options });
+
+// src/plan/replicas.ts
+function resolveAmount(amount, total) {
+  const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
+  return Math.max(0, Math.min(total, raw));
+}
+function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
+  const floor = carriesTraffic && total > 0 ? 1 : 0;
+  const canary = Math.max(canaryWanted2, floor);
+  if (style === "canary") return { canary, stable: total };
+  return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
+}
+function basicCanaryReplicas(total, weight, weightTotal) {
+  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
+  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
+  return Math.max(0, Math.min(total, canary));
+}
+
+// src/plan/plan.ts
+function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
+  const steps = rollout.steps.map((step, i) => planStep(rollout, step, i, totalReplicas, policy));
+  return {
+    rollout: rollout.name,
+    format: rollout.format,
+    workload: rollout.workload.name,
+    style: rollout.style,
+    replicas: totalReplicas,
+    providers: rollout.traffic.providers.map((p) => p.provider),
+    startGate: { kind: policy.firstStep },
+    steps,
+    warnings: []
+  };
+}
+function planStep(rollout, step, i, total, policy) {
+  const routed = rollout.traffic.providers.length > 0;
+  const traffic2 = trafficOf2(rollout, step, routed);
+  const carries = hasCanaryRoutes(traffic2);
+  const wanted = canaryWanted(rollout, step, total, routed);
+  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
+  return {
+    index: i + 1,
+    canaryReplicas: canary,
+    stableReplicas: stable,
+    traffic: traffic2,
+    // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
+    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
+    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
+  };
+}
+function canaryWanted(rollout, step, total, routed) {
+  if (step.replicas) return resolveAmount(step.replicas, total);
+  const weight = step.weight ?? 0;
+  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
+  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
+}
+function hasTrafficSpec(step) {
+  return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
+}
+function trafficOf2(rollout, step, routed) {
+  return {
+    weight: routed ? step.weight ?? 0 : 0,
+    weightTotal: rollout.traffic.weightTotal,
+    matches: step.matches,
+    headerRoutes: step.headerRoutes,
+    mirrorRoutes: step.mirrorRoutes,
+    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
+  };
 }
 
 // src/render/services.ts
@@ -48925,32 +49130,32 @@ function replicasOf(deployment) {
 }
 
 // src/render/render-rollout.ts
-function renderRollout(input2) {
-  const step = plannedStep(input2);
-  const objects = [...renderWorkloads(input2, step), ...renderServices(input2, step)];
-  const routed = step && input2.phase.kind !== "draining";
-  const traffic2 = routed ? step.traffic : stableTraffic(input2.rollout.traffic.weightTotal);
-  return [...objects, ...renderRouteObjects(input2, traffic2, workloadWave(input2.deployment))];
+function renderRollout(input3) {
+  const step = plannedStep(input3);
+  const objects = [...renderWorkloads(input3, step), ...renderServices(input3, step)];
+  const routed = step && input3.phase.kind !== "draining";
+  const traffic2 = routed ? step.traffic : stableTraffic(input3.rollout.traffic.weightTotal);
+  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment))];
 }
-function plannedStep(input2) {
-  const p = input2.phase;
-  return p.kind === "step" || p.kind === "promoting" || p.kind === "draining" ? input2.plan.steps[p.step - 1] : void 0;
+function plannedStep(input3) {
+  const p = input3.phase;
+  return p.kind === "step" || p.kind === "promoting" || p.kind === "draining" ? input3.plan.steps[p.step - 1] : void 0;
 }
-function renderWorkloads(input2, step) {
-  const { deployment, track, rollout, phase } = input2;
-  const total = input2.plan.replicas;
+function renderWorkloads(input3, step) {
+  const { deployment, track, rollout, phase } = input3;
+  const total = input3.plan.replicas;
   const promoting = phase.kind === "promoting";
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
-  const stablePod2 = promoting ? input2.canaryPod : input2.stablePod;
+  const stablePod2 = promoting ? input3.canaryPod : input3.stablePod;
   const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
   if (step)
     out.push(
-      renderCanaryDeployment(deployment, input2.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
+      renderCanaryDeployment(deployment, input3.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
     );
   return out;
 }
-function renderServices(input2, step) {
-  const { rollout, resources, track, phase } = input2;
+function renderServices(input3, step) {
+  const { rollout, resources, track, phase } = input3;
   const stableName = rollout.traffic.stableService;
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
   if (!stable) return [];
@@ -48975,10 +49180,10 @@ function generatorContext(app, rollout, resources, provider, repo, track) {
   const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self2];
   return { ...self2, peers, ...track ? { track } : {} };
 }
-function renderRouteObjects(input2, traffic2, wave) {
-  const routes = input2.providers.flatMap(
+function renderRouteObjects(input3, traffic2, wave) {
+  const routes = input3.providers.flatMap(
     (p) => p.generator.render(
-      generatorContext(input2.app, input2.rollout, input2.resources, p, input2.peers, input2.track),
+      generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track),
       traffic2
     )
   );
@@ -48987,9 +49192,15 @@ function renderRouteObjects(input2, traffic2, wave) {
 function withRouteWave(routes, wave) {
   return routes.map((r) => ({
     ...r,
-    metadata: { ...r.metadata, annotations: { ...r.metadata.annotations ?? {}, [SYNC_WAVE]: String(wave + 1) } }
+    metadata: {
+      ...r.metadata,
+      annotations: { ...sortedKeys(r.metadata.annotations ?? {}), [SYNC_WAVE]: String(wave + 1) }
+    }
   }));
 }
+var sortedKeys = (map) => Object.fromEntries(
+  Object.keys(map).sort().map((k) => [k, map[k]])
+);
 function workloadWave(deployment) {
   const raw = isObject(deployment.metadata.annotations) ? deployment.metadata.annotations[SYNC_WAVE] : void 0;
   const wave = raw === void 0 ? 0 : Number.parseInt(raw, 10);
@@ -49053,169 +49264,51 @@ function lua(s) {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
-// src/spec/values.ts
-var obj = (v) => isObject(v) ? v : {};
-var arr = (v) => Array.isArray(v) ? v : [];
-var str = (v) => typeof v === "string" ? v : void 0;
-var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
-function stringMap(v) {
-  const out = {};
-  for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
-  return out;
-}
-function parseAmount(v) {
-  if (typeof v === "number") return { count: v };
-  if (typeof v !== "string") return void 0;
-  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
-  if (m) return { percent: Number(m[1]) };
-  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
-}
-function parsePercent(v) {
-  const a = parseAmount(v);
-  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
-}
-var KRUISE_COOKIE_HEADER = "canary-by-cookie";
-function kruiseMatch(v) {
-  const m = obj(v);
-  const headers = [];
-  const cookies = [];
-  for (const h of arr(m.headers).map(valueMatch2)) {
-    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
-    else headers.push(h);
-  }
-  const path10 = isObject(m.path) ? {
-    type: str(m.path.type) ?? "PathPrefix",
-    value: str(m.path.value) ?? "/"
-  } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
-}
-function valueMatch2(v) {
-  const m = obj(v);
-  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
-}
-function headerModifier(v) {
-  if (!isObject(v)) return void 0;
-  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
-  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
-}
-
 // src/spec/providers.ts
-var KRUISE_INGRESS_CLASSES = {
-  nginx: "ingress-nginx",
-  "aliyun-alb": "aliyun-alb",
-  higress: "higress",
-  mse: "mse"
-};
-function providerFromKruiseRouting(doc, routing, path10, out) {
+function providerFromKruiseRouting(doc, routing, path10, out, inputs10) {
   const refs = [];
-  const ingress = obj(routing.ingress);
   if (routing.ingress !== void 0) {
+    const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
-    const provider = KRUISE_INGRESS_CLASSES[classType];
-    if (!provider) {
+    const found = inputs10.kruiseIngress(classType, ingress);
+    if (!found) {
       const o = doc.locate([...path10, "ingress", "classType"]);
       out.push({
         ...o,
-        message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
+        message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else {
-      refs.push({
-        provider,
-        origin: doc.locate([...path10, "ingress"]),
-        options: { ingresses: [str(ingress.name) ?? ""] }
-      });
-    }
+    } else refs.push(refAt(found, doc.locate([...path10, "ingress"])));
   }
-  if (routing.gateway !== void 0) {
-    refs.push({
-      provider: "gateway-api",
-      origin: doc.locate([...path10, "gateway"]),
-      options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] }
-    });
-  }
+  const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path10, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
-  if (custom.length > 0) {
-    const istio = custom.every(isIstioRef);
-    refs.push({
-      provider: istio ? "istio" : "custom",
-      origin: doc.locate([...path10, "customNetworkRefs"]),
-      options: { refs: custom }
-    });
-  }
+  const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
+  if (taker) refs.push(refAt(taker, doc.locate([...path10, "customNetworkRefs"])));
   return refs;
 }
-function providersFromArgo(doc, routing, path10) {
+var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
+function providersFromArgo(doc, routing, path10, inputs10) {
   const at = (key2) => doc.locate([...path10, key2]);
   const refs = [];
-  if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
-  if (routing.nginx !== void 0)
-    refs.push({ provider: "ingress-nginx", origin: at("nginx"), options: argoNginxOptions(obj(routing.nginx)) });
-  if (routing.alb !== void 0)
-    refs.push({ provider: "aws-alb", origin: at("alb"), options: argoAlbOptions(obj(routing.alb)) });
-  if (routing.smi !== void 0) refs.push({ provider: "smi", origin: at("smi"), options: obj(routing.smi) });
-  if (routing.ambassador !== void 0)
-    refs.push({ provider: "ambassador", origin: at("ambassador"), options: obj(routing.ambassador) });
-  if (routing.appMesh !== void 0)
-    refs.push({ provider: "app-mesh", origin: at("appMesh"), options: obj(routing.appMesh) });
-  if (routing.traefik !== void 0)
-    refs.push({ provider: "traefik", origin: at("traefik"), options: obj(routing.traefik) });
-  if (routing.apisix !== void 0)
-    refs.push({ provider: "apisix", origin: at("apisix"), options: obj(routing.apisix) });
-  const gateway = obj(routing.plugins)["argoproj-labs/gatewayAPI"];
-  if (gateway !== void 0)
-    refs.push({ provider: "gateway-api", origin: at("plugins"), options: argoGatewayOptions(obj(gateway)) });
+  for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
+    const found = inputs10.argo(key2, obj(routing[key2]));
+    if (found) refs.push(refAt(found, at(key2)));
+  }
+  for (const [name, block] of Object.entries(obj(routing.plugins))) {
+    const found = inputs10.argo(`plugins/${name}`, obj(block));
+    if (found) refs.push(refAt(found, at("plugins")));
+  }
   return refs;
 }
-function argoNginxOptions(nginx2) {
-  const single = str(nginx2.stableIngress);
-  return {
-    ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
-    ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
-    additionalIngressAnnotations: stringMap(nginx2.additionalIngressAnnotations),
-    canaryIngressAnnotations: stringMap(nginx2.canaryIngressAnnotations)
-  };
-}
-function argoAlbOptions(alb) {
-  const single = str(alb.ingress);
-  const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
-  const { ingress: _single, ingresses: _many, ...rest } = alb;
-  return { ...rest, ingresses: [...new Set(ingresses)] };
-}
-var ARGO_GATEWAY_KEYS = [
-  "httpRoute",
-  "httpRoutes",
-  "namespace",
-  "inProgressLabelKey",
-  "inProgressLabelValue",
-  "disableInProgressLabel",
-  "configMap"
-];
-function argoGatewayOptions(g) {
-  const single = str(g.httpRoute);
-  const list3 = arr(g.httpRoutes).map(obj);
-  const routes = [
-    ...single ? [{ name: single, useHeaderRoutes: true }] : [],
-    ...list3.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
-  ];
-  const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
-  const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
-  return {
-    httpRoutes: routes.map((r) => r.name),
-    useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
-    ...str(g.namespace) ? { namespace: str(g.namespace) } : {},
-    ...g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } },
-    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort()
-  };
-}
-function isIstioRef(ref) {
-  const apiVersion = str(ref.apiVersion) ?? "";
-  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
-  return group === "networking.istio.io" && (ref.kind === "VirtualService" || ref.kind === "DestinationRule");
-}
+var refAt = (found, origin) => ({
+  provider: found.provider,
+  origin,
+  options: found.options
+});
 
 // src/spec/argo.ts
-function normalizeArgo(doc) {
+function normalizeArgo(doc, inputs10) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
@@ -49232,7 +49325,7 @@ function normalizeArgo(doc) {
     { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== void 0 },
     diagnostics
   );
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"]) : [];
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout = {
@@ -49451,7 +49544,7 @@ function classifyKruise(doc, apiVersion, kind, out) {
 // src/spec/kruise.ts
 var ROLLING_STYLE = "rollouts.kruise.io/rolling-style";
 var TRAFFIC_ROUTING = "rollouts.kruise.io/trafficrouting";
-function normalizeKruise(doc) {
+function normalizeKruise(doc, inputs10) {
   const root = obj(doc.value);
   const v1beta1 = str(root.apiVersion) === "rollouts.kruise.io/v1beta1";
   const meta = obj(root.metadata);
@@ -49473,7 +49566,7 @@ function normalizeKruise(doc) {
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
-  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics);
+  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics, inputs10);
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout = {
     format: v1beta1 ? "kruise-v1beta1" : "kruise-v1alpha1",
@@ -49525,13 +49618,13 @@ function kruisePause(v) {
   if (v === void 0) return { kind: "none" };
   return seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds };
 }
-function kruiseTraffic(doc, canary, sharedRouting, out) {
+function kruiseTraffic(doc, canary, sharedRouting, out, inputs10) {
   const routings = arr(canary.trafficRoutings);
   const first = obj(routings[0]);
   const service = str(first.service);
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
   const base = ["spec", "strategy", "canary", "trafficRoutings", 0];
-  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out) : [];
+  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out, inputs10) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
     generateCanaryService: service !== void 0 && !noCanaryService,
@@ -49559,7 +49652,7 @@ function error3(doc, path10, message) {
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
-// src/spec/route-template.ts
+// generators/custom/route-template.ts
 var CUSTOM_PROVIDER = "custom";
 function readRouteTemplate(doc) {
   const v = obj(doc.value);
@@ -49738,13 +49831,13 @@ function checkManagedRoutes(r, report) {
 }
 
 // src/spec/traffic-routing.ts
-function normalizeTrafficRouting(doc) {
+function normalizeTrafficRouting(doc, inputs10) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const diagnostics = [];
   const ref = obj(arr(spec.objectRef)[0]);
-  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics);
+  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics, inputs10);
   const service = str(ref.service) ?? "";
   const name = str(meta.name) ?? "";
   const step = kruiseStep(doc, spec.strategy, ["spec", "strategy"], false);
@@ -49770,7 +49863,7 @@ function normalizeTrafficRouting(doc) {
   return { routing: { name, ...rollout.namespace ? { namespace: rollout.namespace } : {}, rollout }, diagnostics };
 }
 
-// src/spec/load-app.ts
+// src/app/load-app.ts
 function loadApp(name, documents, policy) {
   const diagnostics = [];
   const manifests = [];
@@ -49791,7 +49884,7 @@ function loadApp(name, documents, policy) {
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
-    const result = role.schema === "argo-rollout" ? normalizeArgo(doc) : normalizeKruise(doc);
+    const result = role.schema === "argo-rollout" ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
     specs.push(result.rollout);
   }
@@ -49819,7 +49912,7 @@ function readTrafficRouting(doc, out, diagnostics) {
   const problems = validateSchema("kruise-trafficrouting", doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
-  const { routing, diagnostics: found } = normalizeTrafficRouting(doc);
+  const { routing, diagnostics: found } = normalizeTrafficRouting(doc, providerInputs);
   diagnostics.push(...found);
   out.push(routing);
 }
@@ -49885,9 +49978,8 @@ function bindProviders(app, spec, resources, out) {
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return void 0;
-    const problems = generator.check(
-      generatorContext(app, spec, resources, { generator, options, origin: ref.origin })
-    );
+    const context = generatorContext(app, spec, resources, { generator, options, origin: ref.origin });
+    const problems = generator.check({ ...context, steps: buildPlan(spec, 1).steps });
     out.push(...problems);
     if (problems.some((p) => p.severity === "error")) return void 0;
     bound.push({ generator, options, origin: ref.origin });
@@ -49980,7 +50072,7 @@ function numbersProblem(r) {
   return count(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
 }
 
-// src/run/apps.ts
+// src/app/inputs.ts
 function locateApps(req) {
   const found = locate(req);
   return req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
@@ -50545,8 +50637,8 @@ async function noteHold(scm, a) {
 var path9 = __toESM(require("path"));
 init_errors();
 
-// src/run/advance-command.ts
-var path6 = __toESM(require("path"));
+// src/app/plan-write.ts
+var path5 = __toESM(require("path"));
 init_errors();
 
 // src/render/phase.ts
@@ -50565,7 +50657,7 @@ function describePhase(p, steps) {
   }
 }
 
-// src/render/output-files.ts
+// src/state/output-files.ts
 var import_yaml4 = __toESM(require_dist());
 
 // src/yaml/serialize.ts
@@ -50590,7 +50682,7 @@ function serializeDocument(doc) {
   return doc.toString(OPTIONS);
 }
 
-// src/render/output-files.ts
+// src/state/output-files.ts
 var KUSTOMIZATION_FILE = "kustomization.yaml";
 var HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
 function objectFiles(objects) {
@@ -50898,11 +50990,11 @@ function statesAtStep(app, output, step, track) {
   });
 }
 
-// src/run/load.ts
+// src/app/load-repo.ts
 init_diagnostics();
 init_errors();
 
-// src/run/cross-app.ts
+// src/app/cross-app.ts
 init_errors();
 function checkAcrossApps(apps, peers = repoPeers(apps)) {
   const problems = [...claimConflicts(apps, peers), ...providerChecks(peers)];
@@ -50947,7 +51039,7 @@ function conflict(first, app, owner, claim) {
   };
 }
 
-// src/run/load.ts
+// src/app/load-repo.ts
 async function loadApps(ctx, args, opts) {
   const locations = locateApps({ cwd: ctx.cwd, args, ...opts });
   const out = [];
@@ -50987,9 +51079,117 @@ function loadQuietly(loc, ctx) {
   }
 }
 
-// src/flow/local-commit.ts
+// src/app/plan-write.ts
+async function planWrites(ctx, args, opts, command) {
+  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+  return { names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) };
+}
+function writeAll(ctx, planned, command, afterEach) {
+  for (const w of planned.writes) {
+    writeOutputDir(w.output, w.files, w.remove);
+    ctx.stdout(w.summary);
+    afterEach?.(w);
+  }
+  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(", ")} up to date
+`);
+}
+function planWrite(ctx, loc, app, command, peers) {
+  if (!loc.output)
+    throw new InputError(
+      [],
+      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
+    );
+  const output = readOutput(loc, ctx.cwd);
+  const t = transitionApp(app, output, command, loc.track, loc.removal);
+  if (t.actions.length === 0) return void 0;
+  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
+  const names = manifests.map((f) => f.path);
+  const previous = output.status?.files ?? [];
+  const status = { ...t.status, files: names };
+  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
+  const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
+  const lines = t.actions.map((a) => {
+    const r = app.rollouts.find((x) => x.spec.name === a.rollout);
+    const s = status.rollouts.find((x) => x.name === a.rollout);
+    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
+  });
+  return {
+    app: app.name,
+    output: loc.output,
+    files,
+    remove,
+    before: output,
+    command,
+    transition: t,
+    summary: lines.join("\n") + `
+wrote ${path5.relative(ctx.cwd, loc.output) || "."}
+`
+  };
+}
+
+// src/flow/checkout.ts
 var fs5 = __toESM(require("fs"));
-var path5 = __toESM(require("path"));
+var path6 = __toESM(require("path"));
+init_errors();
+function readCheckout(git, dir, pr, baseFlag, paths) {
+  const root = gitTopLevel(git, dir);
+  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
+  const branch = currentBranch(git, root);
+  const base = baseFlag ?? pr.base ?? branch;
+  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
+  if (branch && branch !== base)
+    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
+  const rel = paths.map((p) => path6.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
+  if (dirty)
+    throw new StateError(
+      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
+${dirty}`
+    );
+  const head = git(["rev-parse", "HEAD"], root).trim();
+  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
+  const read = (repoPath) => {
+    const file = path6.join(root, repoPath);
+    return fs5.existsSync(file) ? fs5.readFileSync(file, "utf8") : void 0;
+  };
+  return { root, base, head, tree, read };
+}
+function currentBranch(git, root) {
+  try {
+    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
+  } catch {
+    return void 0;
+  }
+}
+function landedAt(git, root, output) {
+  const file = path6.relative(root, path6.join(output, STATUS_FILE));
+  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
+  return out ? new Date(out) : void 0;
+}
+function readTemplate(file, cwd, configFile) {
+  if (!file) return void 0;
+  const shown = path6.relative(cwd, file) || file;
+  if (!fs5.existsSync(file))
+    throw new InputError([
+      {
+        file: path6.relative(cwd, configFile) || configFile,
+        line: 1,
+        col: 1,
+        message: `pr: template ${shown} does not exist`,
+        severity: "error"
+      }
+    ]);
+  return { file: shown, text: fs5.readFileSync(file, "utf8") };
+}
+
+// src/flow/proposal.ts
+var import_crypto2 = require("crypto");
+var path8 = __toESM(require("path"));
+
+// src/flow/local-commit.ts
+var fs6 = __toESM(require("fs"));
+var path7 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -51022,22 +51222,27 @@ function describeTarget(target, t) {
 }
 
 // src/flow/local-commit.ts
+async function commitCommand(ctx, args, opts, command) {
+  const planned = await planWrites(ctx, args, opts, command);
+  checkCommittable(ctx, planned.writes);
+  writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
+}
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path5.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path7.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path5.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path7.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs5.existsSync(dir) || path5.dirname(dir) === dir ? dir : existingAncestor(path5.dirname(dir));
+  return fs6.existsSync(dir) || path7.dirname(dir) === dir ? dir : existingAncestor(path7.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path5.resolve(w.output);
+  const dir = path7.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path5.relative(top, dir) || ".";
+  const rel = path7.relative(top, dir) || ".";
   git(["add", "--all", "--", rel], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
@@ -51054,118 +51259,6 @@ function commitMessage(w) {
 ${lines.join("\n")}
 `;
 }
-
-// src/run/advance-command.ts
-async function stateCommand(ctx, args, opts, command) {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
-  if (opts.commit)
-    checkCommittable(
-      ctx,
-      writes.filter((w) => w !== void 0)
-    );
-  for (const w of writes) {
-    if (!w) continue;
-    writeOutputDir(w.output, w.files, w.remove);
-    ctx.stdout(w.summary);
-    if (opts.commit) commitOutput(ctx, w);
-  }
-  if (writes.every((w) => !w))
-    ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(", ")} up to date
-`);
-}
-function planWrite(ctx, loc, app, command, peers) {
-  if (!loc.output)
-    throw new InputError(
-      [],
-      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
-    );
-  const output = readOutput(loc, ctx.cwd);
-  const t = transitionApp(app, output, command, loc.track, loc.removal);
-  if (t.actions.length === 0) return void 0;
-  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
-  const names = manifests.map((f) => f.path);
-  const previous = output.status?.files ?? [];
-  const status = { ...t.status, files: names };
-  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
-  const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
-  const lines = t.actions.map((a) => {
-    const r = app.rollouts.find((x) => x.spec.name === a.rollout);
-    const s = status.rollouts.find((x) => x.name === a.rollout);
-    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
-  });
-  return {
-    app: app.name,
-    output: loc.output,
-    files,
-    remove,
-    before: output,
-    command,
-    transition: t,
-    summary: lines.join("\n") + `
-wrote ${path6.relative(ctx.cwd, loc.output) || "."}
-`
-  };
-}
-
-// src/flow/checkout.ts
-var fs6 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
-init_errors();
-function readCheckout(git, dir, pr, baseFlag, paths) {
-  const root = gitTopLevel(git, dir);
-  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
-  const branch = currentBranch(git, root);
-  const base = baseFlag ?? pr.base ?? branch;
-  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
-  if (branch && branch !== base)
-    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path7.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
-  if (dirty)
-    throw new StateError(
-      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
-${dirty}`
-    );
-  const head = git(["rev-parse", "HEAD"], root).trim();
-  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
-  const read = (repoPath) => {
-    const file = path7.join(root, repoPath);
-    return fs6.existsSync(file) ? fs6.readFileSync(file, "utf8") : void 0;
-  };
-  return { root, base, head, tree, read };
-}
-function currentBranch(git, root) {
-  try {
-    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
-  } catch {
-    return void 0;
-  }
-}
-function landedAt(git, root, output) {
-  const file = path7.relative(root, path7.join(output, STATUS_FILE));
-  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
-  return out ? new Date(out) : void 0;
-}
-function readTemplate(file, cwd, configFile) {
-  if (!file) return void 0;
-  const shown = path7.relative(cwd, file) || file;
-  if (!fs6.existsSync(file))
-    throw new InputError([
-      {
-        file: path7.relative(cwd, configFile) || configFile,
-        line: 1,
-        col: 1,
-        message: `pr: template ${shown} does not exist`,
-        severity: "error"
-      }
-    ]);
-  return { file: shown, text: fs6.readFileSync(file, "utf8") };
-}
-
-// src/flow/proposal.ts
-var import_crypto2 = require("crypto");
-var path8 = __toESM(require("path"));
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
@@ -51570,6 +51663,11 @@ async function fetchChecks2(s, decisions) {
   return out;
 }
 
+// src/run/change-command.ts
+async function stateCommand(ctx, args, opts, command) {
+  writeAll(ctx, await planWrites(ctx, args, opts, command), command);
+}
+
 // src/run/plan-command.ts
 async function planCommand(ctx, args, opts) {
   const { apps } = await loadRepo(ctx, args, opts);
@@ -51783,7 +51881,7 @@ async function statusCommand(ctx, args, opts) {
   }
 }
 
-// src/run/run.ts
+// src/dispatch.ts
 async function run(request3, ctx, debug = false) {
   try {
     await dispatch(request3, ctx);
@@ -51822,7 +51920,8 @@ function change(ctx, args, o, command) {
   if (o.pr && command.kind === "advance")
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
-  return o.pr ? commandPr(ctx, args, o, command) : stateCommand(ctx, args, o, command);
+  if (o.pr) return commandPr(ctx, args, o, command);
+  return o.commit ? commitCommand(ctx, args, o, command) : stateCommand(ctx, args, o, command);
 }
 
 // src/cli.ts
@@ -51902,7 +52001,7 @@ function processContext() {
   };
 }
 
-// src/run/report.ts
+// src/app/report.ts
 function buildActionReport(events) {
   const of = (action) => events.filter((e) => e.action === action);
   return { opened: of("opened"), updated: of("updated"), merged: of("merged"), closed: of("closed") };
@@ -51910,34 +52009,34 @@ function buildActionReport(events) {
 
 // action/src/inputs.ts
 var COMMANDS = ["pr", "abort", "promote", "retry", "validate", "status"];
-var input = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
+var input2 = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
 function parseInputs(env2) {
-  const command = input(env2, "command") || "pr";
+  const command = input2(env2, "command") || "pr";
   if (!COMMANDS.includes(command))
     return `input "command" must be one of ${COMMANDS.join(", ")}; got "${command}"`;
   const flags2 = {};
   for (const name of ["dry-run", "full", "merge"]) {
-    const value = input(env2, name).toLowerCase() || "false";
+    const value = input2(env2, name).toLowerCase() || "false";
     if (value !== "true" && value !== "false") return `input "${name}" must be true or false; got "${value}"`;
     flags2[name] = value === "true";
   }
   return {
-    token: input(env2, "token") || env2.GITHUB_TOKEN || "",
-    config: input(env2, "config") || "rollgen.yaml",
+    token: input2(env2, "token") || env2.GITHUB_TOKEN || "",
+    config: input2(env2, "config") || "rollgen.yaml",
     command,
-    apps: input(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
+    apps: input2(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
     dryRun: flags2["dry-run"],
     full: flags2.full,
     merge: flags2.merge
   };
 }
-function buildArgv(inputs) {
-  const argv = [inputs.command, ...inputs.apps, "--config", inputs.config];
-  const viaPr = inputs.command === "abort" || inputs.command === "promote" || inputs.command === "retry";
+function buildArgv(inputs10) {
+  const argv = [inputs10.command, ...inputs10.apps, "--config", inputs10.config];
+  const viaPr = inputs10.command === "abort" || inputs10.command === "promote" || inputs10.command === "retry";
   if (viaPr) argv.push("--pr");
-  if (viaPr && inputs.merge) argv.push("--merge");
-  if (inputs.command === "promote" && inputs.full) argv.push("--full");
-  if ((inputs.command === "pr" || viaPr) && inputs.dryRun) argv.push("--dry-run");
+  if (viaPr && inputs10.merge) argv.push("--merge");
+  if (inputs10.command === "promote" && inputs10.full) argv.push("--full");
+  if ((inputs10.command === "pr" || viaPr) && inputs10.dryRun) argv.push("--dry-run");
   return argv;
 }
 
@@ -51977,18 +52076,18 @@ function formatErrorAnnotation(command, message) {
 
 // action/src/main.ts
 async function runAction(env2) {
-  const inputs = parseInputs(env2);
-  if (typeof inputs === "string") {
-    process.stdout.write(formatErrorAnnotation("action", inputs));
+  const inputs10 = parseInputs(env2);
+  if (typeof inputs10 === "string") {
+    process.stdout.write(formatErrorAnnotation("action", inputs10));
     return 2;
   }
-  if (inputs.token) env2.GITHUB_TOKEN = inputs.token;
+  if (inputs10.token) env2.GITHUB_TOKEN = inputs10.token;
   const events = [];
   let errors = "";
   const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
   process.stdout.write(`::stop-commands::${resume}
 `);
-  const code = await main(buildArgv(inputs), {
+  const code = await main(buildArgv(inputs10), {
     cwd: env2.GITHUB_WORKSPACE || process.cwd(),
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => {
@@ -52000,9 +52099,9 @@ async function runAction(env2) {
   }).finally(() => process.stdout.write(`::${resume}::
 `));
   const report = buildActionReport(events);
-  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
+  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs10.command, errors || `exit status ${code}`));
   if (env2.GITHUB_OUTPUT) (0, import_node_fs.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
-  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs.command, report, code));
+  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs10.command, report, code));
   return code;
 }
 runAction(process.env).then(

@@ -1,5 +1,5 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
-import type { RouteClaim } from '../types';
+import type { RouteClaim } from '../../src/contract/generator';
 import { canaryMappingName, Ctx, findMapping, specOf, splitServiceUrl } from './options';
 
 const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}`;

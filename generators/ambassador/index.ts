@@ -1,6 +1,7 @@
-import { Capabilities, defineGenerator } from '../types';
-import { weightOnlyCapabilities, wholePercentProblems } from '../weight-only';
+import { Capabilities, defineGenerator } from '../../src/contract/generator';
+import { weightOnlyCapabilities, wholePercentProblems } from '../_kit/weight-only';
 import { check, claims } from './check';
+import { inputs } from './inputs';
 import { AmbassadorOptions, optionsSchema } from './options';
 import { render } from './render';
 import { simulate } from './simulate';
@@ -14,6 +15,7 @@ export default defineGenerator<AmbassadorOptions>({
     'Ambassador / Emissary: a <mapping>-canary Mapping to the canary Service with weight W beside each base Mapping',
   capabilities,
   optionsSchema,
+  inputs,
   check,
   unsupported: (t) => wholePercentProblems(t, 'Mapping weights'),
   claims,

@@ -1,6 +1,6 @@
-import { percentOf } from '../weight-only';
+import { percentOf } from '../_kit/weight-only';
 import { cloneJson, KubeObject } from '../../src/model/kube';
-import type { TrafficState } from '../../src/plan/types';
+import type { TrafficState } from '../../src/model/plan';
 import { canaryMappingName, Ctx, findMapping, specOf, splitServiceUrl } from './options';
 
 /**

@@ -1,5 +1,5 @@
 import { KubeObject } from '../../src/model/kube';
-import type { SimRequest, SimResult } from '../types';
+import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { isMapping, Json, specOf, splitServiceUrl } from './options';
 
 interface Candidate {

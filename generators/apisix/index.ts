@@ -1,6 +1,7 @@
-import { Capabilities, defineGenerator } from '../types';
-import { weightOnlyCapabilities, wholePercentProblems } from '../weight-only';
+import { Capabilities, defineGenerator } from '../../src/contract/generator';
+import { weightOnlyCapabilities, wholePercentProblems } from '../_kit/weight-only';
 import { check, claims } from './check';
+import { inputs } from './inputs';
 import { ApisixOptions, optionsSchema } from './options';
 import { render } from './render';
 import { simulate } from './simulate';
@@ -22,6 +23,7 @@ export default defineGenerator<ApisixOptions>({
   summary: 'Apache APISIX ApisixRoute backend weights, and each setHeaderRoute as an ApisixRoute with header exprs',
   capabilities,
   optionsSchema,
+  inputs,
   check,
   unsupported: (t) => wholePercentProblems(t, 'ApisixRoute backend weights'),
   claims,

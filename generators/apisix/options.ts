@@ -1,6 +1,6 @@
 import { isObject, KubeObject } from '../../src/model/kube';
 import type { SourceObject } from '../../src/model/resource-set';
-import type { GeneratorContext } from '../types';
+import type { GeneratorContext } from '../../src/contract/generator';
 
 /** Argo `trafficRouting.apisix`, as written. */
 export interface ApisixOptions {

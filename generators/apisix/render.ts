@@ -1,7 +1,7 @@
-import { percentOf } from '../weight-only';
+import { percentOf } from '../_kit/weight-only';
 import { cloneJson, isObject, KubeObject } from '../../src/model/kube';
-import type { TrafficState } from '../../src/plan/types';
-import type { NamedRoute, ValueMatch } from '../../src/spec/types';
+import type { TrafficState } from '../../src/model/plan';
+import type { NamedRoute, ValueMatch } from '../../src/model/rollout';
 import { Ctx, findRoute, httpRules, Json, listOf, specOf, targetRules } from './options';
 
 /**

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../src/model/kube';
 import { isObject } from '../../src/model/kube';
-import type { SimRequest, SimResult } from '../types';
+import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { httpRules, isApisixRoute, Json, listOf } from './options';
 
 /**

@@ -1,5 +1,5 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
-import type { RouteClaim } from '../types';
+import type { RouteClaim } from '../../src/contract/generator';
 import { Ctx, findAppMesh, listOf, objOf, routerNameOf, specOf, targetNode, targetsOf } from './options';
 
 const HASH_LABEL = 'rollouts-pod-template-hash';

@@ -1,6 +1,7 @@
-import { Capabilities, defineGenerator } from '../types';
-import { weightOnlyCapabilities, wholePercentProblems } from '../weight-only';
+import { Capabilities, defineGenerator } from '../../src/contract/generator';
+import { weightOnlyCapabilities, wholePercentProblems } from '../_kit/weight-only';
 import { check, claims } from './check';
+import { inputs } from './inputs';
 import { AppMeshOptions, optionsSchema } from './options';
 import { render } from './render';
 import { simulate, simulateHop } from './simulate';
@@ -13,6 +14,7 @@ export default defineGenerator<AppMeshOptions>({
   summary: 'AWS App Mesh VirtualRouter route weights between the canary and stable VirtualNodes (virtualNodeGroup)',
   capabilities,
   optionsSchema,
+  inputs,
   check,
   unsupported: (t) => wholePercentProblems(t, 'App Mesh target weights'),
   claims,

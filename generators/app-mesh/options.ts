@@ -1,6 +1,6 @@
 import { isObject, KubeObject } from '../../src/model/kube';
 import type { SourceObject } from '../../src/model/resource-set';
-import type { GeneratorContext } from '../types';
+import type { GeneratorContext } from '../../src/contract/generator';
 
 /** Argo `trafficRouting.appMesh`, as written. */
 export interface AppMeshOptions {

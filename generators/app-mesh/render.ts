@@ -1,7 +1,7 @@
-import { percentOf } from '../weight-only';
+import { percentOf } from '../_kit/weight-only';
 import { cloneJson, KubeObject } from '../../src/model/kube';
-import { hasCanaryRoutes, TrafficState } from '../../src/plan/types';
-import { defaultTrackLabel } from '../../src/render/track';
+import { hasCanaryRoutes, TrafficState } from '../../src/model/plan';
+import { defaultTrackLabel } from '../../src/model/track';
 import { Ctx, findAppMesh, Json, objOf, routerNameOf, specOf, targetNode, targetsOf } from './options';
 
 /**

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../src/model/kube';
-import type { SimRequest, SimResult } from '../types';
+import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { isAppMesh, Json, listOf, objOf, routerNameOf, specOf, targetNode, targetsOf } from './options';
 
 /** A request from outside names the App Mesh VirtualService in its host; without a host the first one answers. */

@@ -1,6 +1,6 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import { isObject, KubeObject } from '../../src/model/kube';
-import type { RouteClaim } from '../types';
+import type { RouteClaim } from '../../src/contract/generator';
 import { Ctx, rootService, SMI_GROUP, splitName, SUPPORTED_VERSIONS } from './options';
 
 const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}`;

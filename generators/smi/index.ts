@@ -1,6 +1,7 @@
-import { Capabilities, defineGenerator } from '../types';
-import { weightOnlyCapabilities, wholePercentProblems } from '../weight-only';
+import { Capabilities, defineGenerator } from '../../src/contract/generator';
+import { weightOnlyCapabilities, wholePercentProblems } from '../_kit/weight-only';
 import { check, claims } from './check';
+import { inputs } from './inputs';
 import { optionsSchema, SmiOptions } from './options';
 import { render } from './render';
 import { simulate, simulateHop } from './simulate';
@@ -13,6 +14,7 @@ export default defineGenerator<SmiOptions>({
   summary: 'SMI TrafficSplit (split.smi-spec.io v1alpha1..v1alpha3): root Service split between canary and stable',
   capabilities,
   optionsSchema,
+  inputs,
   check,
   unsupported: (t) => wholePercentProblems(t, 'TrafficSplit weights'),
   claims,

@@ -1,4 +1,4 @@
-import type { GeneratorContext } from '../types';
+import type { GeneratorContext } from '../../src/contract/generator';
 
 /** Argo `trafficRouting.smi`, as written. */
 export interface SmiOptions {

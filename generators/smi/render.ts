@@ -1,6 +1,6 @@
-import { percentOf } from '../weight-only';
+import { percentOf } from '../_kit/weight-only';
 import { isObject, KubeObject } from '../../src/model/kube';
-import type { TrafficState } from '../../src/plan/types';
+import type { TrafficState } from '../../src/model/plan';
 import { Ctx, DEFAULT_API_VERSION, rootService, splitName } from './options';
 
 /**

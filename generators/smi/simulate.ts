@@ -1,5 +1,5 @@
 import { isObject, KubeObject } from '../../src/model/kube';
-import type { SimRequest, SimResult } from '../types';
+import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { SMI_GROUP } from './options';
 
 /** A request from outside names its Service in the host (`svc`, `svc.ns...`); without a host the first TrafficSplit answers. */

@@ -1,7 +1,8 @@
-import type { TrafficState } from '../../src/plan/types';
-import { Capabilities, defineGenerator } from '../types';
-import { weightOnlyCapabilities, wholePercentProblems } from '../weight-only';
+import type { TrafficState } from '../../src/model/plan';
+import { Capabilities, defineGenerator } from '../../src/contract/generator';
+import { weightOnlyCapabilities, wholePercentProblems } from '../_kit/weight-only';
 import { check, claims } from './check';
+import { inputs } from './inputs';
 import { optionsSchema, TraefikOptions } from './options';
 import { render } from './render';
 import { simulate } from './simulate';
@@ -30,6 +31,7 @@ export default defineGenerator<TraefikOptions>({
     'Traefik weighted TraefikService (canary and stable weights) and a canary mirror in a mirroring TraefikService',
   capabilities,
   optionsSchema,
+  inputs,
   check,
   unsupported,
   claims,

@@ -1,5 +1,5 @@
 import { isObject, KubeObject } from '../../src/model/kube';
-import type { SimBackend, SimRequest, SimResult } from '../types';
+import type { SimBackend, SimRequest, SimResult } from '../../src/contract/generator';
 import { matches, priorityOf } from './rule';
 import { isTraefik, Json, listOf, specOf } from './options';
 

@@ -1,4 +1,4 @@
-import type { SimBackend, SimRequest, SimResult, TrafficGenerator } from '../../generators/types';
+import type { SimBackend, SimRequest, SimResult, TrafficGenerator } from '../contract/generator';
 import type { KubeObject } from '../model/kube';
 
 /**

@@ -2,11 +2,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
-import type { SimRequest } from '../../generators/types';
+import type { SimRequest } from '../../src/contract/generator';
 import { RenderPhase } from '../../src/render/phase';
 import { fluxMoments } from '../../src/simulate/transition';
 import { simulateRequest } from '../../src/simulate/simulate';
-import { LoadedApp } from '../../src/spec/load-app';
+import type { LoadedApp } from '../../src/spec/loaded-app';
 import { canaryShare, deadPods, generatorsOf, loadAppFrom, loadGoldenApp, objectsAt } from '../helpers/golden-app';
 import { expectNoDeadBackends, lifecycleTransitions } from '../helpers/transitions';
 

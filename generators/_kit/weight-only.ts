@@ -1,5 +1,5 @@
-import type { TrafficState } from '../src/plan/types';
-import type { Capabilities } from './types';
+import type { TrafficState } from '../../src/model/plan';
+import type { Capabilities } from '../../src/contract/generator';
 
 /** A provider that only weighs two backends out of 100 (SMI, Ambassador, App Mesh; Traefik and APISIX add to it). */
 export const weightOnlyCapabilities: Capabilities = {
