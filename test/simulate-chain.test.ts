@@ -100,3 +100,14 @@ test('through the nginx -> Istio chain, no adjacent pair of states sends a reque
   ]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('rollgen simulate shows a Traefik mirror copy beside the pods that answer', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-mirror-'));
+  fs.cpSync(path.join(__dirname, 'golden', 'traefik', 'argo-mirror', 'source'), path.join(dir, 'src'), {
+    recursive: true,
+  });
+  const r = await runCli(['simulate', 'src', '--step', '1', '--host', 'web.example.com'], dir);
+  expect(r.stdout).toMatch(/100\.0%\s+service web -> web\n/);
+  expect(r.stdout).toMatch(/25\.0%\s+mirror copy to service web-canary -> web-canary\n/);
+  fs.rmSync(dir, { recursive: true, force: true });
+});

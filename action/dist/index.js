@@ -51826,11 +51826,10 @@ async function simulateCommand(ctx, args, opts) {
   if (!split3) return ctx.stdout("no route matches this request\n");
   ctx.stdout(`rule: ${split3.rule}
 `);
-  for (const p of split3.pods)
-    ctx.stdout(
-      `${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
-`
-    );
+  const line = (p, prefix = "") => `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
+`;
+  for (const p of split3.pods) ctx.stdout(line(p));
+  for (const p of split3.mirror ?? []) ctx.stdout(line(p, "mirror copy to "));
 }
 function request2(o) {
   return {
