@@ -4757,9 +4757,9 @@ ${indent}`) + "'";
         start2 = start2.replace(/\n+/g, `$&${indent}`);
       }
       const indentSize = indent ? "2" : "1";
-      let header2 = (startWithSpace ? indentSize : "") + chomp;
+      let header3 = (startWithSpace ? indentSize : "") + chomp;
       if (comment) {
-        header2 += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        header3 += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
         if (onComment)
           onComment();
       }
@@ -4774,11 +4774,11 @@ ${indent}`) + "'";
         }
         const body = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
-          return `>${header2}
+          return `>${header3}
 ${indent}${body}`;
       }
       value = value.replace(/\n+/g, `$&${indent}`);
-      return `|${header2}
+      return `|${header3}
 ${indent}${start2}${value}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
@@ -5134,7 +5134,7 @@ var require_merge = __commonJS({
     var identity = require_identity();
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
-    var merge3 = {
+    var merge4 = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
@@ -5144,7 +5144,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key2) => (merge3.identify(key2) || identity.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge3.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
+    var isMergeKey = (ctx, key2) => (merge4.identify(key2) || identity.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge4.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge4.tag && tag.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -5183,7 +5183,7 @@ var require_merge = __commonJS({
     }
     exports2.addMergeToJSMap = addMergeToJSMap;
     exports2.isMergeKey = isMergeKey;
-    exports2.merge = merge3;
+    exports2.merge = merge4;
   }
 });
 
@@ -5192,15 +5192,15 @@ var require_addPairToJSMap = __commonJS({
   "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
-    var merge3 = require_merge();
+    var merge4 = require_merge();
     var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key: key2, value }) {
       if (identity.isNode(key2) && key2.addToJSMap)
         key2.addToJSMap(ctx, map2, value);
-      else if (merge3.isMergeKey(ctx, key2))
-        merge3.addMergeToJSMap(ctx, map2, value);
+      else if (merge4.isMergeKey(ctx, key2))
+        merge4.addMergeToJSMap(ctx, map2, value);
       else {
         const jsKey = toJS.toJS(key2, "", ctx);
         if (map2 instanceof Map) {
@@ -6591,7 +6591,7 @@ var require_schema3 = __commonJS({
     var bool = require_bool2();
     var float = require_float2();
     var int = require_int2();
-    var merge3 = require_merge();
+    var merge4 = require_merge();
     var omap = require_omap();
     var pairs2 = require_pairs();
     var set = require_set();
@@ -6611,7 +6611,7 @@ var require_schema3 = __commonJS({
       float.floatExp,
       float.float,
       binary2.binary,
-      merge3.merge,
+      merge4.merge,
       omap.omap,
       pairs2.pairs,
       set.set,
@@ -6637,7 +6637,7 @@ var require_tags = __commonJS({
     var schema = require_schema();
     var schema$1 = require_schema2();
     var binary2 = require_binary();
-    var merge3 = require_merge();
+    var merge4 = require_merge();
     var omap = require_omap();
     var pairs2 = require_pairs();
     var schema$2 = require_schema3();
@@ -6662,7 +6662,7 @@ var require_tags = __commonJS({
       intOct: int.intOct,
       intTime: timestamp.intTime,
       map: map2.map,
-      merge: merge3.merge,
+      merge: merge4.merge,
       null: _null.nullTag,
       omap: omap.omap,
       pairs: pairs2.pairs,
@@ -6672,7 +6672,7 @@ var require_tags = __commonJS({
     };
     var coreKnownTags = {
       "tag:yaml.org,2002:binary": binary2.binary,
-      "tag:yaml.org,2002:merge": merge3.merge,
+      "tag:yaml.org,2002:merge": merge4.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs2.pairs,
       "tag:yaml.org,2002:set": set.set,
@@ -6681,7 +6681,7 @@ var require_tags = __commonJS({
     function getTags(customTags, schemaName, addMergeTag) {
       const schemaTags = schemas.get(schemaName);
       if (schemaTags && !customTags) {
-        return addMergeTag && !schemaTags.includes(merge3.merge) ? schemaTags.concat(merge3.merge) : schemaTags.slice();
+        return addMergeTag && !schemaTags.includes(merge4.merge) ? schemaTags.concat(merge4.merge) : schemaTags.slice();
       }
       let tags = schemaTags;
       if (!tags) {
@@ -6699,7 +6699,7 @@ var require_tags = __commonJS({
         tags = customTags(tags.slice());
       }
       if (addMergeTag)
-        tags = tags.concat(merge3.merge);
+        tags = tags.concat(merge4.merge);
       return tags.reduce((tags2, tag) => {
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
@@ -6728,11 +6728,11 @@ var require_Schema = __commonJS({
     var tags = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
-      constructor({ compat, customTags, merge: merge3, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+      constructor({ compat, customTags, merge: merge4, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
         this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
         this.name = typeof schema === "string" && schema || "core";
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge3);
+        this.tags = tags.getTags(customTags, this.name, merge4);
         this.toStringOptions = toStringDefaults ?? null;
         Object.defineProperty(this, identity.MAP, { value: map2.map });
         Object.defineProperty(this, identity.SCALAR, { value: string.string });
@@ -7881,10 +7881,10 @@ var require_resolve_block_scalar = __commonJS({
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start2 = scalar.offset;
-      const header2 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
-      if (!header2)
+      const header3 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+      if (!header3)
         return { value: "", type: null, comment: "", range: [start2, start2, start2] };
-      const type = header2.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const type = header3.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
       const lines = scalar.source ? splitLines(scalar.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
@@ -7895,26 +7895,26 @@ var require_resolve_block_scalar = __commonJS({
           break;
       }
       if (chompStart === 0) {
-        const value2 = header2.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
-        let end2 = start2 + header2.length;
+        const value2 = header3.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start2 + header3.length;
         if (scalar.source)
           end2 += scalar.source.length;
-        return { value: value2, type, comment: header2.comment, range: [start2, end2, end2] };
+        return { value: value2, type, comment: header3.comment, range: [start2, end2, end2] };
       }
-      let trimIndent = scalar.indent + header2.indent;
-      let offset = scalar.offset + header2.length;
+      let trimIndent = scalar.indent + header3.indent;
+      let offset = scalar.offset + header3.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
         const [indent, content] = lines[i];
         if (content === "" || content === "\r") {
-          if (header2.indent === 0 && indent.length > trimIndent)
+          if (header3.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
         } else {
           if (indent.length < trimIndent) {
             const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
             onError(offset + indent.length, "MISSING_CHAR", message);
           }
-          if (header2.indent === 0)
+          if (header3.indent === 0)
             trimIndent = indent.length;
           contentStart = i;
           if (trimIndent === 0 && !ctx.atRoot) {
@@ -7941,7 +7941,7 @@ var require_resolve_block_scalar = __commonJS({
         if (crlf)
           content = content.slice(0, -1);
         if (content && indent.length < trimIndent) {
-          const src = header2.indent ? "explicit indentation indicator" : "first line";
+          const src = header3.indent ? "explicit indentation indicator" : "first line";
           const message = `Block scalar lines must not be less indented than their ${src}`;
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
           indent = "";
@@ -7968,7 +7968,7 @@ var require_resolve_block_scalar = __commonJS({
           prevMoreIndented = false;
         }
       }
-      switch (header2.chomp) {
+      switch (header3.chomp) {
         case "-":
           break;
         case "+":
@@ -7980,8 +7980,8 @@ var require_resolve_block_scalar = __commonJS({
         default:
           value += "\n";
       }
-      const end = start2 + header2.length + scalar.source.length;
-      return { value, type, comment: header2.comment, range: [start2, end, end] };
+      const end = start2 + header3.length + scalar.source.length;
+      return { value, type, comment: header3.comment, range: [start2, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
       if (props[0].type !== "block-scalar-header") {
@@ -8820,10 +8820,10 @@ var require_cst_scalar = __commonJS({
             type = "QUOTE_DOUBLE";
             break;
           case "block-scalar": {
-            const header2 = token.props[0];
-            if (header2.type !== "block-scalar-header")
+            const header3 = token.props[0];
+            if (header3.type !== "block-scalar-header")
               throw new Error("Invalid block scalar header");
-            type = header2.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            type = header3.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
             break;
           }
           default:
@@ -8855,10 +8855,10 @@ var require_cst_scalar = __commonJS({
       const head = source.substring(0, he);
       const body = source.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
-        const header2 = token.props[0];
-        if (header2.type !== "block-scalar-header")
+        const header3 = token.props[0];
+        if (header3.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
-        header2.source = head;
+        header3.source = head;
         token.source = body;
       } else {
         const { offset } = token;
@@ -15495,7 +15495,7 @@ var require_argo_rollout = __commonJS({
   "src/spec/generated/argo-rollout.js"(exports2) {
     "use strict";
     exports2.validate = validate43;
-    var schema59 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary strategy)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "required": ["canary"], "additionalProperties": false, "$comment": "blueGreen is deliberately absent: reported as an unknown field until rollgen supports it", "properties": { "canary": { "$ref": "#/definitions/canary" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } } } };
+    var schema59 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary strategy)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "required": ["canary"], "additionalProperties": false, "$comment": "blueGreen is deliberately absent: reported as an unknown field until rollgen supports it", "properties": { "canary": { "$ref": "#/definitions/canary" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } } } };
     var func2 = require_ucs2length().default;
     var func42 = Object.prototype.hasOwnProperty;
     var schema62 = { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } };
@@ -16334,7 +16334,7 @@ var require_argo_rollout = __commonJS({
       validate45.errors = vErrors;
       return errors === 0;
     }
-    var schema68 = { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "plugins": { "type": "object" } } };
+    var schema68 = { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } };
     function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
@@ -18049,24 +18049,61 @@ var require_argo_rollout = __commonJS({
             errors++;
           }
         }
-        if (data.plugins !== void 0) {
-          let data71 = data.plugins;
-          if (!(data71 && typeof data71 == "object" && !Array.isArray(data71))) {
-            const err145 = { instancePath: instancePath + "/plugins", schemaPath: "#/properties/plugins/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (data.appMesh !== void 0) {
+          let data71 = data.appMesh;
+          if (data71 && typeof data71 == "object" && !Array.isArray(data71)) {
+            if (data71.virtualService !== void 0) {
+              let data72 = data71.virtualService;
+              if (!(data72 && typeof data72 == "object" && !Array.isArray(data72))) {
+                const err145 = { instancePath: instancePath + "/appMesh/virtualService", schemaPath: "#/properties/appMesh/properties/virtualService/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err145];
+                } else {
+                  vErrors.push(err145);
+                }
+                errors++;
+              }
+            }
+            if (data71.virtualNodeGroup !== void 0) {
+              let data73 = data71.virtualNodeGroup;
+              if (!(data73 && typeof data73 == "object" && !Array.isArray(data73))) {
+                const err146 = { instancePath: instancePath + "/appMesh/virtualNodeGroup", schemaPath: "#/properties/appMesh/properties/virtualNodeGroup/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err147 = { instancePath: instancePath + "/appMesh", schemaPath: "#/properties/appMesh/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err145];
+              vErrors = [err147];
             } else {
-              vErrors.push(err145);
+              vErrors.push(err147);
+            }
+            errors++;
+          }
+        }
+        if (data.plugins !== void 0) {
+          let data74 = data.plugins;
+          if (!(data74 && typeof data74 == "object" && !Array.isArray(data74))) {
+            const err148 = { instancePath: instancePath + "/plugins", schemaPath: "#/properties/plugins/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err148];
+            } else {
+              vErrors.push(err148);
             }
             errors++;
           }
         }
       } else {
-        const err146 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err149 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err146];
+          vErrors = [err149];
         } else {
-          vErrors.push(err146);
+          vErrors.push(err149);
         }
         errors++;
       }
@@ -22017,14 +22054,585 @@ var require_aliyun_alb_options = __commonJS({
   }
 });
 
+// src/spec/generated/ambassador-options.js
+var require_ambassador_options = __commonJS({
+  "src/spec/generated/ambassador-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate57;
+    var func2 = require_ucs2length().default;
+    function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.mappings === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "mappings" }, message: "must have required property 'mappings'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "mappings")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.mappings !== void 0) {
+          let data0 = data.mappings;
+          if (Array.isArray(data0)) {
+            if (data0.length < 1) {
+              const err2 = { instancePath: instancePath + "/mappings", schemaPath: "#/properties/mappings/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            const len0 = data0.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data1 = data0[i0];
+              if (typeof data1 === "string") {
+                if (func2(data1) > 245) {
+                  const err3 = { instancePath: instancePath + "/mappings/" + i0, schemaPath: "#/properties/mappings/items/maxLength", keyword: "maxLength", params: { limit: 245 }, message: "must NOT have more than 245 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err3];
+                  } else {
+                    vErrors.push(err3);
+                  }
+                  errors++;
+                }
+                if (func2(data1) < 1) {
+                  const err4 = { instancePath: instancePath + "/mappings/" + i0, schemaPath: "#/properties/mappings/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err4];
+                  } else {
+                    vErrors.push(err4);
+                  }
+                  errors++;
+                }
+              } else {
+                const err5 = { instancePath: instancePath + "/mappings/" + i0, schemaPath: "#/properties/mappings/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err6 = { instancePath: instancePath + "/mappings", schemaPath: "#/properties/mappings/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      validate57.errors = vErrors;
+      return errors === 0;
+    }
+  }
+});
+
+// src/spec/generated/apisix-options.js
+var require_apisix_options = __commonJS({
+  "src/spec/generated/apisix-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate58;
+    var func2 = require_ucs2length().default;
+    function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.route === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "route" }, message: "must have required property 'route'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "route")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.route !== void 0) {
+          let data0 = data.route;
+          if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+            if (data0.name === void 0) {
+              const err2 = { instancePath: instancePath + "/route", schemaPath: "#/properties/route/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            for (const key1 in data0) {
+              if (!(key1 === "name" || key1 === "rules")) {
+                const err3 = { instancePath: instancePath + "/route", schemaPath: "#/properties/route/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err3];
+                } else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+            }
+            if (data0.name !== void 0) {
+              let data1 = data0.name;
+              if (typeof data1 === "string") {
+                if (func2(data1) > 253) {
+                  const err4 = { instancePath: instancePath + "/route/name", schemaPath: "#/properties/route/properties/name/maxLength", keyword: "maxLength", params: { limit: 253 }, message: "must NOT have more than 253 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err4];
+                  } else {
+                    vErrors.push(err4);
+                  }
+                  errors++;
+                }
+                if (func2(data1) < 1) {
+                  const err5 = { instancePath: instancePath + "/route/name", schemaPath: "#/properties/route/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+              } else {
+                const err6 = { instancePath: instancePath + "/route/name", schemaPath: "#/properties/route/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            if (data0.rules !== void 0) {
+              let data2 = data0.rules;
+              if (Array.isArray(data2)) {
+                if (data2.length < 1) {
+                  const err7 = { instancePath: instancePath + "/route/rules", schemaPath: "#/properties/route/properties/rules/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  } else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+                const len0 = data2.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data3 = data2[i0];
+                  if (typeof data3 === "string") {
+                    if (func2(data3) < 1) {
+                      const err8 = { instancePath: instancePath + "/route/rules/" + i0, schemaPath: "#/properties/route/properties/rules/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err8];
+                      } else {
+                        vErrors.push(err8);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err9 = { instancePath: instancePath + "/route/rules/" + i0, schemaPath: "#/properties/route/properties/rules/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err9];
+                    } else {
+                      vErrors.push(err9);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err10 = { instancePath: instancePath + "/route/rules", schemaPath: "#/properties/route/properties/rules/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                } else {
+                  vErrors.push(err10);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/route", schemaPath: "#/properties/route/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      validate58.errors = vErrors;
+      return errors === 0;
+    }
+  }
+});
+
+// src/spec/generated/app-mesh-options.js
+var require_app_mesh_options = __commonJS({
+  "src/spec/generated/app-mesh-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate59;
+    var func2 = require_ucs2length().default;
+    function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.virtualService === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "virtualService" }, message: "must have required property 'virtualService'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data.virtualNodeGroup === void 0) {
+          const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "virtualNodeGroup" }, message: "must have required property 'virtualNodeGroup'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "virtualService" || key0 === "virtualNodeGroup")) {
+            const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data.virtualService !== void 0) {
+          let data0 = data.virtualService;
+          if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+            if (data0.name === void 0) {
+              const err3 = { instancePath: instancePath + "/virtualService", schemaPath: "#/properties/virtualService/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            for (const key1 in data0) {
+              if (!(key1 === "name" || key1 === "routes")) {
+                const err4 = { instancePath: instancePath + "/virtualService", schemaPath: "#/properties/virtualService/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                } else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            if (data0.name !== void 0) {
+              let data1 = data0.name;
+              if (typeof data1 === "string") {
+                if (func2(data1) > 253) {
+                  const err5 = { instancePath: instancePath + "/virtualService/name", schemaPath: "#/properties/virtualService/properties/name/maxLength", keyword: "maxLength", params: { limit: 253 }, message: "must NOT have more than 253 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+                if (func2(data1) < 1) {
+                  const err6 = { instancePath: instancePath + "/virtualService/name", schemaPath: "#/properties/virtualService/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err6];
+                  } else {
+                    vErrors.push(err6);
+                  }
+                  errors++;
+                }
+              } else {
+                const err7 = { instancePath: instancePath + "/virtualService/name", schemaPath: "#/properties/virtualService/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+            }
+            if (data0.routes !== void 0) {
+              let data2 = data0.routes;
+              if (Array.isArray(data2)) {
+                if (data2.length < 1) {
+                  const err8 = { instancePath: instancePath + "/virtualService/routes", schemaPath: "#/properties/virtualService/properties/routes/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+                const len0 = data2.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data3 = data2[i0];
+                  if (typeof data3 === "string") {
+                    if (func2(data3) < 1) {
+                      const err9 = { instancePath: instancePath + "/virtualService/routes/" + i0, schemaPath: "#/properties/virtualService/properties/routes/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err9];
+                      } else {
+                        vErrors.push(err9);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err10 = { instancePath: instancePath + "/virtualService/routes/" + i0, schemaPath: "#/properties/virtualService/properties/routes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err10];
+                    } else {
+                      vErrors.push(err10);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err11 = { instancePath: instancePath + "/virtualService/routes", schemaPath: "#/properties/virtualService/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/virtualService", schemaPath: "#/properties/virtualService/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (data.virtualNodeGroup !== void 0) {
+          let data4 = data.virtualNodeGroup;
+          if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+            if (data4.canaryVirtualNodeRef === void 0) {
+              const err13 = { instancePath: instancePath + "/virtualNodeGroup", schemaPath: "#/properties/virtualNodeGroup/required", keyword: "required", params: { missingProperty: "canaryVirtualNodeRef" }, message: "must have required property 'canaryVirtualNodeRef'" };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
+            if (data4.stableVirtualNodeRef === void 0) {
+              const err14 = { instancePath: instancePath + "/virtualNodeGroup", schemaPath: "#/properties/virtualNodeGroup/required", keyword: "required", params: { missingProperty: "stableVirtualNodeRef" }, message: "must have required property 'stableVirtualNodeRef'" };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+            for (const key2 in data4) {
+              if (!(key2 === "canaryVirtualNodeRef" || key2 === "stableVirtualNodeRef")) {
+                const err15 = { instancePath: instancePath + "/virtualNodeGroup", schemaPath: "#/properties/virtualNodeGroup/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+            }
+            if (data4.canaryVirtualNodeRef !== void 0) {
+              let data5 = data4.canaryVirtualNodeRef;
+              if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+                if (data5.name === void 0) {
+                  const err16 = { instancePath: instancePath + "/virtualNodeGroup/canaryVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err16];
+                  } else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+                for (const key3 in data5) {
+                  if (!(key3 === "name")) {
+                    const err17 = { instancePath: instancePath + "/virtualNodeGroup/canaryVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err17];
+                    } else {
+                      vErrors.push(err17);
+                    }
+                    errors++;
+                  }
+                }
+                if (data5.name !== void 0) {
+                  let data6 = data5.name;
+                  if (typeof data6 === "string") {
+                    if (func2(data6) < 1) {
+                      const err18 = { instancePath: instancePath + "/virtualNodeGroup/canaryVirtualNodeRef/name", schemaPath: "#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err18];
+                      } else {
+                        vErrors.push(err18);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err19 = { instancePath: instancePath + "/virtualNodeGroup/canaryVirtualNodeRef/name", schemaPath: "#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err19];
+                    } else {
+                      vErrors.push(err19);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err20 = { instancePath: instancePath + "/virtualNodeGroup/canaryVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data4.stableVirtualNodeRef !== void 0) {
+              let data7 = data4.stableVirtualNodeRef;
+              if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+                if (data7.name === void 0) {
+                  const err21 = { instancePath: instancePath + "/virtualNodeGroup/stableVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+                for (const key4 in data7) {
+                  if (!(key4 === "name")) {
+                    const err22 = { instancePath: instancePath + "/virtualNodeGroup/stableVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err22];
+                    } else {
+                      vErrors.push(err22);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.name !== void 0) {
+                  let data8 = data7.name;
+                  if (typeof data8 === "string") {
+                    if (func2(data8) < 1) {
+                      const err23 = { instancePath: instancePath + "/virtualNodeGroup/stableVirtualNodeRef/name", schemaPath: "#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err23];
+                      } else {
+                        vErrors.push(err23);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err24 = { instancePath: instancePath + "/virtualNodeGroup/stableVirtualNodeRef/name", schemaPath: "#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err24];
+                    } else {
+                      vErrors.push(err24);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err25 = { instancePath: instancePath + "/virtualNodeGroup/stableVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err26 = { instancePath: instancePath + "/virtualNodeGroup", schemaPath: "#/properties/virtualNodeGroup/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+      validate59.errors = vErrors;
+      return errors === 0;
+    }
+  }
+});
+
 // src/spec/generated/aws-alb-options.js
 var require_aws_alb_options = __commonJS({
   "src/spec/generated/aws-alb-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate57;
+    exports2.validate = validate60;
     var func2 = require_ucs2length().default;
     var pattern21 = new RegExp("^[^/]+$", "u");
-    function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22374,7 +22982,7 @@ var require_aws_alb_options = __commonJS({
         }
         errors++;
       }
-      validate57.errors = vErrors;
+      validate60.errors = vErrors;
       return errors === 0;
     }
   }
@@ -22384,9 +22992,9 @@ var require_aws_alb_options = __commonJS({
 var require_custom_options = __commonJS({
   "src/spec/generated/custom-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate58;
+    exports2.validate = validate61;
     var func2 = require_ucs2length().default;
-    function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22845,7 +23453,7 @@ var require_custom_options = __commonJS({
         }
         errors++;
       }
-      validate58.errors = vErrors;
+      validate61.errors = vErrors;
       return errors === 0;
     }
   }
@@ -22855,9 +23463,9 @@ var require_custom_options = __commonJS({
 var require_gateway_api_options = __commonJS({
   "src/spec/generated/gateway-api-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate59;
+    exports2.validate = validate62;
     var func2 = require_ucs2length().default;
-    function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -23207,7 +23815,7 @@ var require_gateway_api_options = __commonJS({
         }
         errors++;
       }
-      validate59.errors = vErrors;
+      validate62.errors = vErrors;
       return errors === 0;
     }
   }
@@ -23217,10 +23825,10 @@ var require_gateway_api_options = __commonJS({
 var require_higress_options = __commonJS({
   "src/spec/generated/higress-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate60;
+    exports2.validate = validate63;
     var func2 = require_ucs2length().default;
     var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
-    function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -23340,7 +23948,7 @@ var require_higress_options = __commonJS({
         }
         errors++;
       }
-      validate60.errors = vErrors;
+      validate63.errors = vErrors;
       return errors === 0;
     }
   }
@@ -23350,10 +23958,10 @@ var require_higress_options = __commonJS({
 var require_ingress_nginx_options = __commonJS({
   "src/spec/generated/ingress-nginx-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate61;
+    exports2.validate = validate64;
     var func2 = require_ucs2length().default;
     var pattern21 = new RegExp("^[^/]+$", "u");
-    function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -23573,7 +24181,7 @@ var require_ingress_nginx_options = __commonJS({
         }
         errors++;
       }
-      validate61.errors = vErrors;
+      validate64.errors = vErrors;
       return errors === 0;
     }
   }
@@ -23583,10 +24191,10 @@ var require_ingress_nginx_options = __commonJS({
 var require_istio_options = __commonJS({
   "src/spec/generated/istio-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate62;
-    var schema97 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
+    exports2.validate = validate65;
+    var schema100 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
     var func2 = require_ucs2length().default;
-    function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -24371,7 +24979,7 @@ var require_istio_options = __commonJS({
                 if (data32.kind !== void 0) {
                   let data34 = data32.kind;
                   if (!(data34 === "VirtualService" || data34 === "DestinationRule")) {
-                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema97.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema100.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err68];
                     } else {
@@ -24440,7 +25048,7 @@ var require_istio_options = __commonJS({
         }
         errors++;
       }
-      validate62.errors = vErrors;
+      validate65.errors = vErrors;
       return errors === 0;
     }
   }
@@ -24450,10 +25058,10 @@ var require_istio_options = __commonJS({
 var require_mse_options = __commonJS({
   "src/spec/generated/mse-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate63;
+    exports2.validate = validate66;
     var func2 = require_ucs2length().default;
     var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
-    function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -24573,7 +25181,183 @@ var require_mse_options = __commonJS({
         }
         errors++;
       }
-      validate63.errors = vErrors;
+      validate66.errors = vErrors;
+      return errors === 0;
+    }
+  }
+});
+
+// src/spec/generated/smi-options.js
+var require_smi_options = __commonJS({
+  "src/spec/generated/smi-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate67;
+    var func2 = require_ucs2length().default;
+    function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "rootService" || key0 === "trafficSplitName")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.rootService !== void 0) {
+          let data0 = data.rootService;
+          if (typeof data0 === "string") {
+            if (func2(data0) > 63) {
+              const err1 = { instancePath: instancePath + "/rootService", schemaPath: "#/properties/rootService/maxLength", keyword: "maxLength", params: { limit: 63 }, message: "must NOT have more than 63 characters" };
+              if (vErrors === null) {
+                vErrors = [err1];
+              } else {
+                vErrors.push(err1);
+              }
+              errors++;
+            }
+            if (func2(data0) < 1) {
+              const err2 = { instancePath: instancePath + "/rootService", schemaPath: "#/properties/rootService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          } else {
+            const err3 = { instancePath: instancePath + "/rootService", schemaPath: "#/properties/rootService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.trafficSplitName !== void 0) {
+          let data1 = data.trafficSplitName;
+          if (typeof data1 === "string") {
+            if (func2(data1) > 253) {
+              const err4 = { instancePath: instancePath + "/trafficSplitName", schemaPath: "#/properties/trafficSplitName/maxLength", keyword: "maxLength", params: { limit: 253 }, message: "must NOT have more than 253 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+            if (func2(data1) < 1) {
+              const err5 = { instancePath: instancePath + "/trafficSplitName", schemaPath: "#/properties/trafficSplitName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          } else {
+            const err6 = { instancePath: instancePath + "/trafficSplitName", schemaPath: "#/properties/trafficSplitName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      validate67.errors = vErrors;
+      return errors === 0;
+    }
+  }
+});
+
+// src/spec/generated/traefik-options.js
+var require_traefik_options = __commonJS({
+  "src/spec/generated/traefik-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate68;
+    var func2 = require_ucs2length().default;
+    function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.weightedTraefikServiceName === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "weightedTraefikServiceName" }, message: "must have required property 'weightedTraefikServiceName'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "weightedTraefikServiceName")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.weightedTraefikServiceName !== void 0) {
+          let data0 = data.weightedTraefikServiceName;
+          if (typeof data0 === "string") {
+            if (func2(data0) > 253) {
+              const err2 = { instancePath: instancePath + "/weightedTraefikServiceName", schemaPath: "#/properties/weightedTraefikServiceName/maxLength", keyword: "maxLength", params: { limit: 253 }, message: "must NOT have more than 253 characters" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            if (func2(data0) < 1) {
+              const err3 = { instancePath: instancePath + "/weightedTraefikServiceName", schemaPath: "#/properties/weightedTraefikServiceName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+          } else {
+            const err4 = { instancePath: instancePath + "/weightedTraefikServiceName", schemaPath: "#/properties/weightedTraefikServiceName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      validate68.errors = vErrors;
       return errors === 0;
     }
   }
@@ -29333,7 +30117,7 @@ var require_code_gen = __commonJS({
       push: function push(source, loc) {
         this.source.push(this.wrap(source, loc));
       },
-      merge: function merge3() {
+      merge: function merge4() {
         var source = this.empty();
         this.each(function(line) {
           source.add(["  ", line, "\n"]);
@@ -33299,11 +34083,11 @@ var require_validate = __commonJS({
         jsonPointer = $data;
         data = names_1.default.rootData;
       } else {
-        const matches2 = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches2)
+        const matches3 = RELATIVE_JSON_POINTER.exec($data);
+        if (!matches3)
           throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches2[1];
-        jsonPointer = matches2[2];
+        const up = +matches3[1];
+        jsonPointer = matches3[2];
         if (jsonPointer === "#") {
           if (up >= dataLevel)
             throw new Error(errorMsg("property/index", up));
@@ -33489,7 +34273,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve10.call(this, root, ref);
+      let _sch = resolve11.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -33516,7 +34300,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve10(root, ref) {
+    function resolve11(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -34222,11 +35006,11 @@ var require_schemes = __commonJS({
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
-      const matches2 = urnComponent.path.match(URN_REG);
-      if (matches2 && matches2[0] === urnComponent.path) {
+      const matches3 = urnComponent.path.match(URN_REG);
+      if (matches3 && matches3[0] === urnComponent.path) {
         const scheme = options.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches2[1].toLowerCase();
-        urnComponent.nss = matches2[2];
+        urnComponent.nid = matches3[1].toLowerCase();
+        urnComponent.nss = matches3[2];
         const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
@@ -34380,7 +35164,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve10(baseURI, relativeURI, options) {
+    function resolve11(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -34547,8 +35331,8 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches2) {
-      if (matches2[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed, matches3) {
+      if (matches3[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
       if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
@@ -34570,9 +35354,9 @@ var require_fast_uri = __commonJS({
     function isIPLiteral(host) {
       return host[0] === "[" && host[host.length - 1] === "]";
     }
-    function hasMalformedComponentPercentEncoding(matches2) {
-      const host = matches2[4];
-      return hasMalformedPercentEncoding(matches2[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches2[6]) || hasMalformedPercentEncoding(matches2[7]) || hasMalformedPercentEncoding(matches2[8]);
+    function hasMalformedComponentPercentEncoding(matches3) {
+      const host = matches3[4];
+      return hasMalformedPercentEncoding(matches3[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches3[6]) || hasMalformedPercentEncoding(matches3[7]) || hasMalformedPercentEncoding(matches3[8]);
     }
     function canonicalizeHost(parsed, options, schemeHandler, isIP) {
       if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP)) {
@@ -34647,15 +35431,15 @@ var require_fast_uri = __commonJS({
           }
         }
       }
-      const matches2 = uri.match(URI_PARSE);
-      if (matches2) {
-        parsed.scheme = matches2[1];
-        parsed.userinfo = matches2[3];
-        parsed.host = matches2[4];
-        parsed.port = parseInt(matches2[5], 10);
-        parsed.path = matches2[6] || "";
-        parsed.query = matches2[7];
-        parsed.fragment = matches2[8];
+      const matches3 = uri.match(URI_PARSE);
+      if (matches3) {
+        parsed.scheme = matches3[1];
+        parsed.userinfo = matches3[3];
+        parsed.host = matches3[4];
+        parsed.port = parseInt(matches3[5], 10);
+        parsed.path = matches3[6] || "";
+        parsed.query = matches3[7];
+        parsed.fragment = matches3[8];
         if (parsed.scheme !== void 0) {
           if (VALID_SCHEME.test(parsed.scheme)) {
             parsed.scheme = parsed.scheme.toLowerCase();
@@ -34664,14 +35448,14 @@ var require_fast_uri = __commonJS({
             malformedScheme = true;
           }
         }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches2);
+        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches3);
         if (malformedPercentEncoding) {
           parsed.error = parsed.error || "URI contains malformed percent-encoding.";
         }
         if (isNaN(parsed.port)) {
-          parsed.port = matches2[5];
+          parsed.port = matches3[5];
         }
-        const parseError = getParseError(parsed, matches2);
+        const parseError = getParseError(parsed, matches3);
         if (parseError !== void 0) {
           parsed.error = parsed.error || parseError;
           malformedAuthorityOrPort = true;
@@ -34771,7 +35555,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve10,
+      resolve: resolve11,
       resolveComponent,
       equal: equal2,
       serialize,
@@ -37809,9 +38593,9 @@ var require_light = __commonJS({
         push(job) {
           return this._lists[job.options.priority].push(job);
         }
-        queued(priority) {
-          if (priority != null) {
-            return this._lists[priority].length;
+        queued(priority3) {
+          if (priority3 != null) {
+            return this._lists[priority3].length;
           } else {
             return this._length;
           }
@@ -37831,8 +38615,8 @@ var require_light = __commonJS({
           }
           return [];
         }
-        shiftLastFrom(priority) {
-          return this.getFirst(this._lists.slice(priority).reverse()).shift();
+        shiftLastFrom(priority3) {
+          return this.getFirst(this._lists.slice(priority3).reverse()).shift();
         }
       };
       var Queues_1 = Queues;
@@ -37864,9 +38648,9 @@ var require_light = __commonJS({
           });
           this.retryCount = 0;
         }
-        _sanitizePriority(priority) {
+        _sanitizePriority(priority3) {
           var sProperty;
-          sProperty = ~~priority !== priority ? DEFAULT_PRIORITY : priority;
+          sProperty = ~~priority3 !== priority3 ? DEFAULT_PRIORITY : priority3;
           if (sProperty < 0) {
             return 0;
           } else if (sProperty > NUM_PRIORITIES - 1) {
@@ -38027,8 +38811,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve10, reject) {
-            return setTimeout(resolve10, t);
+          return new this.Promise(function(resolve11, reject) {
+            return setTimeout(resolve11, t);
           });
         }
         computePenalty() {
@@ -38239,15 +39023,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error4, reject, resolve10, returned, task;
+          var args, cb, error4, reject, resolve11, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve10, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve11, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve10(returned);
+                  return resolve11(returned);
                 };
               } catch (error1) {
                 error4 = error1;
@@ -38262,13 +39046,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve10;
-          resolve10 = reject = null;
+          var promise, reject, resolve11;
+          resolve11 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve10 = _resolve;
+            resolve11 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve10, reject });
+          this._queue.push({ task, args, resolve: resolve11, reject });
           this._tryToRun();
           return promise;
         }
@@ -38540,8 +39324,8 @@ var require_light = __commonJS({
             this._limiter = _limiter;
             return this;
           }
-          queued(priority) {
-            return this._queues.queued(priority);
+          queued(priority3) {
+            return this._queues.queued(priority3);
           }
           clusterQueued() {
             return this._store.__queued__();
@@ -38669,14 +39453,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve10, reject) => {
+              return new this.Promise((resolve11, reject) => {
                 if (finished()) {
-                  return resolve10();
+                  return resolve11();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve10();
+                      return resolve11();
                     }
                   });
                 }
@@ -38769,9 +39553,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve10, reject) {
+              return new this.Promise(function(resolve11, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve10)(args3);
+                  return (args3[0] != null ? reject : resolve11)(args3);
                 });
               });
             };
@@ -39431,12 +40215,12 @@ function removeUndefinedProperties(obj2) {
   }
   return obj2;
 }
-function merge(defaults, route, options) {
-  if (typeof route === "string") {
-    let [method, url] = route.split(" ");
+function merge(defaults, route2, options) {
+  if (typeof route2 === "string") {
+    let [method, url] = route2.split(" ");
     options = Object.assign(url ? { method, url } : { url: method }, options);
   } else {
-    options = Object.assign({}, route);
+    options = Object.assign({}, route2);
   }
   options.headers = lowercaseKeys(options.headers);
   removeUndefinedProperties(options);
@@ -39469,11 +40253,11 @@ function removeNonChars(variableName) {
   return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
 }
 function extractUrlVariableNames(url) {
-  const matches2 = url.match(urlVariableRegex);
-  if (!matches2) {
+  const matches3 = url.match(urlVariableRegex);
+  if (!matches3) {
     return [];
   }
-  return matches2.map(removeNonChars).reduce((a, b) => a.concat(b), []);
+  return matches3.map(removeNonChars).reduce((a, b) => a.concat(b), []);
 }
 function omit(object, keysToOmit) {
   const result = { __proto__: null };
@@ -39677,8 +40461,8 @@ function parse(options) {
     options.request ? { request: options.request } : null
   );
 }
-function endpointWithDefaults(defaults, route, options) {
-  return parse(merge(defaults, route, options));
+function endpointWithDefaults(defaults, route2, options) {
+  return parse(merge(defaults, route2, options));
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge(oldDefaults, newDefaults);
@@ -39713,11 +40497,11 @@ var init_dist_bundle3 = __esm({
 });
 
 // node_modules/content-type/dist/index.js
-function parse2(header2, options) {
+function parse2(header3, options) {
   const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-  const len = header2.length;
+  const len = header3.length;
   let valueStart = options?.start ?? 0;
-  while ((CHAR_MAP[header2.charCodeAt(valueStart)] & OWS) !== 0) {
+  while ((CHAR_MAP[header3.charCodeAt(valueStart)] & OWS) !== 0) {
     valueStart++;
   }
   let index = valueStart;
@@ -39725,7 +40509,7 @@ function parse2(header2, options) {
   let whitespace = -1;
   let stop = options?.parameters === false ? COMMA_FLAG : 0;
   while (index < len) {
-    const code = header2.charCodeAt(index);
+    const code = header3.charCodeAt(index);
     const flags2 = CHAR_MAP[code];
     if ((flags2 & stopFlags) !== 0) {
       stop |= flags2 & COMMA_FLAG;
@@ -39741,25 +40525,25 @@ function parse2(header2, options) {
     index++;
   }
   const valueEnd = whitespace === -1 ? index : whitespace;
-  const value = header2.slice(valueStart, valueEnd);
+  const value = header3.slice(valueStart, valueEnd);
   const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
   if (index === len || stop !== 0) {
     return { type, index, parameters: new NullObject() };
   }
-  return parseParameters(header2, type, index, len, stopFlags);
+  return parseParameters(header3, type, index, len, stopFlags);
 }
-function parseParameters(header2, type, index, len, stopFlags) {
+function parseParameters(header3, type, index, len, stopFlags) {
   const parameters = new NullObject();
   parameter: while (index < len) {
     index++;
-    while ((CHAR_MAP[header2.charCodeAt(index)] & OWS) !== 0) {
+    while ((CHAR_MAP[header3.charCodeAt(index)] & OWS) !== 0) {
       index++;
     }
     const keyStart = index;
     let keyFlags = 0;
     let keyWhitespace = -1;
     while (index < len) {
-      const code = header2.charCodeAt(index);
+      const code = header3.charCodeAt(index);
       const flags2 = CHAR_MAP[code];
       if ((flags2 & stopFlags) !== 0) {
         if ((flags2 & COMMA_FLAG) !== 0)
@@ -39768,25 +40552,25 @@ function parseParameters(header2, type, index, len, stopFlags) {
       }
       if (code === EQ) {
         const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-        const value = header2.slice(keyStart, keyEnd);
+        const value = header3.slice(keyStart, keyEnd);
         const key2 = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
         index++;
-        while ((CHAR_MAP[header2.charCodeAt(index)] & OWS) !== 0) {
+        while ((CHAR_MAP[header3.charCodeAt(index)] & OWS) !== 0) {
           index++;
         }
-        if (index < len && header2.charCodeAt(index) === DQUOTE) {
+        if (index < len && header3.charCodeAt(index) === DQUOTE) {
           const quotedStart = ++index;
           let escaped = false;
           while (index < len) {
-            const code2 = header2.charCodeAt(index);
+            const code2 = header3.charCodeAt(index);
             if (code2 === DQUOTE) {
               if (parameters[key2] === void 0) {
-                parameters[key2] = escaped ? unescapeQuotedPairs(header2, quotedStart, index) : header2.slice(quotedStart, index);
+                parameters[key2] = escaped ? unescapeQuotedPairs(header3, quotedStart, index) : header3.slice(quotedStart, index);
               }
               index++;
               let stop2 = 0;
               while (index < len) {
-                const code3 = header2.charCodeAt(index);
+                const code3 = header3.charCodeAt(index);
                 const flags3 = CHAR_MAP[code3];
                 if ((flags3 & stopFlags) !== 0) {
                   stop2 = flags3 & COMMA_FLAG;
@@ -39811,7 +40595,7 @@ function parseParameters(header2, type, index, len, stopFlags) {
         let stop = 0;
         let valueWhitespace = -1;
         while (index < len) {
-          const code2 = header2.charCodeAt(index);
+          const code2 = header3.charCodeAt(index);
           const flags3 = CHAR_MAP[code2];
           if ((flags3 & stopFlags) !== 0) {
             stop = flags3 & COMMA_FLAG;
@@ -39827,7 +40611,7 @@ function parseParameters(header2, type, index, len, stopFlags) {
         }
         if (parameters[key2] === void 0) {
           const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-          parameters[key2] = header2.slice(valueStart, valueEnd);
+          parameters[key2] = header3.slice(valueStart, valueEnd);
         }
         if (stop !== 0)
           break parameter;
@@ -40313,8 +41097,8 @@ async function fetchWrapper(requestOptions) {
     data: ""
   };
   if ("deprecation" in responseHeaders) {
-    const matches2 = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
-    const deprecationLink = matches2 && matches2.pop();
+    const matches3 = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
+    const deprecationLink = matches3 && matches3.pop();
     log.warn(
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
@@ -40393,14 +41177,14 @@ function toErrorMessage(data) {
 }
 function withDefaults2(oldEndpoint, newDefaults) {
   const endpoint2 = oldEndpoint.defaults(newDefaults);
-  const newApi = function(route, parameters) {
-    const endpointOptions = endpoint2.merge(route, parameters);
+  const newApi = function(route2, parameters) {
+    const endpointOptions = endpoint2.merge(route2, parameters);
     if (!endpointOptions.request || !endpointOptions.request.hook) {
       return fetchWrapper(endpoint2.parse(endpointOptions));
     }
-    const request22 = (route2, parameters2) => {
+    const request22 = (route22, parameters2) => {
       return fetchWrapper(
-        endpoint2.parse(endpoint2.merge(route2, parameters2))
+        endpoint2.parse(endpoint2.merge(route22, parameters2))
       );
     };
     Object.assign(request22, {
@@ -40568,9 +41352,9 @@ function withAuthorizationPrefix(token) {
   }
   return `token ${token}`;
 }
-async function hook(token, request4, route, parameters) {
+async function hook(token, request4, route2, parameters) {
   const endpoint2 = request4.endpoint.merge(
-    route,
+    route2,
     parameters
   );
   endpoint2.headers.authorization = withAuthorizationPrefix(token);
@@ -40821,9 +41605,9 @@ function normalizePaginatedListResponse(response) {
   response.data.total_commits = totalCommits;
   return response;
 }
-function iterator(octokit, route, parameters) {
-  const options = typeof route === "function" ? route.endpoint(parameters) : octokit.request.endpoint(route, parameters);
-  const requestMethod = typeof route === "function" ? route : octokit.request;
+function iterator(octokit, route2, parameters) {
+  const options = typeof route2 === "function" ? route2.endpoint(parameters) : octokit.request.endpoint(route2, parameters);
+  const requestMethod = typeof route2 === "function" ? route2 : octokit.request;
   const method = options.method;
   const headers2 = options.headers;
   let url = options.url;
@@ -40863,7 +41647,7 @@ function iterator(octokit, route, parameters) {
     })
   };
 }
-function paginate(octokit, route, parameters, mapFn) {
+function paginate(octokit, route2, parameters, mapFn) {
   if (typeof parameters === "function") {
     mapFn = parameters;
     parameters = void 0;
@@ -40871,7 +41655,7 @@ function paginate(octokit, route, parameters, mapFn) {
   return gather(
     octokit,
     [],
-    iterator(octokit, route, parameters)[Symbol.asyncIterator](),
+    iterator(octokit, route2, parameters)[Symbol.asyncIterator](),
     mapFn
   );
 }
@@ -43272,8 +44056,8 @@ var init_endpoints_to_methods = __esm({
     endpointMethodsMap = /* @__PURE__ */ new Map();
     for (const [scope, endpoints] of Object.entries(endpoints_default)) {
       for (const [methodName, endpoint2] of Object.entries(endpoints)) {
-        const [route, defaults, decorations] = endpoint2;
-        const [method, url] = route.split(/ /);
+        const [route2, defaults, decorations] = endpoint2;
+        const [method, url] = route2.split(/ /);
         const endpointDefaults = Object.assign(
           {
             method,
@@ -45693,13 +46477,18 @@ var VALIDATOR_IDS = [
   "rollgen-request-coloring",
   "rollgen-route-template",
   "aliyun-alb-options",
+  "ambassador-options",
+  "apisix-options",
+  "app-mesh-options",
   "aws-alb-options",
   "custom-options",
   "gateway-api-options",
   "higress-options",
   "ingress-nginx-options",
   "istio-options",
-  "mse-options"
+  "mse-options",
+  "smi-options",
+  "traefik-options"
 ];
 var LOADERS = {
   "kruise-rollout-v1alpha1": () => require_kruise_rollout_v1alpha1().validate,
@@ -45710,13 +46499,18 @@ var LOADERS = {
   "rollgen-request-coloring": () => require_rollgen_request_coloring().validate,
   "rollgen-route-template": () => require_rollgen_route_template().validate,
   "aliyun-alb-options": () => require_aliyun_alb_options().validate,
+  "ambassador-options": () => require_ambassador_options().validate,
+  "apisix-options": () => require_apisix_options().validate,
+  "app-mesh-options": () => require_app_mesh_options().validate,
   "aws-alb-options": () => require_aws_alb_options().validate,
   "custom-options": () => require_custom_options().validate,
   "gateway-api-options": () => require_gateway_api_options().validate,
   "higress-options": () => require_higress_options().validate,
   "ingress-nginx-options": () => require_ingress_nginx_options().validate,
   "istio-options": () => require_istio_options().validate,
-  "mse-options": () => require_mse_options().validate
+  "mse-options": () => require_mse_options().validate,
+  "smi-options": () => require_smi_options().validate,
+  "traefik-options": () => require_traefik_options().validate
 };
 var loaded = /* @__PURE__ */ new Map();
 function validatorFor(id) {
@@ -45789,8 +46583,8 @@ function describe(e, doc) {
   return located(doc.locate(path14), path14, explain(e, valueAt(doc.value, path14)));
 }
 function located(origin, path14, text) {
-  const where2 = formatPath(path14);
-  return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
+  const where7 = formatPath(path14);
+  return diagnosticAt(origin, where7 ? `${where7}: ${text}` : text);
 }
 var PATTERN_HINTS = {
   // Used only on int-or-percent fields (replicas, failureThreshold), so the hint names both forms.
@@ -46375,8 +47169,8 @@ var SHOWN_PER_APP = 4;
 function describeFailure(f) {
   const d = f.demand;
   const canaries = d.slots.map((s) => `"${s}"`).join(" and ");
-  const where2 = d.listeners.map(describeListener).join(", ");
-  const head = `app ${d.app}, rollout ${d.rollout}: no free ${ORDER} for canary Ingress ${canaries} of Ingress "${d.ingress}" (order ${d.bound}) on ${where2}`;
+  const where7 = d.listeners.map(describeListener).join(", ");
+  const head = `app ${d.app}, rollout ${d.rollout}: no free ${ORDER} for canary Ingress ${canaries} of Ingress "${d.ingress}" (order ${d.bound}) on ${where7}`;
   const why = d.bound <= 1 ? `Ingress "${d.ingress}" holds order 1, so no canary rule can rank before it` : `orders 1-${d.bound - 1} are held by ${holders(f.blockers)}`;
   return diagnosticAt(d.origin, `${head}: ${why}; fix: ${fix(f)}`);
 }
@@ -46658,9 +47452,9 @@ var options_schema_default = {
 
 // generators/aliyun-alb/render.ts
 function render(ctx, traffic2) {
-  const unsupported = unsupportedFeatures(traffic2);
-  if (unsupported.length > 0)
-    throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported.join("; ")}`);
+  const unsupported2 = unsupportedFeatures(traffic2);
+  if (unsupported2.length > 0)
+    throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported2.join("; ")}`);
   const weight = traffic2.weight > 0 ? { [CANARY_WEIGHT]: String(traffic2.weight) } : void 0;
   const match = matchAnnotations(traffic2);
   if (!weight && !match) return [];
@@ -46688,11 +47482,11 @@ function render(ctx, traffic2) {
   });
 }
 function matchAnnotations(traffic2) {
-  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
+  const header3 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
   const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
-  if (!header2 && !cookie) return void 0;
+  if (!header3 && !cookie) return void 0;
   return {
-    ...header2 ? { [CANARY_BY_HEADER]: header2.name, [CANARY_BY_HEADER_VALUE]: header2.value } : {},
+    ...header3 ? { [CANARY_BY_HEADER]: header3.name, [CANARY_BY_HEADER_VALUE]: header3.value } : {},
     ...cookie ? { [CANARY_BY_COOKIE]: cookie.name } : {}
   };
 }
@@ -46872,6 +47666,683 @@ var aliyun_alb_default = defineGenerator({
   simulate
 });
 
+// generators/_kit/weight-only.ts
+var weightOnlyCapabilities = {
+  weight: true,
+  customWeightTotal: false,
+  headerMatchTypes: [],
+  cookieMatch: false,
+  queryMatch: false,
+  pathMatch: false,
+  methodMatch: false,
+  conditionsPerMatch: 0,
+  matchesPerStep: 0,
+  matchWithWeight: false,
+  namedHeaderRoutes: false,
+  mirror: false,
+  requestHeaderModifier: false
+};
+function wholePercentProblems(t, what) {
+  return Number.isInteger(t.weight * 100 / t.weightTotal) ? [] : [`weight ${t.weight} of ${t.weightTotal} (${what} are whole numbers out of 100)`];
+}
+var percentOf = (t) => Math.round(t.weight * 100 / t.weightTotal);
+
+// generators/ambassador/check.ts
+init_diagnostics();
+
+// generators/ambassador/options.schema.json
+var options_schema_default2 = {
+  $id: "ambassador-options",
+  title: "ambassador generator options",
+  description: "Argo trafficRouting.ambassador as written: the base Mappings that route to the stable Service.",
+  type: "object",
+  additionalProperties: false,
+  required: ["mappings"],
+  properties: {
+    mappings: { type: "array", minItems: 1, items: { type: "string", minLength: 1, maxLength: 245 } }
+  }
+};
+
+// generators/ambassador/options.ts
+var isMapping = (o) => o.kind === "Mapping" && /(^|\.)getambassador\.io$/.test(o.apiVersion.split("/")[0]);
+var specOf = (o) => isObject(o.spec) ? o.spec : {};
+var canaryMappingName = (mapping) => `${mapping}-canary`;
+function findMapping(ctx, name) {
+  const found = ctx.resources.find("Mapping", name, ctx.rollout.namespace);
+  return found && isMapping(found.object) ? found : void 0;
+}
+function splitServiceUrl(url) {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)?([^.:/]*)(.*)$/i.exec(url) ?? ["", "", url, ""];
+  return { before: m[1] ?? "", service: m[2] ?? "", after: m[3] ?? "" };
+}
+
+// generators/ambassador/check.ts
+var where = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function check2(ctx) {
+  if (!ctx.stableService || ctx.stableService === ctx.canaryService)
+    return [
+      diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: ambassador needs canaryService and stableService (two Services)`)
+    ];
+  const out = [];
+  for (const name of ctx.options.mappings) {
+    const found = findMapping(ctx, name);
+    if (!found) {
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `${where(ctx)}: Mapping "${name}" (getambassador.io) not found in the app's manifests`
+        )
+      );
+      continue;
+    }
+    const spec = specOf(found.object);
+    if (splitServiceUrl(String(spec.service ?? "")).service !== ctx.stableService)
+      out.push(
+        diagnosticAt(
+          found.locate(["spec", "service"]),
+          `${where(ctx)}: Mapping "${name}" routes to "${String(spec.service ?? "")}", not to the stable Service "${ctx.stableService}"`
+        )
+      );
+    if (spec.weight !== void 0)
+      out.push(
+        diagnosticAt(
+          found.locate(["spec", "weight"]),
+          `${where(ctx)}: Mapping "${name}" sets weight; the base Mapping takes what its canary copy leaves, so remove it`
+        )
+      );
+    const taken = ctx.resources.find("Mapping", canaryMappingName(name), found.object.metadata.namespace);
+    if (taken)
+      out.push(
+        diagnosticAt(
+          taken.origin,
+          `${where(ctx)}: Mapping "${canaryMappingName(name)}" already exists; rollgen renders the canary copy of "${name}" under that name, so remove or rename it`
+        )
+      );
+  }
+  return out;
+}
+function claims2(ctx) {
+  return ctx.options.mappings.map((name) => ({
+    key: `ambassador:${ctx.rollout.namespace ?? ""}/${name}`,
+    description: `Mapping "${name}" and its canary copy`,
+    origin: findMapping(ctx, name)?.origin ?? ctx.optionsOrigin
+  }));
+}
+
+// generators/ambassador/inputs.ts
+var inputs = { argo: { key: "ambassador" } };
+
+// generators/ambassador/render.ts
+function render2(ctx, traffic2) {
+  const canary = percentOf(traffic2);
+  if (canary <= 0) return [];
+  return ctx.options.mappings.map((name) => {
+    const base = findMapping(ctx, name)?.object;
+    if (!base) throw new Error(`Mapping "${name}" not found`);
+    const spec = cloneJson(specOf(base));
+    const url = splitServiceUrl(String(spec.service ?? ""));
+    const metadata = {
+      name: canaryMappingName(name),
+      ...base.metadata.namespace !== void 0 ? { namespace: base.metadata.namespace } : {}
+    };
+    const service = `${url.before}${ctx.canaryService}${url.after}`;
+    return { apiVersion: base.apiVersion, kind: base.kind, metadata, spec: { ...spec, service, weight: canary } };
+  });
+}
+
+// generators/ambassador/simulate.ts
+function simulate2(objects, request4) {
+  const fitting = objects.filter(isMapping).map((o) => ({ name: o.metadata.name, spec: specOf(o), group: groupKey(specOf(o)) })).filter((c) => fits(c.spec, request4));
+  if (fitting.length === 0) return void 0;
+  const best = [...fitting].sort((a, b) => rank(b.spec) - rank(a.spec))[0];
+  const group = fitting.filter((c) => c.group === best.group);
+  return {
+    backends: shares(group),
+    rule: `Mapping group ${String(best.spec.prefix ?? "/")} (${group.map((c) => c.name).join(", ")})`
+  };
+}
+function shares(group) {
+  const weighted2 = group.filter((c) => typeof c.spec.weight === "number");
+  const rest = group.filter((c) => typeof c.spec.weight !== "number");
+  const used = weighted2.reduce((n, c) => n + Number(c.spec.weight), 0);
+  const left = Math.max(0, 100 - used);
+  const out = [
+    ...weighted2.map((c) => ({ service: serviceOf(c.spec), share: Number(c.spec.weight) / 100 })),
+    ...rest.map((c) => ({ service: serviceOf(c.spec), share: left / 100 / rest.length }))
+  ].filter((b) => b.share > 0);
+  const total = out.reduce((n, b) => n + b.share, 0);
+  return out.map((b) => ({ ...b, share: b.share / total }));
+}
+var serviceOf = (spec) => splitServiceUrl(String(spec.service ?? "")).service;
+function groupKey(spec) {
+  return JSON.stringify([spec.prefix ?? "/", spec.hostname ?? spec.host ?? "*", spec.headers ?? {}, spec.method ?? ""]);
+}
+var rank = (spec) => (typeof spec.precedence === "number" ? spec.precedence : 0) * 1e6 + String(spec.prefix ?? "/").length;
+function fits(spec, r) {
+  const path14 = r.path.split(/[?#]/)[0] || "/";
+  if (!path14.startsWith(String(spec.prefix ?? "/"))) return false;
+  const host = String(spec.hostname ?? spec.host ?? "*");
+  const want = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
+  if (host !== "*" && r.host !== void 0 && !hostFits(host.toLowerCase(), want)) return false;
+  if (typeof spec.method === "string" && spec.method !== (r.method ?? "GET")) return false;
+  const headers2 = typeof spec.headers === "object" && spec.headers !== null ? spec.headers : {};
+  return Object.entries(headers2).every(([k, v]) => headerOf(r, k) === String(v));
+}
+var hostFits = (pattern, host) => pattern.startsWith("*.") ? host.endsWith(pattern.slice(1)) : pattern === host;
+function headerOf(r, name) {
+  const found = Object.keys(r.headers).find((h) => h.toLowerCase() === name.toLowerCase());
+  return found === void 0 ? void 0 : r.headers[found];
+}
+
+// generators/ambassador/index.ts
+var capabilities2 = weightOnlyCapabilities;
+var ambassador_default = defineGenerator({
+  id: "ambassador",
+  summary: "Ambassador / Emissary: a <mapping>-canary Mapping to the canary Service with weight W beside each base Mapping",
+  capabilities: capabilities2,
+  optionsSchema: options_schema_default2,
+  inputs,
+  check: check2,
+  unsupported: (t) => wholePercentProblems(t, "Mapping weights"),
+  claims: claims2,
+  render: render2,
+  simulate: simulate2
+});
+
+// generators/apisix/check.ts
+init_diagnostics();
+
+// generators/apisix/options.schema.json
+var options_schema_default3 = {
+  $id: "apisix-options",
+  title: "apisix generator options",
+  description: "Argo trafficRouting.apisix as written: the ApisixRoute and the names of its http rules to weight (default: the rule named like the route).",
+  type: "object",
+  additionalProperties: false,
+  required: ["route"],
+  properties: {
+    route: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name"],
+      properties: {
+        name: { type: "string", minLength: 1, maxLength: 253 },
+        rules: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } }
+      }
+    }
+  }
+};
+
+// generators/apisix/options.ts
+var isApisixRoute = (o) => o.kind === "ApisixRoute" && o.apiVersion.split("/")[0] === "apisix.apache.org";
+var specOf2 = (o) => isObject(o.spec) ? o.spec : {};
+var listOf = (v) => Array.isArray(v) ? v.filter(isObject) : [];
+var httpRules = (o) => listOf(specOf2(o).http);
+var targetRules = (ctx) => ctx.options.route.rules ?? [ctx.options.route.name];
+function findRoute(ctx) {
+  const found = ctx.resources.find("ApisixRoute", ctx.options.route.name, ctx.rollout.namespace);
+  return found && isApisixRoute(found.object) ? found : void 0;
+}
+
+// generators/apisix/check.ts
+var where2 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function check3(ctx) {
+  const name = ctx.options.route.name;
+  if (!ctx.stableService || ctx.stableService === ctx.canaryService)
+    return [
+      diagnosticAt(ctx.optionsOrigin, `${where2(ctx)}: apisix needs canaryService and stableService (two Services)`)
+    ];
+  const found = findRoute(ctx);
+  if (!found)
+    return [
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where2(ctx)}: ApisixRoute "${name}" (apisix.apache.org) not found in the app's manifests`
+      )
+    ];
+  const out = [];
+  const rules = httpRules(found.object);
+  for (const rule of targetRules(ctx)) {
+    const i = rules.findIndex((r) => r.name === rule);
+    if (i < 0) {
+      const hint = ctx.options.route.rules ? "" : " (without apisix.route.rules the rule named like the route is weighted; list the rules)";
+      out.push(diagnosticAt(found.origin, `${where2(ctx)}: ApisixRoute "${name}" has no http rule "${rule}"${hint}`));
+    } else if (!listOf(rules[i].backends).some((b) => b.serviceName === ctx.stableService)) {
+      out.push(
+        diagnosticAt(
+          found.locate(["spec", "http", i]),
+          `${where2(ctx)}: http rule "${rule}" of ApisixRoute "${name}" has no backend for the stable Service "${ctx.stableService}"`
+        )
+      );
+    } else out.push(...missingBackends(ctx, rules[i], rule, found.locate(["spec", "http", i])));
+  }
+  for (const route2 of new Set(ctx.rollout.steps.flatMap((s) => s.headerRoutes.map((h) => h.name)))) {
+    const taken = ctx.resources.find("ApisixRoute", route2, found.object.metadata.namespace);
+    if (taken)
+      out.push(
+        diagnosticAt(
+          taken.origin,
+          `${where2(ctx)}: ApisixRoute "${route2}" already exists; rollgen renders header route "${route2}" as an ApisixRoute of that name, so rename one`
+        )
+      );
+  }
+  return out;
+}
+function missingBackends(ctx, rule, label, origin) {
+  return listOf(rule.backends).map((b) => String(b.serviceName ?? "")).filter((svc) => svc !== ctx.canaryService && !ctx.resources.find("Service", svc, ctx.rollout.namespace)).map(
+    (svc) => diagnosticAt(
+      origin,
+      `${where2(ctx)}: http rule "${label}" of ApisixRoute "${ctx.options.route.name}" names Service "${svc}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; requests it gets fail if it does not exist`,
+      "warning"
+    )
+  );
+}
+function claims3(ctx) {
+  const ns = ctx.rollout.namespace ?? "";
+  const origin = findRoute(ctx)?.origin ?? ctx.optionsOrigin;
+  return [
+    ...targetRules(ctx).map((rule) => ({
+      key: `apisix:${ns}/${ctx.options.route.name}:${rule}`,
+      description: `http rule "${rule}" of ApisixRoute "${ctx.options.route.name}"`,
+      origin
+    })),
+    ...ctx.rollout.traffic.managedRoutes.map((route2) => ({
+      key: `apisix:${ns}/${route2}`,
+      description: `header route ApisixRoute "${route2}"`,
+      origin: ctx.optionsOrigin
+    }))
+  ];
+}
+
+// generators/apisix/inputs.ts
+var inputs2 = { argo: { key: "apisix" } };
+
+// generators/apisix/render.ts
+function render3(ctx, traffic2) {
+  const route2 = findRoute(ctx)?.object;
+  if (!route2) throw new Error(`ApisixRoute "${ctx.options.route.name}" not found`);
+  const canary = percentOf(traffic2);
+  const keepIdle = ctx.resources.find("Service", ctx.canaryService, ctx.rollout.namespace) !== void 0;
+  const targets2 = targetRules(ctx);
+  const http2 = httpRules(route2).map(
+    (r) => targets2.includes(String(r.name)) ? { ...r, backends: weigh(listOf(r.backends), ctx, canary, keepIdle) } : r
+  );
+  const main2 = { ...route2, spec: { ...specOf2(route2), http: http2 } };
+  const rules = httpRules(route2).filter((r) => targets2.includes(String(r.name)));
+  return [main2, ...traffic2.headerRoutes.map((h) => headerRoute(route2, rules, h, ctx.canaryService))];
+}
+function weigh(backends, ctx, canary, keepIdle) {
+  const isCanary = (b) => b.serviceName === ctx.canaryService;
+  const hasCanary = backends.some(isCanary);
+  const out = [];
+  for (const b of backends) {
+    if (isCanary(b)) {
+      if (canary > 0 || keepIdle) out.push({ ...cloneJson(b), weight: canary });
+      continue;
+    }
+    const stable = b.serviceName === ctx.stableService;
+    out.push(stable ? { ...cloneJson(b), weight: 100 - canary } : cloneJson(b));
+    if (stable && !hasCanary && canary > 0)
+      out.push({ ...cloneJson(b), serviceName: ctx.canaryService, weight: canary });
+  }
+  return out;
+}
+function headerRoute(route2, rules, h, canaryService) {
+  const http2 = rules.flatMap(
+    (rule) => h.matches.map((m, i) => {
+      const stable = listOf(rule.backends)[0] ?? {};
+      const match = isObject(rule.match) ? rule.match : {};
+      const exprs = [...listOf(match.exprs), ...m.headers.map(headerExpr)];
+      const { weight: _w, ...backend2 } = cloneJson(stable);
+      return {
+        ...cloneJson(rule),
+        name: h.matches.length === 1 ? `${String(rule.name)}-${h.name}` : `${String(rule.name)}-${h.name}-${i + 1}`,
+        priority: (typeof rule.priority === "number" ? rule.priority : 0) + 1,
+        match: { ...cloneJson(match), exprs },
+        backends: [{ ...backend2, serviceName: canaryService }]
+      };
+    })
+  );
+  const metadata = { name: h.name, ...route2.metadata.namespace ? { namespace: route2.metadata.namespace } : {} };
+  const { stream: _tcp, ...spec } = specOf2(route2);
+  return { apiVersion: route2.apiVersion, kind: route2.kind, metadata, spec: { ...spec, http: http2 } };
+}
+function headerExpr(h) {
+  const subject = { scope: "Header", name: h.name };
+  if (h.type === "Exact") return { subject, op: "Equal", value: h.value };
+  const value = h.type === "Prefix" ? `^${h.value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*` : h.value;
+  return { subject, op: "RegexMatch", value };
+}
+
+// generators/apisix/simulate.ts
+function simulate3(objects, request4) {
+  const fitting = objects.filter(isApisixRoute).flatMap((o2) => httpRules(o2).map((rule2) => ({ o: o2, rule: rule2 }))).filter(({ rule: rule2 }) => fits2(isObject(rule2.match) ? rule2.match : {}, request4)).sort((a, b) => priority(b.rule) - priority(a.rule) || pathLength(b.rule) - pathLength(a.rule));
+  if (fitting.length === 0) return void 0;
+  const { o, rule } = fitting[0];
+  const backends = listOf(rule.backends).map((b) => ({
+    service: String(b.serviceName ?? ""),
+    weight: typeof b.weight === "number" ? b.weight : 100
+  }));
+  const total = backends.reduce((n, b) => n + b.weight, 0);
+  return {
+    backends: backends.filter((b) => b.weight > 0).map((b) => ({ service: b.service, share: b.weight / total })),
+    rule: `ApisixRoute ${o.metadata.name} rule ${String(rule.name)}`
+  };
+}
+var priority = (rule) => typeof rule.priority === "number" ? rule.priority : 0;
+var pathLength = (rule) => Math.max(0, ...strings(isObject(rule.match) ? rule.match.paths : []).map((p) => p.length));
+var strings = (v) => Array.isArray(v) ? v.map(String) : [];
+function fits2(match, r) {
+  const path14 = r.path.split(/[?#]/)[0] || "/";
+  const paths = strings(match.paths);
+  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path14.startsWith(p.slice(0, -1)) : p === path14))
+    return false;
+  const hosts = strings(match.hosts).map((h) => h.toLowerCase());
+  const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
+  if (hosts.length > 0 && r.host !== void 0 && !hosts.some((h) => h.startsWith("*.") ? host.endsWith(h.slice(1)) : h === host))
+    return false;
+  const methods = strings(match.methods);
+  if (methods.length > 0 && !methods.includes(r.method ?? "GET")) return false;
+  return listOf(match.exprs).every((e) => exprFits(e, r));
+}
+function exprFits(e, r) {
+  const subject = isObject(e.subject) ? e.subject : {};
+  const name = String(subject.name ?? "");
+  const value = subject.scope === "Header" ? Object.entries(r.headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1] : subject.scope === "Query" ? r.query[name] : void 0;
+  if (value === void 0) return false;
+  if (e.op === "Equal") return value === String(e.value);
+  if (e.op === "NotEqual") return value !== String(e.value);
+  if (e.op === "RegexMatch") return new RegExp(String(e.value)).test(value);
+  return false;
+}
+
+// generators/apisix/index.ts
+var capabilities3 = {
+  ...weightOnlyCapabilities,
+  headerMatchTypes: ["Exact", "RegularExpression", "Prefix"],
+  matchWithWeight: true,
+  namedHeaderRoutes: true
+};
+var apisix_default = defineGenerator({
+  id: "apisix",
+  summary: "Apache APISIX ApisixRoute backend weights, and each setHeaderRoute as an ApisixRoute with header exprs",
+  capabilities: capabilities3,
+  optionsSchema: options_schema_default3,
+  inputs: inputs2,
+  check: check3,
+  unsupported: (t) => wholePercentProblems(t, "ApisixRoute backend weights"),
+  claims: claims3,
+  render: render3,
+  simulate: simulate3
+});
+
+// generators/app-mesh/check.ts
+init_diagnostics();
+
+// generators/app-mesh/options.schema.json
+var options_schema_default4 = {
+  $id: "app-mesh-options",
+  title: "app-mesh generator options",
+  description: "Argo trafficRouting.appMesh as written: the App Mesh VirtualService (its VirtualRouter's routes to weight) and the canary and stable VirtualNodes.",
+  type: "object",
+  additionalProperties: false,
+  required: ["virtualService", "virtualNodeGroup"],
+  properties: {
+    virtualService: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name"],
+      properties: {
+        name: { type: "string", minLength: 1, maxLength: 253 },
+        routes: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } }
+      }
+    },
+    virtualNodeGroup: {
+      type: "object",
+      additionalProperties: false,
+      required: ["canaryVirtualNodeRef", "stableVirtualNodeRef"],
+      properties: {
+        canaryVirtualNodeRef: {
+          type: "object",
+          additionalProperties: false,
+          required: ["name"],
+          properties: { name: { type: "string", minLength: 1 } }
+        },
+        stableVirtualNodeRef: {
+          type: "object",
+          additionalProperties: false,
+          required: ["name"],
+          properties: { name: { type: "string", minLength: 1 } }
+        }
+      }
+    }
+  }
+};
+
+// generators/app-mesh/options.ts
+var APP_MESH_GROUP = "appmesh.k8s.aws";
+var ROUTE_TYPES = ["httpRoute", "http2Route", "grpcRoute", "tcpRoute"];
+var isAppMesh = (o, kind) => o.kind === kind && o.apiVersion.split("/")[0] === APP_MESH_GROUP;
+var specOf3 = (o) => isObject(o.spec) ? o.spec : {};
+var listOf2 = (v) => Array.isArray(v) ? v.filter(isObject) : [];
+var objOf = (v) => isObject(v) ? v : {};
+function findAppMesh(ctx, kind, name) {
+  const found = ctx.resources.find(kind, name, ctx.rollout.namespace);
+  return found && isAppMesh(found.object, kind) ? found : void 0;
+}
+var routerNameOf = (vs) => {
+  const ref = objOf(objOf(objOf(specOf3(vs).provider).virtualRouter).virtualRouterRef);
+  return typeof ref.name === "string" ? ref.name : void 0;
+};
+function targetsOf(route2) {
+  const type = ROUTE_TYPES.find((t) => isObject(route2[t]));
+  return type ? { type, targets: listOf2(objOf(objOf(route2[type]).action).weightedTargets) } : void 0;
+}
+var targetNode = (target) => String(objOf(target.virtualNodeRef).name ?? "");
+
+// generators/app-mesh/check.ts
+var HASH_LABEL = "rollouts-pod-template-hash";
+var where3 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function check4(ctx) {
+  const at = (m) => diagnosticAt(ctx.optionsOrigin, `${where3(ctx)}: ${m}`);
+  const { name, routes: names } = ctx.options.virtualService;
+  const { canaryVirtualNodeRef: c, stableVirtualNodeRef: s } = ctx.options.virtualNodeGroup;
+  if (c.name === s.name) return [at("appMesh canary and stable VirtualNodes must differ")];
+  const out = [
+    ...nodeProblems(ctx, c.name, ctx.canaryService, "canary"),
+    ...nodeProblems(ctx, s.name, ctx.stableService, "stable")
+  ];
+  const vs = findAppMesh(ctx, "VirtualService", name);
+  if (!vs) return [...out, at(`VirtualService "${name}" (appmesh.k8s.aws) not found in the app's manifests`)];
+  const routerName = routerNameOf(vs.object);
+  const router = routerName ? findAppMesh(ctx, "VirtualRouter", routerName) : void 0;
+  if (!router)
+    return [
+      ...out,
+      diagnosticAt(
+        vs.origin,
+        `${where3(ctx)}: VirtualService "${name}" has no spec.provider.virtualRouter.virtualRouterRef to a VirtualRouter in the app's manifests`
+      )
+    ];
+  const routes = listOf2(specOf3(router.object).routes);
+  for (const n of names ?? [])
+    if (!routes.some((r) => r.name === n))
+      out.push(diagnosticAt(router.origin, `${where3(ctx)}: VirtualRouter "${routerName}" has no route "${n}"`));
+  for (const r of routes.filter((r2) => !names || names.includes(String(r2.name)))) {
+    if (!targetsOf(r)?.targets.some((t) => targetNode(t) === s.name))
+      out.push(
+        diagnosticAt(
+          router.origin,
+          `${where3(ctx)}: route "${String(r.name)}" of VirtualRouter "${routerName}" has no weighted target to the stable VirtualNode "${s.name}"`
+        )
+      );
+  }
+  return out;
+}
+function nodeProblems(ctx, node, service, role) {
+  const found = findAppMesh(ctx, "VirtualNode", node);
+  if (!found)
+    return [
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where3(ctx)}: VirtualNode "${node}" (appmesh.k8s.aws) not found in the app's manifests`
+      )
+    ];
+  const out = [];
+  if (HASH_LABEL in objOf(objOf(specOf3(found.object).podSelector).matchLabels))
+    out.push(
+      diagnosticAt(
+        found.locate(["spec", "podSelector", "matchLabels", HASH_LABEL]),
+        `${where3(ctx)}: VirtualNode "${node}" selects ${HASH_LABEL}, a label Argo sets and rollgen's pods do not carry; rollgen selects the ${role} track instead, so remove it`
+      )
+    );
+  const hostname = objOf(objOf(specOf3(found.object).serviceDiscovery).dns).hostname;
+  if (typeof hostname !== "string" || hostname.split(".")[0] === service) return out;
+  return [
+    ...out,
+    diagnosticAt(
+      found.locate(["spec", "serviceDiscovery", "dns", "hostname"]),
+      `${where3(ctx)}: ${role} VirtualNode "${node}" resolves "${hostname}", not the ${role} Service "${service}", so its share would reach other pods; point it at ${service}`
+    )
+  ];
+}
+function claims4(ctx) {
+  const vs = findAppMesh(ctx, "VirtualService", ctx.options.virtualService.name);
+  const router = vs ? routerNameOf(vs.object) : void 0;
+  return router ? [
+    {
+      key: `app-mesh:${ctx.rollout.namespace ?? ""}/${router}`,
+      description: `VirtualRouter "${router}"`,
+      origin: vs?.origin ?? ctx.optionsOrigin
+    }
+  ] : [];
+}
+
+// generators/app-mesh/inputs.ts
+var inputs3 = { argo: { key: "appMesh" } };
+
+// src/model/plan.ts
+var stableTraffic = (weightTotal) => ({
+  weight: 0,
+  weightTotal,
+  matches: [],
+  headerRoutes: [],
+  mirrorRoutes: []
+});
+function hasCanaryRoutes(t) {
+  return t.weight > 0 || t.matches.length > 0 || t.headerRoutes.length > 0 || t.mirrorRoutes.length > 0;
+}
+
+// generators/app-mesh/render.ts
+function render4(ctx, traffic2) {
+  const vs = findAppMesh(ctx, "VirtualService", ctx.options.virtualService.name)?.object;
+  const router = vs && findAppMesh(ctx, "VirtualRouter", routerNameOf(vs) ?? "")?.object;
+  if (!router) throw new Error(`VirtualRouter of VirtualService "${ctx.options.virtualService.name}" not found`);
+  const canary = percentOf(traffic2);
+  const names = ctx.options.virtualService.routes;
+  const routes = specOf3(router).routes.map(
+    (r) => names && !names.includes(String(r.name)) ? r : weighRoute(r, ctx, canary)
+  );
+  const out = [{ ...router, spec: { ...specOf3(router), routes } }];
+  if (hasCanaryRoutes(traffic2)) out.push(...trackNodes(ctx));
+  return out;
+}
+function weighRoute(route2, ctx, canary) {
+  const found = targetsOf(route2);
+  if (!found) return route2;
+  const { canaryVirtualNodeRef: c, stableVirtualNodeRef: s } = ctx.options.virtualNodeGroup;
+  const hasCanary = found.targets.some((t) => targetNode(t) === c.name);
+  const targets2 = [];
+  for (const t of found.targets) {
+    const node = targetNode(t);
+    targets2.push(
+      node === s.name ? { ...cloneJson(t), weight: 100 - canary } : node === c.name ? { ...cloneJson(t), weight: canary } : cloneJson(t)
+    );
+    if (node === s.name && !hasCanary)
+      targets2.push({ ...cloneJson(t), virtualNodeRef: { ...objOf(t.virtualNodeRef), name: c.name }, weight: canary });
+  }
+  const typed = objOf(route2[found.type]);
+  return { ...route2, [found.type]: { ...typed, action: { ...objOf(typed.action), weightedTargets: targets2 } } };
+}
+function trackNodes(ctx) {
+  const track = ctx.track ?? defaultTrackLabel;
+  const { canaryVirtualNodeRef: c, stableVirtualNodeRef: s } = ctx.options.virtualNodeGroup;
+  return [
+    [c.name, track.canary],
+    [s.name, track.stable]
+  ].flatMap(([name, value]) => {
+    const node = findAppMesh(ctx, "VirtualNode", name)?.object;
+    if (!node) return [];
+    const spec = specOf3(node);
+    const selector = objOf(spec.podSelector);
+    const matchLabels = { ...objOf(selector.matchLabels), [track.key]: value };
+    return [{ ...node, spec: { ...spec, podSelector: { ...selector, matchLabels } } }];
+  });
+}
+
+// generators/app-mesh/simulate.ts
+function simulate4(objects, request4) {
+  const name = request4.host?.split(/[.:]/)[0];
+  return route(objects, request4, (svc) => name === void 0 || svc === name);
+}
+function simulateHop(objects, service, request4) {
+  return route(objects, request4, (svc) => svc === service);
+}
+function route(objects, request4, fits3) {
+  for (const vs of objects.filter((o) => isAppMesh(o, "VirtualService"))) {
+    const called = String(specOf3(vs).awsName ?? vs.metadata.name).split(".")[0];
+    if (!fits3(called)) continue;
+    const router = objects.find((o) => isAppMesh(o, "VirtualRouter") && o.metadata.name === routerNameOf(vs));
+    if (!router) return void 0;
+    const routes = listOf2(specOf3(router).routes).sort((a, b) => priority2(a) - priority2(b));
+    const hit = routes.find((r) => matchFits(r, request4));
+    const targets2 = hit ? targetsOf(hit)?.targets ?? [] : [];
+    const total = targets2.reduce((n, t) => n + Number(t.weight ?? 0), 0);
+    if (!hit || total <= 0) return void 0;
+    return {
+      backends: targets2.filter((t) => Number(t.weight ?? 0) > 0).map((t) => ({ service: nodeService(objects, targetNode(t)), share: Number(t.weight) / total })),
+      rule: `App Mesh VirtualRouter ${router.metadata.name} route ${String(hit.name)}`
+    };
+  }
+  return void 0;
+}
+var priority2 = (r) => typeof r.priority === "number" ? r.priority : 1001;
+function matchFits(route2, r) {
+  if (route2.tcpRoute !== void 0) return true;
+  const typed = objOf(route2.httpRoute ?? route2.http2Route ?? route2.grpcRoute);
+  const match = objOf(typed.match);
+  const path14 = r.path.split(/[?#]/)[0] || "/";
+  if (typeof match.prefix === "string" && !path14.startsWith(match.prefix)) return false;
+  const p = objOf(match.path);
+  if (typeof p.exact === "string" && path14 !== p.exact) return false;
+  return listOf2(match.headers).every((h) => {
+    const want = objOf(h.match).exact;
+    const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === String(h.name).toLowerCase())?.[1];
+    return want === void 0 ? got !== void 0 : got === String(want);
+  });
+}
+function nodeService(objects, node) {
+  const vn = objects.find((o) => isAppMesh(o, "VirtualNode") && o.metadata.name === node);
+  const hostname = vn ? objOf(objOf(specOf3(vn).serviceDiscovery).dns).hostname : void 0;
+  return typeof hostname === "string" ? hostname.split(".")[0] : `<VirtualNode ${node}>`;
+}
+
+// generators/app-mesh/index.ts
+var capabilities4 = weightOnlyCapabilities;
+var app_mesh_default = defineGenerator({
+  id: "app-mesh",
+  summary: "AWS App Mesh VirtualRouter route weights between the canary and stable VirtualNodes (virtualNodeGroup)",
+  capabilities: capabilities4,
+  optionsSchema: options_schema_default4,
+  inputs: inputs3,
+  check: check4,
+  unsupported: (t) => wholePercentProblems(t, "App Mesh target weights"),
+  claims: claims4,
+  render: render4,
+  simulate: simulate4,
+  simulateHop
+});
+
 // generators/aws-alb/check.ts
 init_diagnostics();
 
@@ -46895,9 +48366,9 @@ function canaryOnly(canary, port) {
 function headerValue2(m) {
   return m.type === "Prefix" ? `${m.value}*` : m.value;
 }
-function headerConditions(route) {
+function headerConditions(route2) {
   const byName = /* @__PURE__ */ new Map();
-  for (const h of route.matches.flatMap((m) => m.headers)) {
+  for (const h of route2.matches.flatMap((m) => m.headers)) {
     const key2 = h.name.toLowerCase();
     const entry = byName.get(key2) ?? { name: h.name, values: [] };
     const value = headerValue2(h);
@@ -46920,13 +48391,13 @@ function unsupportedFeatures2(traffic2) {
   if (!Number.isInteger(traffic2.weight) || traffic2.weight < 0 || traffic2.weight > 100) {
     out.push(`weight ${traffic2.weight} (ALB target group weights are whole numbers, here out of 100)`);
   }
-  for (const route of traffic2.headerRoutes) out.push(...routeFeatures(route));
+  for (const route2 of traffic2.headerRoutes) out.push(...routeFeatures(route2));
   return out;
 }
-function routeFeatures(route) {
+function routeFeatures(route2) {
   const out = [];
-  const label = `header route "${route.name}"`;
-  const headers2 = route.matches.flatMap((m) => m.headers);
+  const label = `header route "${route2.name}"`;
+  const headers2 = route2.matches.flatMap((m) => m.headers);
   if (headers2.length === 0)
     out.push(`${label} without a header match (it would send every request to the canary; use setWeight)`);
   const names = [...new Set(headers2.map((h) => h.name.toLowerCase()))];
@@ -46960,7 +48431,7 @@ function headerFeatures(label, h) {
 }
 
 // generators/aws-alb/options.schema.json
-var options_schema_default2 = {
+var options_schema_default5 = {
   $id: "aws-alb-options",
   title: "aws-alb generator options",
   type: "object",
@@ -47046,9 +48517,9 @@ function routesToAction(p, name) {
 }
 
 // generators/aws-alb/render.ts
-function render2(ctx, traffic2) {
-  const unsupported = unsupportedFeatures2(traffic2);
-  if (unsupported.length > 0) throw new Error(`aws-alb cannot express this traffic state: ${unsupported.join("; ")}`);
+function render5(ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures2(traffic2);
+  if (unsupported2.length > 0) throw new Error(`aws-alb cannot express this traffic state: ${unsupported2.join("; ")}`);
   const owned = ownedAnnotations(ctx, traffic2);
   const routes = traffic2.headerRoutes.map((r) => r.name);
   return ctx.options.ingresses.map((name) => {
@@ -47067,9 +48538,9 @@ function ownedAnnotations(ctx, traffic2) {
       sticky
     )
   };
-  for (const route of traffic2.headerRoutes) {
-    out[actionKey(prefix, route.name)] = forwardAction(canaryOnly(canaryService, options.servicePort), sticky);
-    out[conditionKey(prefix, route.name)] = headerConditions(route);
+  for (const route2 of traffic2.headerRoutes) {
+    out[actionKey(prefix, route2.name)] = forwardAction(canaryOnly(canaryService, options.servicePort), sticky);
+    out[conditionKey(prefix, route2.name)] = headerConditions(route2);
   }
   return out;
 }
@@ -47109,8 +48580,8 @@ function patchRule(rule, action, managed, routes) {
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
-function routePath(actionPath, route) {
-  return { ...cloneJson(actionPath), backend: { service: { name: route, port: { name: USE_ANNOTATION } } } };
+function routePath(actionPath, route2) {
+  return { ...cloneJson(actionPath), backend: { service: { name: route2, port: { name: USE_ANNOTATION } } } };
 }
 function readBookkeeping(raw) {
   if (raw === void 0) return {};
@@ -47134,7 +48605,7 @@ function writeBookkeeping(book) {
 }
 
 // generators/aws-alb/check.ts
-function check2(ctx) {
+function check5(ctx) {
   const out = [];
   if (ctx.rollout.traffic.generateCanaryService) {
     out.push(
@@ -47212,16 +48683,16 @@ function checkRouteNames(ctx) {
 function checkConditionQuota(ctx, ingress, actionPaths) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
-    for (const route of step.headerRoutes) {
-      const headers2 = headerValues(route);
+    for (const route2 of step.headerRoutes) {
+      const headers2 = headerValues(route2);
       for (const p of actionPaths) {
         const total = (p.host ? 1 : 0) + pathValues(p) + headers2;
         if (total <= MAX_CONDITION_VALUES) continue;
-        const where2 = `Ingress "${ingress}" ${p.host ?? "*"}${p.path ?? ""}`;
+        const where7 = `Ingress "${ingress}" ${p.host ?? "*"}${p.path ?? ""}`;
         out.push(
           diagnosticAt(
             step.origin,
-            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route.name}" on ${where2}: ${total} condition values (host, path and ${headers2} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`
+            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route2.name}" on ${where7}: ${total} condition values (host, path and ${headers2} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`
           )
         );
       }
@@ -47229,7 +48700,7 @@ function checkConditionQuota(ctx, ingress, actionPaths) {
   });
   return out;
 }
-var headerValues = (route) => new Set(route.matches.flatMap((m) => m.headers.map(headerValue2))).size;
+var headerValues = (route2) => new Set(route2.matches.flatMap((m) => m.headers.map(headerValue2))).size;
 function pathValues(p) {
   if (p.path === void 0 || p.path === "") return 0;
   return p.pathType === "Prefix" && p.path.replace(/\/+$/, "") !== "" ? 2 : 1;
@@ -47241,7 +48712,7 @@ function bookkeepingReadable(raw) {
   if (raw === void 0) return true;
   return Object.keys(readBookkeeping(raw)).length > 0 || raw.trim() === "{}";
 }
-function claims2(ctx) {
+function claims5(ctx) {
   const prefix = ctx.options.annotationPrefix;
   const names = [actionName(ctx.options, ctx.stableService), ...ctx.rollout.traffic.managedRoutes];
   return ctx.options.ingresses.flatMap((ingress) => {
@@ -47279,14 +48750,14 @@ function pathMatches2(p, requestPath2) {
 function requestPath(request4) {
   return request4.path.split(/[?#]/)[0] || "/";
 }
-function headerOf(request4, name) {
+function headerOf2(request4, name) {
   const wanted = name.toLowerCase();
   const found = Object.keys(request4.headers).find((h) => h.toLowerCase() === wanted);
   return found === void 0 ? void 0 : request4.headers[found];
 }
 
 // generators/aws-alb/conditions.ts
-var strings = (v) => Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
+var strings2 = (v) => Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
 function evaluateConditions(raw, request4) {
   let parsed;
   try {
@@ -47309,28 +48780,28 @@ function evaluateOne(c, request4) {
   switch (field) {
     case "http-header": {
       const name = typeof config("httpHeaderConfig").httpHeaderName === "string" ? config("httpHeaderConfig").httpHeaderName : "";
-      const value = headerOf(request4, name);
+      const value = headerOf2(request4, name);
       return anyOf(
-        strings(config("httpHeaderConfig").values),
+        strings2(config("httpHeaderConfig").values),
         (v) => value !== void 0 && globMatches(v, value, true),
         `http-header ${name}=${value ?? ""}`
       );
     }
     case "host-header":
       return anyOf(
-        strings(config("hostHeaderConfig").values),
+        strings2(config("hostHeaderConfig").values),
         (v) => hostMatches(v, request4.host),
         `host-header ${request4.host ?? ""}`
       );
     case "path-pattern":
       return anyOf(
-        strings(config("pathPatternConfig").values),
+        strings2(config("pathPatternConfig").values),
         (v) => globMatches(v, requestPath(request4), false),
         `path-pattern ${requestPath(request4)}`
       );
     case "http-request-method":
       return anyOf(
-        strings(config("httpRequestMethodConfig").values),
+        strings2(config("httpRequestMethodConfig").values),
         (v) => v === (request4.method ?? "GET"),
         `http-request-method ${request4.method ?? "GET"}`
       );
@@ -47355,7 +48826,7 @@ function queryString(values, request4) {
 }
 
 // generators/aws-alb/simulate.ts
-function simulate2(objects, request4) {
+function simulate5(objects, request4) {
   const path14 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
@@ -47387,11 +48858,11 @@ function backendResult(annotations, service, port, label) {
   const groups2 = forwardGroups(annotations[key2]);
   const total = groups2.reduce((n, g) => n + g.weight, 0);
   if (total <= 0) return void 0;
-  const shares = /* @__PURE__ */ new Map();
-  for (const g of groups2) if (g.weight > 0) shares.set(g.service, (shares.get(g.service) ?? 0) + g.weight / total);
+  const shares2 = /* @__PURE__ */ new Map();
+  for (const g of groups2) if (g.weight > 0) shares2.set(g.service, (shares2.get(g.service) ?? 0) + g.weight / total);
   const split3 = groups2.map((g) => `${g.service} ${g.weight}`).join(", ");
   return {
-    backends: [...shares].map(([s, share]) => ({ service: s, share })),
+    backends: [...shares2].map(([s, share]) => ({ service: s, share })),
     rule: `${label} -> action ${service} (${split3})`
   };
 }
@@ -47433,7 +48904,7 @@ function defaultBackend(ingresses, request4) {
 }
 
 // generators/aws-alb/inputs.ts
-var inputs = { argo: { key: "alb", options: argoAlbOptions } };
+var inputs4 = { argo: { key: "alb", options: argoAlbOptions } };
 function argoAlbOptions(alb) {
   const single = str(alb.ingress);
   const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
@@ -47442,7 +48913,7 @@ function argoAlbOptions(alb) {
 }
 
 // generators/aws-alb/index.ts
-var capabilities2 = {
+var capabilities5 = {
   weight: true,
   customWeightTotal: false,
   headerMatchTypes: ["Exact", "Prefix"],
@@ -47460,30 +48931,18 @@ var capabilities2 = {
 var aws_alb_default = defineGenerator({
   id: "aws-alb",
   summary: "AWS Load Balancer Controller Ingress annotations: actions.<service> forward weights, actions/conditions.<route> header routes",
-  capabilities: capabilities2,
-  optionsSchema: options_schema_default2,
-  inputs,
-  check: check2,
+  capabilities: capabilities5,
+  optionsSchema: options_schema_default5,
+  inputs: inputs4,
+  check: check5,
   unsupported: unsupportedFeatures2,
-  claims: claims2,
-  render: render2,
-  simulate: simulate2
+  claims: claims5,
+  render: render5,
+  simulate: simulate5
 });
 
 // generators/custom/check.ts
 init_diagnostics();
-
-// src/model/plan.ts
-var stableTraffic = (weightTotal) => ({
-  weight: 0,
-  weightTotal,
-  matches: [],
-  headerRoutes: [],
-  mirrorRoutes: []
-});
-function hasCanaryRoutes(t) {
-  return t.weight > 0 || t.matches.length > 0 || t.headerRoutes.length > 0 || t.mirrorRoutes.length > 0;
-}
 
 // generators/custom/data.ts
 var NO_MODIFIER = { set: [], add: [], remove: [] };
@@ -47682,7 +49141,7 @@ function sourceOrigin(t, line, column) {
 }
 
 // generators/custom/options.schema.json
-var options_schema_default3 = {
+var options_schema_default6 = {
   $id: "custom-options",
   title: "custom generator options",
   type: "object",
@@ -47747,7 +49206,7 @@ function describeKind(kind, group) {
 }
 
 // generators/custom/render.ts
-function render3(ctx, traffic2) {
+function render6(ctx, traffic2) {
   return ctx.options.refs.map((ref) => {
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
     if (!original) throw new Error(`${ref.kind} "${ref.name}" not found in the app's manifests`);
@@ -47815,7 +49274,7 @@ function show(v) {
 }
 
 // generators/custom/check.ts
-function check3(ctx) {
+function check6(ctx) {
   const steps = ctx.steps;
   const out = [];
   for (const ref of ctx.options.refs) {
@@ -47865,8 +49324,8 @@ function checkTemplate(ctx, ref, input3, steps) {
   }
 }
 function templateDiagnostic(input3, e, rendering) {
-  const where2 = `RouteTemplate ${input3.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
-  return diagnosticAt(sourceOrigin(input3, e.line, e.column), `${where2}: ${e.message}`);
+  const where7 = `RouteTemplate ${input3.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
+  return diagnosticAt(sourceOrigin(input3, e.line, e.column), `${where7}: ${e.message}`);
 }
 function unreadFeatures(ctx, input3, steps) {
   const names = readNames(parseTemplate(input3.template));
@@ -47912,7 +49371,7 @@ function dedupe2(list4) {
 }
 
 // generators/custom/claims.ts
-function claims3(ctx) {
+function claims6(ctx) {
   return ctx.options.refs.flatMap((ref) => {
     const object = findRef(ctx.resources, ref, ctx.rollout.namespace);
     if (!object) return [];
@@ -47930,7 +49389,7 @@ function claims3(ctx) {
 }
 
 // generators/custom/index.ts
-var capabilities3 = {
+var capabilities6 = {
   weight: true,
   customWeightTotal: true,
   headerMatchTypes: ["Exact", "RegularExpression", "Prefix"],
@@ -47948,19 +49407,19 @@ var capabilities3 = {
 var custom_default = defineGenerator({
   id: "custom",
   summary: "any Kruise customNetworkRefs kind, rendered per step by a user-supplied logic-less Handlebars RouteTemplate",
-  capabilities: capabilities3,
-  optionsSchema: options_schema_default3,
+  capabilities: capabilities6,
+  optionsSchema: options_schema_default6,
   /** Kruise customNetworkRefs that no other provider takes (e.g. not all Istio objects). */
   inputs: { kruiseCustomRefs: {} },
-  check: check3,
-  claims: claims3,
-  render: render3,
+  check: check6,
+  claims: claims6,
+  render: render6,
   // A custom object has no data plane rollgen knows, so nothing can be evaluated against it.
   simulate: () => void 0
 });
 
 // generators/gateway-api/capabilities.ts
-var capabilities4 = {
+var capabilities7 = {
   weight: true,
   customWeightTotal: true,
   headerMatchTypes: ["Exact", "RegularExpression", "Prefix"],
@@ -48031,15 +49490,15 @@ function conditionFields(m) {
 }
 function crossMatches(ruleMatches2, conditions2, first2) {
   const problems = [];
-  const matches2 = first2 ? conditions2.filter((k) => k.path).map(conditionFields) : [];
+  const matches3 = first2 ? conditions2.filter((k) => k.path).map(conditionFields) : [];
   for (const m of ruleMatches2) {
     for (const k of conditions2.filter((c) => !c.path)) {
       const { match, conflicts } = andMatch(m, k);
-      matches2.push(match);
+      matches3.push(match);
       problems.push(...conflicts);
     }
   }
-  return { matches: matches2, problems };
+  return { matches: matches3, problems };
 }
 function andMatch(m, k) {
   const conflicts = [];
@@ -48135,19 +49594,19 @@ function duplicates(names, what) {
 
 // generators/gateway-api/route.ts
 var HTTPROUTE_VERSIONS = ["gateway.networking.k8s.io/v1", "gateway.networking.k8s.io/v1beta1"];
-function routeSpec(route) {
-  return isObject(route.spec) ? route.spec : {};
+function routeSpec(route2) {
+  return isObject(route2.spec) ? route2.spec : {};
 }
-function routeRules(route) {
-  const rules = routeSpec(route).rules;
+function routeRules(route2) {
+  const rules = routeSpec(route2).rules;
   return Array.isArray(rules) ? rules.filter(isObject) : [];
 }
 function backendRefs(rule) {
   return Array.isArray(rule.backendRefs) ? rule.backendRefs.filter(isObject) : [];
 }
 function ruleMatches(rule) {
-  const matches2 = Array.isArray(rule.matches) ? rule.matches.filter(isObject) : [];
-  return matches2.length > 0 ? matches2 : [{ path: { type: "PathPrefix", value: "/" } }];
+  const matches3 = Array.isArray(rule.matches) ? rule.matches.filter(isObject) : [];
+  return matches3.length > 0 ? matches3 : [{ path: { type: "PathPrefix", value: "/" } }];
 }
 function refService(ref, routeNamespace2) {
   const kind = ref.kind ?? "Service";
@@ -48168,7 +49627,7 @@ function refLabel(ref) {
   const name = typeof ref.name === "string" ? ref.name : "<unnamed>";
   return kind === "Service" && (ref.group ?? "") === "" ? name : `${kind}/${name}`;
 }
-function findRoute(resources, name, namespace) {
+function findRoute2(resources, name, namespace) {
   return resources.find("HTTPRoute", name, namespace);
 }
 
@@ -48200,13 +49659,13 @@ function weightedRefs(rule, b, weight, total, modifier) {
 function mergeModifier(filters, modifier) {
   const at = filters.findIndex((f) => f.type === "RequestHeaderModifier");
   const existing = at >= 0 ? filters[at].requestHeaderModifier ?? {} : {};
-  const merge3 = (own, ours) => {
+  const merge4 = (own, ours) => {
     const names = new Set(ours.map((h) => h.name.toLowerCase()));
     const kept = (Array.isArray(own) ? own : []).filter((h) => !names.has(String(h.name).toLowerCase()));
     return [...kept, ...ours.map((h) => ({ name: h.name, value: h.value }))];
   };
-  const set = merge3(existing.set, modifier.set);
-  const add = merge3(existing.add, modifier.add);
+  const set = merge4(existing.set, modifier.set);
+  const add = merge4(existing.add, modifier.add);
   const remove = [
     .../* @__PURE__ */ new Set([...Array.isArray(existing.remove) ? existing.remove : [], ...modifier.remove])
   ];
@@ -48275,23 +49734,23 @@ function ordered(rule) {
 var MAX_RULES = 16;
 var MAX_MATCHES_PER_RULE = 64;
 var MAX_MATCHES_PER_ROUTE = 128;
-function render4(ctx, traffic2) {
-  const unsupported = unsupportedFeatures3(traffic2);
-  if (unsupported.length > 0)
-    throw new Error(`gateway-api cannot express this traffic state: ${unsupported.join("; ")}`);
+function render7(ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures3(traffic2);
+  if (unsupported2.length > 0)
+    throw new Error(`gateway-api cannot express this traffic state: ${unsupported2.join("; ")}`);
   return ctx.options.httpRoutes.map((name) => {
-    const { route, problems } = renderRoute(ctx, name, traffic2);
+    const { route: route2, problems } = renderRoute(ctx, name, traffic2);
     if (problems.length > 0)
       throw new Error(`gateway-api cannot express this traffic state on HTTPRoute "${name}": ${problems.join("; ")}`);
-    return route;
+    return route2;
   });
 }
 function renderRoute(ctx, name, traffic2) {
-  const source = findRoute(ctx.resources, name, ctx.options.namespace ?? ctx.rollout.namespace);
+  const source = findRoute2(ctx.resources, name, ctx.options.namespace ?? ctx.rollout.namespace);
   if (!source) throw new Error(`HTTPRoute "${name}" not found in the app's manifests`);
-  const route = source.object;
-  const b = { stable: ctx.stableService, canary: ctx.canaryService, namespace: route.metadata.namespace };
-  const original = routeRules(route);
+  const route2 = source.object;
+  const b = { stable: ctx.stableService, canary: ctx.canaryService, namespace: route2.metadata.namespace };
+  const original = routeRules(route2);
   const weighted2 = original.map(
     (r) => weightedRefs(r, b, traffic2.weight, traffic2.weightTotal, traffic2.requestHeaderModifier)
   );
@@ -48309,8 +49768,8 @@ function renderRoute(ctx, name, traffic2) {
     )
   ];
   problems.push(...limitProblems(rules));
-  const spec = { ...cloneJson(routeSpec(route)), rules };
-  return { route: { ...cloneJson(route), metadata: metadataFor(ctx, route, traffic2), spec }, problems };
+  const spec = { ...cloneJson(routeSpec(route2)), rules };
+  return { route: { ...cloneJson(route2), metadata: metadataFor(ctx, route2, traffic2), spec }, problems };
 }
 function canarySources(ctx, name, traffic2, problems) {
   const out = [];
@@ -48359,15 +49818,15 @@ function matchLimits(m) {
   if (n(m.queryParams) > 16) out.push(`a match with ${n(m.queryParams)} query parameters (at most 16)`);
   return out;
 }
-function metadataFor(ctx, route, traffic2) {
-  const meta = cloneJson(route.metadata);
+function metadataFor(ctx, route2, traffic2) {
+  const meta = cloneJson(route2.metadata);
   const label = ctx.options.inProgressLabel;
   if (!label || traffic2.weight <= 0) return meta;
   return { ...meta, labels: { ...meta.labels ?? {}, [label.key]: label.value } };
 }
 
 // generators/gateway-api/check.ts
-function check4(ctx) {
+function check7(ctx) {
   const out = ctx.options.unsupported.map(
     (key2) => diagnosticAt(
       ctx.optionsOrigin,
@@ -48381,7 +49840,7 @@ function check4(ctx) {
   }
   const found = [];
   for (const name of ctx.options.httpRoutes) {
-    const source = findRoute(ctx.resources, name, routeNamespace(ctx));
+    const source = findRoute2(ctx.resources, name, routeNamespace(ctx));
     if (!source) {
       out.push(
         diagnosticAt(
@@ -48405,18 +49864,18 @@ function optionPath(ctx) {
   return ctx.rollout.format === "argo" ? 'plugins["argoproj-labs/gatewayAPI"].httpRoute(s)' : "trafficRoutings[].gateway.httpRouteName";
 }
 function checkRoute(ctx, source) {
-  const route = source.object;
-  const name = route.metadata.name;
-  if (!HTTPROUTE_VERSIONS.includes(route.apiVersion)) {
+  const route2 = source.object;
+  const name = route2.metadata.name;
+  if (!HTTPROUTE_VERSIONS.includes(route2.apiVersion)) {
     return [
       diagnosticAt(
         source.origin,
-        `HTTPRoute "${name}" is ${route.apiVersion}; rollgen renders ${HTTPROUTE_VERSIONS.join(" or ")}`
+        `HTTPRoute "${name}" is ${route2.apiVersion}; rollgen renders ${HTTPROUTE_VERSIONS.join(" or ")}`
       )
     ];
   }
-  const stableRules = routeRules(route).filter(
-    (r) => backendRefs(r).some((ref) => refersTo(ref, ctx.stableService, route.metadata.namespace))
+  const stableRules = routeRules(route2).filter(
+    (r) => backendRefs(r).some((ref) => refersTo(ref, ctx.stableService, route2.metadata.namespace))
   );
   if (stableRules.length > 0) return [];
   return [
@@ -48430,7 +49889,7 @@ function checkSteps(ctx, routes) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
     const traffic2 = trafficOf(ctx, step);
-    const missing = missingFeatures(capabilities4, traffic2);
+    const missing = missingFeatures(capabilities7, traffic2);
     const features = missing.length > 0 ? missing : unsupportedFeatures3(traffic2);
     const problems = new Set(
       features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic2).problems.map((p) => `HTTPRoute "${name}": ${p}`))
@@ -48456,10 +49915,10 @@ function trafficOf(ctx, step) {
     ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
   };
 }
-function claims4(ctx) {
+function claims7(ctx) {
   const out = [];
   for (const name of ctx.options.httpRoutes) {
-    const source = findRoute(ctx.resources, name, routeNamespace(ctx));
+    const source = findRoute2(ctx.resources, name, routeNamespace(ctx));
     if (!source) continue;
     const ns = source.object.metadata.namespace ?? "";
     routeRules(source.object).forEach((rule, i) => {
@@ -48475,7 +49934,7 @@ function claims4(ctx) {
 }
 
 // generators/gateway-api/options.schema.json
-var options_schema_default4 = {
+var options_schema_default7 = {
   $id: "gateway-api-options",
   title: "gateway-api generator options",
   type: "object",
@@ -48543,9 +50002,9 @@ function pathRank(raw, requestPath2) {
 function elements2(path14) {
   return path14.split("/").filter((e) => e !== "");
 }
-function headersFit(matches2, headers2) {
+function headersFit(matches3, headers2) {
   const seen = /* @__PURE__ */ new Set();
-  return matches2.every((m) => {
+  return matches3.every((m) => {
     const name = String(m.name).toLowerCase();
     if (seen.has(name)) return true;
     seen.add(name);
@@ -48553,8 +50012,8 @@ function headersFit(matches2, headers2) {
     return key2 !== void 0 && valueFits(m, headers2[key2]);
   });
 }
-function queryFits(matches2, query2) {
-  return matches2.every(
+function queryFits(matches3, query2) {
+  return matches3.every(
     (m) => Object.prototype.hasOwnProperty.call(query2, String(m.name)) && valueFits(m, query2[String(m.name)])
   );
 }
@@ -48583,17 +50042,17 @@ function hostRank(hostnames, host) {
 
 // generators/gateway-api/simulate.ts
 var NO_BACKEND = "<no backend: HTTP 500>";
-function simulate3(objects, request4) {
+function simulate6(objects, request4) {
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
   const routes = objects.filter((o) => o.kind === "HTTPRoute").sort((a, b) => routeId(a).localeCompare(routeId(b), "en"));
   let best;
-  for (const route of routes) {
-    const host = hostRank(routeSpec(route).hostnames, request4.host);
+  for (const route2 of routes) {
+    const host = hostRank(routeSpec(route2).hostnames, request4.host);
     if (!host) continue;
-    routeRules(route).forEach((rule, index) => {
-      const rank2 = ruleRank(rule, request4, requestPath2);
-      if (rank2 && (!best || compareRank([...host, ...rank2], best.rank) > 0))
-        best = { route, index, rule, rank: [...host, ...rank2] };
+    routeRules(route2).forEach((rule, index) => {
+      const rank3 = ruleRank(rule, request4, requestPath2);
+      if (rank3 && (!best || compareRank([...host, ...rank3], best.rank) > 0))
+        best = { route: route2, index, rule, rank: [...host, ...rank3] };
     });
   }
   return best ? split(best) : void 0;
@@ -48602,23 +50061,23 @@ function routeId(o) {
   return `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
 }
 function ruleRank(rule, request4, requestPath2) {
-  const matches2 = Array.isArray(rule.matches) && rule.matches.length > 0 ? rule.matches : [{}];
+  const matches3 = Array.isArray(rule.matches) && rule.matches.length > 0 ? rule.matches : [{}];
   let best;
-  for (const m of matches2) {
-    const rank2 = matchRank(m, request4, requestPath2);
-    if (rank2 && (!best || compareRank(rank2, best) > 0)) best = rank2;
+  for (const m of matches3) {
+    const rank3 = matchRank(m, request4, requestPath2);
+    if (rank3 && (!best || compareRank(rank3, best) > 0)) best = rank3;
   }
   return best;
 }
 function split(c) {
   const refs = backendRefs(c.rule);
   const total = refs.reduce((n, r) => n + Math.max(0, refWeight(r)), 0);
-  const shares = /* @__PURE__ */ new Map();
+  const shares2 = /* @__PURE__ */ new Map();
   for (const r of refs) {
     const w = Math.max(0, refWeight(r));
-    if (w > 0) shares.set(refLabel(r), (shares.get(refLabel(r)) ?? 0) + w / total);
+    if (w > 0) shares2.set(refLabel(r), (shares2.get(refLabel(r)) ?? 0) + w / total);
   }
-  const backends = total > 0 ? [...shares].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
+  const backends = total > 0 ? [...shares2].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
   return { backends, rule: describe2(c, refs) };
 }
 function describe2(c, refs) {
@@ -48636,7 +50095,7 @@ function mirrorText(m) {
 }
 
 // generators/gateway-api/inputs.ts
-var inputs2 = {
+var inputs5 = {
   argo: { key: "plugins/argoproj-labs/gatewayAPI", options: argoGatewayOptions },
   kruiseGateway: { options: (gateway) => ({ httpRoutes: [str(gateway.httpRouteName) ?? ""] }) }
 };
@@ -48671,14 +50130,14 @@ function argoGatewayOptions(g) {
 var gateway_api_default = defineGenerator({
   id: "gateway-api",
   summary: "Gateway API HTTPRoute: backendRef weights beside the stable ref, canary rules for header/query/path matches, RequestMirror",
-  capabilities: capabilities4,
-  optionsSchema: options_schema_default4,
-  inputs: inputs2,
-  check: check4,
+  capabilities: capabilities7,
+  optionsSchema: options_schema_default7,
+  inputs: inputs5,
+  check: check7,
   unsupported: unsupportedFeatures3,
-  claims: claims4,
-  render: render4,
-  simulate: simulate3
+  claims: claims7,
+  render: render7,
+  simulate: simulate6
 });
 
 // generators/higress/flavour.ts
@@ -48704,7 +50163,7 @@ var MSE = {
 init_diagnostics();
 
 // generators/higress/options.schema.json
-var options_schema_default5 = {
+var options_schema_default8 = {
   $id: "higress-options",
   title: "higress generator options",
   type: "object",
@@ -48733,7 +50192,7 @@ function weightIngressName(stableIngress2) {
 }
 
 // generators/higress/check.ts
-function check5(f, ctx) {
+function check8(f, ctx) {
   const out = [];
   const owners = /* @__PURE__ */ new Map();
   for (const name of ctx.options.ingresses) {
@@ -48789,7 +50248,7 @@ function checkIngress3(ctx, source) {
   }
   return out;
 }
-function claims5(f, ctx) {
+function claims8(f, ctx) {
   const seen = /* @__PURE__ */ new Set();
   const out = [];
   for (const name of ctx.options.ingresses) {
@@ -48910,8 +50369,8 @@ function matchAnnotations2(f, traffic2) {
   const out = { [nginx("canary")]: "true" };
   const match = traffic2.matches[0];
   if (!match) return out;
-  const header2 = match.headers[0];
-  if (header2) Object.assign(out, valueKeys(nginx("canary-by-header"), header2));
+  const header3 = match.headers[0];
+  if (header3) Object.assign(out, valueKeys(nginx("canary-by-header"), header3));
   const query2 = match.queryParams[0];
   if (query2) Object.assign(out, valueKeys(ext(f, "canary-by-query"), query2));
   const cookie = match.cookies[0];
@@ -48936,9 +50395,9 @@ function subsetAnnotations(f, stable) {
 }
 
 // generators/higress/render.ts
-function render5(f, ctx, traffic2) {
-  const unsupported = unsupportedFeatures4(f, traffic2);
-  if (unsupported.length > 0) throw new Error(`${f.id} cannot express this traffic state: ${unsupported.join("; ")}`);
+function render8(f, ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures4(f, traffic2);
+  if (unsupported2.length > 0) throw new Error(`${f.id} cannot express this traffic state: ${unsupported2.join("; ")}`);
   const slots = canarySlots2(f, traffic2);
   return ctx.options.ingresses.flatMap((name) => {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
@@ -48976,7 +50435,7 @@ function canaryMetadata2(f, stable, slot) {
 }
 
 // generators/higress/simulate.ts
-function simulate4(f, objects, request4) {
+function simulate7(f, objects, request4) {
   const stable = matchStablePath(objects, request4);
   if (!stable) return void 0;
   const stableService = stable.path.service ?? "<resource backend>";
@@ -49011,11 +50470,11 @@ function isMatchRoute(c) {
   return Boolean(c.key("canary-by-header") || c.key("canary-by-cookie") || c.ext("canary-by-query"));
 }
 function matchRule(f, c, request4) {
-  const header2 = c.key("canary-by-header");
+  const header3 = c.key("canary-by-header");
   const query2 = f.queryMatch ? c.ext("canary-by-query") : void 0;
-  if (header2 || query2) {
+  if (header3 || query2) {
     const rules = [
-      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue(request4.headers, header2))] : [],
+      ...header3 ? [valueRule(f, "header", header3, c.key, headerValue(request4.headers, header3))] : [],
       ...query2 ? [valueRule(f, "query", query2, c.ext, request4.query[query2])] : []
     ];
     return rules.every((r) => r !== void 0) ? rules.join(" & ") : void 0;
@@ -49071,18 +50530,18 @@ function flavouredGenerator(f, optionsSchema, summary2) {
     optionsSchema,
     /** Kruise `classType: <flavour id>`. */
     inputs: { kruiseIngress: kruiseIngressInput(f.id) },
-    check: (ctx) => check5(f, ctx),
+    check: (ctx) => check8(f, ctx),
     unsupported: (traffic2) => unsupportedFeatures4(f, traffic2),
-    claims: (ctx) => claims5(f, ctx),
-    render: (ctx, traffic2) => render5(f, ctx, traffic2),
-    simulate: (objects, request4) => simulate4(f, objects, request4)
+    claims: (ctx) => claims8(f, ctx),
+    render: (ctx, traffic2) => render8(f, ctx, traffic2),
+    simulate: (objects, request4) => simulate7(f, objects, request4)
   });
 }
 
 // generators/higress/index.ts
 var higress_default = flavouredGenerator(
   HIGRESS,
-  options_schema_default5,
+  options_schema_default8,
   "Higress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations and higress.io header control"
 );
 
@@ -49090,7 +50549,7 @@ var higress_default = flavouredGenerator(
 init_diagnostics();
 
 // generators/ingress-nginx/options.schema.json
-var options_schema_default6 = {
+var options_schema_default9 = {
   $id: "ingress-nginx-options",
   title: "ingress-nginx generator options",
   type: "object",
@@ -49155,7 +50614,7 @@ function userAnnotations(options) {
 }
 
 // generators/ingress-nginx/check.ts
-function check6(ctx) {
+function check9(ctx) {
   const out = [...checkUserAnnotations(ctx)];
   const owners = /* @__PURE__ */ new Map();
   for (const name of ctx.options.ingresses) {
@@ -49199,9 +50658,9 @@ function checkIngress4(ctx, source) {
   }
   return out;
 }
-function checkOverlap(claims8, name, owners) {
+function checkOverlap(claims13, name, owners) {
   const out = [];
-  for (const claim of claims8) {
+  for (const claim of claims13) {
     const owner = owners.get(claim.key);
     if (owner !== void 0 && owner !== name) {
       out.push(
@@ -49225,7 +50684,7 @@ function checkUserAnnotations(ctx) {
     )
   );
 }
-function claims6(ctx) {
+function claims9(ctx) {
   const seen = /* @__PURE__ */ new Set();
   const out = [];
   for (const name of ctx.options.ingresses) {
@@ -49333,10 +50792,10 @@ function describe3(what, m) {
 }
 
 // generators/ingress-nginx/render.ts
-function render6(ctx, traffic2) {
-  const unsupported = unsupportedFeatures5(traffic2);
-  if (unsupported.length > 0) {
-    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
+function render9(ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures5(traffic2);
+  if (unsupported2.length > 0) {
+    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported2.join("; ")}`);
   }
   if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
   const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
@@ -49353,10 +50812,10 @@ function canaryAnnotations(prefix, traffic2) {
     out[key2("canary-weight")] = String(traffic2.weight);
     if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
   }
-  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
-  if (header2) {
-    out[key2("canary-by-header")] = header2.name;
-    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
+  const header3 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
+  if (header3) {
+    out[key2("canary-by-header")] = header3.name;
+    out[key2(header3.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header3.value;
   }
   const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
   if (cookie) out[key2("canary-by-cookie")] = cookie.name;
@@ -49379,7 +50838,7 @@ function canaryMetadata3(stable, options, canary) {
 }
 
 // generators/ingress-nginx/simulate.ts
-function simulate5(objects, request4) {
+function simulate8(objects, request4) {
   const stable = matchStablePath(objects, request4);
   if (!stable) return void 0;
   const stableService = stable.path.service ?? "<resource backend>";
@@ -49438,7 +50897,7 @@ function split2(stable, canary, canaryUnits, total, rule) {
 }
 
 // generators/ingress-nginx/inputs.ts
-var inputs3 = {
+var inputs6 = {
   argo: { key: "nginx", options: argoNginxOptions },
   kruiseIngress: kruiseIngressInput("nginx")
 };
@@ -49453,7 +50912,7 @@ function argoNginxOptions(nginx2) {
 }
 
 // generators/ingress-nginx/index.ts
-var capabilities5 = {
+var capabilities8 = {
   weight: true,
   customWeightTotal: true,
   headerMatchTypes: ["Exact", "RegularExpression"],
@@ -49471,14 +50930,14 @@ var capabilities5 = {
 var ingress_nginx_default = defineGenerator({
   id: "ingress-nginx",
   summary: "ingress-nginx canary Ingress (<ingress>-canary) with canary-weight, canary-by-header and canary-by-cookie annotations",
-  capabilities: capabilities5,
-  optionsSchema: options_schema_default6,
-  inputs: inputs3,
-  check: check6,
+  capabilities: capabilities8,
+  optionsSchema: options_schema_default9,
+  inputs: inputs6,
+  check: check9,
   unsupported: unsupportedFeatures5,
-  claims: claims6,
-  render: render6,
-  simulate: simulate5
+  claims: claims9,
+  render: render9,
+  simulate: simulate8
 });
 
 // generators/istio/check.ts
@@ -49541,7 +51000,7 @@ function requestHeaders(m) {
 }
 
 // generators/istio/options.schema.json
-var options_schema_default7 = {
+var options_schema_default10 = {
   $id: "istio-options",
   title: "istio generator options",
   description: "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.",
@@ -49648,8 +51107,8 @@ function kruiseTargets(refs, namespace) {
 // generators/istio/vs.ts
 var PROTOCOLS = ["http", "tls", "tcp"];
 var asList = (v) => Array.isArray(v) ? v.filter(isObject) : [];
-var specOf = (o) => isObject(o.spec) ? o.spec : {};
-var rulesOf = (o, p) => asList(specOf(o)[p]);
+var specOf4 = (o) => isObject(o.spec) ? o.spec : {};
+var rulesOf = (o, p) => asList(specOf4(o)[p]);
 var destinationOf = (routeDestination) => isObject(routeDestination.destination) ? routeDestination.destination : {};
 var shortHost = (host) => typeof host === "string" ? host.split(".")[0] : "";
 function findIstio(resources, kind, target) {
@@ -49692,8 +51151,8 @@ function pickDefaultHttp(vs, managed, add, problems) {
   if (pick2) add("http", pick2.i);
   else problems.push("has several named http routes and the rollout names none; list them in virtualService.routes");
 }
-function pickBy(vs, p, fits, what, add, problems) {
-  const i = rulesOf(vs, p).findIndex((r) => asList(r.match).length === 0 ? fits({}) : asList(r.match).some(fits));
+function pickBy(vs, p, fits3, what, add, problems) {
+  const i = rulesOf(vs, p).findIndex((r) => asList(r.match).length === 0 ? fits3({}) : asList(r.match).some(fits3));
   if (i < 0) problems.push(`has no ${what}`);
   else add(p, i);
 }
@@ -49746,7 +51205,7 @@ function withPort(canary, stable) {
 }
 
 // generators/istio/check.ts
-function check7(ctx) {
+function check10(ctx) {
   const shape2 = checkShape(ctx.options, ctx);
   if (shape2.length > 0) return shape2.map((m) => diagnosticAt(ctx.optionsOrigin, m));
   const t = targets(ctx.options, ctx.rollout.namespace);
@@ -49779,7 +51238,7 @@ function checkVirtualServices(ctx, t, roles) {
       out.push(
         diagnosticAt(
           ctx.optionsOrigin,
-          `${where(ctx)}: VirtualService "${target.name}"${target.namespace ? ` in namespace ${target.namespace}` : ""} (group ${target.group}) not found in the app's manifests`
+          `${where4(ctx)}: VirtualService "${target.name}"${target.namespace ? ` in namespace ${target.namespace}` : ""} (group ${target.group}) not found in the app's manifests`
         )
       );
       continue;
@@ -49789,7 +51248,7 @@ function checkVirtualServices(ctx, t, roles) {
       ...problems.map(
         (p) => diagnosticAt(
           ctx.optionsOrigin,
-          `${where(ctx)}: VirtualService "${target.name}" (${found.origin.file}:${found.origin.line}) ${p}`
+          `${where4(ctx)}: VirtualService "${target.name}" (${found.origin.file}:${found.origin.line}) ${p}`
         )
       )
     );
@@ -49824,7 +51283,7 @@ function checkSteps2(ctx, http2, vs) {
       ...step.mirrorRoutes,
       ...step.matches.length > 0 ? [{ name: "matches", matches: step.matches }] : []
     ];
-    const fail = (feature) => out.push(diagnosticAt(step.origin, `${where(ctx)}, step ${i + 1}: provider istio cannot express ${feature}`));
+    const fail = (feature) => out.push(diagnosticAt(step.origin, `${where4(ctx)}, step ${i + 1}: provider istio cannot express ${feature}`));
     if (routes.length > 0 && http2.length === 0)
       fail(`route "${routes[0].name}" on VirtualService "${vs}", which has no selected http route to derive it from`);
     for (const r of routes) {
@@ -49847,18 +51306,18 @@ function checkDestinationRules(ctx, t) {
       out.push(
         diagnosticAt(
           ctx.optionsOrigin,
-          `${where(ctx)}: DestinationRule "${dr.name}"${dr.namespace ? ` in namespace ${dr.namespace}` : ""} (group ${dr.group}) not found in the app's manifests`
+          `${where4(ctx)}: DestinationRule "${dr.name}"${dr.namespace ? ` in namespace ${dr.namespace}` : ""} (group ${dr.group}) not found in the app's manifests`
         )
       );
       continue;
     }
-    const names = asList(specOf(found.object).subsets).map((s) => s.name);
+    const names = asList(specOf4(found.object).subsets).map((s) => s.name);
     for (const subset of t.dialect === "argo" ? [dr.canarySubset, dr.stableSubset ?? ""] : []) {
       if (!names.includes(subset))
         out.push(
           diagnosticAt(
             found.origin,
-            `${where(ctx)}: DestinationRule "${dr.name}" has no subset "${subset}"; add it (its labels select the app's pods)`
+            `${where4(ctx)}: DestinationRule "${dr.name}" has no subset "${subset}"; add it (its labels select the app's pods)`
           )
         );
     }
@@ -49867,14 +51326,14 @@ function checkDestinationRules(ctx, t) {
     out.push(
       diagnosticAt(
         ctx.optionsOrigin,
-        `${where(ctx)}: without a canary Service the canary is the "canary" subset of ${ctx.stableService}; add its DestinationRule to customNetworkRefs`
+        `${where4(ctx)}: without a canary Service the canary is the "canary" subset of ${ctx.stableService}; add its DestinationRule to customNetworkRefs`
       )
     );
   }
   return out;
 }
-var where = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
-function claims7(ctx) {
+var where4 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function claims10(ctx) {
   const t = targets(ctx.options, ctx.rollout.namespace);
   const roles = rolesFor(ctx, t);
   const out = [];
@@ -49927,6 +51386,106 @@ function unsupportedFeatures6(traffic2) {
   return out;
 }
 
+// generators/istio/simulate.ts
+function simulate9(objects, request4) {
+  const virtualServices = objects.filter(
+    (o) => o.kind === "VirtualService" && groupOf2(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request4.host)
+  );
+  for (const vs of virtualServices) {
+    const rules = rulesOf(vs, "http");
+    const index = rules.findIndex(
+      (r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request4))
+    );
+    if (index < 0) continue;
+    const rule = rules[index];
+    const mirror = isObject(rule.mirror) ? backend(objects, rule.mirror, mirrorShare(rule)) : void 0;
+    const label = typeof rule.name === "string" ? rule.name : `#${index}`;
+    return {
+      backends: weighted(objects, asList(rule.route)),
+      rule: `VirtualService ${vs.metadata.name} http route ${label}`,
+      ...mirror ? { mirror } : {}
+    };
+  }
+  return void 0;
+}
+function weighted(objects, route2) {
+  const weights = route2.map((d) => route2.length === 1 ? 1 : typeof d.weight === "number" ? d.weight : 0);
+  const total = weights.reduce((a, b) => a + b, 0);
+  return route2.flatMap(
+    (d, i) => weights[i] > 0 && total > 0 ? [backend(objects, destinationOf(d), weights[i] / total)] : []
+  );
+}
+function backend(objects, destination, share) {
+  const service = shortHost(destination.host);
+  if (typeof destination.subset !== "string") return { service, share };
+  return { service, share, labels: subsetLabels(objects, service, destination.subset) };
+}
+function subsetLabels(objects, service, subset) {
+  for (const dr of objects.filter((o) => o.kind === "DestinationRule" && shortHost(specOf4(o).host) === service)) {
+    const found = asList(specOf4(dr).subsets).find((s) => s.name === subset);
+    if (found)
+      return Object.fromEntries(
+        Object.entries(isObject(found.labels) ? found.labels : {}).map(([k, v]) => [k, String(v)])
+      );
+  }
+  return { "rollgen.dev/undefined-subset": subset };
+}
+var mirrorShare = (rule) => isObject(rule.mirrorPercentage) && typeof rule.mirrorPercentage.value === "number" ? rule.mirrorPercentage.value / 100 : 1;
+function hostsFit(vs, host) {
+  if (host === void 0) return true;
+  const h = host.toLowerCase().replace(/:\d+$/, "");
+  return (Array.isArray(specOf4(vs).hosts) ? specOf4(vs).hosts : []).map((x) => String(x).toLowerCase()).some((pattern) => {
+    if (pattern === "*" || pattern === h) return true;
+    if (pattern.startsWith("*.")) return h.endsWith(pattern.slice(1));
+    return !pattern.includes(".") && h.startsWith(`${pattern}.`);
+  });
+}
+function blockFits(m, r) {
+  const path14 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path14.toLowerCase() : path14;
+  if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
+  if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
+  if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
+  for (const [name, sm] of Object.entries(isObject(m.headers) ? m.headers : {}))
+    if (!valueFits2(sm, header(r, name))) return false;
+  for (const [name, sm] of Object.entries(isObject(m.withoutHeaders) ? m.withoutHeaders : {}))
+    if (valueFits2(sm, header(r, name))) return false;
+  for (const [name, sm] of Object.entries(isObject(m.queryParams) ? m.queryParams : {}))
+    if (!valueFits2(sm, r.query[name])) return false;
+  return true;
+}
+function valueFits2(sm, value) {
+  if (value === void 0) return false;
+  return !isObject(sm) || Object.keys(sm).length === 0 || stringFits(sm, value);
+}
+function stringFits(sm, value, lower = false) {
+  const v = (x) => lower ? String(x).toLowerCase() : String(x);
+  if (sm.exact !== void 0) return value === v(sm.exact);
+  if (sm.prefix !== void 0) return value.startsWith(v(sm.prefix));
+  if (sm.regex !== void 0) return new RegExp(`^(?:${String(sm.regex)})$`).test(value);
+  return true;
+}
+function header(r, name) {
+  const found = Object.keys(r.headers).find((h) => h.toLowerCase() === name.toLowerCase());
+  return found === void 0 ? void 0 : r.headers[found];
+}
+
+// generators/istio/mesh.ts
+function simulateHop2(objects, service, request4) {
+  const seen = objects.filter((o) => o.kind !== "VirtualService" || boundToMesh(o) && namesService(o, service));
+  if (!seen.some((o) => o.kind === "VirtualService")) return void 0;
+  const { host: _host, ...rest } = request4;
+  return simulate9(seen, rest);
+}
+function boundToMesh(vs) {
+  const gateways = specOf4(vs).gateways;
+  return !Array.isArray(gateways) || gateways.length === 0 || gateways.includes("mesh");
+}
+function namesService(vs, service) {
+  const hosts = specOf4(vs).hosts;
+  return Array.isArray(hosts) && hosts.some((h) => shortHost(h) === service);
+}
+
 // generators/istio/destination-rule.ts
 function renderDestinationRule(ctx, target, virtualServices, roles, traffic2) {
   const found = findIstio(ctx.resources, "DestinationRule", target);
@@ -49934,16 +51493,16 @@ function renderDestinationRule(ctx, target, virtualServices, roles, traffic2) {
   const dr = found.object;
   if (!hasCanaryRoutes(traffic2)) return dr;
   const track = ctx.track ?? defaultTrackLabel;
-  const stable = target.stableSubset !== void 0 ? [target.stableSubset] : stableSubsets(virtualServices, roles, shortHost(specOf(dr).host));
+  const stable = target.stableSubset !== void 0 ? [target.stableSubset] : stableSubsets(virtualServices, roles, shortHost(specOf4(dr).host));
   const patch = target.stableSubset === void 0 ? ctx.rollout.canaryPodMetadata.labels : {};
-  const subsets = asList(specOf(dr).subsets).map((s) => cloneJson(s));
+  const subsets = asList(specOf4(dr).subsets).map((s) => cloneJson(s));
   const canaryLabels = { ...patch, [track.key]: track.canary };
   let canary = subsets.find((s) => s.name === target.canarySubset);
   if (!canary) subsets.push(canary = { name: target.canarySubset, labels: {} });
   canary.labels = { ...labelsOf(canary), ...canaryLabels };
   for (const s of subsets)
     if (stable.includes(String(s.name))) s.labels = { ...labelsOf(s), [track.key]: track.stable };
-  return { ...dr, spec: { ...specOf(dr), subsets } };
+  return { ...dr, spec: { ...specOf4(dr), subsets } };
 }
 var labelsOf = (subset) => isObject(subset.labels) ? subset.labels : {};
 function stableSubsets(virtualServices, roles, host) {
@@ -49980,7 +51539,7 @@ function canaryRules2(ctx, rules, roles, traffic2) {
     ...traffic2.headerRoutes.map((r) => ({ r, mirror: false })),
     ...traffic2.mirrorRoutes.map((r) => ({ r, mirror: true }))
   ].sort((a, b) => order.indexOf(a.r.name) - order.indexOf(b.r.name));
-  const matches2 = { name: `${ctx.rollout.name}-canary-match`, matches: traffic2.matches };
+  const matches3 = { name: `${ctx.rollout.name}-canary-match`, matches: traffic2.matches };
   const headers2 = requestHeaders(traffic2.requestHeaderModifier);
   const out = /* @__PURE__ */ new Map();
   for (const h of rules) {
@@ -49988,7 +51547,7 @@ function canaryRules2(ctx, rules, roles, traffic2) {
       ({ r, mirror }) => mirror ? mirrorRule(h, r, roles, nameFor(r.name, h, rules)) : headerRule(h, r, roles, nameFor(r.name, h, rules))
     );
     if (traffic2.matches.length > 0)
-      derived.push(headerRule(h, matches2, roles, nameFor(matches2.name, h, rules), headers2));
+      derived.push(headerRule(h, matches3, roles, nameFor(matches3.name, h, rules), headers2));
     if (derived.length > 0) out.set(h.index, derived);
   }
   return out;
@@ -50044,11 +51603,11 @@ function mergeHeaders(user, step) {
 }
 
 // generators/istio/weights.ts
-function weighRoute(route, roles, weight, canaryExtras = {}) {
-  const given = route.map((d) => typeof d.weight === "number" ? d.weight : route.length === 1 ? 100 : 0);
-  const stable = indexes(route, (d) => roles.isStable(d) && !roles.isCanary(d));
-  const canary = indexes(route, (d) => roles.isCanary(d));
-  if (canary.length === 0 && weight <= 0) return cloneJson(route);
+function weighRoute2(route2, roles, weight, canaryExtras = {}) {
+  const given = route2.map((d) => typeof d.weight === "number" ? d.weight : route2.length === 1 ? 100 : 0);
+  const stable = indexes(route2, (d) => roles.isStable(d) && !roles.isCanary(d));
+  const canary = indexes(route2, (d) => roles.isCanary(d));
+  if (canary.length === 0 && weight <= 0) return cloneJson(route2);
   const app = [...stable, ...canary].reduce((n, i) => n + given[i], 0);
   const canaryWeight = Math.round(app * weight / 100);
   const stableWeights = apportion(
@@ -50056,22 +51615,22 @@ function weighRoute(route, roles, weight, canaryExtras = {}) {
     stable.map((i) => given[i])
   );
   const out = [];
-  route.forEach((d, i) => {
+  route2.forEach((d, i) => {
     if (canary.includes(i) && i !== canary[0]) return;
     const w = canary[0] === i ? canaryWeight : stable.includes(i) ? stableWeights[stable.indexOf(i)] : given[i];
     out.push({ ...cloneJson(d), weight: w, ...i === canary[0] ? canaryExtras : {} });
   });
   if (canary.length === 0)
-    out.push({ destination: roles.canaryFor(destinationOf(route[stable[0]])), weight: canaryWeight, ...canaryExtras });
+    out.push({ destination: roles.canaryFor(destinationOf(route2[stable[0]])), weight: canaryWeight, ...canaryExtras });
   return out;
 }
-function indexes(route, pick2) {
-  return route.flatMap((d, i) => pick2(destinationOf(d)) ? [i] : []);
+function indexes(route2, pick2) {
+  return route2.flatMap((d, i) => pick2(destinationOf(d)) ? [i] : []);
 }
-function apportion(total, shares) {
-  if (shares.length === 0) return [];
-  const sum = shares.reduce((a, b) => a + b, 0);
-  const exact = shares.map((s) => sum > 0 ? total * s / sum : total / shares.length);
+function apportion(total, shares2) {
+  if (shares2.length === 0) return [];
+  const sum = shares2.reduce((a, b) => a + b, 0);
+  const exact = shares2.map((s) => sum > 0 ? total * s / sum : total / shares2.length);
   const out = exact.map(Math.floor);
   const order = exact.map((e, i) => ({ i, rest: e - Math.floor(e) })).sort((a, b) => b.rest - a.rest || a.i - b.i);
   const left = total - out.reduce((a, b) => a + b, 0);
@@ -50080,9 +51639,9 @@ function apportion(total, shares) {
 }
 
 // generators/istio/render.ts
-function render7(ctx, traffic2) {
-  const unsupported = unsupportedFeatures6(traffic2);
-  if (unsupported.length > 0) throw new Error(`istio cannot express this traffic state: ${unsupported.join("; ")}`);
+function render10(ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures6(traffic2);
+  if (unsupported2.length > 0) throw new Error(`istio cannot express this traffic state: ${unsupported2.join("; ")}`);
   const t = targets(ctx.options, ctx.rollout.namespace);
   const roles = rolesFor(ctx, t);
   const sources = t.virtualServices.map((target) => sourceVs(ctx, target));
@@ -50104,11 +51663,11 @@ function managedRules(ctx, vs, target, roles) {
 }
 function renderVirtualService(ctx, vs, target, roles, traffic2) {
   const rules = managedRules(ctx, vs, target, roles);
-  const spec = cloneJson(specOf(vs));
+  const spec = cloneJson(specOf4(vs));
   const headers2 = requestHeaders(traffic2.requestHeaderModifier);
   for (const r of rules) {
     const rule = spec[r.protocol][r.index];
-    rule.route = weighRoute(
+    rule.route = weighRoute2(
       rulesOf(vs, r.protocol)[r.index].route,
       roles,
       traffic2.weight,
@@ -50116,101 +51675,17 @@ function renderVirtualService(ctx, vs, target, roles, traffic2) {
     );
   }
   const http2 = rulesOf({ ...vs, spec }, "http");
-  const httpRules = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http2[r.index], label: r.label, index: r.index }));
-  const derived = canaryRules2(ctx, httpRules, roles, traffic2);
+  const httpRules2 = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http2[r.index], label: r.label, index: r.index }));
+  const derived = canaryRules2(ctx, httpRules2, roles, traffic2);
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
-  const leftover = (rule, i) => managed.has(String(rule.name)) && !httpRules.some((h) => h.index === i);
+  const leftover = (rule, i) => managed.has(String(rule.name)) && !httpRules2.some((h) => h.index === i);
   if (derived.size > 0 || http2.some(leftover))
     spec.http = http2.flatMap((rule, i) => leftover(rule, i) ? [] : [...derived.get(i) ?? [], rule]);
   return { ...vs, spec };
 }
 
-// generators/istio/simulate.ts
-function simulate6(objects, request4) {
-  const virtualServices = objects.filter(
-    (o) => o.kind === "VirtualService" && groupOf2(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request4.host)
-  );
-  for (const vs of virtualServices) {
-    const rules = rulesOf(vs, "http");
-    const index = rules.findIndex(
-      (r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request4))
-    );
-    if (index < 0) continue;
-    const rule = rules[index];
-    const mirror = isObject(rule.mirror) ? backend(objects, rule.mirror, mirrorShare(rule)) : void 0;
-    const label = typeof rule.name === "string" ? rule.name : `#${index}`;
-    return {
-      backends: weighted(objects, asList(rule.route)),
-      rule: `VirtualService ${vs.metadata.name} http route ${label}`,
-      ...mirror ? { mirror } : {}
-    };
-  }
-  return void 0;
-}
-function weighted(objects, route) {
-  const weights = route.map((d) => route.length === 1 ? 1 : typeof d.weight === "number" ? d.weight : 0);
-  const total = weights.reduce((a, b) => a + b, 0);
-  return route.flatMap(
-    (d, i) => weights[i] > 0 && total > 0 ? [backend(objects, destinationOf(d), weights[i] / total)] : []
-  );
-}
-function backend(objects, destination, share) {
-  const service = shortHost(destination.host);
-  if (typeof destination.subset !== "string") return { service, share };
-  return { service, share, labels: subsetLabels(objects, service, destination.subset) };
-}
-function subsetLabels(objects, service, subset) {
-  for (const dr of objects.filter((o) => o.kind === "DestinationRule" && shortHost(specOf(o).host) === service)) {
-    const found = asList(specOf(dr).subsets).find((s) => s.name === subset);
-    if (found)
-      return Object.fromEntries(
-        Object.entries(isObject(found.labels) ? found.labels : {}).map(([k, v]) => [k, String(v)])
-      );
-  }
-  return { "rollgen.dev/undefined-subset": subset };
-}
-var mirrorShare = (rule) => isObject(rule.mirrorPercentage) && typeof rule.mirrorPercentage.value === "number" ? rule.mirrorPercentage.value / 100 : 1;
-function hostsFit(vs, host) {
-  if (host === void 0) return true;
-  const h = host.toLowerCase().replace(/:\d+$/, "");
-  return (Array.isArray(specOf(vs).hosts) ? specOf(vs).hosts : []).map((x) => String(x).toLowerCase()).some((pattern) => {
-    if (pattern === "*" || pattern === h) return true;
-    if (pattern.startsWith("*.")) return h.endsWith(pattern.slice(1));
-    return !pattern.includes(".") && h.startsWith(`${pattern}.`);
-  });
-}
-function blockFits(m, r) {
-  const path14 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path14.toLowerCase() : path14;
-  if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
-  if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
-  if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
-  for (const [name, sm] of Object.entries(isObject(m.headers) ? m.headers : {}))
-    if (!valueFits2(sm, header(r, name))) return false;
-  for (const [name, sm] of Object.entries(isObject(m.withoutHeaders) ? m.withoutHeaders : {}))
-    if (valueFits2(sm, header(r, name))) return false;
-  for (const [name, sm] of Object.entries(isObject(m.queryParams) ? m.queryParams : {}))
-    if (!valueFits2(sm, r.query[name])) return false;
-  return true;
-}
-function valueFits2(sm, value) {
-  if (value === void 0) return false;
-  return !isObject(sm) || Object.keys(sm).length === 0 || stringFits(sm, value);
-}
-function stringFits(sm, value, lower = false) {
-  const v = (x) => lower ? String(x).toLowerCase() : String(x);
-  if (sm.exact !== void 0) return value === v(sm.exact);
-  if (sm.prefix !== void 0) return value.startsWith(v(sm.prefix));
-  if (sm.regex !== void 0) return new RegExp(`^(?:${String(sm.regex)})$`).test(value);
-  return true;
-}
-function header(r, name) {
-  const found = Object.keys(r.headers).find((h) => h.toLowerCase() === name.toLowerCase());
-  return found === void 0 ? void 0 : r.headers[found];
-}
-
 // generators/istio/inputs.ts
-var inputs4 = {
+var inputs7 = {
   argo: { key: "istio" },
   kruiseCustomRefs: { accepts: (refs) => refs.every(isIstioRef) }
 };
@@ -50221,7 +51696,7 @@ function isIstioRef(ref) {
 }
 
 // generators/istio/index.ts
-var capabilities6 = {
+var capabilities9 = {
   weight: true,
   customWeightTotal: false,
   headerMatchTypes: ["Exact", "RegularExpression", "Prefix"],
@@ -50239,18 +51714,19 @@ var capabilities6 = {
 var istio_default = defineGenerator({
   id: "istio",
   summary: "Istio VirtualService weights (host or subset mode, http/tls/tcp), header, match and mirror routes, DestinationRule canary subset",
-  capabilities: capabilities6,
-  optionsSchema: options_schema_default7,
-  inputs: inputs4,
-  check: check7,
+  capabilities: capabilities9,
+  optionsSchema: options_schema_default10,
+  inputs: inputs7,
+  check: check10,
   unsupported: unsupportedFeatures6,
-  claims: claims7,
-  render: render7,
-  simulate: simulate6
+  claims: claims10,
+  render: render10,
+  simulate: simulate9,
+  simulateHop: simulateHop2
 });
 
 // generators/mse/options.schema.json
-var options_schema_default8 = {
+var options_schema_default11 = {
   $id: "mse-options",
   title: "mse generator options",
   type: "object",
@@ -50276,22 +51752,415 @@ var options_schema_default8 = {
 // generators/mse/index.ts
 var mse_default = flavouredGenerator(
   MSE,
-  options_schema_default8,
+  options_schema_default11,
   "MSE Ingress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations, mse canary-by-query and header control"
 );
+
+// generators/smi/check.ts
+init_diagnostics();
+
+// generators/smi/options.schema.json
+var options_schema_default12 = {
+  $id: "smi-options",
+  title: "smi generator options",
+  description: "Argo trafficRouting.smi as written: the TrafficSplit's name (default: the rollout's) and its root Service (default: the stable Service).",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    rootService: { type: "string", minLength: 1, maxLength: 63 },
+    trafficSplitName: { type: "string", minLength: 1, maxLength: 253 }
+  }
+};
+
+// generators/smi/options.ts
+var SMI_GROUP = "split.smi-spec.io";
+var DEFAULT_API_VERSION = `${SMI_GROUP}/v1alpha1`;
+var SUPPORTED_VERSIONS = ["v1alpha1", "v1alpha2", "v1alpha3"];
+var splitName2 = (ctx) => ctx.options.trafficSplitName ?? ctx.rollout.name;
+var rootService = (ctx) => ctx.options.rootService ?? ctx.stableService;
+
+// generators/smi/check.ts
+var where5 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function check11(ctx) {
+  const out = [];
+  if (!ctx.stableService || ctx.stableService === ctx.canaryService)
+    out.push(
+      diagnosticAt(ctx.optionsOrigin, `${where5(ctx)}: smi needs canaryService and stableService (two Services)`)
+    );
+  if (rootService(ctx) === ctx.canaryService)
+    out.push(diagnosticAt(ctx.optionsOrigin, `${where5(ctx)}: smi rootService must not be the canary Service`));
+  const source = ctx.resources.find("TrafficSplit", splitName2(ctx), ctx.rollout.namespace);
+  if (source) {
+    const [group, version] = source.object.apiVersion.split("/");
+    if (group !== SMI_GROUP || !SUPPORTED_VERSIONS.includes(version))
+      out.push(
+        diagnosticAt(
+          source.origin,
+          `${where5(ctx)}: TrafficSplit "${splitName2(ctx)}" is ${source.object.apiVersion}; rollgen writes ${SMI_GROUP}/${SUPPORTED_VERSIONS.join(", ")}`
+        )
+      );
+    for (const other of otherBackends(source.object, [ctx.stableService, ctx.canaryService]))
+      out.push(
+        diagnosticAt(
+          source.locate(["spec", "backends"]),
+          `${where5(ctx)}: TrafficSplit "${splitName2(ctx)}" lists backend "${other}"; rollgen renders the backends per step (canary and stable only), so remove it`
+        )
+      );
+  }
+  return out;
+}
+function otherBackends(o, ours) {
+  const backends = isObject(o.spec) && Array.isArray(o.spec.backends) ? o.spec.backends.filter(isObject) : [];
+  return backends.map((b) => String(b.service ?? "")).filter((s) => !ours.includes(s.split(".")[0]));
+}
+function claims11(ctx) {
+  const ns = ctx.rollout.namespace ?? "";
+  return [
+    {
+      key: `smi:${ns}/${splitName2(ctx)}`,
+      description: `TrafficSplit "${splitName2(ctx)}"`,
+      origin: ctx.optionsOrigin
+    },
+    {
+      key: `smi-root:${ns}/${rootService(ctx)}`,
+      description: `SMI root Service "${rootService(ctx)}"`,
+      origin: ctx.optionsOrigin
+    }
+  ];
+}
+
+// generators/smi/inputs.ts
+var inputs8 = { argo: { key: "smi" } };
+
+// generators/smi/render.ts
+function render11(ctx, traffic2) {
+  const name = splitName2(ctx);
+  const source = ctx.resources.find("TrafficSplit", name, ctx.rollout.namespace)?.object;
+  const apiVersion = source?.apiVersion ?? DEFAULT_API_VERSION;
+  const weight = (w) => apiVersion.endsWith("/v1alpha1") ? String(w) : w;
+  const canary = percentOf(traffic2);
+  const backends = [
+    ...canary > 0 ? [{ service: ctx.canaryService, weight: weight(canary) }] : [],
+    { service: ctx.stableService, weight: weight(100 - canary) }
+  ];
+  const metadata = source?.metadata ?? {
+    name,
+    ...ctx.rollout.namespace !== void 0 ? { namespace: ctx.rollout.namespace } : {}
+  };
+  const spec = source && isObject(source.spec) ? source.spec : {};
+  return [{ apiVersion, kind: "TrafficSplit", metadata, spec: { ...spec, service: rootService(ctx), backends } }];
+}
+
+// generators/smi/simulate.ts
+function simulate10(objects, request4) {
+  const service = request4.host?.split(/[.:]/)[0];
+  return splitFor(objects, (root) => service === void 0 || root === service);
+}
+function simulateHop3(objects, service) {
+  return splitFor(objects, (root) => root === service);
+}
+function splitFor(objects, fits3) {
+  for (const split3 of objects.filter((o) => o.kind === "TrafficSplit" && o.apiVersion.startsWith(`${SMI_GROUP}/`))) {
+    const spec = isObject(split3.spec) ? split3.spec : {};
+    const root = String(spec.service ?? "").split(".")[0];
+    if (!fits3(root)) continue;
+    const backends = (Array.isArray(spec.backends) ? spec.backends.filter(isObject) : []).map((b) => ({
+      service: String(b.service ?? "").split(".")[0],
+      weight: quantity(b.weight)
+    }));
+    const total = backends.reduce((n, b) => n + b.weight, 0);
+    return {
+      backends: backends.filter((b) => b.weight > 0).map((b) => ({ service: b.service, share: b.weight / total })),
+      rule: `TrafficSplit ${split3.metadata.name} (root ${root})`
+    };
+  }
+  return void 0;
+}
+function quantity(value) {
+  if (typeof value === "number") return value;
+  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(String(value ?? ""));
+  return m ? Number(m[1]) / (m[2] === "m" ? 1e3 : 1) : 0;
+}
+
+// generators/smi/index.ts
+var capabilities10 = weightOnlyCapabilities;
+var smi_default = defineGenerator({
+  id: "smi",
+  summary: "SMI TrafficSplit (split.smi-spec.io v1alpha1..v1alpha3): root Service split between canary and stable",
+  capabilities: capabilities10,
+  optionsSchema: options_schema_default12,
+  inputs: inputs8,
+  check: check11,
+  unsupported: (t) => wholePercentProblems(t, "TrafficSplit weights"),
+  claims: claims11,
+  render: render11,
+  simulate: simulate10,
+  simulateHop: simulateHop3
+});
+
+// generators/traefik/check.ts
+init_diagnostics();
+
+// generators/traefik/options.schema.json
+var options_schema_default13 = {
+  $id: "traefik-options",
+  title: "traefik generator options",
+  description: "Argo trafficRouting.traefik as written: the weighted TraefikService that splits the app's traffic.",
+  type: "object",
+  additionalProperties: false,
+  required: ["weightedTraefikServiceName"],
+  properties: {
+    weightedTraefikServiceName: { type: "string", minLength: 1, maxLength: 253 }
+  }
+};
+
+// generators/traefik/options.ts
+var TRAEFIK_GROUPS = ["traefik.io", "traefik.containo.us"];
+var isTraefik = (o, kind) => o.kind === kind && TRAEFIK_GROUPS.includes(o.apiVersion.split("/")[0]);
+var specOf5 = (o) => isObject(o.spec) ? o.spec : {};
+var listOf3 = (v) => Array.isArray(v) ? v.filter(isObject) : [];
+var isServiceRef = (ref, name) => ref.name === name && (ref.kind === void 0 || ref.kind === "Service");
+function findWeighted(ctx) {
+  const found = ctx.resources.find("TraefikService", ctx.options.weightedTraefikServiceName, ctx.rollout.namespace);
+  return found && isTraefik(found.object, "TraefikService") ? found : void 0;
+}
+function findMirroring(ctx) {
+  return ctx.resources.items.find((i) => {
+    const m = specOf5(i.object).mirroring;
+    return isTraefik(i.object, "TraefikService") && isObject(m) && m.name === ctx.options.weightedTraefikServiceName && m.kind === "TraefikService";
+  });
+}
+
+// generators/traefik/check.ts
+var where6 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function check12(ctx) {
+  const name = ctx.options.weightedTraefikServiceName;
+  if (!ctx.stableService || ctx.stableService === ctx.canaryService)
+    return [
+      diagnosticAt(ctx.optionsOrigin, `${where6(ctx)}: traefik needs canaryService and stableService (two Services)`)
+    ];
+  const found = findWeighted(ctx);
+  if (!found)
+    return [
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where6(ctx)}: TraefikService "${name}" (traefik.io or traefik.containo.us) not found in the app's manifests; add it or fix weightedTraefikServiceName`
+      )
+    ];
+  const weighted2 = specOf5(found.object).weighted;
+  if (!isObject(weighted2) || !listOf3(weighted2.services).some((s) => isServiceRef(s, ctx.stableService)))
+    return [
+      diagnosticAt(
+        found.origin,
+        `${where6(ctx)}: TraefikService "${name}" has no spec.weighted.services entry for the stable Service "${ctx.stableService}"; add one`
+      )
+    ];
+  const missing = listOf3(weighted2.services).filter(
+    (e) => (e.kind === void 0 || e.kind === "Service") && e.name !== ctx.canaryService && !ctx.resources.find(
+      "Service",
+      String(e.name),
+      typeof e.namespace === "string" ? e.namespace : found.object.metadata.namespace
+    )
+  );
+  const out = missing.map(
+    (e) => diagnosticAt(
+      found.origin,
+      `${where6(ctx)}: TraefikService "${name}" names Service "${String(e.name)}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; if it does not exist Traefik refuses the whole TraefikService`,
+      "warning"
+    )
+  );
+  const mirrors2 = ctx.rollout.steps.some((s) => s.mirrorRoutes.length > 0);
+  if (mirrors2 && !findMirroring(ctx))
+    return [
+      ...out,
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where6(ctx)}: setMirrorRoute needs a TraefikService with spec.mirroring {name: ${name}, kind: TraefikService} that the IngressRoute routes to; add one`
+      )
+    ];
+  return out;
+}
+function claims12(ctx) {
+  const name = ctx.options.weightedTraefikServiceName;
+  return [
+    {
+      key: `traefik:${ctx.rollout.namespace ?? ""}/${name}`,
+      description: `weighted TraefikService "${name}"`,
+      origin: findWeighted(ctx)?.origin ?? ctx.optionsOrigin
+    }
+  ];
+}
+
+// generators/traefik/inputs.ts
+var inputs9 = { argo: { key: "traefik" } };
+
+// generators/traefik/render.ts
+function render12(ctx, traffic2) {
+  const weighted2 = findWeighted(ctx)?.object;
+  if (!weighted2) throw new Error(`TraefikService "${ctx.options.weightedTraefikServiceName}" not found`);
+  const canary = percentOf(traffic2);
+  const keepIdle = ctx.resources.find("Service", ctx.canaryService, ctx.rollout.namespace) !== void 0;
+  const spec = specOf5(weighted2);
+  const services = weigh2(listOf3(isObject(spec.weighted) ? spec.weighted.services : []), ctx, canary, keepIdle);
+  const out = [{ ...weighted2, spec: { ...spec, weighted: { ...spec.weighted, services } } }];
+  const mirroring = findMirroring(ctx)?.object;
+  if (mirroring) out.push(mirrored(mirroring, ctx, traffic2, services));
+  return out;
+}
+function weigh2(entries, ctx, canary, keepIdle) {
+  const stable = entries.find((e) => isServiceRef(e, ctx.stableService));
+  const hasCanary = entries.some((e) => isServiceRef(e, ctx.canaryService));
+  const out = [];
+  for (const e of entries) {
+    if (isServiceRef(e, ctx.canaryService)) {
+      if (canary > 0 || keepIdle) out.push({ ...cloneJson(e), weight: canary });
+      continue;
+    }
+    out.push(e === stable ? { ...cloneJson(e), weight: 100 - canary } : cloneJson(e));
+    if (e === stable && !hasCanary && canary > 0)
+      out.push({ ...cloneJson(e), name: ctx.canaryService, weight: canary });
+  }
+  return out;
+}
+function mirrored(mirroring, ctx, traffic2, services) {
+  const spec = specOf5(mirroring);
+  const m = spec.mirroring;
+  const mirrors2 = listOf3(m.mirrors).filter((x) => !isServiceRef(x, ctx.canaryService));
+  const stable = services.find((e) => isServiceRef(e, ctx.stableService)) ?? {};
+  for (const route2 of traffic2.mirrorRoutes) {
+    mirrors2.push({
+      name: ctx.canaryService,
+      ...stable.port !== void 0 ? { port: stable.port } : {},
+      percent: route2.percentage
+    });
+  }
+  const { mirrors: _old, ...rest } = m;
+  return { ...mirroring, spec: { ...spec, mirroring: { ...rest, ...mirrors2.length > 0 ? { mirrors: mirrors2 } : {} } } };
+}
+
+// generators/traefik/rule.ts
+function matches(rule, request4) {
+  const parts = rule.split("&&").map((p) => p.trim());
+  return parts.length > 0 && parts.every((p) => matcherFits(p, request4));
+}
+var MATCHER = /^(Host|PathPrefix|Path|Header)\(\s*((?:[`"][^`"]*[`"]\s*,?\s*)+)\)$/;
+function matcherFits(text, request4) {
+  const m = MATCHER.exec(text);
+  if (!m) return false;
+  const args = [...m[2].matchAll(/[`"]([^`"]*)[`"]/g)].map((a) => a[1]);
+  const path14 = request4.path.split(/[?#]/)[0] || "/";
+  switch (m[1]) {
+    case "Host":
+      return args.some((h) => h.toLowerCase() === (request4.host ?? "").toLowerCase().replace(/:\d+$/, ""));
+    case "PathPrefix":
+      return args.some((p) => path14.startsWith(p));
+    case "Path":
+      return args.some((p) => path14 === p);
+    default:
+      return header2(request4, args[0]) === args[1];
+  }
+}
+function header2(r, name) {
+  const found = Object.keys(r.headers).find((h) => h.toLowerCase() === (name ?? "").toLowerCase());
+  return found === void 0 ? void 0 : r.headers[found];
+}
+var priorityOf = (route2) => typeof route2.priority === "number" && route2.priority > 0 ? route2.priority : String(route2.match ?? "").length;
+
+// generators/traefik/simulate.ts
+function simulate11(objects, request4) {
+  const routes = objects.filter((o) => isTraefik(o, "IngressRoute")).flatMap((o) => listOf3(specOf5(o).routes).map((r) => ({ o, r }))).sort((a, b) => priorityOf(b.r) - priorityOf(a.r));
+  if (routes.length === 0) return enterAtTop(objects);
+  const hit = routes.find(({ r }) => matches(String(r.match ?? ""), request4));
+  if (!hit) return void 0;
+  const result = resolveAll(objects, listOf3(hit.r.services), hit.o.metadata.namespace);
+  return { ...result, rule: `IngressRoute ${hit.o.metadata.name} ${String(hit.r.match)}` };
+}
+function enterAtTop(objects) {
+  const services = objects.filter((o) => isTraefik(o, "TraefikService"));
+  const referenced = new Set(services.flatMap((s) => refsOf(s).map((r) => String(r.name))));
+  const top = services.find((s) => !referenced.has(s.metadata.name));
+  if (!top) return void 0;
+  const result = resolve4(objects, { name: top.metadata.name, kind: "TraefikService" }, top.metadata.namespace);
+  return { ...result, rule: `TraefikService ${top.metadata.name}` };
+}
+function resolveAll(objects, refs, ns) {
+  const weights = refs.map((r) => typeof r.weight === "number" ? r.weight : 1);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const backends = [];
+  let mirror;
+  refs.forEach((ref, i) => {
+    if (weights[i] <= 0 || total <= 0) return;
+    const inner = resolve4(objects, ref, ns);
+    backends.push(...inner.backends.map((b) => ({ ...b, share: b.share * weights[i] / total })));
+    mirror = mirror ?? inner.mirror;
+  });
+  return { backends, ...mirror ? { mirror } : {} };
+}
+function resolve4(objects, ref, ns, depth = 0) {
+  const name = String(ref.name ?? "");
+  if (ref.kind !== "TraefikService") return { backends: [{ service: name, share: 1 }] };
+  const ts = objects.find((o) => isTraefik(o, "TraefikService") && o.metadata.name === name);
+  if (!ts || depth > 8) return { backends: [{ service: `<TraefikService ${name}>`, share: 1 }] };
+  const missing = refsOf(ts).find(
+    (r) => r.kind !== "TraefikService" && !objects.some((o) => o.kind === "Service" && o.metadata.name === r.name)
+  );
+  if (missing) return { backends: [{ service: String(missing.name), share: 1 }] };
+  const spec = specOf5(ts);
+  if (isObject(spec.weighted)) return resolveAll(objects, listOf3(spec.weighted.services), ns);
+  if (!isObject(spec.mirroring)) return { backends: [] };
+  const main2 = resolve4(objects, spec.mirroring, ns, depth + 1);
+  const copy = listOf3(spec.mirroring.mirrors)[0];
+  const mirror = copy ? { service: String(copy.name), share: Number(copy.percent ?? 0) / 100 } : void 0;
+  return { backends: main2.backends, ...mirror && mirror.share > 0 ? { mirror } : {} };
+}
+function refsOf(ts) {
+  const spec = specOf5(ts);
+  if (isObject(spec.weighted)) return listOf3(spec.weighted.services);
+  if (isObject(spec.mirroring)) return [spec.mirroring, ...listOf3(spec.mirroring.mirrors)];
+  return [];
+}
+
+// generators/traefik/index.ts
+var capabilities11 = { ...weightOnlyCapabilities, mirror: true };
+function unsupported(t) {
+  const out = wholePercentProblems(t, "TraefikService weights");
+  for (const r of t.mirrorRoutes.filter((m) => m.matches.length > 0))
+    out.push(
+      `mirror route "${r.name}" with a match (a Traefik mirroring service copies a share of every request; write match: [])`
+    );
+  if (t.mirrorRoutes.length > 1)
+    out.push(`${t.mirrorRoutes.length} mirror routes at once (one mirroring TraefikService, one canary mirror)`);
+  return out;
+}
+var traefik_default = defineGenerator({
+  id: "traefik",
+  summary: "Traefik weighted TraefikService (canary and stable weights) and a canary mirror in a mirroring TraefikService",
+  capabilities: capabilities11,
+  optionsSchema: options_schema_default13,
+  inputs: inputs9,
+  check: check12,
+  unsupported,
+  claims: claims12,
+  render: render12,
+  simulate: simulate11
+});
 
 // generators/registry.ts
 var generators = {
   "aliyun-alb": aliyun_alb_default,
+  ambassador: ambassador_default,
+  apisix: apisix_default,
+  "app-mesh": app_mesh_default,
   "aws-alb": aws_alb_default,
   custom: custom_default,
   "gateway-api": gateway_api_default,
   higress: higress_default,
   "ingress-nginx": ingress_nginx_default,
   istio: istio_default,
-  mse: mse_default
+  mse: mse_default,
+  smi: smi_default,
+  traefik: traefik_default
 };
-var PLANNED_PROVIDERS = ["traefik", "apisix", "ambassador", "smi"];
 var registry = new Map(Object.entries(generators));
 function getGenerator(id) {
   return registry.get(id);
@@ -50302,8 +52171,7 @@ function listGenerators() {
 var providerInputs = {
   argo(key2, block) {
     const g = listGenerators().find((x) => x.inputs?.argo?.key === key2);
-    if (g) return input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
-    return PLANNED_PROVIDERS.includes(key2) ? { provider: key2, options: { ...block } } : void 0;
+    return g && input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
   },
   kruiseIngress(classType, ingress) {
     const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
@@ -51512,10 +53380,10 @@ function compile(source) {
   } catch (e) {
     return { error: e.message };
   }
-  const problem = check8(node, false);
+  const problem = check13(node, false);
   return problem ? { error: problem } : { node };
 }
-function check8(n, inPredicate) {
+function check13(n, inPredicate) {
   switch (n.type) {
     case "Literal":
     case "ThisExpression":
@@ -51530,23 +53398,23 @@ function check8(n, inPredicate) {
       if (callee.type !== "Identifier") return `only the helper functions can be called: ${helpers}`;
       if (!Object.hasOwn(BUILTINS, callee.name))
         return `unknown function "${callee.name}"; available: ${helpers}`;
-      return first(n.arguments.map((a) => check8(a, inPredicate)));
+      return first(n.arguments.map((a) => check13(a, inPredicate)));
     }
     case "Predicate":
-      return check8(n.body, true);
+      return check13(n.body, true);
     case "MemberExpression":
       return first([
-        check8(n.object, inPredicate),
-        n.computed ? check8(n.property, inPredicate) : void 0
+        check13(n.object, inPredicate),
+        n.computed ? check13(n.property, inPredicate) : void 0
       ]);
     case "UnaryExpression":
-      return check8(n.argument, inPredicate);
+      return check13(n.argument, inPredicate);
     case "BinaryExpression":
-      return first([check8(n.left, inPredicate), check8(n.right, inPredicate)]);
+      return first([check13(n.left, inPredicate), check13(n.right, inPredicate)]);
     case "ConditionalExpression":
-      return first([n.test, n.consequent, n.alternate].map((c) => check8(c, inPredicate)));
+      return first([n.test, n.consequent, n.alternate].map((c) => check13(c, inPredicate)));
     case "ArrayExpression":
-      return first(n.elements.map((e) => check8(e, inPredicate)));
+      return first(n.elements.map((e) => check13(e, inPredicate)));
     default:
       return `unsupported syntax (${n.type})`;
   }
@@ -51844,18 +53712,18 @@ var METRIC_FIELDS = /* @__PURE__ */ new Set([
 var DEFAULT_CONSECUTIVE_ERROR_LIMIT = 4;
 function buildMetric(template, raw, at, fill, dryRun, args, out) {
   const before = out.length;
-  const where2 = (...f) => originOf(at, ...f);
+  const where7 = (...f) => originOf(at, ...f);
   const name = String(raw.name ?? "");
   for (const k of Object.keys(raw).filter((k2) => !METRIC_FIELDS.has(k2)))
-    out.push(diagnosticAt(where2(k), `metric field ${k} is ignored by rollgen`, "warning"));
+    out.push(diagnosticAt(where7(k), `metric field ${k} is ignored by rollgen`, "warning"));
   const read = { fill, out };
-  const int = (k, fallback) => intField(raw[k], where2(k), k, read) ?? fallback;
-  const duration = (k) => durationField(raw[k], where2(k), k, read);
-  const condition = (k) => conditionField(raw[k], fill, where2(k), k, args, out);
+  const int = (k, fallback) => intField(raw[k], where7(k), k, read) ?? fallback;
+  const duration = (k) => durationField(raw[k], where7(k), k, read);
+  const condition = (k) => conditionField(raw[k], fill, where7(k), k, args, out);
   const spec = {
     name,
     template,
-    origin: where2(),
+    origin: where7(),
     interval: duration("interval"),
     count: int("count"),
     initialDelay: duration("initialDelay"),
@@ -51868,7 +53736,7 @@ function buildMetric(template, raw, at, fill, dryRun, args, out) {
     dryRun
   };
   const provider = buildProvider(raw.provider, at, fill, args, out);
-  validate(spec, where2(), out);
+  validate(spec, where7(), out);
   if (out.slice(before).some((d) => d.severity === "error") || !provider) return void 0;
   const defined = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== void 0));
   return { ...defined, provider };
@@ -51998,8 +53866,8 @@ function safeRegExp(p) {
 function checkDryRunPatterns(patterns, metrics, request4, out) {
   for (const p of patterns) {
     const re = safeRegExp(p);
-    const matches2 = re && metrics.some((m) => m && re.test(m.name));
-    if (!matches2)
+    const matches3 = re && metrics.some((m) => m && re.test(m.name));
+    if (!matches3)
       out.push(
         diagnosticAt(
           originOf(request4.at, "dryRun"),
@@ -52727,38 +54595,38 @@ function lua(s) {
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path14, out, inputs5) {
+function providerFromKruiseRouting(doc, routing, path14, out, inputs10) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
-    const found = inputs5.kruiseIngress(classType, ingress);
+    const found = inputs10.kruiseIngress(classType, ingress);
     if (!found) {
       const o = doc.locate([...path14, "ingress", "classType"]);
       out.push({
         ...o,
-        message: `ingress classType "${classType}" is unknown; use one of ${inputs5.kruiseIngressClasses.join(", ")}`,
+        message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
     } else refs.push(refAt(found, doc.locate([...path14, "ingress"])));
   }
-  const gateway = routing.gateway === void 0 ? void 0 : inputs5.kruiseGateway(obj(routing.gateway));
+  const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
   if (gateway) refs.push(refAt(gateway, doc.locate([...path14, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
-  const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
+  const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
   if (taker) refs.push(refAt(taker, doc.locate([...path14, "customNetworkRefs"])));
   return refs;
 }
-var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path14, inputs5) {
+var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
+function providersFromArgo(doc, routing, path14, inputs10) {
   const at = (key2) => doc.locate([...path14, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
-    const found = inputs5.argo(key2, obj(routing[key2]));
+    const found = inputs10.argo(key2, obj(routing[key2]));
     if (found) refs.push(refAt(found, at(key2)));
   }
   for (const [name, block] of Object.entries(obj(routing.plugins))) {
-    const found = inputs5.argo(`plugins/${name}`, obj(block));
+    const found = inputs10.argo(`plugins/${name}`, obj(block));
     if (found) refs.push(refAt(found, at("plugins")));
   }
   return refs;
@@ -52770,7 +54638,7 @@ var refAt = (found, origin) => ({
 });
 
 // src/spec/argo.ts
-function normalizeArgo(doc, inputs5) {
+function normalizeArgo(doc, inputs10) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
@@ -52788,7 +54656,7 @@ function normalizeArgo(doc, inputs5) {
     diagnostics
   );
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5) : [];
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout = {
@@ -53084,7 +54952,7 @@ function headerModifier(v) {
 // src/spec/kruise.ts
 var ROLLING_STYLE = "rollouts.kruise.io/rolling-style";
 var TRAFFIC_ROUTING = "rollouts.kruise.io/trafficrouting";
-function normalizeKruise(doc, inputs5) {
+function normalizeKruise(doc, inputs10) {
   const root = obj(doc.value);
   const v1beta1 = str(root.apiVersion) === "rollouts.kruise.io/v1beta1";
   const meta = obj(root.metadata);
@@ -53106,7 +54974,7 @@ function normalizeKruise(doc, inputs5) {
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
-  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics, inputs5);
+  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics, inputs10);
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout = {
     format: v1beta1 ? "kruise-v1beta1" : "kruise-v1alpha1",
@@ -53158,13 +55026,13 @@ function kruisePause(v) {
   if (v === void 0) return { kind: "none" };
   return seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds };
 }
-function kruiseTraffic(doc, canary, sharedRouting, out, inputs5) {
+function kruiseTraffic(doc, canary, sharedRouting, out, inputs10) {
   const routings = arr(canary.trafficRoutings);
   const first2 = obj(routings[0]);
   const service = str(first2.service);
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
   const base = ["spec", "strategy", "canary", "trafficRoutings", 0];
-  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first2, base, out, inputs5) : [];
+  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first2, base, out, inputs10) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
     generateCanaryService: service !== void 0 && !noCanaryService,
@@ -53362,21 +55230,21 @@ function checkServices(r, resources, report) {
 }
 function checkManagedRoutes(r, report) {
   for (const s of r.steps) {
-    for (const route of [...s.headerRoutes, ...s.mirrorRoutes]) {
-      if (!r.traffic.managedRoutes.includes(route.name))
-        report(s.origin, `route "${route.name}" must be listed in trafficRouting.managedRoutes`);
+    for (const route2 of [...s.headerRoutes, ...s.mirrorRoutes]) {
+      if (!r.traffic.managedRoutes.includes(route2.name))
+        report(s.origin, `route "${route2.name}" must be listed in trafficRouting.managedRoutes`);
     }
   }
 }
 
 // src/spec/traffic-routing.ts
-function normalizeTrafficRouting(doc, inputs5) {
+function normalizeTrafficRouting(doc, inputs10) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const diagnostics = [];
   const ref = obj(arr(spec.objectRef)[0]);
-  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics, inputs5);
+  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics, inputs10);
   const service = str(ref.service) ?? "";
   const name = str(meta.name) ?? "";
   const step = kruiseStep(doc, spec.strategy, ["spec", "strategy"], false);
@@ -53510,10 +55378,9 @@ function bindProviders(app, spec, resources, out) {
   for (const ref of spec.traffic.providers) {
     const generator = getGenerator(ref.provider);
     if (!generator) {
-      const why = PLANNED_PROVIDERS.includes(ref.provider) ? "is not supported yet" : "is unknown";
       out.push({
         ...ref.origin,
-        message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} ${why}`,
+        message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} is unknown`,
         severity: "error"
       });
       return void 0;
@@ -53876,7 +55743,7 @@ function targetOf(previous, t, command) {
   const targets2 = movingTargets(previous, t).map((m) => m.target);
   if (targets2.length === 0) return { kind: "adopt" };
   if (command.kind === "abort" || command.kind === "retry") return { kind: command.kind };
-  return targets2.reduce((a, b) => rank(b) < rank(a) ? b : a);
+  return targets2.reduce((a, b) => rank2(b) < rank2(a) ? b : a);
 }
 var ORDER3 = [
   "adopt",
@@ -53889,7 +55756,7 @@ var ORDER3 = [
   "abort",
   "retry"
 ];
-function rank(t) {
+function rank2(t) {
   return ORDER3.indexOf(t.kind) * 1e6 + (t.kind === "step" ? t.step : 0);
 }
 function movingTargets(previous, t) {
@@ -55157,7 +57024,7 @@ function row(s) {
     String(s.canaryReplicas),
     String(s.stableReplicas),
     traffic(s),
-    matches(s.traffic),
+    matches2(s.traffic),
     mirrors(s.traffic),
     describeGate(s.gate) + (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join("+")).join(", ")}` : "")
   ];
@@ -55185,7 +57052,7 @@ function traffic(s) {
   if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return "by pods";
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
-function matches(t) {
+function matches2(t) {
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return "-";
   return all.map(
@@ -55254,7 +57121,7 @@ function rolloutView(name, replicas2, steps, phase) {
     canaryReplicas: step.canaryReplicas,
     stableReplicas: phase.kind === "promoting" ? replicas2 : step.stableReplicas,
     traffic: traffic2,
-    matches: matches(t),
+    matches: matches2(t),
     bar: bar(share)
   };
 }
@@ -55393,10 +57260,10 @@ function compileOne(hb, src, finish) {
   } catch (e) {
     throw templateError(src, e);
   }
-  const render8 = hb.compile(src.text, { noEscape: true, strict: true });
+  const render13 = hb.compile(src.text, { noEscape: true, strict: true });
   return (data) => {
     try {
-      return finish(render8(data));
+      return finish(render13(data));
     } catch (e) {
       throw templateError(src, e);
     }
@@ -55598,7 +57465,7 @@ function request2(req) {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
   const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve10, reject) => {
+  return new Promise((resolve11, reject) => {
     const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
     const r = client.request(
       url,
@@ -55621,7 +57488,7 @@ function request2(req) {
         });
         res.on("end", () => {
           clearTimeout(timer);
-          resolve10({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          resolve11({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
         });
         res.on("error", (e) => (clearTimeout(timer), reject(e)));
       }
@@ -56402,21 +58269,60 @@ function unquote(s) {
   return s.replace(/\\(.)/g, "$1");
 }
 
-// src/simulate/simulate.ts
-function simulateRequest(objects, generators2, request4, ready) {
-  for (const g of generators2) {
+// src/simulate/chain.ts
+function routeThroughChain(objects, generators2, request4) {
+  const ordered2 = [...generators2.filter((g) => !g.simulateHop), ...generators2.filter((g) => g.simulateHop)];
+  for (const g of ordered2) {
     const result = g.simulate(objects, request4);
-    if (!result) continue;
-    const pods = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
-    const m = result.mirror;
-    return {
-      rule: result.rule,
-      services: result.backends,
-      pods,
-      ...m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}
-    };
+    if (result) return followHops(objects, generators2, request4, result, /* @__PURE__ */ new Set([g.id]));
   }
   return void 0;
+}
+function followHops(objects, generators2, request4, result, used) {
+  const meshes = generators2.filter((g) => g.simulateHop && !used.has(g.id));
+  const rules = [result.rule];
+  const backends = [];
+  for (const b of result.backends) {
+    const next = b.labels ? void 0 : firstHop(meshes, objects, b.service, request4);
+    if (!next) {
+      backends.push(b);
+      continue;
+    }
+    const deeper = followHops(objects, generators2, request4, next.result, /* @__PURE__ */ new Set([...used, next.id]));
+    if (!rules.includes(deeper.rule)) rules.push(deeper.rule);
+    backends.push(...deeper.backends.map((d) => ({ ...d, share: d.share * b.share })));
+  }
+  return { backends: merge3(backends), rule: rules.join(" -> "), ...result.mirror ? { mirror: result.mirror } : {} };
+}
+function firstHop(meshes, objects, service, request4) {
+  for (const g of meshes) {
+    const result = g.simulateHop?.(objects, service, request4);
+    if (result) return { id: g.id, result };
+  }
+  return void 0;
+}
+function merge3(backends) {
+  const out = /* @__PURE__ */ new Map();
+  for (const b of backends) {
+    const key2 = `${b.service}|${JSON.stringify(b.labels ?? {})}`;
+    const seen = out.get(key2);
+    out.set(key2, seen ? { ...seen, share: seen.share + b.share } : b);
+  }
+  return [...out.values()];
+}
+
+// src/simulate/simulate.ts
+function simulateRequest(objects, generators2, request4, ready) {
+  const result = routeThroughChain(objects, generators2, request4);
+  if (!result) return void 0;
+  const pods = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
+  const m = result.mirror;
+  return {
+    rule: result.rule,
+    services: result.backends,
+    pods,
+    ...m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}
+  };
 }
 function podsOf(objects, service, share, ready, subset = {}) {
   const svc = objects.find((o) => o.kind === "Service" && o.metadata.name === service);
@@ -56450,11 +58356,10 @@ async function simulateCommand(ctx, args, opts) {
   if (!split3) return ctx.stdout("no route matches this request\n");
   ctx.stdout(`rule: ${split3.rule}
 `);
-  for (const p of split3.pods)
-    ctx.stdout(
-      `${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
-`
-    );
+  const line = (p, prefix = "") => `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
+`;
+  for (const p of split3.pods) ctx.stdout(line(p));
+  for (const p of split3.mirror ?? []) ctx.stdout(line(p, "mirror copy to "));
 }
 function request3(o) {
   return {
@@ -56709,13 +58614,13 @@ function parseInputs(env2) {
     merge: flags2.merge
   };
 }
-function buildArgv(inputs5) {
-  const argv = [inputs5.command, ...inputs5.apps, "--config", inputs5.config];
-  const viaPr = inputs5.command === "abort" || inputs5.command === "promote" || inputs5.command === "retry";
+function buildArgv(inputs10) {
+  const argv = [inputs10.command, ...inputs10.apps, "--config", inputs10.config];
+  const viaPr = inputs10.command === "abort" || inputs10.command === "promote" || inputs10.command === "retry";
   if (viaPr) argv.push("--pr");
-  if (viaPr && inputs5.merge) argv.push("--merge");
-  if (inputs5.command === "promote" && inputs5.full) argv.push("--full");
-  if ((inputs5.command === "pr" || viaPr) && inputs5.dryRun) argv.push("--dry-run");
+  if (viaPr && inputs10.merge) argv.push("--merge");
+  if (inputs10.command === "promote" && inputs10.full) argv.push("--full");
+  if ((inputs10.command === "pr" || viaPr) && inputs10.dryRun) argv.push("--dry-run");
   return argv;
 }
 
@@ -56760,19 +58665,19 @@ function formatErrorAnnotation(command, message) {
 
 // action/src/main.ts
 async function runAction(env2) {
-  const inputs5 = parseInputs(env2);
-  if (typeof inputs5 === "string") {
-    process.stdout.write(formatErrorAnnotation("action", inputs5));
+  const inputs10 = parseInputs(env2);
+  if (typeof inputs10 === "string") {
+    process.stdout.write(formatErrorAnnotation("action", inputs10));
     return 2;
   }
-  if (inputs5.token) env2.GITHUB_TOKEN = inputs5.token;
+  if (inputs10.token) env2.GITHUB_TOKEN = inputs10.token;
   const events = [];
   let errors = "";
   const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
   process.stdout.write(`::stop-commands::${resume}
 `);
   const code = await main(
-    buildArgv(inputs5),
+    buildArgv(inputs10),
     processContext({
       cwd: env2.GITHUB_WORKSPACE || process.cwd(),
       stderr: (t) => {
@@ -56784,9 +58689,9 @@ async function runAction(env2) {
   ).finally(() => process.stdout.write(`::${resume}::
 `));
   const report = buildActionReport(events);
-  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs5.command, errors || `exit status ${code}`));
+  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs10.command, errors || `exit status ${code}`));
   if (env2.GITHUB_OUTPUT) (0, import_node_fs.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
-  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs5.command, report, code));
+  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs10.command, report, code));
   return code;
 }
 runAction(process.env).then(

@@ -115,6 +115,12 @@ export interface TrafficGenerator<O = unknown> {
   render(ctx: GeneratorContext<O>, traffic: TrafficState): readonly KubeObject[];
   /** Evaluates a request against rendered objects as the data plane would. Returns undefined when no route matches. */
   simulate(objects: readonly KubeObject[], request: SimRequest): SimResult | undefined;
+  /**
+   * Mesh providers only: how the mesh routes a request that an earlier hop (an ingress, another
+   * mesh) sent to Service `service`, as the sidecar does for that destination. Undefined when this
+   * provider does not route that Service. The simulator follows these hops along the whole chain.
+   */
+  simulateHop?(objects: readonly KubeObject[], service: string, request: SimRequest): SimResult | undefined;
 }
 
 /** A generator with the options a rollout gave it, validated against its schema. */

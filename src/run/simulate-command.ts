@@ -4,7 +4,7 @@ import { renderApp } from '../render/render-app';
 import { renderState, statesAtStep } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { colorAtGateway } from '../simulate/coloring';
-import { simulateRequest } from '../simulate/simulate';
+import { PodShare, simulateRequest } from '../simulate/simulate';
 import { readOutput } from '../app/inputs';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
@@ -36,10 +36,11 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const split = simulateRequest(objects, generators, colorAtGateway(objects, request(opts)));
   if (!split) return ctx.stdout('no route matches this request\n');
   ctx.stdout(`rule: ${split.rule}\n`);
-  for (const p of split.pods)
-    ctx.stdout(
-      `${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`,
-    );
+  const line = (p: PodShare, prefix = '') =>
+    `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`;
+  for (const p of split.pods) ctx.stdout(line(p));
+  // Mirrored copies: the share of these requests also copied to those pods (their answers are dropped).
+  for (const p of split.mirror ?? []) ctx.stdout(line(p, 'mirror copy to '));
 }
 
 function request(o: SimulateOptions): SimRequest {
