@@ -9,7 +9,8 @@ export interface RenderedFile {
 }
 
 export const KUSTOMIZATION_FILE = 'kustomization.yaml';
-const HEADER = '# Rendered by rollgen from the app source; edit the source, not this file.\n';
+/** First line of every object file rollgen writes; it also tells rollgen which output files are its own. */
+export const RENDERED_HEADER = '# Rendered by rollgen from the app source; edit the source, not this file.\n';
 
 /** One file per object: `<kind>-<name>.yaml`, namespace-prefixed only when names would collide. */
 export function objectFiles(objects: readonly KubeObject[]): RenderedFile[] {
@@ -19,7 +20,7 @@ export function objectFiles(objects: readonly KubeObject[]): RenderedFile[] {
   return objects.map((o) => {
     const name =
       (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
-    return { path: `${name}.yaml`, content: HEADER + serializeValue(o) };
+    return { path: `${name}.yaml`, content: RENDERED_HEADER + serializeValue(o) };
   });
 }
 

@@ -8,7 +8,8 @@ import { RepoPeers } from '../render/repo-peers';
 import { AppCommand, AppTransition, OutputSnapshot, transitionApp } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { LoadedApp } from '../spec/load-app';
-import { AppLocation, readOutput } from './apps';
+import { AppLocation } from './apps';
+import { readAppOutput } from './output-state';
 import { CommonOptions, RunContext } from './context';
 import { loadRepo } from './load';
 import { checkCommittable, commitOutput } from '../flow/local-commit';
@@ -68,7 +69,7 @@ export function planWrite(
       [],
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`,
     );
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return undefined;
   const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));

@@ -9,6 +9,7 @@ import { KubeObject } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { defaultGatePolicy } from '../plan/gates';
 import { defaultTrackLabel } from '../render/track';
+import { RENDERED_HEADER } from '../render/output-files';
 import { LoadedApp, loadApp } from '../spec/load-app';
 import { OutputSnapshot } from '../state/app-state';
 import type { Removal } from '../state/lifecycle';
@@ -102,8 +103,10 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
   let kustomization: string | undefined;
   const objects: SourceObject[] = [];
   const diagnostics: Diagnostic[] = [];
+  const renderedFiles: string[] = [];
   for (const f of contents.files) {
     const base = path.basename(f.path);
+    if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === 'kustomization.yaml') kustomization = f.text;
     const parsed = parseYamlStream(f.path, f.text);
     diagnostics.push(...parsed.diagnostics);
@@ -118,6 +121,7 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
     ...(status ? { status } : {}),
     ...(kustomization !== undefined ? { kustomization } : {}),
     resources: new ResourceSet(objects),
+    renderedFiles,
   };
 }
 

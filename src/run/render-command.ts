@@ -2,7 +2,7 @@ import { InputError } from '../errors';
 import { renderApp } from '../render/render-app';
 import { statesAtStep, transitionApp } from '../state/app-state';
 import { serializeDocuments } from '../yaml/serialize';
-import { readOutput } from './apps';
+import { readAppOutput } from './output-state';
 import { CommonOptions, RunContext } from './context';
 import { loadRepo } from './load';
 
@@ -16,7 +16,7 @@ export async function renderCommand(ctx: RunContext, args: readonly string[], op
   if (apps.length !== 1)
     throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(', ')}`);
   const [{ loc, app }] = apps;
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const states =
     opts.step !== undefined
       ? statesAtStep(app, output, opts.step, loc.track)

@@ -1,6 +1,6 @@
 import { CommonOptions, RunContext } from './context';
 import { loadApps } from './load';
-import { readOutput } from './apps';
+import { readAppOutput } from './output-state';
 import { sourcePod } from '../state/app-state';
 
 /** Where each rollout stands, read from its output's status file. */
@@ -11,7 +11,7 @@ export async function statusCommand(
 ): Promise<void> {
   const apps = await loadApps(ctx, args, opts);
   const rows = apps.flatMap(({ loc, app }) => {
-    const status = readOutput(loc, ctx.cwd).status;
+    const status = readAppOutput(ctx, loc, app).status;
     return app.rollouts.map((r) => {
       const s = status?.rollouts.find((x) => x.name === r.spec.name);
       const pending = s && sourcePod(r, loc.track).revision !== (s.canaryRevision ?? s.stableRevision);

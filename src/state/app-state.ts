@@ -22,6 +22,8 @@ export interface OutputSnapshot {
   readonly status?: AppStatus;
   readonly resources: ResourceSet;
   readonly kustomization?: string;
+  /** Output files that carry rollgen's header: what it wrote, even when the status file is lost. */
+  readonly renderedFiles?: readonly string[];
 }
 
 export type AppCommand =

@@ -36,13 +36,15 @@ export interface AppStatus {
 export const STATUS_FILE = 'rollgen-status.yaml';
 export const STATUS_API_VERSION = 'rollgen.dev/v1alpha1';
 const HISTORY_LIMIT = 50;
+export const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
 
 /** Plain data -> the document written to disk. No timestamps: git history has them. */
 export function statusDocument(s: AppStatus): Record<string, unknown> {
   return {
     apiVersion: STATUS_API_VERSION,
     kind: 'RolloutStatus',
-    metadata: { name: s.app },
+    // kpt, Config Sync and `kubectl apply -f DIR` skip local-config objects, so the state is never applied.
+    metadata: { name: s.app, annotations: { [LOCAL_CONFIG]: 'true' } },
     rollouts: s.rollouts.map((r) => ({ ...r })),
     files: [...s.files],
     history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h })),
