@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readStdin } from './io/read-source';
+import { pipeSafeWriter } from './io/stdout';
 import { RunContext } from './run/context';
 import { RunRequest, run } from './run/run';
 
@@ -126,8 +127,8 @@ export async function main(argv: readonly string[], ctx: RunContext = processCon
 function processContext(): RunContext {
   return {
     cwd: process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: pipeSafeWriter(process.stdout),
+    stderr: pipeSafeWriter(process.stderr),
     readStdin: () => readStdin(process.stdin),
   };
 }

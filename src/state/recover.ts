@@ -28,12 +28,7 @@ export type Recovery =
 const MAX_COMBINATIONS = 4096;
 
 /** Pure: (app, output) -> the output with a status, rebuilt when it was missing. */
-export function recoverStatus(
-  app: LoadedApp,
-  output: OutputSnapshot,
-  track: TrackLabel,
-  peers?: RepoPeers,
-): Recovery {
+export function recoverStatus(app: LoadedApp, output: OutputSnapshot, track: TrackLabel, peers?: RepoPeers): Recovery {
   if (output.status) return { kind: 'recorded', output };
   const live = app.rollouts.map((r) => liveVersions(r, output, track));
   if (live.every((l) => !l.stable)) return { kind: 'recorded', output };
@@ -41,7 +36,9 @@ export function recoverStatus(
   const match = firstMatch(app, output, track, peers, perRollout, live);
   const statuses = match ?? fallback(perRollout, live);
   if (!statuses) {
-    const canaries = app.rollouts.filter((_, i) => live[i].canary).map((r) => `${r.spec.workload.name}${CANARY_SUFFIX}`);
+    const canaries = app.rollouts
+      .filter((_, i) => live[i].canary)
+      .map((r) => `${r.spec.workload.name}${CANARY_SUFFIX}`);
     return {
       kind: 'lost',
       problem: `a canary is live (${canaries.join(', ')}) but no state of the source renders what the output holds`,
@@ -80,7 +77,11 @@ function candidates(r: LoadedRollout, live: LiveVersions): (RolloutStatus | unde
   if (!live.stable) return [undefined];
   const steps = r.plan.steps.length;
   const base = { name: r.spec.name, steps, step: 0, stableRevision: live.stable.revision };
-  if (!live.canary) return [{ ...base, phase: 'Adopting' }, { ...base, phase: 'Healthy' }];
+  if (!live.canary)
+    return [
+      { ...base, phase: 'Adopting' },
+      { ...base, phase: 'Healthy' },
+    ];
   const canaryRevision = live.canary.revision;
   const numbers = Array.from({ length: steps }, (_, i) => i + 1);
   return [
