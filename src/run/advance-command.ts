@@ -13,6 +13,7 @@ import { readAppOutput } from './output-state';
 import { CommonOptions, RunContext } from './context';
 import { loadRepo } from './load';
 import { checkCommittable, commitOutput } from '../flow/local-commit';
+import { localGateHold, reportHeld } from './local-gates';
 
 export interface StateOptions extends CommonOptions {
   /** Local git mode: commit each app's new output (src/flow/local-commit.ts). */
@@ -28,7 +29,11 @@ export async function stateCommand(
 ): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   // Compute every app first so an error in one writes nothing anywhere.
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+  const planned = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+  const holds = planned.map((w, i) =>
+    w && opts.commit && command.kind === 'advance' ? localGateHold(ctx, apps[i].app, w) : undefined,
+  );
+  const writes = planned.map((w, i) => (holds[i] ? undefined : w));
   if (opts.commit)
     checkCommittable(
       ctx,
@@ -40,8 +45,9 @@ export async function stateCommand(
     ctx.stdout(w.summary);
     if (opts.commit) commitOutput(ctx, w);
   }
-  if (writes.every((w) => !w))
+  if (planned.every((w) => !w))
     ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(', ')} up to date\n`);
+  reportHeld(holds.filter((h): h is string => h !== undefined));
 }
 
 export interface PendingWrite {
