@@ -1158,18 +1158,18 @@ var require_suggestSimilar = __commonJS({
       }
       return d[a.length][b.length];
     }
-    function suggestSimilar(word, candidates) {
-      if (!candidates || candidates.length === 0) return "";
-      candidates = Array.from(new Set(candidates));
+    function suggestSimilar(word, candidates2) {
+      if (!candidates2 || candidates2.length === 0) return "";
+      candidates2 = Array.from(new Set(candidates2));
       const searchingOptions = word.startsWith("--");
       if (searchingOptions) {
         word = word.slice(2);
-        candidates = candidates.map((candidate) => candidate.slice(2));
+        candidates2 = candidates2.map((candidate) => candidate.slice(2));
       }
       let similar = [];
       let bestDistance = maxDistance;
       const minSimilarity = 0.4;
-      candidates.forEach((candidate) => {
+      candidates2.forEach((candidate) => {
         if (candidate.length <= 1) return;
         const distance = editDistance(word, candidate);
         const length = Math.max(word.length, candidate.length);
@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path10 = require("node:path");
-    var fs7 = require("node:fs");
+    var path14 = require("node:path");
+    var fs8 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs7.existsSync(executableFile)) return;
+        if (fs8.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path10.resolve(baseDir, baseName);
-          if (fs7.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path10.extname(baseName))) return void 0;
+          const localBin = path14.resolve(baseDir, baseName);
+          if (fs8.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path14.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs7.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs8.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs7.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs8.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path10.resolve(
-            path10.dirname(resolvedScriptPath),
+          executableDir = path14.resolve(
+            path14.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path10.basename(
+            const legacyName = path14.basename(
               this._scriptPath,
-              path10.extname(this._scriptPath)
+              path14.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path10.extname(executableFile));
+        launchWithNode = sourceExt.includes(path14.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path10.basename(filename, path10.extname(filename));
+        this._name = path14.basename(filename, path14.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path11) {
-        if (path11 === void 0) return this._executableDir;
-        this._executableDir = path11;
+      executableDir(path15) {
+        if (path15 === void 0) return this._executableDir;
+        this._executableDir = path15;
         return this;
       }
       /**
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path10) {
-      const ctrl = callVisitor(key2, node, visitor, path10);
+    function visit_(key2, node, visitor, path14) {
+      const ctrl = callVisitor(key2, node, visitor, path14);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visit_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path14, ctrl);
+        return visit_(key2, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path14 = Object.freeze(path14.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path10);
+            const ci = visit_(i, node.items[i], visitor, path14);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = visit_("key", node.key, visitor, path10);
+          path14 = Object.freeze(path14.concat(node));
+          const ck = visit_("key", node.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path10);
+          const cv = visit_("value", node.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path10) {
-      const ctrl = await callVisitor(key2, node, visitor, path10);
+    async function visitAsync_(key2, node, visitor, path14) {
+      const ctrl = await callVisitor(key2, node, visitor, path14);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path14, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path14 = Object.freeze(path14.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path10);
+            const ci = await visitAsync_(i, node.items[i], visitor, path14);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path10);
+          path14 = Object.freeze(path14.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path10);
+          const cv = await visitAsync_("value", node.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path10) {
+    function callVisitor(key2, node, visitor, path14) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path10);
+        return visitor(key2, node, path14);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path10);
+        return visitor.Map?.(key2, node, path14);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path10);
+        return visitor.Seq?.(key2, node, path14);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path10);
+        return visitor.Pair?.(key2, node, path14);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path10);
+        return visitor.Scalar?.(key2, node, path14);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path10);
+        return visitor.Alias?.(key2, node, path14);
       return void 0;
     }
-    function replaceNode(key2, path10, node) {
-      const parent = path10[path10.length - 1];
+    function replaceNode(key2, path14, node) {
+      const parent = path14[path14.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path10, value) {
+    function collectionFromPath(schema, path14, value) {
       let v = value;
-      for (let i = path10.length - 1; i >= 0; --i) {
-        const k = path10[i];
+      for (let i = path14.length - 1; i >= 0; --i) {
+        const k = path14[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
+    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path10, value) {
-        if (isEmptyPath(path10))
+      addIn(path14, value) {
+        if (isEmptyPath(path14))
           this.add(value);
         else {
-          const [key2, ...rest] = path10;
+          const [key2, ...rest] = path14;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        const [key2, ...rest] = path10;
+      deleteIn(path14) {
+        const [key2, ...rest] = path14;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        const [key2, ...rest] = path10;
+      getIn(path14, keepScalar) {
+        const [key2, ...rest] = path14;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path10) {
-        const [key2, ...rest] = path10;
+      hasIn(path14) {
+        const [key2, ...rest] = path14;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        const [key2, ...rest] = path10;
+      setIn(path14, value) {
+        const [key2, ...rest] = path14;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path10, value) {
+      addIn(path14, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path10, value);
+          this.contents.addIn(path14, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        if (Collection2.isEmptyPath(path10)) {
+      deleteIn(path14) {
+        if (Collection2.isEmptyPath(path14)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        if (Collection2.isEmptyPath(path10))
+      getIn(path14, keepScalar) {
+        if (Collection2.isEmptyPath(path14))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path10) {
-        if (Collection2.isEmptyPath(path10))
+      hasIn(path14) {
+        if (Collection2.isEmptyPath(path14))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        if (Collection2.isEmptyPath(path10)) {
+      setIn(path14, value) {
+        if (Collection2.isEmptyPath(path14)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path10), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path14), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path10, value);
+          this.contents.setIn(path14, value);
         }
       }
       /**
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path10) => {
+    visit.itemAtPath = (cst, path14) => {
       let item = cst;
-      for (const [field, index] of path10) {
+      for (const [field, index] of path14) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path10) => {
-      const parent = visit.itemAtPath(cst, path10.slice(0, -1));
-      const field = path10[path10.length - 1][0];
+    visit.parentCollection = (cst, path14) => {
+      const parent = visit.itemAtPath(cst, path14.slice(0, -1));
+      const field = path14[path14.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path10, item, visitor) {
-      let ctrl = visitor(item, path10);
+    function _visit(path14, item, visitor) {
+      let ctrl = visitor(item, path14);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path14.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path10);
+            ctrl = ctrl(item, path14);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs8 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map.items.push({ start: start2, key: fs7, sep: [] });
+                map.items.push({ start: start2, key: fs8, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs7);
+                this.stack.push(fs8);
               } else {
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs8, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs8 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs7, sep: [] });
+                fc.items.push({ start: [], key: fs8, sep: [] });
               else if (it.sep)
-                this.stack.push(fs7);
+                this.stack.push(fs8);
               else
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs8, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10854,9 +10854,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path10, message, options) {
-        super(`${path10}: ${message}`, options);
-        this.path = path10;
+      constructor(path14, message, options) {
+        super(`${path14}: ${message}`, options);
+        this.path = path14;
       }
       path;
       name = "IoError";
@@ -23271,8 +23271,2623 @@ var require_validators = __commonJS({
   }
 });
 
-// node_modules/handlebars/dist/cjs/handlebars/utils.js
+// node_modules/tinyglobby/node_modules/picomatch/lib/constants.js
+var require_constants = __commonJS({
+  "node_modules/tinyglobby/node_modules/picomatch/lib/constants.js"(exports2, module2) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module2.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/tinyglobby/node_modules/picomatch/lib/utils.js
 var require_utils = __commonJS({
+  "node_modules/tinyglobby/node_modules/picomatch/lib/utils.js"(exports2) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants();
+    exports2.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports2.hasRegexChars = (str2) => REGEX_SPECIAL_CHARS.test(str2);
+    exports2.isRegexChar = (str2) => str2.length === 1 && exports2.hasRegexChars(str2);
+    exports2.escapeRegex = (str2) => str2.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports2.toPosixSlashes = (str2) => str2.replace(REGEX_BACKSLASH, "/");
+    exports2.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform = navigator.platform.toLowerCase();
+        return platform === "win32" || platform === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports2.removeBackslashes = (str2) => {
+      return str2.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports2.escapeLast = (input2, char, lastIdx) => {
+      const idx = input2.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input2;
+      if (input2[idx - 1] === "\\") return exports2.escapeLast(input2, char, idx - 1);
+      return `${input2.slice(0, idx)}\\${input2.slice(idx)}`;
+    };
+    exports2.removePrefix = (input2, state = {}) => {
+      let output = input2;
+      if (output.startsWith("./")) {
+        output = output.slice(2);
+        state.prefix = "./";
+      }
+      return output;
+    };
+    exports2.wrapOutput = (input2, state = {}, options = {}) => {
+      const prepend = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output = `${prepend}(?:${input2})${append}`;
+      if (state.negated === true) {
+        output = `(?:^(?!${output}).*$)`;
+      }
+      return output;
+    };
+    exports2.basename = (path14, { windows } = {}) => {
+      const segs = path14.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/tinyglobby/node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/tinyglobby/node_modules/picomatch/lib/scan.js"(exports2, module2) {
+    "use strict";
+    var utils = require_utils();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants();
+    var isPathSeparator = (code) => {
+      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    };
+    var depth = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input2, options) => {
+      const opts = options || {};
+      const length = input2.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts = [];
+      let str2 = input2;
+      let index = -1;
+      let start2 = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index >= length;
+      const peek = () => str2.charCodeAt(index + 1);
+      const advance = () => {
+        prev = code;
+        return str2.charCodeAt(++index);
+      };
+      while (index < length) {
+        code = advance();
+        let next;
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code = advance();
+          if (code === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_FORWARD_SLASH) {
+          slashes.push(index);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index === start2 + 1) {
+            start2 += 2;
+            continue;
+          }
+          lastIndex = index + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code === CHAR_EXCLAMATION_MARK && index === start2) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code = advance())) {
+                if (code === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start2) {
+          negated = token.negated = true;
+          start2++;
+          continue;
+        }
+        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code = advance())) {
+              if (code === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base = str2;
+      let prefix = "";
+      let glob2 = "";
+      if (start2 > 0) {
+        prefix = str2.slice(0, start2);
+        str2 = str2.slice(start2);
+        lastIndex -= start2;
+      }
+      if (base && isGlob === true && lastIndex > 0) {
+        base = str2.slice(0, lastIndex);
+        glob2 = str2.slice(lastIndex);
+      } else if (isGlob === true) {
+        base = "";
+        glob2 = str2;
+      } else {
+        base = str2;
+      }
+      if (base && base !== "" && base !== "/" && base !== str2) {
+        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+          base = base.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob2) glob2 = utils.removeBackslashes(glob2);
+        if (base && backslashes === true) {
+          base = utils.removeBackslashes(base);
+        }
+      }
+      const state = {
+        prefix,
+        input: input2,
+        start: start2,
+        base,
+        glob: glob2,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start2;
+          const i = slashes[idx];
+          const value2 = input2.slice(n2, i);
+          if (opts.tokens) {
+            if (idx === 0 && start2 !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value2;
+            }
+            depth(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i >= start2) {
+            parts.push(value2);
+            prevIndex = i;
+          }
+        }
+        const n = prevIndex !== void 0 ? prevIndex + 1 : start2;
+        const value = input2.slice(n);
+        parts.push(value);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input2.length) {
+          tokens[tokens.length - 1].value = value;
+          depth(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts;
+      }
+      return state;
+    };
+    module2.exports = scan;
+  }
+});
+
+// node_modules/tinyglobby/node_modules/picomatch/lib/parse.js
+var require_parse = __commonJS({
+  "node_modules/tinyglobby/node_modules/picomatch/lib/parse.js"(exports2, module2) {
+    "use strict";
+    var constants = require_constants();
+    var utils = require_utils();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants;
+    var expandRange = (args, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args, options);
+      }
+      args.sort();
+      const value = `[${args.join("-")}]`;
+      try {
+        new RegExp(value);
+      } catch (ex) {
+        return args.map((v) => utils.escapeRegex(v)).join("..");
+      }
+      return value;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input2) => {
+      const parts = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let value = "";
+      let escaped = false;
+      for (const ch of input2) {
+        if (escaped === true) {
+          value += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          value += ch;
+          continue;
+        }
+        if (quote === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts.push(value);
+              value = "";
+              continue;
+            }
+          }
+        }
+        value += ch;
+      }
+      parts.push(value);
+      return parts;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+          value = value.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value)) {
+        return;
+      }
+      return value.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i = 0; i < values.length; i++) {
+        for (let j = i + 1; j < values.length; j++) {
+          const a = values[i];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
+      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let escaped = false;
+      for (let i = 1; i < pattern.length; i++) {
+        const ch = pattern[i];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i !== pattern.length - 1) {
+              return;
+            }
+            return {
+              type: pattern[0],
+              body: pattern.slice(2, i),
+              end: i
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern) => {
+      let index = 0;
+      const chars = [];
+      while (index < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern) => {
+      let depth = 0;
+      let value = pattern.trim();
+      let match = parseRepeatedExtglob(value);
+      while (match) {
+        depth++;
+        value = match.body.trim();
+        match = parseRepeatedExtglob(value);
+      }
+      return depth;
+    };
+    var analyzeRepeatedExtglob = (body, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal = normalizeSimpleBranch(branch);
+        if (literal && literal.length === 1) {
+          safeChars.push(literal);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse3 = (input2, options) => {
+      if (typeof input2 !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input2 = REPLACEMENTS[input2] || input2;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len = input2.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input: input2,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input2 = utils.removePrefix(input2, state);
+      len = input2.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value;
+      const eos = () => state.index === len - 1;
+      const peek = state.peek = (n = 1) => input2[state.index + n];
+      const advance = state.advance = () => input2[++state.index] || "";
+      const remaining = () => input2.slice(state.index + 1);
+      const consume = (value2 = "", num2 = 0) => {
+        state.consumed += value2;
+        state.index += num2;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate = () => {
+        let count = 1;
+        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
+          advance();
+          state.start++;
+          count++;
+        }
+        if (count % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value2) => {
+        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push({ type: "paren", extglob: true, value: advance(), output });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal = input2.slice(token.startIndex, state.index + 1);
+        const body = input2.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open2 = tokens[token.tokensIndex];
+          open2.type = "text";
+          open2.value = literal;
+          open2.output = safeOutput || utils.escapeRegex(literal);
+          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+            tokens[i].value = "";
+            tokens[i].output = "";
+            delete tokens[i].suffix;
+          }
+          state.output = token.output + open2.output;
+          state.backtrack = true;
+          push({ type: "paren", extglob: true, value, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse3(rest, { ...options, fastpaths: false }).output;
+            output = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push({ type: "paren", extglob: true, value, output });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input2)) {
+        let backslashes = false;
+        let output = input2.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+          if (first === "\\") {
+            backslashes = true;
+            return m;
+          }
+          if (first === "?") {
+            if (esc) {
+              return esc + first + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first === "*") {
+            if (esc) {
+              return esc + first + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc ? m : `\\${m}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output = output.replace(/\\/g, "");
+          } else {
+            output = output.replace(/\\+/g, (m) => {
+              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
+            });
+          }
+        }
+        if (output === input2 && opts.contains === true) {
+          state.output = input2;
+          return state;
+        }
+        state.output = utils.wrapOutput(output, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value = advance();
+        if (value === "\0") {
+          continue;
+        }
+        if (value === "\\") {
+          const next = peek();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value += "\\";
+            push({ type: "text", value });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value = advance();
+          } else {
+            value += advance();
+          }
+          if (state.brackets === 0) {
+            push({ type: "text", value });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix2 = POSIX_REGEX_SOURCE[rest2];
+                if (posix2) {
+                  prev.value = pre + posix2;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
+            value = `\\${value}`;
+          }
+          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value = `\\${value}`;
+          }
+          if (opts.posix === true && value === "!" && prev.value === "[") {
+            value = "^";
+          }
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (state.quotes === 1 && value !== '"') {
+          value = utils.escapeRegex(value);
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (value === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push({ type: "text", value });
+          }
+          continue;
+        }
+        if (value === "(") {
+          increment("parens");
+          push({ type: "paren", value });
+          continue;
+        }
+        if (value === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value = `\\${value}`;
+          } else {
+            increment("brackets");
+          }
+          push({ type: "bracket", value });
+          continue;
+        }
+        if (value === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value = `/${value}`;
+          }
+          prev.value += value;
+          append({ value });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open2 = {
+            type: "brace",
+            value,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open2);
+          push(open2);
+          continue;
+        }
+        if (value === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push({ type: "text", value, output: value });
+            continue;
+          }
+          let output = ")";
+          if (brace.dots === true) {
+            const arr2 = tokens.slice();
+            const range = [];
+            for (let i = arr2.length - 1; i >= 0; i--) {
+              tokens.pop();
+              if (arr2[i].type === "brace") {
+                break;
+              }
+              if (arr2[i].type !== "dots") {
+                range.unshift(arr2[i].value);
+              }
+            }
+            output = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value = output = "\\}";
+            state.output = out;
+            for (const t of toks) {
+              state.output += t.output || t.value;
+            }
+          }
+          push({ type: "brace", value, output });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value === ",") {
+          let output = value;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output = "|";
+          }
+          push({ type: "comma", value, output });
+          continue;
+        }
+        if (value === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push({ type: "slash", value, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value;
+            prev.value += value;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push({ type: "text", value, output: DOT_LITERAL });
+            continue;
+          }
+          push({ type: "dot", value, output: DOT_LITERAL });
+          continue;
+        }
+        if (value === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("qmark", value);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek();
+            let output = value;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output = `\\${value}`;
+            }
+            push({ type: "text", value, output });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            continue;
+          }
+          push({ type: "qmark", value, output: QMARK });
+          continue;
+        }
+        if (value === "!") {
+          if (opts.noextglob !== true && peek() === "(") {
+            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
+              extglobOpen("negate", value);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate();
+            continue;
+          }
+        }
+        if (value === "+") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("plus", value);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push({ type: "plus", value, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push({ type: "plus", value });
+            continue;
+          }
+          push({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value === "@") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            push({ type: "at", extglob: true, value, output: "" });
+            continue;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value !== "*") {
+          if (value === "$" || value === "^") {
+            value = `\\${value}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value += match[0];
+            state.index += match[0].length;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input2[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        const token = { type: "star", value, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value;
+          push(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse3.fastpaths = (input2, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len = input2.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      input2 = REPLACEMENTS[input2] || input2;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create = (str2) => {
+        switch (str2) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str2);
+            if (!match) return;
+            const source2 = create(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output = utils.removePrefix(input2, state);
+      let source = create(output);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module2.exports = parse3;
+  }
+});
+
+// node_modules/tinyglobby/node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/tinyglobby/node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
+    "use strict";
+    var scan = require_scan();
+    var parse3 = require_parse();
+    var utils = require_utils();
+    var constants = require_constants();
+    var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch = (glob2, options, returnState = false) => {
+      if (Array.isArray(glob2)) {
+        const fns = glob2.map((input2) => picomatch(input2, options, returnState));
+        const arrayMatcher = (str2) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str2);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject2(glob2) && glob2.tokens && glob2.input;
+      if (glob2 === "" || typeof glob2 !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix2 = opts.windows;
+      const regex2 = isState ? picomatch.compileRe(glob2, options) : picomatch.makeRe(glob2, options, false, true);
+      const state = regex2.state;
+      delete regex2.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input2, returnObject = false) => {
+        const { isMatch, match, output } = picomatch.test(input2, regex2, options, { glob: glob2, posix: posix2 });
+        const result = { glob: glob2, state, regex: regex2, posix: posix2, input: input2, output, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result);
+        }
+        if (isMatch === false) {
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (isIgnored(input2)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result);
+          }
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result);
+        }
+        return returnObject ? result : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch.test = (input2, regex2, options, { glob: glob2, posix: posix2 } = {}) => {
+      if (typeof input2 !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input2 === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format = opts.format || (posix2 ? utils.toPosixSlashes : null);
+      let match = input2 === glob2;
+      let output = match && format ? format(input2) : input2;
+      if (match === false) {
+        output = format ? format(input2) : input2;
+        match = output === glob2;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch.matchBase(input2, regex2, options, posix2);
+        } else {
+          match = regex2.exec(output);
+        }
+      }
+      return { isMatch: Boolean(match), match, output };
+    };
+    picomatch.matchBase = (input2, glob2, options, posix2 = options && options.windows) => {
+      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch.makeRe(glob2, options);
+      return regex2.test(utils.basename(input2, { windows: posix2 }));
+    };
+    picomatch.isMatch = (str2, patterns, options) => picomatch(patterns, options)(str2);
+    picomatch.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch.parse(p, options));
+      return parse3(pattern, { ...options, fastpaths: false });
+    };
+    picomatch.scan = (input2, options) => scan(input2, options);
+    picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex2 = picomatch.toRegex(source, options);
+      if (returnState === true) {
+        regex2.state = state;
+      }
+      return regex2;
+    };
+    picomatch.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
+      if (!input2 || typeof input2 !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
+        parsed.output = parse3.fastpaths(input2, options);
+      }
+      if (!parsed.output) {
+        parsed = parse3(input2, options);
+      }
+      return picomatch.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err) {
+        if (options && options.debug === true) throw err;
+        return /$^/;
+      }
+    };
+    picomatch.constants = constants;
+    module2.exports = picomatch;
+  }
+});
+
+// node_modules/tinyglobby/node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/tinyglobby/node_modules/picomatch/index.js"(exports2, module2) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils();
+    function picomatch(glob2, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob2, options, returnState);
+    }
+    Object.assign(picomatch, pico);
+    module2.exports = picomatch;
+  }
+});
+
+// node_modules/tinyglobby/node_modules/fdir/dist/index.cjs
+var require_dist2 = __commonJS({
+  "node_modules/tinyglobby/node_modules/fdir/dist/index.cjs"(exports2) {
+    var __create2 = Object.create;
+    var __defProp2 = Object.defineProperty;
+    var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames2 = Object.getOwnPropertyNames;
+    var __getProtoOf2 = Object.getPrototypeOf;
+    var __hasOwnProp2 = Object.prototype.hasOwnProperty;
+    var __copyProps2 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") for (var keys = __getOwnPropNames2(from), i = 0, n = keys.length, key2; i < n; i++) {
+        key2 = keys[i];
+        if (!__hasOwnProp2.call(to, key2) && key2 !== except) __defProp2(to, key2, {
+          get: ((k) => from[k]).bind(null, key2),
+          enumerable: !(desc = __getOwnPropDesc2(from, key2)) || desc.enumerable
+        });
+      }
+      return to;
+    };
+    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps2(isNodeMode || !mod || !mod.__esModule ? __defProp2(target, "default", {
+      value: mod,
+      enumerable: true
+    }) : target, mod));
+    var path14 = __toESM2(require("path"));
+    var fs8 = __toESM2(require("fs"));
+    function cleanPath(path$1) {
+      let normalized = (0, path14.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path14.sep) normalized = normalized.substring(0, normalized.length - 1);
+      return normalized;
+    }
+    var SLASHES_REGEX = /[\\/]/g;
+    function convertSlashes(path$1, separator) {
+      return path$1.replace(SLASHES_REGEX, separator);
+    }
+    var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+    function isRootDirectory(path$1) {
+      return path$1 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path$1);
+    }
+    function normalizePath(path$1, options) {
+      const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+      const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
+      if (resolvePaths) path$1 = (0, path14.resolve)(path$1);
+      if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
+      if (path$1 === ".") return "";
+      const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
+      return convertSlashes(needsSeperator ? path$1 + pathSeparator : path$1, pathSeparator);
+    }
+    function joinPathWithBasePath(filename, directoryPath) {
+      return directoryPath + filename;
+    }
+    function joinPathWithRelativePath(root, options) {
+      return function(filename, directoryPath) {
+        const sameRoot = directoryPath.startsWith(root);
+        if (sameRoot) return directoryPath.slice(root.length) + filename;
+        else return convertSlashes((0, path14.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+      };
+    }
+    function joinPath(filename) {
+      return filename;
+    }
+    function joinDirectoryPath(filename, directoryPath, separator) {
+      return directoryPath + filename + separator;
+    }
+    function build$7(root, options) {
+      const { relativePaths, includeBasePath } = options;
+      return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
+    }
+    function pushDirectoryWithRelativePath(root) {
+      return function(directoryPath, paths) {
+        paths.push(directoryPath.substring(root.length) || ".");
+      };
+    }
+    function pushDirectoryFilterWithRelativePath(root) {
+      return function(directoryPath, paths, filters) {
+        const relativePath = directoryPath.substring(root.length) || ".";
+        if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+      };
+    }
+    var pushDirectory = (directoryPath, paths) => {
+      paths.push(directoryPath || ".");
+    };
+    var pushDirectoryFilter = (directoryPath, paths, filters) => {
+      const path$1 = directoryPath || ".";
+      if (filters.every((filter) => filter(path$1, true))) paths.push(path$1);
+    };
+    var empty$2 = () => {
+    };
+    function build$6(root, options) {
+      const { includeDirs, filters, relativePaths } = options;
+      if (!includeDirs) return empty$2;
+      if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
+      return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+    }
+    var pushFileFilterAndCount = (filename, _paths, counts, filters) => {
+      if (filters.every((filter) => filter(filename, false))) counts.files++;
+    };
+    var pushFileFilter = (filename, paths, _counts, filters) => {
+      if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+    };
+    var pushFileCount = (_filename, _paths, counts, _filters) => {
+      counts.files++;
+    };
+    var pushFile = (filename, paths) => {
+      paths.push(filename);
+    };
+    var empty$1 = () => {
+    };
+    function build$5(options) {
+      const { excludeFiles, filters, onlyCounts } = options;
+      if (excludeFiles) return empty$1;
+      if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+      else if (onlyCounts) return pushFileCount;
+      else return pushFile;
+    }
+    var getArray = (paths) => {
+      return paths;
+    };
+    var getArrayGroup = () => {
+      return [""].slice(0, 0);
+    };
+    function build$4(options) {
+      return options.group ? getArrayGroup : getArray;
+    }
+    var groupFiles = (groups2, directory, files) => {
+      groups2.push({
+        directory,
+        files,
+        dir: directory
+      });
+    };
+    var empty = () => {
+    };
+    function build$3(options) {
+      return options.group ? groupFiles : empty;
+    }
+    var resolveSymlinksAsync = function(path$1, state, callback$1) {
+      const { queue, fs: fs$1, options: { suppressErrors } } = state;
+      queue.enqueue();
+      fs$1.realpath(path$1, (error4, resolvedPath) => {
+        if (error4) return queue.dequeue(suppressErrors ? null : error4, state);
+        fs$1.stat(resolvedPath, (error$1, stat) => {
+          if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+          if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return queue.dequeue(null, state);
+          callback$1(stat, resolvedPath);
+          queue.dequeue(null, state);
+        });
+      });
+    };
+    var resolveSymlinks = function(path$1, state, callback$1) {
+      const { queue, fs: fs$1, options: { suppressErrors } } = state;
+      queue.enqueue();
+      try {
+        const resolvedPath = fs$1.realpathSync(path$1);
+        const stat = fs$1.statSync(resolvedPath);
+        if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return;
+        callback$1(stat, resolvedPath);
+      } catch (e) {
+        if (!suppressErrors) throw e;
+      }
+    };
+    function build$2(options, isSynchronous) {
+      if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+      return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+    }
+    function isRecursive(path$1, resolved, state) {
+      if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+      let parent = (0, path14.dirname)(path$1);
+      let depth = 1;
+      while (parent !== state.root && depth < 2) {
+        const resolvedPath = state.symlinks.get(parent);
+        const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+        if (isSameRoot) depth++;
+        else parent = (0, path14.dirname)(parent);
+      }
+      state.symlinks.set(path$1, resolved);
+      return depth > 1;
+    }
+    function isRecursiveUsingRealPaths(resolved, state) {
+      return state.visited.includes(resolved + state.options.pathSeparator);
+    }
+    var onlyCountsSync = (state) => {
+      return state.counts;
+    };
+    var groupsSync = (state) => {
+      return state.groups;
+    };
+    var defaultSync = (state) => {
+      return state.paths;
+    };
+    var limitFilesSync = (state) => {
+      return state.paths.slice(0, state.options.maxFiles);
+    };
+    var onlyCountsAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.counts, state.options.suppressErrors);
+      return null;
+    };
+    var defaultAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.paths, state.options.suppressErrors);
+      return null;
+    };
+    var limitFilesAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+      return null;
+    };
+    var groupsAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.groups, state.options.suppressErrors);
+      return null;
+    };
+    function report(error4, callback$1, output, suppressErrors) {
+      if (error4 && !suppressErrors) callback$1(error4, output);
+      else callback$1(null, output);
+    }
+    function build$1(options, isSynchronous) {
+      const { onlyCounts, group, maxFiles } = options;
+      if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+      else if (group) return isSynchronous ? groupsSync : groupsAsync;
+      else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+      else return isSynchronous ? defaultSync : defaultAsync;
+    }
+    var readdirOpts = { withFileTypes: true };
+    var walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      state.queue.enqueue();
+      if (currentDepth < 0) return state.queue.dequeue(null, state);
+      const { fs: fs$1 } = state;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      fs$1.readdir(crawlPath || ".", readdirOpts, (error4, entries = []) => {
+        callback$1(entries, directoryPath, currentDepth);
+        state.queue.dequeue(state.options.suppressErrors ? null : error4, state);
+      });
+    };
+    var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      const { fs: fs$1 } = state;
+      if (currentDepth < 0) return;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      let entries = [];
+      try {
+        entries = fs$1.readdirSync(crawlPath || ".", readdirOpts);
+      } catch (e) {
+        if (!state.options.suppressErrors) throw e;
+      }
+      callback$1(entries, directoryPath, currentDepth);
+    };
+    function build(isSynchronous) {
+      return isSynchronous ? walkSync : walkAsync;
+    }
+    var Queue = class {
+      count = 0;
+      constructor(onQueueEmpty) {
+        this.onQueueEmpty = onQueueEmpty;
+      }
+      enqueue() {
+        this.count++;
+        return this.count;
+      }
+      dequeue(error4, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error4)) {
+          this.onQueueEmpty(error4, output);
+          if (error4) {
+            output.controller.abort();
+            this.onQueueEmpty = void 0;
+          }
+        }
+      }
+    };
+    var Counter = class {
+      _files = 0;
+      _directories = 0;
+      set files(num2) {
+        this._files = num2;
+      }
+      get files() {
+        return this._files;
+      }
+      set directories(num2) {
+        this._directories = num2;
+      }
+      get directories() {
+        return this._directories;
+      }
+      /**
+      * @deprecated use `directories` instead
+      */
+      /* c8 ignore next 3 */
+      get dirs() {
+        return this._directories;
+      }
+    };
+    var Aborter = class {
+      aborted = false;
+      abort() {
+        this.aborted = true;
+      }
+    };
+    var Walker = class {
+      root;
+      isSynchronous;
+      state;
+      joinPath;
+      pushDirectory;
+      pushFile;
+      getArray;
+      groupFiles;
+      resolveSymlink;
+      walkDirectory;
+      callbackInvoker;
+      constructor(root, options, callback$1) {
+        this.isSynchronous = !callback$1;
+        this.callbackInvoker = build$1(options, this.isSynchronous);
+        this.root = normalizePath(root, options);
+        this.state = {
+          root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+          paths: [""].slice(0, 0),
+          groups: [],
+          counts: new Counter(),
+          options,
+          queue: new Queue((error4, state) => this.callbackInvoker(state, error4, callback$1)),
+          symlinks: /* @__PURE__ */ new Map(),
+          visited: [""].slice(0, 0),
+          controller: new Aborter(),
+          fs: options.fs || fs8
+        };
+        this.joinPath = build$7(this.root, options);
+        this.pushDirectory = build$6(this.root, options);
+        this.pushFile = build$5(options);
+        this.getArray = build$4(options);
+        this.groupFiles = build$3(options);
+        this.resolveSymlink = build$2(options, this.isSynchronous);
+        this.walkDirectory = build(this.isSynchronous);
+      }
+      start() {
+        this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+        this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+        return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+      }
+      walk = (entries, directoryPath, depth) => {
+        const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+        if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+        const files = this.getArray(this.state.paths);
+        for (let i = 0; i < entries.length; ++i) {
+          const entry = entries[i];
+          if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+            const filename = this.joinPath(entry.name, directoryPath);
+            this.pushFile(filename, files, this.state.counts, filters);
+          } else if (entry.isDirectory()) {
+            let path$1 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+            if (exclude && exclude(entry.name, path$1)) continue;
+            this.pushDirectory(path$1, paths, filters);
+            this.walkDirectory(this.state, path$1, path$1, depth - 1, this.walk);
+          } else if (this.resolveSymlink && entry.isSymbolicLink()) {
+            let path$1 = joinPathWithBasePath(entry.name, directoryPath);
+            this.resolveSymlink(path$1, this.state, (stat, resolvedPath) => {
+              if (stat.isDirectory()) {
+                resolvedPath = normalizePath(resolvedPath, this.state.options);
+                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path$1 + pathSeparator)) return;
+                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
+              } else {
+                resolvedPath = useRealPaths ? resolvedPath : path$1;
+                const filename = (0, path14.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path14.dirname)(resolvedPath), this.state.options);
+                resolvedPath = this.joinPath(filename, directoryPath$1);
+                this.pushFile(resolvedPath, files, this.state.counts, filters);
+              }
+            });
+          }
+        }
+        this.groupFiles(this.state.groups, directoryPath, files);
+      };
+    };
+    function promise(root, options) {
+      return new Promise((resolve$1, reject) => {
+        callback(root, options, (err, output) => {
+          if (err) return reject(err);
+          resolve$1(output);
+        });
+      });
+    }
+    function callback(root, options, callback$1) {
+      let walker = new Walker(root, options, callback$1);
+      walker.start();
+    }
+    function sync(root, options) {
+      const walker = new Walker(root, options);
+      return walker.start();
+    }
+    var APIBuilder = class {
+      constructor(root, options) {
+        this.root = root;
+        this.options = options;
+      }
+      withPromise() {
+        return promise(this.root, this.options);
+      }
+      withCallback(cb) {
+        callback(this.root, this.options, cb);
+      }
+      sync() {
+        return sync(this.root, this.options);
+      }
+    };
+    var pm = null;
+    try {
+      require.resolve("picomatch");
+      pm = require_picomatch2();
+    } catch {
+    }
+    var Builder = class {
+      globCache = {};
+      options = {
+        maxDepth: Infinity,
+        suppressErrors: true,
+        pathSeparator: path14.sep,
+        filters: []
+      };
+      globFunction;
+      constructor(options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        this.globFunction = this.options.globFunction;
+      }
+      group() {
+        this.options.group = true;
+        return this;
+      }
+      withPathSeparator(separator) {
+        this.options.pathSeparator = separator;
+        return this;
+      }
+      withBasePath() {
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withRelativePaths() {
+        this.options.relativePaths = true;
+        return this;
+      }
+      withDirs() {
+        this.options.includeDirs = true;
+        return this;
+      }
+      withMaxDepth(depth) {
+        this.options.maxDepth = depth;
+        return this;
+      }
+      withMaxFiles(limit) {
+        this.options.maxFiles = limit;
+        return this;
+      }
+      withFullPaths() {
+        this.options.resolvePaths = true;
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withErrors() {
+        this.options.suppressErrors = false;
+        return this;
+      }
+      withSymlinks({ resolvePaths = true } = {}) {
+        this.options.resolveSymlinks = true;
+        this.options.useRealPaths = resolvePaths;
+        return this.withFullPaths();
+      }
+      withAbortSignal(signal) {
+        this.options.signal = signal;
+        return this;
+      }
+      normalize() {
+        this.options.normalizePath = true;
+        return this;
+      }
+      filter(predicate) {
+        this.options.filters.push(predicate);
+        return this;
+      }
+      onlyDirs() {
+        this.options.excludeFiles = true;
+        this.options.includeDirs = true;
+        return this;
+      }
+      exclude(predicate) {
+        this.options.exclude = predicate;
+        return this;
+      }
+      onlyCounts() {
+        this.options.onlyCounts = true;
+        return this;
+      }
+      crawl(root) {
+        return new APIBuilder(root || ".", this.options);
+      }
+      withGlobFunction(fn) {
+        this.globFunction = fn;
+        return this;
+      }
+      /**
+      * @deprecated Pass options using the constructor instead:
+      * ```ts
+      * new fdir(options).crawl("/path/to/root");
+      * ```
+      * This method will be removed in v7.0
+      */
+      /* c8 ignore next 4 */
+      crawlWithOptions(root, options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        return new APIBuilder(root || ".", this.options);
+      }
+      glob(...patterns) {
+        if (this.globFunction) return this.globWithOptions(patterns);
+        return this.globWithOptions(patterns, ...[{ dot: true }]);
+      }
+      globWithOptions(patterns, ...options) {
+        const globFn = this.globFunction || pm;
+        if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+        var isMatch = this.globCache[patterns.join("\0")];
+        if (!isMatch) {
+          isMatch = globFn(patterns, ...options);
+          this.globCache[patterns.join("\0")] = isMatch;
+        }
+        this.options.filters.push((path$1) => isMatch(path$1));
+        return this;
+      }
+    };
+    exports2.fdir = Builder;
+  }
+});
+
+// node_modules/tinyglobby/dist/index.cjs
+var require_dist3 = __commonJS({
+  "node_modules/tinyglobby/dist/index.cjs"(exports2) {
+    Object.defineProperty(exports2, Symbol.toStringTag, { value: "Module" });
+    var __create2 = Object.create;
+    var __defProp2 = Object.defineProperty;
+    var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames2 = Object.getOwnPropertyNames;
+    var __getProtoOf2 = Object.getPrototypeOf;
+    var __hasOwnProp2 = Object.prototype.hasOwnProperty;
+    var __copyProps2 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") for (var keys = __getOwnPropNames2(from), i = 0, n = keys.length, key2; i < n; i++) {
+        key2 = keys[i];
+        if (!__hasOwnProp2.call(to, key2) && key2 !== except) __defProp2(to, key2, {
+          get: ((k) => from[k]).bind(null, key2),
+          enumerable: !(desc = __getOwnPropDesc2(from, key2)) || desc.enumerable
+        });
+      }
+      return to;
+    };
+    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps2(isNodeMode || !mod || !mod.__esModule ? __defProp2(target, "default", {
+      value: mod,
+      enumerable: true
+    }) : target, mod));
+    var fs8 = require("fs");
+    var path14 = require("path");
+    var url = require("url");
+    var fdir = require_dist2();
+    var picomatch = require_picomatch2();
+    picomatch = __toESM2(picomatch, 1);
+    var isReadonlyArray = Array.isArray;
+    var BACKSLASHES = /\\/g;
+    var DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+    var isWin = process.platform === "win32";
+    var ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+    function getPartialMatcher(patterns, options = {}) {
+      const patternsCount = patterns.length;
+      const patternsParts = Array(patternsCount);
+      const matchers = Array(patternsCount);
+      let i, j;
+      for (i = 0; i < patternsCount; i++) {
+        const parts = splitPattern(patterns[i]);
+        patternsParts[i] = parts;
+        const partsCount = parts.length;
+        const partMatchers = Array(partsCount);
+        for (j = 0; j < partsCount; j++) partMatchers[j] = (0, picomatch.default)(parts[j], options);
+        matchers[i] = partMatchers;
+      }
+      return (input2) => {
+        const inputParts = input2.split("/");
+        if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input2)) return true;
+        for (i = 0; i < patternsCount; i++) {
+          const patternParts = patternsParts[i];
+          const matcher = matchers[i];
+          const inputPatternCount = inputParts.length;
+          const minParts = Math.min(inputPatternCount, patternParts.length);
+          j = 0;
+          while (j < minParts) {
+            const part = patternParts[j];
+            if (part.includes("/")) return true;
+            if (!matcher[j](inputParts[j])) break;
+            if (!options.noglobstar && part === "**") return true;
+            j++;
+          }
+          if (j === inputPatternCount) return true;
+        }
+        return false;
+      };
+    }
+    var WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+    var isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
+    function buildFormat(cwd, root, absolute) {
+      if (cwd === root || root.startsWith(`${cwd}/`)) {
+        if (absolute) {
+          const start2 = cwd.length + +!isRoot(cwd);
+          return (p, isDir2) => p.slice(start2, isDir2 ? -1 : void 0) || ".";
+        }
+        const prefix = root.slice(cwd.length + 1);
+        if (prefix) return (p, isDir2) => {
+          if (p === ".") return prefix;
+          const result = `${prefix}/${p}`;
+          return isDir2 ? result.slice(0, -1) : result;
+        };
+        return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
+      }
+      if (absolute) return (p) => path14.posix.relative(cwd, p) || ".";
+      return (p) => path14.posix.relative(cwd, `${root}/${p}`) || ".";
+    }
+    function buildRelative(cwd, root) {
+      if (root.startsWith(`${cwd}/`)) {
+        const prefix = root.slice(cwd.length + 1);
+        return (p) => `${prefix}/${p}`;
+      }
+      return (p) => {
+        const result = path14.posix.relative(cwd, `${root}/${p}`);
+        return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
+      };
+    }
+    function ensureNonDriveRelativePath(path$1) {
+      return path$1.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+    }
+    var splitPatternOptions = { parts: true };
+    function splitPattern(path$2) {
+      var _result$parts;
+      const result = picomatch.default.scan(path$2, splitPatternOptions);
+      return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path$2];
+    }
+    var ESCAPED_WIN32_BACKSLASHES = /\\(?![()[\]{}!+@])/g;
+    function convertPosixPathToPattern(path$3) {
+      return escapePosixPath(path$3);
+    }
+    function convertWin32PathToPattern(path$4) {
+      return escapeWin32Path(path$4).replace(ESCAPED_WIN32_BACKSLASHES, "/");
+    }
+    var convertPathToPattern = isWin ? convertWin32PathToPattern : convertPosixPathToPattern;
+    var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+    var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+    var escapePosixPath = (path$5) => path$5.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    var escapeWin32Path = (path$6) => path$6.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    var escapePath = isWin ? escapeWin32Path : escapePosixPath;
+    function isDynamicPattern(pattern, options) {
+      if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+      const scan = picomatch.default.scan(pattern);
+      return scan.isGlob || scan.negated;
+    }
+    function log(...tasks) {
+      console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
+    }
+    function ensureStringArray(value) {
+      return typeof value === "string" ? [value] : value !== null && value !== void 0 ? value : [];
+    }
+    var PARENT_DIRECTORY = /^(\/?\.\.)+/;
+    var ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+    function normalizePattern(pattern, opts, props, isIgnore) {
+      var _PARENT_DIRECTORY$exe;
+      const cwd = opts.cwd;
+      let result = pattern;
+      if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
+      if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
+      const escapedCwd = escapePath(cwd);
+      result = (0, path14.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path14.posix.relative(escapedCwd, result) : path14.posix.normalize(result);
+      const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+      const parts = splitPattern(result);
+      if (parentDir) {
+        const n = (parentDir.length + 1) / 3;
+        let i = 0;
+        const cwdParts = escapedCwd.split("/");
+        while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
+          result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
+          i++;
+        }
+        const potentialRoot = path14.posix.join(cwd, parentDir.slice(i * 3));
+        if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+          props.root = ensureNonDriveRelativePath(potentialRoot);
+          props.depthOffset = -n + i;
+        }
+      }
+      if (!isIgnore && props.depthOffset >= 0) {
+        var _props$commonPath;
+        (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+        const newCommonPath = [];
+        const length = Math.min(props.commonPath.length, parts.length);
+        for (let i = 0; i < length; i++) {
+          const part = parts[i];
+          if (part === "**" && !parts[i + 1]) {
+            newCommonPath.pop();
+            break;
+          }
+          if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+          newCommonPath.push(part);
+        }
+        props.depthOffset = newCommonPath.length;
+        props.commonPath = newCommonPath;
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path14.posix.join(cwd, ...newCommonPath) : cwd);
+      }
+      return result;
+    }
+    function processPatterns(options, patterns, props) {
+      const matchPatterns = [];
+      const ignorePatterns = [];
+      for (const pattern of options.ignore) {
+        if (!pattern) continue;
+        if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
+      }
+      for (const pattern of patterns) {
+        if (!pattern) continue;
+        if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
+        else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
+      }
+      return {
+        match: matchPatterns,
+        ignore: ignorePatterns
+      };
+    }
+    function buildCrawler(options, patterns) {
+      const cwd = options.cwd;
+      const props = {
+        root: cwd,
+        depthOffset: 0
+      };
+      const processed = processPatterns(options, patterns, props);
+      if (options.debug) log("internal processing patterns:", processed);
+      const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
+      const root = props.root.replace(BACKSLASHES, "");
+      const matchOptions = {
+        dot,
+        nobrace: options.braceExpansion === false,
+        nocase: !caseSensitiveMatch,
+        noextglob: options.extglob === false,
+        noglobstar: options.globstar === false,
+        posix: true
+      };
+      const matcher = (0, picomatch.default)(processed.match, matchOptions);
+      const ignore = (0, picomatch.default)(processed.ignore, matchOptions);
+      const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+      const format = buildFormat(cwd, root, absolute);
+      const excludeFormatter = absolute ? format : buildFormat(cwd, root, true);
+      const excludePredicate = (_, p) => {
+        const relativePath = excludeFormatter(p, true);
+        return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
+      };
+      let maxDepth;
+      if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+      const crawler = new fdir.fdir({
+        filters: [debug ? (p, isDirectory) => {
+          const path15 = format(p, isDirectory);
+          const matches2 = matcher(path15) && !ignore(path15);
+          if (matches2) log(`matched ${path15}`);
+          return matches2;
+        } : (p, isDirectory) => {
+          const path15 = format(p, isDirectory);
+          return matcher(path15) && !ignore(path15);
+        }],
+        exclude: debug ? (_, p) => {
+          const skipped = excludePredicate(_, p);
+          log(`${skipped ? "skipped" : "crawling"} ${p}`);
+          return skipped;
+        } : excludePredicate,
+        fs: options.fs,
+        pathSeparator: "/",
+        relativePaths: !absolute,
+        resolvePaths: absolute,
+        includeBasePath: absolute,
+        resolveSymlinks: followSymbolicLinks,
+        excludeSymlinks: !followSymbolicLinks,
+        excludeFiles: onlyDirectories,
+        includeDirs: onlyDirectories || !options.onlyFiles,
+        maxDepth,
+        signal: options.signal
+      }).crawl(root);
+      if (options.debug) log("internal properties:", {
+        ...props,
+        root
+      });
+      return [crawler, cwd !== root && !absolute && buildRelative(cwd, root)];
+    }
+    function formatPaths(paths, mapper) {
+      if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+      return paths;
+    }
+    var defaultOptions = {
+      caseSensitiveMatch: true,
+      debug: !!process.env.TINYGLOBBY_DEBUG,
+      expandDirectories: true,
+      followSymbolicLinks: true,
+      onlyFiles: true
+    };
+    function getOptions(options) {
+      const opts = Object.assign({}, options);
+      for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
+      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path14.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.ignore = ensureStringArray(opts.ignore);
+      opts.fs && (opts.fs = {
+        readdir: opts.fs.readdir || fs8.readdir,
+        readdirSync: opts.fs.readdirSync || fs8.readdirSync,
+        realpath: opts.fs.realpath || fs8.realpath,
+        realpathSync: opts.fs.realpathSync || fs8.realpathSync,
+        stat: opts.fs.stat || fs8.stat,
+        statSync: opts.fs.statSync || fs8.statSync
+      });
+      if (opts.debug) log("globbing with options:", opts);
+      return opts;
+    }
+    function getCrawler(globInput, inputOptions = {}) {
+      var _ref;
+      if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+      const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+      const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+      const options = getOptions(isModern ? inputOptions : globInput);
+      return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+    }
+    async function glob2(globInput, options) {
+      const [crawler, relative11] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative11) : [];
+    }
+    function globSync(globInput, options) {
+      const [crawler, relative11] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative11) : [];
+    }
+    exports2.convertPathToPattern = convertPathToPattern;
+    exports2.escapePath = escapePath;
+    exports2.glob = glob2;
+    exports2.globSync = globSync;
+    exports2.isDynamicPattern = isDynamicPattern;
+  }
+});
+
+// node_modules/handlebars/dist/cjs/handlebars/utils.js
+var require_utils2 = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/utils.js"(exports2) {
     "use strict";
     exports2.__esModule = true;
@@ -23426,7 +26041,7 @@ var require_block_helper_missing = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/helpers/block-helper-missing.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     exports2["default"] = function(instance2) {
       instance2.registerHelper("blockHelperMissing", function(context, options) {
         var inverse = options.inverse, fn = options.fn;
@@ -23465,7 +26080,7 @@ var require_each = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     function closeIterator(iterator2) {
@@ -23587,7 +26202,7 @@ var require_if = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     exports2["default"] = function(instance2) {
@@ -23669,7 +26284,7 @@ var require_with = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     exports2["default"] = function(instance2) {
@@ -23749,7 +26364,7 @@ var require_inline = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/decorators/inline.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     exports2["default"] = function(instance2) {
       instance2.registerDecorator("inline", function(fn, props, container, options) {
         var ret = fn;
@@ -23793,7 +26408,7 @@ var require_logger = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/logger.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var logger = {
       methodMap: ["debug", "info", "warn", "error"],
       level: "info",
@@ -23841,7 +26456,7 @@ var require_proto_access = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _logger = require_logger();
     var _logger2 = _interopRequireDefault(_logger);
     var loggedProperties = /* @__PURE__ */ Object.create(null);
@@ -23910,7 +26525,7 @@ var require_base = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     var _helpers = require_helpers();
@@ -24066,7 +26681,7 @@ var require_runtime = __commonJS({
         return newObj;
       }
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var Utils = _interopRequireWildcard(_utils);
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
@@ -24413,7 +27028,7 @@ var require_handlebars_runtime = __commonJS({
     var _handlebarsSafeString2 = _interopRequireDefault(_handlebarsSafeString);
     var _handlebarsException = require_exception();
     var _handlebarsException2 = _interopRequireDefault(_handlebarsException);
-    var _handlebarsUtils = require_utils();
+    var _handlebarsUtils = require_utils2();
     var Utils = _interopRequireWildcard(_handlebarsUtils);
     var _handlebarsRuntime = require_runtime();
     var runtime = _interopRequireWildcard(_handlebarsRuntime);
@@ -24455,13 +27070,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path10) {
-          return /^\.|this\b/.test(path10.original);
+        scopedId: function scopedId(path14) {
+          return /^\.|this\b/.test(path14.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path10) {
-          return path10.parts.length === 1 && !AST.helpers.scopedId(path10) && !path10.depth;
+        simpleId: function simpleId(path14) {
+          return path14.parts.length === 1 && !AST.helpers.scopedId(path14) && !path14.depth;
         }
       }
     };
@@ -25200,7 +27815,7 @@ var require_visitor = __commonJS({
     }
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _nodeTypes = require_node_types();
     function Visitor() {
       this.parents = [];
@@ -25546,12 +28161,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path10, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path14, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path10,
+        path: path14,
         params,
         hash,
         escaped,
@@ -25685,7 +28300,7 @@ var require_base2 = __commonJS({
     var _whitespaceControl2 = _interopRequireDefault(_whitespaceControl);
     var _helpers = require_helpers2();
     var Helpers = _interopRequireWildcard(_helpers);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     exports2.parser = _parser2["default"];
     var yy = {};
     _utils.extend(yy, Helpers);
@@ -25721,7 +28336,7 @@ var require_compiler = __commonJS({
     }
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _ast = require_ast();
     var _ast2 = _interopRequireDefault(_ast);
     var _nodeTypes = require_node_types();
@@ -25823,9 +28438,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path10 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path14 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path10.original);
+        this.opcode("registerDecorator", params.length, path14.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -25892,48 +28507,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path10 = sexpr.path, name = path10.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path10));
+        var path14 = sexpr.path, name = path14.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path14));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path10.strict = true;
-        this.accept(path10);
+        path14.strict = true;
+        this.accept(path14);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path10 = sexpr.path;
-        path10.strict = true;
-        this.accept(path10);
+        var path14 = sexpr.path;
+        path14.strict = true;
+        this.accept(path14);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path10 = sexpr.path, name = path10.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path14 = sexpr.path, name = path14.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path10.strict = true;
-          path10.falsy = true;
-          this.accept(path10);
-          this.opcode("invokeHelper", params.length, path10.original, _ast2["default"].helpers.simpleId(path10));
+          path14.strict = true;
+          path14.falsy = true;
+          this.accept(path14);
+          this.opcode("invokeHelper", params.length, path14.original, _ast2["default"].helpers.simpleId(path14));
         }
       },
-      PathExpression: function PathExpression(path10) {
-        var depth = validateDepth(path10);
-        var parts = validateParts(path10);
+      PathExpression: function PathExpression(path14) {
+        var depth = validateDepth(path14);
+        var parts = validateParts(path14);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path10), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path14), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path10.data) {
+        } else if (path14.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path10.strict);
+          this.opcode("lookupData", depth, parts, path14.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path10.falsy, path10.strict, scoped);
+          this.opcode("lookupOnContext", parts, path14.falsy, path14.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -26160,8 +28775,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path10) {
-      return validateStringArray(path10, path10.parts, "parts");
+    function validateParts(path14) {
+      return validateStringArray(path14, path14.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -26343,16 +28958,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path10 = aPath;
+      var path14 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path10 = url.path;
+        path14 = url.path;
       }
-      var isAbsolute2 = exports2.isAbsolute(path10);
-      var parts = path10.split(/\/+/);
+      var isAbsolute2 = exports2.isAbsolute(path14);
+      var parts = path14.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -26369,18 +28984,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path10 = parts.join("/");
-      if (path10 === "") {
-        path10 = isAbsolute2 ? "/" : ".";
+      path14 = parts.join("/");
+      if (path14 === "") {
+        path14 = isAbsolute2 ? "/" : ".";
       }
       if (url) {
-        url.path = path10;
+        url.path = path14;
         return urlGenerate(url);
       }
-      return path10;
+      return path14;
     }
     exports2.normalize = normalize;
-    function join6(aRoot, aPath) {
+    function join7(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -26412,11 +29027,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join6;
+    exports2.join = join7;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative9(aRoot, aPath) {
+    function relative11(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -26435,7 +29050,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative9;
+    exports2.relative = relative11;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -26585,7 +29200,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join6(urlGenerate(parsed), sourceURL);
+        sourceURL = join7(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -27950,7 +30565,7 @@ var require_code_gen = __commonJS({
     "use strict";
     exports2.__esModule = true;
     exports2.safeJsonLiteral = safeJsonLiteral;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var NEEDS_ESCAPING = /[\x00-\x1f\\"\u2028\u2029<\ud800-\udfff]/;
     var SCRIPT_DELIMITERS = /<(?=!--|\/?script)/gi;
     function escapeScriptDelimiters(code) {
@@ -28106,7 +30721,7 @@ var require_javascript_compiler = __commonJS({
     var _base = require_base();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _codeGen = require_code_gen();
     var _codeGen2 = _interopRequireDefault(_codeGen);
     function Literal(value) {
@@ -29179,8 +31794,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path10 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path10;
+      var path14 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path14;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -29219,8 +31834,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs7 = require("fs");
-      var templateString = fs7.readFileSync(filename, "utf8");
+      var fs8 = require("fs");
+      var templateString = fs8.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -32181,7 +34796,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve8.call(this, root, ref);
+      let _sch = resolve10.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -32208,7 +34823,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve8(root, ref) {
+    function resolve10(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -32301,7 +34916,7 @@ var require_data = __commonJS({
 });
 
 // node_modules/fast-uri/lib/utils.js
-var require_utils2 = __commonJS({
+var require_utils3 = __commonJS({
   "node_modules/fast-uri/lib/utils.js"(exports2, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
@@ -32459,8 +35074,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path10) {
-      let input2 = path10;
+    function removeDotSegments(path14) {
+      let input2 = path14;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -32534,11 +35149,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path10) {
-      if (path10 === "" || path10[0] === "/") {
-        return removeDotSegments(path10);
+    function removeDotSegmentsRelative(path14) {
+      if (path14 === "" || path14[0] === "/") {
+        return removeDotSegments(path14);
       }
-      const segments = path10.split("/");
+      const segments = path14.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -32838,7 +35453,7 @@ var require_utils2 = __commonJS({
 var require_schemes = __commonJS({
   "node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
     "use strict";
-    var { isUUID } = require_utils2();
+    var { isUUID } = require_utils3();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
     var supportedSchemeNames = (
       /** @type {const} */
@@ -32901,8 +35516,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path10 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path10 && path10 !== "/" ? path10 : void 0;
+        const path14 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path14 && path14 !== "/" ? path14 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -33049,7 +35664,7 @@ var require_schemes = __commonJS({
 var require_fast_uri = __commonJS({
   "node_modules/fast-uri/index.js"(exports2, module2) {
     "use strict";
-    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils2();
+    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils3();
     var { SCHEMES, getSchemeHandler } = require_schemes();
     var VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u;
     var MALFORMED_SCHEME_ERROR = "URI scheme is malformed.";
@@ -33072,7 +35687,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve8(baseURI, relativeURI, options) {
+    function resolve10(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -33108,50 +35723,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative9, options, skipNormalization) {
+    function resolveComponent(base, relative11, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative9 = parse3(serialize(relative9, options), options);
+        relative11 = parse3(serialize(relative11, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
+      if (!options.tolerant && relative11.scheme) {
+        target.scheme = relative11.scheme;
+        target.userinfo = relative11.userinfo;
+        target.host = relative11.host;
+        target.port = relative11.port;
+        target.path = removeDotSegments(relative11.path || "");
+        target.query = relative11.query;
       } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
+        if (relative11.userinfo !== void 0 || relative11.host !== void 0 || relative11.port !== void 0) {
+          target.userinfo = relative11.userinfo;
+          target.host = relative11.host;
+          target.port = relative11.port;
+          target.path = removeDotSegments(relative11.path || "");
+          target.query = relative11.query;
         } else {
-          if (!relative9.path) {
+          if (!relative11.path) {
             target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
+            if (relative11.query !== void 0) {
+              target.query = relative11.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
+            if (relative11.path[0] === "/") {
+              target.path = removeDotSegments(relative11.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
+                target.path = "/" + relative11.path;
               } else if (!base.path) {
-                target.path = relative9.path;
+                target.path = relative11.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative11.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative9.query;
+            target.query = relative11.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -33159,7 +35774,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative9.fragment;
+      target.fragment = relative11.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -33463,7 +36078,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve8,
+      resolve: resolve10,
       resolveComponent,
       equal,
       serialize,
@@ -36722,8 +39337,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve8, reject) {
-            return setTimeout(resolve8, t);
+          return new this.Promise(function(resolve10, reject) {
+            return setTimeout(resolve10, t);
           });
         }
         computePenalty() {
@@ -36934,15 +39549,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error4, reject, resolve8, returned, task;
+          var args, cb, error4, reject, resolve10, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve8, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve10, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve8(returned);
+                  return resolve10(returned);
                 };
               } catch (error1) {
                 error4 = error1;
@@ -36957,13 +39572,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve8;
-          resolve8 = reject = null;
+          var promise, reject, resolve10;
+          resolve10 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve8 = _resolve;
+            resolve10 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve8, reject });
+          this._queue.push({ task, args, resolve: resolve10, reject });
           this._tryToRun();
           return promise;
         }
@@ -37364,14 +39979,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve8, reject) => {
+              return new this.Promise((resolve10, reject) => {
                 if (finished()) {
-                  return resolve8();
+                  return resolve10();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve8();
+                      return resolve10();
                     }
                   });
                 }
@@ -37464,9 +40079,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve8, reject) {
+              return new this.Promise(function(resolve10, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve8)(args3);
+                  return (args3[0] != null ? reject : resolve10)(args3);
                 });
               });
             };
@@ -37758,7 +40373,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path10) => path10.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path14) => path14.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -39462,17 +42077,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path10 = requestOptions.url.replace(options.baseUrl, "");
+    const path14 = requestOptions.url.replace(options.baseUrl, "");
     return request3(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path10} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path14} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error4) => {
       const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path10} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path14} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error4;
     });
@@ -42441,6 +45056,18 @@ async function readStdin(stream = process.stdin) {
   return [{ path: "<stdin>", text: Buffer.concat(chunks).toString("utf8") }];
 }
 
+// src/io/stdout.ts
+function pipeSafeWriter(stream) {
+  let readerGone = false;
+  stream.on("error", (e) => {
+    if (e.code !== "EPIPE") throw e;
+    readerGone = true;
+  });
+  return (text) => {
+    if (!readerGone) stream.write(text);
+  };
+}
+
 // src/run/run.ts
 init_errors();
 init_errors();
@@ -42449,14 +45076,14 @@ init_errors();
 init_errors();
 
 // src/run/apps.ts
-var fs4 = __toESM(require("fs"));
-var path4 = __toESM(require("path"));
+var fs5 = __toESM(require("fs"));
+var path5 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/config.ts
-var fs2 = __toESM(require("fs"));
-var path2 = __toESM(require("path"));
+var fs3 = __toESM(require("fs"));
+var path3 = __toESM(require("path"));
 init_errors();
 
 // src/model/kube.ts
@@ -42563,22 +45190,22 @@ function dedupe(list3) {
   });
 }
 function describe(e, doc) {
-  const path10 = pointerToPath(e.instancePath, doc.value);
+  const path14 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path10, key2), path10, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path14, key2), path14, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path10.length > 0) {
-    const parent = path10.slice(0, -1);
-    const key2 = String(path10[path10.length - 1]);
+  if (e.keyword === "false schema" && path14.length > 0) {
+    const parent = path14.slice(0, -1);
+    const key2 = String(path14[path14.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path10), path10, explain(e, valueAt(doc.value, path10)));
+  return located(doc.locate(path14), path14, explain(e, valueAt(doc.value, path14)));
 }
-function located(origin, path10, text) {
-  const where2 = formatPath(path10);
+function located(origin, path14, text) {
+  const where2 = formatPath(path14);
   return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -42647,15 +45274,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path10 = [];
+  const path14 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path10.push(segment);
+    path14.push(segment);
     node = child(node, segment);
   }
-  return path10;
+  return path14;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -42664,8 +45291,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path10) {
-  return path10.reduce(child, root);
+function valueAt(root, path14) {
+  return path14.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -42680,8 +45307,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path10) {
-  return path10.map(
+function formatPath(path14) {
+  return path14.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -42752,15 +45379,15 @@ function makeDocument(file, index, value, doc, lc, text) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path10) => {
-    for (let n = path10.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path10.slice(0, n), true);
+  const locate2 = (path14) => {
+    for (let n = path14.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path14.slice(0, n), true);
       if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path10) => {
-    const node = doc.getIn(path10, true);
+  const locateBlockText = (path14) => {
+    const node = doc.getIn(path14, true);
     if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
@@ -42779,18 +45406,85 @@ function firstLine(message) {
   return message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
 }
 
+// src/io/config-paths.ts
+var fs2 = __toESM(require("fs"));
+var path2 = __toESM(require("path"));
+function isPattern(source) {
+  return glob().isDynamicPattern(source);
+}
+function globDirs(root, pattern) {
+  const found = glob().globSync(pattern, {
+    cwd: root,
+    onlyDirectories: true,
+    absolute: true,
+    expandDirectories: false,
+    followSymbolicLinks: false
+  });
+  return [...new Set(found.map((d) => path2.resolve(d)))].filter((d) => fs2.statSync(d).isDirectory()).sort();
+}
+function glob() {
+  return require_dist3();
+}
+function entryPathProblems(e, at) {
+  const source = String(e.source);
+  const output = String(e.output);
+  const out = [];
+  const error4 = (field, message) => out.push({ ...at([field]), message, severity: "error" });
+  if (isPattern(output.replace(/\{name\}/g, "x")))
+    error4("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
+  else if (isPattern(source) && !output.includes("{name}"))
+    error4(
+      "output",
+      `source "${source}" is a pattern, so every app it matches would write to "${output}"; put {name} in the output (e.g. deploy/{name})`
+    );
+  if (isPattern(source) && typeof e.name === "string")
+    error4(
+      "name",
+      `name: "${e.name}" cannot name every app of the pattern "${source}"; each is named after its directory`
+    );
+  return out;
+}
+function sharedOutputProblems(apps, cwd) {
+  const out = [];
+  const shown = (p) => path2.relative(cwd, p) || ".";
+  for (const a of apps) {
+    const others = apps.filter((b) => b !== a && b.output === a.output).map((b) => b.name);
+    if (others.length > 0)
+      out.push({
+        ...a.at(["output"]),
+        message: `app ${a.name} writes to ${shown(a.output)}, as ${others.join(", ")} does; give each app its own output`,
+        severity: "error"
+      });
+    const source = apps.find((b) => b.source === a.output);
+    if (source)
+      out.push({
+        ...a.at(["output"]),
+        message: `app ${a.name} would write its output into the source of ${source.name} (${shown(a.output)})`,
+        severity: "error"
+      });
+  }
+  return dedupe2(out);
+}
+function dedupe2(list3) {
+  const seen = /* @__PURE__ */ new Set();
+  return list3.filter((d) => {
+    const key2 = `${d.line}:${d.col}:${d.message}`;
+    return seen.has(key2) ? false : (seen.add(key2), true);
+  });
+}
+
 // src/io/config.ts
 var CONFIG_FILE = "rollgen.yaml";
 function findConfig(dir) {
-  for (let d = path2.resolve(dir); ; d = path2.dirname(d)) {
-    const candidate = path2.join(d, CONFIG_FILE);
-    if (fs2.existsSync(candidate)) return candidate;
-    if (path2.dirname(d) === d) return void 0;
+  for (let d = path3.resolve(dir); ; d = path3.dirname(d)) {
+    const candidate = path3.join(d, CONFIG_FILE);
+    if (fs3.existsSync(candidate)) return candidate;
+    if (path3.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
-  const shown = path2.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown, fs2.readFileSync(file, "utf8"));
+  const shown = path3.relative(cwd, file) || file;
+  const { documents, diagnostics } = parseYamlStream(shown, fs3.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
@@ -42805,16 +45499,23 @@ function readConfig(file, cwd) {
     ]);
   const problems = validateSchema("rollgen-config", doc);
   if (problems.length > 0) throw new InputError(problems);
-  const root = path2.dirname(file);
+  const root = path3.dirname(file);
   const out = [];
   const entries = doc.value.apps;
-  const apps = entries.flatMap((e, i) => expandApp(root, e, () => doc.locate(["apps", i]), out));
+  const placed = entries.flatMap((e, i) => {
+    const at = (field) => doc.locate(["apps", i, ...field]);
+    const problems2 = entryPathProblems(e, at);
+    out.push(...problems2);
+    return problems2.length > 0 ? [] : expandApp(root, e, () => doc.locate(["apps", i]), out).map((a) => ({ ...a, at }));
+  });
+  out.push(...sharedOutputProblems(placed, cwd));
+  const apps = placed.map(({ at: _at, ...app }) => app);
   checkUniqueNames(apps, doc.locate(["apps"]), out);
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, doc.value.pr ?? {}) };
 }
 function prConfig(root, pr) {
-  const at = (p) => typeof p === "string" ? path2.resolve(root, p) : void 0;
+  const at = (p) => typeof p === "string" ? path3.resolve(root, p) : void 0;
   return {
     ...typeof pr.base === "string" ? { base: pr.base } : {},
     ...at(pr.titleTemplate) ? { titleTemplate: at(pr.titleTemplate) } : {},
@@ -42825,34 +45526,22 @@ function prConfig(root, pr) {
 }
 function expandApp(root, e, at, out) {
   const source = String(e.source);
-  const dirs = source.includes("*") ? globDirs(root, source) : [path2.resolve(root, source)];
+  const dirs = isPattern(source) ? globDirs(root, source) : [path3.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...e.gates } : defaultGatePolicy;
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
   return dirs.map((dir) => {
-    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path2.basename(dir);
+    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path3.basename(dir);
     const removal = e.removal === "two-commits" ? "two-commits" : "one-commit";
     return {
       name,
       source: dir,
-      output: path2.resolve(root, String(e.output).replace(/\{name\}/g, name)),
+      output: path3.resolve(root, String(e.output).replace(/\{name\}/g, name)),
       gates,
       track,
       removal
     };
   });
-}
-function globDirs(root, pattern) {
-  let current = [root];
-  for (const segment of pattern.split("/").filter((s) => s !== "" && s !== ".")) {
-    const re = new RegExp(
-      `^${segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`
-    );
-    current = current.flatMap(
-      (dir) => !segment.includes("*") && !segment.includes("?") ? [path2.join(dir, segment)].filter((p) => fs2.existsSync(p)) : fs2.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith(".")).sort().map((n) => path2.join(dir, n))
-    );
-  }
-  return current.filter((p) => fs2.statSync(p).isDirectory());
 }
 function checkUniqueNames(apps, at, out) {
   const seen = /* @__PURE__ */ new Set();
@@ -42864,36 +45553,36 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs3 = __toESM(require("fs"));
-var path3 = __toESM(require("path"));
+var fs4 = __toESM(require("fs"));
+var path4 = __toESM(require("path"));
 init_errors();
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs3.existsSync(dir)) return { files: [] };
-  const names = fs3.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
+  if (!dir || !fs4.existsSync(dir)) return { files: [] };
+  const names = fs4.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
   return {
     files: names.map((n) => ({
-      path: path3.relative(cwd, path3.join(dir, n)) || n,
-      text: fs3.readFileSync(path3.join(dir, n), "utf8")
+      path: path4.relative(cwd, path4.join(dir, n)) || n,
+      text: fs4.readFileSync(path4.join(dir, n), "utf8")
     }))
   };
 }
 function writeOutputDir(dir, files, remove) {
-  const parent = path3.dirname(path3.resolve(dir));
-  const stage = path3.join(parent, `.${path3.basename(dir)}.rollgen-${process.pid}`);
+  const parent = path4.dirname(path4.resolve(dir));
+  const stage = path4.join(parent, `.${path4.basename(dir)}.rollgen-${process.pid}`);
   const backup = `${stage}.old`;
   try {
-    fs3.mkdirSync(parent, { recursive: true });
-    fs3.rmSync(stage, { recursive: true, force: true });
-    if (fs3.existsSync(dir)) fs3.cpSync(dir, stage, { recursive: true });
-    else fs3.mkdirSync(stage);
-    for (const name of remove) fs3.rmSync(path3.join(stage, name), { force: true });
-    for (const f of files) fs3.writeFileSync(path3.join(stage, f.path), f.content);
-    if (fs3.existsSync(dir)) fs3.renameSync(dir, backup);
-    fs3.renameSync(stage, dir);
-    fs3.rmSync(backup, { recursive: true, force: true });
+    fs4.mkdirSync(parent, { recursive: true });
+    fs4.rmSync(stage, { recursive: true, force: true });
+    if (fs4.existsSync(dir)) fs4.cpSync(dir, stage, { recursive: true });
+    else fs4.mkdirSync(stage);
+    for (const name of remove) fs4.rmSync(path4.join(stage, name), { force: true });
+    for (const f of files) fs4.writeFileSync(path4.join(stage, f.path), f.content);
+    if (fs4.existsSync(dir)) fs4.renameSync(dir, backup);
+    fs4.renameSync(stage, dir);
+    fs4.rmSync(backup, { recursive: true, force: true });
   } catch (e) {
-    if (!fs3.existsSync(dir) && fs3.existsSync(backup)) fs3.renameSync(backup, dir);
-    fs3.rmSync(stage, { recursive: true, force: true });
+    if (!fs4.existsSync(dir) && fs4.existsSync(backup)) fs4.renameSync(backup, dir);
+    fs4.rmSync(stage, { recursive: true, force: true });
     throw new IoError(dir, `could not write the output; it is unchanged (${e.message})`, { cause: e });
   }
 }
@@ -42936,6 +45625,110 @@ var ResourceSet = class _ResourceSet {
   }
 };
 
+// src/render/output-files.ts
+var import_yaml4 = __toESM(require_dist());
+
+// src/state/status.ts
+var STATUS_FILE = "rollgen-status.yaml";
+var STATUS_API_VERSION = "rollgen.dev/v1alpha1";
+var HISTORY_LIMIT = 50;
+var LOCAL_CONFIG = "config.kubernetes.io/local-config";
+function statusDocument(s) {
+  return {
+    apiVersion: STATUS_API_VERSION,
+    kind: "RolloutStatus",
+    // kpt, Config Sync and `kubectl apply -f DIR` skip local-config objects, so the state is never applied.
+    metadata: { name: s.app, annotations: { [LOCAL_CONFIG]: "true" } },
+    rollouts: s.rollouts.map((r) => ({ ...r })),
+    files: [...s.files],
+    history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h }))
+  };
+}
+var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
+function parseStatus(value) {
+  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
+    return `not a ${STATUS_API_VERSION} RolloutStatus`;
+  const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
+  for (const r of rollouts) {
+    if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
+      return "rollouts[] entries need name, phase and stableRevision";
+    }
+    const problem = numbersProblem(r);
+    if (problem) return `rollout ${r.name}: ${problem}`;
+  }
+  const meta = isObject(value.metadata) ? value.metadata : {};
+  return {
+    app: typeof meta.name === "string" ? meta.name : "",
+    rollouts,
+    files: Array.isArray(value.files) ? value.files.map(String) : [],
+    history: Array.isArray(value.history) ? value.history : []
+  };
+}
+function numbersProblem(r) {
+  const count = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+  if (!count(r.step) || !count(r.steps)) return "step and steps must be whole numbers";
+  if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
+  if (r.draining === void 0) return void 0;
+  return count(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
+}
+
+// src/yaml/serialize.ts
+var import_yaml3 = __toESM(require_dist());
+var OPTIONS = {
+  // 1.1 rules quote strings such as on/yes/off that kubectl's YAML 1.1 parser would read as booleans.
+  version: "1.1",
+  lineWidth: 0,
+  minContentWidth: 0,
+  indent: 2,
+  indentSeq: true,
+  aliasDuplicateObjects: false,
+  singleQuote: false
+};
+function serializeValue(value) {
+  return (0, import_yaml3.stringify)(value, OPTIONS);
+}
+function serializeDocuments(values) {
+  return values.map((v) => serializeValue(v)).join("---\n");
+}
+function serializeDocument(doc) {
+  return doc.toString(OPTIONS);
+}
+
+// src/render/output-files.ts
+var KUSTOMIZATION_FILE = "kustomization.yaml";
+var RENDERED_HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
+function objectFiles(objects) {
+  const base = (o) => `${o.kind.toLowerCase()}-${o.metadata.name}`;
+  const counts = /* @__PURE__ */ new Map();
+  for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
+  return objects.map((o) => {
+    const name = (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
+    return { path: `${name}.yaml`, content: RENDERED_HEADER + serializeValue(o) };
+  });
+}
+function kustomizationFile(existing, files, previouslyOwned) {
+  const doc = (0, import_yaml4.parseDocument)(
+    existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
+  );
+  const current = doc.get("resources");
+  const kept = (0, import_yaml4.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
+  const resources = [...kept, ...[...files].sort()];
+  if ((0, import_yaml4.isSeq)(current)) {
+    const seq = current;
+    seq.items = resources.map((r) => doc.createNode(r));
+    seq.flow = false;
+  } else {
+    doc.set("resources", doc.createNode(resources));
+  }
+  return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
+}
+function statusFile(status) {
+  return {
+    path: STATUS_FILE,
+    content: "# rollgen state; not listed in kustomization.yaml, so never applied.\n" + serializeValue(statusDocument(status))
+  };
+}
+
 // generators/types.ts
 function defineGenerator(generator) {
   return generator;
@@ -42956,8 +45749,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path10) {
-  const backend2 = isObject(path10.backend) ? path10.backend : {};
+function backendService(path14) {
+  const backend2 = isObject(path14.backend) ? path14.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -43582,8 +46375,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path10, service) {
-  const copy = cloneJson(path10);
+function retarget(path14, service) {
+  const copy = cloneJson(path14);
   copy.backend.service.name = service;
   return copy;
 }
@@ -43666,8 +46459,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements(path14) {
+  return path14.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -43682,9 +46475,9 @@ function specificity(p) {
 function matchStablePath(objects, request3) {
   const host = normalizeHost(request3.host);
   const requestPath2 = request3.path.split(/[?#]/)[0] || "/";
-  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path10) => ({ object, path: path10, tier: hostTier(path10.host, host) }))).filter((c) => c.tier > 0);
-  const tier = Math.max(0, ...candidates.map((c) => c.tier));
-  const hits = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path14) => ({ object, path: path14, tier: hostTier(path14.host, host) }))).filter((c) => c.tier > 0);
+  const tier = Math.max(0, ...candidates2.map((c) => c.tier));
+  const hits = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits.length === 0) return void 0;
   const best = hits.reduce((a, b) => specificity(b.path) > specificity(a.path) ? b : a);
   return { object: best.object, path: best.path };
@@ -43694,10 +46487,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path14 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path10) return { object, prefix, path: path10 };
+    if (path14) return { object, prefix, path: path14 };
   }
   return void 0;
 }
@@ -43756,7 +46549,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path10) => conditions.map((condition) => ({ order, ingress, path: path10, condition })));
+  return paths.flatMap((path14) => conditions.map((condition) => ({ order, ingress, path: path14, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -44038,11 +46831,11 @@ function patchRule(rule, action, managed, routes) {
   const http = isObject(rule.http) ? rule.http : void 0;
   if (!http || !Array.isArray(http.paths)) return rule;
   const out = [];
-  for (const path10 of http.paths) {
-    const backend2 = isObject(path10) ? backendOf(path10.backend) : {};
+  for (const path14 of http.paths) {
+    const backend2 = isObject(path14) ? backendOf(path14.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path10) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path10, r)));
-    out.push(path10);
+    if (isObject(path14) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path14, r)));
+    out.push(path14);
   }
   return { ...rule, http: { ...http, paths: out } };
 }
@@ -44293,10 +47086,10 @@ function queryString(values, request3) {
 
 // generators/aws-alb/simulate.ts
 function simulate2(objects, request3) {
-  const path10 = requestPath(request3);
+  const path14 = requestPath(request3);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path10) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path14) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions = findKey(annotations, "conditions", p.service);
       const verdict = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request3);
@@ -44789,11 +47582,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path10, actual, want] of expected) {
+  for (const [path14, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path10.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path10).line
+        message: `template output ${path14.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path14).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -44835,7 +47628,7 @@ function check3(ctx) {
     }
     if (original && input2) out.push(...checkTemplate(ctx, ref, input2, steps));
   }
-  return dedupe2(out);
+  return dedupe3(out);
 }
 function checkTemplate(ctx, ref, input2, steps) {
   const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
@@ -44896,7 +47689,7 @@ function readNames(node, out = /* @__PURE__ */ new Set()) {
   }
   return out;
 }
-function dedupe2(list3) {
+function dedupe3(list3) {
   const seen = /* @__PURE__ */ new Set();
   return list3.filter((d) => {
     const key2 = `${d.file}:${d.line}:${d.col}:${d.message}`;
@@ -45515,13 +48308,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request3, requestPath2) {
-  const path10 = pathRank(match.path, requestPath2);
-  if (!path10) return void 0;
+  const path14 = pathRank(match.path, requestPath2);
+  if (!path14) return void 0;
   if (typeof match.method === "string" && match.method !== (request3.method ?? "GET").toUpperCase()) return void 0;
   const headers = list2(match.headers);
   const query = list2(match.queryParams);
   if (!headersFit(headers, request3.headers) || !queryFits(query, request3.query)) return void 0;
-  return [...path10, match.method !== void 0 ? 1 : 0, headers.length, query.length];
+  return [...path14, match.method !== void 0 ? 1 : 0, headers.length, query.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -45533,8 +48326,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements2(path14) {
+  return path14.split("/").filter((e) => e !== "");
 }
 function headersFit(matches2, headers) {
   const seen = /* @__PURE__ */ new Set();
@@ -45961,13 +48754,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path14 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path10) continue;
+    if (!path14) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path10.service ?? "<resource backend>",
+      service: path14.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -46207,9 +49000,9 @@ function headerValue4(headers, name) {
   const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
   return found === void 0 ? void 0 : headers[found];
 }
-function readInt(value, fallback) {
+function readInt(value, fallback2) {
   const n = value === void 0 ? NaN : Number.parseInt(value, 10);
-  return Number.isFinite(n) && n >= 0 ? n : fallback;
+  return Number.isFinite(n) && n >= 0 ? n : fallback2;
 }
 function split2(stable, canary, canaryUnits, total, rule) {
   if (canaryUnits <= 0 || stable === canary) return { backends: [{ service: stable, share: 1 }], rule };
@@ -46380,10 +49173,10 @@ var options_schema_default7 = {
 // generators/istio/options.ts
 var ISTIO_GROUP = "networking.istio.io";
 var KRUISE_CANARY_SUBSET = "canary";
-function splitName(raw, fallback) {
+function splitName(raw, fallback2) {
   const bare = raw.replace(/\.svc\.cluster\.local$/, "").replace(/\.cluster\.local$/, "");
   const dot = bare.indexOf(".");
-  if (dot < 0) return { name: bare, ...fallback !== void 0 ? { namespace: fallback } : {} };
+  if (dot < 0) return { name: bare, ...fallback2 !== void 0 ? { namespace: fallback2 } : {} };
   return { name: bare.slice(0, dot), namespace: bare.slice(dot + 1) };
 }
 var groupOf2 = (apiVersion) => apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
@@ -46457,8 +49250,8 @@ function selectRules(vs, target, roles, managedNames) {
   return { rules, problems };
 }
 function pickDefaultHttp(vs, managed, add, problems) {
-  const candidates = rulesOf(vs, "http").map((r, i) => ({ r, i })).filter(({ r }) => !managed.includes(String(r.name)));
-  const pick2 = candidates.length === 1 ? candidates[0] : candidates.find(({ r }) => r.name === void 0);
+  const candidates2 = rulesOf(vs, "http").map((r, i) => ({ r, i })).filter(({ r }) => !managed.includes(String(r.name)));
+  const pick2 = candidates2.length === 1 ? candidates2[0] : candidates2.find(({ r }) => r.name === void 0);
   if (pick2) add("http", pick2.i);
   else problems.push("has several named http routes and the rollout names none; list them in virtualService.routes");
 }
@@ -46950,8 +49743,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path10 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path10.toLowerCase() : path10;
+  const path14 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path14.toLowerCase() : path14;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -47340,11 +50133,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers.push(h);
   }
-  const path10 = isObject(m.path) ? {
+  const path14 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
+  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path14 ? { path: path14 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -47363,14 +50156,14 @@ var KRUISE_INGRESS_CLASSES = {
   higress: "higress",
   mse: "mse"
 };
-function providerFromKruiseRouting(doc, routing, path10, out) {
+function providerFromKruiseRouting(doc, routing, path14, out) {
   const refs = [];
   const ingress = obj(routing.ingress);
   if (routing.ingress !== void 0) {
     const classType = str(ingress.classType) ?? "nginx";
     const provider = KRUISE_INGRESS_CLASSES[classType];
     if (!provider) {
-      const o = doc.locate([...path10, "ingress", "classType"]);
+      const o = doc.locate([...path14, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
@@ -47379,7 +50172,7 @@ function providerFromKruiseRouting(doc, routing, path10, out) {
     } else {
       refs.push({
         provider,
-        origin: doc.locate([...path10, "ingress"]),
+        origin: doc.locate([...path14, "ingress"]),
         options: { ingresses: [str(ingress.name) ?? ""] }
       });
     }
@@ -47387,7 +50180,7 @@ function providerFromKruiseRouting(doc, routing, path10, out) {
   if (routing.gateway !== void 0) {
     refs.push({
       provider: "gateway-api",
-      origin: doc.locate([...path10, "gateway"]),
+      origin: doc.locate([...path14, "gateway"]),
       options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] }
     });
   }
@@ -47396,14 +50189,14 @@ function providerFromKruiseRouting(doc, routing, path10, out) {
     const istio = custom.every(isIstioRef);
     refs.push({
       provider: istio ? "istio" : "custom",
-      origin: doc.locate([...path10, "customNetworkRefs"]),
+      origin: doc.locate([...path14, "customNetworkRefs"]),
       options: { refs: custom }
     });
   }
   return refs;
 }
-function providersFromArgo(doc, routing, path10) {
-  const at = (key2) => doc.locate([...path10, key2]);
+function providersFromArgo(doc, routing, path14) {
+  const at = (key2) => doc.locate([...path14, key2]);
   const refs = [];
   if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
   if (routing.nginx !== void 0)
@@ -47550,18 +50343,18 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path10 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path10, out);
-    if (!applyAction(doc, state, e, path10, wc, out)) return;
-    steps.push(snapshot(doc.locate(path10), state, wc.managed));
+    const path14 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path14, out);
+    if (!applyAction(doc, state, e, path14, wc, out)) return;
+    steps.push(snapshot(doc.locate(path14), state, wc.managed));
   });
   return steps;
 }
-function applyPause(doc, steps, pause, path10, out) {
+function applyPause(doc, steps, pause, path14, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path10),
+      ...doc.locate(path14),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -47573,14 +50366,14 @@ function applyPause(doc, steps, pause, path10, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path10, wc, out) {
+function applyAction(doc, state, e, path14, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error2(
           doc,
-          [...path10, "setCanaryScale"],
+          [...path14, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -47590,7 +50383,7 @@ function applyAction(doc, state, e, path10, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path10, kind]),
+      ...doc.locate([...path14, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -47635,13 +50428,13 @@ function mirrorMatches(list3) {
   return list3.map((m) => {
     const e = obj(m);
     const headers = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path10 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path14 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers,
       queryParams: [],
       cookies: [],
-      ...path10 ? { path: { type: path10.type === "Prefix" ? "PathPrefix" : path10.type, value: path10.value } } : {},
+      ...path14 ? { path: { type: path14.type === "Prefix" ? "PathPrefix" : path14.type, value: path14.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -47658,8 +50451,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path10, message) {
-  return { ...doc.locate(path10), message, severity: "error" };
+function error2(doc, path14, message) {
+  return { ...doc.locate(path14), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -47759,13 +50552,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path10, v1beta1) {
+function kruiseStep(doc, raw, path14, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path10),
+    origin: doc.locate(path14),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -47809,8 +50602,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path10, message) {
-  const o = doc.locate(path10);
+function error3(doc, path14, message) {
+  const o = doc.locate(path14);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -48194,48 +50987,6 @@ function checkOneRolloutPerWorkload(specs, out) {
   }
 }
 
-// src/state/status.ts
-var STATUS_FILE = "rollgen-status.yaml";
-var STATUS_API_VERSION = "rollgen.dev/v1alpha1";
-var HISTORY_LIMIT = 50;
-function statusDocument(s) {
-  return {
-    apiVersion: STATUS_API_VERSION,
-    kind: "RolloutStatus",
-    metadata: { name: s.app },
-    rollouts: s.rollouts.map((r) => ({ ...r })),
-    files: [...s.files],
-    history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h }))
-  };
-}
-var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
-function parseStatus(value) {
-  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
-    return `not a ${STATUS_API_VERSION} RolloutStatus`;
-  const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
-  for (const r of rollouts) {
-    if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
-      return "rollouts[] entries need name, phase and stableRevision";
-    }
-    const problem = numbersProblem(r);
-    if (problem) return `rollout ${r.name}: ${problem}`;
-  }
-  const meta = isObject(value.metadata) ? value.metadata : {};
-  return {
-    app: typeof meta.name === "string" ? meta.name : "",
-    rollouts,
-    files: Array.isArray(value.files) ? value.files.map(String) : [],
-    history: Array.isArray(value.history) ? value.history : []
-  };
-}
-function numbersProblem(r) {
-  const count = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
-  if (!count(r.step) || !count(r.steps)) return "step and steps must be whole numbers";
-  if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
-  if (r.draining === void 0) return void 0;
-  return count(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
-}
-
 // src/run/apps.ts
 function locateApps(req) {
   const found = locate(req);
@@ -48245,14 +50996,14 @@ function locate(req) {
   const [first, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first ? path4.resolve(req.cwd, first) : void 0, ...defaults }];
-  if (first && isDir(path4.resolve(req.cwd, first))) {
-    const source = path4.resolve(req.cwd, first);
+    return [{ name: "stdin", source: "-", output: first ? path5.resolve(req.cwd, first) : void 0, ...defaults }];
+  if (first && isDir(path5.resolve(req.cwd, first))) {
+    const source = path5.resolve(req.cwd, first);
     return [
-      { name: path4.basename(source), source, output: second ? path4.resolve(req.cwd, second) : void 0, ...defaults }
+      { name: path5.basename(source), source, output: second ? path5.resolve(req.cwd, second) : void 0, ...defaults }
     ];
   }
-  const configFile = req.config ? path4.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path5.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
@@ -48265,16 +51016,16 @@ function locate(req) {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path4.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path5.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
 }
 function usesConfig(req) {
-  return req.file !== "-" && !(req.args[0] && isDir(path4.resolve(req.cwd, req.args[0])));
+  return req.file !== "-" && !(req.args[0] && isDir(path5.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs4.existsSync(p) && fs4.statSync(p).isDirectory();
+  return fs5.existsSync(p) && fs5.statSync(p).isDirectory();
 }
 function loadSource(loc, files) {
   const docs = [];
@@ -48298,8 +51049,10 @@ function readOutput(loc, cwd) {
   let kustomization;
   const objects = [];
   const diagnostics = [];
+  const renderedFiles = [];
   for (const f of contents.files) {
-    const base = path4.basename(f.path);
+    const base = path5.basename(f.path);
+    if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
     const parsed = parseYamlStream(f.path, f.text);
     diagnostics.push(...parsed.diagnostics);
@@ -48313,7 +51066,8 @@ function readOutput(loc, cwd) {
   return {
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization } : {},
-    resources: new ResourceSet(objects)
+    resources: new ResourceSet(objects),
+    renderedFiles
   };
 }
 function statusOf(doc, out) {
@@ -48480,9 +51234,11 @@ function rolloutTarget(prev, next) {
       return prev?.phase === "Promoting" ? { kind: "cleanup" } : { kind: "revert" };
   }
 }
-function gateFor(app, previous, t) {
+function gateFor(app, previous, t, startedBy = "pr") {
   const gates = movingTargets(previous, t).map(({ name, target }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
+    if (startedBy === "person" && (target.kind === "adopt" || target.kind === "step" && target.step <= 1))
+      return { kind: "automatic" };
     return r ? rolloutGate(
       r.plan.startGate,
       r.plan.steps.map((s) => s.gate),
@@ -48798,11 +51554,11 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path9 = __toESM(require("path"));
+var path13 = __toESM(require("path"));
 init_errors();
 
 // src/run/advance-command.ts
-var path6 = __toESM(require("path"));
+var path11 = __toESM(require("path"));
 init_errors();
 
 // src/render/phase.ts
@@ -48819,66 +51575,6 @@ function describePhase(p, steps) {
     case "draining":
       return "draining (routes to stable only; canary workloads are removed by the next advance)";
   }
-}
-
-// src/render/output-files.ts
-var import_yaml4 = __toESM(require_dist());
-
-// src/yaml/serialize.ts
-var import_yaml3 = __toESM(require_dist());
-var OPTIONS = {
-  // 1.1 rules quote strings such as on/yes/off that kubectl's YAML 1.1 parser would read as booleans.
-  version: "1.1",
-  lineWidth: 0,
-  minContentWidth: 0,
-  indent: 2,
-  indentSeq: true,
-  aliasDuplicateObjects: false,
-  singleQuote: false
-};
-function serializeValue(value) {
-  return (0, import_yaml3.stringify)(value, OPTIONS);
-}
-function serializeDocuments(values) {
-  return values.map((v) => serializeValue(v)).join("---\n");
-}
-function serializeDocument(doc) {
-  return doc.toString(OPTIONS);
-}
-
-// src/render/output-files.ts
-var KUSTOMIZATION_FILE = "kustomization.yaml";
-var HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
-function objectFiles(objects) {
-  const base = (o) => `${o.kind.toLowerCase()}-${o.metadata.name}`;
-  const counts = /* @__PURE__ */ new Map();
-  for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
-  return objects.map((o) => {
-    const name = (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
-    return { path: `${name}.yaml`, content: HEADER + serializeValue(o) };
-  });
-}
-function kustomizationFile(existing, files, previouslyOwned) {
-  const doc = (0, import_yaml4.parseDocument)(
-    existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
-  );
-  const current = doc.get("resources");
-  const kept = (0, import_yaml4.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
-  const resources = [...kept, ...[...files].sort()];
-  if ((0, import_yaml4.isSeq)(current)) {
-    const seq = current;
-    seq.items = resources.map((r) => doc.createNode(r));
-    seq.flow = false;
-  } else {
-    doc.set("resources", doc.createNode(resources));
-  }
-  return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
-}
-function statusFile(status) {
-  return {
-    path: STATUS_FILE,
-    content: "# rollgen state; not listed in kustomization.yaml, so never applied.\n" + serializeValue(statusDocument(status))
-  };
 }
 
 // src/render/render-app.ts
@@ -49154,6 +51850,125 @@ function statesAtStep(app, output, step, track) {
   });
 }
 
+// src/run/output-state.ts
+var path7 = __toESM(require("path"));
+init_errors();
+
+// src/state/recover.ts
+var path6 = __toESM(require("path"));
+var MAX_COMBINATIONS = 4096;
+function recoverStatus(app, output, track, peers) {
+  if (output.status) return { kind: "recorded", output };
+  const live = app.rollouts.map((r) => liveVersions(r, output, track));
+  if (live.every((l) => !l.stable)) return { kind: "recorded", output };
+  const perRollout = app.rollouts.map((r, i) => candidates(r, live[i]));
+  const match = firstMatch(app, output, track, peers, perRollout, live);
+  const statuses = match ?? fallback(perRollout, live);
+  if (!statuses) {
+    const canaries = app.rollouts.filter((_, i) => live[i].canary).map((r) => `${r.spec.workload.name}${CANARY_SUFFIX}`);
+    return {
+      kind: "lost",
+      problem: `a canary is live (${canaries.join(", ")}) but no state of the source renders what the output holds`
+    };
+  }
+  const rollouts = statuses.filter((s) => s !== void 0);
+  const status = { app: app.name, rollouts, files: [...output.renderedFiles ?? []], history: [] };
+  const summary = rollouts.map((s) => `${s.name}: ${describe4(s)}`).join(", ");
+  return { kind: "rebuilt", output: { ...output, status }, summary };
+}
+function liveVersions(r, output, track) {
+  const pod = (name, patch) => {
+    const found = output.resources.find("Deployment", name, r.spec.namespace);
+    if (!found || !isRendered(found.object)) return void 0;
+    const template = stripTemplate(podTemplateOf(found.object), track, patch);
+    return { template, revision: templateRevision(template) };
+  };
+  const stable = pod(r.spec.workload.name, r.spec.stablePodMetadata);
+  const canary = pod(`${r.spec.workload.name}${CANARY_SUFFIX}`, r.spec.canaryPodMetadata);
+  return { ...stable ? { stable } : {}, ...canary ? { canary } : {} };
+}
+function isRendered(o) {
+  return o.metadata.annotations?.[REVISION_ANNOTATION] !== void 0;
+}
+function candidates(r, live) {
+  if (!live.stable) return [void 0];
+  const steps = r.plan.steps.length;
+  const base = { name: r.spec.name, steps, step: 0, stableRevision: live.stable.revision };
+  if (!live.canary)
+    return [
+      { ...base, phase: "Adopting" },
+      { ...base, phase: "Healthy" }
+    ];
+  const canaryRevision = live.canary.revision;
+  const numbers = Array.from({ length: steps }, (_, i) => i + 1);
+  return [
+    ...numbers.map((step) => ({ ...base, phase: "Progressing", step, canaryRevision })),
+    ...numbers.map((step) => ({ ...base, phase: "Promoting", step, canaryRevision })),
+    ...numbers.map((draining) => ({ ...base, phase: "Healthy", draining }))
+  ];
+}
+function firstMatch(app, output, track, peers, perRollout, live) {
+  const total = perRollout.reduce((n, c) => n * c.length, 1);
+  if (total > MAX_COMBINATIONS) return void 0;
+  const owned = ownedObjects(output);
+  for (let index = 0; index < total; index++) {
+    let rest = index;
+    const combo = perRollout.map((c) => {
+      const pick2 = c[rest % c.length];
+      rest = Math.floor(rest / c.length);
+      return pick2;
+    });
+    const states = app.rollouts.map((r, i) => {
+      const source = sourcePod(r, track);
+      const phase = renderPhaseOf(combo[i]);
+      return { rollout: r, phase, stablePod: live[i].stable ?? source, canaryPod: live[i].canary ?? source };
+    });
+    if (sameObjects(renderApp(app, states, track, peers), owned)) return combo;
+  }
+  return void 0;
+}
+function fallback(perRollout, live) {
+  if (live.some((l) => l.canary)) return void 0;
+  return perRollout.map((c) => c.find((s) => s?.phase === "Healthy"));
+}
+function ownedObjects(output) {
+  const files = new Set(output.renderedFiles ?? []);
+  const items = output.resources.items.filter((i) => files.has(path6.basename(i.origin.file)));
+  return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
+}
+function sameObjects(rendered, owned) {
+  if (rendered.length !== owned.size) return false;
+  return rendered.every((o) => owned.get(objectKey(o)) === canonicalJson(o));
+}
+function describe4(s) {
+  if (s.draining !== void 0) return "draining (canary workloads are removed next)";
+  if (s.phase === "Progressing") return `step ${s.step} of ${s.steps}`;
+  if (s.phase === "Promoting") return "promoting";
+  return s.phase === "Adopting" ? "adopting" : "stable";
+}
+
+// src/run/output-state.ts
+function readAppOutput(ctx, loc, app, peers) {
+  const output = readOutput(loc, ctx.cwd);
+  const recovery = recoverStatus(app, output, loc.track, peers);
+  if (recovery.kind === "recorded") return recovery.output;
+  const file = path7.relative(ctx.cwd, path7.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  if (recovery.kind === "rebuilt") {
+    ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
+`);
+    return recovery.output;
+  }
+  throw new InputError([
+    {
+      file,
+      line: 1,
+      col: 1,
+      severity: "error",
+      message: `the status file is missing and ${recovery.problem}; nothing was written. Restore it from git: \`git checkout HEAD -- ${file}\`, or if a commit deleted it, \`git checkout "$(git rev-list -1 HEAD -- ${file})^" -- ${file}\``
+    }
+  ]);
+}
+
 // src/run/load.ts
 init_diagnostics();
 init_errors();
@@ -49244,8 +52059,8 @@ function loadQuietly(loc, ctx) {
 }
 
 // src/flow/local-commit.ts
-var fs5 = __toESM(require("fs"));
-var path5 = __toESM(require("path"));
+var fs6 = __toESM(require("fs"));
+var path8 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -49281,19 +52096,19 @@ function describeTarget(target, t) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path5.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path8.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path5.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path8.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs5.existsSync(dir) || path5.dirname(dir) === dir ? dir : existingAncestor(path5.dirname(dir));
+  return fs6.existsSync(dir) || path8.dirname(dir) === dir ? dir : existingAncestor(path8.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path5.resolve(w.output);
+  const dir = path8.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path5.relative(top, dir) || ".";
+  const rel = path8.relative(top, dir) || ".";
   git(["add", "--all", "--", rel], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
@@ -49311,10 +52126,99 @@ ${lines.join("\n")}
 `;
 }
 
+// src/run/local-gates.ts
+var path10 = __toESM(require("path"));
+init_errors();
+
+// src/flow/checkout.ts
+var fs7 = __toESM(require("fs"));
+var path9 = __toESM(require("path"));
+init_errors();
+function readCheckout(git, dir, pr, baseFlag, paths) {
+  const root = gitTopLevel(git, dir);
+  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
+  const branch = currentBranch(git, root);
+  const base = baseFlag ?? pr.base ?? branch;
+  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
+  if (branch && branch !== base)
+    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
+  const rel = paths.map((p) => path9.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
+  if (dirty)
+    throw new StateError(
+      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
+${dirty}`
+    );
+  const head = git(["rev-parse", "HEAD"], root).trim();
+  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
+  const read = (repoPath) => {
+    const file = path9.join(root, repoPath);
+    return fs7.existsSync(file) ? fs7.readFileSync(file, "utf8") : void 0;
+  };
+  return { root, base, head, tree, read };
+}
+function currentBranch(git, root) {
+  try {
+    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
+  } catch {
+    return void 0;
+  }
+}
+function landedAt(git, root, output) {
+  const file = path9.relative(root, path9.join(output, STATUS_FILE));
+  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
+  return out ? new Date(out) : void 0;
+}
+function readTemplate(file, cwd, configFile) {
+  if (!file) return void 0;
+  const shown = path9.relative(cwd, file) || file;
+  if (!fs7.existsSync(file))
+    throw new InputError([
+      {
+        file: path9.relative(cwd, configFile) || configFile,
+        line: 1,
+        col: 1,
+        message: `pr: template ${shown} does not exist`,
+        severity: "error"
+      }
+    ]);
+  return { file: shown, text: fs7.readFileSync(file, "utf8") };
+}
+
+// src/run/local-gates.ts
+function localGateHold(ctx, app, w) {
+  const gate = gateFor(app, w.before.status, w.transition, "person");
+  if (gate.kind === "automatic") return void 0;
+  const target = targetOf(w.before.status, w.transition, w.command);
+  const what = target.kind === "step" ? `step ${target.step}` : target.kind;
+  const override = `\`rollgen promote ${w.app} --commit\` passes it now`;
+  if (gate.kind === "manual")
+    return `${w.app}: ${what} waits for a manual gate (a pause without duration); ${override}`;
+  return timedHold(ctx, w, gate, what, override);
+}
+function timedHold(ctx, w, gate, what, override) {
+  const edges = flowEdges(ctx);
+  const top = gitTopLevel(edges.git, path10.resolve(w.output));
+  const landed = top ? landedAt(edges.git, top, path10.resolve(w.output)) : void 0;
+  if (!landed)
+    return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
+  const left = Math.ceil((landed.getTime() + gate.seconds * 1e3 - edges.now().getTime()) / 1e3);
+  if (left <= 0) return void 0;
+  return `${w.app}: ${what} waits for a timed gate of ${gate.seconds}s from ${landed.toISOString()}: ${left}s left; ${override}`;
+}
+function reportHeld(held) {
+  if (held.length > 0) throw new StateError(`gate not passed:
+${held.map((h) => `  ${h}`).join("\n")}`);
+}
+
 // src/run/advance-command.ts
 async function stateCommand(ctx, args, opts, command) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+  const planned = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+  const holds = planned.map(
+    (w, i) => w && opts.commit && command.kind === "advance" ? localGateHold(ctx, apps[i].app, w) : void 0
+  );
+  const writes = planned.map((w, i) => holds[i] ? void 0 : w);
   if (opts.commit)
     checkCommittable(
       ctx,
@@ -49326,9 +52230,10 @@ async function stateCommand(ctx, args, opts, command) {
     ctx.stdout(w.summary);
     if (opts.commit) commitOutput(ctx, w);
   }
-  if (writes.every((w) => !w))
+  if (planned.every((w) => !w))
     ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(", ")} up to date
 `);
+  reportHeld(holds.filter((h) => h !== void 0));
 }
 function planWrite(ctx, loc, app, command, peers) {
   if (!loc.output)
@@ -49336,7 +52241,7 @@ function planWrite(ctx, loc, app, command, peers) {
       [],
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
     );
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return void 0;
   const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
@@ -49359,69 +52264,14 @@ function planWrite(ctx, loc, app, command, peers) {
     command,
     transition: t,
     summary: lines.join("\n") + `
-wrote ${path6.relative(ctx.cwd, loc.output) || "."}
+wrote ${path11.relative(ctx.cwd, loc.output) || "."}
 `
   };
 }
 
-// src/flow/checkout.ts
-var fs6 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
-init_errors();
-function readCheckout(git, dir, pr, baseFlag, paths) {
-  const root = gitTopLevel(git, dir);
-  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
-  const branch = currentBranch(git, root);
-  const base = baseFlag ?? pr.base ?? branch;
-  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
-  if (branch && branch !== base)
-    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path7.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
-  if (dirty)
-    throw new StateError(
-      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
-${dirty}`
-    );
-  const head = git(["rev-parse", "HEAD"], root).trim();
-  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
-  const read = (repoPath) => {
-    const file = path7.join(root, repoPath);
-    return fs6.existsSync(file) ? fs6.readFileSync(file, "utf8") : void 0;
-  };
-  return { root, base, head, tree, read };
-}
-function currentBranch(git, root) {
-  try {
-    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
-  } catch {
-    return void 0;
-  }
-}
-function landedAt(git, root, output) {
-  const file = path7.relative(root, path7.join(output, STATUS_FILE));
-  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
-  return out ? new Date(out) : void 0;
-}
-function readTemplate(file, cwd, configFile) {
-  if (!file) return void 0;
-  const shown = path7.relative(cwd, file) || file;
-  if (!fs6.existsSync(file))
-    throw new InputError([
-      {
-        file: path7.relative(cwd, configFile) || configFile,
-        line: 1,
-        col: 1,
-        message: `pr: template ${shown} does not exist`,
-        severity: "error"
-      }
-    ]);
-  return { file: shown, text: fs6.readFileSync(file, "utf8") };
-}
-
 // src/flow/proposal.ts
 var import_crypto2 = require("crypto");
-var path8 = __toESM(require("path"));
+var path12 = __toESM(require("path"));
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
@@ -49584,7 +52434,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix(path8.relative(i.repoRoot, path8.resolve(i.write.output))) || ".";
+  const output = posix(path12.relative(i.repoRoot, path12.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -49609,8 +52459,8 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path8.resolve(i.write.output);
-  const rel = (name) => posix(path8.relative(i.repoRoot, path8.join(out, name)));
+  const out = path12.resolve(i.write.output);
+  const rel = (name) => posix(path12.relative(i.repoRoot, path12.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
@@ -49631,7 +52481,7 @@ function sha(text) {
   return (0, import_crypto2.createHash)("sha256").update(text).digest("hex");
 }
 function posix(p) {
-  return p.split(path8.sep).join("/");
+  return p.split(path12.sep).join("/");
 }
 
 // src/flow/templates/index.ts
@@ -49687,7 +52537,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path9.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path13.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -49850,7 +52700,7 @@ async function renderCommand(ctx, args, opts) {
   if (apps.length !== 1)
     throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(", ")}`);
   const [{ loc, app }] = apps;
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: "advance" }, loc.track, loc.removal).states;
   ctx.stdout(serializeDocuments(renderApp(app, states, loc.track, peers)));
 }
@@ -49935,7 +52785,7 @@ async function simulateCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (apps.length !== 1) throw new InputError([], "simulate evaluates one app; name it");
   const [{ loc, app }] = apps;
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : app.rollouts.map(
     (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
   );
@@ -49974,7 +52824,7 @@ function pairs(list3, lower = false) {
 async function statusCommand(ctx, args, opts) {
   const apps = await loadApps(ctx, args, opts);
   const rows = apps.flatMap(({ loc, app }) => {
-    const status = readOutput(loc, ctx.cwd).status;
+    const status = readAppOutput(ctx, loc, app).status;
     return app.rollouts.map((r) => {
       const s = status?.rollouts.find((x) => x.name === r.spec.name);
       const pending = s && sourcePod(r, loc.track).revision !== (s.canaryRevision ?? s.stableRevision);
@@ -50113,8 +52963,8 @@ async function main(argv, ctx = processContext()) {
 function processContext() {
   return {
     cwd: process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: pipeSafeWriter(process.stdout),
+    stderr: pipeSafeWriter(process.stderr),
     readStdin: () => readStdin(process.stdin)
   };
 }

@@ -8,6 +8,7 @@ import { TrackLabel, defaultTrackLabel } from '../render/track';
 import type { Removal } from '../state/lifecycle';
 import { validateSchema } from '../spec/validate-schema';
 import { parseYamlStream } from '../yaml/parse';
+import { EntryLocator, entryPathProblems, globDirs, isPattern, sharedOutputProblems } from './config-paths';
 
 export const CONFIG_FILE = 'rollgen.yaml';
 
@@ -67,7 +68,14 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   const root = path.dirname(file);
   const out: Diagnostic[] = [];
   const entries = (doc.value as { apps: Record<string, unknown>[] }).apps;
-  const apps = entries.flatMap((e, i) => expandApp(root, e, () => doc.locate(['apps', i]), out));
+  const placed = entries.flatMap((e, i) => {
+    const at: EntryLocator = (field) => doc.locate(['apps', i, ...field]);
+    const problems = entryPathProblems(e, at);
+    out.push(...problems);
+    return problems.length > 0 ? [] : expandApp(root, e, () => doc.locate(['apps', i]), out).map((a) => ({ ...a, at }));
+  });
+  out.push(...sharedOutputProblems(placed, cwd));
+  const apps = placed.map(({ at: _at, ...app }) => app);
   checkUniqueNames(apps, doc.locate(['apps']), out);
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, (doc.value as { pr?: Record<string, unknown> }).pr ?? {}) };
@@ -91,7 +99,7 @@ function expandApp(
   out: Diagnostic[],
 ): AppConfig[] {
   const source = String(e.source);
-  const dirs = source.includes('*') ? globDirs(root, source) : [path.resolve(root, source)];
+  const dirs = isPattern(source) ? globDirs(root, source) : [path.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: 'error' });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...(e.gates as Partial<GatePolicy>) } : defaultGatePolicy;
   const track = isObject(e.trackLabel)
@@ -109,29 +117,6 @@ function expandApp(
       removal,
     };
   });
-}
-
-/** `*` and `?` within path segments; enough for `apps/*` and keeps the dependency list short. */
-function globDirs(root: string, pattern: string): string[] {
-  let current = [root];
-  for (const segment of pattern.split('/').filter((s) => s !== '' && s !== '.')) {
-    const re = new RegExp(
-      `^${segment
-        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-        .replace(/\*/g, '[^/]*')
-        .replace(/\?/g, '[^/]')}$`,
-    );
-    current = current.flatMap((dir) =>
-      !segment.includes('*') && !segment.includes('?')
-        ? [path.join(dir, segment)].filter((p) => fs.existsSync(p))
-        : fs
-            .readdirSync(dir)
-            .filter((n) => re.test(n) && !n.startsWith('.'))
-            .sort()
-            .map((n) => path.join(dir, n)),
-    );
-  }
-  return current.filter((p) => fs.statSync(p).isDirectory());
 }
 
 function checkUniqueNames(
