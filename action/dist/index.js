@@ -45905,23 +45905,47 @@ function holders(blockers) {
 
 // generators/aliyun-alb/orders.ts
 var demandId = (d) => `${d.app}\0${d.rollout}\0${d.ingress}`;
-function allocateOrders(held, demands2) {
+function allocateOrders(held, demands2, committed = []) {
   const taken = /* @__PURE__ */ new Map();
   for (const h of held) hold(taken, h);
+  for (const c of [...committed].sort((a, b) => cmp(a.app, b.app) || cmp(a.ingress, b.ingress) || a.order - b.order))
+    hold(taken, { ...c, what: committedWhat(c.ingress) });
   const orders = /* @__PURE__ */ new Map();
   const failures = [];
   for (const d of [...demands2].sort(byBoundThenName)) {
-    const free = freeBelow(taken, d.listeners, d.bound).slice(0, d.slots.length);
-    if (free.length < d.slots.length) {
+    const assigned = assignSlots(taken, d, committed);
+    if (!assigned) {
       failures.push(failure(taken, d));
       continue;
     }
-    const assigned = new Map(d.slots.map((slot, i) => [slot, free[d.slots.length - 1 - i]]));
     for (const [slot, order] of assigned)
       hold(taken, { app: d.app, what: `canary Ingress "${slot}"`, origin: d.origin, order, listeners: d.listeners });
     orders.set(demandId(d), assigned);
   }
   return { orders, failures };
+}
+var committedWhat = (ingress) => `committed canary Ingress "${ingress}"`;
+function assignSlots(taken, d, committed) {
+  const out = /* @__PURE__ */ new Map();
+  let upper = d.bound;
+  for (let i = d.slots.length - 1; i >= 0; i--) {
+    const slot = d.slots[i];
+    const own = committed.find(
+      (c) => c.app === d.app && c.ingress === slot && c.listeners.join() === d.listeners.join()
+    );
+    const keep = own && own.order < upper && holdsOwn(taken, d, own) ? own.order : void 0;
+    const order = keep ?? freeBelow(taken, d.listeners, upper)[0];
+    if (order === void 0) return void 0;
+    out.set(slot, order);
+    upper = order;
+  }
+  return new Map(d.slots.map((slot) => [slot, out.get(slot)]));
+}
+function holdsOwn(taken, d, c) {
+  return d.listeners.every((l) => {
+    const h = taken.get(l)?.get(c.order);
+    return h !== void 0 && h.app === c.app && h.what === committedWhat(c.ingress);
+  });
 }
 function hold(taken, h) {
   for (const l of h.listeners) {
@@ -45964,15 +45988,30 @@ var cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
 
 // generators/aliyun-alb/repo-orders.ts
 function repoOrders(peers) {
+  return repoAllocation(peers).allocation;
+}
+function repoAllocation(peers) {
   const albConfigs = albConfigsByClass(peers.flatMap((p) => p.resources.items.map((i) => i.object)));
   const listenersOf = (source) => {
     const r = ingressListeners(source.object, albConfigs);
     return "listeners" in r ? r.listeners : DEFAULT_LISTENERS;
   };
-  return allocateOrders(
-    heldOrders(peers, listenersOf),
-    peers.flatMap((p) => demands(p, listenersOf))
-  );
+  const held = heldOrders(peers, listenersOf);
+  const all = peers.flatMap((p) => demands(p, listenersOf));
+  const committed = committedOrders(peers, listenersOf);
+  return { allocation: allocateOrders(held, all, committed), held, demands: all, committed };
+}
+function committedOrders(peers, listenersOf) {
+  const out = [];
+  for (const app of [...new Set(peers.map((p) => p.app))]) {
+    const committed = peers.find((p) => p.app === app)?.committed;
+    for (const item of committed?.items ?? []) {
+      const order = item.object.kind === "Ingress" && isAlbCanary(item.object) ? readOrder(item.object) : void 0;
+      if (order === void 0) continue;
+      out.push({ app, ingress: item.object.metadata.name, origin: item.origin, order, listeners: listenersOf(item) });
+    }
+  }
+  return out;
 }
 function canarySlots(steps, stable) {
   const weighted2 = (s) => (s.weight ?? 0) > 0;
@@ -46092,6 +46131,73 @@ function claims(_ctx) {
 }
 function checkRepo(peers) {
   return repoOrders(peers).failures.map(describeFailure);
+}
+
+// generators/aliyun-alb/committed.ts
+init_diagnostics();
+function committedByListener(peers) {
+  const albConfigs = albConfigsByClass(peers.flatMap((p) => p.resources.items.map((i) => i.object)));
+  const out = /* @__PURE__ */ new Map();
+  for (const app of [...new Set(peers.map((p) => p.app))]) {
+    for (const item of peers.find((p) => p.app === app)?.committed?.items ?? []) {
+      if (item.object.kind !== "Ingress") continue;
+      const r = ingressListeners(item.object, albConfigs);
+      const order = readOrder(item.object) ?? DEFAULT_ORDER;
+      for (const l of "listeners" in r ? r.listeners : DEFAULT_LISTENERS)
+        out.set(l, [...out.get(l) ?? [], { app, item, order, canary: isAlbCanary(item.object) }]);
+    }
+  }
+  return out;
+}
+function checkCommitted(peers) {
+  const out = [];
+  for (const [listener, placed] of [...committedByListener(peers)].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const p of placed.filter((x) => x.canary)) {
+      const name = p.item.object.metadata.name;
+      const at = p.item.locate(["metadata", "annotations", ORDER]);
+      const others = placed.filter((x) => x !== p && x.order === p.order);
+      if (others.length > 0)
+        out.push(
+          diagnosticAt(
+            at,
+            `committed canary Ingress "${name}" of app ${p.app} holds ${ORDER} ${p.order} on ${describeListener(listener)}, as ${others.map((o) => `Ingress "${o.item.object.metadata.name}" of app ${o.app}`).join(", ")} does: ALB cannot create it (openkruise/rollouts#128); the next rollgen advance of app ${p.app} moves it to a free order`
+          )
+        );
+      const stable = placed.find(
+        (x) => x.app === p.app && !x.canary && name.startsWith(`${x.item.object.metadata.name}-canary`)
+      );
+      if (stable && p.order >= stable.order)
+        out.push(
+          diagnosticAt(
+            at,
+            `committed canary Ingress "${name}" of app ${p.app} has ${ORDER} ${p.order}, not before its stable Ingress (${stable.order}), so it never gets a request`
+          )
+        );
+    }
+  }
+  return out;
+}
+function describeOrders(peers) {
+  const { allocation, held, demands: demands2, committed } = repoAllocation(peers);
+  const rows = /* @__PURE__ */ new Map();
+  const add = (listeners, order, name, what) => {
+    for (const l of listeners) rows.set(l, [...rows.get(l) ?? [], { order, name, what }]);
+  };
+  for (const h of held) add(h.listeners, h.order, h.what.replace(/^Ingress "(.*)"$/, "$1"), `Ingress of app ${h.app}`);
+  for (const d of demands2) {
+    for (const [slot, order] of allocation.orders.get(demandId(d)) ?? []) {
+      const kept = committed.some((c) => c.app === d.app && c.ingress === slot && c.order === order);
+      add(d.listeners, order, slot, `canary of app ${d.app}${kept ? " (committed)" : ""}`);
+    }
+  }
+  return [...rows].sort(([a], [b]) => a.localeCompare(b)).flatMap(([l, list3]) => {
+    const sorted = list3.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+    const width = Math.max(...sorted.map((r) => r.name.length));
+    return [
+      `ALB orders on ${describeListener(l)} (lower first):`,
+      ...sorted.map((r) => `  ${String(r.order).padStart(4)}  ${r.name.padEnd(width)}  ${r.what}`)
+    ];
+  });
 }
 
 // generators/aliyun-alb/features.ts
@@ -46592,6 +46698,8 @@ var aliyun_alb_default = defineGenerator({
   unsupported: unsupportedFeatures,
   claims,
   checkRepo,
+  checkCommitted,
+  describeRepo: describeOrders,
   render: render2,
   simulate
 });
@@ -48952,6 +49060,35 @@ function ingressClaims2(ctx, source) {
   }));
 }
 
+// generators/ingress-nginx/committed.ts
+init_diagnostics();
+function checkCommitted2(peers) {
+  const prefixes = [...new Set(peers.map((p) => p.options.annotationPrefix))];
+  const byRoute = /* @__PURE__ */ new Map();
+  for (const app of [...new Set(peers.map((p) => p.app))]) {
+    for (const item of peers.find((p) => p.app === app)?.committed?.items ?? []) {
+      if (item.object.kind !== "Ingress" || !prefixes.some((x) => isCanaryIngress(item.object, x))) continue;
+      for (const p of ingressPaths(item.object)) {
+        const key2 = `${ingressClass(item.object) ?? "default"} host ${p.host ?? "*"} path ${p.path}`;
+        byRoute.set(key2, [...byRoute.get(key2) ?? [], { app, item }]);
+      }
+    }
+  }
+  const out = [];
+  for (const [route, list3] of byRoute) {
+    const names = new Set(list3.map((x) => `${x.app}/${x.item.object.metadata.name}`));
+    if (names.size < 2) continue;
+    for (const x of list3)
+      out.push(
+        diagnosticAt(
+          x.item.origin,
+          `committed canary Ingress "${x.item.object.metadata.name}" of app ${x.app} shares IngressClass ${route} with ${[...names].filter((n) => n !== `${x.app}/${x.item.object.metadata.name}`).join(", ")}: ingress-nginx honours one canary per host and path; give one app its own host or path`
+        )
+      );
+  }
+  return out;
+}
+
 // generators/ingress-nginx/simulate.ts
 function simulate5(objects, request3) {
   const stable = matchStablePath(objects, request3);
@@ -49040,6 +49177,7 @@ var ingress_nginx_default = defineGenerator({
   check: check6,
   unsupported: unsupportedFeatures2,
   claims: claims6,
+  checkCommitted: checkCommitted2,
   render,
   simulate: simulate5
 });
@@ -49902,13 +50040,14 @@ function peerOf(app, rollout, resources, provider) {
     canaryService
   };
 }
-function repoPeers(apps) {
+function repoPeers(apps, committed) {
   const out = /* @__PURE__ */ new Map();
   for (const app of apps) {
     for (const r of [...app.rollouts, ...app.routings.map((t) => ({ spec: t.spec.rollout, providers: t.providers }))]) {
       for (const p of r.providers) {
         const list3 = out.get(p.generator.id) ?? [];
-        list3.push(peerOf(app.name, r.spec, app.resources, p));
+        const output = committed?.get(app.name);
+        list3.push({ ...peerOf(app.name, r.spec, app.resources, p), ...output ? { committed: output } : {} });
         out.set(p.generator.id, list3);
       }
     }
@@ -52017,6 +52156,15 @@ function conflict(first, app, owner, claim) {
     severity: "error"
   };
 }
+function committedProblems(peers) {
+  return byProvider(peers).flatMap(([id, list3]) => getGenerator(id)?.checkCommitted?.(list3) ?? []);
+}
+function describeAllocations(peers) {
+  return byProvider(peers).flatMap(([id, list3]) => [...getGenerator(id)?.describeRepo?.(list3) ?? []]);
+}
+function byProvider(peers) {
+  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en"));
+}
 
 // src/run/load.ts
 async function loadApps(ctx, args, opts) {
@@ -52033,10 +52181,12 @@ async function loadApps(ctx, args, opts) {
 async function loadRepo(ctx, args, opts) {
   const apps = await loadApps(ctx, args, opts);
   const all = [...apps.map((a) => a.app)];
+  const committed = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)]));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
     for (const loc of locateApps({ cwd: ctx.cwd, args: [], ...opts }).filter((l) => !named.has(l.name))) {
       const other = loadQuietly(loc, ctx);
+      committed.set(loc.name, committedObjects(loc, ctx));
       if (other) all.push(other);
       else
         ctx.stderr(
@@ -52045,7 +52195,7 @@ async function loadRepo(ctx, args, opts) {
         );
     }
   }
-  const peers = repoPeers(all);
+  const peers = repoPeers(all, committed);
   checkAcrossApps(all, peers);
   return { apps, peers };
 }
@@ -52054,6 +52204,14 @@ function loadQuietly(loc, ctx) {
     return loadSource(loc, readSourceFiles(loc, ctx.cwd));
   } catch (e) {
     if (e instanceof InputError) return void 0;
+    throw e;
+  }
+}
+function committedObjects(loc, ctx) {
+  try {
+    return readOutput(loc, ctx.cwd).resources;
+  } catch (e) {
+    if (e instanceof InputError) return new ResourceSet([]);
     throw e;
   }
 }
@@ -52677,20 +52835,31 @@ async function fetchChecks2(s, decisions) {
 }
 
 // src/run/plan-command.ts
+init_errors();
 async function planCommand(ctx, args, opts) {
-  const { apps } = await loadRepo(ctx, args, opts);
+  const { apps, peers } = await loadRepo(ctx, args, opts);
   if (opts.json) {
     const data = apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
     ctx.stdout(JSON.stringify(data.length === 1 ? data[0] : data, null, 2) + "\n");
     return;
   }
   ctx.stdout(apps.flatMap(({ app }) => app.rollouts.map((r) => formatPlan(app.name, r.plan))).join("\n"));
+  printAllocations(ctx, peers);
+}
+function printAllocations(ctx, peers) {
+  const lines = describeAllocations(peers);
+  if (lines.length > 0) ctx.stdout(`
+${lines.join("\n")}
+`);
 }
 async function validateCommand(ctx, args, opts) {
-  const { apps } = await loadRepo(ctx, args, opts);
+  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const committed = committedProblems(peers);
+  if (committed.length > 0) throw new InputError(committed);
   for (const { app } of apps)
     ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? "" : "s"})
 `);
+  printAllocations(ctx, peers);
 }
 
 // src/run/render-command.ts

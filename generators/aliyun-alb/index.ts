@@ -1,5 +1,6 @@
 import { Capabilities, defineGenerator } from '../types';
 import { check, checkRepo, claims } from './check';
+import { checkCommitted, describeOrders } from './committed';
 import { unsupportedFeatures } from './features';
 import { AlbOptions, optionsSchema } from './options';
 import { render } from './render';
@@ -36,6 +37,8 @@ export default defineGenerator<AlbOptions>({
   unsupported: unsupportedFeatures,
   claims,
   checkRepo,
+  checkCommitted,
+  describeRepo: describeOrders,
   render,
   simulate,
 });

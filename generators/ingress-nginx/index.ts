@@ -1,5 +1,6 @@
 import { Capabilities, defineGenerator } from '../types';
 import { check, claims } from './check';
+import { checkCommitted } from './committed';
 import { NginxOptions, optionsSchema } from './options';
 import { render, unsupportedFeatures } from './render';
 import { simulate } from './simulate';
@@ -34,6 +35,7 @@ export default defineGenerator<NginxOptions>({
   check,
   unsupported: unsupportedFeatures,
   claims,
+  checkCommitted,
   render,
   simulate,
 });

@@ -2,7 +2,8 @@ import { formatDiagnostic } from '../diagnostics';
 import { InputError } from '../errors';
 import { RepoPeers, repoPeers } from '../render/repo-peers';
 import { LoadedApp } from '../spec/load-app';
-import { AppLocation, loadSource, locateApps, readSourceFiles, usesConfig } from './apps';
+import { AppLocation, loadSource, locateApps, readOutput, readSourceFiles, usesConfig } from './apps';
+import { ResourceSet } from '../model/resource-set';
 import { CommonOptions, RunContext } from './context';
 import { checkAcrossApps } from './cross-app';
 
@@ -38,10 +39,12 @@ export async function loadApps(ctx: RunContext, args: readonly string[], opts: C
 export async function loadRepo(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<LoadedRepo> {
   const apps = await loadApps(ctx, args, opts);
   const all = [...apps.map((a) => a.app)];
+  const committed = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)] as const));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
     for (const loc of locateApps({ cwd: ctx.cwd, args: [], ...opts }).filter((l) => !named.has(l.name))) {
       const other = loadQuietly(loc, ctx);
+      committed.set(loc.name, committedObjects(loc, ctx));
       if (other) all.push(other);
       else
         ctx.stderr(
@@ -49,7 +52,7 @@ export async function loadRepo(ctx: RunContext, args: readonly string[], opts: C
         );
     }
   }
-  const peers = repoPeers(all);
+  const peers = repoPeers(all, committed);
   checkAcrossApps(all, peers);
   return { apps, peers };
 }
@@ -59,6 +62,16 @@ function loadQuietly(loc: AppLocation, ctx: RunContext): LoadedApp | undefined {
     return loadSource(loc, readSourceFiles(loc, ctx.cwd));
   } catch (e) {
     if (e instanceof InputError) return undefined;
+    throw e;
+  }
+}
+
+/** What an app's output holds now (its committed state), for repo-wide allocations; empty when unreadable (its own command reports why). */
+function committedObjects(loc: AppLocation, ctx: RunContext): ResourceSet {
+  try {
+    return readOutput(loc, ctx.cwd).resources;
+  } catch (e) {
+    if (e instanceof InputError) return new ResourceSet([]);
     throw e;
   }
 }
