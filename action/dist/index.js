@@ -1206,7 +1206,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path14 = require("node:path");
+    var path15 = require("node:path");
     var fs8 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2219,9 +2219,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path14.resolve(baseDir, baseName);
+          const localBin = path15.resolve(baseDir, baseName);
           if (fs8.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path14.extname(baseName))) return void 0;
+          if (sourceExt.includes(path15.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext2) => fs8.existsSync(`${localBin}${ext2}`)
           );
@@ -2239,17 +2239,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path14.resolve(
-            path14.dirname(resolvedScriptPath),
+          executableDir = path15.resolve(
+            path15.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path14.basename(
+            const legacyName = path15.basename(
               this._scriptPath,
-              path14.extname(this._scriptPath)
+              path15.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path14.extname(executableFile));
+        launchWithNode = sourceExt.includes(path15.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path14.basename(filename, path14.extname(filename));
+        this._name = path15.basename(filename, path15.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path15) {
-        if (path15 === void 0) return this._executableDir;
-        this._executableDir = path15;
+      executableDir(path16) {
+        if (path16 === void 0) return this._executableDir;
+        this._executableDir = path16;
         return this;
       }
       /**
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path14) {
-      const ctrl = callVisitor(key2, node, visitor, path14);
+    function visit_(key2, node, visitor, path15) {
+      const ctrl = callVisitor(key2, node, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path14, ctrl);
-        return visit_(key2, ctrl, visitor, path14);
+        replaceNode(key2, path15, ctrl);
+        return visit_(key2, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path14 = Object.freeze(path14.concat(node));
+          path15 = Object.freeze(path15.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path14);
+            const ci = visit_(i, node.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path14 = Object.freeze(path14.concat(node));
-          const ck = visit_("key", node.key, visitor, path14);
+          path15 = Object.freeze(path15.concat(node));
+          const ck = visit_("key", node.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path14);
+          const cv = visit_("value", node.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path14) {
-      const ctrl = await callVisitor(key2, node, visitor, path14);
+    async function visitAsync_(key2, node, visitor, path15) {
+      const ctrl = await callVisitor(key2, node, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path14, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path14);
+        replaceNode(key2, path15, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path14 = Object.freeze(path14.concat(node));
+          path15 = Object.freeze(path15.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path14);
+            const ci = await visitAsync_(i, node.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path14 = Object.freeze(path14.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path14);
+          path15 = Object.freeze(path15.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path14);
+          const cv = await visitAsync_("value", node.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path14) {
+    function callVisitor(key2, node, visitor, path15) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path14);
+        return visitor(key2, node, path15);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path14);
+        return visitor.Map?.(key2, node, path15);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path14);
+        return visitor.Seq?.(key2, node, path15);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path14);
+        return visitor.Pair?.(key2, node, path15);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path14);
+        return visitor.Scalar?.(key2, node, path15);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path14);
+        return visitor.Alias?.(key2, node, path15);
       return void 0;
     }
-    function replaceNode(key2, path14, node) {
-      const parent = path14[path14.length - 1];
+    function replaceNode(key2, path15, node) {
+      const parent = path15[path15.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path14, value) {
+    function collectionFromPath(schema, path15, value) {
       let v = value;
-      for (let i = path14.length - 1; i >= 0; --i) {
-        const k = path14[i];
+      for (let i = path15.length - 1; i >= 0; --i) {
+        const k = path15[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
+    var isEmptyPath = (path15) => path15 == null || typeof path15 === "object" && !!path15[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path14, value) {
-        if (isEmptyPath(path14))
+      addIn(path15, value) {
+        if (isEmptyPath(path15))
           this.add(value);
         else {
-          const [key2, ...rest] = path14;
+          const [key2, ...rest] = path15;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path14) {
-        const [key2, ...rest] = path14;
+      deleteIn(path15) {
+        const [key2, ...rest] = path15;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path14, keepScalar) {
-        const [key2, ...rest] = path14;
+      getIn(path15, keepScalar) {
+        const [key2, ...rest] = path15;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path14) {
-        const [key2, ...rest] = path14;
+      hasIn(path15) {
+        const [key2, ...rest] = path15;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path14, value) {
-        const [key2, ...rest] = path14;
+      setIn(path15, value) {
+        const [key2, ...rest] = path15;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path14, value) {
+      addIn(path15, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path14, value);
+          this.contents.addIn(path15, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path14) {
-        if (Collection2.isEmptyPath(path14)) {
+      deleteIn(path15) {
+        if (Collection2.isEmptyPath(path15)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path15) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path14, keepScalar) {
-        if (Collection2.isEmptyPath(path14))
+      getIn(path15, keepScalar) {
+        if (Collection2.isEmptyPath(path15))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path15, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path14) {
-        if (Collection2.isEmptyPath(path14))
+      hasIn(path15) {
+        if (Collection2.isEmptyPath(path15))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path15) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path14, value) {
-        if (Collection2.isEmptyPath(path14)) {
+      setIn(path15, value) {
+        if (Collection2.isEmptyPath(path15)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path14), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path15), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path14, value);
+          this.contents.setIn(path15, value);
         }
       }
       /**
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path14) => {
+    visit.itemAtPath = (cst, path15) => {
       let item = cst;
-      for (const [field, index] of path14) {
+      for (const [field, index] of path15) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path14) => {
-      const parent = visit.itemAtPath(cst, path14.slice(0, -1));
-      const field = path14[path14.length - 1][0];
+    visit.parentCollection = (cst, path15) => {
+      const parent = visit.itemAtPath(cst, path15.slice(0, -1));
+      const field = path15[path15.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path14, item, visitor) {
-      let ctrl = visitor(item, path14);
+    function _visit(path15, item, visitor) {
+      let ctrl = visitor(item, path15);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path14.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path15.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path14);
+            ctrl = ctrl(item, path15);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path15) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -10854,9 +10854,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path14, message, options) {
-        super(`${path14}: ${message}`, options);
-        this.path = path14;
+      constructor(path15, message, options) {
+        super(`${path15}: ${message}`, options);
+        this.path = path15;
       }
       path;
       name = "IoError";
@@ -23526,8 +23526,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports2.basename = (path14, { windows } = {}) => {
-      const segs = path14.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path15, { windows } = {}) => {
+      const segs = path15.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -25070,11 +25070,11 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var path14 = __toESM2(require("path"));
+    var path15 = __toESM2(require("path"));
     var fs8 = __toESM2(require("fs"));
     function cleanPath(path$1) {
-      let normalized = (0, path14.normalize)(path$1);
-      if (normalized.length > 1 && normalized[normalized.length - 1] === path14.sep) normalized = normalized.substring(0, normalized.length - 1);
+      let normalized = (0, path15.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path15.sep) normalized = normalized.substring(0, normalized.length - 1);
       return normalized;
     }
     var SLASHES_REGEX = /[\\/]/g;
@@ -25088,7 +25088,7 @@ var require_dist2 = __commonJS({
     function normalizePath(path$1, options) {
       const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
       const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
-      if (resolvePaths) path$1 = (0, path14.resolve)(path$1);
+      if (resolvePaths) path$1 = (0, path15.resolve)(path$1);
       if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
       if (path$1 === ".") return "";
       const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
@@ -25101,7 +25101,7 @@ var require_dist2 = __commonJS({
       return function(filename, directoryPath) {
         const sameRoot = directoryPath.startsWith(root);
         if (sameRoot) return directoryPath.slice(root.length) + filename;
-        else return convertSlashes((0, path14.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+        else return convertSlashes((0, path15.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
       };
     }
     function joinPath(filename) {
@@ -25213,13 +25213,13 @@ var require_dist2 = __commonJS({
     }
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-      let parent = (0, path14.dirname)(path$1);
+      let parent = (0, path15.dirname)(path$1);
       let depth = 1;
       while (parent !== state.root && depth < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
         if (isSameRoot) depth++;
-        else parent = (0, path14.dirname)(parent);
+        else parent = (0, path15.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
       return depth > 1;
@@ -25406,8 +25406,8 @@ var require_dist2 = __commonJS({
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
-                const filename = (0, path14.basename)(resolvedPath);
-                const directoryPath$1 = normalizePath((0, path14.dirname)(resolvedPath), this.state.options);
+                const filename = (0, path15.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path15.dirname)(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -25459,7 +25459,7 @@ var require_dist2 = __commonJS({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: path14.sep,
+        pathSeparator: path15.sep,
         filters: []
       };
       globFunction;
@@ -25604,7 +25604,7 @@ var require_dist3 = __commonJS({
       enumerable: true
     }) : target, mod));
     var fs8 = require("fs");
-    var path14 = require("path");
+    var path15 = require("path");
     var url = require("url");
     var fdir = require_dist2();
     var picomatch = require_picomatch2();
@@ -25664,8 +25664,8 @@ var require_dist3 = __commonJS({
         };
         return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
       }
-      if (absolute) return (p) => path14.posix.relative(cwd, p) || ".";
-      return (p) => path14.posix.relative(cwd, `${root}/${p}`) || ".";
+      if (absolute) return (p) => path15.posix.relative(cwd, p) || ".";
+      return (p) => path15.posix.relative(cwd, `${root}/${p}`) || ".";
     }
     function buildRelative(cwd, root) {
       if (root.startsWith(`${cwd}/`)) {
@@ -25673,7 +25673,7 @@ var require_dist3 = __commonJS({
         return (p) => `${prefix}/${p}`;
       }
       return (p) => {
-        const result = path14.posix.relative(cwd, `${root}/${p}`);
+        const result = path15.posix.relative(cwd, `${root}/${p}`);
         return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
       };
     }
@@ -25719,7 +25719,7 @@ var require_dist3 = __commonJS({
       if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
       if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
       const escapedCwd = escapePath(cwd);
-      result = (0, path14.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path14.posix.relative(escapedCwd, result) : path14.posix.normalize(result);
+      result = (0, path15.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path15.posix.relative(escapedCwd, result) : path15.posix.normalize(result);
       const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
       const parts = splitPattern(result);
       if (parentDir) {
@@ -25730,7 +25730,7 @@ var require_dist3 = __commonJS({
           result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
           i++;
         }
-        const potentialRoot = path14.posix.join(cwd, parentDir.slice(i * 3));
+        const potentialRoot = path15.posix.join(cwd, parentDir.slice(i * 3));
         if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
           props.root = ensureNonDriveRelativePath(potentialRoot);
           props.depthOffset = -n + i;
@@ -25752,7 +25752,7 @@ var require_dist3 = __commonJS({
         }
         props.depthOffset = newCommonPath.length;
         props.commonPath = newCommonPath;
-        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path14.posix.join(cwd, ...newCommonPath) : cwd);
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path15.posix.join(cwd, ...newCommonPath) : cwd);
       }
       return result;
     }
@@ -25804,13 +25804,13 @@ var require_dist3 = __commonJS({
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
         filters: [debug ? (p, isDirectory) => {
-          const path15 = format(p, isDirectory);
-          const matches2 = matcher(path15) && !ignore(path15);
-          if (matches2) log(`matched ${path15}`);
+          const path16 = format(p, isDirectory);
+          const matches2 = matcher(path16) && !ignore(path16);
+          if (matches2) log(`matched ${path16}`);
           return matches2;
         } : (p, isDirectory) => {
-          const path15 = format(p, isDirectory);
-          return matcher(path15) && !ignore(path15);
+          const path16 = format(p, isDirectory);
+          return matcher(path16) && !ignore(path16);
         }],
         exclude: debug ? (_, p) => {
           const skipped = excludePredicate(_, p);
@@ -25849,7 +25849,7 @@ var require_dist3 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path14.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path15.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
         readdir: opts.fs.readdir || fs8.readdir,
@@ -25871,12 +25871,12 @@ var require_dist3 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative11] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative11) : [];
+      const [crawler, relative12] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative12) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative11] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative11) : [];
+      const [crawler, relative12] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative12) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -27070,13 +27070,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path14) {
-          return /^\.|this\b/.test(path14.original);
+        scopedId: function scopedId(path15) {
+          return /^\.|this\b/.test(path15.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path14) {
-          return path14.parts.length === 1 && !AST.helpers.scopedId(path14) && !path14.depth;
+        simpleId: function simpleId(path15) {
+          return path15.parts.length === 1 && !AST.helpers.scopedId(path15) && !path15.depth;
         }
       }
     };
@@ -28161,12 +28161,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path14, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path15, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path14,
+        path: path15,
         params,
         hash,
         escaped,
@@ -28438,9 +28438,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path14 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path15 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path14.original);
+        this.opcode("registerDecorator", params.length, path15.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -28507,48 +28507,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path14 = sexpr.path, name = path14.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path14));
+        var path15 = sexpr.path, name = path15.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path15));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path14.strict = true;
-        this.accept(path14);
+        path15.strict = true;
+        this.accept(path15);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path14 = sexpr.path;
-        path14.strict = true;
-        this.accept(path14);
+        var path15 = sexpr.path;
+        path15.strict = true;
+        this.accept(path15);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path14 = sexpr.path, name = path14.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path15 = sexpr.path, name = path15.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path14.strict = true;
-          path14.falsy = true;
-          this.accept(path14);
-          this.opcode("invokeHelper", params.length, path14.original, _ast2["default"].helpers.simpleId(path14));
+          path15.strict = true;
+          path15.falsy = true;
+          this.accept(path15);
+          this.opcode("invokeHelper", params.length, path15.original, _ast2["default"].helpers.simpleId(path15));
         }
       },
-      PathExpression: function PathExpression(path14) {
-        var depth = validateDepth(path14);
-        var parts = validateParts(path14);
+      PathExpression: function PathExpression(path15) {
+        var depth = validateDepth(path15);
+        var parts = validateParts(path15);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path14), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path15), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path14.data) {
+        } else if (path15.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path14.strict);
+          this.opcode("lookupData", depth, parts, path15.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path14.falsy, path14.strict, scoped);
+          this.opcode("lookupOnContext", parts, path15.falsy, path15.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -28775,8 +28775,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path14) {
-      return validateStringArray(path14, path14.parts, "parts");
+    function validateParts(path15) {
+      return validateStringArray(path15, path15.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -28958,16 +28958,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path14 = aPath;
+      var path15 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path14 = url.path;
+        path15 = url.path;
       }
-      var isAbsolute2 = exports2.isAbsolute(path14);
-      var parts = path14.split(/\/+/);
+      var isAbsolute2 = exports2.isAbsolute(path15);
+      var parts = path15.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -28984,18 +28984,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path14 = parts.join("/");
-      if (path14 === "") {
-        path14 = isAbsolute2 ? "/" : ".";
+      path15 = parts.join("/");
+      if (path15 === "") {
+        path15 = isAbsolute2 ? "/" : ".";
       }
       if (url) {
-        url.path = path14;
+        url.path = path15;
         return urlGenerate(url);
       }
-      return path14;
+      return path15;
     }
     exports2.normalize = normalize;
-    function join7(aRoot, aPath) {
+    function join8(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -29027,11 +29027,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join7;
+    exports2.join = join8;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative11(aRoot, aPath) {
+    function relative12(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -29050,7 +29050,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative11;
+    exports2.relative = relative12;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -29200,7 +29200,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join7(urlGenerate(parsed), sourceURL);
+        sourceURL = join8(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -31794,8 +31794,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path14 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path14;
+      var path15 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path15;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -35074,8 +35074,8 @@ var require_utils3 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path14) {
-      let input2 = path14;
+    function removeDotSegments(path15) {
+      let input2 = path15;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -35149,11 +35149,11 @@ var require_utils3 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path14) {
-      if (path14 === "" || path14[0] === "/") {
-        return removeDotSegments(path14);
+    function removeDotSegmentsRelative(path15) {
+      if (path15 === "" || path15[0] === "/") {
+        return removeDotSegments(path15);
       }
-      const segments = path14.split("/");
+      const segments = path15.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -35516,8 +35516,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path14 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path14 && path14 !== "/" ? path14 : void 0;
+        const path15 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path15 && path15 !== "/" ? path15 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -35723,50 +35723,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative11, options, skipNormalization) {
+    function resolveComponent(base, relative12, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative11 = parse3(serialize(relative11, options), options);
+        relative12 = parse3(serialize(relative12, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative11.scheme) {
-        target.scheme = relative11.scheme;
-        target.userinfo = relative11.userinfo;
-        target.host = relative11.host;
-        target.port = relative11.port;
-        target.path = removeDotSegments(relative11.path || "");
-        target.query = relative11.query;
+      if (!options.tolerant && relative12.scheme) {
+        target.scheme = relative12.scheme;
+        target.userinfo = relative12.userinfo;
+        target.host = relative12.host;
+        target.port = relative12.port;
+        target.path = removeDotSegments(relative12.path || "");
+        target.query = relative12.query;
       } else {
-        if (relative11.userinfo !== void 0 || relative11.host !== void 0 || relative11.port !== void 0) {
-          target.userinfo = relative11.userinfo;
-          target.host = relative11.host;
-          target.port = relative11.port;
-          target.path = removeDotSegments(relative11.path || "");
-          target.query = relative11.query;
+        if (relative12.userinfo !== void 0 || relative12.host !== void 0 || relative12.port !== void 0) {
+          target.userinfo = relative12.userinfo;
+          target.host = relative12.host;
+          target.port = relative12.port;
+          target.path = removeDotSegments(relative12.path || "");
+          target.query = relative12.query;
         } else {
-          if (!relative11.path) {
+          if (!relative12.path) {
             target.path = base.path;
-            if (relative11.query !== void 0) {
-              target.query = relative11.query;
+            if (relative12.query !== void 0) {
+              target.query = relative12.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative11.path[0] === "/") {
-              target.path = removeDotSegments(relative11.path);
+            if (relative12.path[0] === "/") {
+              target.path = removeDotSegments(relative12.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative11.path;
+                target.path = "/" + relative12.path;
               } else if (!base.path) {
-                target.path = relative11.path;
+                target.path = relative12.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative11.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative12.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative11.query;
+            target.query = relative12.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -35774,7 +35774,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative11.fragment;
+      target.fragment = relative12.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -40373,7 +40373,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path14) => path14.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path15) => path15.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -42077,17 +42077,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path14 = requestOptions.url.replace(options.baseUrl, "");
+    const path15 = requestOptions.url.replace(options.baseUrl, "");
     return request3(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path14} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path15} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error4) => {
       const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path14} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path15} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error4;
     });
@@ -45190,22 +45190,22 @@ function dedupe(list3) {
   });
 }
 function describe(e, doc) {
-  const path14 = pointerToPath(e.instancePath, doc.value);
+  const path15 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path14, key2), path14, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path15, key2), path15, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path14.length > 0) {
-    const parent = path14.slice(0, -1);
-    const key2 = String(path14[path14.length - 1]);
+  if (e.keyword === "false schema" && path15.length > 0) {
+    const parent = path15.slice(0, -1);
+    const key2 = String(path15[path15.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path14), path14, explain(e, valueAt(doc.value, path14)));
+  return located(doc.locate(path15), path15, explain(e, valueAt(doc.value, path15)));
 }
-function located(origin, path14, text) {
-  const where2 = formatPath(path14);
+function located(origin, path15, text) {
+  const where2 = formatPath(path15);
   return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -45274,15 +45274,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path14 = [];
+  const path15 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path14.push(segment);
+    path15.push(segment);
     node = child(node, segment);
   }
-  return path14;
+  return path15;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -45291,8 +45291,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path14) {
-  return path14.reduce(child, root);
+function valueAt(root, path15) {
+  return path15.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -45307,8 +45307,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path14) {
-  return path14.map(
+function formatPath(path15) {
+  return path15.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -45379,15 +45379,15 @@ function makeDocument(file, index, value, doc, lc, text) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path14) => {
-    for (let n = path14.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path14.slice(0, n), true);
+  const locate2 = (path15) => {
+    for (let n = path15.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path15.slice(0, n), true);
       if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path14) => {
-    const node = doc.getIn(path14, true);
+  const locateBlockText = (path15) => {
+    const node = doc.getIn(path15, true);
     if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
@@ -45626,6 +45626,7 @@ var ResourceSet = class _ResourceSet {
 };
 
 // src/render/output-files.ts
+var import_crypto = require("crypto");
 var import_yaml4 = __toESM(require_dist());
 
 // src/state/status.ts
@@ -45641,6 +45642,7 @@ function statusDocument(s) {
     metadata: { name: s.app, annotations: { [LOCAL_CONFIG]: "true" } },
     rollouts: s.rollouts.map((r) => ({ ...r })),
     files: [...s.files],
+    ...s.digests ? { digests: { ...s.digests } } : {},
     history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h }))
   };
 }
@@ -45661,6 +45663,7 @@ function parseStatus(value) {
     app: typeof meta.name === "string" ? meta.name : "",
     rollouts,
     files: Array.isArray(value.files) ? value.files.map(String) : [],
+    ...isObject(value.digests) ? { digests: stringMap(value.digests) } : {},
     history: Array.isArray(value.history) ? value.history : []
   };
 }
@@ -45670,6 +45673,9 @@ function numbersProblem(r) {
   if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
   if (r.draining === void 0) return void 0;
   return count(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
+}
+function stringMap(value) {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
 }
 
 // src/yaml/serialize.ts
@@ -45722,6 +45728,9 @@ function kustomizationFile(existing, files, previouslyOwned) {
   }
   return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
 }
+function contentDigest(text) {
+  return (0, import_crypto.createHash)("sha256").update(text).digest("hex").slice(0, 16);
+}
 function statusFile(status) {
   return {
     path: STATUS_FILE,
@@ -45749,8 +45758,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path14) {
-  const backend2 = isObject(path14.backend) ? path14.backend : {};
+function backendService(path15) {
+  const backend2 = isObject(path15.backend) ? path15.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -46481,8 +46490,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path14, service) {
-  const copy = cloneJson(path14);
+function retarget(path15, service) {
+  const copy = cloneJson(path15);
   copy.backend.service.name = service;
   return copy;
 }
@@ -46565,8 +46574,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path14) {
-  return path14.split("/").filter((e) => e !== "");
+function elements(path15) {
+  return path15.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -46581,7 +46590,7 @@ function specificity(p) {
 function matchStablePath(objects, request3) {
   const host = normalizeHost(request3.host);
   const requestPath2 = request3.path.split(/[?#]/)[0] || "/";
-  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path14) => ({ object, path: path14, tier: hostTier(path14.host, host) }))).filter((c) => c.tier > 0);
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path15) => ({ object, path: path15, tier: hostTier(path15.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates2.map((c) => c.tier));
   const hits = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits.length === 0) return void 0;
@@ -46593,10 +46602,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path14 = ingressPaths(object).find(
+    const path15 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path14) return { object, prefix, path: path14 };
+    if (path15) return { object, prefix, path: path15 };
   }
   return void 0;
 }
@@ -46655,7 +46664,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path14) => conditions.map((condition) => ({ order, ingress, path: path14, condition })));
+  return paths.flatMap((path15) => conditions.map((condition) => ({ order, ingress, path: path15, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -46939,11 +46948,11 @@ function patchRule(rule, action, managed, routes) {
   const http = isObject(rule.http) ? rule.http : void 0;
   if (!http || !Array.isArray(http.paths)) return rule;
   const out = [];
-  for (const path14 of http.paths) {
-    const backend2 = isObject(path14) ? backendOf(path14.backend) : {};
+  for (const path15 of http.paths) {
+    const backend2 = isObject(path15) ? backendOf(path15.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path14) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path14, r)));
-    out.push(path14);
+    if (isObject(path15) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path15, r)));
+    out.push(path15);
   }
   return { ...rule, http: { ...http, paths: out } };
 }
@@ -47194,10 +47203,10 @@ function queryString(values, request3) {
 
 // generators/aws-alb/simulate.ts
 function simulate2(objects, request3) {
-  const path14 = requestPath(request3);
+  const path15 = requestPath(request3);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path14) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path15) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions = findKey(annotations, "conditions", p.service);
       const verdict = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request3);
@@ -47690,11 +47699,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path14, actual, want] of expected) {
+  for (const [path15, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path14.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path14).line
+        message: `template output ${path15.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path15).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -48416,13 +48425,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request3, requestPath2) {
-  const path14 = pathRank(match.path, requestPath2);
-  if (!path14) return void 0;
+  const path15 = pathRank(match.path, requestPath2);
+  if (!path15) return void 0;
   if (typeof match.method === "string" && match.method !== (request3.method ?? "GET").toUpperCase()) return void 0;
   const headers = list2(match.headers);
   const query = list2(match.queryParams);
   if (!headersFit(headers, request3.headers) || !queryFits(query, request3.query)) return void 0;
-  return [...path14, match.method !== void 0 ? 1 : 0, headers.length, query.length];
+  return [...path15, match.method !== void 0 ? 1 : 0, headers.length, query.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -48434,8 +48443,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path14) {
-  return path14.split("/").filter((e) => e !== "");
+function elements2(path15) {
+  return path15.split("/").filter((e) => e !== "");
 }
 function headersFit(matches2, headers) {
   const seen = /* @__PURE__ */ new Set();
@@ -48862,13 +48871,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path14 = ingressPaths(object).find(
+    const path15 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path14) continue;
+    if (!path15) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path14.service ?? "<resource backend>",
+      service: path15.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -49881,8 +49890,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path14 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path14.toLowerCase() : path14;
+  const path15 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path15.toLowerCase() : path15;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -50247,7 +50256,7 @@ var obj = (v) => isObject(v) ? v : {};
 var arr = (v) => Array.isArray(v) ? v : [];
 var str = (v) => typeof v === "string" ? v : void 0;
 var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
-function stringMap(v) {
+function stringMap2(v) {
   const out = {};
   for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
   return out;
@@ -50272,11 +50281,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers.push(h);
   }
-  const path14 = isObject(m.path) ? {
+  const path15 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path14 ? { path: path14 } : {} };
+  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path15 ? { path: path15 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -50295,14 +50304,14 @@ var KRUISE_INGRESS_CLASSES = {
   higress: "higress",
   mse: "mse"
 };
-function providerFromKruiseRouting(doc, routing, path14, out) {
+function providerFromKruiseRouting(doc, routing, path15, out) {
   const refs = [];
   const ingress = obj(routing.ingress);
   if (routing.ingress !== void 0) {
     const classType = str(ingress.classType) ?? "nginx";
     const provider = KRUISE_INGRESS_CLASSES[classType];
     if (!provider) {
-      const o = doc.locate([...path14, "ingress", "classType"]);
+      const o = doc.locate([...path15, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
@@ -50311,7 +50320,7 @@ function providerFromKruiseRouting(doc, routing, path14, out) {
     } else {
       refs.push({
         provider,
-        origin: doc.locate([...path14, "ingress"]),
+        origin: doc.locate([...path15, "ingress"]),
         options: { ingresses: [str(ingress.name) ?? ""] }
       });
     }
@@ -50319,7 +50328,7 @@ function providerFromKruiseRouting(doc, routing, path14, out) {
   if (routing.gateway !== void 0) {
     refs.push({
       provider: "gateway-api",
-      origin: doc.locate([...path14, "gateway"]),
+      origin: doc.locate([...path15, "gateway"]),
       options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] }
     });
   }
@@ -50328,14 +50337,14 @@ function providerFromKruiseRouting(doc, routing, path14, out) {
     const istio = custom.every(isIstioRef);
     refs.push({
       provider: istio ? "istio" : "custom",
-      origin: doc.locate([...path14, "customNetworkRefs"]),
+      origin: doc.locate([...path15, "customNetworkRefs"]),
       options: { refs: custom }
     });
   }
   return refs;
 }
-function providersFromArgo(doc, routing, path14) {
-  const at = (key2) => doc.locate([...path14, key2]);
+function providersFromArgo(doc, routing, path15) {
+  const at = (key2) => doc.locate([...path15, key2]);
   const refs = [];
   if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
   if (routing.nginx !== void 0)
@@ -50359,8 +50368,8 @@ function argoNginxOptions(nginx2) {
   return {
     ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
     ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
-    additionalIngressAnnotations: stringMap(nginx2.additionalIngressAnnotations),
-    canaryIngressAnnotations: stringMap(nginx2.canaryIngressAnnotations)
+    additionalIngressAnnotations: stringMap2(nginx2.additionalIngressAnnotations),
+    canaryIngressAnnotations: stringMap2(nginx2.canaryIngressAnnotations)
   };
 }
 function argoAlbOptions(alb) {
@@ -50440,12 +50449,12 @@ function normalizeArgo(doc) {
       managedRoutes
     },
     canaryPodMetadata: {
-      labels: stringMap(obj(canary.canaryMetadata).labels),
-      annotations: stringMap(obj(canary.canaryMetadata).annotations)
+      labels: stringMap2(obj(canary.canaryMetadata).labels),
+      annotations: stringMap2(obj(canary.canaryMetadata).annotations)
     },
     stablePodMetadata: {
-      labels: stringMap(obj(canary.stableMetadata).labels),
-      annotations: stringMap(obj(canary.stableMetadata).annotations)
+      labels: stringMap2(obj(canary.stableMetadata).labels),
+      annotations: stringMap2(obj(canary.stableMetadata).annotations)
     }
   };
   return { rollout, diagnostics };
@@ -50471,7 +50480,7 @@ function argoWorkload(doc, root, replicas2, out) {
     metadata: {
       name: str(meta.name) ?? "",
       ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
-      ...meta.labels ? { labels: stringMap(meta.labels) } : {}
+      ...meta.labels ? { labels: stringMap2(meta.labels) } : {}
     },
     spec: { replicas: replicas2, selector: spec.selector, template: spec.template }
   };
@@ -50482,18 +50491,18 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path14 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path14, out);
-    if (!applyAction(doc, state, e, path14, wc, out)) return;
-    steps.push(snapshot(doc.locate(path14), state, wc.managed));
+    const path15 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path15, out);
+    if (!applyAction(doc, state, e, path15, wc, out)) return;
+    steps.push(snapshot(doc.locate(path15), state, wc.managed));
   });
   return steps;
 }
-function applyPause(doc, steps, pause, path14, out) {
+function applyPause(doc, steps, pause, path15, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path14),
+      ...doc.locate(path15),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -50505,14 +50514,14 @@ function applyPause(doc, steps, pause, path14, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path14, wc, out) {
+function applyAction(doc, state, e, path15, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error2(
           doc,
-          [...path14, "setCanaryScale"],
+          [...path15, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -50522,7 +50531,7 @@ function applyAction(doc, state, e, path14, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path14, kind]),
+      ...doc.locate([...path15, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -50567,13 +50576,13 @@ function mirrorMatches(list3) {
   return list3.map((m) => {
     const e = obj(m);
     const headers = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path14 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path15 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers,
       queryParams: [],
       cookies: [],
-      ...path14 ? { path: { type: path14.type === "Prefix" ? "PathPrefix" : path14.type, value: path14.value } } : {},
+      ...path15 ? { path: { type: path15.type === "Prefix" ? "PathPrefix" : path15.type, value: path15.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -50590,8 +50599,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path14, message) {
-  return { ...doc.locate(path14), message, severity: "error" };
+function error2(doc, path15, message) {
+  return { ...doc.locate(path15), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -50644,7 +50653,7 @@ function normalizeKruise(doc) {
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const canary = obj(obj(spec.strategy).canary);
-  const annotations = stringMap(meta.annotations);
+  const annotations = stringMap2(meta.annotations);
   const diagnostics = [];
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
@@ -50671,7 +50680,7 @@ function normalizeKruise(doc) {
     style: kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
     steps: matchesOverTraffic(steps, traffic2.providers, diagnostics),
     traffic: traffic2,
-    canaryPodMetadata: { labels: stringMap(patch.labels), annotations: stringMap(patch.annotations) },
+    canaryPodMetadata: { labels: stringMap2(patch.labels), annotations: stringMap2(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
     ...routingRef ? { trafficRoutingRef: routingRef } : {}
   };
@@ -50691,13 +50700,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path14, v1beta1) {
+function kruiseStep(doc, raw, path15, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path14),
+    origin: doc.locate(path15),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -50741,8 +50750,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path14, message) {
-  const o = doc.locate(path14);
+function error3(doc, path15, message) {
+  const o = doc.locate(path15);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -51189,8 +51198,10 @@ function readOutput(loc, cwd) {
   const objects = [];
   const diagnostics = [];
   const renderedFiles = [];
+  const fileDigests = {};
   for (const f of contents.files) {
     const base = path5.basename(f.path);
+    fileDigests[base] = contentDigest(f.text);
     if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
     const parsed = parseYamlStream(f.path, f.text);
@@ -51206,7 +51217,8 @@ function readOutput(loc, cwd) {
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization } : {},
     resources: new ResourceSet(objects),
-    renderedFiles
+    renderedFiles,
+    fileDigests
   };
 }
 function statusOf(doc, out) {
@@ -51693,28 +51705,15 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path13 = __toESM(require("path"));
+var path14 = __toESM(require("path"));
 init_errors();
 
 // src/run/advance-command.ts
-var path11 = __toESM(require("path"));
+var path12 = __toESM(require("path"));
 init_errors();
 
-// src/render/phase.ts
-function describePhase(p, steps) {
-  switch (p.kind) {
-    case "stable":
-      return "stable only";
-    case "adopting":
-      return "adopting (track label on pods, selectors unchanged)";
-    case "step":
-      return `step ${p.step} of ${steps}`;
-    case "promoting":
-      return `promoting (stable gets the new version; traffic as in step ${p.step})`;
-    case "draining":
-      return "draining (routes to stable only; canary workloads are removed by the next advance)";
-  }
-}
+// src/run/drift.ts
+var path6 = __toESM(require("path"));
 
 // src/render/render-app.ts
 function renderApp(app, states, track, peers) {
@@ -51796,7 +51795,7 @@ function derivesFrom(candidate, base) {
 init_errors();
 
 // src/render/revision.ts
-var import_crypto = require("crypto");
+var import_crypto2 = require("crypto");
 function canonicalJson(value) {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (isObject(value)) {
@@ -51806,7 +51805,7 @@ function canonicalJson(value) {
   return JSON.stringify(value ?? null);
 }
 function templateRevision(template) {
-  return (0, import_crypto.createHash)("sha256").update(canonicalJson(template)).digest("hex").slice(0, 10);
+  return (0, import_crypto2.createHash)("sha256").update(canonicalJson(template)).digest("hex").slice(0, 10);
 }
 
 // src/state/lifecycle.ts
@@ -51989,12 +51988,94 @@ function statesAtStep(app, output, step, track) {
   });
 }
 
+// src/state/drift.ts
+function changedFiles(recorded, current) {
+  return Object.keys(recorded).sort().flatMap((file) => {
+    if (current[file] === void 0) return [{ file, kind: "missing" }];
+    return current[file] === recorded[file] ? [] : [{ file, kind: "changed" }];
+  });
+}
+var MAX_FIELDS = 8;
+function fieldChanges(rendered, found, at = []) {
+  if (canonicalJson(rendered) === canonicalJson(found)) return [];
+  if (isObject(rendered) && isObject(found)) {
+    const keys = [.../* @__PURE__ */ new Set([...Object.keys(rendered), ...Object.keys(found)])];
+    return keys.flatMap((k) => fieldChanges(rendered[k], found[k], [...at, k])).slice(0, MAX_FIELDS);
+  }
+  if (Array.isArray(rendered) && Array.isArray(found) && rendered.length === found.length)
+    return rendered.flatMap((r, i) => fieldChanges(r, found[i], [...at, i])).slice(0, MAX_FIELDS);
+  return [{ path: at, rendered, found }];
+}
+function describeField(c) {
+  const show2 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
+  const path15 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path15 || "(whole object)"}: rendered ${show2(c.rendered)}, found ${show2(c.found)}`;
+}
+
+// src/run/drift.ts
+function detectDrift(app, loc, output, peers) {
+  const status = output.status;
+  if (!status?.digests || !output.fileDigests) return [];
+  const changed = changedFiles(status.digests, output.fileDigests);
+  if (changed.length === 0) return [];
+  const states = app.rollouts.map(
+    (r) => renderState(r, output, renderPhaseOf(status.rollouts.find((s) => s.name === r.spec.name)), loc.track)
+  );
+  const again = new Map(objectFiles(renderApp(app, states, loc.track, peers)).map((f) => [f.path, f.content]));
+  return changed.map(({ file, kind }) => {
+    const content = again.get(file);
+    if (kind === "missing" || content === void 0 || contentDigest(content) !== status.digests[file])
+      return { file, kind };
+    const found = output.resources.items.find((i) => path6.basename(i.origin.file) === file);
+    const rendered = parseYamlStream(file, content).documents[0]?.value;
+    return { file, kind, fields: fieldChanges(rendered, found?.object) };
+  });
+}
+function describeDrift(drift, loc, cwd) {
+  return drift.map((d) => {
+    const file = path6.relative(cwd, path6.join(loc.output ?? ".", d.file)) || d.file;
+    if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
+    if (!d.fields) return `${file}: changed by hand since rollgen wrote it`;
+    return `${file}: changed by hand: ${d.fields.map(describeField).join("; ")}`;
+  });
+}
+function driftDiagnostics(drift, loc, output, cwd) {
+  return drift.map((d) => {
+    const item = output.resources.items.find((i) => path6.basename(i.origin.file) === d.file);
+    const field = d.fields?.[0];
+    const origin = item ? field ? item.locate(field.path) : item.origin : void 0;
+    const file = path6.relative(cwd, path6.join(loc.output ?? ".", d.file)) || d.file;
+    const [text] = describeDrift([d], loc, cwd);
+    return {
+      ...origin ?? { file, line: 1, col: 1 },
+      severity: "warning",
+      message: `drift: ${text.slice(file.length + 2)}; the next advance refuses to overwrite it without --force`
+    };
+  });
+}
+
+// src/render/phase.ts
+function describePhase(p, steps) {
+  switch (p.kind) {
+    case "stable":
+      return "stable only";
+    case "adopting":
+      return "adopting (track label on pods, selectors unchanged)";
+    case "step":
+      return `step ${p.step} of ${steps}`;
+    case "promoting":
+      return `promoting (stable gets the new version; traffic as in step ${p.step})`;
+    case "draining":
+      return "draining (routes to stable only; canary workloads are removed by the next advance)";
+  }
+}
+
 // src/run/output-state.ts
-var path7 = __toESM(require("path"));
+var path8 = __toESM(require("path"));
 init_errors();
 
 // src/state/recover.ts
-var path6 = __toESM(require("path"));
+var path7 = __toESM(require("path"));
 var MAX_COMBINATIONS = 4096;
 function recoverStatus(app, output, track, peers) {
   if (output.status) return { kind: "recorded", output };
@@ -52072,7 +52153,7 @@ function fallback(perRollout, live) {
 }
 function ownedObjects(output) {
   const files = new Set(output.renderedFiles ?? []);
-  const items = output.resources.items.filter((i) => files.has(path6.basename(i.origin.file)));
+  const items = output.resources.items.filter((i) => files.has(path7.basename(i.origin.file)));
   return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
 }
 function sameObjects(rendered, owned) {
@@ -52091,7 +52172,7 @@ function readAppOutput(ctx, loc, app, peers) {
   const output = readOutput(loc, ctx.cwd);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === "recorded") return recovery.output;
-  const file = path7.relative(ctx.cwd, path7.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  const file = path8.relative(ctx.cwd, path8.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
   if (recovery.kind === "rebuilt") {
     ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
 `);
@@ -52218,7 +52299,7 @@ function committedObjects(loc, ctx) {
 
 // src/flow/local-commit.ts
 var fs6 = __toESM(require("fs"));
-var path8 = __toESM(require("path"));
+var path9 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -52254,19 +52335,19 @@ function describeTarget(target, t) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path8.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path9.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path8.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path9.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs6.existsSync(dir) || path8.dirname(dir) === dir ? dir : existingAncestor(path8.dirname(dir));
+  return fs6.existsSync(dir) || path9.dirname(dir) === dir ? dir : existingAncestor(path9.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path8.resolve(w.output);
+  const dir = path9.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path8.relative(top, dir) || ".";
+  const rel = path9.relative(top, dir) || ".";
   git(["add", "--all", "--", rel], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
@@ -52285,12 +52366,12 @@ ${lines.join("\n")}
 }
 
 // src/run/local-gates.ts
-var path10 = __toESM(require("path"));
+var path11 = __toESM(require("path"));
 init_errors();
 
 // src/flow/checkout.ts
 var fs7 = __toESM(require("fs"));
-var path9 = __toESM(require("path"));
+var path10 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const root = gitTopLevel(git, dir);
@@ -52300,7 +52381,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path9.relative(root, p) || ".");
+  const rel = paths.map((p) => path10.relative(root, p) || ".");
   const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
@@ -52310,7 +52391,7 @@ ${dirty}`
   const head = git(["rev-parse", "HEAD"], root).trim();
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
-    const file = path9.join(root, repoPath);
+    const file = path10.join(root, repoPath);
     return fs7.existsSync(file) ? fs7.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
@@ -52323,17 +52404,17 @@ function currentBranch(git, root) {
   }
 }
 function landedAt(git, root, output) {
-  const file = path9.relative(root, path9.join(output, STATUS_FILE));
+  const file = path10.relative(root, path10.join(output, STATUS_FILE));
   const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
   return out ? new Date(out) : void 0;
 }
 function readTemplate(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown = path9.relative(cwd, file) || file;
+  const shown = path10.relative(cwd, file) || file;
   if (!fs7.existsSync(file))
     throw new InputError([
       {
-        file: path9.relative(cwd, configFile) || configFile,
+        file: path10.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown} does not exist`,
@@ -52356,8 +52437,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path10.resolve(w.output));
-  const landed = top ? landedAt(edges.git, top, path10.resolve(w.output)) : void 0;
+  const top = gitTopLevel(edges.git, path11.resolve(w.output));
+  const landed = top ? landedAt(edges.git, top, path11.resolve(w.output)) : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
   const left = Math.ceil((landed.getTime() + gate.seconds * 1e3 - edges.now().getTime()) / 1e3);
@@ -52372,7 +52453,8 @@ ${held.map((h) => `  ${h}`).join("\n")}`);
 // src/run/advance-command.ts
 async function stateCommand(ctx, args, opts, command) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  const planned = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+  const drift = opts.force ? "overwrite" : "refuse";
+  const planned = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers, drift));
   const holds = planned.map(
     (w, i) => w && opts.commit && command.kind === "advance" ? localGateHold(ctx, apps[i].app, w) : void 0
   );
@@ -52393,7 +52475,7 @@ async function stateCommand(ctx, args, opts, command) {
 `);
   reportHeld(holds.filter((h) => h !== void 0));
 }
-function planWrite(ctx, loc, app, command, peers) {
+function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
   if (!loc.output)
     throw new InputError(
       [],
@@ -52402,10 +52484,12 @@ function planWrite(ctx, loc, app, command, peers) {
   const output = readAppOutput(ctx, loc, app, peers);
   const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return void 0;
+  if (drift !== "overwrite") guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
   const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
   const names = manifests.map((f) => f.path);
   const previous = output.status?.files ?? [];
-  const status = { ...t.status, files: names };
+  const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));
+  const status = { ...t.status, files: names, digests };
   const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
   const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
@@ -52422,14 +52506,28 @@ function planWrite(ctx, loc, app, command, peers) {
     command,
     transition: t,
     summary: lines.join("\n") + `
-wrote ${path11.relative(ctx.cwd, loc.output) || "."}
+wrote ${path12.relative(ctx.cwd, loc.output) || "."}
 `
   };
 }
+function guardDrift(ctx, loc, drift, policy) {
+  if (drift.length === 0) return;
+  const lines = describeDrift(drift, loc, ctx.cwd);
+  if (policy === "warn") {
+    for (const l of lines) ctx.stderr(`warning: ${l}; this PR reverts it
+`);
+    return;
+  }
+  throw new StateError(
+    `${loc.name}: output changed by hand since rollgen wrote it; nothing was written:
+` + lines.map((l) => `  ${l}
+`).join("") + `  put the change in the source, or rerun with --force to overwrite it`
+  );
+}
 
 // src/flow/proposal.ts
-var import_crypto2 = require("crypto");
-var path12 = __toESM(require("path"));
+var import_crypto3 = require("crypto");
+var path13 = __toESM(require("path"));
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
@@ -52592,7 +52690,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix(path12.relative(i.repoRoot, path12.resolve(i.write.output))) || ".";
+  const output = posix(path13.relative(i.repoRoot, path13.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -52617,13 +52715,13 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path12.resolve(i.write.output);
-  const rel = (name) => posix(path12.relative(i.repoRoot, path12.join(out, name)));
+  const out = path13.resolve(i.write.output);
+  const rel = (name) => posix(path13.relative(i.repoRoot, path13.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
   ];
-  const hash = (0, import_crypto2.createHash)("sha256");
+  const hash = (0, import_crypto3.createHash)("sha256");
   const changes = [];
   const files = [];
   for (const w of wanted.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
@@ -52636,10 +52734,10 @@ function fileChanges(i) {
   return { changes, files, digest: hash.digest("hex").slice(0, 16) };
 }
 function sha(text) {
-  return (0, import_crypto2.createHash)("sha256").update(text).digest("hex");
+  return (0, import_crypto3.createHash)("sha256").update(text).digest("hex");
 }
 function posix(p) {
-  return p.split(path12.sep).join("/");
+  return p.split(path13.sep).join("/");
 }
 
 // src/flow/templates/index.ts
@@ -52695,7 +52793,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path13.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path14.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -52708,7 +52806,7 @@ async function openSession(ctx, args, opts) {
   return { ctx, edges, token: connection.token, scm: edges.scm(connection), config, checkout, apps, peers, templates };
 }
 function proposalFor(s, entry, command, origin, target) {
-  const write = planWrite(s.ctx, entry.loc, entry.app, command, s.peers);
+  const write = planWrite(s.ctx, entry.loc, entry.app, command, s.peers, "warn");
   if (!write) return void 0;
   return buildProposal({
     app: entry.app,
@@ -52836,6 +52934,7 @@ async function fetchChecks2(s, decisions) {
 
 // src/run/plan-command.ts
 init_errors();
+init_diagnostics();
 async function planCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (opts.json) {
@@ -52856,6 +52955,11 @@ async function validateCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const committed = committedProblems(peers);
   if (committed.length > 0) throw new InputError(committed);
+  for (const { loc, app } of apps) {
+    const output = readAppOutput(ctx, loc, app, peers);
+    for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
+      ctx.stderr(formatDiagnostic(d) + "\n");
+  }
   for (const { app } of apps)
     ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? "" : "s"})
 `);
@@ -52992,8 +53096,12 @@ function pairs(list3, lower = false) {
 // src/run/status-command.ts
 async function statusCommand(ctx, args, opts) {
   const apps = await loadApps(ctx, args, opts);
+  const drifts = [];
   const rows = apps.flatMap(({ loc, app }) => {
-    const status = readAppOutput(ctx, loc, app).status;
+    const output = readAppOutput(ctx, loc, app);
+    const status = output.status;
+    const drift = describeDrift(detectDrift(app, loc, output), loc, ctx.cwd);
+    drifts.push(...drift.map((d) => `${app.name}: drift: ${d}`));
     return app.rollouts.map((r) => {
       const s = status?.rollouts.find((x) => x.name === r.spec.name);
       const pending = s && sourcePod(r, loc.track).revision !== (s.canaryRevision ?? s.stableRevision);
@@ -53005,7 +53113,8 @@ async function statusCommand(ctx, args, opts) {
         steps: r.plan.steps.length,
         stable: s?.stableRevision ?? "-",
         canary: s?.canaryRevision ?? "-",
-        sourceChanged: Boolean(pending)
+        sourceChanged: Boolean(pending),
+        drift
       };
     });
   });
@@ -53017,6 +53126,8 @@ async function statusCommand(ctx, args, opts) {
 `
     );
   }
+  for (const d of drifts) ctx.stdout(`${d}
+`);
 }
 
 // src/run/run.ts
@@ -53070,6 +53181,7 @@ function stepNumber(value) {
 var github = (c) => c.option("--dry-run", "print every intended action; change nothing").option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)").option("--base <branch>", "branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)");
 function changing(c, pr) {
   c.option("--commit", "commit the new output with git (local git mode)");
+  c.option("--force", "overwrite output files changed by hand (drift)");
   return pr ? github(
     c.option("--pr", "open the PR that does this instead of writing the output").option("--merge", "with --pr: merge that PR at once")
   ) : c;

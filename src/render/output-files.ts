@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { parseDocument, YAMLSeq, isSeq } from 'yaml';
 import { KubeObject } from '../model/kube';
 import { AppStatus, STATUS_FILE, statusDocument } from '../state/status';
@@ -51,6 +52,11 @@ export function kustomizationFile(
     doc.set('resources', doc.createNode(resources));
   }
   return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
+}
+
+/** Short content digest of a file rollgen writes; the status file keeps one per object file to notice hand edits. */
+export function contentDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 export function statusFile(status: AppStatus): RenderedFile {

@@ -1,8 +1,10 @@
 import * as path from 'path';
-import { InputError } from '../errors';
+import { InputError, StateError } from '../errors';
+import { Drift } from '../state/drift';
+import { describeDrift, detectDrift } from './drift';
 import { writeOutputDir } from '../io/output-dir';
 import { describePhase } from '../render/phase';
-import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
+import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
 import { renderApp } from '../render/render-app';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand, AppTransition, OutputSnapshot, transitionApp } from '../state/app-state';
@@ -18,7 +20,12 @@ import { localGateHold, reportHeld } from './local-gates';
 export interface StateOptions extends CommonOptions {
   /** Local git mode: commit each app's new output (src/flow/local-commit.ts). */
   readonly commit?: boolean;
+  /** Overwrite output files changed by hand (drift). */
+  readonly force?: boolean;
 }
+
+/** What to do with output files changed by hand: refuse (advance), overwrite (--force), or warn (the PR shows the diff). */
+export type DriftPolicy = 'refuse' | 'overwrite' | 'warn';
 
 /** advance / abort / promote / retry: compute the next state of each app and write it to its output. */
 export async function stateCommand(
@@ -29,7 +36,8 @@ export async function stateCommand(
 ): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   // Compute every app first so an error in one writes nothing anywhere.
-  const planned = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+  const drift: DriftPolicy = opts.force ? 'overwrite' : 'refuse';
+  const planned = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers, drift));
   const holds = planned.map((w, i) =>
     w && opts.commit && command.kind === 'advance' ? localGateHold(ctx, apps[i].app, w) : undefined,
   );
@@ -69,6 +77,7 @@ export function planWrite(
   app: LoadedApp,
   command: AppCommand,
   peers: RepoPeers,
+  drift: DriftPolicy = 'refuse',
 ): PendingWrite | undefined {
   if (!loc.output)
     throw new InputError(
@@ -78,10 +87,12 @@ export function planWrite(
   const output = readAppOutput(ctx, loc, app, peers);
   const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return undefined;
+  if (drift !== 'overwrite') guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
   const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
   const names = manifests.map((f) => f.path);
   const previous = output.status?.files ?? [];
-  const status = { ...t.status, files: names };
+  const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));
+  const status = { ...t.status, files: names, digests };
   const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
   const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
@@ -99,4 +110,19 @@ export function planWrite(
     transition: t,
     summary: lines.join('\n') + `\nwrote ${path.relative(ctx.cwd, loc.output) || '.'}\n`,
   };
+}
+
+/** A person's edit to the output is never lost silently: refused (exit 1) unless --force, or a warning where a PR shows the diff. */
+function guardDrift(ctx: RunContext, loc: AppLocation, drift: readonly Drift[], policy: DriftPolicy): void {
+  if (drift.length === 0) return;
+  const lines = describeDrift(drift, loc, ctx.cwd);
+  if (policy === 'warn') {
+    for (const l of lines) ctx.stderr(`warning: ${l}; this PR reverts it\n`);
+    return;
+  }
+  throw new StateError(
+    `${loc.name}: output changed by hand since rollgen wrote it; nothing was written:\n` +
+      lines.map((l) => `  ${l}\n`).join('') +
+      `  put the change in the source, or rerun with --force to overwrite it`,
+  );
 }

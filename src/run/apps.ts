@@ -9,7 +9,7 @@ import { KubeObject } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { defaultGatePolicy } from '../plan/gates';
 import { defaultTrackLabel } from '../render/track';
-import { RENDERED_HEADER } from '../render/output-files';
+import { RENDERED_HEADER, contentDigest } from '../render/output-files';
 import { LoadedApp, loadApp } from '../spec/load-app';
 import { OutputSnapshot } from '../state/app-state';
 import type { Removal } from '../state/lifecycle';
@@ -104,8 +104,10 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
   const objects: SourceObject[] = [];
   const diagnostics: Diagnostic[] = [];
   const renderedFiles: string[] = [];
+  const fileDigests: Record<string, string> = {};
   for (const f of contents.files) {
     const base = path.basename(f.path);
+    fileDigests[base] = contentDigest(f.text);
     if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === 'kustomization.yaml') kustomization = f.text;
     const parsed = parseYamlStream(f.path, f.text);
@@ -122,6 +124,7 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
     ...(kustomization !== undefined ? { kustomization } : {}),
     resources: new ResourceSet(objects),
     renderedFiles,
+    fileDigests,
   };
 }
 

@@ -2,6 +2,9 @@ import { formatPlan } from '../plan/format';
 import { CommonOptions, RunContext } from './context';
 import { loadRepo } from './load';
 import { InputError } from '../errors';
+import { formatDiagnostic } from '../diagnostics';
+import { detectDrift, driftDiagnostics } from './drift';
+import { readAppOutput } from './output-state';
 import { RepoPeers } from '../render/repo-peers';
 import { committedProblems, describeAllocations } from './cross-app';
 
@@ -30,6 +33,11 @@ export async function validateCommand(ctx: RunContext, args: readonly string[], 
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const committed = committedProblems(peers);
   if (committed.length > 0) throw new InputError(committed);
+  for (const { loc, app } of apps) {
+    const output = readAppOutput(ctx, loc, app, peers);
+    for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
+      ctx.stderr(formatDiagnostic(d) + '\n');
+  }
   for (const { app } of apps)
     ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? '' : 's'})\n`);
   printAllocations(ctx, peers);

@@ -24,6 +24,8 @@ export interface OutputSnapshot {
   readonly kustomization?: string;
   /** Output files that carry rollgen's header: what it wrote, even when the status file is lost. */
   readonly renderedFiles?: readonly string[];
+  /** Digest of every YAML file of the output as it is now, by file name. */
+  readonly fileDigests?: Readonly<Record<string, string>>;
 }
 
 export type AppCommand =

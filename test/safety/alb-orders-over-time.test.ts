@@ -143,7 +143,7 @@ test('validate reports a collision in the committed outputs that fresh renders w
     ),
   );
   // The next render of bravo moves it to a free order, keeping alpha's.
-  expect((await runCli(['advance', 'bravo'], repo)).code).toBe(0);
+  expect((await runCli(['advance', 'bravo', '--force'], repo)).code).toBe(0);
   expect(fs.readFileSync(file, 'utf8')).not.toContain(`order: "${order}"`);
   expect((await runCli(['validate'], repo)).code).toBe(0);
 });
