@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path15 = require("node:path");
-    var fs8 = require("node:fs");
+    var path17 = require("node:path");
+    var fs10 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs8.existsSync(executableFile)) return;
+        if (fs10.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path15.resolve(baseDir, baseName);
-          if (fs8.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path15.extname(baseName))) return void 0;
+          const localBin = path17.resolve(baseDir, baseName);
+          if (fs10.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path17.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs8.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs10.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs8.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs10.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path15.resolve(
-            path15.dirname(resolvedScriptPath),
+          executableDir = path17.resolve(
+            path17.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path15.basename(
+            const legacyName = path17.basename(
               this._scriptPath,
-              path15.extname(this._scriptPath)
+              path17.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path15.extname(executableFile));
+        launchWithNode = sourceExt.includes(path17.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path15.basename(filename, path15.extname(filename));
+        this._name = path17.basename(filename, path17.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path16) {
-        if (path16 === void 0) return this._executableDir;
-        this._executableDir = path16;
+      executableDir(path18) {
+        if (path18 === void 0) return this._executableDir;
+        this._executableDir = path18;
         return this;
       }
       /**
@@ -3484,8 +3484,8 @@ var require_identity = __commonJS({
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -3506,7 +3506,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
     exports2.ALIAS = ALIAS;
     exports2.DOC = DOC;
     exports2.MAP = MAP;
@@ -3521,8 +3521,8 @@ var require_identity = __commonJS({
     exports2.isMap = isMap2;
     exports2.isNode = isNode2;
     exports2.isPair = isPair;
-    exports2.isScalar = isScalar3;
-    exports2.isSeq = isSeq3;
+    exports2.isScalar = isScalar4;
+    exports2.isSeq = isSeq4;
   }
 });
 
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path15) {
-      const ctrl = callVisitor(key2, node, visitor, path15);
+    function visit_(key2, node, visitor, path17) {
+      const ctrl = callVisitor(key2, node, visitor, path17);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path15, ctrl);
-        return visit_(key2, ctrl, visitor, path15);
+        replaceNode(key2, path17, ctrl);
+        return visit_(key2, ctrl, visitor, path17);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path15 = Object.freeze(path15.concat(node));
+          path17 = Object.freeze(path17.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path15);
+            const ci = visit_(i, node.items[i], visitor, path17);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path15 = Object.freeze(path15.concat(node));
-          const ck = visit_("key", node.key, visitor, path15);
+          path17 = Object.freeze(path17.concat(node));
+          const ck = visit_("key", node.key, visitor, path17);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path15);
+          const cv = visit_("value", node.value, visitor, path17);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path15) {
-      const ctrl = await callVisitor(key2, node, visitor, path15);
+    async function visitAsync_(key2, node, visitor, path17) {
+      const ctrl = await callVisitor(key2, node, visitor, path17);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path15, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path15);
+        replaceNode(key2, path17, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path17);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path15 = Object.freeze(path15.concat(node));
+          path17 = Object.freeze(path17.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path15);
+            const ci = await visitAsync_(i, node.items[i], visitor, path17);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path15 = Object.freeze(path15.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path15);
+          path17 = Object.freeze(path17.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path17);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path15);
+          const cv = await visitAsync_("value", node.value, visitor, path17);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path15) {
+    function callVisitor(key2, node, visitor, path17) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path15);
+        return visitor(key2, node, path17);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path15);
+        return visitor.Map?.(key2, node, path17);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path15);
+        return visitor.Seq?.(key2, node, path17);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path15);
+        return visitor.Pair?.(key2, node, path17);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path15);
+        return visitor.Scalar?.(key2, node, path17);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path15);
+        return visitor.Alias?.(key2, node, path17);
       return void 0;
     }
-    function replaceNode(key2, path15, node) {
-      const parent = path15[path15.length - 1];
+    function replaceNode(key2, path17, node) {
+      const parent = path17[path17.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path15, value) {
+    function collectionFromPath(schema, path17, value) {
       let v = value;
-      for (let i = path15.length - 1; i >= 0; --i) {
-        const k = path15[i];
+      for (let i = path17.length - 1; i >= 0; --i) {
+        const k = path17[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path15) => path15 == null || typeof path15 === "object" && !!path15[Symbol.iterator]().next().done;
+    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path15, value) {
-        if (isEmptyPath(path15))
+      addIn(path17, value) {
+        if (isEmptyPath(path17))
           this.add(value);
         else {
-          const [key2, ...rest] = path15;
+          const [key2, ...rest] = path17;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path15) {
-        const [key2, ...rest] = path15;
+      deleteIn(path17) {
+        const [key2, ...rest] = path17;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path15, keepScalar) {
-        const [key2, ...rest] = path15;
+      getIn(path17, keepScalar) {
+        const [key2, ...rest] = path17;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path15) {
-        const [key2, ...rest] = path15;
+      hasIn(path17) {
+        const [key2, ...rest] = path17;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path15, value) {
-        const [key2, ...rest] = path15;
+      setIn(path17, value) {
+        const [key2, ...rest] = path17;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path15, value) {
+      addIn(path17, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path15, value);
+          this.contents.addIn(path17, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path15) {
-        if (Collection2.isEmptyPath(path15)) {
+      deleteIn(path17) {
+        if (Collection2.isEmptyPath(path17)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path15) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path15, keepScalar) {
-        if (Collection2.isEmptyPath(path15))
+      getIn(path17, keepScalar) {
+        if (Collection2.isEmptyPath(path17))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path15, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path15) {
-        if (Collection2.isEmptyPath(path15))
+      hasIn(path17) {
+        if (Collection2.isEmptyPath(path17))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path15) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path15, value) {
-        if (Collection2.isEmptyPath(path15)) {
+      setIn(path17, value) {
+        if (Collection2.isEmptyPath(path17)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path15), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path17), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path15, value);
+          this.contents.setIn(path17, value);
         }
       }
       /**
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path15) => {
+    visit.itemAtPath = (cst, path17) => {
       let item = cst;
-      for (const [field, index] of path15) {
+      for (const [field, index] of path17) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path15) => {
-      const parent = visit.itemAtPath(cst, path15.slice(0, -1));
-      const field = path15[path15.length - 1][0];
+    visit.parentCollection = (cst, path17) => {
+      const parent = visit.itemAtPath(cst, path17.slice(0, -1));
+      const field = path17[path17.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path15, item, visitor) {
-      let ctrl = visitor(item, path15);
+    function _visit(path17, item, visitor) {
+      let ctrl = visitor(item, path17);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path15.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path17.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path15);
+            ctrl = ctrl(item, path17);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path15) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -9066,7 +9066,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -9150,7 +9150,7 @@ var require_cst = __commonJS({
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
     exports2.isCollection = isCollection;
-    exports2.isScalar = isScalar3;
+    exports2.isScalar = isScalar4;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
   }
@@ -9749,7 +9749,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
-    var LineCounter3 = class {
+    var LineCounter4 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -9772,7 +9772,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports2.LineCounter = LineCounter3;
+    exports2.LineCounter = LineCounter4;
   }
 });
 
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs8 = this.flowScalar(this.type);
+              const fs10 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map.items.push({ start: start2, key: fs8, sep: [] });
+                map.items.push({ start: start2, key: fs10, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs8);
+                this.stack.push(fs10);
               } else {
-                Object.assign(it, { key: fs8, sep: [] });
+                Object.assign(it, { key: fs10, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs8 = this.flowScalar(this.type);
+              const fs10 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs8, sep: [] });
+                fc.items.push({ start: [], key: fs10, sep: [] });
               else if (it.sep)
-                this.stack.push(fs8);
+                this.stack.push(fs10);
               else
-                Object.assign(it, { key: fs8, sep: [] });
+                Object.assign(it, { key: fs10, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10680,7 +10680,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument3(source, options = {}) {
+    function parseDocument4(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -10706,7 +10706,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument3(src, options);
+      const doc = parseDocument4(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -10742,7 +10742,7 @@ var require_public_api = __commonJS({
     }
     exports2.parse = parse3;
     exports2.parseAllDocuments = parseAllDocuments2;
-    exports2.parseDocument = parseDocument3;
+    exports2.parseDocument = parseDocument4;
     exports2.stringify = stringify2;
   }
 });
@@ -10854,9 +10854,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path15, message, options) {
-        super(`${path15}: ${message}`, options);
-        this.path = path15;
+      constructor(path17, message, options) {
+        super(`${path17}: ${message}`, options);
+        this.path = path17;
       }
       path;
       name = "IoError";
@@ -19136,7 +19136,7 @@ var require_validators = __commonJS({
       return errors === 0;
     }
     exports2["rollgen-config"] = validate53;
-    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } } } };
+    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } } } };
     var pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
     function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -19198,7 +19198,7 @@ var require_validators = __commonJS({
                   errors++;
                 }
                 for (const key1 in data1) {
-                  if (!(key1 === "source" || key1 === "output" || key1 === "name" || key1 === "gates" || key1 === "removal" || key1 === "trackLabel")) {
+                  if (!(key1 === "source" || key1 === "output" || key1 === "build" || key1 === "name" || key1 === "gates" || key1 === "removal" || key1 === "trackLabel")) {
                     const err5 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err5];
@@ -19252,11 +19252,11 @@ var require_validators = __commonJS({
                     errors++;
                   }
                 }
-                if (data1.name !== void 0) {
-                  let data4 = data1.name;
+                if (data1.build !== void 0) {
+                  let data4 = data1.build;
                   if (typeof data4 === "string") {
-                    if (!pattern6.test(data4)) {
-                      const err10 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
+                    if (func2(data4) < 1) {
+                      const err10 = { instancePath: instancePath + "/apps/" + i0 + "/build", schemaPath: "#/properties/apps/items/properties/build/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err10];
                       } else {
@@ -19265,7 +19265,7 @@ var require_validators = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err11 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err11 = { instancePath: instancePath + "/apps/" + i0 + "/build", schemaPath: "#/properties/apps/items/properties/build/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err11];
                     } else {
@@ -19274,36 +19274,34 @@ var require_validators = __commonJS({
                     errors++;
                   }
                 }
+                if (data1.name !== void 0) {
+                  let data5 = data1.name;
+                  if (typeof data5 === "string") {
+                    if (!pattern6.test(data5)) {
+                      const err12 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
+                      if (vErrors === null) {
+                        vErrors = [err12];
+                      } else {
+                        vErrors.push(err12);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err13 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err13];
+                    } else {
+                      vErrors.push(err13);
+                    }
+                    errors++;
+                  }
+                }
                 if (data1.gates !== void 0) {
-                  let data5 = data1.gates;
-                  if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-                    for (const key2 in data5) {
+                  let data6 = data1.gates;
+                  if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+                    for (const key2 in data6) {
                       if (!(key2 === "firstStep" || key2 === "unpaused")) {
-                        const err12 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err12];
-                        } else {
-                          vErrors.push(err12);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data5.firstStep !== void 0) {
-                      let data6 = data5.firstStep;
-                      if (!(data6 === "manual" || data6 === "automatic")) {
-                        const err13 = { instancePath: instancePath + "/apps/" + i0 + "/gates/firstStep", schemaPath: "#/properties/apps/items/properties/gates/properties/firstStep/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.firstStep.enum }, message: "must be equal to one of the allowed values" };
-                        if (vErrors === null) {
-                          vErrors = [err13];
-                        } else {
-                          vErrors.push(err13);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data5.unpaused !== void 0) {
-                      let data7 = data5.unpaused;
-                      if (!(data7 === "manual" || data7 === "automatic")) {
-                        const err14 = { instancePath: instancePath + "/apps/" + i0 + "/gates/unpaused", schemaPath: "#/properties/apps/items/properties/gates/properties/unpaused/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.unpaused.enum }, message: "must be equal to one of the allowed values" };
+                        const err14 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err14];
                         } else {
@@ -19312,51 +19310,57 @@ var require_validators = __commonJS({
                         errors++;
                       }
                     }
+                    if (data6.firstStep !== void 0) {
+                      let data7 = data6.firstStep;
+                      if (!(data7 === "manual" || data7 === "automatic")) {
+                        const err15 = { instancePath: instancePath + "/apps/" + i0 + "/gates/firstStep", schemaPath: "#/properties/apps/items/properties/gates/properties/firstStep/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.firstStep.enum }, message: "must be equal to one of the allowed values" };
+                        if (vErrors === null) {
+                          vErrors = [err15];
+                        } else {
+                          vErrors.push(err15);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data6.unpaused !== void 0) {
+                      let data8 = data6.unpaused;
+                      if (!(data8 === "manual" || data8 === "automatic")) {
+                        const err16 = { instancePath: instancePath + "/apps/" + i0 + "/gates/unpaused", schemaPath: "#/properties/apps/items/properties/gates/properties/unpaused/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.unpaused.enum }, message: "must be equal to one of the allowed values" };
+                        if (vErrors === null) {
+                          vErrors = [err16];
+                        } else {
+                          vErrors.push(err16);
+                        }
+                        errors++;
+                      }
+                    }
                   } else {
-                    const err15 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err17 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err15];
+                      vErrors = [err17];
                     } else {
-                      vErrors.push(err15);
+                      vErrors.push(err17);
                     }
                     errors++;
                   }
                 }
                 if (data1.removal !== void 0) {
-                  let data8 = data1.removal;
-                  if (!(data8 === "one-commit" || data8 === "two-commits")) {
-                    const err16 = { instancePath: instancePath + "/apps/" + i0 + "/removal", schemaPath: "#/properties/apps/items/properties/removal/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.removal.enum }, message: "must be equal to one of the allowed values" };
+                  let data9 = data1.removal;
+                  if (!(data9 === "one-commit" || data9 === "two-commits")) {
+                    const err18 = { instancePath: instancePath + "/apps/" + i0 + "/removal", schemaPath: "#/properties/apps/items/properties/removal/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.removal.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
-                      vErrors = [err16];
+                      vErrors = [err18];
                     } else {
-                      vErrors.push(err16);
+                      vErrors.push(err18);
                     }
                     errors++;
                   }
                 }
                 if (data1.trackLabel !== void 0) {
-                  let data9 = data1.trackLabel;
-                  if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-                    if (data9.key === void 0) {
-                      const err17 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "key" }, message: "must have required property 'key'" };
-                      if (vErrors === null) {
-                        vErrors = [err17];
-                      } else {
-                        vErrors.push(err17);
-                      }
-                      errors++;
-                    }
-                    if (data9.stable === void 0) {
-                      const err18 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "stable" }, message: "must have required property 'stable'" };
-                      if (vErrors === null) {
-                        vErrors = [err18];
-                      } else {
-                        vErrors.push(err18);
-                      }
-                      errors++;
-                    }
-                    if (data9.canary === void 0) {
-                      const err19 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "canary" }, message: "must have required property 'canary'" };
+                  let data10 = data1.trackLabel;
+                  if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                    if (data10.key === void 0) {
+                      const err19 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "key" }, message: "must have required property 'key'" };
                       if (vErrors === null) {
                         vErrors = [err19];
                       } else {
@@ -19364,31 +19368,27 @@ var require_validators = __commonJS({
                       }
                       errors++;
                     }
-                    for (const key3 in data9) {
-                      if (!(key3 === "key" || key3 === "stable" || key3 === "canary")) {
-                        const err20 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err20];
-                        } else {
-                          vErrors.push(err20);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data9.key !== void 0) {
-                      let data10 = data9.key;
-                      if (typeof data10 === "string") {
-                        if (func2(data10) < 1) {
-                          const err21 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                          if (vErrors === null) {
-                            vErrors = [err21];
-                          } else {
-                            vErrors.push(err21);
-                          }
-                          errors++;
-                        }
+                    if (data10.stable === void 0) {
+                      const err20 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "stable" }, message: "must have required property 'stable'" };
+                      if (vErrors === null) {
+                        vErrors = [err20];
                       } else {
-                        const err22 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        vErrors.push(err20);
+                      }
+                      errors++;
+                    }
+                    if (data10.canary === void 0) {
+                      const err21 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "canary" }, message: "must have required property 'canary'" };
+                      if (vErrors === null) {
+                        vErrors = [err21];
+                      } else {
+                        vErrors.push(err21);
+                      }
+                      errors++;
+                    }
+                    for (const key3 in data10) {
+                      if (!(key3 === "key" || key3 === "stable" || key3 === "canary")) {
+                        const err22 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err22];
                         } else {
@@ -19397,11 +19397,11 @@ var require_validators = __commonJS({
                         errors++;
                       }
                     }
-                    if (data9.stable !== void 0) {
-                      let data11 = data9.stable;
+                    if (data10.key !== void 0) {
+                      let data11 = data10.key;
                       if (typeof data11 === "string") {
                         if (func2(data11) < 1) {
-                          const err23 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err23 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
                             vErrors = [err23];
                           } else {
@@ -19410,7 +19410,7 @@ var require_validators = __commonJS({
                           errors++;
                         }
                       } else {
-                        const err24 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err24 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err24];
                         } else {
@@ -19419,11 +19419,11 @@ var require_validators = __commonJS({
                         errors++;
                       }
                     }
-                    if (data9.canary !== void 0) {
-                      let data12 = data9.canary;
+                    if (data10.stable !== void 0) {
+                      let data12 = data10.stable;
                       if (typeof data12 === "string") {
                         if (func2(data12) < 1) {
-                          const err25 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err25 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
                             vErrors = [err25];
                           } else {
@@ -19432,7 +19432,7 @@ var require_validators = __commonJS({
                           errors++;
                         }
                       } else {
-                        const err26 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err26 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err26];
                         } else {
@@ -19441,42 +19441,40 @@ var require_validators = __commonJS({
                         errors++;
                       }
                     }
+                    if (data10.canary !== void 0) {
+                      let data13 = data10.canary;
+                      if (typeof data13 === "string") {
+                        if (func2(data13) < 1) {
+                          const err27 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          if (vErrors === null) {
+                            vErrors = [err27];
+                          } else {
+                            vErrors.push(err27);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err28 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err28];
+                        } else {
+                          vErrors.push(err28);
+                        }
+                        errors++;
+                      }
+                    }
                   } else {
-                    const err27 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err29 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err27];
+                      vErrors = [err29];
                     } else {
-                      vErrors.push(err27);
+                      vErrors.push(err29);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err28 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err28];
-                } else {
-                  vErrors.push(err28);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err29 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-        if (data.pr !== void 0) {
-          let data13 = data.pr;
-          if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
-            for (const key4 in data13) {
-              if (!(key4 === "base" || key4 === "titleTemplate" || key4 === "bodyTemplate" || key4 === "labels" || key4 === "mergeMethod")) {
-                const err30 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                const err30 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err30];
                 } else {
@@ -19485,20 +19483,22 @@ var require_validators = __commonJS({
                 errors++;
               }
             }
-            if (data13.base !== void 0) {
-              let data14 = data13.base;
-              if (typeof data14 === "string") {
-                if (func2(data14) < 1) {
-                  const err31 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err31];
-                  } else {
-                    vErrors.push(err31);
-                  }
-                  errors++;
-                }
-              } else {
-                const err32 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          } else {
+            const err31 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+        }
+        if (data.pr !== void 0) {
+          let data14 = data.pr;
+          if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
+            for (const key4 in data14) {
+              if (!(key4 === "base" || key4 === "titleTemplate" || key4 === "bodyTemplate" || key4 === "labels" || key4 === "mergeMethod")) {
+                const err32 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err32];
                 } else {
@@ -19507,11 +19507,11 @@ var require_validators = __commonJS({
                 errors++;
               }
             }
-            if (data13.titleTemplate !== void 0) {
-              let data15 = data13.titleTemplate;
+            if (data14.base !== void 0) {
+              let data15 = data14.base;
               if (typeof data15 === "string") {
                 if (func2(data15) < 1) {
-                  const err33 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err33 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err33];
                   } else {
@@ -19520,7 +19520,7 @@ var require_validators = __commonJS({
                   errors++;
                 }
               } else {
-                const err34 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err34 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err34];
                 } else {
@@ -19529,11 +19529,11 @@ var require_validators = __commonJS({
                 errors++;
               }
             }
-            if (data13.bodyTemplate !== void 0) {
-              let data16 = data13.bodyTemplate;
+            if (data14.titleTemplate !== void 0) {
+              let data16 = data14.titleTemplate;
               if (typeof data16 === "string") {
                 if (func2(data16) < 1) {
-                  const err35 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err35 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err35];
                   } else {
@@ -19542,7 +19542,7 @@ var require_validators = __commonJS({
                   errors++;
                 }
               } else {
-                const err36 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err36 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err36];
                 } else {
@@ -19551,57 +19551,79 @@ var require_validators = __commonJS({
                 errors++;
               }
             }
-            if (data13.labels !== void 0) {
-              let data17 = data13.labels;
-              if (Array.isArray(data17)) {
-                const len1 = data17.length;
+            if (data14.bodyTemplate !== void 0) {
+              let data17 = data14.bodyTemplate;
+              if (typeof data17 === "string") {
+                if (func2(data17) < 1) {
+                  const err37 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                }
+              } else {
+                const err38 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data14.labels !== void 0) {
+              let data18 = data14.labels;
+              if (Array.isArray(data18)) {
+                const len1 = data18.length;
                 for (let i1 = 0; i1 < len1; i1++) {
-                  let data18 = data17[i1];
-                  if (typeof data18 === "string") {
-                    if (func2(data18) > 50) {
-                      const err37 = { instancePath: instancePath + "/pr/labels/" + i1, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                  let data19 = data18[i1];
+                  if (typeof data19 === "string") {
+                    if (func2(data19) > 50) {
+                      const err39 = { instancePath: instancePath + "/pr/labels/" + i1, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                       if (vErrors === null) {
-                        vErrors = [err37];
+                        vErrors = [err39];
                       } else {
-                        vErrors.push(err37);
+                        vErrors.push(err39);
                       }
                       errors++;
                     }
-                    if (func2(data18) < 1) {
-                      const err38 = { instancePath: instancePath + "/pr/labels/" + i1, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data19) < 1) {
+                      const err40 = { instancePath: instancePath + "/pr/labels/" + i1, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err38];
+                        vErrors = [err40];
                       } else {
-                        vErrors.push(err38);
+                        vErrors.push(err40);
                       }
                       errors++;
                     }
                   } else {
-                    const err39 = { instancePath: instancePath + "/pr/labels/" + i1, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err41 = { instancePath: instancePath + "/pr/labels/" + i1, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err39];
+                      vErrors = [err41];
                     } else {
-                      vErrors.push(err39);
+                      vErrors.push(err41);
                     }
                     errors++;
                   }
                 }
-                let i2 = data17.length;
+                let i2 = data18.length;
                 let j0;
                 if (i2 > 1) {
                   const indices0 = {};
                   for (; i2--; ) {
-                    let item0 = data17[i2];
+                    let item0 = data18[i2];
                     if (typeof item0 !== "string") {
                       continue;
                     }
                     if (typeof indices0[item0] == "number") {
                       j0 = indices0[item0];
-                      const err40 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i2, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i2 + " are identical)" };
+                      const err42 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i2, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i2 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err40];
+                        vErrors = [err42];
                       } else {
-                        vErrors.push(err40);
+                        vErrors.push(err42);
                       }
                       errors++;
                       break;
@@ -19610,43 +19632,43 @@ var require_validators = __commonJS({
                   }
                 }
               } else {
-                const err41 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err43 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err41];
+                  vErrors = [err43];
                 } else {
-                  vErrors.push(err41);
+                  vErrors.push(err43);
                 }
                 errors++;
               }
             }
-            if (data13.mergeMethod !== void 0) {
-              let data19 = data13.mergeMethod;
-              if (!(data19 === "merge" || data19 === "squash" || data19 === "rebase")) {
-                const err42 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
+            if (data14.mergeMethod !== void 0) {
+              let data20 = data14.mergeMethod;
+              if (!(data20 === "merge" || data20 === "squash" || data20 === "rebase")) {
+                const err44 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
-                  vErrors = [err42];
+                  vErrors = [err44];
                 } else {
-                  vErrors.push(err42);
+                  vErrors.push(err44);
                 }
                 errors++;
               }
             }
           } else {
-            const err43 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err45 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err43];
+              vErrors = [err45];
             } else {
-              vErrors.push(err43);
+              vErrors.push(err45);
             }
             errors++;
           }
         }
       } else {
-        const err44 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err46 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err44];
+          vErrors = [err46];
         } else {
-          vErrors.push(err44);
+          vErrors.push(err46);
         }
         errors++;
       }
@@ -23526,8 +23548,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports2.basename = (path15, { windows } = {}) => {
-      const segs = path15.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path17, { windows } = {}) => {
+      const segs = path17.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -25070,11 +25092,11 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var path15 = __toESM2(require("path"));
-    var fs8 = __toESM2(require("fs"));
+    var path17 = __toESM2(require("path"));
+    var fs10 = __toESM2(require("fs"));
     function cleanPath(path$1) {
-      let normalized = (0, path15.normalize)(path$1);
-      if (normalized.length > 1 && normalized[normalized.length - 1] === path15.sep) normalized = normalized.substring(0, normalized.length - 1);
+      let normalized = (0, path17.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path17.sep) normalized = normalized.substring(0, normalized.length - 1);
       return normalized;
     }
     var SLASHES_REGEX = /[\\/]/g;
@@ -25088,7 +25110,7 @@ var require_dist2 = __commonJS({
     function normalizePath(path$1, options) {
       const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
       const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
-      if (resolvePaths) path$1 = (0, path15.resolve)(path$1);
+      if (resolvePaths) path$1 = (0, path17.resolve)(path$1);
       if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
       if (path$1 === ".") return "";
       const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
@@ -25101,7 +25123,7 @@ var require_dist2 = __commonJS({
       return function(filename, directoryPath) {
         const sameRoot = directoryPath.startsWith(root);
         if (sameRoot) return directoryPath.slice(root.length) + filename;
-        else return convertSlashes((0, path15.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+        else return convertSlashes((0, path17.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
       };
     }
     function joinPath(filename) {
@@ -25213,13 +25235,13 @@ var require_dist2 = __commonJS({
     }
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-      let parent = (0, path15.dirname)(path$1);
+      let parent = (0, path17.dirname)(path$1);
       let depth = 1;
       while (parent !== state.root && depth < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
         if (isSameRoot) depth++;
-        else parent = (0, path15.dirname)(parent);
+        else parent = (0, path17.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
       return depth > 1;
@@ -25273,8 +25295,8 @@ var require_dist2 = __commonJS({
       const { fs: fs$1 } = state;
       state.visited.push(crawlPath);
       state.counts.directories++;
-      fs$1.readdir(crawlPath || ".", readdirOpts, (error4, entries = []) => {
-        callback$1(entries, directoryPath, currentDepth);
+      fs$1.readdir(crawlPath || ".", readdirOpts, (error4, entries2 = []) => {
+        callback$1(entries2, directoryPath, currentDepth);
         state.queue.dequeue(state.options.suppressErrors ? null : error4, state);
       });
     };
@@ -25283,13 +25305,13 @@ var require_dist2 = __commonJS({
       if (currentDepth < 0) return;
       state.visited.push(crawlPath);
       state.counts.directories++;
-      let entries = [];
+      let entries2 = [];
       try {
-        entries = fs$1.readdirSync(crawlPath || ".", readdirOpts);
+        entries2 = fs$1.readdirSync(crawlPath || ".", readdirOpts);
       } catch (e) {
         if (!state.options.suppressErrors) throw e;
       }
-      callback$1(entries, directoryPath, currentDepth);
+      callback$1(entries2, directoryPath, currentDepth);
     };
     function build(isSynchronous) {
       return isSynchronous ? walkSync : walkAsync;
@@ -25368,7 +25390,7 @@ var require_dist2 = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs8
+          fs: options.fs || fs10
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -25383,12 +25405,12 @@ var require_dist2 = __commonJS({
         this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
         return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
       }
-      walk = (entries, directoryPath, depth) => {
+      walk = (entries2, directoryPath, depth) => {
         const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
         if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
         const files = this.getArray(this.state.paths);
-        for (let i = 0; i < entries.length; ++i) {
-          const entry = entries[i];
+        for (let i = 0; i < entries2.length; ++i) {
+          const entry = entries2[i];
           if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
             const filename = this.joinPath(entry.name, directoryPath);
             this.pushFile(filename, files, this.state.counts, filters);
@@ -25406,8 +25428,8 @@ var require_dist2 = __commonJS({
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
-                const filename = (0, path15.basename)(resolvedPath);
-                const directoryPath$1 = normalizePath((0, path15.dirname)(resolvedPath), this.state.options);
+                const filename = (0, path17.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path17.dirname)(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -25459,7 +25481,7 @@ var require_dist2 = __commonJS({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: path15.sep,
+        pathSeparator: path17.sep,
         filters: []
       };
       globFunction;
@@ -25603,8 +25625,8 @@ var require_dist3 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs8 = require("fs");
-    var path15 = require("path");
+    var fs10 = require("fs");
+    var path17 = require("path");
     var url = require("url");
     var fdir = require_dist2();
     var picomatch = require_picomatch2();
@@ -25664,8 +25686,8 @@ var require_dist3 = __commonJS({
         };
         return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
       }
-      if (absolute) return (p) => path15.posix.relative(cwd, p) || ".";
-      return (p) => path15.posix.relative(cwd, `${root}/${p}`) || ".";
+      if (absolute) return (p) => path17.posix.relative(cwd, p) || ".";
+      return (p) => path17.posix.relative(cwd, `${root}/${p}`) || ".";
     }
     function buildRelative(cwd, root) {
       if (root.startsWith(`${cwd}/`)) {
@@ -25673,7 +25695,7 @@ var require_dist3 = __commonJS({
         return (p) => `${prefix}/${p}`;
       }
       return (p) => {
-        const result = path15.posix.relative(cwd, `${root}/${p}`);
+        const result = path17.posix.relative(cwd, `${root}/${p}`);
         return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
       };
     }
@@ -25719,7 +25741,7 @@ var require_dist3 = __commonJS({
       if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
       if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
       const escapedCwd = escapePath(cwd);
-      result = (0, path15.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path15.posix.relative(escapedCwd, result) : path15.posix.normalize(result);
+      result = (0, path17.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path17.posix.relative(escapedCwd, result) : path17.posix.normalize(result);
       const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
       const parts = splitPattern(result);
       if (parentDir) {
@@ -25730,7 +25752,7 @@ var require_dist3 = __commonJS({
           result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
           i++;
         }
-        const potentialRoot = path15.posix.join(cwd, parentDir.slice(i * 3));
+        const potentialRoot = path17.posix.join(cwd, parentDir.slice(i * 3));
         if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
           props.root = ensureNonDriveRelativePath(potentialRoot);
           props.depthOffset = -n + i;
@@ -25752,7 +25774,7 @@ var require_dist3 = __commonJS({
         }
         props.depthOffset = newCommonPath.length;
         props.commonPath = newCommonPath;
-        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path15.posix.join(cwd, ...newCommonPath) : cwd);
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path17.posix.join(cwd, ...newCommonPath) : cwd);
       }
       return result;
     }
@@ -25804,13 +25826,13 @@ var require_dist3 = __commonJS({
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
         filters: [debug ? (p, isDirectory) => {
-          const path16 = format(p, isDirectory);
-          const matches2 = matcher(path16) && !ignore(path16);
-          if (matches2) log(`matched ${path16}`);
+          const path18 = format(p, isDirectory);
+          const matches2 = matcher(path18) && !ignore(path18);
+          if (matches2) log(`matched ${path18}`);
           return matches2;
         } : (p, isDirectory) => {
-          const path16 = format(p, isDirectory);
-          return matcher(path16) && !ignore(path16);
+          const path18 = format(p, isDirectory);
+          return matcher(path18) && !ignore(path18);
         }],
         exclude: debug ? (_, p) => {
           const skipped = excludePredicate(_, p);
@@ -25849,15 +25871,15 @@ var require_dist3 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path15.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path17.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs8.readdir,
-        readdirSync: opts.fs.readdirSync || fs8.readdirSync,
-        realpath: opts.fs.realpath || fs8.realpath,
-        realpathSync: opts.fs.realpathSync || fs8.realpathSync,
-        stat: opts.fs.stat || fs8.stat,
-        statSync: opts.fs.statSync || fs8.statSync
+        readdir: opts.fs.readdir || fs10.readdir,
+        readdirSync: opts.fs.readdirSync || fs10.readdirSync,
+        realpath: opts.fs.realpath || fs10.realpath,
+        realpathSync: opts.fs.realpathSync || fs10.realpathSync,
+        stat: opts.fs.stat || fs10.stat,
+        statSync: opts.fs.statSync || fs10.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -25871,12 +25893,12 @@ var require_dist3 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative12] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative12) : [];
+      const [crawler, relative14] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative14) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative12] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative12) : [];
+      const [crawler, relative14] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative14) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -27070,13 +27092,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path15) {
-          return /^\.|this\b/.test(path15.original);
+        scopedId: function scopedId(path17) {
+          return /^\.|this\b/.test(path17.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path15) {
-          return path15.parts.length === 1 && !AST.helpers.scopedId(path15) && !path15.depth;
+        simpleId: function simpleId(path17) {
+          return path17.parts.length === 1 && !AST.helpers.scopedId(path17) && !path17.depth;
         }
       }
     };
@@ -28161,12 +28183,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path15, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path17, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path15,
+        path: path17,
         params,
         hash,
         escaped,
@@ -28438,9 +28460,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path15 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path17 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path15.original);
+        this.opcode("registerDecorator", params.length, path17.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -28507,48 +28529,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path15 = sexpr.path, name = path15.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path15));
+        var path17 = sexpr.path, name = path17.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path17));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path15.strict = true;
-        this.accept(path15);
+        path17.strict = true;
+        this.accept(path17);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path15 = sexpr.path;
-        path15.strict = true;
-        this.accept(path15);
+        var path17 = sexpr.path;
+        path17.strict = true;
+        this.accept(path17);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path15 = sexpr.path, name = path15.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path17 = sexpr.path, name = path17.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path15.strict = true;
-          path15.falsy = true;
-          this.accept(path15);
-          this.opcode("invokeHelper", params.length, path15.original, _ast2["default"].helpers.simpleId(path15));
+          path17.strict = true;
+          path17.falsy = true;
+          this.accept(path17);
+          this.opcode("invokeHelper", params.length, path17.original, _ast2["default"].helpers.simpleId(path17));
         }
       },
-      PathExpression: function PathExpression(path15) {
-        var depth = validateDepth(path15);
-        var parts = validateParts(path15);
+      PathExpression: function PathExpression(path17) {
+        var depth = validateDepth(path17);
+        var parts = validateParts(path17);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path15), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path17), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path15.data) {
+        } else if (path17.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path15.strict);
+          this.opcode("lookupData", depth, parts, path17.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path15.falsy, path15.strict, scoped);
+          this.opcode("lookupOnContext", parts, path17.falsy, path17.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -28775,8 +28797,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path15) {
-      return validateStringArray(path15, path15.parts, "parts");
+    function validateParts(path17) {
+      return validateStringArray(path17, path17.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -28958,16 +28980,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path15 = aPath;
+      var path17 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path15 = url.path;
+        path17 = url.path;
       }
-      var isAbsolute2 = exports2.isAbsolute(path15);
-      var parts = path15.split(/\/+/);
+      var isAbsolute4 = exports2.isAbsolute(path17);
+      var parts = path17.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -28984,18 +29006,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path15 = parts.join("/");
-      if (path15 === "") {
-        path15 = isAbsolute2 ? "/" : ".";
+      path17 = parts.join("/");
+      if (path17 === "") {
+        path17 = isAbsolute4 ? "/" : ".";
       }
       if (url) {
-        url.path = path15;
+        url.path = path17;
         return urlGenerate(url);
       }
-      return path15;
+      return path17;
     }
     exports2.normalize = normalize;
-    function join8(aRoot, aPath) {
+    function join10(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -29027,11 +29049,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join8;
+    exports2.join = join10;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative12(aRoot, aPath) {
+    function relative14(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -29050,7 +29072,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative12;
+    exports2.relative = relative14;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -29200,7 +29222,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join8(urlGenerate(parsed), sourceURL);
+        sourceURL = join10(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -30689,18 +30711,18 @@ var require_code_gen = __commonJS({
         ret.add("}");
         return ret;
       },
-      generateList: function generateList(entries) {
+      generateList: function generateList(entries2) {
         var ret = this.empty();
-        for (var i = 0, len = entries.length; i < len; i++) {
+        for (var i = 0, len = entries2.length; i < len; i++) {
           if (i) {
             ret.add(",");
           }
-          ret.add(castChunk(entries[i], this));
+          ret.add(castChunk(entries2[i], this));
         }
         return ret;
       },
-      generateArray: function generateArray(entries) {
-        var ret = this.generateList(entries);
+      generateArray: function generateArray(entries2) {
+        var ret = this.generateList(entries2);
         ret.prepend("[");
         ret.add("]");
         return ret;
@@ -31794,8 +31816,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path15 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path15;
+      var path17 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path17;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -31834,8 +31856,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs8 = require("fs");
-      var templateString = fs8.readFileSync(filename, "utf8");
+      var fs10 = require("fs");
+      var templateString = fs10.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -34796,7 +34818,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve10.call(this, root, ref);
+      let _sch = resolve11.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -34823,7 +34845,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve10(root, ref) {
+    function resolve11(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -35074,8 +35096,8 @@ var require_utils3 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path15) {
-      let input2 = path15;
+    function removeDotSegments(path17) {
+      let input2 = path17;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -35149,11 +35171,11 @@ var require_utils3 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path15) {
-      if (path15 === "" || path15[0] === "/") {
-        return removeDotSegments(path15);
+    function removeDotSegmentsRelative(path17) {
+      if (path17 === "" || path17[0] === "/") {
+        return removeDotSegments(path17);
       }
-      const segments = path15.split("/");
+      const segments = path17.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -35516,8 +35538,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path15 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path15 && path15 !== "/" ? path15 : void 0;
+        const path17 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path17 && path17 !== "/" ? path17 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -35687,7 +35709,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve10(baseURI, relativeURI, options) {
+    function resolve11(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -35723,50 +35745,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative12, options, skipNormalization) {
+    function resolveComponent(base, relative14, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative12 = parse3(serialize(relative12, options), options);
+        relative14 = parse3(serialize(relative14, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative12.scheme) {
-        target.scheme = relative12.scheme;
-        target.userinfo = relative12.userinfo;
-        target.host = relative12.host;
-        target.port = relative12.port;
-        target.path = removeDotSegments(relative12.path || "");
-        target.query = relative12.query;
+      if (!options.tolerant && relative14.scheme) {
+        target.scheme = relative14.scheme;
+        target.userinfo = relative14.userinfo;
+        target.host = relative14.host;
+        target.port = relative14.port;
+        target.path = removeDotSegments(relative14.path || "");
+        target.query = relative14.query;
       } else {
-        if (relative12.userinfo !== void 0 || relative12.host !== void 0 || relative12.port !== void 0) {
-          target.userinfo = relative12.userinfo;
-          target.host = relative12.host;
-          target.port = relative12.port;
-          target.path = removeDotSegments(relative12.path || "");
-          target.query = relative12.query;
+        if (relative14.userinfo !== void 0 || relative14.host !== void 0 || relative14.port !== void 0) {
+          target.userinfo = relative14.userinfo;
+          target.host = relative14.host;
+          target.port = relative14.port;
+          target.path = removeDotSegments(relative14.path || "");
+          target.query = relative14.query;
         } else {
-          if (!relative12.path) {
+          if (!relative14.path) {
             target.path = base.path;
-            if (relative12.query !== void 0) {
-              target.query = relative12.query;
+            if (relative14.query !== void 0) {
+              target.query = relative14.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative12.path[0] === "/") {
-              target.path = removeDotSegments(relative12.path);
+            if (relative14.path[0] === "/") {
+              target.path = removeDotSegments(relative14.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative12.path;
+                target.path = "/" + relative14.path;
               } else if (!base.path) {
-                target.path = relative12.path;
+                target.path = relative14.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative12.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative14.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative12.query;
+            target.query = relative14.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -35774,7 +35796,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative12.fragment;
+      target.fragment = relative14.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -36078,7 +36100,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve10,
+      resolve: resolve11,
       resolveComponent,
       equal,
       serialize,
@@ -39337,8 +39359,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve10, reject) {
-            return setTimeout(resolve10, t);
+          return new this.Promise(function(resolve11, reject) {
+            return setTimeout(resolve11, t);
           });
         }
         computePenalty() {
@@ -39549,15 +39571,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error4, reject, resolve10, returned, task;
+          var args, cb, error4, reject, resolve11, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve10, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve11, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve10(returned);
+                  return resolve11(returned);
                 };
               } catch (error1) {
                 error4 = error1;
@@ -39572,13 +39594,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve10;
-          resolve10 = reject = null;
+          var promise, reject, resolve11;
+          resolve11 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve10 = _resolve;
+            resolve11 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve10, reject });
+          this._queue.push({ task, args, resolve: resolve11, reject });
           this._tryToRun();
           return promise;
         }
@@ -39979,14 +40001,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve10, reject) => {
+              return new this.Promise((resolve11, reject) => {
                 if (finished()) {
-                  return resolve10();
+                  return resolve11();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve10();
+                      return resolve11();
                     }
                   });
                 }
@@ -40079,9 +40101,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve10, reject) {
+              return new this.Promise(function(resolve11, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve10)(args3);
+                  return (args3[0] != null ? reject : resolve11)(args3);
                 });
               });
             };
@@ -40373,7 +40395,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path15) => path15.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path17) => path17.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -42077,17 +42099,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path15 = requestOptions.url.replace(options.baseUrl, "");
+    const path17 = requestOptions.url.replace(options.baseUrl, "");
     return request3(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path15} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path17} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error4) => {
       const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path15} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path17} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error4;
     });
@@ -45000,32 +45022,32 @@ function resourcesOf(file, root, cwd, out) {
   const text = fs.readFileSync(file, "utf8");
   const lc = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lc });
-  const shown = path.relative(cwd, file) || file;
+  const shown2 = path.relative(cwd, file) || file;
   const seq = doc.get("resources", true);
   if (!(0, import_yaml.isSeq)(seq)) return [];
-  const entries = [];
+  const entries2 = [];
   for (const item of seq.items) {
     const pos = (0, import_yaml.isScalar)(item) && item.range ? lc.linePos(item.range[0]) : { line: 1, col: 1 };
     const value = (0, import_yaml.isScalar)(item) ? String(item.value) : "";
     const target = path.resolve(path.dirname(file), value);
     if (/^[a-z]+:\/\//i.test(value) || !isInside(target, root)) {
       out.push({
-        file: shown,
+        file: shown2,
         ...pos,
         message: `resource "${value}" is outside the app directory; rollgen reads only files inside it`,
         severity: "error"
       });
     } else if (!fs.existsSync(target)) {
-      out.push({ file: shown, ...pos, message: `resource "${value}" does not exist`, severity: "error" });
-    } else entries.push(target);
+      out.push({ file: shown2, ...pos, message: `resource "${value}" does not exist`, severity: "error" });
+    } else entries2.push(target);
   }
-  return entries;
+  return entries2;
 }
 function readInside(file, root, cwd, out) {
-  const shown = path.relative(cwd, file) || file;
+  const shown2 = path.relative(cwd, file) || file;
   if (!isInside(fs.realpathSync(file), root)) {
     out.push({
-      file: shown,
+      file: shown2,
       line: 1,
       col: 1,
       message: "links outside the app directory; rollgen reads only files inside it",
@@ -45033,7 +45055,7 @@ function readInside(file, root, cwd, out) {
     });
     return void 0;
   }
-  return { path: shown, text: fs.readFileSync(file, "utf8") };
+  return { path: shown2, text: fs.readFileSync(file, "utf8") };
 }
 function realDir(dir) {
   try {
@@ -45076,8 +45098,8 @@ init_errors();
 init_errors();
 
 // src/run/apps.ts
-var fs5 = __toESM(require("fs"));
-var path5 = __toESM(require("path"));
+var fs7 = __toESM(require("fs"));
+var path7 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
@@ -45190,22 +45212,22 @@ function dedupe(list3) {
   });
 }
 function describe(e, doc) {
-  const path15 = pointerToPath(e.instancePath, doc.value);
+  const path17 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path15, key2), path15, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path17, key2), path17, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path15.length > 0) {
-    const parent = path15.slice(0, -1);
-    const key2 = String(path15[path15.length - 1]);
+  if (e.keyword === "false schema" && path17.length > 0) {
+    const parent = path17.slice(0, -1);
+    const key2 = String(path17[path17.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path15), path15, explain(e, valueAt(doc.value, path15)));
+  return located(doc.locate(path17), path17, explain(e, valueAt(doc.value, path17)));
 }
-function located(origin, path15, text) {
-  const where2 = formatPath(path15);
+function located(origin, path17, text) {
+  const where2 = formatPath(path17);
   return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -45274,15 +45296,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path15 = [];
+  const path17 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path15.push(segment);
+    path17.push(segment);
     node = child(node, segment);
   }
-  return path15;
+  return path17;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -45291,8 +45313,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path15) {
-  return path15.reduce(child, root);
+function valueAt(root, path17) {
+  return path17.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -45307,8 +45329,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path15) {
-  return path15.map(
+function formatPath(path17) {
+  return path17.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -45379,15 +45401,15 @@ function makeDocument(file, index, value, doc, lc, text) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path15) => {
-    for (let n = path15.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path15.slice(0, n), true);
+  const locate2 = (path17) => {
+    for (let n = path17.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path17.slice(0, n), true);
       if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path15) => {
-    const node = doc.getIn(path15, true);
+  const locateBlockText = (path17) => {
+    const node = doc.getIn(path17, true);
     if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
@@ -45446,20 +45468,20 @@ function entryPathProblems(e, at) {
 }
 function sharedOutputProblems(apps, cwd) {
   const out = [];
-  const shown = (p) => path2.relative(cwd, p) || ".";
+  const shown2 = (p) => path2.relative(cwd, p) || ".";
   for (const a of apps) {
     const others = apps.filter((b) => b !== a && b.output === a.output).map((b) => b.name);
     if (others.length > 0)
       out.push({
         ...a.at(["output"]),
-        message: `app ${a.name} writes to ${shown(a.output)}, as ${others.join(", ")} does; give each app its own output`,
+        message: `app ${a.name} writes to ${shown2(a.output)}, as ${others.join(", ")} does; give each app its own output`,
         severity: "error"
       });
     const source = apps.find((b) => b.source === a.output);
     if (source)
       out.push({
         ...a.at(["output"]),
-        message: `app ${a.name} would write its output into the source of ${source.name} (${shown(a.output)})`,
+        message: `app ${a.name} would write its output into the source of ${source.name} (${shown2(a.output)})`,
         severity: "error"
       });
   }
@@ -45483,14 +45505,14 @@ function findConfig(dir) {
   }
 }
 function readConfig(file, cwd) {
-  const shown = path3.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown, fs3.readFileSync(file, "utf8"));
+  const shown2 = path3.relative(cwd, file) || file;
+  const { documents, diagnostics } = parseYamlStream(shown2, fs3.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
     throw new InputError([
       {
-        file: shown,
+        file: shown2,
         line: 1,
         col: 1,
         message: "rollgen.yaml is empty; list apps with source and output",
@@ -45501,8 +45523,8 @@ function readConfig(file, cwd) {
   if (problems.length > 0) throw new InputError(problems);
   const root = path3.dirname(file);
   const out = [];
-  const entries = doc.value.apps;
-  const placed = entries.flatMap((e, i) => {
+  const entries2 = doc.value.apps;
+  const placed = entries2.flatMap((e, i) => {
     const at = (field) => doc.locate(["apps", i, ...field]);
     const problems2 = entryPathProblems(e, at);
     out.push(...problems2);
@@ -45539,7 +45561,9 @@ function expandApp(root, e, at, out) {
       output: path3.resolve(root, String(e.output).replace(/\{name\}/g, name)),
       gates,
       track,
-      removal
+      removal,
+      root,
+      ...typeof e.build === "string" ? { build: e.build.replace(/\{name\}/g, name) } : {}
     };
   });
 }
@@ -45587,6 +45611,169 @@ function writeOutputDir(dir, files, remove) {
   }
 }
 
+// src/io/build-source.ts
+var import_child_process = require("child_process");
+var fs6 = __toESM(require("fs"));
+var path6 = __toESM(require("path"));
+init_errors();
+
+// src/io/kustomize-tree.ts
+var fs5 = __toESM(require("fs"));
+var path5 = __toESM(require("path"));
+var import_yaml3 = __toESM(require_dist());
+var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+var MAX_DEPTH = 10;
+function kustomizationIn(dir) {
+  return KUSTOMIZATION_NAMES2.map((n) => path5.join(dir, n)).find((p) => fs5.existsSync(p));
+}
+function walkKustomization(dir, root, cwd, out, depth = 0) {
+  const file = kustomizationIn(dir);
+  if (!file) return [];
+  if (depth > MAX_DEPTH) {
+    out.push({
+      file: shown(file, cwd),
+      line: 1,
+      col: 1,
+      severity: "error",
+      message: "kustomizations nest more than 10 levels deep"
+    });
+    return [];
+  }
+  const realRoot = fs5.realpathSync(root);
+  return entries(file).flatMap(({ value, line, col }) => {
+    const at = { file: shown(file, cwd), line, col, severity: "error" };
+    const target = path5.resolve(dir, value);
+    if (/^[a-z][a-z0-9+.-]*:\/\/|^git@|\?ref=|^(github|gitlab|bitbucket)\.(com|org)\//i.test(value)) {
+      out.push({
+        ...at,
+        message: `resource "${value}" is remote; rollgen builds only what the repo holds, so vendor it into the repo`
+      });
+      return [];
+    }
+    if (!fs5.existsSync(target)) {
+      out.push({ ...at, message: `resource "${value}" does not exist` });
+      return [];
+    }
+    const real = fs5.realpathSync(target);
+    if (!inside(real, realRoot)) {
+      out.push({
+        ...at,
+        message: `resource "${value}" is outside the repository (${shown(root, cwd) || "."}); rollgen reads only files inside it`
+      });
+      return [];
+    }
+    if (fs5.statSync(real).isDirectory()) return walkKustomization(target, root, cwd, out, depth + 1);
+    if (!inside(real, fs5.realpathSync(dir))) {
+      out.push({
+        ...at,
+        message: `resource "${value}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
+      });
+      return [];
+    }
+    return [{ path: shown(target, cwd), text: fs5.readFileSync(target, "utf8") }];
+  });
+}
+function entries(file) {
+  const lc = new import_yaml3.LineCounter();
+  const doc = (0, import_yaml3.parseDocument)(fs5.readFileSync(file, "utf8"), { lineCounter: lc });
+  return ["resources", "bases", "components"].flatMap((key2) => {
+    const seq = doc.get(key2, true);
+    if (!(0, import_yaml3.isSeq)(seq)) return [];
+    return seq.items.filter(import_yaml3.isScalar).map((item) => ({
+      value: String(item.value),
+      ...item.range ? lc.linePos(item.range[0]) : { line: 1, col: 1 }
+    }));
+  });
+}
+var shown = (p, cwd) => path5.relative(cwd, p) || p;
+function inside(target, root) {
+  const rel = path5.relative(root, target);
+  return rel === "" || !rel.startsWith("..") && !path5.isAbsolute(rel);
+}
+
+// src/io/build-source.ts
+function buildSource(req, cwd) {
+  if (req.build) return [runBuildCommand(req, cwd)];
+  const kustomization = kustomizationIn(req.source);
+  if (!kustomization) return void 0;
+  const diagnostics = [];
+  const files = walkKustomization(req.source, req.root, cwd, diagnostics);
+  if (diagnostics.length > 0) throw new InputError(diagnostics);
+  const shown2 = path6.relative(cwd, kustomization) || kustomization;
+  return [{ path: `${shown2} (kustomize build)`, text: kustomizeBuild(req.source, shown2), originals: files }];
+}
+function kustomizeBuild(dir, shown2) {
+  for (const [tool, args] of [
+    ["kustomize", ["build", dir]],
+    ["kubectl", ["kustomize", dir]]
+  ]) {
+    try {
+      return (0, import_child_process.execFileSync)(tool, [...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        maxBuffer: 64 << 20
+      });
+    } catch (e) {
+      const err = e;
+      if (err.code === "ENOENT") continue;
+      const why = (err.stderr ?? "").trim() || err.message;
+      throw new InputError([
+        { file: shown2, line: 1, col: 1, severity: "error", message: `kustomize cannot build it: ${why}` }
+      ]);
+    }
+  }
+  throw new IoError(
+    shown2,
+    "rollgen builds a source with a kustomization the way kustomize does, and neither kustomize nor kubectl is on PATH: install kubectl (its `kubectl kustomize`) or kustomize"
+  );
+}
+function runBuildCommand(req, cwd) {
+  const command = req.build;
+  let text;
+  try {
+    text = (0, import_child_process.execFileSync)("sh", ["-c", command], {
+      cwd: req.root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 64 << 20,
+      env: { ...process.env, ROLLGEN_APP: req.name, ROLLGEN_SOURCE: req.source }
+    });
+  } catch (e) {
+    const err = e;
+    const why = (err.stderr ?? "").trim().split("\n").slice(-5).join("\n") || err.message;
+    throw new IoError(req.name, `build command \`${command}\` failed (exit ${err.status ?? "?"}): ${why}`, {
+      cause: e
+    });
+  }
+  return { path: `${req.name}: build \`${command}\``, text, originals: yamlFilesBelow(req.source, cwd) };
+}
+function yamlFilesBelow(dir, cwd) {
+  if (!fs6.existsSync(dir)) return [];
+  return fs6.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path6.join(dir, n)).filter((f) => fs6.statSync(f).isFile()).map((f) => ({ path: path6.relative(cwd, f) || f, text: fs6.readFileSync(f, "utf8") }));
+}
+
+// src/yaml/point-back.ts
+function pointBack(built, originals) {
+  const index = /* @__PURE__ */ new Map();
+  for (const f of originals) {
+    for (const d of parseYamlStream(f.path, f.text).documents) {
+      for (const key2 of keysOf(d.value)) if (!index.has(key2)) index.set(key2, d);
+    }
+  }
+  return built.map((d) => {
+    const [exact, loose] = keysOf(d.value);
+    const original = (exact && index.get(exact)) ?? (loose && index.get(loose));
+    return original ? { ...d, file: original.file, origin: original.origin, locate: original.locate } : d;
+  });
+}
+function keysOf(value) {
+  if (!isObject(value) || typeof value.kind !== "string" || !isObject(value.metadata)) return [];
+  const name = value.metadata.name;
+  if (typeof name !== "string") return [];
+  const ns = typeof value.metadata.namespace === "string" ? value.metadata.namespace : "";
+  return [`${value.kind}/${ns}/${name}`, `${value.kind}//${name}`];
+}
+
 // src/model/resource-set.ts
 init_diagnostics();
 var ResourceSet = class _ResourceSet {
@@ -45627,7 +45814,7 @@ var ResourceSet = class _ResourceSet {
 
 // src/render/output-files.ts
 var import_crypto = require("crypto");
-var import_yaml4 = __toESM(require_dist());
+var import_yaml5 = __toESM(require_dist());
 
 // src/state/status.ts
 var STATUS_FILE = "rollgen-status.yaml";
@@ -45679,7 +45866,7 @@ function stringMap(value) {
 }
 
 // src/yaml/serialize.ts
-var import_yaml3 = __toESM(require_dist());
+var import_yaml4 = __toESM(require_dist());
 var OPTIONS = {
   // 1.1 rules quote strings such as on/yes/off that kubectl's YAML 1.1 parser would read as booleans.
   version: "1.1",
@@ -45691,7 +45878,7 @@ var OPTIONS = {
   singleQuote: false
 };
 function serializeValue(value) {
-  return (0, import_yaml3.stringify)(value, OPTIONS);
+  return (0, import_yaml4.stringify)(value, OPTIONS);
 }
 function serializeDocuments(values) {
   return values.map((v) => serializeValue(v)).join("---\n");
@@ -45713,13 +45900,13 @@ function objectFiles(objects) {
   });
 }
 function kustomizationFile(existing, files, previouslyOwned) {
-  const doc = (0, import_yaml4.parseDocument)(
+  const doc = (0, import_yaml5.parseDocument)(
     existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
   );
   const current = doc.get("resources");
-  const kept = (0, import_yaml4.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
+  const kept = (0, import_yaml5.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
   const resources = [...kept, ...[...files].sort()];
-  if ((0, import_yaml4.isSeq)(current)) {
+  if ((0, import_yaml5.isSeq)(current)) {
     const seq = current;
     seq.items = resources.map((r) => doc.createNode(r));
     seq.flow = false;
@@ -45758,8 +45945,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path15) {
-  const backend2 = isObject(path15.backend) ? path15.backend : {};
+function backendService(path17) {
+  const backend2 = isObject(path17.backend) ? path17.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -45906,9 +46093,9 @@ function holders(blockers) {
   const apps = [...new Set(blockers.map((b) => b.app))];
   return apps.map((app) => {
     const own = blockers.filter((b) => b.app === app);
-    const shown = own.slice(0, SHOWN_PER_APP).map((b) => `${b.what} order ${b.order} at ${b.origin.file}:${b.origin.line}`);
+    const shown2 = own.slice(0, SHOWN_PER_APP).map((b) => `${b.what} order ${b.order} at ${b.origin.file}:${b.origin.line}`);
     const more = own.length > SHOWN_PER_APP ? `, ${own.length - SHOWN_PER_APP} more` : "";
-    return `app ${app} (${shown.join(", ")}${more})`;
+    return `app ${app} (${shown2.join(", ")}${more})`;
   }).join(", ");
 }
 
@@ -46490,8 +46677,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path15, service) {
-  const copy = cloneJson(path15);
+function retarget(path17, service) {
+  const copy = cloneJson(path17);
   copy.backend.service.name = service;
   return copy;
 }
@@ -46574,8 +46761,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path15) {
-  return path15.split("/").filter((e) => e !== "");
+function elements(path17) {
+  return path17.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -46590,7 +46777,7 @@ function specificity(p) {
 function matchStablePath(objects, request3) {
   const host = normalizeHost(request3.host);
   const requestPath2 = request3.path.split(/[?#]/)[0] || "/";
-  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path15) => ({ object, path: path15, tier: hostTier(path15.host, host) }))).filter((c) => c.tier > 0);
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path17) => ({ object, path: path17, tier: hostTier(path17.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates2.map((c) => c.tier));
   const hits = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits.length === 0) return void 0;
@@ -46602,10 +46789,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path15 = ingressPaths(object).find(
+    const path17 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path15) return { object, prefix, path: path15 };
+    if (path17) return { object, prefix, path: path17 };
   }
   return void 0;
 }
@@ -46664,7 +46851,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path15) => conditions.map((condition) => ({ order, ingress, path: path15, condition })));
+  return paths.flatMap((path17) => conditions.map((condition) => ({ order, ingress, path: path17, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -46948,11 +47135,11 @@ function patchRule(rule, action, managed, routes) {
   const http = isObject(rule.http) ? rule.http : void 0;
   if (!http || !Array.isArray(http.paths)) return rule;
   const out = [];
-  for (const path15 of http.paths) {
-    const backend2 = isObject(path15) ? backendOf(path15.backend) : {};
+  for (const path17 of http.paths) {
+    const backend2 = isObject(path17) ? backendOf(path17.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path15) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path15, r)));
-    out.push(path15);
+    if (isObject(path17) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path17, r)));
+    out.push(path17);
   }
   return { ...rule, http: { ...http, paths: out } };
 }
@@ -47203,10 +47390,10 @@ function queryString(values, request3) {
 
 // generators/aws-alb/simulate.ts
 function simulate2(objects, request3) {
-  const path15 = requestPath(request3);
+  const path17 = requestPath(request3);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path15) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path17) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions = findKey(annotations, "conditions", p.service);
       const verdict = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request3);
@@ -47699,11 +47886,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path15, actual, want] of expected) {
+  for (const [path17, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path15.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path15).line
+        message: `template output ${path17.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path17).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -48425,13 +48612,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request3, requestPath2) {
-  const path15 = pathRank(match.path, requestPath2);
-  if (!path15) return void 0;
+  const path17 = pathRank(match.path, requestPath2);
+  if (!path17) return void 0;
   if (typeof match.method === "string" && match.method !== (request3.method ?? "GET").toUpperCase()) return void 0;
   const headers = list2(match.headers);
   const query = list2(match.queryParams);
   if (!headersFit(headers, request3.headers) || !queryFits(query, request3.query)) return void 0;
-  return [...path15, match.method !== void 0 ? 1 : 0, headers.length, query.length];
+  return [...path17, match.method !== void 0 ? 1 : 0, headers.length, query.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -48443,8 +48630,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path15) {
-  return path15.split("/").filter((e) => e !== "");
+function elements2(path17) {
+  return path17.split("/").filter((e) => e !== "");
 }
 function headersFit(matches2, headers) {
   const seen = /* @__PURE__ */ new Set();
@@ -48871,13 +49058,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path15 = ingressPaths(object).find(
+    const path17 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path15) continue;
+    if (!path17) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path15.service ?? "<resource backend>",
+      service: path17.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -49890,8 +50077,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path15 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path15.toLowerCase() : path15;
+  const path17 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path17.toLowerCase() : path17;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -50281,11 +50468,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers.push(h);
   }
-  const path15 = isObject(m.path) ? {
+  const path17 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path15 ? { path: path15 } : {} };
+  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path17 ? { path: path17 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -50304,14 +50491,14 @@ var KRUISE_INGRESS_CLASSES = {
   higress: "higress",
   mse: "mse"
 };
-function providerFromKruiseRouting(doc, routing, path15, out) {
+function providerFromKruiseRouting(doc, routing, path17, out) {
   const refs = [];
   const ingress = obj(routing.ingress);
   if (routing.ingress !== void 0) {
     const classType = str(ingress.classType) ?? "nginx";
     const provider = KRUISE_INGRESS_CLASSES[classType];
     if (!provider) {
-      const o = doc.locate([...path15, "ingress", "classType"]);
+      const o = doc.locate([...path17, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
@@ -50320,7 +50507,7 @@ function providerFromKruiseRouting(doc, routing, path15, out) {
     } else {
       refs.push({
         provider,
-        origin: doc.locate([...path15, "ingress"]),
+        origin: doc.locate([...path17, "ingress"]),
         options: { ingresses: [str(ingress.name) ?? ""] }
       });
     }
@@ -50328,7 +50515,7 @@ function providerFromKruiseRouting(doc, routing, path15, out) {
   if (routing.gateway !== void 0) {
     refs.push({
       provider: "gateway-api",
-      origin: doc.locate([...path15, "gateway"]),
+      origin: doc.locate([...path17, "gateway"]),
       options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] }
     });
   }
@@ -50337,14 +50524,14 @@ function providerFromKruiseRouting(doc, routing, path15, out) {
     const istio = custom.every(isIstioRef);
     refs.push({
       provider: istio ? "istio" : "custom",
-      origin: doc.locate([...path15, "customNetworkRefs"]),
+      origin: doc.locate([...path17, "customNetworkRefs"]),
       options: { refs: custom }
     });
   }
   return refs;
 }
-function providersFromArgo(doc, routing, path15) {
-  const at = (key2) => doc.locate([...path15, key2]);
+function providersFromArgo(doc, routing, path17) {
+  const at = (key2) => doc.locate([...path17, key2]);
   const refs = [];
   if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
   if (routing.nginx !== void 0)
@@ -50491,18 +50678,18 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path15 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path15, out);
-    if (!applyAction(doc, state, e, path15, wc, out)) return;
-    steps.push(snapshot(doc.locate(path15), state, wc.managed));
+    const path17 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path17, out);
+    if (!applyAction(doc, state, e, path17, wc, out)) return;
+    steps.push(snapshot(doc.locate(path17), state, wc.managed));
   });
   return steps;
 }
-function applyPause(doc, steps, pause, path15, out) {
+function applyPause(doc, steps, pause, path17, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path15),
+      ...doc.locate(path17),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -50514,14 +50701,14 @@ function applyPause(doc, steps, pause, path15, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path15, wc, out) {
+function applyAction(doc, state, e, path17, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error2(
           doc,
-          [...path15, "setCanaryScale"],
+          [...path17, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -50531,7 +50718,7 @@ function applyAction(doc, state, e, path15, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path15, kind]),
+      ...doc.locate([...path17, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -50576,13 +50763,13 @@ function mirrorMatches(list3) {
   return list3.map((m) => {
     const e = obj(m);
     const headers = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path15 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path17 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers,
       queryParams: [],
       cookies: [],
-      ...path15 ? { path: { type: path15.type === "Prefix" ? "PathPrefix" : path15.type, value: path15.value } } : {},
+      ...path17 ? { path: { type: path17.type === "Prefix" ? "PathPrefix" : path17.type, value: path17.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -50599,8 +50786,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path15, message) {
-  return { ...doc.locate(path15), message, severity: "error" };
+function error2(doc, path17, message) {
+  return { ...doc.locate(path17), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -50700,13 +50887,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path15, v1beta1) {
+function kruiseStep(doc, raw, path17, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path15),
+    origin: doc.locate(path17),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -50750,8 +50937,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path15, message) {
-  const o = doc.locate(path15);
+function error3(doc, path17, message) {
+  const o = doc.locate(path17);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -51144,14 +51331,14 @@ function locate(req) {
   const [first, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first ? path5.resolve(req.cwd, first) : void 0, ...defaults }];
-  if (first && isDir(path5.resolve(req.cwd, first))) {
-    const source = path5.resolve(req.cwd, first);
+    return [{ name: "stdin", source: "-", output: first ? path7.resolve(req.cwd, first) : void 0, ...defaults }];
+  if (first && isDir(path7.resolve(req.cwd, first))) {
+    const source = path7.resolve(req.cwd, first);
     return [
-      { name: path5.basename(source), source, output: second ? path5.resolve(req.cwd, second) : void 0, ...defaults }
+      { name: path7.basename(source), source, output: second ? path7.resolve(req.cwd, second) : void 0, ...defaults }
     ];
   }
-  const configFile = req.config ? path5.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path7.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
@@ -51164,23 +51351,23 @@ function locate(req) {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path5.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path7.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
 }
 function usesConfig(req) {
-  return req.file !== "-" && !(req.args[0] && isDir(path5.resolve(req.cwd, req.args[0])));
+  return req.file !== "-" && !(req.args[0] && isDir(path7.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs5.existsSync(p) && fs5.statSync(p).isDirectory();
+  return fs7.existsSync(p) && fs7.statSync(p).isDirectory();
 }
 function loadSource(loc, files) {
   const docs = [];
   const diagnostics = [];
   for (const f of files) {
     const r = parseYamlStream(f.path, f.text);
-    docs.push(...r.documents);
+    docs.push(...f.originals ? pointBack(r.documents, f.originals) : r.documents);
     diagnostics.push(...r.diagnostics);
   }
   const app = loadApp(loc.name, docs, loc.gates);
@@ -51189,7 +51376,17 @@ function loadSource(loc, files) {
   return { ...app, diagnostics: all };
 }
 function readSourceFiles(loc, cwd) {
-  return loc.source === "-" ? [] : readAppSource(loc.source, cwd);
+  if (loc.source === "-") return [];
+  const root = loc.root ?? (isInside2(loc.source, cwd) ? cwd : loc.source);
+  const built = buildSource(
+    { name: loc.name, source: loc.source, root, ...loc.build ? { build: loc.build } : {} },
+    cwd
+  );
+  return built ?? readAppSource(loc.source, cwd);
+}
+function isInside2(target, dir) {
+  const rel = path7.relative(dir, target);
+  return !rel.startsWith("..") && !path7.isAbsolute(rel);
 }
 function readOutput(loc, cwd) {
   const contents = readOutputDir(loc.output, cwd);
@@ -51200,7 +51397,7 @@ function readOutput(loc, cwd) {
   const renderedFiles = [];
   const fileDigests = {};
   for (const f of contents.files) {
-    const base = path5.basename(f.path);
+    const base = path7.basename(f.path);
     fileDigests[base] = contentDigest(f.text);
     if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
@@ -51545,11 +51742,11 @@ function close(x, why) {
 }
 
 // src/io/git.ts
-var import_child_process = require("child_process");
+var import_child_process2 = require("child_process");
 init_errors();
 var runGit = (args, cwd) => {
   try {
-    return (0, import_child_process.execFileSync)("git", [...args], {
+    return (0, import_child_process2.execFileSync)("git", [...args], {
       cwd,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
@@ -51705,15 +51902,15 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path14 = __toESM(require("path"));
+var path16 = __toESM(require("path"));
 init_errors();
 
 // src/run/advance-command.ts
-var path12 = __toESM(require("path"));
+var path14 = __toESM(require("path"));
 init_errors();
 
 // src/run/drift.ts
-var path6 = __toESM(require("path"));
+var path8 = __toESM(require("path"));
 
 // src/render/render-app.ts
 function renderApp(app, states, track, peers) {
@@ -52008,8 +52205,8 @@ function fieldChanges(rendered, found, at = []) {
 }
 function describeField(c) {
   const show2 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
-  const path15 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
-  return `${path15 || "(whole object)"}: rendered ${show2(c.rendered)}, found ${show2(c.found)}`;
+  const path17 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path17 || "(whole object)"}: rendered ${show2(c.rendered)}, found ${show2(c.found)}`;
 }
 
 // src/run/drift.ts
@@ -52026,14 +52223,14 @@ function detectDrift(app, loc, output, peers) {
     const content = again.get(file);
     if (kind === "missing" || content === void 0 || contentDigest(content) !== status.digests[file])
       return { file, kind };
-    const found = output.resources.items.find((i) => path6.basename(i.origin.file) === file);
+    const found = output.resources.items.find((i) => path8.basename(i.origin.file) === file);
     const rendered = parseYamlStream(file, content).documents[0]?.value;
     return { file, kind, fields: fieldChanges(rendered, found?.object) };
   });
 }
 function describeDrift(drift, loc, cwd) {
   return drift.map((d) => {
-    const file = path6.relative(cwd, path6.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path8.relative(cwd, path8.join(loc.output ?? ".", d.file)) || d.file;
     if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
     if (!d.fields) return `${file}: changed by hand since rollgen wrote it`;
     return `${file}: changed by hand: ${d.fields.map(describeField).join("; ")}`;
@@ -52041,10 +52238,10 @@ function describeDrift(drift, loc, cwd) {
 }
 function driftDiagnostics(drift, loc, output, cwd) {
   return drift.map((d) => {
-    const item = output.resources.items.find((i) => path6.basename(i.origin.file) === d.file);
+    const item = output.resources.items.find((i) => path8.basename(i.origin.file) === d.file);
     const field = d.fields?.[0];
     const origin = item ? field ? item.locate(field.path) : item.origin : void 0;
-    const file = path6.relative(cwd, path6.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path8.relative(cwd, path8.join(loc.output ?? ".", d.file)) || d.file;
     const [text] = describeDrift([d], loc, cwd);
     return {
       ...origin ?? { file, line: 1, col: 1 },
@@ -52071,11 +52268,11 @@ function describePhase(p, steps) {
 }
 
 // src/run/output-state.ts
-var path8 = __toESM(require("path"));
+var path10 = __toESM(require("path"));
 init_errors();
 
 // src/state/recover.ts
-var path7 = __toESM(require("path"));
+var path9 = __toESM(require("path"));
 var MAX_COMBINATIONS = 4096;
 function recoverStatus(app, output, track, peers) {
   if (output.status) return { kind: "recorded", output };
@@ -52153,7 +52350,7 @@ function fallback(perRollout, live) {
 }
 function ownedObjects(output) {
   const files = new Set(output.renderedFiles ?? []);
-  const items = output.resources.items.filter((i) => files.has(path7.basename(i.origin.file)));
+  const items = output.resources.items.filter((i) => files.has(path9.basename(i.origin.file)));
   return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
 }
 function sameObjects(rendered, owned) {
@@ -52172,7 +52369,7 @@ function readAppOutput(ctx, loc, app, peers) {
   const output = readOutput(loc, ctx.cwd);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === "recorded") return recovery.output;
-  const file = path8.relative(ctx.cwd, path8.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  const file = path10.relative(ctx.cwd, path10.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
   if (recovery.kind === "rebuilt") {
     ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
 `);
@@ -52298,8 +52495,8 @@ function committedObjects(loc, ctx) {
 }
 
 // src/flow/local-commit.ts
-var fs6 = __toESM(require("fs"));
-var path9 = __toESM(require("path"));
+var fs8 = __toESM(require("fs"));
+var path11 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -52335,19 +52532,19 @@ function describeTarget(target, t) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path9.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path11.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path9.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path11.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs6.existsSync(dir) || path9.dirname(dir) === dir ? dir : existingAncestor(path9.dirname(dir));
+  return fs8.existsSync(dir) || path11.dirname(dir) === dir ? dir : existingAncestor(path11.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path9.resolve(w.output);
+  const dir = path11.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path9.relative(top, dir) || ".";
+  const rel = path11.relative(top, dir) || ".";
   git(["add", "--all", "--", rel], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
@@ -52366,12 +52563,12 @@ ${lines.join("\n")}
 }
 
 // src/run/local-gates.ts
-var path11 = __toESM(require("path"));
+var path13 = __toESM(require("path"));
 init_errors();
 
 // src/flow/checkout.ts
-var fs7 = __toESM(require("fs"));
-var path10 = __toESM(require("path"));
+var fs9 = __toESM(require("fs"));
+var path12 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const root = gitTopLevel(git, dir);
@@ -52381,7 +52578,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path10.relative(root, p) || ".");
+  const rel = paths.map((p) => path12.relative(root, p) || ".");
   const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
@@ -52391,8 +52588,8 @@ ${dirty}`
   const head = git(["rev-parse", "HEAD"], root).trim();
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
-    const file = path10.join(root, repoPath);
-    return fs7.existsSync(file) ? fs7.readFileSync(file, "utf8") : void 0;
+    const file = path12.join(root, repoPath);
+    return fs9.existsSync(file) ? fs9.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -52404,24 +52601,24 @@ function currentBranch(git, root) {
   }
 }
 function landedAt(git, root, output) {
-  const file = path10.relative(root, path10.join(output, STATUS_FILE));
+  const file = path12.relative(root, path12.join(output, STATUS_FILE));
   const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
   return out ? new Date(out) : void 0;
 }
 function readTemplate(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown = path10.relative(cwd, file) || file;
-  if (!fs7.existsSync(file))
+  const shown2 = path12.relative(cwd, file) || file;
+  if (!fs9.existsSync(file))
     throw new InputError([
       {
-        file: path10.relative(cwd, configFile) || configFile,
+        file: path12.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
-        message: `pr: template ${shown} does not exist`,
+        message: `pr: template ${shown2} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown, text: fs7.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs9.readFileSync(file, "utf8") };
 }
 
 // src/run/local-gates.ts
@@ -52437,8 +52634,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path11.resolve(w.output));
-  const landed = top ? landedAt(edges.git, top, path11.resolve(w.output)) : void 0;
+  const top = gitTopLevel(edges.git, path13.resolve(w.output));
+  const landed = top ? landedAt(edges.git, top, path13.resolve(w.output)) : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
   const left = Math.ceil((landed.getTime() + gate.seconds * 1e3 - edges.now().getTime()) / 1e3);
@@ -52506,7 +52703,7 @@ function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
     command,
     transition: t,
     summary: lines.join("\n") + `
-wrote ${path12.relative(ctx.cwd, loc.output) || "."}
+wrote ${path14.relative(ctx.cwd, loc.output) || "."}
 `
   };
 }
@@ -52527,7 +52724,7 @@ function guardDrift(ctx, loc, drift, policy) {
 
 // src/flow/proposal.ts
 var import_crypto3 = require("crypto");
-var path13 = __toESM(require("path"));
+var path15 = __toESM(require("path"));
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
@@ -52690,7 +52887,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix(path13.relative(i.repoRoot, path13.resolve(i.write.output))) || ".";
+  const output = posix(path15.relative(i.repoRoot, path15.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -52715,8 +52912,8 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path13.resolve(i.write.output);
-  const rel = (name) => posix(path13.relative(i.repoRoot, path13.join(out, name)));
+  const out = path15.resolve(i.write.output);
+  const rel = (name) => posix(path15.relative(i.repoRoot, path15.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
@@ -52737,7 +52934,7 @@ function sha(text) {
   return (0, import_crypto3.createHash)("sha256").update(text).digest("hex");
 }
 function posix(p) {
-  return p.split(path13.sep).join("/");
+  return p.split(path15.sep).join("/");
 }
 
 // src/flow/templates/index.ts
@@ -52793,7 +52990,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path14.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path16.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);

@@ -21,6 +21,10 @@ export interface AppConfig {
   readonly track: TrackLabel;
   /** Default one-commit. */
   readonly removal?: Removal;
+  /** Where rollgen.yaml is: paths the source reaches must stay below it. */
+  readonly root?: string;
+  /** `build:`: a shell command (run in `root`) whose stdout is the source. */
+  readonly build?: string;
 }
 
 /** `pr:` of rollgen.yaml: settings of the GitHub PR flow. Template paths are absolute. */
@@ -115,6 +119,8 @@ function expandApp(
       gates,
       track,
       removal,
+      root,
+      ...(typeof e.build === 'string' ? { build: e.build.replace(/\{name\}/g, name) } : {}),
     };
   });
 }

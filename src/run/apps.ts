@@ -5,6 +5,8 @@ import { InputError } from '../errors';
 import { AppConfig, findConfig, readConfig } from '../io/config';
 import { readOutputDir } from '../io/output-dir';
 import { SourceFile, readAppSource } from '../io/read-source';
+import { buildSource } from '../io/build-source';
+import { pointBack } from '../yaml/point-back';
 import { KubeObject } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { defaultGatePolicy } from '../plan/gates';
@@ -83,7 +85,7 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[]): Load
   const diagnostics: Diagnostic[] = [];
   for (const f of files) {
     const r = parseYamlStream(f.path, f.text);
-    docs.push(...r.documents);
+    docs.push(...(f.originals ? pointBack(r.documents, f.originals) : r.documents));
     diagnostics.push(...r.diagnostics);
   }
   const app = loadApp(loc.name, docs, loc.gates);
@@ -93,7 +95,18 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[]): Load
 }
 
 export function readSourceFiles(loc: AppLocation, cwd: string): SourceFile[] {
-  return loc.source === '-' ? [] : readAppSource(loc.source, cwd);
+  if (loc.source === '-') return [];
+  const root = loc.root ?? (isInside(loc.source, cwd) ? cwd : loc.source);
+  const built = buildSource(
+    { name: loc.name, source: loc.source, root, ...(loc.build ? { build: loc.build } : {}) },
+    cwd,
+  );
+  return built ?? readAppSource(loc.source, cwd);
+}
+
+function isInside(target: string, dir: string): boolean {
+  const rel = path.relative(dir, target);
+  return !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
 /** The output directory as rollgen sees it: status, kustomization text, and the objects it runs; empty when there is none. */

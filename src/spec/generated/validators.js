@@ -9244,7 +9244,7 @@ return errors === 0;
 }
 
 exports["rollgen-config"] = validate53;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"removal":{"enum":["one-commit","two-commits"],"description":"How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)."},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."}}}},"pr":{"type":"object","additionalProperties":false,"description":"Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.","properties":{"base":{"type":"string","minLength":1,"description":"Branch the PRs target (default: the branch checked out)."},"titleTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR title, relative to rollgen.yaml."},"bodyTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR body, relative to rollgen.yaml."},"labels":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":50},"description":"Labels added to every rollgen PR, besides rollgen and rollgen:<gate>."},"mergeMethod":{"enum":["merge","squash","rebase"],"description":"How rollgen merges timed and automatic steps (default squash)."}}}}};
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"build":{"type":"string","minLength":1,"description":"Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name."},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"removal":{"enum":["one-commit","two-commits"],"description":"How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)."},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."}}}},"pr":{"type":"object","additionalProperties":false,"description":"Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.","properties":{"base":{"type":"string","minLength":1,"description":"Branch the PRs target (default: the branch checked out)."},"titleTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR title, relative to rollgen.yaml."},"bodyTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR body, relative to rollgen.yaml."},"labels":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":50},"description":"Labels added to every rollgen PR, besides rollgen and rollgen:<gate>."},"mergeMethod":{"enum":["merge","squash","rebase"],"description":"How rollgen merges timed and automatic steps (default squash)."}}}}};
 const pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9312,7 +9312,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key1 in data1){
-if(!((((((key1 === "source") || (key1 === "output")) || (key1 === "name")) || (key1 === "gates")) || (key1 === "removal")) || (key1 === "trackLabel"))){
+if(!(((((((key1 === "source") || (key1 === "output")) || (key1 === "build")) || (key1 === "name")) || (key1 === "gates")) || (key1 === "removal")) || (key1 === "trackLabel"))){
 const err5 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9373,11 +9373,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data1.name !== undefined){
-let data4 = data1.name;
+if(data1.build !== undefined){
+let data4 = data1.build;
 if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-const err10 = {instancePath:instancePath+"/apps/" + i0+"/name",schemaPath:"#/properties/apps/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\""};
+if(func2(data4) < 1){
+const err10 = {instancePath:instancePath+"/apps/" + i0+"/build",schemaPath:"#/properties/apps/items/properties/build/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9388,7 +9388,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/apps/" + i0+"/name",schemaPath:"#/properties/apps/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err11 = {instancePath:instancePath+"/apps/" + i0+"/build",schemaPath:"#/properties/apps/items/properties/build/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9398,12 +9398,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data1.gates !== undefined){
-let data5 = data1.gates;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key2 in data5){
-if(!((key2 === "firstStep") || (key2 === "unpaused"))){
-const err12 = {instancePath:instancePath+"/apps/" + i0+"/gates",schemaPath:"#/properties/apps/items/properties/gates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data1.name !== undefined){
+let data5 = data1.name;
+if(typeof data5 === "string"){
+if(!pattern6.test(data5)){
+const err12 = {instancePath:instancePath+"/apps/" + i0+"/name",schemaPath:"#/properties/apps/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9413,10 +9412,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data5.firstStep !== undefined){
-let data6 = data5.firstStep;
-if(!((data6 === "manual") || (data6 === "automatic"))){
-const err13 = {instancePath:instancePath+"/apps/" + i0+"/gates/firstStep",schemaPath:"#/properties/apps/items/properties/gates/properties/firstStep/enum",keyword:"enum",params:{allowedValues: schema76.properties.apps.items.properties.gates.properties.firstStep.enum},message:"must be equal to one of the allowed values"};
+else {
+const err13 = {instancePath:instancePath+"/apps/" + i0+"/name",schemaPath:"#/properties/apps/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9426,10 +9423,12 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data5.unpaused !== undefined){
-let data7 = data5.unpaused;
-if(!((data7 === "manual") || (data7 === "automatic"))){
-const err14 = {instancePath:instancePath+"/apps/" + i0+"/gates/unpaused",schemaPath:"#/properties/apps/items/properties/gates/properties/unpaused/enum",keyword:"enum",params:{allowedValues: schema76.properties.apps.items.properties.gates.properties.unpaused.enum},message:"must be equal to one of the allowed values"};
+if(data1.gates !== undefined){
+let data6 = data1.gates;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key2 in data6){
+if(!((key2 === "firstStep") || (key2 === "unpaused"))){
+const err14 = {instancePath:instancePath+"/apps/" + i0+"/gates",schemaPath:"#/properties/apps/items/properties/gates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9439,9 +9438,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/apps/" + i0+"/gates",schemaPath:"#/properties/apps/items/properties/gates/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data6.firstStep !== undefined){
+let data7 = data6.firstStep;
+if(!((data7 === "manual") || (data7 === "automatic"))){
+const err15 = {instancePath:instancePath+"/apps/" + i0+"/gates/firstStep",schemaPath:"#/properties/apps/items/properties/gates/properties/firstStep/enum",keyword:"enum",params:{allowedValues: schema76.properties.apps.items.properties.gates.properties.firstStep.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9451,10 +9451,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data1.removal !== undefined){
-let data8 = data1.removal;
-if(!((data8 === "one-commit") || (data8 === "two-commits"))){
-const err16 = {instancePath:instancePath+"/apps/" + i0+"/removal",schemaPath:"#/properties/apps/items/properties/removal/enum",keyword:"enum",params:{allowedValues: schema76.properties.apps.items.properties.removal.enum},message:"must be equal to one of the allowed values"};
+if(data6.unpaused !== undefined){
+let data8 = data6.unpaused;
+if(!((data8 === "manual") || (data8 === "automatic"))){
+const err16 = {instancePath:instancePath+"/apps/" + i0+"/gates/unpaused",schemaPath:"#/properties/apps/items/properties/gates/properties/unpaused/enum",keyword:"enum",params:{allowedValues: schema76.properties.apps.items.properties.gates.properties.unpaused.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9464,11 +9464,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data1.trackLabel !== undefined){
-let data9 = data1.trackLabel;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.key === undefined){
-const err17 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+}
+else {
+const err17 = {instancePath:instancePath+"/apps/" + i0+"/gates",schemaPath:"#/properties/apps/items/properties/gates/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9477,8 +9475,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data9.stable === undefined){
-const err18 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "stable"},message:"must have required property '"+"stable"+"'"};
+}
+if(data1.removal !== undefined){
+let data9 = data1.removal;
+if(!((data9 === "one-commit") || (data9 === "two-commits"))){
+const err18 = {instancePath:instancePath+"/apps/" + i0+"/removal",schemaPath:"#/properties/apps/items/properties/removal/enum",keyword:"enum",params:{allowedValues: schema76.properties.apps.items.properties.removal.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9487,8 +9488,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data9.canary === undefined){
-const err19 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "canary"},message:"must have required property '"+"canary"+"'"};
+}
+if(data1.trackLabel !== undefined){
+let data10 = data1.trackLabel;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.key === undefined){
+const err19 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9497,9 +9502,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-for(const key3 in data9){
-if(!(((key3 === "key") || (key3 === "stable")) || (key3 === "canary"))){
-const err20 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data10.stable === undefined){
+const err20 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "stable"},message:"must have required property '"+"stable"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9508,12 +9512,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data9.key !== undefined){
-let data10 = data9.key;
-if(typeof data10 === "string"){
-if(func2(data10) < 1){
-const err21 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/key",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data10.canary === undefined){
+const err21 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/required",keyword:"required",params:{missingProperty: "canary"},message:"must have required property '"+"canary"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9522,9 +9522,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/key",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key3 in data10){
+if(!(((key3 === "key") || (key3 === "stable")) || (key3 === "canary"))){
+const err22 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9534,11 +9534,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data9.stable !== undefined){
-let data11 = data9.stable;
+if(data10.key !== undefined){
+let data11 = data10.key;
 if(typeof data11 === "string"){
 if(func2(data11) < 1){
-const err23 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/stable",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/stable/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err23 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/key",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9549,7 +9549,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/stable",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/stable/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/key",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9559,11 +9559,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data9.canary !== undefined){
-let data12 = data9.canary;
+if(data10.stable !== undefined){
+let data12 = data10.stable;
 if(typeof data12 === "string"){
 if(func2(data12) < 1){
-const err25 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/canary",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/canary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err25 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/stable",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/stable/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9574,7 +9574,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/canary",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/canary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err26 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/stable",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/stable/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9584,9 +9584,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data10.canary !== undefined){
+let data13 = data10.canary;
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err27 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/canary",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/canary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9596,9 +9598,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
 else {
-const err28 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err28 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel/canary",schemaPath:"#/properties/apps/items/properties/trackLabel/properties/canary/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9610,7 +9611,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err29 = {instancePath:instancePath+"/apps/" + i0+"/trackLabel",schemaPath:"#/properties/apps/items/properties/trackLabel/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9620,12 +9621,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.pr !== undefined){
-let data13 = data.pr;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key4 in data13){
-if(!(((((key4 === "base") || (key4 === "titleTemplate")) || (key4 === "bodyTemplate")) || (key4 === "labels")) || (key4 === "mergeMethod"))){
-const err30 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+else {
+const err30 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9635,11 +9633,9 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data13.base !== undefined){
-let data14 = data13.base;
-if(typeof data14 === "string"){
-if(func2(data14) < 1){
-const err31 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err31 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9649,8 +9645,12 @@ vErrors.push(err31);
 errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.pr !== undefined){
+let data14 = data.pr;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key4 in data14){
+if(!(((((key4 === "base") || (key4 === "titleTemplate")) || (key4 === "bodyTemplate")) || (key4 === "labels")) || (key4 === "mergeMethod"))){
+const err32 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9660,11 +9660,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data13.titleTemplate !== undefined){
-let data15 = data13.titleTemplate;
+if(data14.base !== undefined){
+let data15 = data14.base;
 if(typeof data15 === "string"){
 if(func2(data15) < 1){
-const err33 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err33 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9675,7 +9675,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err34 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9685,11 +9685,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data13.bodyTemplate !== undefined){
-let data16 = data13.bodyTemplate;
+if(data14.titleTemplate !== undefined){
+let data16 = data14.titleTemplate;
 if(typeof data16 === "string"){
 if(func2(data16) < 1){
-const err35 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err35 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9700,7 +9700,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err36 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -9710,15 +9710,11 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data13.labels !== undefined){
-let data17 = data13.labels;
-if(Array.isArray(data17)){
-const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
-let data18 = data17[i1];
-if(typeof data18 === "string"){
-if(func2(data18) > 50){
-const err37 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+if(data14.bodyTemplate !== undefined){
+let data17 = data14.bodyTemplate;
+if(typeof data17 === "string"){
+if(func2(data17) < 1){
+const err37 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -9727,8 +9723,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(func2(data18) < 1){
-const err38 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err38 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9738,8 +9735,15 @@ vErrors.push(err38);
 errors++;
 }
 }
-else {
-const err39 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.labels !== undefined){
+let data18 = data14.labels;
+if(Array.isArray(data18)){
+const len1 = data18.length;
+for(let i1=0; i1<len1; i1++){
+let data19 = data18[i1];
+if(typeof data19 === "string"){
+if(func2(data19) > 50){
+const err39 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9748,19 +9752,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-let i2 = data17.length;
-let j0;
-if(i2 > 1){
-const indices0 = {};
-for(;i2--;){
-let item0 = data17[i2];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err40 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
+if(func2(data19) < 1){
+const err40 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9768,14 +9761,10 @@ else {
 vErrors.push(err40);
 }
 errors++;
-break;
-}
-indices0[item0] = i2;
-}
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err41 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -9785,10 +9774,18 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data13.mergeMethod !== undefined){
-let data19 = data13.mergeMethod;
-if(!(((data19 === "merge") || (data19 === "squash")) || (data19 === "rebase"))){
-const err42 = {instancePath:instancePath+"/pr/mergeMethod",schemaPath:"#/properties/pr/properties/mergeMethod/enum",keyword:"enum",params:{allowedValues: schema76.properties.pr.properties.mergeMethod.enum},message:"must be equal to one of the allowed values"};
+let i2 = data18.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data18[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err42 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9796,11 +9793,14 @@ else {
 vErrors.push(err42);
 }
 errors++;
+break;
+}
+indices0[item0] = i2;
 }
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err43 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -9810,14 +9810,39 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
-else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.mergeMethod !== undefined){
+let data20 = data14.mergeMethod;
+if(!(((data20 === "merge") || (data20 === "squash")) || (data20 === "rebase"))){
+const err44 = {instancePath:instancePath+"/pr/mergeMethod",schemaPath:"#/properties/pr/properties/mergeMethod/enum",keyword:"enum",params:{allowedValues: schema76.properties.pr.properties.mergeMethod.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
 }
 errors++;
 }
