@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path17 = require("node:path");
-    var fs10 = require("node:fs");
+    var path18 = require("node:path");
+    var fs11 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs10.existsSync(executableFile)) return;
+        if (fs11.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path17.resolve(baseDir, baseName);
-          if (fs10.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path17.extname(baseName))) return void 0;
+          const localBin = path18.resolve(baseDir, baseName);
+          if (fs11.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path18.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs10.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs11.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs10.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs11.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path17.resolve(
-            path17.dirname(resolvedScriptPath),
+          executableDir = path18.resolve(
+            path18.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path17.basename(
+            const legacyName = path18.basename(
               this._scriptPath,
-              path17.extname(this._scriptPath)
+              path18.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path17.extname(executableFile));
+        launchWithNode = sourceExt.includes(path18.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path17.basename(filename, path17.extname(filename));
+        this._name = path18.basename(filename, path18.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path18) {
-        if (path18 === void 0) return this._executableDir;
-        this._executableDir = path18;
+      executableDir(path19) {
+        if (path19 === void 0) return this._executableDir;
+        this._executableDir = path19;
         return this;
       }
       /**
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path17) {
-      const ctrl = callVisitor(key2, node, visitor, path17);
+    function visit_(key2, node, visitor, path18) {
+      const ctrl = callVisitor(key2, node, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path17, ctrl);
-        return visit_(key2, ctrl, visitor, path17);
+        replaceNode(key2, path18, ctrl);
+        return visit_(key2, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path17 = Object.freeze(path17.concat(node));
+          path18 = Object.freeze(path18.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path17);
+            const ci = visit_(i, node.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path17 = Object.freeze(path17.concat(node));
-          const ck = visit_("key", node.key, visitor, path17);
+          path18 = Object.freeze(path18.concat(node));
+          const ck = visit_("key", node.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path17);
+          const cv = visit_("value", node.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path17) {
-      const ctrl = await callVisitor(key2, node, visitor, path17);
+    async function visitAsync_(key2, node, visitor, path18) {
+      const ctrl = await callVisitor(key2, node, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path17, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path17);
+        replaceNode(key2, path18, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path17 = Object.freeze(path17.concat(node));
+          path18 = Object.freeze(path18.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path17);
+            const ci = await visitAsync_(i, node.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path17 = Object.freeze(path17.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path17);
+          path18 = Object.freeze(path18.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path17);
+          const cv = await visitAsync_("value", node.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path17) {
+    function callVisitor(key2, node, visitor, path18) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path17);
+        return visitor(key2, node, path18);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path17);
+        return visitor.Map?.(key2, node, path18);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path17);
+        return visitor.Seq?.(key2, node, path18);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path17);
+        return visitor.Pair?.(key2, node, path18);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path17);
+        return visitor.Scalar?.(key2, node, path18);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path17);
+        return visitor.Alias?.(key2, node, path18);
       return void 0;
     }
-    function replaceNode(key2, path17, node) {
-      const parent = path17[path17.length - 1];
+    function replaceNode(key2, path18, node) {
+      const parent = path18[path18.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path17, value) {
+    function collectionFromPath(schema, path18, value) {
       let v = value;
-      for (let i = path17.length - 1; i >= 0; --i) {
-        const k = path17[i];
+      for (let i = path18.length - 1; i >= 0; --i) {
+        const k = path18[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
+    var isEmptyPath = (path18) => path18 == null || typeof path18 === "object" && !!path18[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path17, value) {
-        if (isEmptyPath(path17))
+      addIn(path18, value) {
+        if (isEmptyPath(path18))
           this.add(value);
         else {
-          const [key2, ...rest] = path17;
+          const [key2, ...rest] = path18;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        const [key2, ...rest] = path17;
+      deleteIn(path18) {
+        const [key2, ...rest] = path18;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        const [key2, ...rest] = path17;
+      getIn(path18, keepScalar) {
+        const [key2, ...rest] = path18;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path17) {
-        const [key2, ...rest] = path17;
+      hasIn(path18) {
+        const [key2, ...rest] = path18;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        const [key2, ...rest] = path17;
+      setIn(path18, value) {
+        const [key2, ...rest] = path18;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path17, value) {
+      addIn(path18, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path17, value);
+          this.contents.addIn(path18, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        if (Collection2.isEmptyPath(path17)) {
+      deleteIn(path18) {
+        if (Collection2.isEmptyPath(path18)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path18) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        if (Collection2.isEmptyPath(path17))
+      getIn(path18, keepScalar) {
+        if (Collection2.isEmptyPath(path18))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path18, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path17) {
-        if (Collection2.isEmptyPath(path17))
+      hasIn(path18) {
+        if (Collection2.isEmptyPath(path18))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path18) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        if (Collection2.isEmptyPath(path17)) {
+      setIn(path18, value) {
+        if (Collection2.isEmptyPath(path18)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path17), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path18), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path17, value);
+          this.contents.setIn(path18, value);
         }
       }
       /**
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path17) => {
+    visit.itemAtPath = (cst, path18) => {
       let item = cst;
-      for (const [field, index] of path17) {
+      for (const [field, index] of path18) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path17) => {
-      const parent = visit.itemAtPath(cst, path17.slice(0, -1));
-      const field = path17[path17.length - 1][0];
+    visit.parentCollection = (cst, path18) => {
+      const parent = visit.itemAtPath(cst, path18.slice(0, -1));
+      const field = path18[path18.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path17, item, visitor) {
-      let ctrl = visitor(item, path17);
+    function _visit(path18, item, visitor) {
+      let ctrl = visitor(item, path18);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path17.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path18.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path17);
+            ctrl = ctrl(item, path18);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path18) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs10 = this.flowScalar(this.type);
+              const fs11 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map.items.push({ start: start2, key: fs10, sep: [] });
+                map.items.push({ start: start2, key: fs11, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs10);
+                this.stack.push(fs11);
               } else {
-                Object.assign(it, { key: fs10, sep: [] });
+                Object.assign(it, { key: fs11, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs10 = this.flowScalar(this.type);
+              const fs11 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs10, sep: [] });
+                fc.items.push({ start: [], key: fs11, sep: [] });
               else if (it.sep)
-                this.stack.push(fs10);
+                this.stack.push(fs11);
               else
-                Object.assign(it, { key: fs10, sep: [] });
+                Object.assign(it, { key: fs11, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10854,9 +10854,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path17, message, options) {
-        super(`${path17}: ${message}`, options);
-        this.path = path17;
+      constructor(path18, message, options) {
+        super(`${path18}: ${message}`, options);
+        this.path = path18;
       }
       path;
       name = "IoError";
@@ -23548,8 +23548,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports2.basename = (path17, { windows } = {}) => {
-      const segs = path17.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path18, { windows } = {}) => {
+      const segs = path18.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -25092,11 +25092,11 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var path17 = __toESM2(require("path"));
-    var fs10 = __toESM2(require("fs"));
+    var path18 = __toESM2(require("path"));
+    var fs11 = __toESM2(require("fs"));
     function cleanPath(path$1) {
-      let normalized = (0, path17.normalize)(path$1);
-      if (normalized.length > 1 && normalized[normalized.length - 1] === path17.sep) normalized = normalized.substring(0, normalized.length - 1);
+      let normalized = (0, path18.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path18.sep) normalized = normalized.substring(0, normalized.length - 1);
       return normalized;
     }
     var SLASHES_REGEX = /[\\/]/g;
@@ -25110,7 +25110,7 @@ var require_dist2 = __commonJS({
     function normalizePath(path$1, options) {
       const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
       const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
-      if (resolvePaths) path$1 = (0, path17.resolve)(path$1);
+      if (resolvePaths) path$1 = (0, path18.resolve)(path$1);
       if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
       if (path$1 === ".") return "";
       const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
@@ -25123,7 +25123,7 @@ var require_dist2 = __commonJS({
       return function(filename, directoryPath) {
         const sameRoot = directoryPath.startsWith(root);
         if (sameRoot) return directoryPath.slice(root.length) + filename;
-        else return convertSlashes((0, path17.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+        else return convertSlashes((0, path18.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
       };
     }
     function joinPath(filename) {
@@ -25235,13 +25235,13 @@ var require_dist2 = __commonJS({
     }
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-      let parent = (0, path17.dirname)(path$1);
+      let parent = (0, path18.dirname)(path$1);
       let depth = 1;
       while (parent !== state.root && depth < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
         if (isSameRoot) depth++;
-        else parent = (0, path17.dirname)(parent);
+        else parent = (0, path18.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
       return depth > 1;
@@ -25390,7 +25390,7 @@ var require_dist2 = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs10
+          fs: options.fs || fs11
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -25428,8 +25428,8 @@ var require_dist2 = __commonJS({
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
-                const filename = (0, path17.basename)(resolvedPath);
-                const directoryPath$1 = normalizePath((0, path17.dirname)(resolvedPath), this.state.options);
+                const filename = (0, path18.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path18.dirname)(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -25481,7 +25481,7 @@ var require_dist2 = __commonJS({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: path17.sep,
+        pathSeparator: path18.sep,
         filters: []
       };
       globFunction;
@@ -25625,8 +25625,8 @@ var require_dist3 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs10 = require("fs");
-    var path17 = require("path");
+    var fs11 = require("fs");
+    var path18 = require("path");
     var url = require("url");
     var fdir = require_dist2();
     var picomatch = require_picomatch2();
@@ -25686,8 +25686,8 @@ var require_dist3 = __commonJS({
         };
         return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
       }
-      if (absolute) return (p) => path17.posix.relative(cwd, p) || ".";
-      return (p) => path17.posix.relative(cwd, `${root}/${p}`) || ".";
+      if (absolute) return (p) => path18.posix.relative(cwd, p) || ".";
+      return (p) => path18.posix.relative(cwd, `${root}/${p}`) || ".";
     }
     function buildRelative(cwd, root) {
       if (root.startsWith(`${cwd}/`)) {
@@ -25695,7 +25695,7 @@ var require_dist3 = __commonJS({
         return (p) => `${prefix}/${p}`;
       }
       return (p) => {
-        const result = path17.posix.relative(cwd, `${root}/${p}`);
+        const result = path18.posix.relative(cwd, `${root}/${p}`);
         return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
       };
     }
@@ -25741,7 +25741,7 @@ var require_dist3 = __commonJS({
       if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
       if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
       const escapedCwd = escapePath(cwd);
-      result = (0, path17.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path17.posix.relative(escapedCwd, result) : path17.posix.normalize(result);
+      result = (0, path18.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path18.posix.relative(escapedCwd, result) : path18.posix.normalize(result);
       const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
       const parts = splitPattern(result);
       if (parentDir) {
@@ -25752,7 +25752,7 @@ var require_dist3 = __commonJS({
           result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
           i++;
         }
-        const potentialRoot = path17.posix.join(cwd, parentDir.slice(i * 3));
+        const potentialRoot = path18.posix.join(cwd, parentDir.slice(i * 3));
         if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
           props.root = ensureNonDriveRelativePath(potentialRoot);
           props.depthOffset = -n + i;
@@ -25774,7 +25774,7 @@ var require_dist3 = __commonJS({
         }
         props.depthOffset = newCommonPath.length;
         props.commonPath = newCommonPath;
-        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path17.posix.join(cwd, ...newCommonPath) : cwd);
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path18.posix.join(cwd, ...newCommonPath) : cwd);
       }
       return result;
     }
@@ -25826,13 +25826,13 @@ var require_dist3 = __commonJS({
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
         filters: [debug ? (p, isDirectory) => {
-          const path18 = format(p, isDirectory);
-          const matches2 = matcher(path18) && !ignore(path18);
-          if (matches2) log(`matched ${path18}`);
+          const path19 = format(p, isDirectory);
+          const matches2 = matcher(path19) && !ignore(path19);
+          if (matches2) log(`matched ${path19}`);
           return matches2;
         } : (p, isDirectory) => {
-          const path18 = format(p, isDirectory);
-          return matcher(path18) && !ignore(path18);
+          const path19 = format(p, isDirectory);
+          return matcher(path19) && !ignore(path19);
         }],
         exclude: debug ? (_, p) => {
           const skipped = excludePredicate(_, p);
@@ -25871,15 +25871,15 @@ var require_dist3 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path17.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path18.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs10.readdir,
-        readdirSync: opts.fs.readdirSync || fs10.readdirSync,
-        realpath: opts.fs.realpath || fs10.realpath,
-        realpathSync: opts.fs.realpathSync || fs10.realpathSync,
-        stat: opts.fs.stat || fs10.stat,
-        statSync: opts.fs.statSync || fs10.statSync
+        readdir: opts.fs.readdir || fs11.readdir,
+        readdirSync: opts.fs.readdirSync || fs11.readdirSync,
+        realpath: opts.fs.realpath || fs11.realpath,
+        realpathSync: opts.fs.realpathSync || fs11.realpathSync,
+        stat: opts.fs.stat || fs11.stat,
+        statSync: opts.fs.statSync || fs11.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -27092,13 +27092,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path17) {
-          return /^\.|this\b/.test(path17.original);
+        scopedId: function scopedId(path18) {
+          return /^\.|this\b/.test(path18.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path17) {
-          return path17.parts.length === 1 && !AST.helpers.scopedId(path17) && !path17.depth;
+        simpleId: function simpleId(path18) {
+          return path18.parts.length === 1 && !AST.helpers.scopedId(path18) && !path18.depth;
         }
       }
     };
@@ -28183,12 +28183,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path17, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path18, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path17,
+        path: path18,
         params,
         hash,
         escaped,
@@ -28460,9 +28460,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path17 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path18 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path17.original);
+        this.opcode("registerDecorator", params.length, path18.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -28529,48 +28529,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path17 = sexpr.path, name = path17.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path17));
+        var path18 = sexpr.path, name = path18.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path18));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path17.strict = true;
-        this.accept(path17);
+        path18.strict = true;
+        this.accept(path18);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path17 = sexpr.path;
-        path17.strict = true;
-        this.accept(path17);
+        var path18 = sexpr.path;
+        path18.strict = true;
+        this.accept(path18);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path17 = sexpr.path, name = path17.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path18 = sexpr.path, name = path18.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path17.strict = true;
-          path17.falsy = true;
-          this.accept(path17);
-          this.opcode("invokeHelper", params.length, path17.original, _ast2["default"].helpers.simpleId(path17));
+          path18.strict = true;
+          path18.falsy = true;
+          this.accept(path18);
+          this.opcode("invokeHelper", params.length, path18.original, _ast2["default"].helpers.simpleId(path18));
         }
       },
-      PathExpression: function PathExpression(path17) {
-        var depth = validateDepth(path17);
-        var parts = validateParts(path17);
+      PathExpression: function PathExpression(path18) {
+        var depth = validateDepth(path18);
+        var parts = validateParts(path18);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path17), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path18), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path17.data) {
+        } else if (path18.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path17.strict);
+          this.opcode("lookupData", depth, parts, path18.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path17.falsy, path17.strict, scoped);
+          this.opcode("lookupOnContext", parts, path18.falsy, path18.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -28797,8 +28797,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path17) {
-      return validateStringArray(path17, path17.parts, "parts");
+    function validateParts(path18) {
+      return validateStringArray(path18, path18.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -28980,16 +28980,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path17 = aPath;
+      var path18 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path17 = url.path;
+        path18 = url.path;
       }
-      var isAbsolute4 = exports2.isAbsolute(path17);
-      var parts = path17.split(/\/+/);
+      var isAbsolute4 = exports2.isAbsolute(path18);
+      var parts = path18.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -29006,18 +29006,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path17 = parts.join("/");
-      if (path17 === "") {
-        path17 = isAbsolute4 ? "/" : ".";
+      path18 = parts.join("/");
+      if (path18 === "") {
+        path18 = isAbsolute4 ? "/" : ".";
       }
       if (url) {
-        url.path = path17;
+        url.path = path18;
         return urlGenerate(url);
       }
-      return path17;
+      return path18;
     }
     exports2.normalize = normalize;
-    function join10(aRoot, aPath) {
+    function join11(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -29049,7 +29049,7 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join10;
+    exports2.join = join11;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
@@ -29222,7 +29222,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join10(urlGenerate(parsed), sourceURL);
+        sourceURL = join11(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -31816,8 +31816,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path17 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path17;
+      var path18 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path18;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -31856,8 +31856,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs10 = require("fs");
-      var templateString = fs10.readFileSync(filename, "utf8");
+      var fs11 = require("fs");
+      var templateString = fs11.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -35096,8 +35096,8 @@ var require_utils3 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path17) {
-      let input2 = path17;
+    function removeDotSegments(path18) {
+      let input2 = path18;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -35171,11 +35171,11 @@ var require_utils3 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path17) {
-      if (path17 === "" || path17[0] === "/") {
-        return removeDotSegments(path17);
+    function removeDotSegmentsRelative(path18) {
+      if (path18 === "" || path18[0] === "/") {
+        return removeDotSegments(path18);
       }
-      const segments = path17.split("/");
+      const segments = path18.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -35538,8 +35538,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path17 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path17 && path17 !== "/" ? path17 : void 0;
+        const path18 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path18 && path18 !== "/" ? path18 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -40395,7 +40395,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path17) => path17.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path18) => path18.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -42099,17 +42099,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path17 = requestOptions.url.replace(options.baseUrl, "");
+    const path18 = requestOptions.url.replace(options.baseUrl, "");
     return request3(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path17} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path18} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error4) => {
       const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path17} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path18} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error4;
     });
@@ -45098,8 +45098,8 @@ init_errors();
 init_errors();
 
 // src/run/apps.ts
-var fs7 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
+var fs8 = __toESM(require("fs"));
+var path8 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
@@ -45167,8 +45167,11 @@ var validators = __toESM(require_validators());
 function validateSchema(id, doc) {
   const validate = validators[id];
   if (validate(doc.value)) return [];
-  const errors = dropGenericErrors(mergeAlternatives(validate.errors ?? []));
-  return sortDiagnostics(dedupe(errors.map((e) => describe(e, doc))));
+  return describeSchemaErrors(validate.errors ?? [], doc);
+}
+function describeSchemaErrors(errors, doc) {
+  const specific = dropGenericErrors(mergeAlternatives(errors));
+  return sortDiagnostics(dedupe(specific.map((e) => describe(e, doc))));
 }
 function mergeAlternatives(errors) {
   const out = [];
@@ -45212,22 +45215,22 @@ function dedupe(list3) {
   });
 }
 function describe(e, doc) {
-  const path17 = pointerToPath(e.instancePath, doc.value);
+  const path18 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path17, key2), path17, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path18, key2), path18, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path17.length > 0) {
-    const parent = path17.slice(0, -1);
-    const key2 = String(path17[path17.length - 1]);
+  if (e.keyword === "false schema" && path18.length > 0) {
+    const parent = path18.slice(0, -1);
+    const key2 = String(path18[path18.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path17), path17, explain(e, valueAt(doc.value, path17)));
+  return located(doc.locate(path18), path18, explain(e, valueAt(doc.value, path18)));
 }
-function located(origin, path17, text) {
-  const where2 = formatPath(path17);
+function located(origin, path18, text) {
+  const where2 = formatPath(path18);
   return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -45296,15 +45299,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path17 = [];
+  const path18 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path17.push(segment);
+    path18.push(segment);
     node = child(node, segment);
   }
-  return path17;
+  return path18;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -45313,8 +45316,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path17) {
-  return path17.reduce(child, root);
+function valueAt(root, path18) {
+  return path18.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -45329,8 +45332,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path17) {
-  return path17.map(
+function formatPath(path18) {
+  return path18.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -45401,15 +45404,15 @@ function makeDocument(file, index, value, doc, lc, text) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path17) => {
-    for (let n = path17.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path17.slice(0, n), true);
+  const locate2 = (path18) => {
+    for (let n = path18.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path18.slice(0, n), true);
       if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path17) => {
-    const node = doc.getIn(path17, true);
+  const locateBlockText = (path18) => {
+    const node = doc.getIn(path18, true);
     if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
@@ -45945,8 +45948,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path17) {
-  const backend2 = isObject(path17.backend) ? path17.backend : {};
+function backendService(path18) {
+  const backend2 = isObject(path18.backend) ? path18.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -46677,8 +46680,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path17, service) {
-  const copy = cloneJson(path17);
+function retarget(path18, service) {
+  const copy = cloneJson(path18);
   copy.backend.service.name = service;
   return copy;
 }
@@ -46761,8 +46764,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path17) {
-  return path17.split("/").filter((e) => e !== "");
+function elements(path18) {
+  return path18.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -46777,7 +46780,7 @@ function specificity(p) {
 function matchStablePath(objects, request3) {
   const host = normalizeHost(request3.host);
   const requestPath2 = request3.path.split(/[?#]/)[0] || "/";
-  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path17) => ({ object, path: path17, tier: hostTier(path17.host, host) }))).filter((c) => c.tier > 0);
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path18) => ({ object, path: path18, tier: hostTier(path18.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates2.map((c) => c.tier));
   const hits = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits.length === 0) return void 0;
@@ -46789,10 +46792,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path17 = ingressPaths(object).find(
+    const path18 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path17) return { object, prefix, path: path17 };
+    if (path18) return { object, prefix, path: path18 };
   }
   return void 0;
 }
@@ -46851,7 +46854,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path17) => conditions.map((condition) => ({ order, ingress, path: path17, condition })));
+  return paths.flatMap((path18) => conditions.map((condition) => ({ order, ingress, path: path18, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -47135,11 +47138,11 @@ function patchRule(rule, action, managed, routes) {
   const http = isObject(rule.http) ? rule.http : void 0;
   if (!http || !Array.isArray(http.paths)) return rule;
   const out = [];
-  for (const path17 of http.paths) {
-    const backend2 = isObject(path17) ? backendOf(path17.backend) : {};
+  for (const path18 of http.paths) {
+    const backend2 = isObject(path18) ? backendOf(path18.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path17) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path17, r)));
-    out.push(path17);
+    if (isObject(path18) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path18, r)));
+    out.push(path18);
   }
   return { ...rule, http: { ...http, paths: out } };
 }
@@ -47390,10 +47393,10 @@ function queryString(values, request3) {
 
 // generators/aws-alb/simulate.ts
 function simulate2(objects, request3) {
-  const path17 = requestPath(request3);
+  const path18 = requestPath(request3);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path17) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path18) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions = findKey(annotations, "conditions", p.service);
       const verdict = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request3);
@@ -47886,11 +47889,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path17, actual, want] of expected) {
+  for (const [path18, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path17.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path17).line
+        message: `template output ${path18.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path18).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -48612,13 +48615,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request3, requestPath2) {
-  const path17 = pathRank(match.path, requestPath2);
-  if (!path17) return void 0;
+  const path18 = pathRank(match.path, requestPath2);
+  if (!path18) return void 0;
   if (typeof match.method === "string" && match.method !== (request3.method ?? "GET").toUpperCase()) return void 0;
   const headers = list2(match.headers);
   const query = list2(match.queryParams);
   if (!headersFit(headers, request3.headers) || !queryFits(query, request3.query)) return void 0;
-  return [...path17, match.method !== void 0 ? 1 : 0, headers.length, query.length];
+  return [...path18, match.method !== void 0 ? 1 : 0, headers.length, query.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -48630,8 +48633,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path17) {
-  return path17.split("/").filter((e) => e !== "");
+function elements2(path18) {
+  return path18.split("/").filter((e) => e !== "");
 }
 function headersFit(matches2, headers) {
   const seen = /* @__PURE__ */ new Set();
@@ -49058,13 +49061,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path17 = ingressPaths(object).find(
+    const path18 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path17) continue;
+    if (!path18) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path17.service ?? "<resource backend>",
+      service: path18.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -50077,8 +50080,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path17 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path17.toLowerCase() : path17;
+  const path18 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path18.toLowerCase() : path18;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -50468,11 +50471,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers.push(h);
   }
-  const path17 = isObject(m.path) ? {
+  const path18 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path17 ? { path: path17 } : {} };
+  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path18 ? { path: path18 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -50491,14 +50494,14 @@ var KRUISE_INGRESS_CLASSES = {
   higress: "higress",
   mse: "mse"
 };
-function providerFromKruiseRouting(doc, routing, path17, out) {
+function providerFromKruiseRouting(doc, routing, path18, out) {
   const refs = [];
   const ingress = obj(routing.ingress);
   if (routing.ingress !== void 0) {
     const classType = str(ingress.classType) ?? "nginx";
     const provider = KRUISE_INGRESS_CLASSES[classType];
     if (!provider) {
-      const o = doc.locate([...path17, "ingress", "classType"]);
+      const o = doc.locate([...path18, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
@@ -50507,7 +50510,7 @@ function providerFromKruiseRouting(doc, routing, path17, out) {
     } else {
       refs.push({
         provider,
-        origin: doc.locate([...path17, "ingress"]),
+        origin: doc.locate([...path18, "ingress"]),
         options: { ingresses: [str(ingress.name) ?? ""] }
       });
     }
@@ -50515,7 +50518,7 @@ function providerFromKruiseRouting(doc, routing, path17, out) {
   if (routing.gateway !== void 0) {
     refs.push({
       provider: "gateway-api",
-      origin: doc.locate([...path17, "gateway"]),
+      origin: doc.locate([...path18, "gateway"]),
       options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] }
     });
   }
@@ -50524,14 +50527,14 @@ function providerFromKruiseRouting(doc, routing, path17, out) {
     const istio = custom.every(isIstioRef);
     refs.push({
       provider: istio ? "istio" : "custom",
-      origin: doc.locate([...path17, "customNetworkRefs"]),
+      origin: doc.locate([...path18, "customNetworkRefs"]),
       options: { refs: custom }
     });
   }
   return refs;
 }
-function providersFromArgo(doc, routing, path17) {
-  const at = (key2) => doc.locate([...path17, key2]);
+function providersFromArgo(doc, routing, path18) {
+  const at = (key2) => doc.locate([...path18, key2]);
   const refs = [];
   if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
   if (routing.nginx !== void 0)
@@ -50678,18 +50681,18 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path17 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path17, out);
-    if (!applyAction(doc, state, e, path17, wc, out)) return;
-    steps.push(snapshot(doc.locate(path17), state, wc.managed));
+    const path18 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path18, out);
+    if (!applyAction(doc, state, e, path18, wc, out)) return;
+    steps.push(snapshot(doc.locate(path18), state, wc.managed));
   });
   return steps;
 }
-function applyPause(doc, steps, pause, path17, out) {
+function applyPause(doc, steps, pause, path18, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path17),
+      ...doc.locate(path18),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -50701,14 +50704,14 @@ function applyPause(doc, steps, pause, path17, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path17, wc, out) {
+function applyAction(doc, state, e, path18, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error2(
           doc,
-          [...path17, "setCanaryScale"],
+          [...path18, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -50718,7 +50721,7 @@ function applyAction(doc, state, e, path17, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path17, kind]),
+      ...doc.locate([...path18, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -50763,13 +50766,13 @@ function mirrorMatches(list3) {
   return list3.map((m) => {
     const e = obj(m);
     const headers = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path17 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path18 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers,
       queryParams: [],
       cookies: [],
-      ...path17 ? { path: { type: path17.type === "Prefix" ? "PathPrefix" : path17.type, value: path17.value } } : {},
+      ...path18 ? { path: { type: path18.type === "Prefix" ? "PathPrefix" : path18.type, value: path18.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -50786,8 +50789,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path17, message) {
-  return { ...doc.locate(path17), message, severity: "error" };
+function error2(doc, path18, message) {
+  return { ...doc.locate(path18), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -50887,13 +50890,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path17, v1beta1) {
+function kruiseStep(doc, raw, path18, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path17),
+    origin: doc.locate(path18),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -50937,8 +50940,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path17, message) {
-  const o = doc.locate(path17);
+function error3(doc, path18, message) {
+  const o = doc.locate(path18);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -51322,6 +51325,88 @@ function checkOneRolloutPerWorkload(specs, out) {
   }
 }
 
+// src/io/validate-k8s.ts
+var fs7 = __toESM(require("fs"));
+var import_module = __toESM(require("module"));
+var vm = __toESM(require("vm"));
+var path7 = __toESM(require("path"));
+init_errors();
+
+// src/spec/generated/k8s-kinds.ts
+var K8S_KINDS = [
+  "apps/v1/Deployment",
+  "v1/Service",
+  "v1/ConfigMap",
+  "v1/Secret",
+  "v1/ServiceAccount",
+  "networking.k8s.io/v1/Ingress",
+  "networking.k8s.io/v1/IngressClass",
+  "networking.istio.io/v1beta1/VirtualService",
+  "networking.istio.io/v1beta1/DestinationRule",
+  "networking.istio.io/v1alpha3/VirtualService",
+  "networking.istio.io/v1alpha3/DestinationRule",
+  "networking.istio.io/v1alpha3/EnvoyFilter",
+  "gateway.networking.k8s.io/v1/HTTPRoute",
+  "gateway.networking.k8s.io/v1beta1/HTTPRoute"
+];
+
+// src/io/validate-k8s.ts
+var SAME_SCHEMA_AS = {
+  "networking.istio.io/v1/VirtualService": "networking.istio.io/v1beta1/VirtualService",
+  "networking.istio.io/v1/DestinationRule": "networking.istio.io/v1beta1/DestinationRule"
+};
+var loaded = /* @__PURE__ */ new Map();
+function validatorFor(apiVersion, kind) {
+  const key2 = SAME_SCHEMA_AS[`${apiVersion}/${kind}`] ?? `${apiVersion}/${kind}`;
+  if (!K8S_KINDS.includes(key2)) return void 0;
+  const cached = loaded.get(key2);
+  if (cached) return cached;
+  const file = `${key2.replace(/[./]/g, "-")}.js`;
+  const candidates2 = [path7.join(__dirname, "k8s", file), path7.join(__dirname, "..", "spec", "generated", "k8s", file)];
+  const found = candidates2.find((c) => fs7.existsSync(c));
+  if (!found) throw new InternalError(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
+  const validate = loadWithCodeCache(found);
+  loaded.set(key2, validate);
+  return validate;
+}
+var isCrd = (apiVersion) => /istio\.io|gateway\.networking\.k8s\.io/.test(String(apiVersion));
+function validateManifests(docs) {
+  return docs.flatMap((doc) => {
+    const v = doc.value;
+    if (!isObject(v)) return [];
+    const validate = validatorFor(v.apiVersion, v.kind);
+    if (!validate || validate(v)) return [];
+    const name = isObject(v.metadata) ? ` ${String(v.metadata.name)}` : "";
+    return describeSchemaErrors(validate.errors ?? [], doc).map((d) => {
+      const lagging = isCrd(v.apiVersion) && d.message.includes("unknown field");
+      return lagging ? {
+        ...d,
+        severity: "warning",
+        message: `${v.kind}${name}: ${d.message} (not in the published schema rollgen knows; check it against your CRD version)`
+      } : { ...d, message: `${v.kind}${name}: ${d.message}` };
+    });
+  });
+}
+function checkRendered(objects) {
+  const problems = objects.flatMap((o) => {
+    const validate = validatorFor(o.apiVersion, o.kind);
+    if (!validate || validate(o)) return [];
+    return (validate.errors ?? []).filter((e) => !(isCrd(o.apiVersion) && e.keyword === "additionalProperties")).map((e) => `${o.kind} ${o.metadata.name}${e.instancePath}: ${e.keyword} ${JSON.stringify(e.params)}`);
+  });
+  if (problems.length > 0)
+    throw new InternalError(`rendered manifests fail their published schema:
+${problems.join("\n")}`);
+}
+function loadWithCodeCache(file) {
+  const cacheFile = file.replace(/\.js$/, ".cache");
+  const cachedData = fs7.existsSync(cacheFile) ? fs7.readFileSync(cacheFile) : void 0;
+  const script = new vm.Script(import_module.default.wrap(fs7.readFileSync(file, "utf8")), { filename: file, cachedData });
+  const mod = { exports: {} };
+  const wrapper = script.runInThisContext();
+  wrapper.call(mod.exports, mod.exports, (0, import_module.createRequire)(file), mod, file, path7.dirname(file));
+  return mod.exports;
+}
+
 // src/run/apps.ts
 function locateApps(req) {
   const found = locate(req);
@@ -51331,14 +51416,14 @@ function locate(req) {
   const [first, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first ? path7.resolve(req.cwd, first) : void 0, ...defaults }];
-  if (first && isDir(path7.resolve(req.cwd, first))) {
-    const source = path7.resolve(req.cwd, first);
+    return [{ name: "stdin", source: "-", output: first ? path8.resolve(req.cwd, first) : void 0, ...defaults }];
+  if (first && isDir(path8.resolve(req.cwd, first))) {
+    const source = path8.resolve(req.cwd, first);
     return [
-      { name: path7.basename(source), source, output: second ? path7.resolve(req.cwd, second) : void 0, ...defaults }
+      { name: path8.basename(source), source, output: second ? path8.resolve(req.cwd, second) : void 0, ...defaults }
     ];
   }
-  const configFile = req.config ? path7.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path8.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
@@ -51351,16 +51436,16 @@ function locate(req) {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path7.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path8.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
 }
 function usesConfig(req) {
-  return req.file !== "-" && !(req.args[0] && isDir(path7.resolve(req.cwd, req.args[0])));
+  return req.file !== "-" && !(req.args[0] && isDir(path8.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs7.existsSync(p) && fs7.statSync(p).isDirectory();
+  return fs8.existsSync(p) && fs8.statSync(p).isDirectory();
 }
 function loadSource(loc, files) {
   const docs = [];
@@ -51371,7 +51456,7 @@ function loadSource(loc, files) {
     diagnostics.push(...r.diagnostics);
   }
   const app = loadApp(loc.name, docs, loc.gates);
-  const all = [...diagnostics, ...app.diagnostics];
+  const all = [...diagnostics, ...validateManifests(docs), ...app.diagnostics];
   if (hasErrors(all)) throw new InputError(all);
   return { ...app, diagnostics: all };
 }
@@ -51385,8 +51470,8 @@ function readSourceFiles(loc, cwd) {
   return built ?? readAppSource(loc.source, cwd);
 }
 function isInside2(target, dir) {
-  const rel = path7.relative(dir, target);
-  return !rel.startsWith("..") && !path7.isAbsolute(rel);
+  const rel = path8.relative(dir, target);
+  return !rel.startsWith("..") && !path8.isAbsolute(rel);
 }
 function readOutput(loc, cwd) {
   const contents = readOutputDir(loc.output, cwd);
@@ -51397,7 +51482,7 @@ function readOutput(loc, cwd) {
   const renderedFiles = [];
   const fileDigests = {};
   for (const f of contents.files) {
-    const base = path7.basename(f.path);
+    const base = path8.basename(f.path);
     fileDigests[base] = contentDigest(f.text);
     if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
@@ -51902,15 +51987,15 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path16 = __toESM(require("path"));
+var path17 = __toESM(require("path"));
 init_errors();
 
 // src/run/advance-command.ts
-var path14 = __toESM(require("path"));
+var path15 = __toESM(require("path"));
 init_errors();
 
 // src/run/drift.ts
-var path8 = __toESM(require("path"));
+var path9 = __toESM(require("path"));
 
 // src/render/render-app.ts
 function renderApp(app, states, track, peers) {
@@ -52205,8 +52290,8 @@ function fieldChanges(rendered, found, at = []) {
 }
 function describeField(c) {
   const show2 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
-  const path17 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
-  return `${path17 || "(whole object)"}: rendered ${show2(c.rendered)}, found ${show2(c.found)}`;
+  const path18 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path18 || "(whole object)"}: rendered ${show2(c.rendered)}, found ${show2(c.found)}`;
 }
 
 // src/run/drift.ts
@@ -52223,14 +52308,14 @@ function detectDrift(app, loc, output, peers) {
     const content = again.get(file);
     if (kind === "missing" || content === void 0 || contentDigest(content) !== status.digests[file])
       return { file, kind };
-    const found = output.resources.items.find((i) => path8.basename(i.origin.file) === file);
+    const found = output.resources.items.find((i) => path9.basename(i.origin.file) === file);
     const rendered = parseYamlStream(file, content).documents[0]?.value;
     return { file, kind, fields: fieldChanges(rendered, found?.object) };
   });
 }
 function describeDrift(drift, loc, cwd) {
   return drift.map((d) => {
-    const file = path8.relative(cwd, path8.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path9.relative(cwd, path9.join(loc.output ?? ".", d.file)) || d.file;
     if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
     if (!d.fields) return `${file}: changed by hand since rollgen wrote it`;
     return `${file}: changed by hand: ${d.fields.map(describeField).join("; ")}`;
@@ -52238,10 +52323,10 @@ function describeDrift(drift, loc, cwd) {
 }
 function driftDiagnostics(drift, loc, output, cwd) {
   return drift.map((d) => {
-    const item = output.resources.items.find((i) => path8.basename(i.origin.file) === d.file);
+    const item = output.resources.items.find((i) => path9.basename(i.origin.file) === d.file);
     const field = d.fields?.[0];
     const origin = item ? field ? item.locate(field.path) : item.origin : void 0;
-    const file = path8.relative(cwd, path8.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path9.relative(cwd, path9.join(loc.output ?? ".", d.file)) || d.file;
     const [text] = describeDrift([d], loc, cwd);
     return {
       ...origin ?? { file, line: 1, col: 1 },
@@ -52268,11 +52353,11 @@ function describePhase(p, steps) {
 }
 
 // src/run/output-state.ts
-var path10 = __toESM(require("path"));
+var path11 = __toESM(require("path"));
 init_errors();
 
 // src/state/recover.ts
-var path9 = __toESM(require("path"));
+var path10 = __toESM(require("path"));
 var MAX_COMBINATIONS = 4096;
 function recoverStatus(app, output, track, peers) {
   if (output.status) return { kind: "recorded", output };
@@ -52350,7 +52435,7 @@ function fallback(perRollout, live) {
 }
 function ownedObjects(output) {
   const files = new Set(output.renderedFiles ?? []);
-  const items = output.resources.items.filter((i) => files.has(path9.basename(i.origin.file)));
+  const items = output.resources.items.filter((i) => files.has(path10.basename(i.origin.file)));
   return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
 }
 function sameObjects(rendered, owned) {
@@ -52369,7 +52454,7 @@ function readAppOutput(ctx, loc, app, peers) {
   const output = readOutput(loc, ctx.cwd);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === "recorded") return recovery.output;
-  const file = path10.relative(ctx.cwd, path10.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  const file = path11.relative(ctx.cwd, path11.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
   if (recovery.kind === "rebuilt") {
     ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
 `);
@@ -52495,8 +52580,8 @@ function committedObjects(loc, ctx) {
 }
 
 // src/flow/local-commit.ts
-var fs8 = __toESM(require("fs"));
-var path11 = __toESM(require("path"));
+var fs9 = __toESM(require("fs"));
+var path12 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -52532,19 +52617,19 @@ function describeTarget(target, t) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path11.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path12.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path11.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path12.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs8.existsSync(dir) || path11.dirname(dir) === dir ? dir : existingAncestor(path11.dirname(dir));
+  return fs9.existsSync(dir) || path12.dirname(dir) === dir ? dir : existingAncestor(path12.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path11.resolve(w.output);
+  const dir = path12.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path11.relative(top, dir) || ".";
+  const rel = path12.relative(top, dir) || ".";
   git(["add", "--all", "--", rel], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
@@ -52563,12 +52648,12 @@ ${lines.join("\n")}
 }
 
 // src/run/local-gates.ts
-var path13 = __toESM(require("path"));
+var path14 = __toESM(require("path"));
 init_errors();
 
 // src/flow/checkout.ts
-var fs9 = __toESM(require("fs"));
-var path12 = __toESM(require("path"));
+var fs10 = __toESM(require("fs"));
+var path13 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const root = gitTopLevel(git, dir);
@@ -52578,7 +52663,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path12.relative(root, p) || ".");
+  const rel = paths.map((p) => path13.relative(root, p) || ".");
   const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
@@ -52588,8 +52673,8 @@ ${dirty}`
   const head = git(["rev-parse", "HEAD"], root).trim();
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
-    const file = path12.join(root, repoPath);
-    return fs9.existsSync(file) ? fs9.readFileSync(file, "utf8") : void 0;
+    const file = path13.join(root, repoPath);
+    return fs10.existsSync(file) ? fs10.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -52601,24 +52686,24 @@ function currentBranch(git, root) {
   }
 }
 function landedAt(git, root, output) {
-  const file = path12.relative(root, path12.join(output, STATUS_FILE));
+  const file = path13.relative(root, path13.join(output, STATUS_FILE));
   const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
   return out ? new Date(out) : void 0;
 }
 function readTemplate(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown2 = path12.relative(cwd, file) || file;
-  if (!fs9.existsSync(file))
+  const shown2 = path13.relative(cwd, file) || file;
+  if (!fs10.existsSync(file))
     throw new InputError([
       {
-        file: path12.relative(cwd, configFile) || configFile,
+        file: path13.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown2} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown2, text: fs9.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs10.readFileSync(file, "utf8") };
 }
 
 // src/run/local-gates.ts
@@ -52634,8 +52719,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path13.resolve(w.output));
-  const landed = top ? landedAt(edges.git, top, path13.resolve(w.output)) : void 0;
+  const top = gitTopLevel(edges.git, path14.resolve(w.output));
+  const landed = top ? landedAt(edges.git, top, path14.resolve(w.output)) : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
   const left = Math.ceil((landed.getTime() + gate.seconds * 1e3 - edges.now().getTime()) / 1e3);
@@ -52682,7 +52767,9 @@ function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
   const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return void 0;
   if (drift !== "overwrite") guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
-  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
+  const rendered = renderApp(app, t.states, loc.track, peers);
+  checkRendered(rendered);
+  const manifests = objectFiles(rendered);
   const names = manifests.map((f) => f.path);
   const previous = output.status?.files ?? [];
   const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));
@@ -52703,7 +52790,7 @@ function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
     command,
     transition: t,
     summary: lines.join("\n") + `
-wrote ${path14.relative(ctx.cwd, loc.output) || "."}
+wrote ${path15.relative(ctx.cwd, loc.output) || "."}
 `
   };
 }
@@ -52724,7 +52811,7 @@ function guardDrift(ctx, loc, drift, policy) {
 
 // src/flow/proposal.ts
 var import_crypto3 = require("crypto");
-var path15 = __toESM(require("path"));
+var path16 = __toESM(require("path"));
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
@@ -52887,7 +52974,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix(path15.relative(i.repoRoot, path15.resolve(i.write.output))) || ".";
+  const output = posix(path16.relative(i.repoRoot, path16.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -52912,8 +52999,8 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path15.resolve(i.write.output);
-  const rel = (name) => posix(path15.relative(i.repoRoot, path15.join(out, name)));
+  const out = path16.resolve(i.write.output);
+  const rel = (name) => posix(path16.relative(i.repoRoot, path16.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
@@ -52934,7 +53021,7 @@ function sha(text) {
   return (0, import_crypto3.createHash)("sha256").update(text).digest("hex");
 }
 function posix(p) {
-  return p.split(path15.sep).join("/");
+  return p.split(path16.sep).join("/");
 }
 
 // src/flow/templates/index.ts
@@ -52990,7 +53077,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path16.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path17.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -53172,7 +53259,9 @@ async function renderCommand(ctx, args, opts) {
   const [{ loc, app }] = apps;
   const output = readAppOutput(ctx, loc, app, peers);
   const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: "advance" }, loc.track, loc.removal).states;
-  ctx.stdout(serializeDocuments(renderApp(app, states, loc.track, peers)));
+  const objects = renderApp(app, states, loc.track, peers);
+  checkRendered(objects);
+  ctx.stdout(serializeDocuments(objects));
 }
 
 // src/run/simulate-command.ts

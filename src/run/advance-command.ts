@@ -6,6 +6,7 @@ import { writeOutputDir } from '../io/output-dir';
 import { describePhase } from '../render/phase';
 import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
 import { renderApp } from '../render/render-app';
+import { checkRendered } from '../io/validate-k8s';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand, AppTransition, OutputSnapshot, transitionApp } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
@@ -88,7 +89,9 @@ export function planWrite(
   const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return undefined;
   if (drift !== 'overwrite') guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
-  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
+  const rendered = renderApp(app, t.states, loc.track, peers);
+  checkRendered(rendered);
+  const manifests = objectFiles(rendered);
   const names = manifests.map((f) => f.path);
   const previous = output.status?.files ?? [];
   const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));

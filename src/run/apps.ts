@@ -13,6 +13,7 @@ import { defaultGatePolicy } from '../plan/gates';
 import { defaultTrackLabel } from '../render/track';
 import { RENDERED_HEADER, contentDigest } from '../render/output-files';
 import { LoadedApp, loadApp } from '../spec/load-app';
+import { validateManifests } from '../io/validate-k8s';
 import { OutputSnapshot } from '../state/app-state';
 import type { Removal } from '../state/lifecycle';
 import { STATUS_FILE, parseStatus } from '../state/status';
@@ -89,7 +90,7 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[]): Load
     diagnostics.push(...r.diagnostics);
   }
   const app = loadApp(loc.name, docs, loc.gates);
-  const all = [...diagnostics, ...app.diagnostics];
+  const all = [...diagnostics, ...validateManifests(docs), ...app.diagnostics];
   if (hasErrors(all)) throw new InputError(all);
   return { ...app, diagnostics: all };
 }

@@ -1,5 +1,6 @@
 import { InputError } from '../errors';
 import { renderApp } from '../render/render-app';
+import { checkRendered } from '../io/validate-k8s';
 import { statesAtStep, transitionApp } from '../state/app-state';
 import { serializeDocuments } from '../yaml/serialize';
 import { readAppOutput } from './output-state';
@@ -21,5 +22,7 @@ export async function renderCommand(ctx: RunContext, args: readonly string[], op
     opts.step !== undefined
       ? statesAtStep(app, output, opts.step, loc.track)
       : transitionApp(app, output, { kind: 'advance' }, loc.track, loc.removal).states;
-  ctx.stdout(serializeDocuments(renderApp(app, states, loc.track, peers)));
+  const objects = renderApp(app, states, loc.track, peers);
+  checkRendered(objects);
+  ctx.stdout(serializeDocuments(objects));
 }

@@ -44,6 +44,9 @@ export function fieldChanges(rendered: unknown, found: unknown, at: readonly (st
 
 export function describeField(c: FieldChange): string {
   const show = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
-  const path = c.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
+  const path = c.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+    .join('')
+    .replace(/^\./, '');
   return `${path || '(whole object)'}: rendered ${show(c.rendered)}, found ${show(c.found)}`;
 }
