@@ -1,8 +1,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readStdin } from './io/read-source';
 import { pipeSafeWriter } from './io/stdout';
-import { RunContext } from './run/context';
-import { RunRequest, run } from './run/run';
+import { RunContext } from './app/context';
+import { RunRequest, run } from './dispatch';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 

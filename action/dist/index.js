@@ -23525,24 +23525,24 @@ var require_utils = __commonJS({
         return match === "\\" ? "" : match;
       });
     };
-    exports2.escapeLast = (input2, char, lastIdx) => {
-      const idx = input2.lastIndexOf(char, lastIdx);
-      if (idx === -1) return input2;
-      if (input2[idx - 1] === "\\") return exports2.escapeLast(input2, char, idx - 1);
-      return `${input2.slice(0, idx)}\\${input2.slice(idx)}`;
+    exports2.escapeLast = (input3, char, lastIdx) => {
+      const idx = input3.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input3;
+      if (input3[idx - 1] === "\\") return exports2.escapeLast(input3, char, idx - 1);
+      return `${input3.slice(0, idx)}\\${input3.slice(idx)}`;
     };
-    exports2.removePrefix = (input2, state = {}) => {
-      let output = input2;
+    exports2.removePrefix = (input3, state = {}) => {
+      let output = input3;
       if (output.startsWith("./")) {
         output = output.slice(2);
         state.prefix = "./";
       }
       return output;
     };
-    exports2.wrapOutput = (input2, state = {}, options = {}) => {
+    exports2.wrapOutput = (input3, state = {}, options = {}) => {
       const prepend = options.contains ? "" : "^";
       const append = options.contains ? "" : "$";
-      let output = `${prepend}(?:${input2})${append}`;
+      let output = `${prepend}(?:${input3})${append}`;
       if (state.negated === true) {
         output = `(?:^(?!${output}).*$)`;
       }
@@ -23604,14 +23604,14 @@ var require_scan = __commonJS({
         token.depth = token.isGlobstar ? Infinity : 1;
       }
     };
-    var scan = (input2, options) => {
+    var scan = (input3, options) => {
       const opts = options || {};
-      const length = input2.length - 1;
+      const length = input3.length - 1;
       const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
       const slashes = [];
       const tokens = [];
       const parts = [];
-      let str2 = input2;
+      let str2 = input3;
       let index = -1;
       let start2 = 0;
       let lastIndex = 0;
@@ -23840,7 +23840,7 @@ var require_scan = __commonJS({
       }
       const state = {
         prefix,
-        input: input2,
+        input: input3,
         start: start2,
         base,
         glob: glob2,
@@ -23864,7 +23864,7 @@ var require_scan = __commonJS({
         for (let idx = 0; idx < slashes.length; idx++) {
           const n2 = prevIndex !== void 0 ? prevIndex + 1 : start2;
           const i = slashes[idx];
-          const value2 = input2.slice(n2, i);
+          const value2 = input3.slice(n2, i);
           if (opts.tokens) {
             if (idx === 0 && start2 !== 0) {
               tokens[idx].isPrefix = true;
@@ -23881,9 +23881,9 @@ var require_scan = __commonJS({
           }
         }
         const n = prevIndex !== void 0 ? prevIndex + 1 : start2;
-        const value = input2.slice(n);
+        const value = input3.slice(n);
         parts.push(value);
-        if (opts.tokens && prevIndex && prevIndex + 1 < input2.length) {
+        if (opts.tokens && prevIndex && prevIndex + 1 < input3.length) {
           tokens[tokens.length - 1].value = value;
           depth(tokens[tokens.length - 1]);
           state.maxDepth += tokens[tokens.length - 1].depth;
@@ -23926,14 +23926,14 @@ var require_parse = __commonJS({
     var syntaxError = (type, char) => {
       return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
     };
-    var splitTopLevel = (input2) => {
+    var splitTopLevel = (input3) => {
       const parts = [];
       let bracket = 0;
       let paren = 0;
       let quote = 0;
       let value = "";
       let escaped = false;
-      for (const ch of input2) {
+      for (const ch of input3) {
         if (escaped === true) {
           value += ch;
           escaped = false;
@@ -24150,14 +24150,14 @@ var require_parse = __commonJS({
       }
       return { risky: false };
     };
-    var parse3 = (input2, options) => {
-      if (typeof input2 !== "string") {
+    var parse3 = (input3, options) => {
+      if (typeof input3 !== "string") {
         throw new TypeError("Expected a string");
       }
-      input2 = REPLACEMENTS[input2] || input2;
+      input3 = REPLACEMENTS[input3] || input3;
       const opts = { ...options };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-      let len = input2.length;
+      let len = input3.length;
       if (len > max) {
         throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
       }
@@ -24193,7 +24193,7 @@ var require_parse = __commonJS({
         opts.noextglob = opts.noext;
       }
       const state = {
-        input: input2,
+        input: input3,
         index: -1,
         start: 0,
         dot: opts.dot === true,
@@ -24209,17 +24209,17 @@ var require_parse = __commonJS({
         globstar: false,
         tokens
       };
-      input2 = utils.removePrefix(input2, state);
-      len = input2.length;
+      input3 = utils.removePrefix(input3, state);
+      len = input3.length;
       const extglobs = [];
       const braces = [];
       const stack = [];
       let prev = bos;
       let value;
       const eos = () => state.index === len - 1;
-      const peek = state.peek = (n = 1) => input2[state.index + n];
-      const advance = state.advance = () => input2[++state.index] || "";
-      const remaining = () => input2.slice(state.index + 1);
+      const peek = state.peek = (n = 1) => input3[state.index + n];
+      const advance = state.advance = () => input3[++state.index] || "";
+      const remaining = () => input3.slice(state.index + 1);
       const consume = (value2 = "", num2 = 0) => {
         state.consumed += value2;
         state.index += num2;
@@ -24289,8 +24289,8 @@ var require_parse = __commonJS({
         extglobs.push(token);
       };
       const extglobClose = (token) => {
-        const literal = input2.slice(token.startIndex, state.index + 1);
-        const body = input2.slice(token.startIndex + 2, state.index);
+        const literal = input3.slice(token.startIndex, state.index + 1);
+        const body = input3.slice(token.startIndex + 2, state.index);
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
@@ -24330,9 +24330,9 @@ var require_parse = __commonJS({
         push({ type: "paren", extglob: true, value, output });
         decrement("parens");
       };
-      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input2)) {
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input3)) {
         let backslashes = false;
-        let output = input2.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+        let output = input3.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
           if (first === "\\") {
             backslashes = true;
             return m;
@@ -24366,8 +24366,8 @@ var require_parse = __commonJS({
             });
           }
         }
-        if (output === input2 && opts.contains === true) {
-          state.output = input2;
+        if (output === input3 && opts.contains === true) {
+          state.output = input3;
           return state;
         }
         state.output = utils.wrapOutput(output, state, options);
@@ -24722,7 +24722,7 @@ var require_parse = __commonJS({
             continue;
           }
           while (rest.slice(0, 3) === "/**") {
-            const after = input2[state.index + 4];
+            const after = input3[state.index + 4];
             if (after && after !== "/") {
               break;
             }
@@ -24843,14 +24843,14 @@ var require_parse = __commonJS({
       }
       return state;
     };
-    parse3.fastpaths = (input2, options) => {
+    parse3.fastpaths = (input3, options) => {
       const opts = { ...options };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-      const len = input2.length;
+      const len = input3.length;
       if (len > max) {
         throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
       }
-      input2 = REPLACEMENTS[input2] || input2;
+      input3 = REPLACEMENTS[input3] || input3;
       const {
         DOT_LITERAL,
         SLASH_LITERAL,
@@ -24901,7 +24901,7 @@ var require_parse = __commonJS({
           }
         }
       };
-      const output = utils.removePrefix(input2, state);
+      const output = utils.removePrefix(input3, state);
       let source = create(output);
       if (source && opts.strictSlashes !== true) {
         source += `${SLASH_LITERAL}?`;
@@ -24923,7 +24923,7 @@ var require_picomatch = __commonJS({
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
-        const fns = glob2.map((input2) => picomatch(input2, options, returnState));
+        const fns = glob2.map((input3) => picomatch(input3, options, returnState));
         const arrayMatcher = (str2) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str2);
@@ -24947,9 +24947,9 @@ var require_picomatch = __commonJS({
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
         isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
       }
-      const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output } = picomatch.test(input2, regex2, options, { glob: glob2, posix: posix2 });
-        const result = { glob: glob2, state, regex: regex2, posix: posix2, input: input2, output, match, isMatch };
+      const matcher = (input3, returnObject = false) => {
+        const { isMatch, match, output } = picomatch.test(input3, regex2, options, { glob: glob2, posix: posix2 });
+        const result = { glob: glob2, state, regex: regex2, posix: posix2, input: input3, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -24957,7 +24957,7 @@ var require_picomatch = __commonJS({
           result.isMatch = false;
           return returnObject ? result : false;
         }
-        if (isIgnored(input2)) {
+        if (isIgnored(input3)) {
           if (typeof opts.onIgnore === "function") {
             opts.onIgnore(result);
           }
@@ -24974,40 +24974,40 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch.test = (input2, regex2, options, { glob: glob2, posix: posix2 } = {}) => {
-      if (typeof input2 !== "string") {
+    picomatch.test = (input3, regex2, options, { glob: glob2, posix: posix2 } = {}) => {
+      if (typeof input3 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
-      if (input2 === "") {
+      if (input3 === "") {
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
       const format = opts.format || (posix2 ? utils.toPosixSlashes : null);
-      let match = input2 === glob2;
-      let output = match && format ? format(input2) : input2;
+      let match = input3 === glob2;
+      let output = match && format ? format(input3) : input3;
       if (match === false) {
-        output = format ? format(input2) : input2;
+        output = format ? format(input3) : input3;
         match = output === glob2;
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch.matchBase(input2, regex2, options, posix2);
+          match = picomatch.matchBase(input3, regex2, options, posix2);
         } else {
           match = regex2.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch.matchBase = (input2, glob2, options, posix2 = options && options.windows) => {
+    picomatch.matchBase = (input3, glob2, options, posix2 = options && options.windows) => {
       const regex2 = glob2 instanceof RegExp ? glob2 : picomatch.makeRe(glob2, options);
-      return regex2.test(utils.basename(input2, { windows: posix2 }));
+      return regex2.test(utils.basename(input3, { windows: posix2 }));
     };
     picomatch.isMatch = (str2, patterns, options) => picomatch(patterns, options)(str2);
     picomatch.parse = (pattern, options) => {
       if (Array.isArray(pattern)) return pattern.map((p) => picomatch.parse(p, options));
       return parse3(pattern, { ...options, fastpaths: false });
     };
-    picomatch.scan = (input2, options) => scan(input2, options);
+    picomatch.scan = (input3, options) => scan(input3, options);
     picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
@@ -25025,16 +25025,16 @@ var require_picomatch = __commonJS({
       }
       return regex2;
     };
-    picomatch.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
-      if (!input2 || typeof input2 !== "string") {
+    picomatch.makeRe = (input3, options = {}, returnOutput = false, returnState = false) => {
+      if (!input3 || typeof input3 !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
       let parsed = { negated: false, fastpaths: true };
-      if (options.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
-        parsed.output = parse3.fastpaths(input2, options);
+      if (options.fastpaths !== false && (input3[0] === "." || input3[0] === "*")) {
+        parsed.output = parse3.fastpaths(input3, options);
       }
       if (!parsed.output) {
-        parsed = parse3(input2, options);
+        parsed = parse3(input3, options);
       }
       return picomatch.compileRe(parsed, options, returnOutput, returnState);
     };
@@ -25649,9 +25649,9 @@ var require_dist3 = __commonJS({
         for (j = 0; j < partsCount; j++) partMatchers[j] = (0, picomatch.default)(parts[j], options);
         matchers[i] = partMatchers;
       }
-      return (input2) => {
-        const inputParts = input2.split("/");
-        if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input2)) return true;
+      return (input3) => {
+        const inputParts = input3.split("/");
+        if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input3)) return true;
         for (i = 0; i < patternsCount; i++) {
           const patternParts = patternsParts[i];
           const matcher = matchers[i];
@@ -27370,9 +27370,9 @@ var require_parser2 = __commonJS({
         parseError: function parseError(str2, hash) {
           throw new Error(str2);
         },
-        parse: function parse3(input2) {
+        parse: function parse3(input3) {
           var self2 = this, stack = [0], vstack = [null], lstack = [], table = this.table, yytext = "", yylineno = 0, yyleng = 0, recovering = 0, TERROR = 2, EOF = 1;
-          this.lexer.setInput(input2);
+          this.lexer.setInput(input3);
           this.lexer.yy = this.yy;
           this.yy.lexer = this.lexer;
           this.yy.parser = this;
@@ -27480,8 +27480,8 @@ var require_parser2 = __commonJS({
               throw new Error(str2);
             }
           },
-          setInput: function setInput(input2) {
-            this._input = input2;
+          setInput: function setInput(input3) {
+            this._input = input3;
             this._more = this._less = this.done = false;
             this.yylineno = this.yyleng = 0;
             this.yytext = this.matched = this.match = "";
@@ -27491,7 +27491,7 @@ var require_parser2 = __commonJS({
             this.offset = 0;
             return this;
           },
-          input: function input2() {
+          input: function input3() {
             var ch = this._input[0];
             this.yytext += ch;
             this.yyleng++;
@@ -28326,19 +28326,19 @@ var require_base2 = __commonJS({
     exports2.parser = _parser2["default"];
     var yy = {};
     _utils.extend(yy, Helpers);
-    function parseWithoutProcessing(input2, options) {
-      if (input2.type === "Program") {
-        return input2;
+    function parseWithoutProcessing(input3, options) {
+      if (input3.type === "Program") {
+        return input3;
       }
       _parser2["default"].yy = yy;
       yy.locInfo = function(locInfo) {
         return new yy.SourceLocation(options && options.srcName, locInfo);
       };
-      var ast = _parser2["default"].parse(input2);
+      var ast = _parser2["default"].parse(input3);
       return ast;
     }
-    function parse3(input2, options) {
-      var ast = parseWithoutProcessing(input2, options);
+    function parse3(input3, options) {
+      var ast = parseWithoutProcessing(input3, options);
       var strip = new _whitespaceControl2["default"](options);
       return strip.accept(ast);
     }
@@ -28712,9 +28712,9 @@ var require_compiler = __commonJS({
         }
       }
     };
-    function precompile(input2, options, env2) {
-      if (input2 == null || typeof input2 !== "string" && input2.type !== "Program") {
-        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.precompile. You passed " + input2);
+    function precompile(input3, options, env2) {
+      if (input3 == null || typeof input3 !== "string" && input3.type !== "Program") {
+        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.precompile. You passed " + input3);
       }
       options = options || {};
       if (!("data" in options)) {
@@ -28723,13 +28723,13 @@ var require_compiler = __commonJS({
       if (options.compat) {
         options.useDepths = true;
       }
-      var ast = env2.parse(input2, options), environment = new env2.Compiler().compile(ast, options);
+      var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options);
       return new env2.JavaScriptCompiler().compile(environment, options);
     }
-    function compile2(input2, options, env2) {
+    function compile2(input3, options, env2) {
       if (options === void 0) options = {};
-      if (input2 == null || typeof input2 !== "string" && input2.type !== "Program") {
-        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.compile. You passed " + input2);
+      if (input3 == null || typeof input3 !== "string" && input3.type !== "Program") {
+        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.compile. You passed " + input3);
       }
       options = _utils.extend({}, options);
       if (!("data" in options)) {
@@ -28740,7 +28740,7 @@ var require_compiler = __commonJS({
       }
       var compiled2 = void 0;
       function compileInput() {
-        var ast = env2.parse(input2, options), environment = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment, options, void 0, true);
+        var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment, options, void 0, true);
         return env2.template(templateSpec);
       }
       function ret(context, execOptions) {
@@ -31677,11 +31677,11 @@ var require_handlebars = __commonJS({
     var _create = _handlebarsRuntime2["default"].create;
     function create() {
       var hb = _create();
-      hb.compile = function(input2, options) {
-        return _handlebarsCompilerCompiler.compile(input2, options, hb);
+      hb.compile = function(input3, options) {
+        return _handlebarsCompilerCompiler.compile(input3, options, hb);
       };
-      hb.precompile = function(input2, options) {
-        return _handlebarsCompilerCompiler.precompile(input2, options, hb);
+      hb.precompile = function(input3, options) {
+        return _handlebarsCompilerCompiler.precompile(input3, options, hb);
       };
       hb.AST = _handlebarsCompilerAst2["default"];
       hb.Compiler = _handlebarsCompilerCompiler.Compiler;
@@ -34965,27 +34965,27 @@ var require_utils3 = __commonJS({
       }
       return BYTE_HEX[240 | cp >> 18] + BYTE_HEX[128 | cp >> 12 & 63] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
     }
-    function stringArrayToHexStripped(input2) {
+    function stringArrayToHexStripped(input3) {
       let acc = "";
       let code = 0;
       let i = 0;
-      for (i = 0; i < input2.length; i++) {
-        code = input2[i].charCodeAt(0);
+      for (i = 0; i < input3.length; i++) {
+        code = input3[i].charCodeAt(0);
         if (code === 48) {
           continue;
         }
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input2[i];
+        acc += input3[i];
         break;
       }
-      for (i += 1; i < input2.length; i++) {
-        code = input2[i].charCodeAt(0);
+      for (i += 1; i < input3.length; i++) {
+        code = input3[i].charCodeAt(0);
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input2[i];
+        acc += input3[i];
       }
       return acc;
     }
@@ -35028,11 +35028,11 @@ var require_utils3 = __commonJS({
       const tail = hextets.slice(bestStart + bestLength).join(":");
       return head + "::" + tail;
     }
-    function normalizeIPv6Address(input2) {
-      const compression = input2.indexOf("::");
-      if (compression !== -1 && input2.indexOf("::", compression + 1) !== -1) return void 0;
-      const left = compression === -1 ? input2.split(":") : input2.slice(0, compression).split(":");
-      const right = compression === -1 ? [] : input2.slice(compression + 2).split(":");
+    function normalizeIPv6Address(input3) {
+      const compression = input3.indexOf("::");
+      if (compression !== -1 && input3.indexOf("::", compression + 1) !== -1) return void 0;
+      const left = compression === -1 ? input3.split(":") : input3.slice(0, compression).split(":");
+      const right = compression === -1 ? [] : input3.slice(compression + 2).split(":");
       if (compression !== -1) {
         if (left.length === 1 && left[0] === "") left.length = 0;
         if (right.length === 1 && right[0] === "") right.length = 0;
@@ -35065,23 +35065,23 @@ var require_utils3 = __commonJS({
       const bracketed = host[0] === "[" && host[host.length - 1] === "]";
       const hasBracket = host[0] === "[" || host[host.length - 1] === "]";
       if (hasBracket && !bracketed) return { host, isIPV6: false, error: true };
-      let input2 = bracketed ? host.slice(1, -1) : host;
-      if (bracketed && isIPvFuture(input2)) {
-        input2 = input2.toLowerCase();
-        return { host: `[${input2}]`, escapedHost: input2, isIPV6: false, isIPVFuture: true };
+      let input3 = bracketed ? host.slice(1, -1) : host;
+      if (bracketed && isIPvFuture(input3)) {
+        input3 = input3.toLowerCase();
+        return { host: `[${input3}]`, escapedHost: input3, isIPV6: false, isIPVFuture: true };
       }
-      if (findToken(input2, ":") < 2) {
+      if (findToken(input3, ":") < 2) {
         return { host, isIPV6: false, error: bracketed };
       }
       let zoneIdentifier = "";
-      const zoneSeparator = input2.indexOf("%");
+      const zoneSeparator = input3.indexOf("%");
       if (zoneSeparator !== -1) {
-        const separatorLength = input2.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
-        zoneIdentifier = input2.slice(zoneSeparator + separatorLength);
+        const separatorLength = input3.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
+        zoneIdentifier = input3.slice(zoneSeparator + separatorLength);
         if (!isZoneIdentifier(zoneIdentifier)) return { host, isIPV6: false, error: true };
-        input2 = input2.slice(0, zoneSeparator);
+        input3 = input3.slice(0, zoneSeparator);
       }
-      const address = normalizeIPv6Address(input2);
+      const address = normalizeIPv6Address(input3);
       if (address === void 0) return { host, isIPV6: false, error: true };
       return {
         host: address + (zoneIdentifier ? "%" + zoneIdentifier : ""),
@@ -35097,37 +35097,37 @@ var require_utils3 = __commonJS({
       return ind;
     }
     function removeDotSegments(path18) {
-      let input2 = path18;
+      let input3 = path18;
       const output = [];
       let nextSlash = -1;
       let len = 0;
-      while (len = input2.length) {
+      while (len = input3.length) {
         if (len === 1) {
-          if (input2 === ".") {
+          if (input3 === ".") {
             break;
-          } else if (input2 === "/") {
+          } else if (input3 === "/") {
             output.push("/");
             break;
           } else {
-            output.push(input2);
+            output.push(input3);
             break;
           }
         } else if (len === 2) {
-          if (input2[0] === ".") {
-            if (input2[1] === ".") {
+          if (input3[0] === ".") {
+            if (input3[1] === ".") {
               break;
-            } else if (input2[1] === "/") {
-              input2 = input2.slice(2);
+            } else if (input3[1] === "/") {
+              input3 = input3.slice(2);
               continue;
             }
-          } else if (input2[0] === "/") {
-            if (input2[1] === "." || input2[1] === "/") {
+          } else if (input3[0] === "/") {
+            if (input3[1] === "." || input3[1] === "/") {
               output.push("/");
               break;
             }
           }
         } else if (len === 3) {
-          if (input2 === "/..") {
+          if (input3 === "/..") {
             if (output.length !== 0) {
               output.pop();
             }
@@ -35135,24 +35135,24 @@ var require_utils3 = __commonJS({
             break;
           }
         }
-        if (input2[0] === ".") {
-          if (input2[1] === ".") {
-            if (input2[2] === "/") {
-              input2 = input2.slice(3);
+        if (input3[0] === ".") {
+          if (input3[1] === ".") {
+            if (input3[2] === "/") {
+              input3 = input3.slice(3);
               continue;
             }
-          } else if (input2[1] === "/") {
-            input2 = input2.slice(2);
+          } else if (input3[1] === "/") {
+            input3 = input3.slice(2);
             continue;
           }
-        } else if (input2[0] === "/") {
-          if (input2[1] === ".") {
-            if (input2[2] === "/") {
-              input2 = input2.slice(2);
+        } else if (input3[0] === "/") {
+          if (input3[1] === ".") {
+            if (input3[2] === "/") {
+              input3 = input3.slice(2);
               continue;
-            } else if (input2[2] === ".") {
-              if (input2[3] === "/") {
-                input2 = input2.slice(3);
+            } else if (input3[2] === ".") {
+              if (input3[3] === "/") {
+                input3 = input3.slice(3);
                 if (output.length !== 0) {
                   output.pop();
                 }
@@ -35161,12 +35161,12 @@ var require_utils3 = __commonJS({
             }
           }
         }
-        if ((nextSlash = input2.indexOf("/", 1)) === -1) {
-          output.push(input2);
+        if ((nextSlash = input3.indexOf("/", 1)) === -1) {
+          output.push(input3);
           break;
         } else {
-          output.push(input2.slice(0, nextSlash));
-          input2 = input2.slice(nextSlash);
+          output.push(input3.slice(0, nextSlash));
+          input3 = input3.slice(nextSlash);
         }
       }
       return output.join("");
@@ -35210,14 +35210,14 @@ var require_utils3 = __commonJS({
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
-    function normalizePercentEncoding(input2, decodeUnreserved = false) {
-      if (input2.indexOf("%") === -1) {
-        return input2;
+    function normalizePercentEncoding(input3, decodeUnreserved = false) {
+      if (input3.indexOf("%") === -1) {
+        return input3;
       }
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        if (input2[i] === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        if (input3[i] === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -35230,16 +35230,16 @@ var require_utils3 = __commonJS({
             continue;
           }
         }
-        output += input2[i];
+        output += input3[i];
       }
       return output;
     }
-    function normalizePathEncoding(input2) {
+    function normalizePathEncoding(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -35255,13 +35255,13 @@ var require_utils3 = __commonJS({
         if (isPathCharacter(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -35275,13 +35275,13 @@ var require_utils3 = __commonJS({
       }
       return output;
     }
-    function serializePathEncoding(input2, pathNoScheme = false) {
+    function serializePathEncoding(input3, pathNoScheme = false) {
       let output = "";
-      let firstSegment = pathNoScheme && input2[0] !== "/";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      let firstSegment = pathNoScheme && input3[0] !== "/";
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
@@ -35294,13 +35294,13 @@ var require_utils3 = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -35314,12 +35314,12 @@ var require_utils3 = __commonJS({
       }
       return output;
     }
-    function encodeComponent(input2, isAllowed) {
+    function encodeComponent(input3, isAllowed) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
@@ -35329,13 +35329,13 @@ var require_utils3 = __commonJS({
         if (isAllowed(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -35349,24 +35349,24 @@ var require_utils3 = __commonJS({
       }
       return output;
     }
-    function encodeUserinfo(input2) {
-      return encodeComponent(input2, isUserinfoCharacter);
+    function encodeUserinfo(input3) {
+      return encodeComponent(input3, isUserinfoCharacter);
     }
-    function encodeQuery(input2) {
-      return encodeComponent(input2, isQueryFragmentCharacter);
+    function encodeQuery(input3) {
+      return encodeComponent(input3, isQueryFragmentCharacter);
     }
-    function encodeFragment(input2) {
-      return encodeComponent(input2, isQueryFragmentCharacter);
+    function encodeFragment(input3) {
+      return encodeComponent(input3, isQueryFragmentCharacter);
     }
     function isEscapeSafe(cp) {
       return cp >= 48 && cp <= 57 || cp >= 65 && cp <= 90 || cp >= 97 && cp <= 122 || cp === 42 || cp === 43 || cp === 45 || cp === 46 || cp === 47 || cp === 64 || cp === 95;
     }
-    function normalizeQueryFragmentEncoding(input2) {
+    function normalizeQueryFragmentEncoding(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -35382,13 +35382,13 @@ var require_utils3 = __commonJS({
         if (isQueryFragmentCharacter(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -35402,18 +35402,18 @@ var require_utils3 = __commonJS({
       }
       return output;
     }
-    function escapePreservingEscapes(input2) {
+    function escapePreservingEscapes(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        if (input2[i] === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        if (input3[i] === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
             continue;
           }
         }
-        output += escape(input2[i]);
+        output += escape(input3[i]);
       }
       return output;
     }
@@ -45090,14 +45090,14 @@ function pipeSafeWriter(stream) {
   };
 }
 
-// src/run/run.ts
+// src/dispatch.ts
 init_errors();
 init_errors();
 
 // src/flow/command-pr.ts
 init_errors();
 
-// src/run/apps.ts
+// src/app/inputs.ts
 var fs8 = __toESM(require("fs"));
 var path8 = __toESM(require("path"));
 init_diagnostics();
@@ -45146,7 +45146,7 @@ function describeGate(gate) {
   }
 }
 
-// src/render/track.ts
+// src/model/track.ts
 var defaultTrackLabel = { key: "rollgen.dev/track", stable: "stable", canary: "canary" };
 var SYNC_WAVE = "argocd.argoproj.io/sync-wave";
 var SYNC_OPTIONS = "argocd.argoproj.io/sync-options";
@@ -45815,7 +45815,7 @@ var ResourceSet = class _ResourceSet {
   }
 };
 
-// src/render/output-files.ts
+// src/state/output-files.ts
 var import_crypto = require("crypto");
 var import_yaml5 = __toESM(require_dist());
 
@@ -45890,7 +45890,7 @@ function serializeDocument(doc) {
   return doc.toString(OPTIONS);
 }
 
-// src/render/output-files.ts
+// src/state/output-files.ts
 var KUSTOMIZATION_FILE = "kustomization.yaml";
 var RENDERED_HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
 function objectFiles(objects) {
@@ -45928,7 +45928,7 @@ function statusFile(status) {
   };
 }
 
-// generators/types.ts
+// src/contract/generator.ts
 function defineGenerator(generator) {
   return generator;
 }
@@ -45936,7 +45936,10 @@ function defineGenerator(generator) {
 // generators/aliyun-alb/check.ts
 init_diagnostics();
 
-// generators/ingress-nginx/ingress.ts
+// generators/_kit/canary-ingress.ts
+init_diagnostics();
+
+// generators/_kit/ingress.ts
 function ingressSpec(obj2) {
   return isObject(obj2.spec) ? obj2.spec : {};
 }
@@ -45988,6 +45991,48 @@ function isCanaryIngress(obj2, prefix) {
 }
 function findIngress(resources, name, namespace) {
   return resources.find("Ingress", name, namespace);
+}
+
+// generators/_kit/canary-ingress.ts
+function canaryIngressName(stableIngress2) {
+  return `${stableIngress2}-canary`;
+}
+function canaryIngressOf(stable, stableService, canaryService, metadata) {
+  const rules = canaryRules(stable, stableService, canaryService);
+  if (rules.length === 0)
+    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
+  const spec = ingressSpec(stable);
+  return {
+    apiVersion: stable.apiVersion,
+    kind: stable.kind,
+    metadata,
+    spec: {
+      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
+      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
+      rules
+    }
+  };
+}
+function noPathToStable(source, stableService) {
+  if (ingressPaths(source.object).some((p) => p.service === stableService)) return void 0;
+  return diagnosticAt(
+    source.origin,
+    `Ingress "${source.object.metadata.name}" has no path whose backend is the stable Service "${stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
+  );
+}
+function canaryRules(stable, stableService, canaryService) {
+  const out = [];
+  for (const rule of ingressRules(stable)) {
+    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
+    if (paths.length === 0) continue;
+    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
+  }
+  return out;
+}
+function retarget(path18, service) {
+  const copy = cloneJson(path18);
+  copy.backend.service.name = service;
+  return copy;
 }
 
 // generators/aliyun-alb/annotations.ts
@@ -46292,14 +46337,8 @@ function checkIngress(ctx, source) {
       )
     ];
   const out = [];
-  if (!ingressPaths(obj2).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   if (readOrder(obj2) === void 0) {
     out.push(
       diagnosticAt(
@@ -46426,6 +46465,57 @@ function matchFeatures(match, n) {
   return out;
 }
 
+// src/model/values.ts
+var obj = (v) => isObject(v) ? v : {};
+var arr = (v) => Array.isArray(v) ? v : [];
+var str = (v) => typeof v === "string" ? v : void 0;
+var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
+function stringMap2(v) {
+  const out = {};
+  for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
+  return out;
+}
+function parseAmount(v) {
+  if (typeof v === "number") return { count: v };
+  if (typeof v !== "string") return void 0;
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
+  if (m) return { percent: Number(m[1]) };
+  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
+}
+function parsePercent(v) {
+  const a = parseAmount(v);
+  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
+}
+var KRUISE_COOKIE_HEADER = "canary-by-cookie";
+function kruiseMatch(v) {
+  const m = obj(v);
+  const headers = [];
+  const cookies = [];
+  for (const h of arr(m.headers).map(valueMatch)) {
+    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
+    else headers.push(h);
+  }
+  const path18 = isObject(m.path) ? {
+    type: str(m.path.type) ?? "PathPrefix",
+    value: str(m.path.value) ?? "/"
+  } : void 0;
+  return { headers, queryParams: arr(m.queryParams).map(valueMatch), cookies, ...path18 ? { path: path18 } : {} };
+}
+function valueMatch(v) {
+  const m = obj(v);
+  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
+}
+function headerModifier(v) {
+  if (!isObject(v)) return void 0;
+  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
+  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
+}
+
+// generators/_kit/ingress-inputs.ts
+function kruiseIngressInput(...classTypes) {
+  return { classTypes, options: (ingress) => ({ ingresses: [str(ingress.name) ?? ""] }) };
+}
+
 // generators/aliyun-alb/options.schema.json
 var options_schema_default = {
   $id: "aliyun-alb-options",
@@ -46451,243 +46541,8 @@ var options_schema_default = {
   $schema: "http://json-schema.org/draft-07/schema#"
 };
 
-// generators/ingress-nginx/features.ts
-function unsupportedFeatures2(traffic2) {
-  const out = [...stateFeatures(traffic2)];
-  traffic2.matches.forEach((match, i) => out.push(...matchFeatures2(match, i + 1)));
-  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
-  if (headerMatches > 1) {
-    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
-  }
-  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
-  if (cookieMatches > 1) {
-    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
-  }
-  return out;
-}
-function stateFeatures(traffic2) {
-  const out = [];
-  if (!Number.isInteger(traffic2.weight)) {
-    out.push(
-      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
-    );
-  }
-  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
-    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
-  }
-  if (traffic2.headerRoutes.length > 0) {
-    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
-    out.push(
-      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
-    );
-  }
-  if (traffic2.mirrorRoutes.length > 0) {
-    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
-    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
-  }
-  if (traffic2.requestHeaderModifier) {
-    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
-  }
-  return out;
-}
-function matchFeatures2(match, n) {
-  const conditions = describeConditions(match);
-  const out = [];
-  if (conditions.length === 0) {
-    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
-  } else if (conditions.length > 1) {
-    out.push(
-      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`
-    );
-  }
-  for (const q of match.queryParams)
-    out.push(`match ${n}: ${describe2("query parameter", q)} (ingress-nginx cannot match query parameters)`);
-  if (match.path)
-    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
-  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
-  for (const h of match.headers) {
-    if (h.type === "Prefix")
-      out.push(
-        `match ${n}: ${describe2("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
-      );
-  }
-  for (const c of match.cookies) {
-    if (c.type !== "Exact" || c.value !== "always") {
-      out.push(
-        `match ${n}: ${describe2("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
-      );
-    }
-  }
-  return out;
-}
-function describeConditions(match) {
-  return [
-    ...match.headers.map((h) => describe2("header", h)),
-    ...match.cookies.map((c) => describe2("cookie", c)),
-    ...match.queryParams.map((q) => describe2("query", q)),
-    ...match.path ? [`path ${match.path.value}`] : [],
-    ...match.method ? [`method ${match.method}`] : []
-  ];
-}
-function describe2(what, m) {
-  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
-  return `${what} ${m.name}${op2}${m.value}`;
-}
-
-// generators/ingress-nginx/options.schema.json
-var options_schema_default2 = {
-  $id: "ingress-nginx-options",
-  title: "ingress-nginx generator options",
-  type: "object",
-  additionalProperties: false,
-  required: [
-    "ingresses",
-    "annotationPrefix",
-    "additionalIngressAnnotations",
-    "canaryIngressAnnotations"
-  ],
-  properties: {
-    ingresses: {
-      type: "array",
-      minItems: 1,
-      uniqueItems: true,
-      items: {
-        type: "string",
-        minLength: 1,
-        maxLength: 253
-      }
-    },
-    annotationPrefix: {
-      type: "string",
-      minLength: 1,
-      pattern: "^[^/]+$",
-      default: "nginx.ingress.kubernetes.io"
-    },
-    additionalIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressName: {
-      enum: [
-        "suffix",
-        "argo"
-      ]
-    }
-  },
-  $schema: "http://json-schema.org/draft-07/schema#"
-};
-
-// generators/ingress-nginx/options.ts
-function canaryIngressName(stableIngress2) {
-  return `${stableIngress2}-canary`;
-}
-function annotationKey(prefix, name) {
-  return `${prefix}/${name}`;
-}
-function isCanaryKey(prefix, key2) {
-  return key2.startsWith(annotationKey(prefix, "canary"));
-}
-function stepOwnedKeys(prefix) {
-  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
-}
-function userAnnotations(options) {
-  const out = {};
-  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
-    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
-  }
-  return { ...out, ...options.canaryIngressAnnotations };
-}
-
-// generators/ingress-nginx/render.ts
-function render(ctx, traffic2) {
-  const unsupported = unsupportedFeatures2(traffic2);
-  if (unsupported.length > 0) {
-    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
-  }
-  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
-  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
-  return ctx.options.ingresses.map((name) => {
-    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
-    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return canaryIngress(ctx, source.object, canary);
-  });
-}
-function canaryAnnotations(prefix, traffic2) {
-  const key2 = (name) => annotationKey(prefix, name);
-  const out = { [key2("canary")]: "true" };
-  if (traffic2.weight > 0) {
-    out[key2("canary-weight")] = String(traffic2.weight);
-    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
-  }
-  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
-  if (header2) {
-    out[key2("canary-by-header")] = header2.name;
-    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
-  }
-  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
-  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
-  return out;
-}
-function canaryIngress(ctx, stable, canary) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable, ctx.options, canary));
-}
-function canaryIngressOf(stable, stableService, canaryService, metadata) {
-  const rules = canaryRules(stable, stableService, canaryService);
-  if (rules.length === 0)
-    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
-  const spec = ingressSpec(stable);
-  return {
-    apiVersion: stable.apiVersion,
-    kind: stable.kind,
-    metadata,
-    spec: {
-      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
-      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
-      rules
-    }
-  };
-}
-function canaryMetadata(stable, options, canary) {
-  const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
-  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
-  const annotations = Object.fromEntries(
-    Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-  );
-  return {
-    name: canaryIngressName(meta.name),
-    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
-    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations
-  };
-}
-function canaryRules(stable, stableService, canaryService) {
-  const out = [];
-  for (const rule of ingressRules(stable)) {
-    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
-    if (paths.length === 0) continue;
-    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
-  }
-  return out;
-}
-function retarget(path18, service) {
-  const copy = cloneJson(path18);
-  copy.backend.service.name = service;
-  return copy;
-}
-
 // generators/aliyun-alb/render.ts
-function render2(ctx, traffic2) {
+function render(ctx, traffic2) {
   const unsupported = unsupportedFeatures(traffic2);
   if (unsupported.length > 0)
     throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported.join("; ")}`);
@@ -46706,10 +46561,10 @@ function render2(ctx, traffic2) {
       return String(order);
     };
     const main2 = canaryName(name);
-    const out = [canaryIngress2(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
+    const out = [canaryIngress(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
     if (weight && match)
       out.unshift(
-        canaryIngress2(ctx, source.object, headerCanaryName(name), {
+        canaryIngress(ctx, source.object, headerCanaryName(name), {
           ...match,
           [ORDER]: orderOf(headerCanaryName(name))
         })
@@ -46726,28 +46581,26 @@ function matchAnnotations(traffic2) {
     ...cookie ? { [CANARY_BY_COOKIE]: cookie.name } : {}
   };
 }
-function canaryIngress2(ctx, stable, name, step) {
+function canaryIngress(ctx, stable, name, step) {
   return canaryIngressOf(
     stable,
     ctx.stableService,
     ctx.canaryService,
-    canaryMetadata2(stable.metadata, name, { [CANARY]: "true", ...step })
+    canaryMetadata(stable.metadata, name, { [CANARY]: "true", ...step })
   );
 }
-function canaryMetadata2(meta, name, step) {
+function canaryMetadata(meta, name, step) {
   const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isOwnedKey(k));
   const merged2 = { ...Object.fromEntries(kept), ...step };
   return {
     name,
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(
-      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-    )
+    annotations: Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]))
   };
 }
 
-// generators/ingress-nginx/match.ts
+// generators/_kit/ingress-match.ts
 function hostTier(ruleHost, requestHost) {
   if (ruleHost === void 0) return 1;
   if (requestHost === void 0) return 0;
@@ -46798,6 +46651,11 @@ function findCanaryPath(objects, stable) {
     if (path18) return { object, prefix, path: path18 };
   }
   return void 0;
+}
+function headerValue(headers, name) {
+  const wanted = name.toLowerCase();
+  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
+  return found === void 0 ? void 0 : headers[found];
 }
 
 // generators/aliyun-alb/simulate.ts
@@ -46867,10 +46725,6 @@ function shareListener(a, b) {
   return ingressClass(a) === ingressClass(b) && ports(a).some((p) => ports(b).includes(p));
 }
 var nsName = (o) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
-function headerValue(headers, name) {
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === name.toLowerCase());
-  return found === void 0 ? void 0 : headers[found];
-}
 
 // generators/aliyun-alb/index.ts
 var capabilities = {
@@ -46893,13 +46747,15 @@ var aliyun_alb_default = defineGenerator({
   summary: "Alibaba Cloud ALB canary Ingresses (<ingress>-canary, <ingress>-canary-header) with canary annotations and repo-wide unique alb.ingress.kubernetes.io/order",
   capabilities,
   optionsSchema: options_schema_default,
+  /** Kruise `classType: aliyun-alb`. */
+  inputs: { kruiseIngress: kruiseIngressInput("aliyun-alb") },
   check,
   unsupported: unsupportedFeatures,
   claims,
   checkRepo,
   checkCommitted,
   describeRepo: describeOrders,
-  render: render2,
+  render,
   simulate
 });
 
@@ -46946,7 +46802,7 @@ function headerConditions(route) {
 var MAX_CONDITION_VALUES = 5;
 var MAX_VALUE_LENGTH = 128;
 var MAX_HEADER_NAME_LENGTH = 40;
-function unsupportedFeatures3(traffic2) {
+function unsupportedFeatures2(traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight) || traffic2.weight < 0 || traffic2.weight > 100) {
     out.push(`weight ${traffic2.weight} (ALB target group weights are whole numbers, here out of 100)`);
@@ -46991,7 +46847,7 @@ function headerFeatures(label, h) {
 }
 
 // generators/aws-alb/options.schema.json
-var options_schema_default3 = {
+var options_schema_default2 = {
   $id: "aws-alb-options",
   title: "aws-alb generator options",
   type: "object",
@@ -47077,8 +46933,8 @@ function routesToAction(p, name) {
 }
 
 // generators/aws-alb/render.ts
-function render3(ctx, traffic2) {
-  const unsupported = unsupportedFeatures3(traffic2);
+function render2(ctx, traffic2) {
+  const unsupported = unsupportedFeatures2(traffic2);
   if (unsupported.length > 0) throw new Error(`aws-alb cannot express this traffic state: ${unsupported.join("; ")}`);
   const owned = ownedAnnotations(ctx, traffic2);
   const routes = traffic2.headerRoutes.map((r) => r.name);
@@ -47124,13 +46980,7 @@ function patchIngress(ctx, ingress, owned, routes) {
   const rules = Array.isArray(spec.rules) ? spec.rules.map((r) => isObject(r) ? patchRule(r, action, managed, routes) : r) : spec.rules;
   return {
     ...ingress,
-    // Keys sorted: the layout then never depends on which rollout or step wrote a key first, so step diffs stay small.
-    metadata: {
-      ...ingress.metadata,
-      annotations: Object.fromEntries(
-        Object.keys(annotations).sort().map((k) => [k, annotations[k]])
-      )
-    },
+    metadata: { ...ingress.metadata, annotations },
     spec: { ...spec, ...rules !== void 0 ? { rules } : {} }
   };
 }
@@ -47469,6 +47319,15 @@ function defaultBackend(ingresses, request3) {
   return void 0;
 }
 
+// generators/aws-alb/inputs.ts
+var inputs = { argo: { key: "alb", options: argoAlbOptions } };
+function argoAlbOptions(alb) {
+  const single = str(alb.ingress);
+  const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
+  const { ingress: _single, ingresses: _many, ...rest } = alb;
+  return { ...rest, ingresses: [...new Set(ingresses)] };
+}
+
 // generators/aws-alb/index.ts
 var capabilities2 = {
   weight: true,
@@ -47489,35 +47348,19 @@ var aws_alb_default = defineGenerator({
   id: "aws-alb",
   summary: "AWS Load Balancer Controller Ingress annotations: actions.<service> forward weights, actions/conditions.<route> header routes",
   capabilities: capabilities2,
-  optionsSchema: options_schema_default3,
+  optionsSchema: options_schema_default2,
+  inputs,
   check: check2,
-  unsupported: unsupportedFeatures3,
+  unsupported: unsupportedFeatures2,
   claims: claims2,
-  render: render3,
+  render: render2,
   simulate: simulate2
 });
 
 // generators/custom/check.ts
 init_diagnostics();
 
-// src/plan/replicas.ts
-function resolveAmount(amount, total) {
-  const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
-  return Math.max(0, Math.min(total, raw));
-}
-function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
-  const floor = carriesTraffic && total > 0 ? 1 : 0;
-  const canary = Math.max(canaryWanted2, floor);
-  if (style === "canary") return { canary, stable: total };
-  return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
-}
-function basicCanaryReplicas(total, weight, weightTotal) {
-  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
-  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
-  return Math.max(0, Math.min(total, canary));
-}
-
-// src/plan/types.ts
+// src/model/plan.ts
 var stableTraffic = (weightTotal) => ({
   weight: 0,
   weightTotal,
@@ -47527,57 +47370,6 @@ var stableTraffic = (weightTotal) => ({
 });
 function hasCanaryRoutes(t) {
   return t.weight > 0 || t.matches.length > 0 || t.headerRoutes.length > 0 || t.mirrorRoutes.length > 0;
-}
-
-// src/plan/plan.ts
-function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
-  const steps = rollout.steps.map((step, i) => planStep(rollout, step, i, totalReplicas, policy));
-  return {
-    rollout: rollout.name,
-    format: rollout.format,
-    workload: rollout.workload.name,
-    style: rollout.style,
-    replicas: totalReplicas,
-    providers: rollout.traffic.providers.map((p) => p.provider),
-    startGate: { kind: policy.firstStep },
-    steps,
-    warnings: []
-  };
-}
-function planStep(rollout, step, i, total, policy) {
-  const routed = rollout.traffic.providers.length > 0;
-  const traffic2 = trafficOf(rollout, step, routed);
-  const carries = hasCanaryRoutes(traffic2);
-  const wanted = canaryWanted(rollout, step, total, routed);
-  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
-  return {
-    index: i + 1,
-    canaryReplicas: canary,
-    stableReplicas: stable,
-    traffic: traffic2,
-    // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
-    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
-    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
-  };
-}
-function canaryWanted(rollout, step, total, routed) {
-  if (step.replicas) return resolveAmount(step.replicas, total);
-  const weight = step.weight ?? 0;
-  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
-  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
-}
-function hasTrafficSpec(step) {
-  return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
-}
-function trafficOf(rollout, step, routed) {
-  return {
-    weight: routed ? step.weight ?? 0 : 0,
-    weightTotal: rollout.traffic.weightTotal,
-    matches: step.matches,
-    headerRoutes: step.headerRoutes,
-    mirrorRoutes: step.mirrorRoutes,
-    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
-  };
 }
 
 // generators/custom/data.ts
@@ -47653,14 +47445,14 @@ var TemplateError = class extends Error {
   column;
 };
 var cache = /* @__PURE__ */ new Map();
-function compileTemplate(input2) {
-  let entry = cache.get(input2.template);
+function compileTemplate(input3) {
+  let entry = cache.get(input3.template);
   if (!entry) {
-    entry = compileText(input2.template);
-    cache.set(input2.template, entry);
+    entry = compileText(input3.template);
+    cache.set(input3.template, entry);
   }
   if (entry instanceof TemplateError) throw entry;
-  return { input: input2, run: entry.run };
+  return { input: input3, run: entry.run };
 }
 function compileText(text) {
   try {
@@ -47777,7 +47569,7 @@ function sourceOrigin(t, line, column) {
 }
 
 // generators/custom/options.schema.json
-var options_schema_default4 = {
+var options_schema_default3 = {
   $id: "custom-options",
   title: "custom generator options",
   type: "object",
@@ -47800,7 +47592,7 @@ var options_schema_default4 = {
       }
     },
     templates: {
-      description: "Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (src/spec/route-template.ts).",
+      description: "Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (generators/custom/route-template.ts).",
       type: "array",
       default: [],
       items: {
@@ -47842,15 +47634,15 @@ function describeKind(kind, group) {
 }
 
 // generators/custom/render.ts
-function render4(ctx, traffic2) {
+function render3(ctx, traffic2) {
   return ctx.options.refs.map((ref) => {
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
     if (!original) throw new Error(`${ref.kind} "${ref.name}" not found in the app's manifests`);
     if (!hasCanaryRoutes(traffic2)) return cloneJson(original);
-    const input2 = templateFor(ref, ctx.options.templates);
-    if (!input2) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
+    const input3 = templateFor(ref, ctx.options.templates);
+    if (!input3) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
     return renderObject(
-      compileTemplate(input2),
+      compileTemplate(input3),
       buildTemplateData(original, traffic2, ctx.stableService, ctx.canaryService)
     );
   });
@@ -47911,12 +47703,12 @@ function show(v) {
 
 // generators/custom/check.ts
 function check3(ctx) {
-  const steps = buildPlan(ctx.rollout, 1).steps;
+  const steps = ctx.steps;
   const out = [];
   for (const ref of ctx.options.refs) {
     const kind = describeKind(ref.kind, groupOf(ref.apiVersion));
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
-    const input2 = templateFor(ref, ctx.options.templates);
+    const input3 = templateFor(ref, ctx.options.templates);
     if (!original)
       out.push(
         diagnosticAt(
@@ -47924,7 +47716,7 @@ function check3(ctx) {
           `customNetworkRefs: ${kind} "${ref.name}" not found in the app's manifests; add it or fix the ref`
         )
       );
-    if (!input2) {
+    if (!input3) {
       const hint = `add a rollgen.dev/v1alpha1 RouteTemplate with spec.target {apiVersion: ${ref.apiVersion}, kind: ${ref.kind}}`;
       out.push(
         diagnosticAt(
@@ -47933,16 +47725,16 @@ function check3(ctx) {
         )
       );
     }
-    if (original && input2) out.push(...checkTemplate(ctx, ref, input2, steps));
+    if (original && input3) out.push(...checkTemplate(ctx, ref, input3, steps));
   }
   return dedupe3(out);
 }
-function checkTemplate(ctx, ref, input2, steps) {
+function checkTemplate(ctx, ref, input3, steps) {
   const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
   if (!original) return [];
   try {
-    const compiled2 = compileTemplate(input2);
-    const unread = unreadFeatures(ctx, input2, steps);
+    const compiled2 = compileTemplate(input3);
+    const unread = unreadFeatures(ctx, input3, steps);
     if (unread.length > 0) return unread;
     for (const step of steps.filter((s) => hasCanaryRoutes(s.traffic))) {
       const data = buildTemplateData(original, step.traffic, ctx.stableService, ctx.canaryService);
@@ -47950,21 +47742,21 @@ function checkTemplate(ctx, ref, input2, steps) {
         renderObject(compiled2, data);
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
-        return [templateDiagnostic(input2, e, `step ${step.index}, ${ref.kind} "${ref.name}"`)];
+        return [templateDiagnostic(input3, e, `step ${step.index}, ${ref.kind} "${ref.name}"`)];
       }
     }
     return [];
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
-    return [templateDiagnostic(input2, e)];
+    return [templateDiagnostic(input3, e)];
   }
 }
-function templateDiagnostic(input2, e, rendering) {
-  const where2 = `RouteTemplate ${input2.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
-  return diagnosticAt(sourceOrigin(input2, e.line, e.column), `${where2}: ${e.message}`);
+function templateDiagnostic(input3, e, rendering) {
+  const where2 = `RouteTemplate ${input3.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
+  return diagnosticAt(sourceOrigin(input3, e.line, e.column), `${where2}: ${e.message}`);
 }
-function unreadFeatures(ctx, input2, steps) {
-  const names = readNames(parseTemplate(input2.template));
+function unreadFeatures(ctx, input3, steps) {
+  const names = readNames(parseTemplate(input3.template));
   const out = [];
   for (const step of steps) {
     const t = step.traffic;
@@ -47978,7 +47770,7 @@ function unreadFeatures(ctx, input2, steps) {
       out.push(
         diagnosticAt(
           origin,
-          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input2.name} (${input2.origin.file}:${input2.origin.line}) never reads it`
+          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input3.name} (${input3.origin.file}:${input3.origin.line}) never reads it`
         )
       );
     }
@@ -48044,10 +47836,12 @@ var custom_default = defineGenerator({
   id: "custom",
   summary: "any Kruise customNetworkRefs kind, rendered per step by a user-supplied logic-less Handlebars RouteTemplate",
   capabilities: capabilities3,
-  optionsSchema: options_schema_default4,
+  optionsSchema: options_schema_default3,
+  /** Kruise customNetworkRefs that no other provider takes (e.g. not all Istio objects). */
+  inputs: { kruiseCustomRefs: {} },
   check: check3,
   claims: claims3,
-  render: render4,
+  render: render3,
   // A custom object has no data plane rollgen knows, so nothing can be evaluated against it.
   simulate: () => void 0
 });
@@ -48072,7 +47866,7 @@ var capabilities4 = {
 // generators/gateway-api/check.ts
 init_diagnostics();
 
-// src/plan/capabilities.ts
+// src/contract/capabilities.ts
 function missingFeatures(caps, t) {
   const out = [];
   if (t.weight > 0 && !caps.weight) out.push(`a ${t.weight}% weight`);
@@ -48080,7 +47874,7 @@ function missingFeatures(caps, t) {
     out.push(`a weight total of ${t.weightTotal} (maxTrafficWeight)`);
   if (t.matches.length > caps.matchesPerStep)
     out.push(`${t.matches.length} ORed matches (at most ${caps.matchesPerStep})`);
-  t.matches.forEach((m, i) => out.push(...matchFeatures3(caps, m, `match ${i + 1}`)));
+  t.matches.forEach((m, i) => out.push(...matchFeatures2(caps, m, `match ${i + 1}`)));
   if (t.matches.length > 0 && t.weight > 0 && !caps.matchWithWeight) out.push("matches together with a weight");
   if (t.headerRoutes.length > 0 && !caps.namedHeaderRoutes)
     out.push(`header route "${t.headerRoutes[0].name}" (setHeaderRoute)`);
@@ -48088,7 +47882,7 @@ function missingFeatures(caps, t) {
   if (t.requestHeaderModifier && !caps.requestHeaderModifier) out.push("requestHeaderModifier");
   return out;
 }
-function matchFeatures3(caps, m, label) {
+function matchFeatures2(caps, m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions > caps.conditionsPerMatch)
@@ -48107,7 +47901,7 @@ function matchFeatures3(caps, m, label) {
 // generators/gateway-api/matches.ts
 var MAX_HEADERS_PER_MATCH = 16;
 var MAX_QUERY_PER_MATCH = 16;
-function valueMatch(m) {
+function valueMatch2(m) {
   if (m.type === "Prefix") return { type: "RegularExpression", name: m.name, value: `^${escapeRegex(m.value)}.*` };
   return { type: m.type, name: m.name, value: m.value };
 }
@@ -48117,8 +47911,8 @@ function escapeRegex(s) {
 function conditionFields(m) {
   return {
     ...m.path ? { path: { type: m.path.type, value: m.path.value } } : {},
-    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch) } : {},
-    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch) } : {},
+    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch2) } : {},
+    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch2) } : {},
     ...m.method ? { method: m.method } : {}
   };
 }
@@ -48136,8 +47930,8 @@ function crossMatches(ruleMatches2, conditions, first) {
 }
 function andMatch(m, k) {
   const conflicts = [];
-  const headers = merged(list(m.headers), k.headers.map(valueMatch), "header", conflicts, (n) => n.toLowerCase());
-  const query = merged(list(m.queryParams), k.queryParams.map(valueMatch), "query parameter", conflicts, (n) => n);
+  const headers = merged(list(m.headers), k.headers.map(valueMatch2), "header", conflicts, (n) => n.toLowerCase());
+  const query = merged(list(m.queryParams), k.queryParams.map(valueMatch2), "query parameter", conflicts, (n) => n);
   if (k.method && typeof m.method === "string" && m.method !== k.method) {
     conflicts.push(`method ${k.method} ANDed with the rule's own method ${m.method} matches nothing`);
   }
@@ -48167,19 +47961,19 @@ function list(v) {
 // generators/gateway-api/features.ts
 var METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"];
 var MAX_WEIGHT = 1e6;
-function unsupportedFeatures4(traffic2) {
+function unsupportedFeatures3(traffic2) {
   const out = [...weightFeatures(traffic2)];
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(m, `match ${i + 1}`)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures3(m, `match ${i + 1}`)));
   for (const r of traffic2.headerRoutes) {
     if (r.matches.length === 0) out.push(`header route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `header route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `header route "${r.name}" match ${i + 1}`)));
   }
   for (const r of traffic2.mirrorRoutes) {
     if (!Number.isInteger(r.percentage) || r.percentage < 0 || r.percentage > 100) {
       out.push(`mirror route "${r.name}": percentage ${r.percentage} (RequestMirror percent is a whole number 0-100)`);
     }
     if (r.matches.length === 0) out.push(`mirror route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `mirror route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `mirror route "${r.name}" match ${i + 1}`)));
   }
   return out;
 }
@@ -48190,7 +47984,7 @@ function weightFeatures(t) {
   }
   return out;
 }
-function matchFeatures4(m, label) {
+function matchFeatures3(m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions === 0)
@@ -48368,8 +48162,8 @@ function ordered(rule) {
 var MAX_RULES = 16;
 var MAX_MATCHES_PER_RULE = 64;
 var MAX_MATCHES_PER_ROUTE = 128;
-function render5(ctx, traffic2) {
-  const unsupported = unsupportedFeatures4(traffic2);
+function render4(ctx, traffic2) {
+  const unsupported = unsupportedFeatures3(traffic2);
   if (unsupported.length > 0)
     throw new Error(`gateway-api cannot express this traffic state: ${unsupported.join("; ")}`);
   return ctx.options.httpRoutes.map((name) => {
@@ -48522,9 +48316,9 @@ function checkRoute(ctx, source) {
 function checkSteps(ctx, routes) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
-    const traffic2 = trafficOf2(ctx, step);
+    const traffic2 = trafficOf(ctx, step);
     const missing = missingFeatures(capabilities4, traffic2);
-    const features = missing.length > 0 ? missing : unsupportedFeatures4(traffic2);
+    const features = missing.length > 0 ? missing : unsupportedFeatures3(traffic2);
     const problems = new Set(
       features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic2).problems.map((p) => `HTTPRoute "${name}": ${p}`))
     );
@@ -48539,7 +48333,7 @@ function checkSteps(ctx, routes) {
   });
   return out;
 }
-function trafficOf2(ctx, step) {
+function trafficOf(ctx, step) {
   return {
     weight: step.weight ?? 0,
     weightTotal: ctx.rollout.traffic.weightTotal,
@@ -48568,7 +48362,7 @@ function claims4(ctx) {
 }
 
 // generators/gateway-api/options.schema.json
-var options_schema_default5 = {
+var options_schema_default4 = {
   $id: "gateway-api-options",
   title: "gateway-api generator options",
   type: "object",
@@ -48712,9 +48506,9 @@ function split(c) {
     if (w > 0) shares.set(refLabel(r), (shares.get(refLabel(r)) ?? 0) + w / total);
   }
   const backends = total > 0 ? [...shares].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
-  return { backends, rule: describe3(c, refs) };
+  return { backends, rule: describe2(c, refs) };
 }
-function describe3(c, refs) {
+function describe2(c, refs) {
   const weights = refs.map((r) => `${refLabel(r)} ${refWeight(r)}`).join(", ");
   const mirrors2 = (Array.isArray(c.rule.filters) ? c.rule.filters : []).filter((f) => f.type === "RequestMirror").map((f) => mirrorText(f.requestMirror ?? {}));
   return [`HTTPRoute ${c.route.metadata.name} rule ${c.index + 1}: ${weights || "no backendRefs"}`, ...mirrors2].join(
@@ -48728,16 +48522,49 @@ function mirrorText(m) {
   return `mirror ${share} to ${target}`;
 }
 
+// generators/gateway-api/inputs.ts
+var inputs2 = {
+  argo: { key: "plugins/argoproj-labs/gatewayAPI", options: argoGatewayOptions },
+  kruiseGateway: { options: (gateway) => ({ httpRoutes: [str(gateway.httpRouteName) ?? ""] }) }
+};
+var ARGO_GATEWAY_KEYS = [
+  "httpRoute",
+  "httpRoutes",
+  "namespace",
+  "inProgressLabelKey",
+  "inProgressLabelValue",
+  "disableInProgressLabel",
+  "configMap"
+];
+function argoGatewayOptions(g) {
+  const single = str(g.httpRoute);
+  const list3 = arr(g.httpRoutes).map(obj);
+  const routes = [
+    ...single ? [{ name: single, useHeaderRoutes: true }] : [],
+    ...list3.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
+  ];
+  const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
+  const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
+  return {
+    httpRoutes: routes.map((r) => r.name),
+    useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
+    ...str(g.namespace) ? { namespace: str(g.namespace) } : {},
+    ...g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } },
+    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort()
+  };
+}
+
 // generators/gateway-api/index.ts
 var gateway_api_default = defineGenerator({
   id: "gateway-api",
   summary: "Gateway API HTTPRoute: backendRef weights beside the stable ref, canary rules for header/query/path matches, RequestMirror",
   capabilities: capabilities4,
-  optionsSchema: options_schema_default5,
+  optionsSchema: options_schema_default4,
+  inputs: inputs2,
   check: check4,
-  unsupported: unsupportedFeatures4,
+  unsupported: unsupportedFeatures3,
   claims: claims4,
-  render: render5,
+  render: render4,
   simulate: simulate3
 });
 
@@ -48764,7 +48591,7 @@ var MSE = {
 init_diagnostics();
 
 // generators/higress/options.schema.json
-var options_schema_default6 = {
+var options_schema_default5 = {
   $id: "higress-options",
   title: "higress generator options",
   type: "object",
@@ -48835,14 +48662,8 @@ function checkIngress3(ctx, source) {
     ];
   }
   const out = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   for (const taken of [canaryIngressName(name), weightIngressName(name)]) {
     const found = findIngress(ctx.resources, taken, source.object.metadata.namespace);
     if (found)
@@ -48897,17 +48718,17 @@ function capabilitiesOf(f) {
   };
 }
 var REGEX_META = /[\\.+*?()|[\]{}^$]/;
-function unsupportedFeatures5(f, traffic2) {
+function unsupportedFeatures4(f, traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight))
     out.push(`weight ${traffic2.weight} is not a whole number (canary-weight is an integer; raise the weight total)`);
   if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1)
     out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (canary-weight-total)`);
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures5(f, m, i + 1)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(f, m, i + 1)));
   out.push(...modifierFeatures(f, traffic2.requestHeaderModifier));
   return out;
 }
-function matchFeatures5(f, m, n) {
+function matchFeatures4(f, m, n) {
   const out = [];
   const count = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (count === 0)
@@ -49002,14 +48823,14 @@ function subsetAnnotations(f, stable) {
 }
 
 // generators/higress/render.ts
-function render6(f, ctx, traffic2) {
-  const unsupported = unsupportedFeatures5(f, traffic2);
+function render5(f, ctx, traffic2) {
+  const unsupported = unsupportedFeatures4(f, traffic2);
   if (unsupported.length > 0) throw new Error(`${f.id} cannot express this traffic state: ${unsupported.join("; ")}`);
   const slots = canarySlots2(f, traffic2);
   return ctx.options.ingresses.flatMap((name) => {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
     if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return slots.map((slot) => canaryIngress3(f, ctx, source.object, slot));
+    return slots.map((slot) => canaryIngress2(f, ctx, source.object, slot));
   });
 }
 function canarySlots2(f, traffic2) {
@@ -49025,10 +48846,10 @@ function canarySlots2(f, traffic2) {
   }
   return slots;
 }
-function canaryIngress3(f, ctx, stable, slot) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(f, stable, slot));
+function canaryIngress2(f, ctx, stable, slot) {
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata2(f, stable, slot));
 }
-function canaryMetadata3(f, stable, slot) {
+function canaryMetadata2(f, stable, slot) {
   const meta = stable.metadata;
   const own = meta.annotations ?? {};
   const kept = Object.entries(own).filter(([k]) => !isOwnedKey2(f, k));
@@ -49037,9 +48858,7 @@ function canaryMetadata3(f, stable, slot) {
     name: slot.name(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(
-      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-    )
+    annotations: Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]))
   };
 }
 
@@ -49083,7 +48902,7 @@ function matchRule(f, c, request3) {
   const query = f.queryMatch ? c.ext("canary-by-query") : void 0;
   if (header2 || query) {
     const rules = [
-      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue3(request3.headers, header2))] : [],
+      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue(request3.headers, header2))] : [],
       ...query ? [valueRule(f, "query", query, c.ext, request3.query[query])] : []
     ];
     return rules.every((r) => r !== void 0) ? rules.join(" & ") : void 0;
@@ -49107,11 +48926,6 @@ function fullMatch2(pattern, value) {
   } catch {
     return false;
   }
-}
-function headerValue3(headers, name) {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : headers[found];
 }
 function weightSplit(stableService, weighted2) {
   const total = positiveInt(weighted2[0].key("canary-weight-total")) || 100;
@@ -49142,10 +48956,12 @@ function flavouredGenerator(f, optionsSchema, summary) {
     summary,
     capabilities: capabilitiesOf(f),
     optionsSchema,
+    /** Kruise `classType: <flavour id>`. */
+    inputs: { kruiseIngress: kruiseIngressInput(f.id) },
     check: (ctx) => check5(f, ctx),
-    unsupported: (traffic2) => unsupportedFeatures5(f, traffic2),
+    unsupported: (traffic2) => unsupportedFeatures4(f, traffic2),
     claims: (ctx) => claims5(f, ctx),
-    render: (ctx, traffic2) => render6(f, ctx, traffic2),
+    render: (ctx, traffic2) => render5(f, ctx, traffic2),
     simulate: (objects, request3) => simulate4(f, objects, request3)
   });
 }
@@ -49153,12 +48969,85 @@ function flavouredGenerator(f, optionsSchema, summary) {
 // generators/higress/index.ts
 var higress_default = flavouredGenerator(
   HIGRESS,
-  options_schema_default6,
+  options_schema_default5,
   "Higress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations and higress.io header control"
 );
 
 // generators/ingress-nginx/check.ts
 init_diagnostics();
+
+// generators/ingress-nginx/options.schema.json
+var options_schema_default6 = {
+  $id: "ingress-nginx-options",
+  title: "ingress-nginx generator options",
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "ingresses",
+    "annotationPrefix",
+    "additionalIngressAnnotations",
+    "canaryIngressAnnotations"
+  ],
+  properties: {
+    ingresses: {
+      type: "array",
+      minItems: 1,
+      uniqueItems: true,
+      items: {
+        type: "string",
+        minLength: 1,
+        maxLength: 253
+      }
+    },
+    annotationPrefix: {
+      type: "string",
+      minLength: 1,
+      pattern: "^[^/]+$",
+      default: "nginx.ingress.kubernetes.io"
+    },
+    additionalIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressName: {
+      enum: [
+        "suffix",
+        "argo"
+      ]
+    }
+  },
+  $schema: "http://json-schema.org/draft-07/schema#"
+};
+
+// generators/ingress-nginx/options.ts
+function annotationKey(prefix, name) {
+  return `${prefix}/${name}`;
+}
+function isCanaryKey(prefix, key2) {
+  return key2.startsWith(annotationKey(prefix, "canary"));
+}
+function stepOwnedKeys(prefix) {
+  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
+}
+function userAnnotations(options) {
+  const out = {};
+  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
+    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
+  }
+  return { ...out, ...options.canaryIngressAnnotations };
+}
+
+// generators/ingress-nginx/check.ts
 function check6(ctx) {
   const out = [...checkUserAnnotations(ctx)];
   const owners = /* @__PURE__ */ new Map();
@@ -49190,14 +49079,8 @@ function checkIngress4(ctx, source) {
     ];
   }
   const out = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   const taken = findIngress(ctx.resources, canaryIngressName(name), source.object.metadata.namespace);
   if (taken) {
     out.push(
@@ -49288,6 +49171,135 @@ function checkCommitted2(peers) {
   return out;
 }
 
+// generators/ingress-nginx/features.ts
+function unsupportedFeatures5(traffic2) {
+  const out = [...stateFeatures(traffic2)];
+  traffic2.matches.forEach((match, i) => out.push(...matchFeatures5(match, i + 1)));
+  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
+  if (headerMatches > 1) {
+    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
+  }
+  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
+  if (cookieMatches > 1) {
+    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
+  }
+  return out;
+}
+function stateFeatures(traffic2) {
+  const out = [];
+  if (!Number.isInteger(traffic2.weight)) {
+    out.push(
+      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
+    );
+  }
+  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
+    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
+  }
+  if (traffic2.headerRoutes.length > 0) {
+    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
+    out.push(
+      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
+    );
+  }
+  if (traffic2.mirrorRoutes.length > 0) {
+    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
+    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
+  }
+  if (traffic2.requestHeaderModifier) {
+    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
+  }
+  return out;
+}
+function matchFeatures5(match, n) {
+  const conditions = describeConditions(match);
+  const out = [];
+  if (conditions.length === 0) {
+    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
+  } else if (conditions.length > 1) {
+    out.push(
+      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`
+    );
+  }
+  for (const q of match.queryParams)
+    out.push(`match ${n}: ${describe3("query parameter", q)} (ingress-nginx cannot match query parameters)`);
+  if (match.path)
+    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
+  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
+  for (const h of match.headers) {
+    if (h.type === "Prefix")
+      out.push(
+        `match ${n}: ${describe3("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
+      );
+  }
+  for (const c of match.cookies) {
+    if (c.type !== "Exact" || c.value !== "always") {
+      out.push(
+        `match ${n}: ${describe3("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
+      );
+    }
+  }
+  return out;
+}
+function describeConditions(match) {
+  return [
+    ...match.headers.map((h) => describe3("header", h)),
+    ...match.cookies.map((c) => describe3("cookie", c)),
+    ...match.queryParams.map((q) => describe3("query", q)),
+    ...match.path ? [`path ${match.path.value}`] : [],
+    ...match.method ? [`method ${match.method}`] : []
+  ];
+}
+function describe3(what, m) {
+  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
+  return `${what} ${m.name}${op2}${m.value}`;
+}
+
+// generators/ingress-nginx/render.ts
+function render6(ctx, traffic2) {
+  const unsupported = unsupportedFeatures5(traffic2);
+  if (unsupported.length > 0) {
+    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
+  }
+  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
+  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
+  return ctx.options.ingresses.map((name) => {
+    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
+    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
+    return canaryIngress3(ctx, source.object, canary);
+  });
+}
+function canaryAnnotations(prefix, traffic2) {
+  const key2 = (name) => annotationKey(prefix, name);
+  const out = { [key2("canary")]: "true" };
+  if (traffic2.weight > 0) {
+    out[key2("canary-weight")] = String(traffic2.weight);
+    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
+  }
+  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
+  if (header2) {
+    out[key2("canary-by-header")] = header2.name;
+    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
+  }
+  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
+  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
+  return out;
+}
+function canaryIngress3(ctx, stable, canary) {
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(stable, ctx.options, canary));
+}
+function canaryMetadata3(stable, options, canary) {
+  const meta = stable.metadata;
+  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
+  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
+  const annotations = Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]));
+  return {
+    name: canaryIngressName(meta.name),
+    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
+    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
+    annotations
+  };
+}
+
 // generators/ingress-nginx/simulate.ts
 function simulate5(objects, request3) {
   const stable = matchStablePath(objects, request3);
@@ -49306,7 +49318,7 @@ function simulate5(objects, request3) {
 }
 function byHeader(annotations, key2, request3) {
   const name = annotations[key2("canary-by-header")];
-  const value = name ? headerValue4(request3.headers, name) : void 0;
+  const value = name ? headerValue(request3.headers, name) : void 0;
   if (!name || value === void 0) return void 0;
   const exact = annotations[key2("canary-by-header-value")];
   const pattern = annotations[key2("canary-by-header-pattern")];
@@ -49331,11 +49343,6 @@ function byCookie(annotations, key2, request3) {
   if (value !== "always" && value !== "never") return void 0;
   return { canary: value === "always", rule: `canary-by-cookie ${name}=${value}` };
 }
-function headerValue4(headers, name) {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : headers[found];
-}
 function readInt(value, fallback2) {
   const n = value === void 0 ? NaN : Number.parseInt(value, 10);
   return Number.isFinite(n) && n >= 0 ? n : fallback2;
@@ -49349,6 +49356,21 @@ function split2(stable, canary, canaryUnits, total, rule) {
       { service: canary, share: canaryUnits / total }
     ],
     rule
+  };
+}
+
+// generators/ingress-nginx/inputs.ts
+var inputs3 = {
+  argo: { key: "nginx", options: argoNginxOptions },
+  kruiseIngress: kruiseIngressInput("nginx")
+};
+function argoNginxOptions(nginx2) {
+  const single = str(nginx2.stableIngress);
+  return {
+    ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
+    ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
+    additionalIngressAnnotations: stringMap2(nginx2.additionalIngressAnnotations),
+    canaryIngressAnnotations: stringMap2(nginx2.canaryIngressAnnotations)
   };
 }
 
@@ -49372,12 +49394,13 @@ var ingress_nginx_default = defineGenerator({
   id: "ingress-nginx",
   summary: "ingress-nginx canary Ingress (<ingress>-canary) with canary-weight, canary-by-header and canary-by-cookie annotations",
   capabilities: capabilities5,
-  optionsSchema: options_schema_default2,
+  optionsSchema: options_schema_default6,
+  inputs: inputs3,
   check: check6,
-  unsupported: unsupportedFeatures2,
+  unsupported: unsupportedFeatures5,
   claims: claims6,
   checkCommitted: checkCommitted2,
-  render,
+  render: render6,
   simulate: simulate5
 });
 
@@ -50109,6 +50132,17 @@ function header(r, name) {
   return found === void 0 ? void 0 : r.headers[found];
 }
 
+// generators/istio/inputs.ts
+var inputs4 = {
+  argo: { key: "istio" },
+  kruiseCustomRefs: { accepts: (refs) => refs.every(isIstioRef) }
+};
+function isIstioRef(ref) {
+  const apiVersion = str(ref.apiVersion) ?? "";
+  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  return group === "networking.istio.io" && (ref.kind === "VirtualService" || ref.kind === "DestinationRule");
+}
+
 // generators/istio/index.ts
 var capabilities6 = {
   weight: true,
@@ -50130,6 +50164,7 @@ var istio_default = defineGenerator({
   summary: "Istio VirtualService weights (host or subset mode, http/tls/tcp), header, match and mirror routes, DestinationRule canary subset",
   capabilities: capabilities6,
   optionsSchema: options_schema_default7,
+  inputs: inputs4,
   check: check7,
   unsupported: unsupportedFeatures6,
   claims: claims7,
@@ -50183,6 +50218,101 @@ var PLANNED_PROVIDERS = ["traefik", "apisix", "ambassador", "smi"];
 var registry = new Map(Object.entries(generators));
 function getGenerator(id) {
   return registry.get(id);
+}
+function listGenerators() {
+  return [...registry.values()];
+}
+var providerInputs = {
+  argo(key2, block) {
+    const g = listGenerators().find((x) => x.inputs?.argo?.key === key2);
+    if (g) return input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
+    return PLANNED_PROVIDERS.includes(key2) ? { provider: key2, options: { ...block } } : void 0;
+  },
+  kruiseIngress(classType, ingress) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
+    return g && input(g, g.inputs.kruiseIngress.options(ingress));
+  },
+  get kruiseIngressClasses() {
+    return listGenerators().flatMap((g) => g.inputs?.kruiseIngress?.classTypes ?? []).sort();
+  },
+  kruiseGateway(gateway) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseGateway);
+    return g && input(g, g.inputs.kruiseGateway.options(gateway));
+  },
+  kruiseCustomRefs(refs) {
+    const takers = listGenerators().filter((x) => x.inputs?.kruiseCustomRefs);
+    const g = takers.find((x) => x.inputs.kruiseCustomRefs.accepts?.(refs)) ?? takers.find((x) => !x.inputs.kruiseCustomRefs.accepts);
+    return g && input(g, { refs });
+  }
+};
+var input = (g, options) => ({ provider: g.id, options });
+
+// src/plan/replicas.ts
+function resolveAmount(amount, total) {
+  const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
+  return Math.max(0, Math.min(total, raw));
+}
+function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
+  const floor = carriesTraffic && total > 0 ? 1 : 0;
+  const canary = Math.max(canaryWanted2, floor);
+  if (style === "canary") return { canary, stable: total };
+  return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
+}
+function basicCanaryReplicas(total, weight, weightTotal) {
+  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
+  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
+  return Math.max(0, Math.min(total, canary));
+}
+
+// src/plan/plan.ts
+function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
+  const steps = rollout.steps.map((step, i) => planStep(rollout, step, i, totalReplicas, policy));
+  return {
+    rollout: rollout.name,
+    format: rollout.format,
+    workload: rollout.workload.name,
+    style: rollout.style,
+    replicas: totalReplicas,
+    providers: rollout.traffic.providers.map((p) => p.provider),
+    startGate: { kind: policy.firstStep },
+    steps,
+    warnings: []
+  };
+}
+function planStep(rollout, step, i, total, policy) {
+  const routed = rollout.traffic.providers.length > 0;
+  const traffic2 = trafficOf2(rollout, step, routed);
+  const carries = hasCanaryRoutes(traffic2);
+  const wanted = canaryWanted(rollout, step, total, routed);
+  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
+  return {
+    index: i + 1,
+    canaryReplicas: canary,
+    stableReplicas: stable,
+    traffic: traffic2,
+    // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
+    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
+    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
+  };
+}
+function canaryWanted(rollout, step, total, routed) {
+  if (step.replicas) return resolveAmount(step.replicas, total);
+  const weight = step.weight ?? 0;
+  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
+  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
+}
+function hasTrafficSpec(step) {
+  return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
+}
+function trafficOf2(rollout, step, routed) {
+  return {
+    weight: routed ? step.weight ?? 0 : 0,
+    weightTotal: rollout.traffic.weightTotal,
+    matches: step.matches,
+    headerRoutes: step.headerRoutes,
+    mirrorRoutes: step.mirrorRoutes,
+    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
+  };
 }
 
 // src/render/services.ts
@@ -50313,32 +50443,32 @@ function replicasOf(deployment) {
 }
 
 // src/render/render-rollout.ts
-function renderRollout(input2) {
-  const step = plannedStep(input2);
-  const objects = [...renderWorkloads(input2, step), ...renderServices(input2, step)];
-  const routed = step && input2.phase.kind !== "draining";
-  const traffic2 = routed ? step.traffic : stableTraffic(input2.rollout.traffic.weightTotal);
-  return [...objects, ...renderRouteObjects(input2, traffic2, workloadWave(input2.deployment))];
+function renderRollout(input3) {
+  const step = plannedStep(input3);
+  const objects = [...renderWorkloads(input3, step), ...renderServices(input3, step)];
+  const routed = step && input3.phase.kind !== "draining";
+  const traffic2 = routed ? step.traffic : stableTraffic(input3.rollout.traffic.weightTotal);
+  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment))];
 }
-function plannedStep(input2) {
-  const p = input2.phase;
-  return p.kind === "step" || p.kind === "promoting" || p.kind === "draining" ? input2.plan.steps[p.step - 1] : void 0;
+function plannedStep(input3) {
+  const p = input3.phase;
+  return p.kind === "step" || p.kind === "promoting" || p.kind === "draining" ? input3.plan.steps[p.step - 1] : void 0;
 }
-function renderWorkloads(input2, step) {
-  const { deployment, track, rollout, phase } = input2;
-  const total = input2.plan.replicas;
+function renderWorkloads(input3, step) {
+  const { deployment, track, rollout, phase } = input3;
+  const total = input3.plan.replicas;
   const promoting = phase.kind === "promoting";
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
-  const stablePod2 = promoting ? input2.canaryPod : input2.stablePod;
+  const stablePod2 = promoting ? input3.canaryPod : input3.stablePod;
   const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
   if (step)
     out.push(
-      renderCanaryDeployment(deployment, input2.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
+      renderCanaryDeployment(deployment, input3.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
     );
   return out;
 }
-function renderServices(input2, step) {
-  const { rollout, resources, track, phase } = input2;
+function renderServices(input3, step) {
+  const { rollout, resources, track, phase } = input3;
   const stableName = rollout.traffic.stableService;
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
   if (!stable) return [];
@@ -50363,10 +50493,10 @@ function generatorContext(app, rollout, resources, provider, repo, track) {
   const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self2];
   return { ...self2, peers, ...track ? { track } : {} };
 }
-function renderRouteObjects(input2, traffic2, wave) {
-  const routes = input2.providers.flatMap(
+function renderRouteObjects(input3, traffic2, wave) {
+  const routes = input3.providers.flatMap(
     (p) => p.generator.render(
-      generatorContext(input2.app, input2.rollout, input2.resources, p, input2.peers, input2.track),
+      generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track),
       traffic2
     )
   );
@@ -50375,9 +50505,15 @@ function renderRouteObjects(input2, traffic2, wave) {
 function withRouteWave(routes, wave) {
   return routes.map((r) => ({
     ...r,
-    metadata: { ...r.metadata, annotations: { ...r.metadata.annotations ?? {}, [SYNC_WAVE]: String(wave + 1) } }
+    metadata: {
+      ...r.metadata,
+      annotations: { ...sortedKeys(r.metadata.annotations ?? {}), [SYNC_WAVE]: String(wave + 1) }
+    }
   }));
 }
+var sortedKeys = (map) => Object.fromEntries(
+  Object.keys(map).sort().map((k) => [k, map[k]])
+);
 function workloadWave(deployment) {
   const raw = isObject(deployment.metadata.annotations) ? deployment.metadata.annotations[SYNC_WAVE] : void 0;
   const wave = raw === void 0 ? 0 : Number.parseInt(raw, 10);
@@ -50441,167 +50577,51 @@ function lua(s) {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
-// src/spec/values.ts
-var obj = (v) => isObject(v) ? v : {};
-var arr = (v) => Array.isArray(v) ? v : [];
-var str = (v) => typeof v === "string" ? v : void 0;
-var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
-function stringMap2(v) {
-  const out = {};
-  for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
-  return out;
-}
-function parseAmount(v) {
-  if (typeof v === "number") return { count: v };
-  if (typeof v !== "string") return void 0;
-  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
-  if (m) return { percent: Number(m[1]) };
-  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
-}
-function parsePercent(v) {
-  const a = parseAmount(v);
-  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
-}
-var KRUISE_COOKIE_HEADER = "canary-by-cookie";
-function kruiseMatch(v) {
-  const m = obj(v);
-  const headers = [];
-  const cookies = [];
-  for (const h of arr(m.headers).map(valueMatch2)) {
-    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
-    else headers.push(h);
-  }
-  const path18 = isObject(m.path) ? {
-    type: str(m.path.type) ?? "PathPrefix",
-    value: str(m.path.value) ?? "/"
-  } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path18 ? { path: path18 } : {} };
-}
-function valueMatch2(v) {
-  const m = obj(v);
-  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
-}
-function headerModifier(v) {
-  if (!isObject(v)) return void 0;
-  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
-  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
-}
-
 // src/spec/providers.ts
-var KRUISE_INGRESS_CLASSES = {
-  nginx: "ingress-nginx",
-  "aliyun-alb": "aliyun-alb",
-  higress: "higress",
-  mse: "mse"
-};
-function providerFromKruiseRouting(doc, routing, path18, out) {
+function providerFromKruiseRouting(doc, routing, path18, out, inputs5) {
   const refs = [];
-  const ingress = obj(routing.ingress);
   if (routing.ingress !== void 0) {
+    const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
-    const provider = KRUISE_INGRESS_CLASSES[classType];
-    if (!provider) {
+    const found = inputs5.kruiseIngress(classType, ingress);
+    if (!found) {
       const o = doc.locate([...path18, "ingress", "classType"]);
       out.push({
         ...o,
-        message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
+        message: `ingress classType "${classType}" is unknown; use one of ${inputs5.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else {
-      refs.push({
-        provider,
-        origin: doc.locate([...path18, "ingress"]),
-        options: { ingresses: [str(ingress.name) ?? ""] }
-      });
-    }
+    } else refs.push(refAt(found, doc.locate([...path18, "ingress"])));
   }
-  if (routing.gateway !== void 0) {
-    refs.push({
-      provider: "gateway-api",
-      origin: doc.locate([...path18, "gateway"]),
-      options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] }
-    });
-  }
+  const gateway = routing.gateway === void 0 ? void 0 : inputs5.kruiseGateway(obj(routing.gateway));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path18, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
-  if (custom.length > 0) {
-    const istio = custom.every(isIstioRef);
-    refs.push({
-      provider: istio ? "istio" : "custom",
-      origin: doc.locate([...path18, "customNetworkRefs"]),
-      options: { refs: custom }
-    });
-  }
+  const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
+  if (taker) refs.push(refAt(taker, doc.locate([...path18, "customNetworkRefs"])));
   return refs;
 }
-function providersFromArgo(doc, routing, path18) {
+var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
+function providersFromArgo(doc, routing, path18, inputs5) {
   const at = (key2) => doc.locate([...path18, key2]);
   const refs = [];
-  if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
-  if (routing.nginx !== void 0)
-    refs.push({ provider: "ingress-nginx", origin: at("nginx"), options: argoNginxOptions(obj(routing.nginx)) });
-  if (routing.alb !== void 0)
-    refs.push({ provider: "aws-alb", origin: at("alb"), options: argoAlbOptions(obj(routing.alb)) });
-  if (routing.smi !== void 0) refs.push({ provider: "smi", origin: at("smi"), options: obj(routing.smi) });
-  if (routing.ambassador !== void 0)
-    refs.push({ provider: "ambassador", origin: at("ambassador"), options: obj(routing.ambassador) });
-  if (routing.traefik !== void 0)
-    refs.push({ provider: "traefik", origin: at("traefik"), options: obj(routing.traefik) });
-  if (routing.apisix !== void 0)
-    refs.push({ provider: "apisix", origin: at("apisix"), options: obj(routing.apisix) });
-  const gateway = obj(routing.plugins)["argoproj-labs/gatewayAPI"];
-  if (gateway !== void 0)
-    refs.push({ provider: "gateway-api", origin: at("plugins"), options: argoGatewayOptions(obj(gateway)) });
+  for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
+    const found = inputs5.argo(key2, obj(routing[key2]));
+    if (found) refs.push(refAt(found, at(key2)));
+  }
+  for (const [name, block] of Object.entries(obj(routing.plugins))) {
+    const found = inputs5.argo(`plugins/${name}`, obj(block));
+    if (found) refs.push(refAt(found, at("plugins")));
+  }
   return refs;
 }
-function argoNginxOptions(nginx2) {
-  const single = str(nginx2.stableIngress);
-  return {
-    ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
-    ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
-    additionalIngressAnnotations: stringMap2(nginx2.additionalIngressAnnotations),
-    canaryIngressAnnotations: stringMap2(nginx2.canaryIngressAnnotations)
-  };
-}
-function argoAlbOptions(alb) {
-  const single = str(alb.ingress);
-  const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
-  const { ingress: _single, ingresses: _many, ...rest } = alb;
-  return { ...rest, ingresses: [...new Set(ingresses)] };
-}
-var ARGO_GATEWAY_KEYS = [
-  "httpRoute",
-  "httpRoutes",
-  "namespace",
-  "inProgressLabelKey",
-  "inProgressLabelValue",
-  "disableInProgressLabel",
-  "configMap"
-];
-function argoGatewayOptions(g) {
-  const single = str(g.httpRoute);
-  const list3 = arr(g.httpRoutes).map(obj);
-  const routes = [
-    ...single ? [{ name: single, useHeaderRoutes: true }] : [],
-    ...list3.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
-  ];
-  const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
-  const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
-  return {
-    httpRoutes: routes.map((r) => r.name),
-    useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
-    ...str(g.namespace) ? { namespace: str(g.namespace) } : {},
-    ...g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } },
-    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort()
-  };
-}
-function isIstioRef(ref) {
-  const apiVersion = str(ref.apiVersion) ?? "";
-  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
-  return group === "networking.istio.io" && (ref.kind === "VirtualService" || ref.kind === "DestinationRule");
-}
+var refAt = (found, origin) => ({
+  provider: found.provider,
+  origin,
+  options: found.options
+});
 
 // src/spec/argo.ts
-function normalizeArgo(doc) {
+function normalizeArgo(doc, inputs5) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
@@ -50618,7 +50638,7 @@ function normalizeArgo(doc) {
     { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== void 0 },
     diagnostics
   );
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"]) : [];
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout = {
@@ -50837,7 +50857,7 @@ function classifyKruise(doc, apiVersion, kind, out) {
 // src/spec/kruise.ts
 var ROLLING_STYLE = "rollouts.kruise.io/rolling-style";
 var TRAFFIC_ROUTING = "rollouts.kruise.io/trafficrouting";
-function normalizeKruise(doc) {
+function normalizeKruise(doc, inputs5) {
   const root = obj(doc.value);
   const v1beta1 = str(root.apiVersion) === "rollouts.kruise.io/v1beta1";
   const meta = obj(root.metadata);
@@ -50859,7 +50879,7 @@ function normalizeKruise(doc) {
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
-  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics);
+  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics, inputs5);
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout = {
     format: v1beta1 ? "kruise-v1beta1" : "kruise-v1alpha1",
@@ -50911,13 +50931,13 @@ function kruisePause(v) {
   if (v === void 0) return { kind: "none" };
   return seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds };
 }
-function kruiseTraffic(doc, canary, sharedRouting, out) {
+function kruiseTraffic(doc, canary, sharedRouting, out, inputs5) {
   const routings = arr(canary.trafficRoutings);
   const first = obj(routings[0]);
   const service = str(first.service);
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
   const base = ["spec", "strategy", "canary", "trafficRoutings", 0];
-  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out) : [];
+  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out, inputs5) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
     generateCanaryService: service !== void 0 && !noCanaryService,
@@ -50945,7 +50965,7 @@ function error3(doc, path18, message) {
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
-// src/spec/route-template.ts
+// generators/custom/route-template.ts
 var CUSTOM_PROVIDER = "custom";
 function readRouteTemplate(doc) {
   const v = obj(doc.value);
@@ -51124,13 +51144,13 @@ function checkManagedRoutes(r, report) {
 }
 
 // src/spec/traffic-routing.ts
-function normalizeTrafficRouting(doc) {
+function normalizeTrafficRouting(doc, inputs5) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const diagnostics = [];
   const ref = obj(arr(spec.objectRef)[0]);
-  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics);
+  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics, inputs5);
   const service = str(ref.service) ?? "";
   const name = str(meta.name) ?? "";
   const step = kruiseStep(doc, spec.strategy, ["spec", "strategy"], false);
@@ -51156,7 +51176,7 @@ function normalizeTrafficRouting(doc) {
   return { routing: { name, ...rollout.namespace ? { namespace: rollout.namespace } : {}, rollout }, diagnostics };
 }
 
-// src/spec/load-app.ts
+// src/app/load-app.ts
 function loadApp(name, documents, policy) {
   const diagnostics = [];
   const manifests = [];
@@ -51177,7 +51197,7 @@ function loadApp(name, documents, policy) {
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
-    const result = role.schema === "argo-rollout" ? normalizeArgo(doc) : normalizeKruise(doc);
+    const result = role.schema === "argo-rollout" ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
     specs.push(result.rollout);
   }
@@ -51205,7 +51225,7 @@ function readTrafficRouting(doc, out, diagnostics) {
   const problems = validateSchema("kruise-trafficrouting", doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
-  const { routing, diagnostics: found } = normalizeTrafficRouting(doc);
+  const { routing, diagnostics: found } = normalizeTrafficRouting(doc, providerInputs);
   diagnostics.push(...found);
   out.push(routing);
 }
@@ -51272,9 +51292,8 @@ function bindProviders(app, spec, resources, out) {
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return void 0;
-    const problems = generator.check(
-      generatorContext(app, spec, resources, { generator, options, origin: ref.origin })
-    );
+    const context = generatorContext(app, spec, resources, { generator, options, origin: ref.origin });
+    const problems = generator.check({ ...context, steps: buildPlan(spec, 1).steps });
     out.push(...problems);
     if (problems.some((p) => p.severity === "error")) return void 0;
     bound.push({ generator, options, origin: ref.origin });
@@ -51407,7 +51426,7 @@ function loadWithCodeCache(file) {
   return mod.exports;
 }
 
-// src/run/apps.ts
+// src/app/inputs.ts
 function locateApps(req) {
   const found = locate(req);
   return req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
@@ -51990,11 +52009,11 @@ async function noteHold(scm, a) {
 var path17 = __toESM(require("path"));
 init_errors();
 
-// src/run/advance-command.ts
-var path15 = __toESM(require("path"));
+// src/app/plan-write.ts
+var path12 = __toESM(require("path"));
 init_errors();
 
-// src/run/drift.ts
+// src/app/drift.ts
 var path9 = __toESM(require("path"));
 
 // src/render/render-app.ts
@@ -52294,7 +52313,7 @@ function describeField(c) {
   return `${path18 || "(whole object)"}: rendered ${show2(c.rendered)}, found ${show2(c.found)}`;
 }
 
-// src/run/drift.ts
+// src/app/drift.ts
 function detectDrift(app, loc, output, peers) {
   const status = output.status;
   if (!status?.digests || !output.fileDigests) return [];
@@ -52352,7 +52371,7 @@ function describePhase(p, steps) {
   }
 }
 
-// src/run/output-state.ts
+// src/app/output-state.ts
 var path11 = __toESM(require("path"));
 init_errors();
 
@@ -52449,7 +52468,7 @@ function describe4(s) {
   return s.phase === "Adopting" ? "adopting" : "stable";
 }
 
-// src/run/output-state.ts
+// src/app/output-state.ts
 function readAppOutput(ctx, loc, app, peers) {
   const output = readOutput(loc, ctx.cwd);
   const recovery = recoverStatus(app, output, loc.track, peers);
@@ -52471,11 +52490,11 @@ function readAppOutput(ctx, loc, app, peers) {
   ]);
 }
 
-// src/run/load.ts
+// src/app/load-repo.ts
 init_diagnostics();
 init_errors();
 
-// src/run/cross-app.ts
+// src/app/cross-app.ts
 init_errors();
 function checkAcrossApps(apps, peers = repoPeers(apps)) {
   const problems = [...claimConflicts(apps, peers), ...providerChecks(peers)];
@@ -52529,7 +52548,7 @@ function byProvider(peers) {
   return [...peers].sort(([a], [b]) => a.localeCompare(b, "en"));
 }
 
-// src/run/load.ts
+// src/app/load-repo.ts
 async function loadApps(ctx, args, opts) {
   const locations = locateApps({ cwd: ctx.cwd, args, ...opts });
   const out = [];
@@ -52579,183 +52598,21 @@ function committedObjects(loc, ctx) {
   }
 }
 
-// src/flow/local-commit.ts
-var fs9 = __toESM(require("fs"));
-var path12 = __toESM(require("path"));
-init_errors();
-
-// src/flow/describe.ts
-function describeTarget(target, t) {
-  const moving = t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name));
-  const draining = moving.some((r) => r.draining !== void 0);
-  const removed = draining ? "routes to stable, canary workloads next" : "canary removed";
-  const steps = Math.max(0, ...moving.map((r) => r.steps));
-  const revision = moving.map((r) => r.canaryRevision).find((r) => r !== void 0) ?? moving[0]?.stableRevision ?? "";
-  switch (target.kind) {
-    case "step":
-      return target.step === 1 ? `start ${revision}: step 1 of ${steps}` : `step ${target.step} of ${steps} (${revision})`;
-    case "adopt":
-      return "adopt: track label on the pods";
-    case "select":
-      return "adopt: Services select pods by track label";
-    case "promote":
-      return `promote ${revision} to stable`;
-    case "cleanup":
-      return `clean up after ${revision}: ${removed}`;
-    case "revert":
-      return `source back to stable: ${removed}`;
-    case "remove":
-      return `remove the drained canary workloads of ${revision}`;
-    case "abort":
-      return `abort ${revision}: all traffic to stable, ${draining ? "canary workloads next" : "canary removed"}`;
-    case "retry":
-      return `retry ${revision} from step 1 of ${steps}`;
-  }
-}
-
-// src/flow/local-commit.ts
-function checkCommittable(ctx, writes) {
-  const git = flowEdges(ctx).git;
-  for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path12.resolve(w.output)));
-    if (!top)
-      throw new StateError(`--commit: ${path12.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
-  }
-}
-function existingAncestor(dir) {
-  return fs9.existsSync(dir) || path12.dirname(dir) === dir ? dir : existingAncestor(path12.dirname(dir));
-}
-function commitOutput(ctx, w) {
-  const git = flowEdges(ctx).git;
-  const dir = path12.resolve(w.output);
-  const top = gitTopLevel(git, dir);
-  const rel = path12.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel], top);
-  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
-  const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
-  ctx.stdout(`committed ${sha2} ${commitSubject(w)}
-`);
-}
-function commitSubject(w) {
-  return `rollgen(${w.app}): ${describeTarget(targetOf(w.before.status, w.transition, w.command), w.transition)}`;
-}
-function commitMessage(w) {
-  const lines = w.summary.split("\n").filter((l) => l !== "" && !l.startsWith("wrote "));
-  return `${commitSubject(w)}
-
-${lines.join("\n")}
-`;
-}
-
-// src/run/local-gates.ts
-var path14 = __toESM(require("path"));
-init_errors();
-
-// src/flow/checkout.ts
-var fs10 = __toESM(require("fs"));
-var path13 = __toESM(require("path"));
-init_errors();
-function readCheckout(git, dir, pr, baseFlag, paths) {
-  const root = gitTopLevel(git, dir);
-  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
-  const branch = currentBranch(git, root);
-  const base = baseFlag ?? pr.base ?? branch;
-  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
-  if (branch && branch !== base)
-    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path13.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
-  if (dirty)
-    throw new StateError(
-      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
-${dirty}`
-    );
-  const head = git(["rev-parse", "HEAD"], root).trim();
-  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
-  const read = (repoPath) => {
-    const file = path13.join(root, repoPath);
-    return fs10.existsSync(file) ? fs10.readFileSync(file, "utf8") : void 0;
-  };
-  return { root, base, head, tree, read };
-}
-function currentBranch(git, root) {
-  try {
-    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
-  } catch {
-    return void 0;
-  }
-}
-function landedAt(git, root, output) {
-  const file = path13.relative(root, path13.join(output, STATUS_FILE));
-  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
-  return out ? new Date(out) : void 0;
-}
-function readTemplate(file, cwd, configFile) {
-  if (!file) return void 0;
-  const shown2 = path13.relative(cwd, file) || file;
-  if (!fs10.existsSync(file))
-    throw new InputError([
-      {
-        file: path13.relative(cwd, configFile) || configFile,
-        line: 1,
-        col: 1,
-        message: `pr: template ${shown2} does not exist`,
-        severity: "error"
-      }
-    ]);
-  return { file: shown2, text: fs10.readFileSync(file, "utf8") };
-}
-
-// src/run/local-gates.ts
-function localGateHold(ctx, app, w) {
-  const gate = gateFor(app, w.before.status, w.transition, "person");
-  if (gate.kind === "automatic") return void 0;
-  const target = targetOf(w.before.status, w.transition, w.command);
-  const what = target.kind === "step" ? `step ${target.step}` : target.kind;
-  const override = `\`rollgen promote ${w.app} --commit\` passes it now`;
-  if (gate.kind === "manual")
-    return `${w.app}: ${what} waits for a manual gate (a pause without duration); ${override}`;
-  return timedHold(ctx, w, gate, what, override);
-}
-function timedHold(ctx, w, gate, what, override) {
-  const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path14.resolve(w.output));
-  const landed = top ? landedAt(edges.git, top, path14.resolve(w.output)) : void 0;
-  if (!landed)
-    return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
-  const left = Math.ceil((landed.getTime() + gate.seconds * 1e3 - edges.now().getTime()) / 1e3);
-  if (left <= 0) return void 0;
-  return `${w.app}: ${what} waits for a timed gate of ${gate.seconds}s from ${landed.toISOString()}: ${left}s left; ${override}`;
-}
-function reportHeld(held) {
-  if (held.length > 0) throw new StateError(`gate not passed:
-${held.map((h) => `  ${h}`).join("\n")}`);
-}
-
-// src/run/advance-command.ts
-async function stateCommand(ctx, args, opts, command) {
+// src/app/plan-write.ts
+async function planWrites(ctx, args, opts, command) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const drift = opts.force ? "overwrite" : "refuse";
-  const planned = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers, drift));
-  const holds = planned.map(
-    (w, i) => w && opts.commit && command.kind === "advance" ? localGateHold(ctx, apps[i].app, w) : void 0
-  );
-  const writes = planned.map((w, i) => holds[i] ? void 0 : w);
-  if (opts.commit)
-    checkCommittable(
-      ctx,
-      writes.filter((w) => w !== void 0)
-    );
-  for (const w of writes) {
-    if (!w) continue;
+  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers, drift));
+  return { names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) };
+}
+function writeAll(ctx, planned, command, afterEach) {
+  for (const w of planned.writes) {
     writeOutputDir(w.output, w.files, w.remove);
     ctx.stdout(w.summary);
-    if (opts.commit) commitOutput(ctx, w);
+    afterEach?.(w);
   }
-  if (planned.every((w) => !w))
-    ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(", ")} up to date
+  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(", ")} up to date
 `);
-  reportHeld(holds.filter((h) => h !== void 0));
 }
 function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
   if (!loc.output)
@@ -52789,8 +52646,9 @@ function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
     before: output,
     command,
     transition: t,
+    loaded: app,
     summary: lines.join("\n") + `
-wrote ${path15.relative(ctx.cwd, loc.output) || "."}
+wrote ${path12.relative(ctx.cwd, loc.output) || "."}
 `
   };
 }
@@ -52809,9 +52667,169 @@ function guardDrift(ctx, loc, drift, policy) {
   );
 }
 
+// src/flow/checkout.ts
+var fs9 = __toESM(require("fs"));
+var path13 = __toESM(require("path"));
+init_errors();
+function readCheckout(git, dir, pr, baseFlag, paths) {
+  const root = gitTopLevel(git, dir);
+  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
+  const branch = currentBranch(git, root);
+  const base = baseFlag ?? pr.base ?? branch;
+  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
+  if (branch && branch !== base)
+    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
+  const rel = paths.map((p) => path13.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
+  if (dirty)
+    throw new StateError(
+      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
+${dirty}`
+    );
+  const head = git(["rev-parse", "HEAD"], root).trim();
+  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
+  const read = (repoPath) => {
+    const file = path13.join(root, repoPath);
+    return fs9.existsSync(file) ? fs9.readFileSync(file, "utf8") : void 0;
+  };
+  return { root, base, head, tree, read };
+}
+function currentBranch(git, root) {
+  try {
+    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
+  } catch {
+    return void 0;
+  }
+}
+function landedAt(git, root, output) {
+  const file = path13.relative(root, path13.join(output, STATUS_FILE));
+  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
+  return out ? new Date(out) : void 0;
+}
+function readTemplate(file, cwd, configFile) {
+  if (!file) return void 0;
+  const shown2 = path13.relative(cwd, file) || file;
+  if (!fs9.existsSync(file))
+    throw new InputError([
+      {
+        file: path13.relative(cwd, configFile) || configFile,
+        line: 1,
+        col: 1,
+        message: `pr: template ${shown2} does not exist`,
+        severity: "error"
+      }
+    ]);
+  return { file: shown2, text: fs9.readFileSync(file, "utf8") };
+}
+
 // src/flow/proposal.ts
 var import_crypto3 = require("crypto");
 var path16 = __toESM(require("path"));
+
+// src/flow/local-commit.ts
+var fs10 = __toESM(require("fs"));
+var path15 = __toESM(require("path"));
+init_errors();
+
+// src/flow/local-gates.ts
+var path14 = __toESM(require("path"));
+init_errors();
+function localGateHold(ctx, app, w) {
+  const gate = gateFor(app, w.before.status, w.transition, "person");
+  if (gate.kind === "automatic") return void 0;
+  const target = targetOf(w.before.status, w.transition, w.command);
+  const what = target.kind === "step" ? `step ${target.step}` : target.kind;
+  const override = `\`rollgen promote ${w.app} --commit\` passes it now`;
+  if (gate.kind === "manual")
+    return `${w.app}: ${what} waits for a manual gate (a pause without duration); ${override}`;
+  return timedHold(ctx, w, gate, what, override);
+}
+function timedHold(ctx, w, gate, what, override) {
+  const edges = flowEdges(ctx);
+  const top = gitTopLevel(edges.git, path14.resolve(w.output));
+  const landed = top ? landedAt(edges.git, top, path14.resolve(w.output)) : void 0;
+  if (!landed)
+    return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
+  const left = Math.ceil((landed.getTime() + gate.seconds * 1e3 - edges.now().getTime()) / 1e3);
+  if (left <= 0) return void 0;
+  return `${w.app}: ${what} waits for a timed gate of ${gate.seconds}s from ${landed.toISOString()}: ${left}s left; ${override}`;
+}
+function reportHeld(held) {
+  if (held.length > 0) throw new StateError(`gate not passed:
+${held.map((h) => `  ${h}`).join("\n")}`);
+}
+
+// src/flow/describe.ts
+function describeTarget(target, t) {
+  const moving = t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name));
+  const draining = moving.some((r) => r.draining !== void 0);
+  const removed = draining ? "routes to stable, canary workloads next" : "canary removed";
+  const steps = Math.max(0, ...moving.map((r) => r.steps));
+  const revision = moving.map((r) => r.canaryRevision).find((r) => r !== void 0) ?? moving[0]?.stableRevision ?? "";
+  switch (target.kind) {
+    case "step":
+      return target.step === 1 ? `start ${revision}: step 1 of ${steps}` : `step ${target.step} of ${steps} (${revision})`;
+    case "adopt":
+      return "adopt: track label on the pods";
+    case "select":
+      return "adopt: Services select pods by track label";
+    case "promote":
+      return `promote ${revision} to stable`;
+    case "cleanup":
+      return `clean up after ${revision}: ${removed}`;
+    case "revert":
+      return `source back to stable: ${removed}`;
+    case "remove":
+      return `remove the drained canary workloads of ${revision}`;
+    case "abort":
+      return `abort ${revision}: all traffic to stable, ${draining ? "canary workloads next" : "canary removed"}`;
+    case "retry":
+      return `retry ${revision} from step 1 of ${steps}`;
+  }
+}
+
+// src/flow/local-commit.ts
+async function commitCommand(ctx, args, opts, command) {
+  const planned = await planWrites(ctx, args, opts, command);
+  const holds = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
+  const writes = planned.writes.filter((_, i) => !holds[i]);
+  checkCommittable(ctx, writes);
+  if (writes.length > 0 || holds.every((h) => !h))
+    writeAll(ctx, { ...planned, writes }, command, (w) => commitOutput(ctx, w));
+  reportHeld(holds.filter((h) => h !== void 0));
+}
+function checkCommittable(ctx, writes) {
+  const git = flowEdges(ctx).git;
+  for (const w of writes) {
+    const top = gitTopLevel(git, existingAncestor(path15.resolve(w.output)));
+    if (!top)
+      throw new StateError(`--commit: ${path15.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+  }
+}
+function existingAncestor(dir) {
+  return fs10.existsSync(dir) || path15.dirname(dir) === dir ? dir : existingAncestor(path15.dirname(dir));
+}
+function commitOutput(ctx, w) {
+  const git = flowEdges(ctx).git;
+  const dir = path15.resolve(w.output);
+  const top = gitTopLevel(git, dir);
+  const rel = path15.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel], top);
+  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
+  const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
+  ctx.stdout(`committed ${sha2} ${commitSubject(w)}
+`);
+}
+function commitSubject(w) {
+  return `rollgen(${w.app}): ${describeTarget(targetOf(w.before.status, w.transition, w.command), w.transition)}`;
+}
+function commitMessage(w) {
+  const lines = w.summary.split("\n").filter((l) => l !== "" && !l.startsWith("wrote "));
+  return `${commitSubject(w)}
+
+${lines.join("\n")}
+`;
+}
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
@@ -53216,6 +53234,11 @@ async function fetchChecks2(s, decisions) {
   return out;
 }
 
+// src/run/change-command.ts
+async function stateCommand(ctx, args, opts, command) {
+  writeAll(ctx, await planWrites(ctx, args, opts, command), command);
+}
+
 // src/run/plan-command.ts
 init_errors();
 init_diagnostics();
@@ -53416,7 +53439,7 @@ async function statusCommand(ctx, args, opts) {
 `);
 }
 
-// src/run/run.ts
+// src/dispatch.ts
 async function run(request3, ctx, debug = false) {
   try {
     await dispatch(request3, ctx);
@@ -53455,7 +53478,8 @@ function change(ctx, args, o, command) {
   if (o.pr && command.kind === "advance")
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
-  return o.pr ? commandPr(ctx, args, o, command) : stateCommand(ctx, args, o, command);
+  if (o.pr) return commandPr(ctx, args, o, command);
+  return o.commit ? commitCommand(ctx, args, o, command) : stateCommand(ctx, args, o, command);
 }
 
 // src/cli.ts
@@ -53536,7 +53560,7 @@ function processContext() {
   };
 }
 
-// src/run/report.ts
+// src/app/report.ts
 function buildActionReport(events) {
   const of = (action) => events.filter((e) => e.action === action);
   return { opened: of("opened"), updated: of("updated"), merged: of("merged"), closed: of("closed") };
@@ -53544,34 +53568,34 @@ function buildActionReport(events) {
 
 // action/src/inputs.ts
 var COMMANDS = ["pr", "abort", "promote", "retry", "validate", "status"];
-var input = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
+var input2 = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
 function parseInputs(env2) {
-  const command = input(env2, "command") || "pr";
+  const command = input2(env2, "command") || "pr";
   if (!COMMANDS.includes(command))
     return `input "command" must be one of ${COMMANDS.join(", ")}; got "${command}"`;
   const flags2 = {};
   for (const name of ["dry-run", "full", "merge"]) {
-    const value = input(env2, name).toLowerCase() || "false";
+    const value = input2(env2, name).toLowerCase() || "false";
     if (value !== "true" && value !== "false") return `input "${name}" must be true or false; got "${value}"`;
     flags2[name] = value === "true";
   }
   return {
-    token: input(env2, "token") || env2.GITHUB_TOKEN || "",
-    config: input(env2, "config") || "rollgen.yaml",
+    token: input2(env2, "token") || env2.GITHUB_TOKEN || "",
+    config: input2(env2, "config") || "rollgen.yaml",
     command,
-    apps: input(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
+    apps: input2(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
     dryRun: flags2["dry-run"],
     full: flags2.full,
     merge: flags2.merge
   };
 }
-function buildArgv(inputs) {
-  const argv = [inputs.command, ...inputs.apps, "--config", inputs.config];
-  const viaPr = inputs.command === "abort" || inputs.command === "promote" || inputs.command === "retry";
+function buildArgv(inputs5) {
+  const argv = [inputs5.command, ...inputs5.apps, "--config", inputs5.config];
+  const viaPr = inputs5.command === "abort" || inputs5.command === "promote" || inputs5.command === "retry";
   if (viaPr) argv.push("--pr");
-  if (viaPr && inputs.merge) argv.push("--merge");
-  if (inputs.command === "promote" && inputs.full) argv.push("--full");
-  if ((inputs.command === "pr" || viaPr) && inputs.dryRun) argv.push("--dry-run");
+  if (viaPr && inputs5.merge) argv.push("--merge");
+  if (inputs5.command === "promote" && inputs5.full) argv.push("--full");
+  if ((inputs5.command === "pr" || viaPr) && inputs5.dryRun) argv.push("--dry-run");
   return argv;
 }
 
@@ -53611,18 +53635,18 @@ function formatErrorAnnotation(command, message) {
 
 // action/src/main.ts
 async function runAction(env2) {
-  const inputs = parseInputs(env2);
-  if (typeof inputs === "string") {
-    process.stdout.write(formatErrorAnnotation("action", inputs));
+  const inputs5 = parseInputs(env2);
+  if (typeof inputs5 === "string") {
+    process.stdout.write(formatErrorAnnotation("action", inputs5));
     return 2;
   }
-  if (inputs.token) env2.GITHUB_TOKEN = inputs.token;
+  if (inputs5.token) env2.GITHUB_TOKEN = inputs5.token;
   const events = [];
   let errors = "";
   const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
   process.stdout.write(`::stop-commands::${resume}
 `);
-  const code = await main(buildArgv(inputs), {
+  const code = await main(buildArgv(inputs5), {
     cwd: env2.GITHUB_WORKSPACE || process.cwd(),
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => {
@@ -53634,9 +53658,9 @@ async function runAction(env2) {
   }).finally(() => process.stdout.write(`::${resume}::
 `));
   const report = buildActionReport(events);
-  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
+  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs5.command, errors || `exit status ${code}`));
   if (env2.GITHUB_OUTPUT) (0, import_node_fs.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
-  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs.command, report, code));
+  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs5.command, report, code));
   return code;
 }
 runAction(process.env).then(

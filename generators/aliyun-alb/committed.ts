@@ -1,6 +1,6 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import type { SourceObject } from '../../src/model/resource-set';
-import type { PeerRollout } from '../types';
+import type { PeerRollout } from '../../src/contract/generator';
 import { DEFAULT_ORDER, isAlbCanary, ORDER, readOrder } from './annotations';
 import { albConfigsByClass, DEFAULT_LISTENERS, describeListener, ingressListeners } from './listener';
 import type { AlbOptions } from './options';

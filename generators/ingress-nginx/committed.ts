@@ -1,7 +1,7 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import type { SourceObject } from '../../src/model/resource-set';
-import type { PeerRollout } from '../types';
-import { ingressClass, ingressPaths, isCanaryIngress } from './ingress';
+import type { PeerRollout } from '../../src/contract/generator';
+import { ingressClass, ingressPaths, isCanaryIngress } from '../_kit/ingress';
 import type { NginxOptions } from './options';
 
 /**

@@ -2,11 +2,30 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { StateError } from '../errors';
 import { gitTopLevel } from '../io/git';
-import { PendingWrite } from '../run/advance-command';
-import { RunContext } from '../run/context';
+import { ChangeOptions, PendingWrite, planWrites, writeAll } from '../app/plan-write';
+import { localGateHold, reportHeld } from './local-gates';
+import { AppCommand } from '../state/app-state';
+import { RunContext } from '../app/context';
 import { describeTarget } from './describe';
 import { flowEdges } from './edges';
 import { targetOf } from './target';
+
+/** advance / abort / promote / retry --commit: write each app's next output, then commit it. */
+export async function commitCommand(
+  ctx: RunContext,
+  args: readonly string[],
+  opts: ChangeOptions,
+  command: AppCommand,
+): Promise<void> {
+  const planned = await planWrites(ctx, args, opts, command);
+  // Local git mode respects gates: an app at a pause that has not passed is held (exit 1), the others go on.
+  const holds = command.kind === 'advance' ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
+  const writes = planned.writes.filter((_, i) => !holds[i]);
+  checkCommittable(ctx, writes);
+  if (writes.length > 0 || holds.every((h) => !h))
+    writeAll(ctx, { ...planned, writes }, command, (w) => commitOutput(ctx, w));
+  reportHeld(holds.filter((h): h is string => h !== undefined));
+}
 
 /**
  * Local git mode (`advance|abort|promote|retry --commit`), for users off GitHub: each app's new

@@ -1,12 +1,12 @@
 import { formatPlan } from '../plan/format';
-import { CommonOptions, RunContext } from './context';
-import { loadRepo } from './load';
+import { CommonOptions, RunContext } from '../app/context';
+import { loadRepo } from '../app/load-repo';
 import { InputError } from '../errors';
 import { formatDiagnostic } from '../diagnostics';
-import { detectDrift, driftDiagnostics } from './drift';
-import { readAppOutput } from './output-state';
+import { detectDrift, driftDiagnostics } from '../app/drift';
+import { readAppOutput } from '../app/output-state';
 import { RepoPeers } from '../render/repo-peers';
-import { committedProblems, describeAllocations } from './cross-app';
+import { committedProblems, describeAllocations } from '../app/cross-app';
 
 export interface PlanOptions extends CommonOptions {
   readonly json?: boolean;

@@ -3,9 +3,9 @@ import { renderApp } from '../render/render-app';
 import { checkRendered } from '../io/validate-k8s';
 import { statesAtStep, transitionApp } from '../state/app-state';
 import { serializeDocuments } from '../yaml/serialize';
-import { readAppOutput } from './output-state';
-import { CommonOptions, RunContext } from './context';
-import { loadRepo } from './load';
+import { readAppOutput } from '../app/output-state';
+import { CommonOptions, RunContext } from '../app/context';
+import { loadRepo } from '../app/load-repo';
 
 export interface RenderOptions extends CommonOptions {
   readonly step?: number;

@@ -1,7 +1,7 @@
-import { CommonOptions, RunContext } from './context';
-import { loadApps } from './load';
-import { readAppOutput } from './output-state';
-import { describeDrift, detectDrift } from './drift';
+import { CommonOptions, RunContext } from '../app/context';
+import { loadApps } from '../app/load-repo';
+import { readAppOutput } from '../app/output-state';
+import { describeDrift, detectDrift } from '../app/drift';
 import { sourcePod } from '../state/app-state';
 
 /** Where each rollout stands, read from its output's status file. */

@@ -1,11 +1,11 @@
 import * as path from 'path';
 import { InputError } from '../errors';
 import { RepoPeers } from '../render/repo-peers';
-import { LoadedApp } from '../spec/load-app';
+import { LoadedApp } from '../spec/loaded-app';
 import { OutputSnapshot } from '../state/app-state';
 import { recoverStatus } from '../state/recover';
 import { STATUS_FILE } from '../state/status';
-import { AppLocation, readOutput } from './apps';
+import { AppLocation, readOutput } from './inputs';
 import { RunContext } from './context';
 
 /**

@@ -1,14 +1,14 @@
 import * as path from 'path';
 import { Diagnostic } from '../diagnostics';
 import { parseYamlStream } from '../yaml/parse';
-import { contentDigest, objectFiles } from '../render/output-files';
+import { contentDigest, objectFiles } from '../state/output-files';
 import { renderApp } from '../render/render-app';
 import { RepoPeers } from '../render/repo-peers';
-import { LoadedApp } from '../spec/load-app';
+import { LoadedApp } from '../spec/loaded-app';
 import { OutputSnapshot, renderState } from '../state/app-state';
 import { Drift, changedFiles, describeField, fieldChanges } from '../state/drift';
 import { renderPhaseOf } from '../state/lifecycle';
-import { AppLocation } from './apps';
+import { AppLocation } from './inputs';
 
 /**
  * Output files that differ from what rollgen wrote for the recorded state (a hand edit, an

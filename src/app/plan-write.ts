@@ -4,59 +4,52 @@ import { Drift } from '../state/drift';
 import { describeDrift, detectDrift } from './drift';
 import { writeOutputDir } from '../io/output-dir';
 import { describePhase } from '../render/phase';
-import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
+import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
 import { renderApp } from '../render/render-app';
 import { checkRendered } from '../io/validate-k8s';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand, AppTransition, OutputSnapshot, transitionApp } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
-import { LoadedApp } from '../spec/load-app';
-import { AppLocation } from './apps';
+import type { LoadedApp } from '../spec/loaded-app';
+import { AppLocation } from './inputs';
 import { readAppOutput } from './output-state';
 import { CommonOptions, RunContext } from './context';
-import { loadRepo } from './load';
-import { checkCommittable, commitOutput } from '../flow/local-commit';
-import { localGateHold, reportHeld } from './local-gates';
+import { loadRepo } from './load-repo';
 
-export interface StateOptions extends CommonOptions {
-  /** Local git mode: commit each app's new output (src/flow/local-commit.ts). */
-  readonly commit?: boolean;
-  /** Overwrite output files changed by hand (drift). */
+/** advance/abort/promote/retry options: --force overwrites output files changed by hand (drift). */
+export interface ChangeOptions extends CommonOptions {
   readonly force?: boolean;
 }
 
 /** What to do with output files changed by hand: refuse (advance), overwrite (--force), or warn (the PR shows the diff). */
 export type DriftPolicy = 'refuse' | 'overwrite' | 'warn';
 
-/** advance / abort / promote / retry: compute the next state of each app and write it to its output. */
-export async function stateCommand(
+/** Every named app's next output for `command`, computed before anything is written so an error in one writes nothing anywhere. */
+export async function planWrites(
   ctx: RunContext,
   args: readonly string[],
-  opts: StateOptions,
+  opts: ChangeOptions,
   command: AppCommand,
-): Promise<void> {
+): Promise<{ names: readonly string[]; writes: readonly PendingWrite[] }> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  // Compute every app first so an error in one writes nothing anywhere.
   const drift: DriftPolicy = opts.force ? 'overwrite' : 'refuse';
-  const planned = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers, drift));
-  const holds = planned.map((w, i) =>
-    w && opts.commit && command.kind === 'advance' ? localGateHold(ctx, apps[i].app, w) : undefined,
-  );
-  const writes = planned.map((w, i) => (holds[i] ? undefined : w));
-  if (opts.commit)
-    checkCommittable(
-      ctx,
-      writes.filter((w): w is PendingWrite => w !== undefined),
-    );
-  for (const w of writes) {
-    if (!w) continue;
+  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers, drift));
+  return { names: apps.map((a) => a.loc.name), writes: writes.filter((w): w is PendingWrite => w !== undefined) };
+}
+
+/** Writes each pending output and prints what moved; `afterEach` runs after each write (local git mode commits it). */
+export function writeAll(
+  ctx: RunContext,
+  planned: { names: readonly string[]; writes: readonly PendingWrite[] },
+  command: AppCommand,
+  afterEach?: (w: PendingWrite) => void,
+): void {
+  for (const w of planned.writes) {
     writeOutputDir(w.output, w.files, w.remove);
     ctx.stdout(w.summary);
-    if (opts.commit) commitOutput(ctx, w);
+    afterEach?.(w);
   }
-  if (planned.every((w) => !w))
-    ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(', ')} up to date\n`);
-  reportHeld(holds.filter((h): h is string => h !== undefined));
+  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(', ')} up to date\n`);
 }
 
 export interface PendingWrite {
@@ -69,6 +62,8 @@ export interface PendingWrite {
   readonly before: OutputSnapshot;
   readonly command: AppCommand;
   readonly transition: AppTransition;
+  /** The app as loaded, for its gates (local git mode). */
+  readonly loaded: LoadedApp;
 }
 
 /** The files one command would write to an app's output; undefined when there is nothing to do. Pure apart from reading the output. */
@@ -111,6 +106,7 @@ export function planWrite(
     before: output,
     command,
     transition: t,
+    loaded: app,
     summary: lines.join('\n') + `\nwrote ${path.relative(ctx.cwd, loc.output) || '.'}\n`,
   };
 }

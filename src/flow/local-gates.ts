@@ -4,10 +4,10 @@ import { landedAt } from '../flow/checkout';
 import { flowEdges } from '../flow/edges';
 import { gateFor, targetOf } from '../flow/target';
 import { gitTopLevel } from '../io/git';
-import { Gate } from '../plan/types';
-import { LoadedApp } from '../spec/load-app';
-import type { PendingWrite } from './advance-command';
-import { RunContext } from './context';
+import { Gate } from '../model/plan';
+import { LoadedApp } from '../spec/loaded-app';
+import type { PendingWrite } from '../app/plan-write';
+import { RunContext } from '../app/context';
 
 /**
  * Local git mode respects gates as the PR flow does: `advance --commit` does not pass a pause that
