@@ -36,6 +36,32 @@ function prObjects(number: number, app: string): Record<string, Record<string, u
 const image = (o: Record<string, unknown>) =>
   (o as { spec: { template: { spec: { containers: { image: string }[] } } } }).spec.template.spec.containers[0].image;
 
+/** The adoption PR's objects; then a person merges it and the selector switch follows, as in production. */
+async function adopt(app: string): Promise<Record<string, Record<string, unknown>>> {
+  await w.pr();
+  const pr = w.openPr(`rollgen/${app}/adopt`);
+  const objects = prObjects(pr.number, app);
+  w.merge(pr.number);
+  await w.pr();
+  await w.pr();
+  return objects;
+}
+
+/** `rollgen validate` after one change to a source file: its exit status and stderr. */
+async function validateAfter(file: string, from: string, to: string) {
+  const f = path.join(w.repo, file);
+  fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(from, to));
+  return runCli(['validate'], w.repo);
+}
+
+/** Commits a change to one source file, runs rollgen pr and returns step 1's objects. */
+async function stepOneAfter(app: string, file: string, change: (text: string) => string) {
+  fs.writeFileSync(path.join(w.repo, file), change(fs.readFileSync(path.join(w.repo, file), 'utf8')));
+  commitAll(w.repo, `${app} new version`, w.now);
+  await w.pr();
+  return prObjects(w.openPr(`rollgen/${app}/step-1`).number, app);
+}
+
 const describeKubectl = hasKubectl() ? describe : describe.skip;
 if (!hasKubectl()) console.warn('kubectl not on PATH: the kustomize source tests are skipped (install kubectl)');
 
@@ -44,25 +70,18 @@ describeKubectl('a source with a kustomization is built the way kustomize builds
 
   test('the rollouts-demo overlay over ../base: namespace, images and patches reach rollgen pr', async () => {
     w = world(CONFIG, 'rollouts-demo-overlay', 'demo');
-    await w.pr();
-    const adopt = w.openPr('rollgen/demo/adopt');
-    const adopted = prObjects(adopt.number, 'demo');
+    const adopted = await adopt('demo');
     const namespaces = Object.values(adopted).map((o) => (o.metadata as { namespace?: string }).namespace);
     expect(namespaces.length).toBeGreaterThanOrEqual(4);
     expect(new Set(namespaces)).toEqual(new Set(['demo-prod']));
     const deployment = adopted['deployment-rollouts-demo.yaml'];
     expect(image(deployment)).toBe('argoproj/rollouts-demo:yellow');
     expect((deployment.spec as { replicas: number }).replicas).toBe(10);
-    w.merge(adopt.number);
-    await w.pr();
-    await w.pr();
 
     // A new image in the overlay starts the canary: stable keeps yellow, the canary runs green.
-    const overlay = path.join(w.repo, 'apps/demo/overlays/prod/kustomization.yaml');
-    fs.writeFileSync(overlay, fs.readFileSync(overlay, 'utf8').replace('newTag: yellow', 'newTag: green'));
-    commitAll(w.repo, 'demo green', w.now);
-    await w.pr();
-    const step1 = prObjects(w.openPr('rollgen/demo/step-1').number, 'demo');
+    const step1 = await stepOneAfter('demo', 'apps/demo/overlays/prod/kustomization.yaml', (t) =>
+      t.replace('newTag: yellow', 'newTag: green'),
+    );
     expect(image(step1['deployment-rollouts-demo-canary.yaml'])).toBe('argoproj/rollouts-demo:green');
     expect(image(parse(fs.readFileSync(path.join(w.repo, 'deploy/demo/deployment-rollouts-demo.yaml'), 'utf8')))).toBe(
       'argoproj/rollouts-demo:yellow',
@@ -72,9 +91,7 @@ describeKubectl('a source with a kustomization is built the way kustomize builds
 
   test('an error in the base points at the base file and line; files outside the repo are refused', async () => {
     w = world(CONFIG, 'rollouts-demo-overlay', 'demo');
-    const base = path.join(w.repo, 'apps/demo/base/rollout.yaml');
-    fs.writeFileSync(base, fs.readFileSync(base, 'utf8').replace('- setWeight: 60', '- setWeigth: 60'));
-    const r = await runCli(['validate'], w.repo);
+    const r = await validateAfter('apps/demo/base/rollout.yaml', '- setWeight: 60', '- setWeigth: 60');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^apps\/demo\/base\/rollout\.yaml:31:11: .*setWeigth/m);
 
@@ -109,24 +126,14 @@ describe('rollgen.yaml build: a command whose output is the source (a Helm chart
 
   test('rollgen pr renders what the build prints; a values change starts a canary', async () => {
     w = world(CONFIG, 'helm-like', 'echo');
-    await w.pr();
-    const adopt = w.openPr('rollgen/echo/adopt');
-    expect(image(prObjects(adopt.number, 'echo')['deployment-echoserver.yaml'])).toMatch(/agnhost:2\.53$/);
-    w.merge(adopt.number);
-    await w.pr();
-    await w.pr();
-    fs.writeFileSync(path.join(w.repo, 'apps/echo/chart/values.yaml'), 'tag: "2.54"\n');
-    commitAll(w.repo, 'echo 2.54', w.now);
-    await w.pr();
-    const step1 = prObjects(w.openPr('rollgen/echo/step-1').number, 'echo');
+    expect(image((await adopt('echo'))['deployment-echoserver.yaml'])).toMatch(/agnhost:2\.53$/);
+    const step1 = await stepOneAfter('echo', 'apps/echo/chart/values.yaml', () => 'tag: "2.54"\n');
     expect(image(step1['deployment-echoserver-canary.yaml'])).toMatch(/agnhost:2\.54$/);
   });
 
   test('an error in a built object points at the template; a failing build names its command', async () => {
     w = world(CONFIG, 'helm-like', 'echo');
-    const rollout = path.join(w.repo, 'apps/echo/chart/templates/rollout.yaml');
-    fs.writeFileSync(rollout, fs.readFileSync(rollout, 'utf8').replace('weight: 60', 'weight: "sixty"'));
-    const r = await runCli(['validate'], w.repo);
+    const r = await validateAfter('apps/echo/chart/templates/rollout.yaml', 'weight: 60', 'weight: "sixty"');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^apps\/echo\/chart\/templates\/rollout\.yaml:\d+:\d+: .*weight/m);
 
