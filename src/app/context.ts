@@ -1,5 +1,6 @@
 import { GitRunner } from '../io/git';
-import { SourceFile } from '../io/read-source';
+import { SourceFile, readStdin } from '../io/read-source';
+import { pipeSafeWriter } from '../io/stdout';
 import type { Removal } from '../state/lifecycle';
 import { ScmClient, ScmConnection } from '../scm/types';
 import type { PullRequestEvent } from './report';
@@ -24,4 +25,16 @@ export interface CommonOptions {
   readonly config?: string;
   /** Overrides rollgen.yaml's `removal` for every app. */
   readonly removal?: Removal;
+}
+
+/** This process as a RunContext (its directory, stdout, stderr and stdin); the shells override what they capture. */
+export function processContext(over: Partial<RunContext> = {}): RunContext {
+  return {
+    cwd: process.cwd(),
+    // A closed pipe (`rollgen ... | head -1`) drops output instead of dying on EPIPE.
+    stdout: pipeSafeWriter(process.stdout),
+    stderr: pipeSafeWriter(process.stderr),
+    readStdin: () => readStdin(process.stdin),
+    ...over,
+  };
 }

@@ -3,7 +3,6 @@ import Module, { createRequire } from 'module';
 import * as vm from 'vm';
 import * as path from 'path';
 import { Diagnostic } from '../diagnostics';
-import { InternalError } from '../errors';
 import { KubeObject, isObject } from '../model/kube';
 import { ParsedDocument } from '../yaml/parse';
 import { K8S_KINDS } from '../spec/generated/k8s-kinds';
@@ -31,7 +30,7 @@ function validatorFor(apiVersion: unknown, kind: unknown): CompiledValidator | u
   // Beside the bundle (dist/k8s, action/dist/k8s) or, from the sources, in generated/k8s.
   const candidates = [path.join(__dirname, 'k8s', file), path.join(__dirname, '..', 'spec', 'generated', 'k8s', file)];
   const found = candidates.find((c) => fs.existsSync(c));
-  if (!found) throw new InternalError(`the schema of ${key} is missing (${candidates[0]}); rebuild rollgen`);
+  if (!found) throw new Error(`the schema of ${key} is missing (${candidates[0]}); rebuild rollgen`);
   const validate = loadWithCodeCache(found);
   loaded.set(key, validate);
   return validate;
@@ -73,8 +72,7 @@ export function checkRendered(objects: readonly KubeObject[]): void {
       .filter((e) => !(isCrd(o.apiVersion) && e.keyword === 'additionalProperties'))
       .map((e) => `${o.kind} ${o.metadata.name}${e.instancePath}: ${e.keyword} ${JSON.stringify(e.params)}`);
   });
-  if (problems.length > 0)
-    throw new InternalError(`rendered manifests fail their published schema:\n${problems.join('\n')}`);
+  if (problems.length > 0) throw new Error(`rendered manifests fail their published schema:\n${problems.join('\n')}`);
 }
 
 /**
