@@ -1158,18 +1158,18 @@ var require_suggestSimilar = __commonJS({
       }
       return d[a.length][b.length];
     }
-    function suggestSimilar(word, candidates) {
-      if (!candidates || candidates.length === 0) return "";
-      candidates = Array.from(new Set(candidates));
+    function suggestSimilar(word, candidates2) {
+      if (!candidates2 || candidates2.length === 0) return "";
+      candidates2 = Array.from(new Set(candidates2));
       const searchingOptions = word.startsWith("--");
       if (searchingOptions) {
         word = word.slice(2);
-        candidates = candidates.map((candidate) => candidate.slice(2));
+        candidates2 = candidates2.map((candidate) => candidate.slice(2));
       }
       let similar = [];
       let bestDistance = maxDistance;
       const minSimilarity = 0.4;
-      candidates.forEach((candidate) => {
+      candidates2.forEach((candidate) => {
         if (candidate.length <= 1) return;
         const distance = editDistance(word, candidate);
         const length2 = Math.max(word.length, candidate.length);
@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path14 = require("node:path");
-    var fs8 = require("node:fs");
+    var path22 = require("node:path");
+    var fs12 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs8.existsSync(executableFile)) return;
+        if (fs12.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path14.resolve(baseDir, baseName);
-          if (fs8.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path14.extname(baseName))) return void 0;
+          const localBin = path22.resolve(baseDir, baseName);
+          if (fs12.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path22.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs8.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs12.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs8.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs12.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path14.resolve(
-            path14.dirname(resolvedScriptPath),
+          executableDir = path22.resolve(
+            path22.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path14.basename(
+            const legacyName = path22.basename(
               this._scriptPath,
-              path14.extname(this._scriptPath)
+              path22.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path14.extname(executableFile));
+        launchWithNode = sourceExt.includes(path22.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path14.basename(filename, path14.extname(filename));
+        this._name = path22.basename(filename, path22.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path15) {
-        if (path15 === void 0) return this._executableDir;
-        this._executableDir = path15;
+      executableDir(path23) {
+        if (path23 === void 0) return this._executableDir;
+        this._executableDir = path23;
         return this;
       }
       /**
@@ -3484,8 +3484,8 @@ var require_identity = __commonJS({
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -3506,7 +3506,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
     exports2.ALIAS = ALIAS;
     exports2.DOC = DOC;
     exports2.MAP = MAP;
@@ -3521,8 +3521,8 @@ var require_identity = __commonJS({
     exports2.isMap = isMap2;
     exports2.isNode = isNode2;
     exports2.isPair = isPair;
-    exports2.isScalar = isScalar3;
-    exports2.isSeq = isSeq3;
+    exports2.isScalar = isScalar4;
+    exports2.isSeq = isSeq4;
   }
 });
 
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path14) {
-      const ctrl = callVisitor(key2, node, visitor, path14);
+    function visit_(key2, node, visitor, path22) {
+      const ctrl = callVisitor(key2, node, visitor, path22);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path14, ctrl);
-        return visit_(key2, ctrl, visitor, path14);
+        replaceNode(key2, path22, ctrl);
+        return visit_(key2, ctrl, visitor, path22);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path14 = Object.freeze(path14.concat(node));
+          path22 = Object.freeze(path22.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path14);
+            const ci = visit_(i, node.items[i], visitor, path22);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path14 = Object.freeze(path14.concat(node));
-          const ck = visit_("key", node.key, visitor, path14);
+          path22 = Object.freeze(path22.concat(node));
+          const ck = visit_("key", node.key, visitor, path22);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path14);
+          const cv = visit_("value", node.value, visitor, path22);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path14) {
-      const ctrl = await callVisitor(key2, node, visitor, path14);
+    async function visitAsync_(key2, node, visitor, path22) {
+      const ctrl = await callVisitor(key2, node, visitor, path22);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path14, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path14);
+        replaceNode(key2, path22, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path22);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path14 = Object.freeze(path14.concat(node));
+          path22 = Object.freeze(path22.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path14);
+            const ci = await visitAsync_(i, node.items[i], visitor, path22);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path14 = Object.freeze(path14.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path14);
+          path22 = Object.freeze(path22.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path22);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path14);
+          const cv = await visitAsync_("value", node.value, visitor, path22);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path14) {
+    function callVisitor(key2, node, visitor, path22) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path14);
+        return visitor(key2, node, path22);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path14);
+        return visitor.Map?.(key2, node, path22);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path14);
+        return visitor.Seq?.(key2, node, path22);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path14);
+        return visitor.Pair?.(key2, node, path22);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path14);
+        return visitor.Scalar?.(key2, node, path22);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path14);
+        return visitor.Alias?.(key2, node, path22);
       return void 0;
     }
-    function replaceNode(key2, path14, node) {
-      const parent = path14[path14.length - 1];
+    function replaceNode(key2, path22, node) {
+      const parent = path22[path22.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node2 = require_Node();
-    function collectionFromPath(schema, path14, value) {
+    function collectionFromPath(schema, path22, value) {
       let v = value;
-      for (let i = path14.length - 1; i >= 0; --i) {
-        const k = path14[i];
+      for (let i = path22.length - 1; i >= 0; --i) {
+        const k = path22[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
+    var isEmptyPath = (path22) => path22 == null || typeof path22 === "object" && !!path22[Symbol.iterator]().next().done;
     var Collection2 = class extends Node2.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path14, value) {
-        if (isEmptyPath(path14))
+      addIn(path22, value) {
+        if (isEmptyPath(path22))
           this.add(value);
         else {
-          const [key2, ...rest] = path14;
+          const [key2, ...rest] = path22;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path14) {
-        const [key2, ...rest] = path14;
+      deleteIn(path22) {
+        const [key2, ...rest] = path22;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path14, keepScalar) {
-        const [key2, ...rest] = path14;
+      getIn(path22, keepScalar) {
+        const [key2, ...rest] = path22;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path14) {
-        const [key2, ...rest] = path14;
+      hasIn(path22) {
+        const [key2, ...rest] = path22;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path14, value) {
-        const [key2, ...rest] = path14;
+      setIn(path22, value) {
+        const [key2, ...rest] = path22;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path14, value) {
+      addIn(path22, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path14, value);
+          this.contents.addIn(path22, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path14) {
-        if (Collection2.isEmptyPath(path14)) {
+      deleteIn(path22) {
+        if (Collection2.isEmptyPath(path22)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path22) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path14, keepScalar) {
-        if (Collection2.isEmptyPath(path14))
+      getIn(path22, keepScalar) {
+        if (Collection2.isEmptyPath(path22))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path22, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path14) {
-        if (Collection2.isEmptyPath(path14))
+      hasIn(path22) {
+        if (Collection2.isEmptyPath(path22))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path22) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path14, value) {
-        if (Collection2.isEmptyPath(path14)) {
+      setIn(path22, value) {
+        if (Collection2.isEmptyPath(path22)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path14), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path22), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path14, value);
+          this.contents.setIn(path22, value);
         }
       }
       /**
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path14) => {
+    visit.itemAtPath = (cst, path22) => {
       let item = cst;
-      for (const [field, index] of path14) {
+      for (const [field, index] of path22) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path14) => {
-      const parent = visit.itemAtPath(cst, path14.slice(0, -1));
-      const field = path14[path14.length - 1][0];
+    visit.parentCollection = (cst, path22) => {
+      const parent = visit.itemAtPath(cst, path22.slice(0, -1));
+      const field = path22[path22.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path14, item, visitor) {
-      let ctrl = visitor(item, path14);
+    function _visit(path22, item, visitor) {
+      let ctrl = visitor(item, path22);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path14.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path22.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path14);
+            ctrl = ctrl(item, path22);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path22) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -9066,7 +9066,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -9150,7 +9150,7 @@ var require_cst = __commonJS({
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
     exports2.isCollection = isCollection;
-    exports2.isScalar = isScalar3;
+    exports2.isScalar = isScalar4;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
   }
@@ -9749,7 +9749,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
-    var LineCounter3 = class {
+    var LineCounter4 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -9772,7 +9772,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports2.LineCounter = LineCounter3;
+    exports2.LineCounter = LineCounter4;
   }
 });
 
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs8 = this.flowScalar(this.type);
+              const fs12 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start: start2, key: fs8, sep: [] });
+                map2.items.push({ start: start2, key: fs12, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs8);
+                this.stack.push(fs12);
               } else {
-                Object.assign(it, { key: fs8, sep: [] });
+                Object.assign(it, { key: fs12, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs8 = this.flowScalar(this.type);
+              const fs12 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs8, sep: [] });
+                fc.items.push({ start: [], key: fs12, sep: [] });
               else if (it.sep)
-                this.stack.push(fs8);
+                this.stack.push(fs12);
               else
-                Object.assign(it, { key: fs8, sep: [] });
+                Object.assign(it, { key: fs12, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10680,7 +10680,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument3(source, options = {}) {
+    function parseDocument4(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -10706,7 +10706,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument3(src, options);
+      const doc = parseDocument4(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -10742,7 +10742,7 @@ var require_public_api = __commonJS({
     }
     exports2.parse = parse3;
     exports2.parseAllDocuments = parseAllDocuments2;
-    exports2.parseDocument = parseDocument3;
+    exports2.parseDocument = parseDocument4;
     exports2.stringify = stringify2;
   }
 });
@@ -10855,9 +10855,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path14, message, options) {
-        super(`${path14}: ${message}`, options);
-        this.path = path14;
+      constructor(path22, message, options) {
+        super(`${path22}: ${message}`, options);
+        this.path = path22;
       }
       path;
       name = "IoError";
@@ -19227,7 +19227,7 @@ var require_rollgen_config = __commonJS({
   "src/spec/generated/rollgen-config.js"(exports2) {
     "use strict";
     exports2.validate = validate53;
-    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
     var schema78 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
     var func42 = Object.prototype.hasOwnProperty;
     var func2 = require_ucs2length().default;
@@ -19348,11 +19348,11 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data1.name !== void 0) {
-                  let data4 = data1.name;
+                if (data1.build !== void 0) {
+                  let data4 = data1.build;
                   if (typeof data4 === "string") {
-                    if (!pattern6.test(data4)) {
-                      const err10 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
+                    if (func2(data4) < 1) {
+                      const err10 = { instancePath: instancePath + "/apps/" + i0 + "/build", schemaPath: "#/properties/apps/items/properties/build/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err10];
                       } else {
@@ -19361,7 +19361,7 @@ var require_rollgen_config = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err11 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err11 = { instancePath: instancePath + "/apps/" + i0 + "/build", schemaPath: "#/properties/apps/items/properties/build/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err11];
                     } else {
@@ -19370,36 +19370,34 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
+                if (data1.name !== void 0) {
+                  let data5 = data1.name;
+                  if (typeof data5 === "string") {
+                    if (!pattern6.test(data5)) {
+                      const err12 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
+                      if (vErrors === null) {
+                        vErrors = [err12];
+                      } else {
+                        vErrors.push(err12);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err13 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err13];
+                    } else {
+                      vErrors.push(err13);
+                    }
+                    errors++;
+                  }
+                }
                 if (data1.gates !== void 0) {
-                  let data5 = data1.gates;
-                  if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-                    for (const key2 in data5) {
+                  let data6 = data1.gates;
+                  if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+                    for (const key2 in data6) {
                       if (!(key2 === "firstStep" || key2 === "unpaused")) {
-                        const err12 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err12];
-                        } else {
-                          vErrors.push(err12);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data5.firstStep !== void 0) {
-                      let data6 = data5.firstStep;
-                      if (!(data6 === "manual" || data6 === "automatic")) {
-                        const err13 = { instancePath: instancePath + "/apps/" + i0 + "/gates/firstStep", schemaPath: "#/properties/apps/items/properties/gates/properties/firstStep/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.firstStep.enum }, message: "must be equal to one of the allowed values" };
-                        if (vErrors === null) {
-                          vErrors = [err13];
-                        } else {
-                          vErrors.push(err13);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data5.unpaused !== void 0) {
-                      let data7 = data5.unpaused;
-                      if (!(data7 === "manual" || data7 === "automatic")) {
-                        const err14 = { instancePath: instancePath + "/apps/" + i0 + "/gates/unpaused", schemaPath: "#/properties/apps/items/properties/gates/properties/unpaused/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.unpaused.enum }, message: "must be equal to one of the allowed values" };
+                        const err14 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err14];
                         } else {
@@ -19408,51 +19406,57 @@ var require_rollgen_config = __commonJS({
                         errors++;
                       }
                     }
+                    if (data6.firstStep !== void 0) {
+                      let data7 = data6.firstStep;
+                      if (!(data7 === "manual" || data7 === "automatic")) {
+                        const err15 = { instancePath: instancePath + "/apps/" + i0 + "/gates/firstStep", schemaPath: "#/properties/apps/items/properties/gates/properties/firstStep/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.firstStep.enum }, message: "must be equal to one of the allowed values" };
+                        if (vErrors === null) {
+                          vErrors = [err15];
+                        } else {
+                          vErrors.push(err15);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data6.unpaused !== void 0) {
+                      let data8 = data6.unpaused;
+                      if (!(data8 === "manual" || data8 === "automatic")) {
+                        const err16 = { instancePath: instancePath + "/apps/" + i0 + "/gates/unpaused", schemaPath: "#/properties/apps/items/properties/gates/properties/unpaused/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.unpaused.enum }, message: "must be equal to one of the allowed values" };
+                        if (vErrors === null) {
+                          vErrors = [err16];
+                        } else {
+                          vErrors.push(err16);
+                        }
+                        errors++;
+                      }
+                    }
                   } else {
-                    const err15 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err17 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err15];
+                      vErrors = [err17];
                     } else {
-                      vErrors.push(err15);
+                      vErrors.push(err17);
                     }
                     errors++;
                   }
                 }
                 if (data1.removal !== void 0) {
-                  let data8 = data1.removal;
-                  if (!(data8 === "one-commit" || data8 === "two-commits")) {
-                    const err16 = { instancePath: instancePath + "/apps/" + i0 + "/removal", schemaPath: "#/properties/apps/items/properties/removal/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.removal.enum }, message: "must be equal to one of the allowed values" };
+                  let data9 = data1.removal;
+                  if (!(data9 === "one-commit" || data9 === "two-commits")) {
+                    const err18 = { instancePath: instancePath + "/apps/" + i0 + "/removal", schemaPath: "#/properties/apps/items/properties/removal/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.removal.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
-                      vErrors = [err16];
+                      vErrors = [err18];
                     } else {
-                      vErrors.push(err16);
+                      vErrors.push(err18);
                     }
                     errors++;
                   }
                 }
                 if (data1.trackLabel !== void 0) {
-                  let data9 = data1.trackLabel;
-                  if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-                    if (data9.key === void 0) {
-                      const err17 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "key" }, message: "must have required property 'key'" };
-                      if (vErrors === null) {
-                        vErrors = [err17];
-                      } else {
-                        vErrors.push(err17);
-                      }
-                      errors++;
-                    }
-                    if (data9.stable === void 0) {
-                      const err18 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "stable" }, message: "must have required property 'stable'" };
-                      if (vErrors === null) {
-                        vErrors = [err18];
-                      } else {
-                        vErrors.push(err18);
-                      }
-                      errors++;
-                    }
-                    if (data9.canary === void 0) {
-                      const err19 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "canary" }, message: "must have required property 'canary'" };
+                  let data10 = data1.trackLabel;
+                  if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                    if (data10.key === void 0) {
+                      const err19 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "key" }, message: "must have required property 'key'" };
                       if (vErrors === null) {
                         vErrors = [err19];
                       } else {
@@ -19460,31 +19464,27 @@ var require_rollgen_config = __commonJS({
                       }
                       errors++;
                     }
-                    for (const key3 in data9) {
-                      if (!(key3 === "key" || key3 === "stable" || key3 === "canary")) {
-                        const err20 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err20];
-                        } else {
-                          vErrors.push(err20);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data9.key !== void 0) {
-                      let data10 = data9.key;
-                      if (typeof data10 === "string") {
-                        if (func2(data10) < 1) {
-                          const err21 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                          if (vErrors === null) {
-                            vErrors = [err21];
-                          } else {
-                            vErrors.push(err21);
-                          }
-                          errors++;
-                        }
+                    if (data10.stable === void 0) {
+                      const err20 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "stable" }, message: "must have required property 'stable'" };
+                      if (vErrors === null) {
+                        vErrors = [err20];
                       } else {
-                        const err22 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        vErrors.push(err20);
+                      }
+                      errors++;
+                    }
+                    if (data10.canary === void 0) {
+                      const err21 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "canary" }, message: "must have required property 'canary'" };
+                      if (vErrors === null) {
+                        vErrors = [err21];
+                      } else {
+                        vErrors.push(err21);
+                      }
+                      errors++;
+                    }
+                    for (const key3 in data10) {
+                      if (!(key3 === "key" || key3 === "stable" || key3 === "canary")) {
+                        const err22 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err22];
                         } else {
@@ -19493,11 +19493,11 @@ var require_rollgen_config = __commonJS({
                         errors++;
                       }
                     }
-                    if (data9.stable !== void 0) {
-                      let data11 = data9.stable;
+                    if (data10.key !== void 0) {
+                      let data11 = data10.key;
                       if (typeof data11 === "string") {
                         if (func2(data11) < 1) {
-                          const err23 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err23 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
                             vErrors = [err23];
                           } else {
@@ -19506,7 +19506,7 @@ var require_rollgen_config = __commonJS({
                           errors++;
                         }
                       } else {
-                        const err24 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err24 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err24];
                         } else {
@@ -19515,11 +19515,11 @@ var require_rollgen_config = __commonJS({
                         errors++;
                       }
                     }
-                    if (data9.canary !== void 0) {
-                      let data12 = data9.canary;
+                    if (data10.stable !== void 0) {
+                      let data12 = data10.stable;
                       if (typeof data12 === "string") {
                         if (func2(data12) < 1) {
-                          const err25 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err25 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
                             vErrors = [err25];
                           } else {
@@ -19528,7 +19528,7 @@ var require_rollgen_config = __commonJS({
                           errors++;
                         }
                       } else {
-                        const err26 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err26 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err26];
                         } else {
@@ -19537,22 +19537,20 @@ var require_rollgen_config = __commonJS({
                         errors++;
                       }
                     }
-                  } else {
-                    const err27 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                    if (vErrors === null) {
-                      vErrors = [err27];
-                    } else {
-                      vErrors.push(err27);
-                    }
-                    errors++;
-                  }
-                }
-                if (data1.analysis !== void 0) {
-                  let data13 = data1.analysis;
-                  if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
-                    for (const key4 in data13) {
-                      if (!(key4 === "background" || key4 === "steps")) {
-                        const err28 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                    if (data10.canary !== void 0) {
+                      let data13 = data10.canary;
+                      if (typeof data13 === "string") {
+                        if (func2(data13) < 1) {
+                          const err27 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          if (vErrors === null) {
+                            vErrors = [err27];
+                          } else {
+                            vErrors.push(err27);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err28 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err28];
                         } else {
@@ -19561,79 +19559,81 @@ var require_rollgen_config = __commonJS({
                         errors++;
                       }
                     }
-                    if (data13.background !== void 0) {
-                      let data14 = data13.background;
-                      if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
-                        if (data14.templates === void 0) {
-                          const err29 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
+                  } else {
+                    const err29 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err29];
+                    } else {
+                      vErrors.push(err29);
+                    }
+                    errors++;
+                  }
+                }
+                if (data1.analysis !== void 0) {
+                  let data14 = data1.analysis;
+                  if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
+                    for (const key4 in data14) {
+                      if (!(key4 === "background" || key4 === "steps")) {
+                        const err30 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err30];
+                        } else {
+                          vErrors.push(err30);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data14.background !== void 0) {
+                      let data15 = data14.background;
+                      if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+                        if (data15.templates === void 0) {
+                          const err31 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
                           if (vErrors === null) {
-                            vErrors = [err29];
+                            vErrors = [err31];
                           } else {
-                            vErrors.push(err29);
+                            vErrors.push(err31);
                           }
                           errors++;
                         }
-                        for (const key5 in data14) {
+                        for (const key5 in data15) {
                           if (!(key5 === "templates" || key5 === "args" || key5 === "dryRun" || key5 === "startingStep")) {
-                            const err30 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+                            const err32 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
-                              vErrors = [err30];
+                              vErrors = [err32];
                             } else {
-                              vErrors.push(err30);
+                              vErrors.push(err32);
                             }
                             errors++;
                           }
                         }
-                        if (data14.templates !== void 0) {
-                          let data15 = data14.templates;
-                          if (Array.isArray(data15)) {
-                            if (data15.length < 1) {
-                              const err31 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                        if (data15.templates !== void 0) {
+                          let data16 = data15.templates;
+                          if (Array.isArray(data16)) {
+                            if (data16.length < 1) {
+                              const err33 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                               if (vErrors === null) {
-                                vErrors = [err31];
+                                vErrors = [err33];
                               } else {
-                                vErrors.push(err31);
+                                vErrors.push(err33);
                               }
                               errors++;
                             }
-                            const len1 = data15.length;
+                            const len1 = data16.length;
                             for (let i1 = 0; i1 < len1; i1++) {
-                              let data16 = data15[i1];
-                              if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-                                if (data16.templateName === void 0) {
-                                  const err32 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
+                              let data17 = data16[i1];
+                              if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+                                if (data17.templateName === void 0) {
+                                  const err34 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
                                   if (vErrors === null) {
-                                    vErrors = [err32];
+                                    vErrors = [err34];
                                   } else {
-                                    vErrors.push(err32);
+                                    vErrors.push(err34);
                                   }
                                   errors++;
                                 }
-                                for (const key6 in data16) {
+                                for (const key6 in data17) {
                                   if (!(key6 === "templateName" || key6 === "clusterScope")) {
-                                    const err33 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
-                                    if (vErrors === null) {
-                                      vErrors = [err33];
-                                    } else {
-                                      vErrors.push(err33);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                                if (data16.templateName !== void 0) {
-                                  let data17 = data16.templateName;
-                                  if (typeof data17 === "string") {
-                                    if (func2(data17) < 1) {
-                                      const err34 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                                      if (vErrors === null) {
-                                        vErrors = [err34];
-                                      } else {
-                                        vErrors.push(err34);
-                                      }
-                                      errors++;
-                                    }
-                                  } else {
-                                    const err35 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    const err35 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                                     if (vErrors === null) {
                                       vErrors = [err35];
                                     } else {
@@ -19642,90 +19642,89 @@ var require_rollgen_config = __commonJS({
                                     errors++;
                                   }
                                 }
-                                if (data16.clusterScope !== void 0) {
-                                  if (typeof data16.clusterScope !== "boolean") {
-                                    const err36 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                if (data17.templateName !== void 0) {
+                                  let data18 = data17.templateName;
+                                  if (typeof data18 === "string") {
+                                    if (func2(data18) < 1) {
+                                      const err36 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                      if (vErrors === null) {
+                                        vErrors = [err36];
+                                      } else {
+                                        vErrors.push(err36);
+                                      }
+                                      errors++;
+                                    }
+                                  } else {
+                                    const err37 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                     if (vErrors === null) {
-                                      vErrors = [err36];
+                                      vErrors = [err37];
                                     } else {
-                                      vErrors.push(err36);
+                                      vErrors.push(err37);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                                if (data17.clusterScope !== void 0) {
+                                  if (typeof data17.clusterScope !== "boolean") {
+                                    const err38 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                    if (vErrors === null) {
+                                      vErrors = [err38];
+                                    } else {
+                                      vErrors.push(err38);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err37 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                const err39 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                 if (vErrors === null) {
-                                  vErrors = [err37];
+                                  vErrors = [err39];
                                 } else {
-                                  vErrors.push(err37);
+                                  vErrors.push(err39);
                                 }
                                 errors++;
                               }
                             }
                           } else {
-                            const err38 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            const err40 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                             if (vErrors === null) {
-                              vErrors = [err38];
+                              vErrors = [err40];
                             } else {
-                              vErrors.push(err38);
+                              vErrors.push(err40);
                             }
                             errors++;
                           }
                         }
-                        if (data14.args !== void 0) {
-                          let data19 = data14.args;
-                          if (Array.isArray(data19)) {
-                            const len2 = data19.length;
+                        if (data15.args !== void 0) {
+                          let data20 = data15.args;
+                          if (Array.isArray(data20)) {
+                            const len2 = data20.length;
                             for (let i2 = 0; i2 < len2; i2++) {
-                              let data20 = data19[i2];
-                              if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-                                if (data20.name === void 0) {
-                                  const err39 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                              let data21 = data20[i2];
+                              if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
+                                if (data21.name === void 0) {
+                                  const err41 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
                                   if (vErrors === null) {
-                                    vErrors = [err39];
+                                    vErrors = [err41];
                                   } else {
-                                    vErrors.push(err39);
+                                    vErrors.push(err41);
                                   }
                                   errors++;
                                 }
-                                if (data20.name !== void 0) {
-                                  let data21 = data20.name;
-                                  if (typeof data21 === "string") {
-                                    if (func2(data21) < 1) {
-                                      const err40 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                if (data21.name !== void 0) {
+                                  let data22 = data21.name;
+                                  if (typeof data22 === "string") {
+                                    if (func2(data22) < 1) {
+                                      const err42 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                                       if (vErrors === null) {
-                                        vErrors = [err40];
+                                        vErrors = [err42];
                                       } else {
-                                        vErrors.push(err40);
+                                        vErrors.push(err42);
                                       }
                                       errors++;
                                     }
                                   } else {
-                                    const err41 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                    if (vErrors === null) {
-                                      vErrors = [err41];
-                                    } else {
-                                      vErrors.push(err41);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                                if (data20.value !== void 0) {
-                                  if (typeof data20.value !== "string") {
-                                    const err42 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                    if (vErrors === null) {
-                                      vErrors = [err42];
-                                    } else {
-                                      vErrors.push(err42);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                                if (data20.valueFrom !== void 0) {
-                                  let data23 = data20.valueFrom;
-                                  if (!(data23 && typeof data23 == "object" && !Array.isArray(data23))) {
-                                    const err43 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    const err43 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                     if (vErrors === null) {
                                       vErrors = [err43];
                                     } else {
@@ -19734,126 +19733,121 @@ var require_rollgen_config = __commonJS({
                                     errors++;
                                   }
                                 }
-                              } else {
-                                const err44 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                                if (vErrors === null) {
-                                  vErrors = [err44];
-                                } else {
-                                  vErrors.push(err44);
-                                }
-                                errors++;
-                              }
-                            }
-                          } else {
-                            const err45 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                            if (vErrors === null) {
-                              vErrors = [err45];
-                            } else {
-                              vErrors.push(err45);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data14.dryRun !== void 0) {
-                          let data24 = data14.dryRun;
-                          if (Array.isArray(data24)) {
-                            const len3 = data24.length;
-                            for (let i3 = 0; i3 < len3; i3++) {
-                              let data25 = data24[i3];
-                              if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
-                                if (data25.metricName === void 0) {
-                                  const err46 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
-                                  if (vErrors === null) {
-                                    vErrors = [err46];
-                                  } else {
-                                    vErrors.push(err46);
-                                  }
-                                  errors++;
-                                }
-                                if (data25.metricName !== void 0) {
-                                  let data26 = data25.metricName;
-                                  if (typeof data26 === "string") {
-                                    if (func2(data26) < 1) {
-                                      const err47 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                                      if (vErrors === null) {
-                                        vErrors = [err47];
-                                      } else {
-                                        vErrors.push(err47);
-                                      }
-                                      errors++;
-                                    }
-                                  } else {
-                                    const err48 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                if (data21.value !== void 0) {
+                                  if (typeof data21.value !== "string") {
+                                    const err44 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                     if (vErrors === null) {
-                                      vErrors = [err48];
+                                      vErrors = [err44];
                                     } else {
-                                      vErrors.push(err48);
+                                      vErrors.push(err44);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                                if (data21.valueFrom !== void 0) {
+                                  let data24 = data21.valueFrom;
+                                  if (!(data24 && typeof data24 == "object" && !Array.isArray(data24))) {
+                                    const err45 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    if (vErrors === null) {
+                                      vErrors = [err45];
+                                    } else {
+                                      vErrors.push(err45);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err49 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                const err46 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                 if (vErrors === null) {
-                                  vErrors = [err49];
+                                  vErrors = [err46];
                                 } else {
-                                  vErrors.push(err49);
+                                  vErrors.push(err46);
                                 }
                                 errors++;
                               }
                             }
                           } else {
-                            const err50 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            const err47 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                             if (vErrors === null) {
-                              vErrors = [err50];
+                              vErrors = [err47];
                             } else {
-                              vErrors.push(err50);
+                              vErrors.push(err47);
                             }
                             errors++;
                           }
                         }
-                        if (data14.startingStep !== void 0) {
-                          let data27 = data14.startingStep;
-                          if (!(typeof data27 == "number" && (!(data27 % 1) && !isNaN(data27)))) {
-                            const err51 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                            if (vErrors === null) {
-                              vErrors = [err51];
-                            } else {
-                              vErrors.push(err51);
-                            }
-                            errors++;
-                          }
-                          if (typeof data27 == "number") {
-                            if (data27 < 1 || isNaN(data27)) {
-                              const err52 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-                              if (vErrors === null) {
-                                vErrors = [err52];
+                        if (data15.dryRun !== void 0) {
+                          let data25 = data15.dryRun;
+                          if (Array.isArray(data25)) {
+                            const len3 = data25.length;
+                            for (let i3 = 0; i3 < len3; i3++) {
+                              let data26 = data25[i3];
+                              if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
+                                if (data26.metricName === void 0) {
+                                  const err48 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
+                                  if (vErrors === null) {
+                                    vErrors = [err48];
+                                  } else {
+                                    vErrors.push(err48);
+                                  }
+                                  errors++;
+                                }
+                                if (data26.metricName !== void 0) {
+                                  let data27 = data26.metricName;
+                                  if (typeof data27 === "string") {
+                                    if (func2(data27) < 1) {
+                                      const err49 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                      if (vErrors === null) {
+                                        vErrors = [err49];
+                                      } else {
+                                        vErrors.push(err49);
+                                      }
+                                      errors++;
+                                    }
+                                  } else {
+                                    const err50 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    if (vErrors === null) {
+                                      vErrors = [err50];
+                                    } else {
+                                      vErrors.push(err50);
+                                    }
+                                    errors++;
+                                  }
+                                }
                               } else {
-                                vErrors.push(err52);
+                                const err51 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                if (vErrors === null) {
+                                  vErrors = [err51];
+                                } else {
+                                  vErrors.push(err51);
+                                }
+                                errors++;
                               }
-                              errors++;
                             }
+                          } else {
+                            const err52 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            if (vErrors === null) {
+                              vErrors = [err52];
+                            } else {
+                              vErrors.push(err52);
+                            }
+                            errors++;
                           }
                         }
-                      } else {
-                        const err53 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                        if (vErrors === null) {
-                          vErrors = [err53];
-                        } else {
-                          vErrors.push(err53);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data13.steps !== void 0) {
-                      let data28 = data13.steps;
-                      if (Array.isArray(data28)) {
-                        const len4 = data28.length;
-                        for (let i4 = 0; i4 < len4; i4++) {
-                          let data29 = data28[i4];
-                          if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
-                            if (data29.step === void 0) {
-                              const err54 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "step" }, message: "must have required property 'step'" };
+                        if (data15.startingStep !== void 0) {
+                          let data28 = data15.startingStep;
+                          if (!(typeof data28 == "number" && (!(data28 % 1) && !isNaN(data28)))) {
+                            const err53 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            if (vErrors === null) {
+                              vErrors = [err53];
+                            } else {
+                              vErrors.push(err53);
+                            }
+                            errors++;
+                          }
+                          if (typeof data28 == "number") {
+                            if (data28 < 1 || isNaN(data28)) {
+                              const err54 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
                               if (vErrors === null) {
                                 vErrors = [err54];
                               } else {
@@ -19861,76 +19855,82 @@ var require_rollgen_config = __commonJS({
                               }
                               errors++;
                             }
-                            if (data29.templates === void 0) {
-                              const err55 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
+                          }
+                        }
+                      } else {
+                        const err55 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err55];
+                        } else {
+                          vErrors.push(err55);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data14.steps !== void 0) {
+                      let data29 = data14.steps;
+                      if (Array.isArray(data29)) {
+                        const len4 = data29.length;
+                        for (let i4 = 0; i4 < len4; i4++) {
+                          let data30 = data29[i4];
+                          if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
+                            if (data30.step === void 0) {
+                              const err56 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "step" }, message: "must have required property 'step'" };
                               if (vErrors === null) {
-                                vErrors = [err55];
+                                vErrors = [err56];
                               } else {
-                                vErrors.push(err55);
+                                vErrors.push(err56);
                               }
                               errors++;
                             }
-                            for (const key7 in data29) {
+                            if (data30.templates === void 0) {
+                              const err57 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
+                              if (vErrors === null) {
+                                vErrors = [err57];
+                              } else {
+                                vErrors.push(err57);
+                              }
+                              errors++;
+                            }
+                            for (const key7 in data30) {
                               if (!(key7 === "templates" || key7 === "args" || key7 === "dryRun" || key7 === "step")) {
-                                const err56 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
+                                const err58 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
                                 if (vErrors === null) {
-                                  vErrors = [err56];
+                                  vErrors = [err58];
                                 } else {
-                                  vErrors.push(err56);
+                                  vErrors.push(err58);
                                 }
                                 errors++;
                               }
                             }
-                            if (data29.templates !== void 0) {
-                              let data30 = data29.templates;
-                              if (Array.isArray(data30)) {
-                                if (data30.length < 1) {
-                                  const err57 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                            if (data30.templates !== void 0) {
+                              let data31 = data30.templates;
+                              if (Array.isArray(data31)) {
+                                if (data31.length < 1) {
+                                  const err59 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                                   if (vErrors === null) {
-                                    vErrors = [err57];
+                                    vErrors = [err59];
                                   } else {
-                                    vErrors.push(err57);
+                                    vErrors.push(err59);
                                   }
                                   errors++;
                                 }
-                                const len5 = data30.length;
+                                const len5 = data31.length;
                                 for (let i5 = 0; i5 < len5; i5++) {
-                                  let data31 = data30[i5];
-                                  if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
-                                    if (data31.templateName === void 0) {
-                                      const err58 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
+                                  let data32 = data31[i5];
+                                  if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
+                                    if (data32.templateName === void 0) {
+                                      const err60 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
                                       if (vErrors === null) {
-                                        vErrors = [err58];
+                                        vErrors = [err60];
                                       } else {
-                                        vErrors.push(err58);
+                                        vErrors.push(err60);
                                       }
                                       errors++;
                                     }
-                                    for (const key8 in data31) {
+                                    for (const key8 in data32) {
                                       if (!(key8 === "templateName" || key8 === "clusterScope")) {
-                                        const err59 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
-                                        if (vErrors === null) {
-                                          vErrors = [err59];
-                                        } else {
-                                          vErrors.push(err59);
-                                        }
-                                        errors++;
-                                      }
-                                    }
-                                    if (data31.templateName !== void 0) {
-                                      let data32 = data31.templateName;
-                                      if (typeof data32 === "string") {
-                                        if (func2(data32) < 1) {
-                                          const err60 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                                          if (vErrors === null) {
-                                            vErrors = [err60];
-                                          } else {
-                                            vErrors.push(err60);
-                                          }
-                                          errors++;
-                                        }
-                                      } else {
-                                        const err61 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        const err61 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
                                         if (vErrors === null) {
                                           vErrors = [err61];
                                         } else {
@@ -19939,90 +19939,89 @@ var require_rollgen_config = __commonJS({
                                         errors++;
                                       }
                                     }
-                                    if (data31.clusterScope !== void 0) {
-                                      if (typeof data31.clusterScope !== "boolean") {
-                                        const err62 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                    if (data32.templateName !== void 0) {
+                                      let data33 = data32.templateName;
+                                      if (typeof data33 === "string") {
+                                        if (func2(data33) < 1) {
+                                          const err62 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                          if (vErrors === null) {
+                                            vErrors = [err62];
+                                          } else {
+                                            vErrors.push(err62);
+                                          }
+                                          errors++;
+                                        }
+                                      } else {
+                                        const err63 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                         if (vErrors === null) {
-                                          vErrors = [err62];
+                                          vErrors = [err63];
                                         } else {
-                                          vErrors.push(err62);
+                                          vErrors.push(err63);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                    if (data32.clusterScope !== void 0) {
+                                      if (typeof data32.clusterScope !== "boolean") {
+                                        const err64 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                        if (vErrors === null) {
+                                          vErrors = [err64];
+                                        } else {
+                                          vErrors.push(err64);
                                         }
                                         errors++;
                                       }
                                     }
                                   } else {
-                                    const err63 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    const err65 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                     if (vErrors === null) {
-                                      vErrors = [err63];
+                                      vErrors = [err65];
                                     } else {
-                                      vErrors.push(err63);
+                                      vErrors.push(err65);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err64 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                                const err66 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                                 if (vErrors === null) {
-                                  vErrors = [err64];
+                                  vErrors = [err66];
                                 } else {
-                                  vErrors.push(err64);
+                                  vErrors.push(err66);
                                 }
                                 errors++;
                               }
                             }
-                            if (data29.args !== void 0) {
-                              let data34 = data29.args;
-                              if (Array.isArray(data34)) {
-                                const len6 = data34.length;
+                            if (data30.args !== void 0) {
+                              let data35 = data30.args;
+                              if (Array.isArray(data35)) {
+                                const len6 = data35.length;
                                 for (let i6 = 0; i6 < len6; i6++) {
-                                  let data35 = data34[i6];
-                                  if (data35 && typeof data35 == "object" && !Array.isArray(data35)) {
-                                    if (data35.name === void 0) {
-                                      const err65 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                                  let data36 = data35[i6];
+                                  if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
+                                    if (data36.name === void 0) {
+                                      const err67 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
                                       if (vErrors === null) {
-                                        vErrors = [err65];
+                                        vErrors = [err67];
                                       } else {
-                                        vErrors.push(err65);
+                                        vErrors.push(err67);
                                       }
                                       errors++;
                                     }
-                                    if (data35.name !== void 0) {
-                                      let data36 = data35.name;
-                                      if (typeof data36 === "string") {
-                                        if (func2(data36) < 1) {
-                                          const err66 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                    if (data36.name !== void 0) {
+                                      let data37 = data36.name;
+                                      if (typeof data37 === "string") {
+                                        if (func2(data37) < 1) {
+                                          const err68 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                                           if (vErrors === null) {
-                                            vErrors = [err66];
+                                            vErrors = [err68];
                                           } else {
-                                            vErrors.push(err66);
+                                            vErrors.push(err68);
                                           }
                                           errors++;
                                         }
                                       } else {
-                                        const err67 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                        if (vErrors === null) {
-                                          vErrors = [err67];
-                                        } else {
-                                          vErrors.push(err67);
-                                        }
-                                        errors++;
-                                      }
-                                    }
-                                    if (data35.value !== void 0) {
-                                      if (typeof data35.value !== "string") {
-                                        const err68 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                        if (vErrors === null) {
-                                          vErrors = [err68];
-                                        } else {
-                                          vErrors.push(err68);
-                                        }
-                                        errors++;
-                                      }
-                                    }
-                                    if (data35.valueFrom !== void 0) {
-                                      let data38 = data35.valueFrom;
-                                      if (!(data38 && typeof data38 == "object" && !Array.isArray(data38))) {
-                                        const err69 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                        const err69 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                         if (vErrors === null) {
                                           vErrors = [err69];
                                         } else {
@@ -20031,143 +20030,142 @@ var require_rollgen_config = __commonJS({
                                         errors++;
                                       }
                                     }
-                                  } else {
-                                    const err70 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                                    if (vErrors === null) {
-                                      vErrors = [err70];
-                                    } else {
-                                      vErrors.push(err70);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                              } else {
-                                const err71 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                                if (vErrors === null) {
-                                  vErrors = [err71];
-                                } else {
-                                  vErrors.push(err71);
-                                }
-                                errors++;
-                              }
-                            }
-                            if (data29.dryRun !== void 0) {
-                              let data39 = data29.dryRun;
-                              if (Array.isArray(data39)) {
-                                const len7 = data39.length;
-                                for (let i7 = 0; i7 < len7; i7++) {
-                                  let data40 = data39[i7];
-                                  if (data40 && typeof data40 == "object" && !Array.isArray(data40)) {
-                                    if (data40.metricName === void 0) {
-                                      const err72 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
-                                      if (vErrors === null) {
-                                        vErrors = [err72];
-                                      } else {
-                                        vErrors.push(err72);
-                                      }
-                                      errors++;
-                                    }
-                                    if (data40.metricName !== void 0) {
-                                      let data41 = data40.metricName;
-                                      if (typeof data41 === "string") {
-                                        if (func2(data41) < 1) {
-                                          const err73 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                                          if (vErrors === null) {
-                                            vErrors = [err73];
-                                          } else {
-                                            vErrors.push(err73);
-                                          }
-                                          errors++;
-                                        }
-                                      } else {
-                                        const err74 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    if (data36.value !== void 0) {
+                                      if (typeof data36.value !== "string") {
+                                        const err70 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                         if (vErrors === null) {
-                                          vErrors = [err74];
+                                          vErrors = [err70];
                                         } else {
-                                          vErrors.push(err74);
+                                          vErrors.push(err70);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                    if (data36.valueFrom !== void 0) {
+                                      let data39 = data36.valueFrom;
+                                      if (!(data39 && typeof data39 == "object" && !Array.isArray(data39))) {
+                                        const err71 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                        if (vErrors === null) {
+                                          vErrors = [err71];
+                                        } else {
+                                          vErrors.push(err71);
                                         }
                                         errors++;
                                       }
                                     }
                                   } else {
-                                    const err75 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    const err72 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                     if (vErrors === null) {
-                                      vErrors = [err75];
+                                      vErrors = [err72];
                                     } else {
-                                      vErrors.push(err75);
+                                      vErrors.push(err72);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err76 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                                const err73 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                                 if (vErrors === null) {
-                                  vErrors = [err76];
+                                  vErrors = [err73];
                                 } else {
-                                  vErrors.push(err76);
+                                  vErrors.push(err73);
                                 }
                                 errors++;
                               }
                             }
-                            if (data29.step !== void 0) {
-                              let data42 = data29.step;
-                              if (!(typeof data42 == "number" && (!(data42 % 1) && !isNaN(data42)))) {
-                                const err77 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            if (data30.dryRun !== void 0) {
+                              let data40 = data30.dryRun;
+                              if (Array.isArray(data40)) {
+                                const len7 = data40.length;
+                                for (let i7 = 0; i7 < len7; i7++) {
+                                  let data41 = data40[i7];
+                                  if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
+                                    if (data41.metricName === void 0) {
+                                      const err74 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
+                                      if (vErrors === null) {
+                                        vErrors = [err74];
+                                      } else {
+                                        vErrors.push(err74);
+                                      }
+                                      errors++;
+                                    }
+                                    if (data41.metricName !== void 0) {
+                                      let data42 = data41.metricName;
+                                      if (typeof data42 === "string") {
+                                        if (func2(data42) < 1) {
+                                          const err75 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                          if (vErrors === null) {
+                                            vErrors = [err75];
+                                          } else {
+                                            vErrors.push(err75);
+                                          }
+                                          errors++;
+                                        }
+                                      } else {
+                                        const err76 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        if (vErrors === null) {
+                                          vErrors = [err76];
+                                        } else {
+                                          vErrors.push(err76);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                  } else {
+                                    const err77 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    if (vErrors === null) {
+                                      vErrors = [err77];
+                                    } else {
+                                      vErrors.push(err77);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                              } else {
+                                const err78 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                                 if (vErrors === null) {
-                                  vErrors = [err77];
+                                  vErrors = [err78];
                                 } else {
-                                  vErrors.push(err77);
+                                  vErrors.push(err78);
                                 }
                                 errors++;
                               }
-                              if (typeof data42 == "number") {
-                                if (data42 < 1 || isNaN(data42)) {
-                                  const err78 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                            }
+                            if (data30.step !== void 0) {
+                              let data43 = data30.step;
+                              if (!(typeof data43 == "number" && (!(data43 % 1) && !isNaN(data43)))) {
+                                const err79 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                                if (vErrors === null) {
+                                  vErrors = [err79];
+                                } else {
+                                  vErrors.push(err79);
+                                }
+                                errors++;
+                              }
+                              if (typeof data43 == "number") {
+                                if (data43 < 1 || isNaN(data43)) {
+                                  const err80 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
                                   if (vErrors === null) {
-                                    vErrors = [err78];
+                                    vErrors = [err80];
                                   } else {
-                                    vErrors.push(err78);
+                                    vErrors.push(err80);
                                   }
                                   errors++;
                                 }
                               }
                             }
                           } else {
-                            const err79 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                            const err81 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                             if (vErrors === null) {
-                              vErrors = [err79];
+                              vErrors = [err81];
                             } else {
-                              vErrors.push(err79);
+                              vErrors.push(err81);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err80 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                        if (vErrors === null) {
-                          vErrors = [err80];
-                        } else {
-                          vErrors.push(err80);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err81 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                    if (vErrors === null) {
-                      vErrors = [err81];
-                    } else {
-                      vErrors.push(err81);
-                    }
-                    errors++;
-                  }
-                }
-                if (data1.health !== void 0) {
-                  let data43 = data1.health;
-                  if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
-                    for (const key9 in data43) {
-                      if (!(key9 === "statuses" || key9 === "checkRuns" || key9 === "argocd")) {
-                        const err82 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+                        const err82 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
                           vErrors = [err82];
                         } else {
@@ -20176,57 +20174,81 @@ var require_rollgen_config = __commonJS({
                         errors++;
                       }
                     }
-                    if (data43.statuses !== void 0) {
-                      let data44 = data43.statuses;
-                      if (Array.isArray(data44)) {
-                        const len8 = data44.length;
+                  } else {
+                    const err83 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err83];
+                    } else {
+                      vErrors.push(err83);
+                    }
+                    errors++;
+                  }
+                }
+                if (data1.health !== void 0) {
+                  let data44 = data1.health;
+                  if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+                    for (const key9 in data44) {
+                      if (!(key9 === "statuses" || key9 === "checkRuns" || key9 === "argocd")) {
+                        const err84 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err84];
+                        } else {
+                          vErrors.push(err84);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data44.statuses !== void 0) {
+                      let data45 = data44.statuses;
+                      if (Array.isArray(data45)) {
+                        const len8 = data45.length;
                         for (let i8 = 0; i8 < len8; i8++) {
-                          let data45 = data44[i8];
-                          if (typeof data45 === "string") {
-                            if (func2(data45) > 255) {
-                              const err83 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                          let data46 = data45[i8];
+                          if (typeof data46 === "string") {
+                            if (func2(data46) > 255) {
+                              const err85 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                               if (vErrors === null) {
-                                vErrors = [err83];
+                                vErrors = [err85];
                               } else {
-                                vErrors.push(err83);
+                                vErrors.push(err85);
                               }
                               errors++;
                             }
-                            if (func2(data45) < 1) {
-                              const err84 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                            if (func2(data46) < 1) {
+                              const err86 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                               if (vErrors === null) {
-                                vErrors = [err84];
+                                vErrors = [err86];
                               } else {
-                                vErrors.push(err84);
+                                vErrors.push(err86);
                               }
                               errors++;
                             }
                           } else {
-                            const err85 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err87 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err85];
+                              vErrors = [err87];
                             } else {
-                              vErrors.push(err85);
+                              vErrors.push(err87);
                             }
                             errors++;
                           }
                         }
-                        let i9 = data44.length;
+                        let i9 = data45.length;
                         let j0;
                         if (i9 > 1) {
                           const indices0 = {};
                           for (; i9--; ) {
-                            let item0 = data44[i9];
+                            let item0 = data45[i9];
                             if (typeof item0 !== "string") {
                               continue;
                             }
                             if (typeof indices0[item0] == "number") {
                               j0 = indices0[item0];
-                              const err86 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i9, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i9 + " are identical)" };
+                              const err88 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i9, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i9 + " are identical)" };
                               if (vErrors === null) {
-                                vErrors = [err86];
+                                vErrors = [err88];
                               } else {
-                                vErrors.push(err86);
+                                vErrors.push(err88);
                               }
                               errors++;
                               break;
@@ -20235,66 +20257,66 @@ var require_rollgen_config = __commonJS({
                           }
                         }
                       } else {
-                        const err87 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err89 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err87];
+                          vErrors = [err89];
                         } else {
-                          vErrors.push(err87);
+                          vErrors.push(err89);
                         }
                         errors++;
                       }
                     }
-                    if (data43.checkRuns !== void 0) {
-                      let data46 = data43.checkRuns;
-                      if (Array.isArray(data46)) {
-                        const len9 = data46.length;
+                    if (data44.checkRuns !== void 0) {
+                      let data47 = data44.checkRuns;
+                      if (Array.isArray(data47)) {
+                        const len9 = data47.length;
                         for (let i10 = 0; i10 < len9; i10++) {
-                          let data47 = data46[i10];
-                          if (typeof data47 === "string") {
-                            if (func2(data47) > 255) {
-                              const err88 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                          let data48 = data47[i10];
+                          if (typeof data48 === "string") {
+                            if (func2(data48) > 255) {
+                              const err90 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                               if (vErrors === null) {
-                                vErrors = [err88];
+                                vErrors = [err90];
                               } else {
-                                vErrors.push(err88);
+                                vErrors.push(err90);
                               }
                               errors++;
                             }
-                            if (func2(data47) < 1) {
-                              const err89 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                            if (func2(data48) < 1) {
+                              const err91 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                               if (vErrors === null) {
-                                vErrors = [err89];
+                                vErrors = [err91];
                               } else {
-                                vErrors.push(err89);
+                                vErrors.push(err91);
                               }
                               errors++;
                             }
                           } else {
-                            const err90 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err92 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err90];
+                              vErrors = [err92];
                             } else {
-                              vErrors.push(err90);
+                              vErrors.push(err92);
                             }
                             errors++;
                           }
                         }
-                        let i11 = data46.length;
+                        let i11 = data47.length;
                         let j1;
                         if (i11 > 1) {
                           const indices1 = {};
                           for (; i11--; ) {
-                            let item1 = data46[i11];
+                            let item1 = data47[i11];
                             if (typeof item1 !== "string") {
                               continue;
                             }
                             if (typeof indices1[item1] == "number") {
                               j1 = indices1[item1];
-                              const err91 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i11, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i11 + " are identical)" };
+                              const err93 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i11, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i11 + " are identical)" };
                               if (vErrors === null) {
-                                vErrors = [err91];
+                                vErrors = [err93];
                               } else {
-                                vErrors.push(err91);
+                                vErrors.push(err93);
                               }
                               errors++;
                               break;
@@ -20303,52 +20325,30 @@ var require_rollgen_config = __commonJS({
                           }
                         }
                       } else {
-                        const err92 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err94 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err92];
+                          vErrors = [err94];
                         } else {
-                          vErrors.push(err92);
+                          vErrors.push(err94);
                         }
                         errors++;
                       }
                     }
-                    if (data43.argocd !== void 0) {
-                      let data48 = data43.argocd;
-                      if (data48 && typeof data48 == "object" && !Array.isArray(data48)) {
-                        if (data48.server === void 0) {
-                          const err93 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                    if (data44.argocd !== void 0) {
+                      let data49 = data44.argocd;
+                      if (data49 && typeof data49 == "object" && !Array.isArray(data49)) {
+                        if (data49.server === void 0) {
+                          const err95 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
                           if (vErrors === null) {
-                            vErrors = [err93];
+                            vErrors = [err95];
                           } else {
-                            vErrors.push(err93);
+                            vErrors.push(err95);
                           }
                           errors++;
                         }
-                        for (const key10 in data48) {
+                        for (const key10 in data49) {
                           if (!(key10 === "server" || key10 === "application" || key10 === "tokenEnv")) {
-                            const err94 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
-                            if (vErrors === null) {
-                              vErrors = [err94];
-                            } else {
-                              vErrors.push(err94);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data48.server !== void 0) {
-                          let data49 = data48.server;
-                          if (typeof data49 === "string") {
-                            if (!pattern7.test(data49)) {
-                              const err95 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
-                              if (vErrors === null) {
-                                vErrors = [err95];
-                              } else {
-                                vErrors.push(err95);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err96 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err96 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
                               vErrors = [err96];
                             } else {
@@ -20357,11 +20357,11 @@ var require_rollgen_config = __commonJS({
                             errors++;
                           }
                         }
-                        if (data48.application !== void 0) {
-                          let data50 = data48.application;
+                        if (data49.server !== void 0) {
+                          let data50 = data49.server;
                           if (typeof data50 === "string") {
-                            if (func2(data50) < 1) {
-                              const err97 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                            if (!pattern7.test(data50)) {
+                              const err97 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                               if (vErrors === null) {
                                 vErrors = [err97];
                               } else {
@@ -20370,7 +20370,7 @@ var require_rollgen_config = __commonJS({
                               errors++;
                             }
                           } else {
-                            const err98 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err98 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
                               vErrors = [err98];
                             } else {
@@ -20379,11 +20379,11 @@ var require_rollgen_config = __commonJS({
                             errors++;
                           }
                         }
-                        if (data48.tokenEnv !== void 0) {
-                          let data51 = data48.tokenEnv;
+                        if (data49.application !== void 0) {
+                          let data51 = data49.application;
                           if (typeof data51 === "string") {
-                            if (!pattern8.test(data51)) {
-                              const err99 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                            if (func2(data51) < 1) {
+                              const err99 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                               if (vErrors === null) {
                                 vErrors = [err99];
                               } else {
@@ -20392,7 +20392,7 @@ var require_rollgen_config = __commonJS({
                               errors++;
                             }
                           } else {
-                            const err100 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err100 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
                               vErrors = [err100];
                             } else {
@@ -20401,64 +20401,62 @@ var require_rollgen_config = __commonJS({
                             errors++;
                           }
                         }
+                        if (data49.tokenEnv !== void 0) {
+                          let data52 = data49.tokenEnv;
+                          if (typeof data52 === "string") {
+                            if (!pattern8.test(data52)) {
+                              const err101 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                              if (vErrors === null) {
+                                vErrors = [err101];
+                              } else {
+                                vErrors.push(err101);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err102 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err102];
+                            } else {
+                              vErrors.push(err102);
+                            }
+                            errors++;
+                          }
+                        }
                       } else {
-                        const err101 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err103 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err101];
+                          vErrors = [err103];
                         } else {
-                          vErrors.push(err101);
+                          vErrors.push(err103);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err102 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err104 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err102];
+                      vErrors = [err104];
                     } else {
-                      vErrors.push(err102);
+                      vErrors.push(err104);
                     }
                     errors++;
                   }
                 }
                 if (data1.onFailure !== void 0) {
-                  let data52 = data1.onFailure;
-                  if (!(data52 === "abort" || data52 === "hold")) {
-                    const err103 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+                  let data53 = data1.onFailure;
+                  if (!(data53 === "abort" || data53 === "hold")) {
+                    const err105 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
-                      vErrors = [err103];
+                      vErrors = [err105];
                     } else {
-                      vErrors.push(err103);
+                      vErrors.push(err105);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err104 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err104];
-                } else {
-                  vErrors.push(err104);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err105 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-            if (vErrors === null) {
-              vErrors = [err105];
-            } else {
-              vErrors.push(err105);
-            }
-            errors++;
-          }
-        }
-        if (data.pr !== void 0) {
-          let data53 = data.pr;
-          if (data53 && typeof data53 == "object" && !Array.isArray(data53)) {
-            for (const key11 in data53) {
-              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod")) {
-                const err106 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
+                const err106 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err106];
                 } else {
@@ -20467,20 +20465,22 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-            if (data53.base !== void 0) {
-              let data54 = data53.base;
-              if (typeof data54 === "string") {
-                if (func2(data54) < 1) {
-                  const err107 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err107];
-                  } else {
-                    vErrors.push(err107);
-                  }
-                  errors++;
-                }
-              } else {
-                const err108 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          } else {
+            const err107 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err107];
+            } else {
+              vErrors.push(err107);
+            }
+            errors++;
+          }
+        }
+        if (data.pr !== void 0) {
+          let data54 = data.pr;
+          if (data54 && typeof data54 == "object" && !Array.isArray(data54)) {
+            for (const key11 in data54) {
+              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod")) {
+                const err108 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err108];
                 } else {
@@ -20489,11 +20489,11 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-            if (data53.titleTemplate !== void 0) {
-              let data55 = data53.titleTemplate;
+            if (data54.base !== void 0) {
+              let data55 = data54.base;
               if (typeof data55 === "string") {
                 if (func2(data55) < 1) {
-                  const err109 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err109 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err109];
                   } else {
@@ -20502,7 +20502,7 @@ var require_rollgen_config = __commonJS({
                   errors++;
                 }
               } else {
-                const err110 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err110 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err110];
                 } else {
@@ -20511,11 +20511,11 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-            if (data53.bodyTemplate !== void 0) {
-              let data56 = data53.bodyTemplate;
+            if (data54.titleTemplate !== void 0) {
+              let data56 = data54.titleTemplate;
               if (typeof data56 === "string") {
                 if (func2(data56) < 1) {
-                  const err111 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err111 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err111];
                   } else {
@@ -20524,7 +20524,7 @@ var require_rollgen_config = __commonJS({
                   errors++;
                 }
               } else {
-                const err112 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err112 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err112];
                 } else {
@@ -20533,57 +20533,79 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-            if (data53.labels !== void 0) {
-              let data57 = data53.labels;
-              if (Array.isArray(data57)) {
-                const len10 = data57.length;
+            if (data54.bodyTemplate !== void 0) {
+              let data57 = data54.bodyTemplate;
+              if (typeof data57 === "string") {
+                if (func2(data57) < 1) {
+                  const err113 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err113];
+                  } else {
+                    vErrors.push(err113);
+                  }
+                  errors++;
+                }
+              } else {
+                const err114 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err114];
+                } else {
+                  vErrors.push(err114);
+                }
+                errors++;
+              }
+            }
+            if (data54.labels !== void 0) {
+              let data58 = data54.labels;
+              if (Array.isArray(data58)) {
+                const len10 = data58.length;
                 for (let i12 = 0; i12 < len10; i12++) {
-                  let data58 = data57[i12];
-                  if (typeof data58 === "string") {
-                    if (func2(data58) > 50) {
-                      const err113 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                  let data59 = data58[i12];
+                  if (typeof data59 === "string") {
+                    if (func2(data59) > 50) {
+                      const err115 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                       if (vErrors === null) {
-                        vErrors = [err113];
+                        vErrors = [err115];
                       } else {
-                        vErrors.push(err113);
+                        vErrors.push(err115);
                       }
                       errors++;
                     }
-                    if (func2(data58) < 1) {
-                      const err114 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data59) < 1) {
+                      const err116 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err114];
+                        vErrors = [err116];
                       } else {
-                        vErrors.push(err114);
+                        vErrors.push(err116);
                       }
                       errors++;
                     }
                   } else {
-                    const err115 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err117 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err115];
+                      vErrors = [err117];
                     } else {
-                      vErrors.push(err115);
+                      vErrors.push(err117);
                     }
                     errors++;
                   }
                 }
-                let i13 = data57.length;
+                let i13 = data58.length;
                 let j2;
                 if (i13 > 1) {
                   const indices2 = {};
                   for (; i13--; ) {
-                    let item2 = data57[i13];
+                    let item2 = data58[i13];
                     if (typeof item2 !== "string") {
                       continue;
                     }
                     if (typeof indices2[item2] == "number") {
                       j2 = indices2[item2];
-                      const err116 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i13 + " are identical)" };
+                      const err118 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i13 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err116];
+                        vErrors = [err118];
                       } else {
-                        vErrors.push(err116);
+                        vErrors.push(err118);
                       }
                       errors++;
                       break;
@@ -20592,51 +20614,29 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err117 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err119 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err117];
+                  vErrors = [err119];
                 } else {
-                  vErrors.push(err117);
+                  vErrors.push(err119);
                 }
                 errors++;
               }
             }
-            if (data53.mergeMethod !== void 0) {
-              let data59 = data53.mergeMethod;
-              if (!(data59 === "merge" || data59 === "squash" || data59 === "rebase")) {
-                const err118 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
+            if (data54.mergeMethod !== void 0) {
+              let data60 = data54.mergeMethod;
+              if (!(data60 === "merge" || data60 === "squash" || data60 === "rebase")) {
+                const err120 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
-                  vErrors = [err118];
+                  vErrors = [err120];
                 } else {
-                  vErrors.push(err118);
+                  vErrors.push(err120);
                 }
                 errors++;
               }
             }
           } else {
-            const err119 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err119];
-            } else {
-              vErrors.push(err119);
-            }
-            errors++;
-          }
-        }
-        if (data.analysisTemplates !== void 0) {
-          let data60 = data.analysisTemplates;
-          if (typeof data60 === "string") {
-            if (func2(data60) < 1) {
-              const err120 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err120];
-              } else {
-                vErrors.push(err120);
-              }
-              errors++;
-            }
-          } else {
-            const err121 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err121 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err121];
             } else {
@@ -20645,71 +20645,93 @@ var require_rollgen_config = __commonJS({
             errors++;
           }
         }
+        if (data.analysisTemplates !== void 0) {
+          let data61 = data.analysisTemplates;
+          if (typeof data61 === "string") {
+            if (func2(data61) < 1) {
+              const err122 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err122];
+              } else {
+                vErrors.push(err122);
+              }
+              errors++;
+            }
+          } else {
+            const err123 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err123];
+            } else {
+              vErrors.push(err123);
+            }
+            errors++;
+          }
+        }
         if (data.health !== void 0) {
-          let data61 = data.health;
-          if (data61 && typeof data61 == "object" && !Array.isArray(data61)) {
-            for (const key12 in data61) {
+          let data62 = data.health;
+          if (data62 && typeof data62 == "object" && !Array.isArray(data62)) {
+            for (const key12 in data62) {
               if (!(key12 === "statuses" || key12 === "checkRuns" || key12 === "argocd")) {
-                const err122 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
+                const err124 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err122];
+                  vErrors = [err124];
                 } else {
-                  vErrors.push(err122);
+                  vErrors.push(err124);
                 }
                 errors++;
               }
             }
-            if (data61.statuses !== void 0) {
-              let data62 = data61.statuses;
-              if (Array.isArray(data62)) {
-                const len11 = data62.length;
+            if (data62.statuses !== void 0) {
+              let data63 = data62.statuses;
+              if (Array.isArray(data63)) {
+                const len11 = data63.length;
                 for (let i14 = 0; i14 < len11; i14++) {
-                  let data63 = data62[i14];
-                  if (typeof data63 === "string") {
-                    if (func2(data63) > 255) {
-                      const err123 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                  let data64 = data63[i14];
+                  if (typeof data64 === "string") {
+                    if (func2(data64) > 255) {
+                      const err125 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err123];
+                        vErrors = [err125];
                       } else {
-                        vErrors.push(err123);
+                        vErrors.push(err125);
                       }
                       errors++;
                     }
-                    if (func2(data63) < 1) {
-                      const err124 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data64) < 1) {
+                      const err126 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err124];
+                        vErrors = [err126];
                       } else {
-                        vErrors.push(err124);
+                        vErrors.push(err126);
                       }
                       errors++;
                     }
                   } else {
-                    const err125 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err127 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err125];
+                      vErrors = [err127];
                     } else {
-                      vErrors.push(err125);
+                      vErrors.push(err127);
                     }
                     errors++;
                   }
                 }
-                let i15 = data62.length;
+                let i15 = data63.length;
                 let j3;
                 if (i15 > 1) {
                   const indices3 = {};
                   for (; i15--; ) {
-                    let item3 = data62[i15];
+                    let item3 = data63[i15];
                     if (typeof item3 !== "string") {
                       continue;
                     }
                     if (typeof indices3[item3] == "number") {
                       j3 = indices3[item3];
-                      const err126 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
+                      const err128 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err126];
+                        vErrors = [err128];
                       } else {
-                        vErrors.push(err126);
+                        vErrors.push(err128);
                       }
                       errors++;
                       break;
@@ -20718,66 +20740,66 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err127 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err129 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err127];
+                  vErrors = [err129];
                 } else {
-                  vErrors.push(err127);
+                  vErrors.push(err129);
                 }
                 errors++;
               }
             }
-            if (data61.checkRuns !== void 0) {
-              let data64 = data61.checkRuns;
-              if (Array.isArray(data64)) {
-                const len12 = data64.length;
+            if (data62.checkRuns !== void 0) {
+              let data65 = data62.checkRuns;
+              if (Array.isArray(data65)) {
+                const len12 = data65.length;
                 for (let i16 = 0; i16 < len12; i16++) {
-                  let data65 = data64[i16];
-                  if (typeof data65 === "string") {
-                    if (func2(data65) > 255) {
-                      const err128 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                  let data66 = data65[i16];
+                  if (typeof data66 === "string") {
+                    if (func2(data66) > 255) {
+                      const err130 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err128];
+                        vErrors = [err130];
                       } else {
-                        vErrors.push(err128);
+                        vErrors.push(err130);
                       }
                       errors++;
                     }
-                    if (func2(data65) < 1) {
-                      const err129 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data66) < 1) {
+                      const err131 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err129];
+                        vErrors = [err131];
                       } else {
-                        vErrors.push(err129);
+                        vErrors.push(err131);
                       }
                       errors++;
                     }
                   } else {
-                    const err130 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err132 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err130];
+                      vErrors = [err132];
                     } else {
-                      vErrors.push(err130);
+                      vErrors.push(err132);
                     }
                     errors++;
                   }
                 }
-                let i17 = data64.length;
+                let i17 = data65.length;
                 let j4;
                 if (i17 > 1) {
                   const indices4 = {};
                   for (; i17--; ) {
-                    let item4 = data64[i17];
+                    let item4 = data65[i17];
                     if (typeof item4 !== "string") {
                       continue;
                     }
                     if (typeof indices4[item4] == "number") {
                       j4 = indices4[item4];
-                      const err131 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
+                      const err133 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err131];
+                        vErrors = [err133];
                       } else {
-                        vErrors.push(err131);
+                        vErrors.push(err133);
                       }
                       errors++;
                       break;
@@ -20786,52 +20808,30 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err132 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err134 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err132];
+                  vErrors = [err134];
                 } else {
-                  vErrors.push(err132);
+                  vErrors.push(err134);
                 }
                 errors++;
               }
             }
-            if (data61.argocd !== void 0) {
-              let data66 = data61.argocd;
-              if (data66 && typeof data66 == "object" && !Array.isArray(data66)) {
-                if (data66.server === void 0) {
-                  const err133 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+            if (data62.argocd !== void 0) {
+              let data67 = data62.argocd;
+              if (data67 && typeof data67 == "object" && !Array.isArray(data67)) {
+                if (data67.server === void 0) {
+                  const err135 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
                   if (vErrors === null) {
-                    vErrors = [err133];
+                    vErrors = [err135];
                   } else {
-                    vErrors.push(err133);
+                    vErrors.push(err135);
                   }
                   errors++;
                 }
-                for (const key13 in data66) {
+                for (const key13 in data67) {
                   if (!(key13 === "server" || key13 === "application" || key13 === "tokenEnv")) {
-                    const err134 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err134];
-                    } else {
-                      vErrors.push(err134);
-                    }
-                    errors++;
-                  }
-                }
-                if (data66.server !== void 0) {
-                  let data67 = data66.server;
-                  if (typeof data67 === "string") {
-                    if (!pattern7.test(data67)) {
-                      const err135 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
-                      if (vErrors === null) {
-                        vErrors = [err135];
-                      } else {
-                        vErrors.push(err135);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err136 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err136 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err136];
                     } else {
@@ -20840,11 +20840,11 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data66.application !== void 0) {
-                  let data68 = data66.application;
+                if (data67.server !== void 0) {
+                  let data68 = data67.server;
                   if (typeof data68 === "string") {
-                    if (func2(data68) < 1) {
-                      const err137 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (!pattern7.test(data68)) {
+                      const err137 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                       if (vErrors === null) {
                         vErrors = [err137];
                       } else {
@@ -20853,7 +20853,7 @@ var require_rollgen_config = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err138 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err138 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err138];
                     } else {
@@ -20862,11 +20862,11 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data66.tokenEnv !== void 0) {
-                  let data69 = data66.tokenEnv;
+                if (data67.application !== void 0) {
+                  let data69 = data67.application;
                   if (typeof data69 === "string") {
-                    if (!pattern8.test(data69)) {
-                      const err139 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                    if (func2(data69) < 1) {
+                      const err139 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err139];
                       } else {
@@ -20875,7 +20875,7 @@ var require_rollgen_config = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err140 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err140 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err140];
                     } else {
@@ -20884,44 +20884,66 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
+                if (data67.tokenEnv !== void 0) {
+                  let data70 = data67.tokenEnv;
+                  if (typeof data70 === "string") {
+                    if (!pattern8.test(data70)) {
+                      const err141 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err141];
+                      } else {
+                        vErrors.push(err141);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err142 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err142];
+                    } else {
+                      vErrors.push(err142);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err141 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err143 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err141];
+                  vErrors = [err143];
                 } else {
-                  vErrors.push(err141);
+                  vErrors.push(err143);
                 }
                 errors++;
               }
             }
           } else {
-            const err142 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err144 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err142];
+              vErrors = [err144];
             } else {
-              vErrors.push(err142);
+              vErrors.push(err144);
             }
             errors++;
           }
         }
         if (data.onFailure !== void 0) {
-          let data70 = data.onFailure;
-          if (!(data70 === "abort" || data70 === "hold")) {
-            const err143 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+          let data71 = data.onFailure;
+          if (!(data71 === "abort" || data71 === "hold")) {
+            const err145 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err143];
+              vErrors = [err145];
             } else {
-              vErrors.push(err143);
+              vErrors.push(err145);
             }
             errors++;
           }
         }
       } else {
-        const err144 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err146 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err144];
+          vErrors = [err146];
         } else {
-          vErrors.push(err144);
+          vErrors.push(err146);
         }
         errors++;
       }
@@ -25363,8 +25385,2623 @@ var require_traefik_options = __commonJS({
   }
 });
 
-// node_modules/handlebars/dist/cjs/handlebars/utils.js
+// node_modules/picomatch/lib/constants.js
+var require_constants = __commonJS({
+  "node_modules/picomatch/lib/constants.js"(exports2, module2) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module2.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/utils.js
 var require_utils = __commonJS({
+  "node_modules/picomatch/lib/utils.js"(exports2) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants();
+    exports2.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports2.hasRegexChars = (str3) => REGEX_SPECIAL_CHARS.test(str3);
+    exports2.isRegexChar = (str3) => str3.length === 1 && exports2.hasRegexChars(str3);
+    exports2.escapeRegex = (str3) => str3.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports2.toPosixSlashes = (str3) => str3.replace(REGEX_BACKSLASH, "/");
+    exports2.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform = navigator.platform.toLowerCase();
+        return platform === "win32" || platform === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports2.removeBackslashes = (str3) => {
+      return str3.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports2.escapeLast = (input3, char, lastIdx) => {
+      const idx = input3.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input3;
+      if (input3[idx - 1] === "\\") return exports2.escapeLast(input3, char, idx - 1);
+      return `${input3.slice(0, idx)}\\${input3.slice(idx)}`;
+    };
+    exports2.removePrefix = (input3, state = {}) => {
+      let output = input3;
+      if (output.startsWith("./")) {
+        output = output.slice(2);
+        state.prefix = "./";
+      }
+      return output;
+    };
+    exports2.wrapOutput = (input3, state = {}, options = {}) => {
+      const prepend = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output = `${prepend}(?:${input3})${append}`;
+      if (state.negated === true) {
+        output = `(?:^(?!${output}).*$)`;
+      }
+      return output;
+    };
+    exports2.basename = (path22, { windows } = {}) => {
+      const segs = path22.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/picomatch/lib/scan.js"(exports2, module2) {
+    "use strict";
+    var utils = require_utils();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants();
+    var isPathSeparator = (code) => {
+      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    };
+    var depth = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input3, options) => {
+      const opts = options || {};
+      const length2 = input3.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts = [];
+      let str3 = input3;
+      let index = -1;
+      let start2 = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index >= length2;
+      const peek = () => str3.charCodeAt(index + 1);
+      const advance = () => {
+        prev = code;
+        return str3.charCodeAt(++index);
+      };
+      while (index < length2) {
+        code = advance();
+        let next;
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code = advance();
+          if (code === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_FORWARD_SLASH) {
+          slashes.push(index);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index === start2 + 1) {
+            start2 += 2;
+            continue;
+          }
+          lastIndex = index + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code === CHAR_EXCLAMATION_MARK && index === start2) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code = advance())) {
+                if (code === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start2) {
+          negated = token.negated = true;
+          start2++;
+          continue;
+        }
+        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code = advance())) {
+              if (code === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base = str3;
+      let prefix = "";
+      let glob2 = "";
+      if (start2 > 0) {
+        prefix = str3.slice(0, start2);
+        str3 = str3.slice(start2);
+        lastIndex -= start2;
+      }
+      if (base && isGlob === true && lastIndex > 0) {
+        base = str3.slice(0, lastIndex);
+        glob2 = str3.slice(lastIndex);
+      } else if (isGlob === true) {
+        base = "";
+        glob2 = str3;
+      } else {
+        base = str3;
+      }
+      if (base && base !== "" && base !== "/" && base !== str3) {
+        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+          base = base.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob2) glob2 = utils.removeBackslashes(glob2);
+        if (base && backslashes === true) {
+          base = utils.removeBackslashes(base);
+        }
+      }
+      const state = {
+        prefix,
+        input: input3,
+        start: start2,
+        base,
+        glob: glob2,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start2;
+          const i = slashes[idx];
+          const value2 = input3.slice(n2, i);
+          if (opts.tokens) {
+            if (idx === 0 && start2 !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value2;
+            }
+            depth(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i >= start2) {
+            parts.push(value2);
+            prevIndex = i;
+          }
+        }
+        const n = prevIndex !== void 0 ? prevIndex + 1 : start2;
+        const value = input3.slice(n);
+        parts.push(value);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input3.length) {
+          tokens[tokens.length - 1].value = value;
+          depth(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts;
+      }
+      return state;
+    };
+    module2.exports = scan;
+  }
+});
+
+// node_modules/picomatch/lib/parse.js
+var require_parse = __commonJS({
+  "node_modules/picomatch/lib/parse.js"(exports2, module2) {
+    "use strict";
+    var constants = require_constants();
+    var utils = require_utils();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants;
+    var expandRange = (args, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args, options);
+      }
+      args.sort();
+      const value = `[${args.join("-")}]`;
+      try {
+        new RegExp(value);
+      } catch (ex) {
+        return args.map((v) => utils.escapeRegex(v)).join("..");
+      }
+      return value;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input3) => {
+      const parts = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let value = "";
+      let escaped = false;
+      for (const ch of input3) {
+        if (escaped === true) {
+          value += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          value += ch;
+          continue;
+        }
+        if (quote === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts.push(value);
+              value = "";
+              continue;
+            }
+          }
+        }
+        value += ch;
+      }
+      parts.push(value);
+      return parts;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+          value = value.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value)) {
+        return;
+      }
+      return value.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i = 0; i < values.length; i++) {
+        for (let j = i + 1; j < values.length; j++) {
+          const a = values[i];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
+      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let escaped = false;
+      for (let i = 1; i < pattern.length; i++) {
+        const ch = pattern[i];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i !== pattern.length - 1) {
+              return;
+            }
+            return {
+              type: pattern[0],
+              body: pattern.slice(2, i),
+              end: i
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern) => {
+      let index = 0;
+      const chars = [];
+      while (index < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern) => {
+      let depth = 0;
+      let value = pattern.trim();
+      let match = parseRepeatedExtglob(value);
+      while (match) {
+        depth++;
+        value = match.body.trim();
+        match = parseRepeatedExtglob(value);
+      }
+      return depth;
+    };
+    var analyzeRepeatedExtglob = (body, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal2 = normalizeSimpleBranch(branch);
+        if (literal2 && literal2.length === 1) {
+          safeChars.push(literal2);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse3 = (input3, options) => {
+      if (typeof input3 !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input3 = REPLACEMENTS[input3] || input3;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len = input3.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input: input3,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input3 = utils.removePrefix(input3, state);
+      len = input3.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value;
+      const eos = () => state.index === len - 1;
+      const peek = state.peek = (n = 1) => input3[state.index + n];
+      const advance = state.advance = () => input3[++state.index] || "";
+      const remaining = () => input3.slice(state.index + 1);
+      const consume = (value2 = "", num3 = 0) => {
+        state.consumed += value2;
+        state.index += num3;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate = () => {
+        let count2 = 1;
+        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
+          advance();
+          state.start++;
+          count2++;
+        }
+        if (count2 % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value2) => {
+        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push({ type: "paren", extglob: true, value: advance(), output });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal2 = input3.slice(token.startIndex, state.index + 1);
+        const body = input3.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open2 = tokens[token.tokensIndex];
+          open2.type = "text";
+          open2.value = literal2;
+          open2.output = safeOutput || utils.escapeRegex(literal2);
+          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+            tokens[i].value = "";
+            tokens[i].output = "";
+            delete tokens[i].suffix;
+          }
+          state.output = token.output + open2.output;
+          state.backtrack = true;
+          push({ type: "paren", extglob: true, value, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse3(rest, { ...options, fastpaths: false }).output;
+            output = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push({ type: "paren", extglob: true, value, output });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input3)) {
+        let backslashes = false;
+        let output = input3.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first2, rest, index) => {
+          if (first2 === "\\") {
+            backslashes = true;
+            return m;
+          }
+          if (first2 === "?") {
+            if (esc) {
+              return esc + first2 + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first2 === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first2 === "*") {
+            if (esc) {
+              return esc + first2 + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc ? m : `\\${m}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output = output.replace(/\\/g, "");
+          } else {
+            output = output.replace(/\\+/g, (m) => {
+              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
+            });
+          }
+        }
+        if (output === input3 && opts.contains === true) {
+          state.output = input3;
+          return state;
+        }
+        state.output = utils.wrapOutput(output, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value = advance();
+        if (value === "\0") {
+          continue;
+        }
+        if (value === "\\") {
+          const next = peek();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value += "\\";
+            push({ type: "text", value });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value = advance();
+          } else {
+            value += advance();
+          }
+          if (state.brackets === 0) {
+            push({ type: "text", value });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix2 = POSIX_REGEX_SOURCE[rest2];
+                if (posix2) {
+                  prev.value = pre + posix2;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
+            value = `\\${value}`;
+          }
+          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value = `\\${value}`;
+          }
+          if (opts.posix === true && value === "!" && prev.value === "[") {
+            value = "^";
+          }
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (state.quotes === 1 && value !== '"') {
+          value = utils.escapeRegex(value);
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (value === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push({ type: "text", value });
+          }
+          continue;
+        }
+        if (value === "(") {
+          increment("parens");
+          push({ type: "paren", value });
+          continue;
+        }
+        if (value === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value = `\\${value}`;
+          } else {
+            increment("brackets");
+          }
+          push({ type: "bracket", value });
+          continue;
+        }
+        if (value === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value = `/${value}`;
+          }
+          prev.value += value;
+          append({ value });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open2 = {
+            type: "brace",
+            value,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open2);
+          push(open2);
+          continue;
+        }
+        if (value === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push({ type: "text", value, output: value });
+            continue;
+          }
+          let output = ")";
+          if (brace.dots === true) {
+            const arr2 = tokens.slice();
+            const range = [];
+            for (let i = arr2.length - 1; i >= 0; i--) {
+              tokens.pop();
+              if (arr2[i].type === "brace") {
+                break;
+              }
+              if (arr2[i].type !== "dots") {
+                range.unshift(arr2[i].value);
+              }
+            }
+            output = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value = output = "\\}";
+            state.output = out;
+            for (const t of toks) {
+              state.output += t.output || t.value;
+            }
+          }
+          push({ type: "brace", value, output });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value === ",") {
+          let output = value;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output = "|";
+          }
+          push({ type: "comma", value, output });
+          continue;
+        }
+        if (value === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push({ type: "slash", value, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value;
+            prev.value += value;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push({ type: "text", value, output: DOT_LITERAL });
+            continue;
+          }
+          push({ type: "dot", value, output: DOT_LITERAL });
+          continue;
+        }
+        if (value === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("qmark", value);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek();
+            let output = value;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output = `\\${value}`;
+            }
+            push({ type: "text", value, output });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            continue;
+          }
+          push({ type: "qmark", value, output: QMARK });
+          continue;
+        }
+        if (value === "!") {
+          if (opts.noextglob !== true && peek() === "(") {
+            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
+              extglobOpen("negate", value);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate();
+            continue;
+          }
+        }
+        if (value === "+") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("plus", value);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push({ type: "plus", value, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push({ type: "plus", value });
+            continue;
+          }
+          push({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value === "@") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            push({ type: "at", extglob: true, value, output: "" });
+            continue;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value !== "*") {
+          if (value === "$" || value === "^") {
+            value = `\\${value}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value += match[0];
+            state.index += match[0].length;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input3[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        const token = { type: "star", value, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value;
+          push(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse3.fastpaths = (input3, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len = input3.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      input3 = REPLACEMENTS[input3] || input3;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create = (str3) => {
+        switch (str3) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str3);
+            if (!match) return;
+            const source2 = create(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output = utils.removePrefix(input3, state);
+      let source = create(output);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module2.exports = parse3;
+  }
+});
+
+// node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
+    "use strict";
+    var scan = require_scan();
+    var parse3 = require_parse();
+    var utils = require_utils();
+    var constants = require_constants();
+    var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch2 = (glob2, options, returnState = false) => {
+      if (Array.isArray(glob2)) {
+        const fns = glob2.map((input3) => picomatch2(input3, options, returnState));
+        const arrayMatcher = (str3) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str3);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject2(glob2) && glob2.tokens && glob2.input;
+      if (glob2 === "" || typeof glob2 !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix2 = opts.windows;
+      const regex2 = isState ? picomatch2.compileRe(glob2, options) : picomatch2.makeRe(glob2, options, false, true);
+      const state = regex2.state;
+      delete regex2.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input3, returnObject = false) => {
+        const { isMatch, match, output } = picomatch2.test(input3, regex2, options, { glob: glob2, posix: posix2 });
+        const result = { glob: glob2, state, regex: regex2, posix: posix2, input: input3, output, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result);
+        }
+        if (isMatch === false) {
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (isIgnored(input3)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result);
+          }
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result);
+        }
+        return returnObject ? result : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch2.test = (input3, regex2, options, { glob: glob2, posix: posix2 } = {}) => {
+      if (typeof input3 !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input3 === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format2 = opts.format || (posix2 ? utils.toPosixSlashes : null);
+      let match = input3 === glob2;
+      let output = match && format2 ? format2(input3) : input3;
+      if (match === false) {
+        output = format2 ? format2(input3) : input3;
+        match = output === glob2;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch2.matchBase(input3, regex2, options, posix2);
+        } else {
+          match = regex2.exec(output);
+        }
+      }
+      return { isMatch: Boolean(match), match, output };
+    };
+    picomatch2.matchBase = (input3, glob2, options, posix2 = options && options.windows) => {
+      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch2.makeRe(glob2, options);
+      return regex2.test(utils.basename(input3, { windows: posix2 }));
+    };
+    picomatch2.isMatch = (str3, patterns, options) => picomatch2(patterns, options)(str3);
+    picomatch2.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
+      return parse3(pattern, { ...options, fastpaths: false });
+    };
+    picomatch2.scan = (input3, options) => scan(input3, options);
+    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex2 = picomatch2.toRegex(source, options);
+      if (returnState === true) {
+        regex2.state = state;
+      }
+      return regex2;
+    };
+    picomatch2.makeRe = (input3, options = {}, returnOutput = false, returnState = false) => {
+      if (!input3 || typeof input3 !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input3[0] === "." || input3[0] === "*")) {
+        parsed.output = parse3.fastpaths(input3, options);
+      }
+      if (!parsed.output) {
+        parsed = parse3(input3, options);
+      }
+      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch2.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err) {
+        if (options && options.debug === true) throw err;
+        return /$^/;
+      }
+    };
+    picomatch2.constants = constants;
+    module2.exports = picomatch2;
+  }
+});
+
+// node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/picomatch/index.js"(exports2, module2) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils();
+    function picomatch2(glob2, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob2, options, returnState);
+    }
+    Object.assign(picomatch2, pico);
+    module2.exports = picomatch2;
+  }
+});
+
+// node_modules/tinyglobby/node_modules/fdir/dist/index.cjs
+var require_dist2 = __commonJS({
+  "node_modules/tinyglobby/node_modules/fdir/dist/index.cjs"(exports2) {
+    var __create2 = Object.create;
+    var __defProp2 = Object.defineProperty;
+    var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames2 = Object.getOwnPropertyNames;
+    var __getProtoOf2 = Object.getPrototypeOf;
+    var __hasOwnProp2 = Object.prototype.hasOwnProperty;
+    var __copyProps2 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") for (var keys = __getOwnPropNames2(from), i = 0, n = keys.length, key2; i < n; i++) {
+        key2 = keys[i];
+        if (!__hasOwnProp2.call(to, key2) && key2 !== except) __defProp2(to, key2, {
+          get: ((k) => from[k]).bind(null, key2),
+          enumerable: !(desc = __getOwnPropDesc2(from, key2)) || desc.enumerable
+        });
+      }
+      return to;
+    };
+    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps2(isNodeMode || !mod || !mod.__esModule ? __defProp2(target, "default", {
+      value: mod,
+      enumerable: true
+    }) : target, mod));
+    var path22 = __toESM2(require("path"));
+    var fs12 = __toESM2(require("fs"));
+    function cleanPath(path$1) {
+      let normalized = (0, path22.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path22.sep) normalized = normalized.substring(0, normalized.length - 1);
+      return normalized;
+    }
+    var SLASHES_REGEX = /[\\/]/g;
+    function convertSlashes(path$1, separator) {
+      return path$1.replace(SLASHES_REGEX, separator);
+    }
+    var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+    function isRootDirectory(path$1) {
+      return path$1 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path$1);
+    }
+    function normalizePath(path$1, options) {
+      const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+      const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
+      if (resolvePaths) path$1 = (0, path22.resolve)(path$1);
+      if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
+      if (path$1 === ".") return "";
+      const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
+      return convertSlashes(needsSeperator ? path$1 + pathSeparator : path$1, pathSeparator);
+    }
+    function joinPathWithBasePath(filename, directoryPath) {
+      return directoryPath + filename;
+    }
+    function joinPathWithRelativePath(root, options) {
+      return function(filename, directoryPath) {
+        const sameRoot = directoryPath.startsWith(root);
+        if (sameRoot) return directoryPath.slice(root.length) + filename;
+        else return convertSlashes((0, path22.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+      };
+    }
+    function joinPath(filename) {
+      return filename;
+    }
+    function joinDirectoryPath(filename, directoryPath, separator) {
+      return directoryPath + filename + separator;
+    }
+    function build$7(root, options) {
+      const { relativePaths, includeBasePath } = options;
+      return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
+    }
+    function pushDirectoryWithRelativePath(root) {
+      return function(directoryPath, paths) {
+        paths.push(directoryPath.substring(root.length) || ".");
+      };
+    }
+    function pushDirectoryFilterWithRelativePath(root) {
+      return function(directoryPath, paths, filters) {
+        const relativePath = directoryPath.substring(root.length) || ".";
+        if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+      };
+    }
+    var pushDirectory = (directoryPath, paths) => {
+      paths.push(directoryPath || ".");
+    };
+    var pushDirectoryFilter = (directoryPath, paths, filters) => {
+      const path$1 = directoryPath || ".";
+      if (filters.every((filter) => filter(path$1, true))) paths.push(path$1);
+    };
+    var empty$2 = () => {
+    };
+    function build$6(root, options) {
+      const { includeDirs, filters, relativePaths } = options;
+      if (!includeDirs) return empty$2;
+      if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
+      return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+    }
+    var pushFileFilterAndCount = (filename, _paths, counts, filters) => {
+      if (filters.every((filter) => filter(filename, false))) counts.files++;
+    };
+    var pushFileFilter = (filename, paths, _counts, filters) => {
+      if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+    };
+    var pushFileCount = (_filename, _paths, counts, _filters) => {
+      counts.files++;
+    };
+    var pushFile = (filename, paths) => {
+      paths.push(filename);
+    };
+    var empty$1 = () => {
+    };
+    function build$5(options) {
+      const { excludeFiles, filters, onlyCounts } = options;
+      if (excludeFiles) return empty$1;
+      if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+      else if (onlyCounts) return pushFileCount;
+      else return pushFile;
+    }
+    var getArray = (paths) => {
+      return paths;
+    };
+    var getArrayGroup = () => {
+      return [""].slice(0, 0);
+    };
+    function build$4(options) {
+      return options.group ? getArrayGroup : getArray;
+    }
+    var groupFiles = (groups2, directory, files) => {
+      groups2.push({
+        directory,
+        files,
+        dir: directory
+      });
+    };
+    var empty2 = () => {
+    };
+    function build$3(options) {
+      return options.group ? groupFiles : empty2;
+    }
+    var resolveSymlinksAsync = function(path$1, state, callback$1) {
+      const { queue, fs: fs$1, options: { suppressErrors } } = state;
+      queue.enqueue();
+      fs$1.realpath(path$1, (error4, resolvedPath) => {
+        if (error4) return queue.dequeue(suppressErrors ? null : error4, state);
+        fs$1.stat(resolvedPath, (error$1, stat) => {
+          if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+          if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return queue.dequeue(null, state);
+          callback$1(stat, resolvedPath);
+          queue.dequeue(null, state);
+        });
+      });
+    };
+    var resolveSymlinks = function(path$1, state, callback$1) {
+      const { queue, fs: fs$1, options: { suppressErrors } } = state;
+      queue.enqueue();
+      try {
+        const resolvedPath = fs$1.realpathSync(path$1);
+        const stat = fs$1.statSync(resolvedPath);
+        if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return;
+        callback$1(stat, resolvedPath);
+      } catch (e) {
+        if (!suppressErrors) throw e;
+      }
+    };
+    function build$2(options, isSynchronous) {
+      if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+      return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+    }
+    function isRecursive(path$1, resolved, state) {
+      if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+      let parent = (0, path22.dirname)(path$1);
+      let depth = 1;
+      while (parent !== state.root && depth < 2) {
+        const resolvedPath = state.symlinks.get(parent);
+        const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+        if (isSameRoot) depth++;
+        else parent = (0, path22.dirname)(parent);
+      }
+      state.symlinks.set(path$1, resolved);
+      return depth > 1;
+    }
+    function isRecursiveUsingRealPaths(resolved, state) {
+      return state.visited.includes(resolved + state.options.pathSeparator);
+    }
+    var onlyCountsSync = (state) => {
+      return state.counts;
+    };
+    var groupsSync = (state) => {
+      return state.groups;
+    };
+    var defaultSync = (state) => {
+      return state.paths;
+    };
+    var limitFilesSync = (state) => {
+      return state.paths.slice(0, state.options.maxFiles);
+    };
+    var onlyCountsAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.counts, state.options.suppressErrors);
+      return null;
+    };
+    var defaultAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.paths, state.options.suppressErrors);
+      return null;
+    };
+    var limitFilesAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+      return null;
+    };
+    var groupsAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.groups, state.options.suppressErrors);
+      return null;
+    };
+    function report(error4, callback$1, output, suppressErrors) {
+      if (error4 && !suppressErrors) callback$1(error4, output);
+      else callback$1(null, output);
+    }
+    function build$1(options, isSynchronous) {
+      const { onlyCounts, group, maxFiles } = options;
+      if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+      else if (group) return isSynchronous ? groupsSync : groupsAsync;
+      else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+      else return isSynchronous ? defaultSync : defaultAsync;
+    }
+    var readdirOpts = { withFileTypes: true };
+    var walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      state.queue.enqueue();
+      if (currentDepth < 0) return state.queue.dequeue(null, state);
+      const { fs: fs$1 } = state;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      fs$1.readdir(crawlPath || ".", readdirOpts, (error4, entries2 = []) => {
+        callback$1(entries2, directoryPath, currentDepth);
+        state.queue.dequeue(state.options.suppressErrors ? null : error4, state);
+      });
+    };
+    var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      const { fs: fs$1 } = state;
+      if (currentDepth < 0) return;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      let entries2 = [];
+      try {
+        entries2 = fs$1.readdirSync(crawlPath || ".", readdirOpts);
+      } catch (e) {
+        if (!state.options.suppressErrors) throw e;
+      }
+      callback$1(entries2, directoryPath, currentDepth);
+    };
+    function build(isSynchronous) {
+      return isSynchronous ? walkSync : walkAsync;
+    }
+    var Queue = class {
+      count = 0;
+      constructor(onQueueEmpty) {
+        this.onQueueEmpty = onQueueEmpty;
+      }
+      enqueue() {
+        this.count++;
+        return this.count;
+      }
+      dequeue(error4, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error4)) {
+          this.onQueueEmpty(error4, output);
+          if (error4) {
+            output.controller.abort();
+            this.onQueueEmpty = void 0;
+          }
+        }
+      }
+    };
+    var Counter = class {
+      _files = 0;
+      _directories = 0;
+      set files(num3) {
+        this._files = num3;
+      }
+      get files() {
+        return this._files;
+      }
+      set directories(num3) {
+        this._directories = num3;
+      }
+      get directories() {
+        return this._directories;
+      }
+      /**
+      * @deprecated use `directories` instead
+      */
+      /* c8 ignore next 3 */
+      get dirs() {
+        return this._directories;
+      }
+    };
+    var Aborter = class {
+      aborted = false;
+      abort() {
+        this.aborted = true;
+      }
+    };
+    var Walker = class {
+      root;
+      isSynchronous;
+      state;
+      joinPath;
+      pushDirectory;
+      pushFile;
+      getArray;
+      groupFiles;
+      resolveSymlink;
+      walkDirectory;
+      callbackInvoker;
+      constructor(root, options, callback$1) {
+        this.isSynchronous = !callback$1;
+        this.callbackInvoker = build$1(options, this.isSynchronous);
+        this.root = normalizePath(root, options);
+        this.state = {
+          root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+          paths: [""].slice(0, 0),
+          groups: [],
+          counts: new Counter(),
+          options,
+          queue: new Queue((error4, state) => this.callbackInvoker(state, error4, callback$1)),
+          symlinks: /* @__PURE__ */ new Map(),
+          visited: [""].slice(0, 0),
+          controller: new Aborter(),
+          fs: options.fs || fs12
+        };
+        this.joinPath = build$7(this.root, options);
+        this.pushDirectory = build$6(this.root, options);
+        this.pushFile = build$5(options);
+        this.getArray = build$4(options);
+        this.groupFiles = build$3(options);
+        this.resolveSymlink = build$2(options, this.isSynchronous);
+        this.walkDirectory = build(this.isSynchronous);
+      }
+      start() {
+        this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+        this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+        return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+      }
+      walk = (entries2, directoryPath, depth) => {
+        const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+        if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+        const files = this.getArray(this.state.paths);
+        for (let i = 0; i < entries2.length; ++i) {
+          const entry = entries2[i];
+          if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+            const filename = this.joinPath(entry.name, directoryPath);
+            this.pushFile(filename, files, this.state.counts, filters);
+          } else if (entry.isDirectory()) {
+            let path$1 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+            if (exclude && exclude(entry.name, path$1)) continue;
+            this.pushDirectory(path$1, paths, filters);
+            this.walkDirectory(this.state, path$1, path$1, depth - 1, this.walk);
+          } else if (this.resolveSymlink && entry.isSymbolicLink()) {
+            let path$1 = joinPathWithBasePath(entry.name, directoryPath);
+            this.resolveSymlink(path$1, this.state, (stat, resolvedPath) => {
+              if (stat.isDirectory()) {
+                resolvedPath = normalizePath(resolvedPath, this.state.options);
+                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path$1 + pathSeparator)) return;
+                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
+              } else {
+                resolvedPath = useRealPaths ? resolvedPath : path$1;
+                const filename = (0, path22.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path22.dirname)(resolvedPath), this.state.options);
+                resolvedPath = this.joinPath(filename, directoryPath$1);
+                this.pushFile(resolvedPath, files, this.state.counts, filters);
+              }
+            });
+          }
+        }
+        this.groupFiles(this.state.groups, directoryPath, files);
+      };
+    };
+    function promise(root, options) {
+      return new Promise((resolve$1, reject) => {
+        callback(root, options, (err, output) => {
+          if (err) return reject(err);
+          resolve$1(output);
+        });
+      });
+    }
+    function callback(root, options, callback$1) {
+      let walker = new Walker(root, options, callback$1);
+      walker.start();
+    }
+    function sync(root, options) {
+      const walker = new Walker(root, options);
+      return walker.start();
+    }
+    var APIBuilder = class {
+      constructor(root, options) {
+        this.root = root;
+        this.options = options;
+      }
+      withPromise() {
+        return promise(this.root, this.options);
+      }
+      withCallback(cb) {
+        callback(this.root, this.options, cb);
+      }
+      sync() {
+        return sync(this.root, this.options);
+      }
+    };
+    var pm = null;
+    try {
+      require.resolve("picomatch");
+      pm = require_picomatch2();
+    } catch {
+    }
+    var Builder = class {
+      globCache = {};
+      options = {
+        maxDepth: Infinity,
+        suppressErrors: true,
+        pathSeparator: path22.sep,
+        filters: []
+      };
+      globFunction;
+      constructor(options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        this.globFunction = this.options.globFunction;
+      }
+      group() {
+        this.options.group = true;
+        return this;
+      }
+      withPathSeparator(separator) {
+        this.options.pathSeparator = separator;
+        return this;
+      }
+      withBasePath() {
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withRelativePaths() {
+        this.options.relativePaths = true;
+        return this;
+      }
+      withDirs() {
+        this.options.includeDirs = true;
+        return this;
+      }
+      withMaxDepth(depth) {
+        this.options.maxDepth = depth;
+        return this;
+      }
+      withMaxFiles(limit) {
+        this.options.maxFiles = limit;
+        return this;
+      }
+      withFullPaths() {
+        this.options.resolvePaths = true;
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withErrors() {
+        this.options.suppressErrors = false;
+        return this;
+      }
+      withSymlinks({ resolvePaths = true } = {}) {
+        this.options.resolveSymlinks = true;
+        this.options.useRealPaths = resolvePaths;
+        return this.withFullPaths();
+      }
+      withAbortSignal(signal) {
+        this.options.signal = signal;
+        return this;
+      }
+      normalize() {
+        this.options.normalizePath = true;
+        return this;
+      }
+      filter(predicate2) {
+        this.options.filters.push(predicate2);
+        return this;
+      }
+      onlyDirs() {
+        this.options.excludeFiles = true;
+        this.options.includeDirs = true;
+        return this;
+      }
+      exclude(predicate2) {
+        this.options.exclude = predicate2;
+        return this;
+      }
+      onlyCounts() {
+        this.options.onlyCounts = true;
+        return this;
+      }
+      crawl(root) {
+        return new APIBuilder(root || ".", this.options);
+      }
+      withGlobFunction(fn) {
+        this.globFunction = fn;
+        return this;
+      }
+      /**
+      * @deprecated Pass options using the constructor instead:
+      * ```ts
+      * new fdir(options).crawl("/path/to/root");
+      * ```
+      * This method will be removed in v7.0
+      */
+      /* c8 ignore next 4 */
+      crawlWithOptions(root, options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        return new APIBuilder(root || ".", this.options);
+      }
+      glob(...patterns) {
+        if (this.globFunction) return this.globWithOptions(patterns);
+        return this.globWithOptions(patterns, ...[{ dot: true }]);
+      }
+      globWithOptions(patterns, ...options) {
+        const globFn = this.globFunction || pm;
+        if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+        var isMatch = this.globCache[patterns.join("\0")];
+        if (!isMatch) {
+          isMatch = globFn(patterns, ...options);
+          this.globCache[patterns.join("\0")] = isMatch;
+        }
+        this.options.filters.push((path$1) => isMatch(path$1));
+        return this;
+      }
+    };
+    exports2.fdir = Builder;
+  }
+});
+
+// node_modules/tinyglobby/dist/index.cjs
+var require_dist3 = __commonJS({
+  "node_modules/tinyglobby/dist/index.cjs"(exports2) {
+    Object.defineProperty(exports2, Symbol.toStringTag, { value: "Module" });
+    var __create2 = Object.create;
+    var __defProp2 = Object.defineProperty;
+    var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames2 = Object.getOwnPropertyNames;
+    var __getProtoOf2 = Object.getPrototypeOf;
+    var __hasOwnProp2 = Object.prototype.hasOwnProperty;
+    var __copyProps2 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") for (var keys = __getOwnPropNames2(from), i = 0, n = keys.length, key2; i < n; i++) {
+        key2 = keys[i];
+        if (!__hasOwnProp2.call(to, key2) && key2 !== except) __defProp2(to, key2, {
+          get: ((k) => from[k]).bind(null, key2),
+          enumerable: !(desc = __getOwnPropDesc2(from, key2)) || desc.enumerable
+        });
+      }
+      return to;
+    };
+    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps2(isNodeMode || !mod || !mod.__esModule ? __defProp2(target, "default", {
+      value: mod,
+      enumerable: true
+    }) : target, mod));
+    var fs12 = require("fs");
+    var path22 = require("path");
+    var url = require("url");
+    var fdir = require_dist2();
+    var picomatch2 = require_picomatch2();
+    picomatch2 = __toESM2(picomatch2, 1);
+    var isReadonlyArray = Array.isArray;
+    var BACKSLASHES = /\\/g;
+    var DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+    var isWin = process.platform === "win32";
+    var ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+    function getPartialMatcher(patterns, options = {}) {
+      const patternsCount = patterns.length;
+      const patternsParts = Array(patternsCount);
+      const matchers = Array(patternsCount);
+      let i, j;
+      for (i = 0; i < patternsCount; i++) {
+        const parts = splitPattern(patterns[i]);
+        patternsParts[i] = parts;
+        const partsCount = parts.length;
+        const partMatchers = Array(partsCount);
+        for (j = 0; j < partsCount; j++) partMatchers[j] = (0, picomatch2.default)(parts[j], options);
+        matchers[i] = partMatchers;
+      }
+      return (input3) => {
+        const inputParts = input3.split("/");
+        if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input3)) return true;
+        for (i = 0; i < patternsCount; i++) {
+          const patternParts = patternsParts[i];
+          const matcher = matchers[i];
+          const inputPatternCount = inputParts.length;
+          const minParts = Math.min(inputPatternCount, patternParts.length);
+          j = 0;
+          while (j < minParts) {
+            const part = patternParts[j];
+            if (part.includes("/")) return true;
+            if (!matcher[j](inputParts[j])) break;
+            if (!options.noglobstar && part === "**") return true;
+            j++;
+          }
+          if (j === inputPatternCount) return true;
+        }
+        return false;
+      };
+    }
+    var WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+    var isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
+    function buildFormat(cwd, root, absolute) {
+      if (cwd === root || root.startsWith(`${cwd}/`)) {
+        if (absolute) {
+          const start2 = cwd.length + +!isRoot(cwd);
+          return (p, isDir2) => p.slice(start2, isDir2 ? -1 : void 0) || ".";
+        }
+        const prefix = root.slice(cwd.length + 1);
+        if (prefix) return (p, isDir2) => {
+          if (p === ".") return prefix;
+          const result = `${prefix}/${p}`;
+          return isDir2 ? result.slice(0, -1) : result;
+        };
+        return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
+      }
+      if (absolute) return (p) => path22.posix.relative(cwd, p) || ".";
+      return (p) => path22.posix.relative(cwd, `${root}/${p}`) || ".";
+    }
+    function buildRelative(cwd, root) {
+      if (root.startsWith(`${cwd}/`)) {
+        const prefix = root.slice(cwd.length + 1);
+        return (p) => `${prefix}/${p}`;
+      }
+      return (p) => {
+        const result = path22.posix.relative(cwd, `${root}/${p}`);
+        return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
+      };
+    }
+    function ensureNonDriveRelativePath(path$1) {
+      return path$1.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+    }
+    var splitPatternOptions = { parts: true };
+    function splitPattern(path$2) {
+      var _result$parts;
+      const result = picomatch2.default.scan(path$2, splitPatternOptions);
+      return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path$2];
+    }
+    var ESCAPED_WIN32_BACKSLASHES = /\\(?![()[\]{}!+@])/g;
+    function convertPosixPathToPattern(path$3) {
+      return escapePosixPath(path$3);
+    }
+    function convertWin32PathToPattern(path$4) {
+      return escapeWin32Path(path$4).replace(ESCAPED_WIN32_BACKSLASHES, "/");
+    }
+    var convertPathToPattern = isWin ? convertWin32PathToPattern : convertPosixPathToPattern;
+    var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+    var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+    var escapePosixPath = (path$5) => path$5.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    var escapeWin32Path = (path$6) => path$6.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    var escapePath = isWin ? escapeWin32Path : escapePosixPath;
+    function isDynamicPattern(pattern, options) {
+      if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+      const scan = picomatch2.default.scan(pattern);
+      return scan.isGlob || scan.negated;
+    }
+    function log(...tasks) {
+      console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
+    }
+    function ensureStringArray(value) {
+      return typeof value === "string" ? [value] : value !== null && value !== void 0 ? value : [];
+    }
+    var PARENT_DIRECTORY = /^(\/?\.\.)+/;
+    var ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+    function normalizePattern(pattern, opts, props, isIgnore) {
+      var _PARENT_DIRECTORY$exe;
+      const cwd = opts.cwd;
+      let result = pattern;
+      if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
+      if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
+      const escapedCwd = escapePath(cwd);
+      result = (0, path22.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path22.posix.relative(escapedCwd, result) : path22.posix.normalize(result);
+      const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+      const parts = splitPattern(result);
+      if (parentDir) {
+        const n = (parentDir.length + 1) / 3;
+        let i = 0;
+        const cwdParts = escapedCwd.split("/");
+        while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
+          result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
+          i++;
+        }
+        const potentialRoot = path22.posix.join(cwd, parentDir.slice(i * 3));
+        if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+          props.root = ensureNonDriveRelativePath(potentialRoot);
+          props.depthOffset = -n + i;
+        }
+      }
+      if (!isIgnore && props.depthOffset >= 0) {
+        var _props$commonPath;
+        (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+        const newCommonPath = [];
+        const length2 = Math.min(props.commonPath.length, parts.length);
+        for (let i = 0; i < length2; i++) {
+          const part = parts[i];
+          if (part === "**" && !parts[i + 1]) {
+            newCommonPath.pop();
+            break;
+          }
+          if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+          newCommonPath.push(part);
+        }
+        props.depthOffset = newCommonPath.length;
+        props.commonPath = newCommonPath;
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path22.posix.join(cwd, ...newCommonPath) : cwd);
+      }
+      return result;
+    }
+    function processPatterns(options, patterns, props) {
+      const matchPatterns = [];
+      const ignorePatterns = [];
+      for (const pattern of options.ignore) {
+        if (!pattern) continue;
+        if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
+      }
+      for (const pattern of patterns) {
+        if (!pattern) continue;
+        if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
+        else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
+      }
+      return {
+        match: matchPatterns,
+        ignore: ignorePatterns
+      };
+    }
+    function buildCrawler(options, patterns) {
+      const cwd = options.cwd;
+      const props = {
+        root: cwd,
+        depthOffset: 0
+      };
+      const processed = processPatterns(options, patterns, props);
+      if (options.debug) log("internal processing patterns:", processed);
+      const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
+      const root = props.root.replace(BACKSLASHES, "");
+      const matchOptions = {
+        dot,
+        nobrace: options.braceExpansion === false,
+        nocase: !caseSensitiveMatch,
+        noextglob: options.extglob === false,
+        noglobstar: options.globstar === false,
+        posix: true
+      };
+      const matcher = (0, picomatch2.default)(processed.match, matchOptions);
+      const ignore = (0, picomatch2.default)(processed.ignore, matchOptions);
+      const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+      const format2 = buildFormat(cwd, root, absolute);
+      const excludeFormatter = absolute ? format2 : buildFormat(cwd, root, true);
+      const excludePredicate = (_, p) => {
+        const relativePath = excludeFormatter(p, true);
+        return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
+      };
+      let maxDepth;
+      if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+      const crawler = new fdir.fdir({
+        filters: [debug ? (p, isDirectory) => {
+          const path23 = format2(p, isDirectory);
+          const matches3 = matcher(path23) && !ignore(path23);
+          if (matches3) log(`matched ${path23}`);
+          return matches3;
+        } : (p, isDirectory) => {
+          const path23 = format2(p, isDirectory);
+          return matcher(path23) && !ignore(path23);
+        }],
+        exclude: debug ? (_, p) => {
+          const skipped = excludePredicate(_, p);
+          log(`${skipped ? "skipped" : "crawling"} ${p}`);
+          return skipped;
+        } : excludePredicate,
+        fs: options.fs,
+        pathSeparator: "/",
+        relativePaths: !absolute,
+        resolvePaths: absolute,
+        includeBasePath: absolute,
+        resolveSymlinks: followSymbolicLinks,
+        excludeSymlinks: !followSymbolicLinks,
+        excludeFiles: onlyDirectories,
+        includeDirs: onlyDirectories || !options.onlyFiles,
+        maxDepth,
+        signal: options.signal
+      }).crawl(root);
+      if (options.debug) log("internal properties:", {
+        ...props,
+        root
+      });
+      return [crawler, cwd !== root && !absolute && buildRelative(cwd, root)];
+    }
+    function formatPaths(paths, mapper) {
+      if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+      return paths;
+    }
+    var defaultOptions = {
+      caseSensitiveMatch: true,
+      debug: !!process.env.TINYGLOBBY_DEBUG,
+      expandDirectories: true,
+      followSymbolicLinks: true,
+      onlyFiles: true
+    };
+    function getOptions(options) {
+      const opts = Object.assign({}, options);
+      for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
+      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path22.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.ignore = ensureStringArray(opts.ignore);
+      opts.fs && (opts.fs = {
+        readdir: opts.fs.readdir || fs12.readdir,
+        readdirSync: opts.fs.readdirSync || fs12.readdirSync,
+        realpath: opts.fs.realpath || fs12.realpath,
+        realpathSync: opts.fs.realpathSync || fs12.realpathSync,
+        stat: opts.fs.stat || fs12.stat,
+        statSync: opts.fs.statSync || fs12.statSync
+      });
+      if (opts.debug) log("globbing with options:", opts);
+      return opts;
+    }
+    function getCrawler(globInput, inputOptions = {}) {
+      var _ref;
+      if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+      const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+      const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+      const options = getOptions(isModern ? inputOptions : globInput);
+      return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+    }
+    async function glob2(globInput, options) {
+      const [crawler, relative16] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative16) : [];
+    }
+    function globSync(globInput, options) {
+      const [crawler, relative16] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative16) : [];
+    }
+    exports2.convertPathToPattern = convertPathToPattern;
+    exports2.escapePath = escapePath;
+    exports2.glob = glob2;
+    exports2.globSync = globSync;
+    exports2.isDynamicPattern = isDynamicPattern;
+  }
+});
+
+// node_modules/handlebars/dist/cjs/handlebars/utils.js
+var require_utils2 = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/utils.js"(exports2) {
     "use strict";
     exports2.__esModule = true;
@@ -25518,7 +28155,7 @@ var require_block_helper_missing = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/helpers/block-helper-missing.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     exports2["default"] = function(instance2) {
       instance2.registerHelper("blockHelperMissing", function(context, options) {
         var inverse = options.inverse, fn = options.fn;
@@ -25557,7 +28194,7 @@ var require_each = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     function closeIterator(iterator2) {
@@ -25679,7 +28316,7 @@ var require_if = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     exports2["default"] = function(instance2) {
@@ -25761,7 +28398,7 @@ var require_with = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     exports2["default"] = function(instance2) {
@@ -25841,7 +28478,7 @@ var require_inline = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/decorators/inline.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     exports2["default"] = function(instance2) {
       instance2.registerDecorator("inline", function(fn, props, container, options) {
         var ret = fn;
@@ -25885,7 +28522,7 @@ var require_logger = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/logger.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var logger = {
       methodMap: ["debug", "info", "warn", "error"],
       level: "info",
@@ -25933,7 +28570,7 @@ var require_proto_access = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _logger = require_logger();
     var _logger2 = _interopRequireDefault(_logger);
     var loggedProperties = /* @__PURE__ */ Object.create(null);
@@ -26002,7 +28639,7 @@ var require_base = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     var _helpers = require_helpers();
@@ -26158,7 +28795,7 @@ var require_runtime = __commonJS({
         return newObj;
       }
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var Utils = _interopRequireWildcard(_utils);
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
@@ -26505,7 +29142,7 @@ var require_handlebars_runtime = __commonJS({
     var _handlebarsSafeString2 = _interopRequireDefault(_handlebarsSafeString);
     var _handlebarsException = require_exception();
     var _handlebarsException2 = _interopRequireDefault(_handlebarsException);
-    var _handlebarsUtils = require_utils();
+    var _handlebarsUtils = require_utils2();
     var Utils = _interopRequireWildcard(_handlebarsUtils);
     var _handlebarsRuntime = require_runtime();
     var runtime = _interopRequireWildcard(_handlebarsRuntime);
@@ -26547,13 +29184,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path14) {
-          return /^\.|this\b/.test(path14.original);
+        scopedId: function scopedId(path22) {
+          return /^\.|this\b/.test(path22.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path14) {
-          return path14.parts.length === 1 && !AST.helpers.scopedId(path14) && !path14.depth;
+        simpleId: function simpleId(path22) {
+          return path22.parts.length === 1 && !AST.helpers.scopedId(path22) && !path22.depth;
         }
       }
     };
@@ -27292,7 +29929,7 @@ var require_visitor = __commonJS({
     }
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _nodeTypes = require_node_types();
     function Visitor() {
       this.parents = [];
@@ -27638,12 +30275,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path14, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path22, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path14,
+        path: path22,
         params,
         hash,
         escaped,
@@ -27777,7 +30414,7 @@ var require_base2 = __commonJS({
     var _whitespaceControl2 = _interopRequireDefault(_whitespaceControl);
     var _helpers = require_helpers2();
     var Helpers = _interopRequireWildcard(_helpers);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     exports2.parser = _parser2["default"];
     var yy = {};
     _utils.extend(yy, Helpers);
@@ -27813,7 +30450,7 @@ var require_compiler = __commonJS({
     }
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _ast = require_ast();
     var _ast2 = _interopRequireDefault(_ast);
     var _nodeTypes = require_node_types();
@@ -27915,9 +30552,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path14 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path22 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path14.original);
+        this.opcode("registerDecorator", params.length, path22.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -27984,48 +30621,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path14 = sexpr.path, name = path14.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path14));
+        var path22 = sexpr.path, name = path22.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path22));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path14.strict = true;
-        this.accept(path14);
+        path22.strict = true;
+        this.accept(path22);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path14 = sexpr.path;
-        path14.strict = true;
-        this.accept(path14);
+        var path22 = sexpr.path;
+        path22.strict = true;
+        this.accept(path22);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path14 = sexpr.path, name = path14.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path22 = sexpr.path, name = path22.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path14.strict = true;
-          path14.falsy = true;
-          this.accept(path14);
-          this.opcode("invokeHelper", params.length, path14.original, _ast2["default"].helpers.simpleId(path14));
+          path22.strict = true;
+          path22.falsy = true;
+          this.accept(path22);
+          this.opcode("invokeHelper", params.length, path22.original, _ast2["default"].helpers.simpleId(path22));
         }
       },
-      PathExpression: function PathExpression(path14) {
-        var depth = validateDepth(path14);
-        var parts = validateParts(path14);
+      PathExpression: function PathExpression(path22) {
+        var depth = validateDepth(path22);
+        var parts = validateParts(path22);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path14), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path22), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path14.data) {
+        } else if (path22.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path14.strict);
+          this.opcode("lookupData", depth, parts, path22.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path14.falsy, path14.strict, scoped);
+          this.opcode("lookupOnContext", parts, path22.falsy, path22.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -28252,8 +30889,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path14) {
-      return validateStringArray(path14, path14.parts, "parts");
+    function validateParts(path22) {
+      return validateStringArray(path22, path22.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -28435,16 +31072,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path14 = aPath;
+      var path22 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path14 = url.path;
+        path22 = url.path;
       }
-      var isAbsolute2 = exports2.isAbsolute(path14);
-      var parts = path14.split(/\/+/);
+      var isAbsolute4 = exports2.isAbsolute(path22);
+      var parts = path22.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -28461,18 +31098,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path14 = parts.join("/");
-      if (path14 === "") {
-        path14 = isAbsolute2 ? "/" : ".";
+      path22 = parts.join("/");
+      if (path22 === "") {
+        path22 = isAbsolute4 ? "/" : ".";
       }
       if (url) {
-        url.path = path14;
+        url.path = path22;
         return urlGenerate(url);
       }
-      return path14;
+      return path22;
     }
     exports2.normalize = normalize;
-    function join8(aRoot, aPath) {
+    function join13(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -28504,11 +31141,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join8;
+    exports2.join = join13;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative11(aRoot, aPath) {
+    function relative16(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -28527,7 +31164,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative11;
+    exports2.relative = relative16;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -28677,7 +31314,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join8(urlGenerate(parsed), sourceURL);
+        sourceURL = join13(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -30042,7 +32679,7 @@ var require_code_gen = __commonJS({
     "use strict";
     exports2.__esModule = true;
     exports2.safeJsonLiteral = safeJsonLiteral;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var NEEDS_ESCAPING = /[\x00-\x1f\\"\u2028\u2029<\ud800-\udfff]/;
     var SCRIPT_DELIMITERS = /<(?=!--|\/?script)/gi;
     function escapeScriptDelimiters(code) {
@@ -30166,18 +32803,18 @@ var require_code_gen = __commonJS({
         ret.add("}");
         return ret;
       },
-      generateList: function generateList(entries) {
+      generateList: function generateList(entries2) {
         var ret = this.empty();
-        for (var i = 0, len = entries.length; i < len; i++) {
+        for (var i = 0, len = entries2.length; i < len; i++) {
           if (i) {
             ret.add(",");
           }
-          ret.add(castChunk(entries[i], this));
+          ret.add(castChunk(entries2[i], this));
         }
         return ret;
       },
-      generateArray: function generateArray(entries) {
-        var ret = this.generateList(entries);
+      generateArray: function generateArray(entries2) {
+        var ret = this.generateList(entries2);
         ret.prepend("[");
         ret.add("]");
         return ret;
@@ -30198,7 +32835,7 @@ var require_javascript_compiler = __commonJS({
     var _base = require_base();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _codeGen = require_code_gen();
     var _codeGen2 = _interopRequireDefault(_codeGen);
     function Literal(value) {
@@ -31271,8 +33908,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path14 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path14;
+      var path22 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path22;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -31311,8 +33948,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs8 = require("fs");
-      var templateString = fs8.readFileSync(filename, "utf8");
+      var fs12 = require("fs");
+      var templateString = fs12.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -34273,7 +36910,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve11.call(this, root, ref);
+      let _sch = resolve14.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -34300,7 +36937,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve11(root, ref) {
+    function resolve14(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -34393,7 +37030,7 @@ var require_data = __commonJS({
 });
 
 // node_modules/fast-uri/lib/utils.js
-var require_utils2 = __commonJS({
+var require_utils3 = __commonJS({
   "node_modules/fast-uri/lib/utils.js"(exports2, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
@@ -34551,8 +37188,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path14) {
-      let input3 = path14;
+    function removeDotSegments(path22) {
+      let input3 = path22;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -34626,11 +37263,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path14) {
-      if (path14 === "" || path14[0] === "/") {
-        return removeDotSegments(path14);
+    function removeDotSegmentsRelative(path22) {
+      if (path22 === "" || path22[0] === "/") {
+        return removeDotSegments(path22);
       }
-      const segments = path14.split("/");
+      const segments = path22.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -34930,7 +37567,7 @@ var require_utils2 = __commonJS({
 var require_schemes = __commonJS({
   "node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
     "use strict";
-    var { isUUID } = require_utils2();
+    var { isUUID } = require_utils3();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
     var supportedSchemeNames = (
       /** @type {const} */
@@ -34993,8 +37630,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path14 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path14 && path14 !== "/" ? path14 : void 0;
+        const path22 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path22 && path22 !== "/" ? path22 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -35141,7 +37778,7 @@ var require_schemes = __commonJS({
 var require_fast_uri = __commonJS({
   "node_modules/fast-uri/index.js"(exports2, module2) {
     "use strict";
-    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils2();
+    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils3();
     var { SCHEMES, getSchemeHandler } = require_schemes();
     var VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u;
     var MALFORMED_SCHEME_ERROR = "URI scheme is malformed.";
@@ -35164,7 +37801,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve11(baseURI, relativeURI, options) {
+    function resolve14(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -35200,50 +37837,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative11, options, skipNormalization) {
+    function resolveComponent(base, relative16, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative11 = parse3(serialize(relative11, options), options);
+        relative16 = parse3(serialize(relative16, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative11.scheme) {
-        target.scheme = relative11.scheme;
-        target.userinfo = relative11.userinfo;
-        target.host = relative11.host;
-        target.port = relative11.port;
-        target.path = removeDotSegments(relative11.path || "");
-        target.query = relative11.query;
+      if (!options.tolerant && relative16.scheme) {
+        target.scheme = relative16.scheme;
+        target.userinfo = relative16.userinfo;
+        target.host = relative16.host;
+        target.port = relative16.port;
+        target.path = removeDotSegments(relative16.path || "");
+        target.query = relative16.query;
       } else {
-        if (relative11.userinfo !== void 0 || relative11.host !== void 0 || relative11.port !== void 0) {
-          target.userinfo = relative11.userinfo;
-          target.host = relative11.host;
-          target.port = relative11.port;
-          target.path = removeDotSegments(relative11.path || "");
-          target.query = relative11.query;
+        if (relative16.userinfo !== void 0 || relative16.host !== void 0 || relative16.port !== void 0) {
+          target.userinfo = relative16.userinfo;
+          target.host = relative16.host;
+          target.port = relative16.port;
+          target.path = removeDotSegments(relative16.path || "");
+          target.query = relative16.query;
         } else {
-          if (!relative11.path) {
+          if (!relative16.path) {
             target.path = base.path;
-            if (relative11.query !== void 0) {
-              target.query = relative11.query;
+            if (relative16.query !== void 0) {
+              target.query = relative16.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative11.path[0] === "/") {
-              target.path = removeDotSegments(relative11.path);
+            if (relative16.path[0] === "/") {
+              target.path = removeDotSegments(relative16.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative11.path;
+                target.path = "/" + relative16.path;
               } else if (!base.path) {
-                target.path = relative11.path;
+                target.path = relative16.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative11.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative16.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative11.query;
+            target.query = relative16.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -35251,7 +37888,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative11.fragment;
+      target.fragment = relative16.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -35555,7 +38192,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve11,
+      resolve: resolve14,
       resolveComponent,
       equal: equal2,
       serialize,
@@ -38811,8 +41448,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve11, reject) {
-            return setTimeout(resolve11, t);
+          return new this.Promise(function(resolve14, reject) {
+            return setTimeout(resolve14, t);
           });
         }
         computePenalty() {
@@ -39023,15 +41660,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error4, reject, resolve11, returned, task;
+          var args, cb, error4, reject, resolve14, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve11, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve14, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve11(returned);
+                  return resolve14(returned);
                 };
               } catch (error1) {
                 error4 = error1;
@@ -39046,13 +41683,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve11;
-          resolve11 = reject = null;
+          var promise, reject, resolve14;
+          resolve14 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve11 = _resolve;
+            resolve14 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve11, reject });
+          this._queue.push({ task, args, resolve: resolve14, reject });
           this._tryToRun();
           return promise;
         }
@@ -39453,14 +42090,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve11, reject) => {
+              return new this.Promise((resolve14, reject) => {
                 if (finished()) {
-                  return resolve11();
+                  return resolve14();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve11();
+                      return resolve14();
                     }
                   });
                 }
@@ -39553,9 +42190,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve11, reject) {
+              return new this.Promise(function(resolve14, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve11)(args3);
+                  return (args3[0] != null ? reject : resolve14)(args3);
                 });
               });
             };
@@ -39847,7 +42484,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path14) => path14.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path22) => path22.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -41551,17 +44188,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path14 = requestOptions.url.replace(options.baseUrl, "");
+    const path22 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path14} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path22} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error4) => {
       const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path14} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path22} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error4;
     });
@@ -44498,1782 +47135,6 @@ var init_github = __esm({
   }
 });
 
-// node_modules/picomatch/lib/constants.js
-var require_constants = __commonJS({
-  "node_modules/picomatch/lib/constants.js"(exports2, module2) {
-    "use strict";
-    var WIN_SLASH = "\\\\/";
-    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
-    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
-    var DOT_LITERAL = "\\.";
-    var PLUS_LITERAL = "\\+";
-    var QMARK_LITERAL = "\\?";
-    var SLASH_LITERAL = "\\/";
-    var ONE_CHAR = "(?=.)";
-    var QMARK = "[^/]";
-    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
-    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
-    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
-    var NO_DOT = `(?!${DOT_LITERAL})`;
-    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
-    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
-    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
-    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
-    var STAR = `${QMARK}*?`;
-    var SEP = "/";
-    var POSIX_CHARS = {
-      DOT_LITERAL,
-      PLUS_LITERAL,
-      QMARK_LITERAL,
-      SLASH_LITERAL,
-      ONE_CHAR,
-      QMARK,
-      END_ANCHOR,
-      DOTS_SLASH,
-      NO_DOT,
-      NO_DOTS,
-      NO_DOT_SLASH,
-      NO_DOTS_SLASH,
-      QMARK_NO_DOT,
-      STAR,
-      START_ANCHOR,
-      SEP
-    };
-    var WINDOWS_CHARS = {
-      ...POSIX_CHARS,
-      SLASH_LITERAL: `[${WIN_SLASH}]`,
-      QMARK: WIN_NO_SLASH,
-      STAR: `${WIN_NO_SLASH}*?`,
-      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
-      NO_DOT: `(?!${DOT_LITERAL})`,
-      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
-      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
-      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
-      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
-      SEP: "\\"
-    };
-    var POSIX_REGEX_SOURCE = {
-      __proto__: null,
-      alnum: "a-zA-Z0-9",
-      alpha: "a-zA-Z",
-      ascii: "\\x00-\\x7F",
-      blank: " \\t",
-      cntrl: "\\x00-\\x1F\\x7F",
-      digit: "0-9",
-      graph: "\\x21-\\x7E",
-      lower: "a-z",
-      print: "\\x20-\\x7E ",
-      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
-      space: " \\t\\r\\n\\v\\f",
-      upper: "A-Z",
-      word: "A-Za-z0-9_",
-      xdigit: "A-Fa-f0-9"
-    };
-    module2.exports = {
-      DEFAULT_MAX_EXTGLOB_RECURSION,
-      MAX_LENGTH: 1024 * 64,
-      POSIX_REGEX_SOURCE,
-      // regular expressions
-      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
-      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
-      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
-      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
-      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
-      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
-      // Replace globs with equivalent patterns to reduce parsing time.
-      REPLACEMENTS: {
-        __proto__: null,
-        "***": "*",
-        "**/**": "**",
-        "**/**/**": "**"
-      },
-      // Digits
-      CHAR_0: 48,
-      /* 0 */
-      CHAR_9: 57,
-      /* 9 */
-      // Alphabet chars.
-      CHAR_UPPERCASE_A: 65,
-      /* A */
-      CHAR_LOWERCASE_A: 97,
-      /* a */
-      CHAR_UPPERCASE_Z: 90,
-      /* Z */
-      CHAR_LOWERCASE_Z: 122,
-      /* z */
-      CHAR_LEFT_PARENTHESES: 40,
-      /* ( */
-      CHAR_RIGHT_PARENTHESES: 41,
-      /* ) */
-      CHAR_ASTERISK: 42,
-      /* * */
-      // Non-alphabetic chars.
-      CHAR_AMPERSAND: 38,
-      /* & */
-      CHAR_AT: 64,
-      /* @ */
-      CHAR_BACKWARD_SLASH: 92,
-      /* \ */
-      CHAR_CARRIAGE_RETURN: 13,
-      /* \r */
-      CHAR_CIRCUMFLEX_ACCENT: 94,
-      /* ^ */
-      CHAR_COLON: 58,
-      /* : */
-      CHAR_COMMA: 44,
-      /* , */
-      CHAR_DOT: 46,
-      /* . */
-      CHAR_DOUBLE_QUOTE: 34,
-      /* " */
-      CHAR_EQUAL: 61,
-      /* = */
-      CHAR_EXCLAMATION_MARK: 33,
-      /* ! */
-      CHAR_FORM_FEED: 12,
-      /* \f */
-      CHAR_FORWARD_SLASH: 47,
-      /* / */
-      CHAR_GRAVE_ACCENT: 96,
-      /* ` */
-      CHAR_HASH: 35,
-      /* # */
-      CHAR_HYPHEN_MINUS: 45,
-      /* - */
-      CHAR_LEFT_ANGLE_BRACKET: 60,
-      /* < */
-      CHAR_LEFT_CURLY_BRACE: 123,
-      /* { */
-      CHAR_LEFT_SQUARE_BRACKET: 91,
-      /* [ */
-      CHAR_LINE_FEED: 10,
-      /* \n */
-      CHAR_NO_BREAK_SPACE: 160,
-      /* \u00A0 */
-      CHAR_PERCENT: 37,
-      /* % */
-      CHAR_PLUS: 43,
-      /* + */
-      CHAR_QUESTION_MARK: 63,
-      /* ? */
-      CHAR_RIGHT_ANGLE_BRACKET: 62,
-      /* > */
-      CHAR_RIGHT_CURLY_BRACE: 125,
-      /* } */
-      CHAR_RIGHT_SQUARE_BRACKET: 93,
-      /* ] */
-      CHAR_SEMICOLON: 59,
-      /* ; */
-      CHAR_SINGLE_QUOTE: 39,
-      /* ' */
-      CHAR_SPACE: 32,
-      /*   */
-      CHAR_TAB: 9,
-      /* \t */
-      CHAR_UNDERSCORE: 95,
-      /* _ */
-      CHAR_VERTICAL_LINE: 124,
-      /* | */
-      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
-      /* \uFEFF */
-      /**
-       * Create EXTGLOB_CHARS
-       */
-      extglobChars(chars) {
-        return {
-          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
-          "?": { type: "qmark", open: "(?:", close: ")?" },
-          "+": { type: "plus", open: "(?:", close: ")+" },
-          "*": { type: "star", open: "(?:", close: ")*" },
-          "@": { type: "at", open: "(?:", close: ")" }
-        };
-      },
-      /**
-       * Create GLOB_CHARS
-       */
-      globChars(win32) {
-        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
-      }
-    };
-  }
-});
-
-// node_modules/picomatch/lib/utils.js
-var require_utils3 = __commonJS({
-  "node_modules/picomatch/lib/utils.js"(exports2) {
-    "use strict";
-    var {
-      REGEX_BACKSLASH,
-      REGEX_REMOVE_BACKSLASH,
-      REGEX_SPECIAL_CHARS,
-      REGEX_SPECIAL_CHARS_GLOBAL
-    } = require_constants();
-    exports2.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
-    exports2.hasRegexChars = (str3) => REGEX_SPECIAL_CHARS.test(str3);
-    exports2.isRegexChar = (str3) => str3.length === 1 && exports2.hasRegexChars(str3);
-    exports2.escapeRegex = (str3) => str3.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
-    exports2.toPosixSlashes = (str3) => str3.replace(REGEX_BACKSLASH, "/");
-    exports2.isWindows = () => {
-      if (typeof navigator !== "undefined" && navigator.platform) {
-        const platform = navigator.platform.toLowerCase();
-        return platform === "win32" || platform === "windows";
-      }
-      if (typeof process !== "undefined" && process.platform) {
-        return process.platform === "win32";
-      }
-      return false;
-    };
-    exports2.removeBackslashes = (str3) => {
-      return str3.replace(REGEX_REMOVE_BACKSLASH, (match) => {
-        return match === "\\" ? "" : match;
-      });
-    };
-    exports2.escapeLast = (input3, char, lastIdx) => {
-      const idx = input3.lastIndexOf(char, lastIdx);
-      if (idx === -1) return input3;
-      if (input3[idx - 1] === "\\") return exports2.escapeLast(input3, char, idx - 1);
-      return `${input3.slice(0, idx)}\\${input3.slice(idx)}`;
-    };
-    exports2.removePrefix = (input3, state = {}) => {
-      let output = input3;
-      if (output.startsWith("./")) {
-        output = output.slice(2);
-        state.prefix = "./";
-      }
-      return output;
-    };
-    exports2.wrapOutput = (input3, state = {}, options = {}) => {
-      const prepend = options.contains ? "" : "^";
-      const append = options.contains ? "" : "$";
-      let output = `${prepend}(?:${input3})${append}`;
-      if (state.negated === true) {
-        output = `(?:^(?!${output}).*$)`;
-      }
-      return output;
-    };
-    exports2.basename = (path14, { windows } = {}) => {
-      const segs = path14.split(windows ? /[\\/]/ : "/");
-      const last = segs[segs.length - 1];
-      if (last === "") {
-        return segs[segs.length - 2];
-      }
-      return last;
-    };
-  }
-});
-
-// node_modules/picomatch/lib/scan.js
-var require_scan = __commonJS({
-  "node_modules/picomatch/lib/scan.js"(exports2, module2) {
-    "use strict";
-    var utils = require_utils3();
-    var {
-      CHAR_ASTERISK,
-      /* * */
-      CHAR_AT,
-      /* @ */
-      CHAR_BACKWARD_SLASH,
-      /* \ */
-      CHAR_COMMA,
-      /* , */
-      CHAR_DOT,
-      /* . */
-      CHAR_EXCLAMATION_MARK,
-      /* ! */
-      CHAR_FORWARD_SLASH,
-      /* / */
-      CHAR_LEFT_CURLY_BRACE,
-      /* { */
-      CHAR_LEFT_PARENTHESES,
-      /* ( */
-      CHAR_LEFT_SQUARE_BRACKET,
-      /* [ */
-      CHAR_PLUS,
-      /* + */
-      CHAR_QUESTION_MARK,
-      /* ? */
-      CHAR_RIGHT_CURLY_BRACE,
-      /* } */
-      CHAR_RIGHT_PARENTHESES,
-      /* ) */
-      CHAR_RIGHT_SQUARE_BRACKET
-      /* ] */
-    } = require_constants();
-    var isPathSeparator = (code) => {
-      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
-    };
-    var depth = (token) => {
-      if (token.isPrefix !== true) {
-        token.depth = token.isGlobstar ? Infinity : 1;
-      }
-    };
-    var scan = (input3, options) => {
-      const opts = options || {};
-      const length2 = input3.length - 1;
-      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
-      const slashes = [];
-      const tokens = [];
-      const parts = [];
-      let str3 = input3;
-      let index = -1;
-      let start2 = 0;
-      let lastIndex = 0;
-      let isBrace = false;
-      let isBracket = false;
-      let isGlob = false;
-      let isExtglob = false;
-      let isGlobstar = false;
-      let braceEscaped = false;
-      let backslashes = false;
-      let negated = false;
-      let negatedExtglob = false;
-      let finished = false;
-      let braces = 0;
-      let prev;
-      let code;
-      let token = { value: "", depth: 0, isGlob: false };
-      const eos = () => index >= length2;
-      const peek = () => str3.charCodeAt(index + 1);
-      const advance = () => {
-        prev = code;
-        return str3.charCodeAt(++index);
-      };
-      while (index < length2) {
-        code = advance();
-        let next;
-        if (code === CHAR_BACKWARD_SLASH) {
-          backslashes = token.backslashes = true;
-          code = advance();
-          if (code === CHAR_LEFT_CURLY_BRACE) {
-            braceEscaped = true;
-          }
-          continue;
-        }
-        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
-          braces++;
-          while (eos() !== true && (code = advance())) {
-            if (code === CHAR_BACKWARD_SLASH) {
-              backslashes = token.backslashes = true;
-              advance();
-              continue;
-            }
-            if (code === CHAR_LEFT_CURLY_BRACE) {
-              braces++;
-              continue;
-            }
-            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
-              isBrace = token.isBrace = true;
-              isGlob = token.isGlob = true;
-              finished = true;
-              if (scanToEnd === true) {
-                continue;
-              }
-              break;
-            }
-            if (braceEscaped !== true && code === CHAR_COMMA) {
-              isBrace = token.isBrace = true;
-              isGlob = token.isGlob = true;
-              finished = true;
-              if (scanToEnd === true) {
-                continue;
-              }
-              break;
-            }
-            if (code === CHAR_RIGHT_CURLY_BRACE) {
-              braces--;
-              if (braces === 0) {
-                braceEscaped = false;
-                isBrace = token.isBrace = true;
-                finished = true;
-                break;
-              }
-            }
-          }
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (code === CHAR_FORWARD_SLASH) {
-          slashes.push(index);
-          tokens.push(token);
-          token = { value: "", depth: 0, isGlob: false };
-          if (finished === true) continue;
-          if (prev === CHAR_DOT && index === start2 + 1) {
-            start2 += 2;
-            continue;
-          }
-          lastIndex = index + 1;
-          continue;
-        }
-        if (opts.noext !== true) {
-          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
-          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
-            isGlob = token.isGlob = true;
-            isExtglob = token.isExtglob = true;
-            finished = true;
-            if (code === CHAR_EXCLAMATION_MARK && index === start2) {
-              negatedExtglob = true;
-            }
-            if (scanToEnd === true) {
-              let parens = 0;
-              while (eos() !== true && (code = advance())) {
-                if (code === CHAR_BACKWARD_SLASH) {
-                  backslashes = token.backslashes = true;
-                  advance();
-                  continue;
-                }
-                if (code === CHAR_LEFT_PARENTHESES) {
-                  parens++;
-                  continue;
-                }
-                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-                  finished = true;
-                  break;
-                }
-              }
-              continue;
-            }
-            break;
-          }
-        }
-        if (code === CHAR_ASTERISK) {
-          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
-          isGlob = token.isGlob = true;
-          finished = true;
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (code === CHAR_QUESTION_MARK) {
-          isGlob = token.isGlob = true;
-          finished = true;
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (code === CHAR_LEFT_SQUARE_BRACKET) {
-          while (eos() !== true && (next = advance())) {
-            if (next === CHAR_BACKWARD_SLASH) {
-              backslashes = token.backslashes = true;
-              advance();
-              continue;
-            }
-            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
-              isBracket = token.isBracket = true;
-              isGlob = token.isGlob = true;
-              finished = true;
-              break;
-            }
-          }
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start2) {
-          negated = token.negated = true;
-          start2++;
-          continue;
-        }
-        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
-          isGlob = token.isGlob = true;
-          if (scanToEnd === true) {
-            let parens = 1;
-            while (eos() !== true && (code = advance())) {
-              if (code === CHAR_BACKWARD_SLASH) {
-                backslashes = token.backslashes = true;
-                advance();
-                continue;
-              }
-              if (code === CHAR_LEFT_PARENTHESES) {
-                parens++;
-                continue;
-              }
-              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-                finished = true;
-                break;
-              }
-            }
-            continue;
-          }
-          break;
-        }
-        if (isGlob === true) {
-          finished = true;
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-      }
-      if (opts.noext === true) {
-        isExtglob = false;
-        isGlob = false;
-      }
-      let base = str3;
-      let prefix = "";
-      let glob = "";
-      if (start2 > 0) {
-        prefix = str3.slice(0, start2);
-        str3 = str3.slice(start2);
-        lastIndex -= start2;
-      }
-      if (base && isGlob === true && lastIndex > 0) {
-        base = str3.slice(0, lastIndex);
-        glob = str3.slice(lastIndex);
-      } else if (isGlob === true) {
-        base = "";
-        glob = str3;
-      } else {
-        base = str3;
-      }
-      if (base && base !== "" && base !== "/" && base !== str3) {
-        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
-          base = base.slice(0, -1);
-        }
-      }
-      if (opts.unescape === true) {
-        if (glob) glob = utils.removeBackslashes(glob);
-        if (base && backslashes === true) {
-          base = utils.removeBackslashes(base);
-        }
-      }
-      const state = {
-        prefix,
-        input: input3,
-        start: start2,
-        base,
-        glob,
-        isBrace,
-        isBracket,
-        isGlob,
-        isExtglob,
-        isGlobstar,
-        negated,
-        negatedExtglob
-      };
-      if (opts.tokens === true) {
-        state.maxDepth = 0;
-        if (!isPathSeparator(code)) {
-          tokens.push(token);
-        }
-        state.tokens = tokens;
-      }
-      if (opts.parts === true || opts.tokens === true) {
-        let prevIndex;
-        for (let idx = 0; idx < slashes.length; idx++) {
-          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start2;
-          const i = slashes[idx];
-          const value2 = input3.slice(n2, i);
-          if (opts.tokens) {
-            if (idx === 0 && start2 !== 0) {
-              tokens[idx].isPrefix = true;
-              tokens[idx].value = prefix;
-            } else {
-              tokens[idx].value = value2;
-            }
-            depth(tokens[idx]);
-            state.maxDepth += tokens[idx].depth;
-          }
-          if (i >= start2) {
-            parts.push(value2);
-            prevIndex = i;
-          }
-        }
-        const n = prevIndex !== void 0 ? prevIndex + 1 : start2;
-        const value = input3.slice(n);
-        parts.push(value);
-        if (opts.tokens && prevIndex && prevIndex + 1 < input3.length) {
-          tokens[tokens.length - 1].value = value;
-          depth(tokens[tokens.length - 1]);
-          state.maxDepth += tokens[tokens.length - 1].depth;
-        }
-        state.slashes = slashes;
-        state.parts = parts;
-      }
-      return state;
-    };
-    module2.exports = scan;
-  }
-});
-
-// node_modules/picomatch/lib/parse.js
-var require_parse = __commonJS({
-  "node_modules/picomatch/lib/parse.js"(exports2, module2) {
-    "use strict";
-    var constants = require_constants();
-    var utils = require_utils3();
-    var {
-      MAX_LENGTH,
-      POSIX_REGEX_SOURCE,
-      REGEX_NON_SPECIAL_CHARS,
-      REGEX_SPECIAL_CHARS_BACKREF,
-      REPLACEMENTS
-    } = constants;
-    var expandRange = (args, options) => {
-      if (typeof options.expandRange === "function") {
-        return options.expandRange(...args, options);
-      }
-      args.sort();
-      const value = `[${args.join("-")}]`;
-      try {
-        new RegExp(value);
-      } catch (ex) {
-        return args.map((v) => utils.escapeRegex(v)).join("..");
-      }
-      return value;
-    };
-    var syntaxError = (type, char) => {
-      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
-    };
-    var splitTopLevel = (input3) => {
-      const parts = [];
-      let bracket = 0;
-      let paren = 0;
-      let quote = 0;
-      let value = "";
-      let escaped = false;
-      for (const ch of input3) {
-        if (escaped === true) {
-          value += ch;
-          escaped = false;
-          continue;
-        }
-        if (ch === "\\") {
-          value += ch;
-          escaped = true;
-          continue;
-        }
-        if (ch === '"') {
-          quote = quote === 1 ? 0 : 1;
-          value += ch;
-          continue;
-        }
-        if (quote === 0) {
-          if (ch === "[") {
-            bracket++;
-          } else if (ch === "]" && bracket > 0) {
-            bracket--;
-          } else if (bracket === 0) {
-            if (ch === "(") {
-              paren++;
-            } else if (ch === ")" && paren > 0) {
-              paren--;
-            } else if (ch === "|" && paren === 0) {
-              parts.push(value);
-              value = "";
-              continue;
-            }
-          }
-        }
-        value += ch;
-      }
-      parts.push(value);
-      return parts;
-    };
-    var isPlainBranch = (branch) => {
-      let escaped = false;
-      for (const ch of branch) {
-        if (escaped === true) {
-          escaped = false;
-          continue;
-        }
-        if (ch === "\\") {
-          escaped = true;
-          continue;
-        }
-        if (/[?*+@!()[\]{}]/.test(ch)) {
-          return false;
-        }
-      }
-      return true;
-    };
-    var normalizeSimpleBranch = (branch) => {
-      let value = branch.trim();
-      let changed = true;
-      while (changed === true) {
-        changed = false;
-        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
-          value = value.slice(2, -1);
-          changed = true;
-        }
-      }
-      if (!isPlainBranch(value)) {
-        return;
-      }
-      return value.replace(/\\(.)/g, "$1");
-    };
-    var hasRepeatedCharPrefixOverlap = (branches) => {
-      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
-      for (let i = 0; i < values.length; i++) {
-        for (let j = i + 1; j < values.length; j++) {
-          const a = values[i];
-          const b = values[j];
-          const char = a[0];
-          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
-            continue;
-          }
-          if (a === b || a.startsWith(b) || b.startsWith(a)) {
-            return true;
-          }
-        }
-      }
-      return false;
-    };
-    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
-      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
-        return;
-      }
-      let bracket = 0;
-      let paren = 0;
-      let quote = 0;
-      let escaped = false;
-      for (let i = 1; i < pattern.length; i++) {
-        const ch = pattern[i];
-        if (escaped === true) {
-          escaped = false;
-          continue;
-        }
-        if (ch === "\\") {
-          escaped = true;
-          continue;
-        }
-        if (ch === '"') {
-          quote = quote === 1 ? 0 : 1;
-          continue;
-        }
-        if (quote === 1) {
-          continue;
-        }
-        if (ch === "[") {
-          bracket++;
-          continue;
-        }
-        if (ch === "]" && bracket > 0) {
-          bracket--;
-          continue;
-        }
-        if (bracket > 0) {
-          continue;
-        }
-        if (ch === "(") {
-          paren++;
-          continue;
-        }
-        if (ch === ")") {
-          paren--;
-          if (paren === 0) {
-            if (requireEnd === true && i !== pattern.length - 1) {
-              return;
-            }
-            return {
-              type: pattern[0],
-              body: pattern.slice(2, i),
-              end: i
-            };
-          }
-        }
-      }
-    };
-    var buildCharClassStar = (chars) => {
-      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
-      return `${source}*`;
-    };
-    var getStarExtglobSequenceChars = (pattern) => {
-      let index = 0;
-      const chars = [];
-      while (index < pattern.length) {
-        const match = parseRepeatedExtglob(pattern.slice(index), false);
-        if (!match || match.type !== "*") {
-          return;
-        }
-        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
-        if (branches.length !== 1) {
-          return;
-        }
-        const branch = normalizeSimpleBranch(branches[0]);
-        if (!branch || branch.length !== 1) {
-          return;
-        }
-        chars.push(branch);
-        index += match.end + 1;
-      }
-      if (chars.length < 1) {
-        return;
-      }
-      return chars;
-    };
-    var repeatedExtglobRecursion = (pattern) => {
-      let depth = 0;
-      let value = pattern.trim();
-      let match = parseRepeatedExtglob(value);
-      while (match) {
-        depth++;
-        value = match.body.trim();
-        match = parseRepeatedExtglob(value);
-      }
-      return depth;
-    };
-    var analyzeRepeatedExtglob = (body, options) => {
-      if (options.maxExtglobRecursion === false) {
-        return { risky: false };
-      }
-      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
-      const branches = splitTopLevel(body).map((branch) => branch.trim());
-      if (branches.length > 1) {
-        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
-          return { risky: true };
-        }
-      }
-      const safeChars = [];
-      let sawStarSequence = false;
-      let combinable = true;
-      for (const branch of branches) {
-        const chars = getStarExtglobSequenceChars(branch);
-        if (chars) {
-          sawStarSequence = true;
-          safeChars.push(...chars);
-          continue;
-        }
-        const literal2 = normalizeSimpleBranch(branch);
-        if (literal2 && literal2.length === 1) {
-          safeChars.push(literal2);
-          continue;
-        }
-        combinable = false;
-        if (repeatedExtglobRecursion(branch) > max) {
-          return { risky: true };
-        }
-      }
-      if (sawStarSequence) {
-        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
-      }
-      return { risky: false };
-    };
-    var parse3 = (input3, options) => {
-      if (typeof input3 !== "string") {
-        throw new TypeError("Expected a string");
-      }
-      input3 = REPLACEMENTS[input3] || input3;
-      const opts = { ...options };
-      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-      let len = input3.length;
-      if (len > max) {
-        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-      }
-      const bos = { type: "bos", value: "", output: opts.prepend || "" };
-      const tokens = [bos];
-      const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
-      const {
-        DOT_LITERAL,
-        PLUS_LITERAL,
-        SLASH_LITERAL,
-        ONE_CHAR,
-        DOTS_SLASH,
-        NO_DOT,
-        NO_DOT_SLASH,
-        NO_DOTS_SLASH,
-        QMARK,
-        QMARK_NO_DOT,
-        STAR,
-        START_ANCHOR
-      } = PLATFORM_CHARS;
-      const globstar = (opts2) => {
-        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-      };
-      const nodot = opts.dot ? "" : NO_DOT;
-      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
-      let star = opts.bash === true ? globstar(opts) : STAR;
-      if (opts.capture) {
-        star = `(${star})`;
-      }
-      if (typeof opts.noext === "boolean") {
-        opts.noextglob = opts.noext;
-      }
-      const state = {
-        input: input3,
-        index: -1,
-        start: 0,
-        dot: opts.dot === true,
-        consumed: "",
-        output: "",
-        prefix: "",
-        backtrack: false,
-        negated: false,
-        brackets: 0,
-        braces: 0,
-        parens: 0,
-        quotes: 0,
-        globstar: false,
-        tokens
-      };
-      input3 = utils.removePrefix(input3, state);
-      len = input3.length;
-      const extglobs = [];
-      const braces = [];
-      const stack = [];
-      let prev = bos;
-      let value;
-      const eos = () => state.index === len - 1;
-      const peek = state.peek = (n = 1) => input3[state.index + n];
-      const advance = state.advance = () => input3[++state.index] || "";
-      const remaining = () => input3.slice(state.index + 1);
-      const consume = (value2 = "", num3 = 0) => {
-        state.consumed += value2;
-        state.index += num3;
-      };
-      const append = (token) => {
-        state.output += token.output != null ? token.output : token.value;
-        consume(token.value);
-      };
-      const negate = () => {
-        let count2 = 1;
-        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
-          advance();
-          state.start++;
-          count2++;
-        }
-        if (count2 % 2 === 0) {
-          return false;
-        }
-        state.negated = true;
-        state.start++;
-        return true;
-      };
-      const increment = (type) => {
-        state[type]++;
-        stack.push(type);
-      };
-      const decrement = (type) => {
-        state[type]--;
-        stack.pop();
-      };
-      const push = (tok) => {
-        if (prev.type === "globstar") {
-          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
-          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
-          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
-            state.output = state.output.slice(0, -prev.output.length);
-            prev.type = "star";
-            prev.value = "*";
-            prev.output = star;
-            state.output += prev.output;
-          }
-        }
-        if (extglobs.length && tok.type !== "paren") {
-          extglobs[extglobs.length - 1].inner += tok.value;
-        }
-        if (tok.value || tok.output) append(tok);
-        if (prev && prev.type === "text" && tok.type === "text") {
-          prev.output = (prev.output || prev.value) + tok.value;
-          prev.value += tok.value;
-          return;
-        }
-        tok.prev = prev;
-        tokens.push(tok);
-        prev = tok;
-      };
-      const extglobOpen = (type, value2) => {
-        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
-        token.prev = prev;
-        token.parens = state.parens;
-        token.output = state.output;
-        token.startIndex = state.index;
-        token.tokensIndex = tokens.length;
-        const output = (opts.capture ? "(" : "") + token.open;
-        increment("parens");
-        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
-        push({ type: "paren", extglob: true, value: advance(), output });
-        extglobs.push(token);
-      };
-      const extglobClose = (token) => {
-        const literal2 = input3.slice(token.startIndex, state.index + 1);
-        const body = input3.slice(token.startIndex + 2, state.index);
-        const analysis = analyzeRepeatedExtglob(body, opts);
-        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
-          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open2 = tokens[token.tokensIndex];
-          open2.type = "text";
-          open2.value = literal2;
-          open2.output = safeOutput || utils.escapeRegex(literal2);
-          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
-            tokens[i].value = "";
-            tokens[i].output = "";
-            delete tokens[i].suffix;
-          }
-          state.output = token.output + open2.output;
-          state.backtrack = true;
-          push({ type: "paren", extglob: true, value, output: "" });
-          decrement("parens");
-          return;
-        }
-        let output = token.close + (opts.capture ? ")" : "");
-        let rest;
-        if (token.type === "negate") {
-          let extglobStar = star;
-          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
-            extglobStar = globstar(opts);
-          }
-          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
-            output = token.close = `)$))${extglobStar}`;
-          }
-          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse3(rest, { ...options, fastpaths: false }).output;
-            output = token.close = `)${expression})${extglobStar})`;
-          }
-          if (token.prev.type === "bos") {
-            state.negatedExtglob = true;
-          }
-        }
-        push({ type: "paren", extglob: true, value, output });
-        decrement("parens");
-      };
-      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input3)) {
-        let backslashes = false;
-        let output = input3.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first2, rest, index) => {
-          if (first2 === "\\") {
-            backslashes = true;
-            return m;
-          }
-          if (first2 === "?") {
-            if (esc) {
-              return esc + first2 + (rest ? QMARK.repeat(rest.length) : "");
-            }
-            if (index === 0) {
-              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
-            }
-            return QMARK.repeat(chars.length);
-          }
-          if (first2 === ".") {
-            return DOT_LITERAL.repeat(chars.length);
-          }
-          if (first2 === "*") {
-            if (esc) {
-              return esc + first2 + (rest ? star : "");
-            }
-            return star;
-          }
-          return esc ? m : `\\${m}`;
-        });
-        if (backslashes === true) {
-          if (opts.unescape === true) {
-            output = output.replace(/\\/g, "");
-          } else {
-            output = output.replace(/\\+/g, (m) => {
-              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
-            });
-          }
-        }
-        if (output === input3 && opts.contains === true) {
-          state.output = input3;
-          return state;
-        }
-        state.output = utils.wrapOutput(output, state, options);
-        return state;
-      }
-      while (!eos()) {
-        value = advance();
-        if (value === "\0") {
-          continue;
-        }
-        if (value === "\\") {
-          const next = peek();
-          if (next === "/" && opts.bash !== true) {
-            continue;
-          }
-          if (next === "." || next === ";") {
-            continue;
-          }
-          if (!next) {
-            value += "\\";
-            push({ type: "text", value });
-            continue;
-          }
-          const match = /^\\+/.exec(remaining());
-          let slashes = 0;
-          if (match && match[0].length > 2) {
-            slashes = match[0].length;
-            state.index += slashes;
-            if (slashes % 2 !== 0) {
-              value += "\\";
-            }
-          }
-          if (opts.unescape === true) {
-            value = advance();
-          } else {
-            value += advance();
-          }
-          if (state.brackets === 0) {
-            push({ type: "text", value });
-            continue;
-          }
-        }
-        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
-          if (opts.posix !== false && value === ":") {
-            const inner = prev.value.slice(1);
-            if (inner.includes("[")) {
-              prev.posix = true;
-              if (inner.includes(":")) {
-                const idx = prev.value.lastIndexOf("[");
-                const pre = prev.value.slice(0, idx);
-                const rest2 = prev.value.slice(idx + 2);
-                const posix2 = POSIX_REGEX_SOURCE[rest2];
-                if (posix2) {
-                  prev.value = pre + posix2;
-                  state.backtrack = true;
-                  advance();
-                  if (!bos.output && tokens.indexOf(prev) === 1) {
-                    bos.output = ONE_CHAR;
-                  }
-                  continue;
-                }
-              }
-            }
-          }
-          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
-            value = `\\${value}`;
-          }
-          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
-            value = `\\${value}`;
-          }
-          if (opts.posix === true && value === "!" && prev.value === "[") {
-            value = "^";
-          }
-          prev.value += value;
-          append({ value });
-          continue;
-        }
-        if (state.quotes === 1 && value !== '"') {
-          value = utils.escapeRegex(value);
-          prev.value += value;
-          append({ value });
-          continue;
-        }
-        if (value === '"') {
-          state.quotes = state.quotes === 1 ? 0 : 1;
-          if (opts.keepQuotes === true) {
-            push({ type: "text", value });
-          }
-          continue;
-        }
-        if (value === "(") {
-          increment("parens");
-          push({ type: "paren", value });
-          continue;
-        }
-        if (value === ")") {
-          if (state.parens === 0 && opts.strictBrackets === true) {
-            throw new SyntaxError(syntaxError("opening", "("));
-          }
-          const extglob = extglobs[extglobs.length - 1];
-          if (extglob && state.parens === extglob.parens + 1) {
-            extglobClose(extglobs.pop());
-            continue;
-          }
-          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
-          decrement("parens");
-          continue;
-        }
-        if (value === "[") {
-          if (opts.nobracket === true || !remaining().includes("]")) {
-            if (opts.nobracket !== true && opts.strictBrackets === true) {
-              throw new SyntaxError(syntaxError("closing", "]"));
-            }
-            value = `\\${value}`;
-          } else {
-            increment("brackets");
-          }
-          push({ type: "bracket", value });
-          continue;
-        }
-        if (value === "]") {
-          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
-            push({ type: "text", value, output: `\\${value}` });
-            continue;
-          }
-          if (state.brackets === 0) {
-            if (opts.strictBrackets === true) {
-              throw new SyntaxError(syntaxError("opening", "["));
-            }
-            push({ type: "text", value, output: `\\${value}` });
-            continue;
-          }
-          decrement("brackets");
-          const prevValue = prev.value.slice(1);
-          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
-            value = `/${value}`;
-          }
-          prev.value += value;
-          append({ value });
-          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
-            continue;
-          }
-          const escaped = utils.escapeRegex(prev.value);
-          state.output = state.output.slice(0, -prev.value.length);
-          if (opts.literalBrackets === true) {
-            state.output += escaped;
-            prev.value = escaped;
-            continue;
-          }
-          prev.value = `(${capture}${escaped}|${prev.value})`;
-          state.output += prev.value;
-          continue;
-        }
-        if (value === "{" && opts.nobrace !== true) {
-          increment("braces");
-          const open2 = {
-            type: "brace",
-            value,
-            output: "(",
-            outputIndex: state.output.length,
-            tokensIndex: state.tokens.length
-          };
-          braces.push(open2);
-          push(open2);
-          continue;
-        }
-        if (value === "}") {
-          const brace = braces[braces.length - 1];
-          if (opts.nobrace === true || !brace) {
-            push({ type: "text", value, output: value });
-            continue;
-          }
-          let output = ")";
-          if (brace.dots === true) {
-            const arr2 = tokens.slice();
-            const range = [];
-            for (let i = arr2.length - 1; i >= 0; i--) {
-              tokens.pop();
-              if (arr2[i].type === "brace") {
-                break;
-              }
-              if (arr2[i].type !== "dots") {
-                range.unshift(arr2[i].value);
-              }
-            }
-            output = expandRange(range, opts);
-            state.backtrack = true;
-          }
-          if (brace.comma !== true && brace.dots !== true) {
-            const out = state.output.slice(0, brace.outputIndex);
-            const toks = state.tokens.slice(brace.tokensIndex);
-            brace.value = brace.output = "\\{";
-            value = output = "\\}";
-            state.output = out;
-            for (const t of toks) {
-              state.output += t.output || t.value;
-            }
-          }
-          push({ type: "brace", value, output });
-          decrement("braces");
-          braces.pop();
-          continue;
-        }
-        if (value === "|") {
-          if (extglobs.length > 0) {
-            extglobs[extglobs.length - 1].conditions++;
-          }
-          push({ type: "text", value });
-          continue;
-        }
-        if (value === ",") {
-          let output = value;
-          const brace = braces[braces.length - 1];
-          if (brace && stack[stack.length - 1] === "braces") {
-            brace.comma = true;
-            output = "|";
-          }
-          push({ type: "comma", value, output });
-          continue;
-        }
-        if (value === "/") {
-          if (prev.type === "dot" && state.index === state.start + 1) {
-            state.start = state.index + 1;
-            state.consumed = "";
-            state.output = "";
-            tokens.pop();
-            prev = bos;
-            continue;
-          }
-          push({ type: "slash", value, output: SLASH_LITERAL });
-          continue;
-        }
-        if (value === ".") {
-          if (state.braces > 0 && prev.type === "dot") {
-            if (prev.value === ".") prev.output = DOT_LITERAL;
-            const brace = braces[braces.length - 1];
-            prev.type = "dots";
-            prev.output += value;
-            prev.value += value;
-            brace.dots = true;
-            continue;
-          }
-          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
-            push({ type: "text", value, output: DOT_LITERAL });
-            continue;
-          }
-          push({ type: "dot", value, output: DOT_LITERAL });
-          continue;
-        }
-        if (value === "?") {
-          const isGroup = prev && prev.value === "(";
-          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
-            extglobOpen("qmark", value);
-            continue;
-          }
-          if (prev && prev.type === "paren") {
-            const next = peek();
-            let output = value;
-            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
-              output = `\\${value}`;
-            }
-            push({ type: "text", value, output });
-            continue;
-          }
-          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
-            push({ type: "qmark", value, output: QMARK_NO_DOT });
-            continue;
-          }
-          push({ type: "qmark", value, output: QMARK });
-          continue;
-        }
-        if (value === "!") {
-          if (opts.noextglob !== true && peek() === "(") {
-            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
-              extglobOpen("negate", value);
-              continue;
-            }
-          }
-          if (opts.nonegate !== true && state.index === 0) {
-            negate();
-            continue;
-          }
-        }
-        if (value === "+") {
-          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
-            extglobOpen("plus", value);
-            continue;
-          }
-          if (prev && prev.value === "(" || opts.regex === false) {
-            push({ type: "plus", value, output: PLUS_LITERAL });
-            continue;
-          }
-          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
-            push({ type: "plus", value });
-            continue;
-          }
-          push({ type: "plus", value: PLUS_LITERAL });
-          continue;
-        }
-        if (value === "@") {
-          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
-            push({ type: "at", extglob: true, value, output: "" });
-            continue;
-          }
-          push({ type: "text", value });
-          continue;
-        }
-        if (value !== "*") {
-          if (value === "$" || value === "^") {
-            value = `\\${value}`;
-          }
-          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
-          if (match) {
-            value += match[0];
-            state.index += match[0].length;
-          }
-          push({ type: "text", value });
-          continue;
-        }
-        if (prev && (prev.type === "globstar" || prev.star === true)) {
-          prev.type = "star";
-          prev.star = true;
-          prev.value += value;
-          prev.output = star;
-          state.backtrack = true;
-          state.globstar = true;
-          consume(value);
-          continue;
-        }
-        let rest = remaining();
-        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
-          extglobOpen("star", value);
-          continue;
-        }
-        if (prev.type === "star") {
-          if (opts.noglobstar === true) {
-            consume(value);
-            continue;
-          }
-          const prior = prev.prev;
-          const before = prior.prev;
-          const isStart = prior.type === "slash" || prior.type === "bos";
-          const afterStar = before && (before.type === "star" || before.type === "globstar");
-          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
-            push({ type: "star", value, output: "" });
-            continue;
-          }
-          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
-          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
-          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
-            push({ type: "star", value, output: "" });
-            continue;
-          }
-          while (rest.slice(0, 3) === "/**") {
-            const after = input3[state.index + 4];
-            if (after && after !== "/") {
-              break;
-            }
-            rest = rest.slice(3);
-            consume("/**", 3);
-          }
-          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
-          if (prior.type === "bos" && eos()) {
-            prev.type = "globstar";
-            prev.value += value;
-            prev.output = globstar(opts);
-            state.output = prev.output;
-            state.globstar = true;
-            consume(value);
-            continue;
-          }
-          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
-            state.output = state.output.slice(0, -(prior.output + prev.output).length);
-            prior.output = `(?:${prior.output}`;
-            prev.type = "globstar";
-            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
-            prev.value += value;
-            state.globstar = true;
-            state.output += prior.output + prev.output;
-            consume(value);
-            continue;
-          }
-          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
-            const end = rest[1] !== void 0 ? "|$" : "";
-            state.output = state.output.slice(0, -(prior.output + prev.output).length);
-            prior.output = `(?:${prior.output}`;
-            prev.type = "globstar";
-            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
-            prev.value += value;
-            state.output += prior.output + prev.output;
-            state.globstar = true;
-            consume(value + advance());
-            push({ type: "slash", value: "/", output: "" });
-            continue;
-          }
-          if (prior.type === "bos" && rest[0] === "/") {
-            prev.type = "globstar";
-            prev.value += value;
-            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
-            state.output = prev.output;
-            state.globstar = true;
-            consume(value + advance());
-            push({ type: "slash", value: "/", output: "" });
-            continue;
-          }
-          state.output = state.output.slice(0, -prev.output.length);
-          prev.type = "globstar";
-          prev.output = globstar(opts);
-          prev.value += value;
-          state.output += prev.output;
-          state.globstar = true;
-          consume(value);
-          continue;
-        }
-        const token = { type: "star", value, output: star };
-        if (opts.bash === true) {
-          token.output = ".*?";
-          if (prev.type === "bos" || prev.type === "slash") {
-            token.output = nodot + token.output;
-          }
-          push(token);
-          continue;
-        }
-        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
-          token.output = value;
-          push(token);
-          continue;
-        }
-        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
-          if (prev.type === "dot") {
-            state.output += NO_DOT_SLASH;
-            prev.output += NO_DOT_SLASH;
-          } else if (opts.dot === true) {
-            state.output += NO_DOTS_SLASH;
-            prev.output += NO_DOTS_SLASH;
-          } else {
-            state.output += nodot;
-            prev.output += nodot;
-          }
-          if (peek() !== "*") {
-            state.output += ONE_CHAR;
-            prev.output += ONE_CHAR;
-          }
-        }
-        push(token);
-      }
-      while (state.brackets > 0) {
-        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
-        state.output = utils.escapeLast(state.output, "[");
-        decrement("brackets");
-      }
-      while (state.parens > 0) {
-        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
-        state.output = utils.escapeLast(state.output, "(");
-        decrement("parens");
-      }
-      while (state.braces > 0) {
-        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
-        state.output = utils.escapeLast(state.output, "{");
-        decrement("braces");
-      }
-      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
-        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
-      }
-      if (state.backtrack === true) {
-        state.output = "";
-        for (const token of state.tokens) {
-          state.output += token.output != null ? token.output : token.value;
-          if (token.suffix) {
-            state.output += token.suffix;
-          }
-        }
-      }
-      return state;
-    };
-    parse3.fastpaths = (input3, options) => {
-      const opts = { ...options };
-      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-      const len = input3.length;
-      if (len > max) {
-        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-      }
-      input3 = REPLACEMENTS[input3] || input3;
-      const {
-        DOT_LITERAL,
-        SLASH_LITERAL,
-        ONE_CHAR,
-        DOTS_SLASH,
-        NO_DOT,
-        NO_DOTS,
-        NO_DOTS_SLASH,
-        STAR,
-        START_ANCHOR
-      } = constants.globChars(opts.windows);
-      const nodot = opts.dot ? NO_DOTS : NO_DOT;
-      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
-      const capture = opts.capture ? "" : "?:";
-      const state = { negated: false, prefix: "" };
-      let star = opts.bash === true ? ".*?" : STAR;
-      if (opts.capture) {
-        star = `(${star})`;
-      }
-      const globstar = (opts2) => {
-        if (opts2.noglobstar === true) return star;
-        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-      };
-      const create = (str3) => {
-        switch (str3) {
-          case "*":
-            return `${nodot}${ONE_CHAR}${star}`;
-          case ".*":
-            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
-          case "*.*":
-            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-          case "*/*":
-            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
-          case "**":
-            return nodot + globstar(opts);
-          case "**/*":
-            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
-          case "**/*.*":
-            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-          case "**/.*":
-            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
-          default: {
-            const match = /^(.*?)\.(\w+)$/.exec(str3);
-            if (!match) return;
-            const source2 = create(match[1]);
-            if (!source2) return;
-            return source2 + DOT_LITERAL + match[2];
-          }
-        }
-      };
-      const output = utils.removePrefix(input3, state);
-      let source = create(output);
-      if (source && opts.strictSlashes !== true) {
-        source += `${SLASH_LITERAL}?`;
-      }
-      return source;
-    };
-    module2.exports = parse3;
-  }
-});
-
-// node_modules/picomatch/lib/picomatch.js
-var require_picomatch = __commonJS({
-  "node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
-    "use strict";
-    var scan = require_scan();
-    var parse3 = require_parse();
-    var utils = require_utils3();
-    var constants = require_constants();
-    var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch2 = (glob, options, returnState = false) => {
-      if (Array.isArray(glob)) {
-        const fns = glob.map((input3) => picomatch2(input3, options, returnState));
-        const arrayMatcher = (str3) => {
-          for (const isMatch of fns) {
-            const state2 = isMatch(str3);
-            if (state2) return state2;
-          }
-          return false;
-        };
-        return arrayMatcher;
-      }
-      const isState = isObject2(glob) && glob.tokens && glob.input;
-      if (glob === "" || typeof glob !== "string" && !isState) {
-        throw new TypeError("Expected pattern to be a non-empty string");
-      }
-      const opts = options || {};
-      const posix2 = opts.windows;
-      const regex2 = isState ? picomatch2.compileRe(glob, options) : picomatch2.makeRe(glob, options, false, true);
-      const state = regex2.state;
-      delete regex2.state;
-      let isIgnored = () => false;
-      if (opts.ignore) {
-        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
-      }
-      const matcher = (input3, returnObject = false) => {
-        const { isMatch, match, output } = picomatch2.test(input3, regex2, options, { glob, posix: posix2 });
-        const result = { glob, state, regex: regex2, posix: posix2, input: input3, output, match, isMatch };
-        if (typeof opts.onResult === "function") {
-          opts.onResult(result);
-        }
-        if (isMatch === false) {
-          result.isMatch = false;
-          return returnObject ? result : false;
-        }
-        if (isIgnored(input3)) {
-          if (typeof opts.onIgnore === "function") {
-            opts.onIgnore(result);
-          }
-          result.isMatch = false;
-          return returnObject ? result : false;
-        }
-        if (typeof opts.onMatch === "function") {
-          opts.onMatch(result);
-        }
-        return returnObject ? result : true;
-      };
-      if (returnState) {
-        matcher.state = state;
-      }
-      return matcher;
-    };
-    picomatch2.test = (input3, regex2, options, { glob, posix: posix2 } = {}) => {
-      if (typeof input3 !== "string") {
-        throw new TypeError("Expected input to be a string");
-      }
-      if (input3 === "") {
-        return { isMatch: false, output: "" };
-      }
-      const opts = options || {};
-      const format2 = opts.format || (posix2 ? utils.toPosixSlashes : null);
-      let match = input3 === glob;
-      let output = match && format2 ? format2(input3) : input3;
-      if (match === false) {
-        output = format2 ? format2(input3) : input3;
-        match = output === glob;
-      }
-      if (match === false || opts.capture === true) {
-        if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch2.matchBase(input3, regex2, options, posix2);
-        } else {
-          match = regex2.exec(output);
-        }
-      }
-      return { isMatch: Boolean(match), match, output };
-    };
-    picomatch2.matchBase = (input3, glob, options, posix2 = options && options.windows) => {
-      const regex2 = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options);
-      return regex2.test(utils.basename(input3, { windows: posix2 }));
-    };
-    picomatch2.isMatch = (str3, patterns, options) => picomatch2(patterns, options)(str3);
-    picomatch2.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
-      return parse3(pattern, { ...options, fastpaths: false });
-    };
-    picomatch2.scan = (input3, options) => scan(input3, options);
-    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
-      if (returnOutput === true) {
-        return state.output;
-      }
-      const opts = options || {};
-      const prepend = opts.contains ? "" : "^";
-      const append = opts.contains ? "" : "$";
-      let source = `${prepend}(?:${state.output})${append}`;
-      if (state && state.negated === true) {
-        source = `^(?!${source}).*$`;
-      }
-      const regex2 = picomatch2.toRegex(source, options);
-      if (returnState === true) {
-        regex2.state = state;
-      }
-      return regex2;
-    };
-    picomatch2.makeRe = (input3, options = {}, returnOutput = false, returnState = false) => {
-      if (!input3 || typeof input3 !== "string") {
-        throw new TypeError("Expected a non-empty string");
-      }
-      let parsed = { negated: false, fastpaths: true };
-      if (options.fastpaths !== false && (input3[0] === "." || input3[0] === "*")) {
-        parsed.output = parse3.fastpaths(input3, options);
-      }
-      if (!parsed.output) {
-        parsed = parse3(input3, options);
-      }
-      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
-    };
-    picomatch2.toRegex = (source, options) => {
-      try {
-        const opts = options || {};
-        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
-      } catch (err) {
-        if (options && options.debug === true) throw err;
-        return /$^/;
-      }
-    };
-    picomatch2.constants = constants;
-    module2.exports = picomatch2;
-  }
-});
-
-// node_modules/picomatch/index.js
-var require_picomatch2 = __commonJS({
-  "node_modules/picomatch/index.js"(exports2, module2) {
-    "use strict";
-    var pico = require_picomatch();
-    var utils = require_utils3();
-    function picomatch2(glob, options, returnState = false) {
-      if (options && (options.windows === null || options.windows === void 0)) {
-        options = { ...options, windows: utils.isWindows() };
-      }
-      return pico(glob, options, returnState);
-    }
-    Object.assign(picomatch2, pico);
-    module2.exports = picomatch2;
-  }
-});
-
 // action/src/main.ts
 var import_node_crypto = require("node:crypto");
 var import_node_fs = require("node:fs");
@@ -46326,32 +47187,32 @@ function resourcesOf(file, root, cwd, out) {
   const text = fs.readFileSync(file, "utf8");
   const lc = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lc });
-  const shown = path.relative(cwd, file) || file;
+  const shown2 = path.relative(cwd, file) || file;
   const seq = doc.get("resources", true);
   if (!(0, import_yaml.isSeq)(seq)) return [];
-  const entries = [];
+  const entries2 = [];
   for (const item of seq.items) {
     const pos = (0, import_yaml.isScalar)(item) && item.range ? lc.linePos(item.range[0]) : { line: 1, col: 1 };
     const value = (0, import_yaml.isScalar)(item) ? String(item.value) : "";
     const target = path.resolve(path.dirname(file), value);
     if (/^[a-z]+:\/\//i.test(value) || !isInside(target, root)) {
       out.push({
-        file: shown,
+        file: shown2,
         ...pos,
         message: `resource "${value}" is outside the app directory; rollgen reads only files inside it`,
         severity: "error"
       });
     } else if (!fs.existsSync(target)) {
-      out.push({ file: shown, ...pos, message: `resource "${value}" does not exist`, severity: "error" });
-    } else entries.push(target);
+      out.push({ file: shown2, ...pos, message: `resource "${value}" does not exist`, severity: "error" });
+    } else entries2.push(target);
   }
-  return entries;
+  return entries2;
 }
 function readInside(file, root, cwd, out) {
-  const shown = path.relative(cwd, file) || file;
+  const shown2 = path.relative(cwd, file) || file;
   if (!isInside(fs.realpathSync(file), root)) {
     out.push({
-      file: shown,
+      file: shown2,
       line: 1,
       col: 1,
       message: "links outside the app directory; rollgen reads only files inside it",
@@ -46359,7 +47220,7 @@ function readInside(file, root, cwd, out) {
     });
     return void 0;
   }
-  return { path: shown, text: fs.readFileSync(file, "utf8") };
+  return { path: shown2, text: fs.readFileSync(file, "utf8") };
 }
 function realDir(dir) {
   try {
@@ -46382,12 +47243,25 @@ async function readStdin(stream = process.stdin) {
   return [{ path: "<stdin>", text: Buffer.concat(chunks).toString("utf8") }];
 }
 
+// src/io/stdout.ts
+function pipeSafeWriter(stream) {
+  let readerGone = false;
+  stream.on("error", (e) => {
+    if (e.code !== "EPIPE") throw e;
+    readerGone = true;
+  });
+  return (text) => {
+    if (!readerGone) stream.write(text);
+  };
+}
+
 // src/app/context.ts
 function processContext(over = {}) {
   return {
     cwd: process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    // A closed pipe (`rollgen ... | head -1`) drops output instead of dying on EPIPE.
+    stdout: pipeSafeWriter(process.stdout),
+    stderr: pipeSafeWriter(process.stderr),
     readStdin: () => readStdin(process.stdin),
     ...over
   };
@@ -46401,14 +47275,14 @@ init_errors();
 init_errors();
 
 // src/app/inputs.ts
-var fs4 = __toESM(require("fs"));
-var path4 = __toESM(require("path"));
+var fs8 = __toESM(require("fs"));
+var path8 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/config.ts
-var fs2 = __toESM(require("fs"));
-var path2 = __toESM(require("path"));
+var fs3 = __toESM(require("fs"));
+var path3 = __toESM(require("path"));
 init_errors();
 
 // src/model/kube.ts
@@ -46523,8 +47397,11 @@ function validatorFor(id) {
 function validateSchema(id, doc) {
   const validate2 = validatorFor(id);
   if (validate2(doc.value)) return [];
-  const errors = dropGenericErrors(mergeAlternatives(validate2.errors ?? []));
-  return sortDiagnostics(dedupe(errors.map((e) => describe(e, doc))));
+  return describeSchemaErrors(validate2.errors ?? [], doc);
+}
+function describeSchemaErrors(errors, doc) {
+  const specific = dropGenericErrors(mergeAlternatives(errors));
+  return sortDiagnostics(dedupe(specific.map((e) => describe(e, doc))));
 }
 function mergeAlternatives(errors) {
   const out = [];
@@ -46568,22 +47445,22 @@ function dedupe(list4) {
   });
 }
 function describe(e, doc) {
-  const path14 = pointerToPath(e.instancePath, doc.value);
+  const path22 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path14, key2), path14, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path22, key2), path22, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path14.length > 0) {
-    const parent = path14.slice(0, -1);
-    const key2 = String(path14[path14.length - 1]);
+  if (e.keyword === "false schema" && path22.length > 0) {
+    const parent = path22.slice(0, -1);
+    const key2 = String(path22[path22.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path14), path14, explain(e, valueAt(doc.value, path14)));
+  return located(doc.locate(path22), path22, explain(e, valueAt(doc.value, path22)));
 }
-function located(origin, path14, text) {
-  const where7 = formatPath(path14);
+function located(origin, path22, text) {
+  const where7 = formatPath(path22);
   return diagnosticAt(origin, where7 ? `${where7}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -46652,15 +47529,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path14 = [];
+  const path22 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path14.push(segment);
+    path22.push(segment);
     node = child(node, segment);
   }
-  return path14;
+  return path22;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -46669,8 +47546,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path14) {
-  return path14.reduce(child, root);
+function valueAt(root, path22) {
+  return path22.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -46685,8 +47562,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path14) {
-  return path14.map(
+function formatPath(path22) {
+  return path22.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -46757,15 +47634,15 @@ function makeDocument(file, index, value, doc, lc, text) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path14) => {
-    for (let n = path14.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path14.slice(0, n), true);
+  const locate2 = (path22) => {
+    for (let n = path22.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path22.slice(0, n), true);
       if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path14) => {
-    const node = doc.getIn(path14, true);
+  const locateBlockText = (path22) => {
+    const node = doc.getIn(path22, true);
     if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
@@ -46784,24 +47661,91 @@ function firstLine(message) {
   return message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
 }
 
+// src/io/config-paths.ts
+var fs2 = __toESM(require("fs"));
+var path2 = __toESM(require("path"));
+function isPattern(source) {
+  return glob().isDynamicPattern(source);
+}
+function globDirs(root, pattern) {
+  const found = glob().globSync(pattern, {
+    cwd: root,
+    onlyDirectories: true,
+    absolute: true,
+    expandDirectories: false,
+    followSymbolicLinks: false
+  });
+  return [...new Set(found.map((d) => path2.resolve(d)))].filter((d) => fs2.statSync(d).isDirectory()).sort();
+}
+function glob() {
+  return require_dist3();
+}
+function entryPathProblems(e, at) {
+  const source = String(e.source);
+  const output = String(e.output);
+  const out = [];
+  const error4 = (field, message) => out.push({ ...at([field]), message, severity: "error" });
+  if (isPattern(output.replace(/\{name\}/g, "x")))
+    error4("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
+  else if (isPattern(source) && !output.includes("{name}"))
+    error4(
+      "output",
+      `source "${source}" is a pattern, so every app it matches would write to "${output}"; put {name} in the output (e.g. deploy/{name})`
+    );
+  if (isPattern(source) && typeof e.name === "string")
+    error4(
+      "name",
+      `name: "${e.name}" cannot name every app of the pattern "${source}"; each is named after its directory`
+    );
+  return out;
+}
+function sharedOutputProblems(apps, cwd) {
+  const out = [];
+  const shown2 = (p) => path2.relative(cwd, p) || ".";
+  for (const a of apps) {
+    const others = apps.filter((b) => b !== a && b.output === a.output).map((b) => b.name);
+    if (others.length > 0)
+      out.push({
+        ...a.at(["output"]),
+        message: `app ${a.name} writes to ${shown2(a.output)}, as ${others.join(", ")} does; give each app its own output`,
+        severity: "error"
+      });
+    const source = apps.find((b) => b.source === a.output);
+    if (source)
+      out.push({
+        ...a.at(["output"]),
+        message: `app ${a.name} would write its output into the source of ${source.name} (${shown2(a.output)})`,
+        severity: "error"
+      });
+  }
+  return dedupe2(out);
+}
+function dedupe2(list4) {
+  const seen = /* @__PURE__ */ new Set();
+  return list4.filter((d) => {
+    const key2 = `${d.line}:${d.col}:${d.message}`;
+    return seen.has(key2) ? false : (seen.add(key2), true);
+  });
+}
+
 // src/io/config.ts
 var CONFIG_FILE = "rollgen.yaml";
 function findConfig(dir) {
-  for (let d = path2.resolve(dir); ; d = path2.dirname(d)) {
-    const candidate = path2.join(d, CONFIG_FILE);
-    if (fs2.existsSync(candidate)) return candidate;
-    if (path2.dirname(d) === d) return void 0;
+  for (let d = path3.resolve(dir); ; d = path3.dirname(d)) {
+    const candidate = path3.join(d, CONFIG_FILE);
+    if (fs3.existsSync(candidate)) return candidate;
+    if (path3.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
-  const shown = path2.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown, fs2.readFileSync(file, "utf8"));
+  const shown2 = path3.relative(cwd, file) || file;
+  const { documents, diagnostics } = parseYamlStream(shown2, fs3.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
     throw new InputError([
       {
-        file: shown,
+        file: shown2,
         line: 1,
         col: 1,
         message: "rollgen.yaml is empty; list apps with source and output",
@@ -46810,18 +47754,25 @@ function readConfig(file, cwd) {
     ]);
   const problems = validateSchema("rollgen-config", doc);
   if (problems.length > 0) throw new InputError(problems);
-  const root = path2.dirname(file);
+  const root = path3.dirname(file);
   const out = [];
   const value = doc.value;
   const defaults = { health: value.health, onFailure: value.onFailure ?? "abort" };
   const shared = value.analysisTemplates;
-  const apps = value.apps.flatMap(
-    (e, i) => expandApp(root, e, defaults, () => doc.locate(["apps", i]), out).map((a) => ({
+  const placed = value.apps.flatMap((e, i) => {
+    const at = (field) => doc.locate(["apps", i, ...field]);
+    const problems2 = entryPathProblems(e, at);
+    out.push(...problems2);
+    if (problems2.length > 0) return [];
+    return expandApp(root, e, defaults, () => doc.locate(["apps", i]), out).map((a) => ({
       ...a,
       ...analysisOf(e, i, doc.locate),
-      ...shared ? { analysisTemplates: path2.resolve(root, shared) } : {}
-    }))
-  );
+      ...shared ? { analysisTemplates: path3.resolve(root, shared) } : {},
+      at
+    }));
+  });
+  out.push(...sharedOutputProblems(placed, cwd));
+  const apps = placed.map(({ at: _at, ...app }) => app);
   checkUniqueNames(apps, doc.locate(["apps"]), out);
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, doc.value.pr ?? {}) };
@@ -46830,7 +47781,7 @@ function analysisOf(e, i, locate2) {
   return e.analysis === void 0 ? {} : { analysis: { value: e.analysis, at: { locate: locate2, path: ["apps", i, "analysis"] } } };
 }
 function prConfig(root, pr) {
-  const at = (p) => typeof p === "string" ? path2.resolve(root, p) : void 0;
+  const at = (p) => typeof p === "string" ? path3.resolve(root, p) : void 0;
   return {
     ...typeof pr.base === "string" ? { base: pr.base } : {},
     ...at(pr.titleTemplate) ? { titleTemplate: at(pr.titleTemplate) } : {},
@@ -46841,23 +47792,25 @@ function prConfig(root, pr) {
 }
 function expandApp(root, e, defaults, at, out) {
   const source = String(e.source);
-  const dirs = source.includes("*") ? globDirs(root, source) : [path2.resolve(root, source)];
+  const dirs = isPattern(source) ? globDirs(root, source) : [path3.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...e.gates } : defaultGatePolicy;
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
   return dirs.map((dir) => {
-    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path2.basename(dir);
+    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path3.basename(dir);
     const removal = e.removal === "two-commits" ? "two-commits" : "one-commit";
     const health = healthPolicy(e.health ?? defaults.health, name);
     return {
       name,
       source: dir,
-      output: path2.resolve(root, String(e.output).replace(/\{name\}/g, name)),
+      output: path3.resolve(root, String(e.output).replace(/\{name\}/g, name)),
       gates,
       track,
       removal,
       ...health ? { health } : {},
-      onFailure: e.onFailure ?? defaults.onFailure
+      onFailure: e.onFailure ?? defaults.onFailure,
+      root,
+      ...typeof e.build === "string" ? { build: e.build.replace(/\{name\}/g, name) } : {}
     };
   });
 }
@@ -46878,18 +47831,6 @@ function healthPolicy(h, name) {
   };
   return policy.statuses.length + policy.checkRuns.length > 0 || policy.argocd ? policy : void 0;
 }
-function globDirs(root, pattern) {
-  let current = [{ path: root }];
-  for (const segment of pattern.split("/").filter((s) => s !== "" && s !== ".")) {
-    const re = new RegExp(
-      `^${segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`
-    );
-    current = current.flatMap(
-      ({ path: dir }) => !segment.includes("*") && !segment.includes("?") ? [{ path: path2.join(dir, segment) }].filter((p) => fs2.existsSync(p.path)) : fs2.readdirSync(dir, { withFileTypes: true }).filter((e) => re.test(e.name) && !e.name.startsWith(".")).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0).map((e) => ({ path: path2.join(dir, e.name), ...e.isSymbolicLink() ? {} : { dir: e.isDirectory() } }))
-    );
-  }
-  return current.filter((p) => p.dir ?? fs2.statSync(p.path).isDirectory()).map((p) => p.path);
-}
 function checkUniqueNames(apps, at, out) {
   const seen = /* @__PURE__ */ new Set();
   for (const a of apps) {
@@ -46900,38 +47841,201 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs3 = __toESM(require("fs"));
-var path3 = __toESM(require("path"));
+var fs4 = __toESM(require("fs"));
+var path4 = __toESM(require("path"));
 init_errors();
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs3.existsSync(dir)) return { files: [] };
-  const names = fs3.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
+  if (!dir || !fs4.existsSync(dir)) return { files: [] };
+  const names = fs4.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
   return {
     files: names.map((n) => ({
-      path: path3.relative(cwd, path3.join(dir, n)) || n,
-      text: fs3.readFileSync(path3.join(dir, n), "utf8")
+      path: path4.relative(cwd, path4.join(dir, n)) || n,
+      text: fs4.readFileSync(path4.join(dir, n), "utf8")
     }))
   };
 }
 function writeOutputDir(dir, files, remove) {
-  const parent = path3.dirname(path3.resolve(dir));
-  const stage = path3.join(parent, `.${path3.basename(dir)}.rollgen-${process.pid}`);
+  const parent = path4.dirname(path4.resolve(dir));
+  const stage = path4.join(parent, `.${path4.basename(dir)}.rollgen-${process.pid}`);
   const backup = `${stage}.old`;
   try {
-    fs3.mkdirSync(parent, { recursive: true });
-    fs3.rmSync(stage, { recursive: true, force: true });
-    if (fs3.existsSync(dir)) fs3.cpSync(dir, stage, { recursive: true });
-    else fs3.mkdirSync(stage);
-    for (const name of remove) fs3.rmSync(path3.join(stage, name), { force: true });
-    for (const f of files) fs3.writeFileSync(path3.join(stage, f.path), f.content);
-    if (fs3.existsSync(dir)) fs3.renameSync(dir, backup);
-    fs3.renameSync(stage, dir);
-    fs3.rmSync(backup, { recursive: true, force: true });
+    fs4.mkdirSync(parent, { recursive: true });
+    fs4.rmSync(stage, { recursive: true, force: true });
+    if (fs4.existsSync(dir)) fs4.cpSync(dir, stage, { recursive: true });
+    else fs4.mkdirSync(stage);
+    for (const name of remove) fs4.rmSync(path4.join(stage, name), { force: true });
+    for (const f of files) fs4.writeFileSync(path4.join(stage, f.path), f.content);
+    if (fs4.existsSync(dir)) fs4.renameSync(dir, backup);
+    fs4.renameSync(stage, dir);
+    fs4.rmSync(backup, { recursive: true, force: true });
   } catch (e) {
-    if (!fs3.existsSync(dir) && fs3.existsSync(backup)) fs3.renameSync(backup, dir);
-    fs3.rmSync(stage, { recursive: true, force: true });
+    if (!fs4.existsSync(dir) && fs4.existsSync(backup)) fs4.renameSync(backup, dir);
+    fs4.rmSync(stage, { recursive: true, force: true });
     throw new IoError(dir, `could not write the output; it is unchanged (${e.message})`, { cause: e });
   }
+}
+
+// src/io/build-source.ts
+var import_child_process = require("child_process");
+var fs6 = __toESM(require("fs"));
+var path6 = __toESM(require("path"));
+init_errors();
+
+// src/io/kustomize-tree.ts
+var fs5 = __toESM(require("fs"));
+var path5 = __toESM(require("path"));
+var import_yaml3 = __toESM(require_dist());
+var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+var MAX_DEPTH = 10;
+function kustomizationIn(dir) {
+  return KUSTOMIZATION_NAMES2.map((n) => path5.join(dir, n)).find((p) => fs5.existsSync(p));
+}
+function walkKustomization(dir, root, cwd, out, depth = 0) {
+  const file = kustomizationIn(dir);
+  if (!file) return [];
+  if (depth > MAX_DEPTH) {
+    out.push({
+      file: shown(file, cwd),
+      line: 1,
+      col: 1,
+      severity: "error",
+      message: "kustomizations nest more than 10 levels deep"
+    });
+    return [];
+  }
+  const realRoot = fs5.realpathSync(root);
+  return entries(file).flatMap(({ value, line, col }) => {
+    const at = { file: shown(file, cwd), line, col, severity: "error" };
+    const target = path5.resolve(dir, value);
+    if (/^[a-z][a-z0-9+.-]*:\/\/|^git@|\?ref=|^(github|gitlab|bitbucket)\.(com|org)\//i.test(value)) {
+      out.push({
+        ...at,
+        message: `resource "${value}" is remote; rollgen builds only what the repo holds, so vendor it into the repo`
+      });
+      return [];
+    }
+    if (!fs5.existsSync(target)) {
+      out.push({ ...at, message: `resource "${value}" does not exist` });
+      return [];
+    }
+    const real = fs5.realpathSync(target);
+    if (!inside(real, realRoot)) {
+      out.push({
+        ...at,
+        message: `resource "${value}" is outside the repository (${shown(root, cwd) || "."}); rollgen reads only files inside it`
+      });
+      return [];
+    }
+    if (fs5.statSync(real).isDirectory()) return walkKustomization(target, root, cwd, out, depth + 1);
+    if (!inside(real, fs5.realpathSync(dir))) {
+      out.push({
+        ...at,
+        message: `resource "${value}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
+      });
+      return [];
+    }
+    return [{ path: shown(target, cwd), text: fs5.readFileSync(target, "utf8") }];
+  });
+}
+function entries(file) {
+  const lc = new import_yaml3.LineCounter();
+  const doc = (0, import_yaml3.parseDocument)(fs5.readFileSync(file, "utf8"), { lineCounter: lc });
+  return ["resources", "bases", "components"].flatMap((key2) => {
+    const seq = doc.get(key2, true);
+    if (!(0, import_yaml3.isSeq)(seq)) return [];
+    return seq.items.filter(import_yaml3.isScalar).map((item) => ({
+      value: String(item.value),
+      ...item.range ? lc.linePos(item.range[0]) : { line: 1, col: 1 }
+    }));
+  });
+}
+var shown = (p, cwd) => path5.relative(cwd, p) || p;
+function inside(target, root) {
+  const rel2 = path5.relative(root, target);
+  return rel2 === "" || !rel2.startsWith("..") && !path5.isAbsolute(rel2);
+}
+
+// src/io/build-source.ts
+function buildSource(req, cwd) {
+  if (req.build) return [runBuildCommand(req, cwd)];
+  const kustomization = kustomizationIn(req.source);
+  if (!kustomization) return void 0;
+  const diagnostics = [];
+  const files = walkKustomization(req.source, req.root, cwd, diagnostics);
+  if (diagnostics.length > 0) throw new InputError(diagnostics);
+  const shown2 = path6.relative(cwd, kustomization) || kustomization;
+  return [{ path: `${shown2} (kustomize build)`, text: kustomizeBuild(req.source, shown2), originals: files }];
+}
+function kustomizeBuild(dir, shown2) {
+  for (const [tool, args] of [
+    ["kustomize", ["build", dir]],
+    ["kubectl", ["kustomize", dir]]
+  ]) {
+    try {
+      return (0, import_child_process.execFileSync)(tool, [...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        maxBuffer: 64 << 20
+      });
+    } catch (e) {
+      const err = e;
+      if (err.code === "ENOENT") continue;
+      const why = (err.stderr ?? "").trim() || err.message;
+      throw new InputError([
+        { file: shown2, line: 1, col: 1, severity: "error", message: `kustomize cannot build it: ${why}` }
+      ]);
+    }
+  }
+  throw new IoError(
+    shown2,
+    "rollgen builds a source with a kustomization the way kustomize does, and neither kustomize nor kubectl is on PATH: install kubectl (its `kubectl kustomize`) or kustomize"
+  );
+}
+function runBuildCommand(req, cwd) {
+  const command = req.build;
+  let text;
+  try {
+    text = (0, import_child_process.execFileSync)("sh", ["-c", command], {
+      cwd: req.root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 64 << 20,
+      env: { ...process.env, ROLLGEN_APP: req.name, ROLLGEN_SOURCE: req.source }
+    });
+  } catch (e) {
+    const err = e;
+    const why = (err.stderr ?? "").trim().split("\n").slice(-5).join("\n") || err.message;
+    throw new IoError(req.name, `build command \`${command}\` failed (exit ${err.status ?? "?"}): ${why}`, {
+      cause: e
+    });
+  }
+  return { path: `${req.name}: build \`${command}\``, text, originals: yamlFilesBelow(req.source, cwd) };
+}
+function yamlFilesBelow(dir, cwd) {
+  if (!fs6.existsSync(dir)) return [];
+  return fs6.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path6.join(dir, n)).filter((f) => fs6.statSync(f).isFile()).map((f) => ({ path: path6.relative(cwd, f) || f, text: fs6.readFileSync(f, "utf8") }));
+}
+
+// src/yaml/point-back.ts
+function pointBack(built, originals) {
+  const index = /* @__PURE__ */ new Map();
+  for (const f of originals) {
+    for (const d of parseYamlStream(f.path, f.text).documents) {
+      for (const key2 of keysOf(d.value)) if (!index.has(key2)) index.set(key2, d);
+    }
+  }
+  return built.map((d) => {
+    const [exact, loose] = keysOf(d.value);
+    const original = (exact && index.get(exact)) ?? (loose && index.get(loose));
+    return original ? { ...d, file: original.file, origin: original.origin, locate: original.locate } : d;
+  });
+}
+function keysOf(value) {
+  if (!isObject(value) || typeof value.kind !== "string" || !isObject(value.metadata)) return [];
+  const name = value.metadata.name;
+  if (typeof name !== "string") return [];
+  const ns = typeof value.metadata.namespace === "string" ? value.metadata.namespace : "";
+  return [`${value.kind}/${ns}/${name}`, `${value.kind}//${name}`];
 }
 
 // src/model/resource-set.ts
@@ -46972,6 +48076,119 @@ var ResourceSet = class _ResourceSet {
   }
 };
 
+// src/state/output-files.ts
+var import_crypto = require("crypto");
+var import_yaml5 = __toESM(require_dist());
+
+// src/state/status.ts
+var STATUS_FILE = "rollgen-status.yaml";
+var STATUS_API_VERSION = "rollgen.dev/v1alpha1";
+var HISTORY_LIMIT = 50;
+var LOCAL_CONFIG = "config.kubernetes.io/local-config";
+function statusDocument(s) {
+  return {
+    apiVersion: STATUS_API_VERSION,
+    kind: "RolloutStatus",
+    // kpt, Config Sync and `kubectl apply -f DIR` skip local-config objects, so the state is never applied.
+    metadata: { name: s.app, annotations: { [LOCAL_CONFIG]: "true" } },
+    rollouts: s.rollouts.map((r) => ({ ...r })),
+    files: [...s.files],
+    ...s.digests ? { digests: { ...s.digests } } : {},
+    history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h }))
+  };
+}
+var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
+function parseStatus(value) {
+  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
+    return `not a ${STATUS_API_VERSION} RolloutStatus`;
+  const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
+  for (const r of rollouts) {
+    if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
+      return "rollouts[] entries need name, phase and stableRevision";
+    }
+    const problem = numbersProblem(r);
+    if (problem) return `rollout ${r.name}: ${problem}`;
+  }
+  const meta = isObject(value.metadata) ? value.metadata : {};
+  return {
+    app: typeof meta.name === "string" ? meta.name : "",
+    rollouts,
+    files: Array.isArray(value.files) ? value.files.map(String) : [],
+    ...isObject(value.digests) ? { digests: stringMap(value.digests) } : {},
+    history: Array.isArray(value.history) ? value.history : []
+  };
+}
+function numbersProblem(r) {
+  const count2 = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+  if (!count2(r.step) || !count2(r.steps)) return "step and steps must be whole numbers";
+  if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
+  if (r.draining === void 0) return void 0;
+  return count2(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
+}
+function stringMap(value) {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+}
+
+// src/yaml/serialize.ts
+var import_yaml4 = __toESM(require_dist());
+var OPTIONS = {
+  // 1.1 rules quote strings such as on/yes/off that kubectl's YAML 1.1 parser would read as booleans.
+  version: "1.1",
+  lineWidth: 0,
+  minContentWidth: 0,
+  indent: 2,
+  indentSeq: true,
+  aliasDuplicateObjects: false,
+  singleQuote: false
+};
+function serializeValue(value) {
+  return (0, import_yaml4.stringify)(value, OPTIONS);
+}
+function serializeDocuments(values) {
+  return values.map((v) => serializeValue(v)).join("---\n");
+}
+function serializeDocument(doc) {
+  return doc.toString(OPTIONS);
+}
+
+// src/state/output-files.ts
+var KUSTOMIZATION_FILE = "kustomization.yaml";
+var RENDERED_HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
+function objectFiles(objects) {
+  const base = (o) => `${o.kind.toLowerCase()}-${o.metadata.name}`;
+  const counts = /* @__PURE__ */ new Map();
+  for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
+  return objects.map((o) => {
+    const name = (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
+    return { path: `${name}.yaml`, content: RENDERED_HEADER + serializeValue(o) };
+  });
+}
+function kustomizationFile(existing, files, previouslyOwned) {
+  const doc = (0, import_yaml5.parseDocument)(
+    existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
+  );
+  const current = doc.get("resources");
+  const kept = (0, import_yaml5.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
+  const resources = [...kept, ...[...files].sort()];
+  if ((0, import_yaml5.isSeq)(current)) {
+    const seq = current;
+    seq.items = resources.map((r) => doc.createNode(r));
+    seq.flow = false;
+  } else {
+    doc.set("resources", doc.createNode(resources));
+  }
+  return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
+}
+function contentDigest(text) {
+  return (0, import_crypto.createHash)("sha256").update(text).digest("hex").slice(0, 16);
+}
+function statusFile(status) {
+  return {
+    path: STATUS_FILE,
+    content: "# rollgen state; not listed in kustomization.yaml, so never applied.\n" + serializeValue(statusDocument(status))
+  };
+}
+
 // src/contract/generator.ts
 function defineGenerator(generator) {
   return generator;
@@ -46995,8 +48212,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path14) {
-  const backend2 = isObject(path14.backend) ? path14.backend : {};
+function backendService(path22) {
+  const backend2 = isObject(path22.backend) ? path22.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -47073,8 +48290,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path14, service) {
-  const copy = cloneJson(path14);
+function retarget(path22, service) {
+  const copy = cloneJson(path22);
   copy.backend.service.name = service;
   return copy;
 }
@@ -47185,31 +48402,55 @@ function holders(blockers) {
   const apps = [...new Set(blockers.map((b) => b.app))];
   return apps.map((app) => {
     const own = blockers.filter((b) => b.app === app);
-    const shown = own.slice(0, SHOWN_PER_APP).map((b) => `${b.what} order ${b.order} at ${b.origin.file}:${b.origin.line}`);
+    const shown2 = own.slice(0, SHOWN_PER_APP).map((b) => `${b.what} order ${b.order} at ${b.origin.file}:${b.origin.line}`);
     const more = own.length > SHOWN_PER_APP ? `, ${own.length - SHOWN_PER_APP} more` : "";
-    return `app ${app} (${shown.join(", ")}${more})`;
+    return `app ${app} (${shown2.join(", ")}${more})`;
   }).join(", ");
 }
 
 // generators/aliyun-alb/orders.ts
 var demandId = (d) => `${d.app}\0${d.rollout}\0${d.ingress}`;
-function allocateOrders(held, demands2) {
+function allocateOrders(held, demands2, committed = []) {
   const taken = /* @__PURE__ */ new Map();
   for (const h of held) hold(taken, h);
+  for (const c of [...committed].sort((a, b) => cmp(a.app, b.app) || cmp(a.ingress, b.ingress) || a.order - b.order))
+    hold(taken, { ...c, what: committedWhat(c.ingress) });
   const orders = /* @__PURE__ */ new Map();
   const failures = [];
   for (const d of [...demands2].sort(byBoundThenName)) {
-    const free = freeBelow(taken, d.listeners, d.bound).slice(0, d.slots.length);
-    if (free.length < d.slots.length) {
+    const assigned = assignSlots(taken, d, committed);
+    if (!assigned) {
       failures.push(failure(taken, d));
       continue;
     }
-    const assigned = new Map(d.slots.map((slot, i) => [slot, free[d.slots.length - 1 - i]]));
     for (const [slot, order] of assigned)
       hold(taken, { app: d.app, what: `canary Ingress "${slot}"`, origin: d.origin, order, listeners: d.listeners });
     orders.set(demandId(d), assigned);
   }
   return { orders, failures };
+}
+var committedWhat = (ingress) => `committed canary Ingress "${ingress}"`;
+function assignSlots(taken, d, committed) {
+  const out = /* @__PURE__ */ new Map();
+  let upper = d.bound;
+  for (let i = d.slots.length - 1; i >= 0; i--) {
+    const slot = d.slots[i];
+    const own = committed.find(
+      (c) => c.app === d.app && c.ingress === slot && c.listeners.join() === d.listeners.join()
+    );
+    const keep = own && own.order < upper && holdsOwn(taken, d, own) ? own.order : void 0;
+    const order = keep ?? freeBelow(taken, d.listeners, upper)[0];
+    if (order === void 0) return void 0;
+    out.set(slot, order);
+    upper = order;
+  }
+  return new Map(d.slots.map((slot) => [slot, out.get(slot)]));
+}
+function holdsOwn(taken, d, c) {
+  return d.listeners.every((l) => {
+    const h = taken.get(l)?.get(c.order);
+    return h !== void 0 && h.app === c.app && h.what === committedWhat(c.ingress);
+  });
 }
 function hold(taken, h) {
   for (const l of h.listeners) {
@@ -47253,9 +48494,12 @@ var cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
 // generators/aliyun-alb/repo-orders.ts
 var allocated = /* @__PURE__ */ new WeakMap();
 function repoOrders(peers) {
-  let allocation = allocated.get(peers);
-  if (!allocation) allocated.set(peers, allocation = allocate(peers));
-  return allocation;
+  return repoAllocation(peers).allocation;
+}
+function repoAllocation(peers) {
+  let result = allocated.get(peers);
+  if (!result) allocated.set(peers, result = allocate(peers));
+  return result;
 }
 function allocate(peers) {
   const albConfigs = albConfigsByClass(peers.flatMap((p) => p.resources.items.map((i) => i.object)));
@@ -47263,10 +48507,22 @@ function allocate(peers) {
     const r = ingressListeners(source.object, albConfigs);
     return "listeners" in r ? r.listeners : DEFAULT_LISTENERS;
   };
-  return allocateOrders(
-    heldOrders(peers, listenersOf),
-    peers.flatMap((p) => demands(p, listenersOf))
-  );
+  const held = heldOrders(peers, listenersOf);
+  const all = peers.flatMap((p) => demands(p, listenersOf));
+  const committed = committedOrders(peers, listenersOf);
+  return { allocation: allocateOrders(held, all, committed), held, demands: all, committed };
+}
+function committedOrders(peers, listenersOf) {
+  const out = [];
+  for (const app of [...new Set(peers.map((p) => p.app))]) {
+    const committed = peers.find((p) => p.app === app)?.committed;
+    for (const item of committed?.items ?? []) {
+      const order = item.object.kind === "Ingress" && isAlbCanary(item.object) ? readOrder(item.object) : void 0;
+      if (order === void 0) continue;
+      out.push({ app, ingress: item.object.metadata.name, origin: item.origin, order, listeners: listenersOf(item) });
+    }
+  }
+  return out;
 }
 function canarySlots(steps, stable) {
   const weighted2 = (s) => (s.weight ?? 0) > 0;
@@ -47382,6 +48638,73 @@ function checkRepo(peers) {
   return repoOrders(peers).failures.map(describeFailure);
 }
 
+// generators/aliyun-alb/committed.ts
+init_diagnostics();
+function committedByListener(peers) {
+  const albConfigs = albConfigsByClass(peers.flatMap((p) => p.resources.items.map((i) => i.object)));
+  const out = /* @__PURE__ */ new Map();
+  for (const app of [...new Set(peers.map((p) => p.app))]) {
+    for (const item of peers.find((p) => p.app === app)?.committed?.items ?? []) {
+      if (item.object.kind !== "Ingress") continue;
+      const r = ingressListeners(item.object, albConfigs);
+      const order = readOrder(item.object) ?? DEFAULT_ORDER;
+      for (const l of "listeners" in r ? r.listeners : DEFAULT_LISTENERS)
+        out.set(l, [...out.get(l) ?? [], { app, item, order, canary: isAlbCanary(item.object) }]);
+    }
+  }
+  return out;
+}
+function checkCommitted(peers) {
+  const out = [];
+  for (const [listener, placed] of [...committedByListener(peers)].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const p of placed.filter((x) => x.canary)) {
+      const name = p.item.object.metadata.name;
+      const at = p.item.locate(["metadata", "annotations", ORDER]);
+      const others = placed.filter((x) => x !== p && x.order === p.order);
+      if (others.length > 0)
+        out.push(
+          diagnosticAt(
+            at,
+            `committed canary Ingress "${name}" of app ${p.app} holds ${ORDER} ${p.order} on ${describeListener(listener)}, as ${others.map((o) => `Ingress "${o.item.object.metadata.name}" of app ${o.app}`).join(", ")} does: ALB cannot create it (openkruise/rollouts#128); the next rollgen advance of app ${p.app} moves it to a free order`
+          )
+        );
+      const stable = placed.find(
+        (x) => x.app === p.app && !x.canary && name.startsWith(`${x.item.object.metadata.name}-canary`)
+      );
+      if (stable && p.order >= stable.order)
+        out.push(
+          diagnosticAt(
+            at,
+            `committed canary Ingress "${name}" of app ${p.app} has ${ORDER} ${p.order}, not before its stable Ingress (${stable.order}), so it never gets a request`
+          )
+        );
+    }
+  }
+  return out;
+}
+function describeOrders(peers) {
+  const { allocation, held, demands: demands2, committed } = repoAllocation(peers);
+  const rows = /* @__PURE__ */ new Map();
+  const add = (listeners, order, name, what) => {
+    for (const l of listeners) rows.set(l, [...rows.get(l) ?? [], { order, name, what }]);
+  };
+  for (const h of held) add(h.listeners, h.order, h.what.replace(/^Ingress "(.*)"$/, "$1"), `Ingress of app ${h.app}`);
+  for (const d of demands2) {
+    for (const [slot, order] of allocation.orders.get(demandId(d)) ?? []) {
+      const kept = committed.some((c) => c.app === d.app && c.ingress === slot && c.order === order);
+      add(d.listeners, order, slot, `canary of app ${d.app}${kept ? " (committed)" : ""}`);
+    }
+  }
+  return [...rows].sort(([a], [b]) => a.localeCompare(b)).flatMap(([l, list4]) => {
+    const sorted = list4.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+    const width = Math.max(...sorted.map((r) => r.name.length));
+    return [
+      `ALB orders on ${describeListener(l)} (lower first):`,
+      ...sorted.map((r) => `  ${String(r.order).padStart(4)}  ${r.name.padEnd(width)}  ${r.what}`)
+    ];
+  });
+}
+
 // generators/aliyun-alb/features.ts
 function unsupportedFeatures(traffic2) {
   const out = [];
@@ -47414,7 +48737,7 @@ var obj = (v) => isObject(v) ? v : {};
 var arr = (v) => Array.isArray(v) ? v : [];
 var str = (v) => typeof v === "string" ? v : void 0;
 var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
-function stringMap(v) {
+function stringMap2(v) {
   const out = {};
   for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
   return out;
@@ -47526,8 +48849,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path14) {
-  return path14.split("/").filter((e) => e !== "");
+function elements(path22) {
+  return path22.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -47542,9 +48865,9 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path14) => ({ object, path: path14, tier: hostTier(path14.host, host) }))).filter((c) => c.tier > 0);
-  const tier = Math.max(0, ...candidates.map((c) => c.tier));
-  const hits = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path22) => ({ object, path: path22, tier: hostTier(path22.host, host) }))).filter((c) => c.tier > 0);
+  const tier = Math.max(0, ...candidates2.map((c) => c.tier));
+  const hits = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits.length === 0) return void 0;
   const best = hits.reduce((a, b) => specificity(b.path) > specificity(a.path) ? b : a);
   return { object: best.object, path: best.path };
@@ -47554,10 +48877,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path14 = ingressPaths(object).find(
+    const path22 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path14) return { object, prefix, path: path14 };
+    if (path22) return { object, prefix, path: path22 };
   }
   return void 0;
 }
@@ -47621,7 +48944,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path14) => conditions2.map((condition) => ({ order, ingress, path: path14, condition })));
+  return paths.flatMap((path22) => conditions2.map((condition) => ({ order, ingress, path: path22, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -47662,6 +48985,8 @@ var aliyun_alb_default = defineGenerator({
   unsupported: unsupportedFeatures,
   claims,
   checkRepo,
+  checkCommitted,
+  describeRepo: describeOrders,
   render,
   simulate
 });
@@ -47819,8 +49144,8 @@ function groupKey(spec) {
 }
 var rank = (spec) => (typeof spec.precedence === "number" ? spec.precedence : 0) * 1e6 + String(spec.prefix ?? "/").length;
 function fits(spec, r) {
-  const path14 = r.path.split(/[?#]/)[0] || "/";
-  if (!path14.startsWith(String(spec.prefix ?? "/"))) return false;
+  const path22 = r.path.split(/[?#]/)[0] || "/";
+  if (!path22.startsWith(String(spec.prefix ?? "/"))) return false;
   const host = String(spec.hostname ?? spec.host ?? "*");
   const want = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
   if (host !== "*" && r.host !== void 0 && !hostFits(host.toLowerCase(), want)) return false;
@@ -48033,9 +49358,9 @@ var priority = (rule) => typeof rule.priority === "number" ? rule.priority : 0;
 var pathLength = (rule) => Math.max(0, ...strings(isObject(rule.match) ? rule.match.paths : []).map((p) => p.length));
 var strings = (v) => Array.isArray(v) ? v.map(String) : [];
 function fits2(match, r) {
-  const path14 = r.path.split(/[?#]/)[0] || "/";
+  const path22 = r.path.split(/[?#]/)[0] || "/";
   const paths = strings(match.paths);
-  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path14.startsWith(p.slice(0, -1)) : p === path14))
+  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path22.startsWith(p.slice(0, -1)) : p === path22))
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
@@ -48311,10 +49636,10 @@ function matchFits(route2, r) {
   if (route2.tcpRoute !== void 0) return true;
   const typed = objOf(route2.httpRoute ?? route2.http2Route ?? route2.grpcRoute);
   const match = objOf(typed.match);
-  const path14 = r.path.split(/[?#]/)[0] || "/";
-  if (typeof match.prefix === "string" && !path14.startsWith(match.prefix)) return false;
+  const path22 = r.path.split(/[?#]/)[0] || "/";
+  if (typeof match.prefix === "string" && !path22.startsWith(match.prefix)) return false;
   const p = objOf(match.path);
-  if (typeof p.exact === "string" && path14 !== p.exact) return false;
+  if (typeof p.exact === "string" && path22 !== p.exact) return false;
   return listOf2(match.headers).every((h) => {
     const want = objOf(h.match).exact;
     const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === String(h.name).toLowerCase())?.[1];
@@ -48572,11 +49897,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path14 of http2.paths) {
-    const backend2 = isObject(path14) ? backendOf(path14.backend) : {};
+  for (const path22 of http2.paths) {
+    const backend2 = isObject(path22) ? backendOf(path22.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path14) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path14, r)));
-    out.push(path14);
+    if (isObject(path22) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path22, r)));
+    out.push(path22);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -48827,10 +50152,10 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate5(objects, request4) {
-  const path14 = requestPath(request4);
+  const path22 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path14) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path22) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions2 = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions2 === void 0 ? void 0 : evaluateConditions(annotations[conditions2], request4);
@@ -49253,11 +50578,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path14, actual, want] of expected) {
+  for (const [path22, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path14.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path14).line
+        message: `template output ${path22.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path22).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -49299,7 +50624,7 @@ function check6(ctx) {
     }
     if (original && input3) out.push(...checkTemplate(ctx, ref, input3, steps));
   }
-  return dedupe2(out);
+  return dedupe3(out);
 }
 function checkTemplate(ctx, ref, input3, steps) {
   const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
@@ -49360,7 +50685,7 @@ function readNames(node, out = /* @__PURE__ */ new Set()) {
   }
   return out;
 }
-function dedupe2(list4) {
+function dedupe3(list4) {
   const seen = /* @__PURE__ */ new Set();
   return list4.filter((d) => {
     const key2 = `${d.file}:${d.line}:${d.col}:${d.message}`;
@@ -49981,13 +51306,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path14 = pathRank(match.path, requestPath2);
-  if (!path14) return void 0;
+  const path22 = pathRank(match.path, requestPath2);
+  if (!path22) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query2 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path14, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  return [...path22, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -49999,8 +51324,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path14) {
-  return path14.split("/").filter((e) => e !== "");
+function elements2(path22) {
+  return path22.split("/").filter((e) => e !== "");
 }
 function headersFit(matches3, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -50452,13 +51777,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path14 = ingressPaths(object).find(
+    const path22 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path14) continue;
+    if (!path22) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path14.service ?? "<resource backend>",
+      service: path22.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -50708,6 +52033,35 @@ function ingressClaims2(ctx, source) {
   }));
 }
 
+// generators/ingress-nginx/committed.ts
+init_diagnostics();
+function checkCommitted2(peers) {
+  const prefixes = [...new Set(peers.map((p) => p.options.annotationPrefix))];
+  const byRoute = /* @__PURE__ */ new Map();
+  for (const app of [...new Set(peers.map((p) => p.app))]) {
+    for (const item of peers.find((p) => p.app === app)?.committed?.items ?? []) {
+      if (item.object.kind !== "Ingress" || !prefixes.some((x) => isCanaryIngress(item.object, x))) continue;
+      for (const p of ingressPaths(item.object)) {
+        const key2 = `${ingressClass(item.object) ?? "default"} host ${p.host ?? "*"} path ${p.path}`;
+        byRoute.set(key2, [...byRoute.get(key2) ?? [], { app, item }]);
+      }
+    }
+  }
+  const out = [];
+  for (const [route2, list4] of byRoute) {
+    const names = new Set(list4.map((x) => `${x.app}/${x.item.object.metadata.name}`));
+    if (names.size < 2) continue;
+    for (const x of list4)
+      out.push(
+        diagnosticAt(
+          x.item.origin,
+          `committed canary Ingress "${x.item.object.metadata.name}" of app ${x.app} shares IngressClass ${route2} with ${[...names].filter((n) => n !== `${x.app}/${x.item.object.metadata.name}`).join(", ")}: ingress-nginx honours one canary per host and path; give one app its own host or path`
+        )
+      );
+  }
+  return out;
+}
+
 // generators/ingress-nginx/features.ts
 function unsupportedFeatures5(traffic2) {
   const out = [...stateFeatures(traffic2)];
@@ -50880,9 +52234,9 @@ function byCookie(annotations, key2, request4) {
   if (value !== "always" && value !== "never") return void 0;
   return { canary: value === "always", rule: `canary-by-cookie ${name}=${value}` };
 }
-function readInt(value, fallback) {
+function readInt(value, fallback2) {
   const n = value === void 0 ? NaN : Number.parseInt(value, 10);
-  return Number.isFinite(n) && n >= 0 ? n : fallback;
+  return Number.isFinite(n) && n >= 0 ? n : fallback2;
 }
 function split2(stable, canary, canaryUnits, total, rule) {
   if (canaryUnits <= 0 || stable === canary) return { backends: [{ service: stable, share: 1 }], rule };
@@ -50906,8 +52260,8 @@ function argoNginxOptions(nginx2) {
   return {
     ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
     ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
-    additionalIngressAnnotations: stringMap(nginx2.additionalIngressAnnotations),
-    canaryIngressAnnotations: stringMap(nginx2.canaryIngressAnnotations)
+    additionalIngressAnnotations: stringMap2(nginx2.additionalIngressAnnotations),
+    canaryIngressAnnotations: stringMap2(nginx2.canaryIngressAnnotations)
   };
 }
 
@@ -50936,6 +52290,7 @@ var ingress_nginx_default = defineGenerator({
   check: check9,
   unsupported: unsupportedFeatures5,
   claims: claims9,
+  checkCommitted: checkCommitted2,
   render: render9,
   simulate: simulate8
 });
@@ -51069,10 +52424,10 @@ var options_schema_default10 = {
 // generators/istio/options.ts
 var ISTIO_GROUP = "networking.istio.io";
 var KRUISE_CANARY_SUBSET = "canary";
-function splitName(raw, fallback) {
+function splitName(raw, fallback2) {
   const bare = raw.replace(/\.svc\.cluster\.local$/, "").replace(/\.cluster\.local$/, "");
   const dot = bare.indexOf(".");
-  if (dot < 0) return { name: bare, ...fallback !== void 0 ? { namespace: fallback } : {} };
+  if (dot < 0) return { name: bare, ...fallback2 !== void 0 ? { namespace: fallback2 } : {} };
   return { name: bare.slice(0, dot), namespace: bare.slice(dot + 1) };
 }
 var groupOf2 = (apiVersion) => apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
@@ -51146,8 +52501,8 @@ function selectRules(vs, target, roles, managedNames) {
   return { rules, problems };
 }
 function pickDefaultHttp(vs, managed, add, problems) {
-  const candidates = rulesOf(vs, "http").map((r, i) => ({ r, i })).filter(({ r }) => !managed.includes(String(r.name)));
-  const pick2 = candidates.length === 1 ? candidates[0] : candidates.find(({ r }) => r.name === void 0);
+  const candidates2 = rulesOf(vs, "http").map((r, i) => ({ r, i })).filter(({ r }) => !managed.includes(String(r.name)));
+  const pick2 = candidates2.length === 1 ? candidates2[0] : candidates2.find(({ r }) => r.name === void 0);
   if (pick2) add("http", pick2.i);
   else problems.push("has several named http routes and the rollout names none; list them in virtualService.routes");
 }
@@ -51441,8 +52796,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path14 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path14.toLowerCase() : path14;
+  const path22 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path22.toLowerCase() : path22;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -52007,11 +53362,11 @@ function render12(ctx, traffic2) {
   if (mirroring) out.push(mirrored(mirroring, ctx, traffic2, services));
   return out;
 }
-function weigh2(entries, ctx, canary, keepIdle) {
-  const stable = entries.find((e) => isServiceRef(e, ctx.stableService));
-  const hasCanary = entries.some((e) => isServiceRef(e, ctx.canaryService));
+function weigh2(entries2, ctx, canary, keepIdle) {
+  const stable = entries2.find((e) => isServiceRef(e, ctx.stableService));
+  const hasCanary = entries2.some((e) => isServiceRef(e, ctx.canaryService));
   const out = [];
-  for (const e of entries) {
+  for (const e of entries2) {
     if (isServiceRef(e, ctx.canaryService)) {
       if (canary > 0 || keepIdle) out.push({ ...cloneJson(e), weight: canary });
       continue;
@@ -52048,14 +53403,14 @@ function matcherFits(text, request4) {
   const m = MATCHER.exec(text);
   if (!m) return false;
   const args = [...m[2].matchAll(/[`"]([^`"]*)[`"]/g)].map((a) => a[1]);
-  const path14 = request4.path.split(/[?#]/)[0] || "/";
+  const path22 = request4.path.split(/[?#]/)[0] || "/";
   switch (m[1]) {
     case "Host":
       return args.some((h) => h.toLowerCase() === (request4.host ?? "").toLowerCase().replace(/:\d+$/, ""));
     case "PathPrefix":
-      return args.some((p) => path14.startsWith(p));
+      return args.some((p) => path22.startsWith(p));
     case "Path":
-      return args.some((p) => path14 === p);
+      return args.some((p) => path22 === p);
     default:
       return header2(request4, args[0]) === args[1];
   }
@@ -52080,7 +53435,7 @@ function enterAtTop(objects) {
   const referenced = new Set(services.flatMap((s) => refsOf(s).map((r) => String(r.name))));
   const top = services.find((s) => !referenced.has(s.metadata.name));
   if (!top) return void 0;
-  const result = resolve4(objects, { name: top.metadata.name, kind: "TraefikService" }, top.metadata.namespace);
+  const result = resolve6(objects, { name: top.metadata.name, kind: "TraefikService" }, top.metadata.namespace);
   return { ...result, rule: `TraefikService ${top.metadata.name}` };
 }
 function resolveAll(objects, refs, ns) {
@@ -52090,13 +53445,13 @@ function resolveAll(objects, refs, ns) {
   let mirror;
   refs.forEach((ref, i) => {
     if (weights[i] <= 0 || total <= 0) return;
-    const inner = resolve4(objects, ref, ns);
+    const inner = resolve6(objects, ref, ns);
     backends.push(...inner.backends.map((b) => ({ ...b, share: b.share * weights[i] / total })));
     mirror = mirror ?? inner.mirror;
   });
   return { backends, ...mirror ? { mirror } : {} };
 }
-function resolve4(objects, ref, ns, depth = 0) {
+function resolve6(objects, ref, ns, depth = 0) {
   const name = String(ref.name ?? "");
   if (ref.kind !== "TraefikService") return { backends: [{ service: name, share: 1 }] };
   const ts = objects.find((o) => isTraefik(o, "TraefikService") && o.metadata.name === name);
@@ -52108,7 +53463,7 @@ function resolve4(objects, ref, ns, depth = 0) {
   const spec = specOf5(ts);
   if (isObject(spec.weighted)) return resolveAll(objects, listOf3(spec.weighted.services), ns);
   if (!isObject(spec.mirroring)) return { backends: [] };
-  const main2 = resolve4(objects, spec.mirroring, ns, depth + 1);
+  const main2 = resolve6(objects, spec.mirroring, ns, depth + 1);
   const copy = listOf3(spec.mirroring.mirrors)[0];
   const mirror = copy ? { service: String(copy.name), share: Number(copy.percent ?? 0) / 100 } : void 0;
   return { backends: main2.backends, ...mirror && mirror.share > 0 ? { mirror } : {} };
@@ -52210,7 +53565,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path14) {
+function readRequest(value, locate2, path22) {
   const v = isObject(value) ? value : {};
   const list4 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -52219,23 +53574,23 @@ function readRequest(value, locate2, path14) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path14, "templates", i] }
+        at: { locate: locate2, path: [...path22, "templates", i] }
       };
     }),
-    args: readArgs(list4("args"), locate2, [...path14, "args"]),
+    args: readArgs(list4("args"), locate2, [...path22, "args"]),
     dryRun: list4("dryRun").map((d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path14 }
+    at: { locate: locate2, path: path22 }
   };
 }
-function readArgs(list4, locate2, path14) {
+function readArgs(list4, locate2, path22) {
   return list4.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path14, i] }
+      at: { locate: locate2, path: [...path22, i] }
     };
   });
 }
@@ -53287,7 +54642,7 @@ var BUILTINS = {
   asInt: (_r, v) => Math.trunc(asFloat(v, "asInt")),
   asFloat: (_r, v) => asFloat(v, "asFloat"),
   isNil: (r) => r === null || r === void 0,
-  default: (r, _v, fallback) => r === null || r === void 0 ? fallback : r,
+  default: (r, _v, fallback2) => r === null || r === void 0 ? fallback2 : r,
   all: (_r, v, p) => list3(v, "all").every((x) => pred(p)(x) === true),
   any: (_r, v, p) => list3(v, "any").some((x) => pred(p)(x) === true),
   none: (_r, v, p) => !list3(v, "none").some((x) => pred(p)(x) === true),
@@ -53558,7 +54913,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path14 = [];
+  const path22 = [];
   while (rest !== "") {
     const field = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -53568,14 +54923,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path14.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path22.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path14 };
+  return { path: path22 };
 }
-function readPath(value, path14) {
+function readPath(value, path22) {
   let v = value;
-  for (const seg of path14) {
+  for (const seg of path22) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -53717,7 +55072,7 @@ function buildMetric(template, raw, at, fill, dryRun, args, out) {
   for (const k of Object.keys(raw).filter((k2) => !METRIC_FIELDS.has(k2)))
     out.push(diagnosticAt(where7(k), `metric field ${k} is ignored by rollgen`, "warning"));
   const read = { fill, out };
-  const int = (k, fallback) => intField(raw[k], where7(k), k, read) ?? fallback;
+  const int = (k, fallback2) => intField(raw[k], where7(k), k, read) ?? fallback2;
   const duration = (k) => durationField(raw[k], where7(k), k, read);
   const condition = (k) => conditionField(raw[k], fill, where7(k), k, args, out);
   const spec = {
@@ -53893,7 +55248,7 @@ var RECORD_VERSION = 1;
 var MEASUREMENT_HISTORY = 30;
 
 // src/analysis/record.ts
-var PHASES = ["Successful", "Failed", "Inconclusive", "Error"];
+var PHASES2 = ["Successful", "Failed", "Inconclusive", "Error"];
 function newRecord(spec, key2, now) {
   return {
     version: RECORD_VERSION,
@@ -53989,7 +55344,7 @@ function readMetric(v, at, fail) {
 function readMeasurement(v, at, fail) {
   if (!isObject(v)) return fail(`${at} is not an object`);
   if (!isTime(v.startedAt) || !isTime(v.finishedAt)) fail(`${at} has no startedAt/finishedAt ISO time`);
-  if (!PHASES.includes(v.phase)) fail(`${at}.phase is not one of ${PHASES.join(", ")}`);
+  if (!PHASES2.includes(v.phase)) fail(`${at}.phase is not one of ${PHASES2.join(", ")}`);
   for (const k of ["value", "message"])
     if (v[k] !== void 0 && typeof v[k] !== "string") fail(`${at}.${k} is not a string`);
   return {
@@ -54102,15 +55457,15 @@ function rolloutAnalysis(spec, index, track, config, out) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path14 } = config.at;
+  const { locate: locate2, path: path22 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path14, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path22, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path14, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path22, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -54118,11 +55473,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path14, "background", "startingStep"]),
+        locate2([...path22, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path14, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path22, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(a, out) {
@@ -54384,13 +55739,14 @@ function peerOf(app, rollout, resources, provider) {
     canaryService
   };
 }
-function repoPeers(apps) {
+function repoPeers(apps, committed) {
   const out = /* @__PURE__ */ new Map();
   for (const app of apps) {
     for (const r of [...app.rollouts, ...app.routings.map((t) => ({ spec: t.spec.rollout, providers: t.providers }))]) {
       for (const p of r.providers) {
         const list4 = out.get(p.generator.id) ?? [];
-        list4.push(peerOf(app.name, r.spec, app.resources, p));
+        const output = committed?.get(app.name);
+        list4.push({ ...peerOf(app.name, r.spec, app.resources, p), ...output ? { committed: output } : {} });
         out.set(p.generator.id, list4);
       }
     }
@@ -54595,31 +55951,31 @@ function lua(s) {
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path14, out, inputs10) {
+function providerFromKruiseRouting(doc, routing, path22, out, inputs10) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs10.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path14, "ingress", "classType"]);
+      const o = doc.locate([...path22, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path14, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path22, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path14, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path22, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path14, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path22, "customNetworkRefs"])));
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path14, inputs10) {
-  const at = (key2) => doc.locate([...path14, key2]);
+function providersFromArgo(doc, routing, path22, inputs10) {
+  const at = (key2) => doc.locate([...path22, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs10.argo(key2, obj(routing[key2]));
@@ -54677,12 +56033,12 @@ function normalizeArgo(doc, inputs10) {
       managedRoutes
     },
     canaryPodMetadata: {
-      labels: stringMap(obj(canary.canaryMetadata).labels),
-      annotations: stringMap(obj(canary.canaryMetadata).annotations)
+      labels: stringMap2(obj(canary.canaryMetadata).labels),
+      annotations: stringMap2(obj(canary.canaryMetadata).annotations)
     },
     stablePodMetadata: {
-      labels: stringMap(obj(canary.stableMetadata).labels),
-      annotations: stringMap(obj(canary.stableMetadata).annotations)
+      labels: stringMap2(obj(canary.stableMetadata).labels),
+      annotations: stringMap2(obj(canary.stableMetadata).annotations)
     },
     ...backgroundAnalysis ? { backgroundAnalysis } : {},
     source: doc.value
@@ -54710,7 +56066,7 @@ function argoWorkload(doc, root, replicas2, out) {
     metadata: {
       name: str(meta.name) ?? "",
       ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
-      ...meta.labels ? { labels: stringMap(meta.labels) } : {}
+      ...meta.labels ? { labels: stringMap2(meta.labels) } : {}
     },
     spec: { replicas: replicas2, selector: spec.selector, template: spec.template }
   };
@@ -54723,22 +56079,22 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path14 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path14, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path14, out);
-    if (!applyAction(doc, state, e, path14, wc, out)) return;
-    steps.push(snapshot(doc.locate(path14), state, wc.managed));
+    const path22 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path22, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path22, out);
+    if (!applyAction(doc, state, e, path22, wc, out)) return;
+    steps.push(snapshot(doc.locate(path22), state, wc.managed));
     entryOfStep.push(i);
   });
   if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
   return { steps, entryOfStep };
 }
-function applyAnalysis(doc, steps, leading, analysis, path14, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path14, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path22, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path22, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path14, "analysis"]),
+      ...doc.locate([...path22, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -54749,25 +56105,25 @@ function applyAnalysis(doc, steps, leading, analysis, path14, out) {
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path14 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path14);
+  const path22 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path22);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error2(
         doc,
-        [...path14, "startingStep"],
+        [...path22, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path14, out) {
+function applyPause(doc, steps, pause, path22, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path14),
+      ...doc.locate(path22),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -54779,14 +56135,14 @@ function applyPause(doc, steps, pause, path14, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path14, wc, out) {
+function applyAction(doc, state, e, path22, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error2(
           doc,
-          [...path14, "setCanaryScale"],
+          [...path22, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -54796,7 +56152,7 @@ function applyAction(doc, state, e, path14, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path14, kind]),
+      ...doc.locate([...path22, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster ${kind}; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -54841,13 +56197,13 @@ function mirrorMatches(list4) {
   return list4.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path14 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path22 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path14 ? { path: { type: path14.type === "Prefix" ? "PathPrefix" : path14.type, value: path14.value } } : {},
+      ...path22 ? { path: { type: path22.type === "Prefix" ? "PathPrefix" : path22.type, value: path22.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -54864,8 +56220,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path14, message) {
-  return { ...doc.locate(path14), message, severity: "error" };
+function error2(doc, path22, message) {
+  return { ...doc.locate(path22), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -54933,11 +56289,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path14 = isObject(m.path) ? {
+  const path22 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path14 ? { path: path14 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path22 ? { path: path22 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -54958,7 +56314,7 @@ function normalizeKruise(doc, inputs10) {
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const canary = obj(obj(spec.strategy).canary);
-  const annotations = stringMap(meta.annotations);
+  const annotations = stringMap2(meta.annotations);
   const diagnostics = [];
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
@@ -54985,7 +56341,7 @@ function normalizeKruise(doc, inputs10) {
     style: kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
     steps: matchesOverTraffic(steps, traffic2.providers, diagnostics),
     traffic: traffic2,
-    canaryPodMetadata: { labels: stringMap(patch.labels), annotations: stringMap(patch.annotations) },
+    canaryPodMetadata: { labels: stringMap2(patch.labels), annotations: stringMap2(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
     ...routingRef ? { trafficRoutingRef: routingRef } : {}
   };
@@ -55005,13 +56361,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path14, v1beta1) {
+function kruiseStep(doc, raw, path22, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path14),
+    origin: doc.locate(path22),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -55055,8 +56411,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path14, message) {
-  const o = doc.locate(path14);
+function error3(doc, path22, message) {
+  const o = doc.locate(path22);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -55440,46 +56796,84 @@ function checkOneRolloutPerWorkload(specs, out) {
   }
 }
 
-// src/state/status.ts
-var STATUS_FILE = "rollgen-status.yaml";
-var STATUS_API_VERSION = "rollgen.dev/v1alpha1";
-var HISTORY_LIMIT = 50;
-function statusDocument(s) {
-  return {
-    apiVersion: STATUS_API_VERSION,
-    kind: "RolloutStatus",
-    metadata: { name: s.app },
-    rollouts: s.rollouts.map((r) => ({ ...r })),
-    files: [...s.files],
-    history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h }))
-  };
+// src/io/validate-k8s.ts
+var fs7 = __toESM(require("fs"));
+var import_module = __toESM(require("module"));
+var vm = __toESM(require("vm"));
+var path7 = __toESM(require("path"));
+
+// src/spec/generated/k8s-kinds.ts
+var K8S_KINDS = [
+  "apps/v1/Deployment",
+  "v1/Service",
+  "v1/ConfigMap",
+  "v1/Secret",
+  "v1/ServiceAccount",
+  "networking.k8s.io/v1/Ingress",
+  "networking.k8s.io/v1/IngressClass",
+  "networking.istio.io/v1beta1/VirtualService",
+  "networking.istio.io/v1beta1/DestinationRule",
+  "networking.istio.io/v1alpha3/VirtualService",
+  "networking.istio.io/v1alpha3/DestinationRule",
+  "networking.istio.io/v1alpha3/EnvoyFilter",
+  "gateway.networking.k8s.io/v1/HTTPRoute",
+  "gateway.networking.k8s.io/v1beta1/HTTPRoute"
+];
+
+// src/io/validate-k8s.ts
+var SAME_SCHEMA_AS = {
+  "networking.istio.io/v1/VirtualService": "networking.istio.io/v1beta1/VirtualService",
+  "networking.istio.io/v1/DestinationRule": "networking.istio.io/v1beta1/DestinationRule"
+};
+var loaded2 = /* @__PURE__ */ new Map();
+function validatorFor2(apiVersion, kind) {
+  const key2 = SAME_SCHEMA_AS[`${apiVersion}/${kind}`] ?? `${apiVersion}/${kind}`;
+  if (!K8S_KINDS.includes(key2)) return void 0;
+  const cached = loaded2.get(key2);
+  if (cached) return cached;
+  const file = `${key2.replace(/[./]/g, "-")}.js`;
+  const candidates2 = [path7.join(__dirname, "k8s", file), path7.join(__dirname, "..", "spec", "generated", "k8s", file)];
+  const found = candidates2.find((c) => fs7.existsSync(c));
+  if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
+  const validate2 = loadWithCodeCache(found);
+  loaded2.set(key2, validate2);
+  return validate2;
 }
-var PHASES2 = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
-function parseStatus(value) {
-  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
-    return `not a ${STATUS_API_VERSION} RolloutStatus`;
-  const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
-  for (const r of rollouts) {
-    if (!isObject(r) || typeof r.name !== "string" || !PHASES2.includes(r.phase) || typeof r.stableRevision !== "string") {
-      return "rollouts[] entries need name, phase and stableRevision";
-    }
-    const problem = numbersProblem(r);
-    if (problem) return `rollout ${r.name}: ${problem}`;
-  }
-  const meta = isObject(value.metadata) ? value.metadata : {};
-  return {
-    app: typeof meta.name === "string" ? meta.name : "",
-    rollouts,
-    files: Array.isArray(value.files) ? value.files.map(String) : [],
-    history: Array.isArray(value.history) ? value.history : []
-  };
+var isCrd = (apiVersion) => /istio\.io|gateway\.networking\.k8s\.io/.test(String(apiVersion));
+function validateManifests(docs) {
+  return docs.flatMap((doc) => {
+    const v = doc.value;
+    if (!isObject(v)) return [];
+    const validate2 = validatorFor2(v.apiVersion, v.kind);
+    if (!validate2 || validate2(v)) return [];
+    const name = isObject(v.metadata) ? ` ${String(v.metadata.name)}` : "";
+    return describeSchemaErrors(validate2.errors ?? [], doc).map((d) => {
+      const lagging = isCrd(v.apiVersion) && d.message.includes("unknown field");
+      return lagging ? {
+        ...d,
+        severity: "warning",
+        message: `${v.kind}${name}: ${d.message} (not in the published schema rollgen knows; check it against your CRD version)`
+      } : { ...d, message: `${v.kind}${name}: ${d.message}` };
+    });
+  });
 }
-function numbersProblem(r) {
-  const count2 = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
-  if (!count2(r.step) || !count2(r.steps)) return "step and steps must be whole numbers";
-  if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
-  if (r.draining === void 0) return void 0;
-  return count2(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
+function checkRendered(objects) {
+  const problems = objects.flatMap((o) => {
+    const validate2 = validatorFor2(o.apiVersion, o.kind);
+    if (!validate2 || validate2(o)) return [];
+    return (validate2.errors ?? []).filter((e) => !(isCrd(o.apiVersion) && e.keyword === "additionalProperties")).map((e) => `${o.kind} ${o.metadata.name}${e.instancePath}: ${e.keyword} ${JSON.stringify(e.params)}`);
+  });
+  if (problems.length > 0) throw new Error(`rendered manifests fail their published schema:
+${problems.join("\n")}`);
+}
+function loadWithCodeCache(file) {
+  const cacheFile = file.replace(/\.js$/, ".cache");
+  const cachedData = fs7.existsSync(cacheFile) ? fs7.readFileSync(cacheFile) : void 0;
+  const script = new vm.Script(import_module.default.wrap(fs7.readFileSync(file, "utf8")), { filename: file, cachedData });
+  const mod = { exports: {} };
+  const wrapper = script.runInThisContext();
+  wrapper.call(mod.exports, mod.exports, (0, import_module.createRequire)(file), mod, file, path7.dirname(file));
+  return mod.exports;
 }
 
 // src/app/inputs.ts
@@ -55496,14 +56890,14 @@ function locate(req, every) {
   const [first2, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first2 ? path4.resolve(req.cwd, first2) : void 0, ...defaults }];
-  if (first2 && isDir(path4.resolve(req.cwd, first2))) {
-    const source = path4.resolve(req.cwd, first2);
+    return [{ name: "stdin", source: "-", output: first2 ? path8.resolve(req.cwd, first2) : void 0, ...defaults }];
+  if (first2 && isDir(path8.resolve(req.cwd, first2))) {
+    const source = path8.resolve(req.cwd, first2);
     return [
-      { name: path4.basename(source), source, output: second ? path4.resolve(req.cwd, second) : void 0, ...defaults }
+      { name: path8.basename(source), source, output: second ? path8.resolve(req.cwd, second) : void 0, ...defaults }
     ];
   }
-  const configFile = req.config ? path4.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path8.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
@@ -55517,23 +56911,23 @@ function locate(req, every) {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path4.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path8.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
 }
 function usesConfig(req) {
-  return req.file !== "-" && !(req.args[0] && isDir(path4.resolve(req.cwd, req.args[0])));
+  return req.file !== "-" && !(req.args[0] && isDir(path8.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs4.existsSync(p) && fs4.statSync(p).isDirectory();
+  return fs8.existsSync(p) && fs8.statSync(p).isDirectory();
 }
 function loadSource(loc, files) {
   const docs = [];
   const diagnostics = [];
   for (const f of files) {
     const r = parseYamlStream(f.path, f.text);
-    docs.push(...r.documents);
+    docs.push(...f.originals ? pointBack(r.documents, f.originals) : r.documents);
     diagnostics.push(...r.diagnostics);
   }
   const shared = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
@@ -55542,7 +56936,7 @@ function loadSource(loc, files) {
     track: loc.track,
     ...loc.analysis ? { config: loc.analysis } : {}
   });
-  const all = [...diagnostics, ...app.diagnostics];
+  const all = [...diagnostics, ...validateManifests(docs), ...app.diagnostics];
   if (hasErrors(all)) throw new InputError(all);
   return { ...app, diagnostics: all };
 }
@@ -55554,7 +56948,17 @@ function readSharedTemplates(dir, diagnostics) {
   });
 }
 function readSourceFiles(loc, cwd) {
-  return loc.source === "-" ? [] : readAppSource(loc.source, cwd);
+  if (loc.source === "-") return [];
+  const root = loc.root ?? (isInside2(loc.source, cwd) ? cwd : loc.source);
+  const built = buildSource(
+    { name: loc.name, source: loc.source, root, ...loc.build ? { build: loc.build } : {} },
+    cwd
+  );
+  return built ?? readAppSource(loc.source, cwd);
+}
+function isInside2(target, dir) {
+  const rel2 = path8.relative(dir, target);
+  return !rel2.startsWith("..") && !path8.isAbsolute(rel2);
 }
 function readOutput(loc, cwd) {
   const contents = readOutputDir(loc.output, cwd);
@@ -55562,8 +56966,12 @@ function readOutput(loc, cwd) {
   let kustomization;
   const objects = [];
   const diagnostics = [];
+  const renderedFiles = [];
+  const fileDigests = {};
   for (const f of contents.files) {
-    const base = path4.basename(f.path);
+    const base = path8.basename(f.path);
+    fileDigests[base] = contentDigest(f.text);
+    if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
     const parsed = parseYamlStream(f.path, f.text);
     diagnostics.push(...parsed.diagnostics);
@@ -55578,7 +56986,9 @@ function readOutput(loc, cwd) {
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization } : {},
     resources: new ResourceSet(objects),
-    texts: new Map(contents.files.map((f) => [path4.basename(f.path), f.text]))
+    texts: new Map(contents.files.map((f) => [path8.basename(f.path), f.text])),
+    renderedFiles,
+    fileDigests
   };
 }
 function statusOf(doc, out) {
@@ -55784,9 +57194,11 @@ function rolloutTarget(prev, next) {
       return prev?.phase === "Promoting" ? { kind: "cleanup" } : { kind: "revert" };
   }
 }
-function gateFor(app, previous, t) {
+function gateFor(app, previous, t, startedBy = "pr") {
   const gates = movingTargets(previous, t).map(({ name, target }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
+    if (startedBy === "person" && (target.kind === "adopt" || target.kind === "step" && target.step <= 1))
+      return { kind: "automatic" };
     return r ? rolloutGate(
       r.plan.startGate,
       r.plan.steps.map((s) => s.gate),
@@ -55950,11 +57362,11 @@ function close(x, why) {
 }
 
 // src/io/git.ts
-var import_child_process = require("child_process");
+var import_child_process2 = require("child_process");
 init_errors();
 var runGit = (args, cwd) => {
   try {
-    return (0, import_child_process.execFileSync)("git", [...args], {
+    return (0, import_child_process2.execFileSync)("git", [...args], {
       cwd,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
@@ -56123,72 +57535,15 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path11 = __toESM(require("path"));
+var path20 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
-var path7 = __toESM(require("path"));
+var path14 = __toESM(require("path"));
 init_errors();
 
-// src/state/output-files.ts
-var import_yaml4 = __toESM(require_dist());
-
-// src/yaml/serialize.ts
-var import_yaml3 = __toESM(require_dist());
-var OPTIONS = {
-  // 1.1 rules quote strings such as on/yes/off that kubectl's YAML 1.1 parser would read as booleans.
-  version: "1.1",
-  lineWidth: 0,
-  minContentWidth: 0,
-  indent: 2,
-  indentSeq: true,
-  aliasDuplicateObjects: false,
-  singleQuote: false
-};
-function serializeValue(value) {
-  return (0, import_yaml3.stringify)(value, OPTIONS);
-}
-function serializeDocuments(values) {
-  return values.map((v) => serializeValue(v)).join("---\n");
-}
-function serializeDocument(doc) {
-  return doc.toString(OPTIONS);
-}
-
-// src/state/output-files.ts
-var KUSTOMIZATION_FILE = "kustomization.yaml";
-var HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
-function objectFiles(objects) {
-  const base = (o) => `${o.kind.toLowerCase()}-${o.metadata.name}`;
-  const counts = /* @__PURE__ */ new Map();
-  for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
-  return objects.map((o) => {
-    const name = (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
-    return { path: `${name}.yaml`, content: HEADER + serializeValue(o) };
-  });
-}
-function kustomizationFile(existing, files, previouslyOwned) {
-  const doc = (0, import_yaml4.parseDocument)(
-    existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
-  );
-  const current = doc.get("resources");
-  const kept = (0, import_yaml4.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
-  const resources = [...kept, ...[...files].sort()];
-  if ((0, import_yaml4.isSeq)(current)) {
-    const seq = current;
-    seq.items = resources.map((r) => doc.createNode(r));
-    seq.flow = false;
-  } else {
-    doc.set("resources", doc.createNode(resources));
-  }
-  return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
-}
-function statusFile(status) {
-  return {
-    path: STATUS_FILE,
-    content: "# rollgen state; not listed in kustomization.yaml, so never applied.\n" + serializeValue(statusDocument(status))
-  };
-}
+// src/app/drift.ts
+var path9 = __toESM(require("path"));
 
 // src/render/render-app.ts
 function renderApp(app, states, track, peers) {
@@ -56585,17 +57940,202 @@ function statesAtStep(app, output, step, track) {
   });
 }
 
+// src/state/drift.ts
+function changedFiles(recorded, current) {
+  return Object.keys(recorded).sort().flatMap((file) => {
+    if (current[file] === void 0) return [{ file, kind: "missing" }];
+    return current[file] === recorded[file] ? [] : [{ file, kind: "changed" }];
+  });
+}
+var MAX_FIELDS = 8;
+function fieldChanges(rendered, found, at = []) {
+  if (canonicalJson(rendered) === canonicalJson(found)) return [];
+  if (isObject(rendered) && isObject(found)) {
+    const keys = [.../* @__PURE__ */ new Set([...Object.keys(rendered), ...Object.keys(found)])];
+    return keys.flatMap((k) => fieldChanges(rendered[k], found[k], [...at, k])).slice(0, MAX_FIELDS);
+  }
+  if (Array.isArray(rendered) && Array.isArray(found) && rendered.length === found.length)
+    return rendered.flatMap((r, i) => fieldChanges(r, found[i], [...at, i])).slice(0, MAX_FIELDS);
+  return [{ path: at, rendered, found }];
+}
+function describeField(c) {
+  const show2 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
+  const path22 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path22 || "(whole object)"}: rendered ${show2(c.rendered)}, found ${show2(c.found)}`;
+}
+
+// src/app/drift.ts
+function detectDrift(app, loc, output, peers) {
+  const status = output.status;
+  if (!status?.digests || !output.fileDigests) return [];
+  const changed = changedFiles(status.digests, output.fileDigests);
+  if (changed.length === 0) return [];
+  const states = app.rollouts.map(
+    (r) => renderState(r, output, renderPhaseOf(status.rollouts.find((s) => s.name === r.spec.name)), loc.track)
+  );
+  const again = new Map(objectFiles(renderApp(app, states, loc.track, peers)).map((f) => [f.path, f.content]));
+  return changed.map(({ file, kind }) => {
+    const content = again.get(file);
+    if (kind === "missing" || content === void 0 || contentDigest(content) !== status.digests[file])
+      return { file, kind };
+    const found = output.resources.items.find((i) => path9.basename(i.origin.file) === file);
+    const rendered = parseYamlStream(file, content).documents[0]?.value;
+    return { file, kind, fields: fieldChanges(rendered, found?.object) };
+  });
+}
+function describeDrift(drift, loc, cwd) {
+  return drift.map((d) => {
+    const file = path9.relative(cwd, path9.join(loc.output ?? ".", d.file)) || d.file;
+    if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
+    if (!d.fields) return `${file}: changed by hand since rollgen wrote it`;
+    return `${file}: changed by hand: ${d.fields.map(describeField).join("; ")}`;
+  });
+}
+function driftDiagnostics(drift, loc, output, cwd) {
+  return drift.map((d) => {
+    const item = output.resources.items.find((i) => path9.basename(i.origin.file) === d.file);
+    const field = d.fields?.[0];
+    const origin = item ? field ? item.locate(field.path) : item.origin : void 0;
+    const file = path9.relative(cwd, path9.join(loc.output ?? ".", d.file)) || d.file;
+    const [text] = describeDrift([d], loc, cwd);
+    return {
+      ...origin ?? { file, line: 1, col: 1 },
+      severity: "warning",
+      message: `drift: ${text.slice(file.length + 2)}; the next advance refuses to overwrite it without --force`
+    };
+  });
+}
+
+// src/app/output-state.ts
+var path11 = __toESM(require("path"));
+init_errors();
+
+// src/state/recover.ts
+var path10 = __toESM(require("path"));
+var MAX_COMBINATIONS = 4096;
+function recoverStatus(app, output, track, peers) {
+  if (output.status) return { kind: "recorded", output };
+  const live = app.rollouts.map((r) => liveVersions(r, output, track));
+  if (live.every((l) => !l.stable)) return { kind: "recorded", output };
+  const perRollout = app.rollouts.map((r, i) => candidates(r, live[i]));
+  const match = firstMatch(app, output, track, peers, perRollout, live);
+  const statuses = match ?? fallback(perRollout, live);
+  if (!statuses) {
+    const canaries = app.rollouts.filter((_, i) => live[i].canary).map((r) => `${r.spec.workload.name}${CANARY_SUFFIX}`);
+    return {
+      kind: "lost",
+      problem: `a canary is live (${canaries.join(", ")}) but no state of the source renders what the output holds`
+    };
+  }
+  const rollouts = statuses.filter((s) => s !== void 0);
+  const status = { app: app.name, rollouts, files: [...output.renderedFiles ?? []], history: [] };
+  const summary2 = rollouts.map((s) => `${s.name}: ${describe5(s)}`).join(", ");
+  return { kind: "rebuilt", output: { ...output, status }, summary: summary2 };
+}
+function liveVersions(r, output, track) {
+  const pod = (name, patch) => {
+    const found = output.resources.find("Deployment", name, r.spec.namespace);
+    if (!found || !isRendered(found.object)) return void 0;
+    const template = stripTemplate(podTemplateOf(found.object), track, patch);
+    return { template, revision: templateRevision(template) };
+  };
+  const stable = pod(r.spec.workload.name, r.spec.stablePodMetadata);
+  const canary = pod(`${r.spec.workload.name}${CANARY_SUFFIX}`, r.spec.canaryPodMetadata);
+  return { ...stable ? { stable } : {}, ...canary ? { canary } : {} };
+}
+function isRendered(o) {
+  return o.metadata.annotations?.[REVISION_ANNOTATION] !== void 0;
+}
+function candidates(r, live) {
+  if (!live.stable) return [void 0];
+  const steps = r.plan.steps.length;
+  const base = { name: r.spec.name, steps, step: 0, stableRevision: live.stable.revision };
+  if (!live.canary)
+    return [
+      { ...base, phase: "Adopting" },
+      { ...base, phase: "Healthy" }
+    ];
+  const canaryRevision = live.canary.revision;
+  const numbers2 = Array.from({ length: steps }, (_, i) => i + 1);
+  return [
+    ...numbers2.map((step) => ({ ...base, phase: "Progressing", step, canaryRevision })),
+    ...numbers2.map((step) => ({ ...base, phase: "Promoting", step, canaryRevision })),
+    ...numbers2.map((draining) => ({ ...base, phase: "Healthy", draining }))
+  ];
+}
+function firstMatch(app, output, track, peers, perRollout, live) {
+  const total = perRollout.reduce((n, c) => n * c.length, 1);
+  if (total > MAX_COMBINATIONS) return void 0;
+  const owned = ownedObjects(output);
+  for (let index = 0; index < total; index++) {
+    let rest = index;
+    const combo = perRollout.map((c) => {
+      const pick2 = c[rest % c.length];
+      rest = Math.floor(rest / c.length);
+      return pick2;
+    });
+    const states = app.rollouts.map((r, i) => {
+      const source = sourcePod(r, track);
+      const phase = renderPhaseOf(combo[i]);
+      return { rollout: r, phase, stablePod: live[i].stable ?? source, canaryPod: live[i].canary ?? source };
+    });
+    if (sameObjects(renderApp(app, states, track, peers), owned)) return combo;
+  }
+  return void 0;
+}
+function fallback(perRollout, live) {
+  if (live.some((l) => l.canary)) return void 0;
+  return perRollout.map((c) => c.find((s) => s?.phase === "Healthy"));
+}
+function ownedObjects(output) {
+  const files = new Set(output.renderedFiles ?? []);
+  const items = output.resources.items.filter((i) => files.has(path10.basename(i.origin.file)));
+  return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
+}
+function sameObjects(rendered, owned) {
+  if (rendered.length !== owned.size) return false;
+  return rendered.every((o) => owned.get(objectKey(o)) === canonicalJson(o));
+}
+function describe5(s) {
+  if (s.draining !== void 0) return "draining (canary workloads are removed next)";
+  if (s.phase === "Progressing") return `step ${s.step} of ${s.steps}`;
+  if (s.phase === "Promoting") return "promoting";
+  return s.phase === "Adopting" ? "adopting" : "stable";
+}
+
+// src/app/output-state.ts
+function readAppOutput(ctx, loc, app, peers) {
+  const output = readOutput(loc, ctx.cwd);
+  const recovery = recoverStatus(app, output, loc.track, peers);
+  if (recovery.kind === "recorded") return recovery.output;
+  const file = path11.relative(ctx.cwd, path11.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  if (recovery.kind === "rebuilt") {
+    ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
+`);
+    return recovery.output;
+  }
+  throw new InputError([
+    {
+      file,
+      line: 1,
+      col: 1,
+      severity: "error",
+      message: `the status file is missing and ${recovery.problem}; nothing was written. Restore it from git: \`git checkout HEAD -- ${file}\`, or if a commit deleted it, \`git checkout "$(git rev-list -1 HEAD -- ${file})^" -- ${file}\``
+    }
+  ]);
+}
+
 // src/app/load-repo.ts
 init_diagnostics();
 
 // src/app/load-coupled.ts
-var path6 = __toESM(require("path"));
+var path13 = __toESM(require("path"));
 init_errors();
 
 // src/app/app-index.ts
-var fs5 = __toESM(require("fs"));
+var fs9 = __toESM(require("fs"));
 var os = __toESM(require("os"));
-var path5 = __toESM(require("path"));
+var path12 = __toESM(require("path"));
 
 // src/app/cross-app.ts
 init_errors();
@@ -56641,6 +58181,15 @@ function conflict(first2, app, owner, claim) {
     severity: "error"
   };
 }
+function committedProblems(peers) {
+  return byProvider(peers).flatMap(([id, list4]) => getGenerator(id)?.checkCommitted?.(list4) ?? []);
+}
+function describeAllocations(peers) {
+  return byProvider(peers).flatMap(([id, list4]) => [...getGenerator(id)?.describeRepo?.(list4) ?? []]);
+}
+function byProvider(peers) {
+  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en"));
+}
 
 // src/app/app-index.ts
 var appKey = (loc) => JSON.stringify(loc);
@@ -56662,10 +58211,10 @@ function appStamp(loc, now, previous) {
     return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
   };
   const walk = (dir, rel2) => {
-    const line = `D${FIELD}${see(fs5.lstatSync(dir))}${FIELD}${rel2}`;
+    const line = `D${FIELD}${see(fs9.lstatSync(dir))}${FIELD}${rel2}`;
     lines.push(line);
-    for (const name of known.get(line) ?? fs5.readdirSync(dir)) {
-      const st = fs5.lstatSync(`${dir}/${name}`);
+    for (const name of known.get(line) ?? fs9.readdirSync(dir)) {
+      const st = fs9.lstatSync(`${dir}/${name}`);
       lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
       if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
     }
@@ -56697,16 +58246,16 @@ function listings(stamp) {
   return names;
 }
 var BUILD = (() => {
-  const s = fs5.statSync(__filename, { throwIfNoEntry: false });
+  const s = fs9.statSync(__filename, { throwIfNoEntry: false });
   return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
-  const dir = env2.ROLLGEN_CACHE_DIR ?? path5.join(env2.XDG_CACHE_HOME ?? path5.join(os.homedir(), ".cache"), "rollgen");
-  return path5.join(dir, `index-${sha256Hex(path5.resolve(configFile)).slice(0, 16)}.json`);
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path12.join(env2.XDG_CACHE_HOME ?? path12.join(os.homedir(), ".cache"), "rollgen");
+  return path12.join(dir, `index-${sha256Hex(path12.resolve(configFile)).slice(0, 16)}.json`);
 }
 function readIndex(file) {
   try {
-    const raw = JSON.parse(fs5.readFileSync(file, "utf8"));
+    const raw = JSON.parse(fs9.readFileSync(file, "utf8"));
     return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
   } catch {
     return /* @__PURE__ */ new Map();
@@ -56714,11 +58263,11 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs5.mkdirSync(path5.dirname(file), { recursive: true });
+    fs9.mkdirSync(path12.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs5.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
-    fs5.renameSync(tmp, file);
+    fs9.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs9.renameSync(tmp, file);
   } catch {
   }
 }
@@ -56743,12 +58292,12 @@ function coupledApps(namedKeys, others) {
 
 // src/app/load-coupled.ts
 function loadCoupled(ctx, opts, named, others) {
-  const configFile = opts.config ? path6.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path13.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
   const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
   const fresh = /* @__PURE__ */ new Map();
-  const entries = /* @__PURE__ */ new Map();
-  const loaded2 = /* @__PURE__ */ new Map();
+  const entries2 = /* @__PURE__ */ new Map();
+  const loaded3 = /* @__PURE__ */ new Map();
   const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
   for (const loc of others) {
     const key2 = appKey(loc);
@@ -56758,20 +58307,20 @@ function loadCoupled(ctx, opts, named, others) {
     if (!entry) {
       const files = readQuietly(loc, ctx);
       const app = files && loadQuietly(loc, files);
-      if (app) loaded2.set(loc.name, app);
+      if (app) loaded3.set(loc.name, app);
       entry = { keys: app ? couplingKeys(app) : [], ok: app !== void 0, stamp: stamp ?? "" };
     }
     if (stamp) fresh.set(key2, entry);
-    entries.set(loc.name, entry);
+    entries2.set(loc.name, entry);
     if (!entry.ok) ctx.stderr(brokenNote(loc.name));
   }
   if (file && !sameIndex(stored, fresh)) writeIndex(file, fresh);
   const chosen = coupledApps(
     named.flatMap((app) => couplingKeys(app)),
-    new Map([...entries].filter(([, e]) => e.ok))
+    new Map([...entries2].filter(([, e]) => e.ok))
   );
   return others.filter((loc) => chosen.has(loc.name)).flatMap((loc) => {
-    const app = loaded2.get(loc.name) ?? loadQuietly(loc, readQuietly(loc, ctx) ?? []);
+    const app = loaded3.get(loc.name) ?? loadQuietly(loc, readQuietly(loc, ctx) ?? []);
     return app ? [app] : [];
   });
 }
@@ -56798,6 +58347,7 @@ function sameIndex(a, b) {
 }
 
 // src/app/load-repo.ts
+init_errors();
 async function loadApps(ctx, args, opts) {
   return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
 }
@@ -56815,47 +58365,65 @@ async function loadRepo(ctx, args, opts) {
   const located2 = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
   const apps = await loadLocated(ctx, located2.named);
   const all = [...apps.map((a) => a.app)];
+  const committed = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)]));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
     const others = located2.every.filter((l) => !named.has(l.name));
-    if (others.length > 0) all.push(...loadCoupled(ctx, opts, all, others));
+    if (others.length > 0) {
+      const coupled = loadCoupled(ctx, opts, all, others);
+      for (const other of coupled) committed.set(other.name, committedObjects(located2.every.find((l) => l.name === other.name), ctx));
+      all.push(...coupled);
+    }
   }
-  const peers = repoPeers(all);
+  const peers = repoPeers(all, committed);
   checkAcrossApps(all, peers);
   return { apps, peers };
+}
+function committedObjects(loc, ctx) {
+  try {
+    return readOutput(loc, ctx.cwd).resources;
+  } catch (e) {
+    if (e instanceof InputError) return new ResourceSet([]);
+    throw e;
+  }
 }
 
 // src/app/plan-write.ts
 async function planWrites(ctx, args, opts, command) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+  const drift = opts.force ? "overwrite" : "refuse";
+  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers, drift));
   return { names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) };
 }
 function writeAll(ctx, planned, command, afterEach) {
   for (const w of planned.writes) {
-    writeOutputDir(w.output, changedFiles(w), w.remove);
+    writeOutputDir(w.output, changedFiles2(w), w.remove);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }
   if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(", ")} up to date
 `);
 }
-function changedFiles(w) {
+function changedFiles2(w) {
   return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
 }
-function planWrite(ctx, loc, app, command, peers) {
+function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
   if (!loc.output)
     throw new InputError(
       [],
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
     );
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return void 0;
-  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
+  if (drift !== "overwrite") guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
+  const rendered = renderApp(app, t.states, loc.track, peers);
+  checkRendered(rendered);
+  const manifests = objectFiles(rendered);
   const names = manifests.map((f) => f.path);
   const previous = output.status?.files ?? [];
-  const status = { ...t.status, files: names };
+  const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));
+  const status = { ...t.status, files: names, digests };
   const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
   const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
@@ -56871,15 +58439,30 @@ function planWrite(ctx, loc, app, command, peers) {
     before: output,
     command,
     transition: t,
+    loaded: app,
     summary: lines.join("\n") + `
-wrote ${path7.relative(ctx.cwd, loc.output) || "."}
+wrote ${path14.relative(ctx.cwd, loc.output) || "."}
 `
   };
 }
+function guardDrift(ctx, loc, drift, policy) {
+  if (drift.length === 0) return;
+  const lines = describeDrift(drift, loc, ctx.cwd);
+  if (policy === "warn") {
+    for (const l of lines) ctx.stderr(`warning: ${l}; this PR reverts it
+`);
+    return;
+  }
+  throw new StateError(
+    `${loc.name}: output changed by hand since rollgen wrote it; nothing was written:
+` + lines.map((l) => `  ${l}
+`).join("") + `  put the change in the source, or rerun with --force to overwrite it`
+  );
+}
 
 // src/flow/checkout.ts
-var fs6 = __toESM(require("fs"));
-var path8 = __toESM(require("path"));
+var fs10 = __toESM(require("fs"));
+var path15 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const root = gitTopLevel(git, dir);
@@ -56889,7 +58472,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel2 = paths.map((p) => path8.relative(root, p) || ".");
+  const rel2 = paths.map((p) => path15.relative(root, p) || ".");
   const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel2], root).trim();
   if (dirty)
     throw new StateError(
@@ -56899,8 +58482,8 @@ ${dirty}`
   const head = git(["rev-parse", "HEAD"], root).trim();
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
-    const file = path8.join(root, repoPath);
-    return fs6.existsSync(file) ? fs6.readFileSync(file, "utf8") : void 0;
+    const file = path15.join(root, repoPath);
+    return fs10.existsSync(file) ? fs10.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -56913,28 +58496,119 @@ function currentBranch(git, root) {
 }
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown = path8.relative(cwd, file) || file;
-  if (!fs6.existsSync(file))
+  const shown2 = path15.relative(cwd, file) || file;
+  if (!fs10.existsSync(file))
     throw new InputError([
       {
-        file: path8.relative(cwd, configFile) || configFile,
+        file: path15.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
-        message: `pr: template ${shown} does not exist`,
+        message: `pr: template ${shown2} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown, text: fs6.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs10.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
-var import_crypto = require("crypto");
-var path10 = __toESM(require("path"));
+var import_crypto2 = require("crypto");
+var path19 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs7 = __toESM(require("fs"));
-var path9 = __toESM(require("path"));
+var fs11 = __toESM(require("fs"));
+var path18 = __toESM(require("path"));
 init_errors();
+
+// src/flow/local-gates.ts
+var path17 = __toESM(require("path"));
+init_errors();
+
+// src/flow/history.ts
+var path16 = __toESM(require("path"));
+var MAX_PATH_BYTES = 1e5;
+function readAppHistories(git, root, apps) {
+  const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
+  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path16.join(a.output, STATUS_FILE)), i]));
+  const sourceOf = new Map(apps.map((a, i) => [rel(root, a.source), i]));
+  const landed = /* @__PURE__ */ new Map();
+  const since = /* @__PURE__ */ new Map();
+  for (const batch of batches([...statusOf3.keys(), ...sourceOf.keys()])) {
+    const log = git(
+      ["log", "--first-parent", "-z", "--format=%x01%cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
+      root
+    );
+    for (const { date, files } of commits(log)) {
+      for (const file of files) {
+        const status = statusOf3.get(file);
+        if (status !== void 0 && !landed.has(status)) landed.set(status, date);
+        for (const i of sourcesHolding(sourceOf, file)) since.set(i, date);
+      }
+    }
+  }
+  return apps.map((_, i) => {
+    const at = landed.get(i);
+    const pullsSince = shallow ? void 0 : at ?? since.get(i);
+    return { ...at ? { landedAt: at } : {}, ...pullsSince ? { pullsSince } : {} };
+  });
+}
+var literal = (p) => `:(literal)${p}`;
+function rel(root, p) {
+  return path16.relative(root, p).split(path16.sep).join("/") || ".";
+}
+function* sourcesHolding(sourceOf, file) {
+  if (sourceOf.has(".")) yield sourceOf.get(".");
+  for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
+    const i = sourceOf.get(dir);
+    if (i !== void 0) yield i;
+    if (!dir.includes("/")) return;
+  }
+}
+function* commits(log) {
+  for (const record of log.split("").slice(1)) {
+    const [date, ...names] = record.split("\0");
+    yield { date: new Date(date), files: names.map((n) => n.replace(/^\n/, "")).filter(Boolean) };
+  }
+}
+function batches(paths) {
+  const out = [];
+  let size = MAX_PATH_BYTES;
+  for (const p of paths) {
+    if (size + p.length + 1 > MAX_PATH_BYTES) {
+      out.push([]);
+      size = 0;
+    }
+    out[out.length - 1].push(p);
+    size += p.length + 1;
+  }
+  return out;
+}
+
+// src/flow/local-gates.ts
+function localGateHold(ctx, app, w) {
+  const gate = gateFor(app, w.before.status, w.transition, "person");
+  if (gate.kind === "automatic") return void 0;
+  const target = targetOf(w.before.status, w.transition, w.command);
+  const what = target.kind === "step" ? `step ${target.step}` : target.kind;
+  const override = `\`rollgen promote ${w.app} --commit\` passes it now`;
+  if (gate.kind === "manual")
+    return `${w.app}: ${what} waits for a manual gate (a pause without duration); ${override}`;
+  return timedHold(ctx, w, gate, what, override);
+}
+function timedHold(ctx, w, gate, what, override) {
+  const edges = flowEdges(ctx);
+  const top = gitTopLevel(edges.git, path17.resolve(w.output));
+  const output = path17.resolve(w.output);
+  const landed = top ? readAppHistories(edges.git, top, [{ source: output, output }])[0].landedAt : void 0;
+  if (!landed)
+    return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
+  const left = Math.ceil((landed.getTime() + gate.seconds * 1e3 - edges.now().getTime()) / 1e3);
+  if (left <= 0) return void 0;
+  return `${w.app}: ${what} waits for a timed gate of ${gate.seconds}s from ${landed.toISOString()}: ${left}s left; ${override}`;
+}
+function reportHeld(held) {
+  if (held.length > 0) throw new StateError(`gate not passed:
+${held.map((h) => `  ${h}`).join("\n")}`);
+}
 
 // src/flow/describe.ts
 function describeTarget(target, t) {
@@ -56968,25 +58642,29 @@ function describeTarget(target, t) {
 // src/flow/local-commit.ts
 async function changeCommit(ctx, args, opts, command) {
   const planned = await planWrites(ctx, args, opts, command);
-  checkCommittable(ctx, planned.writes);
-  writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
+  const holds = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
+  const writes = planned.writes.filter((_, i) => !holds[i]);
+  checkCommittable(ctx, writes);
+  if (writes.length > 0 || holds.every((h) => !h))
+    writeAll(ctx, { ...planned, writes }, command, (w) => commitOutput(ctx, w));
+  reportHeld(holds.filter((h) => h !== void 0));
 }
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path9.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path18.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path9.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path18.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs7.existsSync(dir) || path9.dirname(dir) === dir ? dir : existingAncestor(path9.dirname(dir));
+  return fs11.existsSync(dir) || path18.dirname(dir) === dir ? dir : existingAncestor(path18.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path9.resolve(w.output);
+  const dir = path18.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel2 = path9.relative(top, dir) || ".";
+  const rel2 = path18.relative(top, dir) || ".";
   git(["add", "--all", "--", rel2], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel2], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
@@ -57183,7 +58861,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix(path10.relative(i.repoRoot, path10.resolve(i.write.output))) || ".";
+  const output = posix(path19.relative(i.repoRoot, path19.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -57208,13 +58886,13 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path10.resolve(i.write.output);
-  const rel2 = (name) => posix(path10.relative(i.repoRoot, path10.join(out, name)));
+  const out = path19.resolve(i.write.output);
+  const rel2 = (name) => posix(path19.relative(i.repoRoot, path19.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel2(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel2(n), content: null }))
   ];
-  const hash = (0, import_crypto.createHash)("sha256");
+  const hash = (0, import_crypto2.createHash)("sha256");
   const changes = [];
   const files = [];
   for (const w of wanted.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
@@ -57227,10 +58905,10 @@ function fileChanges(i) {
   return { changes, files, digest: hash.digest("hex").slice(0, 16) };
 }
 function sha(text) {
-  return (0, import_crypto.createHash)("sha256").update(text).digest("hex");
+  return (0, import_crypto2.createHash)("sha256").update(text).digest("hex");
 }
 function posix(p) {
-  return p.split(path10.sep).join("/");
+  return p.split(path19.sep).join("/");
 }
 
 // src/flow/templates/index.ts
@@ -57286,7 +58964,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path11.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path20.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -57299,7 +58977,7 @@ async function openSession(ctx, args, opts) {
   return { ctx, edges, token: connection.token, scm: edges.scm(connection), config, checkout, apps, peers, templates };
 }
 function proposalFor(s, entry, command, origin, target) {
-  const write = planWrite(s.ctx, entry.loc, entry.app, command, s.peers);
+  const write = planWrite(s.ctx, entry.loc, entry.app, command, s.peers, "warn");
   if (!write) return void 0;
   return buildProposal({
     app: entry.app,
@@ -57367,66 +59045,6 @@ function isAborted(s, entry) {
 // src/flow/pr-command.ts
 init_errors();
 
-// src/flow/history.ts
-var path12 = __toESM(require("path"));
-var MAX_PATH_BYTES = 1e5;
-function readAppHistories(git, root, apps) {
-  const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
-  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path12.join(a.output, STATUS_FILE)), i]));
-  const sourceOf = new Map(apps.map((a, i) => [rel(root, a.source), i]));
-  const landed = /* @__PURE__ */ new Map();
-  const since = /* @__PURE__ */ new Map();
-  for (const batch of batches([...statusOf3.keys(), ...sourceOf.keys()])) {
-    const log = git(
-      ["log", "--first-parent", "-z", "--format=%x01%cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
-      root
-    );
-    for (const { date, files } of commits(log)) {
-      for (const file of files) {
-        const status = statusOf3.get(file);
-        if (status !== void 0 && !landed.has(status)) landed.set(status, date);
-        for (const i of sourcesHolding(sourceOf, file)) since.set(i, date);
-      }
-    }
-  }
-  return apps.map((_, i) => {
-    const at = landed.get(i);
-    const pullsSince = shallow ? void 0 : at ?? since.get(i);
-    return { ...at ? { landedAt: at } : {}, ...pullsSince ? { pullsSince } : {} };
-  });
-}
-var literal = (p) => `:(literal)${p}`;
-function rel(root, p) {
-  return path12.relative(root, p).split(path12.sep).join("/") || ".";
-}
-function* sourcesHolding(sourceOf, file) {
-  if (sourceOf.has(".")) yield sourceOf.get(".");
-  for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
-    const i = sourceOf.get(dir);
-    if (i !== void 0) yield i;
-    if (!dir.includes("/")) return;
-  }
-}
-function* commits(log) {
-  for (const record of log.split("").slice(1)) {
-    const [date, ...names] = record.split("\0");
-    yield { date: new Date(date), files: names.map((n) => n.replace(/^\n/, "")).filter(Boolean) };
-  }
-}
-function batches(paths) {
-  const out = [];
-  let size = MAX_PATH_BYTES;
-  for (const p of paths) {
-    if (size + p.length + 1 > MAX_PATH_BYTES) {
-      out.push([]);
-      size = 0;
-    }
-    out[out.length - 1].push(p);
-    size += p.length + 1;
-  }
-  return out;
-}
-
 // src/flow/gate-edge.ts
 init_errors();
 
@@ -57465,7 +59083,7 @@ function request2(req) {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
   const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve11, reject) => {
+  return new Promise((resolve14, reject) => {
     const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
     const r = client.request(
       url,
@@ -57488,7 +59106,7 @@ function request2(req) {
         });
         res.on("end", () => {
           clearTimeout(timer);
-          resolve11({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          resolve14({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
         });
         res.on("error", (e) => (clearTimeout(timer), reject(e)));
       }
@@ -57916,7 +59534,7 @@ async function runAnalysis(a) {
 }
 
 // src/flow/read-gates.ts
-var path13 = __toESM(require("path"));
+var path21 = __toESM(require("path"));
 
 // src/io/argocd.ts
 async function readArgoApplication(server, name, token) {
@@ -57967,8 +59585,8 @@ function judgeHealth(policy, commits2) {
   const last = all.reduce((a, b) => b.at > a.at ? b : a);
   return { state: "healthy", since: last.at, sha: last.sha };
 }
-function newestOutcomes(glob, kind, commits2) {
-  const match = (0, import_picomatch.default)(glob, { dot: true });
+function newestOutcomes(glob2, kind, commits2) {
+  const match = (0, import_picomatch.default)(glob2, { dot: true });
   for (const c of commits2) {
     const ended = kind === "status" ? c.statuses.filter((s) => match(s.context) && s.state !== "pending").map((s) => statusOutcome(s, c.sha)) : latestRuns(c.checkRuns.filter((r) => match(r.name) && r.status === "completed")).map(
       (r) => runOutcome(r, c.sha)
@@ -58016,7 +59634,7 @@ function combineHealth(parts) {
 // src/flow/read-gates.ts
 var MAX_HEALTH_COMMITS = 4;
 function carryingCommits(git, root, output) {
-  const rel2 = path13.relative(root, output) || ".";
+  const rel2 = path21.relative(root, output) || ".";
   const landed = git(["log", "--first-parent", "-1", "--format=%H", "HEAD", "--", rel2], root).trim();
   if (!landed) return [];
   const recent = git(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
@@ -58199,20 +59817,37 @@ async function changeCommand(ctx, args, opts, command) {
 }
 
 // src/run/plan-command.ts
+init_errors();
+init_diagnostics();
 async function planCommand(ctx, args, opts) {
-  const { apps } = await loadRepo(ctx, args, opts);
+  const { apps, peers } = await loadRepo(ctx, args, opts);
   if (opts.json) {
     const data = apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
     ctx.stdout(JSON.stringify(data.length === 1 ? data[0] : data, null, 2) + "\n");
     return;
   }
   ctx.stdout(apps.flatMap(({ app }) => app.rollouts.map((r) => formatPlan(app.name, r.plan))).join("\n"));
+  printAllocations(ctx, peers);
+}
+function printAllocations(ctx, peers) {
+  const lines = describeAllocations(peers);
+  if (lines.length > 0) ctx.stdout(`
+${lines.join("\n")}
+`);
 }
 async function validateCommand(ctx, args, opts) {
-  const { apps } = await loadRepo(ctx, args, opts);
+  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const committed = committedProblems(peers);
+  if (committed.length > 0) throw new InputError(committed);
+  for (const { loc, app } of apps) {
+    const output = readAppOutput(ctx, loc, app, peers);
+    for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
+      ctx.stderr(formatDiagnostic(d) + "\n");
+  }
   for (const { app } of apps)
     ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? "" : "s"})
 `);
+  printAllocations(ctx, peers);
 }
 
 // src/run/render-command.ts
@@ -58222,9 +59857,11 @@ async function renderCommand(ctx, args, opts) {
   if (apps.length !== 1)
     throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(", ")}`);
   const [{ loc, app }] = apps;
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: "advance" }, loc.track, loc.removal).states;
-  ctx.stdout(serializeDocuments(renderApp(app, states, loc.track, peers)));
+  const objects = renderApp(app, states, loc.track, peers);
+  checkRendered(objects);
+  ctx.stdout(serializeDocuments(objects));
 }
 
 // src/run/simulate-command.ts
@@ -58346,7 +59983,7 @@ async function simulateCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (apps.length !== 1) throw new InputError([], "simulate evaluates one app; name it");
   const [{ loc, app }] = apps;
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : app.rollouts.map(
     (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
   );
@@ -58383,8 +60020,12 @@ function pairs(list4, lower = false) {
 // src/run/status-command.ts
 async function statusCommand(ctx, args, opts) {
   const apps = await loadApps(ctx, args, opts);
+  const drifts = [];
   const rows = apps.flatMap(({ loc, app }) => {
-    const status = readOutput(loc, ctx.cwd).status;
+    const output = readAppOutput(ctx, loc, app);
+    const status = output.status;
+    const drift = describeDrift(detectDrift(app, loc, output), loc, ctx.cwd);
+    drifts.push(...drift.map((d) => `${app.name}: drift: ${d}`));
     return app.rollouts.map((r) => {
       const s = status?.rollouts.find((x) => x.name === r.spec.name);
       const pending = s && sourcePod(r, loc.track).revision !== (s.canaryRevision ?? s.stableRevision);
@@ -58396,7 +60037,8 @@ async function statusCommand(ctx, args, opts) {
         steps: r.plan.steps.length,
         stable: s?.stableRevision ?? "-",
         canary: s?.canaryRevision ?? "-",
-        sourceChanged: Boolean(pending)
+        sourceChanged: Boolean(pending),
+        drift
       };
     });
   });
@@ -58408,15 +60050,17 @@ async function statusCommand(ctx, args, opts) {
 `
     );
   }
+  for (const d of drifts) ctx.stdout(`${d}
+`);
 }
 
 // src/run/analyze-command.ts
 init_errors();
 async function analyzeCommand(ctx, args, opts) {
-  const entries = await loadApps(ctx, args, opts);
+  const entries2 = await loadApps(ctx, args, opts);
   const now = ctx.now ?? (() => /* @__PURE__ */ new Date());
   const outcomes = [];
-  for (const { loc, app } of entries) {
+  for (const { loc, app } of entries2) {
     for (const r of app.rollouts) {
       if (!r.analysis) continue;
       const step = opts.step ?? currentStep(loc, ctx.cwd, r.spec.name);
@@ -58516,6 +60160,7 @@ function stepNumber(value) {
 var github = (c) => c.option("--dry-run", "print every intended action; change nothing").option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)").option("--base <branch>", "branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)");
 function changing(c, pr) {
   c.option("--commit", "commit the new output with git (local git mode)");
+  c.option("--force", "overwrite output files changed by hand (drift)");
   return pr ? github(
     c.option("--pr", "open the PR that does this instead of writing the output").option("--merge", "with --pr: merge that PR at once")
   ) : c;

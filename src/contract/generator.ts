@@ -39,6 +39,11 @@ export interface PeerRollout<O> {
   readonly optionsOrigin: Origin;
   /** The app's source objects (rollout documents excluded). */
   readonly resources: ResourceSet;
+  /**
+   * The app's output as committed (what the cluster runs), when rollgen.yaml locates it. Repo-wide
+   * allocations keep what it holds: an ALB order a committed canary has stays with it.
+   */
+  readonly committed?: ResourceSet;
   readonly stableService: string;
   readonly canaryService: string;
 }
@@ -108,6 +113,10 @@ export interface TrafficGenerator<O = unknown> {
   claims(ctx: GeneratorContext<O>): readonly RouteClaim[];
   /** Repo-wide problems among every rollout bound to this provider (e.g. no free ALB order); run by plan, validate, render and advance. */
   checkRepo?(peers: readonly PeerRollout<O>[]): readonly Diagnostic[];
+  /** `validate`: problems in what every app's committed output holds (e.g. two ALB rules at one order), not in fresh renders. */
+  checkCommitted?(peers: readonly PeerRollout<O>[]): readonly Diagnostic[];
+  /** `plan`/`validate`: lines showing a repo-wide allocation (e.g. the ALB order map per listener). */
+  describeRepo?(peers: readonly PeerRollout<O>[]): readonly string[];
   /**
    * Objects for one traffic state. Returned objects replace source objects with the same
    * kind/namespace/name or are added. With no canary routes the result restores the stable routing.

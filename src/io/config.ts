@@ -9,6 +9,7 @@ import { TrackLabel, defaultTrackLabel } from '../model/track';
 import type { Removal } from '../state/lifecycle';
 import { validateSchema } from '../spec/validate-schema';
 import { parseYamlStream } from '../yaml/parse';
+import { EntryLocator, entryPathProblems, globDirs, isPattern, sharedOutputProblems } from './config-paths';
 
 export const CONFIG_FILE = 'rollgen.yaml';
 
@@ -25,6 +26,10 @@ export interface AppConfig {
   readonly health?: HealthPolicy;
   /** What a failed health gate or analysis does: abort by itself (default) or open the abort PR for a person. */
   readonly onFailure?: OnFailure;
+  /** Where rollgen.yaml is: paths the source reaches must stay below it. */
+  readonly root?: string;
+  /** `build:`: a shell command (run in `root`) whose stdout is the source. */
+  readonly build?: string;
   /** `analysis:` as written (Kruise apps), resolved when the app loads. */
   readonly analysis?: AppAnalysisConfig;
   /** Absolute directory of shared AnalysisTemplates (rollgen.yaml `analysisTemplates`). */
@@ -101,13 +106,20 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   };
   const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
   const shared = value.analysisTemplates;
-  const apps = value.apps.flatMap((e, i) =>
-    expandApp(root, e, defaults, () => doc.locate(['apps', i]), out).map((a) => ({
+  const placed = value.apps.flatMap((e, i) => {
+    const at: EntryLocator = (field) => doc.locate(['apps', i, ...field]);
+    const problems = entryPathProblems(e, at);
+    out.push(...problems);
+    if (problems.length > 0) return [];
+    return expandApp(root, e, defaults, () => doc.locate(['apps', i]), out).map((a) => ({
       ...a,
       ...analysisOf(e, i, doc.locate),
       ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
-    })),
-  );
+      at,
+    }));
+  });
+  out.push(...sharedOutputProblems(placed, cwd));
+  const apps = placed.map(({ at: _at, ...app }) => app);
   checkUniqueNames(apps, doc.locate(['apps']), out);
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, (doc.value as { pr?: Record<string, unknown> }).pr ?? {}) };
@@ -142,7 +154,7 @@ function expandApp(
   out: Diagnostic[],
 ): AppConfig[] {
   const source = String(e.source);
-  const dirs = source.includes('*') ? globDirs(root, source) : [path.resolve(root, source)];
+  const dirs = isPattern(source) ? globDirs(root, source) : [path.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: 'error' });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...(e.gates as Partial<GatePolicy>) } : defaultGatePolicy;
   const track = isObject(e.trackLabel)
@@ -161,6 +173,8 @@ function expandApp(
       removal,
       ...(health ? { health } : {}),
       onFailure: (e.onFailure as OnFailure | undefined) ?? defaults.onFailure,
+      root,
+      ...(typeof e.build === 'string' ? { build: e.build.replace(/\{name\}/g, name) } : {}),
     };
   });
 }
@@ -184,30 +198,6 @@ function healthPolicy(h: unknown, name: string): HealthPolicy | undefined {
       : {}),
   };
   return policy.statuses.length + policy.checkRuns.length > 0 || policy.argocd ? policy : undefined;
-}
-
-/** `*` and `?` within path segments; enough for `apps/*` and keeps the dependency list short. */
-function globDirs(root: string, pattern: string): string[] {
-  // `dir` is known from the directory listing, so a glob over many apps costs one readdir, not a stat each.
-  let current: { path: string; dir?: boolean }[] = [{ path: root }];
-  for (const segment of pattern.split('/').filter((s) => s !== '' && s !== '.')) {
-    const re = new RegExp(
-      `^${segment
-        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-        .replace(/\*/g, '[^/]*')
-        .replace(/\?/g, '[^/]')}$`,
-    );
-    current = current.flatMap(({ path: dir }) =>
-      !segment.includes('*') && !segment.includes('?')
-        ? [{ path: path.join(dir, segment) }].filter((p) => fs.existsSync(p.path))
-        : fs
-            .readdirSync(dir, { withFileTypes: true })
-            .filter((e) => re.test(e.name) && !e.name.startsWith('.'))
-            .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-            .map((e) => ({ path: path.join(dir, e.name), ...(e.isSymbolicLink() ? {} : { dir: e.isDirectory() }) })),
-    );
-  }
-  return current.filter((p) => p.dir ?? fs.statSync(p.path).isDirectory()).map((p) => p.path);
 }
 
 function checkUniqueNames(

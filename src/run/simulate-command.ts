@@ -5,7 +5,7 @@ import { renderState, statesAtStep } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { colorAtGateway } from '../simulate/coloring';
 import { PodShare, simulateRequest } from '../simulate/simulate';
-import { readOutput } from '../app/inputs';
+import { readAppOutput } from '../app/output-state';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
 
@@ -23,7 +23,7 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (apps.length !== 1) throw new InputError([], 'simulate evaluates one app; name it');
   const [{ loc, app }] = apps;
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const states =
     opts.step !== undefined
       ? statesAtStep(app, output, opts.step, loc.track)
