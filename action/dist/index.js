@@ -58371,7 +58371,14 @@ async function loadRepo(ctx, args, opts) {
     const others = located2.every.filter((l) => !named.has(l.name));
     if (others.length > 0) {
       const coupled = loadCoupled(ctx, opts, all, others);
-      for (const other of coupled) committed.set(other.name, committedObjects(located2.every.find((l) => l.name === other.name), ctx));
+      for (const other of coupled)
+        committed.set(
+          other.name,
+          committedObjects(
+            located2.every.find((l) => l.name === other.name),
+            ctx
+          )
+        );
       all.push(...coupled);
     }
   }
