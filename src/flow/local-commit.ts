@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { StateError } from '../errors';
 import { gitTopLevel } from '../io/git';
+import { LOCK_FILE } from '../io/output-lock';
 import { PendingWrite } from '../run/advance-command';
 import { RunContext } from '../run/context';
 import { describeTarget } from './describe';
@@ -32,7 +33,8 @@ export function commitOutput(ctx: RunContext, w: PendingWrite): void {
   const dir = path.resolve(w.output);
   const top = gitTopLevel(git, dir)!;
   const rel = path.relative(top, dir) || '.';
-  git(['add', '--all', '--', rel], top);
+  // The run's own lock file sits in the output while it commits; it is never part of the commit.
+  git(['add', '--all', '--', rel, `:(exclude)${path.posix.join(rel, LOCK_FILE)}`], top);
   git(['commit', '--quiet', '-m', commitMessage(w), '--', rel], top);
   const sha = git(['rev-parse', '--short', 'HEAD'], top).trim();
   ctx.stdout(`committed ${sha} ${commitSubject(w)}\n`);

@@ -1,6 +1,8 @@
 import * as path from 'path';
 import { InputError } from '../errors';
 import { writeOutputDir } from '../io/output-dir';
+import { lockOutputs } from '../io/output-lock';
+import { recoverOutputDir } from '../io/output-recovery';
 import { describePhase } from '../render/phase';
 import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
 import { renderApp } from '../render/render-app';
@@ -26,6 +28,24 @@ export async function stateCommand(
   command: AppCommand,
 ): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
+  // From reading each status to writing its next state, no other run may write the same output.
+  const outputs = apps.flatMap((a) => (a.loc.output ? [a.loc.output] : []));
+  const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
+  try {
+    for (const note of outputs.flatMap(recoverOutputDir)) ctx.stderr(`note: ${note}\n`);
+    writeAll(ctx, apps, opts, command, peers);
+  } finally {
+    lock.release();
+  }
+}
+
+function writeAll(
+  ctx: RunContext,
+  apps: Awaited<ReturnType<typeof loadRepo>>['apps'],
+  opts: StateOptions,
+  command: AppCommand,
+  peers: RepoPeers,
+): void {
   // Compute every app first so an error in one writes nothing anywhere.
   const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
   if (opts.commit)
@@ -41,6 +61,12 @@ export async function stateCommand(
   }
   if (writes.every((w) => !w))
     ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(', ')} up to date\n`);
+}
+
+/** ROLLGEN_LOCK_TIMEOUT (seconds, default 120): how long a run waits for another one writing the same output. */
+function lockWaitMs(ctx: RunContext): number {
+  const value = Number((ctx.env ?? process.env).ROLLGEN_LOCK_TIMEOUT ?? 120);
+  return Number.isFinite(value) && value >= 0 ? value * 1000 : 120_000;
 }
 
 export interface PendingWrite {
