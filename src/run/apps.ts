@@ -124,7 +124,9 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
 function statusOf(doc: ParsedDocument | undefined, out: Diagnostic[]): OutputSnapshot['status'] {
   if (!doc) return undefined;
   const parsed = parseStatus(doc.value);
+  const field = typeof parsed === 'string' ? /^files\[(\d+)\]/.exec(parsed) : null;
+  const at = field ? doc.locate(['files', Number(field[1])]) : doc.origin;
   if (typeof parsed === 'string')
-    out.push({ ...doc.origin, message: `${parsed}; restore the file from git history`, severity: 'error' });
+    out.push({ ...at, message: `${parsed}; restore the file from git history`, severity: 'error' });
   return typeof parsed === 'string' ? undefined : parsed;
 }

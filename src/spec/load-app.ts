@@ -12,6 +12,7 @@ import { replicasOf } from '../render/workload';
 import { ParsedDocument } from '../yaml/parse';
 import { normalizeArgo } from './argo';
 import { classifyDocument } from './classify';
+import { checkObjectHeader } from './object-checks';
 import { normalizeKruise } from './kruise';
 import { checkRouteTemplates, readRouteTemplate, RouteTemplateInput, withRouteTemplates } from './route-template';
 import { bindOptions } from './provider-options';
@@ -54,7 +55,7 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   const templates: RouteTemplateInput[] = [];
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
-    if (!role) continue;
+    if (!role || !checkObjectHeader(doc, diagnostics)) continue;
     if (role.role === 'manifest')
       manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
     if (role.role === 'ignored')

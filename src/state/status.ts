@@ -1,3 +1,4 @@
+import { isPlainFileName } from '../model/file-name';
 import { isObject } from '../model/kube';
 
 /** Where one rollout stands. Kept in the output's status file, which the kustomization never lists. */
@@ -68,11 +69,15 @@ export function parseStatus(value: unknown): AppStatus | string {
     const problem = numbersProblem(r);
     if (problem) return `rollout ${r.name}: ${problem}`;
   }
+  const files = Array.isArray(value.files) ? value.files : [];
+  const badFile = files.findIndex((f) => typeof f !== 'string' || !isPlainFileName(f));
+  if (badFile >= 0)
+    return `files[${badFile}] ${JSON.stringify(files[badFile])} is not a file name in the output; rollgen writes and deletes only its own files there`;
   const meta = isObject(value.metadata) ? value.metadata : {};
   return {
     app: typeof meta.name === 'string' ? meta.name : '',
     rollouts: rollouts as RolloutStatus[],
-    files: Array.isArray(value.files) ? value.files.map(String) : [],
+    files: files as string[],
     history: Array.isArray(value.history) ? (value.history as HistoryEntry[]) : [],
   };
 }

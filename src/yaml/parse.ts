@@ -1,5 +1,6 @@
 import { LineCounter, parseAllDocuments, isNode, isScalar, Document } from 'yaml';
 import { Diagnostic, Origin } from '../diagnostics';
+import { checkNodes } from './node-checks';
 
 /** Hostile-input bounds: a billion-laughs document fails fast instead of expanding. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -42,7 +43,15 @@ export function parseYamlStream(file: string, text: string): ParseResult {
     };
   }
   const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
+  // merge: `<<: *base` is expanded as kubectl and kustomize (YAML 1.1 readers) expand it, not kept as a field.
+  const parsed = parseAllDocuments(text, {
+    lineCounter,
+    prettyErrors: true,
+    uniqueKeys: true,
+    strict: true,
+    merge: true,
+    logLevel: 'error',
+  });
   const docs = Array.isArray(parsed) ? parsed : [];
   if (docs.length > MAX_DOCUMENTS_PER_FILE) {
     return {
@@ -56,6 +65,7 @@ export function parseYamlStream(file: string, text: string): ParseResult {
     const problems = doc.errors.map((e) =>
       error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, firstLine(e.message)),
     );
+    problems.push(...checkNodes(doc, file, lineCounter));
     if (problems.length > 0) {
       diagnostics.push(...problems);
       return;

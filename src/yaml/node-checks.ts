@@ -1,0 +1,47 @@
+import { Document, LineCounter, Node, isAlias, isCollection, isMap, isPair, isScalar } from 'yaml';
+import { Diagnostic } from '../diagnostics';
+
+/** Kubernetes objects nest a few dozen levels; deeper input is hostile or a mistake, refused before any recursion. */
+export const MAX_DEPTH = 100;
+
+/** The tags of JSON-compatible YAML, which is all Kubernetes reads; `!env`, `!!binary`, `!!set` and the like are not. */
+const CORE_TAGS = new Set(
+  ['str', 'int', 'float', 'bool', 'null', 'map', 'seq', 'merge'].map((t) => `tag:yaml.org,2002:${t}`),
+);
+
+/**
+ * What the yaml library would silently turn into something else: a custom tag (resolved to a string
+ * or a Buffer), a key that is a map or a list (stringified), nesting too deep for the recursive stages.
+ * Walks the node tree without recursion, so depth itself cannot overflow the stack.
+ */
+export function checkNodes(doc: Document, file: string, lc: LineCounter): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const at = (node: Node, message: string) => {
+    const p = node.range ? lc.linePos(node.range[0]) : { line: 1, col: 1 };
+    out.push({ file, line: p.line, col: p.col, message, severity: 'error' });
+  };
+  const stack: { node: unknown; depth: number }[] = [{ node: doc.contents, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (!node || isAlias(node) || !(isScalar(node) || isCollection(node))) continue;
+    if (node.tag && !CORE_TAGS.has(node.tag))
+      at(
+        node,
+        `tag ${node.tag} is not plain YAML: Kubernetes and kustomize read only strings, numbers, booleans, null, maps and lists; remove the tag`,
+      );
+    if (!isCollection(node)) continue;
+    if (depth >= MAX_DEPTH) {
+      at(node, `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`);
+      return out;
+    }
+    for (const item of [...node.items].reverse()) {
+      if (isPair(item)) {
+        if (isMap(node) && isCollection(item.key))
+          at(item.key as Node, 'a map key that is itself a map or a list; Kubernetes keys are strings');
+        stack.push({ node: item.value, depth: depth + 1 });
+        if (isScalar(item.key)) stack.push({ node: item.key, depth: depth + 1 });
+      } else stack.push({ node: item, depth: depth + 1 });
+    }
+  }
+  return out;
+}
