@@ -8,6 +8,7 @@ import { TrackLabel, defaultTrackLabel } from '../render/track';
 import type { Removal } from '../state/lifecycle';
 import { validateSchema } from '../spec/validate-schema';
 import { parseYamlStream } from '../yaml/parse';
+import { confineApps, confineTemplates } from './config-confine';
 
 export const CONFIG_FILE = 'rollgen.yaml';
 
@@ -67,10 +68,14 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   const root = path.dirname(file);
   const out: Diagnostic[] = [];
   const entries = (doc.value as { apps: Record<string, unknown>[] }).apps;
-  const apps = entries.flatMap((e, i) => expandApp(root, e, () => doc.locate(['apps', i]), out));
+  const apps = confineApps(root, entries, doc.locate, out, (e, i) =>
+    expandApp(root, e, () => doc.locate(['apps', i]), out),
+  );
   checkUniqueNames(apps, doc.locate(['apps']), out);
+  const pr = (doc.value as { pr?: Record<string, unknown> }).pr ?? {};
+  out.push(...confineTemplates(root, pr, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps, pr: prConfig(root, (doc.value as { pr?: Record<string, unknown> }).pr ?? {}) };
+  return { file, root, apps, pr: prConfig(root, pr) };
 }
 
 function prConfig(root: string, pr: Record<string, unknown>): PrConfig {

@@ -10,7 +10,11 @@ const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
 /** Creates `file`, which must not exist (not even as a link), with FILE_MODE, and flushes it to disk. */
 export function writeNewFile(file: string, content: string): void {
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NO_FOLLOW, FILE_MODE);
+  const fd = fs.openSync(
+    file,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NO_FOLLOW,
+    FILE_MODE,
+  );
   try {
     fs.writeFileSync(fd, content);
     fs.fchmodSync(fd, FILE_MODE);

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { Diagnostic, hasErrors } from '../diagnostics';
 import { InputError } from '../errors';
 import { AppConfig, findConfig, readConfig } from '../io/config';
+import { outputOverlaps } from '../io/confine';
 import { readOutputDir } from '../io/output-dir';
 import { SourceFile, readAppSource } from '../io/read-source';
 import { KubeObject } from '../model/kube';
@@ -42,9 +43,10 @@ function locate(req: LocateRequest): AppLocation[] {
     return [{ name: 'stdin', source: '-', output: first ? path.resolve(req.cwd, first) : undefined, ...defaults }];
   if (first && isDir(path.resolve(req.cwd, first))) {
     const source = path.resolve(req.cwd, first);
-    return [
-      { name: path.basename(source), source, output: second ? path.resolve(req.cwd, second) : undefined, ...defaults },
-    ];
+    const app = { name: path.basename(source), source, output: second ? path.resolve(req.cwd, second) : undefined };
+    const overlaps = outputOverlaps([app]);
+    if (overlaps.length > 0) throw new InputError([], overlaps.join('\n'));
+    return [{ ...app, ...defaults }];
   }
   const configFile = req.config ? path.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)

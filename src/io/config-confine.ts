@@ -1,0 +1,47 @@
+import { Diagnostic, Origin } from '../diagnostics';
+import type { AppConfig } from './config';
+import { confinePath, confinePattern, outputOverlaps } from './confine';
+
+type Locate = (path: readonly (string | number)[]) => Origin;
+
+/**
+ * Expands each app entry of rollgen.yaml only when its paths as written stay in the repository,
+ * then checks every expanded source and output through links, and that outputs and sources are apart.
+ */
+export function confineApps(
+  root: string,
+  entries: readonly Record<string, unknown>[],
+  locate: Locate,
+  out: Diagnostic[],
+  expand: (entry: Record<string, unknown>, index: number) => AppConfig[],
+): AppConfig[] {
+  const apps = entries.flatMap((e, i) => {
+    const at = (field: string) => locate(['apps', i, field]);
+    const written = [
+      ...confinePattern(root, String(e.source), 'source', at('source')),
+      ...confinePattern(root, String(e.output), 'output', at('output')),
+    ];
+    out.push(...written);
+    if (written.length > 0) return [];
+    const expanded = expand(e, i);
+    for (const a of expanded)
+      out.push(
+        ...confinePath(root, a.source, 'source', at('source')),
+        ...confinePath(root, a.output, 'output', at('output')),
+      );
+    return expanded;
+  });
+  for (const message of outputOverlaps(apps)) out.push({ ...locate(['apps']), message, severity: 'error' });
+  return apps;
+}
+
+/** pr.titleTemplate and pr.bodyTemplate are read and shown in PRs: they too stay in the repository. */
+export function confineTemplates(root: string, pr: Record<string, unknown>, locate: Locate): Diagnostic[] {
+  return ['titleTemplate', 'bodyTemplate'].flatMap((field) => {
+    const written = pr[field];
+    if (typeof written !== 'string') return [];
+    const at = locate(['pr', field]);
+    const lexical = confinePattern(root, written, `pr.${field}`, at);
+    return lexical.length > 0 ? lexical : confinePath(root, `${root}/${written}`, `pr.${field}`, at);
+  });
+}
