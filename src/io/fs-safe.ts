@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { IoError } from '../errors';
+import { InputError, IoError } from '../errors';
 
 /** Fixed modes, whatever the umask: outputs are byte- and mode-identical for every user and CI. */
 export const FILE_MODE = 0o644;
@@ -56,6 +56,6 @@ export function fsyncDir(dir: string): void {
 export function checkNotLink(dir: string): void {
   const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
   if (stat?.isSymbolicLink())
-    throw new IoError(dir, 'is a symbolic link; rollgen writes outputs only into real directories');
-  if (stat && !stat.isDirectory()) throw new IoError(dir, 'is not a directory');
+    throw new InputError([], `${dir}: is a symbolic link; rollgen writes outputs only into real directories`);
+  if (stat && !stat.isDirectory()) throw new InputError([], `${dir}: the output is not a directory`);
 }

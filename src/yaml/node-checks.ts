@@ -14,10 +14,10 @@ const CORE_TAGS = new Set(
  * or a Buffer), a key that is a map or a list (stringified), nesting too deep for the recursive stages.
  * Walks the node tree without recursion, so depth itself cannot overflow the stack.
  */
-export function checkNodes(doc: Document, file: string, lc: LineCounter): Diagnostic[] {
+export function checkNodes(doc: Document, file: string, lc: LineCounter, text: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const at = (node: Node, message: string) => {
-    const p = node.range ? lc.linePos(node.range[0]) : { line: 1, col: 1 };
+  const at = (node: Node, message: string, offset = node.range?.[0]) => {
+    const p = offset !== undefined ? lc.linePos(offset) : { line: 1, col: 1 };
     out.push({ file, line: p.line, col: p.col, message, severity: 'error' });
   };
   const stack: { node: unknown; depth: number }[] = [{ node: doc.contents, depth: 0 }];
@@ -28,6 +28,7 @@ export function checkNodes(doc: Document, file: string, lc: LineCounter): Diagno
       at(
         node,
         `tag ${node.tag} is not plain YAML: Kubernetes and kustomize read only strings, numbers, booleans, null, maps and lists; remove the tag`,
+        tagOffset(text, node.range?.[0]),
       );
     if (!isCollection(node)) continue;
     if (depth >= MAX_DEPTH) {
@@ -44,4 +45,13 @@ export function checkNodes(doc: Document, file: string, lc: LineCounter): Diagno
     }
   }
   return out;
+}
+
+/** The node's range starts at its value; the tag the user wrote is the last `!` before it. */
+function tagOffset(text: string, valueStart: number | undefined): number | undefined {
+  if (valueStart === undefined) return undefined;
+  const bang = text.lastIndexOf('!', valueStart);
+  return bang >= 0 && !text.slice(bang, valueStart).includes('\n')
+    ? bang - (text[bang - 1] === '!' ? 1 : 0)
+    : valueStart;
 }

@@ -65,7 +65,7 @@ export function parseYamlStream(file: string, text: string): ParseResult {
     const problems = doc.errors.map((e) =>
       error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, firstLine(e.message)),
     );
-    problems.push(...checkNodes(doc, file, lineCounter));
+    problems.push(...checkNodes(doc, file, lineCounter, text));
     if (problems.length > 0) {
       diagnostics.push(...problems);
       return;
