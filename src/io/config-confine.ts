@@ -2,6 +2,9 @@ import { Diagnostic, Origin } from '../diagnostics';
 import type { AppConfig } from './config';
 import { confinePath, confinePattern, outputOverlaps } from './confine';
 
+/** As the schema's `name`: app names become branch names, file names and PR titles. */
+const APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
 type Locate = (path: readonly (string | number)[]) => Origin;
 
 /**
@@ -24,6 +27,12 @@ export function confineApps(
     out.push(...written);
     if (written.length > 0) return [];
     const expanded = expand(e, i);
+    for (const a of expanded.filter((x) => !APP_NAME.test(x.name)))
+      out.push({
+        ...at('source'),
+        message: `app name ${JSON.stringify(a.name)} (from its directory) is not a DNS label; rename the directory or set name:`,
+        severity: 'error',
+      });
     for (const a of expanded)
       out.push(
         ...confinePath(root, a.source, 'source', at('source')),

@@ -1,3 +1,4 @@
+import { compareText } from '../diagnostics';
 import type { PeerRollout } from '../../generators/types';
 import type { LoadedApp } from '../spec/load-app';
 import type { BoundProvider } from './render-rollout';
@@ -44,5 +45,5 @@ export function repoPeers(apps: readonly LoadedApp[]): RepoPeers {
 }
 
 function byAppThenRollout(a: PeerRollout<unknown>, b: PeerRollout<unknown>): number {
-  return a.app.localeCompare(b.app, 'en') || a.rollout.name.localeCompare(b.rollout.name, 'en');
+  return compareText(a.app, b.app) || compareText(a.rollout.name, b.rollout.name);
 }

@@ -23,7 +23,7 @@ export async function loadApps(ctx: RunContext, args: readonly string[], opts: C
   const out: LoadedEntry[] = [];
   for (const loc of locations) {
     const files = loc.source === '-' ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
-    const app = loadSource(loc, files);
+    const app = loadSource(loc, files, ctx.cwd);
     for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + '\n');
     out.push({ loc, app });
   }
@@ -56,7 +56,7 @@ export async function loadRepo(ctx: RunContext, args: readonly string[], opts: C
 
 function loadQuietly(loc: AppLocation, ctx: RunContext): LoadedApp | undefined {
   try {
-    return loadSource(loc, readSourceFiles(loc, ctx.cwd));
+    return loadSource(loc, readSourceFiles(loc, ctx.cwd), ctx.cwd);
   } catch (e) {
     if (e instanceof InputError) return undefined;
     throw e;

@@ -1,5 +1,5 @@
 import { getGenerator, PLANNED_PROVIDERS } from '../../generators/registry';
-import { Diagnostic } from '../diagnostics';
+import { Diagnostic, orderByStage } from '../diagnostics';
 import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { missingFeatures } from '../plan/capabilities';
@@ -71,6 +71,7 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
     diagnostics.push(...result.diagnostics);
     specs.push(result.rollout);
   }
+  const documentStage = diagnostics.length;
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
@@ -79,7 +80,8 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
     .filter((r): r is LoadedRollout => r !== undefined);
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
-  return { name, rollouts, routings, resources, diagnostics };
+  const ordered = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));
+  return { name, rollouts, routings, resources, diagnostics: ordered };
 }
 
 /** A RequestColoring becomes its EnvoyFilter right away: a static object, positioned at its spec. */

@@ -56,6 +56,9 @@ const PHASES: readonly RolloutPhase[] = ['Adopting', 'Healthy', 'Progressing', '
 export function parseStatus(value: unknown): AppStatus | string {
   if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== 'RolloutStatus')
     return `not a ${STATUS_API_VERSION} RolloutStatus`;
+  for (const field of ['rollouts', 'files', 'history'])
+    if (value[field] !== undefined && !Array.isArray(value[field])) return `${field} must be a list`;
+  if (Array.isArray(value.history) && !value.history.every(isObject)) return 'history entries must be maps';
   const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
   for (const r of rollouts) {
     if (
