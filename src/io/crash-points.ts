@@ -9,5 +9,7 @@ export function crashPoint(name: string): void {
   const at = process.env.ROLLGEN_TEST_CRASH_AT;
   if (!at) return;
   hits += 1;
-  if (at === String(hits) || at === name) process.kill(process.pid, 'SIGKILL');
+  if (at !== String(hits) && at !== name) return;
+  process.stderr.write(`crash point ${hits}: ${name}\n`); // synchronous on pipes and files
+  process.kill(process.pid, 'SIGKILL');
 }

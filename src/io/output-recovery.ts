@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { recoverOutput } from './output-journal';
+import { LOCK_FILE } from './output-lock';
 
 /**
  * What the next writing run does first, under the output's lock: completes a committed journal or
@@ -25,8 +26,9 @@ function recoverLegacy(dir: string): string[] {
   for (const name of leftovers.sort()) {
     const full = path.join(parent, name);
     if (!fs.lstatSync(full).isDirectory()) continue; // not ours: rollgen made only directories
-    if (name.endsWith('.old') && !fs.existsSync(dir)) {
-      fs.renameSync(full, dir);
+    if (name.endsWith('.old') && onlyOurLock(dir)) {
+      for (const entry of fs.readdirSync(full)) fs.renameSync(path.join(full, entry), path.join(dir, entry));
+      fs.rmdirSync(full);
       notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
     } else {
       fs.rmSync(full, { recursive: true, force: true });
@@ -34,4 +36,10 @@ function recoverLegacy(dir: string): string[] {
     }
   }
   return notes;
+}
+
+/** The output as the lock left it when the crash had moved the real one aside: made just now, holding only the lock. */
+function onlyOurLock(dir: string): boolean {
+  const entries = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  return entries.every((e) => e === LOCK_FILE);
 }

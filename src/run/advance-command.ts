@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { printable } from '../diagnostics';
 import { InputError } from '../errors';
 import { writeOutputDir } from '../io/output-dir';
 import { lockOutputs } from '../io/output-lock';
@@ -116,6 +117,6 @@ export function planWrite(
     before: output,
     command,
     transition: t,
-    summary: lines.join('\n') + `\nwrote ${path.relative(ctx.cwd, loc.output) || '.'}\n`,
+    summary: lines.join('\n') + `\nwrote ${printable(path.relative(ctx.cwd, loc.output) || '.')}\n`,
   };
 }
