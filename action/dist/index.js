@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path10 = require("node:path");
-    var fs7 = require("node:fs");
+    var path15 = require("node:path");
+    var fs12 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs7.existsSync(executableFile)) return;
+        if (fs12.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path10.resolve(baseDir, baseName);
-          if (fs7.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path10.extname(baseName))) return void 0;
+          const localBin = path15.resolve(baseDir, baseName);
+          if (fs12.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path15.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs7.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs12.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs7.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs12.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path10.resolve(
-            path10.dirname(resolvedScriptPath),
+          executableDir = path15.resolve(
+            path15.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path10.basename(
+            const legacyName = path15.basename(
               this._scriptPath,
-              path10.extname(this._scriptPath)
+              path15.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path10.extname(executableFile));
+        launchWithNode = sourceExt.includes(path15.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path10.basename(filename, path10.extname(filename));
+        this._name = path15.basename(filename, path15.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path11) {
-        if (path11 === void 0) return this._executableDir;
-        this._executableDir = path11;
+      executableDir(path16) {
+        if (path16 === void 0) return this._executableDir;
+        this._executableDir = path16;
         return this;
       }
       /**
@@ -3225,11 +3225,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       _getOutputContext(contextOptions) {
         contextOptions = contextOptions || {};
-        const error4 = !!contextOptions.error;
+        const error5 = !!contextOptions.error;
         let baseWrite;
         let hasColors;
         let helpWidth;
-        if (error4) {
+        if (error5) {
           baseWrite = (str2) => this._outputConfiguration.writeErr(str2);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
@@ -3242,7 +3242,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           if (!hasColors) str2 = this._outputConfiguration.stripColor(str2);
           return baseWrite(str2);
         };
-        return { error: error4, write, hasColors, helpWidth };
+        return { error: error5, write, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -3480,13 +3480,13 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isAlias2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
-    var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
-    function isCollection(node) {
+    function isCollection2(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
           case MAP:
@@ -3506,7 +3506,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar4(node) || isCollection2(node)) && !!node.anchor;
     exports2.ALIAS = ALIAS;
     exports2.DOC = DOC;
     exports2.MAP = MAP;
@@ -3515,13 +3515,13 @@ var require_identity = __commonJS({
     exports2.SCALAR = SCALAR;
     exports2.SEQ = SEQ;
     exports2.hasAnchor = hasAnchor;
-    exports2.isAlias = isAlias;
-    exports2.isCollection = isCollection;
+    exports2.isAlias = isAlias2;
+    exports2.isCollection = isCollection2;
     exports2.isDocument = isDocument;
-    exports2.isMap = isMap2;
+    exports2.isMap = isMap3;
     exports2.isNode = isNode2;
-    exports2.isPair = isPair;
-    exports2.isScalar = isScalar3;
+    exports2.isPair = isPair2;
+    exports2.isScalar = isScalar4;
     exports2.isSeq = isSeq3;
   }
 });
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path10) {
-      const ctrl = callVisitor(key2, node, visitor, path10);
+    function visit_(key2, node, visitor, path15) {
+      const ctrl = callVisitor(key2, node, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visit_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path15, ctrl);
+        return visit_(key2, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path15 = Object.freeze(path15.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path10);
+            const ci = visit_(i, node.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = visit_("key", node.key, visitor, path10);
+          path15 = Object.freeze(path15.concat(node));
+          const ck = visit_("key", node.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path10);
+          const cv = visit_("value", node.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path10) {
-      const ctrl = await callVisitor(key2, node, visitor, path10);
+    async function visitAsync_(key2, node, visitor, path15) {
+      const ctrl = await callVisitor(key2, node, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path15, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path15 = Object.freeze(path15.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path10);
+            const ci = await visitAsync_(i, node.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path10);
+          path15 = Object.freeze(path15.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path10);
+          const cv = await visitAsync_("value", node.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path10) {
+    function callVisitor(key2, node, visitor, path15) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path10);
+        return visitor(key2, node, path15);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path10);
+        return visitor.Map?.(key2, node, path15);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path10);
+        return visitor.Seq?.(key2, node, path15);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path10);
+        return visitor.Pair?.(key2, node, path15);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path10);
+        return visitor.Scalar?.(key2, node, path15);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path10);
+        return visitor.Alias?.(key2, node, path15);
       return void 0;
     }
-    function replaceNode(key2, path10, node) {
-      const parent = path10[path10.length - 1];
+    function replaceNode(key2, path15, node) {
+      const parent = path15[path15.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -3806,8 +3806,8 @@ var require_directives = __commonJS({
         if (prefix) {
           try {
             return prefix + decodeURIComponent(suffix);
-          } catch (error4) {
-            onError(String(error4));
+          } catch (error5) {
+            onError(String(error5));
             return null;
           }
         }
@@ -3909,9 +3909,9 @@ var require_anchors = __commonJS({
             if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
-              const error4 = new Error("Failed to resolve repeated object (this should not happen)");
-              error4.source = source;
-              throw error4;
+              const error5 = new Error("Failed to resolve repeated object (this should not happen)");
+              error5.source = source;
+              throw error5;
             }
           }
         },
@@ -4053,9 +4053,9 @@ var require_Alias = __commonJS({
     var anchors = require_anchors();
     var visit = require_visit();
     var identity = require_identity();
-    var Node = require_Node();
+    var Node2 = require_Node();
     var toJS = require_toJS();
-    var Alias = class extends Node.NodeBase {
+    var Alias = class extends Node2.NodeBase {
       constructor(source) {
         super(identity.ALIAS);
         this.source = source;
@@ -4169,10 +4169,10 @@ var require_Scalar = __commonJS({
   "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
-    var Node = require_Node();
+    var Node2 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar = class extends Node.NodeBase {
+    var Scalar = class extends Node2.NodeBase {
       constructor(value) {
         super(identity.SCALAR);
         this.value = value;
@@ -4275,11 +4275,11 @@ var require_Collection = __commonJS({
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
-    var Node = require_Node();
-    function collectionFromPath(schema, path10, value) {
+    var Node2 = require_Node();
+    function collectionFromPath(schema, path15, value) {
       let v = value;
-      for (let i = path10.length - 1; i >= 0; --i) {
-        const k = path10[i];
+      for (let i = path15.length - 1; i >= 0; --i) {
+        const k = path15[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,8 +4298,8 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
-    var Collection2 = class extends Node.NodeBase {
+    var isEmptyPath = (path15) => path15 == null || typeof path15 === "object" && !!path15[Symbol.iterator]().next().done;
+    var Collection2 = class extends Node2.NodeBase {
       constructor(type, schema) {
         super(type);
         Object.defineProperty(this, "schema", {
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path10, value) {
-        if (isEmptyPath(path10))
+      addIn(path15, value) {
+        if (isEmptyPath(path15))
           this.add(value);
         else {
-          const [key2, ...rest] = path10;
+          const [key2, ...rest] = path15;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        const [key2, ...rest] = path10;
+      deleteIn(path15) {
+        const [key2, ...rest] = path15;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        const [key2, ...rest] = path10;
+      getIn(path15, keepScalar) {
+        const [key2, ...rest] = path15;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path10) {
-        const [key2, ...rest] = path10;
+      hasIn(path15) {
+        const [key2, ...rest] = path15;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        const [key2, ...rest] = path10;
+      setIn(path15, value) {
+        const [key2, ...rest] = path15;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -6844,7 +6844,7 @@ var require_Document = __commonJS({
     var applyReviver = require_applyReviver();
     var createNode = require_createNode();
     var directives = require_directives();
-    var Document3 = class _Document {
+    var Document4 = class _Document {
       constructor(value, replacer, options) {
         this.commentBefore = null;
         this.comment = null;
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path10, value) {
+      addIn(path15, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path10, value);
+          this.contents.addIn(path15, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        if (Collection2.isEmptyPath(path10)) {
+      deleteIn(path15) {
+        if (Collection2.isEmptyPath(path15)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path15) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        if (Collection2.isEmptyPath(path10))
+      getIn(path15, keepScalar) {
+        if (Collection2.isEmptyPath(path15))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path15, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path10) {
-        if (Collection2.isEmptyPath(path10))
+      hasIn(path15) {
+        if (Collection2.isEmptyPath(path15))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path15) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        if (Collection2.isEmptyPath(path10)) {
+      setIn(path15, value) {
+        if (Collection2.isEmptyPath(path15)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path10), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path15), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path10, value);
+          this.contents.setIn(path15, value);
         }
       }
       /**
@@ -7134,7 +7134,7 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports2.Document = Document3;
+    exports2.Document = Document4;
   }
 });
 
@@ -7161,12 +7161,12 @@ var require_errors = __commonJS({
         super("YAMLWarning", pos, code, message);
       }
     };
-    var prettifyError = (src, lc) => (error4) => {
-      if (error4.pos[0] === -1)
+    var prettifyError = (src, lc) => (error5) => {
+      if (error5.pos[0] === -1)
         return;
-      error4.linePos = error4.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error4.linePos[0];
-      error4.message += ` at line ${line}, column ${col}`;
+      error5.linePos = error5.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error5.linePos[0];
+      error5.message += ` at line ${line}, column ${col}`;
       let ci = col - 1;
       let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
       if (ci >= 60 && lineStr.length > 80) {
@@ -7184,12 +7184,12 @@ var require_errors = __commonJS({
       }
       if (/[^ ]/.test(lineStr)) {
         let count = 1;
-        const end = error4.linePos[1];
+        const end = error5.linePos[1];
         if (end?.line === line && end.col > col) {
           count = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
         const pointer = " ".repeat(ci) + "^".repeat(count);
-        error4.message += `:
+        error5.message += `:
 
 ${lineStr}
 ${pointer}
@@ -7432,10 +7432,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
+        const { start: start2, key: key2, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -7449,7 +7449,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -7473,7 +7473,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -7489,7 +7489,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -7580,7 +7580,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep3 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -7594,13 +7594,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep3 + cb;
-              sep3 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep3 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -7630,9 +7630,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq2.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq2.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -7643,18 +7643,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
+        const { start: start2, key: key2, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value) {
+          if (!props.anchor && !props.tag && !sep4 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -7668,7 +7668,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
               key2,
               // checked by containsNewline()
@@ -7708,8 +7708,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep3 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
+        if (!isMap3 && !sep4 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -7721,7 +7721,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -7731,9 +7731,9 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -7750,7 +7750,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -7763,7 +7763,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -7779,7 +7779,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -7930,7 +7930,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep3 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -7947,24 +7947,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep3 === "\n")
+          if (sep4 === "\n")
             value += "\n";
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          value += sep3 + content;
-          sep3 = " ";
+          value += sep4 + content;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
@@ -7992,7 +7992,7 @@ var require_resolve_block_scalar = __commonJS({
       const mode = source[0];
       let indent = 0;
       let chomp = "";
-      let error4 = -1;
+      let error5 = -1;
       for (let i = 1; i < source.length; ++i) {
         const ch = source[i];
         if (!chomp && (ch === "-" || ch === "+"))
@@ -8001,12 +8001,12 @@ var require_resolve_block_scalar = __commonJS({
           const n = Number(ch);
           if (!indent && n)
             indent = n;
-          else if (error4 === -1)
-            error4 = offset + i;
+          else if (error5 === -1)
+            error5 = offset + i;
         }
       }
-      if (error4 !== -1)
-        onError(error4, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      if (error5 !== -1)
+        onError(error5, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
       let hasSpace = false;
       let comment = "";
       let length = source.length;
@@ -8147,25 +8147,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep3 = " ";
+      let sep4 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep3 + lm;
-          sep3 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep3 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -8302,8 +8302,8 @@ var require_compose_scalar = __commonJS({
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
-      } catch (error4) {
-        const msg = error4 instanceof Error ? error4.message : String(error4);
+      } catch (error5) {
+        const msg = error5 instanceof Error ? error5.message : String(error5);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value);
       }
@@ -8426,8 +8426,8 @@ var require_compose_node = __commonJS({
             node = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor)
               node.anchor = anchor.source.substring(1);
-          } catch (error4) {
-            const message = error4 instanceof Error ? error4.message : String(error4);
+          } catch (error5) {
+            const message = error5 instanceof Error ? error5.message : String(error5);
             onError(token, "RESOURCE_EXHAUSTION", message);
           }
           break;
@@ -8499,13 +8499,13 @@ var require_compose_node = __commonJS({
 var require_compose_doc = __commonJS({
   "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
     function composeDoc(options, directives, { offset, start: start2, value, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options);
-      const doc = new Document3.Document(void 0, opts);
+      const doc = new Document4.Document(void 0, opts);
       const ctx = {
         atKey: false,
         atRoot: true,
@@ -8544,7 +8544,7 @@ var require_composer = __commonJS({
     "use strict";
     var node_process = require("process");
     var directives = require_directives();
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var errors = require_errors();
     var identity = require_identity();
     var composeDoc = require_compose_doc();
@@ -8692,11 +8692,11 @@ ${cb}` : comment;
             break;
           case "error": {
             const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-            const error4 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            const error5 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
             if (this.atDirectives || !this.doc)
-              this.errors.push(error4);
+              this.errors.push(error5);
             else
-              this.doc.errors.push(error4);
+              this.doc.errors.push(error5);
             break;
           }
           case "doc-end": {
@@ -8733,7 +8733,7 @@ ${end.comment}` : end.comment;
           this.doc = null;
         } else if (forceDoc) {
           const opts = Object.assign({ _directives: this.directives }, this.options);
-          const doc = new Document3.Document(void 0, opts);
+          const doc = new Document4.Document(void 0, opts);
           if (this.atDirectives)
             this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
           doc.range = [0, endOffset, endOffset];
@@ -8975,14 +8975,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key: key2, sep: sep3, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep4, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep3)
-        for (const st of sep3)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path10) => {
+    visit.itemAtPath = (cst, path15) => {
       let item = cst;
-      for (const [field, index] of path10) {
+      for (const [field, index] of path15) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path10) => {
-      const parent = visit.itemAtPath(cst, path10.slice(0, -1));
-      const field = path10[path10.length - 1][0];
+    visit.parentCollection = (cst, path15) => {
+      const parent = visit.itemAtPath(cst, path15.slice(0, -1));
+      const field = path15[path15.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path10, item, visitor) {
-      let ctrl = visitor(item, path10);
+    function _visit(path15, item, visitor) {
+      let ctrl = visitor(item, path15);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path15.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path10);
+            ctrl = ctrl(item, path15);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path15) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -9065,8 +9065,8 @@ var require_cst = __commonJS({
     var DOCUMENT = "";
     var FLOW_END = "";
     var SCALAR = "";
-    var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isCollection2 = (token) => !!token && "items" in token;
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -9149,8 +9149,8 @@ var require_cst = __commonJS({
     exports2.DOCUMENT = DOCUMENT;
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
-    exports2.isCollection = isCollection;
-    exports2.isScalar = isScalar3;
+    exports2.isCollection = isCollection2;
+    exports2.isScalar = isScalar4;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
   }
@@ -9749,7 +9749,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
-    var LineCounter3 = class {
+    var LineCounter4 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -9772,7 +9772,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports2.LineCounter = LineCounter3;
+    exports2.LineCounter = LineCounter4;
   }
 });
 
@@ -10009,8 +10009,8 @@ var require_parser = __commonJS({
       peek(n) {
         return this.stack[this.stack.length - n];
       }
-      *pop(error4) {
-        const token = error4 ?? this.stack.pop();
+      *pop(error5) {
+        const token = error5 ?? this.stack.pop();
         if (!token) {
           const message = "Tried to pop an empty stack";
           yield { type: "error", offset: this.offset, source: "", message };
@@ -10149,18 +10149,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep3;
+          let sep4;
           if (scalar.end) {
-            sep3 = scalar.end;
-            sep3.push(this.sourceToken);
+            sep4 = scalar.end;
+            sep4.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep3 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep3 }]
+            items: [{ start: start2, key: scalar, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -10313,15 +10313,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep3 = it.sep;
-                  sep3.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep3 }]
+                    items: [{ start: start3, key: key2, sep: sep4 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs12 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map.items.push({ start: start2, key: fs7, sep: [] });
+                map.items.push({ start: start2, key: fs12, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs7);
+                this.stack.push(fs12);
               } else {
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs12, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs12 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs7, sep: [] });
+                fc.items.push({ start: [], key: fs12, sep: [] });
               else if (it.sep)
-                this.stack.push(fs7);
+                this.stack.push(fs12);
               else
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs12, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10515,13 +10515,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep3 = fc.end.splice(1, fc.end.length);
-            sep3.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep3 }]
+              items: [{ start: start2, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -10655,7 +10655,7 @@ var require_public_api = __commonJS({
   "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var errors = require_errors();
     var log = require_log();
     var identity = require_identity();
@@ -10738,7 +10738,7 @@ var require_public_api = __commonJS({
       }
       if (identity.isDocument(value) && !_replacer)
         return value.toString(options);
-      return new Document3.Document(value, _replacer, options).toString(options);
+      return new Document4.Document(value, _replacer, options).toString(options);
     }
     exports2.parse = parse3;
     exports2.parseAllDocuments = parseAllDocuments2;
@@ -10752,7 +10752,7 @@ var require_dist = __commonJS({
   "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var Schema = require_Schema();
     var errors = require_errors();
     var Alias = require_Alias();
@@ -10768,7 +10768,7 @@ var require_dist = __commonJS({
     var publicApi = require_public_api();
     var visit = require_visit();
     exports2.Composer = composer.Composer;
-    exports2.Document = Document3.Document;
+    exports2.Document = Document4.Document;
     exports2.Schema = Schema.Schema;
     exports2.YAMLError = errors.YAMLError;
     exports2.YAMLParseError = errors.YAMLParseError;
@@ -10805,36 +10805,47 @@ function diagnosticAt(origin, message, severity = "error") {
 }
 function formatDiagnostic(d) {
   const tag = d.severity === "warning" ? "warning: " : "";
-  return `${d.file}:${d.line}:${d.col}: ${tag}${d.message}`;
+  return `${printable(d.file)}:${d.line}:${d.col}: ${tag}${printable(d.message)}`;
+}
+function printable(text) {
+  return text.replace(CONTROL, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+function compareText(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 function hasErrors(list3) {
   return list3.some((d) => d.severity === "error");
 }
 function sortDiagnostics(list3) {
   return [...list3].sort(
-    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message)
+    (a, b) => compareText(a.file, b.file) || a.line - b.line || a.col - b.col || compareText(a.message, b.message)
   );
 }
-var unknownOrigin;
+function orderByStage(...stages) {
+  return stages.flatMap((s) => sortDiagnostics(s));
+}
+var unknownOrigin, CONTROL, SHORT_ESCAPES;
 var init_diagnostics = __esm({
   "src/diagnostics.ts"() {
     "use strict";
     unknownOrigin = { file: "<input>", line: 1, col: 1 };
+    CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+    SHORT_ESCAPES = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
   }
 });
 
 // src/errors.ts
-function exitCodeFor(error4) {
-  return error4 instanceof InputError ? 2 : 1;
+function exitCodeFor(error5) {
+  return error5 instanceof InputError ? 2 : 1;
 }
-function describeError(error4, debug) {
-  if (debug && error4 instanceof Error && error4.stack) return error4.stack;
-  if (error4 instanceof InputError) return error4.message;
-  if (error4 instanceof InternalError || !(error4 instanceof Error) || error4.name === "Error" || error4 instanceof TypeError) {
-    const text = error4 instanceof Error ? error4.message : String(error4);
+function describeError(error5, debug) {
+  if (debug && error5 instanceof Error && error5.stack) return error5.stack;
+  if (error5 instanceof InputError) return error5.message;
+  if (error5 instanceof InternalError || !(error5 instanceof Error) || error5.name === "Error" || error5 instanceof TypeError) {
+    const text = error5 instanceof Error ? error5.message : String(error5);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
   }
-  return `error: ${error4.message}`;
+  return `error: ${error5.message.split("\n").map(printable).join("\n")}`;
 }
 var InputError, StateError, IoError, ScmError, InternalError;
 var init_errors = __esm({
@@ -10844,8 +10855,8 @@ var init_errors = __esm({
     InputError = class extends Error {
       name = "InputError";
       diagnostics;
-      constructor(diagnostics, summary) {
-        const sorted = sortDiagnostics(diagnostics);
+      constructor(diagnostics, summary, ordered2 = false) {
+        const sorted = ordered2 ? diagnostics : sortDiagnostics(diagnostics);
         super(summary ?? sorted.map(formatDiagnostic).join("\n"));
         this.diagnostics = sorted;
       }
@@ -10854,9 +10865,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path10, message, options) {
-        super(`${path10}: ${message}`, options);
-        this.path = path10;
+      constructor(path15, message, options) {
+        super(`${printable(path15)}: ${message}`, options);
+        this.path = path15;
       }
       path;
       name = "IoError";
@@ -24455,13 +24466,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path10) {
-          return /^\.|this\b/.test(path10.original);
+        scopedId: function scopedId(path15) {
+          return /^\.|this\b/.test(path15.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path10) {
-          return path10.parts.length === 1 && !AST.helpers.scopedId(path10) && !path10.depth;
+        simpleId: function simpleId(path15) {
+          return path15.parts.length === 1 && !AST.helpers.scopedId(path15) && !path15.depth;
         }
       }
     };
@@ -24733,9 +24744,9 @@ var require_parser2 = __commonJS({
         parseError: function parseError(str2, hash) {
           throw new Error(str2);
         },
-        parse: function parse3(input2) {
+        parse: function parse3(input3) {
           var self2 = this, stack = [0], vstack = [null], lstack = [], table = this.table, yytext = "", yylineno = 0, yyleng = 0, recovering = 0, TERROR = 2, EOF = 1;
-          this.lexer.setInput(input2);
+          this.lexer.setInput(input3);
           this.lexer.yy = this.yy;
           this.yy.lexer = this.lexer;
           this.yy.parser = this;
@@ -24843,8 +24854,8 @@ var require_parser2 = __commonJS({
               throw new Error(str2);
             }
           },
-          setInput: function setInput(input2) {
-            this._input = input2;
+          setInput: function setInput(input3) {
+            this._input = input3;
             this._more = this._less = this.done = false;
             this.yylineno = this.yyleng = 0;
             this.yytext = this.matched = this.match = "";
@@ -24854,7 +24865,7 @@ var require_parser2 = __commonJS({
             this.offset = 0;
             return this;
           },
-          input: function input2() {
+          input: function input3() {
             var ch = this._input[0];
             this.yytext += ch;
             this.yyleng++;
@@ -25546,12 +25557,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path10, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path15, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path10,
+        path: path15,
         params,
         hash,
         escaped,
@@ -25689,19 +25700,19 @@ var require_base2 = __commonJS({
     exports2.parser = _parser2["default"];
     var yy = {};
     _utils.extend(yy, Helpers);
-    function parseWithoutProcessing(input2, options) {
-      if (input2.type === "Program") {
-        return input2;
+    function parseWithoutProcessing(input3, options) {
+      if (input3.type === "Program") {
+        return input3;
       }
       _parser2["default"].yy = yy;
       yy.locInfo = function(locInfo) {
         return new yy.SourceLocation(options && options.srcName, locInfo);
       };
-      var ast = _parser2["default"].parse(input2);
+      var ast = _parser2["default"].parse(input3);
       return ast;
     }
-    function parse3(input2, options) {
-      var ast = parseWithoutProcessing(input2, options);
+    function parse3(input3, options) {
+      var ast = parseWithoutProcessing(input3, options);
       var strip = new _whitespaceControl2["default"](options);
       return strip.accept(ast);
     }
@@ -25823,9 +25834,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path10 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path15 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path10.original);
+        this.opcode("registerDecorator", params.length, path15.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -25892,48 +25903,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path10 = sexpr.path, name = path10.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path10));
+        var path15 = sexpr.path, name = path15.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path15));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path10.strict = true;
-        this.accept(path10);
+        path15.strict = true;
+        this.accept(path15);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path10 = sexpr.path;
-        path10.strict = true;
-        this.accept(path10);
+        var path15 = sexpr.path;
+        path15.strict = true;
+        this.accept(path15);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path10 = sexpr.path, name = path10.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path15 = sexpr.path, name = path15.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path10.strict = true;
-          path10.falsy = true;
-          this.accept(path10);
-          this.opcode("invokeHelper", params.length, path10.original, _ast2["default"].helpers.simpleId(path10));
+          path15.strict = true;
+          path15.falsy = true;
+          this.accept(path15);
+          this.opcode("invokeHelper", params.length, path15.original, _ast2["default"].helpers.simpleId(path15));
         }
       },
-      PathExpression: function PathExpression(path10) {
-        var depth = validateDepth(path10);
-        var parts = validateParts(path10);
+      PathExpression: function PathExpression(path15) {
+        var depth = validateDepth(path15);
+        var parts = validateParts(path15);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path10), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path15), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path10.data) {
+        } else if (path15.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path10.strict);
+          this.opcode("lookupData", depth, parts, path15.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path10.falsy, path10.strict, scoped);
+          this.opcode("lookupOnContext", parts, path15.falsy, path15.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -26075,9 +26086,9 @@ var require_compiler = __commonJS({
         }
       }
     };
-    function precompile(input2, options, env2) {
-      if (input2 == null || typeof input2 !== "string" && input2.type !== "Program") {
-        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.precompile. You passed " + input2);
+    function precompile(input3, options, env2) {
+      if (input3 == null || typeof input3 !== "string" && input3.type !== "Program") {
+        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.precompile. You passed " + input3);
       }
       options = options || {};
       if (!("data" in options)) {
@@ -26086,13 +26097,13 @@ var require_compiler = __commonJS({
       if (options.compat) {
         options.useDepths = true;
       }
-      var ast = env2.parse(input2, options), environment = new env2.Compiler().compile(ast, options);
+      var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options);
       return new env2.JavaScriptCompiler().compile(environment, options);
     }
-    function compile2(input2, options, env2) {
+    function compile2(input3, options, env2) {
       if (options === void 0) options = {};
-      if (input2 == null || typeof input2 !== "string" && input2.type !== "Program") {
-        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.compile. You passed " + input2);
+      if (input3 == null || typeof input3 !== "string" && input3.type !== "Program") {
+        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.compile. You passed " + input3);
       }
       options = _utils.extend({}, options);
       if (!("data" in options)) {
@@ -26103,7 +26114,7 @@ var require_compiler = __commonJS({
       }
       var compiled2 = void 0;
       function compileInput() {
-        var ast = env2.parse(input2, options), environment = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment, options, void 0, true);
+        var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment, options, void 0, true);
         return env2.template(templateSpec);
       }
       function ret(context, execOptions) {
@@ -26160,8 +26171,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path10) {
-      return validateStringArray(path10, path10.parts, "parts");
+    function validateParts(path15) {
+      return validateStringArray(path15, path15.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -26343,16 +26354,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path10 = aPath;
+      var path15 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path10 = url.path;
+        path15 = url.path;
       }
-      var isAbsolute2 = exports2.isAbsolute(path10);
-      var parts = path10.split(/\/+/);
+      var isAbsolute3 = exports2.isAbsolute(path15);
+      var parts = path15.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -26369,18 +26380,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path10 = parts.join("/");
-      if (path10 === "") {
-        path10 = isAbsolute2 ? "/" : ".";
+      path15 = parts.join("/");
+      if (path15 === "") {
+        path15 = isAbsolute3 ? "/" : ".";
       }
       if (url) {
-        url.path = path10;
+        url.path = path15;
         return urlGenerate(url);
       }
-      return path10;
+      return path15;
     }
     exports2.normalize = normalize;
-    function join6(aRoot, aPath) {
+    function join10(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -26412,11 +26423,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join6;
+    exports2.join = join10;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative9(aRoot, aPath) {
+    function relative10(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -26435,7 +26446,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative9;
+    exports2.relative = relative10;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -26585,7 +26596,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join6(urlGenerate(parsed), sourceURL);
+        sourceURL = join10(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -29040,11 +29051,11 @@ var require_handlebars = __commonJS({
     var _create = _handlebarsRuntime2["default"].create;
     function create() {
       var hb = _create();
-      hb.compile = function(input2, options) {
-        return _handlebarsCompilerCompiler.compile(input2, options, hb);
+      hb.compile = function(input3, options) {
+        return _handlebarsCompilerCompiler.compile(input3, options, hb);
       };
-      hb.precompile = function(input2, options) {
-        return _handlebarsCompilerCompiler.precompile(input2, options, hb);
+      hb.precompile = function(input3, options) {
+        return _handlebarsCompilerCompiler.precompile(input3, options, hb);
       };
       hb.AST = _handlebarsCompilerAst2["default"];
       hb.Compiler = _handlebarsCompilerCompiler.Compiler;
@@ -29179,8 +29190,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path10 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path10;
+      var path15 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path15;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -29219,8 +29230,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs7 = require("fs");
-      var templateString = fs7.readFileSync(filename, "utf8");
+      var fs12 = require("fs");
+      var templateString = fs12.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -29587,7 +29598,7 @@ var require_codegen = __commonJS({
       AND: new code_1._Code("&&"),
       ADD: new code_1._Code("+")
     };
-    var Node = class {
+    var Node2 = class {
       optimizeNodes() {
         return this;
       }
@@ -29595,7 +29606,7 @@ var require_codegen = __commonJS({
         return this;
       }
     };
-    var Def = class extends Node {
+    var Def = class extends Node2 {
       constructor(varKind, name, rhs) {
         super();
         this.varKind = varKind;
@@ -29607,18 +29618,18 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants);
+          this.rhs = optimizeExpr(this.rhs, names, constants2);
         return this;
       }
       get names() {
         return this.rhs instanceof code_1._CodeOrName ? this.rhs.names : {};
       }
     };
-    var Assign = class extends Node {
+    var Assign = class extends Node2 {
       constructor(lhs, rhs, sideEffects) {
         super();
         this.lhs = lhs;
@@ -29628,10 +29639,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants);
+        this.rhs = optimizeExpr(this.rhs, names, constants2);
         return this;
       }
       get names() {
@@ -29648,7 +29659,7 @@ var require_codegen = __commonJS({
         return `${this.lhs} ${this.op}= ${this.rhs};` + _n;
       }
     };
-    var Label = class extends Node {
+    var Label = class extends Node2 {
       constructor(label) {
         super();
         this.label = label;
@@ -29658,7 +29669,7 @@ var require_codegen = __commonJS({
         return `${this.label}:` + _n;
       }
     };
-    var Break = class extends Node {
+    var Break = class extends Node2 {
       constructor(label) {
         super();
         this.label = label;
@@ -29669,10 +29680,10 @@ var require_codegen = __commonJS({
         return `break${label};` + _n;
       }
     };
-    var Throw = class extends Node {
-      constructor(error4) {
+    var Throw = class extends Node2 {
+      constructor(error5) {
         super();
-        this.error = error4;
+        this.error = error5;
       }
       render({ _n }) {
         return `throw ${this.error};` + _n;
@@ -29681,7 +29692,7 @@ var require_codegen = __commonJS({
         return this.error.names;
       }
     };
-    var AnyCode = class extends Node {
+    var AnyCode = class extends Node2 {
       constructor(code) {
         super();
         this.code = code;
@@ -29692,15 +29703,15 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants) {
-        this.code = optimizeExpr(this.code, names, constants);
+      optimizeNames(names, constants2) {
+        this.code = optimizeExpr(this.code, names, constants2);
         return this;
       }
       get names() {
         return this.code instanceof code_1._CodeOrName ? this.code.names : {};
       }
     };
-    var ParentNode = class extends Node {
+    var ParentNode = class extends Node2 {
       constructor(nodes = []) {
         super();
         this.nodes = nodes;
@@ -29722,12 +29733,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants))
+          if (n.optimizeNames(names, constants2))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -29780,12 +29791,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
-        if (!(super.optimizeNames(names, constants) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
+        if (!(super.optimizeNames(names, constants2) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants);
+        this.condition = optimizeExpr(this.condition, names, constants2);
         return this;
       }
       get names() {
@@ -29808,10 +29819,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants) {
-        if (!super.optimizeNames(names, constants))
+      optimizeNames(names, constants2) {
+        if (!super.optimizeNames(names, constants2))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants);
+        this.iteration = optimizeExpr(this.iteration, names, constants2);
         return this;
       }
       get names() {
@@ -29847,10 +29858,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants) {
-        if (!super.optimizeNames(names, constants))
+      optimizeNames(names, constants2) {
+        if (!super.optimizeNames(names, constants2))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants);
+        this.iterable = optimizeExpr(this.iterable, names, constants2);
         return this;
       }
       get names() {
@@ -29892,11 +29903,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         var _a, _b;
-        super.optimizeNames(names, constants);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants);
+        super.optimizeNames(names, constants2);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants2);
         return this;
       }
       get names() {
@@ -29909,9 +29920,9 @@ var require_codegen = __commonJS({
       }
     };
     var Catch = class extends BlockNode {
-      constructor(error4) {
+      constructor(error5) {
         super();
-        this.error = error4;
+        this.error = error5;
       }
       render(opts) {
         return `catch(${this.error})` + super.render(opts);
@@ -30102,9 +30113,9 @@ var require_codegen = __commonJS({
         this._blockNode(node);
         this.code(tryBody);
         if (catchCode) {
-          const error4 = this.name("e");
-          this._currNode = node.catch = new Catch(error4);
-          catchCode(error4);
+          const error5 = this.name("e");
+          this._currNode = node.catch = new Catch(error5);
+          catchCode(error5);
         }
         if (finallyCode) {
           this._currNode = node.finally = new Finally();
@@ -30113,8 +30124,8 @@ var require_codegen = __commonJS({
         return this._endBlockNode(Catch, Finally);
       }
       // `throw` statement
-      throw(error4) {
-        return this._leafNode(new Throw(error4));
+      throw(error5) {
+        return this._leafNode(new Throw(error5));
       }
       // start self-balancing block
       block(body, nodeCount) {
@@ -30197,7 +30208,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants) {
+    function optimizeExpr(expr, names, constants2) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -30212,14 +30223,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants[n.str];
+        const c = constants2[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants2[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -30470,10 +30481,10 @@ var require_errors2 = __commonJS({
     exports2.keyword$DataError = {
       message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
     };
-    function reportError(cxt, error4 = exports2.keywordError, errorPaths, overrideAllErrors) {
+    function reportError(cxt, error5 = exports2.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error4, errorPaths);
+      const errObj = errorObjectCode(cxt, error5, errorPaths);
       if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
         addError(gen, errObj);
       } else {
@@ -30481,10 +30492,10 @@ var require_errors2 = __commonJS({
       }
     }
     exports2.reportError = reportError;
-    function reportExtraError(cxt, error4 = exports2.keywordError, errorPaths) {
+    function reportExtraError(cxt, error5 = exports2.keywordError, errorPaths) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error4, errorPaths);
+      const errObj = errorObjectCode(cxt, error5, errorPaths);
       addError(gen, errObj);
       if (!(compositeRule || allErrors)) {
         returnErrors(it, names_1.default.vErrors);
@@ -30535,19 +30546,19 @@ var require_errors2 = __commonJS({
       schema: new codegen_1.Name("schema"),
       parentSchema: new codegen_1.Name("parentSchema")
     };
-    function errorObjectCode(cxt, error4, errorPaths) {
+    function errorObjectCode(cxt, error5, errorPaths) {
       const { createErrors } = cxt.it;
       if (createErrors === false)
         return (0, codegen_1._)`{}`;
-      return errorObject(cxt, error4, errorPaths);
+      return errorObject(cxt, error5, errorPaths);
     }
-    function errorObject(cxt, error4, errorPaths = {}) {
+    function errorObject(cxt, error5, errorPaths = {}) {
       const { gen, it } = cxt;
       const keyValues = [
         errorInstancePath(it, errorPaths),
         errorSchemaPath(cxt, errorPaths)
       ];
-      extraErrorProps(cxt, error4, keyValues);
+      extraErrorProps(cxt, error5, keyValues);
       return gen.object(...keyValues);
     }
     function errorInstancePath({ errorPath }, { instancePath }) {
@@ -32328,27 +32339,27 @@ var require_utils2 = __commonJS({
       }
       return BYTE_HEX[240 | cp >> 18] + BYTE_HEX[128 | cp >> 12 & 63] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
     }
-    function stringArrayToHexStripped(input2) {
+    function stringArrayToHexStripped(input3) {
       let acc = "";
       let code = 0;
       let i = 0;
-      for (i = 0; i < input2.length; i++) {
-        code = input2[i].charCodeAt(0);
+      for (i = 0; i < input3.length; i++) {
+        code = input3[i].charCodeAt(0);
         if (code === 48) {
           continue;
         }
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input2[i];
+        acc += input3[i];
         break;
       }
-      for (i += 1; i < input2.length; i++) {
-        code = input2[i].charCodeAt(0);
+      for (i += 1; i < input3.length; i++) {
+        code = input3[i].charCodeAt(0);
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input2[i];
+        acc += input3[i];
       }
       return acc;
     }
@@ -32391,11 +32402,11 @@ var require_utils2 = __commonJS({
       const tail = hextets.slice(bestStart + bestLength).join(":");
       return head + "::" + tail;
     }
-    function normalizeIPv6Address(input2) {
-      const compression = input2.indexOf("::");
-      if (compression !== -1 && input2.indexOf("::", compression + 1) !== -1) return void 0;
-      const left = compression === -1 ? input2.split(":") : input2.slice(0, compression).split(":");
-      const right = compression === -1 ? [] : input2.slice(compression + 2).split(":");
+    function normalizeIPv6Address(input3) {
+      const compression = input3.indexOf("::");
+      if (compression !== -1 && input3.indexOf("::", compression + 1) !== -1) return void 0;
+      const left = compression === -1 ? input3.split(":") : input3.slice(0, compression).split(":");
+      const right = compression === -1 ? [] : input3.slice(compression + 2).split(":");
       if (compression !== -1) {
         if (left.length === 1 && left[0] === "") left.length = 0;
         if (right.length === 1 && right[0] === "") right.length = 0;
@@ -32428,23 +32439,23 @@ var require_utils2 = __commonJS({
       const bracketed = host[0] === "[" && host[host.length - 1] === "]";
       const hasBracket = host[0] === "[" || host[host.length - 1] === "]";
       if (hasBracket && !bracketed) return { host, isIPV6: false, error: true };
-      let input2 = bracketed ? host.slice(1, -1) : host;
-      if (bracketed && isIPvFuture(input2)) {
-        input2 = input2.toLowerCase();
-        return { host: `[${input2}]`, escapedHost: input2, isIPV6: false, isIPVFuture: true };
+      let input3 = bracketed ? host.slice(1, -1) : host;
+      if (bracketed && isIPvFuture(input3)) {
+        input3 = input3.toLowerCase();
+        return { host: `[${input3}]`, escapedHost: input3, isIPV6: false, isIPVFuture: true };
       }
-      if (findToken(input2, ":") < 2) {
+      if (findToken(input3, ":") < 2) {
         return { host, isIPV6: false, error: bracketed };
       }
       let zoneIdentifier = "";
-      const zoneSeparator = input2.indexOf("%");
+      const zoneSeparator = input3.indexOf("%");
       if (zoneSeparator !== -1) {
-        const separatorLength = input2.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
-        zoneIdentifier = input2.slice(zoneSeparator + separatorLength);
+        const separatorLength = input3.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
+        zoneIdentifier = input3.slice(zoneSeparator + separatorLength);
         if (!isZoneIdentifier(zoneIdentifier)) return { host, isIPV6: false, error: true };
-        input2 = input2.slice(0, zoneSeparator);
+        input3 = input3.slice(0, zoneSeparator);
       }
-      const address = normalizeIPv6Address(input2);
+      const address = normalizeIPv6Address(input3);
       if (address === void 0) return { host, isIPV6: false, error: true };
       return {
         host: address + (zoneIdentifier ? "%" + zoneIdentifier : ""),
@@ -32459,38 +32470,38 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path10) {
-      let input2 = path10;
+    function removeDotSegments(path15) {
+      let input3 = path15;
       const output = [];
       let nextSlash = -1;
       let len = 0;
-      while (len = input2.length) {
+      while (len = input3.length) {
         if (len === 1) {
-          if (input2 === ".") {
+          if (input3 === ".") {
             break;
-          } else if (input2 === "/") {
+          } else if (input3 === "/") {
             output.push("/");
             break;
           } else {
-            output.push(input2);
+            output.push(input3);
             break;
           }
         } else if (len === 2) {
-          if (input2[0] === ".") {
-            if (input2[1] === ".") {
+          if (input3[0] === ".") {
+            if (input3[1] === ".") {
               break;
-            } else if (input2[1] === "/") {
-              input2 = input2.slice(2);
+            } else if (input3[1] === "/") {
+              input3 = input3.slice(2);
               continue;
             }
-          } else if (input2[0] === "/") {
-            if (input2[1] === "." || input2[1] === "/") {
+          } else if (input3[0] === "/") {
+            if (input3[1] === "." || input3[1] === "/") {
               output.push("/");
               break;
             }
           }
         } else if (len === 3) {
-          if (input2 === "/..") {
+          if (input3 === "/..") {
             if (output.length !== 0) {
               output.pop();
             }
@@ -32498,24 +32509,24 @@ var require_utils2 = __commonJS({
             break;
           }
         }
-        if (input2[0] === ".") {
-          if (input2[1] === ".") {
-            if (input2[2] === "/") {
-              input2 = input2.slice(3);
+        if (input3[0] === ".") {
+          if (input3[1] === ".") {
+            if (input3[2] === "/") {
+              input3 = input3.slice(3);
               continue;
             }
-          } else if (input2[1] === "/") {
-            input2 = input2.slice(2);
+          } else if (input3[1] === "/") {
+            input3 = input3.slice(2);
             continue;
           }
-        } else if (input2[0] === "/") {
-          if (input2[1] === ".") {
-            if (input2[2] === "/") {
-              input2 = input2.slice(2);
+        } else if (input3[0] === "/") {
+          if (input3[1] === ".") {
+            if (input3[2] === "/") {
+              input3 = input3.slice(2);
               continue;
-            } else if (input2[2] === ".") {
-              if (input2[3] === "/") {
-                input2 = input2.slice(3);
+            } else if (input3[2] === ".") {
+              if (input3[3] === "/") {
+                input3 = input3.slice(3);
                 if (output.length !== 0) {
                   output.pop();
                 }
@@ -32524,21 +32535,21 @@ var require_utils2 = __commonJS({
             }
           }
         }
-        if ((nextSlash = input2.indexOf("/", 1)) === -1) {
-          output.push(input2);
+        if ((nextSlash = input3.indexOf("/", 1)) === -1) {
+          output.push(input3);
           break;
         } else {
-          output.push(input2.slice(0, nextSlash));
-          input2 = input2.slice(nextSlash);
+          output.push(input3.slice(0, nextSlash));
+          input3 = input3.slice(nextSlash);
         }
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path10) {
-      if (path10 === "" || path10[0] === "/") {
-        return removeDotSegments(path10);
+    function removeDotSegmentsRelative(path15) {
+      if (path15 === "" || path15[0] === "/") {
+        return removeDotSegments(path15);
       }
-      const segments = path10.split("/");
+      const segments = path15.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -32573,14 +32584,14 @@ var require_utils2 = __commonJS({
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
-    function normalizePercentEncoding(input2, decodeUnreserved = false) {
-      if (input2.indexOf("%") === -1) {
-        return input2;
+    function normalizePercentEncoding(input3, decodeUnreserved = false) {
+      if (input3.indexOf("%") === -1) {
+        return input3;
       }
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        if (input2[i] === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        if (input3[i] === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -32593,16 +32604,16 @@ var require_utils2 = __commonJS({
             continue;
           }
         }
-        output += input2[i];
+        output += input3[i];
       }
       return output;
     }
-    function normalizePathEncoding(input2) {
+    function normalizePathEncoding(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -32618,13 +32629,13 @@ var require_utils2 = __commonJS({
         if (isPathCharacter(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -32638,13 +32649,13 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function serializePathEncoding(input2, pathNoScheme = false) {
+    function serializePathEncoding(input3, pathNoScheme = false) {
       let output = "";
-      let firstSegment = pathNoScheme && input2[0] !== "/";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      let firstSegment = pathNoScheme && input3[0] !== "/";
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
@@ -32657,13 +32668,13 @@ var require_utils2 = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -32677,12 +32688,12 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function encodeComponent(input2, isAllowed) {
+    function encodeComponent(input3, isAllowed) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
@@ -32692,13 +32703,13 @@ var require_utils2 = __commonJS({
         if (isAllowed(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -32712,24 +32723,24 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function encodeUserinfo(input2) {
-      return encodeComponent(input2, isUserinfoCharacter);
+    function encodeUserinfo(input3) {
+      return encodeComponent(input3, isUserinfoCharacter);
     }
-    function encodeQuery(input2) {
-      return encodeComponent(input2, isQueryFragmentCharacter);
+    function encodeQuery(input3) {
+      return encodeComponent(input3, isQueryFragmentCharacter);
     }
-    function encodeFragment(input2) {
-      return encodeComponent(input2, isQueryFragmentCharacter);
+    function encodeFragment(input3) {
+      return encodeComponent(input3, isQueryFragmentCharacter);
     }
     function isEscapeSafe(cp) {
       return cp >= 48 && cp <= 57 || cp >= 65 && cp <= 90 || cp >= 97 && cp <= 122 || cp === 42 || cp === 43 || cp === 45 || cp === 46 || cp === 47 || cp === 64 || cp === 95;
     }
-    function normalizeQueryFragmentEncoding(input2) {
+    function normalizeQueryFragmentEncoding(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -32745,13 +32756,13 @@ var require_utils2 = __commonJS({
         if (isQueryFragmentCharacter(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -32765,18 +32776,18 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function escapePreservingEscapes(input2) {
+    function escapePreservingEscapes(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        if (input2[i] === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        if (input3[i] === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
             continue;
           }
         }
-        output += escape(input2[i]);
+        output += escape(input3[i]);
       }
       return output;
     }
@@ -32901,8 +32912,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path10 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path10 && path10 !== "/" ? path10 : void 0;
+        const path15 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path15 && path15 !== "/" ? path15 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -33108,50 +33119,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative9, options, skipNormalization) {
+    function resolveComponent(base, relative10, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative9 = parse3(serialize(relative9, options), options);
+        relative10 = parse3(serialize(relative10, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
+      if (!options.tolerant && relative10.scheme) {
+        target.scheme = relative10.scheme;
+        target.userinfo = relative10.userinfo;
+        target.host = relative10.host;
+        target.port = relative10.port;
+        target.path = removeDotSegments(relative10.path || "");
+        target.query = relative10.query;
       } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
+        if (relative10.userinfo !== void 0 || relative10.host !== void 0 || relative10.port !== void 0) {
+          target.userinfo = relative10.userinfo;
+          target.host = relative10.host;
+          target.port = relative10.port;
+          target.path = removeDotSegments(relative10.path || "");
+          target.query = relative10.query;
         } else {
-          if (!relative9.path) {
+          if (!relative10.path) {
             target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
+            if (relative10.query !== void 0) {
+              target.query = relative10.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
+            if (relative10.path[0] === "/") {
+              target.path = removeDotSegments(relative10.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
+                target.path = "/" + relative10.path;
               } else if (!base.path) {
-                target.path = relative9.path;
+                target.path = relative10.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative10.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative9.query;
+            target.query = relative10.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -33159,7 +33170,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative9.fragment;
+      target.fragment = relative10.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -34268,7 +34279,7 @@ var require_limitNumber = __commonJS({
       exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
       exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
-    var error4 = {
+    var error5 = {
       message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
       params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
     };
@@ -34277,7 +34288,7 @@ var require_limitNumber = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
@@ -34293,7 +34304,7 @@ var require_multipleOf = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
       params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
     };
@@ -34302,7 +34313,7 @@ var require_multipleOf = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
@@ -34323,7 +34334,7 @@ var require_limitLength = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var ucs2length_1 = require_ucs2length();
-    var error4 = {
+    var error5 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
@@ -34335,7 +34346,7 @@ var require_limitLength = __commonJS({
       type: "string",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode, it } = cxt;
         const op2 = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -34355,7 +34366,7 @@ var require_pattern = __commonJS({
     var code_1 = require_code2();
     var util_1 = require_util2();
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
     };
@@ -34364,7 +34375,7 @@ var require_pattern = __commonJS({
       type: "string",
       schemaType: "string",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
@@ -34390,7 +34401,7 @@ var require_limitProperties = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
@@ -34402,7 +34413,7 @@ var require_limitProperties = __commonJS({
       type: "object",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -34421,7 +34432,7 @@ var require_required = __commonJS({
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
       params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
     };
@@ -34430,7 +34441,7 @@ var require_required = __commonJS({
       type: "object",
       schemaType: "array",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, schemaCode, data, $data, it } = cxt;
         const { opts } = it;
@@ -34501,7 +34512,7 @@ var require_limitItems = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
@@ -34513,7 +34524,7 @@ var require_limitItems = __commonJS({
       type: "array",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -34544,7 +34555,7 @@ var require_uniqueItems = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error4 = {
+    var error5 = {
       message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
       params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
     };
@@ -34553,7 +34564,7 @@ var require_uniqueItems = __commonJS({
       type: "array",
       schemaType: "boolean",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schema, parentSchema, schemaCode, it } = cxt;
         if (!$data && !schema)
@@ -34610,14 +34621,14 @@ var require_const = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error4 = {
+    var error5 = {
       message: "must be equal to constant",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
     };
     var def = {
       keyword: "const",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schemaCode, schema } = cxt;
         if ($data || schema && typeof schema == "object") {
@@ -34639,7 +34650,7 @@ var require_enum = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error4 = {
+    var error5 = {
       message: "must be equal to one of the allowed values",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
     };
@@ -34647,7 +34658,7 @@ var require_enum = __commonJS({
       keyword: "enum",
       schemaType: "array",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         if (!$data && schema.length === 0)
@@ -34726,7 +34737,7 @@ var require_additionalItems = __commonJS({
     exports2.validateAdditionalItems = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -34735,7 +34746,7 @@ var require_additionalItems = __commonJS({
       type: "array",
       schemaType: ["boolean", "object"],
       before: "uniqueItems",
-      error: error4,
+      error: error5,
       code(cxt) {
         const { parentSchema, it } = cxt;
         const { items } = parentSchema;
@@ -34854,7 +34865,7 @@ var require_items2020 = __commonJS({
     var util_1 = require_util2();
     var code_1 = require_code2();
     var additionalItems_1 = require_additionalItems();
-    var error4 = {
+    var error5 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -34863,7 +34874,7 @@ var require_items2020 = __commonJS({
       type: "array",
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
-      error: error4,
+      error: error5,
       code(cxt) {
         const { schema, parentSchema, it } = cxt;
         const { prefixItems } = parentSchema;
@@ -34887,7 +34898,7 @@ var require_contains = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
       params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
     };
@@ -34897,7 +34908,7 @@ var require_contains = __commonJS({
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, parentSchema, data, it } = cxt;
         let min;
@@ -35075,7 +35086,7 @@ var require_propertyNames = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: "property name must be valid",
       params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
     };
@@ -35083,7 +35094,7 @@ var require_propertyNames = __commonJS({
       keyword: "propertyNames",
       type: "object",
       schemaType: ["object", "boolean"],
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, data, it } = cxt;
         if ((0, util_1.alwaysValidSchema)(it, schema))
@@ -35120,7 +35131,7 @@ var require_additionalProperties = __commonJS({
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: "must NOT have additional properties",
       params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
     };
@@ -35130,7 +35141,7 @@ var require_additionalProperties = __commonJS({
       schemaType: ["boolean", "object"],
       allowUndefined: true,
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, parentSchema, data, errsCount, it } = cxt;
         if (!errsCount)
@@ -35404,7 +35415,7 @@ var require_oneOf = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: "must match exactly one schema in oneOf",
       params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
     };
@@ -35412,7 +35423,7 @@ var require_oneOf = __commonJS({
       keyword: "oneOf",
       schemaType: "array",
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, parentSchema, it } = cxt;
         if (!Array.isArray(schema))
@@ -35489,7 +35500,7 @@ var require_if2 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
       params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
     };
@@ -35497,7 +35508,7 @@ var require_if2 = __commonJS({
       keyword: "if",
       schemaType: ["object", "boolean"],
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, parentSchema, it } = cxt;
         if (parentSchema.then === void 0 && parentSchema.else === void 0) {
@@ -35623,7 +35634,7 @@ var require_format = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
     };
@@ -35632,7 +35643,7 @@ var require_format = __commonJS({
       type: ["number", "string"],
       schemaType: "string",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt, ruleType) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
@@ -35787,7 +35798,7 @@ var require_discriminator = __commonJS({
     var compile_1 = require_compile();
     var ref_error_1 = require_ref_error();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
       params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
     };
@@ -35795,7 +35806,7 @@ var require_discriminator = __commonJS({
       keyword: "discriminator",
       type: "object",
       schemaType: "object",
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, schema, parentSchema, it } = cxt;
         const { oneOf } = parentSchema;
@@ -36177,9 +36188,9 @@ function redact(text, token) {
   if (encoded !== token) out = out.split(encoded).join(REDACTED);
   return out;
 }
-function toScmError(action, error4, token) {
-  if (error4 instanceof ScmError) return error4;
-  const failure2 = typeof error4 === "object" && error4 !== null ? error4 : { message: String(error4) };
+function toScmError(action, error5, token) {
+  if (error5 instanceof ScmError) return error5;
+  const failure2 = typeof error5 === "object" && error5 !== null ? error5 : { message: String(error5) };
   const status = failure2.response?.status;
   return new ScmError(action, status, redact(explain2(failure2, status), token));
 }
@@ -36192,6 +36203,8 @@ function explain2(failure2, status) {
     return `the GitHub API rate limit for this token is used up; it resets at ${when}`;
   }
   const text = responseMessage(failure2.response?.data) ?? failure2.message ?? "request failed";
+  if ((status === 429 || status === 403) && headers["retry-after"] && !/secondary rate limit/i.test(text))
+    return `GitHub asked to wait ${headers["retry-after"]} s (retry-after) and was still refusing after the bounded retries; run again later (${text})`;
   if (/secondary rate limit/i.test(text))
     return `GitHub's secondary rate limit held after the bounded retries; run again later (${text})`;
   if (status === 401) return `GitHub rejected the token (${text}); check the token input or GITHUB_TOKEN`;
@@ -36209,12 +36222,12 @@ function responseMessage(data) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function statusOf2(error4) {
-  const status = error4?.response?.status;
+function statusOf2(error5) {
+  const status = error5?.response?.status;
   return typeof status === "number" ? status : void 0;
 }
-function messageOf(error4) {
-  return responseMessage(error4?.response?.data) ?? "";
+function messageOf(error5) {
+  return responseMessage(error5?.response?.data) ?? "";
 }
 var REDACTED, MIN_SECRET_LENGTH;
 var init_errors2 = __esm({
@@ -36231,9 +36244,9 @@ async function fetchBranchHead(gh, branch) {
   try {
     const { data } = await gh.octokit.rest.git.getRef({ owner: gh.owner, repo: gh.repo, ref: `heads/${branch}` });
     return data.object.sha;
-  } catch (error4) {
-    if (statusOf2(error4) === 404) return void 0;
-    throw error4;
+  } catch (error5) {
+    if (statusOf2(error5) === 404) return void 0;
+    throw error5;
   }
 }
 async function createCommitOnBranch(gh, req) {
@@ -36257,8 +36270,8 @@ async function pointBranchAt(gh, branch, sha2) {
   const { owner, repo } = gh;
   try {
     await gh.octokit.rest.git.createRef({ owner, repo, ref: `refs/heads/${branch}`, sha: sha2 });
-  } catch (error4) {
-    if (statusOf2(error4) !== 422 || !/already exists/i.test(messageOf(error4))) throw error4;
+  } catch (error5) {
+    if (statusOf2(error5) !== 422 || !/already exists/i.test(messageOf(error5))) throw error5;
     await gh.octokit.rest.git.updateRef({ owner, repo, ref: `heads/${branch}`, sha: sha2, force: true });
   }
 }
@@ -36449,8 +36462,8 @@ var require_light = __commonJS({
                 } else {
                   return returned;
                 }
-              } catch (error4) {
-                e2 = error4;
+              } catch (error5) {
+                e2 = error5;
                 {
                   this.trigger("error", e2);
                 }
@@ -36460,8 +36473,8 @@ var require_light = __commonJS({
             return (await Promise.all(promises)).find(function(x) {
               return x != null;
             });
-          } catch (error4) {
-            e = error4;
+          } catch (error5) {
+            e = error5;
             {
               this.trigger("error", e);
             }
@@ -36573,10 +36586,10 @@ var require_light = __commonJS({
         _randomIndex() {
           return Math.random().toString(36).slice(2);
         }
-        doDrop({ error: error4, message = "This job has been dropped by Bottleneck" } = {}) {
+        doDrop({ error: error5, message = "This job has been dropped by Bottleneck" } = {}) {
           if (this._states.remove(this.options.id)) {
             if (this.rejectOnDrop) {
-              this._reject(error4 != null ? error4 : new BottleneckError$1(message));
+              this._reject(error5 != null ? error5 : new BottleneckError$1(message));
             }
             this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
             return true;
@@ -36610,7 +36623,7 @@ var require_light = __commonJS({
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
         async doExecute(chained, clearGlobalState, run2, free) {
-          var error4, eventInfo, passed;
+          var error5, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
             this._states.next(this.options.id);
@@ -36628,24 +36641,24 @@ var require_light = __commonJS({
               return this._resolve(passed);
             }
           } catch (error1) {
-            error4 = error1;
-            return this._onFailure(error4, eventInfo, clearGlobalState, run2, free);
+            error5 = error1;
+            return this._onFailure(error5, eventInfo, clearGlobalState, run2, free);
           }
         }
         doExpire(clearGlobalState, run2, free) {
-          var error4, eventInfo;
+          var error5, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
           }
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
-          error4 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error4, eventInfo, clearGlobalState, run2, free);
+          error5 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
+          return this._onFailure(error5, eventInfo, clearGlobalState, run2, free);
         }
-        async _onFailure(error4, eventInfo, clearGlobalState, run2, free) {
+        async _onFailure(error5, eventInfo, clearGlobalState, run2, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
-            retry2 = await this.Events.trigger("failed", error4, eventInfo);
+            retry2 = await this.Events.trigger("failed", error5, eventInfo);
             if (retry2 != null) {
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
@@ -36655,7 +36668,7 @@ var require_light = __commonJS({
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
               this._assertStatus("DONE");
-              return this._reject(error4);
+              return this._reject(error5);
             }
           }
         }
@@ -36934,7 +36947,7 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error4, reject, resolve8, returned, task;
+          var args, cb, error5, reject, resolve8, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
             ({ task, args, resolve: resolve8, reject } = this._queue.shift());
@@ -36945,9 +36958,9 @@ var require_light = __commonJS({
                   return resolve8(returned);
                 };
               } catch (error1) {
-                error4 = error1;
+                error5 = error1;
                 return function() {
-                  return reject(error4);
+                  return reject(error5);
                 };
               }
             })();
@@ -37081,8 +37094,8 @@ var require_light = __commonJS({
                   } else {
                     results.push(void 0);
                   }
-                } catch (error4) {
-                  e = error4;
+                } catch (error5) {
+                  e = error5;
                   results.push(v.Events.trigger("error", e));
                 }
               }
@@ -37415,14 +37428,14 @@ var require_light = __commonJS({
             return done;
           }
           async _addToQueue(job) {
-            var args, blocked, error4, options, reachedHWM, shifted, strategy;
+            var args, blocked, error5, options, reachedHWM, shifted, strategy;
             ({ args, options } = job);
             try {
               ({ reachedHWM, blocked, strategy } = await this._store.__submit__(this.queued(), options.weight));
             } catch (error1) {
-              error4 = error1;
-              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error4 });
-              job.doDrop({ error: error4 });
+              error5 = error1;
+              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error5 });
+              job.doDrop({ error: error5 });
               return false;
             }
             if (blocked) {
@@ -37633,25 +37646,25 @@ var init_dist_src = __esm({
 });
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
-function isRequestError(error4) {
-  return error4.request !== void 0;
+function isRequestError(error5) {
+  return error5.request !== void 0;
 }
-async function errorRequest(state, octokit, error4, options) {
-  if (!isRequestError(error4) || !error4?.request.request) {
-    throw error4;
+async function errorRequest(state, octokit, error5, options) {
+  if (!isRequestError(error5) || !error5?.request.request) {
+    throw error5;
   }
-  if (error4.status >= 400 && !state.doNotRetry.includes(error4.status)) {
+  if (error5.status >= 400 && !state.doNotRetry.includes(error5.status)) {
     const retries = options.request.retries != null ? options.request.retries : state.retries;
     const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error4, retries, retryAfter);
+    throw octokit.retry.retryRequest(error5, retries, retryAfter);
   }
-  throw error4;
+  throw error5;
 }
 async function wrapRequest(state, octokit, request3, options) {
   const limiter = new import_light.default();
-  limiter.on("failed", function(error4, info) {
-    const maxRetries = ~~error4.request.request?.retries;
-    const after = ~~error4.request.request?.retryAfter;
+  limiter.on("failed", function(error5, info) {
+    const maxRetries = ~~error5.request.request?.retries;
+    const after = ~~error5.request.request?.retryAfter;
     options.request.retryCount = info.retryCount + 1;
     if (maxRetries > info.retryCount) {
       return after * state.retryAfterBaseValue;
@@ -37667,11 +37680,11 @@ async function requestWithGraphqlErrorHandling(state, octokit, request3, options
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
-    const error4 = new RequestError(response.data.errors[0].message, 500, {
+    const error5 = new RequestError(response.data.errors[0].message, 500, {
       request: options,
       response
     });
-    return errorRequest(state, octokit, error4, options);
+    return errorRequest(state, octokit, error5, options);
   }
   return response;
 }
@@ -37687,12 +37700,12 @@ function retry(octokit, octokitOptions) {
   );
   const retryPlugin = {
     retry: {
-      retryRequest: (error4, retries, retryAfter) => {
-        error4.request.request = Object.assign({}, error4.request.request, {
+      retryRequest: (error5, retries, retryAfter) => {
+        error5.request.request = Object.assign({}, error5.request.request, {
           retries,
           retryAfter
         });
-        return error4;
+        return error5;
       }
     }
   };
@@ -37739,12 +37752,12 @@ async function doRequest(state, request3, options) {
   const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request3, options);
   if (isGraphQL) {
     const res = await req;
-    if (res.data.errors != null && res.data.errors.some((error4) => error4.type === "RATE_LIMITED")) {
-      const error4 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+    if (res.data.errors != null && res.data.errors.some((error5) => error5.type === "RATE_LIMITED")) {
+      const error5 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
         response: res,
         data: res.data
       });
-      throw error4;
+      throw error5;
     }
   }
   return req;
@@ -37758,7 +37771,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path10) => path10.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path15) => path15.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -37825,19 +37838,19 @@ function throttling(octokit, octokitOptions) {
       "error",
       (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
     );
-    state.retryLimiter.on("failed", async function(error4, info) {
+    state.retryLimiter.on("failed", async function(error5, info) {
       const [state2, request3, options] = info.args;
       const { pathname } = new URL(options.url, "http://github.test");
-      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error4.status !== 401;
-      if (!(shouldRetryGraphQL || error4.status === 403 || error4.status === 429)) {
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error5.status !== 401;
+      if (!(shouldRetryGraphQL || error5.status === 403 || error5.status === 429)) {
         return;
       }
       const retryCount = ~~request3.retryCount;
       request3.retryCount = retryCount;
       options.request.retryCount = retryCount;
       const { wantRetry, retryAfter = 0 } = await (async function() {
-        if (/\bsecondary rate\b/i.test(error4.message)) {
-          const retryAfter2 = Number(error4.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+        if (/\bsecondary rate\b/i.test(error5.message)) {
+          const retryAfter2 = Number(error5.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
           const wantRetry2 = await emitter.trigger(
             "secondary-limit",
             retryAfter2,
@@ -37847,11 +37860,11 @@ function throttling(octokit, octokitOptions) {
           );
           return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
         }
-        if (error4.response.headers != null && error4.response.headers["x-ratelimit-remaining"] === "0" || (error4.response.data?.errors ?? []).some(
+        if (error5.response.headers != null && error5.response.headers["x-ratelimit-remaining"] === "0" || (error5.response.data?.errors ?? []).some(
           (error22) => error22.type === "RATE_LIMITED"
         )) {
           const rateLimitReset = new Date(
-            ~~error4.response.headers["x-ratelimit-reset"] * 1e3
+            ~~error5.response.headers["x-ratelimit-reset"] * 1e3
           ).getTime();
           const retryAfter2 = Math.max(
             // Add one second so we retry _after_ the reset time
@@ -38013,8 +38026,8 @@ function addHook(state, kind, name, hook2) {
   }
   if (kind === "error") {
     hook2 = (method, options) => {
-      return Promise.resolve().then(method.bind(null, options)).catch((error4) => {
-        return orig(error4, options);
+      return Promise.resolve().then(method.bind(null, options)).catch((error5) => {
+        return orig(error5, options);
       });
     };
   }
@@ -38802,8 +38815,8 @@ var init_json_with_bigint = __esm({
         );
         const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
         return denoisedJSON;
-      } catch (error4) {
-        if (error4 instanceof RangeError) {
+      } catch (error5) {
+        if (error5 instanceof RangeError) {
           const convertedJSON = stringifyIteratively(value, replacer, space);
           if (convertedJSON === void 0) return void 0;
           const supportsRawJSON = "rawJSON" in JSON;
@@ -38811,7 +38824,7 @@ var init_json_with_bigint = __esm({
           const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
           return processedJSON.replace(noiseStringify, "$1$2$3");
         }
-        throw error4;
+        throw error5;
       }
     };
     featureCache = /* @__PURE__ */ new Map();
@@ -38924,13 +38937,13 @@ var init_json_with_bigint = __esm({
           serializedData,
           (key2, value, context) => convertMarkedBigIntsReviver(key2, value, context, reviver)
         );
-      } catch (error4) {
-        if (error4 instanceof RangeError) {
+      } catch (error5) {
+        if (error5 instanceof RangeError) {
           const serializedData = serializeBigInts(text);
           const parsed = originalParse(serializedData);
           return applyReviverIteratively(parsed, reviver);
         }
-        throw error4;
+        throw error5;
       }
     };
   }
@@ -38946,8 +38959,8 @@ function isPlainObject2(value) {
   return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
 }
 async function fetchWrapper(requestOptions) {
-  const fetch = requestOptions.request?.fetch || globalThis.fetch;
-  if (!fetch) {
+  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch2) {
     throw new Error(
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
@@ -38963,7 +38976,7 @@ async function fetchWrapper(requestOptions) {
   );
   let fetchResponse;
   try {
-    fetchResponse = await fetch(requestOptions.url, {
+    fetchResponse = await fetch2(requestOptions.url, {
       method: requestOptions.method,
       body,
       redirect: requestOptions.request?.redirect,
@@ -38973,26 +38986,26 @@ async function fetchWrapper(requestOptions) {
       // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
       ...requestOptions.body && { duplex: "half" }
     });
-  } catch (error4) {
+  } catch (error5) {
     let message = "Unknown Error";
-    if (error4 instanceof Error) {
-      if (error4.name === "AbortError") {
-        error4.status = 500;
-        throw error4;
+    if (error5 instanceof Error) {
+      if (error5.name === "AbortError") {
+        error5.status = 500;
+        throw error5;
       }
-      message = error4.message;
-      if (error4.name === "TypeError" && "cause" in error4) {
-        if (error4.cause instanceof Error) {
-          message = error4.cause.message;
-        } else if (typeof error4.cause === "string") {
-          message = error4.cause;
+      message = error5.message;
+      if (error5.name === "TypeError" && "cause" in error5) {
+        if (error5.cause instanceof Error) {
+          message = error5.cause.message;
+        } else if (typeof error5.cause === "string") {
+          message = error5.cause;
         }
       }
     }
     const requestError = new RequestError(message, 500, {
       request: requestOptions
     });
-    requestError.cause = error4;
+    requestError.cause = error5;
     throw requestError;
   }
   const status = fetchResponse.status;
@@ -39271,12 +39284,12 @@ async function hook(token, request3, route, parameters) {
   endpoint2.headers.authorization = withAuthorizationPrefix(token);
   return request3(endpoint2);
 }
-var b64url, sep, jwtRE, isJWT, createTokenAuth;
+var b64url, sep2, jwtRE, isJWT, createTokenAuth;
 var init_dist_bundle6 = __esm({
   "node_modules/@octokit/auth-token/dist-bundle/index.js"() {
     b64url = "(?:[a-zA-Z0-9_-]+)";
-    sep = "\\.";
-    jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
+    sep2 = "\\.";
+    jwtRE = new RegExp(`^${b64url}${sep2}${b64url}${sep2}${b64url}$`);
     isJWT = jwtRE.test.bind(jwtRE);
     createTokenAuth = function createTokenAuth2(token) {
       if (!token) {
@@ -39462,19 +39475,19 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path10 = requestOptions.url.replace(options.baseUrl, "");
+    const path15 = requestOptions.url.replace(options.baseUrl, "");
     return request3(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path10} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path15} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
-    }).catch((error4) => {
-      const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
+    }).catch((error5) => {
+      const requestId = error5.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path10} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path15} - ${error5.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
-      throw error4;
+      throw error5;
     });
   });
 }
@@ -39543,8 +39556,8 @@ function iterator(octokit, route, parameters) {
             }
           }
           return { value: normalizedResponse };
-        } catch (error4) {
-          if (error4.status !== 409) throw error4;
+        } catch (error5) {
+          if (error5.status !== 409) throw error5;
           url = "";
           return {
             value: {
@@ -42088,6 +42101,39 @@ var init_dist_src5 = __esm({
   }
 });
 
+// src/scm/github/bounded.ts
+function fetchWithDeadline(timeoutMs, base = fetch) {
+  return async (input3, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    try {
+      return await base(input3, { ...init, signal });
+    } catch (e) {
+      if (deadline.aborted) throw new Error(`GitHub did not answer within ${timeoutMs / 1e3} s`, { cause: e });
+      throw e;
+    }
+  };
+}
+function retryAfterAsSecondaryLimit(octokit) {
+  octokit.hook.wrap("request", async (request3, options) => {
+    try {
+      return await request3(options);
+    } catch (e) {
+      const error5 = e;
+      const headers = error5.response?.headers ?? {};
+      const limited = error5.status === 429 || error5.status === 403;
+      if (limited && headers["retry-after"] && headers["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error5.message))
+        error5.message = `${error5.message} (secondary rate limit: retry-after ${headers["retry-after"]} s)`;
+      throw e;
+    }
+  });
+}
+var init_bounded = __esm({
+  "src/scm/github/bounded.ts"() {
+    "use strict";
+  }
+});
+
 // src/scm/github/octokit.ts
 function createOctokit(baseUrl, token, options = {}) {
   const unit = options.retryUnitMs ?? 1e3;
@@ -42098,6 +42144,7 @@ function createOctokit(baseUrl, token, options = {}) {
     auth: token,
     baseUrl,
     userAgent: "rollgen",
+    request: { fetch: fetchWithDeadline(options.requestTimeoutMs ?? 3e4) },
     log: redactingLog(token, options.log ?? defaultLog),
     retry: { doNotRetry: DO_NOT_RETRY, retries: options.retries ?? 3, retryAfterBaseValue: unit },
     throttle: {
@@ -42129,8 +42176,9 @@ var init_octokit = __esm({
     init_dist_bundle();
     init_dist_bundle2();
     init_dist_src5();
+    init_bounded();
     init_errors2();
-    RollgenOctokit = Octokit2.plugin(retry, throttling);
+    RollgenOctokit = Octokit2.plugin(retry, retryAfterAsSecondaryLimit, throttling);
     DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
     UNPACED = { key: () => ({ schedule: (_opts, job) => job() }) };
   }
@@ -42217,22 +42265,22 @@ async function mergePullRequest(gh, number, req) {
       merge_method: req.method,
       commit_title: req.title
     });
-  } catch (error4) {
-    const status = statusOf2(error4);
+  } catch (error5) {
+    const status = statusOf2(error5);
     if (status !== 409 && await mergedWithHead(gh, number, req.sha)) return;
     if (status === 409)
       throw new ScmError(
         action,
         status,
-        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error5)}; not merged`
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
-        `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`
+        `GitHub says it is not mergeable (${messageOf(error5)}): conflicts, required reviews or checks`
       );
-    throw error4;
+    throw error5;
   }
 }
 async function mergedWithHead(gh, number, sha2) {
@@ -42248,9 +42296,9 @@ async function createComment(gh, number, body) {
   const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: { retries: 0 } });
   try {
     await post();
-  } catch (error4) {
-    const status = statusOf2(error4);
-    if (status !== void 0 && status < 500) throw error4;
+  } catch (error5) {
+    const status = statusOf2(error5);
+    if (status !== void 0 && status < 500) throw error5;
     const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
       owner,
       repo,
@@ -42305,8 +42353,8 @@ function createGitHubScm(connection, options = {}) {
   const guard = async (action, work) => {
     try {
       return await work();
-    } catch (error4) {
-      throw toScmError(`${action} in ${owner}/${repo}`, error4, connection.token);
+    } catch (error5) {
+      throw toScmError(`${action} in ${owner}/${repo}`, error5, connection.token);
     }
   };
   return {
@@ -42364,24 +42412,24 @@ var NOT_MANIFESTS = /* @__PURE__ */ new Set(["rollgen.yaml", "rollgen-status.yam
 function readAppSource(dir, cwd) {
   const root = realDir(dir);
   const diagnostics = [];
-  const files = readDir(root, root, cwd, diagnostics, 0);
+  const files = readDir(root, root, cwd, diagnostics, [root]);
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return files;
 }
-function readDir(dir, root, cwd, out, depth) {
-  if (depth > 10) throw new IoError(dir, "kustomization resources nest more than 10 levels deep");
+function readDir(dir, root, cwd, out, chain) {
+  if (chain.length > 11) throw new IoError(dir, "kustomization resources nest more than 10 levels deep");
   const kustomization = KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
   if (!kustomization) {
     const names = fs.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !NOT_MANIFESTS.has(n)).sort();
     return names.map((n) => readInside(path.join(dir, n), root, cwd, out)).filter((f) => f !== void 0);
   }
-  return resourcesOf(kustomization, root, cwd, out).flatMap((entry) => {
-    if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, depth + 1);
+  return resourcesOf(kustomization, root, cwd, out, chain).flatMap((entry) => {
+    if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, [...chain, fs.realpathSync(entry)]);
     const file = readInside(entry, root, cwd, out);
     return file ? [file] : [];
   });
 }
-function resourcesOf(file, root, cwd, out) {
+function resourcesOf(file, root, cwd, out, chain) {
   const text = fs.readFileSync(file, "utf8");
   const lc = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lc });
@@ -42402,6 +42450,9 @@ function resourcesOf(file, root, cwd, out) {
       });
     } else if (!fs.existsSync(target)) {
       out.push({ file: shown, ...pos, message: `resource "${value}" does not exist`, severity: "error" });
+    } else if (chain.includes(fs.realpathSync(target))) {
+      const message = `resource "${value}" includes itself (a kustomization that lists it); remove the entry`;
+      out.push({ file: shown, ...pos, message, severity: "error" });
     } else entries.push(target);
   }
   return entries;
@@ -42441,22 +42492,22 @@ async function readStdin(stream = process.stdin) {
   return [{ path: "<stdin>", text: Buffer.concat(chunks).toString("utf8") }];
 }
 
-// src/run/run.ts
+// src/dispatch.ts
 init_errors();
 init_errors();
 
 // src/flow/command-pr.ts
 init_errors();
 
-// src/run/apps.ts
-var fs4 = __toESM(require("fs"));
-var path4 = __toESM(require("path"));
+// src/app/inputs.ts
+var fs7 = __toESM(require("fs"));
+var path7 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/config.ts
-var fs2 = __toESM(require("fs"));
-var path2 = __toESM(require("path"));
+var fs3 = __toESM(require("fs"));
+var path3 = __toESM(require("path"));
 init_errors();
 
 // src/model/kube.ts
@@ -42497,7 +42548,7 @@ function describeGate(gate) {
   }
 }
 
-// src/render/track.ts
+// src/model/track.ts
 var defaultTrackLabel = { key: "rollgen.dev/track", stable: "stable", canary: "canary" };
 var SYNC_WAVE = "argocd.argoproj.io/sync-wave";
 var SYNC_OPTIONS = "argocd.argoproj.io/sync-options";
@@ -42563,22 +42614,22 @@ function dedupe(list3) {
   });
 }
 function describe(e, doc) {
-  const path10 = pointerToPath(e.instancePath, doc.value);
+  const path15 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path10, key2), path10, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path15, key2), path15, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path10.length > 0) {
-    const parent = path10.slice(0, -1);
-    const key2 = String(path10[path10.length - 1]);
+  if (e.keyword === "false schema" && path15.length > 0) {
+    const parent = path15.slice(0, -1);
+    const key2 = String(path15[path15.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path10), path10, explain(e, valueAt(doc.value, path10)));
+  return located(doc.locate(path15), path15, explain(e, valueAt(doc.value, path15)));
 }
-function located(origin, path10, text) {
-  const where2 = formatPath(path10);
+function located(origin, path15, text) {
+  const where2 = formatPath(path15);
   return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -42647,15 +42698,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path10 = [];
+  const path15 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path10.push(segment);
+    path15.push(segment);
     node = child(node, segment);
   }
-  return path10;
+  return path15;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -42664,8 +42715,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path10) {
-  return path10.reduce(child, root);
+function valueAt(root, path15) {
+  return path15.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -42680,14 +42731,60 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path10) {
-  return path10.map(
+function formatPath(path15) {
+  return path15.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
 
 // src/yaml/parse.ts
+var import_yaml3 = __toESM(require_dist());
+
+// src/yaml/node-checks.ts
 var import_yaml2 = __toESM(require_dist());
+var MAX_DEPTH = 100;
+var CORE_TAGS = new Set(
+  ["str", "int", "float", "bool", "null", "map", "seq", "merge"].map((t) => `tag:yaml.org,2002:${t}`)
+);
+function checkNodes(doc, file, lc, text) {
+  const out = [];
+  const at = (node, message, offset = node.range?.[0]) => {
+    const p = offset !== void 0 ? lc.linePos(offset) : { line: 1, col: 1 };
+    out.push({ file, line: p.line, col: p.col, message, severity: "error" });
+  };
+  const stack = [{ node: doc.contents, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop();
+    if (!node || (0, import_yaml2.isAlias)(node) || !((0, import_yaml2.isScalar)(node) || (0, import_yaml2.isCollection)(node))) continue;
+    if (node.tag && !CORE_TAGS.has(node.tag))
+      at(
+        node,
+        `tag ${node.tag} is not plain YAML: Kubernetes and kustomize read only strings, numbers, booleans, null, maps and lists; remove the tag`,
+        tagOffset(text, node.range?.[0])
+      );
+    if (!(0, import_yaml2.isCollection)(node)) continue;
+    if (depth >= MAX_DEPTH) {
+      at(node, `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`);
+      return out;
+    }
+    for (const item of [...node.items].reverse()) {
+      if ((0, import_yaml2.isPair)(item)) {
+        if ((0, import_yaml2.isMap)(node) && (0, import_yaml2.isCollection)(item.key))
+          at(item.key, "a map key that is itself a map or a list; Kubernetes keys are strings");
+        stack.push({ node: item.value, depth: depth + 1 });
+        if ((0, import_yaml2.isScalar)(item.key)) stack.push({ node: item.key, depth: depth + 1 });
+      } else stack.push({ node: item, depth: depth + 1 });
+    }
+  }
+  return out;
+}
+function tagOffset(text, valueStart) {
+  if (valueStart === void 0) return void 0;
+  const bang = text.lastIndexOf("!", valueStart);
+  return bang >= 0 && !text.slice(bang, valueStart).includes("\n") ? bang - (text[bang - 1] === "!" ? 1 : 0) : valueStart;
+}
+
+// src/yaml/parse.ts
 var MAX_FILE_BYTES = 4 * 1024 * 1024;
 var MAX_ALIAS_COUNT = 100;
 var MAX_DOCUMENTS_PER_FILE = 1e3;
@@ -42705,9 +42802,9 @@ function parseYamlStream(file, text) {
       ]
     };
   }
-  const lineCounter = new import_yaml2.LineCounter();
-  const parsed = (0, import_yaml2.parseAllDocuments)(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
-  const docs = Array.isArray(parsed) ? parsed : [];
+  const lineCounter = new import_yaml3.LineCounter();
+  const docs = parseDocuments(text, lineCounter);
+  if (!docs) return { documents: [], diagnostics: [error(file, 1, 1, TOO_DEEP)] };
   if (docs.length > MAX_DOCUMENTS_PER_FILE) {
     return {
       documents: [],
@@ -42718,8 +42815,9 @@ function parseYamlStream(file, text) {
   const diagnostics = [];
   docs.forEach((doc, index) => {
     const problems = doc.errors.map(
-      (e) => error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, firstLine(e.message))
+      (e) => error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, tooDeep(e) ? TOO_DEEP : firstLine(e.message))
     );
+    problems.push(...checkNodes(doc, file, lineCounter, text));
     if (problems.length > 0) {
       diagnostics.push(...problems);
       return;
@@ -42730,11 +42828,31 @@ function parseYamlStream(file, text) {
   });
   return { documents, diagnostics };
 }
+var TOO_DEEP = `nested too deeply to read; no Kubernetes object nests more than ${MAX_DEPTH} levels`;
+function tooDeep(e) {
+  return e instanceof RangeError || /Maximum call stack/.test(e.message);
+}
+function parseDocuments(text, lineCounter) {
+  try {
+    const parsed = (0, import_yaml3.parseAllDocuments)(text, {
+      lineCounter,
+      prettyErrors: true,
+      uniqueKeys: true,
+      strict: true,
+      merge: true,
+      logLevel: "error"
+    });
+    return Array.isArray(parsed) ? parsed : [];
+  } catch (e) {
+    if (e instanceof Error && tooDeep(e)) return void 0;
+    throw e;
+  }
+}
 function toJs(doc, file, lc, out) {
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
-    const pos = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? lc.linePos(doc.contents.range[0]) : { line: 1, col: 1 };
+    const pos = doc.contents && (0, import_yaml3.isNode)(doc.contents) && doc.contents.range ? lc.linePos(doc.contents.range[0]) : { line: 1, col: 1 };
     out.push(
       error(
         file,
@@ -42751,17 +42869,17 @@ function makeDocument(file, index, value, doc, lc, text) {
     const p = lc.linePos(offset);
     return { file, line: p.line, col: p.col };
   };
-  const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path10) => {
-    for (let n = path10.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path10.slice(0, n), true);
-      if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
+  const rootOffset = doc.contents && (0, import_yaml3.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
+  const locate2 = (path15) => {
+    for (let n = path15.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path15.slice(0, n), true);
+      if ((0, import_yaml3.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path10) => {
-    const node = doc.getIn(path10, true);
-    if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
+  const locateBlockText = (path15) => {
+    const node = doc.getIn(path15, true);
+    if (!(0, import_yaml3.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
   return { file, index, value, origin: at(rootOffset), locate: locate2, locateBlockText };
@@ -42779,18 +42897,101 @@ function firstLine(message) {
   return message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
 }
 
+// src/io/confine.ts
+var fs2 = __toESM(require("fs"));
+var path2 = __toESM(require("path"));
+function realPathOf(p) {
+  const abs = path2.resolve(p);
+  if (fs2.existsSync(abs)) return fs2.realpathSync(abs);
+  const parent = path2.dirname(abs);
+  return parent === abs ? abs : path2.join(realPathOf(parent), path2.basename(abs));
+}
+function isInside2(child2, root) {
+  const rel = path2.relative(root, child2);
+  return rel === "" || !rel.startsWith(`..${path2.sep}`) && rel !== ".." && !path2.isAbsolute(rel);
+}
+function confinePattern(root, written, field, at) {
+  const lexical = path2.resolve(root, written.replace(/\{name\}/g, "x"));
+  if (path2.isAbsolute(written) || !isInside2(lexical, root))
+    return [error2(at, `${field} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
+  return [];
+}
+function confinePath(root, p, field, at) {
+  const real = realPathOf(p);
+  if (isInside2(real, realPathOf(root))) return [];
+  return [
+    error2(at, `${field} ${path2.relative(root, p) || "."} leads outside the repository (to ${real}) through a link`)
+  ];
+}
+function outputOverlaps(apps) {
+  const problems = [];
+  for (const a of apps) {
+    if (!a.output) continue;
+    const out = realPathOf(a.output);
+    for (const b of apps) {
+      const src = realPathOf(b.source);
+      const whose = a === b ? "its own source" : `the source of app ${b.name}`;
+      if (out === src) problems.push(`app ${a.name}: the output is ${whose}; write the output to its own directory`);
+      else if (isInside2(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
+      else if (isInside2(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
+    }
+  }
+  return problems;
+}
+function error2(at, message) {
+  return { ...at, message, severity: "error" };
+}
+
+// src/io/config-confine.ts
+var APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+function confineApps(root, entries, locate2, out, expand2) {
+  const apps = entries.flatMap((e, i) => {
+    const at = (field) => locate2(["apps", i, field]);
+    const written = [
+      ...confinePattern(root, String(e.source), "source", at("source")),
+      ...confinePattern(root, String(e.output), "output", at("output"))
+    ];
+    out.push(...written);
+    if (written.length > 0) return [];
+    const expanded = expand2(e, i);
+    for (const a of expanded.filter((x) => !APP_NAME.test(x.name)))
+      out.push({
+        ...at("source"),
+        message: `app name ${JSON.stringify(a.name)} (from its directory) is not a DNS label; rename the directory or set name:`,
+        severity: "error"
+      });
+    for (const a of expanded)
+      out.push(
+        ...confinePath(root, a.source, "source", at("source")),
+        ...confinePath(root, a.output, "output", at("output"))
+      );
+    return expanded;
+  });
+  for (const message of outputOverlaps(apps)) out.push({ ...locate2(["apps"]), message, severity: "error" });
+  return apps;
+}
+function confineTemplates(root, pr, locate2) {
+  return ["titleTemplate", "bodyTemplate"].flatMap((field) => {
+    const written = pr[field];
+    if (typeof written !== "string") return [];
+    const at = locate2(["pr", field]);
+    const lexical = confinePattern(root, written, `pr.${field}`, at);
+    return lexical.length > 0 ? lexical : confinePath(root, `${root}/${written}`, `pr.${field}`, at);
+  });
+}
+
 // src/io/config.ts
 var CONFIG_FILE = "rollgen.yaml";
 function findConfig(dir) {
-  for (let d = path2.resolve(dir); ; d = path2.dirname(d)) {
-    const candidate = path2.join(d, CONFIG_FILE);
-    if (fs2.existsSync(candidate)) return candidate;
-    if (path2.dirname(d) === d) return void 0;
+  for (let d = path3.resolve(dir); ; d = path3.dirname(d)) {
+    const candidate = path3.join(d, CONFIG_FILE);
+    if (fs3.existsSync(candidate)) return candidate;
+    if (path3.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
-  const shown = path2.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown, fs2.readFileSync(file, "utf8"));
+  const shown = path3.relative(cwd, file) || file;
+  const { documents, diagnostics } = parseYamlStream(shown, fs3.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
@@ -42805,16 +43006,24 @@ function readConfig(file, cwd) {
     ]);
   const problems = validateSchema("rollgen-config", doc);
   if (problems.length > 0) throw new InputError(problems);
-  const root = path2.dirname(file);
+  const root = path3.dirname(file);
   const out = [];
   const entries = doc.value.apps;
-  const apps = entries.flatMap((e, i) => expandApp(root, e, () => doc.locate(["apps", i]), out));
+  const apps = confineApps(
+    root,
+    entries,
+    doc.locate,
+    out,
+    (e, i) => expandApp(root, e, () => doc.locate(["apps", i]), out)
+  );
   checkUniqueNames(apps, doc.locate(["apps"]), out);
+  const pr = doc.value.pr ?? {};
+  out.push(...confineTemplates(root, pr, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps, pr: prConfig(root, doc.value.pr ?? {}) };
+  return { file, root, apps, pr: prConfig(root, pr) };
 }
 function prConfig(root, pr) {
-  const at = (p) => typeof p === "string" ? path2.resolve(root, p) : void 0;
+  const at = (p) => typeof p === "string" ? path3.resolve(root, p) : void 0;
   return {
     ...typeof pr.base === "string" ? { base: pr.base } : {},
     ...at(pr.titleTemplate) ? { titleTemplate: at(pr.titleTemplate) } : {},
@@ -42825,17 +43034,17 @@ function prConfig(root, pr) {
 }
 function expandApp(root, e, at, out) {
   const source = String(e.source);
-  const dirs = source.includes("*") ? globDirs(root, source) : [path2.resolve(root, source)];
+  const dirs = source.includes("*") ? globDirs(root, source) : [path3.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...e.gates } : defaultGatePolicy;
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
   return dirs.map((dir) => {
-    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path2.basename(dir);
+    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path3.basename(dir);
     const removal = e.removal === "two-commits" ? "two-commits" : "one-commit";
     return {
       name,
       source: dir,
-      output: path2.resolve(root, String(e.output).replace(/\{name\}/g, name)),
+      output: path3.resolve(root, String(e.output).replace(/\{name\}/g, name)),
       gates,
       track,
       removal
@@ -42849,10 +43058,10 @@ function globDirs(root, pattern) {
       `^${segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`
     );
     current = current.flatMap(
-      (dir) => !segment.includes("*") && !segment.includes("?") ? [path2.join(dir, segment)].filter((p) => fs2.existsSync(p)) : fs2.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith(".")).sort().map((n) => path2.join(dir, n))
+      (dir) => !segment.includes("*") && !segment.includes("?") ? [path3.join(dir, segment)].filter((p) => fs3.existsSync(p)) : fs3.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith(".")).sort().map((n) => path3.join(dir, n))
     );
   }
-  return current.filter((p) => fs2.statSync(p).isDirectory());
+  return current.filter((p) => fs3.statSync(p).isDirectory());
 }
 function checkUniqueNames(apps, at, out) {
   const seen = /* @__PURE__ */ new Set();
@@ -42864,37 +43073,219 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs3 = __toESM(require("fs"));
-var path3 = __toESM(require("path"));
+var fs6 = __toESM(require("fs"));
+var path6 = __toESM(require("path"));
 init_errors();
+
+// src/io/fs-safe.ts
+var fs4 = __toESM(require("fs"));
+var path4 = __toESM(require("path"));
+init_errors();
+var FILE_MODE = 420;
+var DIR_MODE = 493;
+var NO_FOLLOW = fs4.constants.O_NOFOLLOW ?? 0;
+function writeNewFile(file, content) {
+  const fd = fs4.openSync(
+    file,
+    fs4.constants.O_WRONLY | fs4.constants.O_CREAT | fs4.constants.O_EXCL | NO_FOLLOW,
+    FILE_MODE
+  );
+  try {
+    fs4.writeFileSync(fd, content);
+    fs4.fchmodSync(fd, FILE_MODE);
+    fs4.fsyncSync(fd);
+  } finally {
+    fs4.closeSync(fd);
+  }
+}
+function makeDirs(dir) {
+  const created = fs4.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  if (created)
+    for (let d = dir; ; d = path4.dirname(d)) {
+      fs4.chmodSync(d, DIR_MODE);
+      if (d === created || path4.dirname(d) === d) break;
+    }
+  return created;
+}
+function removeFile(file) {
+  const stat = fs4.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return;
+  if (stat.isDirectory()) throw new IoError(file, "is a directory where rollgen owns a file; move it away");
+  fs4.unlinkSync(file);
+}
+function fsyncDir(dir) {
+  const fd = fs4.openSync(dir, "r");
+  try {
+    fs4.fsyncSync(fd);
+  } finally {
+    fs4.closeSync(fd);
+  }
+}
+function checkNotLink(dir) {
+  const stat = fs4.lstatSync(dir, { throwIfNoEntry: false });
+  if (stat?.isSymbolicLink())
+    throw new InputError([], `${dir}: is a symbolic link; rollgen writes outputs only into real directories`);
+  if (stat && !stat.isDirectory()) throw new InputError([], `${dir}: the output is not a directory`);
+}
+
+// src/io/output-journal.ts
+var fs5 = __toESM(require("fs"));
+var path5 = __toESM(require("path"));
+init_errors();
+
+// src/model/file-name.ts
+function isPlainFileName(name) {
+  return name.length <= 255 && /^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(name) && !name.includes("..");
+}
+
+// src/io/crash-points.ts
+var hits = 0;
+function crashPoint(name) {
+  const at = process.env.ROLLGEN_TEST_CRASH_AT;
+  if (!at) return;
+  hits += 1;
+  if (at !== String(hits) && at !== name) return;
+  process.stderr.write(`crash point ${hits}: ${name}
+`);
+  process.kill(process.pid, "SIGKILL");
+}
+
+// src/io/output-journal.ts
+var TXN_DIR = ".rollgen-txn";
+var JOURNAL = "journal";
+function commitFiles(dir, files, remove) {
+  const txn = path5.join(dir, TXN_DIR);
+  fs5.rmSync(txn, { recursive: true, force: true });
+  makeDirs(txn);
+  crashPoint("stage-dir");
+  const write = files.map((f, i) => {
+    writeNewFile(path5.join(txn, String(i)), f.content);
+    crashPoint("stage-file");
+    return { staged: String(i), name: f.path };
+  });
+  const journal = { write, remove: remove.filter((r) => !files.some((f) => f.path === r)) };
+  writeNewFile(path5.join(txn, `${JOURNAL}.tmp`), JSON.stringify(journal));
+  crashPoint("journal-staged");
+  fs5.renameSync(path5.join(txn, `${JOURNAL}.tmp`), path5.join(txn, JOURNAL));
+  fsyncDir(txn);
+  crashPoint("journal-committed");
+  applyJournal(dir, journal);
+  finish(dir);
+}
+function recoverOutput(dir) {
+  const txn = path5.join(dir, TXN_DIR);
+  const stat = fs5.lstatSync(txn, { throwIfNoEntry: false });
+  if (!stat) return "none";
+  const journal = stat.isDirectory() ? pendingChanges(dir) : void 0;
+  if (!journal) {
+    fs5.rmSync(txn, { recursive: true, force: true });
+    return "discarded";
+  }
+  applyJournal(dir, journal);
+  finish(dir);
+  return "completed";
+}
+function pendingChanges(dir) {
+  const file = path5.join(dir, TXN_DIR, JOURNAL);
+  const stat = fs5.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return void 0;
+  const shown = path5.join(path5.basename(dir), TXN_DIR, JOURNAL);
+  let journal;
+  try {
+    if (stat.isFile()) journal = JSON.parse(fs5.readFileSync(file, "utf8"));
+  } catch {
+    journal = void 0;
+  }
+  if (!journal || !wellFormed(journal))
+    throw new InputError([
+      {
+        file: shown,
+        line: 1,
+        col: 1,
+        message: `is not a journal rollgen wrote; delete ${TXN_DIR} (the output's files are the state before the interrupted run)`,
+        severity: "error"
+      }
+    ]);
+  return journal;
+}
+function stagedPath(dir, journal, name) {
+  const entry = journal?.write.find((w) => w.name === name);
+  const staged = entry && path5.join(dir, TXN_DIR, entry.staged);
+  return staged && fs5.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path5.join(dir, name);
+}
+function wellFormed(j) {
+  return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
+}
+function applyJournal(dir, journal) {
+  for (const w of journal.write) {
+    const staged = path5.join(dir, TXN_DIR, w.staged);
+    if (!fs5.lstatSync(staged, { throwIfNoEntry: false })) continue;
+    fs5.renameSync(staged, path5.join(dir, w.name));
+    crashPoint("apply-file");
+  }
+  for (const name of journal.remove) {
+    removeFile(path5.join(dir, name));
+    crashPoint("remove-file");
+  }
+  fsyncDir(dir);
+}
+function finish(dir) {
+  const txn = path5.join(dir, TXN_DIR);
+  fs5.rmSync(path5.join(txn, JOURNAL), { force: true });
+  crashPoint("journal-removed");
+  fs5.rmSync(txn, { recursive: true, force: true });
+  crashPoint("staging-removed");
+}
+function checkTargets(dir, names) {
+  for (const name of names) {
+    if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
+    const stat = fs5.lstatSync(path5.join(dir, name), { throwIfNoEntry: false });
+    if (stat?.isDirectory())
+      throw new IoError(path5.join(dir, name), "is a directory where rollgen writes a file; move it away");
+  }
+}
+
+// src/io/output-dir.ts
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs3.existsSync(dir)) return { files: [] };
-  const names = fs3.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
-  return {
-    files: names.map((n) => ({
-      path: path3.relative(cwd, path3.join(dir, n)) || n,
-      text: fs3.readFileSync(path3.join(dir, n), "utf8")
-    }))
-  };
+  if (!dir || !fs6.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
+  checkNotLink(dir);
+  const journal = pendingChanges(dir);
+  const names = new Set(fs6.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
+  for (const w of journal?.write ?? []) names.add(w.name);
+  for (const r of journal?.remove ?? []) names.delete(r);
+  const problems = [];
+  const files = [...names].sort(compareCodePoints).flatMap((n) => {
+    const shown = path6.relative(cwd, path6.join(dir, n)) || n;
+    const source = stagedPath(dir, journal, n);
+    const stat = fs6.lstatSync(source);
+    if (stat.isFile()) return [{ path: shown, text: fs6.readFileSync(source, "utf8") }];
+    const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
+    problems.push({
+      file: shown,
+      line: 1,
+      col: 1,
+      message: `is ${what}; rollgen reads and writes no links in the output: replace it with a file`,
+      severity: "error"
+    });
+    return [];
+  });
+  if (problems.length > 0) throw new InputError(problems);
+  return { files };
+}
+function compareCodePoints(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 function writeOutputDir(dir, files, remove) {
-  const parent = path3.dirname(path3.resolve(dir));
-  const stage = path3.join(parent, `.${path3.basename(dir)}.rollgen-${process.pid}`);
-  const backup = `${stage}.old`;
   try {
-    fs3.mkdirSync(parent, { recursive: true });
-    fs3.rmSync(stage, { recursive: true, force: true });
-    if (fs3.existsSync(dir)) fs3.cpSync(dir, stage, { recursive: true });
-    else fs3.mkdirSync(stage);
-    for (const name of remove) fs3.rmSync(path3.join(stage, name), { force: true });
-    for (const f of files) fs3.writeFileSync(path3.join(stage, f.path), f.content);
-    if (fs3.existsSync(dir)) fs3.renameSync(dir, backup);
-    fs3.renameSync(stage, dir);
-    fs3.rmSync(backup, { recursive: true, force: true });
+    checkNotLink(dir);
+    checkTargets(dir, [...files.map((f) => f.path), ...remove]);
+    commitFiles(dir, files, remove);
   } catch (e) {
-    if (!fs3.existsSync(dir) && fs3.existsSync(backup)) fs3.renameSync(backup, dir);
-    fs3.rmSync(stage, { recursive: true, force: true });
-    throw new IoError(dir, `could not write the output; it is unchanged (${e.message})`, { cause: e });
+    if (e instanceof IoError || e instanceof InputError) throw e;
+    const committed = pendingChanges(dir) !== void 0;
+    if (!committed) fs6.rmSync(path6.join(dir, TXN_DIR), { recursive: true, force: true });
+    const state = committed ? "the next rollgen run completes it" : "it is unchanged";
+    throw new IoError(dir, `could not write the output; ${state} (${e.message})`, { cause: e });
   }
 }
 
@@ -42936,7 +43327,7 @@ var ResourceSet = class _ResourceSet {
   }
 };
 
-// generators/types.ts
+// src/contract/generator.ts
 function defineGenerator(generator) {
   return generator;
 }
@@ -42944,7 +43335,10 @@ function defineGenerator(generator) {
 // generators/aliyun-alb/check.ts
 init_diagnostics();
 
-// generators/ingress-nginx/ingress.ts
+// generators/_kit/canary-ingress.ts
+init_diagnostics();
+
+// generators/_kit/ingress.ts
 function ingressSpec(obj2) {
   return isObject(obj2.spec) ? obj2.spec : {};
 }
@@ -42956,8 +43350,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path10) {
-  const backend2 = isObject(path10.backend) ? path10.backend : {};
+function backendService(path15) {
+  const backend2 = isObject(path15.backend) ? path15.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -42996,6 +43390,48 @@ function isCanaryIngress(obj2, prefix) {
 }
 function findIngress(resources, name, namespace) {
   return resources.find("Ingress", name, namespace);
+}
+
+// generators/_kit/canary-ingress.ts
+function canaryIngressName(stableIngress2) {
+  return `${stableIngress2}-canary`;
+}
+function canaryIngressOf(stable, stableService, canaryService, metadata) {
+  const rules = canaryRules(stable, stableService, canaryService);
+  if (rules.length === 0)
+    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
+  const spec = ingressSpec(stable);
+  return {
+    apiVersion: stable.apiVersion,
+    kind: stable.kind,
+    metadata,
+    spec: {
+      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
+      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
+      rules
+    }
+  };
+}
+function noPathToStable(source, stableService) {
+  if (ingressPaths(source.object).some((p) => p.service === stableService)) return void 0;
+  return diagnosticAt(
+    source.origin,
+    `Ingress "${source.object.metadata.name}" has no path whose backend is the stable Service "${stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
+  );
+}
+function canaryRules(stable, stableService, canaryService) {
+  const out = [];
+  for (const rule of ingressRules(stable)) {
+    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
+    if (paths.length === 0) continue;
+    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
+  }
+  return out;
+}
+function retarget(path15, service) {
+  const copy = cloneJson(path15);
+  copy.backend.service.name = service;
+  return copy;
 }
 
 // generators/aliyun-alb/annotations.ts
@@ -43261,14 +43697,8 @@ function checkIngress(ctx, source) {
       )
     ];
   const out = [];
-  if (!ingressPaths(obj2).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   if (readOrder(obj2) === void 0) {
     out.push(
       diagnosticAt(
@@ -43328,6 +43758,57 @@ function matchFeatures(match, n) {
   return out;
 }
 
+// src/model/values.ts
+var obj = (v) => isObject(v) ? v : {};
+var arr = (v) => Array.isArray(v) ? v : [];
+var str = (v) => typeof v === "string" ? v : void 0;
+var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
+function stringMap(v) {
+  const out = {};
+  for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
+  return out;
+}
+function parseAmount(v) {
+  if (typeof v === "number") return { count: v };
+  if (typeof v !== "string") return void 0;
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
+  if (m) return { percent: Number(m[1]) };
+  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
+}
+function parsePercent(v) {
+  const a = parseAmount(v);
+  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
+}
+var KRUISE_COOKIE_HEADER = "canary-by-cookie";
+function kruiseMatch(v) {
+  const m = obj(v);
+  const headers = [];
+  const cookies = [];
+  for (const h of arr(m.headers).map(valueMatch)) {
+    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
+    else headers.push(h);
+  }
+  const path15 = isObject(m.path) ? {
+    type: str(m.path.type) ?? "PathPrefix",
+    value: str(m.path.value) ?? "/"
+  } : void 0;
+  return { headers, queryParams: arr(m.queryParams).map(valueMatch), cookies, ...path15 ? { path: path15 } : {} };
+}
+function valueMatch(v) {
+  const m = obj(v);
+  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
+}
+function headerModifier(v) {
+  if (!isObject(v)) return void 0;
+  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
+  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
+}
+
+// generators/_kit/ingress-inputs.ts
+function kruiseIngressInput(...classTypes) {
+  return { classTypes, options: (ingress) => ({ ingresses: [str(ingress.name) ?? ""] }) };
+}
+
 // generators/aliyun-alb/options.schema.json
 var options_schema_default = {
   $id: "aliyun-alb-options",
@@ -43353,243 +43834,8 @@ var options_schema_default = {
   $schema: "http://json-schema.org/draft-07/schema#"
 };
 
-// generators/ingress-nginx/features.ts
-function unsupportedFeatures2(traffic2) {
-  const out = [...stateFeatures(traffic2)];
-  traffic2.matches.forEach((match, i) => out.push(...matchFeatures2(match, i + 1)));
-  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
-  if (headerMatches > 1) {
-    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
-  }
-  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
-  if (cookieMatches > 1) {
-    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
-  }
-  return out;
-}
-function stateFeatures(traffic2) {
-  const out = [];
-  if (!Number.isInteger(traffic2.weight)) {
-    out.push(
-      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
-    );
-  }
-  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
-    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
-  }
-  if (traffic2.headerRoutes.length > 0) {
-    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
-    out.push(
-      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
-    );
-  }
-  if (traffic2.mirrorRoutes.length > 0) {
-    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
-    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
-  }
-  if (traffic2.requestHeaderModifier) {
-    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
-  }
-  return out;
-}
-function matchFeatures2(match, n) {
-  const conditions = describeConditions(match);
-  const out = [];
-  if (conditions.length === 0) {
-    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
-  } else if (conditions.length > 1) {
-    out.push(
-      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`
-    );
-  }
-  for (const q of match.queryParams)
-    out.push(`match ${n}: ${describe2("query parameter", q)} (ingress-nginx cannot match query parameters)`);
-  if (match.path)
-    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
-  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
-  for (const h of match.headers) {
-    if (h.type === "Prefix")
-      out.push(
-        `match ${n}: ${describe2("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
-      );
-  }
-  for (const c of match.cookies) {
-    if (c.type !== "Exact" || c.value !== "always") {
-      out.push(
-        `match ${n}: ${describe2("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
-      );
-    }
-  }
-  return out;
-}
-function describeConditions(match) {
-  return [
-    ...match.headers.map((h) => describe2("header", h)),
-    ...match.cookies.map((c) => describe2("cookie", c)),
-    ...match.queryParams.map((q) => describe2("query", q)),
-    ...match.path ? [`path ${match.path.value}`] : [],
-    ...match.method ? [`method ${match.method}`] : []
-  ];
-}
-function describe2(what, m) {
-  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
-  return `${what} ${m.name}${op2}${m.value}`;
-}
-
-// generators/ingress-nginx/options.schema.json
-var options_schema_default2 = {
-  $id: "ingress-nginx-options",
-  title: "ingress-nginx generator options",
-  type: "object",
-  additionalProperties: false,
-  required: [
-    "ingresses",
-    "annotationPrefix",
-    "additionalIngressAnnotations",
-    "canaryIngressAnnotations"
-  ],
-  properties: {
-    ingresses: {
-      type: "array",
-      minItems: 1,
-      uniqueItems: true,
-      items: {
-        type: "string",
-        minLength: 1,
-        maxLength: 253
-      }
-    },
-    annotationPrefix: {
-      type: "string",
-      minLength: 1,
-      pattern: "^[^/]+$",
-      default: "nginx.ingress.kubernetes.io"
-    },
-    additionalIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressName: {
-      enum: [
-        "suffix",
-        "argo"
-      ]
-    }
-  },
-  $schema: "http://json-schema.org/draft-07/schema#"
-};
-
-// generators/ingress-nginx/options.ts
-function canaryIngressName(stableIngress2) {
-  return `${stableIngress2}-canary`;
-}
-function annotationKey(prefix, name) {
-  return `${prefix}/${name}`;
-}
-function isCanaryKey(prefix, key2) {
-  return key2.startsWith(annotationKey(prefix, "canary"));
-}
-function stepOwnedKeys(prefix) {
-  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
-}
-function userAnnotations(options) {
-  const out = {};
-  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
-    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
-  }
-  return { ...out, ...options.canaryIngressAnnotations };
-}
-
-// generators/ingress-nginx/render.ts
-function render(ctx, traffic2) {
-  const unsupported = unsupportedFeatures2(traffic2);
-  if (unsupported.length > 0) {
-    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
-  }
-  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
-  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
-  return ctx.options.ingresses.map((name) => {
-    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
-    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return canaryIngress(ctx, source.object, canary);
-  });
-}
-function canaryAnnotations(prefix, traffic2) {
-  const key2 = (name) => annotationKey(prefix, name);
-  const out = { [key2("canary")]: "true" };
-  if (traffic2.weight > 0) {
-    out[key2("canary-weight")] = String(traffic2.weight);
-    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
-  }
-  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
-  if (header2) {
-    out[key2("canary-by-header")] = header2.name;
-    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
-  }
-  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
-  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
-  return out;
-}
-function canaryIngress(ctx, stable, canary) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable, ctx.options, canary));
-}
-function canaryIngressOf(stable, stableService, canaryService, metadata) {
-  const rules = canaryRules(stable, stableService, canaryService);
-  if (rules.length === 0)
-    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
-  const spec = ingressSpec(stable);
-  return {
-    apiVersion: stable.apiVersion,
-    kind: stable.kind,
-    metadata,
-    spec: {
-      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
-      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
-      rules
-    }
-  };
-}
-function canaryMetadata(stable, options, canary) {
-  const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
-  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
-  const annotations = Object.fromEntries(
-    Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-  );
-  return {
-    name: canaryIngressName(meta.name),
-    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
-    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations
-  };
-}
-function canaryRules(stable, stableService, canaryService) {
-  const out = [];
-  for (const rule of ingressRules(stable)) {
-    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
-    if (paths.length === 0) continue;
-    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
-  }
-  return out;
-}
-function retarget(path10, service) {
-  const copy = cloneJson(path10);
-  copy.backend.service.name = service;
-  return copy;
-}
-
 // generators/aliyun-alb/render.ts
-function render2(ctx, traffic2) {
+function render(ctx, traffic2) {
   const unsupported = unsupportedFeatures(traffic2);
   if (unsupported.length > 0)
     throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported.join("; ")}`);
@@ -43608,10 +43854,10 @@ function render2(ctx, traffic2) {
       return String(order);
     };
     const main2 = canaryName(name);
-    const out = [canaryIngress2(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
+    const out = [canaryIngress(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
     if (weight && match)
       out.unshift(
-        canaryIngress2(ctx, source.object, headerCanaryName(name), {
+        canaryIngress(ctx, source.object, headerCanaryName(name), {
           ...match,
           [ORDER]: orderOf(headerCanaryName(name))
         })
@@ -43628,28 +43874,29 @@ function matchAnnotations(traffic2) {
     ...cookie ? { [CANARY_BY_COOKIE]: cookie.name } : {}
   };
 }
-function canaryIngress2(ctx, stable, name, step) {
+function canaryIngress(ctx, stable, name, step) {
   return canaryIngressOf(
     stable,
     ctx.stableService,
     ctx.canaryService,
-    canaryMetadata2(stable.metadata, name, { [CANARY]: "true", ...step })
+    canaryMetadata(stable.metadata, name, { [CANARY]: "true", ...step })
   );
 }
-function canaryMetadata2(meta, name, step) {
+function canaryMetadata(meta, name, step) {
   const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isOwnedKey(k));
   const merged2 = { ...Object.fromEntries(kept), ...step };
   return {
     name,
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(
-      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-    )
+    annotations: Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]))
   };
 }
 
-// generators/ingress-nginx/match.ts
+// generators/aliyun-alb/simulate.ts
+init_diagnostics();
+
+// generators/_kit/ingress-match.ts
 function hostTier(ruleHost, requestHost) {
   if (ruleHost === void 0) return 1;
   if (requestHost === void 0) return 0;
@@ -43666,8 +43913,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements(path15) {
+  return path15.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -43682,11 +43929,11 @@ function specificity(p) {
 function matchStablePath(objects, request3) {
   const host = normalizeHost(request3.host);
   const requestPath2 = request3.path.split(/[?#]/)[0] || "/";
-  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path10) => ({ object, path: path10, tier: hostTier(path10.host, host) }))).filter((c) => c.tier > 0);
+  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path15) => ({ object, path: path15, tier: hostTier(path15.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates.map((c) => c.tier));
-  const hits = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
-  if (hits.length === 0) return void 0;
-  const best = hits.reduce((a, b) => specificity(b.path) > specificity(a.path) ? b : a);
+  const hits2 = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
+  if (hits2.length === 0) return void 0;
+  const best = hits2.reduce((a, b) => specificity(b.path) > specificity(a.path) ? b : a);
   return { object: best.object, path: best.path };
 }
 var prefixLike = (pathType) => pathType === "Exact" ? "Exact" : "Prefix";
@@ -43694,12 +43941,17 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path15 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path10) return { object, prefix, path: path10 };
+    if (path15) return { object, prefix, path: path15 };
   }
   return void 0;
+}
+function headerValue(headers, name) {
+  const wanted = name.toLowerCase();
+  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
+  return found === void 0 ? void 0 : headers[found];
 }
 
 // generators/aliyun-alb/simulate.ts
@@ -43739,7 +43991,7 @@ function decide(rule, rules, request3) {
   return { backends, rule: `${at}: canary-weight ${weight}` };
 }
 function listenerRules(objects) {
-  const ingresses = objects.filter((o) => o.kind === "Ingress").map((ingress) => ({ ingress, order: readOrder(ingress) ?? DEFAULT_ORDER })).sort((a, b) => a.order - b.order || nsName(a.ingress).localeCompare(nsName(b.ingress), "en"));
+  const ingresses = objects.filter((o) => o.kind === "Ingress").map((ingress) => ({ ingress, order: readOrder(ingress) ?? DEFAULT_ORDER })).sort((a, b) => a.order - b.order || compareText(nsName(a.ingress), nsName(b.ingress)));
   const created = ingresses.filter(
     (x, i) => !isAlbCanary(x.ingress) || !ingresses.slice(0, i).some((y) => y.order === x.order && shareListener(x.ingress, y.ingress))
   );
@@ -43756,7 +44008,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path10) => conditions.map((condition) => ({ order, ingress, path: path10, condition })));
+  return paths.flatMap((path15) => conditions.map((condition) => ({ order, ingress, path: path15, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -43769,10 +44021,6 @@ function shareListener(a, b) {
   return ingressClass(a) === ingressClass(b) && ports(a).some((p) => ports(b).includes(p));
 }
 var nsName = (o) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
-function headerValue(headers, name) {
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === name.toLowerCase());
-  return found === void 0 ? void 0 : headers[found];
-}
 
 // generators/aliyun-alb/index.ts
 var capabilities = {
@@ -43795,11 +44043,13 @@ var aliyun_alb_default = defineGenerator({
   summary: "Alibaba Cloud ALB canary Ingresses (<ingress>-canary, <ingress>-canary-header) with canary annotations and repo-wide unique alb.ingress.kubernetes.io/order",
   capabilities,
   optionsSchema: options_schema_default,
+  /** Kruise `classType: aliyun-alb`. */
+  inputs: { kruiseIngress: kruiseIngressInput("aliyun-alb") },
   check,
   unsupported: unsupportedFeatures,
   claims,
   checkRepo,
-  render: render2,
+  render,
   simulate
 });
 
@@ -43846,7 +44096,7 @@ function headerConditions(route) {
 var MAX_CONDITION_VALUES = 5;
 var MAX_VALUE_LENGTH = 128;
 var MAX_HEADER_NAME_LENGTH = 40;
-function unsupportedFeatures3(traffic2) {
+function unsupportedFeatures2(traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight) || traffic2.weight < 0 || traffic2.weight > 100) {
     out.push(`weight ${traffic2.weight} (ALB target group weights are whole numbers, here out of 100)`);
@@ -43891,7 +44141,7 @@ function headerFeatures(label, h) {
 }
 
 // generators/aws-alb/options.schema.json
-var options_schema_default3 = {
+var options_schema_default2 = {
   $id: "aws-alb-options",
   title: "aws-alb generator options",
   type: "object",
@@ -43977,8 +44227,8 @@ function routesToAction(p, name) {
 }
 
 // generators/aws-alb/render.ts
-function render3(ctx, traffic2) {
-  const unsupported = unsupportedFeatures3(traffic2);
+function render2(ctx, traffic2) {
+  const unsupported = unsupportedFeatures2(traffic2);
   if (unsupported.length > 0) throw new Error(`aws-alb cannot express this traffic state: ${unsupported.join("; ")}`);
   const owned = ownedAnnotations(ctx, traffic2);
   const routes = traffic2.headerRoutes.map((r) => r.name);
@@ -44024,13 +44274,7 @@ function patchIngress(ctx, ingress, owned, routes) {
   const rules = Array.isArray(spec.rules) ? spec.rules.map((r) => isObject(r) ? patchRule(r, action, managed, routes) : r) : spec.rules;
   return {
     ...ingress,
-    // Keys sorted: the layout then never depends on which rollout or step wrote a key first, so step diffs stay small.
-    metadata: {
-      ...ingress.metadata,
-      annotations: Object.fromEntries(
-        Object.keys(annotations).sort().map((k) => [k, annotations[k]])
-      )
-    },
+    metadata: { ...ingress.metadata, annotations },
     spec: { ...spec, ...rules !== void 0 ? { rules } : {} }
   };
 }
@@ -44038,11 +44282,11 @@ function patchRule(rule, action, managed, routes) {
   const http = isObject(rule.http) ? rule.http : void 0;
   if (!http || !Array.isArray(http.paths)) return rule;
   const out = [];
-  for (const path10 of http.paths) {
-    const backend2 = isObject(path10) ? backendOf(path10.backend) : {};
+  for (const path15 of http.paths) {
+    const backend2 = isObject(path15) ? backendOf(path15.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path10) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path10, r)));
-    out.push(path10);
+    if (isObject(path15) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path15, r)));
+    out.push(path15);
   }
   return { ...rule, http: { ...http, paths: out } };
 }
@@ -44193,6 +44437,9 @@ function claims2(ctx) {
   });
 }
 
+// generators/aws-alb/simulate.ts
+init_diagnostics();
+
 // generators/aws-alb/match.ts
 function globMatches(pattern, value, caseInsensitive) {
   const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
@@ -44293,10 +44540,10 @@ function queryString(values, request3) {
 
 // generators/aws-alb/simulate.ts
 function simulate2(objects, request3) {
-  const path10 = requestPath(request3);
+  const path15 = requestPath(request3);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path10) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path15) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions = findKey(annotations, "conditions", p.service);
       const verdict = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request3);
@@ -44311,7 +44558,7 @@ function albIngresses(objects) {
   const alb = objects.filter((o) => o.kind === "Ingress" && isAlb(o));
   const order = (o) => Number.parseInt(valueOfKey(o.metadata.annotations ?? {}, "/group.order") ?? "0", 10) || 0;
   const id = (o) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
-  return alb.sort((a, b) => order(a) - order(b) || id(a).localeCompare(id(b), "en"));
+  return alb.sort((a, b) => order(a) - order(b) || compareText(id(a), id(b)));
 }
 function isAlb(o) {
   const klass = ingressSpec(o).ingressClassName ?? o.metadata.annotations?.["kubernetes.io/ingress.class"];
@@ -44369,6 +44616,15 @@ function defaultBackend(ingresses, request3) {
   return void 0;
 }
 
+// generators/aws-alb/inputs.ts
+var inputs = { argo: { key: "alb", options: argoAlbOptions } };
+function argoAlbOptions(alb) {
+  const single = str(alb.ingress);
+  const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
+  const { ingress: _single, ingresses: _many, ...rest } = alb;
+  return { ...rest, ingresses: [...new Set(ingresses)] };
+}
+
 // generators/aws-alb/index.ts
 var capabilities2 = {
   weight: true,
@@ -44389,35 +44645,19 @@ var aws_alb_default = defineGenerator({
   id: "aws-alb",
   summary: "AWS Load Balancer Controller Ingress annotations: actions.<service> forward weights, actions/conditions.<route> header routes",
   capabilities: capabilities2,
-  optionsSchema: options_schema_default3,
+  optionsSchema: options_schema_default2,
+  inputs,
   check: check2,
-  unsupported: unsupportedFeatures3,
+  unsupported: unsupportedFeatures2,
   claims: claims2,
-  render: render3,
+  render: render2,
   simulate: simulate2
 });
 
 // generators/custom/check.ts
 init_diagnostics();
 
-// src/plan/replicas.ts
-function resolveAmount(amount, total) {
-  const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
-  return Math.max(0, Math.min(total, raw));
-}
-function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
-  const floor = carriesTraffic && total > 0 ? 1 : 0;
-  const canary = Math.max(canaryWanted2, floor);
-  if (style === "canary") return { canary, stable: total };
-  return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
-}
-function basicCanaryReplicas(total, weight, weightTotal) {
-  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
-  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
-  return Math.max(0, Math.min(total, canary));
-}
-
-// src/plan/types.ts
+// src/model/plan.ts
 var stableTraffic = (weightTotal) => ({
   weight: 0,
   weightTotal,
@@ -44427,57 +44667,6 @@ var stableTraffic = (weightTotal) => ({
 });
 function hasCanaryRoutes(t) {
   return t.weight > 0 || t.matches.length > 0 || t.headerRoutes.length > 0 || t.mirrorRoutes.length > 0;
-}
-
-// src/plan/plan.ts
-function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
-  const steps = rollout.steps.map((step, i) => planStep(rollout, step, i, totalReplicas, policy));
-  return {
-    rollout: rollout.name,
-    format: rollout.format,
-    workload: rollout.workload.name,
-    style: rollout.style,
-    replicas: totalReplicas,
-    providers: rollout.traffic.providers.map((p) => p.provider),
-    startGate: { kind: policy.firstStep },
-    steps,
-    warnings: []
-  };
-}
-function planStep(rollout, step, i, total, policy) {
-  const routed = rollout.traffic.providers.length > 0;
-  const traffic2 = trafficOf(rollout, step, routed);
-  const carries = hasCanaryRoutes(traffic2);
-  const wanted = canaryWanted(rollout, step, total, routed);
-  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
-  return {
-    index: i + 1,
-    canaryReplicas: canary,
-    stableReplicas: stable,
-    traffic: traffic2,
-    // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
-    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
-    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
-  };
-}
-function canaryWanted(rollout, step, total, routed) {
-  if (step.replicas) return resolveAmount(step.replicas, total);
-  const weight = step.weight ?? 0;
-  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
-  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
-}
-function hasTrafficSpec(step) {
-  return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
-}
-function trafficOf(rollout, step, routed) {
-  return {
-    weight: routed ? step.weight ?? 0 : 0,
-    weightTotal: rollout.traffic.weightTotal,
-    matches: step.matches,
-    headerRoutes: step.headerRoutes,
-    mirrorRoutes: step.mirrorRoutes,
-    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
-  };
 }
 
 // generators/custom/data.ts
@@ -44553,14 +44742,14 @@ var TemplateError = class extends Error {
   column;
 };
 var cache = /* @__PURE__ */ new Map();
-function compileTemplate(input2) {
-  let entry = cache.get(input2.template);
+function compileTemplate(input3) {
+  let entry = cache.get(input3.template);
   if (!entry) {
-    entry = compileText(input2.template);
-    cache.set(input2.template, entry);
+    entry = compileText(input3.template);
+    cache.set(input3.template, entry);
   }
   if (entry instanceof TemplateError) throw entry;
-  return { input: input2, run: entry.run };
+  return { input: input3, run: entry.run };
 }
 function compileText(text) {
   try {
@@ -44677,7 +44866,7 @@ function sourceOrigin(t, line, column) {
 }
 
 // generators/custom/options.schema.json
-var options_schema_default4 = {
+var options_schema_default3 = {
   $id: "custom-options",
   title: "custom generator options",
   type: "object",
@@ -44700,7 +44889,7 @@ var options_schema_default4 = {
       }
     },
     templates: {
-      description: "Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (src/spec/route-template.ts).",
+      description: "Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (generators/custom/route-template.ts).",
       type: "array",
       default: [],
       items: {
@@ -44742,15 +44931,15 @@ function describeKind(kind, group) {
 }
 
 // generators/custom/render.ts
-function render4(ctx, traffic2) {
+function render3(ctx, traffic2) {
   return ctx.options.refs.map((ref) => {
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
     if (!original) throw new Error(`${ref.kind} "${ref.name}" not found in the app's manifests`);
     if (!hasCanaryRoutes(traffic2)) return cloneJson(original);
-    const input2 = templateFor(ref, ctx.options.templates);
-    if (!input2) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
+    const input3 = templateFor(ref, ctx.options.templates);
+    if (!input3) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
     return renderObject(
-      compileTemplate(input2),
+      compileTemplate(input3),
       buildTemplateData(original, traffic2, ctx.stableService, ctx.canaryService)
     );
   });
@@ -44789,11 +44978,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path10, actual, want] of expected) {
+  for (const [path15, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path10.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path10).line
+        message: `template output ${path15.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path15).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -44811,12 +45000,12 @@ function show(v) {
 
 // generators/custom/check.ts
 function check3(ctx) {
-  const steps = buildPlan(ctx.rollout, 1).steps;
+  const steps = ctx.steps;
   const out = [];
   for (const ref of ctx.options.refs) {
     const kind = describeKind(ref.kind, groupOf(ref.apiVersion));
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
-    const input2 = templateFor(ref, ctx.options.templates);
+    const input3 = templateFor(ref, ctx.options.templates);
     if (!original)
       out.push(
         diagnosticAt(
@@ -44824,7 +45013,7 @@ function check3(ctx) {
           `customNetworkRefs: ${kind} "${ref.name}" not found in the app's manifests; add it or fix the ref`
         )
       );
-    if (!input2) {
+    if (!input3) {
       const hint = `add a rollgen.dev/v1alpha1 RouteTemplate with spec.target {apiVersion: ${ref.apiVersion}, kind: ${ref.kind}}`;
       out.push(
         diagnosticAt(
@@ -44833,16 +45022,16 @@ function check3(ctx) {
         )
       );
     }
-    if (original && input2) out.push(...checkTemplate(ctx, ref, input2, steps));
+    if (original && input3) out.push(...checkTemplate(ctx, ref, input3, steps));
   }
   return dedupe2(out);
 }
-function checkTemplate(ctx, ref, input2, steps) {
+function checkTemplate(ctx, ref, input3, steps) {
   const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
   if (!original) return [];
   try {
-    const compiled2 = compileTemplate(input2);
-    const unread = unreadFeatures(ctx, input2, steps);
+    const compiled2 = compileTemplate(input3);
+    const unread = unreadFeatures(ctx, input3, steps);
     if (unread.length > 0) return unread;
     for (const step of steps.filter((s) => hasCanaryRoutes(s.traffic))) {
       const data = buildTemplateData(original, step.traffic, ctx.stableService, ctx.canaryService);
@@ -44850,21 +45039,21 @@ function checkTemplate(ctx, ref, input2, steps) {
         renderObject(compiled2, data);
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
-        return [templateDiagnostic(input2, e, `step ${step.index}, ${ref.kind} "${ref.name}"`)];
+        return [templateDiagnostic(input3, e, `step ${step.index}, ${ref.kind} "${ref.name}"`)];
       }
     }
     return [];
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
-    return [templateDiagnostic(input2, e)];
+    return [templateDiagnostic(input3, e)];
   }
 }
-function templateDiagnostic(input2, e, rendering) {
-  const where2 = `RouteTemplate ${input2.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
-  return diagnosticAt(sourceOrigin(input2, e.line, e.column), `${where2}: ${e.message}`);
+function templateDiagnostic(input3, e, rendering) {
+  const where2 = `RouteTemplate ${input3.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
+  return diagnosticAt(sourceOrigin(input3, e.line, e.column), `${where2}: ${e.message}`);
 }
-function unreadFeatures(ctx, input2, steps) {
-  const names = readNames(parseTemplate(input2.template));
+function unreadFeatures(ctx, input3, steps) {
+  const names = readNames(parseTemplate(input3.template));
   const out = [];
   for (const step of steps) {
     const t = step.traffic;
@@ -44878,7 +45067,7 @@ function unreadFeatures(ctx, input2, steps) {
       out.push(
         diagnosticAt(
           origin,
-          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input2.name} (${input2.origin.file}:${input2.origin.line}) never reads it`
+          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input3.name} (${input3.origin.file}:${input3.origin.line}) never reads it`
         )
       );
     }
@@ -44944,10 +45133,12 @@ var custom_default = defineGenerator({
   id: "custom",
   summary: "any Kruise customNetworkRefs kind, rendered per step by a user-supplied logic-less Handlebars RouteTemplate",
   capabilities: capabilities3,
-  optionsSchema: options_schema_default4,
+  optionsSchema: options_schema_default3,
+  /** Kruise customNetworkRefs that no other provider takes (e.g. not all Istio objects). */
+  inputs: { kruiseCustomRefs: {} },
   check: check3,
   claims: claims3,
-  render: render4,
+  render: render3,
   // A custom object has no data plane rollgen knows, so nothing can be evaluated against it.
   simulate: () => void 0
 });
@@ -44972,7 +45163,7 @@ var capabilities4 = {
 // generators/gateway-api/check.ts
 init_diagnostics();
 
-// src/plan/capabilities.ts
+// src/contract/capabilities.ts
 function missingFeatures(caps, t) {
   const out = [];
   if (t.weight > 0 && !caps.weight) out.push(`a ${t.weight}% weight`);
@@ -44980,7 +45171,7 @@ function missingFeatures(caps, t) {
     out.push(`a weight total of ${t.weightTotal} (maxTrafficWeight)`);
   if (t.matches.length > caps.matchesPerStep)
     out.push(`${t.matches.length} ORed matches (at most ${caps.matchesPerStep})`);
-  t.matches.forEach((m, i) => out.push(...matchFeatures3(caps, m, `match ${i + 1}`)));
+  t.matches.forEach((m, i) => out.push(...matchFeatures2(caps, m, `match ${i + 1}`)));
   if (t.matches.length > 0 && t.weight > 0 && !caps.matchWithWeight) out.push("matches together with a weight");
   if (t.headerRoutes.length > 0 && !caps.namedHeaderRoutes)
     out.push(`header route "${t.headerRoutes[0].name}" (setHeaderRoute)`);
@@ -44988,7 +45179,7 @@ function missingFeatures(caps, t) {
   if (t.requestHeaderModifier && !caps.requestHeaderModifier) out.push("requestHeaderModifier");
   return out;
 }
-function matchFeatures3(caps, m, label) {
+function matchFeatures2(caps, m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions > caps.conditionsPerMatch)
@@ -45007,7 +45198,7 @@ function matchFeatures3(caps, m, label) {
 // generators/gateway-api/matches.ts
 var MAX_HEADERS_PER_MATCH = 16;
 var MAX_QUERY_PER_MATCH = 16;
-function valueMatch(m) {
+function valueMatch2(m) {
   if (m.type === "Prefix") return { type: "RegularExpression", name: m.name, value: `^${escapeRegex(m.value)}.*` };
   return { type: m.type, name: m.name, value: m.value };
 }
@@ -45017,8 +45208,8 @@ function escapeRegex(s) {
 function conditionFields(m) {
   return {
     ...m.path ? { path: { type: m.path.type, value: m.path.value } } : {},
-    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch) } : {},
-    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch) } : {},
+    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch2) } : {},
+    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch2) } : {},
     ...m.method ? { method: m.method } : {}
   };
 }
@@ -45036,8 +45227,8 @@ function crossMatches(ruleMatches2, conditions, first) {
 }
 function andMatch(m, k) {
   const conflicts = [];
-  const headers = merged(list(m.headers), k.headers.map(valueMatch), "header", conflicts, (n) => n.toLowerCase());
-  const query = merged(list(m.queryParams), k.queryParams.map(valueMatch), "query parameter", conflicts, (n) => n);
+  const headers = merged(list(m.headers), k.headers.map(valueMatch2), "header", conflicts, (n) => n.toLowerCase());
+  const query = merged(list(m.queryParams), k.queryParams.map(valueMatch2), "query parameter", conflicts, (n) => n);
   if (k.method && typeof m.method === "string" && m.method !== k.method) {
     conflicts.push(`method ${k.method} ANDed with the rule's own method ${m.method} matches nothing`);
   }
@@ -45067,19 +45258,19 @@ function list(v) {
 // generators/gateway-api/features.ts
 var METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"];
 var MAX_WEIGHT = 1e6;
-function unsupportedFeatures4(traffic2) {
+function unsupportedFeatures3(traffic2) {
   const out = [...weightFeatures(traffic2)];
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(m, `match ${i + 1}`)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures3(m, `match ${i + 1}`)));
   for (const r of traffic2.headerRoutes) {
     if (r.matches.length === 0) out.push(`header route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `header route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `header route "${r.name}" match ${i + 1}`)));
   }
   for (const r of traffic2.mirrorRoutes) {
     if (!Number.isInteger(r.percentage) || r.percentage < 0 || r.percentage > 100) {
       out.push(`mirror route "${r.name}": percentage ${r.percentage} (RequestMirror percent is a whole number 0-100)`);
     }
     if (r.matches.length === 0) out.push(`mirror route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `mirror route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `mirror route "${r.name}" match ${i + 1}`)));
   }
   return out;
 }
@@ -45090,7 +45281,7 @@ function weightFeatures(t) {
   }
   return out;
 }
-function matchFeatures4(m, label) {
+function matchFeatures3(m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions === 0)
@@ -45268,8 +45459,8 @@ function ordered(rule) {
 var MAX_RULES = 16;
 var MAX_MATCHES_PER_RULE = 64;
 var MAX_MATCHES_PER_ROUTE = 128;
-function render5(ctx, traffic2) {
-  const unsupported = unsupportedFeatures4(traffic2);
+function render4(ctx, traffic2) {
+  const unsupported = unsupportedFeatures3(traffic2);
   if (unsupported.length > 0)
     throw new Error(`gateway-api cannot express this traffic state: ${unsupported.join("; ")}`);
   return ctx.options.httpRoutes.map((name) => {
@@ -45422,9 +45613,9 @@ function checkRoute(ctx, source) {
 function checkSteps(ctx, routes) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
-    const traffic2 = trafficOf2(ctx, step);
+    const traffic2 = trafficOf(ctx, step);
     const missing = missingFeatures(capabilities4, traffic2);
-    const features = missing.length > 0 ? missing : unsupportedFeatures4(traffic2);
+    const features = missing.length > 0 ? missing : unsupportedFeatures3(traffic2);
     const problems = new Set(
       features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic2).problems.map((p) => `HTTPRoute "${name}": ${p}`))
     );
@@ -45439,7 +45630,7 @@ function checkSteps(ctx, routes) {
   });
   return out;
 }
-function trafficOf2(ctx, step) {
+function trafficOf(ctx, step) {
   return {
     weight: step.weight ?? 0,
     weightTotal: ctx.rollout.traffic.weightTotal,
@@ -45468,7 +45659,7 @@ function claims4(ctx) {
 }
 
 // generators/gateway-api/options.schema.json
-var options_schema_default5 = {
+var options_schema_default4 = {
   $id: "gateway-api-options",
   title: "gateway-api generator options",
   type: "object",
@@ -45506,6 +45697,9 @@ var options_schema_default5 = {
   $schema: "http://json-schema.org/draft-07/schema#"
 };
 
+// generators/gateway-api/simulate.ts
+init_diagnostics();
+
 // generators/gateway-api/precedence.ts
 function compareRank(a, b) {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -45515,13 +45709,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request3, requestPath2) {
-  const path10 = pathRank(match.path, requestPath2);
-  if (!path10) return void 0;
+  const path15 = pathRank(match.path, requestPath2);
+  if (!path15) return void 0;
   if (typeof match.method === "string" && match.method !== (request3.method ?? "GET").toUpperCase()) return void 0;
   const headers = list2(match.headers);
   const query = list2(match.queryParams);
   if (!headersFit(headers, request3.headers) || !queryFits(query, request3.query)) return void 0;
-  return [...path10, match.method !== void 0 ? 1 : 0, headers.length, query.length];
+  return [...path15, match.method !== void 0 ? 1 : 0, headers.length, query.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -45533,8 +45727,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements2(path15) {
+  return path15.split("/").filter((e) => e !== "");
 }
 function headersFit(matches2, headers) {
   const seen = /* @__PURE__ */ new Set();
@@ -45578,7 +45772,7 @@ function hostRank(hostnames, host) {
 var NO_BACKEND = "<no backend: HTTP 500>";
 function simulate3(objects, request3) {
   const requestPath2 = request3.path.split(/[?#]/)[0] || "/";
-  const routes = objects.filter((o) => o.kind === "HTTPRoute").sort((a, b) => routeId(a).localeCompare(routeId(b), "en"));
+  const routes = objects.filter((o) => o.kind === "HTTPRoute").sort((a, b) => compareText(routeId(a), routeId(b)));
   let best;
   for (const route of routes) {
     const host = hostRank(routeSpec(route).hostnames, request3.host);
@@ -45612,9 +45806,9 @@ function split(c) {
     if (w > 0) shares.set(refLabel(r), (shares.get(refLabel(r)) ?? 0) + w / total);
   }
   const backends = total > 0 ? [...shares].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
-  return { backends, rule: describe3(c, refs) };
+  return { backends, rule: describe2(c, refs) };
 }
-function describe3(c, refs) {
+function describe2(c, refs) {
   const weights = refs.map((r) => `${refLabel(r)} ${refWeight(r)}`).join(", ");
   const mirrors2 = (Array.isArray(c.rule.filters) ? c.rule.filters : []).filter((f) => f.type === "RequestMirror").map((f) => mirrorText(f.requestMirror ?? {}));
   return [`HTTPRoute ${c.route.metadata.name} rule ${c.index + 1}: ${weights || "no backendRefs"}`, ...mirrors2].join(
@@ -45628,16 +45822,49 @@ function mirrorText(m) {
   return `mirror ${share} to ${target}`;
 }
 
+// generators/gateway-api/inputs.ts
+var inputs2 = {
+  argo: { key: "plugins/argoproj-labs/gatewayAPI", options: argoGatewayOptions },
+  kruiseGateway: { options: (gateway) => ({ httpRoutes: [str(gateway.httpRouteName) ?? ""] }) }
+};
+var ARGO_GATEWAY_KEYS = [
+  "httpRoute",
+  "httpRoutes",
+  "namespace",
+  "inProgressLabelKey",
+  "inProgressLabelValue",
+  "disableInProgressLabel",
+  "configMap"
+];
+function argoGatewayOptions(g) {
+  const single = str(g.httpRoute);
+  const list3 = arr(g.httpRoutes).map(obj);
+  const routes = [
+    ...single ? [{ name: single, useHeaderRoutes: true }] : [],
+    ...list3.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
+  ];
+  const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
+  const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
+  return {
+    httpRoutes: routes.map((r) => r.name),
+    useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
+    ...str(g.namespace) ? { namespace: str(g.namespace) } : {},
+    ...g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } },
+    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort()
+  };
+}
+
 // generators/gateway-api/index.ts
 var gateway_api_default = defineGenerator({
   id: "gateway-api",
   summary: "Gateway API HTTPRoute: backendRef weights beside the stable ref, canary rules for header/query/path matches, RequestMirror",
   capabilities: capabilities4,
-  optionsSchema: options_schema_default5,
+  optionsSchema: options_schema_default4,
+  inputs: inputs2,
   check: check4,
-  unsupported: unsupportedFeatures4,
+  unsupported: unsupportedFeatures3,
   claims: claims4,
-  render: render5,
+  render: render4,
   simulate: simulate3
 });
 
@@ -45664,7 +45891,7 @@ var MSE = {
 init_diagnostics();
 
 // generators/higress/options.schema.json
-var options_schema_default6 = {
+var options_schema_default5 = {
   $id: "higress-options",
   title: "higress generator options",
   type: "object",
@@ -45735,14 +45962,8 @@ function checkIngress3(ctx, source) {
     ];
   }
   const out = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   for (const taken of [canaryIngressName(name), weightIngressName(name)]) {
     const found = findIngress(ctx.resources, taken, source.object.metadata.namespace);
     if (found)
@@ -45797,17 +46018,17 @@ function capabilitiesOf(f) {
   };
 }
 var REGEX_META = /[\\.+*?()|[\]{}^$]/;
-function unsupportedFeatures5(f, traffic2) {
+function unsupportedFeatures4(f, traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight))
     out.push(`weight ${traffic2.weight} is not a whole number (canary-weight is an integer; raise the weight total)`);
   if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1)
     out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (canary-weight-total)`);
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures5(f, m, i + 1)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(f, m, i + 1)));
   out.push(...modifierFeatures(f, traffic2.requestHeaderModifier));
   return out;
 }
-function matchFeatures5(f, m, n) {
+function matchFeatures4(f, m, n) {
   const out = [];
   const count = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (count === 0)
@@ -45902,14 +46123,14 @@ function subsetAnnotations(f, stable) {
 }
 
 // generators/higress/render.ts
-function render6(f, ctx, traffic2) {
-  const unsupported = unsupportedFeatures5(f, traffic2);
+function render5(f, ctx, traffic2) {
+  const unsupported = unsupportedFeatures4(f, traffic2);
   if (unsupported.length > 0) throw new Error(`${f.id} cannot express this traffic state: ${unsupported.join("; ")}`);
   const slots = canarySlots2(f, traffic2);
   return ctx.options.ingresses.flatMap((name) => {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
     if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return slots.map((slot) => canaryIngress3(f, ctx, source.object, slot));
+    return slots.map((slot) => canaryIngress2(f, ctx, source.object, slot));
   });
 }
 function canarySlots2(f, traffic2) {
@@ -45925,10 +46146,10 @@ function canarySlots2(f, traffic2) {
   }
   return slots;
 }
-function canaryIngress3(f, ctx, stable, slot) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(f, stable, slot));
+function canaryIngress2(f, ctx, stable, slot) {
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata2(f, stable, slot));
 }
-function canaryMetadata3(f, stable, slot) {
+function canaryMetadata2(f, stable, slot) {
   const meta = stable.metadata;
   const own = meta.annotations ?? {};
   const kept = Object.entries(own).filter(([k]) => !isOwnedKey2(f, k));
@@ -45937,9 +46158,7 @@ function canaryMetadata3(f, stable, slot) {
     name: slot.name(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(
-      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-    )
+    annotations: Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]))
   };
 }
 
@@ -45961,13 +46180,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path15 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path10) continue;
+    if (!path15) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path10.service ?? "<resource backend>",
+      service: path15.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -45983,7 +46202,7 @@ function matchRule(f, c, request3) {
   const query = f.queryMatch ? c.ext("canary-by-query") : void 0;
   if (header2 || query) {
     const rules = [
-      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue3(request3.headers, header2))] : [],
+      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue(request3.headers, header2))] : [],
       ...query ? [valueRule(f, "query", query, c.ext, request3.query[query])] : []
     ];
     return rules.every((r) => r !== void 0) ? rules.join(" & ") : void 0;
@@ -46007,11 +46226,6 @@ function fullMatch2(pattern, value) {
   } catch {
     return false;
   }
-}
-function headerValue3(headers, name) {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : headers[found];
 }
 function weightSplit(stableService, weighted2) {
   const total = positiveInt(weighted2[0].key("canary-weight-total")) || 100;
@@ -46042,10 +46256,12 @@ function flavouredGenerator(f, optionsSchema, summary) {
     summary,
     capabilities: capabilitiesOf(f),
     optionsSchema,
+    /** Kruise `classType: <flavour id>`. */
+    inputs: { kruiseIngress: kruiseIngressInput(f.id) },
     check: (ctx) => check5(f, ctx),
-    unsupported: (traffic2) => unsupportedFeatures5(f, traffic2),
+    unsupported: (traffic2) => unsupportedFeatures4(f, traffic2),
     claims: (ctx) => claims5(f, ctx),
-    render: (ctx, traffic2) => render6(f, ctx, traffic2),
+    render: (ctx, traffic2) => render5(f, ctx, traffic2),
     simulate: (objects, request3) => simulate4(f, objects, request3)
   });
 }
@@ -46053,12 +46269,85 @@ function flavouredGenerator(f, optionsSchema, summary) {
 // generators/higress/index.ts
 var higress_default = flavouredGenerator(
   HIGRESS,
-  options_schema_default6,
+  options_schema_default5,
   "Higress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations and higress.io header control"
 );
 
 // generators/ingress-nginx/check.ts
 init_diagnostics();
+
+// generators/ingress-nginx/options.schema.json
+var options_schema_default6 = {
+  $id: "ingress-nginx-options",
+  title: "ingress-nginx generator options",
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "ingresses",
+    "annotationPrefix",
+    "additionalIngressAnnotations",
+    "canaryIngressAnnotations"
+  ],
+  properties: {
+    ingresses: {
+      type: "array",
+      minItems: 1,
+      uniqueItems: true,
+      items: {
+        type: "string",
+        minLength: 1,
+        maxLength: 253
+      }
+    },
+    annotationPrefix: {
+      type: "string",
+      minLength: 1,
+      pattern: "^[^/]+$",
+      default: "nginx.ingress.kubernetes.io"
+    },
+    additionalIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressName: {
+      enum: [
+        "suffix",
+        "argo"
+      ]
+    }
+  },
+  $schema: "http://json-schema.org/draft-07/schema#"
+};
+
+// generators/ingress-nginx/options.ts
+function annotationKey(prefix, name) {
+  return `${prefix}/${name}`;
+}
+function isCanaryKey(prefix, key2) {
+  return key2.startsWith(annotationKey(prefix, "canary"));
+}
+function stepOwnedKeys(prefix) {
+  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
+}
+function userAnnotations(options) {
+  const out = {};
+  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
+    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
+  }
+  return { ...out, ...options.canaryIngressAnnotations };
+}
+
+// generators/ingress-nginx/check.ts
 function check6(ctx) {
   const out = [...checkUserAnnotations(ctx)];
   const owners = /* @__PURE__ */ new Map();
@@ -46090,14 +46379,8 @@ function checkIngress4(ctx, source) {
     ];
   }
   const out = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   const taken = findIngress(ctx.resources, canaryIngressName(name), source.object.metadata.namespace);
   if (taken) {
     out.push(
@@ -46159,6 +46442,135 @@ function ingressClaims2(ctx, source) {
   }));
 }
 
+// generators/ingress-nginx/features.ts
+function unsupportedFeatures5(traffic2) {
+  const out = [...stateFeatures(traffic2)];
+  traffic2.matches.forEach((match, i) => out.push(...matchFeatures5(match, i + 1)));
+  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
+  if (headerMatches > 1) {
+    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
+  }
+  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
+  if (cookieMatches > 1) {
+    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
+  }
+  return out;
+}
+function stateFeatures(traffic2) {
+  const out = [];
+  if (!Number.isInteger(traffic2.weight)) {
+    out.push(
+      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
+    );
+  }
+  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
+    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
+  }
+  if (traffic2.headerRoutes.length > 0) {
+    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
+    out.push(
+      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
+    );
+  }
+  if (traffic2.mirrorRoutes.length > 0) {
+    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
+    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
+  }
+  if (traffic2.requestHeaderModifier) {
+    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
+  }
+  return out;
+}
+function matchFeatures5(match, n) {
+  const conditions = describeConditions(match);
+  const out = [];
+  if (conditions.length === 0) {
+    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
+  } else if (conditions.length > 1) {
+    out.push(
+      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`
+    );
+  }
+  for (const q of match.queryParams)
+    out.push(`match ${n}: ${describe3("query parameter", q)} (ingress-nginx cannot match query parameters)`);
+  if (match.path)
+    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
+  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
+  for (const h of match.headers) {
+    if (h.type === "Prefix")
+      out.push(
+        `match ${n}: ${describe3("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
+      );
+  }
+  for (const c of match.cookies) {
+    if (c.type !== "Exact" || c.value !== "always") {
+      out.push(
+        `match ${n}: ${describe3("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
+      );
+    }
+  }
+  return out;
+}
+function describeConditions(match) {
+  return [
+    ...match.headers.map((h) => describe3("header", h)),
+    ...match.cookies.map((c) => describe3("cookie", c)),
+    ...match.queryParams.map((q) => describe3("query", q)),
+    ...match.path ? [`path ${match.path.value}`] : [],
+    ...match.method ? [`method ${match.method}`] : []
+  ];
+}
+function describe3(what, m) {
+  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
+  return `${what} ${m.name}${op2}${m.value}`;
+}
+
+// generators/ingress-nginx/render.ts
+function render6(ctx, traffic2) {
+  const unsupported = unsupportedFeatures5(traffic2);
+  if (unsupported.length > 0) {
+    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
+  }
+  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
+  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
+  return ctx.options.ingresses.map((name) => {
+    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
+    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
+    return canaryIngress3(ctx, source.object, canary);
+  });
+}
+function canaryAnnotations(prefix, traffic2) {
+  const key2 = (name) => annotationKey(prefix, name);
+  const out = { [key2("canary")]: "true" };
+  if (traffic2.weight > 0) {
+    out[key2("canary-weight")] = String(traffic2.weight);
+    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
+  }
+  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
+  if (header2) {
+    out[key2("canary-by-header")] = header2.name;
+    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
+  }
+  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
+  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
+  return out;
+}
+function canaryIngress3(ctx, stable, canary) {
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(stable, ctx.options, canary));
+}
+function canaryMetadata3(stable, options, canary) {
+  const meta = stable.metadata;
+  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
+  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
+  const annotations = Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]));
+  return {
+    name: canaryIngressName(meta.name),
+    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
+    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
+    annotations
+  };
+}
+
 // generators/ingress-nginx/simulate.ts
 function simulate5(objects, request3) {
   const stable = matchStablePath(objects, request3);
@@ -46177,7 +46589,7 @@ function simulate5(objects, request3) {
 }
 function byHeader(annotations, key2, request3) {
   const name = annotations[key2("canary-by-header")];
-  const value = name ? headerValue4(request3.headers, name) : void 0;
+  const value = name ? headerValue(request3.headers, name) : void 0;
   if (!name || value === void 0) return void 0;
   const exact = annotations[key2("canary-by-header-value")];
   const pattern = annotations[key2("canary-by-header-pattern")];
@@ -46202,11 +46614,6 @@ function byCookie(annotations, key2, request3) {
   if (value !== "always" && value !== "never") return void 0;
   return { canary: value === "always", rule: `canary-by-cookie ${name}=${value}` };
 }
-function headerValue4(headers, name) {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : headers[found];
-}
 function readInt(value, fallback) {
   const n = value === void 0 ? NaN : Number.parseInt(value, 10);
   return Number.isFinite(n) && n >= 0 ? n : fallback;
@@ -46220,6 +46627,21 @@ function split2(stable, canary, canaryUnits, total, rule) {
       { service: canary, share: canaryUnits / total }
     ],
     rule
+  };
+}
+
+// generators/ingress-nginx/inputs.ts
+var inputs3 = {
+  argo: { key: "nginx", options: argoNginxOptions },
+  kruiseIngress: kruiseIngressInput("nginx")
+};
+function argoNginxOptions(nginx2) {
+  const single = str(nginx2.stableIngress);
+  return {
+    ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
+    ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
+    additionalIngressAnnotations: stringMap(nginx2.additionalIngressAnnotations),
+    canaryIngressAnnotations: stringMap(nginx2.canaryIngressAnnotations)
   };
 }
 
@@ -46243,11 +46665,12 @@ var ingress_nginx_default = defineGenerator({
   id: "ingress-nginx",
   summary: "ingress-nginx canary Ingress (<ingress>-canary) with canary-weight, canary-by-header and canary-by-cookie annotations",
   capabilities: capabilities5,
-  optionsSchema: options_schema_default2,
+  optionsSchema: options_schema_default6,
+  inputs: inputs3,
   check: check6,
-  unsupported: unsupportedFeatures2,
+  unsupported: unsupportedFeatures5,
   claims: claims6,
-  render,
+  render: render6,
   simulate: simulate5
 });
 
@@ -46950,8 +47373,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path10 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path10.toLowerCase() : path10;
+  const path15 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path15.toLowerCase() : path15;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -46979,6 +47402,17 @@ function header(r, name) {
   return found === void 0 ? void 0 : r.headers[found];
 }
 
+// generators/istio/inputs.ts
+var inputs4 = {
+  argo: { key: "istio" },
+  kruiseCustomRefs: { accepts: (refs) => refs.every(isIstioRef) }
+};
+function isIstioRef(ref) {
+  const apiVersion = str(ref.apiVersion) ?? "";
+  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  return group === "networking.istio.io" && (ref.kind === "VirtualService" || ref.kind === "DestinationRule");
+}
+
 // generators/istio/index.ts
 var capabilities6 = {
   weight: true,
@@ -47000,6 +47434,7 @@ var istio_default = defineGenerator({
   summary: "Istio VirtualService weights (host or subset mode, http/tls/tcp), header, match and mirror routes, DestinationRule canary subset",
   capabilities: capabilities6,
   optionsSchema: options_schema_default7,
+  inputs: inputs4,
   check: check7,
   unsupported: unsupportedFeatures6,
   claims: claims7,
@@ -47054,6 +47489,104 @@ var registry = new Map(Object.entries(generators));
 function getGenerator(id) {
   return registry.get(id);
 }
+function listGenerators() {
+  return [...registry.values()];
+}
+var providerInputs = {
+  argo(key2, block) {
+    const g = listGenerators().find((x) => x.inputs?.argo?.key === key2);
+    if (g) return input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
+    return PLANNED_PROVIDERS.includes(key2) ? { provider: key2, options: { ...block } } : void 0;
+  },
+  kruiseIngress(classType, ingress) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
+    return g && input(g, g.inputs.kruiseIngress.options(ingress));
+  },
+  get kruiseIngressClasses() {
+    return listGenerators().flatMap((g) => g.inputs?.kruiseIngress?.classTypes ?? []).sort();
+  },
+  kruiseGateway(gateway) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseGateway);
+    return g && input(g, g.inputs.kruiseGateway.options(gateway));
+  },
+  kruiseCustomRefs(refs) {
+    const takers = listGenerators().filter((x) => x.inputs?.kruiseCustomRefs);
+    const g = takers.find((x) => x.inputs.kruiseCustomRefs.accepts?.(refs)) ?? takers.find((x) => !x.inputs.kruiseCustomRefs.accepts);
+    return g && input(g, { refs });
+  }
+};
+var input = (g, options) => ({ provider: g.id, options });
+
+// src/app/load-app.ts
+init_diagnostics();
+
+// src/plan/replicas.ts
+function resolveAmount(amount, total) {
+  const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
+  return Math.max(0, Math.min(total, raw));
+}
+function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
+  const floor = carriesTraffic && total > 0 ? 1 : 0;
+  const canary = Math.max(canaryWanted2, floor);
+  if (style === "canary") return { canary, stable: total };
+  return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
+}
+function basicCanaryReplicas(total, weight, weightTotal) {
+  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
+  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
+  return Math.max(0, Math.min(total, canary));
+}
+
+// src/plan/plan.ts
+function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
+  const steps = rollout.steps.map((step, i) => planStep(rollout, step, i, totalReplicas, policy));
+  return {
+    rollout: rollout.name,
+    format: rollout.format,
+    workload: rollout.workload.name,
+    style: rollout.style,
+    replicas: totalReplicas,
+    providers: rollout.traffic.providers.map((p) => p.provider),
+    startGate: { kind: policy.firstStep },
+    steps,
+    warnings: []
+  };
+}
+function planStep(rollout, step, i, total, policy) {
+  const routed = rollout.traffic.providers.length > 0;
+  const traffic2 = trafficOf2(rollout, step, routed);
+  const carries = hasCanaryRoutes(traffic2);
+  const wanted = canaryWanted(rollout, step, total, routed);
+  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
+  return {
+    index: i + 1,
+    canaryReplicas: canary,
+    stableReplicas: stable,
+    traffic: traffic2,
+    // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
+    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
+    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
+  };
+}
+function canaryWanted(rollout, step, total, routed) {
+  if (step.replicas) return resolveAmount(step.replicas, total);
+  const weight = step.weight ?? 0;
+  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
+  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
+}
+function hasTrafficSpec(step) {
+  return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
+}
+function trafficOf2(rollout, step, routed) {
+  return {
+    weight: routed ? step.weight ?? 0 : 0,
+    weightTotal: rollout.traffic.weightTotal,
+    matches: step.matches,
+    headerRoutes: step.headerRoutes,
+    mirrorRoutes: step.mirrorRoutes,
+    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
+  };
+}
 
 // src/render/services.ts
 var ASSIGNED_SPEC_FIELDS = [
@@ -47096,6 +47629,7 @@ function withoutKey(o, key2) {
 }
 
 // src/render/repo-peers.ts
+init_diagnostics();
 function peerOf(app, rollout, resources, provider) {
   const stableService = rollout.traffic.stableService ?? "";
   const canaryService = rollout.traffic.canaryService ?? stableService;
@@ -47124,7 +47658,7 @@ function repoPeers(apps) {
   return out;
 }
 function byAppThenRollout(a, b) {
-  return a.app.localeCompare(b.app, "en") || a.rollout.name.localeCompare(b.rollout.name, "en");
+  return compareText(a.app, b.app) || compareText(a.rollout.name, b.rollout.name);
 }
 
 // src/render/workload.ts
@@ -47182,32 +47716,32 @@ function replicasOf(deployment) {
 }
 
 // src/render/render-rollout.ts
-function renderRollout(input2) {
-  const step = plannedStep(input2);
-  const objects = [...renderWorkloads(input2, step), ...renderServices(input2, step)];
-  const routed = step && input2.phase.kind !== "draining";
-  const traffic2 = routed ? step.traffic : stableTraffic(input2.rollout.traffic.weightTotal);
-  return [...objects, ...renderRouteObjects(input2, traffic2, workloadWave(input2.deployment))];
+function renderRollout(input3) {
+  const step = plannedStep(input3);
+  const objects = [...renderWorkloads(input3, step), ...renderServices(input3, step)];
+  const routed = step && input3.phase.kind !== "draining";
+  const traffic2 = routed ? step.traffic : stableTraffic(input3.rollout.traffic.weightTotal);
+  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment))];
 }
-function plannedStep(input2) {
-  const p = input2.phase;
-  return p.kind === "step" || p.kind === "promoting" || p.kind === "draining" ? input2.plan.steps[p.step - 1] : void 0;
+function plannedStep(input3) {
+  const p = input3.phase;
+  return p.kind === "step" || p.kind === "promoting" || p.kind === "draining" ? input3.plan.steps[p.step - 1] : void 0;
 }
-function renderWorkloads(input2, step) {
-  const { deployment, track, rollout, phase } = input2;
-  const total = input2.plan.replicas;
+function renderWorkloads(input3, step) {
+  const { deployment, track, rollout, phase } = input3;
+  const total = input3.plan.replicas;
   const promoting = phase.kind === "promoting";
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
-  const stablePod2 = promoting ? input2.canaryPod : input2.stablePod;
+  const stablePod2 = promoting ? input3.canaryPod : input3.stablePod;
   const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
   if (step)
     out.push(
-      renderCanaryDeployment(deployment, input2.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
+      renderCanaryDeployment(deployment, input3.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
     );
   return out;
 }
-function renderServices(input2, step) {
-  const { rollout, resources, track, phase } = input2;
+function renderServices(input3, step) {
+  const { rollout, resources, track, phase } = input3;
   const stableName = rollout.traffic.stableService;
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
   if (!stable) return [];
@@ -47232,10 +47766,10 @@ function generatorContext(app, rollout, resources, provider, repo, track) {
   const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self2];
   return { ...self2, peers, ...track ? { track } : {} };
 }
-function renderRouteObjects(input2, traffic2, wave) {
-  const routes = input2.providers.flatMap(
+function renderRouteObjects(input3, traffic2, wave) {
+  const routes = input3.providers.flatMap(
     (p) => p.generator.render(
-      generatorContext(input2.app, input2.rollout, input2.resources, p, input2.peers, input2.track),
+      generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track),
       traffic2
     )
   );
@@ -47244,9 +47778,15 @@ function renderRouteObjects(input2, traffic2, wave) {
 function withRouteWave(routes, wave) {
   return routes.map((r) => ({
     ...r,
-    metadata: { ...r.metadata, annotations: { ...r.metadata.annotations ?? {}, [SYNC_WAVE]: String(wave + 1) } }
+    metadata: {
+      ...r.metadata,
+      annotations: { ...sortedKeys(r.metadata.annotations ?? {}), [SYNC_WAVE]: String(wave + 1) }
+    }
   }));
 }
+var sortedKeys = (map) => Object.fromEntries(
+  Object.keys(map).sort().map((k) => [k, map[k]])
+);
 function workloadWave(deployment) {
   const raw = isObject(deployment.metadata.annotations) ? deployment.metadata.annotations[SYNC_WAVE] : void 0;
   const wave = raw === void 0 ? 0 : Number.parseInt(raw, 10);
@@ -47254,6 +47794,7 @@ function workloadWave(deployment) {
 }
 
 // src/render/request-coloring.ts
+init_diagnostics();
 function coloringEnvoyFilter(c) {
   return {
     apiVersion: "networking.istio.io/v1alpha3",
@@ -47297,7 +47838,7 @@ function coloringEnvoyFilter(c) {
 function coloringLua(c) {
   const lines = ["function envoy_on_request(request_handle)", "  local headers = request_handle:headers()"];
   c.rules.forEach((rule, i) => {
-    const test = Object.entries(rule.when).sort(([a], [b]) => a.localeCompare(b, "en")).map(([name, value]) => `headers:get(${lua(name.toLowerCase())}) == ${lua(value)}`).join(" and ");
+    const test = Object.entries(rule.when).sort(([a], [b]) => compareText(a, b)).map(([name, value]) => `headers:get(${lua(name.toLowerCase())}) == ${lua(value)}`).join(" and ");
     lines.push(
       `  ${i === 0 ? "if" : "elseif"} ${test} then`,
       `    headers:replace(${lua(c.header.toLowerCase())}, ${lua(rule.value)})`
@@ -47310,167 +47851,51 @@ function lua(s) {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
-// src/spec/values.ts
-var obj = (v) => isObject(v) ? v : {};
-var arr = (v) => Array.isArray(v) ? v : [];
-var str = (v) => typeof v === "string" ? v : void 0;
-var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
-function stringMap(v) {
-  const out = {};
-  for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
-  return out;
-}
-function parseAmount(v) {
-  if (typeof v === "number") return { count: v };
-  if (typeof v !== "string") return void 0;
-  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
-  if (m) return { percent: Number(m[1]) };
-  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
-}
-function parsePercent(v) {
-  const a = parseAmount(v);
-  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
-}
-var KRUISE_COOKIE_HEADER = "canary-by-cookie";
-function kruiseMatch(v) {
-  const m = obj(v);
-  const headers = [];
-  const cookies = [];
-  for (const h of arr(m.headers).map(valueMatch2)) {
-    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
-    else headers.push(h);
-  }
-  const path10 = isObject(m.path) ? {
-    type: str(m.path.type) ?? "PathPrefix",
-    value: str(m.path.value) ?? "/"
-  } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
-}
-function valueMatch2(v) {
-  const m = obj(v);
-  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
-}
-function headerModifier(v) {
-  if (!isObject(v)) return void 0;
-  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
-  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
-}
-
 // src/spec/providers.ts
-var KRUISE_INGRESS_CLASSES = {
-  nginx: "ingress-nginx",
-  "aliyun-alb": "aliyun-alb",
-  higress: "higress",
-  mse: "mse"
-};
-function providerFromKruiseRouting(doc, routing, path10, out) {
+function providerFromKruiseRouting(doc, routing, path15, out, inputs5) {
   const refs = [];
-  const ingress = obj(routing.ingress);
   if (routing.ingress !== void 0) {
+    const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
-    const provider = KRUISE_INGRESS_CLASSES[classType];
-    if (!provider) {
-      const o = doc.locate([...path10, "ingress", "classType"]);
+    const found = inputs5.kruiseIngress(classType, ingress);
+    if (!found) {
+      const o = doc.locate([...path15, "ingress", "classType"]);
       out.push({
         ...o,
-        message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
+        message: `ingress classType "${classType}" is unknown; use one of ${inputs5.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else {
-      refs.push({
-        provider,
-        origin: doc.locate([...path10, "ingress"]),
-        options: { ingresses: [str(ingress.name) ?? ""] }
-      });
-    }
+    } else refs.push(refAt(found, doc.locate([...path15, "ingress"])));
   }
-  if (routing.gateway !== void 0) {
-    refs.push({
-      provider: "gateway-api",
-      origin: doc.locate([...path10, "gateway"]),
-      options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] }
-    });
-  }
+  const gateway = routing.gateway === void 0 ? void 0 : inputs5.kruiseGateway(obj(routing.gateway));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path15, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
-  if (custom.length > 0) {
-    const istio = custom.every(isIstioRef);
-    refs.push({
-      provider: istio ? "istio" : "custom",
-      origin: doc.locate([...path10, "customNetworkRefs"]),
-      options: { refs: custom }
-    });
+  const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
+  if (taker) refs.push(refAt(taker, doc.locate([...path15, "customNetworkRefs"])));
+  return refs;
+}
+var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
+function providersFromArgo(doc, routing, path15, inputs5) {
+  const at = (key2) => doc.locate([...path15, key2]);
+  const refs = [];
+  for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
+    const found = inputs5.argo(key2, obj(routing[key2]));
+    if (found) refs.push(refAt(found, at(key2)));
+  }
+  for (const [name, block] of Object.entries(obj(routing.plugins))) {
+    const found = inputs5.argo(`plugins/${name}`, obj(block));
+    if (found) refs.push(refAt(found, at("plugins")));
   }
   return refs;
 }
-function providersFromArgo(doc, routing, path10) {
-  const at = (key2) => doc.locate([...path10, key2]);
-  const refs = [];
-  if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
-  if (routing.nginx !== void 0)
-    refs.push({ provider: "ingress-nginx", origin: at("nginx"), options: argoNginxOptions(obj(routing.nginx)) });
-  if (routing.alb !== void 0)
-    refs.push({ provider: "aws-alb", origin: at("alb"), options: argoAlbOptions(obj(routing.alb)) });
-  if (routing.smi !== void 0) refs.push({ provider: "smi", origin: at("smi"), options: obj(routing.smi) });
-  if (routing.ambassador !== void 0)
-    refs.push({ provider: "ambassador", origin: at("ambassador"), options: obj(routing.ambassador) });
-  if (routing.traefik !== void 0)
-    refs.push({ provider: "traefik", origin: at("traefik"), options: obj(routing.traefik) });
-  if (routing.apisix !== void 0)
-    refs.push({ provider: "apisix", origin: at("apisix"), options: obj(routing.apisix) });
-  const gateway = obj(routing.plugins)["argoproj-labs/gatewayAPI"];
-  if (gateway !== void 0)
-    refs.push({ provider: "gateway-api", origin: at("plugins"), options: argoGatewayOptions(obj(gateway)) });
-  return refs;
-}
-function argoNginxOptions(nginx2) {
-  const single = str(nginx2.stableIngress);
-  return {
-    ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
-    ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
-    additionalIngressAnnotations: stringMap(nginx2.additionalIngressAnnotations),
-    canaryIngressAnnotations: stringMap(nginx2.canaryIngressAnnotations)
-  };
-}
-function argoAlbOptions(alb) {
-  const single = str(alb.ingress);
-  const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
-  const { ingress: _single, ingresses: _many, ...rest } = alb;
-  return { ...rest, ingresses: [...new Set(ingresses)] };
-}
-var ARGO_GATEWAY_KEYS = [
-  "httpRoute",
-  "httpRoutes",
-  "namespace",
-  "inProgressLabelKey",
-  "inProgressLabelValue",
-  "disableInProgressLabel",
-  "configMap"
-];
-function argoGatewayOptions(g) {
-  const single = str(g.httpRoute);
-  const list3 = arr(g.httpRoutes).map(obj);
-  const routes = [
-    ...single ? [{ name: single, useHeaderRoutes: true }] : [],
-    ...list3.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
-  ];
-  const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
-  const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
-  return {
-    httpRoutes: routes.map((r) => r.name),
-    useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
-    ...str(g.namespace) ? { namespace: str(g.namespace) } : {},
-    ...g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } },
-    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort()
-  };
-}
-function isIstioRef(ref) {
-  const apiVersion = str(ref.apiVersion) ?? "";
-  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
-  return group === "networking.istio.io" && (ref.kind === "VirtualService" || ref.kind === "DestinationRule");
-}
+var refAt = (found, origin) => ({
+  provider: found.provider,
+  origin,
+  options: found.options
+});
 
 // src/spec/argo.ts
-function normalizeArgo(doc) {
+function normalizeArgo(doc, inputs5) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
@@ -47487,7 +47912,7 @@ function normalizeArgo(doc) {
     { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== void 0 },
     diagnostics
   );
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"]) : [];
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout = {
@@ -47524,7 +47949,7 @@ function argoWorkload(doc, root, replicas2, out) {
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
       out.push(
-        error2(
+        error3(
           doc,
           ["spec", "workloadRef", "kind"],
           `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
@@ -47550,18 +47975,18 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path10 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path10, out);
-    if (!applyAction(doc, state, e, path10, wc, out)) return;
-    steps.push(snapshot(doc.locate(path10), state, wc.managed));
+    const path15 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path15, out);
+    if (!applyAction(doc, state, e, path15, wc, out)) return;
+    steps.push(snapshot(doc.locate(path15), state, wc.managed));
   });
   return steps;
 }
-function applyPause(doc, steps, pause, path10, out) {
+function applyPause(doc, steps, pause, path15, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path10),
+      ...doc.locate(path15),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -47573,14 +47998,14 @@ function applyPause(doc, steps, pause, path10, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path10, wc, out) {
+function applyAction(doc, state, e, path15, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
-        error2(
+        error3(
           doc,
-          [...path10, "setCanaryScale"],
+          [...path15, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -47590,7 +48015,7 @@ function applyAction(doc, state, e, path10, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path10, kind]),
+      ...doc.locate([...path15, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -47635,13 +48060,13 @@ function mirrorMatches(list3) {
   return list3.map((m) => {
     const e = obj(m);
     const headers = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path10 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path15 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers,
       queryParams: [],
       cookies: [],
-      ...path10 ? { path: { type: path10.type === "Prefix" ? "PathPrefix" : path10.type, value: path10.value } } : {},
+      ...path15 ? { path: { type: path15.type === "Prefix" ? "PathPrefix" : path15.type, value: path15.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -47658,8 +48083,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path10, message) {
-  return { ...doc.locate(path10), message, severity: "error" };
+function error3(doc, path15, message) {
+  return { ...doc.locate(path15), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -47703,10 +48128,83 @@ function classifyKruise(doc, apiVersion, kind, out) {
   return void 0;
 }
 
+// src/spec/object-checks.ts
+function checkObjectHeader(doc, out) {
+  const before = out.length;
+  const v = doc.value;
+  const report = (path15, message) => out.push({ ...doc.locate(path15), message: `${v.kind} ${message}`, severity: "error" });
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v.kind))
+    report(["kind"], `is not a kind: kinds are letters and digits (CamelCase)`);
+  else checkName(v.kind, String(v.metadata.name), (m) => report(["metadata", "name"], m));
+  const ns = v.metadata.namespace;
+  if (ns !== void 0 && (typeof ns !== "string" || !DNS_LABEL.test(ns) || ns.length > 63))
+    report(["metadata", "namespace"], `namespace ${show2(ns)} must be a DNS label (lower-case a-z, 0-9, '-')`);
+  checkStringMap(v.metadata, ["metadata"], "labels", report, true);
+  checkStringMap(v.metadata, ["metadata"], "annotations", report, false);
+  const spec = isObject(v.spec) ? v.spec : {};
+  if (REPLICATED.has(v.kind) && spec.replicas !== void 0 && !isReplicaCount(spec.replicas))
+    report(["spec", "replicas"], `spec.replicas ${show2(spec.replicas)} must be a whole number from 0 to ${INT32_MAX}`);
+  const template = isObject(spec.template) ? spec.template : {};
+  if (isObject(template.metadata))
+    checkStringMap(template.metadata, ["spec", "template", "metadata"], "labels", report, true);
+  const selector = isObject(spec.selector) ? spec.selector : {};
+  checkStringMap(selector, ["spec", "selector"], "matchLabels", report, true);
+  return out.length === before;
+}
+var DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+var DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+var DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+var LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+var LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+var INT32_MAX = 2147483647;
+var REPLICATED = /* @__PURE__ */ new Set(["Deployment", "StatefulSet", "ReplicaSet", "Rollout", "CloneSet"]);
+var PATH_SEGMENT_KINDS = /* @__PURE__ */ new Set(["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"]);
+function serviceNameProblem(name) {
+  if (name.length > 63) return `is ${name.length} characters; Service names are at most 63`;
+  if (!DNS_1035_LABEL.test(name)) return "must start with a letter and hold only a-z, 0-9 and '-' (a DNS-1035 label)";
+  return void 0;
+}
+function checkName(kind, name, report) {
+  if (kind === "Service") {
+    const problem = serviceNameProblem(name);
+    if (problem) report(`name ${show2(name)} ${problem}`);
+  } else if (PATH_SEGMENT_KINDS.has(kind)) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(name) || name.includes("..") || name.length > 253)
+      report(`name ${show2(name)} must be a single path segment of letters, digits, '.', '_', ':' and '-'`);
+  } else if (!DNS_SUBDOMAIN.test(name) || name.length > 253) {
+    report(`name ${show2(name)} must be a DNS subdomain: lower-case a-z, 0-9, '-' and '.', at most 253 characters`);
+  }
+}
+function checkStringMap(parent, at, field, report, label) {
+  const map = parent[field];
+  if (map === void 0 || map === null) return;
+  if (!isObject(map)) return report([...at, field], `${field} must be a map of strings`);
+  for (const [key2, value] of Object.entries(map)) {
+    const where2 = [...at, field, key2];
+    if (typeof value !== "string") report(where2, `${field} ${show2(key2)}: the value must be a string; quote it`);
+    else if (label && (value.length > 63 || !LABEL_VALUE.test(value)))
+      report(where2, `label ${show2(key2)}: value ${show2(value)} is not a label value (at most 63 of A-Z a-z 0-9 - _ .)`);
+    if (label && !isLabelKey(key2)) report(where2, `label key ${show2(key2)} is not a valid label key`);
+  }
+}
+function isLabelKey(key2) {
+  const slash = key2.lastIndexOf("/");
+  const name = key2.slice(slash + 1);
+  const prefix = slash < 0 ? void 0 : key2.slice(0, slash);
+  if (name.length > 63 || !LABEL_NAME.test(name)) return false;
+  return prefix === void 0 || prefix.length <= 253 && DNS_SUBDOMAIN.test(prefix);
+}
+function isReplicaCount(v) {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= INT32_MAX;
+}
+function show2(v) {
+  return JSON.stringify(v) ?? String(v);
+}
+
 // src/spec/kruise.ts
 var ROLLING_STYLE = "rollouts.kruise.io/rolling-style";
 var TRAFFIC_ROUTING = "rollouts.kruise.io/trafficrouting";
-function normalizeKruise(doc) {
+function normalizeKruise(doc, inputs5) {
   const root = obj(doc.value);
   const v1beta1 = str(root.apiVersion) === "rollouts.kruise.io/v1beta1";
   const meta = obj(root.metadata);
@@ -47718,7 +48216,7 @@ function normalizeKruise(doc) {
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
     diagnostics.push(
-      error3(
+      error4(
         doc,
         [...refPath, "kind"],
         `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
@@ -47728,7 +48226,7 @@ function normalizeKruise(doc) {
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
-  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics);
+  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics, inputs5);
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout = {
     format: v1beta1 ? "kruise-v1beta1" : "kruise-v1alpha1",
@@ -47750,7 +48248,7 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   const style = (annotation ?? "canary").toLowerCase();
   if (style !== "canary" && style !== "partition") {
     out.push(
-      error3(
+      error4(
         doc,
         ["metadata", "annotations", ROLLING_STYLE],
         `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`
@@ -47759,13 +48257,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path10, v1beta1) {
+function kruiseStep(doc, raw, path15, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path10),
+    origin: doc.locate(path15),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -47780,13 +48278,13 @@ function kruisePause(v) {
   if (v === void 0) return { kind: "none" };
   return seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds };
 }
-function kruiseTraffic(doc, canary, sharedRouting, out) {
+function kruiseTraffic(doc, canary, sharedRouting, out, inputs5) {
   const routings = arr(canary.trafficRoutings);
   const first = obj(routings[0]);
   const service = str(first.service);
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
   const base = ["spec", "strategy", "canary", "trafficRoutings", 0];
-  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out) : [];
+  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out, inputs5) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
     generateCanaryService: service !== void 0 && !noCanaryService,
@@ -47809,12 +48307,12 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path10, message) {
-  const o = doc.locate(path10);
+function error4(doc, path15, message) {
+  const o = doc.locate(path15);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
-// src/spec/route-template.ts
+// generators/custom/route-template.ts
 var CUSTOM_PROVIDER = "custom";
 function readRouteTemplate(doc) {
   const v = obj(doc.value);
@@ -47887,16 +48385,16 @@ function compile(schema) {
 function checkRollout(rollout, resources) {
   const out = [];
   const report = (origin, message) => out.push({ ...origin, message: `rollout ${rollout.name}: ${message}`, severity: "error" });
-  checkName(rollout, report);
+  checkName2(rollout, report);
   checkSteps3(rollout, report);
   checkWorkload(rollout, resources, report);
   checkServices(rollout, resources, report);
   checkManagedRoutes(rollout, report);
   return out;
 }
-var DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-function checkName(r, report) {
-  if (!DNS_LABEL.test(r.workload.name) || r.workload.name.length > 63 - "-canary".length) {
+var DNS_LABEL2 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+function checkName2(r, report) {
+  if (!DNS_LABEL2.test(r.workload.name) || r.workload.name.length > 63 - "-canary".length) {
     report(
       r.origin,
       `workload name "${r.workload.name}" must be a DNS-1123 label of at most 56 characters so "<name>-canary" stays valid`
@@ -47976,6 +48474,9 @@ function checkServices(r, resources, report) {
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
     report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
   }
+  const nameProblem = canaryService && generateCanaryService ? serviceNameProblem(canaryService) : void 0;
+  if (nameProblem)
+    report(r.origin, `the canary Service name "${canaryService}" ${nameProblem}; shorten the stable Service's name`);
   if (canaryService && generateCanaryService && resources.find("Service", canaryService, r.namespace)) {
     report(
       resources.originOf("Service", canaryService),
@@ -47993,13 +48494,13 @@ function checkManagedRoutes(r, report) {
 }
 
 // src/spec/traffic-routing.ts
-function normalizeTrafficRouting(doc) {
+function normalizeTrafficRouting(doc, inputs5) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const diagnostics = [];
   const ref = obj(arr(spec.objectRef)[0]);
-  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics);
+  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics, inputs5);
   const service = str(ref.service) ?? "";
   const name = str(meta.name) ?? "";
   const step = kruiseStep(doc, spec.strategy, ["spec", "strategy"], false);
@@ -48025,7 +48526,7 @@ function normalizeTrafficRouting(doc) {
   return { routing: { name, ...rollout.namespace ? { namespace: rollout.namespace } : {}, rollout }, diagnostics };
 }
 
-// src/spec/load-app.ts
+// src/app/load-app.ts
 function loadApp(name, documents, policy) {
   const diagnostics = [];
   const manifests = [];
@@ -48034,7 +48535,7 @@ function loadApp(name, documents, policy) {
   const templates = [];
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
-    if (!role) continue;
+    if (!role || !checkObjectHeader(doc, diagnostics)) continue;
     if (role.role === "manifest")
       manifests.push({ object: doc.value, origin: doc.origin, locate: doc.locate });
     if (role.role === "ignored")
@@ -48046,17 +48547,19 @@ function loadApp(name, documents, policy) {
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
-    const result = role.schema === "argo-rollout" ? normalizeArgo(doc) : normalizeKruise(doc);
+    const result = role.schema === "argo-rollout" ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
     specs.push(result.rollout);
   }
+  const documentStage = diagnostics.length;
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
   const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0);
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
-  return { name, rollouts, routings, resources, diagnostics };
+  const ordered2 = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));
+  return { name, rollouts, routings, resources, diagnostics: ordered2 };
 }
 function readRequestColoring(doc, manifests, diagnostics) {
   const problems = validateSchema("rollgen-request-coloring", doc);
@@ -48074,7 +48577,7 @@ function readTrafficRouting(doc, out, diagnostics) {
   const problems = validateSchema("kruise-trafficrouting", doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
-  const { routing, diagnostics: found } = normalizeTrafficRouting(doc);
+  const { routing, diagnostics: found } = normalizeTrafficRouting(doc, providerInputs);
   diagnostics.push(...found);
   out.push(routing);
 }
@@ -48141,9 +48644,8 @@ function bindProviders(app, spec, resources, out) {
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return void 0;
-    const problems = generator.check(
-      generatorContext(app, spec, resources, { generator, options, origin: ref.origin })
-    );
+    const context = generatorContext(app, spec, resources, { generator, options, origin: ref.origin });
+    const problems = generator.check({ ...context, steps: buildPlan(spec, 1).steps });
     out.push(...problems);
     if (problems.some((p) => p.severity === "error")) return void 0;
     bound.push({ generator, options, origin: ref.origin });
@@ -48212,6 +48714,9 @@ var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
 function parseStatus(value) {
   if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
     return `not a ${STATUS_API_VERSION} RolloutStatus`;
+  for (const field of ["rollouts", "files", "history"])
+    if (value[field] !== void 0 && !Array.isArray(value[field])) return `${field} must be a list`;
+  if (Array.isArray(value.history) && !value.history.every(isObject)) return "history entries must be maps";
   const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
   for (const r of rollouts) {
     if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
@@ -48220,11 +48725,15 @@ function parseStatus(value) {
     const problem = numbersProblem(r);
     if (problem) return `rollout ${r.name}: ${problem}`;
   }
+  const files = Array.isArray(value.files) ? value.files : [];
+  const badFile = files.findIndex((f) => typeof f !== "string" || !isPlainFileName(f));
+  if (badFile >= 0)
+    return `files[${badFile}] ${JSON.stringify(files[badFile])} is not a file name in the output; rollgen writes and deletes only its own files there`;
   const meta = isObject(value.metadata) ? value.metadata : {};
   return {
     app: typeof meta.name === "string" ? meta.name : "",
     rollouts,
-    files: Array.isArray(value.files) ? value.files.map(String) : [],
+    files,
     history: Array.isArray(value.history) ? value.history : []
   };
 }
@@ -48236,7 +48745,7 @@ function numbersProblem(r) {
   return count(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
 }
 
-// src/run/apps.ts
+// src/app/inputs.ts
 function locateApps(req) {
   const found = locate(req);
   return req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
@@ -48245,14 +48754,15 @@ function locate(req) {
   const [first, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first ? path4.resolve(req.cwd, first) : void 0, ...defaults }];
-  if (first && isDir(path4.resolve(req.cwd, first))) {
-    const source = path4.resolve(req.cwd, first);
-    return [
-      { name: path4.basename(source), source, output: second ? path4.resolve(req.cwd, second) : void 0, ...defaults }
-    ];
+    return [{ name: "stdin", source: "-", output: first ? path7.resolve(req.cwd, first) : void 0, ...defaults }];
+  if (first && isDir(path7.resolve(req.cwd, first))) {
+    const source = path7.resolve(req.cwd, first);
+    const app = { name: path7.basename(source), source, output: second ? path7.resolve(req.cwd, second) : void 0 };
+    const overlaps = outputOverlaps([app]);
+    if (overlaps.length > 0) throw new InputError([], overlaps.join("\n"));
+    return [{ ...app, ...defaults }];
   }
-  const configFile = req.config ? path4.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path7.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
@@ -48265,18 +48775,18 @@ function locate(req) {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path4.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path7.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
 }
 function usesConfig(req) {
-  return req.file !== "-" && !(req.args[0] && isDir(path4.resolve(req.cwd, req.args[0])));
+  return req.file !== "-" && !(req.args[0] && isDir(path7.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs4.existsSync(p) && fs4.statSync(p).isDirectory();
+  return fs7.existsSync(p) && fs7.statSync(p).isDirectory();
 }
-function loadSource(loc, files) {
+function loadSource(loc, files, cwd) {
   const docs = [];
   const diagnostics = [];
   for (const f of files) {
@@ -48285,8 +48795,13 @@ function loadSource(loc, files) {
     diagnostics.push(...r.diagnostics);
   }
   const app = loadApp(loc.name, docs, loc.gates);
-  const all = [...diagnostics, ...app.diagnostics];
-  if (hasErrors(all)) throw new InputError(all);
+  const all = [...sortDiagnostics(diagnostics), ...app.diagnostics];
+  if (hasErrors(all)) throw new InputError(all, void 0, true);
+  if (app.rollouts.length === 0 && app.routings.length === 0)
+    throw new InputError(
+      [],
+      `${printable(loc.source === "-" ? "<stdin>" : path7.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
+    );
   return { ...app, diagnostics: all };
 }
 function readSourceFiles(loc, cwd) {
@@ -48299,15 +48814,16 @@ function readOutput(loc, cwd) {
   const objects = [];
   const diagnostics = [];
   for (const f of contents.files) {
-    const base = path4.basename(f.path);
+    const base = path7.basename(f.path);
     if (base === "kustomization.yaml") kustomization = f.text;
     const parsed = parseYamlStream(f.path, f.text);
     diagnostics.push(...parsed.diagnostics);
     if (base === STATUS_FILE) status = statusOf(parsed.documents[0], diagnostics);
-    else if (base !== "kustomization.yaml")
-      objects.push(
-        ...parsed.documents.map((d) => ({ object: d.value, origin: d.origin, locate: d.locate }))
-      );
+    else if (base === "kustomization.yaml") checkKustomization(parsed.documents[0], diagnostics);
+    else
+      for (const d of parsed.documents)
+        if (isOutputObject(d, diagnostics))
+          objects.push({ object: d.value, origin: d.origin, locate: d.locate });
   }
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return {
@@ -48319,9 +48835,26 @@ function readOutput(loc, cwd) {
 function statusOf(doc, out) {
   if (!doc) return void 0;
   const parsed = parseStatus(doc.value);
+  const field = typeof parsed === "string" ? /^(rollouts|files|history)(?:\[(\d+)\])?/.exec(parsed) : null;
+  const at = field ? doc.locate(field[2] ? [field[1], Number(field[2])] : [field[1]]) : doc.origin;
   if (typeof parsed === "string")
-    out.push({ ...doc.origin, message: `${parsed}; restore the file from git history`, severity: "error" });
+    out.push({ ...at, message: `${parsed}; restore the file from git history`, severity: "error" });
   return typeof parsed === "string" ? void 0 : parsed;
+}
+var RESTORE = "rollgen wrote this file: restore it from git history";
+function isOutputObject(d, out) {
+  const v = d.value;
+  if (!isObject(v) || typeof v.apiVersion !== "string" || typeof v.kind !== "string") {
+    out.push({ ...d.origin, message: `not a Kubernetes object (apiVersion, kind); ${RESTORE}`, severity: "error" });
+    return false;
+  }
+  if (isObject(v.metadata) && typeof v.metadata.name === "string") return true;
+  out.push({ ...d.locate(["metadata"]), message: `${v.kind} has no metadata.name; ${RESTORE}`, severity: "error" });
+  return false;
+}
+function checkKustomization(d, out) {
+  if (d && !isObject(d.value))
+    out.push({ ...d.origin, message: `not a Kustomization (a map with resources:); ${RESTORE}`, severity: "error" });
 }
 
 // src/flow/branch.ts
@@ -48798,12 +49331,147 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path9 = __toESM(require("path"));
+var path14 = __toESM(require("path"));
 init_errors();
 
-// src/run/advance-command.ts
-var path6 = __toESM(require("path"));
+// src/app/plan-write.ts
+var path10 = __toESM(require("path"));
+init_diagnostics();
 init_errors();
+
+// src/io/output-lock.ts
+var fs8 = __toESM(require("fs"));
+var os = __toESM(require("os"));
+var path8 = __toESM(require("path"));
+init_errors();
+var LOCK_FILE = ".rollgen-lock";
+async function lockOutput(dir, opts) {
+  checkNotLink(dir);
+  const created = makeDirs(dir);
+  const file = path8.join(dir, LOCK_FILE);
+  const deadline = Date.now() + opts.waitMs;
+  let told = false;
+  for (; ; ) {
+    if (tryCreate(file)) return { release: () => release(file, dir, created) };
+    const owner = readOwner(file);
+    if (owner === void 0) continue;
+    if (isDead(owner)) {
+      breakStaleLock(file, owner);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new StateError(
+        `${dir} is being written by another rollgen run (${describe4(owner)}); waited ${Math.round(opts.waitMs / 1e3)} s. If no rollgen is running, delete ${file}`
+      );
+    }
+    if (!told) opts.notify?.(`waiting for another rollgen run (${describe4(owner)}) to finish writing ${dir}
+`);
+    told = true;
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 100));
+  }
+}
+async function lockOutputs(dirs, opts) {
+  const held = [];
+  try {
+    for (const d of [...new Set(dirs)].sort(compareCodePoints2)) held.push(await lockOutput(d, opts));
+  } catch (e) {
+    for (const l of held.reverse()) l.release();
+    throw e;
+  }
+  return { release: () => held.reverse().forEach((l) => l.release()) };
+}
+function compareCodePoints2(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function tryCreate(file) {
+  try {
+    writeNewFile(file, `${process.pid}
+${os.hostname()}
+`);
+    return true;
+  } catch (e) {
+    if (e.code === "EEXIST") return false;
+    throw e;
+  }
+}
+function readOwner(file) {
+  try {
+    return fs8.readFileSync(file, "utf8");
+  } catch (e) {
+    if (e.code === "ENOENT") return void 0;
+    throw e;
+  }
+}
+function describe4(owner) {
+  const [pid, host] = owner.split("\n");
+  return `pid ${pid} on ${host || "an unknown host"}`;
+}
+function isDead(owner) {
+  const [pid, host] = owner.split("\n");
+  if (host !== os.hostname() || !/^\d+$/.test(pid)) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (e) {
+    return e.code === "ESRCH";
+  }
+}
+function breakStaleLock(file, owner) {
+  const breaker = `${file}.break`;
+  if (!tryCreate(breaker)) {
+    const other = readOwner(breaker);
+    if (other !== void 0 && isDead(other)) fs8.rmSync(breaker, { force: true });
+    return;
+  }
+  try {
+    if (readOwner(file) === owner) fs8.rmSync(file, { force: true });
+  } finally {
+    fs8.rmSync(breaker, { force: true });
+  }
+}
+function release(file, dir, created) {
+  fs8.rmSync(file, { force: true });
+  if (!created) return;
+  for (let d = dir; fs8.readdirSync(d).length === 0; d = path8.dirname(d)) {
+    fs8.rmdirSync(d);
+    if (d === created) break;
+  }
+}
+
+// src/io/output-recovery.ts
+var fs9 = __toESM(require("fs"));
+var path9 = __toESM(require("path"));
+function recoverOutputDir(dir) {
+  const notes = recoverLegacy(dir);
+  const done = fs9.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  if (done === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
+  if (done === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
+  return notes;
+}
+function recoverLegacy(dir) {
+  const parent = path9.dirname(dir);
+  const prefix = `.${path9.basename(dir)}.rollgen-`;
+  const entries = fs9.existsSync(parent) ? fs9.readdirSync(parent) : [];
+  const leftovers = entries.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
+  const notes = [];
+  for (const name of leftovers.sort()) {
+    const full = path9.join(parent, name);
+    if (!fs9.lstatSync(full).isDirectory()) continue;
+    if (name.endsWith(".old") && onlyOurLock(dir)) {
+      for (const entry of fs9.readdirSync(full)) fs9.renameSync(path9.join(full, entry), path9.join(dir, entry));
+      fs9.rmdirSync(full);
+      notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
+    } else {
+      fs9.rmSync(full, { recursive: true, force: true });
+      notes.push(`removed ${name}, left by an interrupted rollgen run`);
+    }
+  }
+  return notes;
+}
+function onlyOurLock(dir) {
+  const entries = fs9.existsSync(dir) ? fs9.readdirSync(dir) : [];
+  return entries.every((e) => e === LOCK_FILE);
+}
 
 // src/render/phase.ts
 function describePhase(p, steps) {
@@ -48821,11 +49489,12 @@ function describePhase(p, steps) {
   }
 }
 
-// src/render/output-files.ts
-var import_yaml4 = __toESM(require_dist());
+// src/state/output-files.ts
+var import_yaml5 = __toESM(require_dist());
+init_errors();
 
 // src/yaml/serialize.ts
-var import_yaml3 = __toESM(require_dist());
+var import_yaml4 = __toESM(require_dist());
 var OPTIONS = {
   // 1.1 rules quote strings such as on/yes/off that kubectl's YAML 1.1 parser would read as booleans.
   version: "1.1",
@@ -48837,7 +49506,7 @@ var OPTIONS = {
   singleQuote: false
 };
 function serializeValue(value) {
-  return (0, import_yaml3.stringify)(value, OPTIONS);
+  return (0, import_yaml4.stringify)(value, OPTIONS);
 }
 function serializeDocuments(values) {
   return values.map((v) => serializeValue(v)).join("---\n");
@@ -48846,7 +49515,7 @@ function serializeDocument(doc) {
   return doc.toString(OPTIONS);
 }
 
-// src/render/output-files.ts
+// src/state/output-files.ts
 var KUSTOMIZATION_FILE = "kustomization.yaml";
 var HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
 function objectFiles(objects) {
@@ -48855,17 +49524,18 @@ function objectFiles(objects) {
   for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
   return objects.map((o) => {
     const name = (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
+    if (!isPlainFileName(`${name}.yaml`)) throw new InternalError(`object name "${name}" is not a plain file name`);
     return { path: `${name}.yaml`, content: HEADER + serializeValue(o) };
   });
 }
 function kustomizationFile(existing, files, previouslyOwned) {
-  const doc = (0, import_yaml4.parseDocument)(
+  const doc = (0, import_yaml5.parseDocument)(
     existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
   );
   const current = doc.get("resources");
-  const kept = (0, import_yaml4.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
+  const kept = (0, import_yaml5.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
   const resources = [...kept, ...[...files].sort()];
-  if ((0, import_yaml4.isSeq)(current)) {
+  if ((0, import_yaml5.isSeq)(current)) {
     const seq = current;
     seq.items = resources.map((r) => doc.createNode(r));
     seq.flow = false;
@@ -49154,11 +49824,12 @@ function statesAtStep(app, output, step, track) {
   });
 }
 
-// src/run/load.ts
+// src/app/load-repo.ts
 init_diagnostics();
 init_errors();
 
-// src/run/cross-app.ts
+// src/app/cross-app.ts
+init_diagnostics();
 init_errors();
 function checkAcrossApps(apps, peers = repoPeers(apps)) {
   const problems = [...claimConflicts(apps, peers), ...providerChecks(peers)];
@@ -49193,7 +49864,7 @@ function* everyClaim(apps, peers) {
   }
 }
 function providerChecks(peers) {
-  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en")).flatMap(([id, list3]) => getGenerator(id)?.checkRepo?.(list3) ?? []);
+  return [...peers].sort(([a], [b]) => compareText(a, b)).flatMap(([id, list3]) => getGenerator(id)?.checkRepo?.(list3) ?? []);
 }
 function conflict(first, app, owner, claim) {
   return {
@@ -49203,13 +49874,13 @@ function conflict(first, app, owner, claim) {
   };
 }
 
-// src/run/load.ts
+// src/app/load-repo.ts
 async function loadApps(ctx, args, opts) {
   const locations = locateApps({ cwd: ctx.cwd, args, ...opts });
   const out = [];
   for (const loc of locations) {
     const files = loc.source === "-" ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
-    const app = loadSource(loc, files);
+    const app = loadSource(loc, files, ctx.cwd);
     for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + "\n");
     out.push({ loc, app });
   }
@@ -49236,16 +49907,136 @@ async function loadRepo(ctx, args, opts) {
 }
 function loadQuietly(loc, ctx) {
   try {
-    return loadSource(loc, readSourceFiles(loc, ctx.cwd));
+    return loadSource(loc, readSourceFiles(loc, ctx.cwd), ctx.cwd);
   } catch (e) {
     if (e instanceof InputError) return void 0;
     throw e;
   }
 }
 
+// src/app/plan-write.ts
+async function withPlannedWrites(ctx, args, opts, command, write) {
+  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const outputs = apps.flatMap((a) => a.loc.output ? [a.loc.output] : []);
+  const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
+  try {
+    for (const note of outputs.flatMap(recoverOutputDir)) ctx.stderr(`note: ${note}
+`);
+    const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+    write({ names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) });
+  } finally {
+    lock.release();
+  }
+}
+function writeAll(ctx, planned, command, afterEach) {
+  for (const w of planned.writes) {
+    writeOutputDir(w.output, w.files, w.remove);
+    ctx.stdout(w.summary);
+    afterEach?.(w);
+  }
+  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(", ")} up to date
+`);
+}
+function lockWaitMs(ctx) {
+  const value = Number((ctx.env ?? process.env).ROLLGEN_LOCK_TIMEOUT ?? 120);
+  return Number.isFinite(value) && value >= 0 ? value * 1e3 : 12e4;
+}
+function planWrite(ctx, loc, app, command, peers) {
+  if (!loc.output)
+    throw new InputError(
+      [],
+      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
+    );
+  const output = readOutput(loc, ctx.cwd);
+  const t = transitionApp(app, output, command, loc.track, loc.removal);
+  if (t.actions.length === 0) return void 0;
+  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
+  const names = manifests.map((f) => f.path);
+  const previous = output.status?.files ?? [];
+  const status = { ...t.status, files: names };
+  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
+  const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
+  const lines = t.actions.map((a) => {
+    const r = app.rollouts.find((x) => x.spec.name === a.rollout);
+    const s = status.rollouts.find((x) => x.name === a.rollout);
+    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
+  });
+  return {
+    app: app.name,
+    output: loc.output,
+    files,
+    remove,
+    before: output,
+    command,
+    transition: t,
+    summary: lines.join("\n") + `
+wrote ${printable(path10.relative(ctx.cwd, loc.output) || ".")}
+`
+  };
+}
+
+// src/flow/checkout.ts
+var fs10 = __toESM(require("fs"));
+var path11 = __toESM(require("path"));
+init_errors();
+function readCheckout(git, dir, pr, baseFlag, paths) {
+  const root = gitTopLevel(git, dir);
+  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
+  const branch = currentBranch(git, root);
+  const base = baseFlag ?? pr.base ?? branch;
+  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
+  if (branch && branch !== base)
+    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
+  const rel = paths.map((p) => path11.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
+  if (dirty)
+    throw new StateError(
+      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
+${dirty}`
+    );
+  const head = git(["rev-parse", "HEAD"], root).trim();
+  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
+  const read = (repoPath) => {
+    const file = path11.join(root, repoPath);
+    return fs10.existsSync(file) ? fs10.readFileSync(file, "utf8") : void 0;
+  };
+  return { root, base, head, tree, read };
+}
+function currentBranch(git, root) {
+  try {
+    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
+  } catch {
+    return void 0;
+  }
+}
+function landedAt(git, root, output) {
+  const file = path11.relative(root, path11.join(output, STATUS_FILE));
+  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
+  return out ? new Date(out) : void 0;
+}
+function readTemplate(file, cwd, configFile) {
+  if (!file) return void 0;
+  const shown = path11.relative(cwd, file) || file;
+  if (!fs10.existsSync(file))
+    throw new InputError([
+      {
+        file: path11.relative(cwd, configFile) || configFile,
+        line: 1,
+        col: 1,
+        message: `pr: template ${shown} does not exist`,
+        severity: "error"
+      }
+    ]);
+  return { file: shown, text: fs10.readFileSync(file, "utf8") };
+}
+
+// src/flow/proposal.ts
+var import_crypto2 = require("crypto");
+var path13 = __toESM(require("path"));
+
 // src/flow/local-commit.ts
-var fs5 = __toESM(require("fs"));
-var path5 = __toESM(require("path"));
+var fs11 = __toESM(require("fs"));
+var path12 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -49278,23 +50069,29 @@ function describeTarget(target, t) {
 }
 
 // src/flow/local-commit.ts
+async function commitCommand(ctx, args, opts, command) {
+  await withPlannedWrites(ctx, args, opts, command, (planned) => {
+    checkCommittable(ctx, planned.writes);
+    writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
+  });
+}
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path5.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path12.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path5.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path12.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs5.existsSync(dir) || path5.dirname(dir) === dir ? dir : existingAncestor(path5.dirname(dir));
+  return fs11.existsSync(dir) || path12.dirname(dir) === dir ? dir : existingAncestor(path12.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path5.resolve(w.output);
+  const dir = path12.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path5.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel], top);
+  const rel = path12.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel, `:(exclude)${path12.posix.join(rel, LOCK_FILE)}`], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
@@ -49310,118 +50107,6 @@ function commitMessage(w) {
 ${lines.join("\n")}
 `;
 }
-
-// src/run/advance-command.ts
-async function stateCommand(ctx, args, opts, command) {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
-  if (opts.commit)
-    checkCommittable(
-      ctx,
-      writes.filter((w) => w !== void 0)
-    );
-  for (const w of writes) {
-    if (!w) continue;
-    writeOutputDir(w.output, w.files, w.remove);
-    ctx.stdout(w.summary);
-    if (opts.commit) commitOutput(ctx, w);
-  }
-  if (writes.every((w) => !w))
-    ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(", ")} up to date
-`);
-}
-function planWrite(ctx, loc, app, command, peers) {
-  if (!loc.output)
-    throw new InputError(
-      [],
-      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
-    );
-  const output = readOutput(loc, ctx.cwd);
-  const t = transitionApp(app, output, command, loc.track, loc.removal);
-  if (t.actions.length === 0) return void 0;
-  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
-  const names = manifests.map((f) => f.path);
-  const previous = output.status?.files ?? [];
-  const status = { ...t.status, files: names };
-  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
-  const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
-  const lines = t.actions.map((a) => {
-    const r = app.rollouts.find((x) => x.spec.name === a.rollout);
-    const s = status.rollouts.find((x) => x.name === a.rollout);
-    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
-  });
-  return {
-    app: app.name,
-    output: loc.output,
-    files,
-    remove,
-    before: output,
-    command,
-    transition: t,
-    summary: lines.join("\n") + `
-wrote ${path6.relative(ctx.cwd, loc.output) || "."}
-`
-  };
-}
-
-// src/flow/checkout.ts
-var fs6 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
-init_errors();
-function readCheckout(git, dir, pr, baseFlag, paths) {
-  const root = gitTopLevel(git, dir);
-  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
-  const branch = currentBranch(git, root);
-  const base = baseFlag ?? pr.base ?? branch;
-  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
-  if (branch && branch !== base)
-    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path7.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
-  if (dirty)
-    throw new StateError(
-      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
-${dirty}`
-    );
-  const head = git(["rev-parse", "HEAD"], root).trim();
-  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
-  const read = (repoPath) => {
-    const file = path7.join(root, repoPath);
-    return fs6.existsSync(file) ? fs6.readFileSync(file, "utf8") : void 0;
-  };
-  return { root, base, head, tree, read };
-}
-function currentBranch(git, root) {
-  try {
-    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
-  } catch {
-    return void 0;
-  }
-}
-function landedAt(git, root, output) {
-  const file = path7.relative(root, path7.join(output, STATUS_FILE));
-  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
-  return out ? new Date(out) : void 0;
-}
-function readTemplate(file, cwd, configFile) {
-  if (!file) return void 0;
-  const shown = path7.relative(cwd, file) || file;
-  if (!fs6.existsSync(file))
-    throw new InputError([
-      {
-        file: path7.relative(cwd, configFile) || configFile,
-        line: 1,
-        col: 1,
-        message: `pr: template ${shown} does not exist`,
-        severity: "error"
-      }
-    ]);
-  return { file: shown, text: fs6.readFileSync(file, "utf8") };
-}
-
-// src/flow/proposal.ts
-var import_crypto2 = require("crypto");
-var path8 = __toESM(require("path"));
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
@@ -49584,7 +50269,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix(path8.relative(i.repoRoot, path8.resolve(i.write.output))) || ".";
+  const output = posix2(path13.relative(i.repoRoot, path13.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -49609,8 +50294,8 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path8.resolve(i.write.output);
-  const rel = (name) => posix(path8.relative(i.repoRoot, path8.join(out, name)));
+  const out = path13.resolve(i.write.output);
+  const rel = (name) => posix2(path13.relative(i.repoRoot, path13.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
@@ -49630,8 +50315,8 @@ function fileChanges(i) {
 function sha(text) {
   return (0, import_crypto2.createHash)("sha256").update(text).digest("hex");
 }
-function posix(p) {
-  return p.split(path8.sep).join("/");
+function posix2(p) {
+  return p.split(path13.sep).join("/");
 }
 
 // src/flow/templates/index.ts
@@ -49655,7 +50340,7 @@ function compileTemplates(title = DEFAULT_TEMPLATES.title, body = DEFAULT_TEMPLA
     body: compileOne(hb, body, (s) => s.trimEnd() + "\n")
   };
 }
-function compileOne(hb, src, finish) {
+function compileOne(hb, src, finish2) {
   try {
     hb.parse(src.text);
   } catch (e) {
@@ -49664,7 +50349,7 @@ function compileOne(hb, src, finish) {
   const render8 = hb.compile(src.text, { noEscape: true, strict: true });
   return (data) => {
     try {
-      return finish(render8(data));
+      return finish2(render8(data));
     } catch (e) {
       throw templateError(src, e);
     }
@@ -49687,7 +50372,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path9.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path14.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -49824,6 +50509,11 @@ async function fetchChecks2(s, decisions) {
     if (a.kind === "need-checks" && !out.has(a.pr.headSha)) out.set(a.pr.headSha, await s.scm.checks(a.pr.headSha));
   }
   return out;
+}
+
+// src/run/change-command.ts
+async function stateCommand(ctx, args, opts, command) {
+  await withPlannedWrites(ctx, args, opts, command, (planned) => writeAll(ctx, planned, command));
 }
 
 // src/run/plan-command.ts
@@ -50000,14 +50690,14 @@ async function statusCommand(ctx, args, opts) {
   }
 }
 
-// src/run/run.ts
+// src/dispatch.ts
 async function run(request3, ctx, debug = false) {
   try {
     await dispatch(request3, ctx);
     return 0;
-  } catch (error4) {
-    ctx.stderr(describeError(error4, debug) + "\n");
-    return exitCodeFor(error4);
+  } catch (error5) {
+    ctx.stderr(describeError(error5, debug) + "\n");
+    return exitCodeFor(error5);
   }
 }
 function dispatch(r, ctx) {
@@ -50039,7 +50729,8 @@ function change(ctx, args, o, command) {
   if (o.pr && command.kind === "advance")
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
-  return o.pr ? commandPr(ctx, args, o, command) : stateCommand(ctx, args, o, command);
+  if (o.pr) return commandPr(ctx, args, o, command);
+  return o.commit ? commitCommand(ctx, args, o, command) : stateCommand(ctx, args, o, command);
 }
 
 // src/cli.ts
@@ -50119,7 +50810,7 @@ function processContext() {
   };
 }
 
-// src/run/report.ts
+// src/app/report.ts
 function buildActionReport(events) {
   const of = (action) => events.filter((e) => e.action === action);
   return { opened: of("opened"), updated: of("updated"), merged: of("merged"), closed: of("closed") };
@@ -50127,34 +50818,34 @@ function buildActionReport(events) {
 
 // action/src/inputs.ts
 var COMMANDS = ["pr", "abort", "promote", "retry", "validate", "status"];
-var input = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
+var input2 = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
 function parseInputs(env2) {
-  const command = input(env2, "command") || "pr";
+  const command = input2(env2, "command") || "pr";
   if (!COMMANDS.includes(command))
     return `input "command" must be one of ${COMMANDS.join(", ")}; got "${command}"`;
   const flags2 = {};
   for (const name of ["dry-run", "full", "merge"]) {
-    const value = input(env2, name).toLowerCase() || "false";
+    const value = input2(env2, name).toLowerCase() || "false";
     if (value !== "true" && value !== "false") return `input "${name}" must be true or false; got "${value}"`;
     flags2[name] = value === "true";
   }
   return {
-    token: input(env2, "token") || env2.GITHUB_TOKEN || "",
-    config: input(env2, "config") || "rollgen.yaml",
+    token: input2(env2, "token") || env2.GITHUB_TOKEN || "",
+    config: input2(env2, "config") || "rollgen.yaml",
     command,
-    apps: input(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
+    apps: input2(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
     dryRun: flags2["dry-run"],
     full: flags2.full,
     merge: flags2.merge
   };
 }
-function buildArgv(inputs) {
-  const argv = [inputs.command, ...inputs.apps, "--config", inputs.config];
-  const viaPr = inputs.command === "abort" || inputs.command === "promote" || inputs.command === "retry";
+function buildArgv(inputs5) {
+  const argv = [inputs5.command, ...inputs5.apps, "--config", inputs5.config];
+  const viaPr = inputs5.command === "abort" || inputs5.command === "promote" || inputs5.command === "retry";
   if (viaPr) argv.push("--pr");
-  if (viaPr && inputs.merge) argv.push("--merge");
-  if (inputs.command === "promote" && inputs.full) argv.push("--full");
-  if ((inputs.command === "pr" || viaPr) && inputs.dryRun) argv.push("--dry-run");
+  if (viaPr && inputs5.merge) argv.push("--merge");
+  if (inputs5.command === "promote" && inputs5.full) argv.push("--full");
+  if ((inputs5.command === "pr" || viaPr) && inputs5.dryRun) argv.push("--dry-run");
   return argv;
 }
 
@@ -50194,18 +50885,18 @@ function formatErrorAnnotation(command, message) {
 
 // action/src/main.ts
 async function runAction(env2) {
-  const inputs = parseInputs(env2);
-  if (typeof inputs === "string") {
-    process.stdout.write(formatErrorAnnotation("action", inputs));
+  const inputs5 = parseInputs(env2);
+  if (typeof inputs5 === "string") {
+    process.stdout.write(formatErrorAnnotation("action", inputs5));
     return 2;
   }
-  if (inputs.token) env2.GITHUB_TOKEN = inputs.token;
+  if (inputs5.token) env2.GITHUB_TOKEN = inputs5.token;
   const events = [];
   let errors = "";
   const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
   process.stdout.write(`::stop-commands::${resume}
 `);
-  const code = await main(buildArgv(inputs), {
+  const code = await main(buildArgv(inputs5), {
     cwd: env2.GITHUB_WORKSPACE || process.cwd(),
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => {
@@ -50217,15 +50908,15 @@ async function runAction(env2) {
   }).finally(() => process.stdout.write(`::${resume}::
 `));
   const report = buildActionReport(events);
-  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
+  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs5.command, errors || `exit status ${code}`));
   if (env2.GITHUB_OUTPUT) (0, import_node_fs.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
-  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs.command, report, code));
+  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs5.command, report, code));
   return code;
 }
 runAction(process.env).then(
   (code) => process.exitCode = code,
-  (error4) => {
-    process.stdout.write(formatErrorAnnotation("action", error4 instanceof Error ? error4.message : String(error4)));
+  (error5) => {
+    process.stdout.write(formatErrorAnnotation("action", error5 instanceof Error ? error5.message : String(error5)));
     process.exitCode = 1;
   }
 );

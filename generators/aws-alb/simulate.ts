@@ -1,6 +1,6 @@
 import { compareText } from '../../src/diagnostics';
 import { isObject, KubeObject } from '../../src/model/kube';
-import type { SimRequest, SimResult } from '../types';
+import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { evaluateConditions } from './conditions';
 import { albPaths, backendOf, ingressSpec } from './ingress';
 import { hostMatches, pathMatches, requestPath } from './match';

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Diagnostic } from '../diagnostics';
 import { InputError, IoError } from '../errors';
-import { RenderedFile } from '../render/output-files';
+import { RenderedFile } from '../state/output-files';
 import { checkNotLink } from './fs-safe';
 import { TXN_DIR, checkTargets, commitFiles, pendingChanges, stagedPath } from './output-journal';
 

@@ -2,7 +2,7 @@ import { parseDocument, YAMLSeq, isSeq } from 'yaml';
 import { InternalError } from '../errors';
 import { isPlainFileName } from '../model/file-name';
 import { KubeObject } from '../model/kube';
-import { AppStatus, STATUS_FILE, statusDocument } from '../state/status';
+import { AppStatus, STATUS_FILE, statusDocument } from './status';
 import { serializeDocument, serializeValue } from '../yaml/serialize';
 
 export interface RenderedFile {

@@ -5,63 +5,59 @@ import { writeOutputDir } from '../io/output-dir';
 import { lockOutputs } from '../io/output-lock';
 import { recoverOutputDir } from '../io/output-recovery';
 import { describePhase } from '../render/phase';
-import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
+import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
 import { renderApp } from '../render/render-app';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand, AppTransition, OutputSnapshot, transitionApp } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
-import { LoadedApp } from '../spec/load-app';
-import { AppLocation, readOutput } from './apps';
+import type { LoadedApp } from '../spec/loaded-app';
+import { AppLocation, readOutput } from './inputs';
 import { CommonOptions, RunContext } from './context';
-import { loadRepo } from './load';
-import { checkCommittable, commitOutput } from '../flow/local-commit';
+import { loadRepo } from './load-repo';
 
-export interface StateOptions extends CommonOptions {
-  /** Local git mode: commit each app's new output (src/flow/local-commit.ts). */
-  readonly commit?: boolean;
+export interface PlannedWrites {
+  readonly names: readonly string[];
+  readonly writes: readonly PendingWrite[];
 }
 
-/** advance / abort / promote / retry: compute the next state of each app and write it to its output. */
-export async function stateCommand(
+/**
+ * Every named app's next output for `command`, computed before anything is written so an error in
+ * one writes nothing anywhere, and handed to `write` while each output is locked: from reading a
+ * status to writing its next state no other run may write the same output (two would both move
+ * from the same state and lose a step). An interrupted earlier write is completed or discarded first.
+ */
+export async function withPlannedWrites(
   ctx: RunContext,
   args: readonly string[],
-  opts: StateOptions,
+  opts: CommonOptions,
   command: AppCommand,
+  write: (planned: PlannedWrites) => void,
 ): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  // From reading each status to writing its next state, no other run may write the same output.
   const outputs = apps.flatMap((a) => (a.loc.output ? [a.loc.output] : []));
   const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
   try {
     for (const note of outputs.flatMap(recoverOutputDir)) ctx.stderr(`note: ${note}\n`);
-    writeAll(ctx, apps, opts, command, peers);
+    const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+    write({ names: apps.map((a) => a.loc.name), writes: writes.filter((w): w is PendingWrite => w !== undefined) });
   } finally {
     lock.release();
   }
 }
 
-function writeAll(
+/** Writes each pending output and prints what moved; `afterEach` runs after each write (local git mode commits it). */
+export function writeAll(
   ctx: RunContext,
-  apps: Awaited<ReturnType<typeof loadRepo>>['apps'],
-  opts: StateOptions,
+  planned: PlannedWrites,
   command: AppCommand,
-  peers: RepoPeers,
+  afterEach?: (w: PendingWrite) => void,
 ): void {
-  // Compute every app first so an error in one writes nothing anywhere.
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
-  if (opts.commit)
-    checkCommittable(
-      ctx,
-      writes.filter((w): w is PendingWrite => w !== undefined),
-    );
-  for (const w of writes) {
-    if (!w) continue;
+  for (const w of planned.writes) {
     writeOutputDir(w.output, w.files, w.remove);
     ctx.stdout(w.summary);
-    if (opts.commit) commitOutput(ctx, w);
+    afterEach?.(w);
   }
-  if (writes.every((w) => !w))
-    ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(', ')} up to date\n`);
+  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(', ')} up to date\n`);
 }
 
 /** ROLLGEN_LOCK_TIMEOUT (seconds, default 120): how long a run waits for another one writing the same output. */
