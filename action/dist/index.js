@@ -42762,6 +42762,11 @@ function checkNodes(doc, file, lc, text) {
         `tag ${node.tag} is not plain YAML: Kubernetes and kustomize read only strings, numbers, booleans, null, maps and lists; remove the tag`,
         tagOffset(text, node.range?.[0])
       );
+    if ((0, import_yaml2.isScalar)(node) && typeof node.value === "number" && !isExactNumber(node.value))
+      at(
+        node,
+        `${String(node.source ?? node.value)} is not a number Kubernetes can hold exactly (JSON has no infinity or NaN, and integers beyond 2^53 lose digits)`
+      );
     if (!(0, import_yaml2.isCollection)(node)) continue;
     if (depth >= MAX_DEPTH) {
       at(node, `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`);
@@ -42782,6 +42787,9 @@ function tagOffset(text, valueStart) {
   if (valueStart === void 0) return void 0;
   const bang = text.lastIndexOf("!", valueStart);
   return bang >= 0 && !text.slice(bang, valueStart).includes("\n") ? bang - (text[bang - 1] === "!" ? 1 : 0) : valueStart;
+}
+function isExactNumber(n) {
+  return Number.isFinite(n) && (!Number.isInteger(n) || Number.isSafeInteger(n));
 }
 
 // src/yaml/parse.ts

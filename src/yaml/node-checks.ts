@@ -30,6 +30,11 @@ export function checkNodes(doc: Document, file: string, lc: LineCounter, text: s
         `tag ${node.tag} is not plain YAML: Kubernetes and kustomize read only strings, numbers, booleans, null, maps and lists; remove the tag`,
         tagOffset(text, node.range?.[0]),
       );
+    if (isScalar(node) && typeof node.value === 'number' && !isExactNumber(node.value))
+      at(
+        node,
+        `${String(node.source ?? node.value)} is not a number Kubernetes can hold exactly (JSON has no infinity or NaN, and integers beyond 2^53 lose digits)`,
+      );
     if (!isCollection(node)) continue;
     if (depth >= MAX_DEPTH) {
       at(node, `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`);
@@ -54,4 +59,9 @@ function tagOffset(text: string, valueStart: number | undefined): number | undef
   return bang >= 0 && !text.slice(bang, valueStart).includes('\n')
     ? bang - (text[bang - 1] === '!' ? 1 : 0)
     : valueStart;
+}
+
+/** Finite, and an integer only where a double holds it exactly: rollgen would otherwise write back another number. */
+function isExactNumber(n: number): boolean {
+  return Number.isFinite(n) && (!Number.isInteger(n) || Number.isSafeInteger(n));
 }
