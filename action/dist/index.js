@@ -42144,7 +42144,7 @@ function createOctokit(baseUrl, token, options = {}) {
     auth: token,
     baseUrl,
     userAgent: "rollgen",
-    request: { fetch: fetchWithDeadline(options.requestTimeoutMs ?? 3e4) },
+    request: { fetch: fetchWithDeadline(options.requestTimeoutMs ?? 15e3) },
     log: redactingLog(token, options.log ?? defaultLog),
     retry: { doNotRetry: DO_NOT_RETRY, retries: options.retries ?? 3, retryAfterBaseValue: unit },
     throttle: {
@@ -49205,16 +49205,21 @@ function gitTopLevel(git, cwd) {
 
 // src/flow/edges.ts
 function flowEdges(ctx) {
+  const env2 = ctx.env ?? process.env;
   return {
-    env: ctx.env ?? process.env,
+    env: env2,
     now: ctx.now ?? (() => /* @__PURE__ */ new Date()),
-    scm: ctx.scm ?? connectGitHub,
+    scm: ctx.scm ?? ((connection) => connectGitHub(connection, env2)),
     git: ctx.git ?? runGit
   };
 }
-function connectGitHub(connection) {
+function connectGitHub(connection, env2) {
   const github2 = (init_github(), __toCommonJS(github_exports));
-  return github2.createGitHubScm(connection);
+  return github2.createGitHubScm(connection, { requestTimeoutMs: requestTimeoutMs(env2) });
+}
+function requestTimeoutMs(env2) {
+  const seconds = Number(env2.ROLLGEN_GITHUB_TIMEOUT);
+  return env2.ROLLGEN_GITHUB_TIMEOUT && Number.isFinite(seconds) && seconds > 0 ? seconds * 1e3 : void 0;
 }
 
 // src/flow/execute.ts

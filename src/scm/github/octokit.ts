@@ -24,7 +24,7 @@ export interface GitHubScmOptions {
   readonly secondaryRateRetries?: number;
   /** Longest retry-after (seconds) worth waiting for, primary or secondary. @default 60 */
   readonly maxWaitSeconds?: number;
-  /** Milliseconds one attempt may wait for GitHub's answer before it counts as failed (and is retried). @default 30000 */
+  /** Milliseconds one attempt may wait for GitHub's answer before it counts as failed (and is retried). @default 15000 (GitHub ends requests that take over 10 s itself) */
   readonly requestTimeoutMs?: number;
 }
 
@@ -49,7 +49,7 @@ export function createOctokit(baseUrl: string, token: string, options: GitHubScm
     auth: token,
     baseUrl,
     userAgent: 'rollgen',
-    request: { fetch: fetchWithDeadline(options.requestTimeoutMs ?? 30_000) },
+    request: { fetch: fetchWithDeadline(options.requestTimeoutMs ?? 15_000) },
     log: redactingLog(token, options.log ?? defaultLog),
     retry: { doNotRetry: DO_NOT_RETRY, retries: options.retries ?? 3, retryAfterBaseValue: unit },
     throttle: {
