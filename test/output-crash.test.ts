@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { readOutputDir } from '../src/io/output-dir';
 import { runCli } from './helpers/cli';
+import { OUTPUT, startedRepo } from './helpers/started-repo';
 import { treeHashes } from './helpers/tree-hash';
 
 /**
@@ -14,8 +15,7 @@ import { treeHashes } from './helpers/tree-hash';
  * (killed after it). Never a missing output, a first deploy, or a leftover file.
  */
 const BIN = path.join(__dirname, '..', 'bin', 'rollgen');
-const BASE = path.join(__dirname, 'hostile', 'base');
-const OUT = path.join('deploy', 'echo');
+const OUT = OUTPUT;
 let tmp: string;
 
 beforeEach(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-crash-'))));
@@ -32,14 +32,9 @@ function rollgen(args: readonly string[], cwd: string, crashAt?: number) {
   return { code: r.status, signal: r.signal, stderr: r.stderr };
 }
 
-/** A repo whose app has been deployed and adopted, with a new image in the source: the next advance starts a canary. */
+/** A started repo (helpers/started-repo.ts) after `commands`. */
 async function repoAt(name: string, commands: readonly (readonly string[])[]): Promise<string> {
-  const repo = path.join(tmp, name);
-  fs.cpSync(BASE, repo, { recursive: true });
-  await run(['advance'], repo);
-  await run(['advance'], repo);
-  const dep = path.join(repo, 'apps', 'echo', 'deployment.yaml');
-  fs.writeFileSync(dep, fs.readFileSync(dep, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
+  const repo = await startedRepo(path.join(tmp, name));
   for (const c of commands) expect((await run(c, repo)).code).toBe(0);
   return repo;
 }

@@ -4,12 +4,12 @@ import * as os from 'os';
 import * as path from 'path';
 import { LOCK_FILE } from '../src/io/output-lock';
 import { runCli } from './helpers/cli';
+import { OUTPUT, startedRepo } from './helpers/started-repo';
 import { treeHashes } from './helpers/tree-hash';
 
 /** One writer per output: concurrent `advance` processes serialise on the output's lock; no step is lost. */
 const BIN = path.join(__dirname, '..', 'bin', 'rollgen');
-const BASE = path.join(__dirname, 'hostile', 'base');
-const OUT = path.join('deploy', 'echo');
+const OUT = OUTPUT;
 let tmp: string;
 
 beforeEach(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-lock-'))));
@@ -17,15 +17,8 @@ afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const env = (timeout: string) => ({ ...process.env, ROLLGEN_LOCK_TIMEOUT: timeout });
 
-/** Deployed, adopted, and a new image in the source: each advance from here moves one step. */
-async function startedRepo(name: string): Promise<string> {
-  const repo = path.join(tmp, name);
-  fs.cpSync(BASE, repo, { recursive: true });
-  await runCli(['advance'], repo);
-  await runCli(['advance'], repo);
-  const dep = path.join(repo, 'apps', 'echo', 'deployment.yaml');
-  fs.writeFileSync(dep, fs.readFileSync(dep, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
-  return repo;
+async function startedAt(name: string): Promise<string> {
+  return startedRepo(path.join(tmp, name));
 }
 
 function advanceProcess(cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -42,8 +35,8 @@ function writeLock(repo: string, pid: number, host = os.hostname()): void {
 }
 
 test('four advance processes at once make four steps, as four in a row do', async () => {
-  const concurrent = await startedRepo('concurrent');
-  const sequential = await startedRepo('sequential');
+  const concurrent = await startedAt('concurrent');
+  const sequential = await startedAt('sequential');
   for (let i = 0; i < 4; i++) expect((await runCli(['advance'], sequential)).code).toBe(0);
   const runs = await Promise.all([1, 2, 3, 4].map(() => advanceProcess(concurrent)));
   expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
@@ -53,7 +46,7 @@ test('four advance processes at once make four steps, as four in a row do', asyn
 });
 
 test('a run that cannot get the lock in time fails naming the owner, and writes nothing', async () => {
-  const repo = await startedRepo('held');
+  const repo = await startedAt('held');
   writeLock(repo, process.pid); // this test process is alive: the lock is not stale
   const before = treeHashes(repo);
   const r = await runCli(['advance'], repo, '', { env: env('0') });
@@ -63,14 +56,14 @@ test('a run that cannot get the lock in time fails naming the owner, and writes 
 });
 
 test('a lock from another host is never judged stale', async () => {
-  const repo = await startedRepo('remote');
+  const repo = await startedAt('remote');
   writeLock(repo, 1, 'some-other-runner');
   const r = await runCli(['advance'], repo, '', { env: env('0') });
   expect(r).toMatchObject({ code: 1, stderr: expect.stringContaining('pid 1 on some-other-runner') });
 });
 
 test('the lock of a run that died (SIGKILL) is taken over', async () => {
-  const repo = await startedRepo('stale');
+  const repo = await startedAt('stale');
   const dead = spawnSync(process.execPath, ['-e', '0']).pid;
   writeLock(repo, dead);
   const r = await runCli(['advance'], repo, '', { env: env('0') });
