@@ -43194,6 +43194,7 @@ function recoverOutput(dir) {
   return "completed";
 }
 function pendingChanges(dir) {
+  if (!fs5.lstatSync(path5.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
   const file = path5.join(dir, TXN_DIR, JOURNAL);
   const stat = fs5.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return void 0;
@@ -43204,7 +43205,7 @@ function pendingChanges(dir) {
   } catch {
     journal = void 0;
   }
-  if (!journal || !wellFormed(journal))
+  if (!journal || !wellFormed(journal) || !stagedAreFiles(dir, journal))
     throw new InputError([
       {
         file: shown,
@@ -43223,6 +43224,12 @@ function stagedPath(dir, journal, name) {
 }
 function wellFormed(j) {
   return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
+}
+function stagedAreFiles(dir, j) {
+  return j.write.every((w) => {
+    const stat = fs5.lstatSync(path5.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    return !stat || stat.isFile();
+  });
 }
 function applyJournal(dir, journal) {
   for (const w of journal.write) {
@@ -49356,6 +49363,7 @@ init_errors();
 var fs8 = __toESM(require("fs"));
 var os = __toESM(require("os"));
 var path8 = __toESM(require("path"));
+init_diagnostics();
 init_errors();
 var LOCK_FILE = ".rollgen-lock";
 async function lockOutput(dir, opts) {
@@ -49408,15 +49416,18 @@ ${os.hostname()}
   }
 }
 function readOwner(file) {
+  const stat = fs8.lstatSync(file, { throwIfNoEntry: false });
+  if (stat && !stat.isFile())
+    throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
   try {
-    return fs8.readFileSync(file, "utf8");
+    return fs8.readFileSync(file, "utf8").slice(0, 300);
   } catch (e) {
     if (e.code === "ENOENT") return void 0;
     throw e;
   }
 }
 function describe4(owner) {
-  const [pid, host] = owner.split("\n");
+  const [pid, host] = owner.split("\n").map(printable);
   return `pid ${pid} on ${host || "an unknown host"}`;
 }
 function isDead(owner) {

@@ -70,6 +70,8 @@ export function recoverOutput(dir: string): 'none' | 'completed' | 'discarded' {
 
 /** The committed but not yet applied journal of `dir`, checked as untrusted input (it could be committed to git). */
 export function pendingChanges(dir: string): Journal | undefined {
+  // A link in place of the staging directory is not ours (recovery removes it): never read through it.
+  if (!fs.lstatSync(path.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return undefined;
   const file = path.join(dir, TXN_DIR, JOURNAL);
   const stat = fs.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return undefined;
@@ -80,7 +82,7 @@ export function pendingChanges(dir: string): Journal | undefined {
   } catch {
     journal = undefined;
   }
-  if (!journal || !wellFormed(journal))
+  if (!journal || !wellFormed(journal) || !stagedAreFiles(dir, journal))
     throw new InputError([
       {
         file: shown,
@@ -107,6 +109,14 @@ function wellFormed(j: Journal): boolean {
     j.write.every((w) => typeof w?.staged === 'string' && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) &&
     j.remove.every((r) => typeof r === 'string' && isPlainFileName(r))
   );
+}
+
+/** Staged entries still to move must be regular files: a link moved into the output would point anywhere. */
+function stagedAreFiles(dir: string, j: Journal): boolean {
+  return j.write.every((w) => {
+    const stat = fs.lstatSync(path.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    return !stat || stat.isFile();
+  });
 }
 
 function applyJournal(dir: string, journal: Journal): void {

@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { StateError } from '../errors';
+import { printable } from '../diagnostics';
+import { InputError, StateError } from '../errors';
 import { checkNotLink, makeDirs, writeNewFile } from './fs-safe';
 
 /**
@@ -76,8 +77,11 @@ function tryCreate(file: string): boolean {
 }
 
 function readOwner(file: string): string | undefined {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (stat && !stat.isFile())
+    throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
   try {
-    return fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(file, 'utf8').slice(0, 300);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
@@ -85,7 +89,7 @@ function readOwner(file: string): string | undefined {
 }
 
 function describe(owner: string): string {
-  const [pid, host] = owner.split('\n');
+  const [pid, host] = owner.split('\n').map(printable);
   return `pid ${pid} on ${host || 'an unknown host'}`;
 }
 
