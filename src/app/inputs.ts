@@ -88,7 +88,12 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[], cwd: 
     docs.push(...r.documents);
     diagnostics.push(...r.diagnostics);
   }
-  const app = loadApp(loc.name, docs, loc.gates);
+  const shared = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
+  const app = loadApp(loc.name, docs, loc.gates, {
+    sharedTemplates: shared,
+    track: loc.track,
+    ...(loc.analysis ? { config: loc.analysis } : {}),
+  });
   // Files that failed to parse first: what the app then misses follows from them.
   const all = [...sortDiagnostics(diagnostics), ...app.diagnostics];
   if (hasErrors(all)) throw new InputError(all, undefined, true);
@@ -98,6 +103,15 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[], cwd: 
       `${printable(loc.source === '-' ? '<stdin>' : path.relative(cwd, loc.source) || '.')}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`,
     );
   return { ...app, diagnostics: all };
+}
+
+/** The documents of rollgen.yaml's `analysisTemplates` directory (only its templates are used). */
+function readSharedTemplates(dir: string, diagnostics: Diagnostic[]): ParsedDocument[] {
+  return readAppSource(dir, process.cwd()).flatMap((f) => {
+    const r = parseYamlStream(f.path, f.text);
+    diagnostics.push(...r.diagnostics);
+    return r.documents;
+  });
 }
 
 export function readSourceFiles(loc: AppLocation, cwd: string): SourceFile[] {

@@ -1,4 +1,6 @@
 import { getGenerator, PLANNED_PROVIDERS, providerInputs } from '../../generators/registry';
+import { AnalysisOptions, loadAnalysis, withGates } from '../analysis/load';
+import { TemplateDoc, readTemplate } from '../analysis/templates';
 import { Diagnostic, orderByStage } from '../diagnostics';
 import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
@@ -29,12 +31,18 @@ import type { LoadedApp, LoadedRollout, LoadedRouting } from '../spec/loaded-app
 import { validateSchema } from '../spec/validate-schema';
 
 /** Source documents -> validated rollouts, plans and manifests. Collects every problem; never throws. Pure. */
-export function loadApp(name: string, documents: readonly ParsedDocument[], policy: GatePolicy): LoadedApp {
+export function loadApp(
+  name: string,
+  documents: readonly ParsedDocument[],
+  policy: GatePolicy,
+  analysisOptions: AnalysisOptions = {},
+): LoadedApp {
   const diagnostics: Diagnostic[] = [];
   const manifests: SourceObject[] = [];
   const specs: RolloutSpec[] = [];
   const shared: SharedRouting[] = [];
   const templates: RouteTemplateInput[] = [];
+  const analysisTemplates: TemplateDoc[] = [];
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
     if (!role || !checkObjectHeader(doc, diagnostics)) continue;
@@ -45,6 +53,7 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
     if (role.role === 'traffic-routing') readTrafficRouting(doc, shared, diagnostics);
     if (role.role === 'request-coloring') readRequestColoring(doc, manifests, diagnostics);
     if (role.role === 'route-template') collectRouteTemplate(doc, templates, diagnostics);
+    if (role.role === 'analysis-template') analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
     if (role.role !== 'rollout') continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
@@ -58,9 +67,11 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
+  const analysed = loadAnalysis(specs, analysisTemplates, analysisOptions, diagnostics);
   const rollouts = specs
     .map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics))
-    .filter((r): r is LoadedRollout => r !== undefined);
+    .filter((r): r is LoadedRollout => r !== undefined)
+    .map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
   const ordered = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));

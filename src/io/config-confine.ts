@@ -1,3 +1,4 @@
+import * as path from 'path';
 import { Diagnostic, Origin } from '../diagnostics';
 import type { AppConfig } from './config';
 import { confinePath, confinePattern, outputOverlaps } from './confine';
@@ -17,6 +18,7 @@ export function confineApps(
   locate: Locate,
   out: Diagnostic[],
   expand: (entry: Record<string, unknown>, index: number) => AppConfig[],
+  sharedSource?: string,
 ): AppConfig[] {
   const apps = entries.flatMap((e, i) => {
     const at = (field: string) => locate(['apps', i, field]);
@@ -40,17 +42,25 @@ export function confineApps(
       );
     return expanded;
   });
-  for (const message of outputOverlaps(apps)) out.push({ ...locate(['apps']), message, severity: 'error' });
+  // A shared directory rollgen reads (analysisTemplates) is a source too: no output may overlap it.
+  const shared = sharedSource ? [{ name: '(analysisTemplates)', source: sharedSource }] : [];
+  for (const message of outputOverlaps([...apps, ...shared]))
+    out.push({ ...locate(['apps']), message, severity: 'error' });
   return apps;
 }
 
-/** pr.titleTemplate and pr.bodyTemplate are read and shown in PRs: they too stay in the repository. */
-export function confineTemplates(root: string, pr: Record<string, unknown>, locate: Locate): Diagnostic[] {
-  return ['titleTemplate', 'bodyTemplate'].flatMap((field) => {
-    const written = pr[field];
+/** Other paths rollgen.yaml names and rollgen reads (PR templates, shared AnalysisTemplates): they too stay in the repository. */
+export function confineNamedPaths(root: string, config: Record<string, unknown>, locate: Locate): Diagnostic[] {
+  const pr = (config.pr ?? {}) as Record<string, unknown>;
+  const named: [readonly string[], unknown][] = [
+    [['pr', 'titleTemplate'], pr.titleTemplate],
+    [['pr', 'bodyTemplate'], pr.bodyTemplate],
+    [['analysisTemplates'], config.analysisTemplates],
+  ];
+  return named.flatMap(([at, written]) => {
     if (typeof written !== 'string') return [];
-    const at = locate(['pr', field]);
-    const lexical = confinePattern(root, written, `pr.${field}`, at);
-    return lexical.length > 0 ? lexical : confinePath(root, `${root}/${written}`, `pr.${field}`, at);
+    const field = at.join('.');
+    const lexical = confinePattern(root, written, field, locate(at));
+    return lexical.length > 0 ? lexical : confinePath(root, path.resolve(root, written), field, locate(at));
   });
 }

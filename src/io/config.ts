@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Diagnostic } from '../diagnostics';
+import type { AppAnalysisConfig } from '../analysis/rollout-analysis';
+import { Diagnostic, Origin } from '../diagnostics';
 import { InputError } from '../errors';
 import { isObject } from '../model/kube';
 import { GatePolicy, defaultGatePolicy } from '../plan/gates';
@@ -8,7 +9,7 @@ import { TrackLabel, defaultTrackLabel } from '../model/track';
 import type { Removal } from '../state/lifecycle';
 import { validateSchema } from '../spec/validate-schema';
 import { parseYamlStream } from '../yaml/parse';
-import { confineApps, confineTemplates } from './config-confine';
+import { confineApps, confineNamedPaths } from './config-confine';
 
 export const CONFIG_FILE = 'rollgen.yaml';
 
@@ -21,6 +22,10 @@ export interface AppConfig {
   readonly track: TrackLabel;
   /** Default one-commit. */
   readonly removal?: Removal;
+  /** `analysis:` as written (Kruise apps), resolved when the app loads. */
+  readonly analysis?: AppAnalysisConfig;
+  /** Absolute directory of shared AnalysisTemplates (rollgen.yaml `analysisTemplates`). */
+  readonly analysisTemplates?: string;
 }
 
 /** `pr:` of rollgen.yaml: settings of the GitHub PR flow. Template paths are absolute. */
@@ -68,14 +73,35 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   const root = path.dirname(file);
   const out: Diagnostic[] = [];
   const entries = (doc.value as { apps: Record<string, unknown>[] }).apps;
-  const apps = confineApps(root, entries, doc.locate, out, (e, i) =>
-    expandApp(root, e, () => doc.locate(['apps', i]), out),
+  const shared = (doc.value as { analysisTemplates?: string }).analysisTemplates;
+  const apps = confineApps(
+    root,
+    entries,
+    doc.locate,
+    out,
+    (e, i) =>
+      expandApp(root, e, () => doc.locate(['apps', i]), out).map((a) => ({
+        ...a,
+        ...analysisOf(e, i, doc.locate),
+        ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
+      })),
+    shared ? path.resolve(root, shared) : undefined,
   );
   checkUniqueNames(apps, doc.locate(['apps']), out);
   const pr = (doc.value as { pr?: Record<string, unknown> }).pr ?? {};
-  out.push(...confineTemplates(root, pr, doc.locate));
+  out.push(...confineNamedPaths(root, doc.value as Record<string, unknown>, doc.locate));
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, pr) };
+}
+
+function analysisOf(
+  e: Record<string, unknown>,
+  i: number,
+  locate: (p: readonly (string | number)[]) => Origin,
+): { analysis?: AppAnalysisConfig } {
+  return e.analysis === undefined
+    ? {}
+    : { analysis: { value: e.analysis, at: { locate, path: ['apps', i, 'analysis'] } } };
 }
 
 function prConfig(root: string, pr: Record<string, unknown>): PrConfig {

@@ -249,7 +249,7 @@ describe('normalizeArgo: managedRoutes order', () => {
 });
 
 describe('normalizeArgo: analysis and other non-routing steps', () => {
-  test('GIVEN an analysis step WHEN normalized THEN a warning at its line and the step is skipped; a following pause gates the previous step', () => {
+  test('GIVEN an analysis step WHEN normalized THEN it gates the previous step, like a following pause', () => {
     const text = argoRollout(`- setWeight: 20
 - analysis:
     templates:
@@ -259,16 +259,9 @@ describe('normalizeArgo: analysis and other non-routing steps', () => {
     const { rollout, diagnostics } = argo(text);
     expect(rollout.steps.map((s) => s.weight)).toEqual([20, 40]);
     expect(rollout.steps[0].pause).toEqual({ kind: 'timed', seconds: 60 });
-    expect(diagnostics).toEqual([
-      {
-        file: FILE,
-        line: lineOf(text, 'templates:'),
-        col: expect.any(Number),
-        message:
-          'step "analysis" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead',
-        severity: 'warning',
-      },
-    ]);
+    expect(rollout.steps[0].analyses?.map((a) => a.templates.map((t) => t.templateName))).toEqual([['success-rate']]);
+    expect(rollout.steps[1].analyses).toBeUndefined();
+    expect(diagnostics).toEqual([]);
   });
 
   test('GIVEN an experiment step WHEN normalized THEN it is skipped with a warning naming experiment', () => {
