@@ -43392,6 +43392,7 @@ var import_yaml3 = __toESM(require_dist());
 // src/yaml/node-checks.ts
 var import_yaml2 = __toESM(require_dist());
 var MAX_DEPTH = 100;
+var AMBIGUOUS_NUMBER = /^[-+]?(0[0-9_]+|0o[0-7]+|0b[01_]+|[0-9][0-9]*_[0-9_]*)$/;
 var CORE_TAGS = new Set(
   ["str", "int", "float", "bool", "null", "map", "seq", "merge"].map((t) => `tag:yaml.org,2002:${t}`)
 );
@@ -43415,6 +43416,11 @@ function checkNodes(doc, file, lc, text) {
       at(
         node,
         `${String(node.source ?? node.value)} is not a number Kubernetes can hold exactly (JSON has no infinity or NaN, and integers beyond 2^53 lose digits)`
+      );
+    if ((0, import_yaml2.isScalar)(node) && node.type === "PLAIN" && AMBIGUOUS_NUMBER.test(String(node.source)))
+      at(
+        node,
+        `${String(node.source)} is a number to kubectl and kustomize (YAML 1.1) but not the same one, or a string, in YAML 1.2; write it in decimal without leading zeros, or quote it`
       );
     if (!(0, import_yaml2.isCollection)(node)) continue;
     if (depth >= MAX_DEPTH) {

@@ -4,6 +4,9 @@ import { Diagnostic } from '../diagnostics';
 /** Kubernetes objects nest a few dozen levels; deeper input is hostile or a mistake, refused before any recursion. */
 export const MAX_DEPTH = 100;
 
+/** Integers YAML 1.1 (what kubectl and kustomize read) and YAML 1.2 read differently: 010, 0o10, 0b10, 1_000. */
+const AMBIGUOUS_NUMBER = /^[-+]?(0[0-9_]+|0o[0-7]+|0b[01_]+|[0-9][0-9]*_[0-9_]*)$/;
+
 /** The tags of JSON-compatible YAML, which is all Kubernetes reads; `!env`, `!!binary`, `!!set` and the like are not. */
 const CORE_TAGS = new Set(
   ['str', 'int', 'float', 'bool', 'null', 'map', 'seq', 'merge'].map((t) => `tag:yaml.org,2002:${t}`),
@@ -34,6 +37,11 @@ export function checkNodes(doc: Document, file: string, lc: LineCounter, text: s
       at(
         node,
         `${String(node.source ?? node.value)} is not a number Kubernetes can hold exactly (JSON has no infinity or NaN, and integers beyond 2^53 lose digits)`,
+      );
+    if (isScalar(node) && node.type === 'PLAIN' && AMBIGUOUS_NUMBER.test(String(node.source)))
+      at(
+        node,
+        `${String(node.source)} is a number to kubectl and kustomize (YAML 1.1) but not the same one, or a string, in YAML 1.2; write it in decimal without leading zeros, or quote it`,
       );
     if (!isCollection(node)) continue;
     if (depth >= MAX_DEPTH) {
