@@ -16,7 +16,7 @@ export function formatPlan(app: string, plan: Plan): string {
       .join('  ')
       .trimEnd(),
   );
-  return [head, ...lines, ...analysisLines(plan), ...plan.warnings.map((w) => `warning: ${w}`)].join('\n') + '\n';
+  return [head, ...lines, ...analysisLines(plan)].join('\n') + '\n';
 }
 
 function row(s: PlannedStep): string[] {
