@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path10 = require("node:path");
-    var fs7 = require("node:fs");
+    var path16 = require("node:path");
+    var fs12 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs7.existsSync(executableFile)) return;
+        if (fs12.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path10.resolve(baseDir, baseName);
-          if (fs7.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path10.extname(baseName))) return void 0;
+          const localBin = path16.resolve(baseDir, baseName);
+          if (fs12.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path16.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs7.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs12.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs7.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs12.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path10.resolve(
-            path10.dirname(resolvedScriptPath),
+          executableDir = path16.resolve(
+            path16.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path10.basename(
+            const legacyName = path16.basename(
               this._scriptPath,
-              path10.extname(this._scriptPath)
+              path16.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path10.extname(executableFile));
+        launchWithNode = sourceExt.includes(path16.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path10.basename(filename, path10.extname(filename));
+        this._name = path16.basename(filename, path16.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path11) {
-        if (path11 === void 0) return this._executableDir;
-        this._executableDir = path11;
+      executableDir(path17) {
+        if (path17 === void 0) return this._executableDir;
+        this._executableDir = path17;
         return this;
       }
       /**
@@ -3225,11 +3225,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       _getOutputContext(contextOptions) {
         contextOptions = contextOptions || {};
-        const error4 = !!contextOptions.error;
+        const error5 = !!contextOptions.error;
         let baseWrite;
         let hasColors;
         let helpWidth;
-        if (error4) {
+        if (error5) {
           baseWrite = (str3) => this._outputConfiguration.writeErr(str3);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
@@ -3242,7 +3242,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           if (!hasColors) str3 = this._outputConfiguration.stripColor(str3);
           return baseWrite(str3);
         };
-        return { error: error4, write, hasColors, helpWidth };
+        return { error: error5, write, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -3480,13 +3480,13 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isAlias2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
-    var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
-    function isCollection(node) {
+    function isCollection2(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
           case MAP:
@@ -3506,7 +3506,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar4(node) || isCollection2(node)) && !!node.anchor;
     exports2.ALIAS = ALIAS;
     exports2.DOC = DOC;
     exports2.MAP = MAP;
@@ -3515,13 +3515,13 @@ var require_identity = __commonJS({
     exports2.SCALAR = SCALAR;
     exports2.SEQ = SEQ;
     exports2.hasAnchor = hasAnchor;
-    exports2.isAlias = isAlias;
-    exports2.isCollection = isCollection;
+    exports2.isAlias = isAlias2;
+    exports2.isCollection = isCollection2;
     exports2.isDocument = isDocument;
-    exports2.isMap = isMap2;
+    exports2.isMap = isMap3;
     exports2.isNode = isNode2;
-    exports2.isPair = isPair;
-    exports2.isScalar = isScalar3;
+    exports2.isPair = isPair2;
+    exports2.isScalar = isScalar4;
     exports2.isSeq = isSeq3;
   }
 });
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path10) {
-      const ctrl = callVisitor(key2, node, visitor, path10);
+    function visit_(key2, node, visitor, path16) {
+      const ctrl = callVisitor(key2, node, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visit_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path16, ctrl);
+        return visit_(key2, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path16 = Object.freeze(path16.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path10);
+            const ci = visit_(i, node.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = visit_("key", node.key, visitor, path10);
+          path16 = Object.freeze(path16.concat(node));
+          const ck = visit_("key", node.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path10);
+          const cv = visit_("value", node.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path10) {
-      const ctrl = await callVisitor(key2, node, visitor, path10);
+    async function visitAsync_(key2, node, visitor, path16) {
+      const ctrl = await callVisitor(key2, node, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path16, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path16 = Object.freeze(path16.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path10);
+            const ci = await visitAsync_(i, node.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path10);
+          path16 = Object.freeze(path16.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path10);
+          const cv = await visitAsync_("value", node.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path10) {
+    function callVisitor(key2, node, visitor, path16) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path10);
+        return visitor(key2, node, path16);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path10);
+        return visitor.Map?.(key2, node, path16);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path10);
+        return visitor.Seq?.(key2, node, path16);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path10);
+        return visitor.Pair?.(key2, node, path16);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path10);
+        return visitor.Scalar?.(key2, node, path16);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path10);
+        return visitor.Alias?.(key2, node, path16);
       return void 0;
     }
-    function replaceNode(key2, path10, node) {
-      const parent = path10[path10.length - 1];
+    function replaceNode(key2, path16, node) {
+      const parent = path16[path16.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -3806,8 +3806,8 @@ var require_directives = __commonJS({
         if (prefix) {
           try {
             return prefix + decodeURIComponent(suffix);
-          } catch (error4) {
-            onError(String(error4));
+          } catch (error5) {
+            onError(String(error5));
             return null;
           }
         }
@@ -3909,9 +3909,9 @@ var require_anchors = __commonJS({
             if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
-              const error4 = new Error("Failed to resolve repeated object (this should not happen)");
-              error4.source = source;
-              throw error4;
+              const error5 = new Error("Failed to resolve repeated object (this should not happen)");
+              error5.source = source;
+              throw error5;
             }
           }
         },
@@ -4053,9 +4053,9 @@ var require_Alias = __commonJS({
     var anchors = require_anchors();
     var visit = require_visit();
     var identity = require_identity();
-    var Node2 = require_Node();
+    var Node3 = require_Node();
     var toJS = require_toJS();
-    var Alias = class extends Node2.NodeBase {
+    var Alias = class extends Node3.NodeBase {
       constructor(source) {
         super(identity.ALIAS);
         this.source = source;
@@ -4169,10 +4169,10 @@ var require_Scalar = __commonJS({
   "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
-    var Node2 = require_Node();
+    var Node3 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar = class extends Node2.NodeBase {
+    var Scalar = class extends Node3.NodeBase {
       constructor(value) {
         super(identity.SCALAR);
         this.value = value;
@@ -4275,11 +4275,11 @@ var require_Collection = __commonJS({
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
-    var Node2 = require_Node();
-    function collectionFromPath(schema, path10, value) {
+    var Node3 = require_Node();
+    function collectionFromPath(schema, path16, value) {
       let v = value;
-      for (let i = path10.length - 1; i >= 0; --i) {
-        const k = path10[i];
+      for (let i = path16.length - 1; i >= 0; --i) {
+        const k = path16[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,8 +4298,8 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
-    var Collection2 = class extends Node2.NodeBase {
+    var isEmptyPath = (path16) => path16 == null || typeof path16 === "object" && !!path16[Symbol.iterator]().next().done;
+    var Collection2 = class extends Node3.NodeBase {
       constructor(type, schema) {
         super(type);
         Object.defineProperty(this, "schema", {
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path10, value) {
-        if (isEmptyPath(path10))
+      addIn(path16, value) {
+        if (isEmptyPath(path16))
           this.add(value);
         else {
-          const [key2, ...rest] = path10;
+          const [key2, ...rest] = path16;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        const [key2, ...rest] = path10;
+      deleteIn(path16) {
+        const [key2, ...rest] = path16;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        const [key2, ...rest] = path10;
+      getIn(path16, keepScalar) {
+        const [key2, ...rest] = path16;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path10) {
-        const [key2, ...rest] = path10;
+      hasIn(path16) {
+        const [key2, ...rest] = path16;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        const [key2, ...rest] = path10;
+      setIn(path16, value) {
+        const [key2, ...rest] = path16;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -6844,7 +6844,7 @@ var require_Document = __commonJS({
     var applyReviver = require_applyReviver();
     var createNode = require_createNode();
     var directives = require_directives();
-    var Document3 = class _Document {
+    var Document4 = class _Document {
       constructor(value, replacer, options) {
         this.commentBefore = null;
         this.comment = null;
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path10, value) {
+      addIn(path16, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path10, value);
+          this.contents.addIn(path16, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        if (Collection2.isEmptyPath(path10)) {
+      deleteIn(path16) {
+        if (Collection2.isEmptyPath(path16)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path16) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        if (Collection2.isEmptyPath(path10))
+      getIn(path16, keepScalar) {
+        if (Collection2.isEmptyPath(path16))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path16, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path10) {
-        if (Collection2.isEmptyPath(path10))
+      hasIn(path16) {
+        if (Collection2.isEmptyPath(path16))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path16) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        if (Collection2.isEmptyPath(path10)) {
+      setIn(path16, value) {
+        if (Collection2.isEmptyPath(path16)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path10), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path16), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path10, value);
+          this.contents.setIn(path16, value);
         }
       }
       /**
@@ -7134,7 +7134,7 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports2.Document = Document3;
+    exports2.Document = Document4;
   }
 });
 
@@ -7161,12 +7161,12 @@ var require_errors = __commonJS({
         super("YAMLWarning", pos, code, message);
       }
     };
-    var prettifyError = (src, lc) => (error4) => {
-      if (error4.pos[0] === -1)
+    var prettifyError = (src, lc) => (error5) => {
+      if (error5.pos[0] === -1)
         return;
-      error4.linePos = error4.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error4.linePos[0];
-      error4.message += ` at line ${line}, column ${col}`;
+      error5.linePos = error5.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error5.linePos[0];
+      error5.message += ` at line ${line}, column ${col}`;
       let ci = col - 1;
       let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
       if (ci >= 60 && lineStr.length > 80) {
@@ -7184,12 +7184,12 @@ var require_errors = __commonJS({
       }
       if (/[^ ]/.test(lineStr)) {
         let count2 = 1;
-        const end = error4.linePos[1];
+        const end = error5.linePos[1];
         if (end?.line === line && end.col > col) {
           count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
         const pointer = " ".repeat(ci) + "^".repeat(count2);
-        error4.message += `:
+        error5.message += `:
 
 ${lineStr}
 ${pointer}
@@ -7432,10 +7432,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
+        const { start: start2, key: key2, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -7449,7 +7449,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -7473,7 +7473,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -7489,7 +7489,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -7580,7 +7580,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep3 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -7594,13 +7594,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep3 + cb;
-              sep3 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep3 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -7630,9 +7630,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq2.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq2.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -7643,18 +7643,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
+        const { start: start2, key: key2, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value) {
+          if (!props.anchor && !props.tag && !sep4 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -7668,7 +7668,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
               key2,
               // checked by containsNewline()
@@ -7708,8 +7708,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep3 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
+        if (!isMap3 && !sep4 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -7721,7 +7721,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -7731,9 +7731,9 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -7750,7 +7750,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -7763,7 +7763,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map2 = coll;
             if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -7779,7 +7779,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -7930,7 +7930,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep3 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -7947,24 +7947,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep3 === "\n")
+          if (sep4 === "\n")
             value += "\n";
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          value += sep3 + content;
-          sep3 = " ";
+          value += sep4 + content;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
@@ -7992,7 +7992,7 @@ var require_resolve_block_scalar = __commonJS({
       const mode = source[0];
       let indent = 0;
       let chomp = "";
-      let error4 = -1;
+      let error5 = -1;
       for (let i = 1; i < source.length; ++i) {
         const ch = source[i];
         if (!chomp && (ch === "-" || ch === "+"))
@@ -8001,12 +8001,12 @@ var require_resolve_block_scalar = __commonJS({
           const n = Number(ch);
           if (!indent && n)
             indent = n;
-          else if (error4 === -1)
-            error4 = offset + i;
+          else if (error5 === -1)
+            error5 = offset + i;
         }
       }
-      if (error4 !== -1)
-        onError(error4, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      if (error5 !== -1)
+        onError(error5, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
       let hasSpace = false;
       let comment = "";
       let length2 = source.length;
@@ -8147,25 +8147,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep3 = " ";
+      let sep4 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep3 + lm;
-          sep3 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep3 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -8302,8 +8302,8 @@ var require_compose_scalar = __commonJS({
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
-      } catch (error4) {
-        const msg = error4 instanceof Error ? error4.message : String(error4);
+      } catch (error5) {
+        const msg = error5 instanceof Error ? error5.message : String(error5);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value);
       }
@@ -8426,8 +8426,8 @@ var require_compose_node = __commonJS({
             node = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor)
               node.anchor = anchor.source.substring(1);
-          } catch (error4) {
-            const message = error4 instanceof Error ? error4.message : String(error4);
+          } catch (error5) {
+            const message = error5 instanceof Error ? error5.message : String(error5);
             onError(token, "RESOURCE_EXHAUSTION", message);
           }
           break;
@@ -8499,13 +8499,13 @@ var require_compose_node = __commonJS({
 var require_compose_doc = __commonJS({
   "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
     function composeDoc(options, directives, { offset, start: start2, value, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options);
-      const doc = new Document3.Document(void 0, opts);
+      const doc = new Document4.Document(void 0, opts);
       const ctx = {
         atKey: false,
         atRoot: true,
@@ -8544,7 +8544,7 @@ var require_composer = __commonJS({
     "use strict";
     var node_process = require("process");
     var directives = require_directives();
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var errors = require_errors();
     var identity = require_identity();
     var composeDoc = require_compose_doc();
@@ -8692,11 +8692,11 @@ ${cb}` : comment;
             break;
           case "error": {
             const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-            const error4 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            const error5 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
             if (this.atDirectives || !this.doc)
-              this.errors.push(error4);
+              this.errors.push(error5);
             else
-              this.doc.errors.push(error4);
+              this.doc.errors.push(error5);
             break;
           }
           case "doc-end": {
@@ -8733,7 +8733,7 @@ ${end.comment}` : end.comment;
           this.doc = null;
         } else if (forceDoc) {
           const opts = Object.assign({ _directives: this.directives }, this.options);
-          const doc = new Document3.Document(void 0, opts);
+          const doc = new Document4.Document(void 0, opts);
           if (this.atDirectives)
             this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
           doc.range = [0, endOffset, endOffset];
@@ -8975,14 +8975,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key: key2, sep: sep3, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep4, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep3)
-        for (const st of sep3)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path10) => {
+    visit.itemAtPath = (cst, path16) => {
       let item = cst;
-      for (const [field, index] of path10) {
+      for (const [field, index] of path16) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path10) => {
-      const parent = visit.itemAtPath(cst, path10.slice(0, -1));
-      const field = path10[path10.length - 1][0];
+    visit.parentCollection = (cst, path16) => {
+      const parent = visit.itemAtPath(cst, path16.slice(0, -1));
+      const field = path16[path16.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path10, item, visitor) {
-      let ctrl = visitor(item, path10);
+    function _visit(path16, item, visitor) {
+      let ctrl = visitor(item, path16);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path16.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path10);
+            ctrl = ctrl(item, path16);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path16) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -9065,8 +9065,8 @@ var require_cst = __commonJS({
     var DOCUMENT = "";
     var FLOW_END = "";
     var SCALAR = "";
-    var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isCollection2 = (token) => !!token && "items" in token;
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -9149,8 +9149,8 @@ var require_cst = __commonJS({
     exports2.DOCUMENT = DOCUMENT;
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
-    exports2.isCollection = isCollection;
-    exports2.isScalar = isScalar3;
+    exports2.isCollection = isCollection2;
+    exports2.isScalar = isScalar4;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
   }
@@ -9749,7 +9749,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
-    var LineCounter3 = class {
+    var LineCounter4 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -9772,7 +9772,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports2.LineCounter = LineCounter3;
+    exports2.LineCounter = LineCounter4;
   }
 });
 
@@ -10009,8 +10009,8 @@ var require_parser = __commonJS({
       peek(n) {
         return this.stack[this.stack.length - n];
       }
-      *pop(error4) {
-        const token = error4 ?? this.stack.pop();
+      *pop(error5) {
+        const token = error5 ?? this.stack.pop();
         if (!token) {
           const message = "Tried to pop an empty stack";
           yield { type: "error", offset: this.offset, source: "", message };
@@ -10149,18 +10149,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep3;
+          let sep4;
           if (scalar.end) {
-            sep3 = scalar.end;
-            sep3.push(this.sourceToken);
+            sep4 = scalar.end;
+            sep4.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep3 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep3 }]
+            items: [{ start: start2, key: scalar, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -10313,15 +10313,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep3 = it.sep;
-                  sep3.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep3 }]
+                    items: [{ start: start3, key: key2, sep: sep4 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs12 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start: start2, key: fs7, sep: [] });
+                map2.items.push({ start: start2, key: fs12, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs7);
+                this.stack.push(fs12);
               } else {
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs12, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs12 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs7, sep: [] });
+                fc.items.push({ start: [], key: fs12, sep: [] });
               else if (it.sep)
-                this.stack.push(fs7);
+                this.stack.push(fs12);
               else
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs12, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10515,13 +10515,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep3 = fc.end.splice(1, fc.end.length);
-            sep3.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep3 }]
+              items: [{ start: start2, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -10655,7 +10655,7 @@ var require_public_api = __commonJS({
   "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var errors = require_errors();
     var log = require_log();
     var identity = require_identity();
@@ -10738,7 +10738,7 @@ var require_public_api = __commonJS({
       }
       if (identity.isDocument(value) && !_replacer)
         return value.toString(options);
-      return new Document3.Document(value, _replacer, options).toString(options);
+      return new Document4.Document(value, _replacer, options).toString(options);
     }
     exports2.parse = parse3;
     exports2.parseAllDocuments = parseAllDocuments2;
@@ -10752,7 +10752,7 @@ var require_dist = __commonJS({
   "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var Schema = require_Schema();
     var errors = require_errors();
     var Alias = require_Alias();
@@ -10768,7 +10768,7 @@ var require_dist = __commonJS({
     var publicApi = require_public_api();
     var visit = require_visit();
     exports2.Composer = composer.Composer;
-    exports2.Document = Document3.Document;
+    exports2.Document = Document4.Document;
     exports2.Schema = Schema.Schema;
     exports2.YAMLError = errors.YAMLError;
     exports2.YAMLParseError = errors.YAMLParseError;
@@ -10805,37 +10805,48 @@ function diagnosticAt(origin, message, severity = "error") {
 }
 function formatDiagnostic(d) {
   const tag = d.severity === "warning" ? "warning: " : "";
-  return `${d.file}:${d.line}:${d.col}: ${tag}${d.message}`;
+  return `${printable(d.file)}:${d.line}:${d.col}: ${tag}${printable(d.message)}`;
+}
+function printable(text) {
+  return text.replace(CONTROL, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+function compareText(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 function hasErrors(list4) {
   return list4.some((d) => d.severity === "error");
 }
 function sortDiagnostics(list4) {
   return [...list4].sort(
-    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message)
+    (a, b) => compareText(a.file, b.file) || a.line - b.line || a.col - b.col || compareText(a.message, b.message)
   );
 }
-var unknownOrigin;
+function orderByStage(...stages) {
+  return stages.flatMap((s) => sortDiagnostics(s));
+}
+var unknownOrigin, CONTROL, SHORT_ESCAPES;
 var init_diagnostics = __esm({
   "src/diagnostics.ts"() {
     "use strict";
     unknownOrigin = { file: "<input>", line: 1, col: 1 };
+    CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+    SHORT_ESCAPES = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
   }
 });
 
 // src/errors.ts
-function exitCodeFor(error4) {
-  if (error4 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error4.phase];
-  return error4 instanceof InputError ? 2 : 1;
+function exitCodeFor(error5) {
+  if (error5 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error5.phase];
+  return error5 instanceof InputError ? 2 : 1;
 }
-function describeError(error4, debug) {
-  if (debug && error4 instanceof Error && error4.stack) return error4.stack;
-  if (error4 instanceof InputError) return error4.message;
-  if (!(error4 instanceof Error) || error4.name === "Error" || error4 instanceof TypeError) {
-    const text = error4 instanceof Error ? error4.message : String(error4);
+function describeError(error5, debug) {
+  if (debug && error5 instanceof Error && error5.stack) return error5.stack;
+  if (error5 instanceof InputError) return error5.message;
+  if (!(error5 instanceof Error) || error5.name === "Error" || error5 instanceof TypeError) {
+    const text = error5 instanceof Error ? error5.message : String(error5);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
   }
-  return `error: ${error4.message}`;
+  return `error: ${error5.message.split("\n").map(printable).join("\n")}`;
 }
 var InputError, StateError, IoError, ScmError, ProviderError, AnalysisRecordError, AnalysisVerdictError;
 var init_errors = __esm({
@@ -10845,8 +10856,8 @@ var init_errors = __esm({
     InputError = class extends Error {
       name = "InputError";
       diagnostics;
-      constructor(diagnostics, summary2) {
-        const sorted = sortDiagnostics(diagnostics);
+      constructor(diagnostics, summary2, ordered2 = false) {
+        const sorted = ordered2 ? diagnostics : sortDiagnostics(diagnostics);
         super(summary2 ?? sorted.map(formatDiagnostic).join("\n"));
         this.diagnostics = sorted;
       }
@@ -10855,9 +10866,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path10, message, options) {
-        super(`${path10}: ${message}`, options);
-        this.path = path10;
+      constructor(path16, message, options) {
+        super(`${printable(path16)}: ${message}`, options);
+        this.path = path16;
       }
       path;
       name = "IoError";
@@ -25101,13 +25112,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path10) {
-          return /^\.|this\b/.test(path10.original);
+        scopedId: function scopedId(path16) {
+          return /^\.|this\b/.test(path16.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path10) {
-          return path10.parts.length === 1 && !AST.helpers.scopedId(path10) && !path10.depth;
+        simpleId: function simpleId(path16) {
+          return path16.parts.length === 1 && !AST.helpers.scopedId(path16) && !path16.depth;
         }
       }
     };
@@ -26192,12 +26203,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path10, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path16, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path10,
+        path: path16,
         params,
         hash,
         escaped,
@@ -26469,9 +26480,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path10 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path16 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path10.original);
+        this.opcode("registerDecorator", params.length, path16.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -26538,48 +26549,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path10 = sexpr.path, name = path10.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path10));
+        var path16 = sexpr.path, name = path16.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path16));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path10.strict = true;
-        this.accept(path10);
+        path16.strict = true;
+        this.accept(path16);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path10 = sexpr.path;
-        path10.strict = true;
-        this.accept(path10);
+        var path16 = sexpr.path;
+        path16.strict = true;
+        this.accept(path16);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path10 = sexpr.path, name = path10.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path16 = sexpr.path, name = path16.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path10.strict = true;
-          path10.falsy = true;
-          this.accept(path10);
-          this.opcode("invokeHelper", params.length, path10.original, _ast2["default"].helpers.simpleId(path10));
+          path16.strict = true;
+          path16.falsy = true;
+          this.accept(path16);
+          this.opcode("invokeHelper", params.length, path16.original, _ast2["default"].helpers.simpleId(path16));
         }
       },
-      PathExpression: function PathExpression(path10) {
-        var depth = validateDepth(path10);
-        var parts = validateParts(path10);
+      PathExpression: function PathExpression(path16) {
+        var depth = validateDepth(path16);
+        var parts = validateParts(path16);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path10), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path16), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path10.data) {
+        } else if (path16.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path10.strict);
+          this.opcode("lookupData", depth, parts, path16.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path10.falsy, path10.strict, scoped);
+          this.opcode("lookupOnContext", parts, path16.falsy, path16.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -26806,8 +26817,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path10) {
-      return validateStringArray(path10, path10.parts, "parts");
+    function validateParts(path16) {
+      return validateStringArray(path16, path16.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -26989,16 +27000,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path10 = aPath;
+      var path16 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path10 = url.path;
+        path16 = url.path;
       }
-      var isAbsolute2 = exports2.isAbsolute(path10);
-      var parts = path10.split(/\/+/);
+      var isAbsolute3 = exports2.isAbsolute(path16);
+      var parts = path16.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -27015,18 +27026,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path10 = parts.join("/");
-      if (path10 === "") {
-        path10 = isAbsolute2 ? "/" : ".";
+      path16 = parts.join("/");
+      if (path16 === "") {
+        path16 = isAbsolute3 ? "/" : ".";
       }
       if (url) {
-        url.path = path10;
+        url.path = path16;
         return urlGenerate(url);
       }
-      return path10;
+      return path16;
     }
     exports2.normalize = normalize;
-    function join6(aRoot, aPath) {
+    function join10(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -27058,11 +27069,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join6;
+    exports2.join = join10;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative9(aRoot, aPath) {
+    function relative10(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -27081,7 +27092,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative9;
+    exports2.relative = relative10;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -27231,7 +27242,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join6(urlGenerate(parsed), sourceURL);
+        sourceURL = join10(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -29825,8 +29836,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path10 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path10;
+      var path16 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path16;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -29865,8 +29876,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs7 = require("fs");
-      var templateString = fs7.readFileSync(filename, "utf8");
+      var fs12 = require("fs");
+      var templateString = fs12.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -30233,7 +30244,7 @@ var require_codegen = __commonJS({
       AND: new code_1._Code("&&"),
       ADD: new code_1._Code("+")
     };
-    var Node2 = class {
+    var Node3 = class {
       optimizeNodes() {
         return this;
       }
@@ -30241,7 +30252,7 @@ var require_codegen = __commonJS({
         return this;
       }
     };
-    var Def = class extends Node2 {
+    var Def = class extends Node3 {
       constructor(varKind, name, rhs) {
         super();
         this.varKind = varKind;
@@ -30253,18 +30264,18 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants);
+          this.rhs = optimizeExpr(this.rhs, names, constants2);
         return this;
       }
       get names() {
         return this.rhs instanceof code_1._CodeOrName ? this.rhs.names : {};
       }
     };
-    var Assign = class extends Node2 {
+    var Assign = class extends Node3 {
       constructor(lhs, rhs, sideEffects) {
         super();
         this.lhs = lhs;
@@ -30274,10 +30285,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants);
+        this.rhs = optimizeExpr(this.rhs, names, constants2);
         return this;
       }
       get names() {
@@ -30294,7 +30305,7 @@ var require_codegen = __commonJS({
         return `${this.lhs} ${this.op}= ${this.rhs};` + _n;
       }
     };
-    var Label = class extends Node2 {
+    var Label = class extends Node3 {
       constructor(label) {
         super();
         this.label = label;
@@ -30304,7 +30315,7 @@ var require_codegen = __commonJS({
         return `${this.label}:` + _n;
       }
     };
-    var Break = class extends Node2 {
+    var Break = class extends Node3 {
       constructor(label) {
         super();
         this.label = label;
@@ -30315,10 +30326,10 @@ var require_codegen = __commonJS({
         return `break${label};` + _n;
       }
     };
-    var Throw = class extends Node2 {
-      constructor(error4) {
+    var Throw = class extends Node3 {
+      constructor(error5) {
         super();
-        this.error = error4;
+        this.error = error5;
       }
       render({ _n }) {
         return `throw ${this.error};` + _n;
@@ -30327,7 +30338,7 @@ var require_codegen = __commonJS({
         return this.error.names;
       }
     };
-    var AnyCode = class extends Node2 {
+    var AnyCode = class extends Node3 {
       constructor(code) {
         super();
         this.code = code;
@@ -30338,15 +30349,15 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants) {
-        this.code = optimizeExpr(this.code, names, constants);
+      optimizeNames(names, constants2) {
+        this.code = optimizeExpr(this.code, names, constants2);
         return this;
       }
       get names() {
         return this.code instanceof code_1._CodeOrName ? this.code.names : {};
       }
     };
-    var ParentNode = class extends Node2 {
+    var ParentNode = class extends Node3 {
       constructor(nodes = []) {
         super();
         this.nodes = nodes;
@@ -30368,12 +30379,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants))
+          if (n.optimizeNames(names, constants2))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -30426,12 +30437,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
-        if (!(super.optimizeNames(names, constants) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
+        if (!(super.optimizeNames(names, constants2) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants);
+        this.condition = optimizeExpr(this.condition, names, constants2);
         return this;
       }
       get names() {
@@ -30454,10 +30465,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants) {
-        if (!super.optimizeNames(names, constants))
+      optimizeNames(names, constants2) {
+        if (!super.optimizeNames(names, constants2))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants);
+        this.iteration = optimizeExpr(this.iteration, names, constants2);
         return this;
       }
       get names() {
@@ -30493,10 +30504,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants) {
-        if (!super.optimizeNames(names, constants))
+      optimizeNames(names, constants2) {
+        if (!super.optimizeNames(names, constants2))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants);
+        this.iterable = optimizeExpr(this.iterable, names, constants2);
         return this;
       }
       get names() {
@@ -30538,11 +30549,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         var _a, _b;
-        super.optimizeNames(names, constants);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants);
+        super.optimizeNames(names, constants2);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants2);
         return this;
       }
       get names() {
@@ -30555,9 +30566,9 @@ var require_codegen = __commonJS({
       }
     };
     var Catch = class extends BlockNode {
-      constructor(error4) {
+      constructor(error5) {
         super();
-        this.error = error4;
+        this.error = error5;
       }
       render(opts) {
         return `catch(${this.error})` + super.render(opts);
@@ -30748,9 +30759,9 @@ var require_codegen = __commonJS({
         this._blockNode(node);
         this.code(tryBody);
         if (catchCode) {
-          const error4 = this.name("e");
-          this._currNode = node.catch = new Catch(error4);
-          catchCode(error4);
+          const error5 = this.name("e");
+          this._currNode = node.catch = new Catch(error5);
+          catchCode(error5);
         }
         if (finallyCode) {
           this._currNode = node.finally = new Finally();
@@ -30759,8 +30770,8 @@ var require_codegen = __commonJS({
         return this._endBlockNode(Catch, Finally);
       }
       // `throw` statement
-      throw(error4) {
-        return this._leafNode(new Throw(error4));
+      throw(error5) {
+        return this._leafNode(new Throw(error5));
       }
       // start self-balancing block
       block(body, nodeCount) {
@@ -30843,7 +30854,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants) {
+    function optimizeExpr(expr, names, constants2) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -30858,14 +30869,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants[n.str];
+        const c = constants2[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants2[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -31116,10 +31127,10 @@ var require_errors2 = __commonJS({
     exports2.keyword$DataError = {
       message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
     };
-    function reportError(cxt, error4 = exports2.keywordError, errorPaths, overrideAllErrors) {
+    function reportError(cxt, error5 = exports2.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error4, errorPaths);
+      const errObj = errorObjectCode(cxt, error5, errorPaths);
       if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
         addError(gen, errObj);
       } else {
@@ -31127,10 +31138,10 @@ var require_errors2 = __commonJS({
       }
     }
     exports2.reportError = reportError;
-    function reportExtraError(cxt, error4 = exports2.keywordError, errorPaths) {
+    function reportExtraError(cxt, error5 = exports2.keywordError, errorPaths) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error4, errorPaths);
+      const errObj = errorObjectCode(cxt, error5, errorPaths);
       addError(gen, errObj);
       if (!(compositeRule || allErrors)) {
         returnErrors(it, names_1.default.vErrors);
@@ -31181,19 +31192,19 @@ var require_errors2 = __commonJS({
       schema: new codegen_1.Name("schema"),
       parentSchema: new codegen_1.Name("parentSchema")
     };
-    function errorObjectCode(cxt, error4, errorPaths) {
+    function errorObjectCode(cxt, error5, errorPaths) {
       const { createErrors } = cxt.it;
       if (createErrors === false)
         return (0, codegen_1._)`{}`;
-      return errorObject(cxt, error4, errorPaths);
+      return errorObject(cxt, error5, errorPaths);
     }
-    function errorObject(cxt, error4, errorPaths = {}) {
+    function errorObject(cxt, error5, errorPaths = {}) {
       const { gen, it } = cxt;
       const keyValues = [
         errorInstancePath(it, errorPaths),
         errorSchemaPath(cxt, errorPaths)
       ];
-      extraErrorProps(cxt, error4, keyValues);
+      extraErrorProps(cxt, error5, keyValues);
       return gen.object(...keyValues);
     }
     function errorInstancePath({ errorPath }, { instancePath }) {
@@ -32827,7 +32838,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve8.call(this, root, ref);
+      let _sch = resolve9.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -32854,7 +32865,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve8(root, ref) {
+    function resolve9(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -33105,8 +33116,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path10) {
-      let input3 = path10;
+    function removeDotSegments(path16) {
+      let input3 = path16;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -33180,11 +33191,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path10) {
-      if (path10 === "" || path10[0] === "/") {
-        return removeDotSegments(path10);
+    function removeDotSegmentsRelative(path16) {
+      if (path16 === "" || path16[0] === "/") {
+        return removeDotSegments(path16);
       }
-      const segments = path10.split("/");
+      const segments = path16.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -33547,8 +33558,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path10 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path10 && path10 !== "/" ? path10 : void 0;
+        const path16 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path16 && path16 !== "/" ? path16 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -33718,7 +33729,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve8(baseURI, relativeURI, options) {
+    function resolve9(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -33754,50 +33765,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative9, options, skipNormalization) {
+    function resolveComponent(base, relative10, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative9 = parse3(serialize(relative9, options), options);
+        relative10 = parse3(serialize(relative10, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
+      if (!options.tolerant && relative10.scheme) {
+        target.scheme = relative10.scheme;
+        target.userinfo = relative10.userinfo;
+        target.host = relative10.host;
+        target.port = relative10.port;
+        target.path = removeDotSegments(relative10.path || "");
+        target.query = relative10.query;
       } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
+        if (relative10.userinfo !== void 0 || relative10.host !== void 0 || relative10.port !== void 0) {
+          target.userinfo = relative10.userinfo;
+          target.host = relative10.host;
+          target.port = relative10.port;
+          target.path = removeDotSegments(relative10.path || "");
+          target.query = relative10.query;
         } else {
-          if (!relative9.path) {
+          if (!relative10.path) {
             target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
+            if (relative10.query !== void 0) {
+              target.query = relative10.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
+            if (relative10.path[0] === "/") {
+              target.path = removeDotSegments(relative10.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
+                target.path = "/" + relative10.path;
               } else if (!base.path) {
-                target.path = relative9.path;
+                target.path = relative10.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative10.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative9.query;
+            target.query = relative10.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -33805,7 +33816,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative9.fragment;
+      target.fragment = relative10.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -34109,7 +34120,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve8,
+      resolve: resolve9,
       resolveComponent,
       equal: equal2,
       serialize,
@@ -34914,7 +34925,7 @@ var require_limitNumber = __commonJS({
       exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
       exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
-    var error4 = {
+    var error5 = {
       message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
       params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
     };
@@ -34923,7 +34934,7 @@ var require_limitNumber = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
@@ -34939,7 +34950,7 @@ var require_multipleOf = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
       params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
     };
@@ -34948,7 +34959,7 @@ var require_multipleOf = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
@@ -34969,7 +34980,7 @@ var require_limitLength = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var ucs2length_1 = require_ucs2length();
-    var error4 = {
+    var error5 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
@@ -34981,7 +34992,7 @@ var require_limitLength = __commonJS({
       type: "string",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode, it } = cxt;
         const op2 = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -35001,7 +35012,7 @@ var require_pattern = __commonJS({
     var code_1 = require_code2();
     var util_1 = require_util2();
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
     };
@@ -35010,7 +35021,7 @@ var require_pattern = __commonJS({
       type: "string",
       schemaType: "string",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
@@ -35036,7 +35047,7 @@ var require_limitProperties = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
@@ -35048,7 +35059,7 @@ var require_limitProperties = __commonJS({
       type: "object",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -35067,7 +35078,7 @@ var require_required = __commonJS({
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
       params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
     };
@@ -35076,7 +35087,7 @@ var require_required = __commonJS({
       type: "object",
       schemaType: "array",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, schemaCode, data, $data, it } = cxt;
         const { opts } = it;
@@ -35147,7 +35158,7 @@ var require_limitItems = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
@@ -35159,7 +35170,7 @@ var require_limitItems = __commonJS({
       type: "array",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -35190,7 +35201,7 @@ var require_uniqueItems = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error4 = {
+    var error5 = {
       message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
       params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
     };
@@ -35199,7 +35210,7 @@ var require_uniqueItems = __commonJS({
       type: "array",
       schemaType: "boolean",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schema, parentSchema, schemaCode, it } = cxt;
         if (!$data && !schema)
@@ -35256,14 +35267,14 @@ var require_const = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error4 = {
+    var error5 = {
       message: "must be equal to constant",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
     };
     var def = {
       keyword: "const",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schemaCode, schema } = cxt;
         if ($data || schema && typeof schema == "object") {
@@ -35285,7 +35296,7 @@ var require_enum = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error4 = {
+    var error5 = {
       message: "must be equal to one of the allowed values",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
     };
@@ -35293,7 +35304,7 @@ var require_enum = __commonJS({
       keyword: "enum",
       schemaType: "array",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         if (!$data && schema.length === 0)
@@ -35372,7 +35383,7 @@ var require_additionalItems = __commonJS({
     exports2.validateAdditionalItems = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -35381,7 +35392,7 @@ var require_additionalItems = __commonJS({
       type: "array",
       schemaType: ["boolean", "object"],
       before: "uniqueItems",
-      error: error4,
+      error: error5,
       code(cxt) {
         const { parentSchema, it } = cxt;
         const { items } = parentSchema;
@@ -35500,7 +35511,7 @@ var require_items2020 = __commonJS({
     var util_1 = require_util2();
     var code_1 = require_code2();
     var additionalItems_1 = require_additionalItems();
-    var error4 = {
+    var error5 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -35509,7 +35520,7 @@ var require_items2020 = __commonJS({
       type: "array",
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
-      error: error4,
+      error: error5,
       code(cxt) {
         const { schema, parentSchema, it } = cxt;
         const { prefixItems } = parentSchema;
@@ -35533,7 +35544,7 @@ var require_contains = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
       params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
     };
@@ -35543,7 +35554,7 @@ var require_contains = __commonJS({
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, parentSchema, data, it } = cxt;
         let min;
@@ -35721,7 +35732,7 @@ var require_propertyNames = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: "property name must be valid",
       params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
     };
@@ -35729,7 +35740,7 @@ var require_propertyNames = __commonJS({
       keyword: "propertyNames",
       type: "object",
       schemaType: ["object", "boolean"],
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, data, it } = cxt;
         if ((0, util_1.alwaysValidSchema)(it, schema))
@@ -35766,7 +35777,7 @@ var require_additionalProperties = __commonJS({
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: "must NOT have additional properties",
       params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
     };
@@ -35776,7 +35787,7 @@ var require_additionalProperties = __commonJS({
       schemaType: ["boolean", "object"],
       allowUndefined: true,
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, parentSchema, data, errsCount, it } = cxt;
         if (!errsCount)
@@ -36050,7 +36061,7 @@ var require_oneOf = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: "must match exactly one schema in oneOf",
       params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
     };
@@ -36058,7 +36069,7 @@ var require_oneOf = __commonJS({
       keyword: "oneOf",
       schemaType: "array",
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, parentSchema, it } = cxt;
         if (!Array.isArray(schema))
@@ -36135,7 +36146,7 @@ var require_if2 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
       params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
     };
@@ -36143,7 +36154,7 @@ var require_if2 = __commonJS({
       keyword: "if",
       schemaType: ["object", "boolean"],
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, parentSchema, it } = cxt;
         if (parentSchema.then === void 0 && parentSchema.else === void 0) {
@@ -36269,7 +36280,7 @@ var require_format = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
     };
@@ -36278,7 +36289,7 @@ var require_format = __commonJS({
       type: ["number", "string"],
       schemaType: "string",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt, ruleType) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
@@ -36433,7 +36444,7 @@ var require_discriminator = __commonJS({
     var compile_1 = require_compile();
     var ref_error_1 = require_ref_error();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
       params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
     };
@@ -36441,7 +36452,7 @@ var require_discriminator = __commonJS({
       keyword: "discriminator",
       type: "object",
       schemaType: "object",
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, schema, parentSchema, it } = cxt;
         const { oneOf } = parentSchema;
@@ -36817,11 +36828,11 @@ function redact(text, token) {
   if (encoded !== token) out = out.split(encoded).join(REDACTED);
   return out;
 }
-function toScmError(action, error4, token) {
-  if (error4 instanceof ScmError) return error4;
-  const failure2 = typeof error4 === "object" && error4 !== null ? error4 : { message: String(error4) };
+function toScmError(action, error5, token) {
+  if (error5 instanceof ScmError) return error5;
+  const failure2 = typeof error5 === "object" && error5 !== null ? error5 : { message: String(error5) };
   const status = failure2.response?.status;
-  const exists = status === 422 && /already exists/i.test(messageOf(error4));
+  const exists = status === 422 && /already exists/i.test(messageOf(error5));
   return new ScmError(action, status, redact(explain2(failure2, status), token), {
     ...exists ? { outcome: "already-exists" } : {}
   });
@@ -36835,6 +36846,8 @@ function explain2(failure2, status) {
     return `the GitHub API rate limit for this token is used up; it resets at ${when}`;
   }
   const text = responseMessage(failure2.response?.data) ?? failure2.message ?? "request failed";
+  if ((status === 429 || status === 403) && headers2["retry-after"] && !/secondary rate limit/i.test(text))
+    return `GitHub asked to wait ${headers2["retry-after"]} s (retry-after) and was still refusing after the bounded retries; run again later (${text})`;
   if (/secondary rate limit/i.test(text))
     return `GitHub's secondary rate limit held after the bounded retries; run again later (${text})`;
   if (status === 401) return `GitHub rejected the token (${text}); check the token input or GITHUB_TOKEN`;
@@ -36852,12 +36865,12 @@ function responseMessage(data) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function statusOf2(error4) {
-  const status = error4?.response?.status;
+function statusOf2(error5) {
+  const status = error5?.response?.status;
   return typeof status === "number" ? status : void 0;
 }
-function messageOf(error4) {
-  return responseMessage(error4?.response?.data) ?? "";
+function messageOf(error5) {
+  return responseMessage(error5?.response?.data) ?? "";
 }
 var REDACTED, MIN_SECRET_LENGTH;
 var init_errors2 = __esm({
@@ -36874,9 +36887,9 @@ async function fetchBranchHead(gh, branch) {
   try {
     const { data } = await gh.octokit.rest.git.getRef({ owner: gh.owner, repo: gh.repo, ref: `heads/${branch}` });
     return data.object.sha;
-  } catch (error4) {
-    if (statusOf2(error4) === 404) return void 0;
-    throw error4;
+  } catch (error5) {
+    if (statusOf2(error5) === 404) return void 0;
+    throw error5;
   }
 }
 async function createCommitOnBranch(gh, req) {
@@ -36900,8 +36913,8 @@ async function pointBranchAt(gh, branch, sha2) {
   const { owner, repo } = gh;
   try {
     await gh.octokit.rest.git.createRef({ owner, repo, ref: `refs/heads/${branch}`, sha: sha2 });
-  } catch (error4) {
-    if (statusOf2(error4) !== 422 || !/already exists/i.test(messageOf(error4))) throw error4;
+  } catch (error5) {
+    if (statusOf2(error5) !== 422 || !/already exists/i.test(messageOf(error5))) throw error5;
     await gh.octokit.rest.git.updateRef({ owner, repo, ref: `heads/${branch}`, sha: sha2, force: true });
   }
 }
@@ -37092,8 +37105,8 @@ var require_light = __commonJS({
                 } else {
                   return returned;
                 }
-              } catch (error4) {
-                e2 = error4;
+              } catch (error5) {
+                e2 = error5;
                 {
                   this.trigger("error", e2);
                 }
@@ -37103,8 +37116,8 @@ var require_light = __commonJS({
             return (await Promise.all(promises)).find(function(x) {
               return x != null;
             });
-          } catch (error4) {
-            e = error4;
+          } catch (error5) {
+            e = error5;
             {
               this.trigger("error", e);
             }
@@ -37216,10 +37229,10 @@ var require_light = __commonJS({
         _randomIndex() {
           return Math.random().toString(36).slice(2);
         }
-        doDrop({ error: error4, message = "This job has been dropped by Bottleneck" } = {}) {
+        doDrop({ error: error5, message = "This job has been dropped by Bottleneck" } = {}) {
           if (this._states.remove(this.options.id)) {
             if (this.rejectOnDrop) {
-              this._reject(error4 != null ? error4 : new BottleneckError$1(message));
+              this._reject(error5 != null ? error5 : new BottleneckError$1(message));
             }
             this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
             return true;
@@ -37253,7 +37266,7 @@ var require_light = __commonJS({
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
         async doExecute(chained, clearGlobalState, run3, free) {
-          var error4, eventInfo, passed;
+          var error5, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
             this._states.next(this.options.id);
@@ -37271,24 +37284,24 @@ var require_light = __commonJS({
               return this._resolve(passed);
             }
           } catch (error1) {
-            error4 = error1;
-            return this._onFailure(error4, eventInfo, clearGlobalState, run3, free);
+            error5 = error1;
+            return this._onFailure(error5, eventInfo, clearGlobalState, run3, free);
           }
         }
         doExpire(clearGlobalState, run3, free) {
-          var error4, eventInfo;
+          var error5, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
           }
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
-          error4 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error4, eventInfo, clearGlobalState, run3, free);
+          error5 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
+          return this._onFailure(error5, eventInfo, clearGlobalState, run3, free);
         }
-        async _onFailure(error4, eventInfo, clearGlobalState, run3, free) {
+        async _onFailure(error5, eventInfo, clearGlobalState, run3, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
-            retry2 = await this.Events.trigger("failed", error4, eventInfo);
+            retry2 = await this.Events.trigger("failed", error5, eventInfo);
             if (retry2 != null) {
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
@@ -37298,7 +37311,7 @@ var require_light = __commonJS({
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
               this._assertStatus("DONE");
-              return this._reject(error4);
+              return this._reject(error5);
             }
           }
         }
@@ -37365,8 +37378,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve8, reject) {
-            return setTimeout(resolve8, t);
+          return new this.Promise(function(resolve9, reject) {
+            return setTimeout(resolve9, t);
           });
         }
         computePenalty() {
@@ -37577,20 +37590,20 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error4, reject, resolve8, returned, task;
+          var args, cb, error5, reject, resolve9, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve8, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve9, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve8(returned);
+                  return resolve9(returned);
                 };
               } catch (error1) {
-                error4 = error1;
+                error5 = error1;
                 return function() {
-                  return reject(error4);
+                  return reject(error5);
                 };
               }
             })();
@@ -37600,13 +37613,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve8;
-          resolve8 = reject = null;
+          var promise, reject, resolve9;
+          resolve9 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve8 = _resolve;
+            resolve9 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve8, reject });
+          this._queue.push({ task, args, resolve: resolve9, reject });
           this._tryToRun();
           return promise;
         }
@@ -37724,8 +37737,8 @@ var require_light = __commonJS({
                   } else {
                     results.push(void 0);
                   }
-                } catch (error4) {
-                  e = error4;
+                } catch (error5) {
+                  e = error5;
                   results.push(v.Events.trigger("error", e));
                 }
               }
@@ -38007,14 +38020,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve8, reject) => {
+              return new this.Promise((resolve9, reject) => {
                 if (finished()) {
-                  return resolve8();
+                  return resolve9();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve8();
+                      return resolve9();
                     }
                   });
                 }
@@ -38058,14 +38071,14 @@ var require_light = __commonJS({
             return done;
           }
           async _addToQueue(job) {
-            var args, blocked, error4, options, reachedHWM, shifted, strategy;
+            var args, blocked, error5, options, reachedHWM, shifted, strategy;
             ({ args, options } = job);
             try {
               ({ reachedHWM, blocked, strategy } = await this._store.__submit__(this.queued(), options.weight));
             } catch (error1) {
-              error4 = error1;
-              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error4 });
-              job.doDrop({ error: error4 });
+              error5 = error1;
+              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error5 });
+              job.doDrop({ error: error5 });
               return false;
             }
             if (blocked) {
@@ -38107,9 +38120,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve8, reject) {
+              return new this.Promise(function(resolve9, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve8)(args3);
+                  return (args3[0] != null ? reject : resolve9)(args3);
                 });
               });
             };
@@ -38276,25 +38289,25 @@ var init_dist_src = __esm({
 });
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
-function isRequestError(error4) {
-  return error4.request !== void 0;
+function isRequestError(error5) {
+  return error5.request !== void 0;
 }
-async function errorRequest(state, octokit, error4, options) {
-  if (!isRequestError(error4) || !error4?.request.request) {
-    throw error4;
+async function errorRequest(state, octokit, error5, options) {
+  if (!isRequestError(error5) || !error5?.request.request) {
+    throw error5;
   }
-  if (error4.status >= 400 && !state.doNotRetry.includes(error4.status)) {
+  if (error5.status >= 400 && !state.doNotRetry.includes(error5.status)) {
     const retries = options.request.retries != null ? options.request.retries : state.retries;
     const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error4, retries, retryAfter);
+    throw octokit.retry.retryRequest(error5, retries, retryAfter);
   }
-  throw error4;
+  throw error5;
 }
 async function wrapRequest(state, octokit, request4, options) {
   const limiter = new import_light.default();
-  limiter.on("failed", function(error4, info) {
-    const maxRetries = ~~error4.request.request?.retries;
-    const after = ~~error4.request.request?.retryAfter;
+  limiter.on("failed", function(error5, info) {
+    const maxRetries = ~~error5.request.request?.retries;
+    const after = ~~error5.request.request?.retryAfter;
     options.request.retryCount = info.retryCount + 1;
     if (maxRetries > info.retryCount) {
       return after * state.retryAfterBaseValue;
@@ -38310,11 +38323,11 @@ async function requestWithGraphqlErrorHandling(state, octokit, request4, options
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
-    const error4 = new RequestError(response.data.errors[0].message, 500, {
+    const error5 = new RequestError(response.data.errors[0].message, 500, {
       request: options,
       response
     });
-    return errorRequest(state, octokit, error4, options);
+    return errorRequest(state, octokit, error5, options);
   }
   return response;
 }
@@ -38330,12 +38343,12 @@ function retry(octokit, octokitOptions) {
   );
   const retryPlugin = {
     retry: {
-      retryRequest: (error4, retries, retryAfter) => {
-        error4.request.request = Object.assign({}, error4.request.request, {
+      retryRequest: (error5, retries, retryAfter) => {
+        error5.request.request = Object.assign({}, error5.request.request, {
           retries,
           retryAfter
         });
-        return error4;
+        return error5;
       }
     }
   };
@@ -38382,12 +38395,12 @@ async function doRequest(state, request4, options) {
   const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request4, options);
   if (isGraphQL) {
     const res = await req;
-    if (res.data.errors != null && res.data.errors.some((error4) => error4.type === "RATE_LIMITED")) {
-      const error4 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+    if (res.data.errors != null && res.data.errors.some((error5) => error5.type === "RATE_LIMITED")) {
+      const error5 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
         response: res,
         data: res.data
       });
-      throw error4;
+      throw error5;
     }
   }
   return req;
@@ -38401,7 +38414,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path10) => path10.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path16) => path16.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -38468,19 +38481,19 @@ function throttling(octokit, octokitOptions) {
       "error",
       (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
     );
-    state.retryLimiter.on("failed", async function(error4, info) {
+    state.retryLimiter.on("failed", async function(error5, info) {
       const [state2, request4, options] = info.args;
       const { pathname } = new URL(options.url, "http://github.test");
-      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error4.status !== 401;
-      if (!(shouldRetryGraphQL || error4.status === 403 || error4.status === 429)) {
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error5.status !== 401;
+      if (!(shouldRetryGraphQL || error5.status === 403 || error5.status === 429)) {
         return;
       }
       const retryCount = ~~request4.retryCount;
       request4.retryCount = retryCount;
       options.request.retryCount = retryCount;
       const { wantRetry, retryAfter = 0 } = await (async function() {
-        if (/\bsecondary rate\b/i.test(error4.message)) {
-          const retryAfter2 = Number(error4.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+        if (/\bsecondary rate\b/i.test(error5.message)) {
+          const retryAfter2 = Number(error5.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
           const wantRetry2 = await emitter.trigger(
             "secondary-limit",
             retryAfter2,
@@ -38490,11 +38503,11 @@ function throttling(octokit, octokitOptions) {
           );
           return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
         }
-        if (error4.response.headers != null && error4.response.headers["x-ratelimit-remaining"] === "0" || (error4.response.data?.errors ?? []).some(
+        if (error5.response.headers != null && error5.response.headers["x-ratelimit-remaining"] === "0" || (error5.response.data?.errors ?? []).some(
           (error22) => error22.type === "RATE_LIMITED"
         )) {
           const rateLimitReset = new Date(
-            ~~error4.response.headers["x-ratelimit-reset"] * 1e3
+            ~~error5.response.headers["x-ratelimit-reset"] * 1e3
           ).getTime();
           const retryAfter2 = Math.max(
             // Add one second so we retry _after_ the reset time
@@ -38656,8 +38669,8 @@ function addHook(state, kind, name, hook2) {
   }
   if (kind === "error") {
     hook2 = (method, options) => {
-      return Promise.resolve().then(method.bind(null, options)).catch((error4) => {
-        return orig(error4, options);
+      return Promise.resolve().then(method.bind(null, options)).catch((error5) => {
+        return orig(error5, options);
       });
     };
   }
@@ -39445,8 +39458,8 @@ var init_json_with_bigint = __esm({
         );
         const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
         return denoisedJSON;
-      } catch (error4) {
-        if (error4 instanceof RangeError) {
+      } catch (error5) {
+        if (error5 instanceof RangeError) {
           const convertedJSON = stringifyIteratively(value, replacer, space);
           if (convertedJSON === void 0) return void 0;
           const supportsRawJSON = "rawJSON" in JSON;
@@ -39454,7 +39467,7 @@ var init_json_with_bigint = __esm({
           const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
           return processedJSON.replace(noiseStringify, "$1$2$3");
         }
-        throw error4;
+        throw error5;
       }
     };
     featureCache = /* @__PURE__ */ new Map();
@@ -39567,13 +39580,13 @@ var init_json_with_bigint = __esm({
           serializedData,
           (key2, value, context) => convertMarkedBigIntsReviver(key2, value, context, reviver)
         );
-      } catch (error4) {
-        if (error4 instanceof RangeError) {
+      } catch (error5) {
+        if (error5 instanceof RangeError) {
           const serializedData = serializeBigInts(text);
           const parsed = originalParse(serializedData);
           return applyReviverIteratively(parsed, reviver);
         }
-        throw error4;
+        throw error5;
       }
     };
   }
@@ -39589,8 +39602,8 @@ function isPlainObject2(value) {
   return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
 }
 async function fetchWrapper(requestOptions) {
-  const fetch = requestOptions.request?.fetch || globalThis.fetch;
-  if (!fetch) {
+  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch2) {
     throw new Error(
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
@@ -39606,7 +39619,7 @@ async function fetchWrapper(requestOptions) {
   );
   let fetchResponse;
   try {
-    fetchResponse = await fetch(requestOptions.url, {
+    fetchResponse = await fetch2(requestOptions.url, {
       method: requestOptions.method,
       body,
       redirect: requestOptions.request?.redirect,
@@ -39616,26 +39629,26 @@ async function fetchWrapper(requestOptions) {
       // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
       ...requestOptions.body && { duplex: "half" }
     });
-  } catch (error4) {
+  } catch (error5) {
     let message = "Unknown Error";
-    if (error4 instanceof Error) {
-      if (error4.name === "AbortError") {
-        error4.status = 500;
-        throw error4;
+    if (error5 instanceof Error) {
+      if (error5.name === "AbortError") {
+        error5.status = 500;
+        throw error5;
       }
-      message = error4.message;
-      if (error4.name === "TypeError" && "cause" in error4) {
-        if (error4.cause instanceof Error) {
-          message = error4.cause.message;
-        } else if (typeof error4.cause === "string") {
-          message = error4.cause;
+      message = error5.message;
+      if (error5.name === "TypeError" && "cause" in error5) {
+        if (error5.cause instanceof Error) {
+          message = error5.cause.message;
+        } else if (typeof error5.cause === "string") {
+          message = error5.cause;
         }
       }
     }
     const requestError = new RequestError(message, 500, {
       request: requestOptions
     });
-    requestError.cause = error4;
+    requestError.cause = error5;
     throw requestError;
   }
   const status = fetchResponse.status;
@@ -39914,12 +39927,12 @@ async function hook(token, request4, route, parameters) {
   endpoint2.headers.authorization = withAuthorizationPrefix(token);
   return request4(endpoint2);
 }
-var b64url, sep, jwtRE, isJWT, createTokenAuth;
+var b64url, sep2, jwtRE, isJWT, createTokenAuth;
 var init_dist_bundle6 = __esm({
   "node_modules/@octokit/auth-token/dist-bundle/index.js"() {
     b64url = "(?:[a-zA-Z0-9_-]+)";
-    sep = "\\.";
-    jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
+    sep2 = "\\.";
+    jwtRE = new RegExp(`^${b64url}${sep2}${b64url}${sep2}${b64url}$`);
     isJWT = jwtRE.test.bind(jwtRE);
     createTokenAuth = function createTokenAuth2(token) {
       if (!token) {
@@ -40105,19 +40118,19 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path10 = requestOptions.url.replace(options.baseUrl, "");
+    const path16 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path10} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path16} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
-    }).catch((error4) => {
-      const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
+    }).catch((error5) => {
+      const requestId = error5.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path10} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path16} - ${error5.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
-      throw error4;
+      throw error5;
     });
   });
 }
@@ -40186,8 +40199,8 @@ function iterator(octokit, route, parameters) {
             }
           }
           return { value: normalizedResponse };
-        } catch (error4) {
-          if (error4.status !== 409) throw error4;
+        } catch (error5) {
+          if (error5.status !== 409) throw error5;
           url = "";
           return {
             value: {
@@ -42731,6 +42744,39 @@ var init_dist_src5 = __esm({
   }
 });
 
+// src/scm/github/bounded.ts
+function fetchWithDeadline(timeoutMs, base = fetch) {
+  return async (input3, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    try {
+      return await base(input3, { ...init, signal });
+    } catch (e) {
+      if (deadline.aborted) throw new Error(`GitHub did not answer within ${timeoutMs / 1e3} s`, { cause: e });
+      throw e;
+    }
+  };
+}
+function retryAfterAsSecondaryLimit(octokit) {
+  octokit.hook.wrap("request", async (request4, options) => {
+    try {
+      return await request4(options);
+    } catch (e) {
+      const error5 = e;
+      const headers2 = error5.response?.headers ?? {};
+      const limited = error5.status === 429 || error5.status === 403;
+      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error5.message))
+        error5.message = `${error5.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
+      throw e;
+    }
+  });
+}
+var init_bounded = __esm({
+  "src/scm/github/bounded.ts"() {
+    "use strict";
+  }
+});
+
 // src/scm/github/octokit.ts
 function createOctokit(baseUrl, token, options = {}) {
   const unit = options.retryUnitMs ?? 1e3;
@@ -42741,6 +42787,7 @@ function createOctokit(baseUrl, token, options = {}) {
     auth: token,
     baseUrl,
     userAgent: "rollgen",
+    request: { fetch: fetchWithDeadline(options.requestTimeoutMs ?? 15e3) },
     log: redactingLog(token, options.log ?? defaultLog),
     retry: { doNotRetry: DO_NOT_RETRY, retries: options.retries ?? 3, retryAfterBaseValue: unit },
     throttle: {
@@ -42772,8 +42819,9 @@ var init_octokit = __esm({
     init_dist_bundle();
     init_dist_bundle2();
     init_dist_src5();
+    init_bounded();
     init_errors2();
-    RollgenOctokit = Octokit2.plugin(retry, throttling);
+    RollgenOctokit = Octokit2.plugin(retry, retryAfterAsSecondaryLimit, throttling);
     DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
     UNPACED = { key: () => ({ schedule: (_opts, job) => job() }) };
   }
@@ -42860,24 +42908,24 @@ async function mergePullRequest(gh, number2, req) {
       merge_method: req.method,
       commit_title: req.title
     });
-  } catch (error4) {
-    const status = statusOf2(error4);
+  } catch (error5) {
+    const status = statusOf2(error5);
     if (status !== 409 && await mergedWithHead(gh, number2, req.sha)) return;
     if (status === 409)
       throw new ScmError(
         action,
         status,
-        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error5)}; not merged`,
         { outcome: "head-moved" }
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
-        `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`,
+        `GitHub says it is not mergeable (${messageOf(error5)}): conflicts, required reviews or checks`,
         { outcome: "not-mergeable" }
       );
-    throw error4;
+    throw error5;
   }
 }
 async function mergedWithHead(gh, number2, sha2) {
@@ -42893,9 +42941,9 @@ async function createComment(gh, number2, body) {
   const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number2, body, request: { retries: 0 } });
   try {
     await post();
-  } catch (error4) {
-    const status = statusOf2(error4);
-    if (status !== void 0 && status < 500) throw error4;
+  } catch (error5) {
+    const status = statusOf2(error5);
+    if (status !== void 0 && status < 500) throw error5;
     const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
       owner,
       repo,
@@ -42950,8 +42998,8 @@ function createGitHubScm(connection, options = {}) {
   const guard = async (action, work) => {
     try {
       return await work();
-    } catch (error4) {
-      throw toScmError(`${action} in ${owner}/${repo}`, error4, connection.token);
+    } catch (error5) {
+      throw toScmError(`${action} in ${owner}/${repo}`, error5, connection.token);
     }
   };
   return {
@@ -43008,24 +43056,24 @@ var NOT_MANIFESTS = /* @__PURE__ */ new Set(["rollgen.yaml", "rollgen-status.yam
 function readAppSource(dir, cwd) {
   const root = realDir(dir);
   const diagnostics = [];
-  const files = readDir(root, root, cwd, diagnostics, 0);
+  const files = readDir(root, root, cwd, diagnostics, [root]);
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return files;
 }
-function readDir(dir, root, cwd, out, depth) {
-  if (depth > 10) throw new IoError(dir, "kustomization resources nest more than 10 levels deep");
+function readDir(dir, root, cwd, out, chain) {
+  if (chain.length > 11) throw new IoError(dir, "kustomization resources nest more than 10 levels deep");
   const kustomization = KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
   if (!kustomization) {
     const names = fs.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !NOT_MANIFESTS.has(n)).sort();
     return names.map((n) => readInside(path.join(dir, n), root, cwd, out)).filter((f) => f !== void 0);
   }
-  return resourcesOf(kustomization, root, cwd, out).flatMap((entry) => {
-    if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, depth + 1);
+  return resourcesOf(kustomization, root, cwd, out, chain).flatMap((entry) => {
+    if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, [...chain, fs.realpathSync(entry)]);
     const file = readInside(entry, root, cwd, out);
     return file ? [file] : [];
   });
 }
-function resourcesOf(file, root, cwd, out) {
+function resourcesOf(file, root, cwd, out, chain) {
   const text = fs.readFileSync(file, "utf8");
   const lc = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lc });
@@ -43046,6 +43094,9 @@ function resourcesOf(file, root, cwd, out) {
       });
     } else if (!fs.existsSync(target)) {
       out.push({ file: shown, ...pos, message: `resource "${value}" does not exist`, severity: "error" });
+    } else if (chain.includes(fs.realpathSync(target))) {
+      const message = `resource "${value}" includes itself (a kustomization that lists it); remove the entry`;
+      out.push({ file: shown, ...pos, message, severity: "error" });
     } else entries.push(target);
   }
   return entries;
@@ -43104,14 +43155,14 @@ init_errors();
 init_errors();
 
 // src/app/inputs.ts
-var fs4 = __toESM(require("fs"));
-var path4 = __toESM(require("path"));
+var fs7 = __toESM(require("fs"));
+var path8 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/config.ts
-var fs2 = __toESM(require("fs"));
-var path2 = __toESM(require("path"));
+var fs3 = __toESM(require("fs"));
+var path4 = __toESM(require("path"));
 init_errors();
 
 // src/model/kube.ts
@@ -43218,22 +43269,22 @@ function dedupe(list4) {
   });
 }
 function describe(e, doc) {
-  const path10 = pointerToPath(e.instancePath, doc.value);
+  const path16 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path10, key2), path10, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path16, key2), path16, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path10.length > 0) {
-    const parent = path10.slice(0, -1);
-    const key2 = String(path10[path10.length - 1]);
+  if (e.keyword === "false schema" && path16.length > 0) {
+    const parent = path16.slice(0, -1);
+    const key2 = String(path16[path16.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path10), path10, explain(e, valueAt(doc.value, path10)));
+  return located(doc.locate(path16), path16, explain(e, valueAt(doc.value, path16)));
 }
-function located(origin, path10, text) {
-  const where2 = formatPath(path10);
+function located(origin, path16, text) {
+  const where2 = formatPath(path16);
   return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -43302,15 +43353,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path10 = [];
+  const path16 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path10.push(segment);
+    path16.push(segment);
     node = child(node, segment);
   }
-  return path10;
+  return path16;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -43319,8 +43370,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path10) {
-  return path10.reduce(child, root);
+function valueAt(root, path16) {
+  return path16.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -43335,14 +43386,74 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path10) {
-  return path10.map(
+function formatPath(path16) {
+  return path16.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
 
 // src/yaml/parse.ts
+var import_yaml3 = __toESM(require_dist());
+
+// src/yaml/node-checks.ts
 var import_yaml2 = __toESM(require_dist());
+var MAX_DEPTH = 100;
+var AMBIGUOUS_NUMBER = /^[-+]?(0[0-9_]+|0o[0-7]+|0b[01_]+|[0-9][0-9]*_[0-9_]*)$/;
+var CORE_TAGS = new Set(
+  ["str", "int", "float", "bool", "null", "map", "seq", "merge"].map((t) => `tag:yaml.org,2002:${t}`)
+);
+function checkNodes(doc, file, lc, text) {
+  const out = [];
+  const at = (node, message, offset = node.range?.[0]) => {
+    const p = offset !== void 0 ? lc.linePos(offset) : { line: 1, col: 1 };
+    out.push({ file, line: p.line, col: p.col, message, severity: "error" });
+  };
+  const stack = [{ node: doc.contents, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop();
+    if (!node || (0, import_yaml2.isAlias)(node) || !((0, import_yaml2.isScalar)(node) || (0, import_yaml2.isCollection)(node))) continue;
+    if (node.tag && !CORE_TAGS.has(node.tag))
+      at(
+        node,
+        `tag ${node.tag} is not plain YAML: Kubernetes and kustomize read only strings, numbers, booleans, null, maps and lists; remove the tag`,
+        tagOffset(text, node.range?.[0])
+      );
+    if ((0, import_yaml2.isScalar)(node) && typeof node.value === "number" && !isExactNumber(node.value))
+      at(
+        node,
+        `${String(node.source ?? node.value)} is not a number Kubernetes can hold exactly (JSON has no infinity or NaN, and integers beyond 2^53 lose digits)`
+      );
+    if ((0, import_yaml2.isScalar)(node) && node.type === "PLAIN" && AMBIGUOUS_NUMBER.test(String(node.source)))
+      at(
+        node,
+        `${String(node.source)} is a number to kubectl and kustomize (YAML 1.1) but not the same one, or a string, in YAML 1.2; write it in decimal without leading zeros, or quote it`
+      );
+    if (!(0, import_yaml2.isCollection)(node)) continue;
+    if (depth >= MAX_DEPTH) {
+      at(node, `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`);
+      return out;
+    }
+    for (const item of [...node.items].reverse()) {
+      if ((0, import_yaml2.isPair)(item)) {
+        if ((0, import_yaml2.isMap)(node) && (0, import_yaml2.isCollection)(item.key))
+          at(item.key, "a map key that is itself a map or a list; Kubernetes keys are strings");
+        stack.push({ node: item.value, depth: depth + 1 });
+        if ((0, import_yaml2.isScalar)(item.key)) stack.push({ node: item.key, depth: depth + 1 });
+      } else stack.push({ node: item, depth: depth + 1 });
+    }
+  }
+  return out;
+}
+function tagOffset(text, valueStart) {
+  if (valueStart === void 0) return void 0;
+  const bang = text.lastIndexOf("!", valueStart);
+  return bang >= 0 && !text.slice(bang, valueStart).includes("\n") ? bang - (text[bang - 1] === "!" ? 1 : 0) : valueStart;
+}
+function isExactNumber(n) {
+  return Number.isFinite(n) && (!Number.isInteger(n) || Number.isSafeInteger(n));
+}
+
+// src/yaml/parse.ts
 var MAX_FILE_BYTES = 4 * 1024 * 1024;
 var MAX_ALIAS_COUNT = 100;
 var MAX_DOCUMENTS_PER_FILE = 1e3;
@@ -43360,9 +43471,9 @@ function parseYamlStream(file, text) {
       ]
     };
   }
-  const lineCounter = new import_yaml2.LineCounter();
-  const parsed = (0, import_yaml2.parseAllDocuments)(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
-  const docs = Array.isArray(parsed) ? parsed : [];
+  const lineCounter = new import_yaml3.LineCounter();
+  const docs = parseDocuments(text, lineCounter);
+  if (!docs) return { documents: [], diagnostics: [error(file, 1, 1, TOO_DEEP)] };
   if (docs.length > MAX_DOCUMENTS_PER_FILE) {
     return {
       documents: [],
@@ -43373,8 +43484,9 @@ function parseYamlStream(file, text) {
   const diagnostics = [];
   docs.forEach((doc, index) => {
     const problems = doc.errors.map(
-      (e) => error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, firstLine(e.message))
+      (e) => error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, tooDeep(e) ? TOO_DEEP : firstLine(e.message))
     );
+    problems.push(...checkNodes(doc, file, lineCounter, text));
     if (problems.length > 0) {
       diagnostics.push(...problems);
       return;
@@ -43385,11 +43497,31 @@ function parseYamlStream(file, text) {
   });
   return { documents, diagnostics };
 }
+var TOO_DEEP = `nested too deeply to read; no Kubernetes object nests more than ${MAX_DEPTH} levels`;
+function tooDeep(e) {
+  return e instanceof RangeError || /Maximum call stack/.test(e.message);
+}
+function parseDocuments(text, lineCounter) {
+  try {
+    const parsed = (0, import_yaml3.parseAllDocuments)(text, {
+      lineCounter,
+      prettyErrors: true,
+      uniqueKeys: true,
+      strict: true,
+      merge: true,
+      logLevel: "error"
+    });
+    return Array.isArray(parsed) ? parsed : [];
+  } catch (e) {
+    if (e instanceof Error && tooDeep(e)) return void 0;
+    throw e;
+  }
+}
 function toJs(doc, file, lc, out) {
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
-    const pos = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? lc.linePos(doc.contents.range[0]) : { line: 1, col: 1 };
+    const pos = doc.contents && (0, import_yaml3.isNode)(doc.contents) && doc.contents.range ? lc.linePos(doc.contents.range[0]) : { line: 1, col: 1 };
     out.push(
       error(
         file,
@@ -43406,17 +43538,17 @@ function makeDocument(file, index, value, doc, lc, text) {
     const p = lc.linePos(offset);
     return { file, line: p.line, col: p.col };
   };
-  const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path10) => {
-    for (let n = path10.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path10.slice(0, n), true);
-      if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
+  const rootOffset = doc.contents && (0, import_yaml3.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
+  const locate2 = (path16) => {
+    for (let n = path16.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path16.slice(0, n), true);
+      if ((0, import_yaml3.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path10) => {
-    const node = doc.getIn(path10, true);
-    if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
+  const locateBlockText = (path16) => {
+    const node = doc.getIn(path16, true);
+    if (!(0, import_yaml3.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
   return { file, index, value, origin: at(rootOffset), locate: locate2, locateBlockText };
@@ -43434,18 +43566,111 @@ function firstLine(message) {
   return message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
 }
 
+// src/io/config-confine.ts
+var path3 = __toESM(require("path"));
+
+// src/io/confine.ts
+var fs2 = __toESM(require("fs"));
+var path2 = __toESM(require("path"));
+function realPathOf(p) {
+  const abs = path2.resolve(p);
+  if (fs2.existsSync(abs)) return fs2.realpathSync(abs);
+  const parent = path2.dirname(abs);
+  return parent === abs ? abs : path2.join(realPathOf(parent), path2.basename(abs));
+}
+function isInside2(child2, root) {
+  const rel = path2.relative(root, child2);
+  return rel === "" || !rel.startsWith(`..${path2.sep}`) && rel !== ".." && !path2.isAbsolute(rel);
+}
+function confinePattern(root, written, field, at) {
+  const lexical = path2.resolve(root, written.replace(/\{name\}/g, "x"));
+  if (path2.isAbsolute(written) || !isInside2(lexical, root))
+    return [error2(at, `${field} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
+  return [];
+}
+function confinePath(root, p, field, at) {
+  const real = realPathOf(p);
+  if (isInside2(real, realPathOf(root))) return [];
+  return [
+    error2(at, `${field} ${path2.relative(root, p) || "."} leads outside the repository (to ${real}) through a link`)
+  ];
+}
+function outputOverlaps(apps) {
+  const problems = [];
+  for (const a of apps) {
+    if (!a.output) continue;
+    const out = realPathOf(a.output);
+    for (const b of apps) {
+      const src = realPathOf(b.source);
+      const whose = a === b ? "its own source" : `the source of app ${b.name}`;
+      if (out === src) problems.push(`app ${a.name}: the output is ${whose}; write the output to its own directory`);
+      else if (isInside2(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
+      else if (isInside2(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
+    }
+  }
+  return problems;
+}
+function error2(at, message) {
+  return { ...at, message, severity: "error" };
+}
+
+// src/io/config-confine.ts
+var APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+function confineApps(root, entries, locate2, out, expand2, sharedSource) {
+  const apps = entries.flatMap((e, i) => {
+    const at = (field) => locate2(["apps", i, field]);
+    const written = [
+      ...confinePattern(root, String(e.source), "source", at("source")),
+      ...confinePattern(root, String(e.output), "output", at("output"))
+    ];
+    out.push(...written);
+    if (written.length > 0) return [];
+    const expanded = expand2(e, i);
+    for (const a of expanded.filter((x) => !APP_NAME.test(x.name)))
+      out.push({
+        ...at("source"),
+        message: `app name ${JSON.stringify(a.name)} (from its directory) is not a DNS label; rename the directory or set name:`,
+        severity: "error"
+      });
+    for (const a of expanded)
+      out.push(
+        ...confinePath(root, a.source, "source", at("source")),
+        ...confinePath(root, a.output, "output", at("output"))
+      );
+    return expanded;
+  });
+  const shared = sharedSource ? [{ name: "(analysisTemplates)", source: sharedSource }] : [];
+  for (const message of outputOverlaps([...apps, ...shared]))
+    out.push({ ...locate2(["apps"]), message, severity: "error" });
+  return apps;
+}
+function confineNamedPaths(root, config, locate2) {
+  const pr = config.pr ?? {};
+  const named = [
+    [["pr", "titleTemplate"], pr.titleTemplate],
+    [["pr", "bodyTemplate"], pr.bodyTemplate],
+    [["analysisTemplates"], config.analysisTemplates]
+  ];
+  return named.flatMap(([at, written]) => {
+    if (typeof written !== "string") return [];
+    const field = at.join(".");
+    const lexical = confinePattern(root, written, field, locate2(at));
+    return lexical.length > 0 ? lexical : confinePath(root, path3.resolve(root, written), field, locate2(at));
+  });
+}
+
 // src/io/config.ts
 var CONFIG_FILE = "rollgen.yaml";
 function findConfig(dir) {
-  for (let d = path2.resolve(dir); ; d = path2.dirname(d)) {
-    const candidate = path2.join(d, CONFIG_FILE);
-    if (fs2.existsSync(candidate)) return candidate;
-    if (path2.dirname(d) === d) return void 0;
+  for (let d = path4.resolve(dir); ; d = path4.dirname(d)) {
+    const candidate = path4.join(d, CONFIG_FILE);
+    if (fs3.existsSync(candidate)) return candidate;
+    if (path4.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
-  const shown = path2.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown, fs2.readFileSync(file, "utf8"));
+  const shown = path4.relative(cwd, file) || file;
+  const { documents, diagnostics } = parseYamlStream(shown, fs3.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
@@ -43460,26 +43685,33 @@ function readConfig(file, cwd) {
     ]);
   const problems = validateSchema("rollgen-config", doc);
   if (problems.length > 0) throw new InputError(problems);
-  const root = path2.dirname(file);
+  const root = path4.dirname(file);
   const out = [];
   const entries = doc.value.apps;
   const shared = doc.value.analysisTemplates;
-  const apps = entries.flatMap(
+  const apps = confineApps(
+    root,
+    entries,
+    doc.locate,
+    out,
     (e, i) => expandApp(root, e, () => doc.locate(["apps", i]), out).map((a) => ({
       ...a,
       ...analysisOf(e, i, doc.locate),
-      ...shared ? { analysisTemplates: path2.resolve(root, shared) } : {}
-    }))
+      ...shared ? { analysisTemplates: path4.resolve(root, shared) } : {}
+    })),
+    shared ? path4.resolve(root, shared) : void 0
   );
   checkUniqueNames(apps, doc.locate(["apps"]), out);
+  const pr = doc.value.pr ?? {};
+  out.push(...confineNamedPaths(root, doc.value, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps, pr: prConfig(root, doc.value.pr ?? {}) };
+  return { file, root, apps, pr: prConfig(root, pr) };
 }
 function analysisOf(e, i, locate2) {
   return e.analysis === void 0 ? {} : { analysis: { value: e.analysis, at: { locate: locate2, path: ["apps", i, "analysis"] } } };
 }
 function prConfig(root, pr) {
-  const at = (p) => typeof p === "string" ? path2.resolve(root, p) : void 0;
+  const at = (p) => typeof p === "string" ? path4.resolve(root, p) : void 0;
   return {
     ...typeof pr.base === "string" ? { base: pr.base } : {},
     ...at(pr.titleTemplate) ? { titleTemplate: at(pr.titleTemplate) } : {},
@@ -43490,17 +43722,17 @@ function prConfig(root, pr) {
 }
 function expandApp(root, e, at, out) {
   const source = String(e.source);
-  const dirs = source.includes("*") ? globDirs(root, source) : [path2.resolve(root, source)];
+  const dirs = source.includes("*") ? globDirs(root, source) : [path4.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...e.gates } : defaultGatePolicy;
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
   return dirs.map((dir) => {
-    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path2.basename(dir);
+    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path4.basename(dir);
     const removal = e.removal === "two-commits" ? "two-commits" : "one-commit";
     return {
       name,
       source: dir,
-      output: path2.resolve(root, String(e.output).replace(/\{name\}/g, name)),
+      output: path4.resolve(root, String(e.output).replace(/\{name\}/g, name)),
       gates,
       track,
       removal
@@ -43514,10 +43746,10 @@ function globDirs(root, pattern) {
       `^${segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`
     );
     current = current.flatMap(
-      (dir) => !segment.includes("*") && !segment.includes("?") ? [path2.join(dir, segment)].filter((p) => fs2.existsSync(p)) : fs2.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith(".")).sort().map((n) => path2.join(dir, n))
+      (dir) => !segment.includes("*") && !segment.includes("?") ? [path4.join(dir, segment)].filter((p) => fs3.existsSync(p)) : fs3.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith(".")).sort().map((n) => path4.join(dir, n))
     );
   }
-  return current.filter((p) => fs2.statSync(p).isDirectory());
+  return current.filter((p) => fs3.statSync(p).isDirectory());
 }
 function checkUniqueNames(apps, at, out) {
   const seen = /* @__PURE__ */ new Set();
@@ -43529,37 +43761,226 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs3 = __toESM(require("fs"));
-var path3 = __toESM(require("path"));
+var fs6 = __toESM(require("fs"));
+var path7 = __toESM(require("path"));
 init_errors();
+
+// src/io/fs-safe.ts
+var fs4 = __toESM(require("fs"));
+var path5 = __toESM(require("path"));
+init_errors();
+var FILE_MODE = 420;
+var DIR_MODE = 493;
+var NO_FOLLOW = fs4.constants.O_NOFOLLOW ?? 0;
+function writeNewFile(file, content) {
+  const fd = fs4.openSync(
+    file,
+    fs4.constants.O_WRONLY | fs4.constants.O_CREAT | fs4.constants.O_EXCL | NO_FOLLOW,
+    FILE_MODE
+  );
+  try {
+    fs4.writeFileSync(fd, content);
+    fs4.fchmodSync(fd, FILE_MODE);
+    fs4.fsyncSync(fd);
+  } finally {
+    fs4.closeSync(fd);
+  }
+}
+function makeDirs(dir) {
+  const created = fs4.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  if (created)
+    for (let d = dir; ; d = path5.dirname(d)) {
+      fs4.chmodSync(d, DIR_MODE);
+      if (d === created || path5.dirname(d) === d) break;
+    }
+  return created;
+}
+function removeFile(file) {
+  const stat = fs4.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return;
+  if (stat.isDirectory()) throw new IoError(file, "is a directory where rollgen owns a file; move it away");
+  fs4.unlinkSync(file);
+}
+function fsyncDir(dir) {
+  const fd = fs4.openSync(dir, "r");
+  try {
+    fs4.fsyncSync(fd);
+  } finally {
+    fs4.closeSync(fd);
+  }
+}
+function checkNotLink(dir) {
+  const stat = fs4.lstatSync(dir, { throwIfNoEntry: false });
+  if (stat?.isSymbolicLink())
+    throw new InputError([], `${dir}: is a symbolic link; rollgen writes outputs only into real directories`);
+  if (stat && !stat.isDirectory()) throw new InputError([], `${dir}: the output is not a directory`);
+}
+
+// src/io/output-journal.ts
+var fs5 = __toESM(require("fs"));
+var path6 = __toESM(require("path"));
+init_errors();
+
+// src/model/file-name.ts
+function isPlainFileName(name) {
+  return name.length <= 255 && /^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(name) && !name.includes("..");
+}
+
+// src/io/crash-points.ts
+var hits = 0;
+function crashPoint(name) {
+  const at = process.env.ROLLGEN_TEST_CRASH_AT;
+  if (!at) return;
+  hits += 1;
+  if (at !== String(hits) && at !== name) return;
+  process.stderr.write(`crash point ${hits}: ${name}
+`);
+  process.kill(process.pid, "SIGKILL");
+}
+
+// src/io/output-journal.ts
+var TXN_DIR = ".rollgen-txn";
+var JOURNAL = "journal";
+function commitFiles(dir, files, remove) {
+  const txn = path6.join(dir, TXN_DIR);
+  fs5.rmSync(txn, { recursive: true, force: true });
+  makeDirs(txn);
+  crashPoint("stage-dir");
+  const write = files.map((f, i) => {
+    writeNewFile(path6.join(txn, String(i)), f.content);
+    crashPoint("stage-file");
+    return { staged: String(i), name: f.path };
+  });
+  const journal = { write, remove: remove.filter((r) => !files.some((f) => f.path === r)) };
+  writeNewFile(path6.join(txn, `${JOURNAL}.tmp`), JSON.stringify(journal));
+  crashPoint("journal-staged");
+  fs5.renameSync(path6.join(txn, `${JOURNAL}.tmp`), path6.join(txn, JOURNAL));
+  fsyncDir(txn);
+  crashPoint("journal-committed");
+  applyJournal(dir, journal);
+  finish(dir);
+}
+function recoverOutput(dir) {
+  const txn = path6.join(dir, TXN_DIR);
+  const stat = fs5.lstatSync(txn, { throwIfNoEntry: false });
+  if (!stat) return "none";
+  const journal = stat.isDirectory() ? pendingChanges(dir) : void 0;
+  if (!journal) {
+    fs5.rmSync(txn, { recursive: true, force: true });
+    return "discarded";
+  }
+  applyJournal(dir, journal);
+  finish(dir);
+  return "completed";
+}
+function pendingChanges(dir) {
+  if (!fs5.lstatSync(path6.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
+  const file = path6.join(dir, TXN_DIR, JOURNAL);
+  const stat = fs5.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return void 0;
+  const shown = path6.join(path6.basename(dir), TXN_DIR, JOURNAL);
+  let journal;
+  try {
+    if (stat.isFile()) journal = JSON.parse(fs5.readFileSync(file, "utf8"));
+  } catch {
+    journal = void 0;
+  }
+  if (!journal || !wellFormed(journal) || !stagedAreFiles(dir, journal))
+    throw new InputError([
+      {
+        file: shown,
+        line: 1,
+        col: 1,
+        message: `is not a journal rollgen wrote; delete ${TXN_DIR} (the output's files are the state before the interrupted run)`,
+        severity: "error"
+      }
+    ]);
+  return journal;
+}
+function stagedPath(dir, journal, name) {
+  const entry = journal?.write.find((w) => w.name === name);
+  const staged = entry && path6.join(dir, TXN_DIR, entry.staged);
+  return staged && fs5.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path6.join(dir, name);
+}
+function wellFormed(j) {
+  return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
+}
+function stagedAreFiles(dir, j) {
+  return j.write.every((w) => {
+    const stat = fs5.lstatSync(path6.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    return !stat || stat.isFile();
+  });
+}
+function applyJournal(dir, journal) {
+  for (const w of journal.write) {
+    const staged = path6.join(dir, TXN_DIR, w.staged);
+    if (!fs5.lstatSync(staged, { throwIfNoEntry: false })) continue;
+    fs5.renameSync(staged, path6.join(dir, w.name));
+    crashPoint("apply-file");
+  }
+  for (const name of journal.remove) {
+    removeFile(path6.join(dir, name));
+    crashPoint("remove-file");
+  }
+  fsyncDir(dir);
+}
+function finish(dir) {
+  const txn = path6.join(dir, TXN_DIR);
+  fs5.rmSync(path6.join(txn, JOURNAL), { force: true });
+  crashPoint("journal-removed");
+  fs5.rmSync(txn, { recursive: true, force: true });
+  crashPoint("staging-removed");
+}
+function checkTargets(dir, names) {
+  for (const name of names) {
+    if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
+    const stat = fs5.lstatSync(path6.join(dir, name), { throwIfNoEntry: false });
+    if (stat?.isDirectory())
+      throw new IoError(path6.join(dir, name), "is a directory where rollgen writes a file; move it away");
+  }
+}
+
+// src/io/output-dir.ts
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs3.existsSync(dir)) return { files: [] };
-  const names = fs3.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
-  return {
-    files: names.map((n) => ({
-      path: path3.relative(cwd, path3.join(dir, n)) || n,
-      text: fs3.readFileSync(path3.join(dir, n), "utf8")
-    }))
-  };
+  if (!dir || !fs6.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
+  checkNotLink(dir);
+  const journal = pendingChanges(dir);
+  const names = new Set(fs6.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
+  for (const w of journal?.write ?? []) names.add(w.name);
+  for (const r of journal?.remove ?? []) names.delete(r);
+  const problems = [];
+  const files = [...names].sort(compareCodePoints).flatMap((n) => {
+    const shown = path7.relative(cwd, path7.join(dir, n)) || n;
+    const source = stagedPath(dir, journal, n);
+    const stat = fs6.lstatSync(source);
+    if (stat.isFile()) return [{ path: shown, text: fs6.readFileSync(source, "utf8") }];
+    const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
+    problems.push({
+      file: shown,
+      line: 1,
+      col: 1,
+      message: `is ${what}; rollgen reads and writes no links in the output: replace it with a file`,
+      severity: "error"
+    });
+    return [];
+  });
+  if (problems.length > 0) throw new InputError(problems);
+  return { files };
+}
+function compareCodePoints(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 function writeOutputDir(dir, files, remove) {
-  const parent = path3.dirname(path3.resolve(dir));
-  const stage = path3.join(parent, `.${path3.basename(dir)}.rollgen-${process.pid}`);
-  const backup = `${stage}.old`;
   try {
-    fs3.mkdirSync(parent, { recursive: true });
-    fs3.rmSync(stage, { recursive: true, force: true });
-    if (fs3.existsSync(dir)) fs3.cpSync(dir, stage, { recursive: true });
-    else fs3.mkdirSync(stage);
-    for (const name of remove) fs3.rmSync(path3.join(stage, name), { force: true });
-    for (const f of files) fs3.writeFileSync(path3.join(stage, f.path), f.content);
-    if (fs3.existsSync(dir)) fs3.renameSync(dir, backup);
-    fs3.renameSync(stage, dir);
-    fs3.rmSync(backup, { recursive: true, force: true });
+    checkNotLink(dir);
+    checkTargets(dir, [...files.map((f) => f.path), ...remove]);
+    commitFiles(dir, files, remove);
   } catch (e) {
-    if (!fs3.existsSync(dir) && fs3.existsSync(backup)) fs3.renameSync(backup, dir);
-    fs3.rmSync(stage, { recursive: true, force: true });
-    throw new IoError(dir, `could not write the output; it is unchanged (${e.message})`, { cause: e });
+    if (e instanceof IoError || e instanceof InputError) throw e;
+    const committed = pendingChanges(dir) !== void 0;
+    if (!committed) fs6.rmSync(path7.join(dir, TXN_DIR), { recursive: true, force: true });
+    const state = committed ? "the next rollgen run completes it" : "it is unchanged";
+    throw new IoError(dir, `could not write the output; ${state} (${e.message})`, { cause: e });
   }
 }
 
@@ -43624,8 +44045,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path10) {
-  const backend2 = isObject(path10.backend) ? path10.backend : {};
+function backendService(path16) {
+  const backend2 = isObject(path16.backend) ? path16.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -43702,8 +44123,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path10, service) {
-  const copy = cloneJson(path10);
+function retarget(path16, service) {
+  const copy = cloneJson(path16);
   copy.backend.service.name = service;
   return copy;
 }
@@ -44132,6 +44553,9 @@ function canaryMetadata(meta, name, step) {
   };
 }
 
+// generators/aliyun-alb/simulate.ts
+init_diagnostics();
+
 // generators/_kit/ingress-match.ts
 function hostTier(ruleHost, requestHost) {
   if (ruleHost === void 0) return 1;
@@ -44149,8 +44573,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements(path16) {
+  return path16.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -44165,11 +44589,11 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path10) => ({ object, path: path10, tier: hostTier(path10.host, host) }))).filter((c) => c.tier > 0);
+  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path16) => ({ object, path: path16, tier: hostTier(path16.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates.map((c) => c.tier));
-  const hits = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
-  if (hits.length === 0) return void 0;
-  const best = hits.reduce((a, b) => specificity(b.path) > specificity(a.path) ? b : a);
+  const hits2 = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
+  if (hits2.length === 0) return void 0;
+  const best = hits2.reduce((a, b) => specificity(b.path) > specificity(a.path) ? b : a);
   return { object: best.object, path: best.path };
 }
 var prefixLike = (pathType) => pathType === "Exact" ? "Exact" : "Prefix";
@@ -44177,10 +44601,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path16 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path10) return { object, prefix, path: path10 };
+    if (path16) return { object, prefix, path: path16 };
   }
   return void 0;
 }
@@ -44227,7 +44651,7 @@ function decide(rule, rules, request4) {
   return { backends, rule: `${at}: canary-weight ${weight}` };
 }
 function listenerRules(objects) {
-  const ingresses = objects.filter((o) => o.kind === "Ingress").map((ingress) => ({ ingress, order: readOrder(ingress) ?? DEFAULT_ORDER })).sort((a, b) => a.order - b.order || nsName(a.ingress).localeCompare(nsName(b.ingress), "en"));
+  const ingresses = objects.filter((o) => o.kind === "Ingress").map((ingress) => ({ ingress, order: readOrder(ingress) ?? DEFAULT_ORDER })).sort((a, b) => a.order - b.order || compareText(nsName(a.ingress), nsName(b.ingress)));
   const created = ingresses.filter(
     (x, i) => !isAlbCanary(x.ingress) || !ingresses.slice(0, i).some((y) => y.order === x.order && shareListener(x.ingress, y.ingress))
   );
@@ -44244,7 +44668,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path10) => conditions.map((condition) => ({ order, ingress, path: path10, condition })));
+  return paths.flatMap((path16) => conditions.map((condition) => ({ order, ingress, path: path16, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -44518,11 +44942,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path10 of http2.paths) {
-    const backend2 = isObject(path10) ? backendOf(path10.backend) : {};
+  for (const path16 of http2.paths) {
+    const backend2 = isObject(path16) ? backendOf(path16.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path10) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path10, r)));
-    out.push(path10);
+    if (isObject(path16) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path16, r)));
+    out.push(path16);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -44673,6 +45097,9 @@ function claims2(ctx) {
   });
 }
 
+// generators/aws-alb/simulate.ts
+init_diagnostics();
+
 // generators/aws-alb/match.ts
 function globMatches(pattern, value, caseInsensitive) {
   const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
@@ -44773,10 +45200,10 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate2(objects, request4) {
-  const path10 = requestPath(request4);
+  const path16 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path10) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path16) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request4);
@@ -44791,7 +45218,7 @@ function albIngresses(objects) {
   const alb = objects.filter((o) => o.kind === "Ingress" && isAlb(o));
   const order = (o) => Number.parseInt(valueOfKey(o.metadata.annotations ?? {}, "/group.order") ?? "0", 10) || 0;
   const id = (o) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
-  return alb.sort((a, b) => order(a) - order(b) || id(a).localeCompare(id(b), "en"));
+  return alb.sort((a, b) => order(a) - order(b) || compareText(id(a), id(b)));
 }
 function isAlb(o) {
   const klass = ingressSpec(o).ingressClassName ?? o.metadata.annotations?.["kubernetes.io/ingress.class"];
@@ -45211,11 +45638,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path10, actual, want] of expected) {
+  for (const [path16, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path10.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path10).line
+        message: `template output ${path16.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path16).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -45930,6 +46357,9 @@ var options_schema_default4 = {
   $schema: "http://json-schema.org/draft-07/schema#"
 };
 
+// generators/gateway-api/simulate.ts
+init_diagnostics();
+
 // generators/gateway-api/precedence.ts
 function compareRank(a, b) {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -45939,13 +46369,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path10 = pathRank(match.path, requestPath2);
-  if (!path10) return void 0;
+  const path16 = pathRank(match.path, requestPath2);
+  if (!path16) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query2 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path10, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  return [...path16, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -45957,8 +46387,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements2(path16) {
+  return path16.split("/").filter((e) => e !== "");
 }
 function headersFit(matches2, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -46002,7 +46432,7 @@ function hostRank(hostnames, host) {
 var NO_BACKEND = "<no backend: HTTP 500>";
 function simulate3(objects, request4) {
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const routes = objects.filter((o) => o.kind === "HTTPRoute").sort((a, b) => routeId(a).localeCompare(routeId(b), "en"));
+  const routes = objects.filter((o) => o.kind === "HTTPRoute").sort((a, b) => compareText(routeId(a), routeId(b)));
   let best;
   for (const route of routes) {
     const host = hostRank(routeSpec(route).hostnames, request4.host);
@@ -46410,13 +46840,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path16 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path10) continue;
+    if (!path16) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path10.service ?? "<resource backend>",
+      service: path16.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -47597,8 +48027,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path10 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path10.toLowerCase() : path10;
+  const path16 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path16.toLowerCase() : path16;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -47759,7 +48189,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path10) {
+function readRequest(value, locate2, path16) {
   const v = isObject(value) ? value : {};
   const list4 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -47768,23 +48198,23 @@ function readRequest(value, locate2, path10) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path10, "templates", i] }
+        at: { locate: locate2, path: [...path16, "templates", i] }
       };
     }),
-    args: readArgs(list4("args"), locate2, [...path10, "args"]),
+    args: readArgs(list4("args"), locate2, [...path16, "args"]),
     dryRun: list4("dryRun").map((d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path10 }
+    at: { locate: locate2, path: path16 }
   };
 }
-function readArgs(list4, locate2, path10) {
+function readArgs(list4, locate2, path16) {
   return list4.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path10, i] }
+      at: { locate: locate2, path: [...path16, i] }
     };
   });
 }
@@ -48170,10 +48600,10 @@ var Jsep = class _Jsep {
    * @throws
    */
   throwError(message) {
-    const error4 = new Error(message + " at character " + this.index);
-    error4.index = this.index;
-    error4.description = message;
-    throw error4;
+    const error5 = new Error(message + " at character " + this.index);
+    error5.index = this.index;
+    error5.description = message;
+    throw error5;
   }
   /**
    * Run a given hook
@@ -49107,7 +49537,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path10 = [];
+  const path16 = [];
   while (rest !== "") {
     const field = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -49117,14 +49547,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path10.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path16.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path10 };
+  return { path: path16 };
 }
-function readPath(value, path10) {
+function readPath(value, path16) {
   let v = value;
-  for (const seg of path10) {
+  for (const seg of path16) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -49596,15 +50026,15 @@ function rolloutAnalysis(spec, index, track, config, out) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path10 } = config.at;
+  const { locate: locate2, path: path16 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path10, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path16, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path10, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path16, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -49612,11 +50042,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path10, "background", "startingStep"]),
+        locate2([...path16, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path10, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path16, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(a, out) {
@@ -49734,6 +50164,9 @@ function metricSummary(m) {
     dryRun: m.dryRun
   };
 }
+
+// src/app/load-app.ts
+init_diagnostics();
 
 // src/plan/replicas.ts
 function resolveAmount(amount, total) {
@@ -49865,6 +50298,7 @@ function withoutKey(o, key2) {
 }
 
 // src/render/repo-peers.ts
+init_diagnostics();
 function peerOf(app, rollout, resources, provider) {
   const stableService = rollout.traffic.stableService ?? "";
   const canaryService = rollout.traffic.canaryService ?? stableService;
@@ -49893,7 +50327,7 @@ function repoPeers(apps) {
   return out;
 }
 function byAppThenRollout(a, b) {
-  return a.app.localeCompare(b.app, "en") || a.rollout.name.localeCompare(b.rollout.name, "en");
+  return compareText(a.app, b.app) || compareText(a.rollout.name, b.rollout.name);
 }
 
 // src/render/workload.ts
@@ -50032,6 +50466,7 @@ function workloadWave(deployment) {
 }
 
 // src/render/request-coloring.ts
+init_diagnostics();
 function coloringEnvoyFilter(c) {
   return {
     apiVersion: "networking.istio.io/v1alpha3",
@@ -50075,7 +50510,7 @@ function coloringEnvoyFilter(c) {
 function coloringLua(c) {
   const lines = ["function envoy_on_request(request_handle)", "  local headers = request_handle:headers()"];
   c.rules.forEach((rule, i) => {
-    const test = Object.entries(rule.when).sort(([a], [b]) => a.localeCompare(b, "en")).map(([name, value]) => `headers:get(${lua(name.toLowerCase())}) == ${lua(value)}`).join(" and ");
+    const test = Object.entries(rule.when).sort(([a], [b]) => compareText(a, b)).map(([name, value]) => `headers:get(${lua(name.toLowerCase())}) == ${lua(value)}`).join(" and ");
     lines.push(
       `  ${i === 0 ? "if" : "elseif"} ${test} then`,
       `    headers:replace(${lua(c.header.toLowerCase())}, ${lua(rule.value)})`
@@ -50089,31 +50524,31 @@ function lua(s) {
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path10, out, inputs5) {
+function providerFromKruiseRouting(doc, routing, path16, out, inputs5) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs5.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path10, "ingress", "classType"]);
+      const o = doc.locate([...path16, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs5.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path10, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path16, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs5.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path10, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path16, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path10, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path16, "customNetworkRefs"])));
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path10, inputs5) {
-  const at = (key2) => doc.locate([...path10, key2]);
+function providersFromArgo(doc, routing, path16, inputs5) {
+  const at = (key2) => doc.locate([...path16, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs5.argo(key2, obj(routing[key2]));
@@ -50189,7 +50624,7 @@ function argoWorkload(doc, root, replicas2, out) {
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
       out.push(
-        error2(
+        error3(
           doc,
           ["spec", "workloadRef", "kind"],
           `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
@@ -50217,22 +50652,22 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path10 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path10, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path10, out);
-    if (!applyAction(doc, state, e, path10, wc, out)) return;
-    steps.push(snapshot(doc.locate(path10), state, wc.managed));
+    const path16 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path16, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path16, out);
+    if (!applyAction(doc, state, e, path16, wc, out)) return;
+    steps.push(snapshot(doc.locate(path16), state, wc.managed));
     entryOfStep.push(i);
   });
   if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
   return { steps, entryOfStep };
 }
-function applyAnalysis(doc, steps, leading, analysis, path10, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path10, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path16, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path16, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path10, "analysis"]),
+      ...doc.locate([...path16, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -50243,25 +50678,25 @@ function applyAnalysis(doc, steps, leading, analysis, path10, out) {
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path10 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path10);
+  const path16 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path16);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
-      error2(
+      error3(
         doc,
-        [...path10, "startingStep"],
+        [...path16, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path10, out) {
+function applyPause(doc, steps, pause, path16, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path10),
+      ...doc.locate(path16),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -50273,14 +50708,14 @@ function applyPause(doc, steps, pause, path10, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path10, wc, out) {
+function applyAction(doc, state, e, path16, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
-        error2(
+        error3(
           doc,
-          [...path10, "setCanaryScale"],
+          [...path16, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -50290,7 +50725,7 @@ function applyAction(doc, state, e, path10, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path10, kind]),
+      ...doc.locate([...path16, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster ${kind}; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -50335,13 +50770,13 @@ function mirrorMatches(list4) {
   return list4.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path10 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path16 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path10 ? { path: { type: path10.type === "Prefix" ? "PathPrefix" : path10.type, value: path10.value } } : {},
+      ...path16 ? { path: { type: path16.type === "Prefix" ? "PathPrefix" : path16.type, value: path16.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -50358,8 +50793,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path10, message) {
-  return { ...doc.locate(path10), message, severity: "error" };
+function error3(doc, path16, message) {
+  return { ...doc.locate(path16), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -50406,6 +50841,79 @@ function classifyKruise(doc, apiVersion, kind, out) {
   return void 0;
 }
 
+// src/spec/object-checks.ts
+function checkObjectHeader(doc, out) {
+  const before = out.length;
+  const v = doc.value;
+  const report = (path16, message) => out.push({ ...doc.locate(path16), message: `${v.kind} ${message}`, severity: "error" });
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v.kind))
+    report(["kind"], `is not a kind: kinds are letters and digits (CamelCase)`);
+  else checkName(v.kind, String(v.metadata.name), (m) => report(["metadata", "name"], m));
+  const ns = v.metadata.namespace;
+  if (ns !== void 0 && (typeof ns !== "string" || !DNS_LABEL.test(ns) || ns.length > 63))
+    report(["metadata", "namespace"], `namespace ${show2(ns)} must be a DNS label (lower-case a-z, 0-9, '-')`);
+  checkStringMap(v.metadata, ["metadata"], "labels", report, true);
+  checkStringMap(v.metadata, ["metadata"], "annotations", report, false);
+  const spec = isObject(v.spec) ? v.spec : {};
+  if (REPLICATED.has(v.kind) && spec.replicas !== void 0 && !isReplicaCount(spec.replicas))
+    report(["spec", "replicas"], `spec.replicas ${show2(spec.replicas)} must be a whole number from 0 to ${INT32_MAX}`);
+  const template = isObject(spec.template) ? spec.template : {};
+  if (isObject(template.metadata))
+    checkStringMap(template.metadata, ["spec", "template", "metadata"], "labels", report, true);
+  const selector = isObject(spec.selector) ? spec.selector : {};
+  checkStringMap(selector, ["spec", "selector"], "matchLabels", report, true);
+  return out.length === before;
+}
+var DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+var DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+var DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+var LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+var LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+var INT32_MAX = 2147483647;
+var REPLICATED = /* @__PURE__ */ new Set(["Deployment", "StatefulSet", "ReplicaSet", "Rollout", "CloneSet"]);
+var PATH_SEGMENT_KINDS = /* @__PURE__ */ new Set(["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"]);
+function serviceNameProblem(name) {
+  if (name.length > 63) return `is ${name.length} characters; Service names are at most 63`;
+  if (!DNS_1035_LABEL.test(name)) return "must start with a letter and hold only a-z, 0-9 and '-' (a DNS-1035 label)";
+  return void 0;
+}
+function checkName(kind, name, report) {
+  if (kind === "Service") {
+    const problem = serviceNameProblem(name);
+    if (problem) report(`name ${show2(name)} ${problem}`);
+  } else if (PATH_SEGMENT_KINDS.has(kind)) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(name) || name.includes("..") || name.length > 253)
+      report(`name ${show2(name)} must be a single path segment of letters, digits, '.', '_', ':' and '-'`);
+  } else if (!DNS_SUBDOMAIN.test(name) || name.length > 253) {
+    report(`name ${show2(name)} must be a DNS subdomain: lower-case a-z, 0-9, '-' and '.', at most 253 characters`);
+  }
+}
+function checkStringMap(parent, at, field, report, label) {
+  const map2 = parent[field];
+  if (map2 === void 0 || map2 === null) return;
+  if (!isObject(map2)) return report([...at, field], `${field} must be a map of strings`);
+  for (const [key2, value] of Object.entries(map2)) {
+    const where2 = [...at, field, key2];
+    if (typeof value !== "string") report(where2, `${field} ${show2(key2)}: the value must be a string; quote it`);
+    else if (label && (value.length > 63 || !LABEL_VALUE.test(value)))
+      report(where2, `label ${show2(key2)}: value ${show2(value)} is not a label value (at most 63 of A-Z a-z 0-9 - _ .)`);
+    if (label && !isLabelKey(key2)) report(where2, `label key ${show2(key2)} is not a valid label key`);
+  }
+}
+function isLabelKey(key2) {
+  const slash = key2.lastIndexOf("/");
+  const name = key2.slice(slash + 1);
+  const prefix = slash < 0 ? void 0 : key2.slice(0, slash);
+  if (name.length > 63 || !LABEL_NAME.test(name)) return false;
+  return prefix === void 0 || prefix.length <= 253 && DNS_SUBDOMAIN.test(prefix);
+}
+function isReplicaCount(v) {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= INT32_MAX;
+}
+function show2(v) {
+  return JSON.stringify(v) ?? String(v);
+}
+
 // src/spec/kruise-values.ts
 function parseAmount(v) {
   if (typeof v === "number") return { count: v };
@@ -50427,11 +50935,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path10 = isObject(m.path) ? {
+  const path16 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path16 ? { path: path16 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -50458,7 +50966,7 @@ function normalizeKruise(doc, inputs5) {
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
     diagnostics.push(
-      error3(
+      error4(
         doc,
         [...refPath, "kind"],
         `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
@@ -50490,7 +50998,7 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   const style = (annotation ?? "canary").toLowerCase();
   if (style !== "canary" && style !== "partition") {
     out.push(
-      error3(
+      error4(
         doc,
         ["metadata", "annotations", ROLLING_STYLE],
         `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`
@@ -50499,13 +51007,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path10, v1beta1) {
+function kruiseStep(doc, raw, path16, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path10),
+    origin: doc.locate(path16),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -50549,8 +51057,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path10, message) {
-  const o = doc.locate(path10);
+function error4(doc, path16, message) {
+  const o = doc.locate(path16);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -50627,16 +51135,16 @@ function compile2(schema) {
 function checkRollout(rollout, resources) {
   const out = [];
   const report = (origin, message) => out.push({ ...origin, message: `rollout ${rollout.name}: ${message}`, severity: "error" });
-  checkName(rollout, report);
+  checkName2(rollout, report);
   checkSteps3(rollout, report);
   checkWorkload(rollout, resources, report);
   checkServices(rollout, resources, report);
   checkManagedRoutes(rollout, report);
   return out;
 }
-var DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-function checkName(r, report) {
-  if (!DNS_LABEL.test(r.workload.name) || r.workload.name.length > 63 - "-canary".length) {
+var DNS_LABEL2 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+function checkName2(r, report) {
+  if (!DNS_LABEL2.test(r.workload.name) || r.workload.name.length > 63 - "-canary".length) {
     report(
       r.origin,
       `workload name "${r.workload.name}" must be a DNS-1123 label of at most 56 characters so "<name>-canary" stays valid`
@@ -50716,6 +51224,9 @@ function checkServices(r, resources, report) {
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
     report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
   }
+  const nameProblem = canaryService && generateCanaryService ? serviceNameProblem(canaryService) : void 0;
+  if (nameProblem)
+    report(r.origin, `the canary Service name "${canaryService}" ${nameProblem}; shorten the stable Service's name`);
   if (canaryService && generateCanaryService && resources.find("Service", canaryService, r.namespace)) {
     report(
       resources.originOf("Service", canaryService),
@@ -50775,7 +51286,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
   const analysisTemplates = [];
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
-    if (!role) continue;
+    if (!role || !checkObjectHeader(doc, diagnostics)) continue;
     if (role.role === "manifest")
       manifests.push({ object: doc.value, origin: doc.origin, locate: doc.locate });
     if (role.role === "ignored")
@@ -50792,6 +51303,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
     diagnostics.push(...result.diagnostics);
     specs.push(result.rollout);
   }
+  const documentStage = diagnostics.length;
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
@@ -50799,7 +51311,8 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
   const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0).map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
-  return { name, rollouts, routings, resources, diagnostics };
+  const ordered2 = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));
+  return { name, rollouts, routings, resources, diagnostics: ordered2 };
 }
 function readRequestColoring(doc, manifests, diagnostics) {
   const problems = validateSchema("rollgen-request-coloring", doc);
@@ -50954,6 +51467,9 @@ var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
 function parseStatus(value) {
   if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
     return `not a ${STATUS_API_VERSION} RolloutStatus`;
+  for (const field of ["rollouts", "files", "history"])
+    if (value[field] !== void 0 && !Array.isArray(value[field])) return `${field} must be a list`;
+  if (Array.isArray(value.history) && !value.history.every(isObject)) return "history entries must be maps";
   const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
   for (const r of rollouts) {
     if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
@@ -50962,11 +51478,15 @@ function parseStatus(value) {
     const problem = numbersProblem(r);
     if (problem) return `rollout ${r.name}: ${problem}`;
   }
+  const files = Array.isArray(value.files) ? value.files : [];
+  const badFile = files.findIndex((f) => typeof f !== "string" || !isPlainFileName(f));
+  if (badFile >= 0)
+    return `files[${badFile}] ${JSON.stringify(files[badFile])} is not a file name in the output; rollgen writes and deletes only its own files there`;
   const meta = isObject(value.metadata) ? value.metadata : {};
   return {
     app: typeof meta.name === "string" ? meta.name : "",
     rollouts,
-    files: Array.isArray(value.files) ? value.files.map(String) : [],
+    files,
     history: Array.isArray(value.history) ? value.history : []
   };
 }
@@ -50987,14 +51507,15 @@ function locate(req) {
   const [first2, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first2 ? path4.resolve(req.cwd, first2) : void 0, ...defaults }];
-  if (first2 && isDir(path4.resolve(req.cwd, first2))) {
-    const source = path4.resolve(req.cwd, first2);
-    return [
-      { name: path4.basename(source), source, output: second ? path4.resolve(req.cwd, second) : void 0, ...defaults }
-    ];
+    return [{ name: "stdin", source: "-", output: first2 ? path8.resolve(req.cwd, first2) : void 0, ...defaults }];
+  if (first2 && isDir(path8.resolve(req.cwd, first2))) {
+    const source = path8.resolve(req.cwd, first2);
+    const app = { name: path8.basename(source), source, output: second ? path8.resolve(req.cwd, second) : void 0 };
+    const overlaps = outputOverlaps([app]);
+    if (overlaps.length > 0) throw new InputError([], overlaps.join("\n"));
+    return [{ ...app, ...defaults }];
   }
-  const configFile = req.config ? path4.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path8.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
@@ -51007,18 +51528,18 @@ function locate(req) {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path4.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path8.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
 }
 function usesConfig(req) {
-  return req.file !== "-" && !(req.args[0] && isDir(path4.resolve(req.cwd, req.args[0])));
+  return req.file !== "-" && !(req.args[0] && isDir(path8.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs4.existsSync(p) && fs4.statSync(p).isDirectory();
+  return fs7.existsSync(p) && fs7.statSync(p).isDirectory();
 }
-function loadSource(loc, files) {
+function loadSource(loc, files, cwd) {
   const docs = [];
   const diagnostics = [];
   for (const f of files) {
@@ -51032,8 +51553,13 @@ function loadSource(loc, files) {
     track: loc.track,
     ...loc.analysis ? { config: loc.analysis } : {}
   });
-  const all = [...diagnostics, ...app.diagnostics];
-  if (hasErrors(all)) throw new InputError(all);
+  const all = [...sortDiagnostics(diagnostics), ...app.diagnostics];
+  if (hasErrors(all)) throw new InputError(all, void 0, true);
+  if (app.rollouts.length === 0 && app.routings.length === 0)
+    throw new InputError(
+      [],
+      `${printable(loc.source === "-" ? "<stdin>" : path8.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
+    );
   return { ...app, diagnostics: all };
 }
 function readSharedTemplates(dir, diagnostics) {
@@ -51053,15 +51579,16 @@ function readOutput(loc, cwd) {
   const objects = [];
   const diagnostics = [];
   for (const f of contents.files) {
-    const base = path4.basename(f.path);
+    const base = path8.basename(f.path);
     if (base === "kustomization.yaml") kustomization = f.text;
     const parsed = parseYamlStream(f.path, f.text);
     diagnostics.push(...parsed.diagnostics);
     if (base === STATUS_FILE) status = statusOf(parsed.documents[0], diagnostics);
-    else if (base !== "kustomization.yaml")
-      objects.push(
-        ...parsed.documents.map((d) => ({ object: d.value, origin: d.origin, locate: d.locate }))
-      );
+    else if (base === "kustomization.yaml") checkKustomization(parsed.documents[0], diagnostics);
+    else
+      for (const d of parsed.documents)
+        if (isOutputObject(d, diagnostics))
+          objects.push({ object: d.value, origin: d.origin, locate: d.locate });
   }
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return {
@@ -51073,9 +51600,26 @@ function readOutput(loc, cwd) {
 function statusOf(doc, out) {
   if (!doc) return void 0;
   const parsed = parseStatus(doc.value);
+  const field = typeof parsed === "string" ? /^(rollouts|files|history)(?:\[(\d+)\])?/.exec(parsed) : null;
+  const at = field ? doc.locate(field[2] ? [field[1], Number(field[2])] : [field[1]]) : doc.origin;
   if (typeof parsed === "string")
-    out.push({ ...doc.origin, message: `${parsed}; restore the file from git history`, severity: "error" });
+    out.push({ ...at, message: `${parsed}; restore the file from git history`, severity: "error" });
   return typeof parsed === "string" ? void 0 : parsed;
+}
+var RESTORE = "rollgen wrote this file: restore it from git history";
+function isOutputObject(d, out) {
+  const v = d.value;
+  if (!isObject(v) || typeof v.apiVersion !== "string" || typeof v.kind !== "string") {
+    out.push({ ...d.origin, message: `not a Kubernetes object (apiVersion, kind); ${RESTORE}`, severity: "error" });
+    return false;
+  }
+  if (isObject(v.metadata) && typeof v.metadata.name === "string") return true;
+  out.push({ ...d.locate(["metadata"]), message: `${v.kind} has no metadata.name; ${RESTORE}`, severity: "error" });
+  return false;
+}
+function checkKustomization(d, out) {
+  if (d && !isObject(d.value))
+    out.push({ ...d.origin, message: `not a Kustomization (a map with resources:); ${RESTORE}`, severity: "error" });
 }
 
 // src/flow/branch.ts
@@ -51417,16 +51961,21 @@ function gitTopLevel(git, cwd) {
 
 // src/flow/edges.ts
 function flowEdges(ctx) {
+  const env2 = ctx.env ?? process.env;
   return {
-    env: ctx.env ?? process.env,
+    env: env2,
     now: ctx.now ?? (() => /* @__PURE__ */ new Date()),
-    scm: ctx.scm ?? connectGitHub,
+    scm: ctx.scm ?? ((connection) => connectGitHub(connection, env2)),
     git: ctx.git ?? runGit
   };
 }
-function connectGitHub(connection) {
+function connectGitHub(connection, env2) {
   const github2 = (init_github(), __toCommonJS(github_exports));
-  return github2.createGitHubScm(connection);
+  return github2.createGitHubScm(connection, { requestTimeoutMs: requestTimeoutMs(env2) });
+}
+function requestTimeoutMs(env2) {
+  const seconds = Number(env2.ROLLGEN_GITHUB_TIMEOUT);
+  return env2.ROLLGEN_GITHUB_TIMEOUT && Number.isFinite(seconds) && seconds > 0 ? seconds * 1e3 : void 0;
 }
 
 // src/flow/execute.ts
@@ -51554,18 +52103,157 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path9 = __toESM(require("path"));
+var path15 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
-var path5 = __toESM(require("path"));
+var path11 = __toESM(require("path"));
+init_diagnostics();
 init_errors();
 
+// src/io/output-lock.ts
+var fs8 = __toESM(require("fs"));
+var os = __toESM(require("os"));
+var path9 = __toESM(require("path"));
+init_diagnostics();
+init_errors();
+var LOCK_FILE = ".rollgen-lock";
+async function lockOutput(dir, opts) {
+  checkNotLink(dir);
+  const created = makeDirs(dir);
+  const file = path9.join(dir, LOCK_FILE);
+  const deadline = Date.now() + opts.waitMs;
+  let told = false;
+  for (; ; ) {
+    if (tryCreate(file)) return { release: () => release(file, dir, created) };
+    const owner = readOwner(file);
+    if (owner === void 0) continue;
+    if (isDead(owner)) {
+      breakStaleLock(file, owner);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new StateError(
+        `${dir} is being written by another rollgen run (${describe5(owner)}); waited ${Math.round(opts.waitMs / 1e3)} s. If no rollgen is running, delete ${file}`
+      );
+    }
+    if (!told) opts.notify?.(`waiting for another rollgen run (${describe5(owner)}) to finish writing ${dir}
+`);
+    told = true;
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 100));
+  }
+}
+async function lockOutputs(dirs, opts) {
+  const held = [];
+  try {
+    for (const d of [...new Set(dirs)].sort(compareCodePoints2)) held.push(await lockOutput(d, opts));
+  } catch (e) {
+    for (const l of held.reverse()) l.release();
+    throw e;
+  }
+  return { release: () => held.reverse().forEach((l) => l.release()) };
+}
+function compareCodePoints2(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function tryCreate(file) {
+  try {
+    writeNewFile(file, `${process.pid}
+${os.hostname()}
+`);
+    return true;
+  } catch (e) {
+    if (e.code === "EEXIST") return false;
+    throw e;
+  }
+}
+function readOwner(file) {
+  const stat = fs8.lstatSync(file, { throwIfNoEntry: false });
+  if (stat && !stat.isFile())
+    throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
+  try {
+    return fs8.readFileSync(file, "utf8").slice(0, 300);
+  } catch (e) {
+    if (e.code === "ENOENT") return void 0;
+    throw e;
+  }
+}
+function describe5(owner) {
+  const [pid, host] = owner.split("\n").map(printable);
+  return `pid ${pid} on ${host || "an unknown host"}`;
+}
+function isDead(owner) {
+  const [pid, host] = owner.split("\n");
+  if (host !== os.hostname() || !/^\d+$/.test(pid)) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (e) {
+    return e.code === "ESRCH";
+  }
+}
+function breakStaleLock(file, owner) {
+  const breaker = `${file}.break`;
+  if (!tryCreate(breaker)) {
+    const other = readOwner(breaker);
+    if (other !== void 0 && isDead(other)) fs8.rmSync(breaker, { force: true });
+    return;
+  }
+  try {
+    if (readOwner(file) === owner) fs8.rmSync(file, { force: true });
+  } finally {
+    fs8.rmSync(breaker, { force: true });
+  }
+}
+function release(file, dir, created) {
+  fs8.rmSync(file, { force: true });
+  if (!created) return;
+  for (let d = dir; fs8.readdirSync(d).length === 0; d = path9.dirname(d)) {
+    fs8.rmdirSync(d);
+    if (d === created) break;
+  }
+}
+
+// src/io/output-recovery.ts
+var fs9 = __toESM(require("fs"));
+var path10 = __toESM(require("path"));
+function recoverOutputDir(dir) {
+  const notes = recoverLegacy(dir);
+  const done = fs9.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  if (done === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
+  if (done === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
+  return notes;
+}
+function recoverLegacy(dir) {
+  const parent = path10.dirname(dir);
+  const prefix = `.${path10.basename(dir)}.rollgen-`;
+  const entries = fs9.existsSync(parent) ? fs9.readdirSync(parent) : [];
+  const leftovers = entries.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
+  const notes = [];
+  for (const name of leftovers.sort()) {
+    const full = path10.join(parent, name);
+    if (!fs9.lstatSync(full).isDirectory()) continue;
+    if (name.endsWith(".old") && onlyOurLock(dir)) {
+      for (const entry of fs9.readdirSync(full)) fs9.renameSync(path10.join(full, entry), path10.join(dir, entry));
+      fs9.rmdirSync(full);
+      notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
+    } else {
+      fs9.rmSync(full, { recursive: true, force: true });
+      notes.push(`removed ${name}, left by an interrupted rollgen run`);
+    }
+  }
+  return notes;
+}
+function onlyOurLock(dir) {
+  const entries = fs9.existsSync(dir) ? fs9.readdirSync(dir) : [];
+  return entries.every((e) => e === LOCK_FILE);
+}
+
 // src/state/output-files.ts
-var import_yaml4 = __toESM(require_dist());
+var import_yaml5 = __toESM(require_dist());
 
 // src/yaml/serialize.ts
-var import_yaml3 = __toESM(require_dist());
+var import_yaml4 = __toESM(require_dist());
 var OPTIONS = {
   // 1.1 rules quote strings such as on/yes/off that kubectl's YAML 1.1 parser would read as booleans.
   version: "1.1",
@@ -51577,7 +52265,7 @@ var OPTIONS = {
   singleQuote: false
 };
 function serializeValue(value) {
-  return (0, import_yaml3.stringify)(value, OPTIONS);
+  return (0, import_yaml4.stringify)(value, OPTIONS);
 }
 function serializeDocuments(values) {
   return values.map((v) => serializeValue(v)).join("---\n");
@@ -51595,17 +52283,18 @@ function objectFiles(objects) {
   for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
   return objects.map((o) => {
     const name = (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
+    if (!isPlainFileName(`${name}.yaml`)) throw new Error(`object name "${name}" is not a plain file name`);
     return { path: `${name}.yaml`, content: HEADER + serializeValue(o) };
   });
 }
 function kustomizationFile(existing, files, previouslyOwned) {
-  const doc = (0, import_yaml4.parseDocument)(
+  const doc = (0, import_yaml5.parseDocument)(
     existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
   );
   const current = doc.get("resources");
-  const kept = (0, import_yaml4.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
+  const kept = (0, import_yaml5.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
   const resources = [...kept, ...[...files].sort()];
-  if ((0, import_yaml4.isSeq)(current)) {
+  if ((0, import_yaml5.isSeq)(current)) {
     const seq = current;
     seq.items = resources.map((r) => doc.createNode(r));
     seq.flow = false;
@@ -51900,6 +52589,7 @@ init_diagnostics();
 init_errors();
 
 // src/app/cross-app.ts
+init_diagnostics();
 init_errors();
 function checkAcrossApps(apps, peers = repoPeers(apps)) {
   const problems = [...claimConflicts(apps, peers), ...providerChecks(peers)];
@@ -51934,7 +52624,7 @@ function* everyClaim(apps, peers) {
   }
 }
 function providerChecks(peers) {
-  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en")).flatMap(([id, list4]) => getGenerator(id)?.checkRepo?.(list4) ?? []);
+  return [...peers].sort(([a], [b]) => compareText(a, b)).flatMap(([id, list4]) => getGenerator(id)?.checkRepo?.(list4) ?? []);
 }
 function conflict(first2, app, owner, claim) {
   return {
@@ -51950,7 +52640,7 @@ async function loadApps(ctx, args, opts) {
   const out = [];
   for (const loc of locations) {
     const files = loc.source === "-" ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
-    const app = loadSource(loc, files);
+    const app = loadSource(loc, files, ctx.cwd);
     for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + "\n");
     out.push({ loc, app });
   }
@@ -51977,7 +52667,7 @@ async function loadRepo(ctx, args, opts) {
 }
 function loadQuietly(loc, ctx) {
   try {
-    return loadSource(loc, readSourceFiles(loc, ctx.cwd));
+    return loadSource(loc, readSourceFiles(loc, ctx.cwd), ctx.cwd);
   } catch (e) {
     if (e instanceof InputError) return void 0;
     throw e;
@@ -51985,10 +52675,18 @@ function loadQuietly(loc, ctx) {
 }
 
 // src/app/plan-write.ts
-async function planWrites(ctx, args, opts, command) {
+async function withPlannedWrites(ctx, args, opts, command, write) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
-  return { names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) };
+  const outputs = apps.flatMap((a) => a.loc.output ? [a.loc.output] : []);
+  const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
+  try {
+    for (const note of outputs.flatMap(recoverOutputDir)) ctx.stderr(`note: ${note}
+`);
+    const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+    write({ names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) });
+  } finally {
+    lock.release();
+  }
 }
 function writeAll(ctx, planned, command, afterEach) {
   for (const w of planned.writes) {
@@ -51998,6 +52696,10 @@ function writeAll(ctx, planned, command, afterEach) {
   }
   if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(", ")} up to date
 `);
+}
+function lockWaitMs(ctx) {
+  const value = Number((ctx.env ?? process.env).ROLLGEN_LOCK_TIMEOUT ?? 120);
+  return Number.isFinite(value) && value >= 0 ? value * 1e3 : 12e4;
 }
 function planWrite(ctx, loc, app, command, peers) {
   if (!loc.output)
@@ -52028,14 +52730,14 @@ function planWrite(ctx, loc, app, command, peers) {
     command,
     transition: t,
     summary: lines.join("\n") + `
-wrote ${path5.relative(ctx.cwd, loc.output) || "."}
+wrote ${printable(path11.relative(ctx.cwd, loc.output) || ".")}
 `
   };
 }
 
 // src/flow/checkout.ts
-var fs5 = __toESM(require("fs"));
-var path6 = __toESM(require("path"));
+var fs10 = __toESM(require("fs"));
+var path12 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const root = gitTopLevel(git, dir);
@@ -52045,7 +52747,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path6.relative(root, p) || ".");
+  const rel = paths.map((p) => path12.relative(root, p) || ".");
   const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
@@ -52055,8 +52757,8 @@ ${dirty}`
   const head = git(["rev-parse", "HEAD"], root).trim();
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
-    const file = path6.join(root, repoPath);
-    return fs5.existsSync(file) ? fs5.readFileSync(file, "utf8") : void 0;
+    const file = path12.join(root, repoPath);
+    return fs10.existsSync(file) ? fs10.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -52068,33 +52770,33 @@ function currentBranch(git, root) {
   }
 }
 function landedAt(git, root, output) {
-  const file = path6.relative(root, path6.join(output, STATUS_FILE));
+  const file = path12.relative(root, path12.join(output, STATUS_FILE));
   const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
   return out ? new Date(out) : void 0;
 }
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown = path6.relative(cwd, file) || file;
-  if (!fs5.existsSync(file))
+  const shown = path12.relative(cwd, file) || file;
+  if (!fs10.existsSync(file))
     throw new InputError([
       {
-        file: path6.relative(cwd, configFile) || configFile,
+        file: path12.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown, text: fs5.readFileSync(file, "utf8") };
+  return { file: shown, text: fs10.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
 var import_crypto2 = require("crypto");
-var path8 = __toESM(require("path"));
+var path14 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs6 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
+var fs11 = __toESM(require("fs"));
+var path13 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -52128,27 +52830,28 @@ function describeTarget(target, t) {
 
 // src/flow/local-commit.ts
 async function changeCommit(ctx, args, opts, command) {
-  const planned = await planWrites(ctx, args, opts, command);
-  checkCommittable(ctx, planned.writes);
-  writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
+  await withPlannedWrites(ctx, args, opts, command, (planned) => {
+    checkCommittable(ctx, planned.writes);
+    writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
+  });
 }
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path7.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path13.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path7.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path13.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs6.existsSync(dir) || path7.dirname(dir) === dir ? dir : existingAncestor(path7.dirname(dir));
+  return fs11.existsSync(dir) || path13.dirname(dir) === dir ? dir : existingAncestor(path13.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path7.resolve(w.output);
+  const dir = path13.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path7.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel], top);
+  const rel = path13.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel, `:(exclude)${path13.posix.join(rel, LOCK_FILE)}`], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
@@ -52344,7 +53047,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix(path8.relative(i.repoRoot, path8.resolve(i.write.output))) || ".";
+  const output = posix2(path14.relative(i.repoRoot, path14.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -52369,8 +53072,8 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path8.resolve(i.write.output);
-  const rel = (name) => posix(path8.relative(i.repoRoot, path8.join(out, name)));
+  const out = path14.resolve(i.write.output);
+  const rel = (name) => posix2(path14.relative(i.repoRoot, path14.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
@@ -52390,8 +53093,8 @@ function fileChanges(i) {
 function sha(text) {
   return (0, import_crypto2.createHash)("sha256").update(text).digest("hex");
 }
-function posix(p) {
-  return p.split(path8.sep).join("/");
+function posix2(p) {
+  return p.split(path14.sep).join("/");
 }
 
 // src/flow/templates/index.ts
@@ -52415,7 +53118,7 @@ function compileTemplates(title = DEFAULT_TEMPLATES.title, body = DEFAULT_TEMPLA
     body: compileOne(hb, body, (s) => s.trimEnd() + "\n")
   };
 }
-function compileOne(hb, src, finish) {
+function compileOne(hb, src, finish2) {
   try {
     hb.parse(src.text);
   } catch (e) {
@@ -52424,7 +53127,7 @@ function compileOne(hb, src, finish) {
   const render8 = hb.compile(src.text, { noEscape: true, strict: true });
   return (data) => {
     try {
-      return finish(render8(data));
+      return finish2(render8(data));
     } catch (e) {
       throw templateError(src, e);
     }
@@ -52447,7 +53150,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path9.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path15.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -52588,7 +53291,7 @@ async function fetchChecks2(s, decisions) {
 
 // src/run/change-command.ts
 async function changeCommand(ctx, args, opts, command) {
-  writeAll(ctx, await planWrites(ctx, args, opts, command), command);
+  await withPlannedWrites(ctx, args, opts, command, (planned) => writeAll(ctx, planned, command));
 }
 
 // src/run/plan-command.ts
@@ -52849,7 +53552,7 @@ function request3(req) {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
   const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve8, reject) => {
+  return new Promise((resolve9, reject) => {
     const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
     const r = client.request(
       url,
@@ -52872,7 +53575,7 @@ function request3(req) {
         });
         res.on("end", () => {
           clearTimeout(timer);
-          resolve8({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          resolve9({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
         });
         res.on("error", (e) => (clearTimeout(timer), reject(e)));
       }
@@ -53126,9 +53829,9 @@ async function run2(request4, ctx, debug = false) {
   try {
     await dispatch(request4, ctx);
     return 0;
-  } catch (error4) {
-    ctx.stderr(describeError(error4, debug) + "\n");
-    return exitCodeFor(error4);
+  } catch (error5) {
+    ctx.stderr(describeError(error5, debug) + "\n");
+    return exitCodeFor(error5);
   }
 }
 function dispatch(r, ctx) {
@@ -53344,8 +54047,8 @@ async function runAction(env2) {
 }
 runAction(process.env).then(
   (code) => process.exitCode = code,
-  (error4) => {
-    process.stdout.write(formatErrorAnnotation("action", error4 instanceof Error ? error4.message : String(error4)));
+  (error5) => {
+    process.stdout.write(formatErrorAnnotation("action", error5 instanceof Error ? error5.message : String(error5)));
     process.exitCode = 1;
   }
 );

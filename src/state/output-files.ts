@@ -1,5 +1,4 @@
 import { parseDocument, YAMLSeq, isSeq } from 'yaml';
-import { InternalError } from '../errors';
 import { isPlainFileName } from '../model/file-name';
 import { KubeObject } from '../model/kube';
 import { AppStatus, STATUS_FILE, statusDocument } from './status';
@@ -22,7 +21,7 @@ export function objectFiles(objects: readonly KubeObject[]): RenderedFile[] {
     const name =
       (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
     // Names were checked at load (spec/object-checks.ts); this guards the file system against a gap there.
-    if (!isPlainFileName(`${name}.yaml`)) throw new InternalError(`object name "${name}" is not a plain file name`);
+    if (!isPlainFileName(`${name}.yaml`)) throw new Error(`object name "${name}" is not a plain file name`);
     return { path: `${name}.yaml`, content: HEADER + serializeValue(o) };
   });
 }
