@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path16 = require("node:path");
-    var fs12 = require("node:fs");
+    var path19 = require("node:path");
+    var fs13 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs12.existsSync(executableFile)) return;
+        if (fs13.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path16.resolve(baseDir, baseName);
-          if (fs12.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path16.extname(baseName))) return void 0;
+          const localBin = path19.resolve(baseDir, baseName);
+          if (fs13.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path19.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs12.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs13.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs12.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs13.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path16.resolve(
-            path16.dirname(resolvedScriptPath),
+          executableDir = path19.resolve(
+            path19.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path16.basename(
+            const legacyName = path19.basename(
               this._scriptPath,
-              path16.extname(this._scriptPath)
+              path19.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path16.extname(executableFile));
+        launchWithNode = sourceExt.includes(path19.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path16.basename(filename, path16.extname(filename));
+        this._name = path19.basename(filename, path19.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path17) {
-        if (path17 === void 0) return this._executableDir;
-        this._executableDir = path17;
+      executableDir(path20) {
+        if (path20 === void 0) return this._executableDir;
+        this._executableDir = path20;
         return this;
       }
       /**
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path16) {
-      const ctrl = callVisitor(key2, node, visitor, path16);
+    function visit_(key2, node, visitor, path19) {
+      const ctrl = callVisitor(key2, node, visitor, path19);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path16, ctrl);
-        return visit_(key2, ctrl, visitor, path16);
+        replaceNode(key2, path19, ctrl);
+        return visit_(key2, ctrl, visitor, path19);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path16 = Object.freeze(path16.concat(node));
+          path19 = Object.freeze(path19.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path16);
+            const ci = visit_(i, node.items[i], visitor, path19);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path16 = Object.freeze(path16.concat(node));
-          const ck = visit_("key", node.key, visitor, path16);
+          path19 = Object.freeze(path19.concat(node));
+          const ck = visit_("key", node.key, visitor, path19);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path16);
+          const cv = visit_("value", node.value, visitor, path19);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path16) {
-      const ctrl = await callVisitor(key2, node, visitor, path16);
+    async function visitAsync_(key2, node, visitor, path19) {
+      const ctrl = await callVisitor(key2, node, visitor, path19);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path16, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path16);
+        replaceNode(key2, path19, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path19);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path16 = Object.freeze(path16.concat(node));
+          path19 = Object.freeze(path19.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path16);
+            const ci = await visitAsync_(i, node.items[i], visitor, path19);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path16 = Object.freeze(path16.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path16);
+          path19 = Object.freeze(path19.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path19);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path16);
+          const cv = await visitAsync_("value", node.value, visitor, path19);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path16) {
+    function callVisitor(key2, node, visitor, path19) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path16);
+        return visitor(key2, node, path19);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path16);
+        return visitor.Map?.(key2, node, path19);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path16);
+        return visitor.Seq?.(key2, node, path19);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path16);
+        return visitor.Pair?.(key2, node, path19);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path16);
+        return visitor.Scalar?.(key2, node, path19);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path16);
+        return visitor.Alias?.(key2, node, path19);
       return void 0;
     }
-    function replaceNode(key2, path16, node) {
-      const parent = path16[path16.length - 1];
+    function replaceNode(key2, path19, node) {
+      const parent = path19[path19.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node3 = require_Node();
-    function collectionFromPath(schema, path16, value) {
+    function collectionFromPath(schema, path19, value) {
       let v = value;
-      for (let i = path16.length - 1; i >= 0; --i) {
-        const k = path16[i];
+      for (let i = path19.length - 1; i >= 0; --i) {
+        const k = path19[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path16) => path16 == null || typeof path16 === "object" && !!path16[Symbol.iterator]().next().done;
+    var isEmptyPath = (path19) => path19 == null || typeof path19 === "object" && !!path19[Symbol.iterator]().next().done;
     var Collection2 = class extends Node3.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path16, value) {
-        if (isEmptyPath(path16))
+      addIn(path19, value) {
+        if (isEmptyPath(path19))
           this.add(value);
         else {
-          const [key2, ...rest] = path16;
+          const [key2, ...rest] = path19;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path16) {
-        const [key2, ...rest] = path16;
+      deleteIn(path19) {
+        const [key2, ...rest] = path19;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path16, keepScalar) {
-        const [key2, ...rest] = path16;
+      getIn(path19, keepScalar) {
+        const [key2, ...rest] = path19;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path16) {
-        const [key2, ...rest] = path16;
+      hasIn(path19) {
+        const [key2, ...rest] = path19;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path16, value) {
-        const [key2, ...rest] = path16;
+      setIn(path19, value) {
+        const [key2, ...rest] = path19;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -4712,9 +4712,9 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
-        return literal ? "|\n" : ">\n";
+        return literal2 ? "|\n" : ">\n";
       let chomp;
       let endStart;
       for (endStart = value.length; endStart > 0; --endStart) {
@@ -4763,7 +4763,7 @@ ${indent}`) + "'";
         if (onComment)
           onComment();
       }
-      if (!literal) {
+      if (!literal2) {
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path16, value) {
+      addIn(path19, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path16, value);
+          this.contents.addIn(path19, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path16) {
-        if (Collection2.isEmptyPath(path16)) {
+      deleteIn(path19) {
+        if (Collection2.isEmptyPath(path19)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path16) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path19) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path16, keepScalar) {
-        if (Collection2.isEmptyPath(path16))
+      getIn(path19, keepScalar) {
+        if (Collection2.isEmptyPath(path19))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path16, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path19, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path16) {
-        if (Collection2.isEmptyPath(path16))
+      hasIn(path19) {
+        if (Collection2.isEmptyPath(path19))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path16) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path19) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path16, value) {
-        if (Collection2.isEmptyPath(path16)) {
+      setIn(path19, value) {
+        if (Collection2.isEmptyPath(path19)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path16), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path19), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path16, value);
+          this.contents.setIn(path19, value);
         }
       }
       /**
@@ -7432,10 +7432,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep4, value } = collItem;
+        const { start: start2, key: key2, sep: sep5, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep4?.[0],
+          next: key2 ?? sep5?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -7449,7 +7449,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep4) {
+          if (!keyProps.anchor && !keyProps.tag && !sep5) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -7473,7 +7473,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -7489,7 +7489,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -7580,7 +7580,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep4 = "";
+        let sep5 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -7594,13 +7594,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep4 + cb;
-              sep4 = "";
+                comment += sep5 + cb;
+              sep5 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep4 += source;
+                sep5 += source;
               hasSpace = true;
               break;
             default:
@@ -7643,18 +7643,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep4, value } = collItem;
+        const { start: start2, key: key2, sep: sep5, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep4?.[0],
+          next: key2 ?? sep5?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep4 && !value) {
+          if (!props.anchor && !props.tag && !sep5 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -7708,8 +7708,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep4 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
+        if (!isMap3 && !sep5 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -7721,7 +7721,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -7732,8 +7732,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep4)
-                for (const st of sep4) {
+              if (sep5)
+                for (const st of sep5) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -7750,7 +7750,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -7930,7 +7930,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep4 = "";
+      let sep5 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -7947,24 +7947,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep4 === " ")
-            sep4 = "\n";
-          else if (!prevMoreIndented && sep4 === "\n")
-            sep4 = "\n\n";
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          if (sep5 === " ")
+            sep5 = "\n";
+          else if (!prevMoreIndented && sep5 === "\n")
+            sep5 = "\n\n";
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep4 === "\n")
+          if (sep5 === "\n")
             value += "\n";
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          value += sep4 + content;
-          sep4 = " ";
+          value += sep5 + content;
+          sep5 = " ";
           prevMoreIndented = false;
         }
       }
@@ -8067,7 +8067,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      const _onError = (rel2, code, msg) => onError(offset + rel2, code, msg);
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
@@ -8147,25 +8147,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep4 = " ";
+      let sep5 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep4 === "\n")
-            res += sep4;
+          if (sep5 === "\n")
+            res += sep5;
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          res += sep4 + lm;
-          sep4 = " ";
+          res += sep5 + lm;
+          sep5 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep4 + (match?.[1] ?? "");
+      return res + sep5 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -8975,14 +8975,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key: key2, sep: sep4, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep5, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep4)
-        for (const st of sep4)
+      if (sep5)
+        for (const st of sep5)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path16) => {
+    visit.itemAtPath = (cst, path19) => {
       let item = cst;
-      for (const [field, index] of path16) {
+      for (const [field, index] of path19) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path16) => {
-      const parent = visit.itemAtPath(cst, path16.slice(0, -1));
-      const field = path16[path16.length - 1][0];
+    visit.parentCollection = (cst, path19) => {
+      const parent = visit.itemAtPath(cst, path19.slice(0, -1));
+      const field = path19[path19.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path16, item, visitor) {
-      let ctrl = visitor(item, path16);
+    function _visit(path19, item, visitor) {
+      let ctrl = visitor(item, path19);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path16.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path19.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path16);
+            ctrl = ctrl(item, path19);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path16) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path19) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -10149,18 +10149,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep4;
+          let sep5;
           if (scalar.end) {
-            sep4 = scalar.end;
-            sep4.push(this.sourceToken);
+            sep5 = scalar.end;
+            sep5.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep4 = [this.sourceToken];
+            sep5 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep4 }]
+            items: [{ start: start2, key: scalar, sep: sep5 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -10313,15 +10313,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep4 = it.sep;
-                  sep4.push(this.sourceToken);
+                  const sep5 = it.sep;
+                  sep5.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep4 }]
+                    items: [{ start: start3, key: key2, sep: sep5 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs12 = this.flowScalar(this.type);
+              const fs13 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start: start2, key: fs12, sep: [] });
+                map2.items.push({ start: start2, key: fs13, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs12);
+                this.stack.push(fs13);
               } else {
-                Object.assign(it, { key: fs12, sep: [] });
+                Object.assign(it, { key: fs13, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs12 = this.flowScalar(this.type);
+              const fs13 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs12, sep: [] });
+                fc.items.push({ start: [], key: fs13, sep: [] });
               else if (it.sep)
-                this.stack.push(fs12);
+                this.stack.push(fs13);
               else
-                Object.assign(it, { key: fs12, sep: [] });
+                Object.assign(it, { key: fs13, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10515,13 +10515,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep4 = fc.end.splice(1, fc.end.length);
-            sep4.push(this.sourceToken);
+            const sep5 = fc.end.splice(1, fc.end.length);
+            sep5.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep4 }]
+              items: [{ start: start2, key: fc, sep: sep5 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -10866,9 +10866,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path16, message, options) {
-        super(`${printable(path16)}: ${message}`, options);
-        this.path = path16;
+      constructor(path19, message, options) {
+        super(`${printable(path19)}: ${message}`, options);
+        this.path = path19;
       }
       path;
       name = "IoError";
@@ -10936,11 +10936,11 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// src/spec/generated/validators.js
-var require_validators = __commonJS({
-  "src/spec/generated/validators.js"(exports2) {
+// src/spec/generated/kruise-rollout-v1alpha1.js
+var require_kruise_rollout_v1alpha1 = __commonJS({
+  "src/spec/generated/kruise-rollout-v1alpha1.js"(exports2) {
     "use strict";
-    exports2["kruise-rollout-v1alpha1"] = validate10;
+    exports2.validate = validate10;
     var func2 = require_ucs2length().default;
     var schema15 = { "type": "object", "required": ["steps"], "additionalProperties": false, "properties": { "steps": { "type": "array", "minItems": 1, "maxItems": 50, "items": { "$ref": "#/definitions/step" } }, "trafficRoutings": { "type": "array", "maxItems": 1, "items": { "$ref": "#/definitions/trafficRouting" } }, "failureThreshold": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+%$" }, "patchPodTemplateMetadata": { "$ref": "#/definitions/podMetadata" }, "disableGenerateCanaryService": { "type": "boolean" } } };
     var schema17 = { "type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+%$" };
@@ -12556,9 +12556,18 @@ var require_validators = __commonJS({
       validate10.errors = vErrors;
       return errors === 0;
     }
-    exports2["kruise-rollout-v1beta1"] = validate23;
+  }
+});
+
+// src/spec/generated/kruise-rollout-v1beta1.js
+var require_kruise_rollout_v1beta1 = __commonJS({
+  "src/spec/generated/kruise-rollout-v1beta1.js"(exports2) {
+    "use strict";
+    exports2.validate = validate23;
+    var func2 = require_ucs2length().default;
     var schema33 = { "type": "object", "required": ["steps"], "additionalProperties": false, "properties": { "steps": { "type": "array", "minItems": 1, "maxItems": 50, "items": { "$ref": "#/definitions/step" } }, "trafficRoutings": { "type": "array", "maxItems": 1, "items": { "$ref": "#/definitions/trafficRouting" } }, "failureThreshold": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+%$" }, "patchPodTemplateMetadata": { "$ref": "#/definitions/podMetadata" }, "enableExtraWorkloadForCanary": { "type": "boolean" }, "trafficRoutingRef": { "type": "string", "minLength": 1 }, "disableGenerateCanaryService": { "type": "boolean" } } };
     var schema35 = { "type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+%$" };
+    var pattern0 = new RegExp("^[0-9]+%$", "u");
     var pattern3 = new RegExp("^[0-9]+(\\.[0-9]+)?%$", "u");
     var schema36 = { "type": "object", "additionalProperties": false, "properties": { "headers": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "queryParams": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "path": { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "PathPrefix", "RegularExpression"] }, "value": { "type": "string" } } } } };
     var schema37 = { "type": "object", "required": ["name", "value"], "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "RegularExpression"] }, "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" } } };
@@ -14267,7 +14276,15 @@ var require_validators = __commonJS({
       validate23.errors = vErrors;
       return errors === 0;
     }
-    exports2["kruise-trafficrouting"] = validate36;
+  }
+});
+
+// src/spec/generated/kruise-trafficrouting.js
+var require_kruise_trafficrouting = __commonJS({
+  "src/spec/generated/kruise-trafficrouting.js"(exports2) {
+    "use strict";
+    exports2.validate = validate36;
+    var func2 = require_ucs2length().default;
     function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
@@ -15481,8 +15498,16 @@ var require_validators = __commonJS({
       validate36.errors = vErrors;
       return errors === 0;
     }
-    exports2["argo-rollout"] = validate43;
+  }
+});
+
+// src/spec/generated/argo-rollout.js
+var require_argo_rollout = __commonJS({
+  "src/spec/generated/argo-rollout.js"(exports2) {
+    "use strict";
+    exports2.validate = validate43;
     var schema59 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary strategy)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "required": ["canary"], "additionalProperties": false, "$comment": "blueGreen is deliberately absent: reported as an unknown field until rollgen supports it", "properties": { "canary": { "$ref": "#/definitions/canary" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } } } };
+    var func2 = require_ucs2length().default;
     var func42 = Object.prototype.hasOwnProperty;
     var schema62 = { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } };
     var schema74 = { "type": ["integer", "string"], "minimum": 0 };
@@ -19168,8 +19193,16 @@ var require_validators = __commonJS({
       validate43.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-config"] = validate53;
+  }
+});
+
+// src/spec/generated/rollgen-config.js
+var require_rollgen_config = __commonJS({
+  "src/spec/generated/rollgen-config.js"(exports2) {
+    "use strict";
+    exports2.validate = validate53;
     var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." } } };
+    var func2 = require_ucs2length().default;
     var pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
     function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -20323,10 +20356,18 @@ var require_validators = __commonJS({
       validate53.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-request-coloring"] = validate54;
+  }
+});
+
+// src/spec/generated/rollgen-request-coloring.js
+var require_rollgen_request_coloring = __commonJS({
+  "src/spec/generated/rollgen-request-coloring.js"(exports2) {
+    "use strict";
+    exports2.validate = validate54;
     var pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
     var pattern8 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
     var pattern10 = new RegExp("^[ -~]*$", "u");
+    var func2 = require_ucs2length().default;
     function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -20863,7 +20904,15 @@ var require_validators = __commonJS({
       validate54.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-route-template"] = validate55;
+  }
+});
+
+// src/spec/generated/rollgen-route-template.js
+var require_rollgen_route_template = __commonJS({
+  "src/spec/generated/rollgen-route-template.js"(exports2) {
+    "use strict";
+    exports2.validate = validate55;
+    var func2 = require_ucs2length().default;
     var pattern13 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
     var pattern14 = new RegExp("^[a-z0-9.-]*$", "u");
     var pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
@@ -21297,7 +21346,16 @@ var require_validators = __commonJS({
       validate55.errors = vErrors;
       return errors === 0;
     }
-    exports2["aliyun-alb-options"] = validate56;
+  }
+});
+
+// src/spec/generated/aliyun-alb-options.js
+var require_aliyun_alb_options = __commonJS({
+  "src/spec/generated/aliyun-alb-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate56;
+    var func2 = require_ucs2length().default;
+    var pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
     function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -21421,7 +21479,15 @@ var require_validators = __commonJS({
       validate56.errors = vErrors;
       return errors === 0;
     }
-    exports2["aws-alb-options"] = validate57;
+  }
+});
+
+// src/spec/generated/aws-alb-options.js
+var require_aws_alb_options = __commonJS({
+  "src/spec/generated/aws-alb-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate57;
+    var func2 = require_ucs2length().default;
     var pattern17 = new RegExp("^[^/]+$", "u");
     function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -21776,7 +21842,15 @@ var require_validators = __commonJS({
       validate57.errors = vErrors;
       return errors === 0;
     }
-    exports2["custom-options"] = validate58;
+  }
+});
+
+// src/spec/generated/custom-options.js
+var require_custom_options = __commonJS({
+  "src/spec/generated/custom-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate58;
+    var func2 = require_ucs2length().default;
     function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22239,7 +22313,15 @@ var require_validators = __commonJS({
       validate58.errors = vErrors;
       return errors === 0;
     }
-    exports2["gateway-api-options"] = validate59;
+  }
+});
+
+// src/spec/generated/gateway-api-options.js
+var require_gateway_api_options = __commonJS({
+  "src/spec/generated/gateway-api-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate59;
+    var func2 = require_ucs2length().default;
     function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22593,7 +22675,15 @@ var require_validators = __commonJS({
       validate59.errors = vErrors;
       return errors === 0;
     }
-    exports2["higress-options"] = validate60;
+  }
+});
+
+// src/spec/generated/higress-options.js
+var require_higress_options = __commonJS({
+  "src/spec/generated/higress-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate60;
+    var func2 = require_ucs2length().default;
     var pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -22718,7 +22808,16 @@ var require_validators = __commonJS({
       validate60.errors = vErrors;
       return errors === 0;
     }
-    exports2["ingress-nginx-options"] = validate61;
+  }
+});
+
+// src/spec/generated/ingress-nginx-options.js
+var require_ingress_nginx_options = __commonJS({
+  "src/spec/generated/ingress-nginx-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate61;
+    var func2 = require_ucs2length().default;
+    var pattern17 = new RegExp("^[^/]+$", "u");
     function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22942,8 +23041,16 @@ var require_validators = __commonJS({
       validate61.errors = vErrors;
       return errors === 0;
     }
-    exports2["istio-options"] = validate62;
+  }
+});
+
+// src/spec/generated/istio-options.js
+var require_istio_options = __commonJS({
+  "src/spec/generated/istio-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate62;
     var schema93 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
+    var func2 = require_ucs2length().default;
     function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -23801,7 +23908,16 @@ var require_validators = __commonJS({
       validate62.errors = vErrors;
       return errors === 0;
     }
-    exports2["mse-options"] = validate63;
+  }
+});
+
+// src/spec/generated/mse-options.js
+var require_mse_options = __commonJS({
+  "src/spec/generated/mse-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate63;
+    var func2 = require_ucs2length().default;
+    var pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -25112,13 +25228,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path16) {
-          return /^\.|this\b/.test(path16.original);
+        scopedId: function scopedId(path19) {
+          return /^\.|this\b/.test(path19.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path16) {
-          return path16.parts.length === 1 && !AST.helpers.scopedId(path16) && !path16.depth;
+        simpleId: function simpleId(path19) {
+          return path19.parts.length === 1 && !AST.helpers.scopedId(path19) && !path19.depth;
         }
       }
     };
@@ -26203,12 +26319,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path16, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path19, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path16,
+        path: path19,
         params,
         hash,
         escaped,
@@ -26480,9 +26596,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path16 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path19 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path16.original);
+        this.opcode("registerDecorator", params.length, path19.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -26549,48 +26665,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path16 = sexpr.path, name = path16.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path16));
+        var path19 = sexpr.path, name = path19.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path19));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path16.strict = true;
-        this.accept(path16);
+        path19.strict = true;
+        this.accept(path19);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path16 = sexpr.path;
-        path16.strict = true;
-        this.accept(path16);
+        var path19 = sexpr.path;
+        path19.strict = true;
+        this.accept(path19);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path16 = sexpr.path, name = path16.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path19 = sexpr.path, name = path19.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path16.strict = true;
-          path16.falsy = true;
-          this.accept(path16);
-          this.opcode("invokeHelper", params.length, path16.original, _ast2["default"].helpers.simpleId(path16));
+          path19.strict = true;
+          path19.falsy = true;
+          this.accept(path19);
+          this.opcode("invokeHelper", params.length, path19.original, _ast2["default"].helpers.simpleId(path19));
         }
       },
-      PathExpression: function PathExpression(path16) {
-        var depth = validateDepth(path16);
-        var parts = validateParts(path16);
+      PathExpression: function PathExpression(path19) {
+        var depth = validateDepth(path19);
+        var parts = validateParts(path19);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path16), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path19), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path16.data) {
+        } else if (path19.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path16.strict);
+          this.opcode("lookupData", depth, parts, path19.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path16.falsy, path16.strict, scoped);
+          this.opcode("lookupOnContext", parts, path19.falsy, path19.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -26817,8 +26933,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path16) {
-      return validateStringArray(path16, path16.parts, "parts");
+    function validateParts(path19) {
+      return validateStringArray(path19, path19.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -26840,14 +26956,14 @@ var require_compiler = __commonJS({
     }
     function transformLiteralToPath(sexpr) {
       if (!sexpr.path.parts) {
-        var literal = sexpr.path;
+        var literal2 = sexpr.path;
         sexpr.path = {
           type: "PathExpression",
           data: false,
           depth: 0,
-          parts: [literal.original + ""],
-          original: literal.original + "",
-          loc: literal.loc
+          parts: [literal2.original + ""],
+          original: literal2.original + "",
+          loc: literal2.loc
         };
       }
     }
@@ -27000,16 +27116,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path16 = aPath;
+      var path19 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path16 = url.path;
+        path19 = url.path;
       }
-      var isAbsolute3 = exports2.isAbsolute(path16);
-      var parts = path16.split(/\/+/);
+      var isAbsolute3 = exports2.isAbsolute(path19);
+      var parts = path19.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -27026,18 +27142,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path16 = parts.join("/");
-      if (path16 === "") {
-        path16 = isAbsolute3 ? "/" : ".";
+      path19 = parts.join("/");
+      if (path19 === "") {
+        path19 = isAbsolute3 ? "/" : ".";
       }
       if (url) {
-        url.path = path16;
+        url.path = path19;
         return urlGenerate(url);
       }
-      return path16;
+      return path19;
     }
     exports2.normalize = normalize;
-    function join10(aRoot, aPath) {
+    function join12(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -27069,11 +27185,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join10;
+    exports2.join = join12;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative10(aRoot, aPath) {
+    function relative11(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -27092,7 +27208,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative10;
+    exports2.relative = relative11;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -27242,7 +27358,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join10(urlGenerate(parsed), sourceURL);
+        sourceURL = join12(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -29836,8 +29952,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path16 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path16;
+      var path19 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path19;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -29876,8 +29992,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs12 = require("fs");
-      var templateString = fs12.readFileSync(filename, "utf8");
+      var fs13 = require("fs");
+      var templateString = fs13.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -32838,7 +32954,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve9.call(this, root, ref);
+      let _sch = resolve11.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -32865,7 +32981,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve9(root, ref) {
+    function resolve11(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -33116,8 +33232,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path16) {
-      let input3 = path16;
+    function removeDotSegments(path19) {
+      let input3 = path19;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -33191,11 +33307,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path16) {
-      if (path16 === "" || path16[0] === "/") {
-        return removeDotSegments(path16);
+    function removeDotSegmentsRelative(path19) {
+      if (path19 === "" || path19[0] === "/") {
+        return removeDotSegments(path19);
       }
-      const segments = path16.split("/");
+      const segments = path19.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -33558,8 +33674,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path16 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path16 && path16 !== "/" ? path16 : void 0;
+        const path19 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path19 && path19 !== "/" ? path19 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -33729,7 +33845,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve9(baseURI, relativeURI, options) {
+    function resolve11(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -33765,50 +33881,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative10, options, skipNormalization) {
+    function resolveComponent(base, relative11, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative10 = parse3(serialize(relative10, options), options);
+        relative11 = parse3(serialize(relative11, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative10.scheme) {
-        target.scheme = relative10.scheme;
-        target.userinfo = relative10.userinfo;
-        target.host = relative10.host;
-        target.port = relative10.port;
-        target.path = removeDotSegments(relative10.path || "");
-        target.query = relative10.query;
+      if (!options.tolerant && relative11.scheme) {
+        target.scheme = relative11.scheme;
+        target.userinfo = relative11.userinfo;
+        target.host = relative11.host;
+        target.port = relative11.port;
+        target.path = removeDotSegments(relative11.path || "");
+        target.query = relative11.query;
       } else {
-        if (relative10.userinfo !== void 0 || relative10.host !== void 0 || relative10.port !== void 0) {
-          target.userinfo = relative10.userinfo;
-          target.host = relative10.host;
-          target.port = relative10.port;
-          target.path = removeDotSegments(relative10.path || "");
-          target.query = relative10.query;
+        if (relative11.userinfo !== void 0 || relative11.host !== void 0 || relative11.port !== void 0) {
+          target.userinfo = relative11.userinfo;
+          target.host = relative11.host;
+          target.port = relative11.port;
+          target.path = removeDotSegments(relative11.path || "");
+          target.query = relative11.query;
         } else {
-          if (!relative10.path) {
+          if (!relative11.path) {
             target.path = base.path;
-            if (relative10.query !== void 0) {
-              target.query = relative10.query;
+            if (relative11.query !== void 0) {
+              target.query = relative11.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative10.path[0] === "/") {
-              target.path = removeDotSegments(relative10.path);
+            if (relative11.path[0] === "/") {
+              target.path = removeDotSegments(relative11.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative10.path;
+                target.path = "/" + relative11.path;
               } else if (!base.path) {
-                target.path = relative10.path;
+                target.path = relative11.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative10.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative11.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative10.query;
+            target.query = relative11.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -33816,7 +33932,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative10.fragment;
+      target.fragment = relative11.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -34120,7 +34236,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve9,
+      resolve: resolve11,
       resolveComponent,
       equal: equal2,
       serialize,
@@ -37378,8 +37494,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve9, reject) {
-            return setTimeout(resolve9, t);
+          return new this.Promise(function(resolve11, reject) {
+            return setTimeout(resolve11, t);
           });
         }
         computePenalty() {
@@ -37590,15 +37706,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error5, reject, resolve9, returned, task;
+          var args, cb, error5, reject, resolve11, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve9, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve11, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve9(returned);
+                  return resolve11(returned);
                 };
               } catch (error1) {
                 error5 = error1;
@@ -37613,13 +37729,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve9;
-          resolve9 = reject = null;
+          var promise, reject, resolve11;
+          resolve11 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve9 = _resolve;
+            resolve11 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve9, reject });
+          this._queue.push({ task, args, resolve: resolve11, reject });
           this._tryToRun();
           return promise;
         }
@@ -38020,14 +38136,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve9, reject) => {
+              return new this.Promise((resolve11, reject) => {
                 if (finished()) {
-                  return resolve9();
+                  return resolve11();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve9();
+                      return resolve11();
                     }
                   });
                 }
@@ -38120,9 +38236,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve9, reject) {
+              return new this.Promise(function(resolve11, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve9)(args3);
+                  return (args3[0] != null ? reject : resolve11)(args3);
                 });
               });
             };
@@ -38414,7 +38530,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path16) => path16.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path19) => path19.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -38931,7 +39047,7 @@ function expand(template, context) {
   var operators = ["+", "#", ".", "/", ";", "?", "&"];
   template = template.replace(
     /\{([^\{\}]+)\}|([^\{\}]+)/g,
-    function(_, expression, literal) {
+    function(_, expression, literal2) {
       if (expression) {
         let operator = "";
         const values = [];
@@ -38955,7 +39071,7 @@ function expand(template, context) {
           return values.join(",");
         }
       } else {
-        return encodeReserved(literal);
+        return encodeReserved(literal2);
       }
     }
   );
@@ -40118,17 +40234,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path16 = requestOptions.url.replace(options.baseUrl, "");
+    const path19 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path16} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path19} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error5) => {
       const requestId = error5.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path16} - ${error5.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path19} - ${error5.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error5;
     });
@@ -42843,7 +42959,21 @@ async function listPullsByPrefix(gh, prefix, state, closedSince) {
 }
 async function boundedScan(gh, state, since) {
   const { owner, repo } = gh;
-  const open2 = state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
+  let cut = false;
+  const recent = await gh.octokit.paginate(
+    gh.octokit.rest.pulls.list,
+    { owner, repo, state, sort: "updated", direction: "desc", per_page: 100 },
+    (response, done) => {
+      const page = response.data;
+      const more = /rel="next"/.test(response.headers.link ?? "");
+      if (more && new Date(page[page.length - 1].updated_at) < since) {
+        cut = true;
+        done();
+      }
+      return page.filter((p) => p.state === "open" || new Date(p.updated_at) >= since);
+    }
+  );
+  const open2 = cut && state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
     owner,
     repo,
     state: "open",
@@ -42851,16 +42981,8 @@ async function boundedScan(gh, state, since) {
     direction: "desc",
     per_page: 100
   }) : [];
-  const closed = await gh.octokit.paginate(
-    gh.octokit.rest.pulls.list,
-    { owner, repo, state: "closed", sort: "updated", direction: "desc", per_page: 100 },
-    (response, done) => {
-      const page = response.data;
-      if (page.length === 0 || new Date(page[page.length - 1].updated_at) < since) done();
-      return page.filter((p) => new Date(p.updated_at) >= since);
-    }
-  );
-  return [...open2, ...closed].sort((a, b) => b.number - a.number);
+  const byNumber = new Map([...recent, ...open2].map((p) => [p.number, p]));
+  return [...byNumber.values()].sort((a, b) => b.number - a.number);
 }
 async function createPullRequest(gh, req) {
   const { owner, repo } = gh;
@@ -43127,8 +43249,8 @@ function realDir(dir) {
 }
 function isInside(target, root) {
   const real = fs.existsSync(target) ? fs.realpathSync(target) : target;
-  const rel = path.relative(root, real);
-  return rel === "" || !rel.startsWith("..") && !path.isAbsolute(rel);
+  const rel2 = path.relative(root, real);
+  return rel2 === "" || !rel2.startsWith("..") && !path.isAbsolute(rel2);
 }
 async function readStdin(stream = process.stdin) {
   const chunks = [];
@@ -43220,9 +43342,52 @@ var CANARY_SUFFIX = "-canary";
 
 // src/spec/validate-schema.ts
 init_diagnostics();
-var validators = __toESM(require_validators());
+
+// src/spec/generated/index.ts
+var VALIDATOR_IDS = [
+  "kruise-rollout-v1alpha1",
+  "kruise-rollout-v1beta1",
+  "kruise-trafficrouting",
+  "argo-rollout",
+  "rollgen-config",
+  "rollgen-request-coloring",
+  "rollgen-route-template",
+  "aliyun-alb-options",
+  "aws-alb-options",
+  "custom-options",
+  "gateway-api-options",
+  "higress-options",
+  "ingress-nginx-options",
+  "istio-options",
+  "mse-options"
+];
+var LOADERS = {
+  "kruise-rollout-v1alpha1": () => require_kruise_rollout_v1alpha1().validate,
+  "kruise-rollout-v1beta1": () => require_kruise_rollout_v1beta1().validate,
+  "kruise-trafficrouting": () => require_kruise_trafficrouting().validate,
+  "argo-rollout": () => require_argo_rollout().validate,
+  "rollgen-config": () => require_rollgen_config().validate,
+  "rollgen-request-coloring": () => require_rollgen_request_coloring().validate,
+  "rollgen-route-template": () => require_rollgen_route_template().validate,
+  "aliyun-alb-options": () => require_aliyun_alb_options().validate,
+  "aws-alb-options": () => require_aws_alb_options().validate,
+  "custom-options": () => require_custom_options().validate,
+  "gateway-api-options": () => require_gateway_api_options().validate,
+  "higress-options": () => require_higress_options().validate,
+  "ingress-nginx-options": () => require_ingress_nginx_options().validate,
+  "istio-options": () => require_istio_options().validate,
+  "mse-options": () => require_mse_options().validate
+};
+var loaded = /* @__PURE__ */ new Map();
+function validatorFor(id) {
+  let v = loaded.get(id);
+  if (!v) loaded.set(id, v = LOADERS[id]());
+  return v;
+}
+
+// src/spec/validate-schema.ts
 function validateSchema(id, doc) {
-  const validate2 = validators[id];
+  const validate2 = validatorFor(id);
   if (validate2(doc.value)) return [];
   const errors = dropGenericErrors(mergeAlternatives(validate2.errors ?? []));
   return sortDiagnostics(dedupe(errors.map((e) => describe(e, doc))));
@@ -43269,22 +43434,22 @@ function dedupe(list4) {
   });
 }
 function describe(e, doc) {
-  const path16 = pointerToPath(e.instancePath, doc.value);
+  const path19 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path16, key2), path16, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path19, key2), path19, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path16.length > 0) {
-    const parent = path16.slice(0, -1);
-    const key2 = String(path16[path16.length - 1]);
+  if (e.keyword === "false schema" && path19.length > 0) {
+    const parent = path19.slice(0, -1);
+    const key2 = String(path19[path19.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path16), path16, explain(e, valueAt(doc.value, path16)));
+  return located(doc.locate(path19), path19, explain(e, valueAt(doc.value, path19)));
 }
-function located(origin, path16, text) {
-  const where2 = formatPath(path16);
+function located(origin, path19, text) {
+  const where2 = formatPath(path19);
   return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -43353,15 +43518,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path16 = [];
+  const path19 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path16.push(segment);
+    path19.push(segment);
     node = child(node, segment);
   }
-  return path16;
+  return path19;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -43370,8 +43535,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path16) {
-  return path16.reduce(child, root);
+function valueAt(root, path19) {
+  return path19.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -43386,8 +43551,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path16) {
-  return path16.map(
+function formatPath(path19) {
+  return path19.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -43539,15 +43704,15 @@ function makeDocument(file, index, value, doc, lc, text) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml3.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path16) => {
-    for (let n = path16.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path16.slice(0, n), true);
+  const locate2 = (path19) => {
+    for (let n = path19.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path19.slice(0, n), true);
       if ((0, import_yaml3.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path16) => {
-    const node = doc.getIn(path16, true);
+  const locateBlockText = (path19) => {
+    const node = doc.getIn(path19, true);
     if (!(0, import_yaml3.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
@@ -43579,8 +43744,8 @@ function realPathOf(p) {
   return parent === abs ? abs : path2.join(realPathOf(parent), path2.basename(abs));
 }
 function isInside2(child2, root) {
-  const rel = path2.relative(root, child2);
-  return rel === "" || !rel.startsWith(`..${path2.sep}`) && rel !== ".." && !path2.isAbsolute(rel);
+  const rel2 = path2.relative(root, child2);
+  return rel2 === "" || !rel2.startsWith(`..${path2.sep}`) && rel2 !== ".." && !path2.isAbsolute(rel2);
 }
 function confinePattern(root, written, field, at) {
   const lexical = path2.resolve(root, written.replace(/\{name\}/g, "x"));
@@ -43740,16 +43905,16 @@ function expandApp(root, e, at, out) {
   });
 }
 function globDirs(root, pattern) {
-  let current = [root];
+  let current = [{ path: root }];
   for (const segment of pattern.split("/").filter((s) => s !== "" && s !== ".")) {
     const re = new RegExp(
       `^${segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`
     );
     current = current.flatMap(
-      (dir) => !segment.includes("*") && !segment.includes("?") ? [path4.join(dir, segment)].filter((p) => fs3.existsSync(p)) : fs3.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith(".")).sort().map((n) => path4.join(dir, n))
+      ({ path: dir }) => !segment.includes("*") && !segment.includes("?") ? [{ path: path4.join(dir, segment) }].filter((p) => fs3.existsSync(p.path)) : fs3.readdirSync(dir, { withFileTypes: true }).filter((e) => re.test(e.name) && !e.name.startsWith(".")).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0).map((e) => ({ path: path4.join(dir, e.name), ...e.isSymbolicLink() ? {} : { dir: e.isDirectory() } }))
     );
   }
-  return current.filter((p) => fs3.statSync(p).isDirectory());
+  return current.filter((p) => p.dir ?? fs3.statSync(p.path).isDirectory()).map((p) => p.path);
 }
 function checkUniqueNames(apps, at, out) {
   const seen = /* @__PURE__ */ new Set();
@@ -44045,8 +44210,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path16) {
-  const backend2 = isObject(path16.backend) ? path16.backend : {};
+function backendService(path19) {
+  const backend2 = isObject(path19.backend) ? path19.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -44123,8 +44288,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path16, service) {
-  const copy = cloneJson(path16);
+function retarget(path19, service) {
+  const copy = cloneJson(path19);
   copy.backend.service.name = service;
   return copy;
 }
@@ -44301,7 +44466,13 @@ function byBoundThenName(a, b) {
 var cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
 
 // generators/aliyun-alb/repo-orders.ts
+var allocated = /* @__PURE__ */ new WeakMap();
 function repoOrders(peers) {
+  let allocation = allocated.get(peers);
+  if (!allocation) allocated.set(peers, allocation = allocate(peers));
+  return allocation;
+}
+function allocate(peers) {
   const albConfigs = albConfigsByClass(peers.flatMap((p) => p.resources.items.map((i) => i.object)));
   const listenersOf = (source) => {
     const r = ingressListeners(source.object, albConfigs);
@@ -44573,8 +44744,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path16) {
-  return path16.split("/").filter((e) => e !== "");
+function elements(path19) {
+  return path19.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -44589,7 +44760,7 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path16) => ({ object, path: path16, tier: hostTier(path16.host, host) }))).filter((c) => c.tier > 0);
+  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path19) => ({ object, path: path19, tier: hostTier(path19.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates.map((c) => c.tier));
   const hits2 = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits2.length === 0) return void 0;
@@ -44601,10 +44772,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path16 = ingressPaths(object).find(
+    const path19 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path16) return { object, prefix, path: path16 };
+    if (path19) return { object, prefix, path: path19 };
   }
   return void 0;
 }
@@ -44668,7 +44839,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path16) => conditions.map((condition) => ({ order, ingress, path: path16, condition })));
+  return paths.flatMap((path19) => conditions.map((condition) => ({ order, ingress, path: path19, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -44942,11 +45113,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path16 of http2.paths) {
-    const backend2 = isObject(path16) ? backendOf(path16.backend) : {};
+  for (const path19 of http2.paths) {
+    const backend2 = isObject(path19) ? backendOf(path19.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path16) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path16, r)));
-    out.push(path16);
+    if (isObject(path19) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path19, r)));
+    out.push(path19);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -45200,10 +45371,10 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate2(objects, request4) {
-  const path16 = requestPath(request4);
+  const path19 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path16) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path19) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request4);
@@ -45638,11 +45809,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path16, actual, want] of expected) {
+  for (const [path19, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path16.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path16).line
+        message: `template output ${path19.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path19).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -46369,13 +46540,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path16 = pathRank(match.path, requestPath2);
-  if (!path16) return void 0;
+  const path19 = pathRank(match.path, requestPath2);
+  if (!path19) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query2 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path16, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  return [...path19, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -46387,8 +46558,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path16) {
-  return path16.split("/").filter((e) => e !== "");
+function elements2(path19) {
+  return path19.split("/").filter((e) => e !== "");
 }
 function headersFit(matches2, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -46840,13 +47011,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path16 = ingressPaths(object).find(
+    const path19 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path16) continue;
+    if (!path19) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path16.service ?? "<resource backend>",
+      service: path19.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -48027,8 +48198,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path16 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path16.toLowerCase() : path16;
+  const path19 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path19.toLowerCase() : path19;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -48189,7 +48360,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path16) {
+function readRequest(value, locate2, path19) {
   const v = isObject(value) ? value : {};
   const list4 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -48198,23 +48369,23 @@ function readRequest(value, locate2, path16) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path16, "templates", i] }
+        at: { locate: locate2, path: [...path19, "templates", i] }
       };
     }),
-    args: readArgs(list4("args"), locate2, [...path16, "args"]),
+    args: readArgs(list4("args"), locate2, [...path19, "args"]),
     dryRun: list4("dryRun").map((d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path16 }
+    at: { locate: locate2, path: path19 }
   };
 }
-function readArgs(list4, locate2, path16) {
+function readArgs(list4, locate2, path19) {
   return list4.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path16, i] }
+      at: { locate: locate2, path: [...path19, i] }
     };
   });
 }
@@ -49537,7 +49708,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path16 = [];
+  const path19 = [];
   while (rest !== "") {
     const field = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -49547,14 +49718,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path16.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path19.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path16 };
+  return { path: path19 };
 }
-function readPath(value, path16) {
+function readPath(value, path19) {
   let v = value;
-  for (const seg of path16) {
+  for (const seg of path19) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -50026,15 +50197,15 @@ function rolloutAnalysis(spec, index, track, config, out) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path16 } = config.at;
+  const { locate: locate2, path: path19 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path16, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path19, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path16, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path19, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -50042,11 +50213,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path16, "background", "startingStep"]),
+        locate2([...path19, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path16, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path19, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(a, out) {
@@ -50524,31 +50695,31 @@ function lua(s) {
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path16, out, inputs5) {
+function providerFromKruiseRouting(doc, routing, path19, out, inputs5) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs5.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path16, "ingress", "classType"]);
+      const o = doc.locate([...path19, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs5.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path16, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path19, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs5.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path16, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path19, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path16, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path19, "customNetworkRefs"])));
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path16, inputs5) {
-  const at = (key2) => doc.locate([...path16, key2]);
+function providersFromArgo(doc, routing, path19, inputs5) {
+  const at = (key2) => doc.locate([...path19, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs5.argo(key2, obj(routing[key2]));
@@ -50652,22 +50823,22 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path16 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path16, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path16, out);
-    if (!applyAction(doc, state, e, path16, wc, out)) return;
-    steps.push(snapshot(doc.locate(path16), state, wc.managed));
+    const path19 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path19, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path19, out);
+    if (!applyAction(doc, state, e, path19, wc, out)) return;
+    steps.push(snapshot(doc.locate(path19), state, wc.managed));
     entryOfStep.push(i);
   });
   if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
   return { steps, entryOfStep };
 }
-function applyAnalysis(doc, steps, leading, analysis, path16, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path16, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path19, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path19, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path16, "analysis"]),
+      ...doc.locate([...path19, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -50678,25 +50849,25 @@ function applyAnalysis(doc, steps, leading, analysis, path16, out) {
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path16 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path16);
+  const path19 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path19);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error3(
         doc,
-        [...path16, "startingStep"],
+        [...path19, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path16, out) {
+function applyPause(doc, steps, pause, path19, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path16),
+      ...doc.locate(path19),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -50708,14 +50879,14 @@ function applyPause(doc, steps, pause, path16, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path16, wc, out) {
+function applyAction(doc, state, e, path19, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error3(
           doc,
-          [...path16, "setCanaryScale"],
+          [...path19, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -50725,7 +50896,7 @@ function applyAction(doc, state, e, path16, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path16, kind]),
+      ...doc.locate([...path19, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster ${kind}; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -50770,13 +50941,13 @@ function mirrorMatches(list4) {
   return list4.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path16 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path19 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path16 ? { path: { type: path16.type === "Prefix" ? "PathPrefix" : path16.type, value: path16.value } } : {},
+      ...path19 ? { path: { type: path19.type === "Prefix" ? "PathPrefix" : path19.type, value: path19.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -50793,8 +50964,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error3(doc, path16, message) {
-  return { ...doc.locate(path16), message, severity: "error" };
+function error3(doc, path19, message) {
+  return { ...doc.locate(path19), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -50845,7 +51016,7 @@ function classifyKruise(doc, apiVersion, kind, out) {
 function checkObjectHeader(doc, out) {
   const before = out.length;
   const v = doc.value;
-  const report = (path16, message) => out.push({ ...doc.locate(path16), message: `${v.kind} ${message}`, severity: "error" });
+  const report = (path19, message) => out.push({ ...doc.locate(path19), message: `${v.kind} ${message}`, severity: "error" });
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v.kind))
     report(["kind"], `is not a kind: kinds are letters and digits (CamelCase)`);
   else checkName(v.kind, String(v.metadata.name), (m) => report(["metadata", "name"], m));
@@ -50935,11 +51106,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path16 = isObject(m.path) ? {
+  const path19 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path16 ? { path: path16 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path19 ? { path: path19 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -51007,13 +51178,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path16, v1beta1) {
+function kruiseStep(doc, raw, path19, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path16),
+    origin: doc.locate(path19),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -51057,8 +51228,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error4(doc, path16, message) {
-  const o = doc.locate(path16);
+function error4(doc, path19, message) {
+  const o = doc.locate(path19);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -51103,7 +51274,6 @@ function withRouteTemplates(spec, templates) {
 }
 
 // src/spec/provider-options.ts
-var precompiled = __toESM(require_validators());
 var compiled = /* @__PURE__ */ new WeakMap();
 var ajv;
 function bindOptions(generator, ref) {
@@ -51119,8 +51289,8 @@ function bindOptions(generator, ref) {
 }
 function compile2(schema) {
   const id = schema.$id;
-  const built = id ? precompiled[id] : void 0;
-  if (built) return built;
+  if (id && VALIDATOR_IDS.includes(id))
+    return validatorFor(id);
   let fn = compiled.get(schema);
   if (!fn) {
     const AjvClass = require_ajv().default;
@@ -51500,10 +51670,15 @@ function numbersProblem(r) {
 
 // src/app/inputs.ts
 function locateApps(req) {
-  const found = locate(req);
-  return req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
+  return locateWithRepo(req).named;
 }
-function locate(req) {
+function locateWithRepo(req) {
+  const withRemoval = (found) => req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
+  const every = [];
+  const named = withRemoval(locate(req, every));
+  return { named, every: withRemoval(every) };
+}
+function locate(req, every) {
   const [first2, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
@@ -51522,6 +51697,7 @@ function locate(req) {
       first2 ? `"${first2}" is not a directory and there is no rollgen.yaml to look it up in` : "give an app source directory, or run where rollgen.yaml is"
     );
   const config = readConfig(configFile, req.cwd);
+  every.push(...config.apps);
   if (req.args.length === 0) return [...config.apps];
   return req.args.map((name) => {
     const app = config.apps.find((a) => a.name === name);
@@ -51539,7 +51715,7 @@ function usesConfig(req) {
 function isDir(p) {
   return fs7.existsSync(p) && fs7.statSync(p).isDirectory();
 }
-function loadSource(loc, files, cwd) {
+function loadSource(loc, files, cwd = process.cwd()) {
   const docs = [];
   const diagnostics = [];
   for (const f of files) {
@@ -51594,7 +51770,8 @@ function readOutput(loc, cwd) {
   return {
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization } : {},
-    resources: new ResourceSet(objects)
+    resources: new ResourceSet(objects),
+    texts: new Map(contents.files.map((f) => [path8.basename(f.path), f.text]))
   };
 }
 function statusOf(doc, out) {
@@ -52103,11 +52280,11 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path15 = __toESM(require("path"));
+var path17 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
-var path11 = __toESM(require("path"));
+var path13 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
@@ -52390,8 +52567,129 @@ function derivesFrom(candidate, base) {
 // src/state/app-state.ts
 init_errors();
 
+// src/render/sha256.ts
+var K = new Uint32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var rotr = (x, n) => x >>> n | x << 32 - n;
+function sha256Hex(text) {
+  const bytes = Buffer.from(text, "utf8");
+  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
+  padded.set(bytes);
+  padded[bytes.length] = 128;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(bytes.length / 536870912));
+  view.setUint32(padded.length - 4, bytes.length * 8 >>> 0);
+  const h = new Uint32Array([
+    1779033703,
+    3144134277,
+    1013904242,
+    2773480762,
+    1359893119,
+    2600822924,
+    528734635,
+    1541459225
+  ]);
+  const w = new Uint32Array(64);
+  for (let block = 0; block < padded.length; block += 64) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ w[i - 15] >>> 3;
+      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ w[i - 2] >>> 10;
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    compress(h, w);
+  }
+  return Array.from(h, (x) => x.toString(16).padStart(8, "0")).join("");
+}
+function compress(h, w) {
+  let [a, b, c, d, e, f, g, hh] = h;
+  for (let i = 0; i < 64; i++) {
+    const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[i] + w[i] >>> 0;
+    const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
+    hh = g;
+    g = f;
+    f = e;
+    e = d + t1 >>> 0;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2 >>> 0;
+  }
+  h[0] += a;
+  h[1] += b;
+  h[2] += c;
+  h[3] += d;
+  h[4] += e;
+  h[5] += f;
+  h[6] += g;
+  h[7] += hh;
+}
+
 // src/render/revision.ts
-var import_crypto = require("crypto");
 function canonicalJson(value) {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (isObject(value)) {
@@ -52401,7 +52699,7 @@ function canonicalJson(value) {
   return JSON.stringify(value ?? null);
 }
 function templateRevision(template) {
-  return (0, import_crypto.createHash)("sha256").update(canonicalJson(template)).digest("hex").slice(0, 10);
+  return sha256Hex(canonicalJson(template)).slice(0, 10);
 }
 
 // src/state/lifecycle.ts
@@ -52586,7 +52884,15 @@ function statesAtStep(app, output, step, track) {
 
 // src/app/load-repo.ts
 init_diagnostics();
+
+// src/app/load-coupled.ts
+var path12 = __toESM(require("path"));
 init_errors();
+
+// src/app/app-index.ts
+var fs10 = __toESM(require("fs"));
+var os2 = __toESM(require("os"));
+var path11 = __toESM(require("path"));
 
 // src/app/cross-app.ts
 init_diagnostics();
@@ -52634,9 +52940,166 @@ function conflict(first2, app, owner, claim) {
   };
 }
 
+// src/app/app-index.ts
+var appKey = (loc) => JSON.stringify(loc);
+function couplingKeys(app) {
+  const keys = /* @__PURE__ */ new Set();
+  const peers = repoPeers([app]);
+  for (const { claim } of everyClaim([app], peers)) keys.add(`claim\0${claim.key}`);
+  for (const id of peers.keys()) if (getGenerator(id)?.checkRepo) keys.add(`peers\0${id}`);
+  return [...keys].sort();
+}
+var RACY_MS = 3e3;
+function appStamp(loc, now, previous) {
+  if (loc.source === "-") return void 0;
+  const known = previous ? listings(previous) : /* @__PURE__ */ new Map();
+  const lines = [];
+  let newest = 0;
+  const see = (st) => {
+    newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
+    return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
+  };
+  const walk = (dir, rel2) => {
+    const line = `D${FIELD}${see(fs10.lstatSync(dir))}${FIELD}${rel2}`;
+    lines.push(line);
+    for (const name of known.get(line) ?? fs10.readdirSync(dir)) {
+      const st = fs10.lstatSync(`${dir}/${name}`);
+      lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
+      if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
+    }
+  };
+  try {
+    walk(loc.source, "");
+  } catch {
+    return void 0;
+  }
+  return newest < now - RACY_MS ? lines.join(LINE) : void 0;
+}
+var FIELD = "";
+var LINE = "\0";
+function listings(stamp) {
+  const byPath = /* @__PURE__ */ new Map();
+  const names = /* @__PURE__ */ new Map();
+  for (const line of stamp.split(LINE)) {
+    let at = 0;
+    for (let i = 0; i < 6; i++) at = line.indexOf(FIELD, at) + 1;
+    const p = line.slice(at);
+    if (line[0] === "D") {
+      byPath.set(p, line);
+      names.set(line, []);
+    } else {
+      const cut = p.lastIndexOf("/");
+      names.get(byPath.get(p.slice(0, cut)) ?? "")?.push(p.slice(cut + 1));
+    }
+  }
+  return names;
+}
+var BUILD = (() => {
+  const s = fs10.statSync(__filename, { throwIfNoEntry: false });
+  return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
+})();
+function indexFile(configFile, env2) {
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path11.join(env2.XDG_CACHE_HOME ?? path11.join(os2.homedir(), ".cache"), "rollgen");
+  return path11.join(dir, `index-${sha256Hex(path11.resolve(configFile)).slice(0, 16)}.json`);
+}
+function readIndex(file) {
+  try {
+    const raw = JSON.parse(fs10.readFileSync(file, "utf8"));
+    return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
+  } catch {
+    return /* @__PURE__ */ new Map();
+  }
+}
+function writeIndex(file, index) {
+  try {
+    fs10.mkdirSync(path11.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
+    fs10.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs10.renameSync(tmp, file);
+  } catch {
+  }
+}
+function coupledApps(namedKeys, others) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const [name, entry] of others) for (const k of entry.keys) byKey.set(k, [...byKey.get(k) ?? [], name]);
+  const chosen = /* @__PURE__ */ new Set();
+  const pending = [...namedKeys];
+  const seen = /* @__PURE__ */ new Set();
+  while (pending.length > 0) {
+    const key2 = pending.pop();
+    if (seen.has(key2)) continue;
+    seen.add(key2);
+    for (const name of byKey.get(key2) ?? []) {
+      if (chosen.has(name)) continue;
+      chosen.add(name);
+      pending.push(...others.get(name).keys);
+    }
+  }
+  return chosen;
+}
+
+// src/app/load-coupled.ts
+function loadCoupled(ctx, opts, named, others) {
+  const configFile = opts.config ? path12.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
+  const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
+  const fresh = /* @__PURE__ */ new Map();
+  const entries = /* @__PURE__ */ new Map();
+  const loaded2 = /* @__PURE__ */ new Map();
+  const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
+  for (const loc of others) {
+    const key2 = appKey(loc);
+    const known = stored.get(key2);
+    const stamp = appStamp(loc, now, known?.stamp);
+    let entry = stamp && known?.stamp === stamp ? known : void 0;
+    if (!entry) {
+      const files = readQuietly(loc, ctx);
+      const app = files && loadQuietly(loc, files);
+      if (app) loaded2.set(loc.name, app);
+      entry = { keys: app ? couplingKeys(app) : [], ok: app !== void 0, stamp: stamp ?? "" };
+    }
+    if (stamp) fresh.set(key2, entry);
+    entries.set(loc.name, entry);
+    if (!entry.ok) ctx.stderr(brokenNote(loc.name));
+  }
+  if (file && !sameIndex(stored, fresh)) writeIndex(file, fresh);
+  const chosen = coupledApps(
+    named.flatMap((app) => couplingKeys(app)),
+    new Map([...entries].filter(([, e]) => e.ok))
+  );
+  return others.filter((loc) => chosen.has(loc.name)).flatMap((loc) => {
+    const app = loaded2.get(loc.name) ?? loadQuietly(loc, readQuietly(loc, ctx) ?? []);
+    return app ? [app] : [];
+  });
+}
+var brokenNote = (name) => `note: app ${name} has errors and is left out of repo-wide checks; run rollgen validate ${name}
+`;
+function readQuietly(loc, ctx) {
+  try {
+    return readSourceFiles(loc, ctx.cwd);
+  } catch (e) {
+    if (e instanceof InputError) return void 0;
+    throw e;
+  }
+}
+function loadQuietly(loc, files) {
+  try {
+    return loadSource(loc, files);
+  } catch (e) {
+    if (e instanceof InputError) return void 0;
+    throw e;
+  }
+}
+function sameIndex(a, b) {
+  return a.size === b.size && [...b].every(([k, e]) => a.get(k)?.stamp === e.stamp);
+}
+
 // src/app/load-repo.ts
 async function loadApps(ctx, args, opts) {
-  const locations = locateApps({ cwd: ctx.cwd, args, ...opts });
+  return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
+}
+async function loadLocated(ctx, locations) {
   const out = [];
   for (const loc of locations) {
     const files = loc.source === "-" ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
@@ -52647,31 +53110,17 @@ async function loadApps(ctx, args, opts) {
   return out;
 }
 async function loadRepo(ctx, args, opts) {
-  const apps = await loadApps(ctx, args, opts);
+  const located2 = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
+  const apps = await loadLocated(ctx, located2.named);
   const all = [...apps.map((a) => a.app)];
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
-    for (const loc of locateApps({ cwd: ctx.cwd, args: [], ...opts }).filter((l) => !named.has(l.name))) {
-      const other = loadQuietly(loc, ctx);
-      if (other) all.push(other);
-      else
-        ctx.stderr(
-          `note: app ${loc.name} has errors and is left out of repo-wide checks; run rollgen validate ${loc.name}
-`
-        );
-    }
+    const others = located2.every.filter((l) => !named.has(l.name));
+    if (others.length > 0) all.push(...loadCoupled(ctx, opts, all, others));
   }
   const peers = repoPeers(all);
   checkAcrossApps(all, peers);
   return { apps, peers };
-}
-function loadQuietly(loc, ctx) {
-  try {
-    return loadSource(loc, readSourceFiles(loc, ctx.cwd), ctx.cwd);
-  } catch (e) {
-    if (e instanceof InputError) return void 0;
-    throw e;
-  }
 }
 
 // src/app/plan-write.ts
@@ -52690,7 +53139,7 @@ async function withPlannedWrites(ctx, args, opts, command, write) {
 }
 function writeAll(ctx, planned, command, afterEach) {
   for (const w of planned.writes) {
-    writeOutputDir(w.output, w.files, w.remove);
+    writeOutputDir(w.output, changedFiles(w), w.remove);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }
@@ -52700,6 +53149,9 @@ function writeAll(ctx, planned, command, afterEach) {
 function lockWaitMs(ctx) {
   const value = Number((ctx.env ?? process.env).ROLLGEN_LOCK_TIMEOUT ?? 120);
   return Number.isFinite(value) && value >= 0 ? value * 1e3 : 12e4;
+}
+function changedFiles(w) {
+  return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
 }
 function planWrite(ctx, loc, app, command, peers) {
   if (!loc.output)
@@ -52730,14 +53182,14 @@ function planWrite(ctx, loc, app, command, peers) {
     command,
     transition: t,
     summary: lines.join("\n") + `
-wrote ${printable(path11.relative(ctx.cwd, loc.output) || ".")}
+wrote ${printable(path13.relative(ctx.cwd, loc.output) || ".")}
 `
   };
 }
 
 // src/flow/checkout.ts
-var fs10 = __toESM(require("fs"));
-var path12 = __toESM(require("path"));
+var fs11 = __toESM(require("fs"));
+var path14 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const root = gitTopLevel(git, dir);
@@ -52747,8 +53199,8 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path12.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
+  const rel2 = paths.map((p) => path14.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel2], root).trim();
   if (dirty)
     throw new StateError(
       `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
@@ -52757,8 +53209,8 @@ ${dirty}`
   const head = git(["rev-parse", "HEAD"], root).trim();
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
-    const file = path12.join(root, repoPath);
-    return fs10.existsSync(file) ? fs10.readFileSync(file, "utf8") : void 0;
+    const file = path14.join(root, repoPath);
+    return fs11.existsSync(file) ? fs11.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -52769,34 +53221,29 @@ function currentBranch(git, root) {
     return void 0;
   }
 }
-function landedAt(git, root, output) {
-  const file = path12.relative(root, path12.join(output, STATUS_FILE));
-  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
-  return out ? new Date(out) : void 0;
-}
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown = path12.relative(cwd, file) || file;
-  if (!fs10.existsSync(file))
+  const shown = path14.relative(cwd, file) || file;
+  if (!fs11.existsSync(file))
     throw new InputError([
       {
-        file: path12.relative(cwd, configFile) || configFile,
+        file: path14.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown, text: fs10.readFileSync(file, "utf8") };
+  return { file: shown, text: fs11.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
-var import_crypto2 = require("crypto");
-var path14 = __toESM(require("path"));
+var import_crypto = require("crypto");
+var path16 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs11 = __toESM(require("fs"));
-var path13 = __toESM(require("path"));
+var fs12 = __toESM(require("fs"));
+var path15 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -52838,21 +53285,21 @@ async function changeCommit(ctx, args, opts, command) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path13.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path15.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path13.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path15.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs11.existsSync(dir) || path13.dirname(dir) === dir ? dir : existingAncestor(path13.dirname(dir));
+  return fs12.existsSync(dir) || path15.dirname(dir) === dir ? dir : existingAncestor(path15.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path13.resolve(w.output);
+  const dir = path15.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path13.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel, `:(exclude)${path13.posix.join(rel, LOCK_FILE)}`], top);
-  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
+  const rel2 = path15.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel2, `:(exclude)${path15.posix.join(rel2, LOCK_FILE)}`], top);
+  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel2], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
 `);
@@ -53047,7 +53494,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix2(path14.relative(i.repoRoot, path14.resolve(i.write.output))) || ".";
+  const output = posix2(path16.relative(i.repoRoot, path16.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -53072,13 +53519,13 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path14.resolve(i.write.output);
-  const rel = (name) => posix2(path14.relative(i.repoRoot, path14.join(out, name)));
+  const out = path16.resolve(i.write.output);
+  const rel2 = (name) => posix2(path16.relative(i.repoRoot, path16.join(out, name)));
   const wanted = [
-    ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
-    ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
+    ...i.write.files.map((f) => ({ path: rel2(f.path), content: f.content })),
+    ...i.write.remove.map((n) => ({ path: rel2(n), content: null }))
   ];
-  const hash = (0, import_crypto2.createHash)("sha256");
+  const hash = (0, import_crypto.createHash)("sha256");
   const changes = [];
   const files = [];
   for (const w of wanted.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
@@ -53091,10 +53538,10 @@ function fileChanges(i) {
   return { changes, files, digest: hash.digest("hex").slice(0, 16) };
 }
 function sha(text) {
-  return (0, import_crypto2.createHash)("sha256").update(text).digest("hex");
+  return (0, import_crypto.createHash)("sha256").update(text).digest("hex");
 }
 function posix2(p) {
-  return p.split(path14.sep).join("/");
+  return p.split(path16.sep).join("/");
 }
 
 // src/flow/templates/index.ts
@@ -53150,7 +53597,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path15.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path17.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -53230,6 +53677,68 @@ function isAborted(s, entry) {
 
 // src/flow/pr-command.ts
 init_errors();
+
+// src/flow/history.ts
+var path18 = __toESM(require("path"));
+var MAX_PATH_BYTES = 1e5;
+function readAppHistories(git, root, apps) {
+  const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
+  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path18.join(a.output, STATUS_FILE)), i]));
+  const sourceOf = new Map(apps.map((a, i) => [rel(root, a.source), i]));
+  const landed = /* @__PURE__ */ new Map();
+  const since = /* @__PURE__ */ new Map();
+  for (const batch of batches([...statusOf3.keys(), ...sourceOf.keys()])) {
+    const log = git(
+      ["log", "--first-parent", "-z", "--format=%x01%cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
+      root
+    );
+    for (const { date, files } of commits(log)) {
+      for (const file of files) {
+        const status = statusOf3.get(file);
+        if (status !== void 0 && !landed.has(status)) landed.set(status, date);
+        for (const i of sourcesHolding(sourceOf, file)) since.set(i, date);
+      }
+    }
+  }
+  return apps.map((_, i) => {
+    const at = landed.get(i);
+    const pullsSince = shallow ? void 0 : at ?? since.get(i);
+    return { ...at ? { landedAt: at } : {}, ...pullsSince ? { pullsSince } : {} };
+  });
+}
+var literal = (p) => `:(literal)${p}`;
+function rel(root, p) {
+  return path18.relative(root, p).split(path18.sep).join("/") || ".";
+}
+function* sourcesHolding(sourceOf, file) {
+  if (sourceOf.has(".")) yield sourceOf.get(".");
+  for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
+    const i = sourceOf.get(dir);
+    if (i !== void 0) yield i;
+    if (!dir.includes("/")) return;
+  }
+}
+function* commits(log) {
+  for (const record of log.split("").slice(1)) {
+    const [date, ...names] = record.split("\0");
+    yield { date: new Date(date), files: names.map((n) => n.replace(/^\n/, "")).filter(Boolean) };
+  }
+}
+function batches(paths) {
+  const out = [];
+  let size = MAX_PATH_BYTES;
+  for (const p of paths) {
+    if (size + p.length + 1 > MAX_PATH_BYTES) {
+      out.push([]);
+      size = 0;
+    }
+    out[out.length - 1].push(p);
+    size += p.length + 1;
+  }
+  return out;
+}
+
+// src/flow/pr-command.ts
 async function prCommand(ctx, args, opts) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
@@ -53259,13 +53768,15 @@ async function prCommand(ctx, args, opts) {
 }
 async function gather2(s) {
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
-  const landed = s.apps.map((entry) => landedAt(s.edges.git, s.checkout.root, entry.loc.output));
-  const pulls = groupPulls(
-    await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? { landed: landed[i] } : void 0)))
+  const histories = readAppHistories(
+    s.edges.git,
+    s.checkout.root,
+    s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output }))
   );
+  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? histories[i] : void 0))));
   return s.apps.map((entry, i) => {
     const proposal = proposals[i];
-    const at = landed[i];
+    const at = histories[i].landedAt;
     return {
       state: { app: entry.app.name, ...proposal ? { proposal } : {} },
       pulls: pulls.get(entry.app.name) ?? [],
@@ -53277,8 +53788,8 @@ var SKEW_MS = 60 * 60 * 1e3;
 function scanScope(pending) {
   const active = pending.filter((p) => p !== void 0);
   if (active.length === 0) return { prefix: BRANCH_PREFIX, state: "open" };
-  if (active.some((p) => !p.landed)) return { prefix: BRANCH_PREFIX, state: "all" };
-  const oldest = Math.min(...active.map((p) => p.landed.getTime()));
+  if (active.some((p) => !p.pullsSince)) return { prefix: BRANCH_PREFIX, state: "all" };
+  const oldest = Math.min(...active.map((p) => p.pullsSince.getTime()));
   return { prefix: BRANCH_PREFIX, state: "all", closedSince: new Date(oldest - SKEW_MS) };
 }
 async function fetchChecks2(s, decisions) {
@@ -53552,7 +54063,7 @@ function request3(req) {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
   const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve9, reject) => {
+  return new Promise((resolve11, reject) => {
     const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
     const r = client.request(
       url,
@@ -53575,7 +54086,7 @@ function request3(req) {
         });
         res.on("end", () => {
           clearTimeout(timer);
-          resolve9({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          resolve11({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
         });
         res.on("error", (e) => (clearTimeout(timer), reject(e)));
       }

@@ -53,7 +53,7 @@ export function writeAll(
   afterEach?: (w: PendingWrite) => void,
 ): void {
   for (const w of planned.writes) {
-    writeOutputDir(w.output, w.files, w.remove);
+    writeOutputDir(w.output, changedFiles(w), w.remove);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }
@@ -64,6 +64,11 @@ export function writeAll(
 function lockWaitMs(ctx: RunContext): number {
   const value = Number((ctx.env ?? process.env).ROLLGEN_LOCK_TIMEOUT ?? 120);
   return Number.isFinite(value) && value >= 0 ? value * 1000 : 120_000;
+}
+
+/** Only files whose bytes change are written: an advance of one rollout among many rewrites little. */
+export function changedFiles(w: PendingWrite): PendingWrite['files'] {
+  return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
 }
 
 export interface PendingWrite {
