@@ -58,7 +58,7 @@ export function chunksPlugin() {
 const LAZY_BUILTINS = {
   child_process: ['ChildProcess', 'exec', 'execFile', 'execFileSync', 'execSync', 'fork', 'spawn', 'spawnSync'],
   crypto: ['createHash', 'randomBytes', 'randomUUID'],
-  os: ['homedir', 'tmpdir'],
+  os: ['homedir', 'hostname', 'tmpdir'],
   // Prometheus and web metric providers (src/io/metrics): only `rollgen analyze` talks HTTP.
   http: ['request', 'get', 'Agent'],
   https: ['request', 'get', 'Agent'],

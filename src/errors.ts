@@ -1,11 +1,14 @@
-import { Diagnostic, formatDiagnostic, sortDiagnostics } from './diagnostics';
+import { Diagnostic, formatDiagnostic, printable, sortDiagnostics } from './diagnostics';
 
-/** Invalid user input: specs, manifests, config, flags. Exit status 2. */
+/**
+ * Invalid user input: specs, manifests, config, flags. Exit status 2. Diagnostics are sorted by
+ * place unless `ordered` says they already are in cause-before-consequence order (see orderByStage).
+ */
 export class InputError extends Error {
   override readonly name = 'InputError';
   readonly diagnostics: readonly Diagnostic[];
-  constructor(diagnostics: readonly Diagnostic[], summary?: string) {
-    const sorted = sortDiagnostics(diagnostics);
+  constructor(diagnostics: readonly Diagnostic[], summary?: string, ordered = false) {
+    const sorted = ordered ? diagnostics : sortDiagnostics(diagnostics);
     super(summary ?? sorted.map(formatDiagnostic).join('\n'));
     this.diagnostics = sorted;
   }
@@ -24,7 +27,7 @@ export class IoError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(`${path}: ${message}`, options);
+    super(`${printable(path)}: ${message}`, options);
   }
 }
 
@@ -94,7 +97,7 @@ export function describeError(error: unknown, debug: boolean): string {
     const text = error instanceof Error ? error.message : String(error);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
   }
-  return `error: ${error.message}`;
+  return `error: ${error.message.split('\n').map(printable).join('\n')}`;
 }
 
 /** A stored analysis record that cannot be read back (wrong version, edited, truncated). Exit 1. */

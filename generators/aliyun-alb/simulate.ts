@@ -1,3 +1,4 @@
+import { compareText } from '../../src/diagnostics';
 import type { KubeObject } from '../../src/model/kube';
 import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { IngressPath, ingressClass, ingressPaths } from '../_kit/ingress';
@@ -76,7 +77,7 @@ function listenerRules(objects: readonly KubeObject[]): Rule[] {
   const ingresses = objects
     .filter((o) => o.kind === 'Ingress')
     .map((ingress) => ({ ingress, order: readOrder(ingress) ?? DEFAULT_ORDER }))
-    .sort((a, b) => a.order - b.order || nsName(a.ingress).localeCompare(nsName(b.ingress), 'en'));
+    .sort((a, b) => a.order - b.order || compareText(nsName(a.ingress), nsName(b.ingress)));
   const created = ingresses.filter(
     (x, i) =>
       !isAlbCanary(x.ingress) ||

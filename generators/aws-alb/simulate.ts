@@ -1,3 +1,4 @@
+import { compareText } from '../../src/diagnostics';
 import { isObject, KubeObject } from '../../src/model/kube';
 import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { evaluateConditions } from './conditions';
@@ -34,7 +35,7 @@ function albIngresses(objects: readonly KubeObject[]): KubeObject[] {
   const order = (o: KubeObject): number =>
     Number.parseInt(valueOfKey(o.metadata.annotations ?? {}, '/group.order') ?? '0', 10) || 0;
   const id = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-  return alb.sort((a, b) => order(a) - order(b) || id(a).localeCompare(id(b), 'en'));
+  return alb.sort((a, b) => order(a) - order(b) || compareText(id(a), id(b)));
 }
 
 function isAlb(o: KubeObject): boolean {

@@ -1,3 +1,4 @@
+import { compareText } from '../../src/diagnostics';
 import type { KubeObject } from '../../src/model/kube';
 import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { compareRank, hostRank, matchRank, Rank } from './precedence';
@@ -22,9 +23,7 @@ export const NO_BACKEND = '<no backend: HTTP 500>';
  */
 export function simulate(objects: readonly KubeObject[], request: SimRequest): SimResult | undefined {
   const requestPath = request.path.split(/[?#]/)[0] || '/';
-  const routes = objects
-    .filter((o) => o.kind === 'HTTPRoute')
-    .sort((a, b) => routeId(a).localeCompare(routeId(b), 'en'));
+  const routes = objects.filter((o) => o.kind === 'HTTPRoute').sort((a, b) => compareText(routeId(a), routeId(b)));
   let best: Candidate | undefined;
   for (const route of routes) {
     const host = hostRank(routeSpec(route).hostnames, request.host);

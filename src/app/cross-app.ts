@@ -1,6 +1,6 @@
 import type { RouteClaim } from '../contract/generator';
 import { getGenerator } from '../../generators/registry';
-import { Diagnostic } from '../diagnostics';
+import { Diagnostic, compareText } from '../diagnostics';
 import { InputError } from '../errors';
 import { generatorContext } from '../render/render-rollout';
 import { RepoPeers, repoPeers } from '../render/repo-peers';
@@ -54,7 +54,7 @@ export function* everyClaim(
 
 function providerChecks(peers: RepoPeers): Diagnostic[] {
   return [...peers]
-    .sort(([a], [b]) => a.localeCompare(b, 'en'))
+    .sort(([a], [b]) => compareText(a, b))
     .flatMap(([id, list]) => getGenerator(id)?.checkRepo?.(list) ?? []);
 }
 

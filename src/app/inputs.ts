@@ -1,13 +1,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Diagnostic, hasErrors } from '../diagnostics';
+import { Diagnostic, hasErrors, printable, sortDiagnostics } from '../diagnostics';
 import { InputError } from '../errors';
 import { AppConfig, findConfig, readConfig } from '../io/config';
+import { outputOverlaps } from '../io/confine';
 import { readOutputDir } from '../io/output-dir';
 import { SourceFile, readAppSource } from '../io/read-source';
 import { buildSource } from '../io/build-source';
 import { pointBack } from '../yaml/point-back';
-import { KubeObject } from '../model/kube';
+import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { defaultGatePolicy } from '../plan/gates';
 import { defaultTrackLabel } from '../model/track';
@@ -55,9 +56,10 @@ function locate(req: LocateRequest, every: AppLocation[]): AppLocation[] {
     return [{ name: 'stdin', source: '-', output: first ? path.resolve(req.cwd, first) : undefined, ...defaults }];
   if (first && isDir(path.resolve(req.cwd, first))) {
     const source = path.resolve(req.cwd, first);
-    return [
-      { name: path.basename(source), source, output: second ? path.resolve(req.cwd, second) : undefined, ...defaults },
-    ];
+    const app = { name: path.basename(source), source, output: second ? path.resolve(req.cwd, second) : undefined };
+    const overlaps = outputOverlaps([app]);
+    if (overlaps.length > 0) throw new InputError([], overlaps.join('\n'));
+    return [{ ...app, ...defaults }];
   }
   const configFile = req.config ? path.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
@@ -91,7 +93,7 @@ function isDir(p: string): boolean {
 }
 
 /** Parses source files and loads the app; every problem in every file is reported at once. */
-export function loadSource(loc: AppLocation, files: readonly SourceFile[]): LoadedApp {
+export function loadSource(loc: AppLocation, files: readonly SourceFile[], cwd = process.cwd()): LoadedApp {
   const docs: ParsedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const f of files) {
@@ -105,8 +107,14 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[]): Load
     track: loc.track,
     ...(loc.analysis ? { config: loc.analysis } : {}),
   });
-  const all = [...diagnostics, ...validateManifests(docs), ...app.diagnostics];
-  if (hasErrors(all)) throw new InputError(all);
+  // Files that failed to parse first: what the app then misses follows from them.
+  const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];
+  if (hasErrors(all)) throw new InputError(all, undefined, true);
+  if (app.rollouts.length === 0 && app.routings.length === 0)
+    throw new InputError(
+      [],
+      `${printable(loc.source === '-' ? '<stdin>' : path.relative(cwd, loc.source) || '.')}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`,
+    );
   return { ...app, diagnostics: all };
 }
 
@@ -151,10 +159,11 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
     const parsed = parseYamlStream(f.path, f.text);
     diagnostics.push(...parsed.diagnostics);
     if (base === STATUS_FILE) status = statusOf(parsed.documents[0], diagnostics);
-    else if (base !== 'kustomization.yaml')
-      objects.push(
-        ...parsed.documents.map((d) => ({ object: d.value as KubeObject, origin: d.origin, locate: d.locate })),
-      );
+    else if (base === 'kustomization.yaml') checkKustomization(parsed.documents[0], diagnostics);
+    else
+      for (const d of parsed.documents)
+        if (isOutputObject(d, diagnostics))
+          objects.push({ object: d.value as KubeObject, origin: d.origin, locate: d.locate });
   }
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return {
@@ -170,7 +179,28 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
 function statusOf(doc: ParsedDocument | undefined, out: Diagnostic[]): OutputSnapshot['status'] {
   if (!doc) return undefined;
   const parsed = parseStatus(doc.value);
+  const field = typeof parsed === 'string' ? /^(rollouts|files|history)(?:\[(\d+)\])?/.exec(parsed) : null;
+  const at = field ? doc.locate(field[2] ? [field[1], Number(field[2])] : [field[1]]) : doc.origin;
   if (typeof parsed === 'string')
-    out.push({ ...doc.origin, message: `${parsed}; restore the file from git history`, severity: 'error' });
+    out.push({ ...at, message: `${parsed}; restore the file from git history`, severity: 'error' });
   return typeof parsed === 'string' ? undefined : parsed;
+}
+
+const RESTORE = 'rollgen wrote this file: restore it from git history';
+
+/** Output files are rollgen's, but anyone can commit to them: each must still be an object rollgen can read. */
+function isOutputObject(d: ParsedDocument, out: Diagnostic[]): boolean {
+  const v = d.value as Record<string, unknown>;
+  if (!isObject(v) || typeof v.apiVersion !== 'string' || typeof v.kind !== 'string') {
+    out.push({ ...d.origin, message: `not a Kubernetes object (apiVersion, kind); ${RESTORE}`, severity: 'error' });
+    return false;
+  }
+  if (isObject(v.metadata) && typeof v.metadata.name === 'string') return true;
+  out.push({ ...d.locate(['metadata']), message: `${v.kind} has no metadata.name; ${RESTORE}`, severity: 'error' });
+  return false;
+}
+
+function checkKustomization(d: ParsedDocument | undefined, out: Diagnostic[]): void {
+  if (d && !isObject(d.value))
+    out.push({ ...d.origin, message: `not a Kustomization (a map with resources:); ${RESTORE}`, severity: 'error' });
 }

@@ -1,7 +1,7 @@
 import { getGenerator, providerInputs } from '../../generators/registry';
 import { AnalysisOptions, loadAnalysis, withGates } from '../analysis/load';
 import { TemplateDoc, readTemplate } from '../analysis/templates';
-import { Diagnostic } from '../diagnostics';
+import { Diagnostic, orderByStage } from '../diagnostics';
 import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { missingFeatures } from '../contract/capabilities';
@@ -15,6 +15,7 @@ import { replicasOf } from '../render/workload';
 import { ParsedDocument } from '../yaml/parse';
 import { normalizeArgo } from '../spec/argo';
 import { classifyDocument } from '../spec/classify';
+import { checkObjectHeader } from '../spec/object-checks';
 import { normalizeKruise } from '../spec/kruise';
 import {
   checkRouteTemplates,
@@ -44,7 +45,7 @@ export function loadApp(
   const analysisTemplates: TemplateDoc[] = [];
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
-    if (!role) continue;
+    if (!role || !checkObjectHeader(doc, diagnostics)) continue;
     if (role.role === 'manifest')
       manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
     if (role.role === 'ignored')
@@ -62,6 +63,7 @@ export function loadApp(
     diagnostics.push(...result.diagnostics);
     specs.push(result.rollout);
   }
+  const documentStage = diagnostics.length;
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
@@ -72,7 +74,8 @@ export function loadApp(
     .map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
-  return { name, rollouts, routings, resources, diagnostics };
+  const ordered = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));
+  return { name, rollouts, routings, resources, diagnostics: ordered };
 }
 
 /** A RequestColoring becomes its EnvoyFilter right away: a static object, positioned at its spec. */

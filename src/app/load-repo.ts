@@ -28,7 +28,7 @@ async function loadLocated(ctx: RunContext, locations: readonly AppLocation[]): 
   const out: LoadedEntry[] = [];
   for (const loc of locations) {
     const files = loc.source === '-' ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
-    const app = loadSource(loc, files);
+    const app = loadSource(loc, files, ctx.cwd);
     for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + '\n');
     out.push({ loc, app });
   }

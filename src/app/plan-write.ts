@@ -1,8 +1,11 @@
 import * as path from 'path';
+import { printable } from '../diagnostics';
 import { InputError, StateError } from '../errors';
 import { Drift } from '../state/drift';
 import { describeDrift, detectDrift } from './drift';
 import { writeOutputDir } from '../io/output-dir';
+import { lockOutputs } from '../io/output-lock';
+import { recoverOutputDir } from '../io/output-recovery';
 import { describePhase } from '../render/phase';
 import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
 import { renderApp } from '../render/render-app';
@@ -24,23 +27,41 @@ export interface ChangeOptions extends CommonOptions {
 /** What to do with output files changed by hand: refuse (advance), overwrite (--force), or warn (the PR shows the diff). */
 export type DriftPolicy = 'refuse' | 'overwrite' | 'warn';
 
-/** Every named app's next output for `command`, computed before anything is written so an error in one writes nothing anywhere. */
-export async function planWrites(
+export interface PlannedWrites {
+  readonly names: readonly string[];
+  readonly writes: readonly PendingWrite[];
+}
+
+/**
+ * Every named app's next output for `command`, computed before anything is written so an error in
+ * one writes nothing anywhere, and handed to `write` while each output is locked: from reading a
+ * status to writing its next state no other run may write the same output (two would both move
+ * from the same state and lose a step). An interrupted earlier write is completed or discarded first.
+ */
+export async function withPlannedWrites(
   ctx: RunContext,
   args: readonly string[],
   opts: ChangeOptions,
   command: AppCommand,
-): Promise<{ names: readonly string[]; writes: readonly PendingWrite[] }> {
+  write: (planned: PlannedWrites) => void,
+): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const drift: DriftPolicy = opts.force ? 'overwrite' : 'refuse';
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers, drift));
-  return { names: apps.map((a) => a.loc.name), writes: writes.filter((w): w is PendingWrite => w !== undefined) };
+  const outputs = apps.flatMap((a) => (a.loc.output ? [a.loc.output] : []));
+  const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
+  try {
+    for (const note of outputs.flatMap(recoverOutputDir)) ctx.stderr(`note: ${note}\n`);
+    const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers, drift));
+    write({ names: apps.map((a) => a.loc.name), writes: writes.filter((w): w is PendingWrite => w !== undefined) });
+  } finally {
+    lock.release();
+  }
 }
 
 /** Writes each pending output and prints what moved; `afterEach` runs after each write (local git mode commits it). */
 export function writeAll(
   ctx: RunContext,
-  planned: { names: readonly string[]; writes: readonly PendingWrite[] },
+  planned: PlannedWrites,
   command: AppCommand,
   afterEach?: (w: PendingWrite) => void,
 ): void {
@@ -50,6 +71,12 @@ export function writeAll(
     afterEach?.(w);
   }
   if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(', ')} up to date\n`);
+}
+
+/** ROLLGEN_LOCK_TIMEOUT (seconds, default 120): how long a run waits for another one writing the same output. */
+function lockWaitMs(ctx: RunContext): number {
+  const value = Number((ctx.env ?? process.env).ROLLGEN_LOCK_TIMEOUT ?? 120);
+  return Number.isFinite(value) && value >= 0 ? value * 1000 : 120_000;
 }
 
 /** Only files whose bytes change are written: an advance of one rollout among many rewrites little. */
@@ -112,7 +139,7 @@ export function planWrite(
     command,
     transition: t,
     loaded: app,
-    summary: lines.join('\n') + `\nwrote ${path.relative(ctx.cwd, loc.output) || '.'}\n`,
+    summary: lines.join('\n') + `\nwrote ${printable(path.relative(ctx.cwd, loc.output) || '.')}\n`,
   };
 }
 

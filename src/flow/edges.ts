@@ -11,17 +11,24 @@ export interface FlowEdges {
 
 /** The process's environment, clock, GitHub client and git, unless the caller (a test) injected its own. */
 export function flowEdges(ctx: RunContext): FlowEdges {
+  const env = ctx.env ?? process.env;
   return {
-    env: ctx.env ?? process.env,
+    env,
     now: ctx.now ?? (() => new Date()),
-    scm: ctx.scm ?? connectGitHub,
+    scm: ctx.scm ?? ((connection) => connectGitHub(connection, env)),
     git: ctx.git ?? runGit,
   };
 }
 
 /** Octokit loads only when a command talks to GitHub, so render and plan start without it. */
-function connectGitHub(connection: ScmConnection): ScmClient {
+function connectGitHub(connection: ScmConnection, env: FlowEdges['env']): ScmClient {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const github = require('../scm/github') as typeof import('../scm/github');
-  return github.createGitHubScm(connection);
+  return github.createGitHubScm(connection, { requestTimeoutMs: requestTimeoutMs(env) });
+}
+
+/** ROLLGEN_GITHUB_TIMEOUT: seconds one GitHub request attempt may take (default 15; GitHub itself gives up after 10). */
+function requestTimeoutMs(env: FlowEdges['env']): number | undefined {
+  const seconds = Number(env.ROLLGEN_GITHUB_TIMEOUT);
+  return env.ROLLGEN_GITHUB_TIMEOUT && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
 }

@@ -2,7 +2,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { StateError } from '../errors';
 import { gitTopLevel } from '../io/git';
-import { ChangeOptions, PendingWrite, planWrites, writeAll } from '../app/plan-write';
+import { LOCK_FILE } from '../io/output-lock';
+import { ChangeOptions, PendingWrite, withPlannedWrites, writeAll } from '../app/plan-write';
 import { localGateHold, reportHeld } from './local-gates';
 import { AppCommand } from '../state/app-state';
 import { RunContext } from '../app/context';
@@ -17,14 +18,15 @@ export async function changeCommit(
   opts: ChangeOptions,
   command: AppCommand,
 ): Promise<void> {
-  const planned = await planWrites(ctx, args, opts, command);
-  // Local git mode respects gates: an app at a pause that has not passed is held (exit 1), the others go on.
-  const holds = command.kind === 'advance' ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
-  const writes = planned.writes.filter((_, i) => !holds[i]);
-  checkCommittable(ctx, writes);
-  if (writes.length > 0 || holds.every((h) => !h))
-    writeAll(ctx, { ...planned, writes }, command, (w) => commitOutput(ctx, w));
-  reportHeld(holds.filter((h): h is string => h !== undefined));
+  await withPlannedWrites(ctx, args, opts, command, (planned) => {
+    // Local git mode respects gates: an app at a pause that has not passed is held (exit 1), the others go on.
+    const holds = command.kind === 'advance' ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
+    const writes = planned.writes.filter((_, i) => !holds[i]);
+    checkCommittable(ctx, writes);
+    if (writes.length > 0 || holds.every((h) => !h))
+      writeAll(ctx, { ...planned, writes }, command, (w) => commitOutput(ctx, w));
+    reportHeld(holds.filter((h): h is string => h !== undefined));
+  });
 }
 
 /**
@@ -51,7 +53,8 @@ export function commitOutput(ctx: RunContext, w: PendingWrite): void {
   const dir = path.resolve(w.output);
   const top = gitTopLevel(git, dir)!;
   const rel = path.relative(top, dir) || '.';
-  git(['add', '--all', '--', rel], top);
+  // The run's own lock file sits in the output while it commits; it is never part of the commit.
+  git(['add', '--all', '--', rel, `:(exclude)${path.posix.join(rel, LOCK_FILE)}`], top);
   git(['commit', '--quiet', '-m', commitMessage(w), '--', rel], top);
   const sha = git(['rev-parse', '--short', 'HEAD'], top).trim();
   ctx.stdout(`committed ${sha} ${commitSubject(w)}\n`);

@@ -10,6 +10,7 @@ import type { Removal } from '../state/lifecycle';
 import { validateSchema } from '../spec/validate-schema';
 import { parseYamlStream } from '../yaml/parse';
 import { EntryLocator, entryPathProblems, globDirs, isPattern, sharedOutputProblems } from './config-paths';
+import { confineApps, confineNamedPaths } from './config-confine';
 
 export const CONFIG_FILE = 'rollgen.yaml';
 
@@ -106,23 +107,33 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   };
   const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
   const shared = value.analysisTemplates;
-  const placed = value.apps.flatMap((e, i) => {
-    const at: EntryLocator = (field) => doc.locate(['apps', i, ...field]);
-    const problems = entryPathProblems(e, at);
-    out.push(...problems);
-    if (problems.length > 0) return [];
-    return expandApp(root, e, defaults, () => doc.locate(['apps', i]), out).map((a) => ({
-      ...a,
-      ...analysisOf(e, i, doc.locate),
-      ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
-      at,
-    }));
-  });
+  type Placed = AppConfig & { readonly at: EntryLocator };
+  const placed = confineApps(
+    root,
+    value.apps,
+    doc.locate,
+    out,
+    (e, i) => {
+      const at: EntryLocator = (field) => doc.locate(['apps', i, ...field]);
+      const problems = entryPathProblems(e, at);
+      out.push(...problems);
+      if (problems.length > 0) return [];
+      return expandApp(root, e, defaults, () => doc.locate(['apps', i]), out).map((a): Placed => ({
+        ...a,
+        ...analysisOf(e, i, doc.locate),
+        ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
+        at,
+      }));
+    },
+    shared ? path.resolve(root, shared) : undefined,
+  ) as Placed[];
   out.push(...sharedOutputProblems(placed, cwd));
   const apps = placed.map(({ at: _at, ...app }) => app);
   checkUniqueNames(apps, doc.locate(['apps']), out);
+  const pr = (doc.value as { pr?: Record<string, unknown> }).pr ?? {};
+  out.push(...confineNamedPaths(root, doc.value as Record<string, unknown>, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps, pr: prConfig(root, (doc.value as { pr?: Record<string, unknown> }).pr ?? {}) };
+  return { file, root, apps, pr: prConfig(root, pr) };
 }
 
 function analysisOf(

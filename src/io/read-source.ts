@@ -19,13 +19,14 @@ const NOT_MANIFESTS = new Set(['rollgen.yaml', 'rollgen-status.yaml']);
 export function readAppSource(dir: string, cwd: string): SourceFile[] {
   const root = realDir(dir);
   const diagnostics: Diagnostic[] = [];
-  const files = readDir(root, root, cwd, diagnostics, 0);
+  const files = readDir(root, root, cwd, diagnostics, [root]);
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return files;
 }
 
-function readDir(dir: string, root: string, cwd: string, out: Diagnostic[], depth: number): SourceFile[] {
-  if (depth > 10) throw new IoError(dir, 'kustomization resources nest more than 10 levels deep');
+/** `chain`: the directories whose kustomizations led here, this one last (a cycle is refused where it is written). */
+function readDir(dir: string, root: string, cwd: string, out: Diagnostic[], chain: readonly string[]): SourceFile[] {
+  if (chain.length > 11) throw new IoError(dir, 'kustomization resources nest more than 10 levels deep');
   const kustomization = KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
   if (!kustomization) {
     const names = fs
@@ -36,15 +37,15 @@ function readDir(dir: string, root: string, cwd: string, out: Diagnostic[], dept
       .map((n) => readInside(path.join(dir, n), root, cwd, out))
       .filter((f): f is SourceFile => f !== undefined);
   }
-  return resourcesOf(kustomization, root, cwd, out).flatMap((entry) => {
-    if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, depth + 1);
+  return resourcesOf(kustomization, root, cwd, out, chain).flatMap((entry) => {
+    if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, [...chain, fs.realpathSync(entry)]);
     const file = readInside(entry, root, cwd, out);
     return file ? [file] : [];
   });
 }
 
 /** The kustomization's `resources:` entries as absolute paths, each checked to stay inside the app directory. */
-function resourcesOf(file: string, root: string, cwd: string, out: Diagnostic[]): string[] {
+function resourcesOf(file: string, root: string, cwd: string, out: Diagnostic[], chain: readonly string[]): string[] {
   const text = fs.readFileSync(file, 'utf8');
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc });
@@ -65,6 +66,9 @@ function resourcesOf(file: string, root: string, cwd: string, out: Diagnostic[])
       });
     } else if (!fs.existsSync(target)) {
       out.push({ file: shown, ...pos, message: `resource "${value}" does not exist`, severity: 'error' });
+    } else if (chain.includes(fs.realpathSync(target))) {
+      const message = `resource "${value}" includes itself (a kustomization that lists it); remove the entry`;
+      out.push({ file: shown, ...pos, message, severity: 'error' });
     } else entries.push(target);
   }
   return entries;

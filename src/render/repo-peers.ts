@@ -1,3 +1,4 @@
+import { compareText } from '../diagnostics';
 import type { PeerRollout } from '../contract/generator';
 import type { LoadedApp } from '../spec/loaded-app';
 import type { BoundProvider } from '../contract/generator';
@@ -48,5 +49,5 @@ export function repoPeers(apps: readonly LoadedApp[], committed?: CommittedOutpu
 }
 
 function byAppThenRollout(a: PeerRollout<unknown>, b: PeerRollout<unknown>): number {
-  return a.app.localeCompare(b.app, 'en') || a.rollout.name.localeCompare(b.rollout.name, 'en');
+  return compareText(a.app, b.app) || compareText(a.rollout.name, b.rollout.name);
 }

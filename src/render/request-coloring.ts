@@ -1,3 +1,4 @@
+import { compareText } from '../diagnostics';
 import { KubeObject } from '../model/kube';
 
 /** A RequestColoring spec: every request leaves the gateway with `header` set by the first matching rule. */
@@ -60,7 +61,7 @@ export function coloringLua(c: RequestColoring): string {
   const lines = ['function envoy_on_request(request_handle)', '  local headers = request_handle:headers()'];
   c.rules.forEach((rule, i) => {
     const test = Object.entries(rule.when)
-      .sort(([a], [b]) => a.localeCompare(b, 'en'))
+      .sort(([a], [b]) => compareText(a, b))
       .map(([name, value]) => `headers:get(${lua(name.toLowerCase())}) == ${lua(value)}`)
       .join(' and ');
     lines.push(

@@ -1,4 +1,4 @@
-import { ChangeOptions, planWrites, writeAll } from '../app/plan-write';
+import { ChangeOptions, withPlannedWrites, writeAll } from '../app/plan-write';
 import { RunContext } from '../app/context';
 import { AppCommand } from '../state/app-state';
 
@@ -9,5 +9,5 @@ export async function changeCommand(
   opts: ChangeOptions,
   command: AppCommand,
 ): Promise<void> {
-  writeAll(ctx, await planWrites(ctx, args, opts, command), command);
+  await withPlannedWrites(ctx, args, opts, command, (planned) => writeAll(ctx, planned, command));
 }

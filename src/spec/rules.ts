@@ -1,6 +1,7 @@
 import { Diagnostic, Origin } from '../diagnostics';
 import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
+import { serviceNameProblem } from './object-checks';
 import { RolloutSpec, StepSpec } from '../model/rollout';
 
 /** Semantic rules over one normalized rollout: small named checks that each push what they find. */
@@ -115,6 +116,9 @@ function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): 
   ) {
     report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
   }
+  const nameProblem = canaryService && generateCanaryService ? serviceNameProblem(canaryService) : undefined;
+  if (nameProblem)
+    report(r.origin, `the canary Service name "${canaryService}" ${nameProblem}; shorten the stable Service's name`);
   if (canaryService && generateCanaryService && resources.find('Service', canaryService, r.namespace)) {
     report(
       resources.originOf('Service', canaryService),

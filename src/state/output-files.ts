@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 import { parseDocument, YAMLSeq, isSeq } from 'yaml';
+import { isPlainFileName } from '../model/file-name';
 import { KubeObject } from '../model/kube';
 import { AppStatus, STATUS_FILE, statusDocument } from './status';
 import { serializeDocument, serializeValue } from '../yaml/serialize';
@@ -21,6 +22,8 @@ export function objectFiles(objects: readonly KubeObject[]): RenderedFile[] {
   return objects.map((o) => {
     const name =
       (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
+    // Names were checked at load (spec/object-checks.ts); this guards the file system against a gap there.
+    if (!isPlainFileName(`${name}.yaml`)) throw new Error(`object name "${name}" is not a plain file name`);
     return { path: `${name}.yaml`, content: RENDERED_HEADER + serializeValue(o) };
   });
 }

@@ -1,3 +1,4 @@
+import { isPlainFileName } from '../model/file-name';
 import { isObject } from '../model/kube';
 
 /** Where one rollout stands. Kept in the output's status file, which the kustomization never lists. */
@@ -60,6 +61,9 @@ const PHASES: readonly RolloutPhase[] = ['Adopting', 'Healthy', 'Progressing', '
 export function parseStatus(value: unknown): AppStatus | string {
   if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== 'RolloutStatus')
     return `not a ${STATUS_API_VERSION} RolloutStatus`;
+  for (const field of ['rollouts', 'files', 'history'])
+    if (value[field] !== undefined && !Array.isArray(value[field])) return `${field} must be a list`;
+  if (Array.isArray(value.history) && !value.history.every(isObject)) return 'history entries must be maps';
   const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
   for (const r of rollouts) {
     if (
@@ -73,11 +77,15 @@ export function parseStatus(value: unknown): AppStatus | string {
     const problem = numbersProblem(r);
     if (problem) return `rollout ${r.name}: ${problem}`;
   }
+  const files = Array.isArray(value.files) ? value.files : [];
+  const badFile = files.findIndex((f) => typeof f !== 'string' || !isPlainFileName(f));
+  if (badFile >= 0)
+    return `files[${badFile}] ${JSON.stringify(files[badFile])} is not a file name in the output; rollgen writes and deletes only its own files there`;
   const meta = isObject(value.metadata) ? value.metadata : {};
   return {
     app: typeof meta.name === 'string' ? meta.name : '',
     rollouts: rollouts as RolloutStatus[],
-    files: Array.isArray(value.files) ? value.files.map(String) : [],
+    files: files as string[],
     ...(isObject(value.digests) ? { digests: stringMap(value.digests) } : {}),
     history: Array.isArray(value.history) ? (value.history as HistoryEntry[]) : [],
   };

@@ -1,5 +1,6 @@
 import { LineCounter, parseAllDocuments, isNode, isScalar, Document } from 'yaml';
 import { Diagnostic, Origin } from '../diagnostics';
+import { MAX_DEPTH, checkNodes } from './node-checks';
 
 /** Hostile-input bounds: a billion-laughs document fails fast instead of expanding. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -42,8 +43,8 @@ export function parseYamlStream(file: string, text: string): ParseResult {
     };
   }
   const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
-  const docs = Array.isArray(parsed) ? parsed : [];
+  const docs = parseDocuments(text, lineCounter);
+  if (!docs) return { documents: [], diagnostics: [error(file, 1, 1, TOO_DEEP)] };
   if (docs.length > MAX_DOCUMENTS_PER_FILE) {
     return {
       documents: [],
@@ -54,8 +55,9 @@ export function parseYamlStream(file: string, text: string): ParseResult {
   const diagnostics: Diagnostic[] = [];
   docs.forEach((doc, index) => {
     const problems = doc.errors.map((e) =>
-      error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, firstLine(e.message)),
+      error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, tooDeep(e) ? TOO_DEEP : firstLine(e.message)),
     );
+    problems.push(...checkNodes(doc, file, lineCounter, text));
     if (problems.length > 0) {
       diagnostics.push(...problems);
       return;
@@ -65,6 +67,31 @@ export function parseYamlStream(file: string, text: string): ParseResult {
     documents.push(makeDocument(file, index, value, doc, lineCounter, text));
   });
   return { documents, diagnostics };
+}
+
+const TOO_DEEP = `nested too deeply to read; no Kubernetes object nests more than ${MAX_DEPTH} levels`;
+
+/** The parser recurses per nesting level: a stack overflow is hostile nesting, reported as such. */
+function tooDeep(e: Error): boolean {
+  return e instanceof RangeError || /Maximum call stack/.test(e.message);
+}
+
+function parseDocuments(text: string, lineCounter: LineCounter): Document[] | undefined {
+  try {
+    // merge: `<<: *base` is expanded as kubectl and kustomize (YAML 1.1 readers) expand it, not kept as a field.
+    const parsed = parseAllDocuments(text, {
+      lineCounter,
+      prettyErrors: true,
+      uniqueKeys: true,
+      strict: true,
+      merge: true,
+      logLevel: 'error',
+    });
+    return Array.isArray(parsed) ? parsed : [];
+  } catch (e) {
+    if (e instanceof Error && tooDeep(e)) return undefined;
+    throw e;
+  }
 }
 
 function toJs(doc: Document, file: string, lc: LineCounter, out: Diagnostic[]): unknown {

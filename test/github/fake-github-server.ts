@@ -33,6 +33,8 @@ export interface Fault {
   /** How many matching requests get the fault. @default 1 */
   readonly times?: number;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Never answer (the connection stays open until the fake closes): GitHub hanging. */
+  readonly hang?: boolean;
   /** Serve the request as usual, then answer with the fault: GitHub did the work but the response was lost (a 502 from a proxy). */
   readonly afterHandling?: boolean;
   /** A body, or one built from the request headers (to play a server that echoes credentials). */
@@ -113,6 +115,13 @@ export class FakeGitHub {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', this.origin);
     const found = this.match(method, url.pathname);
+    const hang =
+      found && this.faults.find((f) => f.hang && f.left > 0 && f.method === method && f.route === found.route.path);
+    if (hang && found) {
+      hang.left--;
+      this.requests.push({ method, route: found.route.path, status: 0 });
+      return;
+    }
     const reply = found
       ? this.answer(method, found, url, Buffer.concat(chunks).toString('utf8'), req.headers)
       : fail(404, 'Not Found');

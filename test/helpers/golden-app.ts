@@ -22,7 +22,7 @@ export const goldenCases = (provider: string): string[] =>
 /** Loads the app in `source` as rollgen does (default gates and track), file names relative to `root`. */
 export function loadAppFrom(name: string, source: string, root: string): LoadedApp {
   const loc: AppLocation = { name, source, gates: defaultGatePolicy, track: defaultTrackLabel };
-  return loadSource(loc, readSourceFiles(loc, root));
+  return loadSource(loc, readSourceFiles(loc, root), root);
 }
 
 /** Loads test/golden/<provider>/<name>/source as the app `name`. */

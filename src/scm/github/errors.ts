@@ -50,6 +50,8 @@ function explain(failure: HttpFailure, status: number | undefined): string {
     return `the GitHub API rate limit for this token is used up; it resets at ${when}`;
   }
   const text = responseMessage(failure.response?.data) ?? failure.message ?? 'request failed';
+  if ((status === 429 || status === 403) && headers['retry-after'] && !/secondary rate limit/i.test(text))
+    return `GitHub asked to wait ${headers['retry-after']} s (retry-after) and was still refusing after the bounded retries; run again later (${text})`;
   if (/secondary rate limit/i.test(text))
     return `GitHub's secondary rate limit held after the bounded retries; run again later (${text})`;
   if (status === 401) return `GitHub rejected the token (${text}); check the token input or GITHUB_TOKEN`;

@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
+import { fetchWithDeadline, retryAfterAsSecondaryLimit } from './bounded';
 import { redact } from './errors';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -23,9 +24,11 @@ export interface GitHubScmOptions {
   readonly secondaryRateRetries?: number;
   /** Longest retry-after (seconds) worth waiting for, primary or secondary. @default 60 */
   readonly maxWaitSeconds?: number;
+  /** Milliseconds one attempt may wait for GitHub's answer before it counts as failed (and is retried). @default 15000 (GitHub ends requests that take over 10 s itself) */
+  readonly requestTimeoutMs?: number;
 }
 
-const RollgenOctokit = Octokit.plugin(retry, throttling);
+const RollgenOctokit = Octokit.plugin(retry, retryAfterAsSecondaryLimit, throttling);
 export type GitHubOctokit = InstanceType<typeof RollgenOctokit>;
 
 /**
@@ -46,6 +49,7 @@ export function createOctokit(baseUrl: string, token: string, options: GitHubScm
     auth: token,
     baseUrl,
     userAgent: 'rollgen',
+    request: { fetch: fetchWithDeadline(options.requestTimeoutMs ?? 15_000) },
     log: redactingLog(token, options.log ?? defaultLog),
     retry: { doNotRetry: DO_NOT_RETRY, retries: options.retries ?? 3, retryAfterBaseValue: unit },
     throttle: {

@@ -1,0 +1,61 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { InputError, IoError } from '../errors';
+
+/** Fixed modes, whatever the umask: outputs are byte- and mode-identical for every user and CI. */
+export const FILE_MODE = 0o644;
+export const DIR_MODE = 0o755;
+
+const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+/** Creates `file`, which must not exist (not even as a link), with FILE_MODE, and flushes it to disk. */
+export function writeNewFile(file: string, content: string): void {
+  const fd = fs.openSync(
+    file,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NO_FOLLOW,
+    FILE_MODE,
+  );
+  try {
+    fs.writeFileSync(fd, content);
+    fs.fchmodSync(fd, FILE_MODE);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** mkdir -p where every directory it creates gets DIR_MODE; returns the first one it created. */
+export function makeDirs(dir: string): string | undefined {
+  const created = fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  if (created)
+    for (let d = dir; ; d = path.dirname(d)) {
+      fs.chmodSync(d, DIR_MODE);
+      if (d === created || path.dirname(d) === d) break;
+    }
+  return created;
+}
+
+/** Removes a file or a link (never what a link points to); a directory there is an error. */
+export function removeFile(file: string): void {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return;
+  if (stat.isDirectory()) throw new IoError(file, 'is a directory where rollgen owns a file; move it away');
+  fs.unlinkSync(file);
+}
+
+export function fsyncDir(dir: string): void {
+  const fd = fs.openSync(dir, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The output directory must be a real directory: a link there would send every write to its target. */
+export function checkNotLink(dir: string): void {
+  const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+  if (stat?.isSymbolicLink())
+    throw new InputError([], `${dir}: is a symbolic link; rollgen writes outputs only into real directories`);
+  if (stat && !stat.isDirectory()) throw new InputError([], `${dir}: the output is not a directory`);
+}

@@ -1,0 +1,134 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { printable } from '../diagnostics';
+import { InputError, StateError } from '../errors';
+import { checkNotLink, makeDirs, writeNewFile } from './fs-safe';
+
+/**
+ * One writer per output: `advance` reads the status, computes the next state and writes it, so two
+ * runs at once would both move from the same state and one step would be lost. The lock is a file
+ * created with O_EXCL inside the output, holding the owner's pid and host; a lock whose owner died
+ * on this host (a crash, SIGKILL) is taken over, so a crash never blocks the next run.
+ */
+export const LOCK_FILE = '.rollgen-lock';
+
+export interface OutputLock {
+  readonly release: () => void;
+}
+
+export interface LockOptions {
+  /** How long to wait for another run to finish; then the run fails naming the owner. */
+  readonly waitMs: number;
+  readonly pollMs?: number;
+  readonly notify?: (line: string) => void;
+}
+
+export async function lockOutput(dir: string, opts: LockOptions): Promise<OutputLock> {
+  checkNotLink(dir);
+  const created = makeDirs(dir);
+  const file = path.join(dir, LOCK_FILE);
+  const deadline = Date.now() + opts.waitMs;
+  let told = false;
+  for (;;) {
+    if (tryCreate(file)) return { release: () => release(file, dir, created) };
+    const owner = readOwner(file);
+    if (owner === undefined) continue; // released in between
+    if (isDead(owner)) {
+      breakStaleLock(file, owner);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new StateError(
+        `${dir} is being written by another rollgen run (${describe(owner)}); waited ${Math.round(opts.waitMs / 1000)} s. ` +
+          `If no rollgen is running, delete ${file}`,
+      );
+    }
+    if (!told) opts.notify?.(`waiting for another rollgen run (${describe(owner)}) to finish writing ${dir}\n`);
+    told = true;
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 100));
+  }
+}
+
+/** Locks several outputs in one fixed order, so two runs over overlapping apps cannot deadlock. */
+export async function lockOutputs(dirs: readonly string[], opts: LockOptions): Promise<OutputLock> {
+  const held: OutputLock[] = [];
+  try {
+    for (const d of [...new Set(dirs)].sort(compareCodePoints)) held.push(await lockOutput(d, opts));
+  } catch (e) {
+    for (const l of held.reverse()) l.release();
+    throw e;
+  }
+  return { release: () => held.reverse().forEach((l) => l.release()) };
+}
+
+function compareCodePoints(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function tryCreate(file: string): boolean {
+  try {
+    writeNewFile(file, `${process.pid}\n${os.hostname()}\n`);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+}
+
+function readOwner(file: string): string | undefined {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (stat && !stat.isFile())
+    throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
+  try {
+    return fs.readFileSync(file, 'utf8').slice(0, 300);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+function describe(owner: string): string {
+  const [pid, host] = owner.split('\n').map(printable);
+  return `pid ${pid} on ${host || 'an unknown host'}`;
+}
+
+/** Only a lock of this host can be judged: its pid no longer exists. */
+function isDead(owner: string): boolean {
+  const [pid, host] = owner.split('\n');
+  if (host !== os.hostname() || !/^\d+$/.test(pid)) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Two runs may find the same dead lock; a second lock file serialises the takeover, and the stale
+ * lock is removed only if it still holds the dead owner (not a lock the other run just took).
+ */
+function breakStaleLock(file: string, owner: string): void {
+  const breaker = `${file}.break`;
+  if (!tryCreate(breaker)) {
+    const other = readOwner(breaker);
+    if (other !== undefined && isDead(other)) fs.rmSync(breaker, { force: true });
+    return;
+  }
+  try {
+    if (readOwner(file) === owner) fs.rmSync(file, { force: true });
+  } finally {
+    fs.rmSync(breaker, { force: true });
+  }
+}
+
+/** A failed first deploy leaves no empty output (nor the parents made for it) behind. */
+function release(file: string, dir: string, created: string | undefined): void {
+  fs.rmSync(file, { force: true });
+  if (!created) return;
+  for (let d = dir; fs.readdirSync(d).length === 0; d = path.dirname(d)) {
+    fs.rmdirSync(d);
+    if (d === created) break;
+  }
+}

@@ -1,0 +1,93 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { readOutputDir } from '../src/io/output-dir';
+import { runCli } from './helpers/cli';
+import { OUTPUT, startedRepo } from './helpers/started-repo';
+import { treeHashes } from './helpers/tree-hash';
+
+/**
+ * Crash safety of the output: a real `bin/rollgen` run is killed (SIGKILL, through the
+ * ROLLGEN_TEST_CRASH_AT seam) at every write point in turn. After each kill the output, as any
+ * reader sees it, is the old state or the new one, and rerunning the command leaves exactly what
+ * an uninterrupted history leaves: the command once (killed before the commit point) or twice
+ * (killed after it). Never a missing output, a first deploy, or a leftover file.
+ */
+const BIN = path.join(__dirname, '..', 'bin', 'rollgen');
+const OUT = OUTPUT;
+let tmp: string;
+
+beforeEach(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-crash-'))));
+afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** The runs that are not killed run in-process (faster); the killed ones must be real processes. */
+async function run(args: readonly string[], cwd: string) {
+  return runCli(args, cwd, '', { env: { ...process.env, ROLLGEN_LOCK_TIMEOUT: '0' } });
+}
+
+function rollgen(args: readonly string[], cwd: string, crashAt?: number) {
+  const env = { ...process.env, ROLLGEN_LOCK_TIMEOUT: '0', ROLLGEN_TEST_CRASH_AT: crashAt ? String(crashAt) : '' };
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env });
+  return { code: r.status, signal: r.signal, stderr: r.stderr };
+}
+
+/** A started repo (helpers/started-repo.ts) after `commands`. */
+async function repoAt(name: string, commands: readonly (readonly string[])[]): Promise<string> {
+  const repo = await startedRepo(path.join(tmp, name));
+  for (const c of commands) expect((await run(c, repo)).code).toBe(0);
+  return repo;
+}
+
+function view(repo: string): Record<string, string> {
+  return Object.fromEntries(readOutputDir(path.join(repo, OUT), repo).files.map((f) => [f.path, f.text]));
+}
+
+function copyOf(repo: string, name: string): string {
+  const copy = path.join(tmp, name);
+  fs.rmSync(copy, { recursive: true, force: true });
+  fs.cpSync(repo, copy, { recursive: true });
+  return copy;
+}
+
+/** Kills `command` at every write point; returns how many points it has. */
+async function crashEverywhere(before: string, command: readonly string[]): Promise<number> {
+  const once = copyOf(before, 'once');
+  expect((await run(command, once)).code).toBe(0);
+  const twice = copyOf(once, 'twice');
+  await run(command, twice); // the rerun after a committed crash: whatever the command does a second time
+  const [viewBefore, viewOnce] = [view(before), view(once)];
+  for (let n = 1; ; n++) {
+    const work = copyOf(before, 'work');
+    const crashed = rollgen(command, work, n);
+    if (crashed.signal !== 'SIGKILL') {
+      expect(crashed.code).toBe(0);
+      return n - 1;
+    }
+    const committed = /journal-committed|apply-file|remove-file|journal-removed|staging-removed/.test(crashed.stderr);
+    expect(view(work)).toEqual(committed ? viewOnce : viewBefore);
+    await run(command, work);
+    expect(treeHashes(path.join(work, OUT))).toEqual(treeHashes(path.join(committed ? twice : once, OUT)));
+  }
+}
+
+test('advance that starts a canary (files added), killed at every write point', async () => {
+  const points = await crashEverywhere(await repoAt('start', []), ['advance']);
+  expect(points).toBeGreaterThan(10);
+});
+
+test('abort (files removed), killed at every write point', async () => {
+  const points = await crashEverywhere(await repoAt('abort', [['advance']]), ['abort']);
+  expect(points).toBeGreaterThan(5);
+});
+
+test('the output an older rollgen moved aside before crashing is restored, not taken for a first deploy', async () => {
+  const repo = await repoAt('legacy', [['advance']]);
+  const expected = copyOf(repo, 'expected');
+  expect((await run(['advance'], expected)).code).toBe(0);
+  fs.renameSync(path.join(repo, OUT), path.join(repo, 'deploy', '.echo.rollgen-4242.old'));
+  fs.mkdirSync(path.join(repo, 'deploy', '.echo.rollgen-4242'));
+  const r = await run(['advance'], repo);
+  expect(r).toMatchObject({ code: 0, stderr: expect.stringContaining('restored') });
+  expect(treeHashes(path.join(repo, 'deploy'))).toEqual(treeHashes(path.join(expected, 'deploy')));
+});

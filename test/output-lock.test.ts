@@ -1,0 +1,72 @@
+import { spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { LOCK_FILE } from '../src/io/output-lock';
+import { runCli } from './helpers/cli';
+import { OUTPUT, startedRepo } from './helpers/started-repo';
+import { treeHashes } from './helpers/tree-hash';
+
+/** One writer per output: concurrent `advance` processes serialise on the output's lock; no step is lost. */
+const BIN = path.join(__dirname, '..', 'bin', 'rollgen');
+const OUT = OUTPUT;
+let tmp: string;
+
+beforeEach(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-lock-'))));
+afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const env = (timeout: string) => ({ ...process.env, ROLLGEN_LOCK_TIMEOUT: timeout });
+
+async function startedAt(name: string): Promise<string> {
+  return startedRepo(path.join(tmp, name));
+}
+
+function advanceProcess(cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, 'advance'], { cwd, env: env('60') });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+function writeLock(repo: string, pid: number, host = os.hostname()): void {
+  fs.writeFileSync(path.join(repo, OUT, LOCK_FILE), `${pid}\n${host}\n`);
+}
+
+test('four advance processes at once make four steps, as four in a row do', async () => {
+  const concurrent = await startedAt('concurrent');
+  const sequential = await startedAt('sequential');
+  for (let i = 0; i < 4; i++) expect((await runCli(['advance'], sequential)).code).toBe(0);
+  const runs = await Promise.all([1, 2, 3, 4].map(() => advanceProcess(concurrent)));
+  expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+  const moves = runs.map((r) => /rollouts-demo: (.*) ->/.exec(r.stdout)?.[1]).sort();
+  expect(moves).toEqual(['start', 'step 2', 'step 3', 'step 4']);
+  expect(treeHashes(path.join(concurrent, OUT))).toEqual(treeHashes(path.join(sequential, OUT)));
+});
+
+test('a run that cannot get the lock in time fails naming the owner, and writes nothing', async () => {
+  const repo = await startedAt('held');
+  writeLock(repo, process.pid); // this test process is alive: the lock is not stale
+  const before = treeHashes(repo);
+  const r = await runCli(['advance'], repo, '', { env: env('0') });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(`is being written by another rollgen run (pid ${process.pid} on ${os.hostname()})`);
+  expect(treeHashes(repo)).toEqual(before);
+});
+
+test('a lock from another host is never judged stale', async () => {
+  const repo = await startedAt('remote');
+  writeLock(repo, 1, 'some-other-runner');
+  const r = await runCli(['advance'], repo, '', { env: env('0') });
+  expect(r).toMatchObject({ code: 1, stderr: expect.stringContaining('pid 1 on some-other-runner') });
+});
+
+test('the lock of a run that died (SIGKILL) is taken over', async () => {
+  const repo = await startedAt('stale');
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+  writeLock(repo, dead);
+  const r = await runCli(['advance'], repo, '', { env: env('0') });
+  expect(r.code).toBe(0);
+  expect(fs.existsSync(path.join(repo, OUT, LOCK_FILE))).toBe(false);
+});
