@@ -12,6 +12,14 @@ export interface Plan {
   readonly startGate: Gate;
   readonly steps: readonly PlannedStep[];
   readonly warnings: readonly string[];
+  /** A shared Kruise TrafficRouting this rollout is a member of: its routes are live at every step. */
+  readonly trafficRouting?: SharedRoutingPlan;
+}
+
+export interface SharedRoutingPlan {
+  readonly name: string;
+  readonly providers: readonly string[];
+  readonly traffic: TrafficState;
 }
 
 export interface PlannedStep {

@@ -1,4 +1,5 @@
 import { getGenerator, PLANNED_PROVIDERS } from '../../generators/registry';
+import type { TrafficGenerator } from '../../generators/types';
 import { Diagnostic } from '../diagnostics';
 import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
@@ -78,7 +79,25 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
     .filter((r): r is LoadedRollout => r !== undefined);
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
-  return { name, rollouts, routings, resources, diagnostics };
+  return { name, rollouts: rollouts.map((r) => withSharedRouting(r, routings)), routings, resources, diagnostics };
+}
+
+/** A member's plan shows the TrafficRouting it shares: its providers and the strategy live at every step. */
+function withSharedRouting(r: LoadedRollout, routings: readonly LoadedRouting[]): LoadedRollout {
+  const routing = routings.find((x) => x.members.includes(r.spec.name));
+  if (!routing) return r;
+  const trafficRouting = {
+    name: routing.spec.name,
+    providers: routing.plan.providers,
+    traffic: routing.plan.steps[0].traffic,
+  };
+  return { ...r, plan: { ...r.plan, trafficRouting } };
+}
+
+/** Every generator that routes the app's traffic: the rollouts' own, then the shared TrafficRoutings'. */
+export function appGenerators(app: LoadedApp): TrafficGenerator[] {
+  const all = [...app.rollouts, ...app.routings].flatMap((r) => r.providers.map((p) => p.generator));
+  return [...new Set(all)];
 }
 
 /** A RequestColoring becomes its EnvoyFilter right away: a static object, positioned at its spec. */

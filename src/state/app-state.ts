@@ -3,7 +3,7 @@ import { ResourceSet } from '../model/resource-set';
 import { RenderPhase } from '../render/phase';
 import { RolloutRenderState } from '../render/render-app';
 import { templateRevision } from '../render/revision';
-import { TrackLabel } from '../render/track';
+import { REVISION_ANNOTATION, TrackLabel } from '../render/track';
 import { PodTemplateInput, podTemplateOf, stripTemplate } from '../render/workload';
 import { LoadedApp, LoadedRollout } from '../spec/load-app';
 import {
@@ -36,9 +36,13 @@ export interface AppTransition {
   readonly states: readonly RolloutRenderState[];
 }
 
-/** The desired version: the source's pod template and its revision. */
+/**
+ * The desired version: the source's pod template and its revision. Only the track label is taken
+ * out: labels the canary patch overrides (Kruise patchPodTemplateMetadata, Argo canaryMetadata) are
+ * the user's and stay on stable pods, as both controllers patch the canary pods only.
+ */
 export function sourcePod(r: LoadedRollout, track: TrackLabel): PodTemplateInput {
-  const template = stripTemplate(podTemplateOf(r.deployment), track, r.spec.canaryPodMetadata);
+  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
   return { template, revision: templateRevision(template) };
 }
 
@@ -144,13 +148,20 @@ export function renderState(
   return { rollout: r, phase, stablePod: stablePod(r, output, track), canaryPod };
 }
 
-/** While draining, the canary keeps the pods it runs, even if the source changed meanwhile. */
+/**
+ * While draining, the canary keeps the pods it runs, even if the source changed meanwhile. The
+ * patched labels are re-applied when it is rendered, and the revision is the one it was rendered
+ * with (the patch may have replaced a label value the revision was computed over).
+ */
 function liveCanaryPod(r: LoadedRollout, output: OutputSnapshot, track: TrackLabel): PodTemplateInput | undefined {
   const found = output.resources.find('Deployment', `${r.spec.workload.name}-canary`, r.spec.namespace);
   if (!found) return undefined;
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
-  return { template, revision: templateRevision(template) };
+  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
+  return { template, revision: recorded ?? templateRevision(template) };
 }
+
+const NO_PATCH = { labels: {}, annotations: {} };
 
 /** `render --step N`: every rollout at step N (0 = stable only), from the current stable state. */
 export function statesAtStep(
