@@ -1,5 +1,6 @@
 import { ScmError } from '../errors';
 import { RunContext } from '../run/context';
+import { holdNotes } from '../state/app-state';
 import { CheckState } from '../scm/types';
 import { BRANCH_PREFIX } from './branch';
 import { landedAt } from './checkout';
@@ -22,6 +23,7 @@ interface AppRound {
 export async function prCommand(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<void> {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
+    for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
     const rounds = await gather(s);
     const now = s.edges.now();
     const first = rounds.map((r) => decide(r.state, r.pulls, now, r.history));

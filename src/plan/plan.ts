@@ -1,6 +1,6 @@
 import { RolloutSpec, StepSpec } from '../spec/types';
 import { GatePolicy, defaultGatePolicy, gateAfter } from './gates';
-import { basicCanaryReplicas, resolveAmount, splitReplicas } from './replicas';
+import { argoBasicCanary, resolveAmount, scaledAmount, splitReplicas } from './replicas';
 import { Plan, PlannedStep, TrafficState, hasCanaryRoutes } from './types';
 
 /** RolloutSpec + the workload's replicas -> every step as plain data. Pure. */
@@ -23,8 +23,10 @@ function planStep(rollout: RolloutSpec, step: StepSpec, i: number, total: number
   const routed = rollout.traffic.providers.length > 0;
   const traffic = trafficOf(rollout, step, routed);
   const carries = hasCanaryRoutes(traffic);
-  const wanted = canaryWanted(rollout, step, total, routed);
-  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
+  const { canary, stable } =
+    !routed && rollout.format === 'argo' && !step.replicas
+      ? argoBasicCanary(total, step.weight ?? 0, rollout.traffic.weightTotal, argoMaxSurge(rollout, total))
+      : splitReplicas(rollout.style, total, canaryWanted(rollout, step, total), carries);
   return {
     index: i + 1,
     canaryReplicas: canary,
@@ -36,11 +38,15 @@ function planStep(rollout: RolloutSpec, step: StepSpec, i: number, total: number
   };
 }
 
-function canaryWanted(rollout: RolloutSpec, step: StepSpec, total: number, routed: boolean): number {
+function canaryWanted(rollout: RolloutSpec, step: StepSpec, total: number): number {
   if (step.replicas) return resolveAmount(step.replicas, total);
-  const weight = step.weight ?? 0;
-  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
-  return Math.ceil((total * weight) / rollout.traffic.weightTotal - 1e-9);
+  return Math.ceil((total * (step.weight ?? 0)) / rollout.traffic.weightTotal - 1e-9);
+}
+
+/** Argo's maxSurge (default 25%, rounded up) decides whether a basic canary may run one pod more than `replicas`. */
+function argoMaxSurge(rollout: RolloutSpec, total: number): number {
+  const rolling = rollout.workload.deploymentSpec?.strategy as { rollingUpdate?: { maxSurge?: number | string } };
+  return scaledAmount(rolling?.rollingUpdate?.maxSurge, total, '25%', true);
 }
 
 /** A Kruise step with neither traffic nor matches leaves routing to Service selection, as Kruise does. */

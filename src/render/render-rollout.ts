@@ -69,10 +69,13 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
   if (!stable) return [];
   const canaryName = rollout.traffic.canaryService;
   // Without a canary Service of its own the canary is a mesh subset of the stable Service, whose selector must keep both tracks.
+  // An Argo basic canary's stableService and canaryService select only their own pods, as Argo's pod-template-hash selector does.
+  const argoBasic = rollout.format === 'argo' && rollout.traffic.providers.length === 0;
   const split =
     phase.kind !== 'adopting' &&
-    rollout.traffic.providers.length > 0 &&
-    (!step || phase.kind === 'draining' || step.serviceSelection === 'split') &&
+    (argoBasic ||
+      (rollout.traffic.providers.length > 0 &&
+        (!step || phase.kind === 'draining' || step.serviceSelection === 'split'))) &&
     canaryName !== stableName;
   const out = [withTrackSelector(stable, track, split ? track.stable : undefined)];
   if (!canaryName || canaryName === stableName) return out;

@@ -5,7 +5,7 @@ import { describePhase } from '../render/phase';
 import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
 import { renderApp } from '../render/render-app';
 import { RepoPeers } from '../render/repo-peers';
-import { AppCommand, AppTransition, OutputSnapshot, transitionApp } from '../state/app-state';
+import { AppCommand, AppTransition, OutputSnapshot, holdNotes, transitionApp } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { LoadedApp } from '../spec/load-app';
 import { AppLocation, readOutput } from './apps';
@@ -26,6 +26,8 @@ export async function stateCommand(
   command: AppCommand,
 ): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
+  if (command.kind === 'advance')
+    for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
   // Compute every app first so an error in one writes nothing anywhere.
   const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
   if (opts.commit)

@@ -1,6 +1,7 @@
 import { Diagnostic } from '../diagnostics';
 import { KubeObject } from '../model/kube';
 import { ParsedDocument } from '../yaml/parse';
+import { unsupportedWorkload, withPause } from './reader-common';
 import { NormalizeResult, providersFromArgo } from './providers';
 import {
   MirrorRoute,
@@ -44,7 +45,7 @@ export function normalizeArgo(doc: ParsedDocument): NormalizeResult {
   );
   const providers =
     canary.trafficRouting !== undefined
-      ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting'])
+      ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting'], diagnostics)
       : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
@@ -74,7 +75,7 @@ export function normalizeArgo(doc: ParsedDocument): NormalizeResult {
       annotations: stringMap(obj(canary.stableMetadata).annotations),
     },
   };
-  return { rollout, diagnostics };
+  return { rollout: withPause(doc, rollout, spec.paused === true, ['spec', 'paused']), diagnostics };
 }
 
 function argoWorkload(
@@ -87,14 +88,13 @@ function argoWorkload(
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== undefined) {
     if (str(ref.kind) !== 'Deployment')
-      out.push(
-        error(
-          doc,
-          ['spec', 'workloadRef', 'kind'],
-          `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`,
-        ),
-      );
-    return { kind: 'Deployment', name: str(ref.name) ?? '', replicasOverride: replicas };
+      out.push(error(doc, ['spec', 'workloadRef', 'kind'], unsupportedWorkload(str(ref.kind))));
+    return {
+      kind: 'Deployment',
+      name: str(ref.name) ?? '',
+      replicasOverride: replicas,
+      deploymentSpec: deploymentFields(spec),
+    };
   }
   const meta = obj(root.metadata);
   const deployment: KubeObject = {
@@ -105,9 +105,27 @@ function argoWorkload(
       ...(str(meta.namespace) ? { namespace: str(meta.namespace) } : {}),
       ...(meta.labels ? { labels: stringMap(meta.labels) } : {}),
     },
-    spec: { replicas, selector: spec.selector, template: spec.template },
+    spec: { replicas, selector: spec.selector, template: spec.template, ...deploymentFields(spec) },
   };
-  return { kind: 'Deployment', name: deployment.metadata.name, replicasOverride: replicas, synthesized: deployment };
+  return {
+    kind: 'Deployment',
+    name: deployment.metadata.name,
+    replicasOverride: replicas,
+    synthesized: deployment,
+    deploymentSpec: deploymentFields(spec),
+  };
+}
+
+/** Rollout fields with a Deployment twin, as written; Argo applies them to its ReplicaSets, rollgen to its Deployments. */
+function deploymentFields(spec: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of ['minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit'])
+    if (spec[key] !== undefined) out[key] = spec[key];
+  const canary = obj(obj(spec.strategy).canary);
+  const rollingUpdate: Record<string, unknown> = {};
+  for (const key of ['maxSurge', 'maxUnavailable']) if (canary[key] !== undefined) rollingUpdate[key] = canary[key];
+  if (Object.keys(rollingUpdate).length > 0) out.strategy = { type: 'RollingUpdate', rollingUpdate };
+  return out;
 }
 
 interface WalkContext {
@@ -171,12 +189,10 @@ function applyAction(
   } else if (e.setHeaderRoute !== undefined) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== undefined) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
-    const kind = Object.keys(e)[0] ?? 'empty step';
-    out.push({
-      ...doc.locate([...path, kind]),
-      message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`,
-      severity: 'warning',
-    });
+    // analysis, experiment and plugin steps: the field ledger (argo-fields.ts) warns where they are.
+    const kind = Object.keys(e)[0];
+    if (kind === undefined)
+      out.push({ ...doc.locate(path), message: 'an empty step does nothing; remove it', severity: 'warning' });
     return false;
   }
   return true;

@@ -1,6 +1,9 @@
 import { getGenerator, PLANNED_PROVIDERS } from '../../generators/registry';
 import type { TrafficGenerator } from '../../generators/types';
-import { Diagnostic } from '../diagnostics';
+import { Diagnostic, hasErrors } from '../diagnostics';
+import { checkFields } from './field-ledger';
+import { ANALYSIS_LEDGERS, ROLLOUT_LEDGERS } from './field-ledgers';
+import { TRAFFIC_ROUTING_FIELDS } from './traffic-routing-fields';
 import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { missingFeatures } from '../plan/capabilities';
@@ -13,7 +16,7 @@ import { replicasOf } from '../render/workload';
 import { ParsedDocument } from '../yaml/parse';
 import { normalizeArgo } from './argo';
 import { classifyDocument } from './classify';
-import { normalizeKruise } from './kruise';
+import { kruiseDisabled, normalizeKruise } from './kruise';
 import { checkRouteTemplates, readRouteTemplate, RouteTemplateInput, withRouteTemplates } from './route-template';
 import { bindOptions } from './provider-options';
 import { checkRollout } from './rules';
@@ -58,18 +61,24 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
     if (!role) continue;
     if (role.role === 'manifest')
       manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
-    if (role.role === 'ignored')
-      diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: 'warning' });
+    if (role.role === 'ignored') readIgnored(doc, role.reason, diagnostics);
     if (role.role === 'traffic-routing') readTrafficRouting(doc, shared, diagnostics);
     if (role.role === 'request-coloring') readRequestColoring(doc, manifests, diagnostics);
     if (role.role === 'route-template') collectRouteTemplate(doc, templates, diagnostics);
     if (role.role !== 'rollout') continue;
+    // Fields rollgen warns about are reported; a refused one (blue-green, a provider it lacks) stops this rollout.
+    const fieldProblems = checkFields(doc, ROLLOUT_LEDGERS[role.schema]!);
+    diagnostics.push(...fieldProblems);
+    if (hasErrors(fieldProblems)) continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
+    // Kruise spec.disabled: the controller leaves the workload alone, so it rolls out as a plain Deployment.
+    if (role.schema !== 'argo-rollout' && kruiseDisabled(doc)) continue;
     const result = role.schema === 'argo-rollout' ? normalizeArgo(doc) : normalizeKruise(doc);
     diagnostics.push(...result.diagnostics);
-    specs.push(result.rollout);
+    // A rollout the reader refused (e.g. a CloneSet workload) is not checked further: one clear message, not a cascade.
+    if (!hasErrors(result.diagnostics)) specs.push(result.rollout);
   }
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
@@ -100,6 +109,14 @@ export function appGenerators(app: LoadedApp): TrafficGenerator[] {
   return [...new Set(all)];
 }
 
+/** A kind only a controller reads: dropped with a warning; analysis kinds say so through their ledger. */
+function readIgnored(doc: ParsedDocument, reason: string, diagnostics: Diagnostic[]): void {
+  const ledger = ANALYSIS_LEDGERS[String((doc.value as KubeObject).kind)];
+  const warnings = ledger ? checkFields(doc, ledger) : [];
+  if (warnings.length > 0) diagnostics.push(...warnings);
+  else diagnostics.push({ ...doc.origin, message: `dropped from the output: ${reason}`, severity: 'warning' });
+}
+
 /** A RequestColoring becomes its EnvoyFilter right away: a static object, positioned at its spec. */
 function readRequestColoring(doc: ParsedDocument, manifests: SourceObject[], diagnostics: Diagnostic[]): void {
   const problems = validateSchema('rollgen-request-coloring', doc);
@@ -118,6 +135,9 @@ function readRequestColoring(doc: ParsedDocument, manifests: SourceObject[], dia
 }
 
 function readTrafficRouting(doc: ParsedDocument, out: SharedRouting[], diagnostics: Diagnostic[]): void {
+  const fieldProblems = checkFields(doc, TRAFFIC_ROUTING_FIELDS);
+  diagnostics.push(...fieldProblems);
+  if (hasErrors(fieldProblems)) return;
   const problems = validateSchema('kruise-trafficrouting', doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
@@ -185,12 +205,18 @@ function loadRollout(
   out.push(...problems);
   // Providers are checked even when a rule failed, so one run reports every problem.
   const providers = bindProviders(app, spec, resources, out);
-  const deployment =
-    spec.workload.synthesized ?? resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
+  const found = resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
+  const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
   if (!deployment || problems.length > 0 || !providers) return undefined;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   return { spec, deployment, plan, providers };
+}
+
+/** An Argo workloadRef: the Rollout's Deployment fields (minReadySeconds, ...) win over the Deployment's, as Argo's ReplicaSets follow the Rollout. */
+function withDeploymentSpec(deployment: KubeObject, fields: Readonly<Record<string, unknown>> = {}): KubeObject {
+  if (Object.keys(fields).length === 0) return deployment;
+  return { ...deployment, spec: { ...(deployment.spec as Record<string, unknown>), ...fields } };
 }
 
 function bindProviders(

@@ -1,3 +1,4 @@
+import { getGenerator } from '../../generators/registry';
 import { Diagnostic } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
 import { ProviderRef, RolloutSpec } from './types';
@@ -61,11 +62,32 @@ export function providerFromKruiseRouting(
       options: { refs: custom },
     });
   }
+  // Kruise would route nothing for such an entry; rollgen will not quietly fall back to pods.
+  if (refs.length === 0 && routing.ingress === undefined)
+    out.push({
+      ...doc.locate(path),
+      message:
+        'this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts',
+      severity: 'error',
+    });
   return refs;
 }
 
-/** Argo trafficRouting -> provider refs, in Argo's reconcile order. */
-export function providersFromArgo(doc: ParsedDocument, routing: Record<string, unknown>, path: Path): ProviderRef[] {
+const GATEWAY_PLUGIN = 'argoproj-labs/gatewayAPI';
+
+/** Argo trafficRouting -> provider refs, in Argo's reconcile order. A plugin rollgen has no generator for is refused by name. */
+export function providersFromArgo(
+  doc: ParsedDocument,
+  routing: Record<string, unknown>,
+  path: Path,
+  out: Diagnostic[],
+): ProviderRef[] {
+  for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => p !== GATEWAY_PLUGIN))
+    out.push({
+      ...doc.locate([...path, 'plugins', plugin]),
+      message: `traffic router plugin ${plugin} is not supported: rollgen renders ${supportedArgoRouters()}; use one of them`,
+      severity: 'error',
+    });
   const at = (key: string) => doc.locate([...path, key]);
   const refs: ProviderRef[] = [];
   if (routing.istio !== undefined) refs.push({ provider: 'istio', origin: at('istio'), options: obj(routing.istio) });
@@ -80,11 +102,31 @@ export function providersFromArgo(doc: ParsedDocument, routing: Record<string, u
     refs.push({ provider: 'traefik', origin: at('traefik'), options: obj(routing.traefik) });
   if (routing.apisix !== undefined)
     refs.push({ provider: 'apisix', origin: at('apisix'), options: obj(routing.apisix) });
-  const gateway = obj(routing.plugins)['argoproj-labs/gatewayAPI'];
+  const gateway = obj(routing.plugins)[GATEWAY_PLUGIN];
   if (gateway !== undefined)
     refs.push({ provider: 'gateway-api', origin: at('plugins'), options: argoGatewayOptions(obj(gateway)) });
   return refs;
 }
+
+/** The Argo trafficRouting keys rollgen has a generator for, as a user writes them. */
+function supportedArgoRouters(): string {
+  const keys = Object.entries(ARGO_ROUTER_PROVIDERS)
+    .filter(([, provider]) => getGenerator(provider))
+    .map(([key]) => key);
+  return [...keys, `plugins.${GATEWAY_PLUGIN}`].join(', ');
+}
+
+/** Argo trafficRouting key -> rollgen provider id. */
+const ARGO_ROUTER_PROVIDERS: Readonly<Record<string, string>> = {
+  istio: 'istio',
+  nginx: 'ingress-nginx',
+  alb: 'aws-alb',
+  smi: 'smi',
+  ambassador: 'ambassador',
+  traefik: 'traefik',
+  apisix: 'apisix',
+  appMesh: 'app-mesh',
+};
 
 function argoNginxOptions(nginx: Record<string, unknown>): Record<string, unknown> {
   const single = str(nginx.stableIngress);

@@ -18,6 +18,8 @@ export interface RolloutSpec {
   readonly stablePodMetadata: PodMetadataPatch;
   /** Name of a shared Kruise TrafficRouting, if any. */
   readonly trafficRoutingRef?: string;
+  /** The field that pauses the rollout (Argo spec.paused, Kruise strategy.paused): advance proposes nothing while set. */
+  readonly pausedBy?: { readonly field: string; readonly origin: Origin };
 }
 
 export type RolloutFormat = 'kruise-v1alpha1' | 'kruise-v1beta1' | 'argo';
@@ -29,6 +31,8 @@ export interface WorkloadRef {
   readonly replicasOverride?: number;
   /** Argo inline template: the Deployment rollgen renders in place of a referenced one. */
   readonly synthesized?: KubeObject;
+  /** Argo Rollout fields that are Deployment fields (minReadySeconds, ...), set on the rendered Deployments. */
+  readonly deploymentSpec?: Readonly<Record<string, unknown>>;
 }
 
 export interface PodMetadataPatch {

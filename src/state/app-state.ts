@@ -58,6 +58,16 @@ export function stablePod(r: LoadedRollout, output: OutputSnapshot, track: Track
   return { template, revision: templateRevision(template) };
 }
 
+/** What `advance` and `rollgen pr` say about each paused rollout of the app: it holds, nothing is proposed for it. */
+export function holdNotes(app: LoadedApp): string[] {
+  return app.rollouts
+    .filter((r) => r.spec.pausedBy)
+    .map(
+      (r) =>
+        `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy!.field}; nothing is proposed for it until that is false`,
+    );
+}
+
 /** Applies a command to every rollout of the app and returns the new status and what to render. Pure. */
 export function transitionApp(
   app: LoadedApp,
@@ -89,6 +99,8 @@ function applyCommand(
   removal: Removal,
 ): Transition | undefined {
   const revision = sourcePod(r, track).revision;
+  // A paused rollout holds: advance moves nothing; a person may still abort, promote or retry.
+  if (command.kind === 'advance' && r.spec.pausedBy) return undefined;
   if (command.kind === 'advance') return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
   if (command.kind === 'abort') return current.phase === 'Progressing' ? abortRollout(current, removal) : undefined;

@@ -315,7 +315,7 @@ describe('check and claims', () => {
 describe('Argo plugin options', () => {
   const doc = { locate: () => optionsOrigin } as never;
   const optionsOf = (plugin: Json) =>
-    providersFromArgo(doc, { plugins: { 'argoproj-labs/gatewayAPI': plugin } }, [])[0]!.options;
+    providersFromArgo(doc, { plugins: { 'argoproj-labs/gatewayAPI': plugin } }, [], [])[0]!.options;
 
   test('httpRoute is one route with header routes; httpRoutes keep useHeaderRoutes; unknown keys are refused by name', () => {
     expect(optionsOf({ httpRoute: 'web', namespace: 'shop' })).toEqual({

@@ -1,5 +1,8 @@
+import { unsupportedWorkload } from '../../src/spec/reader-common';
 import { parseDuration } from '../../src/spec/argo';
-import { argo, argoRollout, FILE, lineOf } from '../plan/helpers';
+import { ARGO_ROLLOUT_FIELDS } from '../../src/spec/argo-fields';
+import { checkFields } from '../../src/spec/field-ledger';
+import { argo, argoRollout, FILE, lineOf, parseOne } from '../plan/helpers';
 
 const istio = (routes: string[]) => `trafficRouting:
   managedRoutes:
@@ -249,7 +252,7 @@ describe('normalizeArgo: managedRoutes order', () => {
 });
 
 describe('normalizeArgo: analysis and other non-routing steps', () => {
-  test('GIVEN an analysis step WHEN normalized THEN a warning at its line and the step is skipped; a following pause gates the previous step', () => {
+  test('GIVEN an analysis step WHEN read THEN the ledger warns at its line and the step is skipped; a following pause gates the previous step', () => {
     const text = argoRollout(`- setWeight: 20
 - analysis:
     templates:
@@ -259,23 +262,24 @@ describe('normalizeArgo: analysis and other non-routing steps', () => {
     const { rollout, diagnostics } = argo(text);
     expect(rollout.steps.map((s) => s.weight)).toEqual([20, 40]);
     expect(rollout.steps[0].pause).toEqual({ kind: 'timed', seconds: 60 });
-    expect(diagnostics).toEqual([
+    expect(diagnostics).toEqual([]);
+    expect(checkFields(parseOne(text), ARGO_ROLLOUT_FIELDS)).toEqual([
       {
         file: FILE,
         line: lineOf(text, 'templates:'),
         col: expect.any(Number),
-        message:
-          'step "analysis" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead',
+        message: expect.stringMatching(/^spec\.strategy\.canary\.steps\[1\]\.analysis: analysis is not evaluated yet/),
         severity: 'warning',
       },
     ]);
   });
 
-  test('GIVEN an experiment step WHEN normalized THEN it is skipped with a warning naming experiment', () => {
-    const { rollout, diagnostics } = argo(argoRollout(`- setWeight: 20\n- experiment: {duration: 1h}`));
+  test('GIVEN an experiment step WHEN read THEN it is skipped and the ledger warns naming experiment', () => {
+    const text = argoRollout(`- setWeight: 20\n- experiment: {duration: 1h}`);
+    const { rollout } = argo(text);
     expect(rollout.steps).toHaveLength(1);
-    expect(diagnostics.map((d) => [d.severity, d.message.slice(0, 31)])).toEqual([
-      ['warning', 'step "experiment" is ignored: r'],
+    expect(checkFields(parseOne(text), ARGO_ROLLOUT_FIELDS).map((d) => [d.severity, d.message.slice(0, 56)])).toEqual([
+      ['warning', 'spec.strategy.canary.steps[1].experiment: experiments ar'],
     ]);
   });
 });
@@ -284,7 +288,12 @@ describe('normalizeArgo: workload', () => {
   test('GIVEN workloadRef and spec.replicas WHEN normalized THEN the Deployment is referenced with replicasOverride = spec.replicas', () => {
     const { rollout, diagnostics } = argo(argoRollout(`- setWeight: 20`, { replicas: 7 }));
     expect(diagnostics).toEqual([]);
-    expect(rollout.workload).toEqual({ kind: 'Deployment', name: 'echoserver', replicasOverride: 7 });
+    expect(rollout.workload).toEqual({
+      kind: 'Deployment',
+      name: 'echoserver',
+      replicasOverride: 7,
+      deploymentSpec: {},
+    });
   });
 
   test('GIVEN workloadRef without spec.replicas WHEN normalized THEN replicasOverride is Argo default 1', () => {
@@ -342,7 +351,7 @@ spec:
       expect.objectContaining({
         line: lineOf(text, 'kind: StatefulSet'),
         severity: 'error',
-        message: 'workloadRef.kind "StatefulSet" is not supported; rollgen renders Deployments',
+        message: unsupportedWorkload('StatefulSet'),
       }),
     ]);
   });
