@@ -21,7 +21,8 @@ export function formatPlan(app: string, plan: Plan): string {
       .join('  ')
       .trimEnd(),
   );
-  return [head, ...lines, ...plan.warnings.map((w) => `warning: ${w}`)].join('\n') + '\n';
+  const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
+  return [head, ...lines, ...paused, ...plan.warnings.map((w) => `warning: ${w}`)].join('\n') + '\n';
 }
 
 function row(s: PlannedStep, plan: Plan): string[] {

@@ -12,6 +12,8 @@ export interface Plan {
   readonly startGate: Gate;
   readonly steps: readonly PlannedStep[];
   readonly warnings: readonly string[];
+  /** The field that pauses the rollout (spec.paused, spec.strategy.paused): advance proposes nothing. */
+  readonly pausedBy?: string;
   /** A shared Kruise TrafficRouting this rollout is a member of: its routes are live at every step. */
   readonly trafficRouting?: SharedRoutingPlan;
 }

@@ -4,6 +4,7 @@ import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
 import { Plan, PlannedStep, TrafficState, stableTraffic } from '../plan/types';
 import { RolloutSpec } from '../spec/types';
+import { withAntiAffinity } from './anti-affinity';
 import { RenderPhase } from './phase';
 import { renderCanaryService, withTrackSelector } from './services';
 import { SYNC_WAVE, TrackLabel } from './track';
@@ -55,10 +56,16 @@ function renderWorkloads(input: RolloutRenderInput, step: PlannedStep | undefine
   const stableReplicas = step && phase.kind === 'step' ? step.stableReplicas : total;
   const stablePod = promoting ? input.canaryPod : input.stablePod;
   const out = [renderStableDeployment(deployment, stablePod, stableReplicas, track, rollout.stablePodMetadata)];
-  if (step)
-    out.push(
-      renderCanaryDeployment(deployment, input.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata),
+  if (step) {
+    const canary = renderCanaryDeployment(
+      deployment,
+      input.canaryPod,
+      step.canaryReplicas,
+      track,
+      rollout.canaryPodMetadata,
     );
+    out.push(rollout.antiAffinity ? withAntiAffinity(canary, rollout.antiAffinity, track) : canary);
+  }
   return out;
 }
 

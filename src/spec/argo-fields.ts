@@ -85,15 +85,15 @@ export const ARGO_ROLLOUT_FIELDS: FieldLedger = {
     subtree(`${CANARY}.stableMetadata`, 'merged into the stable pod template'),
     honoured(`${CANARY}.canaryService`),
     honoured(`${CANARY}.stableService`),
-    warned(
+    honoured(
       `${CANARY}.dynamicStableScale`,
-      'stable replicas stay at full size until promotion; set replicas in setCanaryScale steps to bound pod count',
+      'stable pods shrink to the traffic they keep (sized for the higher of this and the previous step), with trafficRouting',
     ),
     honoured(`${CANARY}.maxSurge`, 'the rolling update bound of the rendered Deployments'),
     honoured(`${CANARY}.maxUnavailable`, 'the rolling update bound of the rendered Deployments'),
-    warned(
+    honoured(
       `${CANARY}.minPodsPerReplicaSet`,
-      'a step that sends traffic runs at least one canary pod; rollgen does not raise it further',
+      'a non-empty stable or canary side runs at least this many pods, with trafficRouting',
     ),
     warned(
       `${CANARY}.pingPong`,

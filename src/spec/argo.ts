@@ -74,8 +74,21 @@ export function normalizeArgo(doc: ParsedDocument): NormalizeResult {
       labels: stringMap(obj(canary.stableMetadata).labels),
       annotations: stringMap(obj(canary.stableMetadata).annotations),
     },
+    ...antiAffinityOf(canary),
+    ...(canary.dynamicStableScale === true ? { dynamicStableScale: true } : {}),
+    ...(num(canary.minPodsPerReplicaSet) !== undefined
+      ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) }
+      : {}),
   };
   return { rollout: withPause(doc, rollout, spec.paused === true, ['spec', 'paused']), diagnostics };
+}
+
+/** Argo: preferredDuringScheduling... with a weight wins; otherwise requiredDuringScheduling... */
+function antiAffinityOf(canary: Record<string, unknown>): Pick<RolloutSpec, 'antiAffinity'> {
+  if (canary.antiAffinity === undefined) return {};
+  const preferred = obj(canary.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
+  if (preferred === undefined) return { antiAffinity: {} };
+  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
 }
 
 function argoWorkload(
