@@ -9,7 +9,8 @@ const ROUTING = `${CANARY}.trafficRouting`;
 
 const honoured = (path: string, note?: string): FieldRule => ({ path, status: 'honoured', ...(note ? { note } : {}) });
 const subtree = (path: string, note: string): FieldRule => ({ path, status: 'honoured', subtree: true, note });
-const warned = (path: string, note: string): FieldRule => ({ path, status: 'warned', subtree: true, note });
+const warned = (path: string, note: string): FieldRule => ({ path, status: 'warned', note });
+const warnedTree = (path: string, note: string): FieldRule => ({ path, status: 'warned', subtree: true, note });
 
 /** An Argo trafficRouting key: honoured when rollgen has the generator, refused (naming the ones it has) until then. */
 export function providerRule(path: string, provider: string): FieldRule {
@@ -56,7 +57,7 @@ export const ARGO_ROLLOUT_FIELDS: FieldLedger = {
       'spec.restartAt',
       'rollgen restarts no pods; change an annotation of the pod template to roll the pods through the steps',
     ),
-    warned(
+    warnedTree(
       'spec.rollbackWindow',
       'rollgen runs every step for each new revision, including one that rolls back; use rollgen abort to return to stable at once',
     ),
@@ -95,11 +96,11 @@ export const ARGO_ROLLOUT_FIELDS: FieldLedger = {
       `${CANARY}.minPodsPerReplicaSet`,
       'a non-empty stable or canary side runs at least this many pods, with trafficRouting',
     ),
-    warned(
+    warnedTree(
       `${CANARY}.pingPong`,
       'rollgen routes with a stable and a canary Service (stableService/canaryService); write those instead of pingPong',
     ),
-    warned(
+    warnedTree(
       `${CANARY}.replicaProgressThreshold`,
       'rollgen does not watch pod readiness; make the step PRs wait for a health check',
     ),
@@ -119,7 +120,7 @@ export const ARGO_ROLLOUT_FIELDS: FieldLedger = {
     subtree(`${ROUTING}.managedRoutes`, 'the order of header and mirror routes'),
     honoured(`${ROUTING}.maxTrafficWeight`),
     subtree(`${ROUTING}.istio`, 'rendered by the istio generator'),
-    warned(
+    warnedTree(
       `${ROUTING}.istio.destinationRule.additionalSubsetNames`,
       'extra subsets are not given their own labels; routes to them keep their weights as written',
     ),

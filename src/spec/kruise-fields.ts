@@ -7,7 +7,7 @@ const CRD = 'kruise-rollouts/rollouts.kruise.io_rollouts.yaml';
 
 const honoured = (path: string, note?: string): FieldRule => ({ path, status: 'honoured', ...(note ? { note } : {}) });
 const subtree = (path: string, note: string): FieldRule => ({ path, status: 'honoured', subtree: true, note });
-const warned = (path: string, note: string): FieldRule => ({ path, status: 'warned', subtree: true, note });
+const warned = (path: string, note: string): FieldRule => ({ path, status: 'warned', note });
 
 /** Kruise trafficRoutings entries (also a TrafficRouting's objectRef). */
 export function kruiseRoutingRules(base: string): FieldRule[] {
