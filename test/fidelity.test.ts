@@ -54,3 +54,27 @@ test('Argo spec.paused: advance says the rollout holds and writes nothing more f
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an Argo canary with no steps (or only analysis steps) goes straight to promotion, then cleans up', async () => {
+  const dir = makeAppDir('rollgen-nosteps-', path.join(__dirname, '..', 'examples', 'argo-nginx', 'echoserver'));
+  try {
+    const rollout = path.join(dir, 'src', 'rollout.yaml');
+    const text = fs.readFileSync(rollout, 'utf8');
+    // steps is the last field of the example: replace it with an analysis-only list.
+    const steps = '      steps:\n        - analysis: {templates: [{templateName: a}]}\n';
+    fs.writeFileSync(rollout, text.slice(0, text.indexOf('      steps:\n')) + steps);
+    const advance = () => runCli(['advance', 'src', 'out'], dir);
+    expect((await advance()).code).toBe(0);
+    expect((await advance()).code).toBe(0);
+    const deployment = path.join(dir, 'src', 'deployment.yaml');
+    fs.writeFileSync(deployment, fs.readFileSync(deployment, 'utf8').replace(/image: (\S+?):\S+/, 'image: $1:next'));
+    const promote = await advance();
+    expect(promote.stdout).toMatch(/promote \(no steps\) -> promoting/);
+    const out = fs.readdirSync(path.join(dir, 'out'));
+    expect(out.filter((f) => f.includes('canary'))).toEqual([]);
+    expect(fs.readFileSync(path.join(dir, 'out', 'deployment-echoserver.yaml'), 'utf8')).toContain(':next');
+    expect((await advance()).stdout).toMatch(/clean up -> stable/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

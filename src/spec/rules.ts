@@ -30,7 +30,9 @@ function checkName(r: RolloutSpec, report: Report): void {
 }
 
 function checkSteps(r: RolloutSpec, report: Report): void {
-  if (r.steps.length === 0) report(r.origin, 'has no steps; add at least one step (e.g. traffic: 20%)');
+  // Argo: a canary without steps is a rolling update straight to promotion; Kruise requires steps.
+  if (r.steps.length === 0 && r.format !== 'argo')
+    report(r.origin, 'has no steps; add at least one step (e.g. traffic: 20%)');
   r.steps.forEach((s, i) => checkStep(r, s, i, report));
   checkNonDecreasing(r, report);
 }
