@@ -54,7 +54,26 @@ function canaryIngress(
   stable: KubeObject,
   canary: Record<string, string>,
 ): KubeObject {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable, ctx.options, canary));
+  const argo = ctx.rollout.format === 'argo';
+  return canaryIngressOf(
+    stable,
+    ctx.stableService,
+    ctx.canaryService,
+    canaryMetadata(stable, ctx.options, canary, argo),
+  );
+}
+
+/**
+ * Annotations that make another controller act on every Ingress carrying them (a certificate, a DNS
+ * record); a canary copy must not repeat them, or two Ingresses ask for the same thing.
+ */
+const SIDE_EFFECT_PREFIXES = ['cert-manager.io/', 'acme.cert-manager.io/', 'external-dns.alpha.kubernetes.io/'];
+
+function withoutSideEffects(metadata: KubeMetadata): KubeMetadata {
+  const annotations = Object.entries(metadata.annotations ?? {}).filter(
+    ([k]) => !SIDE_EFFECT_PREFIXES.some((p) => k.startsWith(p)),
+  );
+  return { ...metadata, annotations: Object.fromEntries(annotations) };
 }
 
 /**
@@ -74,7 +93,7 @@ export function canaryIngressOf(
   return {
     apiVersion: stable.apiVersion,
     kind: stable.kind,
-    metadata,
+    metadata: withoutSideEffects(metadata),
     spec: {
       ...(spec.ingressClassName !== undefined ? { ingressClassName: spec.ingressClassName } : {}),
       ...(spec.tls !== undefined ? { tls: cloneJson(spec.tls) } : {}),
@@ -83,10 +102,21 @@ export function canaryIngressOf(
   };
 }
 
-/** Stable annotations minus its own `<prefix>/canary*` keys, then the user's, then the step's; keys sorted. */
-function canaryMetadata(stable: KubeObject, options: NginxOptions, canary: Record<string, string>): KubeMetadata {
+/**
+ * Kruise: stable annotations minus its own `<prefix>/canary*` keys, then the user's, then the step's.
+ * Argo copies only the legacy ingress class annotation (ingress-nginx ignores a canary Ingress's
+ * other annotations) and no labels. Keys sorted.
+ */
+function canaryMetadata(
+  stable: KubeObject,
+  options: NginxOptions,
+  canary: Record<string, string>,
+  argo: boolean,
+): KubeMetadata {
   const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
+  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) =>
+    argo ? k === 'kubernetes.io/ingress.class' : !isCanaryKey(options.annotationPrefix, k),
+  );
   const merged: Record<string, string> = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
   const annotations = Object.fromEntries(
     Object.keys(merged)
@@ -96,7 +126,7 @@ function canaryMetadata(stable: KubeObject, options: NginxOptions, canary: Recor
   return {
     name: canaryIngressName(meta.name),
     ...(meta.namespace !== undefined ? { namespace: meta.namespace } : {}),
-    ...(meta.labels !== undefined ? { labels: { ...meta.labels } } : {}),
+    ...(meta.labels !== undefined && !argo ? { labels: { ...meta.labels } } : {}),
     annotations,
   };
 }

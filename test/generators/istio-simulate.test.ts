@@ -13,6 +13,7 @@ const CASES = goldenCases('istio');
 const PROBES: Record<string, Record<string, { host: string; path: string }>> = {
   'argo-host-mode': { reviews: { host: 'reviews.example.com', path: '/' } },
   'argo-subset-mode': { ratings: { host: 'ratings', path: '/' } },
+  'argo-dynamic-stable-scale': { ratings: { host: 'ratings', path: '/' } },
   'argo-tls-tcp-multi-vs': { db: { host: 'db', path: '/' } },
   'argo-header-mirror': { reviews: { host: 'reviews.example.com', path: '/' } },
   'argo-shared-virtualservice': {
