@@ -1,3 +1,5 @@
+import type { TrafficGenerator } from '../src/contract/generator';
+import type { InputBlock, ProviderInput, ProviderInputs } from '../src/contract/inputs';
 import aliyunAlb from './aliyun-alb';
 import awsAlb from './aws-alb';
 import custom from './custom';
@@ -6,7 +8,6 @@ import higress from './higress';
 import ingressNginx from './ingress-nginx';
 import istio from './istio';
 import mse from './mse';
-import type { TrafficGenerator } from './types';
 
 /** Every traffic provider, by id. Explicit on purpose: no discovery, one place to read. */
 const generators = {
@@ -37,3 +38,40 @@ export function listGenerators(): TrafficGenerator[] {
 export function registerGenerator(generator: TrafficGenerator): void {
   registry.set(generator.id, generator);
 }
+
+/** The normalizers' view of every registered generator's input adapters (read at each call, so registered extras count). */
+export const providerInputs: ProviderInputs = {
+  argo(key, block) {
+    const g = listGenerators().find((x) => x.inputs?.argo?.key === key);
+    if (g) return input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
+    // A planned provider's Argo key names it, so the rollout fails with "not supported yet".
+    return PLANNED_PROVIDERS.includes(key) ? { provider: key, options: { ...block } } : undefined;
+  },
+  get argoKeys() {
+    return listGenerators()
+      .flatMap((g) => (g.inputs?.argo ? [g.inputs.argo.key] : []))
+      .sort();
+  },
+  kruiseIngress(classType, ingress) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
+    return g && input(g, g.inputs!.kruiseIngress!.options(ingress));
+  },
+  get kruiseIngressClasses() {
+    return listGenerators()
+      .flatMap((g) => g.inputs?.kruiseIngress?.classTypes ?? [])
+      .sort();
+  },
+  kruiseGateway(gateway) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseGateway);
+    return g && input(g, g.inputs!.kruiseGateway!.options(gateway));
+  },
+  kruiseCustomRefs(refs: readonly InputBlock[]) {
+    const takers = listGenerators().filter((x) => x.inputs?.kruiseCustomRefs);
+    const g =
+      takers.find((x) => x.inputs!.kruiseCustomRefs!.accepts?.(refs)) ??
+      takers.find((x) => !x.inputs!.kruiseCustomRefs!.accepts);
+    return g && input(g, { refs });
+  },
+};
+
+const input = (g: TrafficGenerator, options: Record<string, unknown>): ProviderInput => ({ provider: g.id, options });

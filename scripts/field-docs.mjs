@@ -1,4 +1,4 @@
-// Writes the "honoured / warned / refused" sections of the docs from the field ledger (src/spec/field-docs.ts).
+// Writes the "honoured / warned / refused" sections of the docs from the field ledger (src/app/field-docs.ts).
 import { build } from 'esbuild';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -7,7 +7,7 @@ import * as path from 'node:path';
 
 const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-field-docs-')), 'field-docs.cjs');
 await build({
-  entryPoints: ['src/spec/field-docs.ts'],
+  entryPoints: ['src/app/field-docs.ts'],
   bundle: true,
   platform: 'node',
   format: 'cjs',

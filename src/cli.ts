@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readStdin } from './io/read-source';
-import { RunContext } from './run/context';
-import { RunRequest, run } from './run/run';
+import { RunContext } from './app/context';
+import { RunRequest, run } from './dispatch';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 

@@ -1,14 +1,16 @@
 /**
  * Architecture rules, checked on the source text:
- * - the pure core (spec, plan, render, state, simulate, yaml, model) and the generators do no I/O,
- *   read no environment, clock or randomness;
- * - generators never reach into the CLI layer (src/run, src/io).
+ * - the layer table below: every relative import of src/, generators/ and action/src points into
+ *   its own layer or one the table lets it use, and directories import each other in one direction only;
+ * - the pure core (spec, plan, render, state, simulate, yaml, model, contract) and the generators do
+ *   no I/O, read no environment, clock or randomness.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
 const PURE_DIRS = [
+  'src/contract',
   'src/spec',
   'src/plan',
   'src/render',
@@ -172,16 +174,166 @@ describe('boundaries: pure core and generators', () => {
     );
     expect(violations).toEqual([]);
   });
+});
 
-  test('GIVEN every generator file WHEN its relative imports are resolved THEN none points into src/run or src/io', () => {
-    const forbidden = ['src/run', 'src/io'].map((d) => join(ROOT, d));
-    const violations = tsFiles('generators').flatMap((f) =>
-      moduleSpecifiers(readFileSync(f, 'utf8'))
-        .filter((s) => s.startsWith('.'))
-        .map((s) => resolve(dirname(f), s))
-        .filter((target) => forbidden.some((d) => target === d || target.startsWith(d + sep)))
-        .map((target) => `${rel(f)} imports ${rel(target)}`),
-    );
-    expect(violations).toEqual([]);
+/**
+ * The floor plan, lowest first. A layer imports itself and the layers in its `uses`; in an
+ * `isolated` layer each directory (a provider, a command family) imports only itself, so
+ * src/run and src/flow share through the app layer, and one provider never reaches into another.
+ */
+export const LAYERS: Readonly<Record<string, { paths: readonly string[]; uses: readonly string[]; isolated?: true }>> =
+  {
+    base: { paths: ['src/diagnostics.ts', 'src/errors.ts', 'src/model', 'src/yaml'], uses: [] },
+    contract: { paths: ['src/contract'], uses: ['base'] },
+    kit: { paths: ['generators/_kit'], uses: ['contract', 'base'] },
+    generators: { paths: ['generators'], uses: ['kit', 'contract', 'base'], isolated: true },
+    core: { paths: ['src/spec', 'src/plan', 'src/render', 'src/state', 'src/simulate'], uses: ['contract', 'base'] },
+    edges: { paths: ['src/io', 'src/scm'], uses: ['core', 'contract', 'base'] },
+    registry: { paths: ['generators/registry.ts'], uses: ['generators', 'kit', 'contract', 'base'] },
+    app: { paths: ['src/app'], uses: ['registry', 'generators', 'edges', 'core', 'contract', 'base'] },
+    commands: { paths: ['src/run', 'src/flow'], uses: ['app', 'edges', 'core', 'contract', 'base'], isolated: true },
+    shells: {
+      paths: ['src/cli.ts', 'src/dispatch.ts', 'action/src'],
+      uses: ['commands', 'app', 'edges', 'core', 'contract', 'base'],
+    },
+  };
+
+/** Imports across an isolated layer that are allowed, and why. */
+const ALLOWED_ACROSS: readonly [string, string, string][] = [
+  ['generators/mse', 'generators/higress', 'MSE is a flavour of the Higress implementation (higress/flavour.ts)'],
+];
+
+/** The directory (or top-level file) a path belongs to: the unit of the direction and cycle checks. */
+export function unitOf(path: string): string {
+  const parts = path.split('/');
+  if (parts[0] === 'action') return 'action/src';
+  return parts.length > 2 ? parts.slice(0, 2).join('/') : path;
+}
+
+export function layerOf(path: string): string | undefined {
+  const owners = Object.entries(LAYERS).flatMap(([name, l]) =>
+    l.paths.filter((p) => path === p || path.startsWith(p + '/')).map((p) => ({ name, length: p.length })),
+  );
+  return owners.sort((a, b) => b.length - a.length)[0]?.name;
+}
+
+export interface ImportEdge {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Imports the layer table forbids, as "from -> to (layer -> layer)". */
+export function layerViolations(edges: readonly ImportEdge[]): string[] {
+  return edges.flatMap(({ from, to }) => {
+    const [a, b] = [layerOf(from), layerOf(to)];
+    if (!a || !b) return [`${from} -> ${to}: outside the layer table`];
+    const [ua, ub] = [unitOf(from), unitOf(to)];
+    const allowed =
+      a === b
+        ? !LAYERS[a].isolated || ua === ub || ALLOWED_ACROSS.some(([x, y]) => x === ua && y === ub)
+        : LAYERS[a].uses.includes(b);
+    return allowed ? [] : [`${from} -> ${to} (${a} -> ${b})`];
+  });
+}
+
+/** Cycles between units (directories): each reported once, as "a -> b -> a". */
+export function unitCycles(edges: readonly ImportEdge[]): string[] {
+  const next = new Map<string, Set<string>>();
+  for (const { from, to } of edges) {
+    const [a, b] = [unitOf(from), unitOf(to)];
+    if (a !== b) next.set(a, (next.get(a) ?? new Set()).add(b));
+  }
+  const cycles = new Set<string>();
+  const walk = (unit: string, path: string[]): void => {
+    const at = path.indexOf(unit);
+    if (at >= 0) {
+      const loop = path.slice(at);
+      const start = loop.indexOf([...loop].sort()[0]);
+      const canonical = [...loop.slice(start), ...loop.slice(0, start)];
+      cycles.add([...canonical, canonical[0]].join(' -> '));
+      return;
+    }
+    for (const n of next.get(unit) ?? []) walk(n, [...path, unit]);
+  };
+  for (const unit of next.keys()) walk(unit, []);
+  return [...cycles].sort();
+}
+
+/** Every relative import of every .ts file under src/, generators/ and action/src, resolved to a file. */
+function importEdges(): ImportEdge[] {
+  const files = ['src', 'generators', 'action/src'].flatMap(tsFiles);
+  return files.flatMap((f) =>
+    moduleSpecifiers(readFileSync(f, 'utf8'))
+      .filter((s) => s.startsWith('.'))
+      .map((s) => ({ from: rel(f), to: rel(resolveModule(resolve(dirname(f), s))) })),
+  );
+}
+
+function resolveModule(target: string): string {
+  for (const candidate of [target, `${target}.ts`, `${target}.d.ts`, join(target, 'index.ts')])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  throw new Error(`unresolved import ${target}`);
+}
+
+describe('boundaries: the layer checks themselves', () => {
+  test('GIVEN imports that break the table WHEN checked THEN each is reported; allowed ones are not', () => {
+    expect(
+      layerViolations([
+        { from: 'src/plan/plan.ts', to: 'generators/istio/index.ts' },
+        { from: 'src/plan/plan.ts', to: 'generators/registry.ts' },
+        { from: 'src/run/advance-command.ts', to: 'src/flow/local-commit.ts' },
+        { from: 'generators/aws-alb/ingress.ts', to: 'generators/ingress-nginx/options.ts' },
+        { from: 'generators/istio/render.ts', to: 'src/render/track.ts' },
+        { from: 'src/model/kube.ts', to: 'src/contract/generator.ts' },
+        { from: 'src/spec/a.ts', to: 'src/app/load-app.ts' },
+      ]),
+    ).toEqual([
+      'src/plan/plan.ts -> generators/istio/index.ts (core -> generators)',
+      'src/plan/plan.ts -> generators/registry.ts (core -> registry)',
+      'src/run/advance-command.ts -> src/flow/local-commit.ts (commands -> commands)',
+      'generators/aws-alb/ingress.ts -> generators/ingress-nginx/options.ts (generators -> generators)',
+      'generators/istio/render.ts -> src/render/track.ts (generators -> core)',
+      'src/model/kube.ts -> src/contract/generator.ts (base -> contract)',
+      'src/spec/a.ts -> src/app/load-app.ts (core -> app)',
+    ]);
+    expect(
+      layerViolations([
+        { from: 'generators/aws-alb/ingress.ts', to: 'generators/_kit/ingress.ts' },
+        { from: 'generators/aws-alb/ingress.ts', to: 'generators/aws-alb/options.ts' },
+        { from: 'generators/mse/index.ts', to: 'generators/higress/generator.ts' },
+        { from: 'src/render/render-app.ts', to: 'src/spec/loaded-app.ts' },
+        { from: 'src/flow/session.ts', to: 'src/app/load-repo.ts' },
+        { from: 'action/src/main.ts', to: 'src/cli.ts' },
+      ]),
+    ).toEqual([]);
+  });
+
+  test('GIVEN directories importing each other WHEN checked THEN the cycle is reported once', () => {
+    expect(
+      unitCycles([
+        { from: 'src/spec/a.ts', to: 'src/plan/b.ts' },
+        { from: 'src/plan/c.ts', to: 'src/render/d.ts' },
+        { from: 'src/render/e.ts', to: 'src/spec/f.ts' },
+        { from: 'src/state/g.ts', to: 'src/render/h.ts' },
+      ]),
+    ).toEqual(['src/plan -> src/render -> src/spec -> src/plan']);
+    expect(unitCycles([{ from: 'src/state/g.ts', to: 'src/render/h.ts' }])).toEqual([]);
+  });
+});
+
+describe('boundaries: the floor plan holds', () => {
+  const edges = importEdges();
+
+  test('GIVEN every relative import WHEN resolved THEN the scan sees every layer', () => {
+    const layers = new Set(edges.flatMap((e) => [layerOf(e.from), layerOf(e.to)]));
+    expect([...layers].sort()).toEqual(Object.keys(LAYERS).sort());
+  });
+
+  test('GIVEN every relative import WHEN checked against the layer table THEN each points to its own or a lower layer', () => {
+    expect(layerViolations(edges)).toEqual([]);
+  });
+
+  test('GIVEN the directories WHEN their imports are followed THEN no two import each other, directly or around a loop', () => {
+    expect(unitCycles(edges)).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import type { SimRequest } from '../generators/types';
+import type { SimRequest } from '../src/contract/generator';
 import { RenderPhase } from '../src/render/phase';
 import { simulateRequest } from '../src/simulate/simulate';
 import { fluxMoments } from '../src/simulate/transition';
-import { LoadedApp } from '../src/spec/load-app';
+import type { LoadedApp } from '../src/spec/loaded-app';
 import { runCli } from './helpers/cli';
 import { deadPods, generatorsOf, goldenCases, loadGoldenApp, objectsAt } from './helpers/golden-app';
 import { makeAppDir, setImage, validateOutput } from './helpers/rollout-dir';

@@ -1,13 +1,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import type { SimRequest } from '../generators/types';
+import type { SimRequest } from '../src/contract/generator';
 import { KubeObject } from '../src/model/kube';
 import { ResourceSet } from '../src/model/resource-set';
 import { renderApp } from '../src/render/render-app';
-import { defaultTrackLabel } from '../src/render/track';
+import { defaultTrackLabel } from '../src/model/track';
 import { colorAtGateway } from '../src/simulate/coloring';
 import { simulateRequest } from '../src/simulate/simulate';
-import { LoadedApp } from '../src/spec/load-app';
+import type { LoadedApp } from '../src/spec/loaded-app';
 import { statesAtStep } from '../src/state/app-state';
 import { runCli } from './helpers/cli';
 import { loadAppFrom } from './helpers/golden-app';

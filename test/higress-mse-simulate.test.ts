@@ -1,8 +1,8 @@
-import type { SimRequest } from '../generators/types';
+import type { SimRequest } from '../src/contract/generator';
 import { KubeObject } from '../src/model/kube';
-import { PlannedStep } from '../src/plan/types';
-import { LoadedApp } from '../src/spec/load-app';
-import type { RouteMatch, ValueMatch } from '../src/spec/types';
+import { PlannedStep } from '../src/model/plan';
+import type { LoadedApp } from '../src/spec/loaded-app';
+import type { RouteMatch, ValueMatch } from '../src/model/rollout';
 import {
   canaryShare as shareOf,
   generatorsOf,

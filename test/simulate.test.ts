@@ -1,9 +1,9 @@
-import type { SimRequest } from '../generators/types';
+import type { SimRequest } from '../src/contract/generator';
 import { KubeObject } from '../src/model/kube';
-import { PlannedStep } from '../src/plan/types';
+import { PlannedStep } from '../src/model/plan';
 import { simulateRequest } from '../src/simulate/simulate';
 import { syncMoments } from '../src/simulate/transition';
-import { LoadedApp } from '../src/spec/load-app';
+import type { LoadedApp } from '../src/spec/loaded-app';
 import {
   canaryShare as shareOf,
   deadPods,

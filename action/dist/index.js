@@ -24733,9 +24733,9 @@ var require_parser2 = __commonJS({
         parseError: function parseError(str2, hash) {
           throw new Error(str2);
         },
-        parse: function parse3(input2) {
+        parse: function parse3(input3) {
           var self2 = this, stack = [0], vstack = [null], lstack = [], table = this.table, yytext = "", yylineno = 0, yyleng = 0, recovering = 0, TERROR = 2, EOF = 1;
-          this.lexer.setInput(input2);
+          this.lexer.setInput(input3);
           this.lexer.yy = this.yy;
           this.yy.lexer = this.lexer;
           this.yy.parser = this;
@@ -24843,8 +24843,8 @@ var require_parser2 = __commonJS({
               throw new Error(str2);
             }
           },
-          setInput: function setInput(input2) {
-            this._input = input2;
+          setInput: function setInput(input3) {
+            this._input = input3;
             this._more = this._less = this.done = false;
             this.yylineno = this.yyleng = 0;
             this.yytext = this.matched = this.match = "";
@@ -24854,7 +24854,7 @@ var require_parser2 = __commonJS({
             this.offset = 0;
             return this;
           },
-          input: function input2() {
+          input: function input3() {
             var ch = this._input[0];
             this.yytext += ch;
             this.yyleng++;
@@ -25689,19 +25689,19 @@ var require_base2 = __commonJS({
     exports2.parser = _parser2["default"];
     var yy = {};
     _utils.extend(yy, Helpers);
-    function parseWithoutProcessing(input2, options) {
-      if (input2.type === "Program") {
-        return input2;
+    function parseWithoutProcessing(input3, options) {
+      if (input3.type === "Program") {
+        return input3;
       }
       _parser2["default"].yy = yy;
       yy.locInfo = function(locInfo) {
         return new yy.SourceLocation(options && options.srcName, locInfo);
       };
-      var ast = _parser2["default"].parse(input2);
+      var ast = _parser2["default"].parse(input3);
       return ast;
     }
-    function parse3(input2, options) {
-      var ast = parseWithoutProcessing(input2, options);
+    function parse3(input3, options) {
+      var ast = parseWithoutProcessing(input3, options);
       var strip = new _whitespaceControl2["default"](options);
       return strip.accept(ast);
     }
@@ -26075,9 +26075,9 @@ var require_compiler = __commonJS({
         }
       }
     };
-    function precompile(input2, options, env2) {
-      if (input2 == null || typeof input2 !== "string" && input2.type !== "Program") {
-        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.precompile. You passed " + input2);
+    function precompile(input3, options, env2) {
+      if (input3 == null || typeof input3 !== "string" && input3.type !== "Program") {
+        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.precompile. You passed " + input3);
       }
       options = options || {};
       if (!("data" in options)) {
@@ -26086,13 +26086,13 @@ var require_compiler = __commonJS({
       if (options.compat) {
         options.useDepths = true;
       }
-      var ast = env2.parse(input2, options), environment = new env2.Compiler().compile(ast, options);
+      var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options);
       return new env2.JavaScriptCompiler().compile(environment, options);
     }
-    function compile2(input2, options, env2) {
+    function compile2(input3, options, env2) {
       if (options === void 0) options = {};
-      if (input2 == null || typeof input2 !== "string" && input2.type !== "Program") {
-        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.compile. You passed " + input2);
+      if (input3 == null || typeof input3 !== "string" && input3.type !== "Program") {
+        throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.compile. You passed " + input3);
       }
       options = _utils.extend({}, options);
       if (!("data" in options)) {
@@ -26103,7 +26103,7 @@ var require_compiler = __commonJS({
       }
       var compiled2 = void 0;
       function compileInput() {
-        var ast = env2.parse(input2, options), environment = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment, options, void 0, true);
+        var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment, options, void 0, true);
         return env2.template(templateSpec);
       }
       function ret(context, execOptions) {
@@ -29040,11 +29040,11 @@ var require_handlebars = __commonJS({
     var _create = _handlebarsRuntime2["default"].create;
     function create() {
       var hb = _create();
-      hb.compile = function(input2, options) {
-        return _handlebarsCompilerCompiler.compile(input2, options, hb);
+      hb.compile = function(input3, options) {
+        return _handlebarsCompilerCompiler.compile(input3, options, hb);
       };
-      hb.precompile = function(input2, options) {
-        return _handlebarsCompilerCompiler.precompile(input2, options, hb);
+      hb.precompile = function(input3, options) {
+        return _handlebarsCompilerCompiler.precompile(input3, options, hb);
       };
       hb.AST = _handlebarsCompilerAst2["default"];
       hb.Compiler = _handlebarsCompilerCompiler.Compiler;
@@ -32328,27 +32328,27 @@ var require_utils2 = __commonJS({
       }
       return BYTE_HEX[240 | cp >> 18] + BYTE_HEX[128 | cp >> 12 & 63] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
     }
-    function stringArrayToHexStripped(input2) {
+    function stringArrayToHexStripped(input3) {
       let acc = "";
       let code = 0;
       let i = 0;
-      for (i = 0; i < input2.length; i++) {
-        code = input2[i].charCodeAt(0);
+      for (i = 0; i < input3.length; i++) {
+        code = input3[i].charCodeAt(0);
         if (code === 48) {
           continue;
         }
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input2[i];
+        acc += input3[i];
         break;
       }
-      for (i += 1; i < input2.length; i++) {
-        code = input2[i].charCodeAt(0);
+      for (i += 1; i < input3.length; i++) {
+        code = input3[i].charCodeAt(0);
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input2[i];
+        acc += input3[i];
       }
       return acc;
     }
@@ -32391,11 +32391,11 @@ var require_utils2 = __commonJS({
       const tail = hextets.slice(bestStart + bestLength).join(":");
       return head + "::" + tail;
     }
-    function normalizeIPv6Address(input2) {
-      const compression = input2.indexOf("::");
-      if (compression !== -1 && input2.indexOf("::", compression + 1) !== -1) return void 0;
-      const left = compression === -1 ? input2.split(":") : input2.slice(0, compression).split(":");
-      const right = compression === -1 ? [] : input2.slice(compression + 2).split(":");
+    function normalizeIPv6Address(input3) {
+      const compression = input3.indexOf("::");
+      if (compression !== -1 && input3.indexOf("::", compression + 1) !== -1) return void 0;
+      const left = compression === -1 ? input3.split(":") : input3.slice(0, compression).split(":");
+      const right = compression === -1 ? [] : input3.slice(compression + 2).split(":");
       if (compression !== -1) {
         if (left.length === 1 && left[0] === "") left.length = 0;
         if (right.length === 1 && right[0] === "") right.length = 0;
@@ -32428,23 +32428,23 @@ var require_utils2 = __commonJS({
       const bracketed = host[0] === "[" && host[host.length - 1] === "]";
       const hasBracket = host[0] === "[" || host[host.length - 1] === "]";
       if (hasBracket && !bracketed) return { host, isIPV6: false, error: true };
-      let input2 = bracketed ? host.slice(1, -1) : host;
-      if (bracketed && isIPvFuture(input2)) {
-        input2 = input2.toLowerCase();
-        return { host: `[${input2}]`, escapedHost: input2, isIPV6: false, isIPVFuture: true };
+      let input3 = bracketed ? host.slice(1, -1) : host;
+      if (bracketed && isIPvFuture(input3)) {
+        input3 = input3.toLowerCase();
+        return { host: `[${input3}]`, escapedHost: input3, isIPV6: false, isIPVFuture: true };
       }
-      if (findToken(input2, ":") < 2) {
+      if (findToken(input3, ":") < 2) {
         return { host, isIPV6: false, error: bracketed };
       }
       let zoneIdentifier = "";
-      const zoneSeparator = input2.indexOf("%");
+      const zoneSeparator = input3.indexOf("%");
       if (zoneSeparator !== -1) {
-        const separatorLength = input2.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
-        zoneIdentifier = input2.slice(zoneSeparator + separatorLength);
+        const separatorLength = input3.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
+        zoneIdentifier = input3.slice(zoneSeparator + separatorLength);
         if (!isZoneIdentifier(zoneIdentifier)) return { host, isIPV6: false, error: true };
-        input2 = input2.slice(0, zoneSeparator);
+        input3 = input3.slice(0, zoneSeparator);
       }
-      const address = normalizeIPv6Address(input2);
+      const address = normalizeIPv6Address(input3);
       if (address === void 0) return { host, isIPV6: false, error: true };
       return {
         host: address + (zoneIdentifier ? "%" + zoneIdentifier : ""),
@@ -32460,37 +32460,37 @@ var require_utils2 = __commonJS({
       return ind;
     }
     function removeDotSegments(path10) {
-      let input2 = path10;
+      let input3 = path10;
       const output = [];
       let nextSlash = -1;
       let len = 0;
-      while (len = input2.length) {
+      while (len = input3.length) {
         if (len === 1) {
-          if (input2 === ".") {
+          if (input3 === ".") {
             break;
-          } else if (input2 === "/") {
+          } else if (input3 === "/") {
             output.push("/");
             break;
           } else {
-            output.push(input2);
+            output.push(input3);
             break;
           }
         } else if (len === 2) {
-          if (input2[0] === ".") {
-            if (input2[1] === ".") {
+          if (input3[0] === ".") {
+            if (input3[1] === ".") {
               break;
-            } else if (input2[1] === "/") {
-              input2 = input2.slice(2);
+            } else if (input3[1] === "/") {
+              input3 = input3.slice(2);
               continue;
             }
-          } else if (input2[0] === "/") {
-            if (input2[1] === "." || input2[1] === "/") {
+          } else if (input3[0] === "/") {
+            if (input3[1] === "." || input3[1] === "/") {
               output.push("/");
               break;
             }
           }
         } else if (len === 3) {
-          if (input2 === "/..") {
+          if (input3 === "/..") {
             if (output.length !== 0) {
               output.pop();
             }
@@ -32498,24 +32498,24 @@ var require_utils2 = __commonJS({
             break;
           }
         }
-        if (input2[0] === ".") {
-          if (input2[1] === ".") {
-            if (input2[2] === "/") {
-              input2 = input2.slice(3);
+        if (input3[0] === ".") {
+          if (input3[1] === ".") {
+            if (input3[2] === "/") {
+              input3 = input3.slice(3);
               continue;
             }
-          } else if (input2[1] === "/") {
-            input2 = input2.slice(2);
+          } else if (input3[1] === "/") {
+            input3 = input3.slice(2);
             continue;
           }
-        } else if (input2[0] === "/") {
-          if (input2[1] === ".") {
-            if (input2[2] === "/") {
-              input2 = input2.slice(2);
+        } else if (input3[0] === "/") {
+          if (input3[1] === ".") {
+            if (input3[2] === "/") {
+              input3 = input3.slice(2);
               continue;
-            } else if (input2[2] === ".") {
-              if (input2[3] === "/") {
-                input2 = input2.slice(3);
+            } else if (input3[2] === ".") {
+              if (input3[3] === "/") {
+                input3 = input3.slice(3);
                 if (output.length !== 0) {
                   output.pop();
                 }
@@ -32524,12 +32524,12 @@ var require_utils2 = __commonJS({
             }
           }
         }
-        if ((nextSlash = input2.indexOf("/", 1)) === -1) {
-          output.push(input2);
+        if ((nextSlash = input3.indexOf("/", 1)) === -1) {
+          output.push(input3);
           break;
         } else {
-          output.push(input2.slice(0, nextSlash));
-          input2 = input2.slice(nextSlash);
+          output.push(input3.slice(0, nextSlash));
+          input3 = input3.slice(nextSlash);
         }
       }
       return output.join("");
@@ -32573,14 +32573,14 @@ var require_utils2 = __commonJS({
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
-    function normalizePercentEncoding(input2, decodeUnreserved = false) {
-      if (input2.indexOf("%") === -1) {
-        return input2;
+    function normalizePercentEncoding(input3, decodeUnreserved = false) {
+      if (input3.indexOf("%") === -1) {
+        return input3;
       }
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        if (input2[i] === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        if (input3[i] === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -32593,16 +32593,16 @@ var require_utils2 = __commonJS({
             continue;
           }
         }
-        output += input2[i];
+        output += input3[i];
       }
       return output;
     }
-    function normalizePathEncoding(input2) {
+    function normalizePathEncoding(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -32618,13 +32618,13 @@ var require_utils2 = __commonJS({
         if (isPathCharacter(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -32638,13 +32638,13 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function serializePathEncoding(input2, pathNoScheme = false) {
+    function serializePathEncoding(input3, pathNoScheme = false) {
       let output = "";
-      let firstSegment = pathNoScheme && input2[0] !== "/";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      let firstSegment = pathNoScheme && input3[0] !== "/";
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
@@ -32657,13 +32657,13 @@ var require_utils2 = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -32677,12 +32677,12 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function encodeComponent(input2, isAllowed) {
+    function encodeComponent(input3, isAllowed) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
@@ -32692,13 +32692,13 @@ var require_utils2 = __commonJS({
         if (isAllowed(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -32712,24 +32712,24 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function encodeUserinfo(input2) {
-      return encodeComponent(input2, isUserinfoCharacter);
+    function encodeUserinfo(input3) {
+      return encodeComponent(input3, isUserinfoCharacter);
     }
-    function encodeQuery(input2) {
-      return encodeComponent(input2, isQueryFragmentCharacter);
+    function encodeQuery(input3) {
+      return encodeComponent(input3, isQueryFragmentCharacter);
     }
-    function encodeFragment(input2) {
-      return encodeComponent(input2, isQueryFragmentCharacter);
+    function encodeFragment(input3) {
+      return encodeComponent(input3, isQueryFragmentCharacter);
     }
     function isEscapeSafe(cp) {
       return cp >= 48 && cp <= 57 || cp >= 65 && cp <= 90 || cp >= 97 && cp <= 122 || cp === 42 || cp === 43 || cp === 45 || cp === 46 || cp === 47 || cp === 64 || cp === 95;
     }
-    function normalizeQueryFragmentEncoding(input2) {
+    function normalizeQueryFragmentEncoding(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        const ch = input2[i];
-        if (ch === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        const ch = input3[i];
+        if (ch === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -32745,13 +32745,13 @@ var require_utils2 = __commonJS({
         if (isQueryFragmentCharacter(ch)) {
           output += ch;
         } else {
-          const code = input2.charCodeAt(i);
+          const code = input3.charCodeAt(i);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input2.length) {
-            const low = input2.charCodeAt(i + 1);
+          } else if (code <= 56319 && i + 1 < input3.length) {
+            const low = input3.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
               i++;
@@ -32765,18 +32765,18 @@ var require_utils2 = __commonJS({
       }
       return output;
     }
-    function escapePreservingEscapes(input2) {
+    function escapePreservingEscapes(input3) {
       let output = "";
-      for (let i = 0; i < input2.length; i++) {
-        if (input2[i] === "%" && i + 2 < input2.length) {
-          const hex = input2.slice(i + 1, i + 3);
+      for (let i = 0; i < input3.length; i++) {
+        if (input3[i] === "%" && i + 2 < input3.length) {
+          const hex = input3.slice(i + 1, i + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
             i += 2;
             continue;
           }
         }
-        output += escape(input2[i]);
+        output += escape(input3[i]);
       }
       return output;
     }
@@ -42441,14 +42441,14 @@ async function readStdin(stream = process.stdin) {
   return [{ path: "<stdin>", text: Buffer.concat(chunks).toString("utf8") }];
 }
 
-// src/run/run.ts
+// src/dispatch.ts
 init_errors();
 init_errors();
 
 // src/flow/command-pr.ts
 init_errors();
 
-// src/run/apps.ts
+// src/app/inputs.ts
 var fs4 = __toESM(require("fs"));
 var path4 = __toESM(require("path"));
 init_diagnostics();
@@ -42497,7 +42497,7 @@ function describeGate(gate) {
   }
 }
 
-// src/render/track.ts
+// src/model/track.ts
 var defaultTrackLabel = { key: "rollgen.dev/track", stable: "stable", canary: "canary" };
 var SYNC_WAVE = "argocd.argoproj.io/sync-wave";
 var SYNC_OPTIONS = "argocd.argoproj.io/sync-options";
@@ -42936,7 +42936,7 @@ var ResourceSet = class _ResourceSet {
   }
 };
 
-// generators/types.ts
+// src/contract/generator.ts
 function defineGenerator(generator) {
   return generator;
 }
@@ -42944,7 +42944,10 @@ function defineGenerator(generator) {
 // generators/aliyun-alb/check.ts
 init_diagnostics();
 
-// generators/ingress-nginx/ingress.ts
+// generators/_kit/canary-ingress.ts
+init_diagnostics();
+
+// generators/_kit/ingress.ts
 function ingressSpec(obj2) {
   return isObject(obj2.spec) ? obj2.spec : {};
 }
@@ -42996,6 +42999,55 @@ function isCanaryIngress(obj2, prefix) {
 }
 function findIngress(resources, name, namespace) {
   return resources.find("Ingress", name, namespace);
+}
+
+// generators/_kit/canary-ingress.ts
+function canaryIngressName(stableIngress2) {
+  return `${stableIngress2}-canary`;
+}
+function canaryIngressOf(stable, stableService, canaryService, metadata) {
+  const rules = canaryRules(stable, stableService, canaryService);
+  if (rules.length === 0)
+    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
+  const spec = ingressSpec(stable);
+  return {
+    apiVersion: stable.apiVersion,
+    kind: stable.kind,
+    metadata: withoutSideEffects(metadata),
+    spec: {
+      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
+      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
+      rules
+    }
+  };
+}
+var SIDE_EFFECT_PREFIXES = ["cert-manager.io/", "acme.cert-manager.io/", "external-dns.alpha.kubernetes.io/"];
+function withoutSideEffects(metadata) {
+  const annotations = Object.entries(metadata.annotations ?? {}).filter(
+    ([k]) => !SIDE_EFFECT_PREFIXES.some((p) => k.startsWith(p))
+  );
+  return { ...metadata, annotations: Object.fromEntries(annotations) };
+}
+function noPathToStable(source, stableService) {
+  if (ingressPaths(source.object).some((p) => p.service === stableService)) return void 0;
+  return diagnosticAt(
+    source.origin,
+    `Ingress "${source.object.metadata.name}" has no path whose backend is the stable Service "${stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
+  );
+}
+function canaryRules(stable, stableService, canaryService) {
+  const out = [];
+  for (const rule of ingressRules(stable)) {
+    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
+    if (paths.length === 0) continue;
+    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
+  }
+  return out;
+}
+function retarget(path10, service) {
+  const copy = cloneJson(path10);
+  copy.backend.service.name = service;
+  return copy;
 }
 
 // generators/aliyun-alb/annotations.ts
@@ -43261,14 +43313,8 @@ function checkIngress(ctx, source) {
       )
     ];
   const out = [];
-  if (!ingressPaths(obj2).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   if (readOrder(obj2) === void 0) {
     out.push(
       diagnosticAt(
@@ -43328,6 +43374,57 @@ function matchFeatures(match, n) {
   return out;
 }
 
+// src/model/values.ts
+var obj = (v) => isObject(v) ? v : {};
+var arr = (v) => Array.isArray(v) ? v : [];
+var str = (v) => typeof v === "string" ? v : void 0;
+var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
+function stringMap(v) {
+  const out = {};
+  for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
+  return out;
+}
+function parseAmount(v) {
+  if (typeof v === "number") return { count: v };
+  if (typeof v !== "string") return void 0;
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
+  if (m) return { percent: Number(m[1]) };
+  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
+}
+function parsePercent(v) {
+  const a = parseAmount(v);
+  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
+}
+var KRUISE_COOKIE_HEADER = "canary-by-cookie";
+function kruiseMatch(v) {
+  const m = obj(v);
+  const headers = [];
+  const cookies = [];
+  for (const h of arr(m.headers).map(valueMatch)) {
+    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
+    else headers.push(h);
+  }
+  const path10 = isObject(m.path) ? {
+    type: str(m.path.type) ?? "PathPrefix",
+    value: str(m.path.value) ?? "/"
+  } : void 0;
+  return { headers, queryParams: arr(m.queryParams).map(valueMatch), cookies, ...path10 ? { path: path10 } : {} };
+}
+function valueMatch(v) {
+  const m = obj(v);
+  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
+}
+function headerModifier(v) {
+  if (!isObject(v)) return void 0;
+  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
+  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
+}
+
+// generators/_kit/ingress-inputs.ts
+function kruiseIngressInput(...classTypes) {
+  return { classTypes, options: (ingress) => ({ ingresses: [str(ingress.name) ?? ""] }) };
+}
+
 // generators/aliyun-alb/options.schema.json
 var options_schema_default = {
   $id: "aliyun-alb-options",
@@ -43353,243 +43450,8 @@ var options_schema_default = {
   $schema: "http://json-schema.org/draft-07/schema#"
 };
 
-// generators/ingress-nginx/features.ts
-function unsupportedFeatures2(traffic2) {
-  const out = [...stateFeatures(traffic2)];
-  traffic2.matches.forEach((match, i) => out.push(...matchFeatures2(match, i + 1)));
-  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
-  if (headerMatches > 1) {
-    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
-  }
-  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
-  if (cookieMatches > 1) {
-    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
-  }
-  return out;
-}
-function stateFeatures(traffic2) {
-  const out = [];
-  if (!Number.isInteger(traffic2.weight)) {
-    out.push(
-      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
-    );
-  }
-  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
-    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
-  }
-  if (traffic2.headerRoutes.length > 0) {
-    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
-    out.push(
-      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
-    );
-  }
-  if (traffic2.mirrorRoutes.length > 0) {
-    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
-    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
-  }
-  if (traffic2.requestHeaderModifier) {
-    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
-  }
-  return out;
-}
-function matchFeatures2(match, n) {
-  const conditions = describeConditions(match);
-  const out = [];
-  if (conditions.length === 0) {
-    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
-  } else if (conditions.length > 1) {
-    out.push(
-      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`
-    );
-  }
-  for (const q of match.queryParams)
-    out.push(`match ${n}: ${describe2("query parameter", q)} (ingress-nginx cannot match query parameters)`);
-  if (match.path)
-    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
-  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
-  for (const h of match.headers) {
-    if (h.type === "Prefix")
-      out.push(
-        `match ${n}: ${describe2("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
-      );
-  }
-  for (const c of match.cookies) {
-    if (c.type !== "Exact" || c.value !== "always") {
-      out.push(
-        `match ${n}: ${describe2("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
-      );
-    }
-  }
-  return out;
-}
-function describeConditions(match) {
-  return [
-    ...match.headers.map((h) => describe2("header", h)),
-    ...match.cookies.map((c) => describe2("cookie", c)),
-    ...match.queryParams.map((q) => describe2("query", q)),
-    ...match.path ? [`path ${match.path.value}`] : [],
-    ...match.method ? [`method ${match.method}`] : []
-  ];
-}
-function describe2(what, m) {
-  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
-  return `${what} ${m.name}${op2}${m.value}`;
-}
-
-// generators/ingress-nginx/options.schema.json
-var options_schema_default2 = {
-  $id: "ingress-nginx-options",
-  title: "ingress-nginx generator options",
-  type: "object",
-  additionalProperties: false,
-  required: [
-    "ingresses",
-    "annotationPrefix",
-    "additionalIngressAnnotations",
-    "canaryIngressAnnotations"
-  ],
-  properties: {
-    ingresses: {
-      type: "array",
-      minItems: 1,
-      uniqueItems: true,
-      items: {
-        type: "string",
-        minLength: 1,
-        maxLength: 253
-      }
-    },
-    annotationPrefix: {
-      type: "string",
-      minLength: 1,
-      pattern: "^[^/]+$",
-      default: "nginx.ingress.kubernetes.io"
-    },
-    additionalIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressAnnotations: {
-      type: "object",
-      additionalProperties: {
-        type: "string"
-      },
-      default: {}
-    },
-    canaryIngressName: {
-      enum: [
-        "suffix",
-        "argo"
-      ]
-    }
-  },
-  $schema: "http://json-schema.org/draft-07/schema#"
-};
-
-// generators/ingress-nginx/options.ts
-function canaryIngressName(stableIngress2) {
-  return `${stableIngress2}-canary`;
-}
-function annotationKey(prefix, name) {
-  return `${prefix}/${name}`;
-}
-function isCanaryKey(prefix, key2) {
-  return key2.startsWith(annotationKey(prefix, "canary"));
-}
-function stepOwnedKeys(prefix) {
-  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
-}
-function userAnnotations(options) {
-  const out = {};
-  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
-    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
-  }
-  return { ...out, ...options.canaryIngressAnnotations };
-}
-
-// generators/ingress-nginx/render.ts
-function render(ctx, traffic2) {
-  const unsupported = unsupportedFeatures2(traffic2);
-  if (unsupported.length > 0) {
-    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
-  }
-  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
-  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
-  return ctx.options.ingresses.map((name) => {
-    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
-    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return canaryIngress(ctx, source.object, canary);
-  });
-}
-function canaryAnnotations(prefix, traffic2) {
-  const key2 = (name) => annotationKey(prefix, name);
-  const out = { [key2("canary")]: "true" };
-  if (traffic2.weight > 0) {
-    out[key2("canary-weight")] = String(traffic2.weight);
-    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
-  }
-  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
-  if (header2) {
-    out[key2("canary-by-header")] = header2.name;
-    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
-  }
-  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
-  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
-  return out;
-}
-function canaryIngress(ctx, stable, canary) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable, ctx.options, canary));
-}
-function canaryIngressOf(stable, stableService, canaryService, metadata) {
-  const rules = canaryRules(stable, stableService, canaryService);
-  if (rules.length === 0)
-    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
-  const spec = ingressSpec(stable);
-  return {
-    apiVersion: stable.apiVersion,
-    kind: stable.kind,
-    metadata,
-    spec: {
-      ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
-      ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
-      rules
-    }
-  };
-}
-function canaryMetadata(stable, options, canary) {
-  const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
-  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
-  const annotations = Object.fromEntries(
-    Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-  );
-  return {
-    name: canaryIngressName(meta.name),
-    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
-    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations
-  };
-}
-function canaryRules(stable, stableService, canaryService) {
-  const out = [];
-  for (const rule of ingressRules(stable)) {
-    const paths = rulePaths(rule).filter((p) => backendService(p) === stableService).map((p) => retarget(p, canaryService));
-    if (paths.length === 0) continue;
-    out.push({ ...rule.host !== void 0 ? { host: rule.host } : {}, http: { paths } });
-  }
-  return out;
-}
-function retarget(path10, service) {
-  const copy = cloneJson(path10);
-  copy.backend.service.name = service;
-  return copy;
-}
-
 // generators/aliyun-alb/render.ts
-function render2(ctx, traffic2) {
+function render(ctx, traffic2) {
   const unsupported = unsupportedFeatures(traffic2);
   if (unsupported.length > 0)
     throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported.join("; ")}`);
@@ -43608,10 +43470,10 @@ function render2(ctx, traffic2) {
       return String(order);
     };
     const main2 = canaryName(name);
-    const out = [canaryIngress2(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
+    const out = [canaryIngress(ctx, source.object, main2, { ...weight ?? match, [ORDER]: orderOf(main2) })];
     if (weight && match)
       out.unshift(
-        canaryIngress2(ctx, source.object, headerCanaryName(name), {
+        canaryIngress(ctx, source.object, headerCanaryName(name), {
           ...match,
           [ORDER]: orderOf(headerCanaryName(name))
         })
@@ -43628,28 +43490,26 @@ function matchAnnotations(traffic2) {
     ...cookie ? { [CANARY_BY_COOKIE]: cookie.name } : {}
   };
 }
-function canaryIngress2(ctx, stable, name, step) {
+function canaryIngress(ctx, stable, name, step) {
   return canaryIngressOf(
     stable,
     ctx.stableService,
     ctx.canaryService,
-    canaryMetadata2(stable.metadata, name, { [CANARY]: "true", ...step })
+    canaryMetadata(stable.metadata, name, { [CANARY]: "true", ...step })
   );
 }
-function canaryMetadata2(meta, name, step) {
+function canaryMetadata(meta, name, step) {
   const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isOwnedKey(k));
   const merged2 = { ...Object.fromEntries(kept), ...step };
   return {
     name,
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(
-      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-    )
+    annotations: Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]))
   };
 }
 
-// generators/ingress-nginx/match.ts
+// generators/_kit/ingress-match.ts
 function hostTier(ruleHost, requestHost) {
   if (ruleHost === void 0) return 1;
   if (requestHost === void 0) return 0;
@@ -43700,6 +43560,11 @@ function findCanaryPath(objects, stable) {
     if (path10) return { object, prefix, path: path10 };
   }
   return void 0;
+}
+function headerValue(headers, name) {
+  const wanted = name.toLowerCase();
+  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
+  return found === void 0 ? void 0 : headers[found];
 }
 
 // generators/aliyun-alb/simulate.ts
@@ -43769,10 +43634,6 @@ function shareListener(a, b) {
   return ingressClass(a) === ingressClass(b) && ports(a).some((p) => ports(b).includes(p));
 }
 var nsName = (o) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
-function headerValue(headers, name) {
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === name.toLowerCase());
-  return found === void 0 ? void 0 : headers[found];
-}
 
 // generators/aliyun-alb/index.ts
 var capabilities = {
@@ -43795,11 +43656,13 @@ var aliyun_alb_default = defineGenerator({
   summary: "Alibaba Cloud ALB canary Ingresses (<ingress>-canary, <ingress>-canary-header) with canary annotations and repo-wide unique alb.ingress.kubernetes.io/order",
   capabilities,
   optionsSchema: options_schema_default,
+  /** Kruise `classType: aliyun-alb`. */
+  inputs: { kruiseIngress: kruiseIngressInput("aliyun-alb") },
   check,
   unsupported: unsupportedFeatures,
   claims,
   checkRepo,
-  render: render2,
+  render,
   simulate
 });
 
@@ -43846,7 +43709,7 @@ function headerConditions(route) {
 var MAX_CONDITION_VALUES = 5;
 var MAX_VALUE_LENGTH = 128;
 var MAX_HEADER_NAME_LENGTH = 40;
-function unsupportedFeatures3(traffic2) {
+function unsupportedFeatures2(traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight) || traffic2.weight < 0 || traffic2.weight > 100) {
     out.push(`weight ${traffic2.weight} (ALB target group weights are whole numbers, here out of 100)`);
@@ -43891,7 +43754,7 @@ function headerFeatures(label, h) {
 }
 
 // generators/aws-alb/options.schema.json
-var options_schema_default3 = {
+var options_schema_default2 = {
   $id: "aws-alb-options",
   title: "aws-alb generator options",
   type: "object",
@@ -43977,8 +43840,8 @@ function routesToAction(p, name) {
 }
 
 // generators/aws-alb/render.ts
-function render3(ctx, traffic2) {
-  const unsupported = unsupportedFeatures3(traffic2);
+function render2(ctx, traffic2) {
+  const unsupported = unsupportedFeatures2(traffic2);
   if (unsupported.length > 0) throw new Error(`aws-alb cannot express this traffic state: ${unsupported.join("; ")}`);
   const owned = ownedAnnotations(ctx, traffic2);
   const routes = traffic2.headerRoutes.map((r) => r.name);
@@ -44024,13 +43887,7 @@ function patchIngress(ctx, ingress, owned, routes) {
   const rules = Array.isArray(spec.rules) ? spec.rules.map((r) => isObject(r) ? patchRule(r, action, managed, routes) : r) : spec.rules;
   return {
     ...ingress,
-    // Keys sorted: the layout then never depends on which rollout or step wrote a key first, so step diffs stay small.
-    metadata: {
-      ...ingress.metadata,
-      annotations: Object.fromEntries(
-        Object.keys(annotations).sort().map((k) => [k, annotations[k]])
-      )
-    },
+    metadata: { ...ingress.metadata, annotations },
     spec: { ...spec, ...rules !== void 0 ? { rules } : {} }
   };
 }
@@ -44369,6 +44226,15 @@ function defaultBackend(ingresses, request3) {
   return void 0;
 }
 
+// generators/aws-alb/inputs.ts
+var inputs = { argo: { key: "alb", options: argoAlbOptions } };
+function argoAlbOptions(alb) {
+  const single = str(alb.ingress);
+  const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
+  const { ingress: _single, ingresses: _many, ...rest } = alb;
+  return { ...rest, ingresses: [...new Set(ingresses)] };
+}
+
 // generators/aws-alb/index.ts
 var capabilities2 = {
   weight: true,
@@ -44389,35 +44255,19 @@ var aws_alb_default = defineGenerator({
   id: "aws-alb",
   summary: "AWS Load Balancer Controller Ingress annotations: actions.<service> forward weights, actions/conditions.<route> header routes",
   capabilities: capabilities2,
-  optionsSchema: options_schema_default3,
+  optionsSchema: options_schema_default2,
+  inputs,
   check: check2,
-  unsupported: unsupportedFeatures3,
+  unsupported: unsupportedFeatures2,
   claims: claims2,
-  render: render3,
+  render: render2,
   simulate: simulate2
 });
 
 // generators/custom/check.ts
 init_diagnostics();
 
-// src/plan/replicas.ts
-function resolveAmount(amount, total) {
-  const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
-  return Math.max(0, Math.min(total, raw));
-}
-function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
-  const floor = carriesTraffic && total > 0 ? 1 : 0;
-  const canary = Math.max(canaryWanted2, floor);
-  if (style === "canary") return { canary, stable: total };
-  return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
-}
-function basicCanaryReplicas(total, weight, weightTotal) {
-  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
-  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
-  return Math.max(0, Math.min(total, canary));
-}
-
-// src/plan/types.ts
+// src/model/plan.ts
 var stableTraffic = (weightTotal) => ({
   weight: 0,
   weightTotal,
@@ -44427,57 +44277,6 @@ var stableTraffic = (weightTotal) => ({
 });
 function hasCanaryRoutes(t) {
   return t.weight > 0 || t.matches.length > 0 || t.headerRoutes.length > 0 || t.mirrorRoutes.length > 0;
-}
-
-// src/plan/plan.ts
-function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
-  const steps = rollout.steps.map((step, i) => planStep(rollout, step, i, totalReplicas, policy));
-  return {
-    rollout: rollout.name,
-    format: rollout.format,
-    workload: rollout.workload.name,
-    style: rollout.style,
-    replicas: totalReplicas,
-    providers: rollout.traffic.providers.map((p) => p.provider),
-    startGate: { kind: policy.firstStep },
-    steps,
-    warnings: []
-  };
-}
-function planStep(rollout, step, i, total, policy) {
-  const routed = rollout.traffic.providers.length > 0;
-  const traffic2 = trafficOf(rollout, step, routed);
-  const carries = hasCanaryRoutes(traffic2);
-  const wanted = canaryWanted(rollout, step, total, routed);
-  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
-  return {
-    index: i + 1,
-    canaryReplicas: canary,
-    stableReplicas: stable,
-    traffic: traffic2,
-    // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
-    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
-    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
-  };
-}
-function canaryWanted(rollout, step, total, routed) {
-  if (step.replicas) return resolveAmount(step.replicas, total);
-  const weight = step.weight ?? 0;
-  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
-  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
-}
-function hasTrafficSpec(step) {
-  return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
-}
-function trafficOf(rollout, step, routed) {
-  return {
-    weight: routed ? step.weight ?? 0 : 0,
-    weightTotal: rollout.traffic.weightTotal,
-    matches: step.matches,
-    headerRoutes: step.headerRoutes,
-    mirrorRoutes: step.mirrorRoutes,
-    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
-  };
 }
 
 // generators/custom/data.ts
@@ -44553,14 +44352,14 @@ var TemplateError = class extends Error {
   column;
 };
 var cache = /* @__PURE__ */ new Map();
-function compileTemplate(input2) {
-  let entry = cache.get(input2.template);
+function compileTemplate(input3) {
+  let entry = cache.get(input3.template);
   if (!entry) {
-    entry = compileText(input2.template);
-    cache.set(input2.template, entry);
+    entry = compileText(input3.template);
+    cache.set(input3.template, entry);
   }
   if (entry instanceof TemplateError) throw entry;
-  return { input: input2, run: entry.run };
+  return { input: input3, run: entry.run };
 }
 function compileText(text) {
   try {
@@ -44677,7 +44476,7 @@ function sourceOrigin(t, line, column) {
 }
 
 // generators/custom/options.schema.json
-var options_schema_default4 = {
+var options_schema_default3 = {
   $id: "custom-options",
   title: "custom generator options",
   type: "object",
@@ -44700,7 +44499,7 @@ var options_schema_default4 = {
       }
     },
     templates: {
-      description: "Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (src/spec/route-template.ts).",
+      description: "Every rollgen.dev/v1alpha1 RouteTemplate of the app, added at load time (generators/custom/route-template.ts).",
       type: "array",
       default: [],
       items: {
@@ -44742,15 +44541,15 @@ function describeKind(kind, group) {
 }
 
 // generators/custom/render.ts
-function render4(ctx, traffic2) {
+function render3(ctx, traffic2) {
   return ctx.options.refs.map((ref) => {
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
     if (!original) throw new Error(`${ref.kind} "${ref.name}" not found in the app's manifests`);
     if (!hasCanaryRoutes(traffic2)) return cloneJson(original);
-    const input2 = templateFor(ref, ctx.options.templates);
-    if (!input2) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
+    const input3 = templateFor(ref, ctx.options.templates);
+    if (!input3) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
     return renderObject(
-      compileTemplate(input2),
+      compileTemplate(input3),
       buildTemplateData(original, traffic2, ctx.stableService, ctx.canaryService)
     );
   });
@@ -44811,12 +44610,12 @@ function show(v) {
 
 // generators/custom/check.ts
 function check3(ctx) {
-  const steps = buildPlan(ctx.rollout, 1).steps;
+  const steps = ctx.steps;
   const out = [];
   for (const ref of ctx.options.refs) {
     const kind = describeKind(ref.kind, groupOf(ref.apiVersion));
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
-    const input2 = templateFor(ref, ctx.options.templates);
+    const input3 = templateFor(ref, ctx.options.templates);
     if (!original)
       out.push(
         diagnosticAt(
@@ -44824,7 +44623,7 @@ function check3(ctx) {
           `customNetworkRefs: ${kind} "${ref.name}" not found in the app's manifests; add it or fix the ref`
         )
       );
-    if (!input2) {
+    if (!input3) {
       const hint = `add a rollgen.dev/v1alpha1 RouteTemplate with spec.target {apiVersion: ${ref.apiVersion}, kind: ${ref.kind}}`;
       out.push(
         diagnosticAt(
@@ -44833,16 +44632,16 @@ function check3(ctx) {
         )
       );
     }
-    if (original && input2) out.push(...checkTemplate(ctx, ref, input2, steps));
+    if (original && input3) out.push(...checkTemplate(ctx, ref, input3, steps));
   }
   return dedupe2(out);
 }
-function checkTemplate(ctx, ref, input2, steps) {
+function checkTemplate(ctx, ref, input3, steps) {
   const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
   if (!original) return [];
   try {
-    const compiled2 = compileTemplate(input2);
-    const unread = unreadFeatures(ctx, input2, steps);
+    const compiled2 = compileTemplate(input3);
+    const unread = unreadFeatures(ctx, input3, steps);
     if (unread.length > 0) return unread;
     for (const step of steps.filter((s) => hasCanaryRoutes(s.traffic))) {
       const data = buildTemplateData(original, step.traffic, ctx.stableService, ctx.canaryService);
@@ -44850,21 +44649,21 @@ function checkTemplate(ctx, ref, input2, steps) {
         renderObject(compiled2, data);
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
-        return [templateDiagnostic(input2, e, `step ${step.index}, ${ref.kind} "${ref.name}"`)];
+        return [templateDiagnostic(input3, e, `step ${step.index}, ${ref.kind} "${ref.name}"`)];
       }
     }
     return [];
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
-    return [templateDiagnostic(input2, e)];
+    return [templateDiagnostic(input3, e)];
   }
 }
-function templateDiagnostic(input2, e, rendering) {
-  const where2 = `RouteTemplate ${input2.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
-  return diagnosticAt(sourceOrigin(input2, e.line, e.column), `${where2}: ${e.message}`);
+function templateDiagnostic(input3, e, rendering) {
+  const where2 = `RouteTemplate ${input3.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
+  return diagnosticAt(sourceOrigin(input3, e.line, e.column), `${where2}: ${e.message}`);
 }
-function unreadFeatures(ctx, input2, steps) {
-  const names = readNames(parseTemplate(input2.template));
+function unreadFeatures(ctx, input3, steps) {
+  const names = readNames(parseTemplate(input3.template));
   const out = [];
   for (const step of steps) {
     const t = step.traffic;
@@ -44878,7 +44677,7 @@ function unreadFeatures(ctx, input2, steps) {
       out.push(
         diagnosticAt(
           origin,
-          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input2.name} (${input2.origin.file}:${input2.origin.line}) never reads it`
+          `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${step.index}: provider custom cannot express ${feature}: RouteTemplate ${input3.name} (${input3.origin.file}:${input3.origin.line}) never reads it`
         )
       );
     }
@@ -44944,10 +44743,12 @@ var custom_default = defineGenerator({
   id: "custom",
   summary: "any Kruise customNetworkRefs kind, rendered per step by a user-supplied logic-less Handlebars RouteTemplate",
   capabilities: capabilities3,
-  optionsSchema: options_schema_default4,
+  optionsSchema: options_schema_default3,
+  /** Kruise customNetworkRefs that no other provider takes (e.g. not all Istio objects). */
+  inputs: { kruiseCustomRefs: {} },
   check: check3,
   claims: claims3,
-  render: render4,
+  render: render3,
   // A custom object has no data plane rollgen knows, so nothing can be evaluated against it.
   simulate: () => void 0
 });
@@ -44972,7 +44773,7 @@ var capabilities4 = {
 // generators/gateway-api/check.ts
 init_diagnostics();
 
-// src/plan/capabilities.ts
+// src/contract/capabilities.ts
 function missingFeatures(caps, t) {
   const out = [];
   if (t.weight > 0 && !caps.weight) out.push(`a ${t.weight}% weight`);
@@ -44980,7 +44781,7 @@ function missingFeatures(caps, t) {
     out.push(`a weight total of ${t.weightTotal} (maxTrafficWeight)`);
   if (t.matches.length > caps.matchesPerStep)
     out.push(`${t.matches.length} ORed matches (at most ${caps.matchesPerStep})`);
-  t.matches.forEach((m, i) => out.push(...matchFeatures3(caps, m, `match ${i + 1}`)));
+  t.matches.forEach((m, i) => out.push(...matchFeatures2(caps, m, `match ${i + 1}`)));
   if (t.matches.length > 0 && t.weight > 0 && !caps.matchWithWeight) out.push("matches together with a weight");
   if (t.headerRoutes.length > 0 && !caps.namedHeaderRoutes)
     out.push(`header route "${t.headerRoutes[0].name}" (setHeaderRoute)`);
@@ -44988,7 +44789,7 @@ function missingFeatures(caps, t) {
   if (t.requestHeaderModifier && !caps.requestHeaderModifier) out.push("requestHeaderModifier");
   return out;
 }
-function matchFeatures3(caps, m, label) {
+function matchFeatures2(caps, m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions > caps.conditionsPerMatch)
@@ -45007,7 +44808,7 @@ function matchFeatures3(caps, m, label) {
 // generators/gateway-api/matches.ts
 var MAX_HEADERS_PER_MATCH = 16;
 var MAX_QUERY_PER_MATCH = 16;
-function valueMatch(m) {
+function valueMatch2(m) {
   if (m.type === "Prefix") return { type: "RegularExpression", name: m.name, value: `^${escapeRegex(m.value)}.*` };
   return { type: m.type, name: m.name, value: m.value };
 }
@@ -45017,8 +44818,8 @@ function escapeRegex(s) {
 function conditionFields(m) {
   return {
     ...m.path ? { path: { type: m.path.type, value: m.path.value } } : {},
-    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch) } : {},
-    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch) } : {},
+    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch2) } : {},
+    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch2) } : {},
     ...m.method ? { method: m.method } : {}
   };
 }
@@ -45036,8 +44837,8 @@ function crossMatches(ruleMatches2, conditions, first) {
 }
 function andMatch(m, k) {
   const conflicts = [];
-  const headers = merged(list(m.headers), k.headers.map(valueMatch), "header", conflicts, (n) => n.toLowerCase());
-  const query = merged(list(m.queryParams), k.queryParams.map(valueMatch), "query parameter", conflicts, (n) => n);
+  const headers = merged(list(m.headers), k.headers.map(valueMatch2), "header", conflicts, (n) => n.toLowerCase());
+  const query = merged(list(m.queryParams), k.queryParams.map(valueMatch2), "query parameter", conflicts, (n) => n);
   if (k.method && typeof m.method === "string" && m.method !== k.method) {
     conflicts.push(`method ${k.method} ANDed with the rule's own method ${m.method} matches nothing`);
   }
@@ -45067,19 +44868,19 @@ function list(v) {
 // generators/gateway-api/features.ts
 var METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"];
 var MAX_WEIGHT = 1e6;
-function unsupportedFeatures4(traffic2) {
+function unsupportedFeatures3(traffic2) {
   const out = [...weightFeatures(traffic2)];
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(m, `match ${i + 1}`)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures3(m, `match ${i + 1}`)));
   for (const r of traffic2.headerRoutes) {
     if (r.matches.length === 0) out.push(`header route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `header route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `header route "${r.name}" match ${i + 1}`)));
   }
   for (const r of traffic2.mirrorRoutes) {
     if (!Number.isInteger(r.percentage) || r.percentage < 0 || r.percentage > 100) {
       out.push(`mirror route "${r.name}": percentage ${r.percentage} (RequestMirror percent is a whole number 0-100)`);
     }
     if (r.matches.length === 0) out.push(`mirror route "${r.name}" has no match`);
-    r.matches.forEach((m, i) => out.push(...matchFeatures4(m, `mirror route "${r.name}" match ${i + 1}`)));
+    r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `mirror route "${r.name}" match ${i + 1}`)));
   }
   return out;
 }
@@ -45090,7 +44891,7 @@ function weightFeatures(t) {
   }
   return out;
 }
-function matchFeatures4(m, label) {
+function matchFeatures3(m, label) {
   const out = [];
   const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions === 0)
@@ -45268,8 +45069,8 @@ function ordered(rule) {
 var MAX_RULES = 16;
 var MAX_MATCHES_PER_RULE = 64;
 var MAX_MATCHES_PER_ROUTE = 128;
-function render5(ctx, traffic2) {
-  const unsupported = unsupportedFeatures4(traffic2);
+function render4(ctx, traffic2) {
+  const unsupported = unsupportedFeatures3(traffic2);
   if (unsupported.length > 0)
     throw new Error(`gateway-api cannot express this traffic state: ${unsupported.join("; ")}`);
   return ctx.options.httpRoutes.map((name) => {
@@ -45422,9 +45223,9 @@ function checkRoute(ctx, source) {
 function checkSteps(ctx, routes) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
-    const traffic2 = trafficOf2(ctx, step);
+    const traffic2 = trafficOf(ctx, step);
     const missing = missingFeatures(capabilities4, traffic2);
-    const features = missing.length > 0 ? missing : unsupportedFeatures4(traffic2);
+    const features = missing.length > 0 ? missing : unsupportedFeatures3(traffic2);
     const problems = new Set(
       features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic2).problems.map((p) => `HTTPRoute "${name}": ${p}`))
     );
@@ -45439,7 +45240,7 @@ function checkSteps(ctx, routes) {
   });
   return out;
 }
-function trafficOf2(ctx, step) {
+function trafficOf(ctx, step) {
   return {
     weight: step.weight ?? 0,
     weightTotal: ctx.rollout.traffic.weightTotal,
@@ -45468,7 +45269,7 @@ function claims4(ctx) {
 }
 
 // generators/gateway-api/options.schema.json
-var options_schema_default5 = {
+var options_schema_default4 = {
   $id: "gateway-api-options",
   title: "gateway-api generator options",
   type: "object",
@@ -45612,9 +45413,9 @@ function split(c) {
     if (w > 0) shares.set(refLabel(r), (shares.get(refLabel(r)) ?? 0) + w / total);
   }
   const backends = total > 0 ? [...shares].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
-  return { backends, rule: describe3(c, refs) };
+  return { backends, rule: describe2(c, refs) };
 }
-function describe3(c, refs) {
+function describe2(c, refs) {
   const weights = refs.map((r) => `${refLabel(r)} ${refWeight(r)}`).join(", ");
   const mirrors2 = (Array.isArray(c.rule.filters) ? c.rule.filters : []).filter((f) => f.type === "RequestMirror").map((f) => mirrorText(f.requestMirror ?? {}));
   return [`HTTPRoute ${c.route.metadata.name} rule ${c.index + 1}: ${weights || "no backendRefs"}`, ...mirrors2].join(
@@ -45628,16 +45429,49 @@ function mirrorText(m) {
   return `mirror ${share} to ${target}`;
 }
 
+// generators/gateway-api/inputs.ts
+var inputs2 = {
+  argo: { key: "plugins/argoproj-labs/gatewayAPI", options: argoGatewayOptions },
+  kruiseGateway: { options: (gateway) => ({ httpRoutes: [str(gateway.httpRouteName) ?? ""] }) }
+};
+var ARGO_GATEWAY_KEYS = [
+  "httpRoute",
+  "httpRoutes",
+  "namespace",
+  "inProgressLabelKey",
+  "inProgressLabelValue",
+  "disableInProgressLabel",
+  "configMap"
+];
+function argoGatewayOptions(g) {
+  const single = str(g.httpRoute);
+  const list3 = arr(g.httpRoutes).map(obj);
+  const routes = [
+    ...single ? [{ name: single, useHeaderRoutes: true }] : [],
+    ...list3.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
+  ];
+  const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
+  const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
+  return {
+    httpRoutes: routes.map((r) => r.name),
+    useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
+    ...str(g.namespace) ? { namespace: str(g.namespace) } : {},
+    ...g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } },
+    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort()
+  };
+}
+
 // generators/gateway-api/index.ts
 var gateway_api_default = defineGenerator({
   id: "gateway-api",
   summary: "Gateway API HTTPRoute: backendRef weights beside the stable ref, canary rules for header/query/path matches, RequestMirror",
   capabilities: capabilities4,
-  optionsSchema: options_schema_default5,
+  optionsSchema: options_schema_default4,
+  inputs: inputs2,
   check: check4,
-  unsupported: unsupportedFeatures4,
+  unsupported: unsupportedFeatures3,
   claims: claims4,
-  render: render5,
+  render: render4,
   simulate: simulate3
 });
 
@@ -45664,7 +45498,7 @@ var MSE = {
 init_diagnostics();
 
 // generators/higress/options.schema.json
-var options_schema_default6 = {
+var options_schema_default5 = {
   $id: "higress-options",
   title: "higress generator options",
   type: "object",
@@ -45735,14 +45569,8 @@ function checkIngress3(ctx, source) {
     ];
   }
   const out = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   for (const taken of [canaryIngressName(name), weightIngressName(name)]) {
     const found = findIngress(ctx.resources, taken, source.object.metadata.namespace);
     if (found)
@@ -45797,17 +45625,17 @@ function capabilitiesOf(f) {
   };
 }
 var REGEX_META = /[\\.+*?()|[\]{}^$]/;
-function unsupportedFeatures5(f, traffic2) {
+function unsupportedFeatures4(f, traffic2) {
   const out = [];
   if (!Number.isInteger(traffic2.weight))
     out.push(`weight ${traffic2.weight} is not a whole number (canary-weight is an integer; raise the weight total)`);
   if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1)
     out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (canary-weight-total)`);
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures5(f, m, i + 1)));
+  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(f, m, i + 1)));
   out.push(...modifierFeatures(f, traffic2.requestHeaderModifier));
   return out;
 }
-function matchFeatures5(f, m, n) {
+function matchFeatures4(f, m, n) {
   const out = [];
   const count = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (count === 0)
@@ -45902,14 +45730,14 @@ function subsetAnnotations(f, stable) {
 }
 
 // generators/higress/render.ts
-function render6(f, ctx, traffic2) {
-  const unsupported = unsupportedFeatures5(f, traffic2);
+function render5(f, ctx, traffic2) {
+  const unsupported = unsupportedFeatures4(f, traffic2);
   if (unsupported.length > 0) throw new Error(`${f.id} cannot express this traffic state: ${unsupported.join("; ")}`);
   const slots = canarySlots2(f, traffic2);
   return ctx.options.ingresses.flatMap((name) => {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
     if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return slots.map((slot) => canaryIngress3(f, ctx, source.object, slot));
+    return slots.map((slot) => canaryIngress2(f, ctx, source.object, slot));
   });
 }
 function canarySlots2(f, traffic2) {
@@ -45925,10 +45753,10 @@ function canarySlots2(f, traffic2) {
   }
   return slots;
 }
-function canaryIngress3(f, ctx, stable, slot) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(f, stable, slot));
+function canaryIngress2(f, ctx, stable, slot) {
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata2(f, stable, slot));
 }
-function canaryMetadata3(f, stable, slot) {
+function canaryMetadata2(f, stable, slot) {
   const meta = stable.metadata;
   const own = meta.annotations ?? {};
   const kept = Object.entries(own).filter(([k]) => !isOwnedKey2(f, k));
@@ -45937,9 +45765,7 @@ function canaryMetadata3(f, stable, slot) {
     name: slot.name(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
     ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
-    annotations: Object.fromEntries(
-      Object.keys(merged2).sort().map((k) => [k, String(merged2[k])])
-    )
+    annotations: Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]))
   };
 }
 
@@ -45983,7 +45809,7 @@ function matchRule(f, c, request3) {
   const query = f.queryMatch ? c.ext("canary-by-query") : void 0;
   if (header2 || query) {
     const rules = [
-      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue3(request3.headers, header2))] : [],
+      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue(request3.headers, header2))] : [],
       ...query ? [valueRule(f, "query", query, c.ext, request3.query[query])] : []
     ];
     return rules.every((r) => r !== void 0) ? rules.join(" & ") : void 0;
@@ -46007,11 +45833,6 @@ function fullMatch2(pattern, value) {
   } catch {
     return false;
   }
-}
-function headerValue3(headers, name) {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : headers[found];
 }
 function weightSplit(stableService, weighted2) {
   const total = positiveInt(weighted2[0].key("canary-weight-total")) || 100;
@@ -46042,10 +45863,12 @@ function flavouredGenerator(f, optionsSchema, summary) {
     summary,
     capabilities: capabilitiesOf(f),
     optionsSchema,
+    /** Kruise `classType: <flavour id>`. */
+    inputs: { kruiseIngress: kruiseIngressInput(f.id) },
     check: (ctx) => check5(f, ctx),
-    unsupported: (traffic2) => unsupportedFeatures5(f, traffic2),
+    unsupported: (traffic2) => unsupportedFeatures4(f, traffic2),
     claims: (ctx) => claims5(f, ctx),
-    render: (ctx, traffic2) => render6(f, ctx, traffic2),
+    render: (ctx, traffic2) => render5(f, ctx, traffic2),
     simulate: (objects, request3) => simulate4(f, objects, request3)
   });
 }
@@ -46053,12 +45876,85 @@ function flavouredGenerator(f, optionsSchema, summary) {
 // generators/higress/index.ts
 var higress_default = flavouredGenerator(
   HIGRESS,
-  options_schema_default6,
+  options_schema_default5,
   "Higress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations and higress.io header control"
 );
 
 // generators/ingress-nginx/check.ts
 init_diagnostics();
+
+// generators/ingress-nginx/options.schema.json
+var options_schema_default6 = {
+  $id: "ingress-nginx-options",
+  title: "ingress-nginx generator options",
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "ingresses",
+    "annotationPrefix",
+    "additionalIngressAnnotations",
+    "canaryIngressAnnotations"
+  ],
+  properties: {
+    ingresses: {
+      type: "array",
+      minItems: 1,
+      uniqueItems: true,
+      items: {
+        type: "string",
+        minLength: 1,
+        maxLength: 253
+      }
+    },
+    annotationPrefix: {
+      type: "string",
+      minLength: 1,
+      pattern: "^[^/]+$",
+      default: "nginx.ingress.kubernetes.io"
+    },
+    additionalIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressAnnotations: {
+      type: "object",
+      additionalProperties: {
+        type: "string"
+      },
+      default: {}
+    },
+    canaryIngressName: {
+      enum: [
+        "suffix",
+        "argo"
+      ]
+    }
+  },
+  $schema: "http://json-schema.org/draft-07/schema#"
+};
+
+// generators/ingress-nginx/options.ts
+function annotationKey(prefix, name) {
+  return `${prefix}/${name}`;
+}
+function isCanaryKey(prefix, key2) {
+  return key2.startsWith(annotationKey(prefix, "canary"));
+}
+function stepOwnedKeys(prefix) {
+  return ["canary", "canary-weight", "canary-weight-total"].map((k) => annotationKey(prefix, k));
+}
+function userAnnotations(options) {
+  const out = {};
+  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
+    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
+  }
+  return { ...out, ...options.canaryIngressAnnotations };
+}
+
+// generators/ingress-nginx/check.ts
 function check6(ctx) {
   const out = [...checkUserAnnotations(ctx)];
   const owners = /* @__PURE__ */ new Map();
@@ -46090,14 +45986,8 @@ function checkIngress4(ctx, source) {
     ];
   }
   const out = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`
-      )
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   const taken = findIngress(ctx.resources, canaryIngressName(name), source.object.metadata.namespace);
   if (taken) {
     out.push(
@@ -46159,6 +46049,143 @@ function ingressClaims2(ctx, source) {
   }));
 }
 
+// generators/ingress-nginx/features.ts
+function unsupportedFeatures5(traffic2) {
+  const out = [...stateFeatures(traffic2)];
+  traffic2.matches.forEach((match, i) => out.push(...matchFeatures5(match, i + 1)));
+  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
+  if (headerMatches > 1) {
+    out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
+  }
+  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
+  if (cookieMatches > 1) {
+    out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
+  }
+  return out;
+}
+function stateFeatures(traffic2) {
+  const out = [];
+  if (!Number.isInteger(traffic2.weight)) {
+    out.push(
+      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
+    );
+  }
+  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
+    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
+  }
+  if (traffic2.headerRoutes.length > 0) {
+    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
+    out.push(
+      `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
+    );
+  }
+  if (traffic2.mirrorRoutes.length > 0) {
+    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
+    out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
+  }
+  if (traffic2.requestHeaderModifier) {
+    out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
+  }
+  return out;
+}
+function matchFeatures5(match, n) {
+  const conditions = describeConditions(match);
+  const out = [];
+  if (conditions.length === 0) {
+    out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
+  } else if (conditions.length > 1) {
+    out.push(
+      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`
+    );
+  }
+  for (const q of match.queryParams)
+    out.push(`match ${n}: ${describe3("query parameter", q)} (ingress-nginx cannot match query parameters)`);
+  if (match.path)
+    out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
+  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
+  for (const h of match.headers) {
+    if (h.type === "Prefix")
+      out.push(
+        `match ${n}: ${describe3("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
+      );
+  }
+  for (const c of match.cookies) {
+    if (c.type !== "Exact" || c.value !== "always") {
+      out.push(
+        `match ${n}: ${describe3("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
+      );
+    }
+  }
+  return out;
+}
+function describeConditions(match) {
+  return [
+    ...match.headers.map((h) => describe3("header", h)),
+    ...match.cookies.map((c) => describe3("cookie", c)),
+    ...match.queryParams.map((q) => describe3("query", q)),
+    ...match.path ? [`path ${match.path.value}`] : [],
+    ...match.method ? [`method ${match.method}`] : []
+  ];
+}
+function describe3(what, m) {
+  const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
+  return `${what} ${m.name}${op2}${m.value}`;
+}
+
+// generators/ingress-nginx/render.ts
+function render6(ctx, traffic2) {
+  const unsupported = unsupportedFeatures5(traffic2);
+  if (unsupported.length > 0) {
+    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
+  }
+  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
+  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
+  return ctx.options.ingresses.map((name) => {
+    const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
+    if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
+    return canaryIngress3(ctx, source.object, canary);
+  });
+}
+function canaryAnnotations(prefix, traffic2) {
+  const key2 = (name) => annotationKey(prefix, name);
+  const out = { [key2("canary")]: "true" };
+  if (traffic2.weight > 0) {
+    out[key2("canary-weight")] = String(traffic2.weight);
+    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
+  }
+  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
+  if (header2) {
+    out[key2("canary-by-header")] = header2.name;
+    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
+  }
+  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
+  if (cookie) out[key2("canary-by-cookie")] = cookie.name;
+  return out;
+}
+function canaryIngress3(ctx, stable, canary) {
+  const argo = ctx.rollout.format === "argo";
+  return canaryIngressOf(
+    stable,
+    ctx.stableService,
+    ctx.canaryService,
+    canaryMetadata3(stable, ctx.options, canary, argo)
+  );
+}
+function canaryMetadata3(stable, options, canary, argo) {
+  const meta = stable.metadata;
+  const kept = Object.entries(meta.annotations ?? {}).filter(
+    ([k]) => argo ? k === "kubernetes.io/ingress.class" : !isCanaryKey(options.annotationPrefix, k)
+  );
+  const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
+  const annotations = Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]));
+  return {
+    name: canaryIngressName(meta.name),
+    ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
+    ...meta.labels !== void 0 && !argo ? { labels: { ...meta.labels } } : {},
+    annotations
+  };
+}
+
 // generators/ingress-nginx/simulate.ts
 function simulate5(objects, request3) {
   const stable = matchStablePath(objects, request3);
@@ -46177,7 +46204,7 @@ function simulate5(objects, request3) {
 }
 function byHeader(annotations, key2, request3) {
   const name = annotations[key2("canary-by-header")];
-  const value = name ? headerValue4(request3.headers, name) : void 0;
+  const value = name ? headerValue(request3.headers, name) : void 0;
   if (!name || value === void 0) return void 0;
   const exact = annotations[key2("canary-by-header-value")];
   const pattern = annotations[key2("canary-by-header-pattern")];
@@ -46202,11 +46229,6 @@ function byCookie(annotations, key2, request3) {
   if (value !== "always" && value !== "never") return void 0;
   return { canary: value === "always", rule: `canary-by-cookie ${name}=${value}` };
 }
-function headerValue4(headers, name) {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : headers[found];
-}
 function readInt(value, fallback) {
   const n = value === void 0 ? NaN : Number.parseInt(value, 10);
   return Number.isFinite(n) && n >= 0 ? n : fallback;
@@ -46220,6 +46242,21 @@ function split2(stable, canary, canaryUnits, total, rule) {
       { service: canary, share: canaryUnits / total }
     ],
     rule
+  };
+}
+
+// generators/ingress-nginx/inputs.ts
+var inputs3 = {
+  argo: { key: "nginx", options: argoNginxOptions },
+  kruiseIngress: kruiseIngressInput("nginx")
+};
+function argoNginxOptions(nginx2) {
+  const single = str(nginx2.stableIngress);
+  return {
+    ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
+    ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
+    additionalIngressAnnotations: stringMap(nginx2.additionalIngressAnnotations),
+    canaryIngressAnnotations: stringMap(nginx2.canaryIngressAnnotations)
   };
 }
 
@@ -46243,11 +46280,12 @@ var ingress_nginx_default = defineGenerator({
   id: "ingress-nginx",
   summary: "ingress-nginx canary Ingress (<ingress>-canary) with canary-weight, canary-by-header and canary-by-cookie annotations",
   capabilities: capabilities5,
-  optionsSchema: options_schema_default2,
+  optionsSchema: options_schema_default6,
+  inputs: inputs3,
   check: check6,
-  unsupported: unsupportedFeatures2,
+  unsupported: unsupportedFeatures5,
   claims: claims6,
-  render,
+  render: render6,
   simulate: simulate5
 });
 
@@ -46979,6 +47017,17 @@ function header(r, name) {
   return found === void 0 ? void 0 : r.headers[found];
 }
 
+// generators/istio/inputs.ts
+var inputs4 = {
+  argo: { key: "istio" },
+  kruiseCustomRefs: { accepts: (refs) => refs.every(isIstioRef) }
+};
+function isIstioRef(ref) {
+  const apiVersion = str(ref.apiVersion) ?? "";
+  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  return group === "networking.istio.io" && (ref.kind === "VirtualService" || ref.kind === "DestinationRule");
+}
+
 // generators/istio/index.ts
 var capabilities6 = {
   weight: true,
@@ -47000,6 +47049,7 @@ var istio_default = defineGenerator({
   summary: "Istio VirtualService weights (host or subset mode, http/tls/tcp), header, match and mirror routes, DestinationRule canary subset",
   capabilities: capabilities6,
   optionsSchema: options_schema_default7,
+  inputs: inputs4,
   check: check7,
   unsupported: unsupportedFeatures6,
   claims: claims7,
@@ -47053,6 +47103,456 @@ var PLANNED_PROVIDERS = ["traefik", "apisix", "ambassador", "smi"];
 var registry = new Map(Object.entries(generators));
 function getGenerator(id) {
   return registry.get(id);
+}
+function listGenerators() {
+  return [...registry.values()];
+}
+var providerInputs = {
+  argo(key2, block) {
+    const g = listGenerators().find((x) => x.inputs?.argo?.key === key2);
+    if (g) return input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
+    return PLANNED_PROVIDERS.includes(key2) ? { provider: key2, options: { ...block } } : void 0;
+  },
+  get argoKeys() {
+    return listGenerators().flatMap((g) => g.inputs?.argo ? [g.inputs.argo.key] : []).sort();
+  },
+  kruiseIngress(classType, ingress) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
+    return g && input(g, g.inputs.kruiseIngress.options(ingress));
+  },
+  get kruiseIngressClasses() {
+    return listGenerators().flatMap((g) => g.inputs?.kruiseIngress?.classTypes ?? []).sort();
+  },
+  kruiseGateway(gateway) {
+    const g = listGenerators().find((x) => x.inputs?.kruiseGateway);
+    return g && input(g, g.inputs.kruiseGateway.options(gateway));
+  },
+  kruiseCustomRefs(refs) {
+    const takers = listGenerators().filter((x) => x.inputs?.kruiseCustomRefs);
+    const g = takers.find((x) => x.inputs.kruiseCustomRefs.accepts?.(refs)) ?? takers.find((x) => !x.inputs.kruiseCustomRefs.accepts);
+    return g && input(g, { refs });
+  }
+};
+var input = (g, options) => ({ provider: g.id, options });
+
+// src/app/load-app.ts
+init_diagnostics();
+
+// src/spec/field-ledger.ts
+function ruleFor(ledger, pattern) {
+  const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
+  return ledger.rules.find((r) => r.path === pattern || r.path === bare);
+}
+function checkFields(doc, ledger) {
+  const out = [];
+  const walk = (value, path10, pattern) => {
+    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path10, i], `${pattern}[]`));
+    if (!isObject(value)) return;
+    for (const [key2, child2] of Object.entries(value)) {
+      const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
+      const rule = ruleFor(ledger, childPattern);
+      if (!rule) continue;
+      if (rule.status === "honoured") {
+        if (!rule.subtree) walk(child2, [...path10, key2], childPattern);
+        continue;
+      }
+      if (child2 === false || child2 === null) continue;
+      out.push({
+        ...doc.locate([...path10, key2]),
+        message: `${dotted([...path10, key2])}: ${rule.note}`,
+        severity: rule.status === "refused" ? "error" : "warning"
+      });
+    }
+  };
+  const root = isObject(doc.value) ? doc.value : {};
+  walk({ spec: root.spec }, [], "");
+  return out;
+}
+function dotted(path10) {
+  return path10.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
+}
+
+// src/spec/analysis-fields.ts
+var NOT_EVALUATED = "analysis is not evaluated yet: rollgen runs no AnalysisRun; gate the step PRs with required checks instead";
+var ARGO_ROLLOUT_ANALYSIS_RULES = [
+  {
+    path: "spec.analysis",
+    status: "warned",
+    subtree: true,
+    note: `${NOT_EVALUATED} (run history limits have no runs to keep)`
+  },
+  {
+    path: "spec.strategy.canary.analysis",
+    status: "warned",
+    subtree: true,
+    note: `${NOT_EVALUATED} (background analysis)`
+  },
+  {
+    path: "spec.strategy.canary.steps[].analysis",
+    status: "warned",
+    subtree: true,
+    note: `${NOT_EVALUATED}; the step adds no step of its own`
+  },
+  {
+    path: "spec.strategy.canary.steps[].experiment",
+    status: "warned",
+    subtree: true,
+    note: "experiments are not run: rollgen starts no experiment ReplicaSets; the step adds no step of its own"
+  }
+];
+var TEMPLATE_NOTE = `${NOT_EVALUATED}; the template is dropped from the output`;
+function analysisTemplateLedger(kind, file) {
+  return {
+    title: `Argo ${kind} (argoproj.io/v1alpha1)`,
+    crd: { file, version: "v1alpha1" },
+    rules: [{ path: "spec", status: "warned", subtree: true, note: TEMPLATE_NOTE }]
+  };
+}
+var ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
+  "AnalysisTemplate",
+  "argo-rollouts/analysis-template-crd.yaml"
+);
+var CLUSTER_ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
+  "ClusterAnalysisTemplate",
+  "argo-rollouts/cluster-analysis-template-crd.yaml"
+);
+
+// src/spec/argo-fields.ts
+var CANARY2 = "spec.strategy.canary";
+var ROUTING = `${CANARY2}.trafficRouting`;
+var honoured = (path10, note) => ({ path: path10, status: "honoured", ...note ? { note } : {} });
+var subtree = (path10, note) => ({ path: path10, status: "honoured", subtree: true, note });
+var warned = (path10, note) => ({ path: path10, status: "warned", note });
+var warnedTree = (path10, note) => ({ path: path10, status: "warned", subtree: true, note });
+function providerRules(inputs5) {
+  const supported = inputs5.argoKeys.map((k) => k.replace("/", ".")).join(", ");
+  return ["smi", "ambassador", "traefik", "apisix", "appMesh"].map(
+    (key2) => inputs5.argoKeys.includes(key2) ? subtree(`${ROUTING}.${key2}`, `rendered by the generator that reads trafficRouting.${key2}`) : {
+      path: `${ROUTING}.${key2}`,
+      status: "refused",
+      subtree: true,
+      note: `traffic provider ${key2} is not supported yet; rollgen renders ${supported}`
+    }
+  );
+}
+var POD_FIELD = "copied onto the rendered Deployments, as Argo applies it to its ReplicaSets";
+var argoRolloutFields = (inputs5) => ({
+  title: "Argo Rollout (argoproj.io/v1alpha1)",
+  crd: { file: "argo-rollouts/rollout-crd.yaml", version: "v1alpha1" },
+  rules: [
+    honoured("spec"),
+    honoured("spec.replicas"),
+    subtree("spec.selector", "the selector of the rendered Deployment (inline template)"),
+    subtree("spec.template", "the pod template, passed through to the Deployment (inline template)"),
+    honoured("spec.workloadRef"),
+    honoured("spec.workloadRef.apiVersion"),
+    honoured("spec.workloadRef.kind", "Deployment only; any other kind is refused"),
+    honoured("spec.workloadRef.name"),
+    warned(
+      "spec.workloadRef.scaleDown",
+      "rollgen renders the referenced Deployment itself as the stable workload, so there is no original Deployment to scale down; remove the field"
+    ),
+    honoured("spec.minReadySeconds", POD_FIELD),
+    honoured("spec.progressDeadlineSeconds", POD_FIELD),
+    honoured("spec.revisionHistoryLimit", POD_FIELD),
+    honoured("spec.paused", "the rollout holds: advance and rollgen pr propose nothing for it until it is false"),
+    warned(
+      "spec.progressDeadlineAbort",
+      "rollgen does not watch pod progress, so it never aborts on a deadline; make the step PRs wait for a health check"
+    ),
+    warned(
+      "spec.restartAt",
+      "rollgen restarts no pods; change an annotation of the pod template to roll the pods through the steps"
+    ),
+    warnedTree(
+      "spec.rollbackWindow",
+      "rollgen runs every step for each new revision, including one that rolls back; use rollgen abort to return to stable at once"
+    ),
+    honoured("spec.strategy"),
+    {
+      path: "spec.strategy.blueGreen",
+      status: "refused",
+      subtree: true,
+      note: "blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)"
+    },
+    honoured(CANARY2),
+    warned(
+      `${CANARY2}.abortScaleDownDelaySeconds`,
+      "the abort commit removes canary pods as the app's removal policy says (rollgen.yaml removal); there is no delay"
+    ),
+    warned(
+      `${CANARY2}.scaleDownDelaySeconds`,
+      "old stable pods are replaced when the promotion commit is applied; use removal: two-commits in rollgen.yaml to keep the canary until routes move"
+    ),
+    warned(`${CANARY2}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
+    subtree(
+      `${CANARY2}.antiAffinity`,
+      "canary pods avoid nodes running stable pods (injected into the canary pod template)"
+    ),
+    subtree(`${CANARY2}.canaryMetadata`, "merged into the canary pod template"),
+    subtree(`${CANARY2}.stableMetadata`, "merged into the stable pod template"),
+    honoured(`${CANARY2}.canaryService`),
+    honoured(`${CANARY2}.stableService`),
+    honoured(
+      `${CANARY2}.dynamicStableScale`,
+      "stable pods shrink to the traffic they keep (sized for the higher of this and the previous step), with trafficRouting"
+    ),
+    honoured(`${CANARY2}.maxSurge`, "the rolling update bound of the rendered Deployments"),
+    honoured(`${CANARY2}.maxUnavailable`, "the rolling update bound of the rendered Deployments"),
+    honoured(
+      `${CANARY2}.minPodsPerReplicaSet`,
+      "a non-empty stable or canary side runs at least this many pods, with trafficRouting"
+    ),
+    warnedTree(
+      `${CANARY2}.pingPong`,
+      "rollgen routes with a stable and a canary Service (stableService/canaryService); write those instead of pingPong"
+    ),
+    warnedTree(
+      `${CANARY2}.replicaProgressThreshold`,
+      "rollgen does not watch pod readiness; make the step PRs wait for a health check"
+    ),
+    honoured(`${CANARY2}.steps`),
+    subtree(`${CANARY2}.steps[].pause`, "a manual or timed gate after the step before"),
+    {
+      path: `${CANARY2}.steps[].plugin`,
+      status: "warned",
+      subtree: true,
+      note: "step plugins run in the Argo controller; rollgen skips the step"
+    },
+    subtree(`${CANARY2}.steps[].setCanaryScale`, "canary pods of the step"),
+    subtree(`${CANARY2}.steps[].setHeaderRoute`, "a named header route to the canary"),
+    subtree(`${CANARY2}.steps[].setMirrorRoute`, "a named mirror route to the canary"),
+    honoured(`${CANARY2}.steps[].setWeight`),
+    honoured(ROUTING),
+    subtree(`${ROUTING}.managedRoutes`, "the order of header and mirror routes"),
+    honoured(`${ROUTING}.maxTrafficWeight`),
+    subtree(`${ROUTING}.istio`, "rendered by the istio generator"),
+    warnedTree(
+      `${ROUTING}.istio.destinationRule.additionalSubsetNames`,
+      "extra subsets are not given their own labels; routes to them keep their weights as written"
+    ),
+    subtree(`${ROUTING}.nginx`, "rendered by the ingress-nginx generator"),
+    subtree(`${ROUTING}.alb`, "rendered by the aws-alb generator"),
+    ...providerRules(inputs5),
+    subtree(
+      `${ROUTING}.plugins`,
+      "argoproj-labs/gatewayAPI is rendered by the gateway-api generator; any other plugin is refused by name"
+    ),
+    ...ARGO_ROLLOUT_ANALYSIS_RULES
+  ]
+});
+
+// src/spec/kruise-fields.ts
+var CANARY3 = "spec.strategy.canary";
+var CRD = "kruise-rollouts/rollouts.kruise.io_rollouts.yaml";
+var honoured2 = (path10, note) => ({ path: path10, status: "honoured", ...note ? { note } : {} });
+var subtree2 = (path10, note) => ({ path: path10, status: "honoured", subtree: true, note });
+var warned2 = (path10, note) => ({ path: path10, status: "warned", note });
+function kruiseRoutingRules(base) {
+  return [
+    honoured2(base, "the first entry is read, as Kruise does; an entry needs ingress, gateway or customNetworkRefs"),
+    honoured2(`${base}[].service`),
+    subtree2(`${base}[].ingress`, "classType picks the provider: nginx, aliyun-alb, higress or mse"),
+    subtree2(`${base}[].gateway`, "rendered by the gateway-api generator"),
+    subtree2(`${base}[].customNetworkRefs`, "Istio VirtualService/DestinationRule: istio generator; others: custom"),
+    warned2(
+      `${base}[].gracePeriodSeconds`,
+      "rollgen does not wait between route and workload changes; Argo CD sync waves and the step gate order them"
+    )
+  ];
+}
+var COMMON = [
+  honoured2("spec"),
+  honoured2("spec.disabled", "the workload is rendered as a plain Deployment, with no canary"),
+  honoured2("spec.strategy"),
+  honoured2(
+    "spec.strategy.paused",
+    "the rollout holds: advance and rollgen pr propose nothing for it until it is false"
+  ),
+  honoured2(CANARY3),
+  honoured2(`${CANARY3}.disableGenerateCanaryService`),
+  warned2(
+    `${CANARY3}.failureThreshold`,
+    "rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check"
+  ),
+  subtree2(`${CANARY3}.patchPodTemplateMetadata`, "merged into the canary pod template only"),
+  subtree2(`${CANARY3}.steps`, "each step is one PR"),
+  ...kruiseRoutingRules(`${CANARY3}.trafficRoutings`)
+];
+var KRUISE_V1ALPHA1_FIELDS = {
+  title: "Kruise Rollout (rollouts.kruise.io/v1alpha1)",
+  crd: { file: CRD, version: "v1alpha1" },
+  rules: [
+    ...COMMON,
+    subtree2("spec.objectRef", "workloadRef: Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
+    warned2("spec.rolloutID", "rollgen starts a rollout when the pod template changes; rolloutID is not read")
+  ]
+};
+var KRUISE_V1BETA1_FIELDS = {
+  title: "Kruise Rollout (rollouts.kruise.io/v1beta1)",
+  crd: { file: CRD, version: "v1beta1" },
+  rules: [
+    ...COMMON,
+    subtree2("spec.workloadRef", "Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
+    honoured2(`${CANARY3}.enableExtraWorkloadForCanary`, "true: canary style (extra pods); false: partition style"),
+    honoured2(`${CANARY3}.trafficRoutingRef`),
+    {
+      path: "spec.strategy.blueGreen",
+      status: "refused",
+      subtree: true,
+      note: "blue-green is not supported yet; use strategy.canary with a last step of replicas: 100%"
+    }
+  ]
+};
+
+// src/spec/traffic-routing-fields.ts
+var TRAFFIC_ROUTING_FIELDS = {
+  title: "Kruise TrafficRouting (rollouts.kruise.io/v1alpha1)",
+  crd: { file: "kruise-rollouts/rollouts.kruise.io_trafficroutings.yaml", version: "v1alpha1" },
+  rules: [
+    { path: "spec", status: "honoured" },
+    ...kruiseRoutingRules("spec.objectRef"),
+    {
+      path: "spec.strategy",
+      status: "honoured",
+      subtree: true,
+      note: "weight, matches and requestHeaderModifier are live while any member rollout runs a canary"
+    }
+  ]
+};
+
+// src/spec/field-ledgers.ts
+function rolloutLedger(schema, inputs5) {
+  if (schema === "argo-rollout") return argoRolloutFields(inputs5);
+  if (schema === "kruise-rollout-v1alpha1") return KRUISE_V1ALPHA1_FIELDS;
+  if (schema === "kruise-rollout-v1beta1") return KRUISE_V1BETA1_FIELDS;
+  return void 0;
+}
+var ANALYSIS_LEDGERS = {
+  AnalysisTemplate: ANALYSIS_TEMPLATE_FIELDS,
+  ClusterAnalysisTemplate: CLUSTER_ANALYSIS_TEMPLATE_FIELDS
+};
+
+// src/plan/replicas.ts
+function resolveAmount(amount, total) {
+  const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
+  return Math.max(0, Math.min(total, raw));
+}
+function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
+  const floor = carriesTraffic && total > 0 ? 1 : 0;
+  const canary = Math.max(canaryWanted2, floor);
+  if (style === "canary") return { canary, stable: total };
+  return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
+}
+function argoBasicCanary(total, weight, weightTotal, maxSurge) {
+  if (total === 0) return { canary: 0, stable: 0 };
+  const ceil = Math.ceil(total * weight / weightTotal);
+  const floor = Math.floor(total * weight / weightTotal);
+  const tied = (pods) => pods * weight / weightTotal % 1 === 0.5;
+  const zeroAllowed = weight === weightTotal || weight === 0 || total === 1 && maxSurge === 0;
+  const floorAllowed = floor !== 0 || zeroAllowed;
+  const options = [];
+  if (ceil < total || zeroAllowed) options.push({ canary: ceil, pods: total });
+  if (!tied(total) && floorAllowed) options.push({ canary: floor, pods: total });
+  if (maxSurge > 0) {
+    options.push({ canary: ceil, pods: total + 1 });
+    if (!tied(total + 1) && floorAllowed) options.push({ canary: floor, pods: total + 1 });
+  }
+  if (options.length === 0) return { canary: 0, stable: total };
+  const delta = (o) => Math.abs(o.canary * weightTotal / o.pods - weight);
+  const best = options.reduce((a, b) => delta(b) < delta(a) ? b : a);
+  return { canary: best.canary, stable: best.pods - best.canary };
+}
+function scaledAmount(v, total, fallback, roundUp) {
+  const raw = v ?? fallback;
+  if (typeof raw === "number") return raw;
+  const percent = Number.parseFloat(raw) / 100;
+  return roundUp ? Math.ceil(total * percent - 1e-9) : Math.floor(total * percent + 1e-9);
+}
+
+// src/plan/plan.ts
+function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
+  const steps = rollout.steps.map((step, i) => planStep(rollout, step, i, totalReplicas, policy));
+  return {
+    rollout: rollout.name,
+    format: rollout.format,
+    workload: rollout.workload.name,
+    style: rollout.style,
+    replicas: totalReplicas,
+    providers: rollout.traffic.providers.map((p) => p.provider),
+    startGate: { kind: policy.firstStep },
+    steps,
+    warnings: [],
+    ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}
+  };
+}
+function planStep(rollout, step, i, total, policy) {
+  const routed = rollout.traffic.providers.length > 0;
+  const traffic2 = trafficOf2(rollout, step, routed);
+  const carries = hasCanaryRoutes(traffic2);
+  const basic = !routed && rollout.format === "argo" && !step.replicas;
+  const split3 = basic ? argoBasicCanary(total, step.weight ?? 0, rollout.traffic.weightTotal, argoMaxSurge(rollout, total)) : splitReplicas(rollout.style, total, canaryWanted(rollout, step, total), carries);
+  const { canary, stable } = routed ? argoRoutedScale(rollout, i, total, split3, step.replicas !== void 0) : split3;
+  return {
+    index: i + 1,
+    canaryReplicas: canary,
+    stableReplicas: stable,
+    traffic: traffic2,
+    // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
+    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
+    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
+  };
+}
+function canaryWanted(rollout, step, total) {
+  if (step.replicas) return resolveAmount(step.replicas, total);
+  return Math.ceil(total * (step.weight ?? 0) / rollout.traffic.weightTotal - 1e-9);
+}
+function argoRoutedScale(rollout, i, total, split3, explicitScale) {
+  const atLeast = (n) => n === 0 ? 0 : Math.max(n, Math.min(rollout.minPodsPerReplicaSet ?? 0, total));
+  const canary = explicitScale ? split3.canary : atLeast(split3.canary);
+  if (!rollout.dynamicStableScale) return { canary, stable: split3.stable };
+  const max = rollout.traffic.weightTotal;
+  const weight = Math.min(rollout.steps[i].weight ?? 0, i > 0 ? rollout.steps[i - 1].weight ?? 0 : 0);
+  return { canary, stable: atLeast(Math.ceil(total * (max - weight) / max)) };
+}
+function argoMaxSurge(rollout, total) {
+  const rolling = rollout.workload.deploymentSpec?.strategy;
+  return scaledAmount(rolling?.rollingUpdate?.maxSurge, total, "25%", true);
+}
+function hasTrafficSpec(step) {
+  return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
+}
+function trafficOf2(rollout, step, routed) {
+  return {
+    weight: routed ? step.weight ?? 0 : 0,
+    weightTotal: rollout.traffic.weightTotal,
+    matches: step.matches,
+    headerRoutes: step.headerRoutes,
+    mirrorRoutes: step.mirrorRoutes,
+    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
+  };
+}
+
+// src/render/anti-affinity.ts
+function withAntiAffinity(canary, rule, track) {
+  const out = cloneJson(canary);
+  const spec = out.spec;
+  const selector = isObject(spec.selector) && isObject(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
+  const term = {
+    labelSelector: { matchLabels: { ...selector, [track.key]: track.stable } },
+    ...canary.metadata.namespace ? { namespaces: [canary.metadata.namespace] } : {},
+    topologyKey: "kubernetes.io/hostname"
+  };
+  const template = spec.template;
+  const podSpec = isObject(template.spec) ? template.spec : {};
+  const affinity = isObject(podSpec.affinity) ? podSpec.affinity : {};
+  const anti = isObject(affinity.podAntiAffinity) ? affinity.podAntiAffinity : {};
+  const key2 = rule.preferredWeight !== void 0 ? "preferredDuringSchedulingIgnoredDuringExecution" : "requiredDuringSchedulingIgnoredDuringExecution";
+  const entry = rule.preferredWeight !== void 0 ? { weight: rule.preferredWeight, podAffinityTerm: term } : term;
+  const list3 = Array.isArray(anti[key2]) ? anti[key2] : [];
+  podSpec.affinity = { ...affinity, podAntiAffinity: { ...anti, [key2]: [...list3, entry] } };
+  template.spec = podSpec;
+  return out;
 }
 
 // src/render/services.ts
@@ -47182,37 +47682,44 @@ function replicasOf(deployment) {
 }
 
 // src/render/render-rollout.ts
-function renderRollout(input2) {
-  const step = plannedStep(input2);
-  const objects = [...renderWorkloads(input2, step), ...renderServices(input2, step)];
-  const routed = step && input2.phase.kind !== "draining";
-  const traffic2 = routed ? step.traffic : stableTraffic(input2.rollout.traffic.weightTotal);
-  return [...objects, ...renderRouteObjects(input2, traffic2, workloadWave(input2.deployment))];
+function renderRollout(input3) {
+  const step = plannedStep(input3);
+  const objects = [...renderWorkloads(input3, step), ...renderServices(input3, step)];
+  const routed = step && input3.phase.kind !== "draining";
+  const traffic2 = routed ? step.traffic : stableTraffic(input3.rollout.traffic.weightTotal);
+  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment))];
 }
-function plannedStep(input2) {
-  const p = input2.phase;
-  return p.kind === "step" || p.kind === "promoting" || p.kind === "draining" ? input2.plan.steps[p.step - 1] : void 0;
+function plannedStep(input3) {
+  const p = input3.phase;
+  return p.kind === "step" || p.kind === "promoting" || p.kind === "draining" ? input3.plan.steps[p.step - 1] : void 0;
 }
-function renderWorkloads(input2, step) {
-  const { deployment, track, rollout, phase } = input2;
-  const total = input2.plan.replicas;
+function renderWorkloads(input3, step) {
+  const { deployment, track, rollout, phase } = input3;
+  const total = input3.plan.replicas;
   const promoting = phase.kind === "promoting";
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
-  const stablePod2 = promoting ? input2.canaryPod : input2.stablePod;
+  const stablePod2 = promoting ? input3.canaryPod : input3.stablePod;
   const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
-  if (step)
-    out.push(
-      renderCanaryDeployment(deployment, input2.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
+  if (step) {
+    const canary = renderCanaryDeployment(
+      deployment,
+      input3.canaryPod,
+      step.canaryReplicas,
+      track,
+      rollout.canaryPodMetadata
     );
+    out.push(rollout.antiAffinity ? withAntiAffinity(canary, rollout.antiAffinity, track) : canary);
+  }
   return out;
 }
-function renderServices(input2, step) {
-  const { rollout, resources, track, phase } = input2;
+function renderServices(input3, step) {
+  const { rollout, resources, track, phase } = input3;
   const stableName = rollout.traffic.stableService;
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
   if (!stable) return [];
   const canaryName2 = rollout.traffic.canaryService;
-  const split3 = phase.kind !== "adopting" && rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split") && canaryName2 !== stableName;
+  const argoBasic = rollout.format === "argo" && rollout.traffic.providers.length === 0;
+  const split3 = phase.kind !== "adopting" && (argoBasic || rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split")) && canaryName2 !== stableName;
   const out = [withTrackSelector(stable, track, split3 ? track.stable : void 0)];
   if (!canaryName2 || canaryName2 === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
@@ -47232,10 +47739,10 @@ function generatorContext(app, rollout, resources, provider, repo, track) {
   const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self2];
   return { ...self2, peers, ...track ? { track } : {} };
 }
-function renderRouteObjects(input2, traffic2, wave) {
-  const routes = input2.providers.flatMap(
+function renderRouteObjects(input3, traffic2, wave) {
+  const routes = input3.providers.flatMap(
     (p) => p.generator.render(
-      generatorContext(input2.app, input2.rollout, input2.resources, p, input2.peers, input2.track),
+      generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track),
       traffic2
     )
   );
@@ -47244,9 +47751,15 @@ function renderRouteObjects(input2, traffic2, wave) {
 function withRouteWave(routes, wave) {
   return routes.map((r) => ({
     ...r,
-    metadata: { ...r.metadata, annotations: { ...r.metadata.annotations ?? {}, [SYNC_WAVE]: String(wave + 1) } }
+    metadata: {
+      ...r.metadata,
+      annotations: { ...sortedKeys(r.metadata.annotations ?? {}), [SYNC_WAVE]: String(wave + 1) }
+    }
   }));
 }
+var sortedKeys = (map) => Object.fromEntries(
+  Object.keys(map).sort().map((k) => [k, map[k]])
+);
 function workloadWave(deployment) {
   const raw = isObject(deployment.metadata.annotations) ? deployment.metadata.annotations[SYNC_WAVE] : void 0;
   const wave = raw === void 0 ? 0 : Number.parseInt(raw, 10);
@@ -47310,167 +47823,71 @@ function lua(s) {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
-// src/spec/values.ts
-var obj = (v) => isObject(v) ? v : {};
-var arr = (v) => Array.isArray(v) ? v : [];
-var str = (v) => typeof v === "string" ? v : void 0;
-var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
-function stringMap(v) {
-  const out = {};
-  for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
-  return out;
+// src/spec/reader-common.ts
+function withPause(doc, rollout, paused, path10) {
+  return paused ? { ...rollout, pausedBy: { field: path10.join("."), origin: doc.locate(path10) } } : rollout;
 }
-function parseAmount(v) {
-  if (typeof v === "number") return { count: v };
-  if (typeof v !== "string") return void 0;
-  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
-  if (m) return { percent: Number(m[1]) };
-  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
-}
-function parsePercent(v) {
-  const a = parseAmount(v);
-  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
-}
-var KRUISE_COOKIE_HEADER = "canary-by-cookie";
-function kruiseMatch(v) {
-  const m = obj(v);
-  const headers = [];
-  const cookies = [];
-  for (const h of arr(m.headers).map(valueMatch2)) {
-    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
-    else headers.push(h);
-  }
-  const path10 = isObject(m.path) ? {
-    type: str(m.path.type) ?? "PathPrefix",
-    value: str(m.path.value) ?? "/"
-  } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
-}
-function valueMatch2(v) {
-  const m = obj(v);
-  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
-}
-function headerModifier(v) {
-  if (!isObject(v)) return void 0;
-  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
-  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
+function unsupportedWorkload(kind) {
+  return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
 }
 
 // src/spec/providers.ts
-var KRUISE_INGRESS_CLASSES = {
-  nginx: "ingress-nginx",
-  "aliyun-alb": "aliyun-alb",
-  higress: "higress",
-  mse: "mse"
-};
-function providerFromKruiseRouting(doc, routing, path10, out) {
+function providerFromKruiseRouting(doc, routing, path10, out, inputs5) {
   const refs = [];
-  const ingress = obj(routing.ingress);
   if (routing.ingress !== void 0) {
+    const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
-    const provider = KRUISE_INGRESS_CLASSES[classType];
-    if (!provider) {
+    const found = inputs5.kruiseIngress(classType, ingress);
+    if (!found) {
       const o = doc.locate([...path10, "ingress", "classType"]);
       out.push({
         ...o,
-        message: `ingress classType "${classType}" is unknown; use one of ${Object.keys(KRUISE_INGRESS_CLASSES).join(", ")}`,
+        message: `ingress classType "${classType}" is unknown; use one of ${inputs5.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else {
-      refs.push({
-        provider,
-        origin: doc.locate([...path10, "ingress"]),
-        options: { ingresses: [str(ingress.name) ?? ""] }
-      });
-    }
+    } else refs.push(refAt(found, doc.locate([...path10, "ingress"])));
   }
-  if (routing.gateway !== void 0) {
-    refs.push({
-      provider: "gateway-api",
-      origin: doc.locate([...path10, "gateway"]),
-      options: { httpRoutes: [str(obj(routing.gateway).httpRouteName) ?? ""] }
-    });
-  }
+  const gateway = routing.gateway === void 0 ? void 0 : inputs5.kruiseGateway(obj(routing.gateway));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path10, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
-  if (custom.length > 0) {
-    const istio = custom.every(isIstioRef);
-    refs.push({
-      provider: istio ? "istio" : "custom",
-      origin: doc.locate([...path10, "customNetworkRefs"]),
-      options: { refs: custom }
+  const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
+  if (taker) refs.push(refAt(taker, doc.locate([...path10, "customNetworkRefs"])));
+  if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
+    out.push({
+      ...doc.locate(path10),
+      message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
+      severity: "error"
     });
-  }
   return refs;
 }
-function providersFromArgo(doc, routing, path10) {
+var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
+function providersFromArgo(doc, routing, path10, inputs5, out) {
+  for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs5.argoKeys.includes(`plugins/${p}`)))
+    out.push({
+      ...doc.locate([...path10, "plugins", plugin]),
+      message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs5.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
+      severity: "error"
+    });
   const at = (key2) => doc.locate([...path10, key2]);
   const refs = [];
-  if (routing.istio !== void 0) refs.push({ provider: "istio", origin: at("istio"), options: obj(routing.istio) });
-  if (routing.nginx !== void 0)
-    refs.push({ provider: "ingress-nginx", origin: at("nginx"), options: argoNginxOptions(obj(routing.nginx)) });
-  if (routing.alb !== void 0)
-    refs.push({ provider: "aws-alb", origin: at("alb"), options: argoAlbOptions(obj(routing.alb)) });
-  if (routing.smi !== void 0) refs.push({ provider: "smi", origin: at("smi"), options: obj(routing.smi) });
-  if (routing.ambassador !== void 0)
-    refs.push({ provider: "ambassador", origin: at("ambassador"), options: obj(routing.ambassador) });
-  if (routing.traefik !== void 0)
-    refs.push({ provider: "traefik", origin: at("traefik"), options: obj(routing.traefik) });
-  if (routing.apisix !== void 0)
-    refs.push({ provider: "apisix", origin: at("apisix"), options: obj(routing.apisix) });
-  const gateway = obj(routing.plugins)["argoproj-labs/gatewayAPI"];
-  if (gateway !== void 0)
-    refs.push({ provider: "gateway-api", origin: at("plugins"), options: argoGatewayOptions(obj(gateway)) });
+  for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
+    const found = inputs5.argo(key2, obj(routing[key2]));
+    if (found) refs.push(refAt(found, at(key2)));
+  }
+  for (const [name, block] of Object.entries(obj(routing.plugins))) {
+    const found = inputs5.argo(`plugins/${name}`, obj(block));
+    if (found) refs.push(refAt(found, at("plugins")));
+  }
   return refs;
 }
-function argoNginxOptions(nginx2) {
-  const single = str(nginx2.stableIngress);
-  return {
-    ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
-    ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
-    additionalIngressAnnotations: stringMap(nginx2.additionalIngressAnnotations),
-    canaryIngressAnnotations: stringMap(nginx2.canaryIngressAnnotations)
-  };
-}
-function argoAlbOptions(alb) {
-  const single = str(alb.ingress);
-  const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
-  const { ingress: _single, ingresses: _many, ...rest } = alb;
-  return { ...rest, ingresses: [...new Set(ingresses)] };
-}
-var ARGO_GATEWAY_KEYS = [
-  "httpRoute",
-  "httpRoutes",
-  "namespace",
-  "inProgressLabelKey",
-  "inProgressLabelValue",
-  "disableInProgressLabel",
-  "configMap"
-];
-function argoGatewayOptions(g) {
-  const single = str(g.httpRoute);
-  const list3 = arr(g.httpRoutes).map(obj);
-  const routes = [
-    ...single ? [{ name: single, useHeaderRoutes: true }] : [],
-    ...list3.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
-  ];
-  const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
-  const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
-  return {
-    httpRoutes: routes.map((r) => r.name),
-    useHeaderRoutes: routes.filter((r) => r.useHeaderRoutes).map((r) => r.name),
-    ...str(g.namespace) ? { namespace: str(g.namespace) } : {},
-    ...g.disableInProgressLabel === true ? {} : { inProgressLabel: { key: labelKey, value: labelValue } },
-    unsupported: Object.keys(g).filter((k) => !ARGO_GATEWAY_KEYS.includes(k)).sort()
-  };
-}
-function isIstioRef(ref) {
-  const apiVersion = str(ref.apiVersion) ?? "";
-  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
-  return group === "networking.istio.io" && (ref.kind === "VirtualService" || ref.kind === "DestinationRule");
-}
+var refAt = (found, origin) => ({
+  provider: found.provider,
+  origin,
+  options: found.options
+});
 
 // src/spec/argo.ts
-function normalizeArgo(doc) {
+function normalizeArgo(doc, inputs5) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
@@ -47487,7 +47904,7 @@ function normalizeArgo(doc) {
     { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== void 0 },
     diagnostics
   );
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"]) : [];
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5, diagnostics) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout = {
@@ -47514,23 +47931,31 @@ function normalizeArgo(doc) {
     stablePodMetadata: {
       labels: stringMap(obj(canary.stableMetadata).labels),
       annotations: stringMap(obj(canary.stableMetadata).annotations)
-    }
+    },
+    ...antiAffinityOf(canary),
+    ...canary.dynamicStableScale === true ? { dynamicStableScale: true } : {},
+    ...num(canary.minPodsPerReplicaSet) !== void 0 ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) } : {}
   };
-  return { rollout, diagnostics };
+  return { rollout: withPause(doc, rollout, spec.paused === true, ["spec", "paused"]), diagnostics };
+}
+function antiAffinityOf(canary) {
+  if (canary.antiAffinity === void 0) return {};
+  const preferred = obj(canary.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
+  if (preferred === void 0) return { antiAffinity: {} };
+  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
 }
 function argoWorkload(doc, root, replicas2, out) {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
-      out.push(
-        error2(
-          doc,
-          ["spec", "workloadRef", "kind"],
-          `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
-        )
-      );
-    return { kind: "Deployment", name: str(ref.name) ?? "", replicasOverride: replicas2 };
+      out.push(error2(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
+    return {
+      kind: "Deployment",
+      name: str(ref.name) ?? "",
+      replicasOverride: replicas2,
+      deploymentSpec: deploymentFields(spec)
+    };
   }
   const meta = obj(root.metadata);
   const deployment = {
@@ -47541,9 +47966,25 @@ function argoWorkload(doc, root, replicas2, out) {
       ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
       ...meta.labels ? { labels: stringMap(meta.labels) } : {}
     },
-    spec: { replicas: replicas2, selector: spec.selector, template: spec.template }
+    spec: { replicas: replicas2, selector: spec.selector, template: spec.template, ...deploymentFields(spec) }
   };
-  return { kind: "Deployment", name: deployment.metadata.name, replicasOverride: replicas2, synthesized: deployment };
+  return {
+    kind: "Deployment",
+    name: deployment.metadata.name,
+    replicasOverride: replicas2,
+    synthesized: deployment,
+    deploymentSpec: deploymentFields(spec)
+  };
+}
+function deploymentFields(spec) {
+  const out = {};
+  for (const key2 of ["minReadySeconds", "progressDeadlineSeconds", "revisionHistoryLimit"])
+    if (spec[key2] !== void 0) out[key2] = spec[key2];
+  const canary = obj(obj(spec.strategy).canary);
+  const rollingUpdate = {};
+  for (const key2 of ["maxSurge", "maxUnavailable"]) if (canary[key2] !== void 0) rollingUpdate[key2] = canary[key2];
+  if (Object.keys(rollingUpdate).length > 0) out.strategy = { type: "RollingUpdate", rollingUpdate };
+  return out;
 }
 function walkSteps(doc, raw, wc, out) {
   const steps = [];
@@ -47588,12 +48029,9 @@ function applyAction(doc, state, e, path10, wc, out) {
   } else if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
-    const kind = Object.keys(e)[0] ?? "empty step";
-    out.push({
-      ...doc.locate([...path10, kind]),
-      message: `step "${kind}" is ignored: rollgen runs no in-cluster analysis; gate the step PR with required checks instead`,
-      severity: "warning"
-    });
+    const kind = Object.keys(e)[0];
+    if (kind === void 0)
+      out.push({ ...doc.locate(path10), message: "an empty step does nothing; remove it", severity: "warning" });
     return false;
   }
   return true;
@@ -47706,7 +48144,7 @@ function classifyKruise(doc, apiVersion, kind, out) {
 // src/spec/kruise.ts
 var ROLLING_STYLE = "rollouts.kruise.io/rolling-style";
 var TRAFFIC_ROUTING = "rollouts.kruise.io/trafficrouting";
-function normalizeKruise(doc) {
+function normalizeKruise(doc, inputs5) {
   const root = obj(doc.value);
   const v1beta1 = str(root.apiVersion) === "rollouts.kruise.io/v1beta1";
   const meta = obj(root.metadata);
@@ -47717,18 +48155,12 @@ function normalizeKruise(doc) {
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(
-      error3(
-        doc,
-        [...refPath, "kind"],
-        `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
-      )
-    );
+    diagnostics.push(error3(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
   }
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
-  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics);
+  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics, inputs5);
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout = {
     format: v1beta1 ? "kruise-v1beta1" : "kruise-v1alpha1",
@@ -47743,7 +48175,11 @@ function normalizeKruise(doc) {
     stablePodMetadata: { labels: {}, annotations: {} },
     ...routingRef ? { trafficRoutingRef: routingRef } : {}
   };
-  return { rollout, diagnostics };
+  const paused = obj(spec.strategy).paused === true;
+  return { rollout: withPause(doc, rollout, paused, ["spec", "strategy", "paused"]), diagnostics };
+}
+function kruiseDisabled(doc) {
+  return obj(obj(doc.value).spec).disabled === true;
 }
 function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   if (v1beta1) return canary.enableExtraWorkloadForCanary === true ? "canary" : "partition";
@@ -47780,13 +48216,13 @@ function kruisePause(v) {
   if (v === void 0) return { kind: "none" };
   return seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds };
 }
-function kruiseTraffic(doc, canary, sharedRouting, out) {
+function kruiseTraffic(doc, canary, sharedRouting, out, inputs5) {
   const routings = arr(canary.trafficRoutings);
   const first = obj(routings[0]);
   const service = str(first.service);
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
   const base = ["spec", "strategy", "canary", "trafficRoutings", 0];
-  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out) : [];
+  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out, inputs5) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
     generateCanaryService: service !== void 0 && !noCanaryService,
@@ -47814,7 +48250,7 @@ function error3(doc, path10, message) {
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
-// src/spec/route-template.ts
+// generators/custom/route-template.ts
 var CUSTOM_PROVIDER = "custom";
 function readRouteTemplate(doc) {
   const v = obj(doc.value);
@@ -47904,7 +48340,8 @@ function checkName(r, report) {
   }
 }
 function checkSteps3(r, report) {
-  if (r.steps.length === 0) report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
+  if (r.steps.length === 0 && r.format !== "argo")
+    report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
   r.steps.forEach((s, i) => checkStep(r, s, i, report));
   checkNonDecreasing(r, report);
 }
@@ -47993,13 +48430,13 @@ function checkManagedRoutes(r, report) {
 }
 
 // src/spec/traffic-routing.ts
-function normalizeTrafficRouting(doc) {
+function normalizeTrafficRouting(doc, inputs5) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const diagnostics = [];
   const ref = obj(arr(spec.objectRef)[0]);
-  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics);
+  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics, inputs5);
   const service = str(ref.service) ?? "";
   const name = str(meta.name) ?? "";
   const step = kruiseStep(doc, spec.strategy, ["spec", "strategy"], false);
@@ -48025,7 +48462,7 @@ function normalizeTrafficRouting(doc) {
   return { routing: { name, ...rollout.namespace ? { namespace: rollout.namespace } : {}, rollout }, diagnostics };
 }
 
-// src/spec/load-app.ts
+// src/app/load-app.ts
 function loadApp(name, documents, policy) {
   const diagnostics = [];
   const manifests = [];
@@ -48037,18 +48474,21 @@ function loadApp(name, documents, policy) {
     if (!role) continue;
     if (role.role === "manifest")
       manifests.push({ object: doc.value, origin: doc.origin, locate: doc.locate });
-    if (role.role === "ignored")
-      diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: "warning" });
+    if (role.role === "ignored") readIgnored(doc, role.reason, diagnostics);
     if (role.role === "traffic-routing") readTrafficRouting(doc, shared, diagnostics);
     if (role.role === "request-coloring") readRequestColoring(doc, manifests, diagnostics);
     if (role.role === "route-template") collectRouteTemplate(doc, templates, diagnostics);
     if (role.role !== "rollout") continue;
+    const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs));
+    diagnostics.push(...fieldProblems);
+    if (hasErrors(fieldProblems)) continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
-    const result = role.schema === "argo-rollout" ? normalizeArgo(doc) : normalizeKruise(doc);
+    if (role.schema !== "argo-rollout" && kruiseDisabled(doc)) continue;
+    const result = role.schema === "argo-rollout" ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
-    specs.push(result.rollout);
+    if (!hasErrors(result.diagnostics)) specs.push(result.rollout);
   }
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
@@ -48056,7 +48496,27 @@ function loadApp(name, documents, policy) {
   const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0);
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
-  return { name, rollouts, routings, resources, diagnostics };
+  return { name, rollouts: rollouts.map((r) => withSharedRouting(r, routings)), routings, resources, diagnostics };
+}
+function withSharedRouting(r, routings) {
+  const routing = routings.find((x) => x.members.includes(r.spec.name));
+  if (!routing) return r;
+  const trafficRouting = {
+    name: routing.spec.name,
+    providers: routing.plan.providers,
+    traffic: routing.plan.steps[0].traffic
+  };
+  return { ...r, plan: { ...r.plan, trafficRouting } };
+}
+function appGenerators(app) {
+  const all = [...app.rollouts, ...app.routings].flatMap((r) => r.providers.map((p) => p.generator));
+  return [...new Set(all)];
+}
+function readIgnored(doc, reason, diagnostics) {
+  const ledger = ANALYSIS_LEDGERS[String(doc.value.kind)];
+  const warnings = ledger ? checkFields(doc, ledger) : [];
+  if (warnings.length > 0) diagnostics.push(...warnings);
+  else diagnostics.push({ ...doc.origin, message: `dropped from the output: ${reason}`, severity: "warning" });
 }
 function readRequestColoring(doc, manifests, diagnostics) {
   const problems = validateSchema("rollgen-request-coloring", doc);
@@ -48071,10 +48531,13 @@ function readRequestColoring(doc, manifests, diagnostics) {
   manifests.push({ object: coloringEnvoyFilter(coloring), origin: doc.origin, locate: doc.locate });
 }
 function readTrafficRouting(doc, out, diagnostics) {
+  const fieldProblems = checkFields(doc, TRAFFIC_ROUTING_FIELDS);
+  diagnostics.push(...fieldProblems);
+  if (hasErrors(fieldProblems)) return;
   const problems = validateSchema("kruise-trafficrouting", doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
-  const { routing, diagnostics: found } = normalizeTrafficRouting(doc);
+  const { routing, diagnostics: found } = normalizeTrafficRouting(doc, providerInputs);
   diagnostics.push(...found);
   out.push(routing);
 }
@@ -48119,11 +48582,16 @@ function loadRollout(app, spec, resources, policy, out) {
   const problems = checkRollout(spec, resources);
   out.push(...problems);
   const providers = bindProviders(app, spec, resources, out);
-  const deployment = spec.workload.synthesized ?? resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
+  const found = resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
+  const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
   if (!deployment || problems.length > 0 || !providers) return void 0;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   return { spec, deployment, plan, providers };
+}
+function withDeploymentSpec(deployment, fields = {}) {
+  if (Object.keys(fields).length === 0) return deployment;
+  return { ...deployment, spec: { ...deployment.spec, ...fields } };
 }
 function bindProviders(app, spec, resources, out) {
   const bound = [];
@@ -48141,9 +48609,8 @@ function bindProviders(app, spec, resources, out) {
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return void 0;
-    const problems = generator.check(
-      generatorContext(app, spec, resources, { generator, options, origin: ref.origin })
-    );
+    const context = generatorContext(app, spec, resources, { generator, options, origin: ref.origin });
+    const problems = generator.check({ ...context, steps: buildPlan(spec, 1).steps });
     out.push(...problems);
     if (problems.some((p) => p.severity === "error")) return void 0;
     bound.push({ generator, options, origin: ref.origin });
@@ -48236,7 +48703,7 @@ function numbersProblem(r) {
   return count(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
 }
 
-// src/run/apps.ts
+// src/app/inputs.ts
 function locateApps(req) {
   const found = locate(req);
   return req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
@@ -48801,8 +49268,8 @@ async function noteHold(scm, a) {
 var path9 = __toESM(require("path"));
 init_errors();
 
-// src/run/advance-command.ts
-var path6 = __toESM(require("path"));
+// src/app/plan-write.ts
+var path5 = __toESM(require("path"));
 init_errors();
 
 // src/render/phase.ts
@@ -48821,7 +49288,7 @@ function describePhase(p, steps) {
   }
 }
 
-// src/render/output-files.ts
+// src/state/output-files.ts
 var import_yaml4 = __toESM(require_dist());
 
 // src/yaml/serialize.ts
@@ -48846,7 +49313,7 @@ function serializeDocument(doc) {
   return doc.toString(OPTIONS);
 }
 
-// src/render/output-files.ts
+// src/state/output-files.ts
 var KUSTOMIZATION_FILE = "kustomization.yaml";
 var HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
 function objectFiles(objects) {
@@ -49015,6 +49482,8 @@ function progress(c, revision) {
   return { status: { ...c, phase: "Promoting" }, action: "promote" };
 }
 function start(c, revision, action = "start") {
+  if (c.steps === 0)
+    return { status: { ...c, phase: "Promoting", step: 0, canaryRevision: revision }, action: "promote (no steps)" };
   return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
 }
 function withoutCanary(c) {
@@ -49070,7 +49539,7 @@ function renderPhaseOf(s) {
 
 // src/state/app-state.ts
 function sourcePod(r, track) {
-  const template = stripTemplate(podTemplateOf(r.deployment), track, r.spec.canaryPodMetadata);
+  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
   return { template, revision: templateRevision(template) };
 }
 function stablePod(r, output, track) {
@@ -49082,6 +49551,11 @@ function stablePod(r, output, track) {
     );
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
   return { template, revision: templateRevision(template) };
+}
+function holdNotes(app) {
+  return app.rollouts.filter((r) => r.spec.pausedBy).map(
+    (r) => `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy.field}; nothing is proposed for it until that is false`
+  );
 }
 function transitionApp(app, output, command, track, removal = "one-commit") {
   const previous = output.status;
@@ -49100,6 +49574,7 @@ function transitionApp(app, output, command, track, removal = "one-commit") {
 }
 function applyCommand(command, current, r, track, removal) {
   const revision = sourcePod(r, track).revision;
+  if (command.kind === "advance" && r.spec.pausedBy) return void 0;
   if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
   if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
@@ -49137,8 +49612,10 @@ function liveCanaryPod(r, output, track) {
   const found = output.resources.find("Deployment", `${r.spec.workload.name}-canary`, r.spec.namespace);
   if (!found) return void 0;
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
-  return { template, revision: templateRevision(template) };
+  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
+  return { template, revision: recorded ?? templateRevision(template) };
 }
+var NO_PATCH = { labels: {}, annotations: {} };
 function statesAtStep(app, output, step, track) {
   return app.rollouts.map((r) => {
     if (step > r.plan.steps.length) {
@@ -49154,11 +49631,11 @@ function statesAtStep(app, output, step, track) {
   });
 }
 
-// src/run/load.ts
+// src/app/load-repo.ts
 init_diagnostics();
 init_errors();
 
-// src/run/cross-app.ts
+// src/app/cross-app.ts
 init_errors();
 function checkAcrossApps(apps, peers = repoPeers(apps)) {
   const problems = [...claimConflicts(apps, peers), ...providerChecks(peers)];
@@ -49203,7 +49680,7 @@ function conflict(first, app, owner, claim) {
   };
 }
 
-// src/run/load.ts
+// src/app/load-repo.ts
 async function loadApps(ctx, args, opts) {
   const locations = locateApps({ cwd: ctx.cwd, args, ...opts });
   const out = [];
@@ -49243,9 +49720,120 @@ function loadQuietly(loc, ctx) {
   }
 }
 
-// src/flow/local-commit.ts
+// src/app/plan-write.ts
+async function planWrites(ctx, args, opts, command) {
+  const { apps, peers } = await loadRepo(ctx, args, opts);
+  if (command.kind === "advance")
+    for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
+`);
+  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
+  return { names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) };
+}
+function writeAll(ctx, planned, command, afterEach) {
+  for (const w of planned.writes) {
+    writeOutputDir(w.output, w.files, w.remove);
+    ctx.stdout(w.summary);
+    afterEach?.(w);
+  }
+  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(", ")} up to date
+`);
+}
+function planWrite(ctx, loc, app, command, peers) {
+  if (!loc.output)
+    throw new InputError(
+      [],
+      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
+    );
+  const output = readOutput(loc, ctx.cwd);
+  const t = transitionApp(app, output, command, loc.track, loc.removal);
+  if (t.actions.length === 0) return void 0;
+  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
+  const names = manifests.map((f) => f.path);
+  const previous = output.status?.files ?? [];
+  const status = { ...t.status, files: names };
+  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
+  const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
+  const lines = t.actions.map((a) => {
+    const r = app.rollouts.find((x) => x.spec.name === a.rollout);
+    const s = status.rollouts.find((x) => x.name === a.rollout);
+    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
+  });
+  return {
+    app: app.name,
+    output: loc.output,
+    files,
+    remove,
+    before: output,
+    command,
+    transition: t,
+    summary: lines.join("\n") + `
+wrote ${path5.relative(ctx.cwd, loc.output) || "."}
+`
+  };
+}
+
+// src/flow/checkout.ts
 var fs5 = __toESM(require("fs"));
-var path5 = __toESM(require("path"));
+var path6 = __toESM(require("path"));
+init_errors();
+function readCheckout(git, dir, pr, baseFlag, paths) {
+  const root = gitTopLevel(git, dir);
+  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
+  const branch = currentBranch(git, root);
+  const base = baseFlag ?? pr.base ?? branch;
+  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
+  if (branch && branch !== base)
+    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
+  const rel = paths.map((p) => path6.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
+  if (dirty)
+    throw new StateError(
+      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
+${dirty}`
+    );
+  const head = git(["rev-parse", "HEAD"], root).trim();
+  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
+  const read = (repoPath) => {
+    const file = path6.join(root, repoPath);
+    return fs5.existsSync(file) ? fs5.readFileSync(file, "utf8") : void 0;
+  };
+  return { root, base, head, tree, read };
+}
+function currentBranch(git, root) {
+  try {
+    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
+  } catch {
+    return void 0;
+  }
+}
+function landedAt(git, root, output) {
+  const file = path6.relative(root, path6.join(output, STATUS_FILE));
+  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
+  return out ? new Date(out) : void 0;
+}
+function readTemplate(file, cwd, configFile) {
+  if (!file) return void 0;
+  const shown = path6.relative(cwd, file) || file;
+  if (!fs5.existsSync(file))
+    throw new InputError([
+      {
+        file: path6.relative(cwd, configFile) || configFile,
+        line: 1,
+        col: 1,
+        message: `pr: template ${shown} does not exist`,
+        severity: "error"
+      }
+    ]);
+  return { file: shown, text: fs5.readFileSync(file, "utf8") };
+}
+
+// src/flow/proposal.ts
+var import_crypto2 = require("crypto");
+var path8 = __toESM(require("path"));
+
+// src/flow/local-commit.ts
+var fs6 = __toESM(require("fs"));
+var path7 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -49278,22 +49866,27 @@ function describeTarget(target, t) {
 }
 
 // src/flow/local-commit.ts
+async function commitCommand(ctx, args, opts, command) {
+  const planned = await planWrites(ctx, args, opts, command);
+  checkCommittable(ctx, planned.writes);
+  writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
+}
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path5.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path7.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path5.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path7.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs5.existsSync(dir) || path5.dirname(dir) === dir ? dir : existingAncestor(path5.dirname(dir));
+  return fs6.existsSync(dir) || path7.dirname(dir) === dir ? dir : existingAncestor(path7.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path5.resolve(w.output);
+  const dir = path7.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path5.relative(top, dir) || ".";
+  const rel = path7.relative(top, dir) || ".";
   git(["add", "--all", "--", rel], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
@@ -49311,139 +49904,36 @@ ${lines.join("\n")}
 `;
 }
 
-// src/run/advance-command.ts
-async function stateCommand(ctx, args, opts, command) {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
-  if (opts.commit)
-    checkCommittable(
-      ctx,
-      writes.filter((w) => w !== void 0)
-    );
-  for (const w of writes) {
-    if (!w) continue;
-    writeOutputDir(w.output, w.files, w.remove);
-    ctx.stdout(w.summary);
-    if (opts.commit) commitOutput(ctx, w);
-  }
-  if (writes.every((w) => !w))
-    ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(", ")} up to date
-`);
-}
-function planWrite(ctx, loc, app, command, peers) {
-  if (!loc.output)
-    throw new InputError(
-      [],
-      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
-    );
-  const output = readOutput(loc, ctx.cwd);
-  const t = transitionApp(app, output, command, loc.track, loc.removal);
-  if (t.actions.length === 0) return void 0;
-  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
-  const names = manifests.map((f) => f.path);
-  const previous = output.status?.files ?? [];
-  const status = { ...t.status, files: names };
-  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
-  const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
-  const lines = t.actions.map((a) => {
-    const r = app.rollouts.find((x) => x.spec.name === a.rollout);
-    const s = status.rollouts.find((x) => x.name === a.rollout);
-    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
-  });
-  return {
-    app: app.name,
-    output: loc.output,
-    files,
-    remove,
-    before: output,
-    command,
-    transition: t,
-    summary: lines.join("\n") + `
-wrote ${path6.relative(ctx.cwd, loc.output) || "."}
-`
-  };
-}
-
-// src/flow/checkout.ts
-var fs6 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
-init_errors();
-function readCheckout(git, dir, pr, baseFlag, paths) {
-  const root = gitTopLevel(git, dir);
-  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
-  const branch = currentBranch(git, root);
-  const base = baseFlag ?? pr.base ?? branch;
-  if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
-  if (branch && branch !== base)
-    throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path7.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
-  if (dirty)
-    throw new StateError(
-      `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
-${dirty}`
-    );
-  const head = git(["rev-parse", "HEAD"], root).trim();
-  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
-  const read = (repoPath) => {
-    const file = path7.join(root, repoPath);
-    return fs6.existsSync(file) ? fs6.readFileSync(file, "utf8") : void 0;
-  };
-  return { root, base, head, tree, read };
-}
-function currentBranch(git, root) {
-  try {
-    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
-  } catch {
-    return void 0;
-  }
-}
-function landedAt(git, root, output) {
-  const file = path7.relative(root, path7.join(output, STATUS_FILE));
-  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
-  return out ? new Date(out) : void 0;
-}
-function readTemplate(file, cwd, configFile) {
-  if (!file) return void 0;
-  const shown = path7.relative(cwd, file) || file;
-  if (!fs6.existsSync(file))
-    throw new InputError([
-      {
-        file: path7.relative(cwd, configFile) || configFile,
-        line: 1,
-        col: 1,
-        message: `pr: template ${shown} does not exist`,
-        severity: "error"
-      }
-    ]);
-  return { file: shown, text: fs6.readFileSync(file, "utf8") };
-}
-
-// src/flow/proposal.ts
-var import_crypto2 = require("crypto");
-var path8 = __toESM(require("path"));
+// src/flow/template-data.ts
+init_diagnostics();
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
-  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${plan.providers.join(", ") || "none"})`;
+  const shared = plan.trafficRouting;
+  const providers = [
+    ...plan.providers,
+    ...shared?.providers.map((p) => `${p} (TrafficRouting ${shared.name})`) ?? []
+  ];
+  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${providers.join(", ") || "none"})`;
   const rows = [
     ["STEP", "CANARY", "STABLE", "TRAFFIC", "MATCHES", "MIRROR", "GATE"],
     ["start", "-", "-", "-", "-", "-", describeGate(plan.startGate)],
-    ...plan.steps.map(row)
+    ...plan.steps.map((s) => row(s, plan))
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map(
     (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
   );
-  return [head, ...lines, ...plan.warnings.map((w) => `warning: ${w}`)].join("\n") + "\n";
+  const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
+  return [head, ...lines, ...paused, ...plan.warnings.map((w) => `warning: ${w}`)].join("\n") + "\n";
 }
-function row(s) {
+function row(s, plan) {
   return [
     String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
-    traffic(s),
-    matches(s.traffic),
+    withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
+    withShared(plan, matches(s.traffic), matches(plan.trafficRouting?.traffic)),
     mirrors(s.traffic),
     describeGate(s.gate)
   ];
@@ -49451,9 +49941,19 @@ function row(s) {
 function traffic(s) {
   const t = s.traffic;
   if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return "by pods";
+  return weightOf(t);
+}
+function weightOf(t) {
+  if (!t) return "-";
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
+function withShared(plan, own, shared) {
+  if (!plan.trafficRouting) return own;
+  const tagged = `${shared} (${plan.trafficRouting.name})`;
+  return plan.providers.length === 0 ? tagged : `${own}; ${tagged}`;
+}
 function matches(t) {
+  if (!t) return "-";
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return "-";
   return all.map(
@@ -49506,7 +50006,10 @@ function templateData(i) {
       i.target,
       status.some((s) => s.draining !== void 0)
     ),
-    files: i.files
+    files: i.files,
+    warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === "warning")).map(
+      (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`
+    )
   };
 }
 function rolloutView(name, replicas2, steps, phase) {
@@ -49638,7 +50141,7 @@ function posix(p) {
 init_errors();
 
 // src/flow/templates/body.hbs
-var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
+var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
 
 // src/flow/templates/title.hbs
 var title_default = "rollgen({{app}}): {{action}}\n";
@@ -49770,6 +50273,8 @@ init_errors();
 async function prCommand(ctx, args, opts) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
+    for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
+`);
     const rounds = await gather2(s);
     const now = s.edges.now();
     const first = rounds.map((r) => decide2(r.state, r.pulls, now, r.history));
@@ -49824,6 +50329,11 @@ async function fetchChecks2(s, decisions) {
     if (a.kind === "need-checks" && !out.has(a.pr.headSha)) out.set(a.pr.headSha, await s.scm.checks(a.pr.headSha));
   }
   return out;
+}
+
+// src/run/change-command.ts
+async function stateCommand(ctx, args, opts, command) {
+  writeAll(ctx, await planWrites(ctx, args, opts, command), command);
 }
 
 // src/run/plan-command.ts
@@ -49940,7 +50450,7 @@ async function simulateCommand(ctx, args, opts) {
     (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
   );
   const objects = renderApp(app, states, loc.track, peers);
-  const generators2 = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
+  const generators2 = appGenerators(app);
   const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, request2(opts)));
   if (!split3) return ctx.stdout("no route matches this request\n");
   ctx.stdout(`rule: ${split3.rule}
@@ -50000,7 +50510,7 @@ async function statusCommand(ctx, args, opts) {
   }
 }
 
-// src/run/run.ts
+// src/dispatch.ts
 async function run(request3, ctx, debug = false) {
   try {
     await dispatch(request3, ctx);
@@ -50039,7 +50549,8 @@ function change(ctx, args, o, command) {
   if (o.pr && command.kind === "advance")
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
-  return o.pr ? commandPr(ctx, args, o, command) : stateCommand(ctx, args, o, command);
+  if (o.pr) return commandPr(ctx, args, o, command);
+  return o.commit ? commitCommand(ctx, args, o, command) : stateCommand(ctx, args, o, command);
 }
 
 // src/cli.ts
@@ -50119,7 +50630,7 @@ function processContext() {
   };
 }
 
-// src/run/report.ts
+// src/app/report.ts
 function buildActionReport(events) {
   const of = (action) => events.filter((e) => e.action === action);
   return { opened: of("opened"), updated: of("updated"), merged: of("merged"), closed: of("closed") };
@@ -50127,34 +50638,34 @@ function buildActionReport(events) {
 
 // action/src/inputs.ts
 var COMMANDS = ["pr", "abort", "promote", "retry", "validate", "status"];
-var input = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
+var input2 = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
 function parseInputs(env2) {
-  const command = input(env2, "command") || "pr";
+  const command = input2(env2, "command") || "pr";
   if (!COMMANDS.includes(command))
     return `input "command" must be one of ${COMMANDS.join(", ")}; got "${command}"`;
   const flags2 = {};
   for (const name of ["dry-run", "full", "merge"]) {
-    const value = input(env2, name).toLowerCase() || "false";
+    const value = input2(env2, name).toLowerCase() || "false";
     if (value !== "true" && value !== "false") return `input "${name}" must be true or false; got "${value}"`;
     flags2[name] = value === "true";
   }
   return {
-    token: input(env2, "token") || env2.GITHUB_TOKEN || "",
-    config: input(env2, "config") || "rollgen.yaml",
+    token: input2(env2, "token") || env2.GITHUB_TOKEN || "",
+    config: input2(env2, "config") || "rollgen.yaml",
     command,
-    apps: input(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
+    apps: input2(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
     dryRun: flags2["dry-run"],
     full: flags2.full,
     merge: flags2.merge
   };
 }
-function buildArgv(inputs) {
-  const argv = [inputs.command, ...inputs.apps, "--config", inputs.config];
-  const viaPr = inputs.command === "abort" || inputs.command === "promote" || inputs.command === "retry";
+function buildArgv(inputs5) {
+  const argv = [inputs5.command, ...inputs5.apps, "--config", inputs5.config];
+  const viaPr = inputs5.command === "abort" || inputs5.command === "promote" || inputs5.command === "retry";
   if (viaPr) argv.push("--pr");
-  if (viaPr && inputs.merge) argv.push("--merge");
-  if (inputs.command === "promote" && inputs.full) argv.push("--full");
-  if ((inputs.command === "pr" || viaPr) && inputs.dryRun) argv.push("--dry-run");
+  if (viaPr && inputs5.merge) argv.push("--merge");
+  if (inputs5.command === "promote" && inputs5.full) argv.push("--full");
+  if ((inputs5.command === "pr" || viaPr) && inputs5.dryRun) argv.push("--dry-run");
   return argv;
 }
 
@@ -50194,18 +50705,18 @@ function formatErrorAnnotation(command, message) {
 
 // action/src/main.ts
 async function runAction(env2) {
-  const inputs = parseInputs(env2);
-  if (typeof inputs === "string") {
-    process.stdout.write(formatErrorAnnotation("action", inputs));
+  const inputs5 = parseInputs(env2);
+  if (typeof inputs5 === "string") {
+    process.stdout.write(formatErrorAnnotation("action", inputs5));
     return 2;
   }
-  if (inputs.token) env2.GITHUB_TOKEN = inputs.token;
+  if (inputs5.token) env2.GITHUB_TOKEN = inputs5.token;
   const events = [];
   let errors = "";
   const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
   process.stdout.write(`::stop-commands::${resume}
 `);
-  const code = await main(buildArgv(inputs), {
+  const code = await main(buildArgv(inputs5), {
     cwd: env2.GITHUB_WORKSPACE || process.cwd(),
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => {
@@ -50217,9 +50728,9 @@ async function runAction(env2) {
   }).finally(() => process.stdout.write(`::${resume}::
 `));
   const report = buildActionReport(events);
-  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
+  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs5.command, errors || `exit status ${code}`));
   if (env2.GITHUB_OUTPUT) (0, import_node_fs.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
-  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs.command, report, code));
+  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs5.command, report, code));
   return code;
 }
 runAction(process.env).then(

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { main } from '../../src/cli';
 import { readStdin } from '../../src/io/read-source';
-import { buildActionReport, PullRequestEvent } from '../../src/run/report';
+import { buildActionReport, PullRequestEvent } from '../../src/app/report';
 import { buildArgv, parseInputs } from './inputs';
 import { formatErrorAnnotation, formatOutputs, formatSummary } from './outputs';
 

@@ -1,5 +1,5 @@
 /** What the Action writes to GITHUB_OUTPUT and GITHUB_STEP_SUMMARY, as text. Pure; main.ts writes it. */
-import type { ActionReport, PullRequestEvent } from '../../src/run/report';
+import type { ActionReport, PullRequestEvent } from '../../src/app/report';
 
 /** `name=value` lines; values are one-line JSON, so the heredoc form is never needed. */
 export function formatOutputs(report: ActionReport): string {

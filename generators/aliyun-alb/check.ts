@@ -1,7 +1,7 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import type { SourceObject } from '../../src/model/resource-set';
-import type { GeneratorContext, PeerRollout, RouteClaim } from '../types';
-import { ingressPaths } from '../ingress-nginx/ingress';
+import type { GeneratorContext, PeerRollout, RouteClaim } from '../../src/contract/generator';
+import { noPathToStable } from '../_kit/canary-ingress';
 import { canaryName, headerCanaryName, isAlbCanary, LISTEN_PORTS, ORDER, readOrder } from './annotations';
 import { albConfigsByClass, ingressListeners } from './listener';
 import type { AlbOptions } from './options';
@@ -41,14 +41,8 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
       ),
     ];
   const out: Diagnostic[] = [];
-  if (!ingressPaths(obj).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`,
-      ),
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   if (readOrder(obj) === undefined) {
     out.push(
       diagnosticAt(

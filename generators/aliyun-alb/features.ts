@@ -1,5 +1,5 @@
-import type { TrafficState } from '../../src/plan/types';
-import type { RouteMatch } from '../../src/spec/types';
+import type { TrafficState } from '../../src/model/plan';
+import type { RouteMatch } from '../../src/model/rollout';
 
 /**
  * What `capabilities` cannot say about ALB canary annotations: one canary-by-header (an exact

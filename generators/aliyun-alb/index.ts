@@ -1,6 +1,7 @@
-import { Capabilities, defineGenerator } from '../types';
+import { Capabilities, defineGenerator } from '../../src/contract/generator';
 import { check, checkRepo, claims } from './check';
 import { unsupportedFeatures } from './features';
+import { kruiseIngressInput } from '../_kit/ingress-inputs';
 import { AlbOptions, optionsSchema } from './options';
 import { render } from './render';
 import { simulate } from './simulate';
@@ -32,6 +33,8 @@ export default defineGenerator<AlbOptions>({
     'Alibaba Cloud ALB canary Ingresses (<ingress>-canary, <ingress>-canary-header) with canary annotations and repo-wide unique alb.ingress.kubernetes.io/order',
   capabilities,
   optionsSchema,
+  /** Kruise `classType: aliyun-alb`. */
+  inputs: { kruiseIngress: kruiseIngressInput('aliyun-alb') },
   check,
   unsupported: unsupportedFeatures,
   claims,

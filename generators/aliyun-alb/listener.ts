@@ -1,5 +1,5 @@
 import { isObject, KubeObject } from '../../src/model/kube';
-import { ingressClass } from '../ingress-nginx/ingress';
+import { ingressClass } from '../_kit/ingress';
 import { LISTEN_PORTS } from './annotations';
 
 /**

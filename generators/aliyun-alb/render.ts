@@ -1,7 +1,7 @@
 import { KubeMetadata, KubeObject } from '../../src/model/kube';
-import type { TrafficState } from '../../src/plan/types';
-import type { GeneratorContext } from '../types';
-import { canaryIngressOf } from '../ingress-nginx/render';
+import type { TrafficState } from '../../src/model/plan';
+import type { GeneratorContext } from '../../src/contract/generator';
+import { canaryIngressOf } from '../_kit/canary-ingress';
 import {
   CANARY,
   CANARY_BY_COOKIE,
@@ -78,7 +78,7 @@ function canaryIngress(ctx: Ctx, stable: KubeObject, name: string, step: Annotat
   );
 }
 
-/** The stable's labels and annotations (listen-ports, health checks, ...) minus the canary keys and order, then the step's; keys sorted. */
+/** The stable's labels and annotations (listen-ports, health checks, ...) minus the canary keys and order, then the step's (the core sorts the keys). */
 function canaryMetadata(meta: KubeMetadata, name: string, step: Annotations): KubeMetadata {
   const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isOwnedKey(k));
   const merged: Annotations = { ...Object.fromEntries(kept), ...step };
@@ -86,10 +86,6 @@ function canaryMetadata(meta: KubeMetadata, name: string, step: Annotations): Ku
     name,
     ...(meta.namespace !== undefined ? { namespace: meta.namespace } : {}),
     ...(meta.labels !== undefined ? { labels: { ...meta.labels } } : {}),
-    annotations: Object.fromEntries(
-      Object.keys(merged)
-        .sort()
-        .map((k) => [k, String(merged[k])]),
-    ),
+    annotations: Object.fromEntries(Object.entries(merged).map(([k, v]) => [k, String(v)])),
   };
 }

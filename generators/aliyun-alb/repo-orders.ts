@@ -1,6 +1,6 @@
 import type { SourceObject } from '../../src/model/resource-set';
-import type { StepSpec } from '../../src/spec/types';
-import type { PeerRollout } from '../types';
+import type { StepSpec } from '../../src/model/rollout';
+import type { PeerRollout } from '../../src/contract/generator';
 import { canaryName, DEFAULT_ORDER, headerCanaryName, ORDER, readOrder } from './annotations';
 import { albConfigsByClass, DEFAULT_LISTENERS, ingressListeners } from './listener';
 import type { AlbOptions } from './options';

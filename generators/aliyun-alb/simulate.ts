@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../src/model/kube';
-import type { SimRequest, SimResult } from '../types';
-import { IngressPath, ingressClass, ingressPaths } from '../ingress-nginx/ingress';
-import { hostTier, normalizeHost, pathMatches } from '../ingress-nginx/match';
+import type { SimRequest, SimResult } from '../../src/contract/generator';
+import { IngressPath, ingressClass, ingressPaths } from '../_kit/ingress';
+import { hostTier, normalizeHost, pathMatches, headerValue } from '../_kit/ingress-match';
 import {
   CANARY_BY_COOKIE,
   CANARY_BY_HEADER,
@@ -117,9 +117,3 @@ function shareListener(a: KubeObject, b: KubeObject): boolean {
 }
 
 const nsName = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-
-/** Header names are case-insensitive. */
-function headerValue(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === name.toLowerCase());
-  return found === undefined ? undefined : headers[found];
-}

@@ -1,4 +1,4 @@
-import type { NamedRoute, ValueMatch } from '../../src/spec/types';
+import type { NamedRoute, ValueMatch } from '../../src/model/rollout';
 
 /** One target group of a forward action: a Service, its port and a relative weight (0..999 on ALB). */
 export interface TargetGroup {

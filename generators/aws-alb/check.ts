@@ -1,7 +1,7 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import type { SourceObject } from '../../src/model/resource-set';
-import type { NamedRoute } from '../../src/spec/types';
-import type { GeneratorContext, RouteClaim } from '../types';
+import type { NamedRoute } from '../../src/model/rollout';
+import type { GeneratorContext, RouteClaim } from '../../src/contract/generator';
 import { headerValue } from './actions';
 import { MAX_CONDITION_VALUES } from './features';
 import { AlbPath, albPaths, routesToAction } from './ingress';

@@ -1,5 +1,5 @@
 import { isObject } from '../../src/model/kube';
-import type { SimRequest } from '../types';
+import type { SimRequest } from '../../src/contract/generator';
 import { globMatches, headerOf, hostMatches, requestPath } from './match';
 
 /** Outcome of a `conditions.<name>` annotation for one request; `why` names what decided it. */

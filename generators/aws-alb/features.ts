@@ -1,5 +1,5 @@
-import type { TrafficState } from '../../src/plan/types';
-import type { NamedRoute, ValueMatch } from '../../src/spec/types';
+import type { TrafficState } from '../../src/model/plan';
+import type { NamedRoute, ValueMatch } from '../../src/model/rollout';
 import { headerValue } from './actions';
 
 /** AWS quotas: condition values per rule (not adjustable), header value and header name sizes. */

@@ -1,8 +1,9 @@
-import { Capabilities, defineGenerator } from '../types';
+import { Capabilities, defineGenerator } from '../../src/contract/generator';
 import { check, claims } from './check';
 import { AlbOptions, optionsSchema } from './options';
 import { render, unsupportedFeatures } from './render';
 import { simulate } from './simulate';
+import { inputs } from './inputs';
 
 /**
  * What one ALB forward action plus one listener rule per header route can say: a weight out of
@@ -32,6 +33,7 @@ export default defineGenerator<AlbOptions>({
     'AWS Load Balancer Controller Ingress annotations: actions.<service> forward weights, actions/conditions.<route> header routes',
   capabilities,
   optionsSchema,
+  inputs,
   check,
   unsupported: unsupportedFeatures,
   claims,

@@ -1,9 +1,9 @@
 import { isObject, KubeObject } from '../../src/model/kube';
-import { ingressRules, rulePaths } from '../ingress-nginx/ingress';
+import { ingressRules, rulePaths } from '../_kit/ingress';
 import { USE_ANNOTATION } from './options';
 
 // The Ingress readers every ingress provider shares.
-export { ingressRules, ingressSpec, rulePaths } from '../ingress-nginx/ingress';
+export { ingressRules, ingressSpec, rulePaths } from '../_kit/ingress';
 
 type Json = Readonly<Record<string, unknown>>;
 

@@ -1,6 +1,6 @@
 import { cloneJson, isObject, KubeObject } from '../../src/model/kube';
-import type { TrafficState } from '../../src/plan/types';
-import type { GeneratorContext } from '../types';
+import type { TrafficState } from '../../src/model/plan';
+import type { GeneratorContext } from '../../src/contract/generator';
 import { canaryOnly, forwardAction, headerConditions, weightedGroups } from './actions';
 import { unsupportedFeatures } from './features';
 import { backendOf, ingressSpec, routesToAction } from './ingress';
@@ -82,15 +82,7 @@ function patchIngress(
     : spec.rules;
   return {
     ...ingress,
-    // Keys sorted: the layout then never depends on which rollout or step wrote a key first, so step diffs stay small.
-    metadata: {
-      ...ingress.metadata,
-      annotations: Object.fromEntries(
-        Object.keys(annotations)
-          .sort()
-          .map((k) => [k, annotations[k]]),
-      ),
-    },
+    metadata: { ...ingress.metadata, annotations },
     spec: { ...spec, ...(rules !== undefined ? { rules } : {}) },
   };
 }

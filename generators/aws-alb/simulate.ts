@@ -1,5 +1,5 @@
 import { isObject, KubeObject } from '../../src/model/kube';
-import type { SimRequest, SimResult } from '../types';
+import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { evaluateConditions } from './conditions';
 import { albPaths, backendOf, ingressSpec } from './ingress';
 import { hostMatches, pathMatches, requestPath } from './match';

@@ -1,23 +1,21 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
-import { buildPlan } from '../../src/plan/plan';
-import { hasCanaryRoutes, PlannedStep } from '../../src/plan/types';
-import type { RouteTemplateInput } from '../../src/spec/route-template';
-import type { GeneratorContext } from '../types';
+import { hasCanaryRoutes, PlannedStep } from '../../src/model/plan';
+import type { RouteTemplateInput } from './route-template';
+import type { CheckContext } from '../../src/contract/generator';
 import { buildTemplateData } from './data';
 import { sourceOrigin } from './line-map';
 import { CustomOptions, CustomRef, describeKind, groupOf, templateFor } from './options';
 import { findRef, renderObject } from './render';
 import { compileTemplate, parseTemplate, TemplateError } from './template';
 
-type Ctx = GeneratorContext<CustomOptions>;
+type Ctx = CheckContext<CustomOptions>;
 
 /**
  * Every ref has an object and a template, and the template renders a valid object for every step of
  * the rollout, so a broken template fails `plan` and `validate` at its own line, never mid-advance.
  */
 export function check(ctx: Ctx): Diagnostic[] {
-  // Replicas do not change a step's traffic, so any total gives the steps' traffic states.
-  const steps = buildPlan(ctx.rollout, 1).steps;
+  const steps = ctx.steps;
   const out: Diagnostic[] = [];
   for (const ref of ctx.options.refs) {
     const kind = describeKind(ref.kind, groupOf(ref.apiVersion));

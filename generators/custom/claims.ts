@@ -1,4 +1,4 @@
-import type { GeneratorContext, RouteClaim } from '../types';
+import type { GeneratorContext, RouteClaim } from '../../src/contract/generator';
 import { CustomOptions, describeKind, groupOf } from './options';
 import { findRef } from './render';
 

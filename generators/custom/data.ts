@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../src/model/kube';
-import { hasCanaryRoutes, TrafficState } from '../../src/plan/types';
-import type { HeaderModifier, RouteMatch, StringMatchType, ValueMatch } from '../../src/spec/types';
+import { hasCanaryRoutes, TrafficState } from '../../src/model/plan';
+import type { HeaderModifier, RouteMatch, StringMatchType, ValueMatch } from '../../src/model/rollout';
 
 /**
  * What a route template sees (documented in README.md). A logic-less template cannot compare

@@ -1,4 +1,4 @@
-import { Capabilities, defineGenerator } from '../types';
+import { Capabilities, defineGenerator } from '../../src/contract/generator';
 import { check } from './check';
 import { claims } from './claims';
 import { CustomOptions, optionsSchema } from './options';
@@ -32,6 +32,8 @@ export default defineGenerator<CustomOptions>({
     'any Kruise customNetworkRefs kind, rendered per step by a user-supplied logic-less Handlebars RouteTemplate',
   capabilities,
   optionsSchema,
+  /** Kruise customNetworkRefs that no other provider takes (e.g. not all Istio objects). */
+  inputs: { kruiseCustomRefs: {} },
   check,
   claims,
   render,

@@ -1,5 +1,5 @@
 import type { Origin } from '../../src/diagnostics';
-import type { RouteTemplateInput } from '../../src/spec/route-template';
+import type { RouteTemplateInput } from './route-template';
 import { compileAst, parseTemplate } from './template';
 
 /** Never in YAML text (the YAML spec forbids NUL), so it cannot be confused with template or data text. */

@@ -1,4 +1,4 @@
-import type { RouteTemplateInput } from '../../src/spec/route-template';
+import type { RouteTemplateInput } from './route-template';
 
 /** One Kruise `customNetworkRefs` entry: the object a template renders, in the rollout's namespace. */
 export interface CustomRef {
@@ -9,7 +9,7 @@ export interface CustomRef {
 
 /**
  * Options of the custom generator: the refs come from the Kruise normalizer (src/spec/providers.ts),
- * the templates from the app's RouteTemplate documents (src/spec/route-template.ts). The core
+ * the templates from the app's RouteTemplate documents (generators/custom/route-template.ts). The core
  * validates them against `optionsSchema` before any generator function is called.
  */
 export interface CustomOptions {

@@ -1,8 +1,8 @@
 import { cloneJson, isObject, KubeObject } from '../../src/model/kube';
 import { ResourceSet } from '../../src/model/resource-set';
-import { hasCanaryRoutes, TrafficState } from '../../src/plan/types';
+import { hasCanaryRoutes, TrafficState } from '../../src/model/plan';
 import { parseYamlStream, ParsedDocument } from '../../src/yaml/parse';
-import type { GeneratorContext } from '../types';
+import type { GeneratorContext } from '../../src/contract/generator';
 import { buildTemplateData, TemplateData } from './data';
 import { templateLineOf } from './line-map';
 import { CustomOptions, CustomRef, describeKind, groupOf, templateFor } from './options';

@@ -1,5 +1,5 @@
 import type HandlebarsModule from 'handlebars';
-import type { RouteTemplateInput } from '../../src/spec/route-template';
+import type { RouteTemplateInput } from './route-template';
 
 /**
  * A private Handlebars instance: helpers or partials registered on the global one (PR bodies, a

@@ -1,4 +1,4 @@
-import type { Capabilities } from '../types';
+import type { Capabilities } from '../../src/contract/generator';
 
 /**
  * What an HTTPRoute can say: backendRef weights, header (Exact, RegularExpression; a prefix as an

@@ -1,9 +1,9 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import type { SourceObject } from '../../src/model/resource-set';
-import type { TrafficState } from '../../src/plan/types';
-import type { StepSpec } from '../../src/spec/types';
-import type { GeneratorContext, RouteClaim } from '../types';
-import { missingFeatures } from '../../src/plan/capabilities';
+import type { TrafficState } from '../../src/model/plan';
+import type { StepSpec } from '../../src/model/rollout';
+import type { GeneratorContext, RouteClaim } from '../../src/contract/generator';
+import { missingFeatures } from '../../src/contract/capabilities';
 import { capabilities } from './capabilities';
 import { unsupportedFeatures } from './features';
 import type { GatewayOptions } from './options';

@@ -1,5 +1,5 @@
-import type { TrafficState } from '../../src/plan/types';
-import type { RouteMatch } from '../../src/spec/types';
+import type { TrafficState } from '../../src/model/plan';
+import type { RouteMatch } from '../../src/model/rollout';
 import { MAX_HEADERS_PER_MATCH, MAX_QUERY_PER_MATCH } from './matches';
 
 /** HTTPRouteMatch `method` enum. */

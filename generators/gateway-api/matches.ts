@@ -1,4 +1,4 @@
-import type { RouteMatch, ValueMatch } from '../../src/spec/types';
+import type { RouteMatch, ValueMatch } from '../../src/model/rollout';
 import type { Json } from './route';
 
 /** Gateway API limits per match (CRD validation). */

@@ -1,4 +1,4 @@
-import type { SimRequest } from '../types';
+import type { SimRequest } from '../../src/contract/generator';
 import type { Json } from './route';
 
 /**

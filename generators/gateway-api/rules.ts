@@ -1,5 +1,5 @@
 import { cloneJson } from '../../src/model/kube';
-import type { HeaderModifier, RouteMatch } from '../../src/spec/types';
+import type { HeaderModifier, RouteMatch } from '../../src/model/rollout';
 import { crossMatches } from './matches';
 import { backendRefs, Json, refersTo, ruleMatches } from './route';
 import { Backends, canaryRef, mergeModifier } from './weights';

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../src/model/kube';
-import type { SimRequest, SimResult } from '../types';
+import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { compareRank, hostRank, matchRank, Rank } from './precedence';
 import { backendRefs, Json, refLabel, refWeight, routeRules, routeSpec } from './route';
 

@@ -1,5 +1,5 @@
 import { cloneJson } from '../../src/model/kube';
-import type { HeaderModifier } from '../../src/spec/types';
+import type { HeaderModifier } from '../../src/model/rollout';
 import { backendRefs, Json, refersTo, refWeight } from './route';
 
 export const MAX_WEIGHT = 1_000_000;

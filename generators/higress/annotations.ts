@@ -1,5 +1,5 @@
-import type { TrafficState } from '../../src/plan/types';
-import type { HeaderModifier, ValueMatch } from '../../src/spec/types';
+import type { TrafficState } from '../../src/model/plan';
+import type { HeaderModifier, ValueMatch } from '../../src/model/rollout';
 import { Flavour, NGINX_PREFIX } from './flavour';
 
 type Annotations = Record<string, string>;

@@ -1,8 +1,8 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import type { SourceObject } from '../../src/model/resource-set';
-import { canaryPrefix, findIngress, ingressClass, ingressPaths } from '../ingress-nginx/ingress';
-import { canaryIngressName } from '../ingress-nginx/options';
-import type { GeneratorContext, RouteClaim } from '../types';
+import { canaryPrefix, findIngress, ingressClass, ingressPaths } from '../_kit/ingress';
+import { canaryIngressName, noPathToStable } from '../_kit/canary-ingress';
+import type { GeneratorContext, RouteClaim } from '../../src/contract/generator';
 import { Flavour } from './flavour';
 import { HigressOptions, weightIngressName } from './options';
 
@@ -52,14 +52,8 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
     ];
   }
   const out: Diagnostic[] = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`,
-      ),
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   for (const taken of [canaryIngressName(name), weightIngressName(name)]) {
     const found = findIngress(ctx.resources, taken, source.object.metadata.namespace);
     if (found)

@@ -1,6 +1,6 @@
-import type { TrafficState } from '../../src/plan/types';
-import type { HeaderModifier, RouteMatch, ValueMatch } from '../../src/spec/types';
-import type { Capabilities } from '../types';
+import type { TrafficState } from '../../src/model/plan';
+import type { HeaderModifier, RouteMatch, ValueMatch } from '../../src/model/rollout';
+import type { Capabilities } from '../../src/contract/generator';
 import { Flavour } from './flavour';
 
 /**

@@ -1,4 +1,5 @@
-import { defineGenerator, TrafficGenerator } from '../types';
+import { defineGenerator, TrafficGenerator } from '../../src/contract/generator';
+import { kruiseIngressInput } from '../_kit/ingress-inputs';
 import { check, claims } from './check';
 import { capabilitiesOf, unsupportedFeatures } from './features';
 import { Flavour } from './flavour';
@@ -13,6 +14,8 @@ export function flavouredGenerator(f: Flavour, optionsSchema: object, summary: s
     summary,
     capabilities: capabilitiesOf(f),
     optionsSchema,
+    /** Kruise `classType: <flavour id>`. */
+    inputs: { kruiseIngress: kruiseIngressInput(f.id) },
     check: (ctx) => check(f, ctx),
     unsupported: (traffic) => unsupportedFeatures(f, traffic),
     claims: (ctx) => claims(f, ctx),

@@ -1,9 +1,8 @@
 import { KubeMetadata, KubeObject } from '../../src/model/kube';
-import type { TrafficState } from '../../src/plan/types';
-import { findIngress } from '../ingress-nginx/ingress';
-import { canaryIngressName } from '../ingress-nginx/options';
-import { canaryIngressOf } from '../ingress-nginx/render';
-import type { GeneratorContext } from '../types';
+import type { TrafficState } from '../../src/model/plan';
+import { findIngress } from '../_kit/ingress';
+import { canaryIngressName, canaryIngressOf } from '../_kit/canary-ingress';
+import type { GeneratorContext } from '../../src/contract/generator';
 import {
   headerControlAnnotations,
   isOwnedKey,
@@ -58,7 +57,7 @@ function canaryIngress(f: Flavour, ctx: Ctx, stable: KubeObject, slot: Slot): Ku
   return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(f, stable, slot));
 }
 
-/** The stable Ingress's annotations minus rollgen's canary keys, then the step's keys; sorted so bytes are stable. */
+/** The stable Ingress's annotations minus rollgen's canary keys, then the step's keys (the core sorts the keys). */
 function canaryMetadata(f: Flavour, stable: KubeObject, slot: Slot): KubeMetadata {
   const meta = stable.metadata;
   const own = meta.annotations ?? {};
@@ -68,10 +67,6 @@ function canaryMetadata(f: Flavour, stable: KubeObject, slot: Slot): KubeMetadat
     name: slot.name(meta.name),
     ...(meta.namespace !== undefined ? { namespace: meta.namespace } : {}),
     ...(meta.labels !== undefined ? { labels: { ...meta.labels } } : {}),
-    annotations: Object.fromEntries(
-      Object.keys(merged)
-        .sort()
-        .map((k) => [k, String(merged[k])]),
-    ),
+    annotations: Object.fromEntries(Object.entries(merged).map(([k, v]) => [k, String(v)])),
   };
 }

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../src/model/kube';
-import { canaryPrefix, IngressPath, ingressPaths } from '../ingress-nginx/ingress';
-import { matchStablePath } from '../ingress-nginx/match';
-import type { SimRequest, SimResult } from '../types';
+import { canaryPrefix, IngressPath, ingressPaths } from '../_kit/ingress';
+import { matchStablePath, headerValue } from '../_kit/ingress-match';
+import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { Flavour, NGINX_PREFIX } from './flavour';
 
 type Annotations = Readonly<Record<string, string>>;
@@ -102,12 +102,6 @@ function fullMatch(pattern: string, value: string): boolean {
   } catch {
     return false;
   }
-}
-
-function headerValue(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
-  return found === undefined ? undefined : headers[found];
 }
 
 /** Canary weights out of the first canary's canary-weight-total (default 100); the stable route keeps the rest. */

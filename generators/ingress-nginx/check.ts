@@ -1,8 +1,9 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import type { SourceObject } from '../../src/model/resource-set';
-import type { GeneratorContext, RouteClaim } from '../types';
-import { findIngress, ingressClass, ingressPaths, isCanaryIngress } from './ingress';
-import { canaryIngressName, NginxOptions, stepOwnedKeys, userAnnotations } from './options';
+import type { GeneratorContext, RouteClaim } from '../../src/contract/generator';
+import { findIngress, ingressClass, ingressPaths, isCanaryIngress } from '../_kit/ingress';
+import { canaryIngressName, noPathToStable } from '../_kit/canary-ingress';
+import { NginxOptions, stepOwnedKeys, userAnnotations } from './options';
 
 type Ctx = GeneratorContext<NginxOptions>;
 
@@ -39,14 +40,8 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
     ];
   }
   const out: Diagnostic[] = [];
-  if (!ingressPaths(source.object).some((p) => p.service === ctx.stableService)) {
-    out.push(
-      diagnosticAt(
-        source.origin,
-        `Ingress "${name}" has no path whose backend is the stable Service "${ctx.stableService}", so its canary Ingress would route nothing; point a path at that Service or pick another Ingress`,
-      ),
-    );
-  }
+  const unreachable = noPathToStable(source, ctx.stableService);
+  if (unreachable) out.push(unreachable);
   const taken = findIngress(ctx.resources, canaryIngressName(name), source.object.metadata.namespace);
   if (taken) {
     out.push(

@@ -1,5 +1,5 @@
-import type { TrafficState } from '../../src/plan/types';
-import type { RouteMatch, ValueMatch } from '../../src/spec/types';
+import type { TrafficState } from '../../src/model/plan';
+import type { RouteMatch, ValueMatch } from '../../src/model/rollout';
 
 /**
  * ingress-nginx gives a canary Ingress one `canary-by-header` slot (Exact value or regex

@@ -1,8 +1,9 @@
-import { Capabilities, defineGenerator } from '../types';
+import { Capabilities, defineGenerator } from '../../src/contract/generator';
 import { check, claims } from './check';
 import { NginxOptions, optionsSchema } from './options';
 import { render, unsupportedFeatures } from './render';
 import { simulate } from './simulate';
+import { inputs } from './inputs';
 
 /**
  * What one ingress-nginx canary Ingress can say: one canary-by-header (Exact value or regex
@@ -31,6 +32,7 @@ export default defineGenerator<NginxOptions>({
     'ingress-nginx canary Ingress (<ingress>-canary) with canary-weight, canary-by-header and canary-by-cookie annotations',
   capabilities,
   optionsSchema,
+  inputs,
   check,
   unsupported: unsupportedFeatures,
   claims,

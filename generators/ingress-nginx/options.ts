@@ -24,11 +24,6 @@ export const DEFAULT_ANNOTATION_PREFIX = 'nginx.ingress.kubernetes.io';
 /** The schema lives in JSON so scripts/compile-schemas.mjs can precompile it (no ajv compile at start-up). */
 export { default as optionsSchema } from './options.schema.json';
 
-/** PRODUCT.md: the canary Ingress of `<ingress>` is `<ingress>-canary`. */
-export function canaryIngressName(stableIngress: string): string {
-  return `${stableIngress}-canary`;
-}
-
 export function annotationKey(prefix: string, name: string): string {
   return `${prefix}/${name}`;
 }

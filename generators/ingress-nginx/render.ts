@@ -1,9 +1,10 @@
-import { cloneJson, KubeMetadata, KubeObject } from '../../src/model/kube';
-import type { TrafficState } from '../../src/plan/types';
-import type { GeneratorContext } from '../types';
+import { KubeMetadata, KubeObject } from '../../src/model/kube';
+import type { TrafficState } from '../../src/model/plan';
+import type { GeneratorContext } from '../../src/contract/generator';
 import { unsupportedFeatures } from './features';
-import { backendService, findIngress, ingressRules, ingressSpec, rulePaths } from './ingress';
-import { annotationKey, canaryIngressName, isCanaryKey, NginxOptions, userAnnotations } from './options';
+import { canaryIngressName, canaryIngressOf } from '../_kit/canary-ingress';
+import { findIngress } from '../_kit/ingress';
+import { annotationKey, isCanaryKey, NginxOptions, userAnnotations } from './options';
 
 export { unsupportedFeatures } from './features';
 
@@ -64,48 +65,9 @@ function canaryIngress(
 }
 
 /**
- * Annotations that make another controller act on every Ingress carrying them (a certificate, a DNS
- * record); a canary copy must not repeat them, or two Ingresses ask for the same thing.
- */
-const SIDE_EFFECT_PREFIXES = ['cert-manager.io/', 'acme.cert-manager.io/', 'external-dns.alpha.kubernetes.io/'];
-
-function withoutSideEffects(metadata: KubeMetadata): KubeMetadata {
-  const annotations = Object.entries(metadata.annotations ?? {}).filter(
-    ([k]) => !SIDE_EFFECT_PREFIXES.some((p) => k.startsWith(p)),
-  );
-  return { ...metadata, annotations: Object.fromEntries(annotations) };
-}
-
-/**
- * A canary copy of a stable Ingress for every ingress provider: its class and TLS, the paths to
- * the stable Service pointed at the canary Service, and the provider's metadata.
- */
-export function canaryIngressOf(
-  stable: KubeObject,
-  stableService: string,
-  canaryService: string,
-  metadata: KubeMetadata,
-): KubeObject {
-  const rules = canaryRules(stable, stableService, canaryService);
-  if (rules.length === 0)
-    throw new Error(`Ingress "${stable.metadata.name}" has no path to the stable Service "${stableService}"`);
-  const spec = ingressSpec(stable);
-  return {
-    apiVersion: stable.apiVersion,
-    kind: stable.kind,
-    metadata: withoutSideEffects(metadata),
-    spec: {
-      ...(spec.ingressClassName !== undefined ? { ingressClassName: spec.ingressClassName } : {}),
-      ...(spec.tls !== undefined ? { tls: cloneJson(spec.tls) } : {}),
-      rules,
-    },
-  };
-}
-
-/**
  * Kruise: stable annotations minus its own `<prefix>/canary*` keys, then the user's, then the step's.
  * Argo copies only the legacy ingress class annotation (ingress-nginx ignores a canary Ingress's
- * other annotations) and no labels. Keys sorted.
+ * other annotations) and no labels. The core sorts the keys.
  */
 function canaryMetadata(
   stable: KubeObject,
@@ -118,38 +80,11 @@ function canaryMetadata(
     argo ? k === 'kubernetes.io/ingress.class' : !isCanaryKey(options.annotationPrefix, k),
   );
   const merged: Record<string, string> = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
-  const annotations = Object.fromEntries(
-    Object.keys(merged)
-      .sort()
-      .map((k) => [k, String(merged[k])]),
-  );
+  const annotations = Object.fromEntries(Object.entries(merged).map(([k, v]) => [k, String(v)]));
   return {
     name: canaryIngressName(meta.name),
     ...(meta.namespace !== undefined ? { namespace: meta.namespace } : {}),
     ...(meta.labels !== undefined && !argo ? { labels: { ...meta.labels } } : {}),
     annotations,
   };
-}
-
-/** Rules keep only the paths backed by the stable Service, pointed at the canary Service; empty rules go. */
-export function canaryRules(
-  stable: KubeObject,
-  stableService: string,
-  canaryService: string,
-): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const rule of ingressRules(stable)) {
-    const paths = rulePaths(rule)
-      .filter((p) => backendService(p) === stableService)
-      .map((p) => retarget(p, canaryService));
-    if (paths.length === 0) continue;
-    out.push({ ...(rule.host !== undefined ? { host: rule.host } : {}), http: { paths } });
-  }
-  return out;
-}
-
-function retarget(path: Readonly<Record<string, unknown>>, service: string): Record<string, unknown> {
-  const copy = cloneJson(path) as { backend: { service: { name: string } } };
-  copy.backend.service.name = service;
-  return copy;
 }

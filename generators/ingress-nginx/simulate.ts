@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../src/model/kube';
-import type { SimRequest, SimResult } from '../types';
-import { findCanaryPath, matchStablePath } from './match';
+import type { SimRequest, SimResult } from '../../src/contract/generator';
+import { findCanaryPath, matchStablePath, headerValue } from '../_kit/ingress-match';
 
 /** A canary rule that decided the request outright. */
 interface Verdict {
@@ -65,13 +65,6 @@ function byCookie(annotations: Annotations, key: (n: string) => string, request:
   const value = name ? request.cookies[name] : undefined;
   if (value !== 'always' && value !== 'never') return undefined;
   return { canary: value === 'always', rule: `canary-by-cookie ${name}=${value}` };
-}
-
-/** Header names are case-insensitive. */
-function headerValue(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
-  return found === undefined ? undefined : headers[found];
 }
 
 function readInt(value: string | undefined, fallback: number): number {

@@ -1,5 +1,5 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
-import type { RouteClaim } from '../types';
+import type { RouteClaim } from '../../src/contract/generator';
 import { andLists, istioMatch } from './match';
 import { IstioOptions, targets, Targets } from './options';
 import type { Ctx } from './render';

@@ -1,7 +1,7 @@
 import { cloneJson, isObject, KubeObject } from '../../src/model/kube';
-import { hasCanaryRoutes, TrafficState } from '../../src/plan/types';
-import { defaultTrackLabel } from '../../src/render/track';
-import type { GeneratorContext } from '../types';
+import { hasCanaryRoutes, TrafficState } from '../../src/model/plan';
+import { defaultTrackLabel } from '../../src/model/track';
+import type { GeneratorContext } from '../../src/contract/generator';
 import type { DrTarget, IstioOptions } from './options';
 import { asList, destinationOf, findIstio, Json, PROTOCOLS, Roles, rulesOf, shortHost, specOf } from './vs';
 

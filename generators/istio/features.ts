@@ -1,4 +1,4 @@
-import type { TrafficState } from '../../src/plan/types';
+import type { TrafficState } from '../../src/model/plan';
 
 /**
  * What an Istio VirtualService cannot say, beyond `capabilities`: integer weights out of 100, no

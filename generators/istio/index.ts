@@ -1,9 +1,10 @@
-import { Capabilities, defineGenerator } from '../types';
+import { Capabilities, defineGenerator } from '../../src/contract/generator';
 import { check, claims } from './check';
 import { unsupportedFeatures } from './features';
 import { IstioOptions, optionsSchema } from './options';
 import { render } from './render';
 import { simulate } from './simulate';
+import { inputs } from './inputs';
 
 /**
  * What a VirtualService http rule can say: any number of ORed match blocks, each ANDing headers
@@ -32,6 +33,7 @@ export default defineGenerator<IstioOptions>({
     'Istio VirtualService weights (host or subset mode, http/tls/tcp), header, match and mirror routes, DestinationRule canary subset',
   capabilities,
   optionsSchema,
+  inputs,
   check,
   unsupported: unsupportedFeatures,
   claims,

@@ -1,7 +1,7 @@
 import { cloneJson, isObject } from '../../src/model/kube';
-import type { TrafficState } from '../../src/plan/types';
-import type { MirrorRoute, NamedRoute } from '../../src/spec/types';
-import type { GeneratorContext } from '../types';
+import type { TrafficState } from '../../src/model/plan';
+import type { MirrorRoute, NamedRoute } from '../../src/model/rollout';
+import type { GeneratorContext } from '../../src/contract/generator';
 import { andLists, istioMatch, requestHeaders } from './match';
 import type { IstioOptions } from './options';
 import { asList, destinationOf, Json, Roles } from './vs';

@@ -1,4 +1,4 @@
-import type { HeaderModifier, RouteMatch, ValueMatch } from '../../src/spec/types';
+import type { HeaderModifier, RouteMatch, ValueMatch } from '../../src/model/rollout';
 import { isObject } from '../../src/model/kube';
 import type { Json } from './vs';
 

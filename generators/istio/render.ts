@@ -1,6 +1,6 @@
 import { cloneJson, KubeObject } from '../../src/model/kube';
-import type { TrafficState } from '../../src/plan/types';
-import type { GeneratorContext } from '../types';
+import type { TrafficState } from '../../src/model/plan';
+import type { GeneratorContext } from '../../src/contract/generator';
 import { renderDestinationRule } from './destination-rule';
 import { unsupportedFeatures } from './features';
 import { IstioOptions, targets, VsTarget } from './options';

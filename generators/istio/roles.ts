@@ -1,4 +1,4 @@
-import type { GeneratorContext } from '../types';
+import type { GeneratorContext } from '../../src/contract/generator';
 import { IstioOptions, KRUISE_CANARY_SUBSET, Targets } from './options';
 import { Json, Roles, shortHost } from './vs';
 

@@ -1,5 +1,5 @@
 import { isObject, KubeObject } from '../../src/model/kube';
-import type { SimRequest, SimResult } from '../types';
+import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { ISTIO_GROUP, groupOf } from './options';
 import { asList, destinationOf, Json, rulesOf, shortHost, specOf } from './vs';
 

@@ -1,7 +1,7 @@
 import { StateError } from '../errors';
-import { readOutput } from '../run/apps';
-import { RunContext } from '../run/context';
-import { LoadedEntry } from '../run/load';
+import { readOutput } from '../app/inputs';
+import { RunContext } from '../app/context';
+import { LoadedEntry } from '../app/load-repo';
 import { AppCommand } from '../state/app-state';
 import { BRANCH_PREFIX } from './branch';
 import { readConnection, withoutToken } from './connection';

@@ -1,5 +1,5 @@
 import { GitRunner, runGit } from '../io/git';
-import { RunContext } from '../run/context';
+import { RunContext } from '../app/context';
 import { ScmClient, ScmConnection } from '../scm/types';
 
 export interface FlowEdges {

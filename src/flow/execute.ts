@@ -1,5 +1,5 @@
 import { ScmError } from '../errors';
-import type { PullRequestAction, PullRequestEvent } from '../run/report';
+import type { PullRequestAction, PullRequestEvent } from '../app/report';
 import { MergeMethod, PullRequest, ScmClient } from '../scm/types';
 import { Action, changedFields } from './decide';
 import { parseMarker, withHead, withMarker } from './marker';

@@ -2,11 +2,24 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { StateError } from '../errors';
 import { gitTopLevel } from '../io/git';
-import { PendingWrite } from '../run/advance-command';
-import { RunContext } from '../run/context';
+import { PendingWrite, planWrites, writeAll } from '../app/plan-write';
+import { AppCommand } from '../state/app-state';
+import { CommonOptions, RunContext } from '../app/context';
 import { describeTarget } from './describe';
 import { flowEdges } from './edges';
 import { targetOf } from './target';
+
+/** advance / abort / promote / retry --commit: write each app's next output, then commit it. */
+export async function commitCommand(
+  ctx: RunContext,
+  args: readonly string[],
+  opts: CommonOptions,
+  command: AppCommand,
+): Promise<void> {
+  const planned = await planWrites(ctx, args, opts, command);
+  checkCommittable(ctx, planned.writes);
+  writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
+}
 
 /**
  * Local git mode (`advance|abort|promote|retry --commit`), for users off GitHub: each app's new

@@ -1,5 +1,5 @@
 import { ScmError } from '../errors';
-import { RunContext } from '../run/context';
+import { RunContext } from '../app/context';
 import { holdNotes } from '../state/app-state';
 import { CheckState } from '../scm/types';
 import { BRANCH_PREFIX } from './branch';

@@ -1,9 +1,9 @@
 import { createHash } from 'crypto';
 import * as path from 'path';
-import { Gate } from '../plan/types';
-import { PendingWrite } from '../run/advance-command';
+import { Gate } from '../model/plan';
+import { PendingWrite } from '../app/plan-write';
 import { FileChange } from '../scm/types';
-import { LoadedApp } from '../spec/load-app';
+import type { LoadedApp } from '../spec/loaded-app';
 import { Target, branchName, targetSlug } from './branch';
 import { commitMessage } from './local-commit';
 import { Marker, withMarker } from './marker';

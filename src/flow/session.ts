@@ -1,10 +1,10 @@
 import * as path from 'path';
 import { InputError } from '../errors';
 import { RepoConfig, findConfig, readConfig } from '../io/config';
-import { PendingWrite, planWrite } from '../run/advance-command';
-import { usesConfig } from '../run/apps';
-import { CommonOptions, RunContext } from '../run/context';
-import { LoadedEntry, loadRepo } from '../run/load';
+import { PendingWrite, planWrite } from '../app/plan-write';
+import { usesConfig } from '../app/inputs';
+import { CommonOptions, RunContext } from '../app/context';
+import { LoadedEntry, loadRepo } from '../app/load-repo';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand } from '../state/app-state';
 import { ScmClient } from '../scm/types';

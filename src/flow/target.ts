@@ -1,7 +1,7 @@
-import { Gate } from '../plan/types';
+import { Gate } from '../model/plan';
 import { AppCommand, AppTransition } from '../state/app-state';
 import { AppStatus, RolloutStatus } from '../state/status';
-import { LoadedApp } from '../spec/load-app';
+import type { LoadedApp } from '../spec/loaded-app';
 import { Target } from './branch';
 
 /**

@@ -1,11 +1,11 @@
 import { sortDiagnostics } from '../diagnostics';
 import { describeGate } from '../plan/gates';
 import { matches } from '../plan/format';
-import { Gate, PlannedStep } from '../plan/types';
+import { Gate, PlannedStep } from '../model/plan';
 import { describePhase } from '../render/phase';
 import { AppTransition } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
-import { LoadedApp } from '../spec/load-app';
+import type { LoadedApp } from '../spec/loaded-app';
 import { Target } from './branch';
 import { describeTarget } from './describe';
 

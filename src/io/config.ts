@@ -4,7 +4,7 @@ import { Diagnostic } from '../diagnostics';
 import { InputError } from '../errors';
 import { isObject } from '../model/kube';
 import { GatePolicy, defaultGatePolicy } from '../plan/gates';
-import { TrackLabel, defaultTrackLabel } from '../render/track';
+import { TrackLabel, defaultTrackLabel } from '../model/track';
 import type { Removal } from '../state/lifecycle';
 import { validateSchema } from '../spec/validate-schema';
 import { parseYamlStream } from '../yaml/parse';

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { IoError } from '../errors';
-import { RenderedFile } from '../render/output-files';
+import { RenderedFile } from '../state/output-files';
 
 export interface OutputContents {
   readonly files: readonly { readonly path: string; readonly text: string }[];

@@ -1,5 +1,5 @@
 import { describeGate } from './gates';
-import { Plan, PlannedStep, TrafficState } from './types';
+import { Plan, PlannedStep, TrafficState } from '../model/plan';
 
 /** The human table of `rollgen plan`. */
 export function formatPlan(app: string, plan: Plan): string {

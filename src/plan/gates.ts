@@ -1,5 +1,5 @@
-import { RolloutSpec, StepSpec } from '../spec/types';
-import { Gate } from './types';
+import { RolloutSpec, StepSpec } from '../model/rollout';
+import { Gate } from '../model/plan';
 
 /** Per-app choices from rollgen.yaml that change the format's default gates. */
 export interface GatePolicy {

@@ -1,7 +1,7 @@
-import { RolloutSpec, StepSpec } from '../spec/types';
+import { RolloutSpec, StepSpec } from '../model/rollout';
 import { GatePolicy, defaultGatePolicy, gateAfter } from './gates';
 import { argoBasicCanary, resolveAmount, scaledAmount, splitReplicas } from './replicas';
-import { Plan, PlannedStep, TrafficState, hasCanaryRoutes } from './types';
+import { Plan, PlannedStep, TrafficState, hasCanaryRoutes } from '../model/plan';
 
 /** RolloutSpec + the workload's replicas -> every step as plain data. Pure. */
 export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: GatePolicy = defaultGatePolicy): Plan {

@@ -1,4 +1,4 @@
-import { ReplicaAmount } from '../spec/types';
+import { ReplicaAmount } from '../model/rollout';
 
 /** `N%` of total rounded up, clamped to [0, total] (Kruise and Argo both round up). */
 export function resolveAmount(amount: ReplicaAmount, total: number): number {

@@ -1,6 +1,6 @@
 import { KubeObject, cloneJson, isObject } from '../model/kube';
-import { AntiAffinitySpec } from '../spec/types';
-import { TrackLabel } from './track';
+import { AntiAffinitySpec } from '../model/rollout';
+import { TrackLabel } from '../model/track';
 
 type Json = Record<string, unknown>;
 

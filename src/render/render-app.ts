@@ -1,11 +1,11 @@
 import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
-import { stableTraffic } from '../plan/types';
-import { LoadedApp, LoadedRollout, LoadedRouting } from '../spec/load-app';
+import { stableTraffic } from '../model/plan';
+import type { LoadedApp, LoadedRollout, LoadedRouting } from '../spec/loaded-app';
 import { RenderPhase } from './phase';
 import { renderRollout, renderRouteObjects, workloadWave } from './render-rollout';
 import { RepoPeers } from './repo-peers';
-import { TrackLabel } from './track';
+import { TrackLabel } from '../model/track';
 import { PodTemplateInput } from './workload';
 
 export interface RolloutRenderState {

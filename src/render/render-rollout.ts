@@ -1,21 +1,14 @@
-import type { GeneratorContext, TrafficGenerator } from '../../generators/types';
-import { Origin } from '../diagnostics';
+import type { BoundProvider, GeneratorContext } from '../contract/generator';
 import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
-import { Plan, PlannedStep, TrafficState, stableTraffic } from '../plan/types';
-import { RolloutSpec } from '../spec/types';
+import { Plan, PlannedStep, TrafficState, stableTraffic } from '../model/plan';
+import { RolloutSpec } from '../model/rollout';
 import { withAntiAffinity } from './anti-affinity';
 import { RenderPhase } from './phase';
 import { renderCanaryService, withTrackSelector } from './services';
-import { SYNC_WAVE, TrackLabel } from './track';
+import { SYNC_WAVE, TrackLabel } from '../model/track';
 import { RepoPeers, peerOf } from './repo-peers';
 import { PodTemplateInput, renderCanaryDeployment, renderStableDeployment } from './workload';
-
-export interface BoundProvider {
-  readonly generator: TrafficGenerator;
-  readonly options: unknown;
-  readonly origin: Origin;
-}
 
 export interface RolloutRenderInput {
   readonly app: string;
@@ -130,13 +123,27 @@ export function renderRouteObjects(input: RouteInput, traffic: TrafficState, wav
   return withRouteWave(routes, wave);
 }
 
-/** Argo CD applies lower waves first and deletes higher waves first: routes one wave after the workloads. */
+/**
+ * Argo CD applies lower waves first and deletes higher waves first: routes one wave after the
+ * workloads. A route's own annotation keys are sorted first, for every provider: the layout then
+ * never depends on which rollout or step wrote a key first, so step diffs stay small.
+ */
 function withRouteWave(routes: readonly KubeObject[], wave: number): KubeObject[] {
   return routes.map((r) => ({
     ...r,
-    metadata: { ...r.metadata, annotations: { ...(r.metadata.annotations ?? {}), [SYNC_WAVE]: String(wave + 1) } },
+    metadata: {
+      ...r.metadata,
+      annotations: { ...sortedKeys(r.metadata.annotations ?? {}), [SYNC_WAVE]: String(wave + 1) },
+    },
   }));
 }
+
+const sortedKeys = (map: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(
+    Object.keys(map)
+      .sort()
+      .map((k) => [k, map[k]]),
+  );
 
 export function workloadWave(deployment: KubeObject): number {
   const raw = isObject(deployment.metadata.annotations) ? deployment.metadata.annotations[SYNC_WAVE] : undefined;

@@ -1,8 +1,8 @@
-import type { PeerRollout } from '../../generators/types';
-import type { LoadedApp } from '../spec/load-app';
-import type { BoundProvider } from './render-rollout';
+import type { PeerRollout } from '../contract/generator';
+import type { LoadedApp } from '../spec/loaded-app';
+import type { BoundProvider } from '../contract/generator';
 import type { ResourceSet } from '../model/resource-set';
-import type { RolloutSpec } from '../spec/types';
+import type { RolloutSpec } from '../model/rollout';
 
 /** Provider id -> every rollout bound to it across the repo, sorted by app then rollout. */
 export type RepoPeers = ReadonlyMap<string, readonly PeerRollout<unknown>[]>;

@@ -1,5 +1,5 @@
 import { KubeObject, cloneJson, isObject } from '../model/kube';
-import { TrackLabel, withPruneLast } from './track';
+import { TrackLabel, withPruneLast } from '../model/track';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { KubeObject, cloneJson, isObject } from '../model/kube';
-import { PodMetadataPatch } from '../spec/types';
-import { CANARY_SUFFIX, REVISION_ANNOTATION, TrackLabel, withPruneLast } from './track';
+import { PodMetadataPatch } from '../model/rollout';
+import { CANARY_SUFFIX, REVISION_ANNOTATION, TrackLabel, withPruneLast } from '../model/track';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { formatPlan } from '../plan/format';
-import { CommonOptions, RunContext } from './context';
-import { loadRepo } from './load';
+import { CommonOptions, RunContext } from '../app/context';
+import { loadRepo } from '../app/load-repo';
 
 export interface PlanOptions extends CommonOptions {
   readonly json?: boolean;

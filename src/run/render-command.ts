@@ -2,9 +2,9 @@ import { InputError } from '../errors';
 import { renderApp } from '../render/render-app';
 import { statesAtStep, transitionApp } from '../state/app-state';
 import { serializeDocuments } from '../yaml/serialize';
-import { readOutput } from './apps';
-import { CommonOptions, RunContext } from './context';
-import { loadRepo } from './load';
+import { readOutput } from '../app/inputs';
+import { CommonOptions, RunContext } from '../app/context';
+import { loadRepo } from '../app/load-repo';
 
 export interface RenderOptions extends CommonOptions {
   readonly step?: number;

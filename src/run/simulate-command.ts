@@ -1,14 +1,14 @@
-import type { SimRequest } from '../../generators/types';
+import type { SimRequest } from '../contract/generator';
 import { InputError } from '../errors';
 import { renderApp } from '../render/render-app';
 import { renderState, statesAtStep } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { colorAtGateway } from '../simulate/coloring';
 import { simulateRequest } from '../simulate/simulate';
-import { readOutput } from './apps';
-import { CommonOptions, RunContext } from './context';
-import { loadRepo } from './load';
-import { appGenerators } from '../spec/load-app';
+import { readOutput } from '../app/inputs';
+import { CommonOptions, RunContext } from '../app/context';
+import { loadRepo } from '../app/load-repo';
+import { appGenerators } from '../app/load-app';
 
 export interface SimulateOptions extends CommonOptions {
   readonly step?: number;

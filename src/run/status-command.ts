@@ -1,6 +1,6 @@
-import { CommonOptions, RunContext } from './context';
-import { loadApps } from './load';
-import { readOutput } from './apps';
+import { CommonOptions, RunContext } from '../app/context';
+import { loadApps } from '../app/load-repo';
+import { readOutput } from '../app/inputs';
 import { sourcePod } from '../state/app-state';
 
 /** Where each rollout stands, read from its output's status file. */

@@ -1,4 +1,4 @@
-import type { SimRequest } from '../../generators/types';
+import type { SimRequest } from '../contract/generator';
 import { KubeObject, isObject } from '../model/kube';
 
 interface Branch {

@@ -1,4 +1,4 @@
-import type { SimRequest, TrafficGenerator } from '../../generators/types';
+import type { SimRequest, TrafficGenerator } from '../contract/generator';
 import { KubeObject, isObject } from '../model/kube';
 
 export interface PodShare {

@@ -1,6 +1,6 @@
 import { KubeObject, isObject, objectKey } from '../model/kube';
 import { canonicalJson } from '../render/revision';
-import { SYNC_OPTIONS, SYNC_WAVE } from '../render/track';
+import { SYNC_OPTIONS, SYNC_WAVE } from '../model/track';
 
 /** The cluster between two commits: the objects applied so far and the Deployments whose pods are ready. */
 export interface ClusterMoment {

@@ -1,4 +1,4 @@
-import { getGenerator, listGenerators } from '../../generators/registry';
+import type { ProviderInputs } from '../contract/inputs';
 import { ARGO_ROLLOUT_ANALYSIS_RULES } from './analysis-fields';
 import { FieldLedger, FieldRule } from './field-ledger';
 
@@ -12,24 +12,25 @@ const subtree = (path: string, note: string): FieldRule => ({ path, status: 'hon
 const warned = (path: string, note: string): FieldRule => ({ path, status: 'warned', note });
 const warnedTree = (path: string, note: string): FieldRule => ({ path, status: 'warned', subtree: true, note });
 
-/** An Argo trafficRouting key: honoured when rollgen has the generator, refused (naming the ones it has) until then. */
-export function providerRule(path: string, provider: string): FieldRule {
-  if (getGenerator(provider)) return subtree(path, `rendered by the ${provider} generator`);
-  const supported = listGenerators()
-    .map((g) => g.id)
-    .sort()
-    .join(', ');
-  return {
-    path,
-    status: 'refused',
-    subtree: true,
-    note: `traffic provider ${provider} is not supported yet; rollgen renders ${supported}`,
-  };
+/** Argo trafficRouting keys: honoured when a generator reads the key, refused (naming what rollgen renders) until then. */
+function providerRules(inputs: ProviderInputs): FieldRule[] {
+  const supported = inputs.argoKeys.map((k) => k.replace('/', '.')).join(', ');
+  return ['smi', 'ambassador', 'traefik', 'apisix', 'appMesh'].map((key) =>
+    inputs.argoKeys.includes(key)
+      ? subtree(`${ROUTING}.${key}`, `rendered by the generator that reads trafficRouting.${key}`)
+      : {
+          path: `${ROUTING}.${key}`,
+          status: 'refused',
+          subtree: true,
+          note: `traffic provider ${key} is not supported yet; rollgen renders ${supported}`,
+        },
+  );
 }
 
 const POD_FIELD = 'copied onto the rendered Deployments, as Argo applies it to its ReplicaSets';
 
-export const ARGO_ROLLOUT_FIELDS: FieldLedger = {
+/** The ledger depends on the providers rollgen has (`inputs`, from the generator registry). */
+export const argoRolloutFields = (inputs: ProviderInputs): FieldLedger => ({
   title: 'Argo Rollout (argoproj.io/v1alpha1)',
   crd: { file: 'argo-rollouts/rollout-crd.yaml', version: 'v1alpha1' },
   rules: [
@@ -126,15 +127,11 @@ export const ARGO_ROLLOUT_FIELDS: FieldLedger = {
     ),
     subtree(`${ROUTING}.nginx`, 'rendered by the ingress-nginx generator'),
     subtree(`${ROUTING}.alb`, 'rendered by the aws-alb generator'),
-    providerRule(`${ROUTING}.smi`, 'smi'),
-    providerRule(`${ROUTING}.ambassador`, 'ambassador'),
-    providerRule(`${ROUTING}.traefik`, 'traefik'),
-    providerRule(`${ROUTING}.apisix`, 'apisix'),
-    providerRule(`${ROUTING}.appMesh`, 'app-mesh'),
+    ...providerRules(inputs),
     subtree(
       `${ROUTING}.plugins`,
       'argoproj-labs/gatewayAPI is rendered by the gateway-api generator; any other plugin is refused by name',
     ),
     ...ARGO_ROLLOUT_ANALYSIS_RULES,
   ],
-};
+});

@@ -1,3 +1,4 @@
+import type { ProviderInputs } from '../contract/inputs';
 import { Diagnostic } from '../diagnostics';
 import { KubeObject } from '../model/kube';
 import { ParsedDocument } from '../yaml/parse';
@@ -12,8 +13,8 @@ import {
   StepSpec,
   StringMatchType,
   ValueMatch,
-} from './types';
-import { arr, num, obj, str, stringMap } from './values';
+} from '../model/rollout';
+import { arr, num, obj, str, stringMap } from '../model/values';
 
 type Path = (string | number)[];
 
@@ -26,7 +27,7 @@ interface WalkState {
 }
 
 /** Argo Rollout (canary strategy) -> RolloutSpec. */
-export function normalizeArgo(doc: ParsedDocument): NormalizeResult {
+export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): NormalizeResult {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
@@ -45,7 +46,7 @@ export function normalizeArgo(doc: ParsedDocument): NormalizeResult {
   );
   const providers =
     canary.trafficRouting !== undefined
-      ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting'], diagnostics)
+      ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting'], inputs, diagnostics)
       : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);

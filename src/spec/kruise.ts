@@ -1,15 +1,16 @@
+import type { ProviderInputs } from '../contract/inputs';
 import { Diagnostic } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
 import { unsupportedWorkload, withPause } from './reader-common';
 import { NormalizeResult, providerFromKruiseRouting } from './providers';
-import { PauseSpec, RolloutSpec, StepSpec, TrafficSpec } from './types';
-import { arr, headerModifier, kruiseMatch, num, obj, parseAmount, parsePercent, str, stringMap } from './values';
+import { PauseSpec, RolloutSpec, StepSpec, TrafficSpec } from '../model/rollout';
+import { arr, headerModifier, kruiseMatch, num, obj, parseAmount, parsePercent, str, stringMap } from '../model/values';
 
 const ROLLING_STYLE = 'rollouts.kruise.io/rolling-style';
 const TRAFFIC_ROUTING = 'rollouts.kruise.io/trafficrouting';
 
 /** Kruise Rollout (v1alpha1 or v1beta1) -> RolloutSpec. The schema has already checked shapes. */
-export function normalizeKruise(doc: ParsedDocument): NormalizeResult {
+export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): NormalizeResult {
   const root = obj(doc.value);
   const v1beta1 = str(root.apiVersion) === 'rollouts.kruise.io/v1beta1';
   const meta = obj(root.metadata);
@@ -26,7 +27,7 @@ export function normalizeKruise(doc: ParsedDocument): NormalizeResult {
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   // Kruise copies only a non-empty annotation.
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || undefined;
-  const traffic = kruiseTraffic(doc, canary, routingRef !== undefined, diagnostics);
+  const traffic = kruiseTraffic(doc, canary, routingRef !== undefined, diagnostics, inputs);
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout: RolloutSpec = {
     format: v1beta1 ? 'kruise-v1beta1' : 'kruise-v1alpha1',
@@ -99,6 +100,7 @@ function kruiseTraffic(
   canary: Record<string, unknown>,
   sharedRouting: boolean,
   out: Diagnostic[],
+  inputs: ProviderInputs,
 ): TrafficSpec {
   const routings = arr(canary.trafficRoutings);
   const first = obj(routings[0]);
@@ -106,7 +108,7 @@ function kruiseTraffic(
   // A shared TrafficRouting routes by pod labels on the stable Service's host (Kruise creates no canary Service then).
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
   const base = ['spec', 'strategy', 'canary', 'trafficRoutings', 0];
-  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out) : [];
+  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out, inputs) : [];
   return {
     ...(service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {}),
     generateCanaryService: service !== undefined && !noCanaryService,

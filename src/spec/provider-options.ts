@@ -1,10 +1,10 @@
 import type Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import * as precompiled from './generated/validators';
-import type { TrafficGenerator } from '../../generators/types';
+import type { TrafficGenerator } from '../contract/generator';
 import { Diagnostic } from '../diagnostics';
 import { cloneJson } from '../model/kube';
-import { ProviderRef } from './types';
+import { ProviderRef } from '../model/rollout';
 
 const compiled = new WeakMap<object, ValidateFunction>();
 let ajv: Ajv | undefined;

@@ -1,5 +1,5 @@
 import { ParsedDocument } from '../yaml/parse';
-import { RolloutSpec } from './types';
+import { RolloutSpec } from '../model/rollout';
 
 /** What the Argo and Kruise readers treat alike. */
 

@@ -1,7 +1,7 @@
 import { Diagnostic, Origin } from '../diagnostics';
 import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
-import { RolloutSpec, StepSpec } from './types';
+import { RolloutSpec, StepSpec } from '../model/rollout';
 
 /** Semantic rules over one normalized rollout: small named checks that each push what they find. */
 export function checkRollout(rollout: RolloutSpec, resources: ResourceSet): Diagnostic[] {

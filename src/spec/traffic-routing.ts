@@ -1,9 +1,10 @@
+import type { ProviderInputs } from '../contract/inputs';
 import { Diagnostic } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
 import { providerFromKruiseRouting } from './providers';
 import { kruiseStep, matchesOverTraffic } from './kruise';
-import { RolloutSpec } from './types';
-import { arr, obj, str } from './values';
+import { RolloutSpec } from '../model/rollout';
+import { arr, obj, str } from '../model/values';
 
 /**
  * A Kruise TrafficRouting: one routing rule shared by every Rollout that references it (the
@@ -17,14 +18,17 @@ export interface SharedRouting {
   readonly rollout: RolloutSpec;
 }
 
-export function normalizeTrafficRouting(doc: ParsedDocument): { routing: SharedRouting; diagnostics: Diagnostic[] } {
+export function normalizeTrafficRouting(
+  doc: ParsedDocument,
+  inputs: ProviderInputs,
+): { routing: SharedRouting; diagnostics: Diagnostic[] } {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const diagnostics: Diagnostic[] = [];
   // Kruise reads objectRef[0] only.
   const ref = obj(arr(spec.objectRef)[0]);
-  const providers = providerFromKruiseRouting(doc, ref, ['spec', 'objectRef', 0], diagnostics);
+  const providers = providerFromKruiseRouting(doc, ref, ['spec', 'objectRef', 0], diagnostics, inputs);
   const service = str(ref.service) ?? '';
   const name = str(meta.name) ?? '';
   // The strategy has a v1alpha1 step's traffic fields (weight, matches, requestHeaderModifier).

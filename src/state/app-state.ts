@@ -3,9 +3,9 @@ import { ResourceSet } from '../model/resource-set';
 import { RenderPhase } from '../render/phase';
 import { RolloutRenderState } from '../render/render-app';
 import { templateRevision } from '../render/revision';
-import { REVISION_ANNOTATION, TrackLabel } from '../render/track';
+import { REVISION_ANNOTATION, TrackLabel } from '../model/track';
 import { PodTemplateInput, podTemplateOf, stripTemplate } from '../render/workload';
-import { LoadedApp, LoadedRollout } from '../spec/load-app';
+import type { LoadedApp, LoadedRollout } from '../spec/loaded-app';
 import {
   Removal,
   Transition,

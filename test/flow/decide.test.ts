@@ -2,7 +2,7 @@ import { Target, branchName, targetSlug } from '../../src/flow/branch';
 import { Action, AppFlowState, AppHistory, decide, groupPulls } from '../../src/flow/decide';
 import { Marker, withMarker } from '../../src/flow/marker';
 import { Proposal } from '../../src/flow/proposal';
-import { Gate } from '../../src/plan/types';
+import { Gate } from '../../src/model/plan';
 import { CheckState, PullRequest } from '../../src/scm/types';
 
 const NOW = new Date('2026-03-01T12:00:00Z');

@@ -1,7 +1,7 @@
 import { gateFor, targetOf } from '../../src/flow/target';
-import { Gate } from '../../src/plan/types';
+import { Gate } from '../../src/model/plan';
 import { AppTransition } from '../../src/state/app-state';
-import { LoadedApp } from '../../src/spec/load-app';
+import type { LoadedApp } from '../../src/spec/loaded-app';
 import { AppStatus, RolloutStatus } from '../../src/state/status';
 
 /** Only what gates read of an app: each rollout's start gate and the gate after each step. */

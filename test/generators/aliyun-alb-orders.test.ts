@@ -1,6 +1,6 @@
 import { allocateOrders, Demand, demandId, HeldOrder } from '../../generators/aliyun-alb/orders';
 import { canarySlots } from '../../generators/aliyun-alb/repo-orders';
-import type { StepSpec } from '../../src/spec/types';
+import type { StepSpec } from '../../src/model/rollout';
 
 const origin = { file: 'f.yaml', line: 1, col: 1 };
 const L80 = 'IngressClass alb|HTTP:80';

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import { parseAllDocuments } from 'yaml';
 import alb from '../../generators/aliyun-alb';
-import type { SimRequest } from '../../generators/types';
+import type { SimRequest } from '../../src/contract/generator';
 import { KubeObject } from '../../src/model/kube';
 import { runCli } from '../helpers/cli';
 import { makeAlbRepo } from '../helpers/alb-repo';

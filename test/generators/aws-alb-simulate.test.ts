@@ -1,12 +1,12 @@
 import type { AlbOptions } from '../../generators/aws-alb/options';
 import { albPaths, routesToAction } from '../../generators/aws-alb/ingress';
-import type { SimRequest } from '../../generators/types';
+import type { SimRequest } from '../../src/contract/generator';
 import { KubeObject } from '../../src/model/kube';
-import { PlannedStep } from '../../src/plan/types';
+import { PlannedStep } from '../../src/model/plan';
 import { RenderPhase } from '../../src/render/phase';
 import { simulateRequest } from '../../src/simulate/simulate';
 import { syncMoments } from '../../src/simulate/transition';
-import { LoadedApp, LoadedRollout } from '../../src/spec/load-app';
+import type { LoadedApp, LoadedRollout } from '../../src/spec/loaded-app';
 import { deadPods, generatorsOf, goldenCases, loadGoldenApp, objectsAt } from '../helpers/golden-app';
 
 /** The aws-alb golden cases through the traffic simulator: each step's split, and no request to pods that are not ready. */

@@ -3,8 +3,8 @@ import { sourceOrigin, templateLineOf } from '../../generators/custom/line-map';
 import { renderObject } from '../../generators/custom/render';
 import { compileTemplate, runTemplate, TemplateError } from '../../generators/custom/template';
 import type { KubeObject } from '../../src/model/kube';
-import { stableTraffic, TrafficState } from '../../src/plan/types';
-import { readRouteTemplate, RouteTemplateInput } from '../../src/spec/route-template';
+import { stableTraffic, TrafficState } from '../../src/model/plan';
+import { readRouteTemplate, RouteTemplateInput } from '../../generators/custom/route-template';
 import { parseYamlStream } from '../../src/yaml/parse';
 
 const original: KubeObject = {

@@ -1,6 +1,6 @@
 import generator from '../../generators/gateway-api';
 import { NO_BACKEND, simulate } from '../../generators/gateway-api/simulate';
-import type { SimRequest } from '../../generators/types';
+import type { SimRequest } from '../../src/contract/generator';
 import type { KubeObject } from '../../src/model/kube';
 import type { RenderPhase } from '../../src/render/phase';
 import { simulateRequest } from '../../src/simulate/simulate';

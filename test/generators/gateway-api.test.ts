@@ -3,10 +3,11 @@ import * as path from 'path';
 import { check, claims } from '../../generators/gateway-api/check';
 import type { GatewayOptions } from '../../generators/gateway-api/options';
 import { render, unsupportedFeatures } from '../../generators/gateway-api/render';
-import type { GeneratorContext } from '../../generators/types';
+import type { GeneratorContext } from '../../src/contract/generator';
 import { cloneJson, KubeObject } from '../../src/model/kube';
+import { providerInputs } from '../../generators/registry';
 import { providersFromArgo } from '../../src/spec/providers';
-import type { RolloutSpec, StepSpec } from '../../src/spec/types';
+import type { RolloutSpec, StepSpec } from '../../src/model/rollout';
 import {
   lineOf,
   match,
@@ -315,7 +316,7 @@ describe('check and claims', () => {
 describe('Argo plugin options', () => {
   const doc = { locate: () => optionsOrigin } as never;
   const optionsOf = (plugin: Json) =>
-    providersFromArgo(doc, { plugins: { 'argoproj-labs/gatewayAPI': plugin } }, [], [])[0]!.options;
+    providersFromArgo(doc, { plugins: { 'argoproj-labs/gatewayAPI': plugin } }, [], providerInputs, [])[0]!.options;
 
   test('httpRoute is one route with header routes; httpRoutes keep useHeaderRoutes; unknown keys are refused by name', () => {
     expect(optionsOf({ httpRoute: 'web', namespace: 'shop' })).toEqual({

@@ -7,7 +7,7 @@ import type { HigressOptions } from '../../generators/higress/options';
 import { render } from '../../generators/higress/render';
 import { simulate } from '../../generators/higress/simulate';
 import mse from '../../generators/mse';
-import type { GeneratorContext, SimRequest } from '../../generators/types';
+import type { GeneratorContext, SimRequest } from '../../src/contract/generator';
 import type { KubeObject } from '../../src/model/kube';
 import {
   match,

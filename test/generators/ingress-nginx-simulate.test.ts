@@ -1,10 +1,10 @@
 import { render } from '../../generators/ingress-nginx/render';
 import { simulate } from '../../generators/ingress-nginx/simulate';
-import type { GeneratorContext, SimRequest } from '../../generators/types';
+import type { GeneratorContext, SimRequest } from '../../src/contract/generator';
 import type { NginxOptions } from '../../generators/ingress-nginx/options';
 import type { KubeObject } from '../../src/model/kube';
 import { ResourceSet } from '../../src/model/resource-set';
-import type { RolloutSpec } from '../../src/spec/types';
+import type { RolloutSpec } from '../../src/model/rollout';
 import { soloContext } from '../helpers/generator-context';
 
 const P = 'nginx.ingress.kubernetes.io';

@@ -3,7 +3,7 @@ import generator, { capabilities } from '../../generators/ingress-nginx';
 import { check, claims } from '../../generators/ingress-nginx/check';
 import { NginxOptions, optionsSchema } from '../../generators/ingress-nginx/options';
 import { render, unsupportedFeatures } from '../../generators/ingress-nginx/render';
-import type { GeneratorContext } from '../../generators/types';
+import type { GeneratorContext } from '../../src/contract/generator';
 import type { KubeObject } from '../../src/model/kube';
 import {
   lineOf,
@@ -127,11 +127,6 @@ describe('ingress-nginx render', () => {
       [`${P}/canary`]: 'true',
       [`${P}/canary-weight`]: '20',
     });
-  });
-
-  it('sorts annotation keys', () => {
-    const keys = Object.keys(annotationsOf(render(ctx(), traffic({ weight: 20 }))));
-    expect(keys).toEqual([...keys].sort());
   });
 
   it('adds canary-by-header and -value next to the weight', () => {

@@ -1,9 +1,9 @@
-import type { SimRequest } from '../../generators/types';
+import type { SimRequest } from '../../src/contract/generator';
 import { KubeObject } from '../../src/model/kube';
-import { PlannedStep } from '../../src/plan/types';
+import { PlannedStep } from '../../src/model/plan';
 import { simulateRequest, TrafficSplit } from '../../src/simulate/simulate';
-import { LoadedApp, LoadedRollout } from '../../src/spec/load-app';
-import { RouteMatch, ValueMatch } from '../../src/spec/types';
+import type { LoadedApp, LoadedRollout } from '../../src/spec/loaded-app';
+import { RouteMatch, ValueMatch } from '../../src/model/rollout';
 import { generatorsOf, goldenCases, loadGoldenApp, objectsAt } from '../helpers/golden-app';
 import { expectNoDeadBackends, lifecycleTransitions } from '../helpers/transitions';
 

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { runBinClean, useAppDir, validateOutput } from '../helpers/rollout-dir';
 import { validateAgainstSchemas } from '../helpers/schema';
+import { providerInputs } from '../../generators/registry';
 import { providerFromKruiseRouting } from '../../src/spec/providers';
 import { parseYamlStream } from '../../src/yaml/parse';
 
@@ -34,6 +35,7 @@ test('Kruise customNetworkRefs are Istio by group and kind, whatever the version
       (doc.value as { routing: Record<string, unknown> }).routing,
       ['routing'],
       [],
+      providerInputs,
     )[0].provider;
   };
   expect(

@@ -1,7 +1,7 @@
 /** The Action's pure edges: inputs → argv, report → outputs and job summary. */
 import { buildArgv, parseInputs } from '../../action/src/inputs';
 import { formatErrorAnnotation, formatOutputs, formatSummary } from '../../action/src/outputs';
-import { buildActionReport, PullRequestEvent } from '../../src/run/report';
+import { buildActionReport, PullRequestEvent } from '../../src/app/report';
 
 describe('inputs', () => {
   test('GIVEN only the defaults action.yml sets WHEN parsed THEN pr on every app with rollgen.yaml, not a dry run', () => {

@@ -1,5 +1,5 @@
 import { main } from '../../src/cli';
-import { RunContext } from '../../src/run/context';
+import { RunContext } from '../../src/app/context';
 
 export interface CliResult {
   readonly code: number;

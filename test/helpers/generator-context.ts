@@ -1,9 +1,9 @@
-import type { GeneratorContext, PeerRollout } from '../../generators/types';
+import type { GeneratorContext, PeerRollout } from '../../src/contract/generator';
 import type { Origin } from '../../src/diagnostics';
 import type { KubeObject } from '../../src/model/kube';
 import { ResourceSet } from '../../src/model/resource-set';
-import type { TrafficState } from '../../src/plan/types';
-import type { RolloutSpec, RouteMatch, ValueMatch } from '../../src/spec/types';
+import type { TrafficState } from '../../src/model/plan';
+import type { RolloutSpec, RouteMatch, ValueMatch } from '../../src/model/rollout';
 
 /** Where the provider options of the test rollout sit. */
 export const optionsOrigin: Origin = { file: 'apps/web/rollout.yaml', line: 12, col: 9 };

@@ -1,16 +1,16 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import type { SimRequest, TrafficGenerator } from '../../generators/types';
+import type { SimRequest, TrafficGenerator } from '../../src/contract/generator';
 import { KubeObject } from '../../src/model/kube';
 import { ResourceSet } from '../../src/model/resource-set';
 import { defaultGatePolicy } from '../../src/plan/gates';
-import type { PlannedStep } from '../../src/plan/types';
+import type { PlannedStep } from '../../src/model/plan';
 import { RenderPhase } from '../../src/render/phase';
 import { renderApp } from '../../src/render/render-app';
-import { defaultTrackLabel } from '../../src/render/track';
-import { AppLocation, loadSource, readSourceFiles } from '../../src/run/apps';
+import { defaultTrackLabel } from '../../src/model/track';
+import { AppLocation, loadSource, readSourceFiles } from '../../src/app/inputs';
 import { PodShare, simulateRequest, TrafficSplit } from '../../src/simulate/simulate';
-import { LoadedApp, LoadedRollout } from '../../src/spec/load-app';
+import type { LoadedApp, LoadedRollout } from '../../src/spec/loaded-app';
 import { statesAtStep } from '../../src/state/app-state';
 
 const GOLDEN = path.join(__dirname, '..', 'golden');

@@ -1,9 +1,9 @@
-import type { SimRequest, TrafficGenerator } from '../../generators/types';
+import type { SimRequest, TrafficGenerator } from '../../src/contract/generator';
 import type { KubeObject } from '../../src/model/kube';
 import type { RenderPhase } from '../../src/render/phase';
 import { simulateRequest, TrafficSplit } from '../../src/simulate/simulate';
 import { syncMoments } from '../../src/simulate/transition';
-import type { LoadedApp } from '../../src/spec/load-app';
+import type { LoadedApp } from '../../src/spec/loaded-app';
 import { deadPods, generatorsOf, objectsAt } from './golden-app';
 
 export type Transition = readonly [RenderPhase, RenderPhase];

@@ -1,10 +1,10 @@
 import { capabilities } from '../../generators/ingress-nginx';
-import { missingFeatures } from '../../src/plan/capabilities';
+import { missingFeatures } from '../../src/contract/capabilities';
 import { defaultGatePolicy } from '../../src/plan/gates';
 import { buildPlan } from '../../src/plan/plan';
-import { TrafficState } from '../../src/plan/types';
-import { loadApp } from '../../src/spec/load-app';
-import { RolloutSpec } from '../../src/spec/types';
+import { TrafficState } from '../../src/model/plan';
+import { loadApp } from '../../src/app/load-app';
+import { RolloutSpec } from '../../src/model/rollout';
 import { ParsedDocument } from '../../src/yaml/parse';
 import { argo, argoRollout, kruise, kruiseV1alpha1, kruiseV1beta1, lineOf, parseAll } from './helpers';
 

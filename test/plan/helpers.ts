@@ -1,4 +1,5 @@
 /** Shared GIVEN helpers for the plan and normalizer tests: small YAML strings -> ParsedDocument -> RolloutSpec. */
+import { providerInputs } from '../../generators/registry';
 import { normalizeArgo } from '../../src/spec/argo';
 import { normalizeKruise } from '../../src/spec/kruise';
 import { NormalizeResult } from '../../src/spec/providers';
@@ -21,8 +22,8 @@ export function parseAll(text: string, file = FILE): readonly ParsedDocument[] {
   return documents;
 }
 
-export const kruise = (text: string): NormalizeResult => normalizeKruise(parseOne(text));
-export const argo = (text: string): NormalizeResult => normalizeArgo(parseOne(text));
+export const kruise = (text: string): NormalizeResult => normalizeKruise(parseOne(text), providerInputs);
+export const argo = (text: string): NormalizeResult => normalizeArgo(parseOne(text), providerInputs);
 
 /** 1-based line of the `nth` occurrence of `needle`, so expectations follow the fixture text. */
 export function lineOf(text: string, needle: string, nth = 1): number {

@@ -1,6 +1,6 @@
 import { defaultGatePolicy } from '../../src/plan/gates';
 import { buildPlan } from '../../src/plan/plan';
-import { Plan } from '../../src/plan/types';
+import { Plan } from '../../src/model/plan';
 import { argo, argoRollout, kruise, kruiseV1alpha1, kruiseV1beta1 } from './helpers';
 
 /** [canary, stable] per step. */
@@ -170,7 +170,7 @@ describe('buildPlan: Argo with traffic routing (reference §1.3)', () => {
   // BUG (src/plan/plan.ts planStep): `carries` counts weight, matches and header routes but not mirror routes, so a
   // mirror-only step (weight 0) plans 0 canary pods while its route mirrors requests to the canary Service.
   // PRODUCT.md: "at least 1 when traffic > 0" / "No request may be sent to a backend without ready pods";
-  // src/plan/types.ts hasCanaryRoutes already counts mirror routes as canary routes.
+  // src/model/plan.ts hasCanaryRoutes already counts mirror routes as canary routes.
   test('GIVEN a mirror route with weight 0 WHEN planned THEN 1 canary pod because mirrored requests reach the canary', () => {
     const { rollout } = argo(
       argoRollout(`- setMirrorRoute:\n    name: mirror\n    percentage: 50\n    match:\n    - method: {exact: GET}`, {

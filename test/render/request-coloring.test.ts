@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { defaultGatePolicy } from '../../src/plan/gates';
 import { colorAtGateway } from '../../src/simulate/coloring';
-import { loadApp } from '../../src/spec/load-app';
+import { loadApp } from '../../src/app/load-app';
 import { parseYamlStream } from '../../src/yaml/parse';
 import { validateAgainstSchemas } from '../helpers/schema';
 

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { fieldDocSections, withSection } from '../../src/spec/field-docs';
+import { fieldDocSections, withSection } from '../../src/app/field-docs';
 
 /** The docs' "honoured / warned / refused" tables are the ledger's: regenerate with `npm run docs:fields`. */
 const ROOT = path.join(__dirname, '..', '..');

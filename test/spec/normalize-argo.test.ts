@@ -1,8 +1,11 @@
 import { unsupportedWorkload } from '../../src/spec/reader-common';
 import { parseDuration } from '../../src/spec/argo';
-import { ARGO_ROLLOUT_FIELDS } from '../../src/spec/argo-fields';
+import { providerInputs } from '../../generators/registry';
+import { argoRolloutFields } from '../../src/spec/argo-fields';
 import { checkFields } from '../../src/spec/field-ledger';
 import { argo, argoRollout, FILE, lineOf, parseOne } from '../plan/helpers';
+
+const ARGO_ROLLOUT_FIELDS = argoRolloutFields(providerInputs);
 
 const istio = (routes: string[]) => `trafficRouting:
   managedRoutes:

@@ -364,7 +364,7 @@ ${classType ? `    classType: ${classType}\n` : ''}    name: echoserver-ing`;
         file: FILE,
         line: lineOf(text, 'classType: traefik'),
         col: text.split('\n')[lineOf(text, 'classType: traefik') - 1].indexOf('traefik') + 1,
-        message: 'ingress classType "traefik" is unknown; use one of nginx, aliyun-alb, higress, mse',
+        message: 'ingress classType "traefik" is unknown; use one of aliyun-alb, higress, mse, nginx',
         severity: 'error',
       },
     ]);

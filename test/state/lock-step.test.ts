@@ -1,8 +1,9 @@
 import { ResourceSet } from '../../src/model/resource-set';
 import { defaultGatePolicy } from '../../src/plan/gates';
 import { renderApp } from '../../src/render/render-app';
-import { defaultTrackLabel } from '../../src/render/track';
-import { LoadedApp, loadApp } from '../../src/spec/load-app';
+import { defaultTrackLabel } from '../../src/model/track';
+import { loadApp } from '../../src/app/load-app';
+import type { LoadedApp } from '../../src/spec/loaded-app';
 import { AppCommand, OutputSnapshot, transitionApp } from '../../src/state/app-state';
 import { AppStatus } from '../../src/state/status';
 import { parseYamlStream } from '../../src/yaml/parse';

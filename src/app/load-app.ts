@@ -1,53 +1,35 @@
-import { getGenerator, PLANNED_PROVIDERS } from '../../generators/registry';
-import type { TrafficGenerator } from '../../generators/types';
+import { getGenerator, PLANNED_PROVIDERS, providerInputs } from '../../generators/registry';
+import type { TrafficGenerator } from '../contract/generator';
 import { Diagnostic, hasErrors } from '../diagnostics';
-import { checkFields } from './field-ledger';
-import { ANALYSIS_LEDGERS, ROLLOUT_LEDGERS } from './field-ledgers';
-import { TRAFFIC_ROUTING_FIELDS } from './traffic-routing-fields';
+import { checkFields } from '../spec/field-ledger';
+import { ANALYSIS_LEDGERS, rolloutLedger } from '../spec/field-ledgers';
+import { TRAFFIC_ROUTING_FIELDS } from '../spec/traffic-routing-fields';
 import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
-import { missingFeatures } from '../plan/capabilities';
+import { missingFeatures } from '../contract/capabilities';
 import { GatePolicy } from '../plan/gates';
 import { buildPlan } from '../plan/plan';
-import { Plan } from '../plan/types';
-import { BoundProvider, generatorContext } from '../render/render-rollout';
+import { Plan } from '../model/plan';
+import { generatorContext } from '../render/render-rollout';
+import type { BoundProvider } from '../contract/generator';
 import { RequestColoring, coloringEnvoyFilter } from '../render/request-coloring';
 import { replicasOf } from '../render/workload';
 import { ParsedDocument } from '../yaml/parse';
-import { normalizeArgo } from './argo';
-import { classifyDocument } from './classify';
-import { kruiseDisabled, normalizeKruise } from './kruise';
-import { checkRouteTemplates, readRouteTemplate, RouteTemplateInput, withRouteTemplates } from './route-template';
-import { bindOptions } from './provider-options';
-import { checkRollout } from './rules';
-import { SharedRouting, normalizeTrafficRouting } from './traffic-routing';
-import { RolloutSpec } from './types';
-import { validateSchema } from './validate-schema';
-
-export interface LoadedRollout {
-  readonly spec: RolloutSpec;
-  /** The desired Deployment: as written in the source, or synthesized from an Argo inline template. */
-  readonly deployment: KubeObject;
-  readonly plan: Plan;
-  readonly providers: readonly BoundProvider[];
-}
-
-/** A Kruise TrafficRouting and the rollouts that share it (they advance in lock-step). */
-export interface LoadedRouting {
-  readonly spec: SharedRouting;
-  /** One step: the routing's strategy. */
-  readonly plan: Plan;
-  readonly providers: readonly BoundProvider[];
-  readonly members: readonly string[];
-}
-
-export interface LoadedApp {
-  readonly name: string;
-  readonly rollouts: readonly LoadedRollout[];
-  readonly routings: readonly LoadedRouting[];
-  readonly resources: ResourceSet;
-  readonly diagnostics: readonly Diagnostic[];
-}
+import { normalizeArgo } from '../spec/argo';
+import { classifyDocument } from '../spec/classify';
+import { kruiseDisabled, normalizeKruise } from '../spec/kruise';
+import {
+  checkRouteTemplates,
+  readRouteTemplate,
+  RouteTemplateInput,
+  withRouteTemplates,
+} from '../../generators/custom/route-template';
+import { bindOptions } from '../spec/provider-options';
+import { checkRollout } from '../spec/rules';
+import { SharedRouting, normalizeTrafficRouting } from '../spec/traffic-routing';
+import { RolloutSpec } from '../model/rollout';
+import type { LoadedApp, LoadedRollout, LoadedRouting } from '../spec/loaded-app';
+import { validateSchema } from '../spec/validate-schema';
 
 /** Source documents -> validated rollouts, plans and manifests. Collects every problem; never throws. Pure. */
 export function loadApp(name: string, documents: readonly ParsedDocument[], policy: GatePolicy): LoadedApp {
@@ -67,7 +49,7 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
     if (role.role === 'route-template') collectRouteTemplate(doc, templates, diagnostics);
     if (role.role !== 'rollout') continue;
     // Fields rollgen warns about are reported; a refused one (blue-green, a provider it lacks) stops this rollout.
-    const fieldProblems = checkFields(doc, ROLLOUT_LEDGERS[role.schema]!);
+    const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs)!);
     diagnostics.push(...fieldProblems);
     if (hasErrors(fieldProblems)) continue;
     const schemaProblems = validateSchema(role.schema, doc);
@@ -75,7 +57,8 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
     if (schemaProblems.length > 0) continue;
     // Kruise spec.disabled: the controller leaves the workload alone, so it rolls out as a plain Deployment.
     if (role.schema !== 'argo-rollout' && kruiseDisabled(doc)) continue;
-    const result = role.schema === 'argo-rollout' ? normalizeArgo(doc) : normalizeKruise(doc);
+    const result =
+      role.schema === 'argo-rollout' ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
     // A rollout the reader refused (e.g. a CloneSet workload) is not checked further: one clear message, not a cascade.
     if (!hasErrors(result.diagnostics)) specs.push(result.rollout);
@@ -141,7 +124,7 @@ function readTrafficRouting(doc: ParsedDocument, out: SharedRouting[], diagnosti
   const problems = validateSchema('kruise-trafficrouting', doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
-  const { routing, diagnostics: found } = normalizeTrafficRouting(doc);
+  const { routing, diagnostics: found } = normalizeTrafficRouting(doc, providerInputs);
   diagnostics.push(...found);
   out.push(routing);
 }
@@ -240,9 +223,9 @@ function bindProviders(
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return undefined;
-    const problems = generator.check(
-      generatorContext(app, spec, resources, { generator, options, origin: ref.origin }),
-    );
+    const context = generatorContext(app, spec, resources, { generator, options, origin: ref.origin });
+    // Replicas do not change a step's traffic, so any total gives the steps' traffic states.
+    const problems = generator.check({ ...context, steps: buildPlan(spec, 1).steps });
     out.push(...problems);
     if (problems.some((p) => p.severity === 'error')) return undefined;
     bound.push({ generator, options, origin: ref.origin });

@@ -1,4 +1,4 @@
-import { HeaderModifier, MirrorRoute, NamedRoute, RouteMatch } from '../spec/types';
+import { HeaderModifier, MirrorRoute, NamedRoute, RouteMatch } from './rollout';
 
 /** Every step of one rollout, normalized. Plain JSON data: `plan --json` prints it as is. */
 export interface Plan {

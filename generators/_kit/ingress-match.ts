@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../src/model/kube';
-import type { SimRequest } from '../types';
+import type { SimRequest } from '../../src/contract/generator';
 import { canaryPrefix, IngressPath, ingressPaths } from './ingress';
 
 /** A stable (non-canary) Ingress path chosen for a request. */
@@ -85,4 +85,11 @@ export function findCanaryPath(
     if (path) return { object, prefix, path };
   }
   return undefined;
+}
+
+/** A request header's value; header names are case-insensitive. */
+export function headerValue(headers: Readonly<Record<string, string>>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
+  return found === undefined ? undefined : headers[found];
 }

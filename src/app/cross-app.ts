@@ -1,10 +1,10 @@
-import type { RouteClaim } from '../../generators/types';
+import type { RouteClaim } from '../contract/generator';
 import { getGenerator } from '../../generators/registry';
 import { Diagnostic } from '../diagnostics';
 import { InputError } from '../errors';
 import { generatorContext } from '../render/render-rollout';
 import { RepoPeers, repoPeers } from '../render/repo-peers';
-import { LoadedApp } from '../spec/load-app';
+import type { LoadedApp } from '../spec/loaded-app';
 
 /**
  * Repo-wide rules over every app: two rollouts may not claim the same routing slot (e.g. one nginx

@@ -1,6 +1,6 @@
-import type { Capabilities } from '../../generators/types';
-import { RouteMatch } from '../spec/types';
-import { TrafficState } from './types';
+import type { Capabilities } from './generator';
+import { RouteMatch } from '../model/rollout';
+import { TrafficState } from '../model/plan';
 
 /** Names every feature of a traffic state that a provider with these capabilities cannot express. Pure. */
 export function missingFeatures(caps: Capabilities, t: TrafficState): string[] {

@@ -1,6 +1,6 @@
 import { parseDocument, YAMLSeq, isSeq } from 'yaml';
 import { KubeObject } from '../model/kube';
-import { AppStatus, STATUS_FILE, statusDocument } from '../state/status';
+import { AppStatus, STATUS_FILE, statusDocument } from './status';
 import { serializeDocument, serializeValue } from '../yaml/serialize';
 
 export interface RenderedFile {

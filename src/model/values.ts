@@ -1,5 +1,5 @@
-import { isObject } from '../model/kube';
-import { ReplicaAmount, RouteMatch, StringMatchType, ValueMatch, HeaderModifier } from './types';
+import { isObject } from './kube';
+import { ReplicaAmount, RouteMatch, StringMatchType, ValueMatch, HeaderModifier } from './rollout';
 
 /** Small readers over schema-validated JSON; they stay defensive because the schema is a separate stage. */
 export const obj = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {});

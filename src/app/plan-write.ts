@@ -2,47 +2,43 @@ import * as path from 'path';
 import { InputError } from '../errors';
 import { writeOutputDir } from '../io/output-dir';
 import { describePhase } from '../render/phase';
-import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../render/output-files';
+import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
 import { renderApp } from '../render/render-app';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand, AppTransition, OutputSnapshot, holdNotes, transitionApp } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
-import { LoadedApp } from '../spec/load-app';
-import { AppLocation, readOutput } from './apps';
+import type { LoadedApp } from '../spec/loaded-app';
+import { AppLocation, readOutput } from './inputs';
 import { CommonOptions, RunContext } from './context';
-import { loadRepo } from './load';
-import { checkCommittable, commitOutput } from '../flow/local-commit';
+import { loadRepo } from './load-repo';
 
-export interface StateOptions extends CommonOptions {
-  /** Local git mode: commit each app's new output (src/flow/local-commit.ts). */
-  readonly commit?: boolean;
-}
-
-/** advance / abort / promote / retry: compute the next state of each app and write it to its output. */
-export async function stateCommand(
+/** Every named app's next output for `command`, computed before anything is written so an error in one writes nothing anywhere. */
+export async function planWrites(
   ctx: RunContext,
   args: readonly string[],
-  opts: StateOptions,
+  opts: CommonOptions,
   command: AppCommand,
-): Promise<void> {
+): Promise<{ names: readonly string[]; writes: readonly PendingWrite[] }> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (command.kind === 'advance')
     for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
-  // Compute every app first so an error in one writes nothing anywhere.
   const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
-  if (opts.commit)
-    checkCommittable(
-      ctx,
-      writes.filter((w): w is PendingWrite => w !== undefined),
-    );
-  for (const w of writes) {
-    if (!w) continue;
+  return { names: apps.map((a) => a.loc.name), writes: writes.filter((w): w is PendingWrite => w !== undefined) };
+}
+
+/** Writes each pending output and prints what moved; `afterEach` runs after each write (local git mode commits it). */
+export function writeAll(
+  ctx: RunContext,
+  planned: { names: readonly string[]; writes: readonly PendingWrite[] },
+  command: AppCommand,
+  afterEach?: (w: PendingWrite) => void,
+): void {
+  for (const w of planned.writes) {
     writeOutputDir(w.output, w.files, w.remove);
     ctx.stdout(w.summary);
-    if (opts.commit) commitOutput(ctx, w);
+    afterEach?.(w);
   }
-  if (writes.every((w) => !w))
-    ctx.stdout(`nothing to ${command.kind}: ${apps.map((a) => a.loc.name).join(', ')} up to date\n`);
+  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(', ')} up to date\n`);
 }
 
 export interface PendingWrite {

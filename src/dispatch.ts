@@ -1,15 +1,16 @@
-import { describeError, exitCodeFor } from '../errors';
-import { InputError } from '../errors';
-import { CommandPrOptions, commandPr } from '../flow/command-pr';
-import { prCommand } from '../flow/pr-command';
-import { FlowOptions } from '../flow/session';
-import { AppCommand } from '../state/app-state';
-import { StateOptions, stateCommand } from './advance-command';
-import { CommonOptions, RunContext } from './context';
-import { planCommand, validateCommand } from './plan-command';
-import { renderCommand } from './render-command';
-import { simulateCommand, SimulateOptions } from './simulate-command';
-import { statusCommand } from './status-command';
+import { describeError, exitCodeFor } from './errors';
+import { InputError } from './errors';
+import { CommandPrOptions, commandPr } from './flow/command-pr';
+import { prCommand } from './flow/pr-command';
+import { FlowOptions } from './flow/session';
+import { AppCommand } from './state/app-state';
+import { stateCommand } from './run/change-command';
+import { commitCommand } from './flow/local-commit';
+import { CommonOptions, RunContext } from './app/context';
+import { planCommand, validateCommand } from './run/plan-command';
+import { renderCommand } from './run/render-command';
+import { simulateCommand, SimulateOptions } from './run/simulate-command';
+import { statusCommand } from './run/status-command';
 
 /** One request from the CLI or the Action. */
 export type RunRequest =
@@ -39,7 +40,12 @@ export type RunRequest =
   | { readonly command: 'simulate'; readonly args: readonly string[]; readonly options: SimulateOptions };
 
 /** advance/abort/promote/retry write the output, commit it (--commit), or open its PR (--pr; not advance: `rollgen pr` does). */
-export type ChangeOptions = StateOptions & CommandPrOptions & { readonly pr?: boolean };
+export type ChangeOptions = CommonOptions &
+  CommandPrOptions & {
+    readonly pr?: boolean;
+    /** Local git mode: commit each app's new output (src/flow/local-commit.ts). */
+    readonly commit?: boolean;
+  };
 
 /** Runs a command and maps any error to an exit status: the only catch in rollgen. */
 export async function run(request: RunRequest, ctx: RunContext, debug = false): Promise<number> {
@@ -82,5 +88,6 @@ function change(ctx: RunContext, args: readonly string[], o: ChangeOptions, comm
   if (o.pr && command.kind === 'advance')
     throw new InputError([], 'advance --pr: use rollgen pr, which opens the next step of every app');
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
-  return o.pr ? commandPr(ctx, args, o, command) : stateCommand(ctx, args, o, command);
+  if (o.pr) return commandPr(ctx, args, o, command);
+  return o.commit ? commitCommand(ctx, args, o, command) : stateCommand(ctx, args, o, command);
 }

@@ -1,5 +1,5 @@
 import { Origin } from '../diagnostics';
-import { KubeObject } from '../model/kube';
+import { KubeObject } from './kube';
 
 /** Normalized rollout: the Kruise and Argo formats both end up here, as plain readonly data. */
 export interface RolloutSpec {

@@ -1,9 +1,10 @@
-import type { Diagnostic, Origin } from '../src/diagnostics';
-import type { KubeObject } from '../src/model/kube';
-import type { ResourceSet } from '../src/model/resource-set';
-import type { TrafficState } from '../src/plan/types';
-import type { TrackLabel } from '../src/render/track';
-import type { RolloutSpec, StringMatchType } from '../src/spec/types';
+import type { Diagnostic, Origin } from '../diagnostics';
+import type { KubeObject } from '../model/kube';
+import type { ResourceSet } from '../model/resource-set';
+import type { PlannedStep, TrafficState } from '../model/plan';
+import type { TrackLabel } from '../model/track';
+import type { InputAdapters } from './inputs';
+import type { RolloutSpec, StringMatchType } from '../model/rollout';
 
 /**
  * What a provider can express. The planner checks every step against this before rendering,
@@ -55,6 +56,11 @@ export interface GeneratorContext<O> extends PeerRollout<O> {
   readonly track?: TrackLabel;
 }
 
+/** What `check` sees: the context plus every planned step, so a generator can try each step's traffic. */
+export interface CheckContext<O> extends GeneratorContext<O> {
+  readonly steps: readonly PlannedStep[];
+}
+
 /** One slice of the routing table a provider owns; two rollouts claiming the same key conflict. */
 export interface RouteClaim {
   readonly key: string;
@@ -92,8 +98,10 @@ export interface TrafficGenerator<O = unknown> {
   readonly capabilities: Capabilities;
   /** JSON Schema of the provider options as the normalizer hands them over. */
   readonly optionsSchema: object;
+  /** Which entries of the rollout formats name this provider, and how they become its options. */
+  readonly inputs?: InputAdapters;
   /** Checks the referenced objects exist and fit; runs once per rollout. */
-  check(ctx: GeneratorContext<O>): readonly Diagnostic[];
+  check(ctx: CheckContext<O>): readonly Diagnostic[];
   /** Features of one traffic state beyond what `capabilities` can say (e.g. one header slot); empty when expressible. */
   unsupported?(traffic: TrafficState): readonly string[];
   /** Claims used for repo-wide conflict checks. */
@@ -107,6 +115,13 @@ export interface TrafficGenerator<O = unknown> {
   render(ctx: GeneratorContext<O>, traffic: TrafficState): readonly KubeObject[];
   /** Evaluates a request against rendered objects as the data plane would. Returns undefined when no route matches. */
   simulate(objects: readonly KubeObject[], request: SimRequest): SimResult | undefined;
+}
+
+/** A generator with the options a rollout gave it, validated against its schema. */
+export interface BoundProvider {
+  readonly generator: TrafficGenerator;
+  readonly options: unknown;
+  readonly origin: Origin;
 }
 
 /** Erases the options type for the heterogeneous registry while keeping the definition checked. */

@@ -1,7 +1,7 @@
-import { Diagnostic, Origin } from '../diagnostics';
-import { ParsedDocument } from '../yaml/parse';
-import { RolloutSpec } from './types';
-import { obj, str } from './values';
+import { Diagnostic, Origin } from '../../src/diagnostics';
+import { ParsedDocument } from '../../src/yaml/parse';
+import { RolloutSpec } from '../../src/model/rollout';
+import { obj, str } from '../../src/model/values';
 
 /** The provider that reads RouteTemplates (generators/custom). */
 const CUSTOM_PROVIDER = 'custom';

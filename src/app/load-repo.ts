@@ -1,8 +1,8 @@
 import { formatDiagnostic } from '../diagnostics';
 import { InputError } from '../errors';
 import { RepoPeers, repoPeers } from '../render/repo-peers';
-import { LoadedApp } from '../spec/load-app';
-import { AppLocation, loadSource, locateApps, readSourceFiles, usesConfig } from './apps';
+import type { LoadedApp } from '../spec/loaded-app';
+import { AppLocation, loadSource, locateApps, readSourceFiles, usesConfig } from './inputs';
 import { CommonOptions, RunContext } from './context';
 import { checkAcrossApps } from './cross-app';
 

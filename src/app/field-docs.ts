@@ -1,5 +1,8 @@
-import { FieldLedger, FieldRule } from './field-ledger';
-import { ALL_LEDGERS } from './field-ledgers';
+import { providerInputs } from '../../generators/registry';
+import { FieldLedger, FieldRule } from '../spec/field-ledger';
+import { allLedgers } from '../spec/field-ledgers';
+
+const ALL_LEDGERS = allLedgers(providerInputs);
 
 /**
  * The "honoured / warned / refused" tables of the docs, generated from the field ledger so they
