@@ -78,3 +78,35 @@ test('an Argo canary with no steps (or only analysis steps) goes straight to pro
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+describe('name limits by kind', () => {
+  /** The kruise-disabled case's Deployment, renamed, under a Kruise rollout with an nginx routing and a Service. */
+  async function validateWith(deployment: string, service: string): Promise<string> {
+    const dir = makeAppDir('rollgen-names-', path.join(__dirname, '..', 'examples', 'kruise-nginx', 'echoserver'));
+    try {
+      for (const f of fs.readdirSync(path.join(dir, 'src'))) {
+        const file = path.join(dir, 'src', f);
+        const text = fs.readFileSync(file, 'utf8');
+        fs.writeFileSync(
+          file,
+          text
+            .replace(/name: echoserver$/gm, (m) => (f === 'deployment.yaml' ? `name: ${deployment}` : m))
+            .replace(/(kind: Deployment\n\s+name:) echoserver/, `$1 ${deployment}`)
+            .replace(/service: echoserver/g, `service: ${service}`)
+            .replace(/(kind: Service\nmetadata:\n\s+name:) echoserver/, `$1 ${service}`),
+        );
+      }
+      return (await runCli(['validate', 'src'], dir)).stderr;
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test('a Deployment name longer than 63 characters is fine (a DNS subdomain); a Service name over 56 is not', async () => {
+    const long = 'a'.repeat(100);
+    expect(await validateWith(long, 'echoserver')).toBe('');
+    expect(await validateWith('echoserver', 'b'.repeat(57))).toMatch(
+      /Service name "b{57}" must be a DNS-1123 label of at most 56 characters/,
+    );
+  });
+});

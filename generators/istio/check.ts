@@ -4,7 +4,7 @@ import { andLists, istioMatch } from './match';
 import { IstioOptions, targets, Targets } from './options';
 import type { Ctx } from './render';
 import { isSubsetMode, rolesFor } from './roles';
-import { asList, findIstio, Roles, rulesOf, selectRules, specOf } from './vs';
+import { asList, findIstio, Roles, rulesOf, selectRules, shortHost, specOf } from './vs';
 
 /** The referenced objects exist, the rules to weight exist and route to stable, and every step's matches fit those rules. */
 export function check(ctx: Ctx): Diagnostic[] {
@@ -121,6 +121,15 @@ function checkDestinationRules(ctx: Ctx, t: Targets): Diagnostic[] {
       );
       continue;
     }
+    const host = specOf(found.object).host;
+    // Kruise adds the canary subset to this DestinationRule; on another host it would select no pod of this Service.
+    if (t.dialect === 'kruise' && shortHost(host) !== ctx.stableService)
+      out.push(
+        diagnosticAt(
+          found.origin,
+          `${where(ctx)}: DestinationRule "${dr.name}" has host "${String(host)}", not the Service "${ctx.stableService}", so its canary subset would select none of its pods; point customNetworkRefs at the DestinationRule of ${ctx.stableService}`,
+        ),
+      );
     const names = asList(specOf(found.object).subsets).map((s) => s.name);
     for (const subset of t.dialect === 'argo' ? [dr.canarySubset, dr.stableSubset ?? ''] : []) {
       if (!names.includes(subset))
