@@ -4,7 +4,7 @@ import { andLists, istioMatch } from './match';
 import { IstioOptions, targets, Targets } from './options';
 import type { Ctx } from './render';
 import { isSubsetMode, rolesFor } from './roles';
-import { asList, findIstio, Roles, rulesOf, selectRules, shortHost, specOf } from './vs';
+import { asList, findIstio, hasHttpSection, Roles, rulesOf, selectRules, shortHost, specOf } from './vs';
 
 /** The referenced objects exist, the rules to weight exist and route to stable, and every step's matches fit those rules. */
 export function check(ctx: Ctx): Diagnostic[] {
@@ -58,6 +58,14 @@ function checkVirtualServices(ctx: Ctx, t: Targets, roles: Roles): Diagnostic[] 
         ),
       ),
     );
+    if (target.select?.http && !hasHttpSection(found.object))
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `VirtualService "${target.name}" has no http routes, so routes ${target.select.http.join(', ')} select nothing and are ignored (as Argo does); only its tls/tcp routes are weighted`,
+          'warning',
+        ),
+      );
     const http = rulesOf(found.object, 'http');
     for (const name of ctx.rollout.traffic.managedRoutes) {
       const i = http.findIndex((r) => r.name === name);
