@@ -121,9 +121,9 @@ export const argoRolloutFields = (inputs: ProviderInputs): FieldLedger => ({
     subtree(`${ROUTING}.managedRoutes`, 'the order of header and mirror routes'),
     honoured(`${ROUTING}.maxTrafficWeight`),
     subtree(`${ROUTING}.istio`, 'rendered by the istio generator'),
-    warnedTree(
+    subtree(
       `${ROUTING}.istio.destinationRule.additionalSubsetNames`,
-      'extra subsets are not given their own labels; routes to them keep their weights as written',
+      'the canary gets exactly the step weight, these subsets keep theirs, stable gets the rest (as Argo)',
     ),
     subtree(`${ROUTING}.nginx`, 'rendered by the ingress-nginx generator'),
     subtree(`${ROUTING}.alb`, 'rendered by the aws-alb generator'),
