@@ -12,7 +12,10 @@ const warned = (path: string, note: string): FieldRule => ({ path, status: 'warn
 /** Kruise trafficRoutings entries (also a TrafficRouting's objectRef). */
 export function kruiseRoutingRules(base: string): FieldRule[] {
   return [
-    honoured(base, 'the first entry is read, as Kruise does; an entry needs ingress, gateway or customNetworkRefs'),
+    honoured(
+      base,
+      'one entry, as Kruise allows (a TrafficRouting reads its first); it needs ingress, gateway or customNetworkRefs',
+    ),
     honoured(`${base}[].service`),
     subtree(`${base}[].ingress`, 'classType picks the provider: nginx, aliyun-alb, higress or mse'),
     subtree(`${base}[].gateway`, 'rendered by the gateway-api generator'),
