@@ -1,16 +1,11 @@
 import type { ProviderInputs } from '../contract/inputs';
 import { ARGO_ROLLOUT_ANALYSIS_RULES } from './analysis-fields';
-import { FieldLedger, FieldRule } from './field-ledger';
+import { FieldLedger, FieldRule, honoured, subtree, warned, warnedTree } from './field-ledger';
 
 /** The fields of an Argo Rollout and how argo.ts (and the generators it hands options to) treat each. */
 
 const CANARY = 'spec.strategy.canary';
 const ROUTING = `${CANARY}.trafficRouting`;
-
-const honoured = (path: string, note?: string): FieldRule => ({ path, status: 'honoured', ...(note ? { note } : {}) });
-const subtree = (path: string, note: string): FieldRule => ({ path, status: 'honoured', subtree: true, note });
-const warned = (path: string, note: string): FieldRule => ({ path, status: 'warned', note });
-const warnedTree = (path: string, note: string): FieldRule => ({ path, status: 'warned', subtree: true, note });
 
 /** Argo trafficRouting keys: honoured when a generator reads the key, refused (naming what rollgen renders) until then. */
 function providerRules(inputs: ProviderInputs): FieldRule[] {

@@ -17,6 +17,16 @@ export type FieldRule =
 
 export type FieldStatus = FieldRule['status'];
 
+/** Rule builders the ledgers are written with. */
+export const honoured = (path: string, note?: string): FieldRule => ({
+  path,
+  status: 'honoured',
+  ...(note ? { note } : {}),
+});
+export const subtree = (path: string, note: string): FieldRule => ({ path, status: 'honoured', subtree: true, note });
+export const warned = (path: string, note: string): FieldRule => ({ path, status: 'warned', note });
+export const warnedTree = (path: string, note: string): FieldRule => ({ path, status: 'warned', subtree: true, note });
+
 export interface FieldLedger {
   /** What the ledger classifies, e.g. "Argo Rollout (argoproj.io/v1alpha1)". */
   readonly title: string;

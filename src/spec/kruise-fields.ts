@@ -1,13 +1,9 @@
-import { FieldLedger, FieldRule } from './field-ledger';
+import { FieldLedger, FieldRule, honoured, subtree, warned } from './field-ledger';
 
 /** The fields of a Kruise Rollout (v1alpha1 and v1beta1) and how kruise.ts treats each. */
 
 const CANARY = 'spec.strategy.canary';
 const CRD = 'kruise-rollouts/rollouts.kruise.io_rollouts.yaml';
-
-const honoured = (path: string, note?: string): FieldRule => ({ path, status: 'honoured', ...(note ? { note } : {}) });
-const subtree = (path: string, note: string): FieldRule => ({ path, status: 'honoured', subtree: true, note });
-const warned = (path: string, note: string): FieldRule => ({ path, status: 'warned', note });
 
 /** Kruise trafficRoutings entries (also a TrafficRouting's objectRef). */
 export function kruiseRoutingRules(base: string): FieldRule[] {
