@@ -105,6 +105,16 @@ function program(submit: (r: RunRequest) => void): Command {
     .option('--host <host>', 'request host')
     .option('--path <path>', 'request path', '/')
     .action((args, o) => submit({ command: 'simulate', args, options: o }));
+  common(
+    p
+      .command('analyze')
+      .argument('[app...]')
+      .description('run the analysis gating a step now and print its measurements'),
+  )
+    .option('--step <n>', 'step (default: the current step)', stepNumber)
+    .option('--json', 'print the records as JSON')
+    .option('--no-wait', 'measure back to back instead of waiting out intervals and initial delays')
+    .action((args, o) => submit({ command: 'analyze', args, options: o }));
   return p;
 }
 

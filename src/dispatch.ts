@@ -11,6 +11,7 @@ import { planCommand, validateCommand } from './run/plan-command';
 import { renderCommand } from './run/render-command';
 import { simulateCommand, SimulateOptions } from './run/simulate-command';
 import { statusCommand } from './run/status-command';
+import { AnalyzeOptions, analyzeCommand } from './run/analyze-command';
 
 /** One request from the CLI or the Action. */
 export type RunRequest =
@@ -37,7 +38,8 @@ export type RunRequest =
       readonly args: readonly string[];
       readonly options: CommonOptions & { json?: boolean };
     }
-  | { readonly command: 'simulate'; readonly args: readonly string[]; readonly options: SimulateOptions };
+  | { readonly command: 'simulate'; readonly args: readonly string[]; readonly options: SimulateOptions }
+  | { readonly command: 'analyze'; readonly args: readonly string[]; readonly options: AnalyzeOptions };
 
 /** advance/abort/promote/retry write the output, commit it (--commit), or open its PR (--pr; not advance: `rollgen pr` does). */
 export type ChangeOptions = CommonOptions &
@@ -72,6 +74,8 @@ function dispatch(r: RunRequest, ctx: RunContext): Promise<void> {
       return simulateCommand(ctx, r.args, r.options);
     case 'pr':
       return prCommand(ctx, r.args, r.options);
+    case 'analyze':
+      return analyzeCommand(ctx, r.args, r.options);
     case 'advance':
       return change(ctx, r.args, r.options, { kind: 'advance' });
     case 'abort':

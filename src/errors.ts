@@ -65,6 +65,7 @@ export class InternalError extends Error {
 
 /** The one place that maps error classes to exit codes. */
 export function exitCodeFor(error: unknown): number {
+  if (error instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error.phase];
   return error instanceof InputError ? 2 : 1;
 }
 
@@ -82,4 +83,20 @@ export function describeError(error: unknown, debug: boolean): string {
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
   }
   return `error: ${error.message}`;
+}
+
+/** A stored analysis record that cannot be read back (wrong version, edited, truncated). Exit 1. */
+export class AnalysisRecordError extends Error {
+  override readonly name = 'AnalysisRecordError';
+}
+
+/** `rollgen analyze` ended with an analysis that did not pass. Exit 1 (Failed), 3 (Inconclusive) or 4 (Error). */
+export class AnalysisVerdictError extends Error {
+  override readonly name = 'AnalysisVerdictError';
+  constructor(
+    readonly phase: 'Failed' | 'Inconclusive' | 'Error',
+    message: string,
+  ) {
+    super(message);
+  }
 }

@@ -10,6 +10,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
 const PURE_DIRS = [
+  'src/analysis',
   'src/contract',
   'src/spec',
   'src/plan',
@@ -187,7 +188,10 @@ export const LAYERS: Readonly<Record<string, { paths: readonly string[]; uses: r
     contract: { paths: ['src/contract'], uses: ['base'] },
     kit: { paths: ['generators/_kit'], uses: ['contract', 'base'] },
     generators: { paths: ['generators'], uses: ['kit', 'contract', 'base'], isolated: true },
-    core: { paths: ['src/spec', 'src/plan', 'src/render', 'src/state', 'src/simulate'], uses: ['contract', 'base'] },
+    core: {
+      paths: ['src/spec', 'src/plan', 'src/render', 'src/state', 'src/simulate', 'src/analysis'],
+      uses: ['contract', 'base'],
+    },
     edges: { paths: ['src/io', 'src/scm'], uses: ['core', 'contract', 'base'] },
     registry: { paths: ['generators/registry.ts'], uses: ['generators', 'kit', 'contract', 'base'] },
     app: { paths: ['src/app'], uses: ['registry', 'generators', 'edges', 'core', 'contract', 'base'] },

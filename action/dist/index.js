@@ -639,8 +639,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {number}
        */
-      displayWidth(str2) {
-        return stripColor(str2).length;
+      displayWidth(str3) {
+        return stripColor(str3).length;
       }
       /**
        * Style the title for displaying in the help. Called with 'Usage:', 'Options:', etc.
@@ -648,11 +648,11 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {string}
        */
-      styleTitle(str2) {
-        return str2;
+      styleTitle(str3) {
+        return str3;
       }
-      styleUsage(str2) {
-        return str2.split(" ").map((word) => {
+      styleUsage(str3) {
+        return str3.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word === "[command]") return this.styleSubcommandText(word);
           if (word[0] === "[" || word[0] === "<")
@@ -660,46 +660,46 @@ var require_help = __commonJS({
           return this.styleCommandText(word);
         }).join(" ");
       }
-      styleCommandDescription(str2) {
-        return this.styleDescriptionText(str2);
+      styleCommandDescription(str3) {
+        return this.styleDescriptionText(str3);
       }
-      styleOptionDescription(str2) {
-        return this.styleDescriptionText(str2);
+      styleOptionDescription(str3) {
+        return this.styleDescriptionText(str3);
       }
-      styleSubcommandDescription(str2) {
-        return this.styleDescriptionText(str2);
+      styleSubcommandDescription(str3) {
+        return this.styleDescriptionText(str3);
       }
-      styleArgumentDescription(str2) {
-        return this.styleDescriptionText(str2);
+      styleArgumentDescription(str3) {
+        return this.styleDescriptionText(str3);
       }
-      styleDescriptionText(str2) {
-        return str2;
+      styleDescriptionText(str3) {
+        return str3;
       }
-      styleOptionTerm(str2) {
-        return this.styleOptionText(str2);
+      styleOptionTerm(str3) {
+        return this.styleOptionText(str3);
       }
-      styleSubcommandTerm(str2) {
-        return str2.split(" ").map((word) => {
+      styleSubcommandTerm(str3) {
+        return str3.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word[0] === "[" || word[0] === "<")
             return this.styleArgumentText(word);
           return this.styleSubcommandText(word);
         }).join(" ");
       }
-      styleArgumentTerm(str2) {
-        return this.styleArgumentText(str2);
+      styleArgumentTerm(str3) {
+        return this.styleArgumentText(str3);
       }
-      styleOptionText(str2) {
-        return str2;
+      styleOptionText(str3) {
+        return str3;
       }
-      styleArgumentText(str2) {
-        return str2;
+      styleArgumentText(str3) {
+        return str3;
       }
-      styleSubcommandText(str2) {
-        return str2;
+      styleSubcommandText(str3) {
+        return str3;
       }
-      styleCommandText(str2) {
-        return str2;
+      styleCommandText(str3) {
+        return str3;
       }
       /**
        * Calculate the pad width from the maximum term length.
@@ -722,8 +722,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {boolean}
        */
-      preformatted(str2) {
-        return /\n[^\S\r\n]/.test(str2);
+      preformatted(str3) {
+        return /\n[^\S\r\n]/.test(str3);
       }
       /**
        * Format the "item", which consists of a term and description. Pad the term and wrap the description, indenting the following lines.
@@ -769,9 +769,9 @@ ${itemIndentStr}`);
        * @param {number} width
        * @returns {string}
        */
-      boxWrap(str2, width) {
-        if (width < this.minWidthToWrap) return str2;
-        const rawLines = str2.split(/\r\n|\n/);
+      boxWrap(str3, width) {
+        if (width < this.minWidthToWrap) return str3;
+        const rawLines = str3.split(/\r\n|\n/);
         const chunkPattern = /[\s]*[^\s]+/g;
         const wrappedLines = [];
         rawLines.forEach((line) => {
@@ -799,9 +799,9 @@ ${itemIndentStr}`);
         return wrappedLines.join("\n");
       }
     };
-    function stripColor(str2) {
+    function stripColor(str3) {
       const sgrPattern = /\x1b\[\d*(;\d*)*m/g;
-      return str2.replace(sgrPattern, "");
+      return str3.replace(sgrPattern, "");
     }
     exports2.Help = Help2;
     exports2.stripColor = stripColor;
@@ -1072,9 +1072,9 @@ var require_option = __commonJS({
         return option.negate === (negativeValue === value);
       }
     };
-    function camelcase(str2) {
-      return str2.split("-").reduce((str3, word) => {
-        return str3 + word[0].toUpperCase() + word.slice(1);
+    function camelcase(str3) {
+      return str3.split("-").reduce((str4, word) => {
+        return str4 + word[0].toUpperCase() + word.slice(1);
       });
     }
     function splitOptionFlags(flags2) {
@@ -1172,8 +1172,8 @@ var require_suggestSimilar = __commonJS({
       candidates.forEach((candidate) => {
         if (candidate.length <= 1) return;
         const distance = editDistance(word, candidate);
-        const length = Math.max(word.length, candidate.length);
-        const similarity = (length - distance) / length;
+        const length2 = Math.max(word.length, candidate.length);
+        const similarity = (length2 - distance) / length2;
         if (similarity > minSimilarity) {
           if (distance < bestDistance) {
             bestDistance = distance;
@@ -1255,14 +1255,14 @@ var require_command = __commonJS({
         this._showSuggestionAfterError = true;
         this._savedState = null;
         this._outputConfiguration = {
-          writeOut: (str2) => process2.stdout.write(str2),
-          writeErr: (str2) => process2.stderr.write(str2),
-          outputError: (str2, write) => write(str2),
+          writeOut: (str3) => process2.stdout.write(str3),
+          writeErr: (str3) => process2.stderr.write(str3),
+          outputError: (str3, write) => write(str3),
           getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
           getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
           getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
           getErrHasColors: () => useColor() ?? (process2.stderr.isTTY && process2.stderr.hasColors?.()),
-          stripColor: (str2) => stripColor(str2)
+          stripColor: (str3) => stripColor(str3)
         };
         this._hidden = false;
         this._helpOption = void 0;
@@ -2456,16 +2456,16 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       _chainOrCallHooks(promise, event) {
         let result = promise;
-        const hooks = [];
+        const hooks2 = [];
         this._getCommandAndAncestors().reverse().filter((cmd) => cmd._lifeCycleHooks[event] !== void 0).forEach((hookedCommand) => {
           hookedCommand._lifeCycleHooks[event].forEach((callback) => {
-            hooks.push({ hookedCommand, callback });
+            hooks2.push({ hookedCommand, callback });
           });
         });
         if (event === "postAction") {
-          hooks.reverse();
+          hooks2.reverse();
         }
-        hooks.forEach((hookDetail) => {
+        hooks2.forEach((hookDetail) => {
           result = this._chainOrCall(result, () => {
             return hookDetail.callback(hookDetail.hookedCommand, this);
           });
@@ -2986,18 +2986,18 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
        */
-      version(str2, flags2, description) {
-        if (str2 === void 0) return this._version;
-        this._version = str2;
+      version(str3, flags2, description) {
+        if (str3 === void 0) return this._version;
+        this._version = str3;
         flags2 = flags2 || "-V, --version";
         description = description || "output the version number";
         const versionOption = this.createOption(flags2, description);
         this._versionOptionName = versionOption.attributeName();
         this._registerOption(versionOption);
         this.on("option:" + versionOption.name(), () => {
-          this._outputConfiguration.writeOut(`${str2}
+          this._outputConfiguration.writeOut(`${str3}
 `);
-          this._exit(0, "commander.version", str2);
+          this._exit(0, "commander.version", str3);
         });
         return this;
       }
@@ -3008,10 +3008,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {object} [argsDescription]
        * @return {(string|Command)}
        */
-      description(str2, argsDescription) {
-        if (str2 === void 0 && argsDescription === void 0)
+      description(str3, argsDescription) {
+        if (str3 === void 0 && argsDescription === void 0)
           return this._description;
-        this._description = str2;
+        this._description = str3;
         if (argsDescription) {
           this._argsDescription = argsDescription;
         }
@@ -3023,9 +3023,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      summary(str2) {
-        if (str2 === void 0) return this._summary;
-        this._summary = str2;
+      summary(str3) {
+        if (str3 === void 0) return this._summary;
+        this._summary = str3;
         return this;
       }
       /**
@@ -3073,8 +3073,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      usage(str2) {
-        if (str2 === void 0) {
+      usage(str3) {
+        if (str3 === void 0) {
           if (this._usage) return this._usage;
           const args = this.registeredArguments.map((arg) => {
             return humanReadableArgName(arg);
@@ -3085,7 +3085,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
             this.registeredArguments.length ? args : []
           ).join(" ");
         }
-        this._usage = str2;
+        this._usage = str3;
         return this;
       }
       /**
@@ -3094,9 +3094,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      name(str2) {
-        if (str2 === void 0) return this._name;
-        this._name = str2;
+      name(str3) {
+        if (str3 === void 0) return this._name;
+        this._name = str3;
         return this;
       }
       /**
@@ -3230,17 +3230,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let hasColors;
         let helpWidth;
         if (error4) {
-          baseWrite = (str2) => this._outputConfiguration.writeErr(str2);
+          baseWrite = (str3) => this._outputConfiguration.writeErr(str3);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
         } else {
-          baseWrite = (str2) => this._outputConfiguration.writeOut(str2);
+          baseWrite = (str3) => this._outputConfiguration.writeOut(str3);
           hasColors = this._outputConfiguration.getOutHasColors();
           helpWidth = this._outputConfiguration.getOutHelpWidth();
         }
-        const write = (str2) => {
-          if (!hasColors) str2 = this._outputConfiguration.stripColor(str2);
-          return baseWrite(str2);
+        const write = (str3) => {
+          if (!hasColors) str3 = this._outputConfiguration.stripColor(str3);
+          return baseWrite(str3);
         };
         return { error: error4, write, hasColors, helpWidth };
       }
@@ -4037,8 +4037,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -4053,9 +4053,9 @@ var require_Alias = __commonJS({
     var anchors = require_anchors();
     var visit = require_visit();
     var identity = require_identity();
-    var Node = require_Node();
+    var Node2 = require_Node();
     var toJS = require_toJS();
-    var Alias = class extends Node.NodeBase {
+    var Alias = class extends Node2.NodeBase {
       constructor(source) {
         super(identity.ALIAS);
         this.source = source;
@@ -4146,13 +4146,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
+        return count2;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -4169,10 +4169,10 @@ var require_Scalar = __commonJS({
   "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
-    var Node = require_Node();
+    var Node2 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar = class extends Node.NodeBase {
+    var Scalar = class extends Node2.NodeBase {
       constructor(value) {
         super(identity.SCALAR);
         this.value = value;
@@ -4218,9 +4218,9 @@ var require_createNode = __commonJS({
       if (identity.isNode(value))
         return value;
       if (identity.isPair(value)) {
-        const map = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
-        map.items.push(value);
-        return map;
+        const map2 = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
+        map2.items.push(value);
+        return map2;
       }
       if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
         value = value.valueOf();
@@ -4275,7 +4275,7 @@ var require_Collection = __commonJS({
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
-    var Node = require_Node();
+    var Node2 = require_Node();
     function collectionFromPath(schema, path10, value) {
       let v = value;
       for (let i = path10.length - 1; i >= 0; --i) {
@@ -4299,7 +4299,7 @@ var require_Collection = __commonJS({
       });
     }
     var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
-    var Collection2 = class extends Node.NodeBase {
+    var Collection2 = class extends Node2.NodeBase {
       constructor(type, schema) {
         super(type);
         Object.defineProperty(this, "schema", {
@@ -4416,13 +4416,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
-    var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str3) => str3.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str2, indent, comment) => str2.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str2.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str3, indent, comment) => str3.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str3.endsWith(" ") ? "" : " ") + comment;
     exports2.indentComment = indentComment;
     exports2.lineComment = lineComment;
     exports2.stringifyComment = stringifyComment;
@@ -4576,16 +4576,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str2) => /^(%|---|\.\.\.)/m.test(str2);
-    function lineLengthOverLimit(str2, lineWidth, indentLength) {
+    var containsDocumentMarker = (str3) => /^(%|---|\.\.\.)/m.test(str3);
+    function lineLengthOverLimit(str3, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str2.length;
+      const strLen = str3.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start2 = 0; i < strLen; ++i) {
-        if (str2[i] === "\n") {
+        if (str3[i] === "\n") {
           if (i - start2 > limit)
             return true;
           start2 = i + 1;
@@ -4602,11 +4602,11 @@ var require_stringifyString = __commonJS({
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str2 = "";
+      let str3 = "";
       let start2 = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
         if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str2 += json.slice(start2, i) + "\\ ";
+          str3 += json.slice(start2, i) + "\\ ";
           i += 1;
           start2 = i;
           ch = "\\";
@@ -4615,38 +4615,38 @@ var require_stringifyString = __commonJS({
           switch (json[i + 1]) {
             case "u":
               {
-                str2 += json.slice(start2, i);
+                str3 += json.slice(start2, i);
                 const code = json.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
-                    str2 += "\\0";
+                    str3 += "\\0";
                     break;
                   case "0007":
-                    str2 += "\\a";
+                    str3 += "\\a";
                     break;
                   case "000b":
-                    str2 += "\\v";
+                    str3 += "\\v";
                     break;
                   case "001b":
-                    str2 += "\\e";
+                    str3 += "\\e";
                     break;
                   case "0085":
-                    str2 += "\\N";
+                    str3 += "\\N";
                     break;
                   case "00a0":
-                    str2 += "\\_";
+                    str3 += "\\_";
                     break;
                   case "2028":
-                    str2 += "\\L";
+                    str3 += "\\L";
                     break;
                   case "2029":
-                    str2 += "\\P";
+                    str3 += "\\P";
                     break;
                   default:
                     if (code.substr(0, 2) === "00")
-                      str2 += "\\x" + code.substr(2);
+                      str3 += "\\x" + code.substr(2);
                     else
-                      str2 += json.substr(i, 6);
+                      str3 += json.substr(i, 6);
                 }
                 i += 5;
                 start2 = i + 1;
@@ -4656,14 +4656,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str2 += json.slice(start2, i) + "\n\n";
+                str3 += json.slice(start2, i) + "\n\n";
                 while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str2 += "\n";
+                  str3 += "\n";
                   i += 2;
                 }
-                str2 += indent;
+                str3 += indent;
                 if (json[i + 2] === " ")
-                  str2 += "\\";
+                  str3 += "\\";
                 i += 1;
                 start2 = i + 1;
               }
@@ -4672,8 +4672,8 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str2 = start2 ? str2 + json.slice(start2) : json;
-      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str3 = start2 ? str3 + json.slice(start2) : json;
+      return implicitKey ? str3 : foldFlowLines.foldFlowLines(str3, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
@@ -4801,15 +4801,15 @@ ${indent}${start2}${value}${end}`;
           return quotedString(value, ctx);
         }
       }
-      const str2 = value.replace(/\n+/g, `$&
+      const str3 = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str2);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str3);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str3 : foldFlowLines.foldFlowLines(str3, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -4961,11 +4961,11 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str2 = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
+      const str3 = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str2;
-      return identity.isScalar(node) || str2[0] === "{" || str2[0] === "[" ? `${props} ${str2}` : `${props}
-${ctx.indent}${str2}`;
+        return str3;
+      return identity.isScalar(node) || str3[0] === "{" || str3[0] === "[" ? `${props} ${str3}` : `${props}
+${ctx.indent}${str3}`;
     }
     exports2.createStringifyContext = createStringifyContext;
     exports2.stringify = stringify2;
@@ -5000,8 +5000,8 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str2 = stringify2.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
+      let str3 = stringify2.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str3.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
@@ -5010,27 +5010,27 @@ var require_stringifyPair = __commonJS({
         if (allNullValues || value == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str2 === "" ? "?" : explicitKey ? `? ${str2}` : str2;
+          return str3 === "" ? "?" : explicitKey ? `? ${str3}` : str3;
         }
       } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str2 = `? ${str2}`;
+        str3 = `? ${str3}`;
         if (keyComment && !keyCommentDone) {
-          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+          str3 += stringifyComment.lineComment(str3, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str2;
+        return str3;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
-        str2 = `? ${str2}
+          str3 += stringifyComment.lineComment(str3, ctx.indent, commentString(keyComment));
+        str3 = `? ${str3}
 ${indent}:`;
       } else {
-        str2 = `${str2}:`;
+        str3 = `${str3}:`;
         if (keyComment)
-          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+          str3 += stringifyComment.lineComment(str3, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
       if (identity.isNode(value)) {
@@ -5046,7 +5046,7 @@ ${indent}:`;
       }
       ctx.implicitKey = false;
       if (!explicitKey && !keyComment && identity.isScalar(value))
-        ctx.indentAtStart = str2.length + 1;
+        ctx.indentAtStart = str3.length + 1;
       chompKeep = false;
       if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
@@ -5090,16 +5090,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str2 += ws + valueStr;
+      str3 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(valueComment));
+        str3 += stringifyComment.lineComment(str3, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str2;
+      return str3;
     }
     exports2.stringifyPair = stringifyPair;
   }
@@ -5145,30 +5145,30 @@ var require_merge = __commonJS({
       stringify: () => MERGE_KEY
     };
     var isMergeKey = (ctx, key2) => (merge3.identify(key2) || identity.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge3.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
-    function addMergeToJSMap(ctx, map, value) {
+    function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
         for (const it of source.items)
-          mergeValue(ctx, map, it);
+          mergeValue(ctx, map2, it);
       else if (Array.isArray(source))
         for (const it of source)
-          mergeValue(ctx, map, it);
+          mergeValue(ctx, map2, it);
       else
-        mergeValue(ctx, map, source);
+        mergeValue(ctx, map2, source);
     }
-    function mergeValue(ctx, map, value) {
+    function mergeValue(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
       if (!identity.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
       for (const [key2, value2] of srcMap) {
-        if (map instanceof Map) {
-          if (!map.has(key2))
-            map.set(key2, value2);
-        } else if (map instanceof Set) {
-          map.add(key2);
-        } else if (!Object.prototype.hasOwnProperty.call(map, key2)) {
-          Object.defineProperty(map, key2, {
+        if (map2 instanceof Map) {
+          if (!map2.has(key2))
+            map2.set(key2, value2);
+        } else if (map2 instanceof Set) {
+          map2.add(key2);
+        } else if (!Object.prototype.hasOwnProperty.call(map2, key2)) {
+          Object.defineProperty(map2, key2, {
             value: value2,
             writable: true,
             enumerable: true,
@@ -5176,7 +5176,7 @@ var require_merge = __commonJS({
           });
         }
       }
-      return map;
+      return map2;
     }
     function resolveAliasValue(ctx, value) {
       return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
@@ -5196,32 +5196,32 @@ var require_addPairToJSMap = __commonJS({
     var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map, { key: key2, value }) {
+    function addPairToJSMap(ctx, map2, { key: key2, value }) {
       if (identity.isNode(key2) && key2.addToJSMap)
-        key2.addToJSMap(ctx, map, value);
+        key2.addToJSMap(ctx, map2, value);
       else if (merge3.isMergeKey(ctx, key2))
-        merge3.addMergeToJSMap(ctx, map, value);
+        merge3.addMergeToJSMap(ctx, map2, value);
       else {
         const jsKey = toJS.toJS(key2, "", ctx);
-        if (map instanceof Map) {
-          map.set(jsKey, toJS.toJS(value, jsKey, ctx));
-        } else if (map instanceof Set) {
-          map.add(jsKey);
+        if (map2 instanceof Map) {
+          map2.set(jsKey, toJS.toJS(value, jsKey, ctx));
+        } else if (map2 instanceof Set) {
+          map2.add(jsKey);
         } else {
           const stringKey = stringifyKey(key2, jsKey, ctx);
           const jsValue = toJS.toJS(value, stringKey, ctx);
-          if (stringKey in map)
-            Object.defineProperty(map, stringKey, {
+          if (stringKey in map2)
+            Object.defineProperty(map2, stringKey, {
               value: jsValue,
               writable: true,
               enumerable: true,
               configurable: true
             });
           else
-            map[stringKey] = jsValue;
+            map2[stringKey] = jsValue;
         }
       }
-      return map;
+      return map2;
     }
     function stringifyKey(key2, jsKey, ctx) {
       if (jsKey === null)
@@ -5326,31 +5326,31 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str3 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str4 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
+          str4 += stringifyComment.lineComment(str4, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str3);
+        lines.push(blockItemPrefix + str4);
       }
-      let str2;
+      let str3;
       if (lines.length === 0) {
-        str2 = flowChars.start + flowChars.end;
+        str3 = flowChars.start + flowChars.end;
       } else {
-        str2 = lines[0];
+        str3 = lines[0];
         for (let i = 1; i < lines.length; ++i) {
           const line = lines[i];
-          str2 += line ? `
+          str3 += line ? `
 ${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str2 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str3 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str2;
+      return str3;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
       const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -5393,21 +5393,21 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str2 = stringify2.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str2.includes("\n"));
+        let str3 = stringify2.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str3.includes("\n"));
         if (i < items.length - 1) {
-          str2 += ",";
+          str3 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str3.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str2 += ",";
+            str3 += ",";
           }
         }
         if (comment)
-          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment));
-        lines.push(str2);
+          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment));
+        lines.push(str3);
         linesAtValue = lines.length;
       }
       const { start: start2, end } = flowChars;
@@ -5419,11 +5419,11 @@ ${indent}${line}` : "\n";
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str2 = start2;
+          let str3 = start2;
           for (const line of lines)
-            str2 += line ? `
+            str3 += line ? `
 ${indentStep}${indent}${line}` : "\n";
-          return `${str2}
+          return `${str3}
 ${indent}${end}`;
         } else {
           return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
@@ -5478,14 +5478,14 @@ var require_YAMLMap = __commonJS({
        */
       static from(schema, obj2, ctx) {
         const { keepUndefined, replacer } = ctx;
-        const map = new this(schema);
+        const map2 = new this(schema);
         const add = (key2, value) => {
           if (typeof replacer === "function")
             value = replacer.call(obj2, key2, value);
           else if (Array.isArray(replacer) && !replacer.includes(key2))
             return;
           if (value !== void 0 || keepUndefined)
-            map.items.push(Pair.createPair(key2, value, ctx));
+            map2.items.push(Pair.createPair(key2, value, ctx));
         };
         if (obj2 instanceof Map) {
           for (const [key2, value] of obj2)
@@ -5495,9 +5495,9 @@ var require_YAMLMap = __commonJS({
             add(key2, obj2[key2]);
         }
         if (typeof schema.sortMapEntries === "function") {
-          map.items.sort(schema.sortMapEntries);
+          map2.items.sort(schema.sortMapEntries);
         }
-        return map;
+        return map2;
       }
       /**
        * Adds a value to the collection.
@@ -5556,12 +5556,12 @@ var require_YAMLMap = __commonJS({
        * @returns Instance of Type, Map, or Object
        */
       toJSON(_, ctx, Type) {
-        const map = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        const map2 = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
         if (ctx?.onCreate)
-          ctx.onCreate(map);
+          ctx.onCreate(map2);
         for (const item of this.items)
-          addPairToJSMap.addPairToJSMap(ctx, map, item);
-        return map;
+          addPairToJSMap.addPairToJSMap(ctx, map2, item);
+        return map2;
       }
       toString(ctx, onComment, onChompKeep) {
         if (!ctx)
@@ -5592,19 +5592,19 @@ var require_map = __commonJS({
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
-    var map = {
+    var map2 = {
       collection: "map",
       default: true,
       nodeClass: YAMLMap.YAMLMap,
       tag: "tag:yaml.org,2002:map",
-      resolve(map2, onError) {
-        if (!identity.isMap(map2))
+      resolve(map3, onError) {
+        if (!identity.isMap(map3))
           onError("Expected a mapping for this tag");
-        return map2;
+        return map3;
       },
       createNode: (schema, obj2, ctx) => YAMLMap.YAMLMap.from(schema, obj2, ctx)
     };
-    exports2.map = map;
+    exports2.map = map2;
   }
 });
 
@@ -5755,7 +5755,7 @@ var require_string = __commonJS({
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str2) => str2,
+      resolve: (str3) => str3,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -5793,7 +5793,7 @@ var require_bool = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str2) => new Scalar.Scalar(str2[0] === "t" || str2[0] === "T"),
+      resolve: (str3) => new Scalar.Scalar(str3[0] === "t" || str3[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -5811,14 +5811,14 @@ var require_bool = __commonJS({
 var require_stringifyNumber = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value }) {
+    function stringifyNumber({ format: format2, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num2 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num2))
-        return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
+      const num3 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num3))
+        return isNaN(num3) ? ".nan" : num3 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
-      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+      if (!format2 && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
         if (i < 0) {
           i = n.length;
@@ -5845,7 +5845,7 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str3) => str3.slice(-3).toLowerCase() === "nan" ? NaN : str3[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -5854,10 +5854,10 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str2) => parseFloat(str2),
+      resolve: (str3) => parseFloat(str3),
       stringify(node) {
-        const num2 = Number(node.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
+        const num3 = Number(node.value);
+        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node);
       }
     };
     var float = {
@@ -5865,11 +5865,11 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str2) {
-        const node = new Scalar.Scalar(parseFloat(str2));
-        const dot = str2.indexOf(".");
-        if (dot !== -1 && str2[str2.length - 1] === "0")
-          node.minFractionDigits = str2.length - dot - 1;
+      resolve(str3) {
+        const node = new Scalar.Scalar(parseFloat(str3));
+        const dot = str3.indexOf(".");
+        if (dot !== -1 && str3[str3.length - 1] === "0")
+          node.minFractionDigits = str3.length - dot - 1;
         return node;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -5886,7 +5886,7 @@ var require_int = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str2, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2.substring(offset), radix);
+    var intResolve = (str3, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str3) : parseInt(str3.substring(offset), radix);
     function intStringify(node, radix, prefix) {
       const { value } = node;
       if (intIdentify(value) && value >= 0)
@@ -5899,7 +5899,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 8, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 2, 8, opt),
       stringify: (node) => intStringify(node, 8, "0o")
     };
     var int = {
@@ -5907,7 +5907,7 @@ var require_int = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -5916,7 +5916,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
     exports2.int = int;
@@ -5929,7 +5929,7 @@ var require_int = __commonJS({
 var require_schema = __commonJS({
   "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
-    var map = require_map();
+    var map2 = require_map();
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
@@ -5937,7 +5937,7 @@ var require_schema = __commonJS({
     var float = require_float();
     var int = require_int();
     var schema = [
-      map.map,
+      map2.map,
       seq.seq,
       string.string,
       _null.nullTag,
@@ -5958,7 +5958,7 @@ var require_schema2 = __commonJS({
   "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
-    var map = require_map();
+    var map2 = require_map();
     var seq = require_seq();
     function intIdentify(value) {
       return typeof value === "bigint" || Number.isInteger(value);
@@ -5969,7 +5969,7 @@ var require_schema2 = __commonJS({
         identify: (value) => typeof value === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str2) => str2,
+        resolve: (str3) => str3,
         stringify: stringifyJSON
       },
       {
@@ -5986,7 +5986,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str2) => str2 === "true",
+        resolve: (str3) => str3 === "true",
         stringify: stringifyJSON
       },
       {
@@ -5994,7 +5994,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str2, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2, 10),
+        resolve: (str3, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str3) : parseInt(str3, 10),
         stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
       },
       {
@@ -6002,7 +6002,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str2) => parseFloat(str2),
+        resolve: (str3) => parseFloat(str3),
         stringify: stringifyJSON
       }
     ];
@@ -6010,12 +6010,12 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str2, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str2)}`);
-        return str2;
+      resolve(str3, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str3)}`);
+        return str3;
       }
     };
-    var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
+    var schema = [map2.map, seq.seq].concat(jsonScalars, jsonError);
     exports2.schema = schema;
   }
 });
@@ -6027,7 +6027,7 @@ var require_binary = __commonJS({
     var node_buffer = require("buffer");
     var Scalar = require_Scalar();
     var stringifyString = require_stringifyString();
-    var binary = {
+    var binary2 = {
       identify: (value) => value instanceof Uint8Array,
       // Buffer inherits from Uint8Array
       default: false,
@@ -6044,10 +6044,10 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str2 = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str2.length);
-          for (let i = 0; i < str2.length; ++i)
-            buffer[i] = str2.charCodeAt(i);
+          const str3 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str3.length);
+          for (let i = 0; i < str3.length; ++i)
+            buffer[i] = str3.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -6058,31 +6058,31 @@ var require_binary = __commonJS({
         if (!value)
           return "";
         const buf = value;
-        let str2;
+        let str3;
         if (typeof node_buffer.Buffer === "function") {
-          str2 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str3 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str2 = btoa(s);
+          str3 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str2.length / lineWidth);
+          const n = Math.ceil(str3.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str2.substr(o, lineWidth);
+            lines[i] = str3.substr(o, lineWidth);
           }
-          str2 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str3 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str3 }, ctx, onComment, onChompKeep);
       }
     };
-    exports2.binary = binary;
+    exports2.binary = binary2;
   }
 });
 
@@ -6190,9 +6190,9 @@ var require_omap = __commonJS({
       toJSON(_, ctx) {
         if (!ctx)
           return super.toJSON(_);
-        const map = /* @__PURE__ */ new Map();
+        const map2 = /* @__PURE__ */ new Map();
         if (ctx?.onCreate)
-          ctx.onCreate(map);
+          ctx.onCreate(map2);
         for (const pair of this.items) {
           let key2, value;
           if (identity.isPair(pair)) {
@@ -6201,11 +6201,11 @@ var require_omap = __commonJS({
           } else {
             key2 = toJS.toJS(pair, "", ctx);
           }
-          if (map.has(key2))
+          if (map2.has(key2))
             throw new Error("Ordered maps must not include duplicate keys");
-          map.set(key2, value);
+          map2.set(key2, value);
         }
-        return map;
+        return map2;
       }
       static from(schema, iterable, ctx) {
         const pairs$1 = pairs2.createPairs(schema, iterable, ctx);
@@ -6285,7 +6285,7 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str3) => str3.slice(-3).toLowerCase() === "nan" ? NaN : str3[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -6294,10 +6294,10 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str2) => parseFloat(str2.replace(/_/g, "")),
+      resolve: (str3) => parseFloat(str3.replace(/_/g, "")),
       stringify(node) {
-        const num2 = Number(node.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
+        const num3 = Number(node.value);
+        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node);
       }
     };
     var float = {
@@ -6305,11 +6305,11 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str2) {
-        const node = new Scalar.Scalar(parseFloat(str2.replace(/_/g, "")));
-        const dot = str2.indexOf(".");
+      resolve(str3) {
+        const node = new Scalar.Scalar(parseFloat(str3.replace(/_/g, "")));
+        const dot = str3.indexOf(".");
         if (dot !== -1) {
-          const f = str2.substring(dot + 1).replace(/_/g, "");
+          const f = str3.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node.minFractionDigits = f.length;
         }
@@ -6329,34 +6329,34 @@ var require_int2 = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str2, offset, radix, { intAsBigInt }) {
-      const sign = str2[0];
+    function intResolve(str3, offset, radix, { intAsBigInt }) {
+      const sign = str3[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str2 = str2.substring(offset).replace(/_/g, "");
+      str3 = str3.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str2 = `0b${str2}`;
+            str3 = `0b${str3}`;
             break;
           case 8:
-            str2 = `0o${str2}`;
+            str3 = `0o${str3}`;
             break;
           case 16:
-            str2 = `0x${str2}`;
+            str3 = `0x${str3}`;
             break;
         }
-        const n2 = BigInt(str2);
+        const n2 = BigInt(str3);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str2, radix);
+      const n = parseInt(str3, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node, radix, prefix) {
       const { value } = node;
       if (intIdentify(value)) {
-        const str2 = value.toString(radix);
-        return value < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
+        const str3 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str3.substr(1) : prefix + str3;
       }
       return stringifyNumber.stringifyNumber(node);
     }
@@ -6366,7 +6366,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 2, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 2, 2, opt),
       stringify: (node) => intStringify(node, 2, "0b")
     };
     var intOct = {
@@ -6375,7 +6375,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 1, 8, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 1, 8, opt),
       stringify: (node) => intStringify(node, 8, "0")
     };
     var int = {
@@ -6383,7 +6383,7 @@ var require_int2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -6392,7 +6392,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
     exports2.int = int;
@@ -6475,15 +6475,15 @@ var require_set = __commonJS({
       default: false,
       tag: "tag:yaml.org,2002:set",
       createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
-      resolve(map, onError) {
-        if (identity.isMap(map)) {
-          if (map.hasAllNullValues(true))
-            return Object.assign(new YAMLSet(), map);
+      resolve(map2, onError) {
+        if (identity.isMap(map2)) {
+          if (map2.hasAllNullValues(true))
+            return Object.assign(new YAMLSet(), map2);
           else
             onError("Set items must all have null values");
         } else
           onError("Expected a mapping for this tag");
-        return map;
+        return map2;
       }
     };
     exports2.YAMLSet = YAMLSet;
@@ -6496,26 +6496,26 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str2, asBigInt) {
-      const sign = str2[0];
-      const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
-      const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
-      return sign === "-" ? num2(-1) * res : res;
+    function parseSexagesimal(str3, asBigInt) {
+      const sign = str3[0];
+      const parts = sign === "-" || sign === "+" ? str3.substring(1) : str3;
+      const num3 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num3(60) + num3(p), num3(0));
+      return sign === "-" ? num3(-1) * res : res;
     }
     function stringifySexagesimal(node) {
       let { value } = node;
-      let num2 = (n) => n;
+      let num3 = (n) => n;
       if (typeof value === "bigint")
-        num2 = (n) => BigInt(n);
+        num3 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num2(-1);
+        value *= num3(-1);
       }
-      const _60 = num2(60);
+      const _60 = num3(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -6535,7 +6535,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str2, _onError, { intAsBigInt }) => parseSexagesimal(str2, intAsBigInt),
+      resolve: (str3, _onError, { intAsBigInt }) => parseSexagesimal(str3, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
@@ -6544,7 +6544,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str2) => parseSexagesimal(str2, false),
+      resolve: (str3) => parseSexagesimal(str3, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
@@ -6555,8 +6555,8 @@ var require_timestamp = __commonJS({
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str2) {
-        const match = str2.match(timestamp.test);
+      resolve(str3) {
+        const match = str3.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -6583,11 +6583,11 @@ var require_timestamp = __commonJS({
 var require_schema3 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
-    var map = require_map();
+    var map2 = require_map();
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var binary = require_binary();
+    var binary2 = require_binary();
     var bool = require_bool2();
     var float = require_float2();
     var int = require_int2();
@@ -6597,7 +6597,7 @@ var require_schema3 = __commonJS({
     var set = require_set();
     var timestamp = require_timestamp();
     var schema = [
-      map.map,
+      map2.map,
       seq.seq,
       string.string,
       _null.nullTag,
@@ -6610,7 +6610,7 @@ var require_schema3 = __commonJS({
       float.floatNaN,
       float.floatExp,
       float.float,
-      binary.binary,
+      binary2.binary,
       merge3.merge,
       omap.omap,
       pairs2.pairs,
@@ -6627,7 +6627,7 @@ var require_schema3 = __commonJS({
 var require_tags = __commonJS({
   "node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
-    var map = require_map();
+    var map2 = require_map();
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
@@ -6636,7 +6636,7 @@ var require_tags = __commonJS({
     var int = require_int();
     var schema = require_schema();
     var schema$1 = require_schema2();
-    var binary = require_binary();
+    var binary2 = require_binary();
     var merge3 = require_merge();
     var omap = require_omap();
     var pairs2 = require_pairs();
@@ -6645,13 +6645,13 @@ var require_tags = __commonJS({
     var timestamp = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema.schema],
-      ["failsafe", [map.map, seq.seq, string.string]],
+      ["failsafe", [map2.map, seq.seq, string.string]],
       ["json", schema$1.schema],
       ["yaml11", schema$2.schema],
       ["yaml-1.1", schema$2.schema]
     ]);
     var tagsByName = {
-      binary: binary.binary,
+      binary: binary2.binary,
       bool: bool.boolTag,
       float: float.float,
       floatExp: float.floatExp,
@@ -6661,7 +6661,7 @@ var require_tags = __commonJS({
       intHex: int.intHex,
       intOct: int.intOct,
       intTime: timestamp.intTime,
-      map: map.map,
+      map: map2.map,
       merge: merge3.merge,
       null: _null.nullTag,
       omap: omap.omap,
@@ -6671,7 +6671,7 @@ var require_tags = __commonJS({
       timestamp: timestamp.timestamp
     };
     var coreKnownTags = {
-      "tag:yaml.org,2002:binary": binary.binary,
+      "tag:yaml.org,2002:binary": binary2.binary,
       "tag:yaml.org,2002:merge": merge3.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs2.pairs,
@@ -6722,7 +6722,7 @@ var require_Schema = __commonJS({
   "node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
-    var map = require_map();
+    var map2 = require_map();
     var seq = require_seq();
     var string = require_string();
     var tags = require_tags();
@@ -6734,7 +6734,7 @@ var require_Schema = __commonJS({
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
         this.tags = tags.getTags(customTags, this.name, merge3);
         this.toStringOptions = toStringDefaults ?? null;
-        Object.defineProperty(this, identity.MAP, { value: map.map });
+        Object.defineProperty(this, identity.MAP, { value: map2.map });
         Object.defineProperty(this, identity.SCALAR, { value: string.string });
         Object.defineProperty(this, identity.SEQ, { value: seq.seq });
         this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
@@ -7105,8 +7105,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -7183,12 +7183,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error4.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error4.message += `:
 
 ${lineStr}
@@ -7426,7 +7426,7 @@ var require_resolve_block_map = __commonJS({
     var startColMsg = "All mapping items must start at the same column";
     function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
       const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
-      const map = new NodeClass(ctx.schema);
+      const map2 = new NodeClass(ctx.schema);
       if (ctx.atRoot)
         ctx.atRoot = false;
       let offset = bm.offset;
@@ -7452,10 +7452,10 @@ var require_resolve_block_map = __commonJS({
           if (!keyProps.anchor && !keyProps.tag && !sep3) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
-              if (map.comment)
-                map.comment += "\n" + keyProps.comment;
+              if (map2.comment)
+                map2.comment += "\n" + keyProps.comment;
               else
-                map.comment = keyProps.comment;
+                map2.comment = keyProps.comment;
             }
             continue;
           }
@@ -7471,7 +7471,7 @@ var require_resolve_block_map = __commonJS({
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bm.indent, key2, onError);
         ctx.atKey = false;
-        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+        if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
         const valueProps = resolveProps.resolveProps(sep3 ?? [], {
           indicator: "map-value-ind",
@@ -7496,7 +7496,7 @@ var require_resolve_block_map = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          map.items.push(pair);
+          map2.items.push(pair);
         } else {
           if (implicitKey)
             onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
@@ -7509,13 +7509,13 @@ var require_resolve_block_map = __commonJS({
           const pair = new Pair.Pair(keyNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          map.items.push(pair);
+          map2.items.push(pair);
         }
       }
       if (commentEnd && commentEnd < offset)
         onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
-      map.range = [bm.offset, offset, commentEnd ?? offset];
-      return map;
+      map2.range = [bm.offset, offset, commentEnd ?? offset];
+      return map2;
     }
     exports2.resolveBlockMap = resolveBlockMap;
   }
@@ -7764,17 +7764,17 @@ var require_resolve_flow_collection = __commonJS({
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
           if (isMap2) {
-            const map = coll;
-            if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+            const map2 = coll;
+            if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-            map.items.push(pair);
+            map2.items.push(pair);
           } else {
-            const map = new YAMLMap.YAMLMap(ctx.schema);
-            map.flow = true;
-            map.items.push(pair);
+            const map2 = new YAMLMap.YAMLMap(ctx.schema);
+            map2.flow = true;
+            map2.items.push(pair);
             const endRange = (valueNode ?? keyNode).range;
-            map.range = [keyNode.range[0], endRange[1], endRange[2]];
-            coll.items.push(map);
+            map2.range = [keyNode.range[0], endRange[1], endRange[2]];
+            coll.items.push(map2);
           }
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
@@ -8009,7 +8009,7 @@ var require_resolve_block_scalar = __commonJS({
         onError(error4, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
       let hasSpace = false;
       let comment = "";
-      let length = source.length;
+      let length2 = source.length;
       for (let i = 1; i < props.length; ++i) {
         const token = props[i];
         switch (token.type) {
@@ -8017,19 +8017,19 @@ var require_resolve_block_scalar = __commonJS({
             hasSpace = true;
           // fallthrough
           case "newline":
-            length += token.source.length;
+            length2 += token.source.length;
             break;
           case "comment":
             if (strict && !hasSpace) {
               const message = "Comments must be separated from other tokens by white space characters";
               onError(token, "MISSING_CHAR", message);
             }
-            length += token.source.length;
+            length2 += token.source.length;
             comment = token.source.substring(1);
             break;
           case "error":
             onError(token, "UNEXPECTED_TOKEN", token.message);
-            length += token.source.length;
+            length2 += token.source.length;
             break;
           /* istanbul ignore next should not happen */
           default: {
@@ -8037,17 +8037,17 @@ var require_resolve_block_scalar = __commonJS({
             onError(token, "UNEXPECTED_TOKEN", message);
             const ts = token.source;
             if (ts && typeof ts === "string")
-              length += ts.length;
+              length2 += ts.length;
           }
         }
       }
-      return { mode, indent, chomp, comment, length };
+      return { mode, indent, chomp, comment, length: length2 };
     }
     function splitLines(source) {
       const split3 = source.split(/\n( *)/);
-      const first = split3[0];
-      const m = first.match(/^( *)/);
-      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
+      const first2 = split3[0];
+      const m = first2.match(/^( *)/);
+      const line0 = m?.[1] ? [m[1], first2.slice(m[1].length)] : ["", first2];
       const lines = [line0];
       for (let i = 1; i < split3.length; i += 2)
         lines.push([split3[i], split3[i + 1]]);
@@ -8191,9 +8191,9 @@ var require_resolve_flow_scalar = __commonJS({
             while (next === " " || next === "	")
               next = source[++i + 1];
           } else if (next === "x" || next === "u" || next === "U") {
-            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
-            res += parseCharCode(source, i + 1, length, onError);
-            i += length;
+            const length2 = next === "x" ? 2 : next === "u" ? 4 : 8;
+            res += parseCharCode(source, i + 1, length2, onError);
+            i += length2;
           } else {
             const raw = source.substr(i - 1, 2);
             onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
@@ -8262,14 +8262,14 @@ var require_resolve_flow_scalar = __commonJS({
       "\\": "\\",
       "	": "	"
     };
-    function parseCharCode(source, offset, length, onError) {
-      const cc = source.substr(offset, length);
-      const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+    function parseCharCode(source, offset, length2, onError) {
+      const cc = source.substr(offset, length2);
+      const ok = cc.length === length2 && /^[0-9a-fA-F]+$/.test(cc);
       const code = ok ? parseInt(cc, 16) : NaN;
       try {
         return String.fromCodePoint(code);
       } catch {
-        const raw = source.substr(offset - 2, length + 2);
+        const raw = source.substr(offset - 2, length2 + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
         return raw;
       }
@@ -9783,15 +9783,15 @@ var require_parser = __commonJS({
     var node_process = require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list3, type) {
-      for (let i = 0; i < list3.length; ++i)
-        if (list3[i].type === type)
+    function includesToken(list4, type) {
+      for (let i = 0; i < list4.length; ++i)
+        if (list4[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list3) {
-      for (let i = 0; i < list3.length; ++i) {
-        switch (list3[i].type) {
+    function findNonEmptyIndex(list4) {
+      for (let i = 0; i < list4.length; ++i) {
+        switch (list4[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -10156,14 +10156,14 @@ var require_parser = __commonJS({
             delete scalar.end;
           } else
             sep3 = [this.sourceToken];
-          const map = {
+          const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
             items: [{ start: start2, key: scalar, sep: sep3 }]
           };
           this.onKeyLine = true;
-          this.stack[this.stack.length - 1] = map;
+          this.stack[this.stack.length - 1] = map2;
         } else
           yield* this.lineEnd(scalar);
       }
@@ -10193,8 +10193,8 @@ var require_parser = __commonJS({
             yield* this.step();
         }
       }
-      *blockMap(map) {
-        const it = map.items[map.items.length - 1];
+      *blockMap(map2) {
+        const it = map2.items[map2.items.length - 1];
         switch (this.type) {
           case "newline":
             this.onKeyLine = false;
@@ -10204,7 +10204,7 @@ var require_parser = __commonJS({
               if (last?.type === "comment")
                 end?.push(this.sourceToken);
               else
-                map.items.push({ start: [this.sourceToken] });
+                map2.items.push({ start: [this.sourceToken] });
             } else if (it.sep) {
               it.sep.push(this.sourceToken);
             } else {
@@ -10214,17 +10214,17 @@ var require_parser = __commonJS({
           case "space":
           case "comment":
             if (it.value) {
-              map.items.push({ start: [this.sourceToken] });
+              map2.items.push({ start: [this.sourceToken] });
             } else if (it.sep) {
               it.sep.push(this.sourceToken);
             } else {
-              if (this.atIndentedComment(it.start, map.indent)) {
-                const prev = map.items[map.items.length - 2];
+              if (this.atIndentedComment(it.start, map2.indent)) {
+                const prev = map2.items[map2.items.length - 2];
                 const end = prev?.value?.end;
                 if (Array.isArray(end)) {
                   arrayPushArray(end, it.start);
                   end.push(this.sourceToken);
-                  map.items.pop();
+                  map2.items.pop();
                   return;
                 }
               }
@@ -10232,8 +10232,8 @@ var require_parser = __commonJS({
             }
             return;
         }
-        if (this.indent >= map.indent) {
-          const atMapIndent = !this.onKeyLine && this.indent === map.indent;
+        if (this.indent >= map2.indent) {
+          const atMapIndent = !this.onKeyLine && this.indent === map2.indent;
           const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
           let start2 = [];
           if (atNextItem && it.sep && !it.value) {
@@ -10247,7 +10247,7 @@ var require_parser = __commonJS({
                 case "space":
                   break;
                 case "comment":
-                  if (st.indent > map.indent)
+                  if (st.indent > map2.indent)
                     nl.length = 0;
                   break;
                 default:
@@ -10262,7 +10262,7 @@ var require_parser = __commonJS({
             case "tag":
               if (atNextItem || it.value) {
                 start2.push(this.sourceToken);
-                map.items.push({ start: start2 });
+                map2.items.push({ start: start2 });
                 this.onKeyLine = true;
               } else if (it.sep) {
                 it.sep.push(this.sourceToken);
@@ -10276,7 +10276,7 @@ var require_parser = __commonJS({
                 it.explicitKey = true;
               } else if (atNextItem || it.value) {
                 start2.push(this.sourceToken);
-                map.items.push({ start: start2, explicitKey: true });
+                map2.items.push({ start: start2, explicitKey: true });
               } else {
                 this.stack.push({
                   type: "block-map",
@@ -10302,7 +10302,7 @@ var require_parser = __commonJS({
                     });
                   }
                 } else if (it.value) {
-                  map.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                  map2.items.push({ start: [], key: null, sep: [this.sourceToken] });
                 } else if (includesToken(it.sep, "map-value-ind")) {
                   this.stack.push({
                     type: "block-map",
@@ -10332,7 +10332,7 @@ var require_parser = __commonJS({
                 if (!it.sep) {
                   Object.assign(it, { key: null, sep: [this.sourceToken] });
                 } else if (it.value || atNextItem) {
-                  map.items.push({ start: start2, key: null, sep: [this.sourceToken] });
+                  map2.items.push({ start: start2, key: null, sep: [this.sourceToken] });
                 } else if (includesToken(it.sep, "map-value-ind")) {
                   this.stack.push({
                     type: "block-map",
@@ -10352,7 +10352,7 @@ var require_parser = __commonJS({
             case "double-quoted-scalar": {
               const fs7 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map.items.push({ start: start2, key: fs7, sep: [] });
+                map2.items.push({ start: start2, key: fs7, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
                 this.stack.push(fs7);
@@ -10363,7 +10363,7 @@ var require_parser = __commonJS({
               return;
             }
             default: {
-              const bv = this.startBlockValue(map);
+              const bv = this.startBlockValue(map2);
               if (bv) {
                 if (bv.type === "block-seq") {
                   if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
@@ -10376,7 +10376,7 @@ var require_parser = __commonJS({
                     return;
                   }
                 } else if (atMapIndent) {
-                  map.items.push({ start: start2 });
+                  map2.items.push({ start: start2 });
                 }
                 this.stack.push(bv);
                 return;
@@ -10517,14 +10517,14 @@ var require_parser = __commonJS({
             fixFlowSeqItems(fc);
             const sep3 = fc.end.splice(1, fc.end.length);
             sep3.push(this.sourceToken);
-            const map = {
+            const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
               items: [{ start: start2, key: fc, sep: sep3 }]
             };
             this.onKeyLine = true;
-            this.stack[this.stack.length - 1] = map;
+            this.stack[this.stack.length - 1] = map2;
           } else {
             yield* this.lineEnd(fc);
           }
@@ -10807,11 +10807,11 @@ function formatDiagnostic(d) {
   const tag = d.severity === "warning" ? "warning: " : "";
   return `${d.file}:${d.line}:${d.col}: ${tag}${d.message}`;
 }
-function hasErrors(list3) {
-  return list3.some((d) => d.severity === "error");
+function hasErrors(list4) {
+  return list4.some((d) => d.severity === "error");
 }
-function sortDiagnostics(list3) {
-  return [...list3].sort(
+function sortDiagnostics(list4) {
+  return [...list4].sort(
     (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message)
   );
 }
@@ -10825,6 +10825,7 @@ var init_diagnostics = __esm({
 
 // src/errors.ts
 function exitCodeFor(error4) {
+  if (error4 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error4.phase];
   return error4 instanceof InputError ? 2 : 1;
 }
 function describeError(error4, debug) {
@@ -10836,7 +10837,7 @@ function describeError(error4, debug) {
   }
   return `error: ${error4.message}`;
 }
-var InputError, StateError, IoError, ScmError, InternalError;
+var InputError, StateError, IoError, ScmError, InternalError, AnalysisRecordError, AnalysisVerdictError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -10844,9 +10845,9 @@ var init_errors = __esm({
     InputError = class extends Error {
       name = "InputError";
       diagnostics;
-      constructor(diagnostics, summary) {
+      constructor(diagnostics, summary2) {
         const sorted = sortDiagnostics(diagnostics);
-        super(summary ?? sorted.map(formatDiagnostic).join("\n"));
+        super(summary2 ?? sorted.map(formatDiagnostic).join("\n"));
         this.diagnostics = sorted;
       }
     };
@@ -10874,6 +10875,17 @@ var init_errors = __esm({
     InternalError = class extends Error {
       name = "InternalError";
     };
+    AnalysisRecordError = class extends Error {
+      name = "AnalysisRecordError";
+    };
+    AnalysisVerdictError = class extends Error {
+      constructor(phase, message) {
+        super(message);
+        this.phase = phase;
+      }
+      phase;
+      name = "AnalysisVerdictError";
+    };
   }
 });
 
@@ -10882,21 +10894,21 @@ var require_ucs2length = __commonJS({
   "node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
-    function ucs2length(str2) {
-      const len = str2.length;
-      let length = 0;
+    function ucs2length(str3) {
+      const len = str3.length;
+      let length2 = 0;
       let pos = 0;
       let value;
       while (pos < len) {
-        length++;
-        value = str2.charCodeAt(pos++);
+        length2++;
+        value = str3.charCodeAt(pos++);
         if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str2.charCodeAt(pos);
+          value = str3.charCodeAt(pos);
           if ((value & 64512) === 56320)
             pos++;
         }
       }
-      return length;
+      return length2;
     }
     exports2.default = ucs2length;
     ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
@@ -19136,7 +19148,7 @@ var require_validators = __commonJS({
       return errors === 0;
     }
     exports2["rollgen-config"] = validate53;
-    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } } } };
+    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." } } };
     var pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
     function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -19153,7 +19165,7 @@ var require_validators = __commonJS({
           errors++;
         }
         for (const key0 in data) {
-          if (!(key0 === "apps" || key0 === "pr")) {
+          if (!(key0 === "apps" || key0 === "pr" || key0 === "analysisTemplates")) {
             const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err1];
@@ -19198,7 +19210,7 @@ var require_validators = __commonJS({
                   errors++;
                 }
                 for (const key1 in data1) {
-                  if (!(key1 === "source" || key1 === "output" || key1 === "name" || key1 === "gates" || key1 === "removal" || key1 === "trackLabel")) {
+                  if (!(key1 === "source" || key1 === "output" || key1 === "name" || key1 === "gates" || key1 === "removal" || key1 === "trackLabel" || key1 === "analysis")) {
                     const err5 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err5];
@@ -19451,202 +19463,839 @@ var require_validators = __commonJS({
                     errors++;
                   }
                 }
+                if (data1.analysis !== void 0) {
+                  let data13 = data1.analysis;
+                  if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+                    for (const key4 in data13) {
+                      if (!(key4 === "background" || key4 === "steps")) {
+                        const err28 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err28];
+                        } else {
+                          vErrors.push(err28);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data13.background !== void 0) {
+                      let data14 = data13.background;
+                      if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
+                        if (data14.templates === void 0) {
+                          const err29 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
+                          if (vErrors === null) {
+                            vErrors = [err29];
+                          } else {
+                            vErrors.push(err29);
+                          }
+                          errors++;
+                        }
+                        for (const key5 in data14) {
+                          if (!(key5 === "templates" || key5 === "args" || key5 === "dryRun" || key5 === "startingStep")) {
+                            const err30 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+                            if (vErrors === null) {
+                              vErrors = [err30];
+                            } else {
+                              vErrors.push(err30);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data14.templates !== void 0) {
+                          let data15 = data14.templates;
+                          if (Array.isArray(data15)) {
+                            if (data15.length < 1) {
+                              const err31 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                              if (vErrors === null) {
+                                vErrors = [err31];
+                              } else {
+                                vErrors.push(err31);
+                              }
+                              errors++;
+                            }
+                            const len1 = data15.length;
+                            for (let i1 = 0; i1 < len1; i1++) {
+                              let data16 = data15[i1];
+                              if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+                                if (data16.templateName === void 0) {
+                                  const err32 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
+                                  if (vErrors === null) {
+                                    vErrors = [err32];
+                                  } else {
+                                    vErrors.push(err32);
+                                  }
+                                  errors++;
+                                }
+                                for (const key6 in data16) {
+                                  if (!(key6 === "templateName" || key6 === "clusterScope")) {
+                                    const err33 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
+                                    if (vErrors === null) {
+                                      vErrors = [err33];
+                                    } else {
+                                      vErrors.push(err33);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                                if (data16.templateName !== void 0) {
+                                  let data17 = data16.templateName;
+                                  if (typeof data17 === "string") {
+                                    if (func2(data17) < 1) {
+                                      const err34 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                      if (vErrors === null) {
+                                        vErrors = [err34];
+                                      } else {
+                                        vErrors.push(err34);
+                                      }
+                                      errors++;
+                                    }
+                                  } else {
+                                    const err35 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    if (vErrors === null) {
+                                      vErrors = [err35];
+                                    } else {
+                                      vErrors.push(err35);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                                if (data16.clusterScope !== void 0) {
+                                  if (typeof data16.clusterScope !== "boolean") {
+                                    const err36 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                    if (vErrors === null) {
+                                      vErrors = [err36];
+                                    } else {
+                                      vErrors.push(err36);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                              } else {
+                                const err37 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                if (vErrors === null) {
+                                  vErrors = [err37];
+                                } else {
+                                  vErrors.push(err37);
+                                }
+                                errors++;
+                              }
+                            }
+                          } else {
+                            const err38 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            if (vErrors === null) {
+                              vErrors = [err38];
+                            } else {
+                              vErrors.push(err38);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data14.args !== void 0) {
+                          let data19 = data14.args;
+                          if (Array.isArray(data19)) {
+                            const len2 = data19.length;
+                            for (let i2 = 0; i2 < len2; i2++) {
+                              let data20 = data19[i2];
+                              if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+                                if (data20.name === void 0) {
+                                  const err39 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                                  if (vErrors === null) {
+                                    vErrors = [err39];
+                                  } else {
+                                    vErrors.push(err39);
+                                  }
+                                  errors++;
+                                }
+                                if (data20.name !== void 0) {
+                                  let data21 = data20.name;
+                                  if (typeof data21 === "string") {
+                                    if (func2(data21) < 1) {
+                                      const err40 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                      if (vErrors === null) {
+                                        vErrors = [err40];
+                                      } else {
+                                        vErrors.push(err40);
+                                      }
+                                      errors++;
+                                    }
+                                  } else {
+                                    const err41 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    if (vErrors === null) {
+                                      vErrors = [err41];
+                                    } else {
+                                      vErrors.push(err41);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                                if (data20.value !== void 0) {
+                                  if (typeof data20.value !== "string") {
+                                    const err42 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    if (vErrors === null) {
+                                      vErrors = [err42];
+                                    } else {
+                                      vErrors.push(err42);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                                if (data20.valueFrom !== void 0) {
+                                  let data23 = data20.valueFrom;
+                                  if (!(data23 && typeof data23 == "object" && !Array.isArray(data23))) {
+                                    const err43 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    if (vErrors === null) {
+                                      vErrors = [err43];
+                                    } else {
+                                      vErrors.push(err43);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                              } else {
+                                const err44 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                if (vErrors === null) {
+                                  vErrors = [err44];
+                                } else {
+                                  vErrors.push(err44);
+                                }
+                                errors++;
+                              }
+                            }
+                          } else {
+                            const err45 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            if (vErrors === null) {
+                              vErrors = [err45];
+                            } else {
+                              vErrors.push(err45);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data14.dryRun !== void 0) {
+                          let data24 = data14.dryRun;
+                          if (Array.isArray(data24)) {
+                            const len3 = data24.length;
+                            for (let i3 = 0; i3 < len3; i3++) {
+                              let data25 = data24[i3];
+                              if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
+                                if (data25.metricName === void 0) {
+                                  const err46 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
+                                  if (vErrors === null) {
+                                    vErrors = [err46];
+                                  } else {
+                                    vErrors.push(err46);
+                                  }
+                                  errors++;
+                                }
+                                if (data25.metricName !== void 0) {
+                                  let data26 = data25.metricName;
+                                  if (typeof data26 === "string") {
+                                    if (func2(data26) < 1) {
+                                      const err47 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                      if (vErrors === null) {
+                                        vErrors = [err47];
+                                      } else {
+                                        vErrors.push(err47);
+                                      }
+                                      errors++;
+                                    }
+                                  } else {
+                                    const err48 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    if (vErrors === null) {
+                                      vErrors = [err48];
+                                    } else {
+                                      vErrors.push(err48);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                              } else {
+                                const err49 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                if (vErrors === null) {
+                                  vErrors = [err49];
+                                } else {
+                                  vErrors.push(err49);
+                                }
+                                errors++;
+                              }
+                            }
+                          } else {
+                            const err50 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            if (vErrors === null) {
+                              vErrors = [err50];
+                            } else {
+                              vErrors.push(err50);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data14.startingStep !== void 0) {
+                          let data27 = data14.startingStep;
+                          if (!(typeof data27 == "number" && (!(data27 % 1) && !isNaN(data27)))) {
+                            const err51 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            if (vErrors === null) {
+                              vErrors = [err51];
+                            } else {
+                              vErrors.push(err51);
+                            }
+                            errors++;
+                          }
+                          if (typeof data27 == "number") {
+                            if (data27 < 1 || isNaN(data27)) {
+                              const err52 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                              if (vErrors === null) {
+                                vErrors = [err52];
+                              } else {
+                                vErrors.push(err52);
+                              }
+                              errors++;
+                            }
+                          }
+                        }
+                      } else {
+                        const err53 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err53];
+                        } else {
+                          vErrors.push(err53);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data13.steps !== void 0) {
+                      let data28 = data13.steps;
+                      if (Array.isArray(data28)) {
+                        const len4 = data28.length;
+                        for (let i4 = 0; i4 < len4; i4++) {
+                          let data29 = data28[i4];
+                          if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
+                            if (data29.step === void 0) {
+                              const err54 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "step" }, message: "must have required property 'step'" };
+                              if (vErrors === null) {
+                                vErrors = [err54];
+                              } else {
+                                vErrors.push(err54);
+                              }
+                              errors++;
+                            }
+                            if (data29.templates === void 0) {
+                              const err55 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
+                              if (vErrors === null) {
+                                vErrors = [err55];
+                              } else {
+                                vErrors.push(err55);
+                              }
+                              errors++;
+                            }
+                            for (const key7 in data29) {
+                              if (!(key7 === "templates" || key7 === "args" || key7 === "dryRun" || key7 === "step")) {
+                                const err56 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
+                                if (vErrors === null) {
+                                  vErrors = [err56];
+                                } else {
+                                  vErrors.push(err56);
+                                }
+                                errors++;
+                              }
+                            }
+                            if (data29.templates !== void 0) {
+                              let data30 = data29.templates;
+                              if (Array.isArray(data30)) {
+                                if (data30.length < 1) {
+                                  const err57 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                                  if (vErrors === null) {
+                                    vErrors = [err57];
+                                  } else {
+                                    vErrors.push(err57);
+                                  }
+                                  errors++;
+                                }
+                                const len5 = data30.length;
+                                for (let i5 = 0; i5 < len5; i5++) {
+                                  let data31 = data30[i5];
+                                  if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
+                                    if (data31.templateName === void 0) {
+                                      const err58 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
+                                      if (vErrors === null) {
+                                        vErrors = [err58];
+                                      } else {
+                                        vErrors.push(err58);
+                                      }
+                                      errors++;
+                                    }
+                                    for (const key8 in data31) {
+                                      if (!(key8 === "templateName" || key8 === "clusterScope")) {
+                                        const err59 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
+                                        if (vErrors === null) {
+                                          vErrors = [err59];
+                                        } else {
+                                          vErrors.push(err59);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                    if (data31.templateName !== void 0) {
+                                      let data32 = data31.templateName;
+                                      if (typeof data32 === "string") {
+                                        if (func2(data32) < 1) {
+                                          const err60 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                          if (vErrors === null) {
+                                            vErrors = [err60];
+                                          } else {
+                                            vErrors.push(err60);
+                                          }
+                                          errors++;
+                                        }
+                                      } else {
+                                        const err61 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        if (vErrors === null) {
+                                          vErrors = [err61];
+                                        } else {
+                                          vErrors.push(err61);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                    if (data31.clusterScope !== void 0) {
+                                      if (typeof data31.clusterScope !== "boolean") {
+                                        const err62 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                        if (vErrors === null) {
+                                          vErrors = [err62];
+                                        } else {
+                                          vErrors.push(err62);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                  } else {
+                                    const err63 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    if (vErrors === null) {
+                                      vErrors = [err63];
+                                    } else {
+                                      vErrors.push(err63);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                              } else {
+                                const err64 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                                if (vErrors === null) {
+                                  vErrors = [err64];
+                                } else {
+                                  vErrors.push(err64);
+                                }
+                                errors++;
+                              }
+                            }
+                            if (data29.args !== void 0) {
+                              let data34 = data29.args;
+                              if (Array.isArray(data34)) {
+                                const len6 = data34.length;
+                                for (let i6 = 0; i6 < len6; i6++) {
+                                  let data35 = data34[i6];
+                                  if (data35 && typeof data35 == "object" && !Array.isArray(data35)) {
+                                    if (data35.name === void 0) {
+                                      const err65 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                                      if (vErrors === null) {
+                                        vErrors = [err65];
+                                      } else {
+                                        vErrors.push(err65);
+                                      }
+                                      errors++;
+                                    }
+                                    if (data35.name !== void 0) {
+                                      let data36 = data35.name;
+                                      if (typeof data36 === "string") {
+                                        if (func2(data36) < 1) {
+                                          const err66 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                          if (vErrors === null) {
+                                            vErrors = [err66];
+                                          } else {
+                                            vErrors.push(err66);
+                                          }
+                                          errors++;
+                                        }
+                                      } else {
+                                        const err67 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        if (vErrors === null) {
+                                          vErrors = [err67];
+                                        } else {
+                                          vErrors.push(err67);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                    if (data35.value !== void 0) {
+                                      if (typeof data35.value !== "string") {
+                                        const err68 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        if (vErrors === null) {
+                                          vErrors = [err68];
+                                        } else {
+                                          vErrors.push(err68);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                    if (data35.valueFrom !== void 0) {
+                                      let data38 = data35.valueFrom;
+                                      if (!(data38 && typeof data38 == "object" && !Array.isArray(data38))) {
+                                        const err69 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                        if (vErrors === null) {
+                                          vErrors = [err69];
+                                        } else {
+                                          vErrors.push(err69);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                  } else {
+                                    const err70 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    if (vErrors === null) {
+                                      vErrors = [err70];
+                                    } else {
+                                      vErrors.push(err70);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                              } else {
+                                const err71 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                                if (vErrors === null) {
+                                  vErrors = [err71];
+                                } else {
+                                  vErrors.push(err71);
+                                }
+                                errors++;
+                              }
+                            }
+                            if (data29.dryRun !== void 0) {
+                              let data39 = data29.dryRun;
+                              if (Array.isArray(data39)) {
+                                const len7 = data39.length;
+                                for (let i7 = 0; i7 < len7; i7++) {
+                                  let data40 = data39[i7];
+                                  if (data40 && typeof data40 == "object" && !Array.isArray(data40)) {
+                                    if (data40.metricName === void 0) {
+                                      const err72 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
+                                      if (vErrors === null) {
+                                        vErrors = [err72];
+                                      } else {
+                                        vErrors.push(err72);
+                                      }
+                                      errors++;
+                                    }
+                                    if (data40.metricName !== void 0) {
+                                      let data41 = data40.metricName;
+                                      if (typeof data41 === "string") {
+                                        if (func2(data41) < 1) {
+                                          const err73 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                          if (vErrors === null) {
+                                            vErrors = [err73];
+                                          } else {
+                                            vErrors.push(err73);
+                                          }
+                                          errors++;
+                                        }
+                                      } else {
+                                        const err74 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        if (vErrors === null) {
+                                          vErrors = [err74];
+                                        } else {
+                                          vErrors.push(err74);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                  } else {
+                                    const err75 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    if (vErrors === null) {
+                                      vErrors = [err75];
+                                    } else {
+                                      vErrors.push(err75);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                              } else {
+                                const err76 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                                if (vErrors === null) {
+                                  vErrors = [err76];
+                                } else {
+                                  vErrors.push(err76);
+                                }
+                                errors++;
+                              }
+                            }
+                            if (data29.step !== void 0) {
+                              let data42 = data29.step;
+                              if (!(typeof data42 == "number" && (!(data42 % 1) && !isNaN(data42)))) {
+                                const err77 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                                if (vErrors === null) {
+                                  vErrors = [err77];
+                                } else {
+                                  vErrors.push(err77);
+                                }
+                                errors++;
+                              }
+                              if (typeof data42 == "number") {
+                                if (data42 < 1 || isNaN(data42)) {
+                                  const err78 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                                  if (vErrors === null) {
+                                    vErrors = [err78];
+                                  } else {
+                                    vErrors.push(err78);
+                                  }
+                                  errors++;
+                                }
+                              }
+                            }
+                          } else {
+                            const err79 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                            if (vErrors === null) {
+                              vErrors = [err79];
+                            } else {
+                              vErrors.push(err79);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err80 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        if (vErrors === null) {
+                          vErrors = [err80];
+                        } else {
+                          vErrors.push(err80);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err81 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err81];
+                    } else {
+                      vErrors.push(err81);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err28 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err82 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err28];
+                  vErrors = [err82];
                 } else {
-                  vErrors.push(err28);
+                  vErrors.push(err82);
                 }
                 errors++;
               }
             }
           } else {
-            const err29 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err83 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err83];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err83);
             }
             errors++;
           }
         }
         if (data.pr !== void 0) {
-          let data13 = data.pr;
-          if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
-            for (const key4 in data13) {
-              if (!(key4 === "base" || key4 === "titleTemplate" || key4 === "bodyTemplate" || key4 === "labels" || key4 === "mergeMethod")) {
-                const err30 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+          let data43 = data.pr;
+          if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
+            for (const key9 in data43) {
+              if (!(key9 === "base" || key9 === "titleTemplate" || key9 === "bodyTemplate" || key9 === "labels" || key9 === "mergeMethod")) {
+                const err84 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err30];
+                  vErrors = [err84];
                 } else {
-                  vErrors.push(err30);
+                  vErrors.push(err84);
                 }
                 errors++;
               }
             }
-            if (data13.base !== void 0) {
-              let data14 = data13.base;
-              if (typeof data14 === "string") {
-                if (func2(data14) < 1) {
-                  const err31 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data43.base !== void 0) {
+              let data44 = data43.base;
+              if (typeof data44 === "string") {
+                if (func2(data44) < 1) {
+                  const err85 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err31];
+                    vErrors = [err85];
                   } else {
-                    vErrors.push(err31);
+                    vErrors.push(err85);
                   }
                   errors++;
                 }
               } else {
-                const err32 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err86 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err32];
+                  vErrors = [err86];
                 } else {
-                  vErrors.push(err32);
+                  vErrors.push(err86);
                 }
                 errors++;
               }
             }
-            if (data13.titleTemplate !== void 0) {
-              let data15 = data13.titleTemplate;
-              if (typeof data15 === "string") {
-                if (func2(data15) < 1) {
-                  const err33 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data43.titleTemplate !== void 0) {
+              let data45 = data43.titleTemplate;
+              if (typeof data45 === "string") {
+                if (func2(data45) < 1) {
+                  const err87 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err33];
+                    vErrors = [err87];
                   } else {
-                    vErrors.push(err33);
+                    vErrors.push(err87);
                   }
                   errors++;
                 }
               } else {
-                const err34 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err88 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err34];
+                  vErrors = [err88];
                 } else {
-                  vErrors.push(err34);
+                  vErrors.push(err88);
                 }
                 errors++;
               }
             }
-            if (data13.bodyTemplate !== void 0) {
-              let data16 = data13.bodyTemplate;
-              if (typeof data16 === "string") {
-                if (func2(data16) < 1) {
-                  const err35 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data43.bodyTemplate !== void 0) {
+              let data46 = data43.bodyTemplate;
+              if (typeof data46 === "string") {
+                if (func2(data46) < 1) {
+                  const err89 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err35];
+                    vErrors = [err89];
                   } else {
-                    vErrors.push(err35);
+                    vErrors.push(err89);
                   }
                   errors++;
                 }
               } else {
-                const err36 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err90 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err36];
+                  vErrors = [err90];
                 } else {
-                  vErrors.push(err36);
+                  vErrors.push(err90);
                 }
                 errors++;
               }
             }
-            if (data13.labels !== void 0) {
-              let data17 = data13.labels;
-              if (Array.isArray(data17)) {
-                const len1 = data17.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  let data18 = data17[i1];
-                  if (typeof data18 === "string") {
-                    if (func2(data18) > 50) {
-                      const err37 = { instancePath: instancePath + "/pr/labels/" + i1, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+            if (data43.labels !== void 0) {
+              let data47 = data43.labels;
+              if (Array.isArray(data47)) {
+                const len8 = data47.length;
+                for (let i8 = 0; i8 < len8; i8++) {
+                  let data48 = data47[i8];
+                  if (typeof data48 === "string") {
+                    if (func2(data48) > 50) {
+                      const err91 = { instancePath: instancePath + "/pr/labels/" + i8, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                       if (vErrors === null) {
-                        vErrors = [err37];
+                        vErrors = [err91];
                       } else {
-                        vErrors.push(err37);
+                        vErrors.push(err91);
                       }
                       errors++;
                     }
-                    if (func2(data18) < 1) {
-                      const err38 = { instancePath: instancePath + "/pr/labels/" + i1, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data48) < 1) {
+                      const err92 = { instancePath: instancePath + "/pr/labels/" + i8, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err38];
+                        vErrors = [err92];
                       } else {
-                        vErrors.push(err38);
+                        vErrors.push(err92);
                       }
                       errors++;
                     }
                   } else {
-                    const err39 = { instancePath: instancePath + "/pr/labels/" + i1, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err93 = { instancePath: instancePath + "/pr/labels/" + i8, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err39];
+                      vErrors = [err93];
                     } else {
-                      vErrors.push(err39);
+                      vErrors.push(err93);
                     }
                     errors++;
                   }
                 }
-                let i2 = data17.length;
+                let i9 = data47.length;
                 let j0;
-                if (i2 > 1) {
+                if (i9 > 1) {
                   const indices0 = {};
-                  for (; i2--; ) {
-                    let item0 = data17[i2];
+                  for (; i9--; ) {
+                    let item0 = data47[i9];
                     if (typeof item0 !== "string") {
                       continue;
                     }
                     if (typeof indices0[item0] == "number") {
                       j0 = indices0[item0];
-                      const err40 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i2, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i2 + " are identical)" };
+                      const err94 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i9, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i9 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err40];
+                        vErrors = [err94];
                       } else {
-                        vErrors.push(err40);
+                        vErrors.push(err94);
                       }
                       errors++;
                       break;
                     }
-                    indices0[item0] = i2;
+                    indices0[item0] = i9;
                   }
                 }
               } else {
-                const err41 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err95 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err41];
+                  vErrors = [err95];
                 } else {
-                  vErrors.push(err41);
+                  vErrors.push(err95);
                 }
                 errors++;
               }
             }
-            if (data13.mergeMethod !== void 0) {
-              let data19 = data13.mergeMethod;
-              if (!(data19 === "merge" || data19 === "squash" || data19 === "rebase")) {
-                const err42 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
+            if (data43.mergeMethod !== void 0) {
+              let data49 = data43.mergeMethod;
+              if (!(data49 === "merge" || data49 === "squash" || data49 === "rebase")) {
+                const err96 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
-                  vErrors = [err42];
+                  vErrors = [err96];
                 } else {
-                  vErrors.push(err42);
+                  vErrors.push(err96);
                 }
                 errors++;
               }
             }
           } else {
-            const err43 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err97 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err43];
+              vErrors = [err97];
             } else {
-              vErrors.push(err43);
+              vErrors.push(err97);
+            }
+            errors++;
+          }
+        }
+        if (data.analysisTemplates !== void 0) {
+          let data50 = data.analysisTemplates;
+          if (typeof data50 === "string") {
+            if (func2(data50) < 1) {
+              const err98 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err98];
+              } else {
+                vErrors.push(err98);
+              }
+              errors++;
+            }
+          } else {
+            const err99 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err99];
+            } else {
+              vErrors.push(err99);
             }
             errors++;
           }
         }
       } else {
-        const err44 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err100 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err44];
+          vErrors = [err100];
         } else {
-          vErrors.push(err44);
+          vErrors.push(err100);
         }
         errors++;
       }
@@ -24730,11 +25379,11 @@ var require_parser2 = __commonJS({
         },
         table: [{ 3: 1, 4: 2, 5: [2, 46], 6: 3, 14: [2, 46], 15: [2, 46], 19: [2, 46], 29: [2, 46], 34: [2, 46], 48: [2, 46], 51: [2, 46], 55: [2, 46], 60: [2, 46] }, { 1: [3] }, { 5: [1, 4] }, { 5: [2, 2], 7: 5, 8: 6, 9: 7, 10: 8, 11: 9, 12: 10, 13: 11, 14: [1, 12], 15: [1, 20], 16: 17, 19: [1, 23], 24: 15, 27: 16, 29: [1, 21], 34: [1, 22], 39: [2, 2], 44: [2, 2], 47: [2, 2], 48: [1, 13], 51: [1, 14], 55: [1, 18], 59: 19, 60: [1, 24] }, { 1: [2, 1] }, { 5: [2, 47], 14: [2, 47], 15: [2, 47], 19: [2, 47], 29: [2, 47], 34: [2, 47], 39: [2, 47], 44: [2, 47], 47: [2, 47], 48: [2, 47], 51: [2, 47], 55: [2, 47], 60: [2, 47] }, { 5: [2, 3], 14: [2, 3], 15: [2, 3], 19: [2, 3], 29: [2, 3], 34: [2, 3], 39: [2, 3], 44: [2, 3], 47: [2, 3], 48: [2, 3], 51: [2, 3], 55: [2, 3], 60: [2, 3] }, { 5: [2, 4], 14: [2, 4], 15: [2, 4], 19: [2, 4], 29: [2, 4], 34: [2, 4], 39: [2, 4], 44: [2, 4], 47: [2, 4], 48: [2, 4], 51: [2, 4], 55: [2, 4], 60: [2, 4] }, { 5: [2, 5], 14: [2, 5], 15: [2, 5], 19: [2, 5], 29: [2, 5], 34: [2, 5], 39: [2, 5], 44: [2, 5], 47: [2, 5], 48: [2, 5], 51: [2, 5], 55: [2, 5], 60: [2, 5] }, { 5: [2, 6], 14: [2, 6], 15: [2, 6], 19: [2, 6], 29: [2, 6], 34: [2, 6], 39: [2, 6], 44: [2, 6], 47: [2, 6], 48: [2, 6], 51: [2, 6], 55: [2, 6], 60: [2, 6] }, { 5: [2, 7], 14: [2, 7], 15: [2, 7], 19: [2, 7], 29: [2, 7], 34: [2, 7], 39: [2, 7], 44: [2, 7], 47: [2, 7], 48: [2, 7], 51: [2, 7], 55: [2, 7], 60: [2, 7] }, { 5: [2, 8], 14: [2, 8], 15: [2, 8], 19: [2, 8], 29: [2, 8], 34: [2, 8], 39: [2, 8], 44: [2, 8], 47: [2, 8], 48: [2, 8], 51: [2, 8], 55: [2, 8], 60: [2, 8] }, { 5: [2, 9], 14: [2, 9], 15: [2, 9], 19: [2, 9], 29: [2, 9], 34: [2, 9], 39: [2, 9], 44: [2, 9], 47: [2, 9], 48: [2, 9], 51: [2, 9], 55: [2, 9], 60: [2, 9] }, { 20: 25, 72: [1, 35], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 20: 36, 72: [1, 35], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 4: 37, 6: 3, 14: [2, 46], 15: [2, 46], 19: [2, 46], 29: [2, 46], 34: [2, 46], 39: [2, 46], 44: [2, 46], 47: [2, 46], 48: [2, 46], 51: [2, 46], 55: [2, 46], 60: [2, 46] }, { 4: 38, 6: 3, 14: [2, 46], 15: [2, 46], 19: [2, 46], 29: [2, 46], 34: [2, 46], 44: [2, 46], 47: [2, 46], 48: [2, 46], 51: [2, 46], 55: [2, 46], 60: [2, 46] }, { 15: [2, 48], 17: 39, 18: [2, 48] }, { 20: 41, 56: 40, 64: 42, 65: [1, 43], 72: [1, 35], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 4: 44, 6: 3, 14: [2, 46], 15: [2, 46], 19: [2, 46], 29: [2, 46], 34: [2, 46], 47: [2, 46], 48: [2, 46], 51: [2, 46], 55: [2, 46], 60: [2, 46] }, { 5: [2, 10], 14: [2, 10], 15: [2, 10], 18: [2, 10], 19: [2, 10], 29: [2, 10], 34: [2, 10], 39: [2, 10], 44: [2, 10], 47: [2, 10], 48: [2, 10], 51: [2, 10], 55: [2, 10], 60: [2, 10] }, { 20: 45, 72: [1, 35], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 20: 46, 72: [1, 35], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 20: 47, 72: [1, 35], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 20: 41, 56: 48, 64: 42, 65: [1, 43], 72: [1, 35], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 33: [2, 78], 49: 49, 65: [2, 78], 72: [2, 78], 80: [2, 78], 81: [2, 78], 82: [2, 78], 83: [2, 78], 84: [2, 78], 85: [2, 78] }, { 23: [2, 33], 33: [2, 33], 54: [2, 33], 65: [2, 33], 68: [2, 33], 72: [2, 33], 75: [2, 33], 80: [2, 33], 81: [2, 33], 82: [2, 33], 83: [2, 33], 84: [2, 33], 85: [2, 33] }, { 23: [2, 34], 33: [2, 34], 54: [2, 34], 65: [2, 34], 68: [2, 34], 72: [2, 34], 75: [2, 34], 80: [2, 34], 81: [2, 34], 82: [2, 34], 83: [2, 34], 84: [2, 34], 85: [2, 34] }, { 23: [2, 35], 33: [2, 35], 54: [2, 35], 65: [2, 35], 68: [2, 35], 72: [2, 35], 75: [2, 35], 80: [2, 35], 81: [2, 35], 82: [2, 35], 83: [2, 35], 84: [2, 35], 85: [2, 35] }, { 23: [2, 36], 33: [2, 36], 54: [2, 36], 65: [2, 36], 68: [2, 36], 72: [2, 36], 75: [2, 36], 80: [2, 36], 81: [2, 36], 82: [2, 36], 83: [2, 36], 84: [2, 36], 85: [2, 36] }, { 23: [2, 37], 33: [2, 37], 54: [2, 37], 65: [2, 37], 68: [2, 37], 72: [2, 37], 75: [2, 37], 80: [2, 37], 81: [2, 37], 82: [2, 37], 83: [2, 37], 84: [2, 37], 85: [2, 37] }, { 23: [2, 38], 33: [2, 38], 54: [2, 38], 65: [2, 38], 68: [2, 38], 72: [2, 38], 75: [2, 38], 80: [2, 38], 81: [2, 38], 82: [2, 38], 83: [2, 38], 84: [2, 38], 85: [2, 38] }, { 23: [2, 39], 33: [2, 39], 54: [2, 39], 65: [2, 39], 68: [2, 39], 72: [2, 39], 75: [2, 39], 80: [2, 39], 81: [2, 39], 82: [2, 39], 83: [2, 39], 84: [2, 39], 85: [2, 39] }, { 23: [2, 43], 33: [2, 43], 54: [2, 43], 65: [2, 43], 68: [2, 43], 72: [2, 43], 75: [2, 43], 80: [2, 43], 81: [2, 43], 82: [2, 43], 83: [2, 43], 84: [2, 43], 85: [2, 43], 87: [1, 50] }, { 72: [1, 35], 86: 51 }, { 23: [2, 45], 33: [2, 45], 54: [2, 45], 65: [2, 45], 68: [2, 45], 72: [2, 45], 75: [2, 45], 80: [2, 45], 81: [2, 45], 82: [2, 45], 83: [2, 45], 84: [2, 45], 85: [2, 45], 87: [2, 45] }, { 52: 52, 54: [2, 82], 65: [2, 82], 72: [2, 82], 80: [2, 82], 81: [2, 82], 82: [2, 82], 83: [2, 82], 84: [2, 82], 85: [2, 82] }, { 25: 53, 38: 55, 39: [1, 57], 43: 56, 44: [1, 58], 45: 54, 47: [2, 54] }, { 28: 59, 43: 60, 44: [1, 58], 47: [2, 56] }, { 13: 62, 15: [1, 20], 18: [1, 61] }, { 33: [2, 86], 57: 63, 65: [2, 86], 72: [2, 86], 80: [2, 86], 81: [2, 86], 82: [2, 86], 83: [2, 86], 84: [2, 86], 85: [2, 86] }, { 33: [2, 40], 65: [2, 40], 72: [2, 40], 80: [2, 40], 81: [2, 40], 82: [2, 40], 83: [2, 40], 84: [2, 40], 85: [2, 40] }, { 33: [2, 41], 65: [2, 41], 72: [2, 41], 80: [2, 41], 81: [2, 41], 82: [2, 41], 83: [2, 41], 84: [2, 41], 85: [2, 41] }, { 20: 64, 72: [1, 35], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 26: 65, 47: [1, 66] }, { 30: 67, 33: [2, 58], 65: [2, 58], 72: [2, 58], 75: [2, 58], 80: [2, 58], 81: [2, 58], 82: [2, 58], 83: [2, 58], 84: [2, 58], 85: [2, 58] }, { 33: [2, 64], 35: 68, 65: [2, 64], 72: [2, 64], 75: [2, 64], 80: [2, 64], 81: [2, 64], 82: [2, 64], 83: [2, 64], 84: [2, 64], 85: [2, 64] }, { 21: 69, 23: [2, 50], 65: [2, 50], 72: [2, 50], 80: [2, 50], 81: [2, 50], 82: [2, 50], 83: [2, 50], 84: [2, 50], 85: [2, 50] }, { 33: [2, 90], 61: 70, 65: [2, 90], 72: [2, 90], 80: [2, 90], 81: [2, 90], 82: [2, 90], 83: [2, 90], 84: [2, 90], 85: [2, 90] }, { 20: 74, 33: [2, 80], 50: 71, 63: 72, 64: 75, 65: [1, 43], 69: 73, 70: 76, 71: 77, 72: [1, 78], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 72: [1, 79] }, { 23: [2, 42], 33: [2, 42], 54: [2, 42], 65: [2, 42], 68: [2, 42], 72: [2, 42], 75: [2, 42], 80: [2, 42], 81: [2, 42], 82: [2, 42], 83: [2, 42], 84: [2, 42], 85: [2, 42], 87: [1, 50] }, { 20: 74, 53: 80, 54: [2, 84], 63: 81, 64: 75, 65: [1, 43], 69: 82, 70: 76, 71: 77, 72: [1, 78], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 26: 83, 47: [1, 66] }, { 47: [2, 55] }, { 4: 84, 6: 3, 14: [2, 46], 15: [2, 46], 19: [2, 46], 29: [2, 46], 34: [2, 46], 39: [2, 46], 44: [2, 46], 47: [2, 46], 48: [2, 46], 51: [2, 46], 55: [2, 46], 60: [2, 46] }, { 47: [2, 20] }, { 20: 85, 72: [1, 35], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 4: 86, 6: 3, 14: [2, 46], 15: [2, 46], 19: [2, 46], 29: [2, 46], 34: [2, 46], 47: [2, 46], 48: [2, 46], 51: [2, 46], 55: [2, 46], 60: [2, 46] }, { 26: 87, 47: [1, 66] }, { 47: [2, 57] }, { 5: [2, 11], 14: [2, 11], 15: [2, 11], 19: [2, 11], 29: [2, 11], 34: [2, 11], 39: [2, 11], 44: [2, 11], 47: [2, 11], 48: [2, 11], 51: [2, 11], 55: [2, 11], 60: [2, 11] }, { 15: [2, 49], 18: [2, 49] }, { 20: 74, 33: [2, 88], 58: 88, 63: 89, 64: 75, 65: [1, 43], 69: 90, 70: 76, 71: 77, 72: [1, 78], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 65: [2, 94], 66: 91, 68: [2, 94], 72: [2, 94], 80: [2, 94], 81: [2, 94], 82: [2, 94], 83: [2, 94], 84: [2, 94], 85: [2, 94] }, { 5: [2, 25], 14: [2, 25], 15: [2, 25], 19: [2, 25], 29: [2, 25], 34: [2, 25], 39: [2, 25], 44: [2, 25], 47: [2, 25], 48: [2, 25], 51: [2, 25], 55: [2, 25], 60: [2, 25] }, { 20: 92, 72: [1, 35], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 20: 74, 31: 93, 33: [2, 60], 63: 94, 64: 75, 65: [1, 43], 69: 95, 70: 76, 71: 77, 72: [1, 78], 75: [2, 60], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 20: 74, 33: [2, 66], 36: 96, 63: 97, 64: 75, 65: [1, 43], 69: 98, 70: 76, 71: 77, 72: [1, 78], 75: [2, 66], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 20: 74, 22: 99, 23: [2, 52], 63: 100, 64: 75, 65: [1, 43], 69: 101, 70: 76, 71: 77, 72: [1, 78], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 20: 74, 33: [2, 92], 62: 102, 63: 103, 64: 75, 65: [1, 43], 69: 104, 70: 76, 71: 77, 72: [1, 78], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 33: [1, 105] }, { 33: [2, 79], 65: [2, 79], 72: [2, 79], 80: [2, 79], 81: [2, 79], 82: [2, 79], 83: [2, 79], 84: [2, 79], 85: [2, 79] }, { 33: [2, 81] }, { 23: [2, 27], 33: [2, 27], 54: [2, 27], 65: [2, 27], 68: [2, 27], 72: [2, 27], 75: [2, 27], 80: [2, 27], 81: [2, 27], 82: [2, 27], 83: [2, 27], 84: [2, 27], 85: [2, 27] }, { 23: [2, 28], 33: [2, 28], 54: [2, 28], 65: [2, 28], 68: [2, 28], 72: [2, 28], 75: [2, 28], 80: [2, 28], 81: [2, 28], 82: [2, 28], 83: [2, 28], 84: [2, 28], 85: [2, 28] }, { 23: [2, 30], 33: [2, 30], 54: [2, 30], 68: [2, 30], 71: 106, 72: [1, 107], 75: [2, 30] }, { 23: [2, 98], 33: [2, 98], 54: [2, 98], 68: [2, 98], 72: [2, 98], 75: [2, 98] }, { 23: [2, 45], 33: [2, 45], 54: [2, 45], 65: [2, 45], 68: [2, 45], 72: [2, 45], 73: [1, 108], 75: [2, 45], 80: [2, 45], 81: [2, 45], 82: [2, 45], 83: [2, 45], 84: [2, 45], 85: [2, 45], 87: [2, 45] }, { 23: [2, 44], 33: [2, 44], 54: [2, 44], 65: [2, 44], 68: [2, 44], 72: [2, 44], 75: [2, 44], 80: [2, 44], 81: [2, 44], 82: [2, 44], 83: [2, 44], 84: [2, 44], 85: [2, 44], 87: [2, 44] }, { 54: [1, 109] }, { 54: [2, 83], 65: [2, 83], 72: [2, 83], 80: [2, 83], 81: [2, 83], 82: [2, 83], 83: [2, 83], 84: [2, 83], 85: [2, 83] }, { 54: [2, 85] }, { 5: [2, 13], 14: [2, 13], 15: [2, 13], 19: [2, 13], 29: [2, 13], 34: [2, 13], 39: [2, 13], 44: [2, 13], 47: [2, 13], 48: [2, 13], 51: [2, 13], 55: [2, 13], 60: [2, 13] }, { 38: 55, 39: [1, 57], 43: 56, 44: [1, 58], 45: 111, 46: 110, 47: [2, 76] }, { 33: [2, 70], 40: 112, 65: [2, 70], 72: [2, 70], 75: [2, 70], 80: [2, 70], 81: [2, 70], 82: [2, 70], 83: [2, 70], 84: [2, 70], 85: [2, 70] }, { 47: [2, 18] }, { 5: [2, 14], 14: [2, 14], 15: [2, 14], 19: [2, 14], 29: [2, 14], 34: [2, 14], 39: [2, 14], 44: [2, 14], 47: [2, 14], 48: [2, 14], 51: [2, 14], 55: [2, 14], 60: [2, 14] }, { 33: [1, 113] }, { 33: [2, 87], 65: [2, 87], 72: [2, 87], 80: [2, 87], 81: [2, 87], 82: [2, 87], 83: [2, 87], 84: [2, 87], 85: [2, 87] }, { 33: [2, 89] }, { 20: 74, 63: 115, 64: 75, 65: [1, 43], 67: 114, 68: [2, 96], 69: 116, 70: 76, 71: 77, 72: [1, 78], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 33: [1, 117] }, { 32: 118, 33: [2, 62], 74: 119, 75: [1, 120] }, { 33: [2, 59], 65: [2, 59], 72: [2, 59], 75: [2, 59], 80: [2, 59], 81: [2, 59], 82: [2, 59], 83: [2, 59], 84: [2, 59], 85: [2, 59] }, { 33: [2, 61], 75: [2, 61] }, { 33: [2, 68], 37: 121, 74: 122, 75: [1, 120] }, { 33: [2, 65], 65: [2, 65], 72: [2, 65], 75: [2, 65], 80: [2, 65], 81: [2, 65], 82: [2, 65], 83: [2, 65], 84: [2, 65], 85: [2, 65] }, { 33: [2, 67], 75: [2, 67] }, { 23: [1, 123] }, { 23: [2, 51], 65: [2, 51], 72: [2, 51], 80: [2, 51], 81: [2, 51], 82: [2, 51], 83: [2, 51], 84: [2, 51], 85: [2, 51] }, { 23: [2, 53] }, { 33: [1, 124] }, { 33: [2, 91], 65: [2, 91], 72: [2, 91], 80: [2, 91], 81: [2, 91], 82: [2, 91], 83: [2, 91], 84: [2, 91], 85: [2, 91] }, { 33: [2, 93] }, { 5: [2, 22], 14: [2, 22], 15: [2, 22], 19: [2, 22], 29: [2, 22], 34: [2, 22], 39: [2, 22], 44: [2, 22], 47: [2, 22], 48: [2, 22], 51: [2, 22], 55: [2, 22], 60: [2, 22] }, { 23: [2, 99], 33: [2, 99], 54: [2, 99], 68: [2, 99], 72: [2, 99], 75: [2, 99] }, { 73: [1, 108] }, { 20: 74, 63: 125, 64: 75, 65: [1, 43], 72: [1, 35], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 5: [2, 23], 14: [2, 23], 15: [2, 23], 19: [2, 23], 29: [2, 23], 34: [2, 23], 39: [2, 23], 44: [2, 23], 47: [2, 23], 48: [2, 23], 51: [2, 23], 55: [2, 23], 60: [2, 23] }, { 47: [2, 19] }, { 47: [2, 77] }, { 20: 74, 33: [2, 72], 41: 126, 63: 127, 64: 75, 65: [1, 43], 69: 128, 70: 76, 71: 77, 72: [1, 78], 75: [2, 72], 78: 26, 79: 27, 80: [1, 28], 81: [1, 29], 82: [1, 30], 83: [1, 31], 84: [1, 32], 85: [1, 34], 86: 33 }, { 5: [2, 24], 14: [2, 24], 15: [2, 24], 19: [2, 24], 29: [2, 24], 34: [2, 24], 39: [2, 24], 44: [2, 24], 47: [2, 24], 48: [2, 24], 51: [2, 24], 55: [2, 24], 60: [2, 24] }, { 68: [1, 129] }, { 65: [2, 95], 68: [2, 95], 72: [2, 95], 80: [2, 95], 81: [2, 95], 82: [2, 95], 83: [2, 95], 84: [2, 95], 85: [2, 95] }, { 68: [2, 97] }, { 5: [2, 21], 14: [2, 21], 15: [2, 21], 19: [2, 21], 29: [2, 21], 34: [2, 21], 39: [2, 21], 44: [2, 21], 47: [2, 21], 48: [2, 21], 51: [2, 21], 55: [2, 21], 60: [2, 21] }, { 33: [1, 130] }, { 33: [2, 63] }, { 72: [1, 132], 76: 131 }, { 33: [1, 133] }, { 33: [2, 69] }, { 15: [2, 12], 18: [2, 12] }, { 14: [2, 26], 15: [2, 26], 19: [2, 26], 29: [2, 26], 34: [2, 26], 47: [2, 26], 48: [2, 26], 51: [2, 26], 55: [2, 26], 60: [2, 26] }, { 23: [2, 31], 33: [2, 31], 54: [2, 31], 68: [2, 31], 72: [2, 31], 75: [2, 31] }, { 33: [2, 74], 42: 134, 74: 135, 75: [1, 120] }, { 33: [2, 71], 65: [2, 71], 72: [2, 71], 75: [2, 71], 80: [2, 71], 81: [2, 71], 82: [2, 71], 83: [2, 71], 84: [2, 71], 85: [2, 71] }, { 33: [2, 73], 75: [2, 73] }, { 23: [2, 29], 33: [2, 29], 54: [2, 29], 65: [2, 29], 68: [2, 29], 72: [2, 29], 75: [2, 29], 80: [2, 29], 81: [2, 29], 82: [2, 29], 83: [2, 29], 84: [2, 29], 85: [2, 29] }, { 14: [2, 15], 15: [2, 15], 19: [2, 15], 29: [2, 15], 34: [2, 15], 39: [2, 15], 44: [2, 15], 47: [2, 15], 48: [2, 15], 51: [2, 15], 55: [2, 15], 60: [2, 15] }, { 72: [1, 137], 77: [1, 136] }, { 72: [2, 100], 77: [2, 100] }, { 14: [2, 16], 15: [2, 16], 19: [2, 16], 29: [2, 16], 34: [2, 16], 44: [2, 16], 47: [2, 16], 48: [2, 16], 51: [2, 16], 55: [2, 16], 60: [2, 16] }, { 33: [1, 138] }, { 33: [2, 75] }, { 33: [2, 32] }, { 72: [2, 101], 77: [2, 101] }, { 14: [2, 17], 15: [2, 17], 19: [2, 17], 29: [2, 17], 34: [2, 17], 39: [2, 17], 44: [2, 17], 47: [2, 17], 48: [2, 17], 51: [2, 17], 55: [2, 17], 60: [2, 17] }],
         defaultActions: { 4: [2, 1], 54: [2, 55], 56: [2, 20], 60: [2, 57], 73: [2, 81], 82: [2, 85], 86: [2, 18], 90: [2, 89], 101: [2, 53], 104: [2, 93], 110: [2, 19], 111: [2, 77], 116: [2, 97], 119: [2, 63], 122: [2, 69], 135: [2, 75], 136: [2, 32] },
-        parseError: function parseError(str2, hash) {
-          throw new Error(str2);
+        parseError: function parseError(str3, hash) {
+          throw new Error(str3);
         },
         parse: function parse3(input3) {
-          var self2 = this, stack = [0], vstack = [null], lstack = [], table = this.table, yytext = "", yylineno = 0, yyleng = 0, recovering = 0, TERROR = 2, EOF = 1;
+          var self2 = this, stack = [0], vstack = [null], lstack = [], table2 = this.table, yytext = "", yylineno = 0, yyleng = 0, recovering = 0, TERROR = 2, EOF = 1;
           this.lexer.setInput(input3);
           this.lexer.yy = this.yy;
           this.yy.lexer = this.lexer;
@@ -24766,13 +25415,13 @@ var require_parser2 = __commonJS({
               if (symbol === null || typeof symbol == "undefined") {
                 symbol = lex();
               }
-              action = table[state] && table[state][symbol];
+              action = table2[state] && table2[state][symbol];
             }
             if (typeof action === "undefined" || !action.length || !action[0]) {
               var errStr = "";
               if (!recovering) {
                 expected = [];
-                for (p in table[state]) if (this.terminals_[p] && p > 2) {
+                for (p in table2[state]) if (this.terminals_[p] && p > 2) {
                   expected.push("'" + this.terminals_[p] + "'");
                 }
                 if (this.lexer.showPosition) {
@@ -24823,7 +25472,7 @@ var require_parser2 = __commonJS({
                 stack.push(this.productions_[action[1]][0]);
                 vstack.push(yyval.$);
                 lstack.push(yyval._$);
-                newState = table[stack[stack.length - 2]][stack[stack.length - 1]];
+                newState = table2[stack[stack.length - 2]][stack[stack.length - 1]];
                 stack.push(newState);
                 break;
               case 3:
@@ -24836,11 +25485,11 @@ var require_parser2 = __commonJS({
       var lexer = (function() {
         var lexer2 = {
           EOF: 1,
-          parseError: function parseError(str2, hash) {
+          parseError: function parseError(str3, hash) {
             if (this.yy.parser) {
-              this.yy.parser.parseError(str2, hash);
+              this.yy.parser.parseError(str3, hash);
             } else {
-              throw new Error(str2);
+              throw new Error(str3);
             }
           },
           setInput: function setInput(input3) {
@@ -25715,7 +26364,7 @@ var require_compiler = __commonJS({
     exports2.__esModule = true;
     exports2.Compiler = Compiler;
     exports2.precompile = precompile;
-    exports2.compile = compile2;
+    exports2.compile = compile3;
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
@@ -25750,7 +26399,7 @@ var require_compiler = __commonJS({
         return true;
       },
       guid: 0,
-      compile: function compile3(program3, options) {
+      compile: function compile4(program3, options) {
         this.sourceNode = [];
         this.opcodes = [];
         this.children = [];
@@ -25940,9 +26589,9 @@ var require_compiler = __commonJS({
         validateLiteral(string);
         this.opcode("pushString", string.value);
       },
-      NumberLiteral: function NumberLiteral(number) {
-        validateLiteral(number);
-        this.opcode("pushLiteral", number.value);
+      NumberLiteral: function NumberLiteral(number2) {
+        validateLiteral(number2);
+        this.opcode("pushLiteral", number2.value);
       },
       BooleanLiteral: function BooleanLiteral(bool) {
         validateLiteral(bool);
@@ -26089,7 +26738,7 @@ var require_compiler = __commonJS({
       var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options);
       return new env2.JavaScriptCompiler().compile(environment, options);
     }
-    function compile2(input3, options, env2) {
+    function compile3(input3, options, env2) {
       if (options === void 0) options = {};
       if (input3 == null || typeof input3 !== "string" && input3.type !== "Program") {
         throw new _exception2["default"]("You must pass a string or Handlebars AST to Handlebars.compile. You passed " + input3);
@@ -26201,11 +26850,11 @@ var require_compiler = __commonJS({
 var require_base64 = __commonJS({
   "node_modules/source-map/lib/base64.js"(exports2) {
     var intToCharMap = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".split("");
-    exports2.encode = function(number) {
-      if (0 <= number && number < intToCharMap.length) {
-        return intToCharMap[number];
+    exports2.encode = function(number2) {
+      if (0 <= number2 && number2 < intToCharMap.length) {
+        return intToCharMap[number2];
       }
-      throw new TypeError("Must be between 0 and 63: " + number);
+      throw new TypeError("Must be between 0 and 63: " + number2);
     };
     exports2.decode = function(charCode) {
       var bigA = 65;
@@ -26461,14 +27110,14 @@ var require_util = __commonJS({
       if (!s) {
         return false;
       }
-      var length = s.length;
-      if (length < 9) {
+      var length2 = s.length;
+      if (length2 < 9) {
         return false;
       }
-      if (s.charCodeAt(length - 1) !== 95 || s.charCodeAt(length - 2) !== 95 || s.charCodeAt(length - 3) !== 111 || s.charCodeAt(length - 4) !== 116 || s.charCodeAt(length - 5) !== 111 || s.charCodeAt(length - 6) !== 114 || s.charCodeAt(length - 7) !== 112 || s.charCodeAt(length - 8) !== 95 || s.charCodeAt(length - 9) !== 95) {
+      if (s.charCodeAt(length2 - 1) !== 95 || s.charCodeAt(length2 - 2) !== 95 || s.charCodeAt(length2 - 3) !== 111 || s.charCodeAt(length2 - 4) !== 116 || s.charCodeAt(length2 - 5) !== 111 || s.charCodeAt(length2 - 6) !== 114 || s.charCodeAt(length2 - 7) !== 112 || s.charCodeAt(length2 - 8) !== 95 || s.charCodeAt(length2 - 9) !== 95) {
         return false;
       }
-      for (var i = length - 10; i >= 0; i--) {
+      for (var i = length2 - 10; i >= 0; i--) {
         if (s.charCodeAt(i) !== 36) {
           return false;
         }
@@ -26562,8 +27211,8 @@ var require_util = __commonJS({
       return strcmp(mappingA.name, mappingB.name);
     }
     exports2.compareByGeneratedPositionsInflated = compareByGeneratedPositionsInflated;
-    function parseSourceMapInput(str2) {
-      return JSON.parse(str2.replace(/^\)]}'[^\n]*\n/, ""));
+    function parseSourceMapInput(str3) {
+      return JSON.parse(str3.replace(/^\)]}'[^\n]*\n/, ""));
     }
     exports2.parseSourceMapInput = parseSourceMapInput;
     function computeSourceURL(sourceRoot, sourceURL, sourceMapURL) {
@@ -26954,22 +27603,22 @@ var require_source_map_generator = __commonJS({
       }, this);
     };
     SourceMapGenerator.prototype.toJSON = function SourceMapGenerator_toJSON() {
-      var map = {
+      var map2 = {
         version: this._version,
         sources: this._sources.toArray(),
         names: this._names.toArray(),
         mappings: this._serializeMappings()
       };
       if (this._file != null) {
-        map.file = this._file;
+        map2.file = this._file;
       }
       if (this._sourceRoot != null) {
-        map.sourceRoot = this._sourceRoot;
+        map2.sourceRoot = this._sourceRoot;
       }
       if (this._sourcesContents) {
-        map.sourcesContent = this._generateSourcesContent(map.sources, map.sourceRoot);
+        map2.sourcesContent = this._generateSourcesContent(map2.sources, map2.sourceRoot);
       }
-      return map;
+      return map2;
     };
     SourceMapGenerator.prototype.toString = function SourceMapGenerator_toString() {
       return JSON.stringify(this.toJSON());
@@ -27263,7 +27912,7 @@ var require_source_map_consumer = __commonJS({
       var generatedMappings = aSourceMap._mappings.toArray().slice();
       var destGeneratedMappings = smc.__generatedMappings = [];
       var destOriginalMappings = smc.__originalMappings = [];
-      for (var i = 0, length = generatedMappings.length; i < length; i++) {
+      for (var i = 0, length2 = generatedMappings.length; i < length2; i++) {
         var srcMapping = generatedMappings[i];
         var destMapping = new Mapping();
         destMapping.generatedLine = srcMapping.generatedLine;
@@ -27303,14 +27952,14 @@ var require_source_map_consumer = __commonJS({
       var previousOriginalColumn = 0;
       var previousSource = 0;
       var previousName = 0;
-      var length = aStr.length;
+      var length2 = aStr.length;
       var index = 0;
       var cachedSegments = {};
       var temp = {};
       var originalMappings = [];
       var generatedMappings = [];
-      var mapping, str2, segment, end, value;
-      while (index < length) {
+      var mapping, str3, segment, end, value;
+      while (index < length2) {
         if (aStr.charAt(index) === ";") {
           generatedLine++;
           index++;
@@ -27320,15 +27969,15 @@ var require_source_map_consumer = __commonJS({
         } else {
           mapping = new Mapping();
           mapping.generatedLine = generatedLine;
-          for (end = index; end < length; end++) {
+          for (end = index; end < length2; end++) {
             if (this._charIsMappingSeparator(aStr, end)) {
               break;
             }
           }
-          str2 = aStr.slice(index, end);
-          segment = cachedSegments[str2];
+          str3 = aStr.slice(index, end);
+          segment = cachedSegments[str3];
           if (segment) {
-            index += str2.length;
+            index += str3.length;
           } else {
             segment = [];
             while (index < end) {
@@ -27343,7 +27992,7 @@ var require_source_map_consumer = __commonJS({
             if (segment.length === 3) {
               throw new Error("Found a source and line, but no column");
             }
-            cachedSegments[str2] = segment;
+            cachedSegments[str3] = segment;
           }
           mapping.generatedColumn = previousGeneratedColumn + segment[0];
           previousGeneratedColumn = mapping.generatedColumn;
@@ -27850,11 +28499,11 @@ var require_source_node = __commonJS({
       }
     };
     SourceNode.prototype.toString = function SourceNode_toString() {
-      var str2 = "";
+      var str3 = "";
       this.walk(function(chunk) {
-        str2 += chunk;
+        str3 += chunk;
       });
-      return str2;
+      return str3;
     };
     SourceNode.prototype.toStringWithSourceMap = function SourceNode_toStringWithSourceMap(aArgs) {
       var generated = {
@@ -27862,7 +28511,7 @@ var require_source_node = __commonJS({
         line: 1,
         column: 0
       };
-      var map = new SourceMapGenerator(aArgs);
+      var map2 = new SourceMapGenerator(aArgs);
       var sourceMappingActive = false;
       var lastOriginalSource = null;
       var lastOriginalLine = null;
@@ -27872,7 +28521,7 @@ var require_source_node = __commonJS({
         generated.code += chunk;
         if (original.source !== null && original.line !== null && original.column !== null) {
           if (lastOriginalSource !== original.source || lastOriginalLine !== original.line || lastOriginalColumn !== original.column || lastOriginalName !== original.name) {
-            map.addMapping({
+            map2.addMapping({
               source: original.source,
               original: {
                 line: original.line,
@@ -27891,7 +28540,7 @@ var require_source_node = __commonJS({
           lastOriginalName = original.name;
           sourceMappingActive = true;
         } else if (sourceMappingActive) {
-          map.addMapping({
+          map2.addMapping({
             generated: {
               line: generated.line,
               column: generated.column
@@ -27900,15 +28549,15 @@ var require_source_node = __commonJS({
           lastOriginalSource = null;
           sourceMappingActive = false;
         }
-        for (var idx = 0, length = chunk.length; idx < length; idx++) {
+        for (var idx = 0, length2 = chunk.length; idx < length2; idx++) {
           if (chunk.charCodeAt(idx) === NEWLINE_CODE) {
             generated.line++;
             generated.column = 0;
-            if (idx + 1 === length) {
+            if (idx + 1 === length2) {
               lastOriginalSource = null;
               sourceMappingActive = false;
             } else if (sourceMappingActive) {
-              map.addMapping({
+              map2.addMapping({
                 source: original.source,
                 original: {
                   line: original.line,
@@ -27927,9 +28576,9 @@ var require_source_node = __commonJS({
         }
       });
       this.walkSourceContents(function(sourceFile, sourceContent) {
-        map.setSourceContent(sourceFile, sourceContent);
+        map2.setSourceContent(sourceFile, sourceContent);
       });
-      return { code: generated.code, map };
+      return { code: generated.code, map: map2 };
     };
     exports2.SourceNode = SourceNode;
   }
@@ -28037,7 +28686,7 @@ var require_code_gen = __commonJS({
           iter(this.source[i]);
         }
       },
-      empty: function empty() {
+      empty: function empty2() {
         var loc = this.currentLocation || { start: {} };
         return new SourceNode(loc.start.line, loc.start.column, this.srcFile);
       },
@@ -28053,12 +28702,12 @@ var require_code_gen = __commonJS({
         params = this.generateList(params);
         return this.wrap([fn, type ? "." + type + "(" : "(", params, ")"]);
       },
-      quotedString: function quotedString(str2) {
-        str2 = str2 + "";
-        if (!NEEDS_ESCAPING.test(str2)) {
-          return '"' + str2 + '"';
+      quotedString: function quotedString(str3) {
+        str3 = str3 + "";
+        if (!NEEDS_ESCAPING.test(str3)) {
+          return '"' + str3 + '"';
         }
-        return safeJsonLiteral(str2);
+        return safeJsonLiteral(str3);
       },
       objectLiteral: function objectLiteral(obj2) {
         var _this = this;
@@ -28150,7 +28799,7 @@ var require_javascript_compiler = __commonJS({
         return ["lookupProperty(", parent, ",", this.quotedString(name), ")"];
       },
       lookupPropertyFunctionIsUsed: false,
-      compile: function compile2(environment, options, context, asObject) {
+      compile: function compile3(environment, options, context, asObject) {
         this.environment = environment;
         this.options = options;
         this.stringParams = this.options.stringParams;
@@ -28892,8 +29541,8 @@ var require_javascript_compiler = __commonJS({
           return "depth" + context;
         }
       },
-      quotedString: function quotedString(str2) {
-        return this.source.quotedString(str2);
+      quotedString: function quotedString(str3) {
+        return this.source.quotedString(str3);
       },
       objectLiteral: function objectLiteral(obj2) {
         return this.source.objectLiteral(obj2);
@@ -29185,8 +29834,8 @@ var require_printer = __commonJS({
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
     };
-    PrintVisitor.prototype.NumberLiteral = function(number) {
-      return "NUMBER{" + number.value + "}";
+    PrintVisitor.prototype.NumberLiteral = function(number2) {
+      return "NUMBER{" + number2.value + "}";
     };
     PrintVisitor.prototype.BooleanLiteral = function(bool) {
       return "BOOLEAN{" + bool.value + "}";
@@ -29298,7 +29947,7 @@ var require_code = __commonJS({
     }
     exports2._ = _;
     var plus = new _Code("+");
-    function str2(strs, ...args) {
+    function str3(strs, ...args) {
       const expr = [safeStringify(strs[0])];
       let i = 0;
       while (i < args.length) {
@@ -29309,7 +29958,7 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    exports2.str = str2;
+    exports2.str = str3;
     function addCodeArg(code, arg) {
       if (arg instanceof _Code)
         code.push(...arg._items);
@@ -29352,7 +30001,7 @@ var require_code = __commonJS({
       return;
     }
     function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str2`${c1}${c2}`;
+      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str3`${c1}${c2}`;
     }
     exports2.strConcat = strConcat;
     function interpolate(x) {
@@ -29587,7 +30236,7 @@ var require_codegen = __commonJS({
       AND: new code_1._Code("&&"),
       ADD: new code_1._Code("+")
     };
-    var Node = class {
+    var Node2 = class {
       optimizeNodes() {
         return this;
       }
@@ -29595,7 +30244,7 @@ var require_codegen = __commonJS({
         return this;
       }
     };
-    var Def = class extends Node {
+    var Def = class extends Node2 {
       constructor(varKind, name, rhs) {
         super();
         this.varKind = varKind;
@@ -29618,7 +30267,7 @@ var require_codegen = __commonJS({
         return this.rhs instanceof code_1._CodeOrName ? this.rhs.names : {};
       }
     };
-    var Assign = class extends Node {
+    var Assign = class extends Node2 {
       constructor(lhs, rhs, sideEffects) {
         super();
         this.lhs = lhs;
@@ -29648,7 +30297,7 @@ var require_codegen = __commonJS({
         return `${this.lhs} ${this.op}= ${this.rhs};` + _n;
       }
     };
-    var Label = class extends Node {
+    var Label = class extends Node2 {
       constructor(label) {
         super();
         this.label = label;
@@ -29658,7 +30307,7 @@ var require_codegen = __commonJS({
         return `${this.label}:` + _n;
       }
     };
-    var Break = class extends Node {
+    var Break = class extends Node2 {
       constructor(label) {
         super();
         this.label = label;
@@ -29669,7 +30318,7 @@ var require_codegen = __commonJS({
         return `break${label};` + _n;
       }
     };
-    var Throw = class extends Node {
+    var Throw = class extends Node2 {
       constructor(error4) {
         super();
         this.error = error4;
@@ -29681,7 +30330,7 @@ var require_codegen = __commonJS({
         return this.error.names;
       }
     };
-    var AnyCode = class extends Node {
+    var AnyCode = class extends Node2 {
       constructor(code) {
         super();
         this.code = code;
@@ -29700,7 +30349,7 @@ var require_codegen = __commonJS({
         return this.code instanceof code_1._CodeOrName ? this.code.names : {};
       }
     };
-    var ParentNode = class extends Node {
+    var ParentNode = class extends Node2 {
       constructor(nodes = []) {
         super();
         this.nodes = nodes;
@@ -30314,22 +30963,22 @@ var require_util2 = __commonJS({
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
     exports2.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str2) {
-      return unescapeJsonPointer(decodeURIComponent(str2));
+    function unescapeFragment(str3) {
+      return unescapeJsonPointer(decodeURIComponent(str3));
     }
     exports2.unescapeFragment = unescapeFragment;
-    function escapeFragment(str2) {
-      return encodeURIComponent(escapeJsonPointer(str2));
+    function escapeFragment(str3) {
+      return encodeURIComponent(escapeJsonPointer(str3));
     }
     exports2.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str2) {
-      if (typeof str2 == "number")
-        return `${str2}`;
-      return str2.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPointer(str3) {
+      if (typeof str3 == "number")
+        return `${str3}`;
+      return str3.replace(/~/g, "~0").replace(/\//g, "~1");
     }
     exports2.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str2) {
-      return str2.replace(/~1/g, "/").replace(/~0/g, "~");
+    function unescapeJsonPointer(str3) {
+      return str3.replace(/~1/g, "/").replace(/~0/g, "~");
     }
     exports2.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
@@ -31067,8 +31716,8 @@ var require_keyword = __commonJS({
       var _a;
       const { gen, keyword, schema, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
-      const validate = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate);
+      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
+      const validateRef = useKeyword(gen, keyword, validate2);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
       cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
@@ -31241,29 +31890,29 @@ var require_subschema = __commonJS({
 var require_fast_deep_equal = __commonJS({
   "node_modules/fast-deep-equal/index.js"(exports2, module2) {
     "use strict";
-    module2.exports = function equal(a, b) {
+    module2.exports = function equal2(a, b) {
       if (a === b) return true;
       if (a && b && typeof a == "object" && typeof b == "object") {
         if (a.constructor !== b.constructor) return false;
-        var length, i, keys;
+        var length2, i, keys;
         if (Array.isArray(a)) {
-          length = a.length;
-          if (length != b.length) return false;
-          for (i = length; i-- !== 0; )
-            if (!equal(a[i], b[i])) return false;
+          length2 = a.length;
+          if (length2 != b.length) return false;
+          for (i = length2; i-- !== 0; )
+            if (!equal2(a[i], b[i])) return false;
           return true;
         }
         if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
         if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
         if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
         keys = Object.keys(a);
-        length = keys.length;
-        if (length !== Object.keys(b).length) return false;
-        for (i = length; i-- !== 0; )
+        length2 = keys.length;
+        if (length2 !== Object.keys(b).length) return false;
+        for (i = length2; i-- !== 0; )
           if (!Object.prototype.hasOwnProperty.call(b, keys[i])) return false;
-        for (i = length; i-- !== 0; ) {
+        for (i = length2; i-- !== 0; ) {
           var key2 = keys[i];
-          if (!equal(a[key2], b[key2])) return false;
+          if (!equal2(a[key2], b[key2])) return false;
         }
         return true;
       }
@@ -31354,8 +32003,8 @@ var require_json_schema_traverse = __commonJS({
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
-    function escapeJsonPtr(str2) {
-      return str2.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPtr(str3) {
+      return str3.replace(/~/g, "~0").replace(/\//g, "~1");
     }
   }
 });
@@ -31367,7 +32016,7 @@ var require_resolve = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getSchemaRefs = exports2.resolveUrl = exports2.normalizeId = exports2._getFullPath = exports2.getFullPath = exports2.inlineRef = void 0;
     var util_1 = require_util2();
-    var equal = require_fast_deep_equal();
+    var equal2 = require_fast_deep_equal();
     var traverse = require_json_schema_traverse();
     var SIMPLE_INLINED = /* @__PURE__ */ new Set([
       "type",
@@ -31417,20 +32066,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count = 0;
+      let count2 = 0;
       for (const key2 in schema) {
         if (key2 === "$ref")
           return Infinity;
-        count++;
+        count2++;
         if (SIMPLE_INLINED.has(key2))
           continue;
         if (typeof schema[key2] == "object") {
-          (0, util_1.eachItem)(schema[key2], (sch) => count += countKeys(sch));
+          (0, util_1.eachItem)(schema[key2], (sch) => count2 += countKeys(sch));
         }
-        if (count === Infinity)
+        if (count2 === Infinity)
           return Infinity;
       }
-      return count;
+      return count2;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -31505,7 +32154,7 @@ var require_resolve = __commonJS({
       });
       return localRefs;
       function checkAmbiguosRef(sch1, sch2, ref) {
-        if (sch2 !== void 0 && !equal(sch1, sch2))
+        if (sch2 !== void 0 && !equal2(sch1, sch2))
           throw ambiguos(ref);
       }
       function ambiguos(ref) {
@@ -32141,28 +32790,28 @@ var require_compile = __commonJS({
         if (this.opts.code.process)
           sourceCode = this.opts.code.process(sourceCode, sch);
         const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
-        const validate = makeValidate(this, this.scope.get());
-        this.scope.value(validateName, { ref: validate });
-        validate.errors = null;
-        validate.schema = sch.schema;
-        validate.schemaEnv = sch;
+        const validate2 = makeValidate(this, this.scope.get());
+        this.scope.value(validateName, { ref: validate2 });
+        validate2.errors = null;
+        validate2.schema = sch.schema;
+        validate2.schemaEnv = sch;
         if (sch.$async)
-          validate.$async = true;
+          validate2.$async = true;
         if (this.opts.code.source === true) {
-          validate.source = { validateName, validateCode, scopeValues: gen._values };
+          validate2.source = { validateName, validateCode, scopeValues: gen._values };
         }
         if (this.opts.unevaluated) {
           const { props, items } = schemaCxt;
-          validate.evaluated = {
+          validate2.evaluated = {
             props: props instanceof codegen_1.Name ? void 0 : props,
             items: items instanceof codegen_1.Name ? void 0 : items,
             dynamicProps: props instanceof codegen_1.Name,
             dynamicItems: items instanceof codegen_1.Name
           };
-          if (validate.source)
-            validate.source.evaluated = (0, codegen_1.stringify)(validate.evaluated);
+          if (validate2.source)
+            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
         }
-        sch.validate = validate;
+        sch.validate = validate2;
         return sch;
       } catch (e) {
         delete sch.validate;
@@ -32452,10 +33101,10 @@ var require_utils2 = __commonJS({
         isIPV6: true
       };
     }
-    function findToken(str2, token) {
+    function findToken(str3, token) {
       let ind = 0;
-      for (let i = 0; i < str2.length; i++) {
-        if (str2[i] === token) ind++;
+      for (let i = 0; i < str3.length; i++) {
+        if (str3[i] === token) ind++;
       }
       return ind;
     }
@@ -32961,7 +33610,7 @@ var require_schemes = __commonJS({
       urnComponent.nss = (uuidComponent.uuid || "").toLowerCase();
       return urnComponent;
     }
-    var http = (
+    var http2 = (
       /** @type {SchemeHandler} */
       {
         scheme: "http",
@@ -32970,11 +33619,11 @@ var require_schemes = __commonJS({
         serialize: httpSerialize
       }
     );
-    var https = (
+    var https2 = (
       /** @type {SchemeHandler} */
       {
         scheme: "https",
-        domainHost: http.domainHost,
+        domainHost: http2.domainHost,
         parse: httpParse,
         serialize: httpSerialize
       }
@@ -33018,8 +33667,8 @@ var require_schemes = __commonJS({
     var SCHEMES = (
       /** @type {Record<SchemeName, SchemeHandler>} */
       {
-        http,
-        https,
+        http: http2,
+        https: https2,
         ws,
         wss,
         urn,
@@ -33162,7 +33811,7 @@ var require_fast_uri = __commonJS({
       target.fragment = relative9.fragment;
       return target;
     }
-    function equal(uriA, uriB, options) {
+    function equal2(uriA, uriB, options) {
       const normalizedA = normalizeComparableURI(uriA, options);
       const normalizedB = normalizeComparableURI(uriB, options);
       return normalizedA !== void 0 && normalizedB !== void 0 && normalizedA === normalizedB;
@@ -33465,7 +34114,7 @@ var require_fast_uri = __commonJS({
       normalize,
       resolve: resolve8,
       resolveComponent,
-      equal,
+      equal: equal2,
       serialize,
       parse: parse3
     };
@@ -33525,7 +34174,7 @@ var require_core = __commonJS({
     var util_1 = require_util2();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str2, flags2) => new RegExp(str2, flags2);
+    var defaultRegExp = (str3, flags2) => new RegExp(str3, flags2);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -33869,10 +34518,10 @@ var require_core = __commonJS({
         return this;
       }
       // Add format
-      addFormat(name, format) {
-        if (typeof format == "string")
-          format = new RegExp(format);
-        this.formats[name] = format;
+      addFormat(name, format2) {
+        if (typeof format2 == "string")
+          format2 = new RegExp(format2);
+        this.formats[name] = format2;
         return this;
       }
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
@@ -33990,9 +34639,9 @@ var require_core = __commonJS({
     }
     function addInitialFormats() {
       for (const name in this.opts.formats) {
-        const format = this.opts.formats[name];
-        if (format)
-          this.addFormat(name, format);
+        const format2 = this.opts.formats[name];
+        if (format2)
+          this.addFormat(name, format2);
       }
     }
     function addInitialKeywords(defs) {
@@ -34529,9 +35178,9 @@ var require_equal = __commonJS({
   "node_modules/ajv/dist/runtime/equal.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
-    var equal = require_fast_deep_equal();
-    equal.code = 'require("ajv/dist/runtime/equal").default';
-    exports2.default = equal;
+    var equal2 = require_fast_deep_equal();
+    equal2.code = 'require("ajv/dist/runtime/equal").default';
+    exports2.default = equal2;
   }
 });
 
@@ -34942,8 +35591,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
+          const count2 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
@@ -34956,16 +35605,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count) {
-          gen.code((0, codegen_1._)`${count}++`);
+        function checkLimits(count2) {
+          gen.code((0, codegen_1._)`${count2}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -35649,18 +36298,18 @@ var require_format = __commonJS({
           });
           const fDef = gen.const("fDef", (0, codegen_1._)`${fmts}[${schemaCode}]`);
           const fType = gen.let("fType");
-          const format = gen.let("format");
-          gen.if((0, codegen_1._)`typeof ${fDef} == "object" && !(${fDef} instanceof RegExp)`, () => gen.assign(fType, (0, codegen_1._)`${fDef}.type || "string"`).assign(format, (0, codegen_1._)`${fDef}.validate`), () => gen.assign(fType, (0, codegen_1._)`"string"`).assign(format, fDef));
+          const format2 = gen.let("format");
+          gen.if((0, codegen_1._)`typeof ${fDef} == "object" && !(${fDef} instanceof RegExp)`, () => gen.assign(fType, (0, codegen_1._)`${fDef}.type || "string"`).assign(format2, (0, codegen_1._)`${fDef}.validate`), () => gen.assign(fType, (0, codegen_1._)`"string"`).assign(format2, fDef));
           cxt.fail$data((0, codegen_1.or)(unknownFmt(), invalidFmt()));
           function unknownFmt() {
             if (opts.strictSchema === false)
               return codegen_1.nil;
-            return (0, codegen_1._)`${schemaCode} && !${format}`;
+            return (0, codegen_1._)`${schemaCode} && !${format2}`;
           }
           function invalidFmt() {
-            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format}(${data}) : ${format}(${data}))` : (0, codegen_1._)`${format}(${data})`;
-            const validData = (0, codegen_1._)`(typeof ${format} == "function" ? ${callFormat} : ${format}.test(${data}))`;
-            return (0, codegen_1._)`${format} && ${format} !== true && ${fType} === ${ruleType} && !${validData}`;
+            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format2}(${data}) : ${format2}(${data}))` : (0, codegen_1._)`${format2}(${data})`;
+            const validData = (0, codegen_1._)`(typeof ${format2} == "function" ? ${callFormat} : ${format2}.test(${data}))`;
+            return (0, codegen_1._)`${format2} && ${format2} !== true && ${fType} === ${ruleType} && !${validData}`;
           }
         }
         function validateFormat() {
@@ -35671,7 +36320,7 @@ var require_format = __commonJS({
           }
           if (formatDef === true)
             return;
-          const [fmtType, format, fmtRef] = getFormat(formatDef);
+          const [fmtType, format2, fmtRef] = getFormat(formatDef);
           if (fmtType === ruleType)
             cxt.pass(validCondition());
           function unknownFormat() {
@@ -35698,7 +36347,7 @@ var require_format = __commonJS({
                 throw new Error("async format in sync schema");
               return (0, codegen_1._)`await ${fmtRef}(${data})`;
             }
-            return typeof format == "function" ? (0, codegen_1._)`${fmtRef}(${data})` : (0, codegen_1._)`${fmtRef}.test(${data})`;
+            return typeof format2 == "function" ? (0, codegen_1._)`${fmtRef}(${data})` : (0, codegen_1._)`${fmtRef}.test(${data})`;
           }
         }
       }
@@ -35713,8 +36362,8 @@ var require_format2 = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var format_1 = require_format();
-    var format = [format_1.default];
-    exports2.default = format;
+    var format2 = [format_1.default];
+    exports2.default = format2;
   }
 });
 
@@ -36185,9 +36834,9 @@ function toScmError(action, error4, token) {
 }
 function explain2(failure2, status) {
   if (status === void 0) return `could not reach GitHub: ${failure2.message ?? "unknown error"}`;
-  const headers = failure2.response?.headers ?? {};
-  if ((status === 403 || status === 429) && headers["x-ratelimit-remaining"] === "0") {
-    const reset = Number(headers["x-ratelimit-reset"]);
+  const headers2 = failure2.response?.headers ?? {};
+  if ((status === 403 || status === 429) && headers2["x-ratelimit-remaining"] === "0") {
+    const reset = Number(headers2["x-ratelimit-reset"]);
     const when = Number.isFinite(reset) && reset > 0 ? new Date(reset * 1e3).toISOString() : "an unknown time";
     return `the GitHub API rate limit for this token is used up; it resets at ${when}`;
   }
@@ -36512,16 +37161,16 @@ var require_light = __commonJS({
           }
         }
         shiftAll(fn) {
-          return this._lists.forEach(function(list3) {
-            return list3.forEachShift(fn);
+          return this._lists.forEach(function(list4) {
+            return list4.forEachShift(fn);
           });
         }
         getFirst(arr2 = this._lists) {
-          var j, len, list3;
+          var j, len, list4;
           for (j = 0, len = arr2.length; j < len; j++) {
-            list3 = arr2[j];
-            if (list3.length > 0) {
-              return list3;
+            list4 = arr2[j];
+            if (list4.length > 0) {
+              return list4;
             }
           }
           return [];
@@ -36609,7 +37258,7 @@ var require_light = __commonJS({
           }
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
-        async doExecute(chained, clearGlobalState, run2, free) {
+        async doExecute(chained, clearGlobalState, run3, free) {
           var error4, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
@@ -36629,10 +37278,10 @@ var require_light = __commonJS({
             }
           } catch (error1) {
             error4 = error1;
-            return this._onFailure(error4, eventInfo, clearGlobalState, run2, free);
+            return this._onFailure(error4, eventInfo, clearGlobalState, run3, free);
           }
         }
-        doExpire(clearGlobalState, run2, free) {
+        doExpire(clearGlobalState, run3, free) {
           var error4, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
@@ -36640,9 +37289,9 @@ var require_light = __commonJS({
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
           error4 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error4, eventInfo, clearGlobalState, run2, free);
+          return this._onFailure(error4, eventInfo, clearGlobalState, run3, free);
         }
-        async _onFailure(error4, eventInfo, clearGlobalState, run2, free) {
+        async _onFailure(error4, eventInfo, clearGlobalState, run3, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
             retry2 = await this.Events.trigger("failed", error4, eventInfo);
@@ -36650,7 +37299,7 @@ var require_light = __commonJS({
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
               this.retryCount++;
-              return run2(retryAfter);
+              return run3(retryAfter);
             } else {
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
@@ -37288,17 +37937,17 @@ var require_light = __commonJS({
             }
           }
           _run(index, job, wait) {
-            var clearGlobalState, free, run2;
+            var clearGlobalState, free, run3;
             job.doRun();
             clearGlobalState = this._clearGlobalState.bind(this, index);
-            run2 = this._run.bind(this, index, job);
+            run3 = this._run.bind(this, index, job);
             free = this._free.bind(this, index, job);
             return this._scheduled[index] = {
               timeout: setTimeout(() => {
-                return job.doExecute(this._limiter, clearGlobalState, run2, free);
+                return job.doExecute(this._limiter, clearGlobalState, run3, free);
               }, wait),
               expiration: job.options.expiration != null ? setTimeout(function() {
-                return job.doExpire(clearGlobalState, run2, free);
+                return job.doExpire(clearGlobalState, run3, free);
               }, wait + job.options.expiration) : void 0,
               job
             };
@@ -37317,16 +37966,16 @@ var require_light = __commonJS({
               this.Events.trigger("debug", `Draining ${options.id}`, { args, options });
               index = this._randomIndex();
               return this._store.__register__(index, options.weight, options.expiration).then(({ success, wait, reservoir }) => {
-                var empty;
+                var empty2;
                 this.Events.trigger("debug", `Drained ${options.id}`, { success, args, options });
                 if (success) {
                   queue.shift();
-                  empty = this.empty();
-                  if (empty) {
+                  empty2 = this.empty();
+                  if (empty2) {
                     this.Events.trigger("empty");
                   }
                   if (reservoir === 0) {
-                    this.Events.trigger("depleted", empty);
+                    this.Events.trigger("depleted", empty2);
                   }
                   this._run(index, next, wait);
                   return this.Promise.resolve(options.weight);
@@ -37647,7 +38296,7 @@ async function errorRequest(state, octokit, error4, options) {
   }
   throw error4;
 }
-async function wrapRequest(state, octokit, request3, options) {
+async function wrapRequest(state, octokit, request4, options) {
   const limiter = new import_light.default();
   limiter.on("failed", function(error4, info) {
     const maxRetries = ~~error4.request.request?.retries;
@@ -37658,12 +38307,12 @@ async function wrapRequest(state, octokit, request3, options) {
     }
   });
   return limiter.schedule(
-    requestWithGraphqlErrorHandling.bind(null, state, octokit, request3),
+    requestWithGraphqlErrorHandling.bind(null, state, octokit, request4),
     options
   );
 }
-async function requestWithGraphqlErrorHandling(state, octokit, request3, options) {
-  const response = await request3(options);
+async function requestWithGraphqlErrorHandling(state, octokit, request4, options) {
+  const response = await request4(options);
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
@@ -37713,16 +38362,16 @@ var init_dist_bundle = __esm({
 });
 
 // node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-function wrapRequest2(state, request3, options) {
-  return state.retryLimiter.schedule(doRequest, state, request3, options);
+function wrapRequest2(state, request4, options) {
+  return state.retryLimiter.schedule(doRequest, state, request4, options);
 }
-async function doRequest(state, request3, options) {
+async function doRequest(state, request4, options) {
   const { pathname } = new URL(options.url, "http://github.test");
   const isAuth = isAuthRequest(options.method, pathname);
   const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
   const isSearch = options.method === "GET" && pathname.startsWith("/search/");
   const isGraphQL = pathname.startsWith("/graphql");
-  const retryCount = ~~request3.retryCount;
+  const retryCount = ~~request4.retryCount;
   const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
   if (state.clustering) {
     jobOptions.expiration = 1e3 * 60;
@@ -37736,7 +38385,7 @@ async function doRequest(state, request3, options) {
   if (isSearch) {
     await state.search.key(state.id).schedule(jobOptions, noop);
   }
-  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request3, options);
+  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request4, options);
   if (isGraphQL) {
     const res = await req;
     if (res.data.errors != null && res.data.errors.some((error4) => error4.type === "RATE_LIMITED")) {
@@ -37826,14 +38475,14 @@ function throttling(octokit, octokitOptions) {
       (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
     );
     state.retryLimiter.on("failed", async function(error4, info) {
-      const [state2, request3, options] = info.args;
+      const [state2, request4, options] = info.args;
       const { pathname } = new URL(options.url, "http://github.test");
       const shouldRetryGraphQL = pathname.startsWith("/graphql") && error4.status !== 401;
       if (!(shouldRetryGraphQL || error4.status === 403 || error4.status === 429)) {
         return;
       }
-      const retryCount = ~~request3.retryCount;
-      request3.retryCount = retryCount;
+      const retryCount = ~~request4.retryCount;
+      request4.retryCount = retryCount;
       options.request.retryCount = retryCount;
       const { wantRetry, retryAfter = 0 } = await (async function() {
         if (/\bsecondary rate\b/i.test(error4.message)) {
@@ -37871,14 +38520,14 @@ function throttling(octokit, octokitOptions) {
         return {};
       })();
       if (wantRetry) {
-        request3.retryCount++;
+        request4.retryCount++;
         return retryAfter * state2.retryAfterBaseValue;
       }
     });
   };
-  octokit.hook.wrap("request", (request3, options) => {
+  octokit.hook.wrap("request", (request4, options) => {
     initializeBottleneck();
-    return wrapRequest2(state, request3, options);
+    return wrapRequest2(state, request4, options);
   });
   return {};
 }
@@ -38179,16 +38828,16 @@ function omit(object, keysToOmit) {
   }
   return result;
 }
-function encodeReserved(str2) {
-  return str2.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
+function encodeReserved(str3) {
+  return str3.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
     if (!/%[0-9A-Fa-f]/.test(part)) {
       part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
     }
     return part;
   }).join("");
 }
-function encodeUnreserved(str2) {
-  return encodeURIComponent(str2).replace(/[!'()*]/g, function(c) {
+function encodeUnreserved(str3) {
+  return encodeURIComponent(str3).replace(/[!'()*]/g, function(c) {
     return "%" + c.charCodeAt(0).toString(16).toUpperCase();
   });
 }
@@ -38312,7 +38961,7 @@ function expand(template, context) {
 function parse(options) {
   let method = options.method.toUpperCase();
   let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
-  let headers = Object.assign({}, options.headers);
+  let headers2 = Object.assign({}, options.headers);
   let body;
   let parameters = omit(options, [
     "method",
@@ -38329,11 +38978,11 @@ function parse(options) {
   }
   const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
   const remainingParameters = omit(parameters, omittedParameters);
-  const isBinaryRequest = /application\/octet-stream/i.test(headers.accept);
+  const isBinaryRequest = /application\/octet-stream/i.test(headers2.accept);
   if (!isBinaryRequest) {
     if (options.mediaType.format) {
-      headers.accept = headers.accept.split(/,/).map(
-        (format) => format.replace(
+      headers2.accept = headers2.accept.split(/,/).map(
+        (format2) => format2.replace(
           /application\/vnd(\.\w+)(\.v3)?(\.\w+)?(\+json)?$/,
           `application/vnd$1$2.${options.mediaType.format}`
         )
@@ -38341,10 +38990,10 @@ function parse(options) {
     }
     if (url.endsWith("/graphql")) {
       if (options.mediaType.previews?.length) {
-        const previewsFromAcceptHeader = headers.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
-        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
-          const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
-          return `application/vnd.github.${preview}-preview${format}`;
+        const previewsFromAcceptHeader = headers2.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
+        headers2.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
+          const format2 = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
+          return `application/vnd.github.${preview}-preview${format2}`;
         }).join(",");
       }
     }
@@ -38360,14 +39009,14 @@ function parse(options) {
       }
     }
   }
-  if (!headers["content-type"] && typeof body !== "undefined") {
-    headers["content-type"] = "application/json; charset=utf-8";
+  if (!headers2["content-type"] && typeof body !== "undefined") {
+    headers2["content-type"] = "application/json; charset=utf-8";
   }
   if (["PATCH", "PUT"].includes(method) && typeof body === "undefined") {
     body = "";
   }
   return Object.assign(
-    { method, url, headers },
+    { method, url, headers: headers2 },
     typeof body !== "undefined" ? { body } : null,
     options.request ? { request: options.request } : null
   );
@@ -38540,15 +39189,15 @@ function parseParameters(header2, type, index, len, stopFlags) {
   }
   return { type, index, parameters };
 }
-function unescapeQuotedPairs(str2, start2, end) {
+function unescapeQuotedPairs(str3, start2, end) {
   let result = "";
   for (let index = start2; index < end; index++) {
-    if (str2.charCodeAt(index) === BSLASH) {
-      result += str2.slice(start2, index);
+    if (str3.charCodeAt(index) === BSLASH) {
+      result += str3.slice(start2, index);
       start2 = ++index;
     }
   }
-  return result + str2.slice(start2, end);
+  return result + str3.slice(start2, end);
 }
 var SP, HTAB, SEMI, EQ, DQUOTE, BSLASH, COMMA, LOWER_CASE, OWS, SEMI_FLAG, COMMA_FLAG, TOKEN_FLAG, NON_ASCII, CASE_FLAGS, CHAR_MAP, NullObject;
 var init_dist = __esm({
@@ -39133,9 +39782,9 @@ function _buildMessageForResponseErrors(data) {
   return `Request failed due to following response errors:
 ` + data.errors.map((e) => ` - ${e.message}`).join("\n");
 }
-function graphql(request22, query, options) {
+function graphql(request22, query2, options) {
   if (options) {
-    if (typeof query === "string" && "query" in options) {
+    if (typeof query2 === "string" && "query" in options) {
       return Promise.reject(
         new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
       );
@@ -39149,7 +39798,7 @@ function graphql(request22, query, options) {
       );
     }
   }
-  const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
+  const parsedOptions = typeof query2 === "string" ? Object.assign({ query: query2 }, options) : query2;
   const requestOptions = Object.keys(
     parsedOptions
   ).reduce((result, key2) => {
@@ -39169,13 +39818,13 @@ function graphql(request22, query, options) {
   }
   return request22(requestOptions).then((response) => {
     if (response.data.errors) {
-      const headers = {};
+      const headers2 = {};
       for (const key2 of Object.keys(response.headers)) {
-        headers[key2] = response.headers[key2];
+        headers2[key2] = response.headers[key2];
       }
       throw new GraphqlResponseError(
         requestOptions,
-        headers,
+        headers2,
         response.data
       );
     }
@@ -39184,8 +39833,8 @@ function graphql(request22, query, options) {
 }
 function withDefaults3(request22, newDefaults) {
   const newRequest = request22.defaults(newDefaults);
-  const newApi = (query, options) => {
-    return graphql(newRequest, query, options);
+  const newApi = (query2, options) => {
+    return graphql(newRequest, query2, options);
   };
   return Object.assign(newApi, {
     defaults: withDefaults3.bind(null, newRequest),
@@ -39205,10 +39854,10 @@ var init_dist_bundle5 = __esm({
     init_universal_user_agent();
     VERSION5 = "0.0.0-development";
     GraphqlResponseError = class extends Error {
-      constructor(request22, headers, response) {
+      constructor(request22, headers2, response) {
         super(_buildMessageForResponseErrors(response));
         this.request = request22;
-        this.headers = headers;
+        this.headers = headers2;
         this.response = response;
         this.errors = response.errors;
         this.data = response.data;
@@ -39263,13 +39912,13 @@ function withAuthorizationPrefix(token) {
   }
   return `token ${token}`;
 }
-async function hook(token, request3, route, parameters) {
-  const endpoint2 = request3.endpoint.merge(
+async function hook(token, request4, route, parameters) {
+  const endpoint2 = request4.endpoint.merge(
     route,
     parameters
   );
   endpoint2.headers.authorization = withAuthorizationPrefix(token);
-  return request3(endpoint2);
+  return request4(endpoint2);
 }
 var b64url, sep, jwtRE, isJWT, createTokenAuth;
 var init_dist_bundle6 = __esm({
@@ -39458,12 +40107,12 @@ var init_version2 = __esm({
 
 // node_modules/@octokit/plugin-request-log/dist-src/index.js
 function requestLog(octokit) {
-  octokit.hook.wrap("request", (request3, options) => {
+  octokit.hook.wrap("request", (request4, options) => {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
     const path10 = requestOptions.url.replace(options.baseUrl, "");
-    return request3(options).then((response) => {
+    return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
         `${requestOptions.method} ${path10} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
@@ -39520,14 +40169,14 @@ function iterator(octokit, route, parameters) {
   const options = typeof route === "function" ? route.endpoint(parameters) : octokit.request.endpoint(route, parameters);
   const requestMethod = typeof route === "function" ? route : octokit.request;
   const method = options.method;
-  const headers = options.headers;
+  const headers2 = options.headers;
   let url = options.url;
   return {
     [Symbol.asyncIterator]: () => ({
       async next() {
         if (!url) return { done: true };
         try {
-          const response = await requestMethod({ method, url, headers });
+          const response = await requestMethod({ method, url, headers: headers2 });
           const normalizedResponse = normalizePaginatedListResponse(response);
           url = ((normalizedResponse.headers.link || "").match(
             /<([^<>]+)>;\s*rel="next"/
@@ -42190,36 +42839,36 @@ async function createPullRequest(gh, req) {
   });
   return toPullRequest(data, labels.data);
 }
-async function updatePullRequest(gh, number, req) {
+async function updatePullRequest(gh, number2, req) {
   const { owner, repo } = gh;
   const { data } = await gh.octokit.rest.pulls.update({
     owner,
     repo,
-    pull_number: number,
+    pull_number: number2,
     title: req.title,
     body: req.body,
     state: req.state
   });
   const current = data.labels.map(labelName);
   if (req.labels === void 0 || sameSet(current, req.labels)) return toPullRequest(data);
-  const labels = await gh.octokit.rest.issues.setLabels({ owner, repo, issue_number: number, labels: [...req.labels] });
+  const labels = await gh.octokit.rest.issues.setLabels({ owner, repo, issue_number: number2, labels: [...req.labels] });
   return toPullRequest(data, labels.data);
 }
-async function mergePullRequest(gh, number, req) {
+async function mergePullRequest(gh, number2, req) {
   const { owner, repo } = gh;
-  const action = `merge PR #${number}`;
+  const action = `merge PR #${number2}`;
   try {
     await gh.octokit.rest.pulls.merge({
       owner,
       repo,
-      pull_number: number,
+      pull_number: number2,
       sha: req.sha,
       merge_method: req.method,
       commit_title: req.title
     });
   } catch (error4) {
     const status = statusOf2(error4);
-    if (status !== 409 && await mergedWithHead(gh, number, req.sha)) return;
+    if (status !== 409 && await mergedWithHead(gh, number2, req.sha)) return;
     if (status === 409)
       throw new ScmError(
         action,
@@ -42235,17 +42884,17 @@ async function mergePullRequest(gh, number, req) {
     throw error4;
   }
 }
-async function mergedWithHead(gh, number, sha2) {
+async function mergedWithHead(gh, number2, sha2) {
   try {
-    const { data } = await gh.octokit.rest.pulls.get({ owner: gh.owner, repo: gh.repo, pull_number: number });
+    const { data } = await gh.octokit.rest.pulls.get({ owner: gh.owner, repo: gh.repo, pull_number: number2 });
     return data.merged === true && data.head.sha === sha2;
   } catch {
     return false;
   }
 }
-async function createComment(gh, number, body) {
+async function createComment(gh, number2, body) {
   const { owner, repo } = gh;
-  const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: { retries: 0 } });
+  const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number2, body, request: { retries: 0 } });
   try {
     await post();
   } catch (error4) {
@@ -42254,7 +42903,7 @@ async function createComment(gh, number, body) {
     const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
       owner,
       repo,
-      issue_number: number,
+      issue_number: number2,
       per_page: 100
     });
     if (comments.some((c) => c.body === body)) return;
@@ -42314,10 +42963,10 @@ function createGitHubScm(connection, options = {}) {
     listPulls: ({ prefix, state, closedSince }) => guard(`list ${state} pull requests`, () => listPullsByPrefix(gh, prefix, state, closedSince)),
     commitToBranch: (req) => guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () => createCommitOnBranch(gh, req)),
     createPull: (req) => guard(`open a PR from ${req.branch} into ${req.base}`, () => createPullRequest(gh, req)),
-    updatePull: (number, req) => guard(`update PR #${number}`, () => updatePullRequest(gh, number, req)),
-    mergePull: (number, req) => guard(`merge PR #${number}`, () => mergePullRequest(gh, number, req)),
+    updatePull: (number2, req) => guard(`update PR #${number2}`, () => updatePullRequest(gh, number2, req)),
+    mergePull: (number2, req) => guard(`merge PR #${number2}`, () => mergePullRequest(gh, number2, req)),
     checks: (sha2) => guard(`read the checks of commit ${sha2.slice(0, 12)}`, () => fetchChecks(gh, sha2)),
-    comment: (number, body) => guard(`comment on PR #${number}`, () => createComment(gh, number, body))
+    comment: (number2, body) => guard(`comment on PR #${number2}`, () => createComment(gh, number2, body))
   };
 }
 var init_github = __esm({
@@ -42516,9 +43165,9 @@ var CANARY_SUFFIX = "-canary";
 init_diagnostics();
 var validators = __toESM(require_validators());
 function validateSchema(id, doc) {
-  const validate = validators[id];
-  if (validate(doc.value)) return [];
-  const errors = dropGenericErrors(mergeAlternatives(validate.errors ?? []));
+  const validate2 = validators[id];
+  if (validate2(doc.value)) return [];
+  const errors = dropGenericErrors(mergeAlternatives(validate2.errors ?? []));
   return sortDiagnostics(dedupe(errors.map((e) => describe(e, doc))));
 }
 function mergeAlternatives(errors) {
@@ -42553,9 +43202,9 @@ function dropGenericErrors(errors) {
   const covered = (g) => specific.some((e) => e.instancePath === g.instancePath || e.instancePath.startsWith(`${g.instancePath}/`));
   return errors.filter((e) => !GENERIC.has(e.keyword) || !covered(e));
 }
-function dedupe(list3) {
+function dedupe(list4) {
   const seen = /* @__PURE__ */ new Set();
-  return list3.filter((d) => {
+  return list4.filter((d) => {
     const key2 = `${d.line}:${d.col}:${d.message}`;
     if (seen.has(key2)) return false;
     seen.add(key2);
@@ -42808,10 +43457,20 @@ function readConfig(file, cwd) {
   const root = path2.dirname(file);
   const out = [];
   const entries = doc.value.apps;
-  const apps = entries.flatMap((e, i) => expandApp(root, e, () => doc.locate(["apps", i]), out));
+  const shared = doc.value.analysisTemplates;
+  const apps = entries.flatMap(
+    (e, i) => expandApp(root, e, () => doc.locate(["apps", i]), out).map((a) => ({
+      ...a,
+      ...analysisOf(e, i, doc.locate),
+      ...shared ? { analysisTemplates: path2.resolve(root, shared) } : {}
+    }))
+  );
   checkUniqueNames(apps, doc.locate(["apps"]), out);
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, doc.value.pr ?? {}) };
+}
+function analysisOf(e, i, locate2) {
+  return e.analysis === void 0 ? {} : { analysis: { value: e.analysis, at: { locate: locate2, path: ["apps", i, "analysis"] } } };
 }
 function prConfig(root, pr) {
   const at = (p) => typeof p === "string" ? path2.resolve(root, p) : void 0;
@@ -43013,20 +43672,13 @@ function canaryIngressOf(stable, stableService, canaryService, metadata) {
   return {
     apiVersion: stable.apiVersion,
     kind: stable.kind,
-    metadata: withoutSideEffects(metadata),
+    metadata,
     spec: {
       ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
       ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
       rules
     }
   };
-}
-var SIDE_EFFECT_PREFIXES = ["cert-manager.io/", "acme.cert-manager.io/", "external-dns.alpha.kubernetes.io/"];
-function withoutSideEffects(metadata) {
-  const annotations = Object.entries(metadata.annotations ?? {}).filter(
-    ([k]) => !SIDE_EFFECT_PREFIXES.some((p) => k.startsWith(p))
-  );
-  return { ...metadata, annotations: Object.fromEntries(annotations) };
 }
 function noPathToStable(source, stableService) {
   if (ingressPaths(source.object).some((p) => p.service === stableService)) return void 0;
@@ -43398,17 +44050,17 @@ function parsePercent(v) {
 var KRUISE_COOKIE_HEADER = "canary-by-cookie";
 function kruiseMatch(v) {
   const m = obj(v);
-  const headers = [];
+  const headers2 = [];
   const cookies = [];
   for (const h of arr(m.headers).map(valueMatch)) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
-    else headers.push(h);
+    else headers2.push(h);
   }
   const path10 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers, queryParams: arr(m.queryParams).map(valueMatch), cookies, ...path10 ? { path: path10 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch), cookies, ...path10 ? { path: path10 } : {} };
 }
 function valueMatch(v) {
   const m = obj(v);
@@ -43536,12 +44188,12 @@ function pathMatches(pathType, ingressPath, requestPath2) {
   return want.length <= got.length && want.every((e, i) => e === got[i]);
 }
 function specificity(p) {
-  const length = p.pathType === "Exact" ? p.path.length : p.path.replace(/\/+$/, "").length;
-  return length * 2 + (p.pathType === "Exact" ? 1 : 0);
+  const length2 = p.pathType === "Exact" ? p.path.length : p.path.replace(/\/+$/, "").length;
+  return length2 * 2 + (p.pathType === "Exact" ? 1 : 0);
 }
-function matchStablePath(objects, request3) {
-  const host = normalizeHost(request3.host);
-  const requestPath2 = request3.path.split(/[?#]/)[0] || "/";
+function matchStablePath(objects, request4) {
+  const host = normalizeHost(request4.host);
+  const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
   const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path10) => ({ object, path: path10, tier: hostTier(path10.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates.map((c) => c.tier));
   const hits = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
@@ -43561,36 +44213,36 @@ function findCanaryPath(objects, stable) {
   }
   return void 0;
 }
-function headerValue(headers, name) {
+function headerValue(headers2, name) {
   const wanted = name.toLowerCase();
-  const found = Object.keys(headers).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : headers[found];
+  const found = Object.keys(headers2).find((h) => h.toLowerCase() === wanted);
+  return found === void 0 ? void 0 : headers2[found];
 }
 
 // generators/aliyun-alb/simulate.ts
-function simulate(objects, request3) {
+function simulate(objects, request4) {
   const rules = listenerRules(objects);
-  const host = normalizeHost(request3.host);
-  const requestPath2 = request3.path.split(/[?#]/)[0] || "/";
+  const host = normalizeHost(request4.host);
+  const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
   for (const rule of rules) {
     if (hostTier(rule.path.host, host) === 0 || !pathMatches(rule.path.pathType, rule.path.path, requestPath2)) continue;
-    const result = decide(rule, rules, request3);
+    const result = decide(rule, rules, request4);
     if (result) return result;
   }
   return void 0;
 }
-function decide(rule, rules, request3) {
+function decide(rule, rules, request4) {
   const a = rule.ingress.metadata.annotations ?? {};
   const service = rule.path.service ?? "<resource backend>";
   const at = `order ${rule.order} Ingress ${rule.ingress.metadata.name}`;
   if (rule.condition === "none") return { backends: [{ service, share: 1 }], rule: at };
   if (rule.condition === "header") {
     const name = a[CANARY_BY_HEADER];
-    return headerValue(request3.headers, name) === a[CANARY_BY_HEADER_VALUE] ? { backends: [{ service, share: 1 }], rule: `${at}: canary-by-header ${name}=${a[CANARY_BY_HEADER_VALUE]}` } : void 0;
+    return headerValue(request4.headers, name) === a[CANARY_BY_HEADER_VALUE] ? { backends: [{ service, share: 1 }], rule: `${at}: canary-by-header ${name}=${a[CANARY_BY_HEADER_VALUE]}` } : void 0;
   }
   if (rule.condition === "cookie") {
     const name = a[CANARY_BY_COOKIE];
-    return request3.cookies[name] === "always" ? { backends: [{ service, share: 1 }], rule: `${at}: canary-by-cookie ${name}=always` } : void 0;
+    return request4.cookies[name] === "always" ? { backends: [{ service, share: 1 }], rule: `${at}: canary-by-cookie ${name}=always` } : void 0;
   }
   const production = rules.find(
     (r) => r.condition === "none" && r.path.host === rule.path.host && r.path.path === rule.path.path
@@ -43720,17 +44372,17 @@ function unsupportedFeatures2(traffic2) {
 function routeFeatures(route) {
   const out = [];
   const label = `header route "${route.name}"`;
-  const headers = route.matches.flatMap((m) => m.headers);
-  if (headers.length === 0)
+  const headers2 = route.matches.flatMap((m) => m.headers);
+  if (headers2.length === 0)
     out.push(`${label} without a header match (it would send every request to the canary; use setWeight)`);
-  const names = [...new Set(headers.map((h) => h.name.toLowerCase()))];
+  const names = [...new Set(headers2.map((h) => h.name.toLowerCase()))];
   if (names.length > 1) {
     out.push(
       `${label} ORs matches on different headers (${names.join(", ")}); an ALB rule ANDs its conditions, so use one header per route or one route per header`
     );
   }
-  for (const h of headers) out.push(...headerFeatures(label, h));
-  const values = new Set(headers.map(headerValue2)).size;
+  for (const h of headers2) out.push(...headerFeatures(label, h));
+  const values = new Set(headers2.map(headerValue2)).size;
   if (values > MAX_CONDITION_VALUES)
     out.push(
       `${label} with ${values} header values (an ALB rule holds at most ${MAX_CONDITION_VALUES} condition values)`
@@ -43892,16 +44544,16 @@ function patchIngress(ctx, ingress, owned, routes) {
   };
 }
 function patchRule(rule, action, managed, routes) {
-  const http = isObject(rule.http) ? rule.http : void 0;
-  if (!http || !Array.isArray(http.paths)) return rule;
+  const http2 = isObject(rule.http) ? rule.http : void 0;
+  if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path10 of http.paths) {
+  for (const path10 of http2.paths) {
     const backend2 = isObject(path10) ? backendOf(path10.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
     if (isObject(path10) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path10, r)));
     out.push(path10);
   }
-  return { ...rule, http: { ...http, paths: out } };
+  return { ...rule, http: { ...http2, paths: out } };
 }
 function routePath(actionPath, route) {
   return { ...cloneJson(actionPath), backend: { service: { name: route, port: { name: USE_ANNOTATION } } } };
@@ -44007,15 +44659,15 @@ function checkConditionQuota(ctx, ingress, actionPaths) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
     for (const route of step.headerRoutes) {
-      const headers = headerValues(route);
+      const headers2 = headerValues(route);
       for (const p of actionPaths) {
-        const total = (p.host ? 1 : 0) + pathValues(p) + headers;
+        const total = (p.host ? 1 : 0) + pathValues(p) + headers2;
         if (total <= MAX_CONDITION_VALUES) continue;
         const where2 = `Ingress "${ingress}" ${p.host ?? "*"}${p.path ?? ""}`;
         out.push(
           diagnosticAt(
             step.origin,
-            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route.name}" on ${where2}: ${total} condition values (host, path and ${headers} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`
+            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route.name}" on ${where2}: ${total} condition values (host, path and ${headers2} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`
           )
         );
       }
@@ -44070,40 +44722,40 @@ function pathMatches2(p, requestPath2) {
   }
   return globMatches(p.path, requestPath2, false);
 }
-function requestPath(request3) {
-  return request3.path.split(/[?#]/)[0] || "/";
+function requestPath(request4) {
+  return request4.path.split(/[?#]/)[0] || "/";
 }
-function headerOf(request3, name) {
+function headerOf(request4, name) {
   const wanted = name.toLowerCase();
-  const found = Object.keys(request3.headers).find((h) => h.toLowerCase() === wanted);
-  return found === void 0 ? void 0 : request3.headers[found];
+  const found = Object.keys(request4.headers).find((h) => h.toLowerCase() === wanted);
+  return found === void 0 ? void 0 : request4.headers[found];
 }
 
 // generators/aws-alb/conditions.ts
 var strings = (v) => Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
-function evaluateConditions(raw, request3) {
+function evaluateConditions(raw, request4) {
   let parsed;
   try {
     parsed = JSON.parse(raw);
   } catch {
     return { matched: false, why: "unreadable conditions" };
   }
-  const list3 = Array.isArray(parsed) ? parsed.filter(isObject) : [];
+  const list4 = Array.isArray(parsed) ? parsed.filter(isObject) : [];
   const described = [];
-  for (const c of list3) {
-    const result = evaluateOne(c, request3);
+  for (const c of list4) {
+    const result = evaluateOne(c, request4);
     if (!result.matched) return result;
     described.push(result.why);
   }
   return { matched: true, why: described.join(" and ") };
 }
-function evaluateOne(c, request3) {
+function evaluateOne(c, request4) {
   const field = typeof c.field === "string" ? c.field : "";
   const config = (key2) => isObject(c[key2]) ? c[key2] : {};
   switch (field) {
     case "http-header": {
       const name = typeof config("httpHeaderConfig").httpHeaderName === "string" ? config("httpHeaderConfig").httpHeaderName : "";
-      const value = headerOf(request3, name);
+      const value = headerOf(request4, name);
       return anyOf(
         strings(config("httpHeaderConfig").values),
         (v) => value !== void 0 && globMatches(v, value, true),
@@ -44113,23 +44765,23 @@ function evaluateOne(c, request3) {
     case "host-header":
       return anyOf(
         strings(config("hostHeaderConfig").values),
-        (v) => hostMatches(v, request3.host),
-        `host-header ${request3.host ?? ""}`
+        (v) => hostMatches(v, request4.host),
+        `host-header ${request4.host ?? ""}`
       );
     case "path-pattern":
       return anyOf(
         strings(config("pathPatternConfig").values),
-        (v) => globMatches(v, requestPath(request3), false),
-        `path-pattern ${requestPath(request3)}`
+        (v) => globMatches(v, requestPath(request4), false),
+        `path-pattern ${requestPath(request4)}`
       );
     case "http-request-method":
       return anyOf(
         strings(config("httpRequestMethodConfig").values),
-        (v) => v === (request3.method ?? "GET"),
-        `http-request-method ${request3.method ?? "GET"}`
+        (v) => v === (request4.method ?? "GET"),
+        `http-request-method ${request4.method ?? "GET"}`
       );
     case "query-string":
-      return queryString(config("queryStringConfig").values, request3);
+      return queryString(config("queryStringConfig").values, request4);
     default:
       return { matched: false, why: `unsupported condition ${field || "(no field)"}` };
   }
@@ -44137,32 +44789,32 @@ function evaluateOne(c, request3) {
 function anyOf(values, test, why) {
   return { matched: values.some(test), why };
 }
-function queryString(values, request3) {
+function queryString(values, request4) {
   const pairs2 = Array.isArray(values) ? values.filter(isObject) : [];
   const hit = pairs2.some((p) => {
     const value = typeof p.value === "string" ? p.value : "";
-    if (typeof p.key !== "string") return Object.values(request3.query).some((q2) => globMatches(value, q2, true));
-    const q = request3.query[p.key];
+    if (typeof p.key !== "string") return Object.values(request4.query).some((q2) => globMatches(value, q2, true));
+    const q = request4.query[p.key];
     return q !== void 0 && globMatches(value, q, true);
   });
   return { matched: hit, why: "query-string" };
 }
 
 // generators/aws-alb/simulate.ts
-function simulate2(objects, request3) {
-  const path10 = requestPath(request3);
+function simulate2(objects, request4) {
+  const path10 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request3.host) || !pathMatches2(p, path10) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path10) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions = findKey(annotations, "conditions", p.service);
-      const verdict = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request3);
-      if (verdict && !verdict.matched) continue;
-      const label = `Ingress ${ingress.metadata.name} ${p.host ?? "*"}${p.path ?? ""}${verdict ? ` if ${verdict.why}` : ""}`;
+      const verdict2 = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request4);
+      if (verdict2 && !verdict2.matched) continue;
+      const label = `Ingress ${ingress.metadata.name} ${p.host ?? "*"}${p.path ?? ""}${verdict2 ? ` if ${verdict2.why}` : ""}`;
       return backendResult(annotations, p.service, p.port, label);
     }
   }
-  return defaultBackend(albIngresses(objects), request3);
+  return defaultBackend(albIngresses(objects), request4);
 }
 function albIngresses(objects) {
   const alb = objects.filter((o) => o.kind === "Ingress" && isAlb(o));
@@ -44212,7 +44864,7 @@ function valueOfKey(annotations, suffix) {
   const key2 = Object.keys(annotations).find((k) => k.endsWith(suffix));
   return key2 === void 0 ? void 0 : annotations[key2];
 }
-function defaultBackend(ingresses, request3) {
+function defaultBackend(ingresses, request4) {
   for (const ingress of ingresses) {
     const backend2 = backendOf(ingressSpec(ingress).defaultBackend);
     if (backend2.service === void 0) continue;
@@ -44220,7 +44872,7 @@ function defaultBackend(ingresses, request3) {
       ingress.metadata.annotations ?? {},
       backend2.service,
       backend2.port,
-      `Ingress ${ingress.metadata.name} default backend (${request3.path})`
+      `Ingress ${ingress.metadata.name} default backend (${request4.path})`
     );
   }
   return void 0;
@@ -44695,9 +45347,9 @@ function readNames(node, out = /* @__PURE__ */ new Set()) {
   }
   return out;
 }
-function dedupe2(list3) {
+function dedupe2(list4) {
   const seen = /* @__PURE__ */ new Set();
-  return list3.filter((d) => {
+  return list4.filter((d) => {
     const key2 = `${d.file}:${d.line}:${d.col}:${d.message}`;
     if (seen.has(key2)) return false;
     seen.add(key2);
@@ -44823,9 +45475,9 @@ function conditionFields(m) {
     ...m.method ? { method: m.method } : {}
   };
 }
-function crossMatches(ruleMatches2, conditions, first) {
+function crossMatches(ruleMatches2, conditions, first2) {
   const problems = [];
-  const matches2 = first ? conditions.filter((k) => k.path).map(conditionFields) : [];
+  const matches2 = first2 ? conditions.filter((k) => k.path).map(conditionFields) : [];
   for (const m of ruleMatches2) {
     for (const k of conditions.filter((c) => !c.path)) {
       const { match, conflicts } = andMatch(m, k);
@@ -44837,16 +45489,16 @@ function crossMatches(ruleMatches2, conditions, first) {
 }
 function andMatch(m, k) {
   const conflicts = [];
-  const headers = merged(list(m.headers), k.headers.map(valueMatch2), "header", conflicts, (n) => n.toLowerCase());
-  const query = merged(list(m.queryParams), k.queryParams.map(valueMatch2), "query parameter", conflicts, (n) => n);
+  const headers2 = merged(list(m.headers), k.headers.map(valueMatch2), "header", conflicts, (n) => n.toLowerCase());
+  const query2 = merged(list(m.queryParams), k.queryParams.map(valueMatch2), "query parameter", conflicts, (n) => n);
   if (k.method && typeof m.method === "string" && m.method !== k.method) {
     conflicts.push(`method ${k.method} ANDed with the rule's own method ${m.method} matches nothing`);
   }
   const method = k.method ?? m.method;
   const match = {
     ...m.path !== void 0 ? { path: m.path } : {},
-    ...headers.length > 0 ? { headers } : {},
-    ...query.length > 0 ? { queryParams: query } : {},
+    ...headers2.length > 0 ? { headers: headers2 } : {},
+    ...query2.length > 0 ? { queryParams: query2 } : {},
     ...method !== void 0 ? { method } : {}
   };
   return { match, conflicts };
@@ -45025,12 +45677,12 @@ function maxWeight(refs) {
 function derivedRules(original, weighted2, b, source, modifier) {
   const rules = [];
   const problems = [];
-  let first = true;
+  let first2 = true;
   original.forEach((rule, i) => {
     const stableRef = backendRefs(rule).find((r) => refersTo(r, b.stable, b.namespace));
     if (!stableRef) return;
-    const crossed = crossMatches(ruleMatches(rule), source.conditions, first);
-    first = false;
+    const crossed = crossMatches(ruleMatches(rule), source.conditions, first2);
+    first2 = false;
     problems.push(...crossed.problems);
     if (crossed.matches.length === 0) return;
     const copy = renamed(cloneJson(rule), source.label);
@@ -45315,14 +45967,14 @@ function compareRank(a, b) {
   }
   return 0;
 }
-function matchRank(match, request3, requestPath2) {
+function matchRank(match, request4, requestPath2) {
   const path10 = pathRank(match.path, requestPath2);
   if (!path10) return void 0;
-  if (typeof match.method === "string" && match.method !== (request3.method ?? "GET").toUpperCase()) return void 0;
-  const headers = list2(match.headers);
-  const query = list2(match.queryParams);
-  if (!headersFit(headers, request3.headers) || !queryFits(query, request3.query)) return void 0;
-  return [...path10, match.method !== void 0 ? 1 : 0, headers.length, query.length];
+  if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
+  const headers2 = list2(match.headers);
+  const query2 = list2(match.queryParams);
+  if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
+  return [...path10, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -45337,19 +45989,19 @@ function pathRank(raw, requestPath2) {
 function elements2(path10) {
   return path10.split("/").filter((e) => e !== "");
 }
-function headersFit(matches2, headers) {
+function headersFit(matches2, headers2) {
   const seen = /* @__PURE__ */ new Set();
   return matches2.every((m) => {
     const name = String(m.name).toLowerCase();
     if (seen.has(name)) return true;
     seen.add(name);
-    const key2 = Object.keys(headers).find((h) => h.toLowerCase() === name);
-    return key2 !== void 0 && valueFits(m, headers[key2]);
+    const key2 = Object.keys(headers2).find((h) => h.toLowerCase() === name);
+    return key2 !== void 0 && valueFits(m, headers2[key2]);
   });
 }
-function queryFits(matches2, query) {
+function queryFits(matches2, query2) {
   return matches2.every(
-    (m) => Object.prototype.hasOwnProperty.call(query, String(m.name)) && valueFits(m, query[String(m.name)])
+    (m) => Object.prototype.hasOwnProperty.call(query2, String(m.name)) && valueFits(m, query2[String(m.name)])
   );
 }
 function valueFits(m, value) {
@@ -45377,15 +46029,15 @@ function hostRank(hostnames, host) {
 
 // generators/gateway-api/simulate.ts
 var NO_BACKEND = "<no backend: HTTP 500>";
-function simulate3(objects, request3) {
-  const requestPath2 = request3.path.split(/[?#]/)[0] || "/";
+function simulate3(objects, request4) {
+  const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
   const routes = objects.filter((o) => o.kind === "HTTPRoute").sort((a, b) => routeId(a).localeCompare(routeId(b), "en"));
   let best;
   for (const route of routes) {
-    const host = hostRank(routeSpec(route).hostnames, request3.host);
+    const host = hostRank(routeSpec(route).hostnames, request4.host);
     if (!host) continue;
     routeRules(route).forEach((rule, index) => {
-      const rank2 = ruleRank(rule, request3, requestPath2);
+      const rank2 = ruleRank(rule, request4, requestPath2);
       if (rank2 && (!best || compareRank([...host, ...rank2], best.rank) > 0))
         best = { route, index, rule, rank: [...host, ...rank2] };
     });
@@ -45395,11 +46047,11 @@ function simulate3(objects, request3) {
 function routeId(o) {
   return `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
 }
-function ruleRank(rule, request3, requestPath2) {
+function ruleRank(rule, request4, requestPath2) {
   const matches2 = Array.isArray(rule.matches) && rule.matches.length > 0 ? rule.matches : [{}];
   let best;
   for (const m of matches2) {
-    const rank2 = matchRank(m, request3, requestPath2);
+    const rank2 = matchRank(m, request4, requestPath2);
     if (rank2 && (!best || compareRank(rank2, best) > 0)) best = rank2;
   }
   return best;
@@ -45445,10 +46097,10 @@ var ARGO_GATEWAY_KEYS = [
 ];
 function argoGatewayOptions(g) {
   const single = str(g.httpRoute);
-  const list3 = arr(g.httpRoutes).map(obj);
+  const list4 = arr(g.httpRoutes).map(obj);
   const routes = [
     ...single ? [{ name: single, useHeaderRoutes: true }] : [],
-    ...list3.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
+    ...list4.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
   ];
   const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
   const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
@@ -45637,8 +46289,8 @@ function unsupportedFeatures4(f, traffic2) {
 }
 function matchFeatures4(f, m, n) {
   const out = [];
-  const count = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-  if (count === 0)
+  const count2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
+  if (count2 === 0)
     out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
   if (m.headers.length > 1)
     out.push(`match ${n} ANDs ${m.headers.length} headers (${f.product} has one canary-by-header per canary Ingress)`);
@@ -45646,7 +46298,7 @@ function matchFeatures4(f, m, n) {
     out.push(
       `match ${n} ANDs ${m.queryParams.length} query parameters (${f.product} has one canary-by-query per canary Ingress)`
     );
-  if (m.cookies.length > 0 && count > 1)
+  if (m.cookies.length > 0 && count2 > 1)
     out.push(
       `match ${n} ANDs a cookie with other conditions (${f.product} ignores canary-by-cookie when canary-by-header or canary-by-query is set)`
     );
@@ -45706,8 +46358,8 @@ function matchAnnotations2(f, traffic2) {
   if (!match) return out;
   const header2 = match.headers[0];
   if (header2) Object.assign(out, valueKeys(nginx("canary-by-header"), header2));
-  const query = match.queryParams[0];
-  if (query) Object.assign(out, valueKeys(ext(f, "canary-by-query"), query));
+  const query2 = match.queryParams[0];
+  if (query2) Object.assign(out, valueKeys(ext(f, "canary-by-query"), query2));
   const cookie = match.cookies[0];
   if (cookie) out[nginx("canary-by-cookie")] = cookie.name;
   return out;
@@ -45770,13 +46422,13 @@ function canaryMetadata2(f, stable, slot) {
 }
 
 // generators/higress/simulate.ts
-function simulate4(f, objects, request3) {
-  const stable = matchStablePath(objects, request3);
+function simulate4(f, objects, request4) {
+  const stable = matchStablePath(objects, request4);
   if (!stable) return void 0;
   const stableService = stable.path.service ?? "<resource backend>";
   const canaries = canariesOf(f, objects, stable.path);
   for (const c of canaries.filter(isMatchRoute)) {
-    const rule = matchRule(f, c, request3);
+    const rule = matchRule(f, c, request4);
     if (rule) return { backends: [{ service: c.service, share: 1 }], rule };
   }
   const weighted2 = canaries.filter((c) => !isMatchRoute(c));
@@ -45804,18 +46456,18 @@ var exactness = (p) => p.pathType === "Exact";
 function isMatchRoute(c) {
   return Boolean(c.key("canary-by-header") || c.key("canary-by-cookie") || c.ext("canary-by-query"));
 }
-function matchRule(f, c, request3) {
+function matchRule(f, c, request4) {
   const header2 = c.key("canary-by-header");
-  const query = f.queryMatch ? c.ext("canary-by-query") : void 0;
-  if (header2 || query) {
+  const query2 = f.queryMatch ? c.ext("canary-by-query") : void 0;
+  if (header2 || query2) {
     const rules = [
-      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue(request3.headers, header2))] : [],
-      ...query ? [valueRule(f, "query", query, c.ext, request3.query[query])] : []
+      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue(request4.headers, header2))] : [],
+      ...query2 ? [valueRule(f, "query", query2, c.ext, request4.query[query2])] : []
     ];
     return rules.every((r) => r !== void 0) ? rules.join(" & ") : void 0;
   }
   const cookie = c.key("canary-by-cookie");
-  return cookie && request3.cookies[cookie] === "always" ? `canary-by-cookie ${cookie}=always` : void 0;
+  return cookie && request4.cookies[cookie] === "always" ? `canary-by-cookie ${cookie}=always` : void 0;
 }
 function valueRule(f, what, name, read, got) {
   if (got === void 0) return void 0;
@@ -45857,10 +46509,10 @@ function positiveInt(value) {
 }
 
 // generators/higress/generator.ts
-function flavouredGenerator(f, optionsSchema, summary) {
+function flavouredGenerator(f, optionsSchema, summary2) {
   return defineGenerator({
     id: f.id,
-    summary,
+    summary: summary2,
     capabilities: capabilitiesOf(f),
     optionsSchema,
     /** Kruise `classType: <flavour id>`. */
@@ -45869,7 +46521,7 @@ function flavouredGenerator(f, optionsSchema, summary) {
     unsupported: (traffic2) => unsupportedFeatures4(f, traffic2),
     claims: (ctx) => claims5(f, ctx),
     render: (ctx, traffic2) => render5(f, ctx, traffic2),
-    simulate: (objects, request3) => simulate4(f, objects, request3)
+    simulate: (objects, request4) => simulate4(f, objects, request4)
   });
 }
 
@@ -46163,32 +46815,24 @@ function canaryAnnotations(prefix, traffic2) {
   return out;
 }
 function canaryIngress3(ctx, stable, canary) {
-  const argo = ctx.rollout.format === "argo";
-  return canaryIngressOf(
-    stable,
-    ctx.stableService,
-    ctx.canaryService,
-    canaryMetadata3(stable, ctx.options, canary, argo)
-  );
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(stable, ctx.options, canary));
 }
-function canaryMetadata3(stable, options, canary, argo) {
+function canaryMetadata3(stable, options, canary) {
   const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(
-    ([k]) => argo ? k === "kubernetes.io/ingress.class" : !isCanaryKey(options.annotationPrefix, k)
-  );
+  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
   const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
   const annotations = Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]));
   return {
     name: canaryIngressName(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
-    ...meta.labels !== void 0 && !argo ? { labels: { ...meta.labels } } : {},
+    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
     annotations
   };
 }
 
 // generators/ingress-nginx/simulate.ts
-function simulate5(objects, request3) {
-  const stable = matchStablePath(objects, request3);
+function simulate5(objects, request4) {
+  const stable = matchStablePath(objects, request4);
   if (!stable) return void 0;
   const stableService = stable.path.service ?? "<resource backend>";
   const canary = findCanaryPath(objects, stable.path);
@@ -46196,15 +46840,15 @@ function simulate5(objects, request3) {
   const canaryService = canary.path.service ?? "<resource backend>";
   const annotations = canary.object.metadata.annotations ?? {};
   const key2 = (name) => `${canary.prefix}/${name}`;
-  const verdict = byHeader(annotations, key2, request3) ?? byCookie(annotations, key2, request3);
-  if (verdict) return split2(stableService, canaryService, verdict.canary ? 1 : 0, 1, verdict.rule);
+  const verdict2 = byHeader(annotations, key2, request4) ?? byCookie(annotations, key2, request4);
+  if (verdict2) return split2(stableService, canaryService, verdict2.canary ? 1 : 0, 1, verdict2.rule);
   const weight = readInt(annotations[key2("canary-weight")], 0);
   const total = readInt(annotations[key2("canary-weight-total")], 100) || 100;
   return split2(stableService, canaryService, weight, total, `canary-weight ${weight}/${total}`);
 }
-function byHeader(annotations, key2, request3) {
+function byHeader(annotations, key2, request4) {
   const name = annotations[key2("canary-by-header")];
-  const value = name ? headerValue(request3.headers, name) : void 0;
+  const value = name ? headerValue(request4.headers, name) : void 0;
   if (!name || value === void 0) return void 0;
   const exact = annotations[key2("canary-by-header-value")];
   const pattern = annotations[key2("canary-by-header-pattern")];
@@ -46223,9 +46867,9 @@ function byPattern(name, value, pattern) {
   }
   return regex2.test(value) ? { canary: true, rule: `canary-by-header-pattern ${name}=~${pattern}` } : void 0;
 }
-function byCookie(annotations, key2, request3) {
+function byCookie(annotations, key2, request4) {
   const name = annotations[key2("canary-by-cookie")];
-  const value = name ? request3.cookies[name] : void 0;
+  const value = name ? request4.cookies[name] : void 0;
   if (value !== "always" && value !== "never") return void 0;
   return { canary: value === "always", rule: `canary-by-cookie ${name}=${value}` };
 }
@@ -46427,8 +47071,8 @@ function splitName(raw, fallback) {
 var groupOf2 = (apiVersion) => apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
 function targets(options, namespace) {
   if (options.refs) return kruiseTargets(options.refs, namespace);
-  const list3 = options.virtualServices ?? (options.virtualService ? [options.virtualService] : []);
-  const virtualServices = list3.map((vs) => ({
+  const list4 = options.virtualServices ?? (options.virtualService ? [options.virtualService] : []);
+  const virtualServices = list4.map((vs) => ({
     ...splitName(vs.name, namespace),
     group: ISTIO_GROUP,
     select: { ...vs.routes ? { http: vs.routes } : {}, tls: vs.tlsRoutes ?? [], tcp: vs.tcpRoutes ?? [] }
@@ -46476,13 +47120,13 @@ function selectRules(vs, target, roles, managedNames) {
     if (rules.length === 0) problems.push("has no rule without a match that routes to the stable Service");
     return { rules, problems };
   }
-  const { http, tls, tcp } = target.select;
-  for (const name of http ?? []) {
+  const { http: http2, tls, tcp } = target.select;
+  for (const name of http2 ?? []) {
     const i = rulesOf(vs, "http").findIndex((r) => r.name === name);
     if (i < 0) problems.push(`has no http route named "${name}"`);
     else add("http", i);
   }
-  if (!http && tls.length === 0 && tcp.length === 0) pickDefaultHttp(vs, managedNames, add, problems);
+  if (!http2 && tls.length === 0 && tcp.length === 0) pickDefaultHttp(vs, managedNames, add, problems);
   tls.forEach(
     (t) => pickBy(vs, "tls", (m) => portFits(m, t.port) && sniFits(m, t.sniHosts), describeTls(t), add, problems)
   );
@@ -46555,8 +47199,8 @@ function withPort(canary, stable) {
 
 // generators/istio/check.ts
 function check7(ctx) {
-  const shape = checkShape(ctx.options, ctx);
-  if (shape.length > 0) return shape.map((m) => diagnosticAt(ctx.optionsOrigin, m));
+  const shape2 = checkShape(ctx.options, ctx);
+  if (shape2.length > 0) return shape2.map((m) => diagnosticAt(ctx.optionsOrigin, m));
   const t = targets(ctx.options, ctx.rollout.namespace);
   const roles = rolesFor(ctx, t);
   return [...checkVirtualServices(ctx, t, roles), ...checkDestinationRules(ctx, t)];
@@ -46601,9 +47245,9 @@ function checkVirtualServices(ctx, t, roles) {
         )
       )
     );
-    const http = rulesOf(found.object, "http");
+    const http2 = rulesOf(found.object, "http");
     for (const name of ctx.rollout.traffic.managedRoutes) {
-      const i = http.findIndex((r) => r.name === name);
+      const i = http2.findIndex((r) => r.name === name);
       if (i >= 0 && !rules.some((r) => r.protocol === "http" && r.index === i)) {
         out.push(
           diagnosticAt(
@@ -46617,14 +47261,14 @@ function checkVirtualServices(ctx, t, roles) {
     out.push(
       ...checkSteps2(
         ctx,
-        rules.filter((r) => r.protocol === "http").map((r) => ({ label: r.label, match: http[r.index].match })),
+        rules.filter((r) => r.protocol === "http").map((r) => ({ label: r.label, match: http2[r.index].match })),
         target.name
       )
     );
   }
   return out;
 }
-function checkSteps2(ctx, http, vs) {
+function checkSteps2(ctx, http2, vs) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
     const routes = [
@@ -46633,10 +47277,10 @@ function checkSteps2(ctx, http, vs) {
       ...step.matches.length > 0 ? [{ name: "matches", matches: step.matches }] : []
     ];
     const fail = (feature) => out.push(diagnosticAt(step.origin, `${where(ctx)}, step ${i + 1}: provider istio cannot express ${feature}`));
-    if (routes.length > 0 && http.length === 0)
+    if (routes.length > 0 && http2.length === 0)
       fail(`route "${routes[0].name}" on VirtualService "${vs}", which has no selected http route to derive it from`);
     for (const r of routes) {
-      for (const h of http) {
+      for (const h of http2) {
         const { conflicts } = andLists(h.match, r.matches.map(istioMatch));
         if (conflicts.length > 0)
           fail(
@@ -46789,14 +47433,14 @@ function canaryRules2(ctx, rules, roles, traffic2) {
     ...traffic2.mirrorRoutes.map((r) => ({ r, mirror: true }))
   ].sort((a, b) => order.indexOf(a.r.name) - order.indexOf(b.r.name));
   const matches2 = { name: `${ctx.rollout.name}-canary-match`, matches: traffic2.matches };
-  const headers = requestHeaders(traffic2.requestHeaderModifier);
+  const headers2 = requestHeaders(traffic2.requestHeaderModifier);
   const out = /* @__PURE__ */ new Map();
   for (const h of rules) {
     const derived = named.map(
       ({ r, mirror }) => mirror ? mirrorRule(h, r, roles, nameFor(r.name, h, rules)) : headerRule(h, r, roles, nameFor(r.name, h, rules))
     );
     if (traffic2.matches.length > 0)
-      derived.push(headerRule(h, matches2, roles, nameFor(matches2.name, h, rules), headers));
+      derived.push(headerRule(h, matches2, roles, nameFor(matches2.name, h, rules), headers2));
     if (derived.length > 0) out.set(h.index, derived);
   }
   return out;
@@ -46804,9 +47448,9 @@ function canaryRules2(ctx, rules, roles, traffic2) {
 function nameFor(name, h, rules) {
   return rules.length === 1 ? name : `${name}-${h.label.startsWith("#") ? h.index : h.label}`;
 }
-function headerRule(h, r, roles, name, headers) {
+function headerRule(h, r, roles, name, headers2) {
   const base = userFields(h.rule);
-  const merged2 = headers ? { headers: mergeHeaders(base.headers, headers) } : {};
+  const merged2 = headers2 ? { headers: mergeHeaders(base.headers, headers2) } : {};
   return {
     name,
     match: blocks(h, r),
@@ -46843,12 +47487,12 @@ function mergeHeaders(user, step) {
   const u = isObject(user) ? user : {};
   const ur = isObject(u.request) ? u.request : {};
   const sr = isObject(step.request) ? step.request : {};
-  const request3 = { ...ur };
+  const request4 = { ...ur };
   for (const op2 of ["set", "add"])
-    if (sr[op2]) request3[op2] = { ...isObject(ur[op2]) ? ur[op2] : {}, ...sr[op2] };
+    if (sr[op2]) request4[op2] = { ...isObject(ur[op2]) ? ur[op2] : {}, ...sr[op2] };
   if (sr.remove)
-    request3.remove = [.../* @__PURE__ */ new Set([...Array.isArray(ur.remove) ? ur.remove : [], ...sr.remove])];
-  return { ...u, request: request3 };
+    request4.remove = [.../* @__PURE__ */ new Set([...Array.isArray(ur.remove) ? ur.remove : [], ...sr.remove])];
+  return { ...u, request: request4 };
 }
 
 // generators/istio/weights.ts
@@ -46913,35 +47557,35 @@ function managedRules(ctx, vs, target, roles) {
 function renderVirtualService(ctx, vs, target, roles, traffic2) {
   const rules = managedRules(ctx, vs, target, roles);
   const spec = cloneJson(specOf(vs));
-  const headers = requestHeaders(traffic2.requestHeaderModifier);
+  const headers2 = requestHeaders(traffic2.requestHeaderModifier);
   for (const r of rules) {
     const rule = spec[r.protocol][r.index];
     rule.route = weighRoute(
       rulesOf(vs, r.protocol)[r.index].route,
       roles,
       traffic2.weight,
-      r.protocol === "http" && headers ? { headers } : {}
+      r.protocol === "http" && headers2 ? { headers: headers2 } : {}
     );
   }
-  const http = rulesOf({ ...vs, spec }, "http");
-  const httpRules = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http[r.index], label: r.label, index: r.index }));
+  const http2 = rulesOf({ ...vs, spec }, "http");
+  const httpRules = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http2[r.index], label: r.label, index: r.index }));
   const derived = canaryRules2(ctx, httpRules, roles, traffic2);
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
   const leftover = (rule, i) => managed.has(String(rule.name)) && !httpRules.some((h) => h.index === i);
-  if (derived.size > 0 || http.some(leftover))
-    spec.http = http.flatMap((rule, i) => leftover(rule, i) ? [] : [...derived.get(i) ?? [], rule]);
+  if (derived.size > 0 || http2.some(leftover))
+    spec.http = http2.flatMap((rule, i) => leftover(rule, i) ? [] : [...derived.get(i) ?? [], rule]);
   return { ...vs, spec };
 }
 
 // generators/istio/simulate.ts
-function simulate6(objects, request3) {
+function simulate6(objects, request4) {
   const virtualServices = objects.filter(
-    (o) => o.kind === "VirtualService" && groupOf2(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request3.host)
+    (o) => o.kind === "VirtualService" && groupOf2(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request4.host)
   );
   for (const vs of virtualServices) {
     const rules = rulesOf(vs, "http");
     const index = rules.findIndex(
-      (r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request3))
+      (r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request4))
     );
     if (index < 0) continue;
     const rule = rules[index];
@@ -47113,9 +47757,6 @@ var providerInputs = {
     if (g) return input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
     return PLANNED_PROVIDERS.includes(key2) ? { provider: key2, options: { ...block } } : void 0;
   },
-  get argoKeys() {
-    return listGenerators().flatMap((g) => g.inputs?.argo ? [g.inputs.argo.key] : []).sort();
-  },
   kruiseIngress(classType, ingress) {
     const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
     return g && input(g, g.inputs.kruiseIngress.options(ingress));
@@ -47135,303 +47776,1999 @@ var providerInputs = {
 };
 var input = (g, options) => ({ provider: g.id, options });
 
-// src/app/load-app.ts
+// src/analysis/gates.ts
+function gatesOf(analysis, step) {
+  if (!analysis) return [];
+  const own = (analysis.steps[step] ?? []).map((spec, i, all) => ({
+    kind: "step",
+    id: all.length > 1 ? `step-${step}-${i + 1}` : `step-${step}`,
+    spec
+  }));
+  const bg = analysis.background;
+  const background2 = bg && step >= bg.startingStep ? [{ kind: "background", id: "background", spec: bg.spec }] : [];
+  return [...own, ...background2];
+}
+
+// src/analysis/rollout-analysis.ts
 init_diagnostics();
 
-// src/spec/field-ledger.ts
-function ruleFor(ledger, pattern) {
-  const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
-  return ledger.rules.find((r) => r.path === pattern || r.path === bare);
-}
-function checkFields(doc, ledger) {
-  const out = [];
-  const walk = (value, path10, pattern) => {
-    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path10, i], `${pattern}[]`));
-    if (!isObject(value)) return;
-    for (const [key2, child2] of Object.entries(value)) {
-      const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
-      const rule = ruleFor(ledger, childPattern);
-      if (!rule) continue;
-      if (rule.status === "honoured") {
-        if (!rule.subtree) walk(child2, [...path10, key2], childPattern);
-        continue;
-      }
-      if (child2 === false || child2 === null) continue;
-      out.push({
-        ...doc.locate([...path10, key2]),
-        message: `${dotted([...path10, key2])}: ${rule.note}`,
-        severity: rule.status === "refused" ? "error" : "warning"
-      });
-    }
-  };
-  const root = isObject(doc.value) ? doc.value : {};
-  walk({ spec: root.spec }, [], "");
-  return out;
-}
-function dotted(path10) {
-  return path10.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
-}
-
-// src/spec/analysis-fields.ts
-var NOT_EVALUATED = "analysis is not evaluated yet: rollgen runs no AnalysisRun; gate the step PRs with required checks instead";
-var ARGO_ROLLOUT_ANALYSIS_RULES = [
-  {
-    path: "spec.analysis",
-    status: "warned",
-    subtree: true,
-    note: `${NOT_EVALUATED} (run history limits have no runs to keep)`
-  },
-  {
-    path: "spec.strategy.canary.analysis",
-    status: "warned",
-    subtree: true,
-    note: `${NOT_EVALUATED} (background analysis)`
-  },
-  {
-    path: "spec.strategy.canary.steps[].analysis",
-    status: "warned",
-    subtree: true,
-    note: `${NOT_EVALUATED}; the step adds no step of its own`
-  },
-  {
-    path: "spec.strategy.canary.steps[].experiment",
-    status: "warned",
-    subtree: true,
-    note: "experiments are not run: rollgen starts no experiment ReplicaSets; the step adds no step of its own"
-  }
-];
-var TEMPLATE_NOTE = `${NOT_EVALUATED}; the template is dropped from the output`;
-function analysisTemplateLedger(kind, file) {
+// src/model/analysis-request.ts
+var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
+function readRequest(value, locate2, path10) {
+  const v = isObject(value) ? value : {};
+  const list4 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
-    title: `Argo ${kind} (argoproj.io/v1alpha1)`,
-    crd: { file, version: "v1alpha1" },
-    rules: [{ path: "spec", status: "warned", subtree: true, note: TEMPLATE_NOTE }]
+    templates: list4("templates").map((t, i) => {
+      const e = isObject(t) ? t : {};
+      return {
+        templateName: typeof e.templateName === "string" ? e.templateName : "",
+        clusterScope: e.clusterScope === true,
+        at: { locate: locate2, path: [...path10, "templates", i] }
+      };
+    }),
+    args: readArgs(list4("args"), locate2, [...path10, "args"]),
+    dryRun: list4("dryRun").map((d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""),
+    ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
+    at: { locate: locate2, path: path10 }
   };
 }
-var ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
-  "AnalysisTemplate",
-  "argo-rollouts/analysis-template-crd.yaml"
-);
-var CLUSTER_ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
-  "ClusterAnalysisTemplate",
-  "argo-rollouts/cluster-analysis-template-crd.yaml"
-);
-
-// src/spec/argo-fields.ts
-var CANARY2 = "spec.strategy.canary";
-var ROUTING = `${CANARY2}.trafficRouting`;
-var honoured = (path10, note) => ({ path: path10, status: "honoured", ...note ? { note } : {} });
-var subtree = (path10, note) => ({ path: path10, status: "honoured", subtree: true, note });
-var warned = (path10, note) => ({ path: path10, status: "warned", note });
-var warnedTree = (path10, note) => ({ path: path10, status: "warned", subtree: true, note });
-function providerRules(inputs5) {
-  const supported = inputs5.argoKeys.map((k) => k.replace("/", ".")).join(", ");
-  return ["smi", "ambassador", "traefik", "apisix", "appMesh"].map(
-    (key2) => inputs5.argoKeys.includes(key2) ? subtree(`${ROUTING}.${key2}`, `rendered by the generator that reads trafficRouting.${key2}`) : {
-      path: `${ROUTING}.${key2}`,
-      status: "refused",
-      subtree: true,
-      note: `traffic provider ${key2} is not supported yet; rollgen renders ${supported}`
-    }
-  );
+function readArgs(list4, locate2, path10) {
+  return list4.map((a, i) => {
+    const e = isObject(a) ? a : {};
+    return {
+      name: typeof e.name === "string" ? e.name : "",
+      ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
+      ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
+      at: { locate: locate2, path: [...path10, i] }
+    };
+  });
 }
-var POD_FIELD = "copied onto the rendered Deployments, as Argo applies it to its ReplicaSets";
-var argoRolloutFields = (inputs5) => ({
-  title: "Argo Rollout (argoproj.io/v1alpha1)",
-  crd: { file: "argo-rollouts/rollout-crd.yaml", version: "v1alpha1" },
-  rules: [
-    honoured("spec"),
-    honoured("spec.replicas"),
-    subtree("spec.selector", "the selector of the rendered Deployment (inline template)"),
-    subtree("spec.template", "the pod template, passed through to the Deployment (inline template)"),
-    honoured("spec.workloadRef"),
-    honoured("spec.workloadRef.apiVersion"),
-    honoured("spec.workloadRef.kind", "Deployment only; any other kind is refused"),
-    honoured("spec.workloadRef.name"),
-    warned(
-      "spec.workloadRef.scaleDown",
-      "rollgen renders the referenced Deployment itself as the stable workload, so there is no original Deployment to scale down; remove the field"
-    ),
-    honoured("spec.minReadySeconds", POD_FIELD),
-    honoured("spec.progressDeadlineSeconds", POD_FIELD),
-    honoured("spec.revisionHistoryLimit", POD_FIELD),
-    honoured("spec.paused", "the rollout holds: advance and rollgen pr propose nothing for it until it is false"),
-    warned(
-      "spec.progressDeadlineAbort",
-      "rollgen does not watch pod progress, so it never aborts on a deadline; make the step PRs wait for a health check"
-    ),
-    warned(
-      "spec.restartAt",
-      "rollgen restarts no pods; change an annotation of the pod template to roll the pods through the steps"
-    ),
-    warnedTree(
-      "spec.rollbackWindow",
-      "rollgen runs every step for each new revision, including one that rolls back; use rollgen abort to return to stable at once"
-    ),
-    honoured("spec.strategy"),
-    {
-      path: "spec.strategy.blueGreen",
-      status: "refused",
-      subtree: true,
-      note: "blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)"
-    },
-    honoured(CANARY2),
-    warned(
-      `${CANARY2}.abortScaleDownDelaySeconds`,
-      "the abort commit removes canary pods as the app's removal policy says (rollgen.yaml removal); there is no delay"
-    ),
-    warned(
-      `${CANARY2}.scaleDownDelaySeconds`,
-      "old stable pods are replaced when the promotion commit is applied; use removal: two-commits in rollgen.yaml to keep the canary until routes move"
-    ),
-    warned(`${CANARY2}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
-    subtree(
-      `${CANARY2}.antiAffinity`,
-      "canary pods avoid nodes running stable pods (injected into the canary pod template)"
-    ),
-    subtree(`${CANARY2}.canaryMetadata`, "merged into the canary pod template"),
-    subtree(`${CANARY2}.stableMetadata`, "merged into the stable pod template"),
-    honoured(`${CANARY2}.canaryService`),
-    honoured(`${CANARY2}.stableService`),
-    honoured(
-      `${CANARY2}.dynamicStableScale`,
-      "stable pods shrink to the traffic they keep (sized for the higher of this and the previous step), with trafficRouting"
-    ),
-    honoured(`${CANARY2}.maxSurge`, "the rolling update bound of the rendered Deployments"),
-    honoured(`${CANARY2}.maxUnavailable`, "the rolling update bound of the rendered Deployments"),
-    honoured(
-      `${CANARY2}.minPodsPerReplicaSet`,
-      "a non-empty stable or canary side runs at least this many pods, with trafficRouting"
-    ),
-    warnedTree(
-      `${CANARY2}.pingPong`,
-      "rollgen routes with a stable and a canary Service (stableService/canaryService); write those instead of pingPong"
-    ),
-    warnedTree(
-      `${CANARY2}.replicaProgressThreshold`,
-      "rollgen does not watch pod readiness; make the step PRs wait for a health check"
-    ),
-    honoured(`${CANARY2}.steps`),
-    subtree(`${CANARY2}.steps[].pause`, "a manual or timed gate after the step before"),
-    {
-      path: `${CANARY2}.steps[].plugin`,
-      status: "warned",
-      subtree: true,
-      note: "step plugins run in the Argo controller; rollgen skips the step"
-    },
-    subtree(`${CANARY2}.steps[].setCanaryScale`, "canary pods of the step"),
-    subtree(`${CANARY2}.steps[].setHeaderRoute`, "a named header route to the canary"),
-    subtree(`${CANARY2}.steps[].setMirrorRoute`, "a named mirror route to the canary"),
-    honoured(`${CANARY2}.steps[].setWeight`),
-    honoured(ROUTING),
-    subtree(`${ROUTING}.managedRoutes`, "the order of header and mirror routes"),
-    honoured(`${ROUTING}.maxTrafficWeight`),
-    subtree(`${ROUTING}.istio`, "rendered by the istio generator"),
-    warnedTree(
-      `${ROUTING}.istio.destinationRule.additionalSubsetNames`,
-      "extra subsets are not given their own labels; routes to them keep their weights as written"
-    ),
-    subtree(`${ROUTING}.nginx`, "rendered by the ingress-nginx generator"),
-    subtree(`${ROUTING}.alb`, "rendered by the aws-alb generator"),
-    ...providerRules(inputs5),
-    subtree(
-      `${ROUTING}.plugins`,
-      "argoproj-labs/gatewayAPI is rendered by the gateway-api generator; any other plugin is refused by name"
-    ),
-    ...ARGO_ROLLOUT_ANALYSIS_RULES
-  ]
-});
+var originOf = (at, ...more) => at.locate([...at.path, ...more]);
 
-// src/spec/kruise-fields.ts
-var CANARY3 = "spec.strategy.canary";
-var CRD = "kruise-rollouts/rollouts.kruise.io_rollouts.yaml";
-var honoured2 = (path10, note) => ({ path: path10, status: "honoured", ...note ? { note } : {} });
-var subtree2 = (path10, note) => ({ path: path10, status: "honoured", subtree: true, note });
-var warned2 = (path10, note) => ({ path: path10, status: "warned", note });
-function kruiseRoutingRules(base) {
-  return [
-    honoured2(base, "the first entry is read, as Kruise does; an entry needs ingress, gateway or customNetworkRefs"),
-    honoured2(`${base}[].service`),
-    subtree2(`${base}[].ingress`, "classType picks the provider: nginx, aliyun-alb, higress or mse"),
-    subtree2(`${base}[].gateway`, "rendered by the gateway-api generator"),
-    subtree2(`${base}[].customNetworkRefs`, "Istio VirtualService/DestinationRule: istio generator; others: custom"),
-    warned2(
-      `${base}[].gracePeriodSeconds`,
-      "rollgen does not wait between route and workload changes; Argo CD sync waves and the step gate order them"
+// src/analysis/resolve.ts
+init_diagnostics();
+
+// src/analysis/args.ts
+init_diagnostics();
+function resolveArgs(templates, incoming, ctx, out, complete = true) {
+  const merged2 = /* @__PURE__ */ new Map();
+  for (const arg of templates.flatMap((t) => t.args)) {
+    const prev = merged2.get(arg.name);
+    if (prev?.value !== void 0 && arg.value !== void 0 && prev.value !== arg.value)
+      out.push(
+        diagnosticAt(
+          originOf(arg.at),
+          `arg "${arg.name}" is set twice with different values ("${prev.value}", "${arg.value}") across the templates`
+        )
+      );
+    if (!prev || prev.value === void 0) merged2.set(arg.name, arg);
+  }
+  for (const arg of incoming) {
+    const declared = merged2.get(arg.name);
+    if (!declared) {
+      if (complete)
+        out.push(
+          diagnosticAt(
+            originOf(arg.at),
+            `arg "${arg.name}" is not declared by any of the templates; it is ignored`,
+            "warning"
+          )
+        );
+      continue;
+    }
+    if (arg.value !== void 0 || arg.valueFrom !== void 0) merged2.set(arg.name, arg);
+  }
+  const values = /* @__PURE__ */ new Map();
+  const secrets = [];
+  for (const arg of merged2.values()) {
+    const r = resolveOne(arg, ctx, out);
+    if (r && "secret" in r) secrets.push(r.secret);
+    else if (r) values.set(arg.name, r.value);
+  }
+  return { values, declared: new Set(merged2.keys()), secrets };
+}
+var secretEnvName = (arg) => `ROLLGEN_ARG_${arg.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
+function resolveOne(arg, ctx, out) {
+  if (arg.value !== void 0) return { value: arg.value };
+  const from = arg.valueFrom;
+  if (!from) {
+    out.push(
+      diagnosticAt(originOf(arg.at), `arg "${arg.name}" has no value; give it one in the rollout's analysis args`)
+    );
+    return void 0;
+  }
+  if (from.podTemplateHashValue !== void 0) {
+    const which = from.podTemplateHashValue;
+    if (which !== "Stable" && which !== "Latest") {
+      out.push(diagnosticAt(originOf(arg.at, "valueFrom"), `podTemplateHashValue must be Stable or Latest`));
+      return void 0;
+    }
+    return { value: which === "Latest" ? ctx.track.canary : ctx.track.stable };
+  }
+  if (isObject(from.fieldRef)) return fieldRef(arg, String(from.fieldRef.fieldPath ?? ""), ctx, out);
+  if (from.secretKeyRef !== void 0) return { secret: { name: arg.name, env: secretEnvName(arg.name) } };
+  out.push(
+    diagnosticAt(
+      originOf(arg.at, "valueFrom"),
+      `arg "${arg.name}": valueFrom supports podTemplateHashValue, fieldRef and secretKeyRef`
     )
-  ];
-}
-var COMMON = [
-  honoured2("spec"),
-  honoured2("spec.disabled", "the workload is rendered as a plain Deployment, with no canary"),
-  honoured2("spec.strategy"),
-  honoured2(
-    "spec.strategy.paused",
-    "the rollout holds: advance and rollgen pr propose nothing for it until it is false"
-  ),
-  honoured2(CANARY3),
-  honoured2(`${CANARY3}.disableGenerateCanaryService`),
-  warned2(
-    `${CANARY3}.failureThreshold`,
-    "rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check"
-  ),
-  subtree2(`${CANARY3}.patchPodTemplateMetadata`, "merged into the canary pod template only"),
-  subtree2(`${CANARY3}.steps`, "each step is one PR"),
-  ...kruiseRoutingRules(`${CANARY3}.trafficRoutings`)
-];
-var KRUISE_V1ALPHA1_FIELDS = {
-  title: "Kruise Rollout (rollouts.kruise.io/v1alpha1)",
-  crd: { file: CRD, version: "v1alpha1" },
-  rules: [
-    ...COMMON,
-    subtree2("spec.objectRef", "workloadRef: Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
-    warned2("spec.rolloutID", "rollgen starts a rollout when the pod template changes; rolloutID is not read")
-  ]
-};
-var KRUISE_V1BETA1_FIELDS = {
-  title: "Kruise Rollout (rollouts.kruise.io/v1beta1)",
-  crd: { file: CRD, version: "v1beta1" },
-  rules: [
-    ...COMMON,
-    subtree2("spec.workloadRef", "Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
-    honoured2(`${CANARY3}.enableExtraWorkloadForCanary`, "true: canary style (extra pods); false: partition style"),
-    honoured2(`${CANARY3}.trafficRoutingRef`),
-    {
-      path: "spec.strategy.blueGreen",
-      status: "refused",
-      subtree: true,
-      note: "blue-green is not supported yet; use strategy.canary with a last step of replicas: 100%"
-    }
-  ]
-};
-
-// src/spec/traffic-routing-fields.ts
-var TRAFFIC_ROUTING_FIELDS = {
-  title: "Kruise TrafficRouting (rollouts.kruise.io/v1alpha1)",
-  crd: { file: "kruise-rollouts/rollouts.kruise.io_trafficroutings.yaml", version: "v1alpha1" },
-  rules: [
-    { path: "spec", status: "honoured" },
-    ...kruiseRoutingRules("spec.objectRef"),
-    {
-      path: "spec.strategy",
-      status: "honoured",
-      subtree: true,
-      note: "weight, matches and requestHeaderModifier are live while any member rollout runs a canary"
-    }
-  ]
-};
-
-// src/spec/field-ledgers.ts
-function rolloutLedger(schema, inputs5) {
-  if (schema === "argo-rollout") return argoRolloutFields(inputs5);
-  if (schema === "kruise-rollout-v1alpha1") return KRUISE_V1ALPHA1_FIELDS;
-  if (schema === "kruise-rollout-v1beta1") return KRUISE_V1BETA1_FIELDS;
+  );
   return void 0;
 }
-var ANALYSIS_LEDGERS = {
-  AnalysisTemplate: ANALYSIS_TEMPLATE_FIELDS,
-  ClusterAnalysisTemplate: CLUSTER_ANALYSIS_TEMPLATE_FIELDS
+function fieldRef(arg, fieldPath, ctx, out) {
+  const segments = [...fieldPath.matchAll(/([^.[\]]+)|\[['"]?([^'"\]]+)['"]?\]/g)].map((m) => m[1] ?? m[2]);
+  let v = ctx.rollout;
+  for (const s of segments) v = isObject(v) && Object.hasOwn(v, s) ? v[s] : void 0;
+  if (v === void 0 || v === null || isObject(v) || Array.isArray(v)) {
+    out.push(
+      diagnosticAt(
+        originOf(arg.at, "valueFrom", "fieldRef"),
+        `arg "${arg.name}": fieldRef "${fieldPath}" names no value of the rollout`
+      )
+    );
+    return void 0;
+  }
+  return { value: String(v) };
+}
+function unresolvedArg(text, args) {
+  for (const m of text.matchAll(/\{\{\s*args\.([\w.-]+)\s*\}\}/g))
+    if (!args.secrets.some((s) => s.name === m[1]) && !args.declared.has(m[1])) return m[1];
+  return void 0;
+}
+
+// src/analysis/metric.ts
+init_diagnostics();
+
+// node_modules/jsep/dist/jsep.js
+var Hooks = class {
+  /**
+   * @callback HookCallback
+   * @this {*|Jsep} this
+   * @param {Jsep} env
+   * @returns: void
+   */
+  /**
+   * Adds the given callback to the list of callbacks for the given hook.
+   *
+   * The callback will be invoked when the hook it is registered for is run.
+   *
+   * One callback function can be registered to multiple hooks and the same hook multiple times.
+   *
+   * @param {string|object} name The name of the hook, or an object of callbacks keyed by name
+   * @param {HookCallback|boolean} callback The callback function which is given environment variables.
+   * @param {?boolean} [first=false] Will add the hook to the top of the list (defaults to the bottom)
+   * @public
+   */
+  add(name, callback, first2) {
+    if (typeof arguments[0] != "string") {
+      for (let name2 in arguments[0]) {
+        this.add(name2, arguments[0][name2], arguments[1]);
+      }
+    } else {
+      (Array.isArray(name) ? name : [name]).forEach(function(name2) {
+        this[name2] = this[name2] || [];
+        if (callback) {
+          this[name2][first2 ? "unshift" : "push"](callback);
+        }
+      }, this);
+    }
+  }
+  /**
+   * Runs a hook invoking all registered callbacks with the given environment variables.
+   *
+   * Callbacks will be invoked synchronously and in the order in which they were registered.
+   *
+   * @param {string} name The name of the hook.
+   * @param {Object<string, any>} env The environment variables of the hook passed to all callbacks registered.
+   * @public
+   */
+  run(name, env2) {
+    this[name] = this[name] || [];
+    this[name].forEach(function(callback) {
+      callback.call(env2 && env2.context ? env2.context : env2, env2);
+    });
+  }
 };
+var Plugins = class {
+  constructor(jsep2) {
+    this.jsep = jsep2;
+    this.registered = {};
+  }
+  /**
+   * @callback PluginSetup
+   * @this {Jsep} jsep
+   * @returns: void
+   */
+  /**
+   * Adds the given plugin(s) to the registry
+   *
+   * @param {object} plugins
+   * @param {string} plugins.name The name of the plugin
+   * @param {PluginSetup} plugins.init The init function
+   * @public
+   */
+  register(...plugins) {
+    plugins.forEach((plugin) => {
+      if (typeof plugin !== "object" || !plugin.name || !plugin.init) {
+        throw new Error("Invalid JSEP plugin format");
+      }
+      if (this.registered[plugin.name]) {
+        return;
+      }
+      plugin.init(this.jsep);
+      this.registered[plugin.name] = plugin;
+    });
+  }
+};
+var Jsep = class _Jsep {
+  /**
+   * @returns {string}
+   */
+  static get version() {
+    return "1.6.0";
+  }
+  /**
+   * @returns {string}
+   */
+  static toString() {
+    return "JavaScript Expression Parser (JSEP) v" + _Jsep.version;
+  }
+  // ==================== CONFIG ================================
+  /**
+   * @method addUnaryOp
+   * @param {string} op_name The name of the unary op to add
+   * @returns {Jsep}
+   */
+  static addUnaryOp(op_name) {
+    _Jsep.max_unop_len = Math.max(op_name.length, _Jsep.max_unop_len);
+    _Jsep.unary_ops[op_name] = 1;
+    return _Jsep;
+  }
+  /**
+   * @method jsep.addBinaryOp
+   * @param {string} op_name The name of the binary op to add
+   * @param {number} precedence The precedence of the binary op (can be a float). Higher number = higher precedence
+   * @param {boolean} [isRightAssociative=false] whether operator is right-associative
+   * @returns {Jsep}
+   */
+  static addBinaryOp(op_name, precedence, isRightAssociative) {
+    _Jsep.max_binop_len = Math.max(op_name.length, _Jsep.max_binop_len);
+    _Jsep.binary_ops[op_name] = precedence;
+    if (isRightAssociative) {
+      _Jsep.right_associative.add(op_name);
+    } else {
+      _Jsep.right_associative.delete(op_name);
+    }
+    return _Jsep;
+  }
+  /**
+   * @method addIdentifierChar
+   * @param {string} char The additional character to treat as a valid part of an identifier
+   * @returns {Jsep}
+   */
+  static addIdentifierChar(char) {
+    _Jsep.additional_identifier_chars.add(char);
+    return _Jsep;
+  }
+  /**
+   * @method addLiteral
+   * @param {string} literal_name The name of the literal to add
+   * @param {*} literal_value The value of the literal
+   * @returns {Jsep}
+   */
+  static addLiteral(literal_name, literal_value) {
+    _Jsep.literals[literal_name] = literal_value;
+    return _Jsep;
+  }
+  /**
+   * @method removeUnaryOp
+   * @param {string} op_name The name of the unary op to remove
+   * @returns {Jsep}
+   */
+  static removeUnaryOp(op_name) {
+    delete _Jsep.unary_ops[op_name];
+    if (op_name.length === _Jsep.max_unop_len) {
+      _Jsep.max_unop_len = _Jsep.getMaxKeyLen(_Jsep.unary_ops);
+    }
+    return _Jsep;
+  }
+  /**
+   * @method removeAllUnaryOps
+   * @returns {Jsep}
+   */
+  static removeAllUnaryOps() {
+    _Jsep.unary_ops = {};
+    _Jsep.max_unop_len = 0;
+    return _Jsep;
+  }
+  /**
+   * @method removeIdentifierChar
+   * @param {string} char The additional character to stop treating as a valid part of an identifier
+   * @returns {Jsep}
+   */
+  static removeIdentifierChar(char) {
+    _Jsep.additional_identifier_chars.delete(char);
+    return _Jsep;
+  }
+  /**
+   * @method removeBinaryOp
+   * @param {string} op_name The name of the binary op to remove
+   * @returns {Jsep}
+   */
+  static removeBinaryOp(op_name) {
+    delete _Jsep.binary_ops[op_name];
+    if (op_name.length === _Jsep.max_binop_len) {
+      _Jsep.max_binop_len = _Jsep.getMaxKeyLen(_Jsep.binary_ops);
+    }
+    _Jsep.right_associative.delete(op_name);
+    return _Jsep;
+  }
+  /**
+   * @method removeAllBinaryOps
+   * @returns {Jsep}
+   */
+  static removeAllBinaryOps() {
+    _Jsep.binary_ops = {};
+    _Jsep.max_binop_len = 0;
+    return _Jsep;
+  }
+  /**
+   * @method removeLiteral
+   * @param {string} literal_name The name of the literal to remove
+   * @returns {Jsep}
+   */
+  static removeLiteral(literal_name) {
+    delete _Jsep.literals[literal_name];
+    return _Jsep;
+  }
+  /**
+   * @method removeAllLiterals
+   * @returns {Jsep}
+   */
+  static removeAllLiterals() {
+    _Jsep.literals = {};
+    return _Jsep;
+  }
+  // ==================== END CONFIG ============================
+  /**
+   * @returns {string}
+   */
+  get char() {
+    return this.expr.charAt(this.index);
+  }
+  /**
+   * @returns {number}
+   */
+  get code() {
+    return this.expr.charCodeAt(this.index);
+  }
+  /**
+   * @param {string} expr a string with the passed in express
+   * @returns Jsep
+   */
+  constructor(expr) {
+    this.expr = expr;
+    this.index = 0;
+  }
+  /**
+   * static top-level parser
+   * @returns {jsep.Expression}
+   */
+  static parse(expr) {
+    return new _Jsep(expr).parse();
+  }
+  /**
+   * Get the longest key length of any object
+   * @param {object} obj
+   * @returns {number}
+   */
+  static getMaxKeyLen(obj2) {
+    return Math.max(0, ...Object.keys(obj2).map((k) => k.length));
+  }
+  /**
+   * `ch` is a character code in the next three functions
+   * @param {number} ch
+   * @returns {boolean}
+   */
+  static isDecimalDigit(ch) {
+    return ch >= 48 && ch <= 57;
+  }
+  /**
+   * Returns the precedence of a binary operator or `0` if it isn't a binary operator. Can be float.
+   * @param {string} op_val
+   * @returns {number}
+   */
+  static binaryPrecedence(op_val) {
+    return _Jsep.binary_ops[op_val] || 0;
+  }
+  /**
+   * Looks for start of identifier
+   * @param {number} ch
+   * @returns {boolean}
+   */
+  static isIdentifierStart(ch) {
+    return ch >= 65 && ch <= 90 || // A...Z
+    ch >= 97 && ch <= 122 || // a...z
+    ch >= 128 && !_Jsep.binary_ops[String.fromCharCode(ch)] || // any non-ASCII that is not an operator
+    _Jsep.additional_identifier_chars.has(String.fromCharCode(ch));
+  }
+  /**
+   * @param {number} ch
+   * @returns {boolean}
+   */
+  static isIdentifierPart(ch) {
+    return _Jsep.isIdentifierStart(ch) || _Jsep.isDecimalDigit(ch);
+  }
+  /**
+   * throw error at index of the expression
+   * @param {string} message
+   * @throws
+   */
+  throwError(message) {
+    const error4 = new Error(message + " at character " + this.index);
+    error4.index = this.index;
+    error4.description = message;
+    throw error4;
+  }
+  /**
+   * Run a given hook
+   * @param {string} name
+   * @param {jsep.Expression|false} [node]
+   * @returns {?jsep.Expression}
+   */
+  runHook(name, node) {
+    if (_Jsep.hooks[name]) {
+      const env2 = { context: this, node };
+      _Jsep.hooks.run(name, env2);
+      return env2.node;
+    }
+    return node;
+  }
+  /**
+   * Runs a given hook until one returns a node
+   * @param {string} name
+   * @returns {?jsep.Expression}
+   */
+  searchHook(name) {
+    if (_Jsep.hooks[name]) {
+      const env2 = { context: this };
+      _Jsep.hooks[name].find(function(callback) {
+        callback.call(env2.context, env2);
+        return env2.node;
+      });
+      return env2.node;
+    }
+  }
+  /**
+   * Push `index` up to the next non-space character
+   */
+  gobbleSpaces() {
+    let ch = this.code;
+    while (ch === _Jsep.SPACE_CODE || ch === _Jsep.TAB_CODE || ch === _Jsep.LF_CODE || ch === _Jsep.CR_CODE) {
+      ch = this.expr.charCodeAt(++this.index);
+    }
+    this.runHook("gobble-spaces");
+  }
+  /**
+   * Top-level method to parse all expressions and returns compound or single node
+   * @returns {jsep.Expression}
+   */
+  parse() {
+    this.runHook("before-all");
+    const nodes = this.gobbleExpressions();
+    const node = nodes.length === 1 ? nodes[0] : {
+      type: _Jsep.COMPOUND,
+      body: nodes
+    };
+    return this.runHook("after-all", node);
+  }
+  /**
+   * top-level parser (but can be reused within as well)
+   * @param {number} [untilICode]
+   * @returns {jsep.Expression[]}
+   */
+  gobbleExpressions(untilICode) {
+    let nodes = [], ch_i, node;
+    while (this.index < this.expr.length) {
+      ch_i = this.code;
+      if (ch_i === _Jsep.SEMCOL_CODE || ch_i === _Jsep.COMMA_CODE) {
+        this.index++;
+      } else {
+        if (node = this.gobbleExpression()) {
+          nodes.push(node);
+        } else if (this.index < this.expr.length) {
+          if (ch_i === untilICode) {
+            break;
+          }
+          this.throwError('Unexpected "' + this.char + '"');
+        }
+      }
+    }
+    return nodes;
+  }
+  /**
+   * The main parsing function.
+   * @returns {?jsep.Expression}
+   */
+  gobbleExpression() {
+    const node = this.searchHook("gobble-expression") || this.gobbleBinaryExpression();
+    this.gobbleSpaces();
+    return this.runHook("after-expression", node);
+  }
+  /**
+   * Search for the operation portion of the string (e.g. `+`, `===`)
+   * Start by taking the longest possible binary operations (3 characters: `===`, `!==`, `>>>`)
+   * and move down from 3 to 2 to 1 character until a matching binary operation is found
+   * then, return that binary operation
+   * @returns {string|boolean}
+   */
+  gobbleBinaryOp() {
+    this.gobbleSpaces();
+    let to_check = this.expr.substr(this.index, _Jsep.max_binop_len);
+    let tc_len = to_check.length;
+    while (tc_len > 0) {
+      if (_Jsep.binary_ops.hasOwnProperty(to_check) && (!_Jsep.isIdentifierStart(this.code) || this.index + to_check.length < this.expr.length && !_Jsep.isIdentifierPart(this.expr.charCodeAt(this.index + to_check.length)))) {
+        this.index += tc_len;
+        return to_check;
+      }
+      to_check = to_check.substr(0, --tc_len);
+    }
+    return false;
+  }
+  /**
+   * This function is responsible for gobbling an individual expression,
+   * e.g. `1`, `1+2`, `a+(b*2)-Math.sqrt(2)`
+   * @returns {?jsep.BinaryExpression}
+   */
+  gobbleBinaryExpression() {
+    let node, biop, prec, stack, biop_info, left, right, i, cur_biop;
+    left = this.gobbleToken();
+    if (!left) {
+      return left;
+    }
+    biop = this.gobbleBinaryOp();
+    if (!biop) {
+      return left;
+    }
+    biop_info = { value: biop, prec: _Jsep.binaryPrecedence(biop), right_a: _Jsep.right_associative.has(biop) };
+    right = this.gobbleToken();
+    if (!right) {
+      this.throwError("Expected expression after " + biop);
+    }
+    stack = [left, biop_info, right];
+    while (biop = this.gobbleBinaryOp()) {
+      prec = _Jsep.binaryPrecedence(biop);
+      if (prec === 0) {
+        this.index -= biop.length;
+        break;
+      }
+      biop_info = { value: biop, prec, right_a: _Jsep.right_associative.has(biop) };
+      cur_biop = biop;
+      const comparePrev = (prev) => biop_info.right_a && prev.right_a ? prec > prev.prec : prec <= prev.prec;
+      while (stack.length > 2 && comparePrev(stack[stack.length - 2])) {
+        right = stack.pop();
+        biop = stack.pop().value;
+        left = stack.pop();
+        node = {
+          type: _Jsep.BINARY_EXP,
+          operator: biop,
+          left,
+          right
+        };
+        stack.push(node);
+      }
+      node = this.gobbleToken();
+      if (!node) {
+        this.throwError("Expected expression after " + cur_biop);
+      }
+      stack.push(biop_info, node);
+    }
+    i = stack.length - 1;
+    node = stack[i];
+    while (i > 1) {
+      node = {
+        type: _Jsep.BINARY_EXP,
+        operator: stack[i - 1].value,
+        left: stack[i - 2],
+        right: node
+      };
+      i -= 2;
+    }
+    return node;
+  }
+  /**
+   * An individual part of a binary expression:
+   * e.g. `foo.bar(baz)`, `1`, `"abc"`, `(a % 2)` (because it's in parenthesis)
+   * @returns {boolean|jsep.Expression}
+   */
+  gobbleToken() {
+    let ch, to_check, tc_len, node;
+    this.gobbleSpaces();
+    node = this.searchHook("gobble-token");
+    if (node) {
+      return this.runHook("after-token", node);
+    }
+    ch = this.code;
+    if (_Jsep.isDecimalDigit(ch) || ch === _Jsep.PERIOD_CODE) {
+      return this.gobbleNumericLiteral();
+    }
+    if (ch === _Jsep.SQUOTE_CODE || ch === _Jsep.DQUOTE_CODE) {
+      node = this.gobbleStringLiteral();
+    } else if (ch === _Jsep.OBRACK_CODE) {
+      node = this.gobbleArray();
+    } else {
+      to_check = this.expr.substr(this.index, _Jsep.max_unop_len);
+      tc_len = to_check.length;
+      while (tc_len > 0) {
+        if (_Jsep.unary_ops.hasOwnProperty(to_check) && (!_Jsep.isIdentifierStart(this.code) || this.index + to_check.length < this.expr.length && !_Jsep.isIdentifierPart(this.expr.charCodeAt(this.index + to_check.length)))) {
+          this.index += tc_len;
+          const argument = this.gobbleToken();
+          if (!argument) {
+            this.throwError("missing unaryOp argument");
+          }
+          return this.runHook("after-token", {
+            type: _Jsep.UNARY_EXP,
+            operator: to_check,
+            argument,
+            prefix: true
+          });
+        }
+        to_check = to_check.substr(0, --tc_len);
+      }
+      if (_Jsep.isIdentifierStart(ch)) {
+        node = this.gobbleIdentifier();
+        if (_Jsep.literals.hasOwnProperty(node.name)) {
+          node = {
+            type: _Jsep.LITERAL,
+            value: _Jsep.literals[node.name],
+            raw: node.name
+          };
+        } else if (node.name === _Jsep.this_str) {
+          node = { type: _Jsep.THIS_EXP };
+        }
+      } else if (ch === _Jsep.OPAREN_CODE) {
+        node = this.gobbleGroup();
+      }
+    }
+    if (!node) {
+      return this.runHook("after-token", false);
+    }
+    node = this.gobbleTokenProperty(node);
+    return this.runHook("after-token", node);
+  }
+  /**
+   * Gobble properties of of identifiers/strings/arrays/groups.
+   * e.g. `foo`, `bar.baz`, `foo['bar'].baz`
+   * It also gobbles function calls:
+   * e.g. `Math.acos(obj.angle)`
+   * @param {jsep.Expression} node
+   * @returns {jsep.Expression}
+   */
+  gobbleTokenProperty(node) {
+    this.gobbleSpaces();
+    let ch = this.code;
+    while (ch === _Jsep.PERIOD_CODE || ch === _Jsep.OBRACK_CODE || ch === _Jsep.OPAREN_CODE || ch === _Jsep.QUMARK_CODE) {
+      let optional;
+      if (ch === _Jsep.QUMARK_CODE) {
+        if (this.expr.charCodeAt(this.index + 1) !== _Jsep.PERIOD_CODE) {
+          break;
+        }
+        optional = true;
+        this.index += 2;
+        this.gobbleSpaces();
+        ch = this.code;
+      }
+      this.index++;
+      if (ch === _Jsep.OBRACK_CODE) {
+        node = {
+          type: _Jsep.MEMBER_EXP,
+          computed: true,
+          object: node,
+          property: this.gobbleExpression()
+        };
+        if (!node.property) {
+          this.throwError('Unexpected "' + this.char + '"');
+        }
+        this.gobbleSpaces();
+        ch = this.code;
+        if (ch !== _Jsep.CBRACK_CODE) {
+          this.throwError("Unclosed [");
+        }
+        this.index++;
+      } else if (ch === _Jsep.OPAREN_CODE) {
+        node = {
+          type: _Jsep.CALL_EXP,
+          "arguments": this.gobbleArguments(_Jsep.CPAREN_CODE),
+          callee: node
+        };
+      } else if (ch === _Jsep.PERIOD_CODE || optional) {
+        if (optional) {
+          this.index--;
+        }
+        this.gobbleSpaces();
+        node = {
+          type: _Jsep.MEMBER_EXP,
+          computed: false,
+          object: node,
+          property: this.gobbleIdentifier()
+        };
+      }
+      if (optional) {
+        node.optional = true;
+      }
+      this.gobbleSpaces();
+      ch = this.code;
+    }
+    return node;
+  }
+  /**
+   * Parse simple numeric literals: `12`, `3.4`, `.5`. Do this by using a string to
+   * keep track of everything in the numeric literal and then calling `parseFloat` on that string
+   * @returns {jsep.Literal}
+   */
+  gobbleNumericLiteral() {
+    let number2 = "", ch, chCode;
+    while (_Jsep.isDecimalDigit(this.code)) {
+      number2 += this.expr.charAt(this.index++);
+    }
+    if (this.code === _Jsep.PERIOD_CODE) {
+      number2 += this.expr.charAt(this.index++);
+      while (_Jsep.isDecimalDigit(this.code)) {
+        number2 += this.expr.charAt(this.index++);
+      }
+    }
+    ch = this.char;
+    if (ch === "e" || ch === "E") {
+      number2 += this.expr.charAt(this.index++);
+      ch = this.char;
+      if (ch === "+" || ch === "-") {
+        number2 += this.expr.charAt(this.index++);
+      }
+      while (_Jsep.isDecimalDigit(this.code)) {
+        number2 += this.expr.charAt(this.index++);
+      }
+      if (!_Jsep.isDecimalDigit(this.expr.charCodeAt(this.index - 1))) {
+        this.throwError("Expected exponent (" + number2 + this.char + ")");
+      }
+    }
+    chCode = this.code;
+    if (_Jsep.isIdentifierStart(chCode)) {
+      this.throwError("Variable names cannot start with a number (" + number2 + this.char + ")");
+    } else if (chCode === _Jsep.PERIOD_CODE || number2.length === 1 && number2.charCodeAt(0) === _Jsep.PERIOD_CODE) {
+      this.throwError("Unexpected period");
+    }
+    return {
+      type: _Jsep.LITERAL,
+      value: parseFloat(number2),
+      raw: number2
+    };
+  }
+  /**
+   * Parses a string literal, staring with single or double quotes with basic support for escape codes
+   * e.g. `"hello world"`, `'this is\nJSEP'`
+   * @returns {jsep.Literal}
+   */
+  gobbleStringLiteral() {
+    let str3 = "";
+    const startIndex = this.index;
+    const quote = this.expr.charAt(this.index++);
+    let closed = false;
+    while (this.index < this.expr.length) {
+      let ch = this.expr.charAt(this.index++);
+      if (ch === quote) {
+        closed = true;
+        break;
+      } else if (ch === "\\") {
+        ch = this.expr.charAt(this.index++);
+        switch (ch) {
+          case "n":
+            str3 += "\n";
+            break;
+          case "r":
+            str3 += "\r";
+            break;
+          case "t":
+            str3 += "	";
+            break;
+          case "b":
+            str3 += "\b";
+            break;
+          case "f":
+            str3 += "\f";
+            break;
+          case "v":
+            str3 += "\v";
+            break;
+          default:
+            str3 += ch;
+        }
+      } else {
+        str3 += ch;
+      }
+    }
+    if (!closed) {
+      this.throwError('Unclosed quote after "' + str3 + '"');
+    }
+    return {
+      type: _Jsep.LITERAL,
+      value: str3,
+      raw: this.expr.substring(startIndex, this.index)
+    };
+  }
+  /**
+   * Gobbles only identifiers
+   * e.g.: `foo`, `_value`, `$x1`
+   * Also, this function checks if that identifier is a literal:
+   * (e.g. `true`, `false`, `null`) or `this`
+   * @returns {jsep.Identifier}
+   */
+  gobbleIdentifier() {
+    let ch = this.code, start2 = this.index;
+    if (_Jsep.isIdentifierStart(ch)) {
+      this.index++;
+    } else {
+      this.throwError("Unexpected " + this.char);
+    }
+    while (this.index < this.expr.length) {
+      ch = this.code;
+      if (_Jsep.isIdentifierPart(ch)) {
+        this.index++;
+      } else {
+        break;
+      }
+    }
+    return {
+      type: _Jsep.IDENTIFIER,
+      name: this.expr.slice(start2, this.index)
+    };
+  }
+  /**
+   * Gobbles a list of arguments within the context of a function call
+   * or array literal. This function also assumes that the opening character
+   * `(` or `[` has already been gobbled, and gobbles expressions and commas
+   * until the terminator character `)` or `]` is encountered.
+   * e.g. `foo(bar, baz)`, `my_func()`, or `[bar, baz]`
+   * @param {number} termination
+   * @returns {jsep.Expression[]}
+   */
+  gobbleArguments(termination) {
+    const args = [];
+    let closed = false;
+    let separator_count = 0;
+    while (this.index < this.expr.length) {
+      this.gobbleSpaces();
+      let ch_i = this.code;
+      if (ch_i === termination) {
+        closed = true;
+        this.index++;
+        if (termination === _Jsep.CPAREN_CODE && separator_count && separator_count >= args.length) {
+          this.throwError("Unexpected token " + String.fromCharCode(termination));
+        }
+        break;
+      } else if (ch_i === _Jsep.COMMA_CODE) {
+        this.index++;
+        separator_count++;
+        if (separator_count !== args.length) {
+          if (termination === _Jsep.CPAREN_CODE) {
+            this.throwError("Unexpected token ,");
+          } else if (termination === _Jsep.CBRACK_CODE) {
+            for (let arg = args.length; arg < separator_count; arg++) {
+              args.push(null);
+            }
+          }
+        }
+      } else if (args.length !== separator_count && separator_count !== 0) {
+        this.throwError("Expected comma");
+      } else {
+        const node = this.gobbleExpression();
+        if (!node || node.type === _Jsep.COMPOUND) {
+          this.throwError("Expected comma");
+        }
+        args.push(node);
+      }
+    }
+    if (!closed) {
+      this.throwError("Expected " + String.fromCharCode(termination));
+    }
+    return args;
+  }
+  /**
+   * Responsible for parsing a group of things within parentheses `()`
+   * that have no identifier in front (so not a function call)
+   * This function assumes that it needs to gobble the opening parenthesis
+   * and then tries to gobble everything within that parenthesis, assuming
+   * that the next thing it should see is the close parenthesis. If not,
+   * then the expression probably doesn't have a `)`
+   * @returns {boolean|jsep.Expression}
+   */
+  gobbleGroup() {
+    this.index++;
+    let nodes = this.gobbleExpressions(_Jsep.CPAREN_CODE);
+    if (this.code === _Jsep.CPAREN_CODE) {
+      this.index++;
+      if (nodes.length === 1) {
+        return nodes[0];
+      } else if (!nodes.length) {
+        return false;
+      } else {
+        return {
+          type: _Jsep.SEQUENCE_EXP,
+          expressions: nodes
+        };
+      }
+    } else {
+      this.throwError("Unclosed (");
+    }
+  }
+  /**
+   * Responsible for parsing Array literals `[1, 2, 3]`
+   * This function assumes that it needs to gobble the opening bracket
+   * and then tries to gobble the expressions as arguments.
+   * @returns {jsep.ArrayExpression}
+   */
+  gobbleArray() {
+    this.index++;
+    return {
+      type: _Jsep.ARRAY_EXP,
+      elements: this.gobbleArguments(_Jsep.CBRACK_CODE)
+    };
+  }
+};
+var hooks = new Hooks();
+Object.assign(Jsep, {
+  hooks,
+  plugins: new Plugins(Jsep),
+  // Node Types
+  // ----------
+  // This is the full set of types that any JSEP node can be.
+  // Store them here to save space when minified
+  COMPOUND: "Compound",
+  SEQUENCE_EXP: "SequenceExpression",
+  IDENTIFIER: "Identifier",
+  MEMBER_EXP: "MemberExpression",
+  LITERAL: "Literal",
+  THIS_EXP: "ThisExpression",
+  CALL_EXP: "CallExpression",
+  UNARY_EXP: "UnaryExpression",
+  BINARY_EXP: "BinaryExpression",
+  ARRAY_EXP: "ArrayExpression",
+  TAB_CODE: 9,
+  LF_CODE: 10,
+  CR_CODE: 13,
+  SPACE_CODE: 32,
+  PERIOD_CODE: 46,
+  // '.'
+  COMMA_CODE: 44,
+  // ','
+  SQUOTE_CODE: 39,
+  // single quote
+  DQUOTE_CODE: 34,
+  // double quotes
+  OPAREN_CODE: 40,
+  // (
+  CPAREN_CODE: 41,
+  // )
+  OBRACK_CODE: 91,
+  // [
+  CBRACK_CODE: 93,
+  // ]
+  QUMARK_CODE: 63,
+  // ?
+  SEMCOL_CODE: 59,
+  // ;
+  COLON_CODE: 58,
+  // :
+  // Operations
+  // ----------
+  // Use a quickly-accessible map to store all of the unary operators
+  // Values are set to `1` (it really doesn't matter)
+  unary_ops: {
+    "-": 1,
+    "!": 1,
+    "~": 1,
+    "+": 1
+  },
+  // Also use a map for the binary operations but set their values to their
+  // binary precedence for quick reference (higher number = higher precedence)
+  // see [Order of operations](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Operators/Operator_Precedence)
+  binary_ops: {
+    "||": 1,
+    "??": 1,
+    "&&": 2,
+    "|": 3,
+    "^": 4,
+    "&": 5,
+    "==": 6,
+    "!=": 6,
+    "===": 6,
+    "!==": 6,
+    "<": 7,
+    ">": 7,
+    "<=": 7,
+    ">=": 7,
+    "<<": 8,
+    ">>": 8,
+    ">>>": 8,
+    "+": 9,
+    "-": 9,
+    "*": 10,
+    "/": 10,
+    "%": 10,
+    "**": 11
+  },
+  // sets specific binary_ops as right-associative
+  right_associative: /* @__PURE__ */ new Set(["**"]),
+  // Additional valid identifier chars, apart from a-z, A-Z and 0-9 (except on the starting char)
+  additional_identifier_chars: /* @__PURE__ */ new Set(["$", "_"]),
+  // Literals
+  // ----------
+  // Store the values to return for the various literals we may encounter
+  literals: {
+    "true": true,
+    "false": false,
+    "null": null
+  },
+  // Except for `this`, which is special. This could be changed to something like `'self'` as well
+  this_str: "this"
+});
+Jsep.max_unop_len = Jsep.getMaxKeyLen(Jsep.unary_ops);
+Jsep.max_binop_len = Jsep.getMaxKeyLen(Jsep.binary_ops);
+var jsep = (expr) => new Jsep(expr).parse();
+var stdClassProps = Object.getOwnPropertyNames(class Test {
+});
+Object.getOwnPropertyNames(Jsep).filter((prop) => !stdClassProps.includes(prop) && jsep[prop] === void 0).forEach((m) => {
+  jsep[m] = Jsep[m];
+});
+jsep.Jsep = Jsep;
+var CONDITIONAL_EXP = "ConditionalExpression";
+var ternary = {
+  name: "ternary",
+  init(jsep2) {
+    jsep2.hooks.add("after-expression", function gobbleTernary(env2) {
+      if (env2.node && this.code === jsep2.QUMARK_CODE) {
+        this.index++;
+        const test = env2.node;
+        const consequent = this.gobbleExpression();
+        if (!consequent) {
+          this.throwError("Expected expression");
+        }
+        this.gobbleSpaces();
+        if (this.code === jsep2.COLON_CODE) {
+          this.index++;
+          const alternate = this.gobbleExpression();
+          if (!alternate) {
+            this.throwError("Expected expression");
+          }
+          env2.node = {
+            type: CONDITIONAL_EXP,
+            test,
+            consequent,
+            alternate
+          };
+          if (test.operator && jsep2.binary_ops[test.operator] <= 0.9) {
+            let newTest = test;
+            while (newTest.right.operator && jsep2.binary_ops[newTest.right.operator] <= 0.9) {
+              newTest = newTest.right;
+            }
+            env2.node.test = newTest.right;
+            newTest.right = env2.node;
+            env2.node = test;
+          }
+        } else {
+          this.throwError("Expected :");
+        }
+      }
+    });
+  }
+};
+jsep.plugins.register(ternary);
+
+// src/analysis/builtins.ts
+var BUILTINS = {
+  len: (_r, v) => length(v),
+  isNaN: (_r, v) => Number.isNaN(num2(v, "isNaN")),
+  isInf: (_r, v) => !Number.isFinite(num2(v, "isInf")) && !Number.isNaN(v),
+  asInt: (_r, v) => Math.trunc(asFloat(v, "asInt")),
+  asFloat: (_r, v) => asFloat(v, "asFloat"),
+  isNil: (r) => r === null || r === void 0,
+  default: (r, _v, fallback) => r === null || r === void 0 ? fallback : r,
+  all: (_r, v, p) => list3(v, "all").every((x) => pred(p)(x) === true),
+  any: (_r, v, p) => list3(v, "any").some((x) => pred(p)(x) === true),
+  none: (_r, v, p) => !list3(v, "none").some((x) => pred(p)(x) === true),
+  one: (_r, v, p) => list3(v, "one").filter((x) => pred(p)(x) === true).length === 1,
+  filter: (_r, v, p) => list3(v, "filter").filter((x) => pred(p)(x) === true),
+  map: (_r, v, p) => list3(v, "map").map((x) => pred(p)(x)),
+  count: (_r, v, p) => list3(v, "count").filter((x) => pred(p)(x) === true).length,
+  sum: (_r, v) => list3(v, "sum").reduce((s, x) => s + num2(x, "sum"), 0),
+  max: (_r, ...v) => Math.max(...spread(v, "max")),
+  min: (_r, ...v) => Math.min(...spread(v, "min")),
+  mean: (_r, v) => list3(v, "mean").reduce((s, x) => s + num2(x, "mean"), 0) / length(v),
+  abs: (_r, v) => Math.abs(num2(v, "abs")),
+  ceil: (_r, v) => Math.ceil(num2(v, "ceil")),
+  floor: (_r, v) => Math.floor(num2(v, "floor")),
+  round: (_r, v) => Math.round(num2(v, "round")),
+  int: (_r, v) => Math.trunc(asFloat(v, "int")),
+  float: (_r, v) => asFloat(v, "float"),
+  string: (_r, v) => typeof v === "string" ? v : JSON.stringify(v ?? null),
+  lower: (_r, v) => str2(v, "lower").toLowerCase(),
+  upper: (_r, v) => str2(v, "upper").toUpperCase(),
+  trim: (_r, v) => str2(v, "trim").trim(),
+  first: (_r, v) => list3(v, "first")[0] ?? null,
+  last: (_r, v) => list3(v, "last").at(-1) ?? null,
+  keys: (_r, v) => Object.keys(map(v, "keys")).sort(),
+  values: (_r, v) => Object.keys(map(v, "values")).sort().map((k) => map(v, "values")[k])
+};
+function length(v) {
+  if (Array.isArray(v) || typeof v === "string") return v.length;
+  if (v !== null && typeof v === "object") return Object.keys(v).length;
+  throw new Error(`invalid argument for len (type ${v === null || v === void 0 ? "nil" : typeof v})`);
+}
+function num2(v, fn) {
+  if (typeof v !== "number") throw new Error(`${fn}() needs a number, got ${JSON.stringify(v ?? null)}`);
+  return v;
+}
+function str2(v, fn) {
+  if (typeof v !== "string") throw new Error(`${fn}() needs a string, got ${JSON.stringify(v ?? null)}`);
+  return v;
+}
+function list3(v, fn) {
+  if (!Array.isArray(v)) throw new Error(`${fn}() needs an array, got ${JSON.stringify(v ?? null)}`);
+  return v;
+}
+function map(v, fn) {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error(`${fn}() needs a map`);
+  return v;
+}
+function spread(args, fn) {
+  const items = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
+  if (items.length === 0) throw new Error(`${fn}() of nothing`);
+  return items.map((x) => num2(x, fn));
+}
+function pred(p) {
+  if (typeof p !== "function") throw new Error("expected a predicate such as {# > 0}");
+  return p;
+}
+function asFloat(v, fn) {
+  if (typeof v === "number") return v;
+  if (typeof v === "string" && v.trim() !== "" && !Number.isNaN(Number(v))) return Number(v);
+  throw new Error(`${fn}() not supported on ${JSON.stringify(v ?? null)}`);
+}
+
+// src/analysis/expression.ts
+var configured = false;
+function configure() {
+  if (configured) return;
+  configured = true;
+  jsep.addBinaryOp("or", 1);
+  jsep.addBinaryOp("and", 2);
+  jsep.addBinaryOp("??", 1);
+  for (const op2 of ["in", "matches", "contains", "startsWith", "endsWith"]) jsep.addBinaryOp(op2, 7);
+  jsep.addBinaryOp("**", 11, true);
+  jsep.addUnaryOp("not");
+  jsep.addIdentifierChar("#");
+  jsep.hooks.add("gobble-token", function(env2) {
+    if (this.code !== 123) return;
+    this.index++;
+    const body = this.gobbleExpression();
+    this.gobbleSpaces();
+    if (this.code !== 125) this.throwError("expected } closing the predicate");
+    this.index++;
+    env2.node = { type: "Predicate", body };
+  });
+}
+function compile(source) {
+  configure();
+  let node;
+  try {
+    node = jsep(source);
+  } catch (e) {
+    return { error: e.message };
+  }
+  const problem = check8(node, false);
+  return problem ? { error: problem } : { node };
+}
+function check8(n, inPredicate) {
+  switch (n.type) {
+    case "Literal":
+    case "ThisExpression":
+      return n.type === "ThisExpression" ? "`this` is not available" : void 0;
+    case "Identifier":
+      if (n.name === "result" || n.name === "nil" || n.name === "true" || n.name === "false") return void 0;
+      if (n.name === "#") return inPredicate ? void 0 : "`#` is only available inside a {predicate}";
+      return `unknown name "${n.name}"; conditions can use result and ${Object.keys(BUILTINS).join(", ")}`;
+    case "CallExpression": {
+      const callee = n.callee;
+      const helpers = Object.keys(BUILTINS).join(", ");
+      if (callee.type !== "Identifier") return `only the helper functions can be called: ${helpers}`;
+      if (!Object.hasOwn(BUILTINS, callee.name))
+        return `unknown function "${callee.name}"; available: ${helpers}`;
+      return first(n.arguments.map((a) => check8(a, inPredicate)));
+    }
+    case "Predicate":
+      return check8(n.body, true);
+    case "MemberExpression":
+      return first([
+        check8(n.object, inPredicate),
+        n.computed ? check8(n.property, inPredicate) : void 0
+      ]);
+    case "UnaryExpression":
+      return check8(n.argument, inPredicate);
+    case "BinaryExpression":
+      return first([check8(n.left, inPredicate), check8(n.right, inPredicate)]);
+    case "ConditionalExpression":
+      return first([n.test, n.consequent, n.alternate].map((c) => check8(c, inPredicate)));
+    case "ArrayExpression":
+      return first(n.elements.map((e) => check8(e, inPredicate)));
+    default:
+      return `unsupported syntax (${n.type})`;
+  }
+}
+var first = (list4) => list4.find((p) => p !== void 0);
+function evaluate(n, scope) {
+  switch (n.type) {
+    case "Literal":
+      return n.value;
+    case "Identifier":
+      return identifier(n.name, scope);
+    case "MemberExpression":
+      return member(
+        evaluate(n.object, scope),
+        n.computed ? evaluate(n.property, scope) : n.property.name
+      );
+    case "CallExpression": {
+      const fn = BUILTINS[n.callee.name];
+      const args = n.arguments.map(
+        (a) => a.type === "Predicate" ? predicate(a, scope) : evaluate(a, scope)
+      );
+      return fn(scope.result, ...args);
+    }
+    case "UnaryExpression":
+      return unary(n.operator, evaluate(n.argument, scope));
+    case "BinaryExpression":
+      return binary(n, scope);
+    case "ConditionalExpression":
+      return truthy(evaluate(n.test, scope)) ? evaluate(n.consequent, scope) : evaluate(n.alternate, scope);
+    case "ArrayExpression":
+      return n.elements.map((e) => evaluate(e, scope));
+    default:
+      throw new Error(`cannot evaluate ${n.type}`);
+  }
+}
+function identifier(name, scope) {
+  if (name === "result") return scope.result;
+  if (name === "#") return scope.item ?? null;
+  if (name === "true" || name === "false") return name === "true";
+  return null;
+}
+function predicate(n, scope) {
+  return ((item) => evaluate(n.body, { ...scope, item }));
+}
+function member(object, key2) {
+  if (Array.isArray(object)) {
+    if (typeof key2 !== "number" || !Number.isInteger(key2))
+      throw new Error(`cannot index an array with ${JSON.stringify(key2)}`);
+    const i = key2 < 0 ? object.length + key2 : key2;
+    if (i < 0 || i >= object.length) throw new Error(`index out of range: ${key2} (len ${object.length})`);
+    return object[i];
+  }
+  if (object !== null && typeof object === "object") {
+    const k = String(key2);
+    return Object.prototype.hasOwnProperty.call(object, k) ? object[k] : null;
+  }
+  throw new Error(`cannot fetch ${JSON.stringify(key2)} from ${describe4(object)}`);
+}
+function unary(op2, v) {
+  if (op2 === "!" || op2 === "not") return !truthy(v);
+  if (op2 === "-" || op2 === "+") return op2 === "-" ? -number(v, op2) : number(v, op2);
+  throw new Error(`unknown operator ${op2}`);
+}
+function binary(n, scope) {
+  const op2 = n.operator;
+  const left = evaluate(n.left, scope);
+  if (op2 === "||" || op2 === "or") return truthy(left) || truthy(evaluate(n.right, scope));
+  if (op2 === "&&" || op2 === "and") return truthy(left) && truthy(evaluate(n.right, scope));
+  if (op2 === "??") return left ?? evaluate(n.right, scope);
+  const right = evaluate(n.right, scope);
+  switch (op2) {
+    case "==":
+    case "!=":
+      return equal(left, right) === (op2 === "==");
+    case "<":
+    case ">":
+    case "<=":
+    case ">=":
+      return compare(op2, left, right);
+    case "+":
+      if (typeof left === "string" && typeof right === "string") return left + right;
+      return number(left, op2) + number(right, op2);
+    case "-":
+      return number(left, op2) - number(right, op2);
+    case "*":
+      return number(left, op2) * number(right, op2);
+    case "/":
+      return number(left, op2) / number(right, op2);
+    case "%":
+      return number(left, op2) % number(right, op2);
+    case "**":
+      return number(left, op2) ** number(right, op2);
+    default:
+      return stringOp(op2, left, right);
+  }
+}
+function stringOp(op2, left, right) {
+  if (op2 === "in") {
+    if (Array.isArray(right)) return right.some((r) => equal(left, r));
+    if (right !== null && typeof right === "object") return Object.prototype.hasOwnProperty.call(right, String(left));
+    throw new Error(`operator in not defined on ${describe4(right)}`);
+  }
+  if (typeof left !== "string" || typeof right !== "string") throw new Error(`operator ${op2} needs two strings`);
+  if (op2 === "contains") return left.includes(right);
+  if (op2 === "startsWith") return left.startsWith(right);
+  if (op2 === "endsWith") return left.endsWith(right);
+  if (op2 === "matches") return new RegExp(right).test(left);
+  throw new Error(`unknown operator ${op2}`);
+}
+function compare(op2, l, r) {
+  const ok = typeof l === "number" && typeof r === "number" || typeof l === "string" && typeof r === "string";
+  if (!ok) throw new Error(`invalid operation: ${describe4(l)} ${op2} ${describe4(r)}`);
+  const a = l;
+  const b = r;
+  return op2 === "<" ? a < b : op2 === ">" ? a > b : op2 === "<=" ? a <= b : a >= b;
+}
+function equal(a, b) {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]));
+  if (a && b && typeof a === "object" && typeof b === "object") return JSON.stringify(a) === JSON.stringify(b);
+  return a === b;
+}
+function truthy(v) {
+  if (typeof v !== "boolean") throw new Error(`expected bool, but got ${describe4(v)}`);
+  return v;
+}
+function number(v, op2) {
+  if (typeof v !== "number") throw new Error(`invalid operation: ${op2} on ${describe4(v)}`);
+  return v;
+}
+function describe4(v) {
+  if (v === null || v === void 0) return "nil";
+  if (Array.isArray(v)) return "array";
+  return typeof v === "object" ? "map" : `${typeof v} ${JSON.stringify(v)}`;
+}
+
+// src/analysis/provider-spec.ts
+init_diagnostics();
+
+// src/analysis/jsonpath.ts
+function parseJsonPath(source) {
+  const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
+  if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
+  let rest = m[1].replace(/^\$/, "");
+  const path10 = [];
+  while (rest !== "") {
+    const field = /^\.([A-Za-z_][\w-]*)/.exec(rest);
+    const index = /^\[(\d+)\]/.exec(rest);
+    const quoted = /^\[\s*'([^']*)'\s*\]|^\[\s*"([^"]*)"\s*\]/.exec(rest);
+    const step = field ?? index ?? quoted;
+    if (!step)
+      return {
+        error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
+      };
+    path10.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    rest = rest.slice(step[0].length);
+  }
+  return { path: path10 };
+}
+function readPath(value, path10) {
+  let v = value;
+  for (const seg of path10) {
+    if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
+    else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
+      v = v[seg];
+    else throw new Error(`could not find JSONPath in body: ${JSON.stringify(seg)} is not there`);
+  }
+  return v;
+}
+
+// src/analysis/provider-spec.ts
+var SUPPORTED_PROVIDERS = ["prometheus", "web"];
+var PROMETHEUS_FIELDS = /* @__PURE__ */ new Set(["address", "query", "timeout", "headers", "insecure"]);
+var WEB_FIELDS = /* @__PURE__ */ new Set(["url", "method", "headers", "body", "jsonBody", "jsonPath", "timeoutSeconds", "insecure"]);
+function buildProvider(raw, at, fill, args, out) {
+  const p = isObject(raw) ? raw : {};
+  const kinds = Object.keys(p);
+  const here = (...f) => originOf(at, "provider", ...f);
+  if (kinds.length !== 1) {
+    out.push(
+      diagnosticAt(
+        here(),
+        `a metric needs exactly one provider (${SUPPORTED_PROVIDERS.join(" or ")}); found ${kinds.length}`
+      )
+    );
+    return void 0;
+  }
+  const kind = kinds[0];
+  const body = isObject(p[kind]) ? p[kind] : {};
+  if (kind !== "prometheus" && kind !== "web") {
+    out.push(
+      diagnosticAt(
+        here(),
+        `metric provider ${kind} is not supported: rollgen measures with ${SUPPORTED_PROVIDERS.join(" and ")} only; query the same data through one of them`
+      )
+    );
+    return void 0;
+  }
+  const before = out.length;
+  const text = (field, required) => {
+    const v = body[field];
+    if (v === void 0 || v === null || v === "") {
+      if (required) out.push(diagnosticAt(here(kind), `${kind} provider needs ${field}`));
+      return void 0;
+    }
+    const filled = fill(typeof v === "string" ? v : String(v));
+    const leftover = unresolvedArg(filled, args);
+    if (leftover)
+      out.push(diagnosticAt(here(kind, field), `${field} uses {{args.${leftover}}}, which no template declares`));
+    return filled;
+  };
+  const fields = kind === "prometheus" ? PROMETHEUS_FIELDS : WEB_FIELDS;
+  for (const k of Object.keys(body).filter((k2) => !fields.has(k2)))
+    out.push(
+      diagnosticAt(
+        here(kind, k),
+        k === "authentication" ? `${kind} authentication is not supported; pass a token in headers from a secret arg (valueFrom.secretKeyRef, read from an environment variable)` : `${kind} field ${k} is not supported by rollgen`
+      )
+    );
+  const headers2 = readHeaders(body.headers, here(kind, "headers"), fill, args, out);
+  const common = { headers: headers2, insecure: body.insecure === true, secretArgs: args.secrets };
+  const spec = kind === "prometheus" ? prometheus(text, body, common, here(kind, "timeout"), out) : web(text, body, common, (...f) => here(kind, ...f), fill, out);
+  return out.slice(before).some((d) => d.severity === "error") ? void 0 : spec;
+}
+function prometheus(text, body, common, at, out) {
+  const timeout = body.timeout === void 0 ? 30 : Number(body.timeout);
+  if (!Number.isInteger(timeout) || timeout < 0)
+    out.push(diagnosticAt(at, "prometheus timeout must be a non-negative integer (seconds)"));
+  return {
+    kind: "prometheus",
+    address: text("address", true) ?? "",
+    query: text("query", true) ?? "",
+    timeoutSeconds: timeout || 30,
+    ...common
+  };
+}
+function web(text, body, common, here, fill, out) {
+  const method = String(body.method ?? "GET").toUpperCase();
+  if (method !== "GET" && method !== "POST" && method !== "PUT")
+    out.push(diagnosticAt(here("method"), "web method must be GET, POST or PUT"));
+  const jsonBody = body.jsonBody !== void 0 ? fill(JSON.stringify(body.jsonBody)) : void 0;
+  const payload = text("body", false) ?? jsonBody;
+  if (body.body !== void 0 && body.jsonBody !== void 0)
+    out.push(diagnosticAt(here("jsonBody"), "use either body or jsonBody, not both"));
+  if (payload !== void 0 && method === "GET")
+    out.push(diagnosticAt(here("method"), "a web body needs method POST or PUT"));
+  const jsonPath = text("jsonPath", false);
+  if (jsonPath !== void 0) {
+    const parsed = parseJsonPath(jsonPath);
+    if ("error" in parsed) out.push(diagnosticAt(here("jsonPath"), parsed.error));
+  }
+  const timeout = body.timeoutSeconds === void 0 ? 10 : Number(body.timeoutSeconds);
+  if (!Number.isInteger(timeout) || timeout <= 0)
+    out.push(diagnosticAt(here("timeoutSeconds"), "web timeoutSeconds must be a positive integer"));
+  const headers2 = jsonBody !== void 0 ? [...common.headers, { key: "Content-Type", value: "application/json" }] : [...common.headers];
+  return {
+    kind: "web",
+    url: text("url", true) ?? "",
+    method,
+    ...common,
+    headers: headers2,
+    ...payload !== void 0 ? { body: payload } : {},
+    ...jsonPath !== void 0 ? { jsonPath } : {},
+    timeoutSeconds: timeout
+  };
+}
+function readHeaders(v, at, fill, args, out) {
+  if (v === void 0) return [];
+  if (!Array.isArray(v) || !v.every((h) => isObject(h) && typeof h.key === "string")) {
+    out.push(diagnosticAt(at, "headers must be a list of {key, value}"));
+    return [];
+  }
+  return v.map((h) => {
+    const value = fill(String(h.value ?? ""));
+    const leftover = unresolvedArg(value, args);
+    if (leftover)
+      out.push(diagnosticAt(at, `header ${String(h.key)} uses {{args.${leftover}}}, which no template declares`));
+    return { key: String(h.key), value };
+  });
+}
+
+// src/analysis/metric.ts
+var METRIC_FIELDS = /* @__PURE__ */ new Set([
+  "name",
+  "interval",
+  "initialDelay",
+  "count",
+  "successCondition",
+  "failureCondition",
+  "failureLimit",
+  "inconclusiveLimit",
+  "consecutiveErrorLimit",
+  "consecutiveSuccessLimit",
+  "provider"
+]);
+var DEFAULT_CONSECUTIVE_ERROR_LIMIT = 4;
+function buildMetric(template, raw, at, fill, dryRun, args, out) {
+  const before = out.length;
+  const where2 = (...f) => originOf(at, ...f);
+  const name = String(raw.name ?? "");
+  for (const k of Object.keys(raw).filter((k2) => !METRIC_FIELDS.has(k2)))
+    out.push(diagnosticAt(where2(k), `metric field ${k} is ignored by rollgen`, "warning"));
+  const read = { fill, out };
+  const int = (k, fallback) => intField(raw[k], where2(k), k, read) ?? fallback;
+  const duration = (k) => durationField(raw[k], where2(k), k, read);
+  const condition = (k) => conditionField(raw[k], fill, where2(k), k, args, out);
+  const spec = {
+    name,
+    template,
+    origin: where2(),
+    interval: duration("interval"),
+    count: int("count"),
+    initialDelay: duration("initialDelay"),
+    successCondition: condition("successCondition"),
+    failureCondition: condition("failureCondition"),
+    failureLimit: int("failureLimit", 0),
+    inconclusiveLimit: int("inconclusiveLimit", 0),
+    consecutiveErrorLimit: int("consecutiveErrorLimit", DEFAULT_CONSECUTIVE_ERROR_LIMIT),
+    consecutiveSuccessLimit: int("consecutiveSuccessLimit", 0),
+    dryRun
+  };
+  const provider = buildProvider(raw.provider, at, fill, args, out);
+  validate(spec, where2(), out);
+  if (out.slice(before).some((d) => d.severity === "error") || !provider) return void 0;
+  const defined = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== void 0));
+  return { ...defined, provider };
+}
+function validate(m, origin, out) {
+  const err = (message) => out.push(diagnosticAt(origin, `metric "${m.name}": ${message}`));
+  if (m.consecutiveSuccessLimit < 0) err("consecutiveSuccessLimit must be >= 0");
+  if (m.failureLimit < -1) err("failureLimit must be >= 0, or -1 to be disabled");
+  if (m.consecutiveSuccessLimit === 0 && m.failureLimit === -1)
+    err("failureLimit and consecutiveSuccessLimit cannot both be disabled");
+  if (m.inconclusiveLimit < 0) err("inconclusiveLimit must be >= 0");
+  if (m.consecutiveErrorLimit < 0) err("consecutiveErrorLimit must be >= 0");
+  const count2 = m.count ?? 0;
+  if (count2 > 0 && m.failureLimit >= 0 && count2 < m.failureLimit + m.consecutiveSuccessLimit)
+    err(
+      `count (${count2}) must be >= failureLimit + consecutiveSuccessLimit (${m.failureLimit} + ${m.consecutiveSuccessLimit})`
+    );
+  if (count2 > 0 && m.failureLimit < 0 && count2 < m.consecutiveSuccessLimit)
+    err("count must be >= consecutiveSuccessLimit");
+  if (count2 > 0 && count2 < m.inconclusiveLimit) err("count must be >= inconclusiveLimit");
+  if (count2 > 1 && m.interval === void 0) err("interval must be specified when count > 1");
+  if (m.name === "") err("a metric needs a name");
+}
+function intField(v, at, field, { fill, out }) {
+  if (v === void 0 || v === null) return void 0;
+  const text = typeof v === "string" ? fill(v) : v;
+  const n = typeof text === "number" ? text : /^-?\d+$/.test(String(text).trim()) ? Number(text) : NaN;
+  if (Number.isInteger(n)) return n;
+  out.push(diagnosticAt(at, `${field} must be an integer, got ${JSON.stringify(text)}`));
+  return void 0;
+}
+var UNIT_SECONDS = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+function parseGoDuration(text) {
+  const t = text.trim();
+  if (t === "0") return 0;
+  if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(t)) return void 0;
+  return [...t.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)].reduce(
+    (s, m) => s + Number(m[1]) * UNIT_SECONDS[m[2]],
+    0
+  );
+}
+function durationField(v, at, field, { fill, out }) {
+  if (v === void 0 || v === null || v === "") return void 0;
+  const seconds = parseGoDuration(fill(String(v)));
+  if (seconds !== void 0) return seconds;
+  out.push(diagnosticAt(at, `${field} "${String(v)}" is not a duration such as 30s, 5m or 1h30m`));
+  return void 0;
+}
+function conditionField(v, fill, at, field, args, out) {
+  if (v === void 0 || v === null || v === "") return void 0;
+  const source = fill(String(v));
+  const leftover = unresolvedArg(source, args);
+  if (leftover)
+    out.push(diagnosticAt(at, `${field} uses {{args.${leftover}}}, which no template declares or which is secret`));
+  const compiled2 = compile(source);
+  if ("error" in compiled2)
+    out.push(diagnosticAt(at, `${field} "${source}" is not a valid expression: ${compiled2.error}`));
+  return { source, origin: at };
+}
+
+// src/analysis/resolve.ts
+function resolveAnalysis(request4, index, ctx, out) {
+  const problems = [];
+  for (const k of request4.ignored)
+    problems.push(diagnosticAt(originOf(request4.at, k), `analysis field ${k} is ignored by rollgen`, "warning"));
+  const templates = findTemplates(request4, index, problems);
+  checkNamespaces(templates, ctx, request4, problems);
+  if (request4.templates.length === 0)
+    problems.push(
+      diagnosticAt(originOf(request4.at), "analysis names no templates; add templates: [{templateName: ...}]")
+    );
+  const args = resolveArgs(templates, request4.args, ctx, problems, templates.length === request4.templates.length);
+  const dryRun = [...templates.flatMap((t) => t.dryRun), ...request4.dryRun];
+  const metrics = templates.flatMap(
+    (t) => t.metrics.map((m) => buildMetric(t.name, m.raw, m.at, substitute(args), dryRunOf(dryRun, m.raw), args, problems))
+  );
+  checkUniqueNames2(metrics, problems);
+  checkDryRunPatterns(dryRun, metrics, request4, problems);
+  out.push(...problems);
+  if (problems.some((p) => p.severity === "error")) return void 0;
+  return {
+    templates: templates.map((t) => t.name),
+    metrics: metrics.filter((m) => m !== void 0),
+    origin: originOf(request4.at)
+  };
+}
+function checkNamespaces(templates, ctx, request4, out) {
+  const meta = ctx.rollout.metadata;
+  const ns = typeof meta?.namespace === "string" ? meta.namespace : void 0;
+  for (const t of templates)
+    if (t.kind === "AnalysisTemplate" && t.namespace && ns && t.namespace !== ns)
+      out.push(
+        diagnosticAt(
+          originOf(request4.at, "templates"),
+          `AnalysisTemplate ${t.name} is in namespace ${t.namespace}, the rollout in ${ns}: Argo would not find it; use a ClusterAnalysisTemplate or move it`
+        )
+      );
+}
+function findTemplates(request4, index, out) {
+  return request4.templates.flatMap((ref) => {
+    const found = index.find(ref.templateName, ref.clusterScope);
+    if (found) return [found];
+    const kind = ref.clusterScope ? "ClusterAnalysisTemplate" : "AnalysisTemplate";
+    const known = index.names();
+    out.push(
+      diagnosticAt(
+        originOf(ref.at),
+        `${kind} "${ref.templateName}" not found in the app source or the analysisTemplates directory of rollgen.yaml${known.length ? `; known: ${known.join(", ")}` : ""}`
+      )
+    );
+    return [];
+  });
+}
+function substitute(args) {
+  return (text) => text.replace(/\{\{\s*args\.([\w.-]+)\s*\}\}/g, (whole, name) => args.values.get(name) ?? whole);
+}
+function dryRunOf(patterns, raw) {
+  return patterns.some((p) => safeRegExp(p)?.test(String(raw.name)) === true);
+}
+function safeRegExp(p) {
+  try {
+    return new RegExp(p);
+  } catch {
+    return void 0;
+  }
+}
+function checkDryRunPatterns(patterns, metrics, request4, out) {
+  for (const p of patterns) {
+    const re = safeRegExp(p);
+    const matches2 = re && metrics.some((m) => m && re.test(m.name));
+    if (!matches2)
+      out.push(
+        diagnosticAt(
+          originOf(request4.at, "dryRun"),
+          `dryRun metricName "${p}" ${re ? "matches no metric" : "is not a valid regular expression"}`
+        )
+      );
+  }
+}
+function checkUniqueNames2(metrics, out) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const m of metrics) {
+    if (!m) continue;
+    if (seen.has(m.name)) out.push(diagnosticAt(m.origin, `two metrics have the same name "${m.name}"`));
+    seen.add(m.name);
+  }
+}
+
+// src/analysis/record.ts
+init_errors();
+
+// src/analysis/types.ts
+var RECORD_VERSION = 1;
+var MEASUREMENT_HISTORY = 30;
+
+// src/analysis/record.ts
+function newRecord(spec, key2, now) {
+  return {
+    version: RECORD_VERSION,
+    key: key2,
+    startedAt: now.toISOString(),
+    metrics: spec.metrics.map((m) => empty(m.name))
+  };
+}
+function empty(name) {
+  return {
+    name,
+    count: 0,
+    successful: 0,
+    failed: 0,
+    inconclusive: 0,
+    error: 0,
+    consecutiveError: 0,
+    consecutiveSuccess: 0,
+    measurements: []
+  };
+}
+function metricRecord(record, name) {
+  return record.metrics.find((m) => m.name === name) ?? empty(name);
+}
+function apply(spec, record, metric, m) {
+  if (!spec.metrics.some((s) => s.name === metric))
+    throw new AnalysisRecordError(
+      `analysis has no metric "${metric}" (metrics: ${spec.metrics.map((s) => s.name).join(", ")})`
+    );
+  const before = metricRecord(record, metric);
+  const after = count(before, m.phase);
+  const updated = { ...after, measurements: [...before.measurements, m].slice(-MEASUREMENT_HISTORY) };
+  const others = record.metrics.filter((r) => r.name !== metric);
+  const order = spec.metrics.map((s) => s.name);
+  const metrics = [...others, updated].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  return { ...record, metrics };
+}
+function count(r, phase) {
+  switch (phase) {
+    case "Successful":
+      return {
+        ...r,
+        count: r.count + 1,
+        successful: r.successful + 1,
+        consecutiveError: 0,
+        consecutiveSuccess: r.consecutiveSuccess + 1
+      };
+    case "Failed":
+      return { ...r, count: r.count + 1, failed: r.failed + 1, consecutiveError: 0, consecutiveSuccess: 0 };
+    case "Inconclusive":
+      return { ...r, count: r.count + 1, inconclusive: r.inconclusive + 1, consecutiveError: 0, consecutiveSuccess: 0 };
+    case "Error":
+      return { ...r, error: r.error + 1, consecutiveError: r.consecutiveError + 1, consecutiveSuccess: 0 };
+  }
+}
+
+// src/analysis/verdict.ts
+var ORDER2 = ["Successful", "Running", "Pending", "Inconclusive", "Error", "Failed"];
+var isCompleted = (p) => p !== "Pending" && p !== "Running";
+function verdict(spec, record, options = {}) {
+  const terminating = options.terminating === true || isTerminating(spec, record);
+  const metrics = spec.metrics.map((m) => assessMetric(m, metricRecord(record, m.name), terminating));
+  const decisive = metrics.filter((m) => !m.dryRun && isCompleted(m.phase));
+  const everythingCompleted = metrics.every((m) => isCompleted(m.phase));
+  const worst = decisive.reduce(
+    (w, m) => w === void 0 || ORDER2.indexOf(m.phase) > ORDER2.indexOf(w) ? m.phase : w,
+    void 0
+  );
+  const reasons = decisive.filter((m) => m.phase === worst && m.message).map((m) => `metric "${m.name}" assessed ${m.phase} due to ${m.message}`);
+  if (terminating) return { phase: worst ?? "Successful", reasons, metrics };
+  if (!everythingCompleted) {
+    const started2 = metrics.some((m) => m.phase !== "Pending");
+    return { phase: started2 ? "Running" : "Pending", reasons: [], metrics };
+  }
+  return { phase: worst ?? "Successful", reasons, metrics };
+}
+function isTerminating(spec, record) {
+  return spec.metrics.some((m) => {
+    if (m.dryRun) return false;
+    const phase = assessMetric(m, metricRecord(record, m.name), false).phase;
+    return phase === "Failed" || phase === "Error" || phase === "Inconclusive";
+  });
+}
+function assessMetric(metric, r, terminating) {
+  const base = { name: metric.name, dryRun: metric.dryRun };
+  if (r.measurements.length === 0 && r.count + r.error === 0)
+    return { ...base, phase: terminating ? "Successful" : "Pending" };
+  const limit = limitBreached(metric, r);
+  if (limit) return { ...base, ...limit };
+  const successLimit = metric.consecutiveSuccessLimit;
+  if (successLimit > 0 && r.consecutiveSuccess >= successLimit) return { ...base, phase: "Successful" };
+  const effective = effectiveCount(metric);
+  if (effective !== void 0 && r.count >= effective) {
+    if (successLimit > 0) {
+      const message = `consecutiveSuccessLimit (${successLimit}) not reached`;
+      return { ...base, phase: metric.failureLimit >= 0 ? "Inconclusive" : "Failed", message };
+    }
+    return { ...base, phase: "Successful" };
+  }
+  return { ...base, phase: terminating ? "Successful" : "Running" };
+}
+function limitBreached(metric, r) {
+  let found;
+  if (metric.failureLimit >= 0 && r.failed > metric.failureLimit)
+    found = { phase: "Failed", message: `failed (${r.failed}) > failureLimit (${metric.failureLimit})` };
+  if (r.inconclusive > metric.inconclusiveLimit)
+    found = {
+      phase: "Inconclusive",
+      message: `inconclusive (${r.inconclusive}) > inconclusiveLimit (${metric.inconclusiveLimit})`
+    };
+  if (r.consecutiveError > metric.consecutiveErrorLimit) {
+    const last = r.measurements[r.measurements.length - 1]?.message;
+    found = {
+      phase: "Error",
+      message: `consecutiveErrors (${r.consecutiveError}) > consecutiveErrorLimit (${metric.consecutiveErrorLimit})${last ? `: ${last}` : ""}`
+    };
+  }
+  return found;
+}
+function effectiveCount(metric) {
+  if (metric.count === void 0 || metric.count === 0) return metric.interval === void 0 ? 1 : void 0;
+  return metric.count;
+}
+
+// src/analysis/rollout-analysis.ts
+function rolloutAnalysis(spec, index, track, config, out) {
+  const ctx = { rollout: spec.source ?? {}, track };
+  const steps = {};
+  let background2;
+  spec.steps.forEach((step, i) => {
+    const resolved = (step.analyses ?? []).map((r) => resolveAnalysis(r, index, ctx, out));
+    const ok = resolved.filter((a) => a !== void 0);
+    if (ok.length > 0) steps[i + 1] = ok;
+  });
+  if (spec.backgroundAnalysis) {
+    const resolved = resolveAnalysis(spec.backgroundAnalysis.request, index, ctx, out);
+    if (resolved) background2 = { spec: resolved, startingStep: spec.backgroundAnalysis.startingStep };
+  }
+  if (config) {
+    if (spec.format === "argo")
+      out.push(
+        diagnosticAt(
+          config.at.locate(config.at.path),
+          `rollout ${spec.name} is an Argo Rollout: write its analysis in the Rollout (steps[].analysis, canary.analysis), not in rollgen.yaml`
+        )
+      );
+    else background2 = fromConfig(spec, config, index, ctx, steps, out) ?? background2;
+  }
+  Object.values(steps).forEach((list4) => list4.forEach((a) => warnUnbounded(a, out)));
+  if (Object.keys(steps).length === 0 && !background2) return void 0;
+  return { steps, ...background2 ? { background: background2 } : {} };
+}
+function fromConfig(spec, config, index, ctx, steps, out) {
+  const v = isObject(config.value) ? config.value : {};
+  const { locate: locate2, path: path10 } = config.at;
+  (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
+    const step = isObject(entry) ? Number(entry.step) : NaN;
+    if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
+      const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
+      out.push(diagnosticAt(locate2([...path10, "steps", i]), message));
+      return;
+    }
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path10, "steps", i]), index, ctx, out);
+    if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
+  });
+  if (!isObject(v.background)) return void 0;
+  const startingStep = v.background.startingStep === void 0 ? 1 : Number(v.background.startingStep);
+  if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
+    out.push(
+      diagnosticAt(
+        locate2([...path10, "background", "startingStep"]),
+        `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
+      )
+    );
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path10, "background"]), index, ctx, out);
+  return resolved ? { spec: resolved, startingStep } : void 0;
+}
+function warnUnbounded(a, out) {
+  for (const m of a.metrics)
+    if (effectiveCount(m) === void 0)
+      out.push(
+        diagnosticAt(
+          m.origin,
+          `metric "${m.name}" has an interval and no count: in a step analysis it runs until it fails, so the step never passes; add count, or use it as background analysis`,
+          "warning"
+        )
+      );
+}
+
+// src/analysis/templates.ts
+var SPEC_FIELDS = /* @__PURE__ */ new Set(["metrics", "args", "dryRun", "measurementRetention"]);
+function readTemplate(doc, out) {
+  const v = doc.value;
+  const meta = isObject(v.metadata) ? v.metadata : {};
+  const spec = isObject(v.spec) ? v.spec : void 0;
+  const kind = v.kind;
+  if (!spec || !Array.isArray(spec.metrics) || spec.metrics.length === 0) {
+    out.push({
+      ...doc.locate(["spec"]),
+      message: `${kind} ${String(meta.name)} has no spec.metrics`,
+      severity: "error"
+    });
+    return void 0;
+  }
+  for (const k of Object.keys(spec).filter((k2) => !SPEC_FIELDS.has(k2)))
+    out.push({
+      ...doc.locate(["spec", k]),
+      message: `${kind} field spec.${k} is ignored by rollgen`,
+      severity: "warning"
+    });
+  if (spec.measurementRetention !== void 0)
+    out.push({
+      ...doc.locate(["spec", "measurementRetention"]),
+      message: "measurementRetention is ignored: rollgen keeps the last 30 measurements of each metric",
+      severity: "warning"
+    });
+  const metrics = spec.metrics.map((m, i) => ({
+    raw: isObject(m) ? m : {},
+    at: { locate: doc.locate, path: ["spec", "metrics", i] }
+  }));
+  return {
+    kind,
+    name: String(meta.name),
+    ...typeof meta.namespace === "string" ? { namespace: meta.namespace } : {},
+    args: readArgs(Array.isArray(spec.args) ? spec.args : [], doc.locate, ["spec", "args"]),
+    metrics,
+    dryRun: (Array.isArray(spec.dryRun) ? spec.dryRun : []).map(
+      (d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""
+    ),
+    doc
+  };
+}
+var TemplateIndex = class {
+  byKey = /* @__PURE__ */ new Map();
+  constructor(own, shared, out) {
+    for (const t of [...own, ...shared]) {
+      const key2 = `${t.kind}/${t.name}`;
+      const first2 = this.byKey.get(key2);
+      if (!first2) this.byKey.set(key2, t);
+      else
+        out.push({
+          ...t.doc.origin,
+          message: `${t.kind} ${t.name} is defined twice (first at ${first2.doc.origin.file}:${first2.doc.origin.line}); the first is used`,
+          severity: own.includes(t) ? "error" : "warning"
+        });
+    }
+  }
+  find(name, clusterScope) {
+    return this.byKey.get(`${clusterScope ? "ClusterAnalysisTemplate" : "AnalysisTemplate"}/${name}`);
+  }
+  names() {
+    return [...this.byKey.keys()].sort();
+  }
+};
+
+// src/analysis/load.ts
+function loadAnalysis(specs, own, options, out) {
+  const shared = (options.sharedTemplates ?? []).flatMap((d) => {
+    const kind = d.value.kind;
+    return kind === "AnalysisTemplate" || kind === "ClusterAnalysisTemplate" ? [readTemplate(d, out) ?? []].flat() : [];
+  });
+  const index = new TemplateIndex(own, shared, out);
+  const found = /* @__PURE__ */ new Map();
+  for (const spec of specs) {
+    const a = rolloutAnalysis(spec, index, options.track ?? defaultTrackLabel, options.config, out);
+    if (a) found.set(spec.name, a);
+  }
+  return found;
+}
+function withGates(rollout, analysis) {
+  if (!analysis) return rollout;
+  const steps = rollout.plan.steps.map((s) => {
+    const gates = gatesOf(analysis, s.index);
+    return gates.length > 0 ? { ...s, analysis: gates.map(summary) } : s;
+  });
+  return { ...rollout, analysis, plan: { ...rollout.plan, steps } };
+}
+function summary(g) {
+  return { kind: g.kind, id: g.id, templates: g.spec.templates, metrics: g.spec.metrics.map(metricSummary) };
+}
+function metricSummary(m) {
+  return {
+    name: m.name,
+    provider: m.provider.kind,
+    ...m.successCondition ? { successCondition: m.successCondition.source } : {},
+    ...m.failureCondition ? { failureCondition: m.failureCondition.source } : {},
+    ...m.count !== void 0 ? { count: m.count } : {},
+    ...m.interval !== void 0 ? { interval: m.interval } : {},
+    failureLimit: m.failureLimit,
+    dryRun: m.dryRun
+  };
+}
 
 // src/plan/replicas.ts
 function resolveAmount(amount, total) {
@@ -47444,30 +49781,10 @@ function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
   if (style === "canary") return { canary, stable: total };
   return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
 }
-function argoBasicCanary(total, weight, weightTotal, maxSurge) {
-  if (total === 0) return { canary: 0, stable: 0 };
-  const ceil = Math.ceil(total * weight / weightTotal);
-  const floor = Math.floor(total * weight / weightTotal);
-  const tied = (pods) => pods * weight / weightTotal % 1 === 0.5;
-  const zeroAllowed = weight === weightTotal || weight === 0 || total === 1 && maxSurge === 0;
-  const floorAllowed = floor !== 0 || zeroAllowed;
-  const options = [];
-  if (ceil < total || zeroAllowed) options.push({ canary: ceil, pods: total });
-  if (!tied(total) && floorAllowed) options.push({ canary: floor, pods: total });
-  if (maxSurge > 0) {
-    options.push({ canary: ceil, pods: total + 1 });
-    if (!tied(total + 1) && floorAllowed) options.push({ canary: floor, pods: total + 1 });
-  }
-  if (options.length === 0) return { canary: 0, stable: total };
-  const delta = (o) => Math.abs(o.canary * weightTotal / o.pods - weight);
-  const best = options.reduce((a, b) => delta(b) < delta(a) ? b : a);
-  return { canary: best.canary, stable: best.pods - best.canary };
-}
-function scaledAmount(v, total, fallback, roundUp) {
-  const raw = v ?? fallback;
-  if (typeof raw === "number") return raw;
-  const percent = Number.parseFloat(raw) / 100;
-  return roundUp ? Math.ceil(total * percent - 1e-9) : Math.floor(total * percent + 1e-9);
+function basicCanaryReplicas(total, weight, weightTotal) {
+  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
+  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
+  return Math.max(0, Math.min(total, canary));
 }
 
 // src/plan/plan.ts
@@ -47482,17 +49799,15 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: { kind: policy.firstStep },
     steps,
-    warnings: [],
-    ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}
+    warnings: []
   };
 }
 function planStep(rollout, step, i, total, policy) {
   const routed = rollout.traffic.providers.length > 0;
   const traffic2 = trafficOf2(rollout, step, routed);
   const carries = hasCanaryRoutes(traffic2);
-  const basic = !routed && rollout.format === "argo" && !step.replicas;
-  const split3 = basic ? argoBasicCanary(total, step.weight ?? 0, rollout.traffic.weightTotal, argoMaxSurge(rollout, total)) : splitReplicas(rollout.style, total, canaryWanted(rollout, step, total), carries);
-  const { canary, stable } = routed ? argoRoutedScale(rollout, i, total, split3, step.replicas !== void 0) : split3;
+  const wanted = canaryWanted(rollout, step, total, routed);
+  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
   return {
     index: i + 1,
     canaryReplicas: canary,
@@ -47503,21 +49818,11 @@ function planStep(rollout, step, i, total, policy) {
     gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
   };
 }
-function canaryWanted(rollout, step, total) {
+function canaryWanted(rollout, step, total, routed) {
   if (step.replicas) return resolveAmount(step.replicas, total);
-  return Math.ceil(total * (step.weight ?? 0) / rollout.traffic.weightTotal - 1e-9);
-}
-function argoRoutedScale(rollout, i, total, split3, explicitScale) {
-  const atLeast = (n) => n === 0 ? 0 : Math.max(n, Math.min(rollout.minPodsPerReplicaSet ?? 0, total));
-  const canary = explicitScale ? split3.canary : atLeast(split3.canary);
-  if (!rollout.dynamicStableScale) return { canary, stable: split3.stable };
-  const max = rollout.traffic.weightTotal;
-  const weight = Math.min(rollout.steps[i].weight ?? 0, i > 0 ? rollout.steps[i - 1].weight ?? 0 : 0);
-  return { canary, stable: atLeast(Math.ceil(total * (max - weight) / max)) };
-}
-function argoMaxSurge(rollout, total) {
-  const rolling = rollout.workload.deploymentSpec?.strategy;
-  return scaledAmount(rolling?.rollingUpdate?.maxSurge, total, "25%", true);
+  const weight = step.weight ?? 0;
+  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
+  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
 }
 function hasTrafficSpec(step) {
   return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
@@ -47531,28 +49836,6 @@ function trafficOf2(rollout, step, routed) {
     mirrorRoutes: step.mirrorRoutes,
     ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
   };
-}
-
-// src/render/anti-affinity.ts
-function withAntiAffinity(canary, rule, track) {
-  const out = cloneJson(canary);
-  const spec = out.spec;
-  const selector = isObject(spec.selector) && isObject(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
-  const term = {
-    labelSelector: { matchLabels: { ...selector, [track.key]: track.stable } },
-    ...canary.metadata.namespace ? { namespaces: [canary.metadata.namespace] } : {},
-    topologyKey: "kubernetes.io/hostname"
-  };
-  const template = spec.template;
-  const podSpec = isObject(template.spec) ? template.spec : {};
-  const affinity = isObject(podSpec.affinity) ? podSpec.affinity : {};
-  const anti = isObject(affinity.podAntiAffinity) ? affinity.podAntiAffinity : {};
-  const key2 = rule.preferredWeight !== void 0 ? "preferredDuringSchedulingIgnoredDuringExecution" : "requiredDuringSchedulingIgnoredDuringExecution";
-  const entry = rule.preferredWeight !== void 0 ? { weight: rule.preferredWeight, podAffinityTerm: term } : term;
-  const list3 = Array.isArray(anti[key2]) ? anti[key2] : [];
-  podSpec.affinity = { ...affinity, podAntiAffinity: { ...anti, [key2]: [...list3, entry] } };
-  template.spec = podSpec;
-  return out;
 }
 
 // src/render/services.ts
@@ -47584,9 +49867,9 @@ function renderCanaryService(stable, name, track, podLabels2) {
   const base = { ...copy, metadata: withPruneLast(meta), spec };
   return withTrackSelector(base, track, track.canary, podLabels2);
 }
-function pick(map, keys) {
+function pick(map2, keys) {
   const out = {};
-  for (const k of keys) if (map[k] !== void 0) out[k] = map[k];
+  for (const k of keys) if (map2[k] !== void 0) out[k] = map2[k];
   return out;
 }
 function withoutKey(o, key2) {
@@ -47614,13 +49897,13 @@ function repoPeers(apps) {
   for (const app of apps) {
     for (const r of [...app.rollouts, ...app.routings.map((t) => ({ spec: t.spec.rollout, providers: t.providers }))]) {
       for (const p of r.providers) {
-        const list3 = out.get(p.generator.id) ?? [];
-        list3.push(peerOf(app.name, r.spec, app.resources, p));
-        out.set(p.generator.id, list3);
+        const list4 = out.get(p.generator.id) ?? [];
+        list4.push(peerOf(app.name, r.spec, app.resources, p));
+        out.set(p.generator.id, list4);
       }
     }
   }
-  for (const list3 of out.values()) list3.sort(byAppThenRollout);
+  for (const list4 of out.values()) list4.sort(byAppThenRollout);
   return out;
 }
 function byAppThenRollout(a, b) {
@@ -47664,8 +49947,8 @@ function stripTemplate(template, track, patch) {
   for (const key2 of ["labels", "annotations"]) if (Object.keys(meta[key2]).length === 0) delete meta[key2];
   return { ...t, metadata: meta };
 }
-function without(map, keys) {
-  const out = { ...isObject(map) ? map : {} };
+function without(map2, keys) {
+  const out = { ...isObject(map2) ? map2 : {} };
   for (const k of keys) delete out[k];
   return out;
 }
@@ -47700,16 +49983,10 @@ function renderWorkloads(input3, step) {
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
   const stablePod2 = promoting ? input3.canaryPod : input3.stablePod;
   const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
-  if (step) {
-    const canary = renderCanaryDeployment(
-      deployment,
-      input3.canaryPod,
-      step.canaryReplicas,
-      track,
-      rollout.canaryPodMetadata
+  if (step)
+    out.push(
+      renderCanaryDeployment(deployment, input3.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
     );
-    out.push(rollout.antiAffinity ? withAntiAffinity(canary, rollout.antiAffinity, track) : canary);
-  }
   return out;
 }
 function renderServices(input3, step) {
@@ -47718,8 +49995,7 @@ function renderServices(input3, step) {
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
   if (!stable) return [];
   const canaryName2 = rollout.traffic.canaryService;
-  const argoBasic = rollout.format === "argo" && rollout.traffic.providers.length === 0;
-  const split3 = phase.kind !== "adopting" && (argoBasic || rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split")) && canaryName2 !== stableName;
+  const split3 = phase.kind !== "adopting" && rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split") && canaryName2 !== stableName;
   const out = [withTrackSelector(stable, track, split3 ? track.stable : void 0)];
   if (!canaryName2 || canaryName2 === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
@@ -47757,8 +50033,8 @@ function withRouteWave(routes, wave) {
     }
   }));
 }
-var sortedKeys = (map) => Object.fromEntries(
-  Object.keys(map).sort().map((k) => [k, map[k]])
+var sortedKeys = (map2) => Object.fromEntries(
+  Object.keys(map2).sort().map((k) => [k, map2[k]])
 );
 function workloadWave(deployment) {
   const raw = isObject(deployment.metadata.annotations) ? deployment.metadata.annotations[SYNC_WAVE] : void 0;
@@ -47823,14 +50099,6 @@ function lua(s) {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
-// src/spec/reader-common.ts
-function withPause(doc, rollout, paused, path10) {
-  return paused ? { ...rollout, pausedBy: { field: path10.join("."), origin: doc.locate(path10) } } : rollout;
-}
-function unsupportedWorkload(kind) {
-  return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
-}
-
 // src/spec/providers.ts
 function providerFromKruiseRouting(doc, routing, path10, out, inputs5) {
   const refs = [];
@@ -47852,22 +50120,10 @@ function providerFromKruiseRouting(doc, routing, path10, out, inputs5) {
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
   if (taker) refs.push(refAt(taker, doc.locate([...path10, "customNetworkRefs"])));
-  if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
-    out.push({
-      ...doc.locate(path10),
-      message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
-      severity: "error"
-    });
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path10, inputs5, out) {
-  for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs5.argoKeys.includes(`plugins/${p}`)))
-    out.push({
-      ...doc.locate([...path10, "plugins", plugin]),
-      message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs5.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
-      severity: "error"
-    });
+function providersFromArgo(doc, routing, path10, inputs5) {
   const at = (key2) => doc.locate([...path10, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
@@ -47898,13 +50154,14 @@ function normalizeArgo(doc, inputs5) {
   const replicas2 = num(spec.replicas) ?? 1;
   const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? "");
   const weightTotal = num(routing.maxTrafficWeight) ?? 100;
-  const steps = walkSteps(
+  const { steps, entryOfStep } = walkSteps(
     doc,
     arr(canary.steps),
     { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== void 0 },
     diagnostics
   );
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5, diagnostics) : [];
+  const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout = {
@@ -47932,30 +50189,24 @@ function normalizeArgo(doc, inputs5) {
       labels: stringMap(obj(canary.stableMetadata).labels),
       annotations: stringMap(obj(canary.stableMetadata).annotations)
     },
-    ...antiAffinityOf(canary),
-    ...canary.dynamicStableScale === true ? { dynamicStableScale: true } : {},
-    ...num(canary.minPodsPerReplicaSet) !== void 0 ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) } : {}
+    ...backgroundAnalysis ? { backgroundAnalysis } : {},
+    source: doc.value
   };
-  return { rollout: withPause(doc, rollout, spec.paused === true, ["spec", "paused"]), diagnostics };
-}
-function antiAffinityOf(canary) {
-  if (canary.antiAffinity === void 0) return {};
-  const preferred = obj(canary.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
-  if (preferred === void 0) return { antiAffinity: {} };
-  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
+  return { rollout, diagnostics };
 }
 function argoWorkload(doc, root, replicas2, out) {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
-      out.push(error2(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
-    return {
-      kind: "Deployment",
-      name: str(ref.name) ?? "",
-      replicasOverride: replicas2,
-      deploymentSpec: deploymentFields(spec)
-    };
+      out.push(
+        error2(
+          doc,
+          ["spec", "workloadRef", "kind"],
+          `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
+        )
+      );
+    return { kind: "Deployment", name: str(ref.name) ?? "", replicasOverride: replicas2 };
   }
   const meta = obj(root.metadata);
   const deployment = {
@@ -47966,37 +50217,56 @@ function argoWorkload(doc, root, replicas2, out) {
       ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
       ...meta.labels ? { labels: stringMap(meta.labels) } : {}
     },
-    spec: { replicas: replicas2, selector: spec.selector, template: spec.template, ...deploymentFields(spec) }
+    spec: { replicas: replicas2, selector: spec.selector, template: spec.template }
   };
-  return {
-    kind: "Deployment",
-    name: deployment.metadata.name,
-    replicasOverride: replicas2,
-    synthesized: deployment,
-    deploymentSpec: deploymentFields(spec)
-  };
-}
-function deploymentFields(spec) {
-  const out = {};
-  for (const key2 of ["minReadySeconds", "progressDeadlineSeconds", "revisionHistoryLimit"])
-    if (spec[key2] !== void 0) out[key2] = spec[key2];
-  const canary = obj(obj(spec.strategy).canary);
-  const rollingUpdate = {};
-  for (const key2 of ["maxSurge", "maxUnavailable"]) if (canary[key2] !== void 0) rollingUpdate[key2] = canary[key2];
-  if (Object.keys(rollingUpdate).length > 0) out.strategy = { type: "RollingUpdate", rollingUpdate };
-  return out;
+  return { kind: "Deployment", name: deployment.metadata.name, replicasOverride: replicas2, synthesized: deployment };
 }
 function walkSteps(doc, raw, wc, out) {
   const steps = [];
+  const entryOfStep = [];
+  const leading = [];
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
     const path10 = ["spec", "strategy", "canary", "steps", i];
     if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path10, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path10, out);
     if (!applyAction(doc, state, e, path10, wc, out)) return;
     steps.push(snapshot(doc.locate(path10), state, wc.managed));
+    entryOfStep.push(i);
   });
-  return steps;
+  if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
+  return { steps, entryOfStep };
+}
+function applyAnalysis(doc, steps, leading, analysis, path10, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path10, "analysis"]);
+  const previous = steps[steps.length - 1];
+  if (!previous) {
+    out.push({
+      ...doc.locate([...path10, "analysis"]),
+      message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
+      severity: "warning"
+    });
+    leading.push(request4);
+    return;
+  }
+  steps[steps.length - 1] = { ...previous, analyses: [...previous.analyses ?? [], request4] };
+}
+function background(doc, canary, entryOfStep, out) {
+  if (canary.analysis === void 0) return void 0;
+  const path10 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path10);
+  const starting = num(obj(canary.analysis).startingStep) ?? 0;
+  if (starting >= arr(canary.steps).length && starting > 0)
+    out.push(
+      error2(
+        doc,
+        [...path10, "startingStep"],
+        `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
+      )
+    );
+  const covering = entryOfStep.filter((e) => e <= starting).length;
+  return { request: request4, startingStep: Math.max(1, covering) };
 }
 function applyPause(doc, steps, pause, path10, out) {
   const previous = steps[steps.length - 1];
@@ -48029,9 +50299,12 @@ function applyAction(doc, state, e, path10, wc, out) {
   } else if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
-    const kind = Object.keys(e)[0];
-    if (kind === void 0)
-      out.push({ ...doc.locate(path10), message: "an empty step does nothing; remove it", severity: "warning" });
+    const kind = Object.keys(e)[0] ?? "empty step";
+    out.push({
+      ...doc.locate([...path10, kind]),
+      message: `step "${kind}" is ignored: rollgen runs no in-cluster ${kind}; gate the step PR with required checks instead`,
+      severity: "warning"
+    });
     return false;
   }
   return true;
@@ -48063,20 +50336,20 @@ function setMirror(routes, v) {
   if (v.match === void 0) routes.delete(name);
   else routes.set(name, { name, matches: mirrorMatches(arr(v.match)), percentage: num(v.percentage) ?? 100 });
 }
-function headerRouteMatches(list3) {
-  return list3.map((m) => {
+function headerRouteMatches(list4) {
+  return list4.map((m) => {
     const e = obj(m);
     return { headers: [stringMatch2(str(e.headerName) ?? "", e.headerValue)], queryParams: [], cookies: [] };
   });
 }
-function mirrorMatches(list3) {
-  return list3.map((m) => {
+function mirrorMatches(list4) {
+  return list4.map((m) => {
     const e = obj(m);
-    const headers = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
+    const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
     const path10 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
-      headers,
+      headers: headers2,
       queryParams: [],
       cookies: [],
       ...path10 ? { path: { type: path10.type === "Prefix" ? "PathPrefix" : path10.type, value: path10.value } } : {},
@@ -48103,7 +50376,8 @@ function error2(doc, path10, message) {
 // src/spec/classify.ts
 var KRUISE = "rollouts.kruise.io/";
 var ARGO = "argoproj.io/";
-var ARGO_CONTROLLER_KINDS = ["AnalysisTemplate", "ClusterAnalysisTemplate", "AnalysisRun", "Experiment"];
+var ARGO_CONTROLLER_KINDS = ["AnalysisRun", "Experiment"];
+var ANALYSIS_TEMPLATE_KINDS = ["AnalysisTemplate", "ClusterAnalysisTemplate"];
 function classifyDocument(doc, out) {
   const v = doc.value;
   if (!isObject(v) || typeof v.apiVersion !== "string" || typeof v.kind !== "string") {
@@ -48123,6 +50397,8 @@ function classifyDocument(doc, out) {
   if (apiVersion === "rollgen.dev/v1alpha1" && kind === "RequestColoring") return { role: "request-coloring" };
   if (apiVersion === "argoproj.io/v1alpha1" && kind === "Rollout") return { role: "rollout", schema: "argo-rollout" };
   if (apiVersion === "rollgen.dev/v1alpha1" && kind === "RouteTemplate") return { role: "route-template" };
+  if (apiVersion === "argoproj.io/v1alpha1" && ANALYSIS_TEMPLATE_KINDS.includes(kind))
+    return { role: "analysis-template" };
   if (apiVersion.startsWith(ARGO) && ARGO_CONTROLLER_KINDS.includes(kind))
     return { role: "ignored", reason: `${kind} is read only by the Argo Rollouts controller` };
   return { role: "manifest" };
@@ -48155,7 +50431,13 @@ function normalizeKruise(doc, inputs5) {
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(error3(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
+    diagnostics.push(
+      error3(
+        doc,
+        [...refPath, "kind"],
+        `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
+      )
+    );
   }
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
@@ -48175,11 +50457,7 @@ function normalizeKruise(doc, inputs5) {
     stablePodMetadata: { labels: {}, annotations: {} },
     ...routingRef ? { trafficRoutingRef: routingRef } : {}
   };
-  const paused = obj(spec.strategy).paused === true;
-  return { rollout: withPause(doc, rollout, paused, ["spec", "strategy", "paused"]), diagnostics };
-}
-function kruiseDisabled(doc) {
-  return obj(obj(doc.value).spec).disabled === true;
+  return { rollout, diagnostics };
 }
 function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   if (v1beta1) return canary.enableExtraWorkloadForCanary === true ? "canary" : "partition";
@@ -48218,11 +50496,11 @@ function kruisePause(v) {
 }
 function kruiseTraffic(doc, canary, sharedRouting, out, inputs5) {
   const routings = arr(canary.trafficRoutings);
-  const first = obj(routings[0]);
-  const service = str(first.service);
+  const first2 = obj(routings[0]);
+  const service = str(first2.service);
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
   const base = ["spec", "strategy", "canary", "trafficRoutings", 0];
-  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out, inputs5) : [];
+  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first2, base, out, inputs5) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
     generateCanaryService: service !== void 0 && !noCanaryService,
@@ -48269,11 +50547,11 @@ function readRouteTemplate(doc) {
   };
 }
 function checkRouteTemplates(templates, out) {
-  const first = /* @__PURE__ */ new Map();
+  const first2 = /* @__PURE__ */ new Map();
   for (const t of templates) {
     const key2 = `${t.group}/${t.kind}`;
-    const seen = first.get(key2);
-    if (!seen) first.set(key2, t);
+    const seen = first2.get(key2);
+    if (!seen) first2.set(key2, t);
     else
       out.push({
         ...t.origin,
@@ -48295,17 +50573,17 @@ var precompiled = __toESM(require_validators());
 var compiled = /* @__PURE__ */ new WeakMap();
 var ajv;
 function bindOptions(generator, ref) {
-  const validate = compile(generator.optionsSchema);
+  const validate2 = compile2(generator.optionsSchema);
   const options = cloneJson(ref.options);
-  if (validate(options)) return { options, diagnostics: [] };
-  const diagnostics = (validate.errors ?? []).map((e) => ({
+  if (validate2(options)) return { options, diagnostics: [] };
+  const diagnostics = (validate2.errors ?? []).map((e) => ({
     ...ref.origin,
     message: `${generator.id} options${e.instancePath.replace(/\//g, ".")}: ${e.message ?? "invalid"}`,
     severity: "error"
   }));
   return { options, diagnostics };
 }
-function compile(schema) {
+function compile2(schema) {
   const id = schema.$id;
   const built = id ? precompiled[id] : void 0;
   if (built) return built;
@@ -48340,8 +50618,7 @@ function checkName(r, report) {
   }
 }
 function checkSteps3(r, report) {
-  if (r.steps.length === 0 && r.format !== "argo")
-    report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
+  if (r.steps.length === 0) report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
   r.steps.forEach((s, i) => checkStep(r, s, i, report));
   checkNonDecreasing(r, report);
 }
@@ -48463,60 +50740,40 @@ function normalizeTrafficRouting(doc, inputs5) {
 }
 
 // src/app/load-app.ts
-function loadApp(name, documents, policy) {
+function loadApp(name, documents, policy, analysisOptions = {}) {
   const diagnostics = [];
   const manifests = [];
   const specs = [];
   const shared = [];
   const templates = [];
+  const analysisTemplates = [];
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
     if (!role) continue;
     if (role.role === "manifest")
       manifests.push({ object: doc.value, origin: doc.origin, locate: doc.locate });
-    if (role.role === "ignored") readIgnored(doc, role.reason, diagnostics);
+    if (role.role === "ignored")
+      diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: "warning" });
     if (role.role === "traffic-routing") readTrafficRouting(doc, shared, diagnostics);
     if (role.role === "request-coloring") readRequestColoring(doc, manifests, diagnostics);
     if (role.role === "route-template") collectRouteTemplate(doc, templates, diagnostics);
+    if (role.role === "analysis-template") analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
     if (role.role !== "rollout") continue;
-    const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs));
-    diagnostics.push(...fieldProblems);
-    if (hasErrors(fieldProblems)) continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
-    if (role.schema !== "argo-rollout" && kruiseDisabled(doc)) continue;
     const result = role.schema === "argo-rollout" ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
-    if (!hasErrors(result.diagnostics)) specs.push(result.rollout);
+    specs.push(result.rollout);
   }
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
-  const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0);
+  const analysed = loadAnalysis(specs, analysisTemplates, analysisOptions, diagnostics);
+  const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0).map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
-  return { name, rollouts: rollouts.map((r) => withSharedRouting(r, routings)), routings, resources, diagnostics };
-}
-function withSharedRouting(r, routings) {
-  const routing = routings.find((x) => x.members.includes(r.spec.name));
-  if (!routing) return r;
-  const trafficRouting = {
-    name: routing.spec.name,
-    providers: routing.plan.providers,
-    traffic: routing.plan.steps[0].traffic
-  };
-  return { ...r, plan: { ...r.plan, trafficRouting } };
-}
-function appGenerators(app) {
-  const all = [...app.rollouts, ...app.routings].flatMap((r) => r.providers.map((p) => p.generator));
-  return [...new Set(all)];
-}
-function readIgnored(doc, reason, diagnostics) {
-  const ledger = ANALYSIS_LEDGERS[String(doc.value.kind)];
-  const warnings = ledger ? checkFields(doc, ledger) : [];
-  if (warnings.length > 0) diagnostics.push(...warnings);
-  else diagnostics.push({ ...doc.origin, message: `dropped from the output: ${reason}`, severity: "warning" });
+  return { name, rollouts, routings, resources, diagnostics };
 }
 function readRequestColoring(doc, manifests, diagnostics) {
   const problems = validateSchema("rollgen-request-coloring", doc);
@@ -48531,9 +50788,6 @@ function readRequestColoring(doc, manifests, diagnostics) {
   manifests.push({ object: coloringEnvoyFilter(coloring), origin: doc.origin, locate: doc.locate });
 }
 function readTrafficRouting(doc, out, diagnostics) {
-  const fieldProblems = checkFields(doc, TRAFFIC_ROUTING_FIELDS);
-  diagnostics.push(...fieldProblems);
-  if (hasErrors(fieldProblems)) return;
   const problems = validateSchema("kruise-trafficrouting", doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
@@ -48555,10 +50809,10 @@ function loadRoutings(app, shared, rollouts, resources, policy, out) {
     const members = rollouts.filter((r) => r.spec.trafficRoutingRef === s.name);
     const counts = new Set(members.map((m) => m.plan.steps.length));
     if (counts.size > 1) {
-      const list3 = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(", ");
+      const list4 = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(", ");
       out.push({
         ...s.rollout.origin,
-        message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list3}`,
+        message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list4}`,
         severity: "error"
       });
     }
@@ -48582,16 +50836,11 @@ function loadRollout(app, spec, resources, policy, out) {
   const problems = checkRollout(spec, resources);
   out.push(...problems);
   const providers = bindProviders(app, spec, resources, out);
-  const found = resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
-  const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
+  const deployment = spec.workload.synthesized ?? resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
   if (!deployment || problems.length > 0 || !providers) return void 0;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   return { spec, deployment, plan, providers };
-}
-function withDeploymentSpec(deployment, fields = {}) {
-  if (Object.keys(fields).length === 0) return deployment;
-  return { ...deployment, spec: { ...deployment.spec, ...fields } };
 }
 function bindProviders(app, spec, resources, out) {
   const bound = [];
@@ -48637,11 +50886,11 @@ function checkDuplicates(manifests, out) {
   const seen = /* @__PURE__ */ new Map();
   for (const m of manifests) {
     const key2 = objectKey(m.object);
-    const first = seen.get(key2);
-    if (first)
+    const first2 = seen.get(key2);
+    if (first2)
       out.push({
         ...m.origin,
-        message: `duplicate ${m.object.kind} "${m.object.metadata.name}" (first at ${first.origin.file}:${first.origin.line})`,
+        message: `duplicate ${m.object.kind} "${m.object.metadata.name}" (first at ${first2.origin.file}:${first2.origin.line})`,
         severity: "error"
       });
     else seen.set(key2, m);
@@ -48650,11 +50899,11 @@ function checkDuplicates(manifests, out) {
 function checkOneRolloutPerWorkload(specs, out) {
   const owner = /* @__PURE__ */ new Map();
   for (const s of specs) {
-    const first = owner.get(s.workload.name);
-    if (first)
+    const first2 = owner.get(s.workload.name);
+    if (first2)
       out.push({
         ...s.origin,
-        message: `rollouts ${first.name} and ${s.name} both manage Deployment "${s.workload.name}"; keep one`,
+        message: `rollouts ${first2.name} and ${s.name} both manage Deployment "${s.workload.name}"; keep one`,
         severity: "error"
       });
     else owner.set(s.workload.name, s);
@@ -48696,11 +50945,11 @@ function parseStatus(value) {
   };
 }
 function numbersProblem(r) {
-  const count = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
-  if (!count(r.step) || !count(r.steps)) return "step and steps must be whole numbers";
+  const count2 = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+  if (!count2(r.step) || !count2(r.steps)) return "step and steps must be whole numbers";
   if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
   if (r.draining === void 0) return void 0;
-  return count(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
+  return count2(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
 }
 
 // src/app/inputs.ts
@@ -48709,12 +50958,12 @@ function locateApps(req) {
   return req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
 }
 function locate(req) {
-  const [first, second] = req.args;
+  const [first2, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first ? path4.resolve(req.cwd, first) : void 0, ...defaults }];
-  if (first && isDir(path4.resolve(req.cwd, first))) {
-    const source = path4.resolve(req.cwd, first);
+    return [{ name: "stdin", source: "-", output: first2 ? path4.resolve(req.cwd, first2) : void 0, ...defaults }];
+  if (first2 && isDir(path4.resolve(req.cwd, first2))) {
+    const source = path4.resolve(req.cwd, first2);
     return [
       { name: path4.basename(source), source, output: second ? path4.resolve(req.cwd, second) : void 0, ...defaults }
     ];
@@ -48723,7 +50972,7 @@ function locate(req) {
   if (!configFile)
     throw new InputError(
       [],
-      first ? `"${first}" is not a directory and there is no rollgen.yaml to look it up in` : "give an app source directory, or run where rollgen.yaml is"
+      first2 ? `"${first2}" is not a directory and there is no rollgen.yaml to look it up in` : "give an app source directory, or run where rollgen.yaml is"
     );
   const config = readConfig(configFile, req.cwd);
   if (req.args.length === 0) return [...config.apps];
@@ -48751,10 +51000,22 @@ function loadSource(loc, files) {
     docs.push(...r.documents);
     diagnostics.push(...r.diagnostics);
   }
-  const app = loadApp(loc.name, docs, loc.gates);
+  const shared = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
+  const app = loadApp(loc.name, docs, loc.gates, {
+    sharedTemplates: shared,
+    track: loc.track,
+    ...loc.analysis ? { config: loc.analysis } : {}
+  });
   const all = [...diagnostics, ...app.diagnostics];
   if (hasErrors(all)) throw new InputError(all);
   return { ...app, diagnostics: all };
+}
+function readSharedTemplates(dir, diagnostics) {
+  return readAppSource(dir, process.cwd()).flatMap((f) => {
+    const r = parseYamlStream(f.path, f.text);
+    diagnostics.push(...r.diagnostics);
+    return r.documents;
+  });
 }
 function readSourceFiles(loc, cwd) {
   return loc.source === "-" ? [] : readAppSource(loc.source, cwd);
@@ -48908,7 +51169,7 @@ function targetOf(previous, t, command) {
   if (command.kind === "abort" || command.kind === "retry") return { kind: command.kind };
   return targets2.reduce((a, b) => rank(b) < rank(a) ? b : a);
 }
-var ORDER2 = [
+var ORDER3 = [
   "adopt",
   "select",
   "step",
@@ -48920,7 +51181,7 @@ var ORDER2 = [
   "retry"
 ];
 function rank(t) {
-  return ORDER2.indexOf(t.kind) * 1e6 + (t.kind === "step" ? t.step : 0);
+  return ORDER3.indexOf(t.kind) * 1e6 + (t.kind === "step" ? t.step : 0);
 }
 function movingTargets(previous, t) {
   return t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name)).map((next) => ({
@@ -48990,9 +51251,9 @@ function groupPulls(pulls) {
     const parsed = parseBranch(pr.branch);
     if (!parsed) continue;
     const marker = parseMarker(pr.body);
-    const list3 = byApp.get(parsed.app) ?? [];
-    list3.push({ pr, app: parsed.app, target: parsed.target, ...marker ? { marker } : {} });
-    byApp.set(parsed.app, list3);
+    const list4 = byApp.get(parsed.app) ?? [];
+    list4.push({ pr, app: parsed.app, target: parsed.target, ...marker ? { marker } : {} });
+    byApp.set(parsed.app, list4);
   }
   return byApp;
 }
@@ -49056,9 +51317,9 @@ function keepCurrent(x, p, now, history, checks) {
           reason: "timed gate: the previous step is not in the git history of this checkout (fetch-depth: 0?)"
         }
       ];
-    const due = new Date(history.landedAt.getTime() + gate.seconds * 1e3);
-    if (now < due)
-      return [{ kind: "wait", pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due.toISOString()}` }];
+    const due2 = new Date(history.landedAt.getTime() + gate.seconds * 1e3);
+    if (now < due2)
+      return [{ kind: "wait", pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due2.toISOString()}` }];
   }
   if (x.marker?.head !== x.pr.headSha)
     return [
@@ -49482,8 +51743,6 @@ function progress(c, revision) {
   return { status: { ...c, phase: "Promoting" }, action: "promote" };
 }
 function start(c, revision, action = "start") {
-  if (c.steps === 0)
-    return { status: { ...c, phase: "Promoting", step: 0, canaryRevision: revision }, action: "promote (no steps)" };
   return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
 }
 function withoutCanary(c) {
@@ -49539,7 +51798,7 @@ function renderPhaseOf(s) {
 
 // src/state/app-state.ts
 function sourcePod(r, track) {
-  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
+  const template = stripTemplate(podTemplateOf(r.deployment), track, r.spec.canaryPodMetadata);
   return { template, revision: templateRevision(template) };
 }
 function stablePod(r, output, track) {
@@ -49551,11 +51810,6 @@ function stablePod(r, output, track) {
     );
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
   return { template, revision: templateRevision(template) };
-}
-function holdNotes(app) {
-  return app.rollouts.filter((r) => r.spec.pausedBy).map(
-    (r) => `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy.field}; nothing is proposed for it until that is false`
-  );
 }
 function transitionApp(app, output, command, track, removal = "one-commit") {
   const previous = output.status;
@@ -49574,7 +51828,6 @@ function transitionApp(app, output, command, track, removal = "one-commit") {
 }
 function applyCommand(command, current, r, track, removal) {
   const revision = sourcePod(r, track).revision;
-  if (command.kind === "advance" && r.spec.pausedBy) return void 0;
   if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
   if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
@@ -49612,10 +51865,8 @@ function liveCanaryPod(r, output, track) {
   const found = output.resources.find("Deployment", `${r.spec.workload.name}-canary`, r.spec.namespace);
   if (!found) return void 0;
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
-  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
-  return { template, revision: recorded ?? templateRevision(template) };
+  return { template, revision: templateRevision(template) };
 }
-var NO_PATCH = { labels: {}, annotations: {} };
 function statesAtStep(app, output, step, track) {
   return app.rollouts.map((r) => {
     if (step > r.plan.steps.length) {
@@ -49645,9 +51896,9 @@ function claimConflicts(apps, peers) {
   const owners = /* @__PURE__ */ new Map();
   const problems = [];
   for (const { app, owner, claim } of everyClaim(apps, peers)) {
-    const first = owners.get(claim.key);
-    if (!first) owners.set(claim.key, { app, rollout: owner, claim });
-    else if (first.app !== app || first.rollout !== owner) problems.push(conflict(first, app, owner, claim));
+    const first2 = owners.get(claim.key);
+    if (!first2) owners.set(claim.key, { app, rollout: owner, claim });
+    else if (first2.app !== app || first2.rollout !== owner) problems.push(conflict(first2, app, owner, claim));
   }
   return problems;
 }
@@ -49670,12 +51921,12 @@ function* everyClaim(apps, peers) {
   }
 }
 function providerChecks(peers) {
-  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en")).flatMap(([id, list3]) => getGenerator(id)?.checkRepo?.(list3) ?? []);
+  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en")).flatMap(([id, list4]) => getGenerator(id)?.checkRepo?.(list4) ?? []);
 }
-function conflict(first, app, owner, claim) {
+function conflict(first2, app, owner, claim) {
   return {
     ...claim.origin,
-    message: `app ${app}, ${owner} and app ${first.app}, ${first.rollout} (${first.claim.origin.file}:${first.claim.origin.line}) both need a canary for ${claim.description}; only one canary per route can work, so ${app === first.app ? "let one of them route it" : "give one app its own host or path"}`,
+    message: `app ${app}, ${owner} and app ${first2.app}, ${first2.rollout} (${first2.claim.origin.file}:${first2.claim.origin.line}) both need a canary for ${claim.description}; only one canary per route can work, so ${app === first2.app ? "let one of them route it" : "give one app its own host or path"}`,
     severity: "error"
   };
 }
@@ -49723,9 +51974,6 @@ function loadQuietly(loc, ctx) {
 // src/app/plan-write.ts
 async function planWrites(ctx, args, opts, command) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (command.kind === "advance")
-    for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
-`);
   const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
   return { names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) };
 }
@@ -49811,7 +52059,7 @@ function landedAt(git, root, output) {
   const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
   return out ? new Date(out) : void 0;
 }
-function readTemplate(file, cwd, configFile) {
+function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
   const shown = path6.relative(cwd, file) || file;
   if (!fs5.existsSync(file))
@@ -49904,56 +52152,55 @@ ${lines.join("\n")}
 `;
 }
 
-// src/flow/template-data.ts
-init_diagnostics();
-
 // src/plan/format.ts
 function formatPlan(app, plan) {
-  const shared = plan.trafficRouting;
-  const providers = [
-    ...plan.providers,
-    ...shared?.providers.map((p) => `${p} (TrafficRouting ${shared.name})`) ?? []
-  ];
-  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${providers.join(", ") || "none"})`;
+  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${plan.providers.join(", ") || "none"})`;
   const rows = [
     ["STEP", "CANARY", "STABLE", "TRAFFIC", "MATCHES", "MIRROR", "GATE"],
     ["start", "-", "-", "-", "-", "-", describeGate(plan.startGate)],
-    ...plan.steps.map((s) => row(s, plan))
+    ...plan.steps.map(row)
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map(
     (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
   );
-  const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
-  return [head, ...lines, ...paused, ...plan.warnings.map((w) => `warning: ${w}`)].join("\n") + "\n";
+  return [head, ...lines, ...analysisLines(plan), ...plan.warnings.map((w) => `warning: ${w}`)].join("\n") + "\n";
 }
-function row(s, plan) {
+function row(s) {
   return [
     String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
-    withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
-    withShared(plan, matches(s.traffic), matches(plan.trafficRouting?.traffic)),
+    traffic(s),
+    matches(s.traffic),
     mirrors(s.traffic),
-    describeGate(s.gate)
+    describeGate(s.gate) + (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join("+")).join(", ")}` : "")
   ];
+}
+function analysisLines(plan) {
+  return plan.steps.flatMap(
+    (s) => (s.analysis ?? []).flatMap((a) => [
+      `step ${s.index} gate: ${a.kind} analysis ${a.templates.join(", ")}`,
+      ...a.metrics.map((m) => {
+        const when = [
+          m.successCondition ? `success: ${m.successCondition}` : "",
+          m.failureCondition ? `failure: ${m.failureCondition}` : "",
+          m.count !== void 0 ? `count ${m.count}` : m.interval !== void 0 ? "until the gate ends" : "",
+          m.interval !== void 0 ? `every ${m.interval}s` : "",
+          m.failureLimit !== 0 ? `failureLimit ${m.failureLimit}` : "",
+          m.dryRun ? "dry run" : ""
+        ].filter((x) => x !== "");
+        return `  ${m.name} (${m.provider}): ${when.join("; ") || "always passes unless it errors"}`;
+      })
+    ])
+  );
 }
 function traffic(s) {
   const t = s.traffic;
   if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return "by pods";
-  return weightOf(t);
-}
-function weightOf(t) {
-  if (!t) return "-";
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
-function withShared(plan, own, shared) {
-  if (!plan.trafficRouting) return own;
-  const tagged = `${shared} (${plan.trafficRouting.name})`;
-  return plan.providers.length === 0 ? tagged : `${own}; ${tagged}`;
-}
 function matches(t) {
-  if (!t) return "-";
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return "-";
   return all.map(
@@ -49975,7 +52222,7 @@ function mirrors(t) {
 // src/flow/template-data.ts
 function templateData(i) {
   const status = i.transition.status.rollouts;
-  const first = status.find((s) => i.transition.actions.some((a) => a.rollout === s.name)) ?? status[0];
+  const first2 = status.find((s) => i.transition.actions.some((a) => a.rollout === s.name)) ?? status[0];
   const steps = Math.max(0, ...status.map((s) => s.steps));
   return {
     app: i.app.name,
@@ -49983,9 +52230,9 @@ function templateData(i) {
     target: i.target.kind === "step" ? `step-${i.target.step}` : i.target.kind,
     step: i.target.kind === "step" ? i.target.step : null,
     steps,
-    phase: first ? describePhase(renderPhaseOf(first), first.steps) : "stable only",
-    revision: first?.canaryRevision ?? first?.stableRevision ?? "",
-    stableRevision: first?.stableRevision ?? "",
+    phase: first2 ? describePhase(renderPhaseOf(first2), first2.steps) : "stable only",
+    revision: first2?.canaryRevision ?? first2?.stableRevision ?? "",
+    stableRevision: first2?.stableRevision ?? "",
     base: i.base,
     branch: i.branch,
     output: i.output,
@@ -50006,10 +52253,7 @@ function templateData(i) {
       i.target,
       status.some((s) => s.draining !== void 0)
     ),
-    files: i.files,
-    warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === "warning")).map(
-      (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`
-    )
+    files: i.files
   };
 }
 function rolloutView(name, replicas2, steps, phase) {
@@ -50141,7 +52385,7 @@ function posix(p) {
 init_errors();
 
 // src/flow/templates/body.hbs
-var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
+var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
 
 // src/flow/templates/title.hbs
 var title_default = "rollgen({{app}}): {{action}}\n";
@@ -50197,8 +52441,8 @@ async function openSession(ctx, args, opts) {
   const paths = apps.flatMap((a) => [a.loc.source, a.loc.output ?? a.loc.source]);
   const checkout = readCheckout(edges.git, config.root, config.pr, opts.base, paths);
   const templates = compileTemplates(
-    readTemplate(config.pr.titleTemplate, ctx.cwd, configFile),
-    readTemplate(config.pr.bodyTemplate, ctx.cwd, configFile)
+    readTemplate2(config.pr.titleTemplate, ctx.cwd, configFile),
+    readTemplate2(config.pr.bodyTemplate, ctx.cwd, configFile)
   );
   return { ctx, edges, token: connection.token, scm: edges.scm(connection), config, checkout, apps, peers, templates };
 }
@@ -50273,15 +52517,13 @@ init_errors();
 async function prCommand(ctx, args, opts) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
-    for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
-`);
     const rounds = await gather2(s);
     const now = s.edges.now();
-    const first = rounds.map((r) => decide2(r.state, r.pulls, now, r.history));
-    const checks = await fetchChecks2(s, first);
+    const first2 = rounds.map((r) => decide2(r.state, r.pulls, now, r.history));
+    const checks = await fetchChecks2(s, first2);
     const failed = [];
     for (const [i, r] of rounds.entries()) {
-      const actions = checks.size > 0 ? decide2(r.state, r.pulls, now, r.history, checks) : first[i];
+      const actions = checks.size > 0 ? decide2(r.state, r.pulls, now, r.history, checks) : first2[i];
       try {
         await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
       } catch (e) {
@@ -50369,16 +52611,16 @@ async function renderCommand(ctx, args, opts) {
 init_errors();
 
 // src/simulate/coloring.ts
-function colorAtGateway(objects, request3) {
-  let headers = { ...request3.headers };
+function colorAtGateway(objects, request4) {
+  let headers2 = { ...request4.headers };
   for (const o of objects) {
     if (o.kind !== "EnvoyFilter" || o.metadata.labels?.["app.kubernetes.io/managed-by"] !== "rollgen") continue;
     for (const code of inlineCodes(o)) {
-      const branch = parseLua(code).find((b) => b.when.every(([name, value]) => headers[name] === value));
-      if (branch) headers = { ...headers, [branch.header]: branch.value };
+      const branch = parseLua(code).find((b) => b.when.every(([name, value]) => headers2[name] === value));
+      if (branch) headers2 = { ...headers2, [branch.header]: branch.value };
     }
   }
-  return { ...request3, headers };
+  return { ...request4, headers: headers2 };
 }
 function inlineCodes(o) {
   const patches = isObject(o.spec) && Array.isArray(o.spec.configPatches) ? o.spec.configPatches : [];
@@ -50408,9 +52650,9 @@ function unquote(s) {
 }
 
 // src/simulate/simulate.ts
-function simulateRequest(objects, generators2, request3, ready) {
+function simulateRequest(objects, generators2, request4, ready) {
   for (const g of generators2) {
-    const result = g.simulate(objects, request3);
+    const result = g.simulate(objects, request4);
     if (!result) continue;
     const pods = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
     const m = result.mirror;
@@ -50450,7 +52692,7 @@ async function simulateCommand(ctx, args, opts) {
     (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
   );
   const objects = renderApp(app, states, loc.track, peers);
-  const generators2 = appGenerators(app);
+  const generators2 = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
   const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, request2(opts)));
   if (!split3) return ctx.stdout("no route matches this request\n");
   ctx.stdout(`rule: ${split3.rule}
@@ -50470,9 +52712,9 @@ function request2(o) {
     query: pairs(o.query)
   };
 }
-function pairs(list3, lower = false) {
+function pairs(list4, lower = false) {
   const out = {};
-  for (const item of list3 ?? []) {
+  for (const item of list4 ?? []) {
     const eq = item.indexOf("=");
     if (eq <= 0) throw new InputError([], `"${item}" must be key=value`);
     out[lower ? item.slice(0, eq).toLowerCase() : item.slice(0, eq)] = item.slice(eq + 1);
@@ -50510,10 +52752,366 @@ async function statusCommand(ctx, args, opts) {
   }
 }
 
-// src/dispatch.ts
-async function run(request3, ctx, debug = false) {
+// src/analysis/format.ts
+var MARK2 = { Successful: "✓", Failed: "✗", Inconclusive: "?", Error: "!" };
+var BARS = "▁▂▃▄▅▆▇█";
+function formatRecord(title, spec, record, v) {
+  const lines = [`${title}: ${v.phase}${v.reasons.length ? ` (${v.reasons.join("; ")})` : ""}`];
+  for (const metric of spec.metrics) {
+    const r = record.metrics.find((m) => m.name === metric.name);
+    const verdict2 = v.metrics.find((m) => m.name === metric.name);
+    const condition = [
+      metric.successCondition ? `success: ${metric.successCondition.source}` : "",
+      metric.failureCondition ? `failure: ${metric.failureCondition.source}` : ""
+    ].filter((c) => c !== "").join("; ");
+    lines.push(
+      `  ${metric.name} (${metric.provider.kind}${metric.dryRun ? ", dry run" : ""}): ${verdict2?.phase ?? "Pending"}` + (condition ? ` [${condition}]` : "")
+    );
+    const ms = r?.measurements ?? [];
+    if (ms.length === 0) continue;
+    lines.push(`    chart ${sparkline(ms)}  ${ms.map((m) => MARK2[m.phase]).join("")}`);
+    lines.push(...table(ms).map((l) => `    ${l}`));
+  }
+  return lines.join("\n") + "\n";
+}
+function table(ms) {
+  const rows = [
+    ["#", "FINISHED", "PHASE", "VALUE", "MESSAGE"],
+    ...ms.map((m, i) => [String(i + 1), m.finishedAt, m.phase, m.value ?? "-", m.message ?? ""])
+  ];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map(
+    (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
+  );
+}
+function sparkline(ms) {
+  const values = ms.map((m) => firstNumber(m.value));
+  const finite = values.filter((v) => v !== void 0 && Number.isFinite(v));
+  const lo = Math.min(...finite);
+  const hi = Math.max(...finite);
+  return values.map((v) => {
+    if (v === void 0 || !Number.isFinite(v)) return "·";
+    const i = hi === lo ? BARS.length - 1 : Math.round((v - lo) / (hi - lo) * (BARS.length - 1));
+    return BARS[i];
+  }).join("");
+}
+function firstNumber(value) {
+  if (value === void 0) return void 0;
+  const m = /-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(value);
+  return m ? Number(m[0]) : void 0;
+}
+
+// src/analysis/conditions.ts
+function assess(metric, result) {
+  const success = metric.successCondition ? run("successCondition", metric.successCondition, result) : void 0;
+  if (success && "error" in success) return { phase: "Error", message: success.error };
+  const failure2 = metric.failureCondition ? run("failureCondition", metric.failureCondition, result) : void 0;
+  if (failure2 && "error" in failure2) return { phase: "Error", message: failure2.error };
+  if (!success && !failure2) return { phase: "Successful" };
+  const failed = failure2 ? failure2.value : !success.value;
+  const succeeded = success ? success.value : !failure2.value;
+  if (failed) return { phase: "Failed" };
+  return succeeded ? { phase: "Successful" } : { phase: "Inconclusive" };
+}
+function run(kind, c, result) {
+  const compiled2 = compile(c.source);
+  if ("error" in compiled2) return { error: `could not evaluate ${kind} "${c.source}": ${compiled2.error}` };
   try {
-    await dispatch(request3, ctx);
+    const v = evaluate(compiled2.node, { result });
+    if (typeof v !== "boolean") throw new Error(`expected bool, but got ${describe4(v)}`);
+    return { value: v };
+  } catch (e) {
+    const empty2 = result === null || result === void 0 || Array.isArray(result) && result.length === 0;
+    const why = empty2 ? "metric result is nil or empty: no data returned from the metric provider" : e.message;
+    return { error: `could not evaluate ${kind} "${c.source}": ${why}` };
+  }
+}
+
+// src/io/metrics/http.ts
+var http = __toESM(require("http"));
+var https = __toESM(require("https"));
+var MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+function request3(req) {
+  const url = new URL(req.url);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve8, reject) => {
+    const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
+    const r = client.request(
+      url,
+      {
+        method: req.method,
+        headers: {
+          ...req.headers,
+          ...req.body !== void 0 ? { "content-length": Buffer.byteLength(req.body) } : {}
+        },
+        ...url.protocol === "https:" ? { rejectUnauthorized: !req.insecure } : {},
+        ...req.signal ? { signal: req.signal } : {}
+      },
+      (res) => {
+        const chunks = [];
+        let size = 0;
+        res.on("data", (c) => {
+          size += c.length;
+          if (size > MAX_RESPONSE_BYTES) r.destroy(new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`));
+          else chunks.push(c);
+        });
+        res.on("end", () => {
+          clearTimeout(timer);
+          resolve8({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+        });
+        res.on("error", (e) => (clearTimeout(timer), reject(e)));
+      }
+    );
+    r.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    r.end(req.body);
+  });
+}
+
+// src/io/metrics/prometheus.ts
+async function queryPrometheus(q) {
+  const url = `${q.address.replace(/\/+$/, "")}/api/v1/query`;
+  const res = await request3({
+    url,
+    method: "POST",
+    headers: { ...q.headers, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ query: q.query }).toString(),
+    insecure: q.insecure,
+    timeoutMs: q.timeoutMs,
+    ...q.signal ? { signal: q.signal } : {}
+  });
+  let payload;
+  try {
+    payload = JSON.parse(res.body);
+  } catch {
+    throw new Error(`Prometheus at ${q.address} answered HTTP ${res.status} with a body that is not JSON`);
+  }
+  if (res.status < 200 || res.status >= 300 || payload.status !== "success")
+    throw new Error(`Prometheus at ${q.address} answered HTTP ${res.status}: ${payload.error ?? "no error message"}`);
+  return shape(payload.data?.resultType, payload.data?.result);
+}
+function shape(type, result) {
+  if (type === "scalar") {
+    const v = sample(result[1]);
+    return { result: v, text: format(v) };
+  }
+  if (type === "vector") {
+    const values = result.map((s) => sample(s.value[1]));
+    return { result: values, text: `[${values.map(format).join(",")}]` };
+  }
+  if (type === "matrix") {
+    const values = result.flatMap((s) => s.values.map((p) => sample(p[1])));
+    return { result: values, text: `[${values.map(format).join(",")}]` };
+  }
+  throw new Error(`Prometheus metric type not supported: ${type ?? "none"}`);
+}
+function sample(v) {
+  if (v === "+Inf" || v === "Inf") return Infinity;
+  if (v === "-Inf") return -Infinity;
+  return Number(v);
+}
+function format(v) {
+  if (v === Infinity) return "+Inf";
+  if (v === -Infinity) return "-Inf";
+  return String(v);
+}
+
+// src/io/metrics/web.ts
+async function queryWeb(q) {
+  const res = await request3({
+    url: q.url,
+    method: q.method,
+    headers: q.headers,
+    ...q.body !== void 0 ? { body: q.body } : {},
+    insecure: q.insecure,
+    timeoutMs: q.timeoutMs,
+    ...q.signal ? { signal: q.signal } : {}
+  });
+  if (res.status < 200 || res.status >= 300) throw new Error(`received non 2xx response code: ${res.status}`);
+  let data;
+  try {
+    data = JSON.parse(res.body);
+  } catch {
+    return { result: res.body, text: res.body };
+  }
+  if (q.jsonPath === void 0) return { result: data, text: JSON.stringify(data) };
+  const parsed = parseJsonPath(q.jsonPath);
+  if ("error" in parsed) throw new Error(parsed.error);
+  const value = readPath(data, parsed.path);
+  return { result: value, text: JSON.stringify(value) };
+}
+
+// src/io/metrics/measure.ts
+async function measure(metric, options = {}) {
+  const now = options.now ?? (() => /* @__PURE__ */ new Date());
+  const startedAt = now().toISOString();
+  const redact2 = redactor(metric.provider.secretArgs, options.env ?? process.env);
+  try {
+    const { result, text } = await query(metric.provider, options);
+    const { phase, message } = assess(metric, result);
+    return {
+      startedAt,
+      finishedAt: now().toISOString(),
+      phase,
+      value: redact2(text),
+      ...message ? { message: redact2(message) } : {}
+    };
+  } catch (e) {
+    return { startedAt, finishedAt: now().toISOString(), phase: "Error", message: redact2(e.message) };
+  }
+}
+function redactor(secrets, env2) {
+  const values = secrets.map((s) => env2[s.env]).filter((v) => v !== void 0 && v !== "");
+  return (text) => values.reduce((t, v) => t.split(v).join("*****"), text);
+}
+function query(p, options) {
+  const fill = secretFiller(p.secretArgs, options.env ?? process.env);
+  const timeoutMs = options.timeoutMs ?? p.timeoutSeconds * 1e3;
+  const common = {
+    headers: headers(p.headers, fill),
+    insecure: p.insecure,
+    timeoutMs,
+    ...options.signal ? { signal: options.signal } : {}
+  };
+  if (p.kind === "prometheus") return queryPrometheus({ ...common, address: fill(p.address), query: fill(p.query) });
+  return queryWeb({
+    ...common,
+    url: fill(p.url),
+    method: p.method,
+    ...p.body !== void 0 ? { body: fill(p.body) } : {},
+    ...p.jsonPath !== void 0 ? { jsonPath: p.jsonPath } : {}
+  });
+}
+function headers(list4, fill) {
+  return Object.fromEntries(list4.map((h) => [h.key, fill(h.value)]));
+}
+function secretFiller(secrets, env2) {
+  return (s) => secrets.reduce((text, a) => {
+    const re = new RegExp(`\\{\\{\\s*args\\.${a.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\}\\}`, "g");
+    if (!re.test(text)) return text;
+    const value = env2[a.env];
+    if (value === void 0) throw new Error(`secret arg "${a.name}" needs the environment variable ${a.env}`);
+    return text.replace(re, () => value);
+  }, s);
+}
+
+// src/analysis/schedule.ts
+var ERROR_RETRY_SECONDS = 10;
+function due(spec, record, now) {
+  if (isTerminating(spec, record)) return { metrics: [] };
+  const started2 = Date.parse(record.startedAt);
+  const metrics = [];
+  let next;
+  for (const metric of spec.metrics) {
+    const r = metricRecord(record, metric.name);
+    if (isCompleted(assessMetric(metric, r, false).phase)) continue;
+    const at = dueAt(metric, r, started2);
+    if (at === void 0) continue;
+    if (at <= now.getTime()) metrics.push(metric.name);
+    else next = next === void 0 ? at : Math.min(next, at);
+  }
+  return { metrics, ...next !== void 0 ? { next: isoAt(next, now) } : {} };
+}
+function dueAt(metric, r, started2) {
+  const last = r.measurements[r.measurements.length - 1];
+  if (!last) return started2 + (metric.initialDelay ?? 0) * 1e3;
+  const effective = effectiveCount(metric);
+  if (effective !== void 0 && r.count >= effective) return void 0;
+  const wait = last.phase === "Error" ? ERROR_RETRY_SECONDS : metric.interval ?? ERROR_RETRY_SECONDS;
+  return Date.parse(last.finishedAt) + wait * 1e3;
+}
+function isoAt(ms, like) {
+  const d = structuredClone(like);
+  d.setTime(ms);
+  return d.toISOString();
+}
+
+// src/io/metrics/run.ts
+async function takeDue(spec, record, o) {
+  const names = due(spec, record, o.dueAt ?? o.now()).metrics.filter((m) => !o.only || o.only(m));
+  const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), o) })));
+  const after = taken.reduce((r, { m, x }) => apply(spec, r, m, x), record);
+  const next = due(spec, after, o.dueAt ?? o.now()).next;
+  return { record: after, verdict: verdict(spec, after), taken: taken.length, ...next ? { next } : {} };
+}
+var metricOf = (spec, name) => spec.metrics.find((s) => s.name === name);
+async function runToEnd(spec, o) {
+  let record = newRecord(spec, o.key, o.now());
+  const only = (m) => !unboundedDone(spec, record, m);
+  for (; ; ) {
+    const round = await takeDue(spec, record, { ...o, only, ...o.wait ? {} : { dueAt: /* @__PURE__ */ new Date(864e13) } });
+    record = round.record;
+    if (isCompleted(round.verdict.phase)) return { record, verdict: round.verdict };
+    const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name));
+    if (!owed || round.taken === 0 && !round.next)
+      return { record, verdict: verdict(spec, record, { terminating: true }) };
+    if (round.taken === 0 && round.next) await o.sleep(Math.max(0, Date.parse(round.next) - o.now().getTime()));
+  }
+}
+function unboundedDone(spec, record, name) {
+  return effectiveCount(metricOf(spec, name)) === void 0 && metricRecord(record, name).count > 0;
+}
+
+// src/run/analyze-command.ts
+init_errors();
+async function analyzeCommand(ctx, args, opts) {
+  const entries = await loadApps(ctx, args, opts);
+  const now = ctx.now ?? (() => /* @__PURE__ */ new Date());
+  const outcomes = [];
+  for (const { loc, app } of entries) {
+    for (const r of app.rollouts) {
+      if (!r.analysis) continue;
+      const step = opts.step ?? currentStep(loc, ctx.cwd, r.spec.name);
+      for (const gate of gatesOf(r.analysis, step)) {
+        const key2 = `${app.name}/${r.spec.name}/${gate.id}`;
+        const { record, verdict: verdict2 } = await runToEnd(gate.spec, {
+          key: key2,
+          now,
+          wait: opts.wait !== false,
+          sleep: (ms) => new Promise((res) => setTimeout(res, ms)),
+          ...ctx.env ? { env: ctx.env } : {}
+        });
+        outcomes.push({ rollout: r.spec.name, step, id: gate.id, kind: gate.kind, record, verdict: verdict2 });
+        if (!opts.json)
+          ctx.stdout(
+            formatRecord(
+              `${app.name} rollout ${r.spec.name} step ${step} ${gate.kind} analysis`,
+              gate.spec,
+              record,
+              verdict2
+            )
+          );
+      }
+    }
+  }
+  if (opts.json) ctx.stdout(JSON.stringify(outcomes, null, 2) + "\n");
+  else if (outcomes.length === 0) ctx.stdout("no analysis gates this step\n");
+  const worst = worstOf(outcomes.map((o) => o.verdict.phase));
+  if (worst)
+    throw new AnalysisVerdictError(
+      worst,
+      `analysis ${worst}: ${outcomes.flatMap((o) => o.verdict.reasons).join("; ") || "see the measurements above"}`
+    );
+}
+function worstOf(phases) {
+  for (const p of ["Failed", "Error", "Inconclusive"]) if (phases.includes(p)) return p;
+  return void 0;
+}
+function currentStep(loc, cwd, rollout) {
+  const status = loc.output ? readOutput(loc, cwd).status : void 0;
+  const step = status?.rollouts.find((r) => r.name === rollout)?.step ?? 0;
+  if (step > 0) return step;
+  throw new InputError([], `rollout ${rollout} has no live step; name one with --step N`);
+}
+
+// src/dispatch.ts
+async function run2(request4, ctx, debug = false) {
+  try {
+    await dispatch(request4, ctx);
     return 0;
   } catch (error4) {
     ctx.stderr(describeError(error4, debug) + "\n");
@@ -50534,6 +53132,8 @@ function dispatch(r, ctx) {
       return simulateCommand(ctx, r.args, r.options);
     case "pr":
       return prCommand(ctx, r.args, r.options);
+    case "analyze":
+      return analyzeCommand(ctx, r.args, r.options);
     case "advance":
       return change(ctx, r.args, r.options, { kind: "advance" });
     case "abort":
@@ -50606,11 +53206,14 @@ function program2(submit) {
     p.command("status").argument("[app...]").option("--json", "print JSON").description("show where each rollout stands")
   ).action((args, o) => submit({ command: "status", args, options: o }));
   common(p.command("simulate").argument("[app...]").description("evaluate the routing of a step for one request")).option("--step <n>", "step (default: the current state)", stepNumber).option("--header <k=v>", "request header (repeatable)", collect, []).option("--cookie <k=v>", "request cookie (repeatable)", collect, []).option("--query <k=v>", "query parameter (repeatable)", collect, []).option("--host <host>", "request host").option("--path <path>", "request path", "/").action((args, o) => submit({ command: "simulate", args, options: o }));
+  common(
+    p.command("analyze").argument("[app...]").description("run the analysis gating a step now and print its measurements")
+  ).option("--step <n>", "step (default: the current step)", stepNumber).option("--json", "print the records as JSON").option("--no-wait", "measure back to back instead of waiting out intervals and initial delays").action((args, o) => submit({ command: "analyze", args, options: o }));
   return p;
 }
 async function main(argv, ctx = processContext()) {
-  let request3;
-  const p = program2((r) => request3 = r);
+  let request4;
+  const p = program2((r) => request4 = r);
   p.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });
   try {
     await p.parseAsync([...argv], { from: "user" });
@@ -50618,8 +53221,8 @@ async function main(argv, ctx = processContext()) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
     throw e;
   }
-  if (!request3) return 0;
-  return run(request3, ctx, p.opts().debug === true);
+  if (!request4) return 0;
+  return run2(request4, ctx, p.opts().debug === true);
 }
 function processContext() {
   return {

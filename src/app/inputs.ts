@@ -86,10 +86,24 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[]): Load
     docs.push(...r.documents);
     diagnostics.push(...r.diagnostics);
   }
-  const app = loadApp(loc.name, docs, loc.gates);
+  const shared = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
+  const app = loadApp(loc.name, docs, loc.gates, {
+    sharedTemplates: shared,
+    track: loc.track,
+    ...(loc.analysis ? { config: loc.analysis } : {}),
+  });
   const all = [...diagnostics, ...app.diagnostics];
   if (hasErrors(all)) throw new InputError(all);
   return { ...app, diagnostics: all };
+}
+
+/** The documents of rollgen.yaml's `analysisTemplates` directory (only its templates are used). */
+function readSharedTemplates(dir: string, diagnostics: Diagnostic[]): ParsedDocument[] {
+  return readAppSource(dir, process.cwd()).flatMap((f) => {
+    const r = parseYamlStream(f.path, f.text);
+    diagnostics.push(...r.diagnostics);
+    return r.documents;
+  });
 }
 
 export function readSourceFiles(loc: AppLocation, cwd: string): SourceFile[] {

@@ -1,8 +1,10 @@
 import { getGenerator, PLANNED_PROVIDERS, providerInputs } from '../../generators/registry';
 import type { TrafficGenerator } from '../contract/generator';
+import { AnalysisOptions, loadAnalysis, withGates } from '../analysis/load';
+import { TemplateDoc, readTemplate } from '../analysis/templates';
 import { Diagnostic, hasErrors } from '../diagnostics';
 import { checkFields } from '../spec/field-ledger';
-import { ANALYSIS_LEDGERS, rolloutLedger } from '../spec/field-ledgers';
+import { rolloutLedger } from '../spec/field-ledgers';
 import { TRAFFIC_ROUTING_FIELDS } from '../spec/traffic-routing-fields';
 import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
@@ -32,21 +34,29 @@ import type { LoadedApp, LoadedRollout, LoadedRouting } from '../spec/loaded-app
 import { validateSchema } from '../spec/validate-schema';
 
 /** Source documents -> validated rollouts, plans and manifests. Collects every problem; never throws. Pure. */
-export function loadApp(name: string, documents: readonly ParsedDocument[], policy: GatePolicy): LoadedApp {
+export function loadApp(
+  name: string,
+  documents: readonly ParsedDocument[],
+  policy: GatePolicy,
+  analysisOptions: AnalysisOptions = {},
+): LoadedApp {
   const diagnostics: Diagnostic[] = [];
   const manifests: SourceObject[] = [];
   const specs: RolloutSpec[] = [];
   const shared: SharedRouting[] = [];
   const templates: RouteTemplateInput[] = [];
+  const analysisTemplates: TemplateDoc[] = [];
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
     if (!role) continue;
     if (role.role === 'manifest')
       manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
-    if (role.role === 'ignored') readIgnored(doc, role.reason, diagnostics);
+    if (role.role === 'ignored')
+      diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: 'warning' });
     if (role.role === 'traffic-routing') readTrafficRouting(doc, shared, diagnostics);
     if (role.role === 'request-coloring') readRequestColoring(doc, manifests, diagnostics);
     if (role.role === 'route-template') collectRouteTemplate(doc, templates, diagnostics);
+    if (role.role === 'analysis-template') analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
     if (role.role !== 'rollout') continue;
     // Fields rollgen warns about are reported; a refused one (blue-green, a provider it lacks) stops this rollout.
     const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs)!);
@@ -66,9 +76,11 @@ export function loadApp(name: string, documents: readonly ParsedDocument[], poli
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
+  const analysed = loadAnalysis(specs, analysisTemplates, analysisOptions, diagnostics);
   const rollouts = specs
     .map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics))
-    .filter((r): r is LoadedRollout => r !== undefined);
+    .filter((r): r is LoadedRollout => r !== undefined)
+    .map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
   return { name, rollouts: rollouts.map((r) => withSharedRouting(r, routings)), routings, resources, diagnostics };
@@ -90,14 +102,6 @@ function withSharedRouting(r: LoadedRollout, routings: readonly LoadedRouting[])
 export function appGenerators(app: LoadedApp): TrafficGenerator[] {
   const all = [...app.rollouts, ...app.routings].flatMap((r) => r.providers.map((p) => p.generator));
   return [...new Set(all)];
-}
-
-/** A kind only a controller reads: dropped with a warning; analysis kinds say so through their ledger. */
-function readIgnored(doc: ParsedDocument, reason: string, diagnostics: Diagnostic[]): void {
-  const ledger = ANALYSIS_LEDGERS[String((doc.value as KubeObject).kind)];
-  const warnings = ledger ? checkFields(doc, ledger) : [];
-  if (warnings.length > 0) diagnostics.push(...warnings);
-  else diagnostics.push({ ...doc.origin, message: `dropped from the output: ${reason}`, severity: 'warning' });
 }
 
 /** A RequestColoring becomes its EnvoyFilter right away: a static object, positioned at its spec. */

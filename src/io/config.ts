@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Diagnostic } from '../diagnostics';
+import type { AppAnalysisConfig } from '../analysis/rollout-analysis';
+import { Diagnostic, Origin } from '../diagnostics';
 import { InputError } from '../errors';
 import { isObject } from '../model/kube';
 import { GatePolicy, defaultGatePolicy } from '../plan/gates';
@@ -20,6 +21,10 @@ export interface AppConfig {
   readonly track: TrackLabel;
   /** Default one-commit. */
   readonly removal?: Removal;
+  /** `analysis:` as written (Kruise apps), resolved when the app loads. */
+  readonly analysis?: AppAnalysisConfig;
+  /** Absolute directory of shared AnalysisTemplates (rollgen.yaml `analysisTemplates`). */
+  readonly analysisTemplates?: string;
 }
 
 /** `pr:` of rollgen.yaml: settings of the GitHub PR flow. Template paths are absolute. */
@@ -67,10 +72,27 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   const root = path.dirname(file);
   const out: Diagnostic[] = [];
   const entries = (doc.value as { apps: Record<string, unknown>[] }).apps;
-  const apps = entries.flatMap((e, i) => expandApp(root, e, () => doc.locate(['apps', i]), out));
+  const shared = (doc.value as { analysisTemplates?: string }).analysisTemplates;
+  const apps = entries.flatMap((e, i) =>
+    expandApp(root, e, () => doc.locate(['apps', i]), out).map((a) => ({
+      ...a,
+      ...analysisOf(e, i, doc.locate),
+      ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
+    })),
+  );
   checkUniqueNames(apps, doc.locate(['apps']), out);
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, (doc.value as { pr?: Record<string, unknown> }).pr ?? {}) };
+}
+
+function analysisOf(
+  e: Record<string, unknown>,
+  i: number,
+  locate: (p: readonly (string | number)[]) => Origin,
+): { analysis?: AppAnalysisConfig } {
+  return e.analysis === undefined
+    ? {}
+    : { analysis: { value: e.analysis, at: { locate, path: ['apps', i, 'analysis'] } } };
 }
 
 function prConfig(root: string, pr: Record<string, unknown>): PrConfig {

@@ -37,6 +37,8 @@ export interface PlannedStep {
   readonly serviceSelection: 'split' | 'shared';
   /** What must happen after this step lands before the next step may. */
   readonly gate: Gate;
+  /** Analyses that must pass at this gate too (Argo step/background analysis, rollgen.yaml `analysis:`). */
+  readonly analysis?: readonly GateSummary[];
 }
 
 /** The routing a provider must express for one state. Stable-only state: weight 0 and no routes. */
@@ -62,4 +64,23 @@ export const stableTraffic = (weightTotal: number): TrafficState => ({
 
 export function hasCanaryRoutes(t: TrafficState): boolean {
   return t.weight > 0 || t.matches.length > 0 || t.headerRoutes.length > 0 || t.mirrorRoutes.length > 0;
+}
+
+/** The plain-JSON view of one gate analysis in a plan. */
+export interface GateSummary {
+  readonly kind: 'step' | 'background';
+  readonly id: string;
+  readonly templates: readonly string[];
+  readonly metrics: readonly MetricSummary[];
+}
+
+export interface MetricSummary {
+  readonly name: string;
+  readonly provider: string;
+  readonly successCondition?: string;
+  readonly failureCondition?: string;
+  readonly count?: number;
+  readonly interval?: number;
+  readonly failureLimit: number;
+  readonly dryRun: boolean;
 }

@@ -1,4 +1,5 @@
 import { Origin } from '../diagnostics';
+import type { AnalysisRequest } from './analysis-request';
 import { KubeObject } from './kube';
 
 /** Normalized rollout: the Kruise and Argo formats both end up here, as plain readonly data. */
@@ -26,6 +27,10 @@ export interface RolloutSpec {
   readonly antiAffinity?: AntiAffinitySpec;
   /** The field that pauses the rollout (Argo spec.paused, Kruise strategy.paused): advance proposes nothing while set. */
   readonly pausedBy?: { readonly field: string; readonly origin: Origin };
+  /** Argo `canary.analysis`: checked at every gate from `startingStep` (a rollgen step, 1-based) on. */
+  readonly backgroundAnalysis?: { readonly request: AnalysisRequest; readonly startingStep: number };
+  /** The rollout object as written (args' fieldRef reads it). */
+  readonly source?: unknown;
 }
 
 export type RolloutFormat = 'kruise-v1alpha1' | 'kruise-v1beta1' | 'argo';
@@ -67,6 +72,8 @@ export interface StepSpec {
   readonly mirrorRoutes: readonly MirrorRoute[];
   readonly requestHeaderModifier?: HeaderModifier;
   readonly pause: PauseSpec;
+  /** Argo step `analysis` entries after this step: they gate it and run until complete. */
+  readonly analyses?: readonly AnalysisRequest[];
 }
 
 /** none: the next entry follows without a pause (Argo automatic); manual: wait for a person; timed: wait `seconds`. */

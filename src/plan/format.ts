@@ -22,7 +22,9 @@ export function formatPlan(app: string, plan: Plan): string {
       .trimEnd(),
   );
   const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
-  return [head, ...lines, ...paused, ...plan.warnings.map((w) => `warning: ${w}`)].join('\n') + '\n';
+  return (
+    [head, ...lines, ...paused, ...analysisLines(plan), ...plan.warnings.map((w) => `warning: ${w}`)].join('\n') + '\n'
+  );
 }
 
 function row(s: PlannedStep, plan: Plan): string[] {
@@ -33,8 +35,29 @@ function row(s: PlannedStep, plan: Plan): string[] {
     withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
     withShared(plan, matches(s.traffic), matches(plan.trafficRouting?.traffic)),
     mirrors(s.traffic),
-    describeGate(s.gate),
+    describeGate(s.gate) +
+      (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join('+')).join(', ')}` : ''),
   ];
+}
+
+/** Under the table: per gated step, each analysis and the conditions its metrics must meet. */
+function analysisLines(plan: Plan): string[] {
+  return plan.steps.flatMap((s) =>
+    (s.analysis ?? []).flatMap((a) => [
+      `step ${s.index} gate: ${a.kind} analysis ${a.templates.join(', ')}`,
+      ...a.metrics.map((m) => {
+        const when = [
+          m.successCondition ? `success: ${m.successCondition}` : '',
+          m.failureCondition ? `failure: ${m.failureCondition}` : '',
+          m.count !== undefined ? `count ${m.count}` : m.interval !== undefined ? 'until the gate ends' : '',
+          m.interval !== undefined ? `every ${m.interval}s` : '',
+          m.failureLimit !== 0 ? `failureLimit ${m.failureLimit}` : '',
+          m.dryRun ? 'dry run' : '',
+        ].filter((x) => x !== '');
+        return `  ${m.name} (${m.provider}): ${when.join('; ') || 'always passes unless it errors'}`;
+      }),
+    ]),
+  );
 }
 
 function traffic(s: PlannedStep): string {

@@ -1,13 +1,13 @@
 import { FieldLedger, FieldRule } from './field-ledger';
 
 /*
- * ANALYSIS FIELDS: the one place that classifies Argo analysis. rollgen does not evaluate
- * analysis yet (the analysis engine, issue 10, flips these rules to honoured when it lands).
- * Until then each is warned: the step PRs' required checks are the gate.
+ * ANALYSIS FIELDS: the one place that classifies Argo analysis. rollgen's analysis engine
+ * (src/analysis, `rollgen analyze`) evaluates step and background analysis and reads the
+ * templates; request and template fields it does not evaluate are warned about by its readers.
  */
 
-const NOT_EVALUATED =
-  'analysis is not evaluated yet: rollgen runs no AnalysisRun; gate the step PRs with required checks instead';
+const READ_BY_ENGINE =
+  "evaluated by rollgen's analysis engine at the step gates (rollgen analyze); fields it does not read are warned about where they are";
 
 /** Analysis fields of an Argo Rollout; argo-fields.ts includes them. */
 export const ARGO_ROLLOUT_ANALYSIS_RULES: readonly FieldRule[] = [
@@ -15,19 +15,19 @@ export const ARGO_ROLLOUT_ANALYSIS_RULES: readonly FieldRule[] = [
     path: 'spec.analysis',
     status: 'warned',
     subtree: true,
-    note: `${NOT_EVALUATED} (run history limits have no runs to keep)`,
+    note: 'AnalysisRun history limits: rollgen keeps measurements on GitHub, not AnalysisRuns; remove the field',
   },
   {
     path: 'spec.strategy.canary.analysis',
-    status: 'warned',
+    status: 'honoured',
     subtree: true,
-    note: `${NOT_EVALUATED} (background analysis)`,
+    note: `background analysis, ${READ_BY_ENGINE}`,
   },
   {
     path: 'spec.strategy.canary.steps[].analysis',
-    status: 'warned',
+    status: 'honoured',
     subtree: true,
-    note: `${NOT_EVALUATED}; the step adds no step of its own`,
+    note: `a gate on the step before, ${READ_BY_ENGINE}`,
   },
   {
     path: 'spec.strategy.canary.steps[].experiment',
@@ -37,13 +37,13 @@ export const ARGO_ROLLOUT_ANALYSIS_RULES: readonly FieldRule[] = [
   },
 ];
 
-const TEMPLATE_NOTE = `${NOT_EVALUATED}; the template is dropped from the output`;
-
 function analysisTemplateLedger(kind: string, file: string): FieldLedger {
   return {
     title: `Argo ${kind} (argoproj.io/v1alpha1)`,
     crd: { file, version: 'v1alpha1' },
-    rules: [{ path: 'spec', status: 'warned', subtree: true, note: TEMPLATE_NOTE }],
+    rules: [
+      { path: 'spec', status: 'honoured', subtree: true, note: `read by the analysis engine; ${READ_BY_ENGINE}` },
+    ],
   };
 }
 

@@ -1,3 +1,4 @@
+import { AnalysisRequest, readRequest } from '../model/analysis-request';
 import type { ProviderInputs } from '../contract/inputs';
 import { Diagnostic } from '../diagnostics';
 import { KubeObject } from '../model/kube';
@@ -38,12 +39,13 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
   const replicas = num(spec.replicas) ?? 1;
   const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? '');
   const weightTotal = num(routing.maxTrafficWeight) ?? 100;
-  const steps = walkSteps(
+  const { steps, entryOfStep } = walkSteps(
     doc,
     arr(canary.steps),
     { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== undefined },
     diagnostics,
   );
+  const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
   const providers =
     canary.trafficRouting !== undefined
       ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting'], inputs, diagnostics)
@@ -80,6 +82,8 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
     ...(num(canary.minPodsPerReplicaSet) !== undefined
       ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) }
       : {}),
+    ...(backgroundAnalysis ? { backgroundAnalysis } : {}),
+    source: doc.value,
   };
   return { rollout: withPause(doc, rollout, spec.paused === true, ['spec', 'paused']), diagnostics };
 }
@@ -148,17 +152,75 @@ interface WalkContext {
   readonly routed: boolean;
 }
 
-function walkSteps(doc: ParsedDocument, raw: unknown[], wc: WalkContext, out: Diagnostic[]): StepSpec[] {
+/** The rollgen steps, and for each the index of the Argo step entry that made it (to place `startingStep`). */
+function walkSteps(
+  doc: ParsedDocument,
+  raw: unknown[],
+  wc: WalkContext,
+  out: Diagnostic[],
+): { steps: StepSpec[]; entryOfStep: number[] } {
   const steps: StepSpec[] = [];
+  const entryOfStep: number[] = [];
+  const leading: AnalysisRequest[] = [];
   const state: WalkState = { weight: 0, headerRoutes: new Map(), mirrorRoutes: new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
     const path: Path = ['spec', 'strategy', 'canary', 'steps', i];
     if (e.pause !== undefined) return applyPause(doc, steps, e.pause, path, out);
+    if (e.analysis !== undefined) return applyAnalysis(doc, steps, leading, e.analysis, path, out);
     if (!applyAction(doc, state, e, path, wc, out)) return;
     steps.push(snapshot(doc.locate(path), state, wc.managed));
+    entryOfStep.push(i);
   });
-  return steps;
+  if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...(steps[0].analyses ?? [])] };
+  return { steps, entryOfStep };
+}
+
+/** A step analysis gates the step before it, like a pause; one before any step gates step 1 (there is no canary before it). */
+function applyAnalysis(
+  doc: ParsedDocument,
+  steps: StepSpec[],
+  leading: AnalysisRequest[],
+  analysis: unknown,
+  path: Path,
+  out: Diagnostic[],
+): void {
+  const request = readRequest(analysis, doc.locate, [...path, 'analysis']);
+  const previous = steps[steps.length - 1];
+  if (!previous) {
+    out.push({
+      ...doc.locate([...path, 'analysis']),
+      message:
+        'an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1',
+      severity: 'warning',
+    });
+    leading.push(request);
+    return;
+  }
+  steps[steps.length - 1] = { ...previous, analyses: [...(previous.analyses ?? []), request] };
+}
+
+/** `canary.analysis`: its startingStep (an index into Argo's steps) becomes the rollgen step whose gate that entry falls in. */
+function background(
+  doc: ParsedDocument,
+  canary: Record<string, unknown>,
+  entryOfStep: readonly number[],
+  out: Diagnostic[],
+): RolloutSpec['backgroundAnalysis'] {
+  if (canary.analysis === undefined) return undefined;
+  const path: Path = ['spec', 'strategy', 'canary', 'analysis'];
+  const request = readRequest(canary.analysis, doc.locate, path);
+  const starting = num(obj(canary.analysis).startingStep) ?? 0;
+  if (starting >= arr(canary.steps).length && starting > 0)
+    out.push(
+      error(
+        doc,
+        [...path, 'startingStep'],
+        `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`,
+      ),
+    );
+  const covering = entryOfStep.filter((e) => e <= starting).length;
+  return { request, startingStep: Math.max(1, covering) };
 }
 
 /** A pause gates the step before it; a leading pause has no step to gate (step 1 waits for a person anyway). */
@@ -203,7 +265,7 @@ function applyAction(
   } else if (e.setHeaderRoute !== undefined) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== undefined) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
-    // analysis, experiment and plugin steps: the field ledger (argo-fields.ts) warns where they are.
+    // experiment and plugin steps: the field ledger (argo-fields.ts) warns where they are.
     const kind = Object.keys(e)[0];
     if (kind === undefined)
       out.push({ ...doc.locate(path), message: 'an empty step does nothing; remove it', severity: 'warning' });

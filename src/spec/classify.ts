@@ -10,13 +10,16 @@ export type DocumentRole =
   | { readonly role: 'request-coloring' }
   /** rollgen.dev RouteTemplate: read by the custom traffic provider, never emitted. */
   | { readonly role: 'route-template' }
+  /** Argo AnalysisTemplate / ClusterAnalysisTemplate: read by rollgen's analysis, never emitted. */
+  | { readonly role: 'analysis-template' }
   | { readonly role: 'ignored'; readonly reason: string }
   | { readonly role: 'manifest' };
 
 const KRUISE = 'rollouts.kruise.io/';
 const ARGO = 'argoproj.io/';
 /** Argo kinds that only an Argo Rollouts controller reads; rollgen drops them from the output. */
-const ARGO_CONTROLLER_KINDS = ['AnalysisTemplate', 'ClusterAnalysisTemplate', 'AnalysisRun', 'Experiment'];
+const ARGO_CONTROLLER_KINDS = ['AnalysisRun', 'Experiment'];
+const ANALYSIS_TEMPLATE_KINDS = ['AnalysisTemplate', 'ClusterAnalysisTemplate'];
 
 export function classifyDocument(doc: ParsedDocument, out: Diagnostic[]): DocumentRole | undefined {
   const v = doc.value;
@@ -37,6 +40,8 @@ export function classifyDocument(doc: ParsedDocument, out: Diagnostic[]): Docume
   if (apiVersion === 'rollgen.dev/v1alpha1' && kind === 'RequestColoring') return { role: 'request-coloring' };
   if (apiVersion === 'argoproj.io/v1alpha1' && kind === 'Rollout') return { role: 'rollout', schema: 'argo-rollout' };
   if (apiVersion === 'rollgen.dev/v1alpha1' && kind === 'RouteTemplate') return { role: 'route-template' };
+  if (apiVersion === 'argoproj.io/v1alpha1' && ANALYSIS_TEMPLATE_KINDS.includes(kind))
+    return { role: 'analysis-template' };
   if (apiVersion.startsWith(ARGO) && ARGO_CONTROLLER_KINDS.includes(kind))
     return { role: 'ignored', reason: `${kind} is read only by the Argo Rollouts controller` };
   return { role: 'manifest' };

@@ -14,12 +14,6 @@ export function rolloutLedger(schema: SchemaId, inputs: ProviderInputs): FieldLe
   return undefined;
 }
 
-/** Argo kinds read for their fields only (nothing of them is rendered). */
-export const ANALYSIS_LEDGERS: Readonly<Record<string, FieldLedger>> = {
-  AnalysisTemplate: ANALYSIS_TEMPLATE_FIELDS,
-  ClusterAnalysisTemplate: CLUSTER_ANALYSIS_TEMPLATE_FIELDS,
-};
-
 /** Every ledger, in the order the docs list them; the meta-test walks each one's CRD. */
 export const allLedgers = (inputs: ProviderInputs): readonly FieldLedger[] => [
   argoRolloutFields(inputs),

@@ -1,3 +1,4 @@
+import type { RolloutAnalysis } from '../analysis/types';
 import type { BoundProvider } from '../contract/generator';
 import type { Diagnostic } from '../diagnostics';
 import type { KubeObject } from '../model/kube';
@@ -13,6 +14,8 @@ export interface LoadedRollout {
   readonly deployment: KubeObject;
   readonly plan: Plan;
   readonly providers: readonly BoundProvider[];
+  /** The analyses that gate its steps (see src/analysis/gates.ts gatesOf); undefined when none. */
+  readonly analysis?: RolloutAnalysis;
 }
 
 /** A Kruise TrafficRouting and the rollouts that share it (they advance in lock-step). */

@@ -255,7 +255,7 @@ describe('normalizeArgo: managedRoutes order', () => {
 });
 
 describe('normalizeArgo: analysis and other non-routing steps', () => {
-  test('GIVEN an analysis step WHEN read THEN the ledger warns at its line and the step is skipped; a following pause gates the previous step', () => {
+  test('GIVEN an analysis step WHEN normalized THEN it gates the previous step, like a following pause; the ledger says nothing', () => {
     const text = argoRollout(`- setWeight: 20
 - analysis:
     templates:
@@ -265,16 +265,10 @@ describe('normalizeArgo: analysis and other non-routing steps', () => {
     const { rollout, diagnostics } = argo(text);
     expect(rollout.steps.map((s) => s.weight)).toEqual([20, 40]);
     expect(rollout.steps[0].pause).toEqual({ kind: 'timed', seconds: 60 });
+    expect(rollout.steps[0].analyses?.map((a) => a.templates.map((t) => t.templateName))).toEqual([['success-rate']]);
+    expect(rollout.steps[1].analyses).toBeUndefined();
     expect(diagnostics).toEqual([]);
-    expect(checkFields(parseOne(text), ARGO_ROLLOUT_FIELDS)).toEqual([
-      {
-        file: FILE,
-        line: lineOf(text, 'templates:'),
-        col: expect.any(Number),
-        message: expect.stringMatching(/^spec\.strategy\.canary\.steps\[1\]\.analysis: analysis is not evaluated yet/),
-        severity: 'warning',
-      },
-    ]);
+    expect(checkFields(parseOne(text), ARGO_ROLLOUT_FIELDS)).toEqual([]);
   });
 
   test('GIVEN an experiment step WHEN read THEN it is skipped and the ledger warns naming experiment', () => {

@@ -9244,7 +9244,7 @@ return errors === 0;
 }
 
 exports["rollgen-config"] = validate53;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"removal":{"enum":["one-commit","two-commits"],"description":"How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)."},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."}}}},"pr":{"type":"object","additionalProperties":false,"description":"Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.","properties":{"base":{"type":"string","minLength":1,"description":"Branch the PRs target (default: the branch checked out)."},"titleTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR title, relative to rollgen.yaml."},"bodyTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR body, relative to rollgen.yaml."},"labels":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":50},"description":"Labels added to every rollgen PR, besides rollgen and rollgen:<gate>."},"mergeMethod":{"enum":["merge","squash","rebase"],"description":"How rollgen merges timed and automatic steps (default squash)."}}}}};
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-config","title":"rollgen.yaml","type":"object","required":["apps"],"additionalProperties":false,"properties":{"apps":{"type":"array","minItems":1,"items":{"type":"object","required":["source","output"],"additionalProperties":false,"properties":{"source":{"type":"string","minLength":1},"output":{"type":"string","minLength":1},"name":{"type":"string","pattern":"^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"gates":{"type":"object","additionalProperties":false,"properties":{"firstStep":{"enum":["manual","automatic"]},"unpaused":{"enum":["manual","automatic"]}}},"removal":{"enum":["one-commit","two-commits"],"description":"How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)."},"trackLabel":{"type":"object","additionalProperties":false,"required":["key","stable","canary"],"properties":{"key":{"type":"string","minLength":1},"stable":{"type":"string","minLength":1},"canary":{"type":"string","minLength":1}},"description":"Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)."},"analysis":{"type":"object","additionalProperties":false,"description":"Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.","properties":{"background":{"type":"object","required":["templates"],"properties":{"templates":{"type":"array","minItems":1,"items":{"type":"object","required":["templateName"],"additionalProperties":false,"properties":{"templateName":{"type":"string","minLength":1},"clusterScope":{"type":"boolean"}}}},"args":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"value":{"type":"string"},"valueFrom":{"type":"object"}}}},"dryRun":{"type":"array","items":{"type":"object","required":["metricName"],"properties":{"metricName":{"type":"string","minLength":1}}}},"startingStep":{"type":"integer","minimum":1,"description":"First rollgen step (1-based) whose gate checks the background analysis (default 1)."}},"additionalProperties":false},"steps":{"type":"array","items":{"type":"object","required":["step","templates"],"properties":{"templates":{"type":"array","minItems":1,"items":{"type":"object","required":["templateName"],"additionalProperties":false,"properties":{"templateName":{"type":"string","minLength":1},"clusterScope":{"type":"boolean"}}}},"args":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"value":{"type":"string"},"valueFrom":{"type":"object"}}}},"dryRun":{"type":"array","items":{"type":"object","required":["metricName"],"properties":{"metricName":{"type":"string","minLength":1}}}},"step":{"type":"integer","minimum":1}},"additionalProperties":false}}}}}}},"pr":{"type":"object","additionalProperties":false,"description":"Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.","properties":{"base":{"type":"string","minLength":1,"description":"Branch the PRs target (default: the branch checked out)."},"titleTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR title, relative to rollgen.yaml."},"bodyTemplate":{"type":"string","minLength":1,"description":"Handlebars template of the PR body, relative to rollgen.yaml."},"labels":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":50},"description":"Labels added to every rollgen PR, besides rollgen and rollgen:<gate>."},"mergeMethod":{"enum":["merge","squash","rebase"],"description":"How rollgen merges timed and automatic steps (default squash)."}}},"analysisTemplates":{"type":"string","minLength":1,"description":"Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents."}}};
 const pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9263,7 +9263,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((key0 === "apps") || (key0 === "pr"))){
+if(!(((key0 === "apps") || (key0 === "pr")) || (key0 === "analysisTemplates"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -9312,7 +9312,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key1 in data1){
-if(!((((((key1 === "source") || (key1 === "output")) || (key1 === "name")) || (key1 === "gates")) || (key1 === "removal")) || (key1 === "trackLabel"))){
+if(!(((((((key1 === "source") || (key1 === "output")) || (key1 === "name")) || (key1 === "gates")) || (key1 === "removal")) || (key1 === "trackLabel")) || (key1 === "analysis"))){
 const err5 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9596,9 +9596,12 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.analysis !== undefined){
+let data13 = data1.analysis;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key4 in data13){
+if(!((key4 === "background") || (key4 === "steps"))){
+const err28 = {instancePath:instancePath+"/apps/" + i0+"/analysis",schemaPath:"#/properties/apps/items/properties/analysis/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9608,9 +9611,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data13.background !== undefined){
+let data14 = data13.background;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.templates === undefined){
+const err29 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9619,13 +9624,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data.pr !== undefined){
-let data13 = data.pr;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key4 in data13){
-if(!(((((key4 === "base") || (key4 === "titleTemplate")) || (key4 === "bodyTemplate")) || (key4 === "labels")) || (key4 === "mergeMethod"))){
-const err30 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+for(const key5 in data14){
+if(!((((key5 === "templates") || (key5 === "args")) || (key5 === "dryRun")) || (key5 === "startingStep"))){
+const err30 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9635,11 +9636,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data13.base !== undefined){
-let data14 = data13.base;
-if(typeof data14 === "string"){
-if(func2(data14) < 1){
-const err31 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data14.templates !== undefined){
+let data15 = data14.templates;
+if(Array.isArray(data15)){
+if(data15.length < 1){
+const err31 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9648,9 +9649,12 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.templateName === undefined){
+const err32 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/required",keyword:"required",params:{missingProperty: "templateName"},message:"must have required property '"+"templateName"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9659,12 +9663,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data13.titleTemplate !== undefined){
-let data15 = data13.titleTemplate;
-if(typeof data15 === "string"){
-if(func2(data15) < 1){
-const err33 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key6 in data16){
+if(!((key6 === "templateName") || (key6 === "clusterScope"))){
+const err33 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9674,8 +9675,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-else {
-const err34 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data16.templateName !== undefined){
+let data17 = data16.templateName;
+if(typeof data17 === "string"){
+if(func2(data17) < 1){
+const err34 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1+"/templateName",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9685,11 +9689,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data13.bodyTemplate !== undefined){
-let data16 = data13.bodyTemplate;
-if(typeof data16 === "string"){
-if(func2(data16) < 1){
-const err35 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err35 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1+"/templateName",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9699,8 +9700,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data16.clusterScope !== undefined){
+if(typeof data16.clusterScope !== "boolean"){
+const err36 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1+"/clusterScope",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/clusterScope/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -9710,15 +9712,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data13.labels !== undefined){
-let data17 = data13.labels;
-if(Array.isArray(data17)){
-const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
-let data18 = data17[i1];
-if(typeof data18 === "string"){
-if(func2(data18) > 50){
-const err37 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+}
+else {
+const err37 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates/" + i1,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -9727,8 +9723,10 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(func2(data18) < 1){
-const err38 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/templates",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9738,8 +9736,15 @@ vErrors.push(err38);
 errors++;
 }
 }
-else {
-const err39 = {instancePath:instancePath+"/pr/labels/" + i1,schemaPath:"#/properties/pr/properties/labels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.args !== undefined){
+let data19 = data14.args;
+if(Array.isArray(data19)){
+const len2 = data19.length;
+for(let i2=0; i2<len2; i2++){
+let data20 = data19[i2];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.name === undefined){
+const err39 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9748,19 +9753,11 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-let i2 = data17.length;
-let j0;
-if(i2 > 1){
-const indices0 = {};
-for(;i2--;){
-let item0 = data17[i2];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err40 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
+if(data20.name !== undefined){
+let data21 = data20.name;
+if(typeof data21 === "string"){
+if(func2(data21) < 1){
+const err40 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2+"/name",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9768,14 +9765,10 @@ else {
 vErrors.push(err40);
 }
 errors++;
-break;
-}
-indices0[item0] = i2;
-}
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err41 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2+"/name",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -9785,10 +9778,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data13.mergeMethod !== undefined){
-let data19 = data13.mergeMethod;
-if(!(((data19 === "merge") || (data19 === "squash")) || (data19 === "rebase"))){
-const err42 = {instancePath:instancePath+"/pr/mergeMethod",schemaPath:"#/properties/pr/properties/mergeMethod/enum",keyword:"enum",params:{allowedValues: schema76.properties.pr.properties.mergeMethod.enum},message:"must be equal to one of the allowed values"};
+if(data20.value !== undefined){
+if(typeof data20.value !== "string"){
+const err42 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2+"/value",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9798,9 +9790,10 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.valueFrom !== undefined){
+let data23 = data20.valueFrom;
+if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))){
+const err43 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2+"/valueFrom",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/valueFrom/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -9812,12 +9805,735 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err44 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args/" + i2,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/args",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data14.dryRun !== undefined){
+let data24 = data14.dryRun;
+if(Array.isArray(data24)){
+const len3 = data24.length;
+for(let i3=0; i3<len3; i3++){
+let data25 = data24[i3];
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.metricName === undefined){
+const err46 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/dryRun/" + i3,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/required",keyword:"required",params:{missingProperty: "metricName"},message:"must have required property '"+"metricName"+"'"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data25.metricName !== undefined){
+let data26 = data25.metricName;
+if(typeof data26 === "string"){
+if(func2(data26) < 1){
+const err47 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/dryRun/" + i3+"/metricName",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/dryRun/" + i3+"/metricName",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/dryRun/" + i3,schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/dryRun",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data14.startingStep !== undefined){
+let data27 = data14.startingStep;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err51 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/startingStep",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(typeof data27 == "number"){
+if(data27 < 1 || isNaN(data27)){
+const err52 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background/startingStep",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/apps/" + i0+"/analysis/background",schemaPath:"#/properties/apps/items/properties/analysis/properties/background/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data13.steps !== undefined){
+let data28 = data13.steps;
+if(Array.isArray(data28)){
+const len4 = data28.length;
+for(let i4=0; i4<len4; i4++){
+let data29 = data28[i4];
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.step === undefined){
+const err54 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data29.templates === undefined){
+const err55 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+for(const key7 in data29){
+if(!((((key7 === "templates") || (key7 === "args")) || (key7 === "dryRun")) || (key7 === "step"))){
+const err56 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data29.templates !== undefined){
+let data30 = data29.templates;
+if(Array.isArray(data30)){
+if(data30.length < 1){
+const err57 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+const len5 = data30.length;
+for(let i5=0; i5<len5; i5++){
+let data31 = data30[i5];
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.templateName === undefined){
+const err58 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/required",keyword:"required",params:{missingProperty: "templateName"},message:"must have required property '"+"templateName"+"'"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+for(const key8 in data31){
+if(!((key8 === "templateName") || (key8 === "clusterScope"))){
+const err59 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data31.templateName !== undefined){
+let data32 = data31.templateName;
+if(typeof data32 === "string"){
+if(func2(data32) < 1){
+const err60 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5+"/templateName",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5+"/templateName",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data31.clusterScope !== undefined){
+if(typeof data31.clusterScope !== "boolean"){
+const err62 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5+"/clusterScope",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/clusterScope/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates/" + i5,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/templates",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data29.args !== undefined){
+let data34 = data29.args;
+if(Array.isArray(data34)){
+const len6 = data34.length;
+for(let i6=0; i6<len6; i6++){
+let data35 = data34[i6];
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(data35.name === undefined){
+const err65 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data35.name !== undefined){
+let data36 = data35.name;
+if(typeof data36 === "string"){
+if(func2(data36) < 1){
+const err66 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6+"/name",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6+"/name",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data35.value !== undefined){
+if(typeof data35.value !== "string"){
+const err68 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6+"/value",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data35.valueFrom !== undefined){
+let data38 = data35.valueFrom;
+if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
+const err69 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6+"/valueFrom",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/valueFrom/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args/" + i6,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/args",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data29.dryRun !== undefined){
+let data39 = data29.dryRun;
+if(Array.isArray(data39)){
+const len7 = data39.length;
+for(let i7=0; i7<len7; i7++){
+let data40 = data39[i7];
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.metricName === undefined){
+const err72 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/dryRun/" + i7,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/required",keyword:"required",params:{missingProperty: "metricName"},message:"must have required property '"+"metricName"+"'"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(data40.metricName !== undefined){
+let data41 = data40.metricName;
+if(typeof data41 === "string"){
+if(func2(data41) < 1){
+const err73 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/dryRun/" + i7+"/metricName",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/dryRun/" + i7+"/metricName",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/dryRun/" + i7,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/dryRun",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data29.step !== undefined){
+let data42 = data29.step;
+if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))){
+const err77 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/step",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(typeof data42 == "number"){
+if(data42 < 1 || isNaN(data42)){
+const err78 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4+"/step",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps/" + i4,schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/apps/" + i0+"/analysis/steps",schemaPath:"#/properties/apps/items/properties/analysis/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/apps/" + i0+"/analysis",schemaPath:"#/properties/apps/items/properties/analysis/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/apps/" + i0,schemaPath:"#/properties/apps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/apps",schemaPath:"#/properties/apps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data.pr !== undefined){
+let data43 = data.pr;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+for(const key9 in data43){
+if(!(((((key9 === "base") || (key9 === "titleTemplate")) || (key9 === "bodyTemplate")) || (key9 === "labels")) || (key9 === "mergeMethod"))){
+const err84 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data43.base !== undefined){
+let data44 = data43.base;
+if(typeof data44 === "string"){
+if(func2(data44) < 1){
+const err85 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/pr/base",schemaPath:"#/properties/pr/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data43.titleTemplate !== undefined){
+let data45 = data43.titleTemplate;
+if(typeof data45 === "string"){
+if(func2(data45) < 1){
+const err87 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/pr/titleTemplate",schemaPath:"#/properties/pr/properties/titleTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data43.bodyTemplate !== undefined){
+let data46 = data43.bodyTemplate;
+if(typeof data46 === "string"){
+if(func2(data46) < 1){
+const err89 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/pr/bodyTemplate",schemaPath:"#/properties/pr/properties/bodyTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data43.labels !== undefined){
+let data47 = data43.labels;
+if(Array.isArray(data47)){
+const len8 = data47.length;
+for(let i8=0; i8<len8; i8++){
+let data48 = data47[i8];
+if(typeof data48 === "string"){
+if(func2(data48) > 50){
+const err91 = {instancePath:instancePath+"/pr/labels/" + i8,schemaPath:"#/properties/pr/properties/labels/items/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if(func2(data48) < 1){
+const err92 = {instancePath:instancePath+"/pr/labels/" + i8,schemaPath:"#/properties/pr/properties/labels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/pr/labels/" + i8,schemaPath:"#/properties/pr/properties/labels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+let i9 = data47.length;
+let j0;
+if(i9 > 1){
+const indices0 = {};
+for(;i9--;){
+let item0 = data47[i9];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err94 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i9+" are identical)"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+break;
+}
+indices0[item0] = i9;
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/pr/labels",schemaPath:"#/properties/pr/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data43.mergeMethod !== undefined){
+let data49 = data43.mergeMethod;
+if(!(((data49 === "merge") || (data49 === "squash")) || (data49 === "rebase"))){
+const err96 = {instancePath:instancePath+"/pr/mergeMethod",schemaPath:"#/properties/pr/properties/mergeMethod/enum",keyword:"enum",params:{allowedValues: schema76.properties.pr.properties.mergeMethod.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/pr",schemaPath:"#/properties/pr/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data.analysisTemplates !== undefined){
+let data50 = data.analysisTemplates;
+if(typeof data50 === "string"){
+if(func2(data50) < 1){
+const err98 = {instancePath:instancePath+"/analysisTemplates",schemaPath:"#/properties/analysisTemplates/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/analysisTemplates",schemaPath:"#/properties/analysisTemplates/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+}
+else {
+const err100 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
 }
 errors++;
 }

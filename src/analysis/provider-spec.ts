@@ -1,0 +1,154 @@
+import { Diagnostic, Origin, diagnosticAt } from '../diagnostics';
+import { isObject } from '../model/kube';
+import { ResolvedArgs, unresolvedArg } from './args';
+import { parseJsonPath } from './jsonpath';
+import { Located, originOf } from '../model/analysis-request';
+import { Header, ProviderSpec } from './types';
+
+export const SUPPORTED_PROVIDERS = ['prometheus', 'web'] as const;
+
+const PROMETHEUS_FIELDS = new Set(['address', 'query', 'timeout', 'headers', 'insecure']);
+const WEB_FIELDS = new Set(['url', 'method', 'headers', 'body', 'jsonBody', 'jsonPath', 'timeoutSeconds', 'insecure']);
+
+type Fill = (text: string) => string;
+
+/** A metric's `provider` -> ProviderSpec; any provider but prometheus and web is refused here, at plan time. */
+export function buildProvider(
+  raw: unknown,
+  at: Located,
+  fill: Fill,
+  args: ResolvedArgs,
+  out: Diagnostic[],
+): ProviderSpec | undefined {
+  const p = isObject(raw) ? raw : {};
+  const kinds = Object.keys(p);
+  const here = (...f: string[]) => originOf(at, 'provider', ...f);
+  if (kinds.length !== 1) {
+    out.push(
+      diagnosticAt(
+        here(),
+        `a metric needs exactly one provider (${SUPPORTED_PROVIDERS.join(' or ')}); found ${kinds.length}`,
+      ),
+    );
+    return undefined;
+  }
+  const kind = kinds[0];
+  const body = isObject(p[kind]) ? p[kind] : {};
+  if (kind !== 'prometheus' && kind !== 'web') {
+    out.push(
+      diagnosticAt(
+        here(),
+        `metric provider ${kind} is not supported: rollgen measures with ${SUPPORTED_PROVIDERS.join(' and ')} only; query the same data through one of them`,
+      ),
+    );
+    return undefined;
+  }
+  const before = out.length;
+  const text = (field: string, required: boolean): string | undefined => {
+    const v = body[field];
+    if (v === undefined || v === null || v === '') {
+      if (required) out.push(diagnosticAt(here(kind), `${kind} provider needs ${field}`));
+      return undefined;
+    }
+    const filled = fill(typeof v === 'string' ? v : String(v));
+    const leftover = unresolvedArg(filled, args);
+    if (leftover)
+      out.push(diagnosticAt(here(kind, field), `${field} uses {{args.${leftover}}}, which no template declares`));
+    return filled;
+  };
+  const fields = kind === 'prometheus' ? PROMETHEUS_FIELDS : WEB_FIELDS;
+  for (const k of Object.keys(body).filter((k) => !fields.has(k)))
+    out.push(
+      diagnosticAt(
+        here(kind, k),
+        k === 'authentication'
+          ? `${kind} authentication is not supported; pass a token in headers from a secret arg (valueFrom.secretKeyRef, read from an environment variable)`
+          : `${kind} field ${k} is not supported by rollgen`,
+      ),
+    );
+  const headers = readHeaders(body.headers, here(kind, 'headers'), fill, args, out);
+  const common = { headers, insecure: body.insecure === true, secretArgs: args.secrets };
+  const spec: ProviderSpec | undefined =
+    kind === 'prometheus'
+      ? prometheus(text, body, common, here(kind, 'timeout'), out)
+      : web(text, body, common, (...f) => here(kind, ...f), fill, out);
+  return out.slice(before).some((d) => d.severity === 'error') ? undefined : spec;
+}
+
+type Common = Pick<Extract<ProviderSpec, { kind: 'web' }>, 'headers' | 'insecure' | 'secretArgs'>;
+type Text = (field: string, required: boolean) => string | undefined;
+
+function prometheus(
+  text: Text,
+  body: Record<string, unknown>,
+  common: Common,
+  at: Origin,
+  out: Diagnostic[],
+): ProviderSpec {
+  const timeout = body.timeout === undefined ? 30 : Number(body.timeout);
+  if (!Number.isInteger(timeout) || timeout < 0)
+    out.push(diagnosticAt(at, 'prometheus timeout must be a non-negative integer (seconds)'));
+  return {
+    kind: 'prometheus',
+    address: text('address', true) ?? '',
+    query: text('query', true) ?? '',
+    timeoutSeconds: timeout || 30,
+    ...common,
+  };
+}
+
+function web(
+  text: Text,
+  body: Record<string, unknown>,
+  common: Common,
+  here: (...f: string[]) => Origin,
+  fill: Fill,
+  out: Diagnostic[],
+): ProviderSpec {
+  const method = String(body.method ?? 'GET').toUpperCase();
+  if (method !== 'GET' && method !== 'POST' && method !== 'PUT')
+    out.push(diagnosticAt(here('method'), 'web method must be GET, POST or PUT'));
+  const jsonBody = body.jsonBody !== undefined ? fill(JSON.stringify(body.jsonBody)) : undefined;
+  const payload = text('body', false) ?? jsonBody;
+  if (body.body !== undefined && body.jsonBody !== undefined)
+    out.push(diagnosticAt(here('jsonBody'), 'use either body or jsonBody, not both'));
+  if (payload !== undefined && method === 'GET')
+    out.push(diagnosticAt(here('method'), 'a web body needs method POST or PUT'));
+  const jsonPath = text('jsonPath', false);
+  if (jsonPath !== undefined) {
+    const parsed = parseJsonPath(jsonPath);
+    if ('error' in parsed) out.push(diagnosticAt(here('jsonPath'), parsed.error));
+  }
+  const timeout = body.timeoutSeconds === undefined ? 10 : Number(body.timeoutSeconds);
+  if (!Number.isInteger(timeout) || timeout <= 0)
+    out.push(diagnosticAt(here('timeoutSeconds'), 'web timeoutSeconds must be a positive integer'));
+  const headers: Header[] =
+    jsonBody !== undefined
+      ? [...common.headers, { key: 'Content-Type', value: 'application/json' }]
+      : [...common.headers];
+  return {
+    kind: 'web',
+    url: text('url', true) ?? '',
+    method: method as 'GET' | 'POST' | 'PUT',
+    ...common,
+    headers,
+    ...(payload !== undefined ? { body: payload } : {}),
+    ...(jsonPath !== undefined ? { jsonPath } : {}),
+    timeoutSeconds: timeout,
+  };
+}
+
+function readHeaders(v: unknown, at: Origin, fill: Fill, args: ResolvedArgs, out: Diagnostic[]): Header[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || !v.every((h) => isObject(h) && typeof h.key === 'string')) {
+    out.push(diagnosticAt(at, 'headers must be a list of {key, value}'));
+    return [];
+  }
+  return v.map((h) => {
+    const value = fill(String((h as Record<string, unknown>).value ?? ''));
+    const leftover = unresolvedArg(value, args);
+    if (leftover)
+      out.push(diagnosticAt(at, `header ${String(h.key)} uses {{args.${leftover}}}, which no template declares`));
+    return { key: String(h.key), value };
+  });
+}

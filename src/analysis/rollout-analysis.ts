@@ -1,0 +1,101 @@
+import { Diagnostic, diagnosticAt } from '../diagnostics';
+import { isObject } from '../model/kube';
+import { TrackLabel } from '../model/track';
+import { RolloutSpec } from '../model/rollout';
+import { Located, readRequest } from '../model/analysis-request';
+import { resolveAnalysis } from './resolve';
+import { TemplateIndex } from './templates';
+import { AnalysisSpec, RolloutAnalysis } from './types';
+import { effectiveCount } from './verdict';
+
+/**
+ * rollgen.yaml's `analysis:` of one app, as written (for Kruise rollouts, which have no analysis of their own):
+ *   analysis:
+ *     background: {templates: [{templateName: t}], args: [...], dryRun: [...], startingStep: 2}
+ *     steps: [{step: 1, templates: [...], args: [...]}]
+ */
+export interface AppAnalysisConfig {
+  readonly value: unknown;
+  readonly at: Located;
+}
+
+/** Every analysis of one rollout, resolved against the templates; undefined when it has none. Problems go to `out`. */
+export function rolloutAnalysis(
+  spec: RolloutSpec,
+  index: TemplateIndex,
+  track: TrackLabel,
+  config: AppAnalysisConfig | undefined,
+  out: Diagnostic[],
+): RolloutAnalysis | undefined {
+  const ctx = { rollout: spec.source ?? {}, track };
+  const steps: Record<number, AnalysisSpec[]> = {};
+  let background: RolloutAnalysis['background'];
+  spec.steps.forEach((step, i) => {
+    const resolved = (step.analyses ?? []).map((r) => resolveAnalysis(r, index, ctx, out));
+    const ok = resolved.filter((a): a is AnalysisSpec => a !== undefined);
+    if (ok.length > 0) steps[i + 1] = ok;
+  });
+  if (spec.backgroundAnalysis) {
+    const resolved = resolveAnalysis(spec.backgroundAnalysis.request, index, ctx, out);
+    if (resolved) background = { spec: resolved, startingStep: spec.backgroundAnalysis.startingStep };
+  }
+  if (config) {
+    if (spec.format === 'argo')
+      out.push(
+        diagnosticAt(
+          config.at.locate(config.at.path),
+          `rollout ${spec.name} is an Argo Rollout: write its analysis in the Rollout (steps[].analysis, canary.analysis), not in rollgen.yaml`,
+        ),
+      );
+    else background = fromConfig(spec, config, index, ctx, steps, out) ?? background;
+  }
+  Object.values(steps).forEach((list) => list.forEach((a) => warnUnbounded(a, out)));
+  if (Object.keys(steps).length === 0 && !background) return undefined;
+  return { steps, ...(background ? { background } : {}) };
+}
+
+function fromConfig(
+  spec: RolloutSpec,
+  config: AppAnalysisConfig,
+  index: TemplateIndex,
+  ctx: { rollout: unknown; track: TrackLabel },
+  steps: Record<number, AnalysisSpec[]>,
+  out: Diagnostic[],
+): RolloutAnalysis['background'] {
+  const v = isObject(config.value) ? config.value : {};
+  const { locate, path } = config.at;
+  (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
+    const step = isObject(entry) ? Number(entry.step) : NaN;
+    if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
+      const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
+      out.push(diagnosticAt(locate([...path, 'steps', i]), message));
+      return;
+    }
+    const resolved = resolveAnalysis(readRequest(entry, locate, [...path, 'steps', i]), index, ctx, out);
+    if (resolved) steps[step] = [...(steps[step] ?? []), resolved];
+  });
+  if (!isObject(v.background)) return undefined;
+  const startingStep = v.background.startingStep === undefined ? 1 : Number(v.background.startingStep);
+  if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
+    out.push(
+      diagnosticAt(
+        locate([...path, 'background', 'startingStep']),
+        `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`,
+      ),
+    );
+  const resolved = resolveAnalysis(readRequest(v.background, locate, [...path, 'background']), index, ctx, out);
+  return resolved ? { spec: resolved, startingStep } : undefined;
+}
+
+/** A step analysis must complete; a metric measured "until the gate ends" never lets it (Argo's step would wait forever). */
+function warnUnbounded(a: AnalysisSpec, out: Diagnostic[]): void {
+  for (const m of a.metrics)
+    if (effectiveCount(m) === undefined)
+      out.push(
+        diagnosticAt(
+          m.origin,
+          `metric "${m.name}" has an interval and no count: in a step analysis it runs until it fails, so the step never passes; add count, or use it as background analysis`,
+          'warning',
+        ),
+      );
+}

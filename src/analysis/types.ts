@@ -1,0 +1,187 @@
+/**
+ * The analysis engine's public types: plain, readonly, JSON-serializable data. src/analysis is pure core;
+ * measuring (HTTP, clock, environment) lives in src/io/metrics.
+ *
+ * API (stable; `i10-loop` builds on it):
+ * - `types.ts`     AnalysisSpec, MetricSpec, ProviderSpec, AnalysisRecord, Measurement, Verdict, GateAnalysis, RolloutAnalysis
+ * - `record.ts`    newRecord(spec, key, now), apply(spec, record, metric, measurement) -> record,
+ *                  readRecord(parsedJson) -> record (versioned, validated; throws AnalysisRecordError)
+ * - `schedule.ts`  due(spec, record, now) -> { metrics: names due now, next?: ISO time of the next one }
+ * - `verdict.ts`   verdict(spec, record, { terminating? }) -> { phase, reasons, metrics }
+ * - `../io/metrics/measure.ts` measure(metric, { signal, timeoutMs, env, now }) -> Measurement (edge: HTTP; never throws)
+ * - `../io/metrics/run.ts`     takeDue(spec, record, { now, env, signal }) -> { record, verdict, taken, next } (one
+ *                  scheduled run), runToEnd(spec, options) (`rollgen analyze`)
+ * - `gates.ts`     gatesOf(rollout.analysis, step) -> GateAnalysis[]; analysisPasses(kind, phase)
+ * - `format.ts`    formatRecord(title, spec, record, verdict) -> table + sparkline text
+ * Where specs come from: `LoadedRollout.analysis` (src/spec/loaded-app.ts), resolved by src/app/load-app.ts;
+ * `PlannedStep.analysis` is its plain summary for `plan`.
+ *
+ * A scheduled run (the GitHub loop), per gate of the step that landed:
+ *   record = stored ? readRecord(stored) : newRecord(gate.spec, key, now)   // key: app/rollout/gate.id/revision
+ *   { record, verdict, next } = await takeDue(gate.spec, record, { now })     // bounded: one request per due metric
+ *   store record; analysisPasses(gate.kind, verdict.phase) decides the gate; Failed/Error abort, Inconclusive holds;
+ *   Pending/Running: come back at `next`. A background analysis ends with verdict(spec, record, { terminating: true }).
+ * Semantics follow Argo Rollouts' AnalysisRun controller (see README "Analysis").
+ */
+import { Origin } from '../diagnostics';
+
+/** One analysis as it will run: templates merged, args substituted, every condition compiled at plan time. */
+export interface AnalysisSpec {
+  /** The AnalysisTemplate / ClusterAnalysisTemplate names, in merge order. */
+  readonly templates: readonly string[];
+  readonly metrics: readonly MetricSpec[];
+  /** Where the analysis was asked for (the Rollout step, `canary.analysis`, or rollgen.yaml). */
+  readonly origin: Origin;
+}
+
+export interface MetricSpec {
+  readonly name: string;
+  readonly template: string;
+  readonly origin: Origin;
+  /** Seconds between measurements; undefined = one measurement (unless count > 1, refused at plan time). */
+  readonly interval?: number;
+  /** Measurements to take; undefined with an interval = until the gate ends (background analysis). */
+  readonly count?: number;
+  /** Seconds after the analysis started before the first measurement. */
+  readonly initialDelay?: number;
+  readonly successCondition?: Condition;
+  readonly failureCondition?: Condition;
+  /** Failed measurements tolerated; -1 = not applicable. Default 0. */
+  readonly failureLimit: number;
+  /** Default 0. */
+  readonly inconclusiveLimit: number;
+  /** Default 4. */
+  readonly consecutiveErrorLimit: number;
+  /** 0 = not used (the default). */
+  readonly consecutiveSuccessLimit: number;
+  /** A dry-run metric is measured and shown but never decides the analysis. */
+  readonly dryRun: boolean;
+  readonly provider: ProviderSpec;
+}
+
+/** An expression in Argo's (expr-lang) syntax over `result`; parsed at plan time. */
+export interface Condition {
+  readonly source: string;
+  readonly origin: Origin;
+}
+
+export interface Header {
+  readonly key: string;
+  readonly value: string;
+}
+
+/**
+ * Strings may still hold `{{args.NAME}}` of secret args (see `secretArgs`): `measure` fills them from the
+ * environment variable named there, so secrets never enter the plan, the record or a PR.
+ */
+export type ProviderSpec =
+  | {
+      readonly kind: 'prometheus';
+      readonly address: string;
+      readonly query: string;
+      /** Seconds; Argo's default 30. */
+      readonly timeoutSeconds: number;
+      readonly headers: readonly Header[];
+      readonly insecure: boolean;
+      readonly secretArgs: readonly SecretArg[];
+    }
+  | {
+      readonly kind: 'web';
+      readonly url: string;
+      readonly method: 'GET' | 'POST' | 'PUT';
+      readonly headers: readonly Header[];
+      readonly body?: string;
+      /** Path into the JSON response (k8s JSONPath subset, e.g. `{$.data.ok}`); undefined = the whole body. */
+      readonly jsonPath?: string;
+      /** Seconds; Argo's default 10. */
+      readonly timeoutSeconds: number;
+      readonly insecure: boolean;
+      readonly secretArgs: readonly SecretArg[];
+    };
+
+/** An arg Argo would read from a Secret: rollgen reads it from an environment variable at measurement time. */
+export interface SecretArg {
+  readonly name: string;
+  readonly env: string;
+}
+
+export type MeasurementPhase = 'Successful' | 'Failed' | 'Inconclusive' | 'Error';
+export type AnalysisPhase = 'Pending' | 'Running' | MeasurementPhase;
+
+export interface Measurement {
+  /** ISO 8601 times. */
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly phase: MeasurementPhase;
+  /** The result as Argo prints it: `[0.99]` for a vector, `0.5` for a scalar, JSON for web. */
+  readonly value?: string;
+  readonly message?: string;
+}
+
+export const RECORD_VERSION = 1;
+
+/**
+ * The whole history of one analysis run, stored between runs (a check run, a file): a later run on a
+ * fresh machine continues from it. Counters are kept because only the last `MEASUREMENT_HISTORY`
+ * measurements of a metric are (Argo keeps 10).
+ */
+export interface AnalysisRecord {
+  readonly version: typeof RECORD_VERSION;
+  /** What is analysed, chosen by the caller (e.g. `echoserver/step-2/<revision>`); a record of another key is not continued. */
+  readonly key: string;
+  readonly startedAt: string;
+  readonly metrics: readonly MetricRecord[];
+}
+
+export interface MetricRecord {
+  readonly name: string;
+  readonly count: number;
+  readonly successful: number;
+  readonly failed: number;
+  readonly inconclusive: number;
+  readonly error: number;
+  readonly consecutiveError: number;
+  readonly consecutiveSuccess: number;
+  /** Oldest first; at most MEASUREMENT_HISTORY. */
+  readonly measurements: readonly Measurement[];
+}
+
+export const MEASUREMENT_HISTORY = 30;
+
+export interface MetricVerdict {
+  readonly name: string;
+  readonly phase: AnalysisPhase;
+  readonly dryRun: boolean;
+  /** Why, when the phase is not Pending/Running/Successful: "failed (2) > failureLimit (1)". */
+  readonly message?: string;
+}
+
+export interface Verdict {
+  readonly phase: AnalysisPhase;
+  /** One line per metric that decided the phase, e.g. `metric "error-rate" assessed Failed due to failed (2) > failureLimit (1)`. */
+  readonly reasons: readonly string[];
+  readonly metrics: readonly MetricVerdict[];
+}
+
+export interface Due {
+  /** Metric names to measure now. */
+  readonly metrics: readonly string[];
+  /** ISO time when the next measurement falls due, if any remain. */
+  readonly next?: string;
+}
+
+/** One analysis gating a step: an Argo step `analysis`, the background analysis, or rollgen.yaml's. */
+export interface GateAnalysis {
+  /** `step` runs until complete before the step may move on; `background` is checked at every gate from `startingStep` on. */
+  readonly kind: 'step' | 'background';
+  /** Stable id within the rollout: `step-N` / `background`; part of a record key. */
+  readonly id: string;
+  readonly spec: AnalysisSpec;
+}
+
+/** Every analysis of one rollout, resolved at plan time. */
+export interface RolloutAnalysis {
+  /** rollgen step index (1-based) -> analyses that gate it (Argo step `analysis` entries after that step). */
+  readonly steps: Readonly<Record<number, readonly AnalysisSpec[]>>;
+  readonly background?: { readonly spec: AnalysisSpec; readonly startingStep: number };
+}

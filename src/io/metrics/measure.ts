@@ -1,0 +1,79 @@
+import { assess } from '../../analysis/conditions';
+import { queryPrometheus, ProviderResult } from './prometheus';
+import { queryWeb } from './web';
+import { Header, Measurement, MetricSpec, ProviderSpec, SecretArg } from '../../analysis/types';
+
+export interface MeasureOptions {
+  readonly signal?: AbortSignal;
+  /** Overrides the provider's own timeout. */
+  readonly timeoutMs?: number;
+  /** Where secret args are read (default process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The clock (default: the system's). */
+  readonly now?: () => Date;
+}
+
+/**
+ * Takes one measurement of `metric` now (the edge: network and clock). Never throws: a provider that
+ * cannot be reached, an answer that cannot be read, or a condition that cannot be evaluated is an
+ * `Error` measurement with the reason, as in Argo (its consecutiveErrorLimit then decides).
+ */
+export async function measure(metric: MetricSpec, options: MeasureOptions = {}): Promise<Measurement> {
+  const now = options.now ?? (() => new Date());
+  const startedAt = now().toISOString();
+  const redact = redactor(metric.provider.secretArgs, options.env ?? process.env);
+  try {
+    const { result, text } = await query(metric.provider, options);
+    const { phase, message } = assess(metric, result);
+    return {
+      startedAt,
+      finishedAt: now().toISOString(),
+      phase,
+      value: redact(text),
+      ...(message ? { message: redact(message) } : {}),
+    };
+  } catch (e) {
+    return { startedAt, finishedAt: now().toISOString(), phase: 'Error', message: redact((e as Error).message) };
+  }
+}
+
+/** Secret values never reach a record (which is posted on GitHub): replaced by ***** as Argo does in its messages. */
+function redactor(secrets: readonly SecretArg[], env: Readonly<Record<string, string | undefined>>) {
+  const values = secrets.map((s) => env[s.env]).filter((v): v is string => v !== undefined && v !== '');
+  return (text: string): string => values.reduce((t, v) => t.split(v).join('*****'), text);
+}
+
+function query(p: ProviderSpec, options: MeasureOptions): Promise<ProviderResult> {
+  const fill = secretFiller(p.secretArgs, options.env ?? process.env);
+  const timeoutMs = options.timeoutMs ?? p.timeoutSeconds * 1000;
+  const common = {
+    headers: headers(p.headers, fill),
+    insecure: p.insecure,
+    timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  if (p.kind === 'prometheus') return queryPrometheus({ ...common, address: fill(p.address), query: fill(p.query) });
+  return queryWeb({
+    ...common,
+    url: fill(p.url),
+    method: p.method,
+    ...(p.body !== undefined ? { body: fill(p.body) } : {}),
+    ...(p.jsonPath !== undefined ? { jsonPath: p.jsonPath } : {}),
+  });
+}
+
+function headers(list: readonly Header[], fill: (s: string) => string): Record<string, string> {
+  return Object.fromEntries(list.map((h) => [h.key, fill(h.value)]));
+}
+
+/** `{{args.NAME}}` of a secret arg -> the value of its environment variable; a missing one fails the measurement. */
+export function secretFiller(secrets: readonly SecretArg[], env: Readonly<Record<string, string | undefined>>) {
+  return (s: string): string =>
+    secrets.reduce((text, a) => {
+      const re = new RegExp(`\\{\\{\\s*args\\.${a.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\}\\}`, 'g');
+      if (!re.test(text)) return text;
+      const value = env[a.env];
+      if (value === undefined) throw new Error(`secret arg "${a.name}" needs the environment variable ${a.env}`);
+      return text.replace(re, () => value);
+    }, s);
+}

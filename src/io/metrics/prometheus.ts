@@ -1,0 +1,72 @@
+import { Value } from '../../analysis/builtins';
+import { request } from './http';
+
+export interface PrometheusQuery {
+  readonly address: string;
+  readonly query: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly insecure: boolean;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+/** What a measurement of Prometheus yields: the value for conditions and its text as Argo prints it. */
+export interface ProviderResult {
+  readonly result: Value;
+  readonly text: string;
+}
+
+/**
+ * An instant query at the current time (`/api/v1/query`), shaped as Argo shapes it: a vector or a
+ * matrix becomes an array of sample values (empty when nothing matched), a scalar a number.
+ */
+export async function queryPrometheus(q: PrometheusQuery): Promise<ProviderResult> {
+  const url = `${q.address.replace(/\/+$/, '')}/api/v1/query`;
+  const res = await request({
+    url,
+    method: 'POST',
+    headers: { ...q.headers, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ query: q.query }).toString(),
+    insecure: q.insecure,
+    timeoutMs: q.timeoutMs,
+    ...(q.signal ? { signal: q.signal } : {}),
+  });
+  let payload: { status?: string; error?: string; data?: { resultType?: string; result?: unknown } };
+  try {
+    payload = JSON.parse(res.body);
+  } catch {
+    throw new Error(`Prometheus at ${q.address} answered HTTP ${res.status} with a body that is not JSON`);
+  }
+  if (res.status < 200 || res.status >= 300 || payload.status !== 'success')
+    throw new Error(`Prometheus at ${q.address} answered HTTP ${res.status}: ${payload.error ?? 'no error message'}`);
+  return shape(payload.data?.resultType, payload.data?.result);
+}
+
+function shape(type: string | undefined, result: unknown): ProviderResult {
+  if (type === 'scalar') {
+    const v = sample((result as unknown[])[1]);
+    return { result: v, text: format(v) };
+  }
+  if (type === 'vector') {
+    const values = (result as { value: unknown[] }[]).map((s) => sample(s.value[1]));
+    return { result: values, text: `[${values.map(format).join(',')}]` };
+  }
+  if (type === 'matrix') {
+    const values = (result as { values: unknown[][] }[]).flatMap((s) => s.values.map((p) => sample(p[1])));
+    return { result: values, text: `[${values.map(format).join(',')}]` };
+  }
+  throw new Error(`Prometheus metric type not supported: ${type ?? 'none'}`);
+}
+
+/** Prometheus writes samples as strings, with NaN and ±Inf spelled out. */
+function sample(v: unknown): number {
+  if (v === '+Inf' || v === 'Inf') return Infinity;
+  if (v === '-Inf') return -Infinity;
+  return Number(v);
+}
+
+export function format(v: number): string {
+  if (v === Infinity) return '+Inf';
+  if (v === -Infinity) return '-Inf';
+  return String(v);
+}

@@ -1,0 +1,77 @@
+import { formatRecord } from '../analysis/format';
+import { gatesOf } from '../analysis/gates';
+import { runToEnd } from '../io/metrics/run';
+import { AnalysisRecord, MeasurementPhase, Verdict } from '../analysis/types';
+import { AnalysisVerdictError, InputError } from '../errors';
+import { readOutput } from '../app/inputs';
+import { CommonOptions, RunContext } from '../app/context';
+import { loadApps } from '../app/load-repo';
+
+export interface AnalyzeOptions extends CommonOptions {
+  readonly step?: number;
+  readonly json?: boolean;
+  /** commander's --no-wait sets false: measure back to back instead of waiting out intervals. */
+  readonly wait?: boolean;
+}
+
+interface Outcome {
+  readonly rollout: string;
+  readonly step: number;
+  readonly id: string;
+  readonly kind: string;
+  readonly record: AnalysisRecord;
+  readonly verdict: Verdict;
+}
+
+/** `rollgen analyze APP`: runs the analyses gating a step now, prints the measurements; exit 0/1/3/4 by the worst verdict. */
+export async function analyzeCommand(ctx: RunContext, args: readonly string[], opts: AnalyzeOptions): Promise<void> {
+  const entries = await loadApps(ctx, args, opts);
+  const now = ctx.now ?? (() => new Date());
+  const outcomes: Outcome[] = [];
+  for (const { loc, app } of entries) {
+    for (const r of app.rollouts) {
+      if (!r.analysis) continue;
+      const step = opts.step ?? currentStep(loc, ctx.cwd, r.spec.name);
+      for (const gate of gatesOf(r.analysis, step)) {
+        const key = `${app.name}/${r.spec.name}/${gate.id}`;
+        const { record, verdict } = await runToEnd(gate.spec, {
+          key,
+          now,
+          wait: opts.wait !== false,
+          sleep: (ms) => new Promise((res) => setTimeout(res, ms)),
+          ...(ctx.env ? { env: ctx.env } : {}),
+        });
+        outcomes.push({ rollout: r.spec.name, step, id: gate.id, kind: gate.kind, record, verdict });
+        if (!opts.json)
+          ctx.stdout(
+            formatRecord(
+              `${app.name} rollout ${r.spec.name} step ${step} ${gate.kind} analysis`,
+              gate.spec,
+              record,
+              verdict,
+            ),
+          );
+      }
+    }
+  }
+  if (opts.json) ctx.stdout(JSON.stringify(outcomes, null, 2) + '\n');
+  else if (outcomes.length === 0) ctx.stdout('no analysis gates this step\n');
+  const worst = worstOf(outcomes.map((o) => o.verdict.phase));
+  if (worst)
+    throw new AnalysisVerdictError(
+      worst,
+      `analysis ${worst}: ${outcomes.flatMap((o) => o.verdict.reasons).join('; ') || 'see the measurements above'}`,
+    );
+}
+
+function worstOf(phases: readonly string[]): Exclude<MeasurementPhase, 'Successful'> | undefined {
+  for (const p of ['Failed', 'Error', 'Inconclusive'] as const) if (phases.includes(p)) return p;
+  return undefined;
+}
+
+function currentStep(loc: Parameters<typeof readOutput>[0], cwd: string, rollout: string): number {
+  const status = loc.output ? readOutput(loc, cwd).status : undefined;
+  const step = status?.rollouts.find((r) => r.name === rollout)?.step ?? 0;
+  if (step > 0) return step;
+  throw new InputError([], `rollout ${rollout} has no live step; name one with --step N`);
+}
