@@ -1,6 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { readStdin } from './io/read-source';
-import { RunContext } from './app/context';
+import { processContext, RunContext } from './app/context';
 import { RunRequest, run } from './dispatch';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -131,13 +130,4 @@ export async function main(argv: readonly string[], ctx: RunContext = processCon
   }
   if (!request) return 0;
   return run(request, ctx, p.opts().debug === true);
-}
-
-function processContext(): RunContext {
-  return {
-    cwd: process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-    readStdin: () => readStdin(process.stdin),
-  };
 }

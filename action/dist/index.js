@@ -10831,13 +10831,13 @@ function exitCodeFor(error4) {
 function describeError(error4, debug) {
   if (debug && error4 instanceof Error && error4.stack) return error4.stack;
   if (error4 instanceof InputError) return error4.message;
-  if (error4 instanceof InternalError || !(error4 instanceof Error) || error4.name === "Error" || error4 instanceof TypeError) {
+  if (!(error4 instanceof Error) || error4.name === "Error" || error4 instanceof TypeError) {
     const text = error4 instanceof Error ? error4.message : String(error4);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
   }
   return `error: ${error4.message}`;
 }
-var InputError, StateError, IoError, ScmError, InternalError, AnalysisRecordError, AnalysisVerdictError;
+var InputError, StateError, IoError, ScmError, ProviderError, AnalysisRecordError, AnalysisVerdictError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -10867,13 +10867,23 @@ var init_errors = __esm({
         super(`${action}: ${message}${status ? ` (HTTP ${status})` : ""}`, options);
         this.action = action;
         this.status = status;
+        this.outcome = options?.outcome ?? "failed";
       }
       action;
       status;
       name = "ScmError";
+      outcome;
     };
-    InternalError = class extends Error {
-      name = "InternalError";
+    ProviderError = class extends Error {
+      constructor(site, message, options) {
+        super(
+          `app ${site.app}, rollout ${site.rollout}, ${site.state}: provider ${site.provider} failed: ${message}`,
+          options
+        );
+        this.site = site;
+      }
+      site;
+      name = "ProviderError";
     };
     AnalysisRecordError = class extends Error {
       name = "AnalysisRecordError";
@@ -22698,7 +22708,6 @@ var require_validators = __commonJS({
       return errors === 0;
     }
     exports2["ingress-nginx-options"] = validate61;
-    var schema92 = { "$id": "ingress-nginx-options", "title": "ingress-nginx generator options", "type": "object", "additionalProperties": false, "required": ["ingresses", "annotationPrefix", "additionalIngressAnnotations", "canaryIngressAnnotations"], "properties": { "ingresses": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 253 } }, "annotationPrefix": { "type": "string", "minLength": 1, "pattern": "^[^/]+$", "default": "nginx.ingress.kubernetes.io" }, "additionalIngressAnnotations": { "type": "object", "additionalProperties": { "type": "string" }, "default": {} }, "canaryIngressAnnotations": { "type": "object", "additionalProperties": { "type": "string" }, "default": {} }, "canaryIngressName": { "enum": ["suffix", "argo"] } }, "$schema": "http://json-schema.org/draft-07/schema#" };
     function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22750,7 +22759,7 @@ var require_validators = __commonJS({
           errors++;
         }
         for (const key0 in data) {
-          if (!(key0 === "ingresses" || key0 === "annotationPrefix" || key0 === "additionalIngressAnnotations" || key0 === "canaryIngressAnnotations" || key0 === "canaryIngressName")) {
+          if (!(key0 === "ingresses" || key0 === "annotationPrefix" || key0 === "additionalIngressAnnotations" || key0 === "canaryIngressAnnotations")) {
             const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err4];
@@ -22910,24 +22919,12 @@ var require_validators = __commonJS({
           }
           errors++;
         }
-        if (data.canaryIngressName !== void 0) {
-          let data7 = data.canaryIngressName;
-          if (!(data7 === "suffix" || data7 === "argo")) {
-            const err18 = { instancePath: instancePath + "/canaryIngressName", schemaPath: "#/properties/canaryIngressName/enum", keyword: "enum", params: { allowedValues: schema92.properties.canaryIngressName.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err18];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -36803,12 +36800,6 @@ function parseConnection(connection) {
   }
   return { owner: match[1], repo: match[2], baseUrl: url.toString().replace(/\/+$/, "") };
 }
-function readScmConnection(env2) {
-  const token = env2.GITHUB_TOKEN || env2.GH_TOKEN;
-  const repository = env2.GITHUB_REPOSITORY;
-  if (!token || !repository) return void 0;
-  return { token, repository, apiUrl: env2.GITHUB_API_URL || PUBLIC_API_URL };
-}
 var PUBLIC_API_URL;
 var init_connection = __esm({
   "src/scm/github/connection.ts"() {
@@ -36830,7 +36821,10 @@ function toScmError(action, error4, token) {
   if (error4 instanceof ScmError) return error4;
   const failure2 = typeof error4 === "object" && error4 !== null ? error4 : { message: String(error4) };
   const status = failure2.response?.status;
-  return new ScmError(action, status, redact(explain2(failure2, status), token));
+  const exists = status === 422 && /already exists/i.test(messageOf(error4));
+  return new ScmError(action, status, redact(explain2(failure2, status), token), {
+    ...exists ? { outcome: "already-exists" } : {}
+  });
 }
 function explain2(failure2, status) {
   if (status === void 0) return `could not reach GitHub: ${failure2.message ?? "unknown error"}`;
@@ -42873,13 +42867,15 @@ async function mergePullRequest(gh, number2, req) {
       throw new ScmError(
         action,
         status,
-        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`,
+        { outcome: "head-moved" }
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
-        `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`
+        `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`,
+        { outcome: "not-mergeable" }
       );
     throw error4;
   }
@@ -42922,6 +42918,7 @@ function toPullRequest(p, labels = p.labels) {
     body: p.body ?? "",
     labels: labels.map(labelName),
     headSha: p.head.sha,
+    ref: `#${p.number}`,
     ...p.merged_at ? { mergedAt: p.merged_at } : {},
     ...p.closed_at ? { closedAt: p.closed_at } : {}
   };
@@ -42945,8 +42942,7 @@ var init_pulls = __esm({
 // src/scm/github/index.ts
 var github_exports = {};
 __export(github_exports, {
-  createGitHubScm: () => createGitHubScm,
-  readScmConnection: () => readScmConnection
+  createGitHubScm: () => createGitHubScm
 });
 function createGitHubScm(connection, options = {}) {
   const { owner, repo, baseUrl } = parseConnection(connection);
@@ -42978,7 +42974,6 @@ var init_github = __esm({
     init_git();
     init_octokit();
     init_pulls();
-    init_connection();
   }
 });
 
@@ -43090,11 +43085,22 @@ async function readStdin(stream = process.stdin) {
   return [{ path: "<stdin>", text: Buffer.concat(chunks).toString("utf8") }];
 }
 
+// src/app/context.ts
+function processContext(over = {}) {
+  return {
+    cwd: process.cwd(),
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    readStdin: () => readStdin(process.stdin),
+    ...over
+  };
+}
+
 // src/dispatch.ts
 init_errors();
 init_errors();
 
-// src/flow/command-pr.ts
+// src/flow/change-pr.ts
 init_errors();
 
 // src/app/inputs.ts
@@ -43672,20 +43678,13 @@ function canaryIngressOf(stable, stableService, canaryService, metadata) {
   return {
     apiVersion: stable.apiVersion,
     kind: stable.kind,
-    metadata: withoutSideEffects(metadata),
+    metadata,
     spec: {
       ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
       ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
       rules
     }
   };
-}
-var SIDE_EFFECT_PREFIXES = ["cert-manager.io/", "acme.cert-manager.io/", "external-dns.alpha.kubernetes.io/"];
-function withoutSideEffects(metadata) {
-  const annotations = Object.entries(metadata.annotations ?? {}).filter(
-    ([k]) => !SIDE_EFFECT_PREFIXES.some((p) => k.startsWith(p))
-  );
-  return { ...metadata, annotations: Object.fromEntries(annotations) };
 }
 function noPathToStable(source, stableService) {
   if (ingressPaths(source.object).some((p) => p.service === stableService)) return void 0;
@@ -44042,41 +44041,6 @@ function stringMap(v) {
   const out = {};
   for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
   return out;
-}
-function parseAmount(v) {
-  if (typeof v === "number") return { count: v };
-  if (typeof v !== "string") return void 0;
-  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
-  if (m) return { percent: Number(m[1]) };
-  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
-}
-function parsePercent(v) {
-  const a = parseAmount(v);
-  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
-}
-var KRUISE_COOKIE_HEADER = "canary-by-cookie";
-function kruiseMatch(v) {
-  const m = obj(v);
-  const headers2 = [];
-  const cookies = [];
-  for (const h of arr(m.headers).map(valueMatch)) {
-    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
-    else headers2.push(h);
-  }
-  const path10 = isObject(m.path) ? {
-    type: str(m.path.type) ?? "PathPrefix",
-    value: str(m.path.value) ?? "/"
-  } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch), cookies, ...path10 ? { path: path10 } : {} };
-}
-function valueMatch(v) {
-  const m = obj(v);
-  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
-}
-function headerModifier(v) {
-  if (!isObject(v)) return void 0;
-  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
-  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
 }
 
 // generators/_kit/ingress-inputs.ts
@@ -45467,7 +45431,7 @@ function matchFeatures2(caps, m, label) {
 // generators/gateway-api/matches.ts
 var MAX_HEADERS_PER_MATCH = 16;
 var MAX_QUERY_PER_MATCH = 16;
-function valueMatch2(m) {
+function valueMatch(m) {
   if (m.type === "Prefix") return { type: "RegularExpression", name: m.name, value: `^${escapeRegex(m.value)}.*` };
   return { type: m.type, name: m.name, value: m.value };
 }
@@ -45477,8 +45441,8 @@ function escapeRegex(s) {
 function conditionFields(m) {
   return {
     ...m.path ? { path: { type: m.path.type, value: m.path.value } } : {},
-    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch2) } : {},
-    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch2) } : {},
+    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch) } : {},
+    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch) } : {},
     ...m.method ? { method: m.method } : {}
   };
 }
@@ -45496,8 +45460,8 @@ function crossMatches(ruleMatches2, conditions, first2) {
 }
 function andMatch(m, k) {
   const conflicts = [];
-  const headers2 = merged(list(m.headers), k.headers.map(valueMatch2), "header", conflicts, (n) => n.toLowerCase());
-  const query2 = merged(list(m.queryParams), k.queryParams.map(valueMatch2), "query parameter", conflicts, (n) => n);
+  const headers2 = merged(list(m.headers), k.headers.map(valueMatch), "header", conflicts, (n) => n.toLowerCase());
+  const query2 = merged(list(m.queryParams), k.queryParams.map(valueMatch), "query parameter", conflicts, (n) => n);
   if (k.method && typeof m.method === "string" && m.method !== k.method) {
     conflicts.push(`method ${k.method} ANDed with the rule's own method ${m.method} matches nothing`);
   }
@@ -45587,11 +45551,7 @@ function duplicates(names, what) {
 }
 
 // generators/gateway-api/route.ts
-var HTTPROUTE_VERSIONS = [
-  "gateway.networking.k8s.io/v1",
-  "gateway.networking.k8s.io/v1beta1",
-  "gateway.networking.k8s.io/v1alpha2"
-];
+var HTTPROUTE_VERSIONS = ["gateway.networking.k8s.io/v1", "gateway.networking.k8s.io/v1beta1"];
 function routeSpec(route) {
   return isObject(route.spec) ? route.spec : {};
 }
@@ -46588,12 +46548,6 @@ var options_schema_default6 = {
         type: "string"
       },
       default: {}
-    },
-    canaryIngressName: {
-      enum: [
-        "suffix",
-        "argo"
-      ]
     }
   },
   $schema: "http://json-schema.org/draft-07/schema#"
@@ -46826,25 +46780,17 @@ function canaryAnnotations(prefix, traffic2) {
   return out;
 }
 function canaryIngress3(ctx, stable, canary) {
-  const argo = ctx.rollout.format === "argo";
-  return canaryIngressOf(
-    stable,
-    ctx.stableService,
-    ctx.canaryService,
-    canaryMetadata3(stable, ctx.options, canary, argo)
-  );
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(stable, ctx.options, canary));
 }
-function canaryMetadata3(stable, options, canary, argo) {
+function canaryMetadata3(stable, options, canary) {
   const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(
-    ([k]) => argo ? k === "kubernetes.io/ingress.class" : !isCanaryKey(options.annotationPrefix, k)
-  );
+  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
   const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
   const annotations = Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]));
   return {
     name: canaryIngressName(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
-    ...meta.labels !== void 0 && !argo ? { labels: { ...meta.labels } } : {},
+    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
     annotations
   };
 }
@@ -47140,7 +47086,7 @@ function selectRules(vs, target, roles, managedNames) {
     return { rules, problems };
   }
   const { http: http2, tls, tcp } = target.select;
-  for (const name of hasHttpSection(vs) ? http2 ?? [] : []) {
+  for (const name of http2 ?? []) {
     const i = rulesOf(vs, "http").findIndex((r) => r.name === name);
     if (i < 0) problems.push(`has no http route named "${name}"`);
     else add("http", i);
@@ -47156,9 +47102,6 @@ function selectRules(vs, target, roles, managedNames) {
     if (!hasStable(rulesOf(vs, r.protocol)[r.index], roles))
       problems.push(`${r.protocol} route ${r.label} has no destination to the stable Service or subset`);
   return { rules, problems };
-}
-function hasHttpSection(vs) {
-  return specOf(vs).http !== void 0;
 }
 function pickDefaultHttp(vs, managed, add, problems) {
   const candidates = rulesOf(vs, "http").map((r, i) => ({ r, i })).filter(({ r }) => !managed.includes(String(r.name)));
@@ -47267,14 +47210,6 @@ function checkVirtualServices(ctx, t, roles) {
         )
       )
     );
-    if (target.select?.http && !hasHttpSection(found.object))
-      out.push(
-        diagnosticAt(
-          ctx.optionsOrigin,
-          `VirtualService "${target.name}" has no http routes, so routes ${target.select.http.join(", ")} select nothing and are ignored (as Argo does); only its tls/tcp routes are weighted`,
-          "warning"
-        )
-      );
     const http2 = rulesOf(found.object, "http");
     for (const name of ctx.rollout.traffic.managedRoutes) {
       const i = http2.findIndex((r) => r.name === name);
@@ -47334,14 +47269,6 @@ function checkDestinationRules(ctx, t) {
       );
       continue;
     }
-    const host = specOf(found.object).host;
-    if (t.dialect === "kruise" && shortHost(host) !== ctx.stableService)
-      out.push(
-        diagnosticAt(
-          found.origin,
-          `${where(ctx)}: DestinationRule "${dr.name}" has host "${String(host)}", not the Service "${ctx.stableService}", so its canary subset would select none of its pods; point customNetworkRefs at the DestinationRule of ${ctx.stableService}`
-        )
-      );
     const names = asList(specOf(found.object).subsets).map((s) => s.name);
     for (const subset of t.dialect === "argo" ? [dr.canarySubset, dr.stableSubset ?? ""] : []) {
       if (!names.includes(subset))
@@ -47534,18 +47461,15 @@ function mergeHeaders(user, step) {
 }
 
 // generators/istio/weights.ts
-function weighRoute(route, roles, weight, canaryExtras = {}, additionalSubsets = []) {
+function weighRoute(route, roles, weight, canaryExtras = {}) {
   const given = route.map((d) => typeof d.weight === "number" ? d.weight : route.length === 1 ? 100 : 0);
   const stable = indexes(route, (d) => roles.isStable(d) && !roles.isCanary(d));
   const canary = indexes(route, (d) => roles.isCanary(d));
   if (canary.length === 0 && weight <= 0) return cloneJson(route);
   const app = [...stable, ...canary].reduce((n, i) => n + given[i], 0);
-  const extra = indexes(route, (d) => typeof d.subset === "string" && additionalSubsets.includes(d.subset));
-  const total = given.reduce((a, b) => a + b, 0);
-  const canaryWeight = Math.min(app, Math.round((extra.length > 0 ? total : app) * weight / 100));
-  const stableShare = app - canaryWeight;
+  const canaryWeight = Math.round(app * weight / 100);
   const stableWeights = apportion(
-    stableShare,
+    app - canaryWeight,
     stable.map((i) => given[i])
   );
   const out = [];
@@ -47605,8 +47529,7 @@ function renderVirtualService(ctx, vs, target, roles, traffic2) {
       rulesOf(vs, r.protocol)[r.index].route,
       roles,
       traffic2.weight,
-      r.protocol === "http" && headers2 ? { headers: headers2 } : {},
-      ctx.options.destinationRule?.additionalSubsetNames ?? []
+      r.protocol === "http" && headers2 ? { headers: headers2 } : {}
     );
   }
   const http2 = rulesOf({ ...vs, spec }, "http");
@@ -47798,9 +47721,6 @@ var providerInputs = {
     const g = listGenerators().find((x) => x.inputs?.argo?.key === key2);
     if (g) return input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
     return PLANNED_PROVIDERS.includes(key2) ? { provider: key2, options: { ...block } } : void 0;
-  },
-  get argoKeys() {
-    return listGenerators().flatMap((g) => g.inputs?.argo ? [g.inputs.argo.key] : []).sort();
   },
   kruiseIngress(classType, ingress) {
     const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
@@ -49815,305 +49735,6 @@ function metricSummary(m) {
   };
 }
 
-// src/app/load-app.ts
-init_diagnostics();
-
-// src/spec/field-ledger.ts
-var honoured = (path10, note) => ({
-  path: path10,
-  status: "honoured",
-  ...note ? { note } : {}
-});
-var subtree = (path10, note) => ({ path: path10, status: "honoured", subtree: true, note });
-var warned = (path10, note) => ({ path: path10, status: "warned", note });
-var warnedTree = (path10, note) => ({ path: path10, status: "warned", subtree: true, note });
-function ruleFor(ledger, pattern) {
-  const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
-  return ledger.rules.find((r) => r.path === pattern || r.path === bare);
-}
-function checkFields(doc, ledger) {
-  const out = [];
-  const walk = (value, path10, pattern) => {
-    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path10, i], `${pattern}[]`));
-    if (!isObject(value)) return;
-    for (const [key2, child2] of Object.entries(value)) {
-      const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
-      const rule = ruleFor(ledger, childPattern);
-      if (!rule) continue;
-      if (rule.status === "honoured") {
-        if (!rule.subtree) walk(child2, [...path10, key2], childPattern);
-        continue;
-      }
-      if (child2 === false || child2 === null) continue;
-      out.push({
-        ...doc.locate([...path10, key2]),
-        message: `${dotted([...path10, key2])}: ${rule.note}`,
-        severity: rule.status === "refused" ? "error" : "warning"
-      });
-    }
-  };
-  const root = isObject(doc.value) ? doc.value : {};
-  walk({ spec: root.spec }, [], "");
-  return out;
-}
-function dotted(path10) {
-  return path10.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
-}
-
-// src/spec/analysis-fields.ts
-var READ_BY_ENGINE = "evaluated by rollgen's analysis engine at the step gates (rollgen analyze); fields it does not read are warned about where they are";
-var ARGO_ROLLOUT_ANALYSIS_RULES = [
-  {
-    path: "spec.analysis",
-    status: "warned",
-    subtree: true,
-    note: "AnalysisRun history limits: rollgen keeps measurements on GitHub, not AnalysisRuns; remove the field"
-  },
-  {
-    path: "spec.strategy.canary.analysis",
-    status: "honoured",
-    subtree: true,
-    note: `background analysis, ${READ_BY_ENGINE}`
-  },
-  {
-    path: "spec.strategy.canary.steps[].analysis",
-    status: "honoured",
-    subtree: true,
-    note: `a gate on the step before, ${READ_BY_ENGINE}`
-  },
-  {
-    path: "spec.strategy.canary.steps[].experiment",
-    status: "warned",
-    subtree: true,
-    note: "experiments are not run: rollgen starts no experiment ReplicaSets; the step adds no step of its own"
-  }
-];
-function analysisTemplateLedger(kind, file) {
-  return {
-    title: `Argo ${kind} (argoproj.io/v1alpha1)`,
-    crd: { file, version: "v1alpha1" },
-    rules: [
-      { path: "spec", status: "honoured", subtree: true, note: `read by the analysis engine; ${READ_BY_ENGINE}` }
-    ]
-  };
-}
-var ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
-  "AnalysisTemplate",
-  "argo-rollouts/analysis-template-crd.yaml"
-);
-var CLUSTER_ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
-  "ClusterAnalysisTemplate",
-  "argo-rollouts/cluster-analysis-template-crd.yaml"
-);
-
-// src/spec/argo-fields.ts
-var CANARY2 = "spec.strategy.canary";
-var ROUTING = `${CANARY2}.trafficRouting`;
-function providerRules(inputs5) {
-  const supported = inputs5.argoKeys.map((k) => k.replace("/", ".")).join(", ");
-  return ["smi", "ambassador", "traefik", "apisix", "appMesh"].map(
-    (key2) => inputs5.argoKeys.includes(key2) ? subtree(`${ROUTING}.${key2}`, `rendered by the generator that reads trafficRouting.${key2}`) : {
-      path: `${ROUTING}.${key2}`,
-      status: "refused",
-      subtree: true,
-      note: `traffic provider ${key2} is not supported yet; rollgen renders ${supported}`
-    }
-  );
-}
-var POD_FIELD = "copied onto the rendered Deployments, as Argo applies it to its ReplicaSets";
-var argoRolloutFields = (inputs5) => ({
-  title: "Argo Rollout (argoproj.io/v1alpha1)",
-  crd: { file: "argo-rollouts/rollout-crd.yaml", version: "v1alpha1" },
-  rules: [
-    honoured("spec"),
-    honoured("spec.replicas"),
-    subtree("spec.selector", "the selector of the rendered Deployment (inline template)"),
-    subtree("spec.template", "the pod template, passed through to the Deployment (inline template)"),
-    honoured("spec.workloadRef"),
-    honoured("spec.workloadRef.apiVersion"),
-    honoured("spec.workloadRef.kind", "Deployment only; any other kind is refused"),
-    honoured("spec.workloadRef.name"),
-    warned(
-      "spec.workloadRef.scaleDown",
-      "rollgen renders the referenced Deployment itself as the stable workload, so there is no original Deployment to scale down; remove the field"
-    ),
-    honoured("spec.minReadySeconds", POD_FIELD),
-    honoured("spec.progressDeadlineSeconds", POD_FIELD),
-    honoured("spec.revisionHistoryLimit", POD_FIELD),
-    honoured("spec.paused", "the rollout holds: advance and rollgen pr propose nothing for it until it is false"),
-    warned(
-      "spec.progressDeadlineAbort",
-      "rollgen does not watch pod progress, so it never aborts on a deadline; make the step PRs wait for a health check"
-    ),
-    warned(
-      "spec.restartAt",
-      "rollgen restarts no pods; change an annotation of the pod template to roll the pods through the steps"
-    ),
-    warnedTree(
-      "spec.rollbackWindow",
-      "rollgen runs every step for each new revision, including one that rolls back; use rollgen abort to return to stable at once"
-    ),
-    honoured("spec.strategy"),
-    {
-      path: "spec.strategy.blueGreen",
-      status: "refused",
-      subtree: true,
-      note: "blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)"
-    },
-    honoured(CANARY2),
-    warned(
-      `${CANARY2}.abortScaleDownDelaySeconds`,
-      "the abort commit removes canary pods as the app's removal policy says (rollgen.yaml removal); there is no delay"
-    ),
-    warned(
-      `${CANARY2}.scaleDownDelaySeconds`,
-      "old stable pods are replaced when the promotion commit is applied; use removal: two-commits in rollgen.yaml to keep the canary until routes move"
-    ),
-    warned(`${CANARY2}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
-    subtree(
-      `${CANARY2}.antiAffinity`,
-      "canary pods avoid nodes running stable pods (injected into the canary pod template)"
-    ),
-    subtree(`${CANARY2}.canaryMetadata`, "merged into the canary pod template"),
-    subtree(`${CANARY2}.stableMetadata`, "merged into the stable pod template"),
-    honoured(`${CANARY2}.canaryService`),
-    honoured(`${CANARY2}.stableService`),
-    honoured(
-      `${CANARY2}.dynamicStableScale`,
-      "stable pods shrink to the traffic they keep (sized for the higher of this and the previous step), with trafficRouting"
-    ),
-    honoured(`${CANARY2}.maxSurge`, "the rolling update bound of the rendered Deployments"),
-    honoured(`${CANARY2}.maxUnavailable`, "the rolling update bound of the rendered Deployments"),
-    honoured(
-      `${CANARY2}.minPodsPerReplicaSet`,
-      "a non-empty stable or canary side runs at least this many pods, with trafficRouting"
-    ),
-    warnedTree(
-      `${CANARY2}.pingPong`,
-      "rollgen routes with a stable and a canary Service (stableService/canaryService); write those instead of pingPong"
-    ),
-    warnedTree(
-      `${CANARY2}.replicaProgressThreshold`,
-      "rollgen does not watch pod readiness; make the step PRs wait for a health check"
-    ),
-    honoured(`${CANARY2}.steps`),
-    subtree(`${CANARY2}.steps[].pause`, "a manual or timed gate after the step before"),
-    {
-      path: `${CANARY2}.steps[].plugin`,
-      status: "warned",
-      subtree: true,
-      note: "step plugins run in the Argo controller; rollgen skips the step"
-    },
-    subtree(`${CANARY2}.steps[].setCanaryScale`, "canary pods of the step"),
-    subtree(`${CANARY2}.steps[].setHeaderRoute`, "a named header route to the canary"),
-    subtree(`${CANARY2}.steps[].setMirrorRoute`, "a named mirror route to the canary"),
-    honoured(`${CANARY2}.steps[].setWeight`),
-    honoured(ROUTING),
-    subtree(`${ROUTING}.managedRoutes`, "the order of header and mirror routes"),
-    honoured(`${ROUTING}.maxTrafficWeight`),
-    subtree(`${ROUTING}.istio`, "rendered by the istio generator"),
-    subtree(
-      `${ROUTING}.istio.destinationRule.additionalSubsetNames`,
-      "the canary gets exactly the step weight, these subsets keep theirs, stable gets the rest (as Argo)"
-    ),
-    subtree(`${ROUTING}.nginx`, "rendered by the ingress-nginx generator"),
-    subtree(`${ROUTING}.alb`, "rendered by the aws-alb generator"),
-    ...providerRules(inputs5),
-    subtree(
-      `${ROUTING}.plugins`,
-      "argoproj-labs/gatewayAPI is rendered by the gateway-api generator; any other plugin is refused by name"
-    ),
-    ...ARGO_ROLLOUT_ANALYSIS_RULES
-  ]
-});
-
-// src/spec/kruise-fields.ts
-var CANARY3 = "spec.strategy.canary";
-var CRD = "kruise-rollouts/rollouts.kruise.io_rollouts.yaml";
-function kruiseRoutingRules(base) {
-  return [
-    honoured(
-      base,
-      "one entry, as Kruise allows (a TrafficRouting reads its first); it needs ingress, gateway or customNetworkRefs"
-    ),
-    honoured(`${base}[].service`),
-    subtree(`${base}[].ingress`, "classType picks the provider: nginx, aliyun-alb, higress or mse"),
-    subtree(`${base}[].gateway`, "rendered by the gateway-api generator"),
-    subtree(`${base}[].customNetworkRefs`, "Istio VirtualService/DestinationRule: istio generator; others: custom"),
-    warned(
-      `${base}[].gracePeriodSeconds`,
-      "rollgen does not wait between route and workload changes; Argo CD sync waves and the step gate order them"
-    )
-  ];
-}
-var COMMON = [
-  honoured("spec"),
-  honoured("spec.disabled", "the workload is rendered as a plain Deployment, with no canary"),
-  honoured("spec.strategy"),
-  honoured(
-    "spec.strategy.paused",
-    "the rollout holds: advance and rollgen pr propose nothing for it until it is false"
-  ),
-  honoured(CANARY3),
-  honoured(`${CANARY3}.disableGenerateCanaryService`),
-  warned(
-    `${CANARY3}.failureThreshold`,
-    "rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check"
-  ),
-  subtree(`${CANARY3}.patchPodTemplateMetadata`, "merged into the canary pod template only"),
-  subtree(`${CANARY3}.steps`, "each step is one PR"),
-  ...kruiseRoutingRules(`${CANARY3}.trafficRoutings`)
-];
-var KRUISE_V1ALPHA1_FIELDS = {
-  title: "Kruise Rollout (rollouts.kruise.io/v1alpha1)",
-  crd: { file: CRD, version: "v1alpha1" },
-  rules: [
-    ...COMMON,
-    subtree("spec.objectRef", "workloadRef: Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
-    warned("spec.rolloutID", "rollgen starts a rollout when the pod template changes; rolloutID is not read")
-  ]
-};
-var KRUISE_V1BETA1_FIELDS = {
-  title: "Kruise Rollout (rollouts.kruise.io/v1beta1)",
-  crd: { file: CRD, version: "v1beta1" },
-  rules: [
-    ...COMMON,
-    subtree("spec.workloadRef", "Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
-    honoured(`${CANARY3}.enableExtraWorkloadForCanary`, "true: canary style (extra pods); false: partition style"),
-    honoured(`${CANARY3}.trafficRoutingRef`),
-    {
-      path: "spec.strategy.blueGreen",
-      status: "refused",
-      subtree: true,
-      note: "blue-green is not supported yet; use strategy.canary with a last step of replicas: 100%"
-    }
-  ]
-};
-
-// src/spec/traffic-routing-fields.ts
-var TRAFFIC_ROUTING_FIELDS = {
-  title: "Kruise TrafficRouting (rollouts.kruise.io/v1alpha1)",
-  crd: { file: "kruise-rollouts/rollouts.kruise.io_trafficroutings.yaml", version: "v1alpha1" },
-  rules: [
-    { path: "spec", status: "honoured" },
-    ...kruiseRoutingRules("spec.objectRef"),
-    {
-      path: "spec.strategy",
-      status: "honoured",
-      subtree: true,
-      note: "weight, matches and requestHeaderModifier are live while any member rollout runs a canary"
-    }
-  ]
-};
-
-// src/spec/field-ledgers.ts
-function rolloutLedger(schema, inputs5) {
-  if (schema === "argo-rollout") return argoRolloutFields(inputs5);
-  if (schema === "kruise-rollout-v1alpha1") return KRUISE_V1ALPHA1_FIELDS;
-  if (schema === "kruise-rollout-v1beta1") return KRUISE_V1BETA1_FIELDS;
-  return void 0;
-}
-
 // src/plan/replicas.ts
 function resolveAmount(amount, total) {
   const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
@@ -50125,30 +49746,10 @@ function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
   if (style === "canary") return { canary, stable: total };
   return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
 }
-function argoBasicCanary(total, weight, weightTotal, maxSurge) {
-  if (total === 0) return { canary: 0, stable: 0 };
-  const ceil = Math.ceil(total * weight / weightTotal);
-  const floor = Math.floor(total * weight / weightTotal);
-  const tied = (pods) => pods * weight / weightTotal % 1 === 0.5;
-  const zeroAllowed = weight === weightTotal || weight === 0 || total === 1 && maxSurge === 0;
-  const floorAllowed = floor !== 0 || zeroAllowed;
-  const options = [];
-  if (ceil < total || zeroAllowed) options.push({ canary: ceil, pods: total });
-  if (!tied(total) && floorAllowed) options.push({ canary: floor, pods: total });
-  if (maxSurge > 0) {
-    options.push({ canary: ceil, pods: total + 1 });
-    if (!tied(total + 1) && floorAllowed) options.push({ canary: floor, pods: total + 1 });
-  }
-  if (options.length === 0) return { canary: 0, stable: total };
-  const delta = (o) => Math.abs(o.canary * weightTotal / o.pods - weight);
-  const best = options.reduce((a, b) => delta(b) < delta(a) ? b : a);
-  return { canary: best.canary, stable: best.pods - best.canary };
-}
-function scaledAmount(v, total, fallback, roundUp) {
-  const raw = v ?? fallback;
-  if (typeof raw === "number") return raw;
-  const percent = Number.parseFloat(raw) / 100;
-  return roundUp ? Math.ceil(total * percent - 1e-9) : Math.floor(total * percent + 1e-9);
+function basicCanaryReplicas(total, weight, weightTotal) {
+  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
+  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
+  return Math.max(0, Math.min(total, canary));
 }
 
 // src/plan/plan.ts
@@ -50162,18 +49763,15 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     replicas: totalReplicas,
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: { kind: policy.firstStep },
-    steps,
-    warnings: [],
-    ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}
+    steps
   };
 }
 function planStep(rollout, step, i, total, policy) {
   const routed = rollout.traffic.providers.length > 0;
   const traffic2 = trafficOf2(rollout, step, routed);
   const carries = hasCanaryRoutes(traffic2);
-  const basic = !routed && rollout.format === "argo" && !step.replicas;
-  const split3 = basic ? argoBasicCanary(total, step.weight ?? 0, rollout.traffic.weightTotal, argoMaxSurge(rollout, total)) : splitReplicas(rollout.style, total, canaryWanted(rollout, step, total), carries);
-  const { canary, stable } = routed ? argoRoutedScale(rollout, i, total, split3, step.replicas !== void 0) : split3;
+  const wanted = canaryWanted(rollout, step, total, routed);
+  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
   return {
     index: i + 1,
     canaryReplicas: canary,
@@ -50184,21 +49782,11 @@ function planStep(rollout, step, i, total, policy) {
     gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
   };
 }
-function canaryWanted(rollout, step, total) {
+function canaryWanted(rollout, step, total, routed) {
   if (step.replicas) return resolveAmount(step.replicas, total);
-  return Math.ceil(total * (step.weight ?? 0) / rollout.traffic.weightTotal - 1e-9);
-}
-function argoRoutedScale(rollout, i, total, split3, explicitScale) {
-  const atLeast = (n) => n === 0 ? 0 : Math.max(n, Math.min(rollout.minPodsPerReplicaSet ?? 0, total));
-  const canary = explicitScale ? split3.canary : atLeast(split3.canary);
-  if (!rollout.dynamicStableScale) return { canary, stable: split3.stable };
-  const max = rollout.traffic.weightTotal;
-  const weight = Math.min(rollout.steps[i].weight ?? 0, i > 0 ? rollout.steps[i - 1].weight ?? 0 : 0);
-  return { canary, stable: atLeast(Math.ceil(total * (max - weight) / max)) };
-}
-function argoMaxSurge(rollout, total) {
-  const rolling = rollout.workload.deploymentSpec?.strategy;
-  return scaledAmount(rolling?.rollingUpdate?.maxSurge, total, "25%", true);
+  const weight = step.weight ?? 0;
+  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
+  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
 }
 function hasTrafficSpec(step) {
   return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
@@ -50214,26 +49802,26 @@ function trafficOf2(rollout, step, routed) {
   };
 }
 
-// src/render/anti-affinity.ts
-function withAntiAffinity(canary, rule, track) {
-  const out = cloneJson(canary);
-  const spec = out.spec;
-  const selector = isObject(spec.selector) && isObject(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
-  const term = {
-    labelSelector: { matchLabels: { ...selector, [track.key]: track.stable } },
-    ...canary.metadata.namespace ? { namespaces: [canary.metadata.namespace] } : {},
-    topologyKey: "kubernetes.io/hostname"
-  };
-  const template = spec.template;
-  const podSpec = isObject(template.spec) ? template.spec : {};
-  const affinity = isObject(podSpec.affinity) ? podSpec.affinity : {};
-  const anti = isObject(affinity.podAntiAffinity) ? affinity.podAntiAffinity : {};
-  const key2 = rule.preferredWeight !== void 0 ? "preferredDuringSchedulingIgnoredDuringExecution" : "requiredDuringSchedulingIgnoredDuringExecution";
-  const entry = rule.preferredWeight !== void 0 ? { weight: rule.preferredWeight, podAffinityTerm: term } : term;
-  const list4 = Array.isArray(anti[key2]) ? anti[key2] : [];
-  podSpec.affinity = { ...affinity, podAntiAffinity: { ...anti, [key2]: [...list4, entry] } };
-  template.spec = podSpec;
-  return out;
+// src/render/render-rollout.ts
+init_errors();
+
+// src/render/phase.ts
+function phaseLabel(p) {
+  return p.kind === "step" ? `step ${p.step}` : p.kind;
+}
+function describePhase(p, steps) {
+  switch (p.kind) {
+    case "stable":
+      return "stable only";
+    case "adopting":
+      return "adopting (track label on pods, selectors unchanged)";
+    case "step":
+      return `step ${p.step} of ${steps}`;
+    case "promoting":
+      return `promoting (stable gets the new version; traffic as in step ${p.step})`;
+    case "draining":
+      return "draining (routes to stable only; canary workloads are removed by the next advance)";
+  }
 }
 
 // src/render/services.ts
@@ -50368,7 +49956,7 @@ function renderRollout(input3) {
   const objects = [...renderWorkloads(input3, step), ...renderServices(input3, step)];
   const routed = step && input3.phase.kind !== "draining";
   const traffic2 = routed ? step.traffic : stableTraffic(input3.rollout.traffic.weightTotal);
-  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment))];
+  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment), phaseLabel(input3.phase))];
 }
 function plannedStep(input3) {
   const p = input3.phase;
@@ -50381,16 +49969,10 @@ function renderWorkloads(input3, step) {
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
   const stablePod2 = promoting ? input3.canaryPod : input3.stablePod;
   const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
-  if (step) {
-    const canary = renderCanaryDeployment(
-      deployment,
-      input3.canaryPod,
-      step.canaryReplicas,
-      track,
-      rollout.canaryPodMetadata
+  if (step)
+    out.push(
+      renderCanaryDeployment(deployment, input3.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
     );
-    out.push(rollout.antiAffinity ? withAntiAffinity(canary, rollout.antiAffinity, track) : canary);
-  }
   return out;
 }
 function renderServices(input3, step) {
@@ -50399,8 +49981,7 @@ function renderServices(input3, step) {
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
   if (!stable) return [];
   const canaryName2 = rollout.traffic.canaryService;
-  const argoBasic = rollout.format === "argo" && rollout.traffic.providers.length === 0;
-  const split3 = phase.kind !== "adopting" && (argoBasic || rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split")) && canaryName2 !== stableName;
+  const split3 = phase.kind !== "adopting" && rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split") && canaryName2 !== stableName;
   const out = [withTrackSelector(stable, track, split3 ? track.stable : void 0)];
   if (!canaryName2 || canaryName2 === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
@@ -50420,13 +50001,16 @@ function generatorContext(app, rollout, resources, provider, repo, track) {
   const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self2];
   return { ...self2, peers, ...track ? { track } : {} };
 }
-function renderRouteObjects(input3, traffic2, wave) {
-  const routes = input3.providers.flatMap(
-    (p) => p.generator.render(
-      generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track),
-      traffic2
-    )
-  );
+function renderRouteObjects(input3, traffic2, wave, state) {
+  const routes = input3.providers.flatMap((p) => {
+    const ctx = generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track);
+    try {
+      return p.generator.render(ctx, traffic2);
+    } catch (e) {
+      const site = { app: input3.app, rollout: input3.rollout.name, state, provider: p.generator.id };
+      throw new ProviderError(site, e instanceof Error ? e.message : String(e), { cause: e });
+    }
+  });
   return withRouteWave(routes, wave);
 }
 function withRouteWave(routes, wave) {
@@ -50504,14 +50088,6 @@ function lua(s) {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
-// src/spec/reader-common.ts
-function withPause(doc, rollout, paused, path10) {
-  return paused ? { ...rollout, pausedBy: { field: path10.join("."), origin: doc.locate(path10) } } : rollout;
-}
-function unsupportedWorkload(kind) {
-  return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
-}
-
 // src/spec/providers.ts
 function providerFromKruiseRouting(doc, routing, path10, out, inputs5) {
   const refs = [];
@@ -50533,22 +50109,10 @@ function providerFromKruiseRouting(doc, routing, path10, out, inputs5) {
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
   if (taker) refs.push(refAt(taker, doc.locate([...path10, "customNetworkRefs"])));
-  if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
-    out.push({
-      ...doc.locate(path10),
-      message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
-      severity: "error"
-    });
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path10, inputs5, out) {
-  for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs5.argoKeys.includes(`plugins/${p}`)))
-    out.push({
-      ...doc.locate([...path10, "plugins", plugin]),
-      message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs5.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
-      severity: "error"
-    });
+function providersFromArgo(doc, routing, path10, inputs5) {
   const at = (key2) => doc.locate([...path10, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
@@ -50586,7 +50150,7 @@ function normalizeArgo(doc, inputs5) {
     diagnostics
   );
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5, diagnostics) : [];
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout = {
@@ -50614,32 +50178,24 @@ function normalizeArgo(doc, inputs5) {
       labels: stringMap(obj(canary.stableMetadata).labels),
       annotations: stringMap(obj(canary.stableMetadata).annotations)
     },
-    ...antiAffinityOf(canary),
-    ...canary.dynamicStableScale === true ? { dynamicStableScale: true } : {},
-    ...num(canary.minPodsPerReplicaSet) !== void 0 ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) } : {},
     ...backgroundAnalysis ? { backgroundAnalysis } : {},
     source: doc.value
   };
-  return { rollout: withPause(doc, rollout, spec.paused === true, ["spec", "paused"]), diagnostics };
-}
-function antiAffinityOf(canary) {
-  if (canary.antiAffinity === void 0) return {};
-  const preferred = obj(canary.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
-  if (preferred === void 0) return { antiAffinity: {} };
-  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
+  return { rollout, diagnostics };
 }
 function argoWorkload(doc, root, replicas2, out) {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
-      out.push(error2(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
-    return {
-      kind: "Deployment",
-      name: str(ref.name) ?? "",
-      replicasOverride: replicas2,
-      deploymentSpec: deploymentFields(spec)
-    };
+      out.push(
+        error2(
+          doc,
+          ["spec", "workloadRef", "kind"],
+          `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
+        )
+      );
+    return { kind: "Deployment", name: str(ref.name) ?? "", replicasOverride: replicas2 };
   }
   const meta = obj(root.metadata);
   const deployment = {
@@ -50650,25 +50206,9 @@ function argoWorkload(doc, root, replicas2, out) {
       ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
       ...meta.labels ? { labels: stringMap(meta.labels) } : {}
     },
-    spec: { replicas: replicas2, selector: spec.selector, template: spec.template, ...deploymentFields(spec) }
+    spec: { replicas: replicas2, selector: spec.selector, template: spec.template }
   };
-  return {
-    kind: "Deployment",
-    name: deployment.metadata.name,
-    replicasOverride: replicas2,
-    synthesized: deployment,
-    deploymentSpec: deploymentFields(spec)
-  };
-}
-function deploymentFields(spec) {
-  const out = {};
-  for (const key2 of ["minReadySeconds", "progressDeadlineSeconds", "revisionHistoryLimit"])
-    if (spec[key2] !== void 0) out[key2] = spec[key2];
-  const canary = obj(obj(spec.strategy).canary);
-  const rollingUpdate = {};
-  for (const key2 of ["maxSurge", "maxUnavailable"]) if (canary[key2] !== void 0) rollingUpdate[key2] = canary[key2];
-  if (Object.keys(rollingUpdate).length > 0) out.strategy = { type: "RollingUpdate", rollingUpdate };
-  return out;
+  return { kind: "Deployment", name: deployment.metadata.name, replicasOverride: replicas2, synthesized: deployment };
 }
 function walkSteps(doc, raw, wc, out) {
   const steps = [];
@@ -50748,9 +50288,12 @@ function applyAction(doc, state, e, path10, wc, out) {
   } else if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
-    const kind = Object.keys(e)[0];
-    if (kind === void 0)
-      out.push({ ...doc.locate(path10), message: "an empty step does nothing; remove it", severity: "warning" });
+    const kind = Object.keys(e)[0] ?? "empty step";
+    out.push({
+      ...doc.locate([...path10, kind]),
+      message: `step "${kind}" is ignored: rollgen runs no in-cluster ${kind}; gate the step PR with required checks instead`,
+      severity: "warning"
+    });
     return false;
   }
   return true;
@@ -50863,6 +50406,43 @@ function classifyKruise(doc, apiVersion, kind, out) {
   return void 0;
 }
 
+// src/spec/kruise-values.ts
+function parseAmount(v) {
+  if (typeof v === "number") return { count: v };
+  if (typeof v !== "string") return void 0;
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
+  if (m) return { percent: Number(m[1]) };
+  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
+}
+function parsePercent(v) {
+  const a = parseAmount(v);
+  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
+}
+var KRUISE_COOKIE_HEADER = "canary-by-cookie";
+function kruiseMatch(v) {
+  const m = obj(v);
+  const headers2 = [];
+  const cookies = [];
+  for (const h of arr(m.headers).map(valueMatch2)) {
+    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
+    else headers2.push(h);
+  }
+  const path10 = isObject(m.path) ? {
+    type: str(m.path.type) ?? "PathPrefix",
+    value: str(m.path.value) ?? "/"
+  } : void 0;
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
+}
+function valueMatch2(v) {
+  const m = obj(v);
+  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
+}
+function headerModifier(v) {
+  if (!isObject(v)) return void 0;
+  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
+  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
+}
+
 // src/spec/kruise.ts
 var ROLLING_STYLE = "rollouts.kruise.io/rolling-style";
 var TRAFFIC_ROUTING = "rollouts.kruise.io/trafficrouting";
@@ -50877,7 +50457,13 @@ function normalizeKruise(doc, inputs5) {
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(error3(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
+    diagnostics.push(
+      error3(
+        doc,
+        [...refPath, "kind"],
+        `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
+      )
+    );
   }
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
@@ -50897,11 +50483,7 @@ function normalizeKruise(doc, inputs5) {
     stablePodMetadata: { labels: {}, annotations: {} },
     ...routingRef ? { trafficRoutingRef: routingRef } : {}
   };
-  const paused = obj(spec.strategy).paused === true;
-  return { rollout: withPause(doc, rollout, paused, ["spec", "strategy", "paused"]), diagnostics };
-}
-function kruiseDisabled(doc) {
-  return obj(obj(doc.value).spec).disabled === true;
+  return { rollout, diagnostics };
 }
 function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   if (v1beta1) return canary.enableExtraWorkloadForCanary === true ? "canary" : "partition";
@@ -51053,25 +50635,16 @@ function checkRollout(rollout, resources) {
   return out;
 }
 var DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-var DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-var CANARY4 = "-canary";
 function checkName(r, report) {
-  const name = r.workload.name;
-  if (!DNS_SUBDOMAIN.test(name) || name.length > 253 - CANARY4.length)
+  if (!DNS_LABEL.test(r.workload.name) || r.workload.name.length > 63 - "-canary".length) {
     report(
       r.origin,
-      `Deployment name "${name}" must be a DNS-1123 subdomain of at most ${253 - CANARY4.length} characters so "<name>-canary" stays valid`
+      `workload name "${r.workload.name}" must be a DNS-1123 label of at most 56 characters so "<name>-canary" stays valid`
     );
-  const service = r.traffic.stableService;
-  if (r.traffic.generateCanaryService && service && (!DNS_LABEL.test(service) || service.length > 63 - CANARY4.length))
-    report(
-      r.origin,
-      `Service name "${service}" must be a DNS-1123 label of at most ${63 - CANARY4.length} characters so the canary Service "<name>-canary" stays valid`
-    );
+  }
 }
 function checkSteps3(r, report) {
-  if (r.steps.length === 0 && r.format !== "argo")
-    report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
+  if (r.steps.length === 0) report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
   r.steps.forEach((s, i) => checkStep(r, s, i, report));
   checkNonDecreasing(r, report);
 }
@@ -51212,16 +50785,12 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
     if (role.role === "route-template") collectRouteTemplate(doc, templates, diagnostics);
     if (role.role === "analysis-template") analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
     if (role.role !== "rollout") continue;
-    const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs));
-    diagnostics.push(...fieldProblems);
-    if (hasErrors(fieldProblems)) continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
-    if (role.schema !== "argo-rollout" && kruiseDisabled(doc)) continue;
     const result = role.schema === "argo-rollout" ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
-    if (!hasErrors(result.diagnostics)) specs.push(result.rollout);
+    specs.push(result.rollout);
   }
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
@@ -51230,21 +50799,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
   const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0).map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
-  return { name, rollouts: rollouts.map((r) => withSharedRouting(r, routings)), routings, resources, diagnostics };
-}
-function withSharedRouting(r, routings) {
-  const routing = routings.find((x) => x.members.includes(r.spec.name));
-  if (!routing) return r;
-  const trafficRouting = {
-    name: routing.spec.name,
-    providers: routing.plan.providers,
-    traffic: routing.plan.steps[0].traffic
-  };
-  return { ...r, plan: { ...r.plan, trafficRouting } };
-}
-function appGenerators(app) {
-  const all = [...app.rollouts, ...app.routings].flatMap((r) => r.providers.map((p) => p.generator));
-  return [...new Set(all)];
+  return { name, rollouts, routings, resources, diagnostics };
 }
 function readRequestColoring(doc, manifests, diagnostics) {
   const problems = validateSchema("rollgen-request-coloring", doc);
@@ -51259,9 +50814,6 @@ function readRequestColoring(doc, manifests, diagnostics) {
   manifests.push({ object: coloringEnvoyFilter(coloring), origin: doc.origin, locate: doc.locate });
 }
 function readTrafficRouting(doc, out, diagnostics) {
-  const fieldProblems = checkFields(doc, TRAFFIC_ROUTING_FIELDS);
-  diagnostics.push(...fieldProblems);
-  if (hasErrors(fieldProblems)) return;
   const problems = validateSchema("kruise-trafficrouting", doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
@@ -51310,16 +50862,11 @@ function loadRollout(app, spec, resources, policy, out) {
   const problems = checkRollout(spec, resources);
   out.push(...problems);
   const providers = bindProviders(app, spec, resources, out);
-  const found = resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
-  const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
+  const deployment = spec.workload.synthesized ?? resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
   if (!deployment || problems.length > 0 || !providers) return void 0;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   return { spec, deployment, plan, providers };
-}
-function withDeploymentSpec(deployment, fields = {}) {
-  if (Object.keys(fields).length === 0) return deployment;
-  return { ...deployment, spec: { ...deployment.spec, ...fields } };
 }
 function bindProviders(app, spec, resources, out) {
   const bound = [];
@@ -51745,7 +51292,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
       {
         kind: "wait",
         pr: command.pr,
-        reason: `waiting for a person to merge or close #${command.pr.number} (${command.marker.target})`
+        reason: `waiting for a person to merge or close ${command.pr.ref} (${command.marker.target})`
       }
     ];
   if (!p) {
@@ -51765,7 +51312,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
       {
         kind: "wait",
         pr: newest.pr,
-        reason: `held: #${newest.pr.number} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`
+        reason: `held: ${newest.pr.ref} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`
       }
     ];
   }
@@ -51775,7 +51322,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
       {
         kind: "wait",
         pr: landed.pr,
-        reason: `#${landed.pr.number} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`
+        reason: `${landed.pr.ref} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`
       }
     ];
   return [{ kind: "open", proposal: p }, ...superseded];
@@ -51785,8 +51332,7 @@ function keepCurrent(x, p, now, history, checks) {
   const commit2 = x.marker?.digest !== p.marker.digest;
   if (commit2 || Object.keys(fields).length > 0) return [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }];
   const gate = p.gate;
-  if (gate.kind === "manual")
-    return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges #${x.pr.number}` }];
+  if (gate.kind === "manual") return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges ${x.pr.ref}` }];
   if (gate.kind === "timed") {
     if (!history.landedAt)
       return [
@@ -51798,14 +51344,14 @@ function keepCurrent(x, p, now, history, checks) {
       ];
     const due2 = new Date(history.landedAt.getTime() + gate.seconds * 1e3);
     if (now < due2)
-      return [{ kind: "wait", pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due2.toISOString()}` }];
+      return [{ kind: "wait", pr: x.pr, reason: `timed gate: ${x.pr.ref} may merge from ${due2.toISOString()}` }];
   }
   if (x.marker?.head !== x.pr.headSha)
     return [
       {
         kind: "wait",
         pr: x.pr,
-        reason: `#${x.pr.number} has commits rollgen did not make; a person reviews and merges it`
+        reason: `${x.pr.ref} has commits rollgen did not make; a person reviews and merges it`
       }
     ];
   const state = checks.get(x.pr.headSha);
@@ -51815,7 +51361,7 @@ function keepCurrent(x, p, now, history, checks) {
       {
         kind: "wait",
         pr: x.pr,
-        reason: `gate passed; checks on #${x.pr.number} are ${state === "pending" ? "pending" : "failing"}`
+        reason: `gate passed; checks on ${x.pr.ref} are ${state === "pending" ? "pending" : "failing"}`
       }
     ];
   return [{ kind: "merge", pr: x.pr }];
@@ -51887,7 +51433,7 @@ function connectGitHub(connection) {
 init_errors();
 async function execute(scm, app, actions, o) {
   let live;
-  const told = (action, pr) => pr && !o.dryRun && o.report?.({ app, action, number: pr.number, url: pr.url });
+  const told = (action, pr) => pr && !o.dryRun && o.report?.(pullEvent(app, action, pr));
   for (const a of actions) {
     const say = (text) => o.print(`${app}: ${o.dryRun ? "would " : ""}${text}`);
     switch (a.kind) {
@@ -51903,37 +51449,40 @@ ${fileList(a.proposal)}`
         if (!o.dryRun) told("updated", live = await update(scm, a.pr, a.proposal, a.commit, a.fields, o));
         else live = a.pr;
         say(
-          `update #${a.pr.number} (${[a.commit ? "new content" : "", ...Object.keys(a.fields)].filter(Boolean).join(", ")})${a.commit && o.dryRun ? `
+          `update ${a.pr.ref} (${[a.commit ? "new content" : "", ...Object.keys(a.fields)].filter(Boolean).join(", ")})${a.commit && o.dryRun ? `
 ${fileList(a.proposal)}` : ""}`
         );
         break;
       case "merge":
         if (!o.dryRun && !await mergeUnlessMoved(scm, a.pr, o)) {
-          say(
-            `left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`
-          );
+          say(`left ${a.pr.ref} unmerged: its head moved after its checks were read; the next run checks the new head`);
           break;
         }
         told("merged", a.pr);
-        say(`merge #${a.pr.number} (gate passed, checks green)`);
+        say(`merge ${a.pr.ref} (gate passed, checks green)`);
         break;
       case "close":
         if (!o.dryRun) await closeSuperseded(scm, a, live);
         told("closed", a.pr);
-        say(`close #${a.pr.number} (${a.why}${live ? ` by #${live.number}` : ""})`);
+        say(`close ${a.pr.ref} (${a.why}${live ? ` by ${live.ref}` : ""})`);
         break;
       case "note-hold":
         if (!o.dryRun) await noteHold(scm, a);
-        say(`note on #${a.pr.number} that ${app} is held`);
+        say(`note on ${a.pr.ref} that ${app} is held`);
         break;
       case "need-checks":
       case "wait":
         if (a.kind === "wait" && a.pr) live = a.pr;
-        o.print(`${app}: ${a.kind === "wait" ? a.reason : `checks of #${a.pr.number} unknown`}`);
+        o.print(`${app}: ${a.kind === "wait" ? a.reason : `checks of ${a.pr.ref} unknown`}`);
         break;
     }
   }
   return live;
+}
+function pullEvent(app, action, pr) {
+  const target = parseBranch(pr.branch)?.target;
+  const step = target && (target.kind === "step" ? `step ${target.step}` : target.kind);
+  return { app, action, number: pr.number, url: pr.url, ...step ? { step } : {} };
 }
 function fileList(p) {
   return p.changes.map((c) => `    ${c.content === null ? "delete" : "write"} ${c.path}`).join("\n");
@@ -51948,12 +51497,12 @@ async function open(scm, p, o, say) {
       body: withHead(p.body, head),
       labels: p.labels
     });
-    say(`opened #${pr.number} ${pr.url}`);
+    say(`opened ${pr.ref} ${pr.url}`);
     return pr;
   } catch (e) {
     const existing = isConflict(e) ? (await scm.listPulls({ prefix: p.branch, state: "open" })).find((x) => x.branch === p.branch) : void 0;
     if (!existing) throw e;
-    say(`found #${existing.number}, opened by a concurrent run`);
+    say(`found ${existing.ref}, opened by a concurrent run`);
     const fields = { ...changedFields(existing, p), body: withHead(p.body, head) };
     return scm.updatePull(existing.number, fields);
   }
@@ -51982,17 +51531,17 @@ async function mergeUnlessMoved(scm, pr, o) {
     await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
     return true;
   } catch (e) {
-    if (e instanceof ScmError && e.status === 409) return false;
+    if (e instanceof ScmError && e.outcome === "head-moved") return false;
     throw e;
   }
 }
 function isConflict(e) {
-  return e instanceof ScmError && e.status === 422;
+  return e instanceof ScmError && e.outcome === "already-exists";
 }
 async function closeSuperseded(scm, a, by) {
   const body = a.marker ? withMarker(a.pr.body, { ...a.marker, closedBy: "rollgen" }) : void 0;
   await scm.updatePull(a.pr.number, { state: "closed", ...body ? { body } : {} });
-  const why = by ? `superseded by #${by.number}` : "no longer what the base branch needs next";
+  const why = by ? `superseded by ${by.ref}` : "no longer what the base branch needs next";
   await scm.comment(a.pr.number, `rollgen closed this PR: ${why}.`);
 }
 async function noteHold(scm, a) {
@@ -52011,22 +51560,6 @@ init_errors();
 // src/app/plan-write.ts
 var path5 = __toESM(require("path"));
 init_errors();
-
-// src/render/phase.ts
-function describePhase(p, steps) {
-  switch (p.kind) {
-    case "stable":
-      return "stable only";
-    case "adopting":
-      return "adopting (track label on pods, selectors unchanged)";
-    case "step":
-      return `step ${p.step} of ${steps}`;
-    case "promoting":
-      return `promoting (stable gets the new version; traffic as in step ${p.step})`;
-    case "draining":
-      return "draining (routes to stable only; canary workloads are removed by the next advance)";
-  }
-}
 
 // src/state/output-files.ts
 var import_yaml4 = __toESM(require_dist());
@@ -52131,7 +51664,8 @@ function renderSharedRouting(app, routing, states, resources, track, peers) {
       ...peers ? { peers } : {}
     },
     traffic2,
-    wave
+    wave,
+    live ? "TrafficRouting strategy" : "stable"
   );
 }
 function lastWins(objects) {
@@ -52222,8 +51756,6 @@ function progress(c, revision) {
   return { status: { ...c, phase: "Promoting" }, action: "promote" };
 }
 function start(c, revision, action = "start") {
-  if (c.steps === 0)
-    return { status: { ...c, phase: "Promoting", step: 0, canaryRevision: revision }, action: "promote (no steps)" };
   return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
 }
 function withoutCanary(c) {
@@ -52279,7 +51811,7 @@ function renderPhaseOf(s) {
 
 // src/state/app-state.ts
 function sourcePod(r, track) {
-  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
+  const template = stripTemplate(podTemplateOf(r.deployment), track, r.spec.canaryPodMetadata);
   return { template, revision: templateRevision(template) };
 }
 function stablePod(r, output, track) {
@@ -52291,11 +51823,6 @@ function stablePod(r, output, track) {
     );
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
   return { template, revision: templateRevision(template) };
-}
-function holdNotes(app) {
-  return app.rollouts.filter((r) => r.spec.pausedBy).map(
-    (r) => `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy.field}; nothing is proposed for it until that is false`
-  );
 }
 function transitionApp(app, output, command, track, removal = "one-commit") {
   const previous = output.status;
@@ -52314,7 +51841,6 @@ function transitionApp(app, output, command, track, removal = "one-commit") {
 }
 function applyCommand(command, current, r, track, removal) {
   const revision = sourcePod(r, track).revision;
-  if (command.kind === "advance" && r.spec.pausedBy) return void 0;
   if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
   if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
@@ -52352,10 +51878,8 @@ function liveCanaryPod(r, output, track) {
   const found = output.resources.find("Deployment", `${r.spec.workload.name}-canary`, r.spec.namespace);
   if (!found) return void 0;
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
-  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
-  return { template, revision: recorded ?? templateRevision(template) };
+  return { template, revision: templateRevision(template) };
 }
-var NO_PATCH = { labels: {}, annotations: {} };
 function statesAtStep(app, output, step, track) {
   return app.rollouts.map((r) => {
     if (step > r.plan.steps.length) {
@@ -52463,9 +51987,6 @@ function loadQuietly(loc, ctx) {
 // src/app/plan-write.ts
 async function planWrites(ctx, args, opts, command) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (command.kind === "advance")
-    for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
-`);
   const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
   return { names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) };
 }
@@ -52606,7 +52127,7 @@ function describeTarget(target, t) {
 }
 
 // src/flow/local-commit.ts
-async function commitCommand(ctx, args, opts, command) {
+async function changeCommit(ctx, args, opts, command) {
   const planned = await planWrites(ctx, args, opts, command);
   checkCommittable(ctx, planned.writes);
   writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
@@ -52644,36 +52165,27 @@ ${lines.join("\n")}
 `;
 }
 
-// src/flow/template-data.ts
-init_diagnostics();
-
 // src/plan/format.ts
 function formatPlan(app, plan) {
-  const shared = plan.trafficRouting;
-  const providers = [
-    ...plan.providers,
-    ...shared?.providers.map((p) => `${p} (TrafficRouting ${shared.name})`) ?? []
-  ];
-  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${providers.join(", ") || "none"})`;
+  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${plan.providers.join(", ") || "none"})`;
   const rows = [
     ["STEP", "CANARY", "STABLE", "TRAFFIC", "MATCHES", "MIRROR", "GATE"],
     ["start", "-", "-", "-", "-", "-", describeGate(plan.startGate)],
-    ...plan.steps.map((s) => row(s, plan))
+    ...plan.steps.map(row)
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map(
     (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
   );
-  const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
-  return [head, ...lines, ...paused, ...analysisLines(plan), ...plan.warnings.map((w) => `warning: ${w}`)].join("\n") + "\n";
+  return [head, ...lines, ...analysisLines(plan)].join("\n") + "\n";
 }
-function row(s, plan) {
+function row(s) {
   return [
     String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
-    withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
-    withShared(plan, matches(s.traffic), matches(plan.trafficRouting?.traffic)),
+    traffic(s),
+    matches(s.traffic),
     mirrors(s.traffic),
     describeGate(s.gate) + (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join("+")).join(", ")}` : "")
   ];
@@ -52699,19 +52211,9 @@ function analysisLines(plan) {
 function traffic(s) {
   const t = s.traffic;
   if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return "by pods";
-  return weightOf(t);
-}
-function weightOf(t) {
-  if (!t) return "-";
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
-function withShared(plan, own, shared) {
-  if (!plan.trafficRouting) return own;
-  const tagged = `${shared} (${plan.trafficRouting.name})`;
-  return plan.providers.length === 0 ? tagged : `${own}; ${tagged}`;
-}
 function matches(t) {
-  if (!t) return "-";
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return "-";
   return all.map(
@@ -52764,10 +52266,7 @@ function templateData(i) {
       i.target,
       status.some((s) => s.draining !== void 0)
     ),
-    files: i.files,
-    warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === "warning")).map(
-      (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`
-    )
+    files: i.files
   };
 }
 function rolloutView(name, replicas2, steps, phase) {
@@ -52899,7 +52398,7 @@ function posix(p) {
 init_errors();
 
 // src/flow/templates/body.hbs
-var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
+var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
 
 // src/flow/templates/title.hbs
 var title_default = "rollgen({{app}}): {{action}}\n";
@@ -52987,8 +52486,8 @@ function executeOptions(s, dryRun) {
   };
 }
 
-// src/flow/command-pr.ts
-async function commandPr(ctx, args, opts, command) {
+// src/flow/change-pr.ts
+async function changePr(ctx, args, opts, command) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     const states = s.apps.map((entry) => commandState(s, entry, command));
@@ -52998,15 +52497,15 @@ async function commandPr(ctx, args, opts, command) {
       const actions = decide2(state, pulls.get(state.app) ?? [], s.edges.now(), {});
       const pr = await execute(s.scm, state.app, actions, o);
       if (!opts.merge) continue;
-      if (o.dryRun) o.print(`${state.app}: would merge ${pr ? `#${pr.number}` : "the new PR"} (--merge)`);
+      if (o.dryRun) o.print(`${state.app}: would merge ${pr ? pr.ref : "the new PR"} (--merge)`);
       if (o.dryRun || !pr) continue;
       if (pr.branch !== state.proposal?.branch || pr.state !== "open")
         throw new StateError(
-          `${state.app}: not merged: #${pr.number} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`
+          `${state.app}: not merged: ${pr.ref} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`
         );
       await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
-      o.print(`${state.app}: merged #${pr.number} (--merge)`);
-      o.report?.({ app: state.app, action: "merged", number: pr.number, url: pr.url });
+      o.print(`${state.app}: merged ${pr.ref} (--merge)`);
+      o.report?.(pullEvent(state.app, "merged", pr));
     }
   });
 }
@@ -53031,8 +52530,6 @@ init_errors();
 async function prCommand(ctx, args, opts) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
-    for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
-`);
     const rounds = await gather2(s);
     const now = s.edges.now();
     const first2 = rounds.map((r) => decide2(r.state, r.pulls, now, r.history));
@@ -53053,7 +52550,7 @@ async function prCommand(ctx, args, opts) {
       throw new ScmError(
         `rollgen pr`,
         void 0,
-        `GitHub refused requests for ${failed.join(", ")} (above); the other apps are done`
+        `the code host refused requests for ${failed.join(", ")} (above); the other apps are done`
       );
   });
 }
@@ -53090,7 +52587,7 @@ async function fetchChecks2(s, decisions) {
 }
 
 // src/run/change-command.ts
-async function stateCommand(ctx, args, opts, command) {
+async function changeCommand(ctx, args, opts, command) {
   writeAll(ctx, await planWrites(ctx, args, opts, command), command);
 }
 
@@ -53208,7 +52705,7 @@ async function simulateCommand(ctx, args, opts) {
     (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
   );
   const objects = renderApp(app, states, loc.track, peers);
-  const generators2 = appGenerators(app);
+  const generators2 = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
   const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, request2(opts)));
   if (!split3) return ctx.stdout("no route matches this request\n");
   ctx.stdout(`rule: ${split3.rule}
@@ -53665,8 +53162,8 @@ function change(ctx, args, o, command) {
   if (o.pr && command.kind === "advance")
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
-  if (o.pr) return commandPr(ctx, args, o, command);
-  return o.commit ? commitCommand(ctx, args, o, command) : stateCommand(ctx, args, o, command);
+  if (o.pr) return changePr(ctx, args, o, command);
+  return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
 }
 
 // src/cli.ts
@@ -53739,14 +53236,6 @@ async function main(argv, ctx = processContext()) {
   }
   if (!request4) return 0;
   return run2(request4, ctx, p.opts().debug === true);
-}
-function processContext() {
-  return {
-    cwd: process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-    readStdin: () => readStdin(process.stdin)
-  };
 }
 
 // src/app/report.ts
@@ -53835,16 +53324,17 @@ async function runAction(env2) {
   const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
   process.stdout.write(`::stop-commands::${resume}
 `);
-  const code = await main(buildArgv(inputs5), {
-    cwd: env2.GITHUB_WORKSPACE || process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => {
-      errors += t;
-      process.stderr.write(t);
-    },
-    readStdin: () => readStdin(process.stdin),
-    report: (e) => void events.push(e)
-  }).finally(() => process.stdout.write(`::${resume}::
+  const code = await main(
+    buildArgv(inputs5),
+    processContext({
+      cwd: env2.GITHUB_WORKSPACE || process.cwd(),
+      stderr: (t) => {
+        errors += t;
+        process.stderr.write(t);
+      },
+      report: (e) => void events.push(e)
+    })
+  ).finally(() => process.stdout.write(`::${resume}::
 `));
   const report = buildActionReport(events);
   if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs5.command, errors || `exit status ${code}`));

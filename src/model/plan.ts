@@ -11,7 +11,6 @@ export interface Plan {
   /** What must happen before the PR that starts a rollout (step 1) may land. */
   readonly startGate: Gate;
   readonly steps: readonly PlannedStep[];
-  readonly warnings: readonly string[];
   /** The field that pauses the rollout (spec.paused, spec.strategy.paused): advance proposes nothing. */
   readonly pausedBy?: string;
   /** A shared Kruise TrafficRouting this rollout is a member of: its routes are live at every step. */

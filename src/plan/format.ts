@@ -22,9 +22,7 @@ export function formatPlan(app: string, plan: Plan): string {
       .trimEnd(),
   );
   const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
-  return (
-    [head, ...lines, ...paused, ...analysisLines(plan), ...plan.warnings.map((w) => `warning: ${w}`)].join('\n') + '\n'
-  );
+  return [head, ...lines, ...paused, ...analysisLines(plan)].join('\n') + '\n';
 }
 
 function row(s: PlannedStep, plan: Plan): string[] {
