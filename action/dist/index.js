@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path10 = require("node:path");
-    var fs7 = require("node:fs");
+    var path13 = require("node:path");
+    var fs8 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs7.existsSync(executableFile)) return;
+        if (fs8.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path10.resolve(baseDir, baseName);
-          if (fs7.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path10.extname(baseName))) return void 0;
+          const localBin = path13.resolve(baseDir, baseName);
+          if (fs8.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path13.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs7.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs8.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs7.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs8.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path10.resolve(
-            path10.dirname(resolvedScriptPath),
+          executableDir = path13.resolve(
+            path13.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path10.basename(
+            const legacyName = path13.basename(
               this._scriptPath,
-              path10.extname(this._scriptPath)
+              path13.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path10.extname(executableFile));
+        launchWithNode = sourceExt.includes(path13.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path10.basename(filename, path10.extname(filename));
+        this._name = path13.basename(filename, path13.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path11) {
-        if (path11 === void 0) return this._executableDir;
-        this._executableDir = path11;
+      executableDir(path14) {
+        if (path14 === void 0) return this._executableDir;
+        this._executableDir = path14;
         return this;
       }
       /**
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path10) {
-      const ctrl = callVisitor(key2, node, visitor, path10);
+    function visit_(key2, node, visitor, path13) {
+      const ctrl = callVisitor(key2, node, visitor, path13);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visit_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path13, ctrl);
+        return visit_(key2, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path13 = Object.freeze(path13.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path10);
+            const ci = visit_(i, node.items[i], visitor, path13);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = visit_("key", node.key, visitor, path10);
+          path13 = Object.freeze(path13.concat(node));
+          const ck = visit_("key", node.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path10);
+          const cv = visit_("value", node.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path10) {
-      const ctrl = await callVisitor(key2, node, visitor, path10);
+    async function visitAsync_(key2, node, visitor, path13) {
+      const ctrl = await callVisitor(key2, node, visitor, path13);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path13, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path13 = Object.freeze(path13.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path10);
+            const ci = await visitAsync_(i, node.items[i], visitor, path13);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path10);
+          path13 = Object.freeze(path13.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path10);
+          const cv = await visitAsync_("value", node.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path10) {
+    function callVisitor(key2, node, visitor, path13) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path10);
+        return visitor(key2, node, path13);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path10);
+        return visitor.Map?.(key2, node, path13);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path10);
+        return visitor.Seq?.(key2, node, path13);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path10);
+        return visitor.Pair?.(key2, node, path13);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path10);
+        return visitor.Scalar?.(key2, node, path13);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path10);
+        return visitor.Alias?.(key2, node, path13);
       return void 0;
     }
-    function replaceNode(key2, path10, node) {
-      const parent = path10[path10.length - 1];
+    function replaceNode(key2, path13, node) {
+      const parent = path13[path13.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node2 = require_Node();
-    function collectionFromPath(schema, path10, value) {
+    function collectionFromPath(schema, path13, value) {
       let v = value;
-      for (let i = path10.length - 1; i >= 0; --i) {
-        const k = path10[i];
+      for (let i = path13.length - 1; i >= 0; --i) {
+        const k = path13[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
+    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
     var Collection2 = class extends Node2.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path10, value) {
-        if (isEmptyPath(path10))
+      addIn(path13, value) {
+        if (isEmptyPath(path13))
           this.add(value);
         else {
-          const [key2, ...rest] = path10;
+          const [key2, ...rest] = path13;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        const [key2, ...rest] = path10;
+      deleteIn(path13) {
+        const [key2, ...rest] = path13;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        const [key2, ...rest] = path10;
+      getIn(path13, keepScalar) {
+        const [key2, ...rest] = path13;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path10) {
-        const [key2, ...rest] = path10;
+      hasIn(path13) {
+        const [key2, ...rest] = path13;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        const [key2, ...rest] = path10;
+      setIn(path13, value) {
+        const [key2, ...rest] = path13;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -4712,9 +4712,9 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
-        return literal ? "|\n" : ">\n";
+        return literal2 ? "|\n" : ">\n";
       let chomp;
       let endStart;
       for (endStart = value.length; endStart > 0; --endStart) {
@@ -4763,7 +4763,7 @@ ${indent}`) + "'";
         if (onComment)
           onComment();
       }
-      if (!literal) {
+      if (!literal2) {
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path10, value) {
+      addIn(path13, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path10, value);
+          this.contents.addIn(path13, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        if (Collection2.isEmptyPath(path10)) {
+      deleteIn(path13) {
+        if (Collection2.isEmptyPath(path13)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        if (Collection2.isEmptyPath(path10))
+      getIn(path13, keepScalar) {
+        if (Collection2.isEmptyPath(path13))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path10) {
-        if (Collection2.isEmptyPath(path10))
+      hasIn(path13) {
+        if (Collection2.isEmptyPath(path13))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        if (Collection2.isEmptyPath(path10)) {
+      setIn(path13, value) {
+        if (Collection2.isEmptyPath(path13)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path10), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path13), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path10, value);
+          this.contents.setIn(path13, value);
         }
       }
       /**
@@ -7432,10 +7432,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
+        const { start: start2, key: key2, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -7449,7 +7449,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -7473,7 +7473,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -7489,7 +7489,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -7580,7 +7580,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep3 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -7594,13 +7594,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep3 + cb;
-              sep3 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep3 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -7643,18 +7643,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
+        const { start: start2, key: key2, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value) {
+          if (!props.anchor && !props.tag && !sep4 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -7708,8 +7708,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep3 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
+        if (!isMap2 && !sep4 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -7721,7 +7721,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -7732,8 +7732,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -7750,7 +7750,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -7930,7 +7930,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep3 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -7947,24 +7947,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep3 === "\n")
+          if (sep4 === "\n")
             value += "\n";
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          value += sep3 + content;
-          sep3 = " ";
+          value += sep4 + content;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
@@ -8067,7 +8067,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      const _onError = (rel2, code, msg) => onError(offset + rel2, code, msg);
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
@@ -8147,25 +8147,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep3 = " ";
+      let sep4 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep3 + lm;
-          sep3 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep3 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -8975,14 +8975,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key: key2, sep: sep3, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep4, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep3)
-        for (const st of sep3)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path10) => {
+    visit.itemAtPath = (cst, path13) => {
       let item = cst;
-      for (const [field, index] of path10) {
+      for (const [field, index] of path13) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path10) => {
-      const parent = visit.itemAtPath(cst, path10.slice(0, -1));
-      const field = path10[path10.length - 1][0];
+    visit.parentCollection = (cst, path13) => {
+      const parent = visit.itemAtPath(cst, path13.slice(0, -1));
+      const field = path13[path13.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path10, item, visitor) {
-      let ctrl = visitor(item, path10);
+    function _visit(path13, item, visitor) {
+      let ctrl = visitor(item, path13);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path13.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path10);
+            ctrl = ctrl(item, path13);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -10149,18 +10149,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep3;
+          let sep4;
           if (scalar.end) {
-            sep3 = scalar.end;
-            sep3.push(this.sourceToken);
+            sep4 = scalar.end;
+            sep4.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep3 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep3 }]
+            items: [{ start: start2, key: scalar, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -10313,15 +10313,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep3 = it.sep;
-                  sep3.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep3 }]
+                    items: [{ start: start3, key: key2, sep: sep4 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs8 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start: start2, key: fs7, sep: [] });
+                map2.items.push({ start: start2, key: fs8, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs7);
+                this.stack.push(fs8);
               } else {
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs8, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs8 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs7, sep: [] });
+                fc.items.push({ start: [], key: fs8, sep: [] });
               else if (it.sep)
-                this.stack.push(fs7);
+                this.stack.push(fs8);
               else
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs8, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10515,13 +10515,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep3 = fc.end.splice(1, fc.end.length);
-            sep3.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep3 }]
+              items: [{ start: start2, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -10855,9 +10855,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path10, message, options) {
-        super(`${path10}: ${message}`, options);
-        this.path = path10;
+      constructor(path13, message, options) {
+        super(`${path13}: ${message}`, options);
+        this.path = path13;
       }
       path;
       name = "IoError";
@@ -10925,11 +10925,11 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// src/spec/generated/validators.js
-var require_validators = __commonJS({
-  "src/spec/generated/validators.js"(exports2) {
+// src/spec/generated/kruise-rollout-v1alpha1.js
+var require_kruise_rollout_v1alpha1 = __commonJS({
+  "src/spec/generated/kruise-rollout-v1alpha1.js"(exports2) {
     "use strict";
-    exports2["kruise-rollout-v1alpha1"] = validate10;
+    exports2.validate = validate10;
     var func2 = require_ucs2length().default;
     var schema15 = { "type": "object", "required": ["steps"], "additionalProperties": false, "properties": { "steps": { "type": "array", "minItems": 1, "maxItems": 50, "items": { "$ref": "#/definitions/step" } }, "trafficRoutings": { "type": "array", "maxItems": 1, "items": { "$ref": "#/definitions/trafficRouting" } }, "failureThreshold": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+%$" }, "patchPodTemplateMetadata": { "$ref": "#/definitions/podMetadata" }, "disableGenerateCanaryService": { "type": "boolean" } } };
     var schema17 = { "type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+%$" };
@@ -12545,9 +12545,18 @@ var require_validators = __commonJS({
       validate10.errors = vErrors;
       return errors === 0;
     }
-    exports2["kruise-rollout-v1beta1"] = validate23;
+  }
+});
+
+// src/spec/generated/kruise-rollout-v1beta1.js
+var require_kruise_rollout_v1beta1 = __commonJS({
+  "src/spec/generated/kruise-rollout-v1beta1.js"(exports2) {
+    "use strict";
+    exports2.validate = validate23;
+    var func2 = require_ucs2length().default;
     var schema33 = { "type": "object", "required": ["steps"], "additionalProperties": false, "properties": { "steps": { "type": "array", "minItems": 1, "maxItems": 50, "items": { "$ref": "#/definitions/step" } }, "trafficRoutings": { "type": "array", "maxItems": 1, "items": { "$ref": "#/definitions/trafficRouting" } }, "failureThreshold": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+%$" }, "patchPodTemplateMetadata": { "$ref": "#/definitions/podMetadata" }, "enableExtraWorkloadForCanary": { "type": "boolean" }, "trafficRoutingRef": { "type": "string", "minLength": 1 }, "disableGenerateCanaryService": { "type": "boolean" } } };
     var schema35 = { "type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+%$" };
+    var pattern0 = new RegExp("^[0-9]+%$", "u");
     var pattern3 = new RegExp("^[0-9]+(\\.[0-9]+)?%$", "u");
     var schema36 = { "type": "object", "additionalProperties": false, "properties": { "headers": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "queryParams": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "path": { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "PathPrefix", "RegularExpression"] }, "value": { "type": "string" } } } } };
     var schema37 = { "type": "object", "required": ["name", "value"], "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "RegularExpression"] }, "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" } } };
@@ -14256,7 +14265,15 @@ var require_validators = __commonJS({
       validate23.errors = vErrors;
       return errors === 0;
     }
-    exports2["kruise-trafficrouting"] = validate36;
+  }
+});
+
+// src/spec/generated/kruise-trafficrouting.js
+var require_kruise_trafficrouting = __commonJS({
+  "src/spec/generated/kruise-trafficrouting.js"(exports2) {
+    "use strict";
+    exports2.validate = validate36;
+    var func2 = require_ucs2length().default;
     function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
@@ -15470,8 +15487,16 @@ var require_validators = __commonJS({
       validate36.errors = vErrors;
       return errors === 0;
     }
-    exports2["argo-rollout"] = validate43;
+  }
+});
+
+// src/spec/generated/argo-rollout.js
+var require_argo_rollout = __commonJS({
+  "src/spec/generated/argo-rollout.js"(exports2) {
+    "use strict";
+    exports2.validate = validate43;
     var schema59 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary strategy)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "required": ["canary"], "additionalProperties": false, "$comment": "blueGreen is deliberately absent: reported as an unknown field until rollgen supports it", "properties": { "canary": { "$ref": "#/definitions/canary" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } } } };
+    var func2 = require_ucs2length().default;
     var func42 = Object.prototype.hasOwnProperty;
     var schema62 = { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } };
     var schema74 = { "type": ["integer", "string"], "minimum": 0 };
@@ -19157,8 +19182,16 @@ var require_validators = __commonJS({
       validate43.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-config"] = validate53;
+  }
+});
+
+// src/spec/generated/rollgen-config.js
+var require_rollgen_config = __commonJS({
+  "src/spec/generated/rollgen-config.js"(exports2) {
+    "use strict";
+    exports2.validate = validate53;
     var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." } } };
+    var func2 = require_ucs2length().default;
     var pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
     function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -20312,10 +20345,18 @@ var require_validators = __commonJS({
       validate53.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-request-coloring"] = validate54;
+  }
+});
+
+// src/spec/generated/rollgen-request-coloring.js
+var require_rollgen_request_coloring = __commonJS({
+  "src/spec/generated/rollgen-request-coloring.js"(exports2) {
+    "use strict";
+    exports2.validate = validate54;
     var pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
     var pattern8 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
     var pattern10 = new RegExp("^[ -~]*$", "u");
+    var func2 = require_ucs2length().default;
     function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -20852,7 +20893,15 @@ var require_validators = __commonJS({
       validate54.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-route-template"] = validate55;
+  }
+});
+
+// src/spec/generated/rollgen-route-template.js
+var require_rollgen_route_template = __commonJS({
+  "src/spec/generated/rollgen-route-template.js"(exports2) {
+    "use strict";
+    exports2.validate = validate55;
+    var func2 = require_ucs2length().default;
     var pattern13 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
     var pattern14 = new RegExp("^[a-z0-9.-]*$", "u");
     var pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
@@ -21286,7 +21335,16 @@ var require_validators = __commonJS({
       validate55.errors = vErrors;
       return errors === 0;
     }
-    exports2["aliyun-alb-options"] = validate56;
+  }
+});
+
+// src/spec/generated/aliyun-alb-options.js
+var require_aliyun_alb_options = __commonJS({
+  "src/spec/generated/aliyun-alb-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate56;
+    var func2 = require_ucs2length().default;
+    var pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
     function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -21410,7 +21468,15 @@ var require_validators = __commonJS({
       validate56.errors = vErrors;
       return errors === 0;
     }
-    exports2["aws-alb-options"] = validate57;
+  }
+});
+
+// src/spec/generated/aws-alb-options.js
+var require_aws_alb_options = __commonJS({
+  "src/spec/generated/aws-alb-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate57;
+    var func2 = require_ucs2length().default;
     var pattern17 = new RegExp("^[^/]+$", "u");
     function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -21765,7 +21831,15 @@ var require_validators = __commonJS({
       validate57.errors = vErrors;
       return errors === 0;
     }
-    exports2["custom-options"] = validate58;
+  }
+});
+
+// src/spec/generated/custom-options.js
+var require_custom_options = __commonJS({
+  "src/spec/generated/custom-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate58;
+    var func2 = require_ucs2length().default;
     function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22228,7 +22302,15 @@ var require_validators = __commonJS({
       validate58.errors = vErrors;
       return errors === 0;
     }
-    exports2["gateway-api-options"] = validate59;
+  }
+});
+
+// src/spec/generated/gateway-api-options.js
+var require_gateway_api_options = __commonJS({
+  "src/spec/generated/gateway-api-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate59;
+    var func2 = require_ucs2length().default;
     function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22582,7 +22664,15 @@ var require_validators = __commonJS({
       validate59.errors = vErrors;
       return errors === 0;
     }
-    exports2["higress-options"] = validate60;
+  }
+});
+
+// src/spec/generated/higress-options.js
+var require_higress_options = __commonJS({
+  "src/spec/generated/higress-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate60;
+    var func2 = require_ucs2length().default;
     var pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -22707,7 +22797,16 @@ var require_validators = __commonJS({
       validate60.errors = vErrors;
       return errors === 0;
     }
-    exports2["ingress-nginx-options"] = validate61;
+  }
+});
+
+// src/spec/generated/ingress-nginx-options.js
+var require_ingress_nginx_options = __commonJS({
+  "src/spec/generated/ingress-nginx-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate61;
+    var func2 = require_ucs2length().default;
+    var pattern17 = new RegExp("^[^/]+$", "u");
     function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22931,8 +23030,16 @@ var require_validators = __commonJS({
       validate61.errors = vErrors;
       return errors === 0;
     }
-    exports2["istio-options"] = validate62;
+  }
+});
+
+// src/spec/generated/istio-options.js
+var require_istio_options = __commonJS({
+  "src/spec/generated/istio-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate62;
     var schema93 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
+    var func2 = require_ucs2length().default;
     function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -23790,7 +23897,16 @@ var require_validators = __commonJS({
       validate62.errors = vErrors;
       return errors === 0;
     }
-    exports2["mse-options"] = validate63;
+  }
+});
+
+// src/spec/generated/mse-options.js
+var require_mse_options = __commonJS({
+  "src/spec/generated/mse-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate63;
+    var func2 = require_ucs2length().default;
+    var pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -25101,13 +25217,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path10) {
-          return /^\.|this\b/.test(path10.original);
+        scopedId: function scopedId(path13) {
+          return /^\.|this\b/.test(path13.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path10) {
-          return path10.parts.length === 1 && !AST.helpers.scopedId(path10) && !path10.depth;
+        simpleId: function simpleId(path13) {
+          return path13.parts.length === 1 && !AST.helpers.scopedId(path13) && !path13.depth;
         }
       }
     };
@@ -26192,12 +26308,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path10, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path13, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path10,
+        path: path13,
         params,
         hash,
         escaped,
@@ -26469,9 +26585,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path10 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path13 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path10.original);
+        this.opcode("registerDecorator", params.length, path13.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -26538,48 +26654,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path10 = sexpr.path, name = path10.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path10));
+        var path13 = sexpr.path, name = path13.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path13));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path10.strict = true;
-        this.accept(path10);
+        path13.strict = true;
+        this.accept(path13);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path10 = sexpr.path;
-        path10.strict = true;
-        this.accept(path10);
+        var path13 = sexpr.path;
+        path13.strict = true;
+        this.accept(path13);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path10 = sexpr.path, name = path10.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path13 = sexpr.path, name = path13.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path10.strict = true;
-          path10.falsy = true;
-          this.accept(path10);
-          this.opcode("invokeHelper", params.length, path10.original, _ast2["default"].helpers.simpleId(path10));
+          path13.strict = true;
+          path13.falsy = true;
+          this.accept(path13);
+          this.opcode("invokeHelper", params.length, path13.original, _ast2["default"].helpers.simpleId(path13));
         }
       },
-      PathExpression: function PathExpression(path10) {
-        var depth = validateDepth(path10);
-        var parts = validateParts(path10);
+      PathExpression: function PathExpression(path13) {
+        var depth = validateDepth(path13);
+        var parts = validateParts(path13);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path10), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path13), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path10.data) {
+        } else if (path13.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path10.strict);
+          this.opcode("lookupData", depth, parts, path13.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path10.falsy, path10.strict, scoped);
+          this.opcode("lookupOnContext", parts, path13.falsy, path13.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -26806,8 +26922,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path10) {
-      return validateStringArray(path10, path10.parts, "parts");
+    function validateParts(path13) {
+      return validateStringArray(path13, path13.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -26829,14 +26945,14 @@ var require_compiler = __commonJS({
     }
     function transformLiteralToPath(sexpr) {
       if (!sexpr.path.parts) {
-        var literal = sexpr.path;
+        var literal2 = sexpr.path;
         sexpr.path = {
           type: "PathExpression",
           data: false,
           depth: 0,
-          parts: [literal.original + ""],
-          original: literal.original + "",
-          loc: literal.loc
+          parts: [literal2.original + ""],
+          original: literal2.original + "",
+          loc: literal2.loc
         };
       }
     }
@@ -26989,16 +27105,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path10 = aPath;
+      var path13 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path10 = url.path;
+        path13 = url.path;
       }
-      var isAbsolute2 = exports2.isAbsolute(path10);
-      var parts = path10.split(/\/+/);
+      var isAbsolute2 = exports2.isAbsolute(path13);
+      var parts = path13.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -27015,18 +27131,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path10 = parts.join("/");
-      if (path10 === "") {
-        path10 = isAbsolute2 ? "/" : ".";
+      path13 = parts.join("/");
+      if (path13 === "") {
+        path13 = isAbsolute2 ? "/" : ".";
       }
       if (url) {
-        url.path = path10;
+        url.path = path13;
         return urlGenerate(url);
       }
-      return path10;
+      return path13;
     }
     exports2.normalize = normalize;
-    function join6(aRoot, aPath) {
+    function join8(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -27058,11 +27174,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join6;
+    exports2.join = join8;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative9(aRoot, aPath) {
+    function relative10(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -27081,7 +27197,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative9;
+    exports2.relative = relative10;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -27231,7 +27347,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join6(urlGenerate(parsed), sourceURL);
+        sourceURL = join8(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -29825,8 +29941,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path10 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path10;
+      var path13 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path13;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -29865,8 +29981,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs7 = require("fs");
-      var templateString = fs7.readFileSync(filename, "utf8");
+      var fs8 = require("fs");
+      var templateString = fs8.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -32827,7 +32943,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve8.call(this, root, ref);
+      let _sch = resolve10.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -32854,7 +32970,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve8(root, ref) {
+    function resolve10(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -33105,8 +33221,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path10) {
-      let input3 = path10;
+    function removeDotSegments(path13) {
+      let input3 = path13;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -33180,11 +33296,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path10) {
-      if (path10 === "" || path10[0] === "/") {
-        return removeDotSegments(path10);
+    function removeDotSegmentsRelative(path13) {
+      if (path13 === "" || path13[0] === "/") {
+        return removeDotSegments(path13);
       }
-      const segments = path10.split("/");
+      const segments = path13.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -33547,8 +33663,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path10 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path10 && path10 !== "/" ? path10 : void 0;
+        const path13 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path13 && path13 !== "/" ? path13 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -33718,7 +33834,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve8(baseURI, relativeURI, options) {
+    function resolve10(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -33754,50 +33870,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative9, options, skipNormalization) {
+    function resolveComponent(base, relative10, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative9 = parse3(serialize(relative9, options), options);
+        relative10 = parse3(serialize(relative10, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
+      if (!options.tolerant && relative10.scheme) {
+        target.scheme = relative10.scheme;
+        target.userinfo = relative10.userinfo;
+        target.host = relative10.host;
+        target.port = relative10.port;
+        target.path = removeDotSegments(relative10.path || "");
+        target.query = relative10.query;
       } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
+        if (relative10.userinfo !== void 0 || relative10.host !== void 0 || relative10.port !== void 0) {
+          target.userinfo = relative10.userinfo;
+          target.host = relative10.host;
+          target.port = relative10.port;
+          target.path = removeDotSegments(relative10.path || "");
+          target.query = relative10.query;
         } else {
-          if (!relative9.path) {
+          if (!relative10.path) {
             target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
+            if (relative10.query !== void 0) {
+              target.query = relative10.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
+            if (relative10.path[0] === "/") {
+              target.path = removeDotSegments(relative10.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
+                target.path = "/" + relative10.path;
               } else if (!base.path) {
-                target.path = relative9.path;
+                target.path = relative10.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative10.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative9.query;
+            target.query = relative10.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -33805,7 +33921,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative9.fragment;
+      target.fragment = relative10.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -34109,7 +34225,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve8,
+      resolve: resolve10,
       resolveComponent,
       equal: equal2,
       serialize,
@@ -37365,8 +37481,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve8, reject) {
-            return setTimeout(resolve8, t);
+          return new this.Promise(function(resolve10, reject) {
+            return setTimeout(resolve10, t);
           });
         }
         computePenalty() {
@@ -37577,15 +37693,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error4, reject, resolve8, returned, task;
+          var args, cb, error4, reject, resolve10, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve8, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve10, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve8(returned);
+                  return resolve10(returned);
                 };
               } catch (error1) {
                 error4 = error1;
@@ -37600,13 +37716,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve8;
-          resolve8 = reject = null;
+          var promise, reject, resolve10;
+          resolve10 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve8 = _resolve;
+            resolve10 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve8, reject });
+          this._queue.push({ task, args, resolve: resolve10, reject });
           this._tryToRun();
           return promise;
         }
@@ -38007,14 +38123,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve8, reject) => {
+              return new this.Promise((resolve10, reject) => {
                 if (finished()) {
-                  return resolve8();
+                  return resolve10();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve8();
+                      return resolve10();
                     }
                   });
                 }
@@ -38107,9 +38223,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve8, reject) {
+              return new this.Promise(function(resolve10, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve8)(args3);
+                  return (args3[0] != null ? reject : resolve10)(args3);
                 });
               });
             };
@@ -38401,7 +38517,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path10) => path10.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path13) => path13.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -38918,7 +39034,7 @@ function expand(template, context) {
   var operators = ["+", "#", ".", "/", ";", "?", "&"];
   template = template.replace(
     /\{([^\{\}]+)\}|([^\{\}]+)/g,
-    function(_, expression, literal) {
+    function(_, expression, literal2) {
       if (expression) {
         let operator = "";
         const values = [];
@@ -38942,7 +39058,7 @@ function expand(template, context) {
           return values.join(",");
         }
       } else {
-        return encodeReserved(literal);
+        return encodeReserved(literal2);
       }
     }
   );
@@ -40105,17 +40221,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path10 = requestOptions.url.replace(options.baseUrl, "");
+    const path13 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path10} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path13} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error4) => {
       const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path10} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path13} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error4;
     });
@@ -42795,7 +42911,21 @@ async function listPullsByPrefix(gh, prefix, state, closedSince) {
 }
 async function boundedScan(gh, state, since) {
   const { owner, repo } = gh;
-  const open2 = state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
+  let cut = false;
+  const recent = await gh.octokit.paginate(
+    gh.octokit.rest.pulls.list,
+    { owner, repo, state, sort: "updated", direction: "desc", per_page: 100 },
+    (response, done) => {
+      const page = response.data;
+      const more = /rel="next"/.test(response.headers.link ?? "");
+      if (more && new Date(page[page.length - 1].updated_at) < since) {
+        cut = true;
+        done();
+      }
+      return page.filter((p) => p.state === "open" || new Date(p.updated_at) >= since);
+    }
+  );
+  const open2 = cut && state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
     owner,
     repo,
     state: "open",
@@ -42803,16 +42933,8 @@ async function boundedScan(gh, state, since) {
     direction: "desc",
     per_page: 100
   }) : [];
-  const closed = await gh.octokit.paginate(
-    gh.octokit.rest.pulls.list,
-    { owner, repo, state: "closed", sort: "updated", direction: "desc", per_page: 100 },
-    (response, done) => {
-      const page = response.data;
-      if (page.length === 0 || new Date(page[page.length - 1].updated_at) < since) done();
-      return page.filter((p) => new Date(p.updated_at) >= since);
-    }
-  );
-  return [...open2, ...closed].sort((a, b) => b.number - a.number);
+  const byNumber = new Map([...recent, ...open2].map((p) => [p.number, p]));
+  return [...byNumber.values()].sort((a, b) => b.number - a.number);
 }
 async function createPullRequest(gh, req) {
   const { owner, repo } = gh;
@@ -43076,8 +43198,8 @@ function realDir(dir) {
 }
 function isInside(target, root) {
   const real = fs.existsSync(target) ? fs.realpathSync(target) : target;
-  const rel = path.relative(root, real);
-  return rel === "" || !rel.startsWith("..") && !path.isAbsolute(rel);
+  const rel2 = path.relative(root, real);
+  return rel2 === "" || !rel2.startsWith("..") && !path.isAbsolute(rel2);
 }
 async function readStdin(stream = process.stdin) {
   const chunks = [];
@@ -43169,9 +43291,52 @@ var CANARY_SUFFIX = "-canary";
 
 // src/spec/validate-schema.ts
 init_diagnostics();
-var validators = __toESM(require_validators());
+
+// src/spec/generated/index.ts
+var VALIDATOR_IDS = [
+  "kruise-rollout-v1alpha1",
+  "kruise-rollout-v1beta1",
+  "kruise-trafficrouting",
+  "argo-rollout",
+  "rollgen-config",
+  "rollgen-request-coloring",
+  "rollgen-route-template",
+  "aliyun-alb-options",
+  "aws-alb-options",
+  "custom-options",
+  "gateway-api-options",
+  "higress-options",
+  "ingress-nginx-options",
+  "istio-options",
+  "mse-options"
+];
+var LOADERS = {
+  "kruise-rollout-v1alpha1": () => require_kruise_rollout_v1alpha1().validate,
+  "kruise-rollout-v1beta1": () => require_kruise_rollout_v1beta1().validate,
+  "kruise-trafficrouting": () => require_kruise_trafficrouting().validate,
+  "argo-rollout": () => require_argo_rollout().validate,
+  "rollgen-config": () => require_rollgen_config().validate,
+  "rollgen-request-coloring": () => require_rollgen_request_coloring().validate,
+  "rollgen-route-template": () => require_rollgen_route_template().validate,
+  "aliyun-alb-options": () => require_aliyun_alb_options().validate,
+  "aws-alb-options": () => require_aws_alb_options().validate,
+  "custom-options": () => require_custom_options().validate,
+  "gateway-api-options": () => require_gateway_api_options().validate,
+  "higress-options": () => require_higress_options().validate,
+  "ingress-nginx-options": () => require_ingress_nginx_options().validate,
+  "istio-options": () => require_istio_options().validate,
+  "mse-options": () => require_mse_options().validate
+};
+var loaded = /* @__PURE__ */ new Map();
+function validatorFor(id) {
+  let v = loaded.get(id);
+  if (!v) loaded.set(id, v = LOADERS[id]());
+  return v;
+}
+
+// src/spec/validate-schema.ts
 function validateSchema(id, doc) {
-  const validate2 = validators[id];
+  const validate2 = validatorFor(id);
   if (validate2(doc.value)) return [];
   const errors = dropGenericErrors(mergeAlternatives(validate2.errors ?? []));
   return sortDiagnostics(dedupe(errors.map((e) => describe(e, doc))));
@@ -43218,22 +43383,22 @@ function dedupe(list4) {
   });
 }
 function describe(e, doc) {
-  const path10 = pointerToPath(e.instancePath, doc.value);
+  const path13 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path10, key2), path10, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path13, key2), path13, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path10.length > 0) {
-    const parent = path10.slice(0, -1);
-    const key2 = String(path10[path10.length - 1]);
+  if (e.keyword === "false schema" && path13.length > 0) {
+    const parent = path13.slice(0, -1);
+    const key2 = String(path13[path13.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text);
   }
-  return located(doc.locate(path10), path10, explain(e, valueAt(doc.value, path10)));
+  return located(doc.locate(path13), path13, explain(e, valueAt(doc.value, path13)));
 }
-function located(origin, path10, text) {
-  const where2 = formatPath(path10);
+function located(origin, path13, text) {
+  const where2 = formatPath(path13);
   return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
 }
 var PATTERN_HINTS = {
@@ -43302,15 +43467,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path10 = [];
+  const path13 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path10.push(segment);
+    path13.push(segment);
     node = child(node, segment);
   }
-  return path10;
+  return path13;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -43319,8 +43484,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path10) {
-  return path10.reduce(child, root);
+function valueAt(root, path13) {
+  return path13.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -43335,8 +43500,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path10) {
-  return path10.map(
+function formatPath(path13) {
+  return path13.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -43407,15 +43572,15 @@ function makeDocument(file, index, value, doc, lc, text) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path10) => {
-    for (let n = path10.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path10.slice(0, n), true);
+  const locate2 = (path13) => {
+    for (let n = path13.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path13.slice(0, n), true);
       if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path10) => {
-    const node = doc.getIn(path10, true);
+  const locateBlockText = (path13) => {
+    const node = doc.getIn(path13, true);
     if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text, node.range[0], lc, file);
   };
@@ -43508,16 +43673,16 @@ function expandApp(root, e, at, out) {
   });
 }
 function globDirs(root, pattern) {
-  let current = [root];
+  let current = [{ path: root }];
   for (const segment of pattern.split("/").filter((s) => s !== "" && s !== ".")) {
     const re = new RegExp(
       `^${segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`
     );
     current = current.flatMap(
-      (dir) => !segment.includes("*") && !segment.includes("?") ? [path2.join(dir, segment)].filter((p) => fs2.existsSync(p)) : fs2.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith(".")).sort().map((n) => path2.join(dir, n))
+      ({ path: dir }) => !segment.includes("*") && !segment.includes("?") ? [{ path: path2.join(dir, segment) }].filter((p) => fs2.existsSync(p.path)) : fs2.readdirSync(dir, { withFileTypes: true }).filter((e) => re.test(e.name) && !e.name.startsWith(".")).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0).map((e) => ({ path: path2.join(dir, e.name), ...e.isSymbolicLink() ? {} : { dir: e.isDirectory() } }))
     );
   }
-  return current.filter((p) => fs2.statSync(p).isDirectory());
+  return current.filter((p) => p.dir ?? fs2.statSync(p.path).isDirectory()).map((p) => p.path);
 }
 function checkUniqueNames(apps, at, out) {
   const seen = /* @__PURE__ */ new Set();
@@ -43624,8 +43789,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path10) {
-  const backend2 = isObject(path10.backend) ? path10.backend : {};
+function backendService(path13) {
+  const backend2 = isObject(path13.backend) ? path13.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -43678,20 +43843,13 @@ function canaryIngressOf(stable, stableService, canaryService, metadata) {
   return {
     apiVersion: stable.apiVersion,
     kind: stable.kind,
-    metadata: withoutSideEffects(metadata),
+    metadata,
     spec: {
       ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
       ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
       rules
     }
   };
-}
-var SIDE_EFFECT_PREFIXES = ["cert-manager.io/", "acme.cert-manager.io/", "external-dns.alpha.kubernetes.io/"];
-function withoutSideEffects(metadata) {
-  const annotations = Object.entries(metadata.annotations ?? {}).filter(
-    ([k]) => !SIDE_EFFECT_PREFIXES.some((p) => k.startsWith(p))
-  );
-  return { ...metadata, annotations: Object.fromEntries(annotations) };
 }
 function noPathToStable(source, stableService) {
   if (ingressPaths(source.object).some((p) => p.service === stableService)) return void 0;
@@ -43709,8 +43867,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path10, service) {
-  const copy = cloneJson(path10);
+function retarget(path13, service) {
+  const copy = cloneJson(path13);
   copy.backend.service.name = service;
   return copy;
 }
@@ -43887,7 +44045,13 @@ function byBoundThenName(a, b) {
 var cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
 
 // generators/aliyun-alb/repo-orders.ts
+var allocated = /* @__PURE__ */ new WeakMap();
 function repoOrders(peers) {
+  let allocation = allocated.get(peers);
+  if (!allocation) allocated.set(peers, allocation = allocate(peers));
+  return allocation;
+}
+function allocate(peers) {
   const albConfigs = albConfigsByClass(peers.flatMap((p) => p.resources.items.map((i) => i.object)));
   const listenersOf = (source) => {
     const r = ingressListeners(source.object, albConfigs);
@@ -44156,8 +44320,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements(path13) {
+  return path13.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -44172,7 +44336,7 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path10) => ({ object, path: path10, tier: hostTier(path10.host, host) }))).filter((c) => c.tier > 0);
+  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path13) => ({ object, path: path13, tier: hostTier(path13.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates.map((c) => c.tier));
   const hits = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits.length === 0) return void 0;
@@ -44184,10 +44348,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path13 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path10) return { object, prefix, path: path10 };
+    if (path13) return { object, prefix, path: path13 };
   }
   return void 0;
 }
@@ -44251,7 +44415,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path10) => conditions.map((condition) => ({ order, ingress, path: path10, condition })));
+  return paths.flatMap((path13) => conditions.map((condition) => ({ order, ingress, path: path13, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -44525,11 +44689,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path10 of http2.paths) {
-    const backend2 = isObject(path10) ? backendOf(path10.backend) : {};
+  for (const path13 of http2.paths) {
+    const backend2 = isObject(path13) ? backendOf(path13.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path10) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path10, r)));
-    out.push(path10);
+    if (isObject(path13) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path13, r)));
+    out.push(path13);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -44780,10 +44944,10 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate2(objects, request4) {
-  const path10 = requestPath(request4);
+  const path13 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path10) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path13) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request4);
@@ -45218,11 +45382,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path10, actual, want] of expected) {
+  for (const [path13, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path10.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path10).line
+        message: `template output ${path13.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path13).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -45558,11 +45722,7 @@ function duplicates(names, what) {
 }
 
 // generators/gateway-api/route.ts
-var HTTPROUTE_VERSIONS = [
-  "gateway.networking.k8s.io/v1",
-  "gateway.networking.k8s.io/v1beta1",
-  "gateway.networking.k8s.io/v1alpha2"
-];
+var HTTPROUTE_VERSIONS = ["gateway.networking.k8s.io/v1", "gateway.networking.k8s.io/v1beta1"];
 function routeSpec(route) {
   return isObject(route.spec) ? route.spec : {};
 }
@@ -45950,13 +46110,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path10 = pathRank(match.path, requestPath2);
-  if (!path10) return void 0;
+  const path13 = pathRank(match.path, requestPath2);
+  if (!path13) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query2 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path10, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  return [...path13, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -45968,8 +46128,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements2(path13) {
+  return path13.split("/").filter((e) => e !== "");
 }
 function headersFit(matches2, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -46421,13 +46581,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path13 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path10) continue;
+    if (!path13) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path10.service ?? "<resource backend>",
+      service: path13.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -46791,25 +46951,17 @@ function canaryAnnotations(prefix, traffic2) {
   return out;
 }
 function canaryIngress3(ctx, stable, canary) {
-  const argo = ctx.rollout.format === "argo";
-  return canaryIngressOf(
-    stable,
-    ctx.stableService,
-    ctx.canaryService,
-    canaryMetadata3(stable, ctx.options, canary, argo)
-  );
+  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(stable, ctx.options, canary));
 }
-function canaryMetadata3(stable, options, canary, argo) {
+function canaryMetadata3(stable, options, canary) {
   const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(
-    ([k]) => argo ? k === "kubernetes.io/ingress.class" : !isCanaryKey(options.annotationPrefix, k)
-  );
+  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
   const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
   const annotations = Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]));
   return {
     name: canaryIngressName(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
-    ...meta.labels !== void 0 && !argo ? { labels: { ...meta.labels } } : {},
+    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
     annotations
   };
 }
@@ -47105,7 +47257,7 @@ function selectRules(vs, target, roles, managedNames) {
     return { rules, problems };
   }
   const { http: http2, tls, tcp } = target.select;
-  for (const name of hasHttpSection(vs) ? http2 ?? [] : []) {
+  for (const name of http2 ?? []) {
     const i = rulesOf(vs, "http").findIndex((r) => r.name === name);
     if (i < 0) problems.push(`has no http route named "${name}"`);
     else add("http", i);
@@ -47121,9 +47273,6 @@ function selectRules(vs, target, roles, managedNames) {
     if (!hasStable(rulesOf(vs, r.protocol)[r.index], roles))
       problems.push(`${r.protocol} route ${r.label} has no destination to the stable Service or subset`);
   return { rules, problems };
-}
-function hasHttpSection(vs) {
-  return specOf(vs).http !== void 0;
 }
 function pickDefaultHttp(vs, managed, add, problems) {
   const candidates = rulesOf(vs, "http").map((r, i) => ({ r, i })).filter(({ r }) => !managed.includes(String(r.name)));
@@ -47232,14 +47381,6 @@ function checkVirtualServices(ctx, t, roles) {
         )
       )
     );
-    if (target.select?.http && !hasHttpSection(found.object))
-      out.push(
-        diagnosticAt(
-          ctx.optionsOrigin,
-          `VirtualService "${target.name}" has no http routes, so routes ${target.select.http.join(", ")} select nothing and are ignored (as Argo does); only its tls/tcp routes are weighted`,
-          "warning"
-        )
-      );
     const http2 = rulesOf(found.object, "http");
     for (const name of ctx.rollout.traffic.managedRoutes) {
       const i = http2.findIndex((r) => r.name === name);
@@ -47299,14 +47440,6 @@ function checkDestinationRules(ctx, t) {
       );
       continue;
     }
-    const host = specOf(found.object).host;
-    if (t.dialect === "kruise" && shortHost(host) !== ctx.stableService)
-      out.push(
-        diagnosticAt(
-          found.origin,
-          `${where(ctx)}: DestinationRule "${dr.name}" has host "${String(host)}", not the Service "${ctx.stableService}", so its canary subset would select none of its pods; point customNetworkRefs at the DestinationRule of ${ctx.stableService}`
-        )
-      );
     const names = asList(specOf(found.object).subsets).map((s) => s.name);
     for (const subset of t.dialect === "argo" ? [dr.canarySubset, dr.stableSubset ?? ""] : []) {
       if (!names.includes(subset))
@@ -47499,18 +47632,15 @@ function mergeHeaders(user, step) {
 }
 
 // generators/istio/weights.ts
-function weighRoute(route, roles, weight, canaryExtras = {}, additionalSubsets = []) {
+function weighRoute(route, roles, weight, canaryExtras = {}) {
   const given = route.map((d) => typeof d.weight === "number" ? d.weight : route.length === 1 ? 100 : 0);
   const stable = indexes(route, (d) => roles.isStable(d) && !roles.isCanary(d));
   const canary = indexes(route, (d) => roles.isCanary(d));
   if (canary.length === 0 && weight <= 0) return cloneJson(route);
   const app = [...stable, ...canary].reduce((n, i) => n + given[i], 0);
-  const extra = indexes(route, (d) => typeof d.subset === "string" && additionalSubsets.includes(d.subset));
-  const total = given.reduce((a, b) => a + b, 0);
-  const canaryWeight = Math.min(app, Math.round((extra.length > 0 ? total : app) * weight / 100));
-  const stableShare = app - canaryWeight;
+  const canaryWeight = Math.round(app * weight / 100);
   const stableWeights = apportion(
-    stableShare,
+    app - canaryWeight,
     stable.map((i) => given[i])
   );
   const out = [];
@@ -47570,8 +47700,7 @@ function renderVirtualService(ctx, vs, target, roles, traffic2) {
       rulesOf(vs, r.protocol)[r.index].route,
       roles,
       traffic2.weight,
-      r.protocol === "http" && headers2 ? { headers: headers2 } : {},
-      ctx.options.destinationRule?.additionalSubsetNames ?? []
+      r.protocol === "http" && headers2 ? { headers: headers2 } : {}
     );
   }
   const http2 = rulesOf({ ...vs, spec }, "http");
@@ -47639,8 +47768,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path10 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path10.toLowerCase() : path10;
+  const path13 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path13.toLowerCase() : path13;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -47764,9 +47893,6 @@ var providerInputs = {
     if (g) return input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
     return PLANNED_PROVIDERS.includes(key2) ? { provider: key2, options: { ...block } } : void 0;
   },
-  get argoKeys() {
-    return listGenerators().flatMap((g) => g.inputs?.argo ? [g.inputs.argo.key] : []).sort();
-  },
   kruiseIngress(classType, ingress) {
     const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
     return g && input(g, g.inputs.kruiseIngress.options(ingress));
@@ -47804,7 +47930,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path10) {
+function readRequest(value, locate2, path13) {
   const v = isObject(value) ? value : {};
   const list4 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -47813,23 +47939,23 @@ function readRequest(value, locate2, path10) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path10, "templates", i] }
+        at: { locate: locate2, path: [...path13, "templates", i] }
       };
     }),
-    args: readArgs(list4("args"), locate2, [...path10, "args"]),
+    args: readArgs(list4("args"), locate2, [...path13, "args"]),
     dryRun: list4("dryRun").map((d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path10 }
+    at: { locate: locate2, path: path13 }
   };
 }
-function readArgs(list4, locate2, path10) {
+function readArgs(list4, locate2, path13) {
   return list4.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path10, i] }
+      at: { locate: locate2, path: [...path13, i] }
     };
   });
 }
@@ -49152,7 +49278,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path10 = [];
+  const path13 = [];
   while (rest !== "") {
     const field = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -49162,14 +49288,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path10.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path13.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path10 };
+  return { path: path13 };
 }
-function readPath(value, path10) {
+function readPath(value, path13) {
   let v = value;
-  for (const seg of path10) {
+  for (const seg of path13) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -49641,15 +49767,15 @@ function rolloutAnalysis(spec, index, track, config, out) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path10 } = config.at;
+  const { locate: locate2, path: path13 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path10, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path13, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path10, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path13, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -49657,11 +49783,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path10, "background", "startingStep"]),
+        locate2([...path13, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path10, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path13, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(a, out) {
@@ -49780,305 +49906,6 @@ function metricSummary(m) {
   };
 }
 
-// src/app/load-app.ts
-init_diagnostics();
-
-// src/spec/field-ledger.ts
-var honoured = (path10, note) => ({
-  path: path10,
-  status: "honoured",
-  ...note ? { note } : {}
-});
-var subtree = (path10, note) => ({ path: path10, status: "honoured", subtree: true, note });
-var warned = (path10, note) => ({ path: path10, status: "warned", note });
-var warnedTree = (path10, note) => ({ path: path10, status: "warned", subtree: true, note });
-function ruleFor(ledger, pattern) {
-  const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
-  return ledger.rules.find((r) => r.path === pattern || r.path === bare);
-}
-function checkFields(doc, ledger) {
-  const out = [];
-  const walk = (value, path10, pattern) => {
-    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path10, i], `${pattern}[]`));
-    if (!isObject(value)) return;
-    for (const [key2, child2] of Object.entries(value)) {
-      const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
-      const rule = ruleFor(ledger, childPattern);
-      if (!rule) continue;
-      if (rule.status === "honoured") {
-        if (!rule.subtree) walk(child2, [...path10, key2], childPattern);
-        continue;
-      }
-      if (child2 === false || child2 === null) continue;
-      out.push({
-        ...doc.locate([...path10, key2]),
-        message: `${dotted([...path10, key2])}: ${rule.note}`,
-        severity: rule.status === "refused" ? "error" : "warning"
-      });
-    }
-  };
-  const root = isObject(doc.value) ? doc.value : {};
-  walk({ spec: root.spec }, [], "");
-  return out;
-}
-function dotted(path10) {
-  return path10.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
-}
-
-// src/spec/analysis-fields.ts
-var READ_BY_ENGINE = "evaluated by rollgen's analysis engine at the step gates (rollgen analyze); fields it does not read are warned about where they are";
-var ARGO_ROLLOUT_ANALYSIS_RULES = [
-  {
-    path: "spec.analysis",
-    status: "warned",
-    subtree: true,
-    note: "AnalysisRun history limits: rollgen keeps measurements on GitHub, not AnalysisRuns; remove the field"
-  },
-  {
-    path: "spec.strategy.canary.analysis",
-    status: "honoured",
-    subtree: true,
-    note: `background analysis, ${READ_BY_ENGINE}`
-  },
-  {
-    path: "spec.strategy.canary.steps[].analysis",
-    status: "honoured",
-    subtree: true,
-    note: `a gate on the step before, ${READ_BY_ENGINE}`
-  },
-  {
-    path: "spec.strategy.canary.steps[].experiment",
-    status: "warned",
-    subtree: true,
-    note: "experiments are not run: rollgen starts no experiment ReplicaSets; the step adds no step of its own"
-  }
-];
-function analysisTemplateLedger(kind, file) {
-  return {
-    title: `Argo ${kind} (argoproj.io/v1alpha1)`,
-    crd: { file, version: "v1alpha1" },
-    rules: [
-      { path: "spec", status: "honoured", subtree: true, note: `read by the analysis engine; ${READ_BY_ENGINE}` }
-    ]
-  };
-}
-var ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
-  "AnalysisTemplate",
-  "argo-rollouts/analysis-template-crd.yaml"
-);
-var CLUSTER_ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
-  "ClusterAnalysisTemplate",
-  "argo-rollouts/cluster-analysis-template-crd.yaml"
-);
-
-// src/spec/argo-fields.ts
-var CANARY2 = "spec.strategy.canary";
-var ROUTING = `${CANARY2}.trafficRouting`;
-function providerRules(inputs5) {
-  const supported = inputs5.argoKeys.map((k) => k.replace("/", ".")).join(", ");
-  return ["smi", "ambassador", "traefik", "apisix", "appMesh"].map(
-    (key2) => inputs5.argoKeys.includes(key2) ? subtree(`${ROUTING}.${key2}`, `rendered by the generator that reads trafficRouting.${key2}`) : {
-      path: `${ROUTING}.${key2}`,
-      status: "refused",
-      subtree: true,
-      note: `traffic provider ${key2} is not supported yet; rollgen renders ${supported}`
-    }
-  );
-}
-var POD_FIELD = "copied onto the rendered Deployments, as Argo applies it to its ReplicaSets";
-var argoRolloutFields = (inputs5) => ({
-  title: "Argo Rollout (argoproj.io/v1alpha1)",
-  crd: { file: "argo-rollouts/rollout-crd.yaml", version: "v1alpha1" },
-  rules: [
-    honoured("spec"),
-    honoured("spec.replicas"),
-    subtree("spec.selector", "the selector of the rendered Deployment (inline template)"),
-    subtree("spec.template", "the pod template, passed through to the Deployment (inline template)"),
-    honoured("spec.workloadRef"),
-    honoured("spec.workloadRef.apiVersion"),
-    honoured("spec.workloadRef.kind", "Deployment only; any other kind is refused"),
-    honoured("spec.workloadRef.name"),
-    warned(
-      "spec.workloadRef.scaleDown",
-      "rollgen renders the referenced Deployment itself as the stable workload, so there is no original Deployment to scale down; remove the field"
-    ),
-    honoured("spec.minReadySeconds", POD_FIELD),
-    honoured("spec.progressDeadlineSeconds", POD_FIELD),
-    honoured("spec.revisionHistoryLimit", POD_FIELD),
-    honoured("spec.paused", "the rollout holds: advance and rollgen pr propose nothing for it until it is false"),
-    warned(
-      "spec.progressDeadlineAbort",
-      "rollgen does not watch pod progress, so it never aborts on a deadline; make the step PRs wait for a health check"
-    ),
-    warned(
-      "spec.restartAt",
-      "rollgen restarts no pods; change an annotation of the pod template to roll the pods through the steps"
-    ),
-    warnedTree(
-      "spec.rollbackWindow",
-      "rollgen runs every step for each new revision, including one that rolls back; use rollgen abort to return to stable at once"
-    ),
-    honoured("spec.strategy"),
-    {
-      path: "spec.strategy.blueGreen",
-      status: "refused",
-      subtree: true,
-      note: "blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)"
-    },
-    honoured(CANARY2),
-    warned(
-      `${CANARY2}.abortScaleDownDelaySeconds`,
-      "the abort commit removes canary pods as the app's removal policy says (rollgen.yaml removal); there is no delay"
-    ),
-    warned(
-      `${CANARY2}.scaleDownDelaySeconds`,
-      "old stable pods are replaced when the promotion commit is applied; use removal: two-commits in rollgen.yaml to keep the canary until routes move"
-    ),
-    warned(`${CANARY2}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
-    subtree(
-      `${CANARY2}.antiAffinity`,
-      "canary pods avoid nodes running stable pods (injected into the canary pod template)"
-    ),
-    subtree(`${CANARY2}.canaryMetadata`, "merged into the canary pod template"),
-    subtree(`${CANARY2}.stableMetadata`, "merged into the stable pod template"),
-    honoured(`${CANARY2}.canaryService`),
-    honoured(`${CANARY2}.stableService`),
-    honoured(
-      `${CANARY2}.dynamicStableScale`,
-      "stable pods shrink to the traffic they keep (sized for the higher of this and the previous step), with trafficRouting"
-    ),
-    honoured(`${CANARY2}.maxSurge`, "the rolling update bound of the rendered Deployments"),
-    honoured(`${CANARY2}.maxUnavailable`, "the rolling update bound of the rendered Deployments"),
-    honoured(
-      `${CANARY2}.minPodsPerReplicaSet`,
-      "a non-empty stable or canary side runs at least this many pods, with trafficRouting"
-    ),
-    warnedTree(
-      `${CANARY2}.pingPong`,
-      "rollgen routes with a stable and a canary Service (stableService/canaryService); write those instead of pingPong"
-    ),
-    warnedTree(
-      `${CANARY2}.replicaProgressThreshold`,
-      "rollgen does not watch pod readiness; make the step PRs wait for a health check"
-    ),
-    honoured(`${CANARY2}.steps`),
-    subtree(`${CANARY2}.steps[].pause`, "a manual or timed gate after the step before"),
-    {
-      path: `${CANARY2}.steps[].plugin`,
-      status: "warned",
-      subtree: true,
-      note: "step plugins run in the Argo controller; rollgen skips the step"
-    },
-    subtree(`${CANARY2}.steps[].setCanaryScale`, "canary pods of the step"),
-    subtree(`${CANARY2}.steps[].setHeaderRoute`, "a named header route to the canary"),
-    subtree(`${CANARY2}.steps[].setMirrorRoute`, "a named mirror route to the canary"),
-    honoured(`${CANARY2}.steps[].setWeight`),
-    honoured(ROUTING),
-    subtree(`${ROUTING}.managedRoutes`, "the order of header and mirror routes"),
-    honoured(`${ROUTING}.maxTrafficWeight`),
-    subtree(`${ROUTING}.istio`, "rendered by the istio generator"),
-    subtree(
-      `${ROUTING}.istio.destinationRule.additionalSubsetNames`,
-      "the canary gets exactly the step weight, these subsets keep theirs, stable gets the rest (as Argo)"
-    ),
-    subtree(`${ROUTING}.nginx`, "rendered by the ingress-nginx generator"),
-    subtree(`${ROUTING}.alb`, "rendered by the aws-alb generator"),
-    ...providerRules(inputs5),
-    subtree(
-      `${ROUTING}.plugins`,
-      "argoproj-labs/gatewayAPI is rendered by the gateway-api generator; any other plugin is refused by name"
-    ),
-    ...ARGO_ROLLOUT_ANALYSIS_RULES
-  ]
-});
-
-// src/spec/kruise-fields.ts
-var CANARY3 = "spec.strategy.canary";
-var CRD = "kruise-rollouts/rollouts.kruise.io_rollouts.yaml";
-function kruiseRoutingRules(base) {
-  return [
-    honoured(
-      base,
-      "one entry, as Kruise allows (a TrafficRouting reads its first); it needs ingress, gateway or customNetworkRefs"
-    ),
-    honoured(`${base}[].service`),
-    subtree(`${base}[].ingress`, "classType picks the provider: nginx, aliyun-alb, higress or mse"),
-    subtree(`${base}[].gateway`, "rendered by the gateway-api generator"),
-    subtree(`${base}[].customNetworkRefs`, "Istio VirtualService/DestinationRule: istio generator; others: custom"),
-    warned(
-      `${base}[].gracePeriodSeconds`,
-      "rollgen does not wait between route and workload changes; Argo CD sync waves and the step gate order them"
-    )
-  ];
-}
-var COMMON = [
-  honoured("spec"),
-  honoured("spec.disabled", "the workload is rendered as a plain Deployment, with no canary"),
-  honoured("spec.strategy"),
-  honoured(
-    "spec.strategy.paused",
-    "the rollout holds: advance and rollgen pr propose nothing for it until it is false"
-  ),
-  honoured(CANARY3),
-  honoured(`${CANARY3}.disableGenerateCanaryService`),
-  warned(
-    `${CANARY3}.failureThreshold`,
-    "rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check"
-  ),
-  subtree(`${CANARY3}.patchPodTemplateMetadata`, "merged into the canary pod template only"),
-  subtree(`${CANARY3}.steps`, "each step is one PR"),
-  ...kruiseRoutingRules(`${CANARY3}.trafficRoutings`)
-];
-var KRUISE_V1ALPHA1_FIELDS = {
-  title: "Kruise Rollout (rollouts.kruise.io/v1alpha1)",
-  crd: { file: CRD, version: "v1alpha1" },
-  rules: [
-    ...COMMON,
-    subtree("spec.objectRef", "workloadRef: Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
-    warned("spec.rolloutID", "rollgen starts a rollout when the pod template changes; rolloutID is not read")
-  ]
-};
-var KRUISE_V1BETA1_FIELDS = {
-  title: "Kruise Rollout (rollouts.kruise.io/v1beta1)",
-  crd: { file: CRD, version: "v1beta1" },
-  rules: [
-    ...COMMON,
-    subtree("spec.workloadRef", "Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
-    honoured(`${CANARY3}.enableExtraWorkloadForCanary`, "true: canary style (extra pods); false: partition style"),
-    honoured(`${CANARY3}.trafficRoutingRef`),
-    {
-      path: "spec.strategy.blueGreen",
-      status: "refused",
-      subtree: true,
-      note: "blue-green is not supported yet; use strategy.canary with a last step of replicas: 100%"
-    }
-  ]
-};
-
-// src/spec/traffic-routing-fields.ts
-var TRAFFIC_ROUTING_FIELDS = {
-  title: "Kruise TrafficRouting (rollouts.kruise.io/v1alpha1)",
-  crd: { file: "kruise-rollouts/rollouts.kruise.io_trafficroutings.yaml", version: "v1alpha1" },
-  rules: [
-    { path: "spec", status: "honoured" },
-    ...kruiseRoutingRules("spec.objectRef"),
-    {
-      path: "spec.strategy",
-      status: "honoured",
-      subtree: true,
-      note: "weight, matches and requestHeaderModifier are live while any member rollout runs a canary"
-    }
-  ]
-};
-
-// src/spec/field-ledgers.ts
-function rolloutLedger(schema, inputs5) {
-  if (schema === "argo-rollout") return argoRolloutFields(inputs5);
-  if (schema === "kruise-rollout-v1alpha1") return KRUISE_V1ALPHA1_FIELDS;
-  if (schema === "kruise-rollout-v1beta1") return KRUISE_V1BETA1_FIELDS;
-  return void 0;
-}
-
 // src/plan/replicas.ts
 function resolveAmount(amount, total) {
   const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
@@ -50090,30 +49917,10 @@ function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
   if (style === "canary") return { canary, stable: total };
   return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
 }
-function argoBasicCanary(total, weight, weightTotal, maxSurge) {
-  if (total === 0) return { canary: 0, stable: 0 };
-  const ceil = Math.ceil(total * weight / weightTotal);
-  const floor = Math.floor(total * weight / weightTotal);
-  const tied = (pods) => pods * weight / weightTotal % 1 === 0.5;
-  const zeroAllowed = weight === weightTotal || weight === 0 || total === 1 && maxSurge === 0;
-  const floorAllowed = floor !== 0 || zeroAllowed;
-  const options = [];
-  if (ceil < total || zeroAllowed) options.push({ canary: ceil, pods: total });
-  if (!tied(total) && floorAllowed) options.push({ canary: floor, pods: total });
-  if (maxSurge > 0) {
-    options.push({ canary: ceil, pods: total + 1 });
-    if (!tied(total + 1) && floorAllowed) options.push({ canary: floor, pods: total + 1 });
-  }
-  if (options.length === 0) return { canary: 0, stable: total };
-  const delta = (o) => Math.abs(o.canary * weightTotal / o.pods - weight);
-  const best = options.reduce((a, b) => delta(b) < delta(a) ? b : a);
-  return { canary: best.canary, stable: best.pods - best.canary };
-}
-function scaledAmount(v, total, fallback, roundUp) {
-  const raw = v ?? fallback;
-  if (typeof raw === "number") return raw;
-  const percent = Number.parseFloat(raw) / 100;
-  return roundUp ? Math.ceil(total * percent - 1e-9) : Math.floor(total * percent + 1e-9);
+function basicCanaryReplicas(total, weight, weightTotal) {
+  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
+  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
+  return Math.max(0, Math.min(total, canary));
 }
 
 // src/plan/plan.ts
@@ -50127,17 +49934,15 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     replicas: totalReplicas,
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: { kind: policy.firstStep },
-    steps,
-    ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}
+    steps
   };
 }
 function planStep(rollout, step, i, total, policy) {
   const routed = rollout.traffic.providers.length > 0;
   const traffic2 = trafficOf2(rollout, step, routed);
   const carries = hasCanaryRoutes(traffic2);
-  const basic = !routed && rollout.format === "argo" && !step.replicas;
-  const split3 = basic ? argoBasicCanary(total, step.weight ?? 0, rollout.traffic.weightTotal, argoMaxSurge(rollout, total)) : splitReplicas(rollout.style, total, canaryWanted(rollout, step, total), carries);
-  const { canary, stable } = routed ? argoRoutedScale(rollout, i, total, split3, step.replicas !== void 0) : split3;
+  const wanted = canaryWanted(rollout, step, total, routed);
+  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
   return {
     index: i + 1,
     canaryReplicas: canary,
@@ -50148,21 +49953,11 @@ function planStep(rollout, step, i, total, policy) {
     gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
   };
 }
-function canaryWanted(rollout, step, total) {
+function canaryWanted(rollout, step, total, routed) {
   if (step.replicas) return resolveAmount(step.replicas, total);
-  return Math.ceil(total * (step.weight ?? 0) / rollout.traffic.weightTotal - 1e-9);
-}
-function argoRoutedScale(rollout, i, total, split3, explicitScale) {
-  const atLeast = (n) => n === 0 ? 0 : Math.max(n, Math.min(rollout.minPodsPerReplicaSet ?? 0, total));
-  const canary = explicitScale ? split3.canary : atLeast(split3.canary);
-  if (!rollout.dynamicStableScale) return { canary, stable: split3.stable };
-  const max = rollout.traffic.weightTotal;
-  const weight = Math.min(rollout.steps[i].weight ?? 0, i > 0 ? rollout.steps[i - 1].weight ?? 0 : 0);
-  return { canary, stable: atLeast(Math.ceil(total * (max - weight) / max)) };
-}
-function argoMaxSurge(rollout, total) {
-  const rolling = rollout.workload.deploymentSpec?.strategy;
-  return scaledAmount(rolling?.rollingUpdate?.maxSurge, total, "25%", true);
+  const weight = step.weight ?? 0;
+  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
+  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
 }
 function hasTrafficSpec(step) {
   return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
@@ -50176,28 +49971,6 @@ function trafficOf2(rollout, step, routed) {
     mirrorRoutes: step.mirrorRoutes,
     ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
   };
-}
-
-// src/render/anti-affinity.ts
-function withAntiAffinity(canary, rule, track) {
-  const out = cloneJson(canary);
-  const spec = out.spec;
-  const selector = isObject(spec.selector) && isObject(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
-  const term = {
-    labelSelector: { matchLabels: { ...selector, [track.key]: track.stable } },
-    ...canary.metadata.namespace ? { namespaces: [canary.metadata.namespace] } : {},
-    topologyKey: "kubernetes.io/hostname"
-  };
-  const template = spec.template;
-  const podSpec = isObject(template.spec) ? template.spec : {};
-  const affinity = isObject(podSpec.affinity) ? podSpec.affinity : {};
-  const anti = isObject(affinity.podAntiAffinity) ? affinity.podAntiAffinity : {};
-  const key2 = rule.preferredWeight !== void 0 ? "preferredDuringSchedulingIgnoredDuringExecution" : "requiredDuringSchedulingIgnoredDuringExecution";
-  const entry = rule.preferredWeight !== void 0 ? { weight: rule.preferredWeight, podAffinityTerm: term } : term;
-  const list4 = Array.isArray(anti[key2]) ? anti[key2] : [];
-  podSpec.affinity = { ...affinity, podAntiAffinity: { ...anti, [key2]: [...list4, entry] } };
-  template.spec = podSpec;
-  return out;
 }
 
 // src/render/render-rollout.ts
@@ -50367,16 +50140,10 @@ function renderWorkloads(input3, step) {
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
   const stablePod2 = promoting ? input3.canaryPod : input3.stablePod;
   const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
-  if (step) {
-    const canary = renderCanaryDeployment(
-      deployment,
-      input3.canaryPod,
-      step.canaryReplicas,
-      track,
-      rollout.canaryPodMetadata
+  if (step)
+    out.push(
+      renderCanaryDeployment(deployment, input3.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
     );
-    out.push(rollout.antiAffinity ? withAntiAffinity(canary, rollout.antiAffinity, track) : canary);
-  }
   return out;
 }
 function renderServices(input3, step) {
@@ -50385,8 +50152,7 @@ function renderServices(input3, step) {
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
   if (!stable) return [];
   const canaryName2 = rollout.traffic.canaryService;
-  const argoBasic = rollout.format === "argo" && rollout.traffic.providers.length === 0;
-  const split3 = phase.kind !== "adopting" && (argoBasic || rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split")) && canaryName2 !== stableName;
+  const split3 = phase.kind !== "adopting" && rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split") && canaryName2 !== stableName;
   const out = [withTrackSelector(stable, track, split3 ? track.stable : void 0)];
   if (!canaryName2 || canaryName2 === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
@@ -50493,52 +50259,32 @@ function lua(s) {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
-// src/spec/reader-common.ts
-function withPause(doc, rollout, paused, path10) {
-  return paused ? { ...rollout, pausedBy: { field: path10.join("."), origin: doc.locate(path10) } } : rollout;
-}
-function unsupportedWorkload(kind) {
-  return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
-}
-
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path10, out, inputs5) {
+function providerFromKruiseRouting(doc, routing, path13, out, inputs5) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs5.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path10, "ingress", "classType"]);
+      const o = doc.locate([...path13, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs5.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path10, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path13, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs5.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path10, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path13, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path10, "customNetworkRefs"])));
-  if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
-    out.push({
-      ...doc.locate(path10),
-      message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
-      severity: "error"
-    });
+  if (taker) refs.push(refAt(taker, doc.locate([...path13, "customNetworkRefs"])));
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path10, inputs5, out) {
-  for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs5.argoKeys.includes(`plugins/${p}`)))
-    out.push({
-      ...doc.locate([...path10, "plugins", plugin]),
-      message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs5.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
-      severity: "error"
-    });
-  const at = (key2) => doc.locate([...path10, key2]);
+function providersFromArgo(doc, routing, path13, inputs5) {
+  const at = (key2) => doc.locate([...path13, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs5.argo(key2, obj(routing[key2]));
@@ -50575,7 +50321,7 @@ function normalizeArgo(doc, inputs5) {
     diagnostics
   );
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5, diagnostics) : [];
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout = {
@@ -50603,32 +50349,24 @@ function normalizeArgo(doc, inputs5) {
       labels: stringMap(obj(canary.stableMetadata).labels),
       annotations: stringMap(obj(canary.stableMetadata).annotations)
     },
-    ...antiAffinityOf(canary),
-    ...canary.dynamicStableScale === true ? { dynamicStableScale: true } : {},
-    ...num(canary.minPodsPerReplicaSet) !== void 0 ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) } : {},
     ...backgroundAnalysis ? { backgroundAnalysis } : {},
     source: doc.value
   };
-  return { rollout: withPause(doc, rollout, spec.paused === true, ["spec", "paused"]), diagnostics };
-}
-function antiAffinityOf(canary) {
-  if (canary.antiAffinity === void 0) return {};
-  const preferred = obj(canary.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
-  if (preferred === void 0) return { antiAffinity: {} };
-  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
+  return { rollout, diagnostics };
 }
 function argoWorkload(doc, root, replicas2, out) {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
-      out.push(error2(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
-    return {
-      kind: "Deployment",
-      name: str(ref.name) ?? "",
-      replicasOverride: replicas2,
-      deploymentSpec: deploymentFields(spec)
-    };
+      out.push(
+        error2(
+          doc,
+          ["spec", "workloadRef", "kind"],
+          `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
+        )
+      );
+    return { kind: "Deployment", name: str(ref.name) ?? "", replicasOverride: replicas2 };
   }
   const meta = obj(root.metadata);
   const deployment = {
@@ -50639,25 +50377,9 @@ function argoWorkload(doc, root, replicas2, out) {
       ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
       ...meta.labels ? { labels: stringMap(meta.labels) } : {}
     },
-    spec: { replicas: replicas2, selector: spec.selector, template: spec.template, ...deploymentFields(spec) }
+    spec: { replicas: replicas2, selector: spec.selector, template: spec.template }
   };
-  return {
-    kind: "Deployment",
-    name: deployment.metadata.name,
-    replicasOverride: replicas2,
-    synthesized: deployment,
-    deploymentSpec: deploymentFields(spec)
-  };
-}
-function deploymentFields(spec) {
-  const out = {};
-  for (const key2 of ["minReadySeconds", "progressDeadlineSeconds", "revisionHistoryLimit"])
-    if (spec[key2] !== void 0) out[key2] = spec[key2];
-  const canary = obj(obj(spec.strategy).canary);
-  const rollingUpdate = {};
-  for (const key2 of ["maxSurge", "maxUnavailable"]) if (canary[key2] !== void 0) rollingUpdate[key2] = canary[key2];
-  if (Object.keys(rollingUpdate).length > 0) out.strategy = { type: "RollingUpdate", rollingUpdate };
-  return out;
+  return { kind: "Deployment", name: deployment.metadata.name, replicasOverride: replicas2, synthesized: deployment };
 }
 function walkSteps(doc, raw, wc, out) {
   const steps = [];
@@ -50666,22 +50388,22 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path10 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path10, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path10, out);
-    if (!applyAction(doc, state, e, path10, wc, out)) return;
-    steps.push(snapshot(doc.locate(path10), state, wc.managed));
+    const path13 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path13, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path13, out);
+    if (!applyAction(doc, state, e, path13, wc, out)) return;
+    steps.push(snapshot(doc.locate(path13), state, wc.managed));
     entryOfStep.push(i);
   });
   if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
   return { steps, entryOfStep };
 }
-function applyAnalysis(doc, steps, leading, analysis, path10, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path10, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path13, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path13, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path10, "analysis"]),
+      ...doc.locate([...path13, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -50692,25 +50414,25 @@ function applyAnalysis(doc, steps, leading, analysis, path10, out) {
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path10 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path10);
+  const path13 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path13);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error2(
         doc,
-        [...path10, "startingStep"],
+        [...path13, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path10, out) {
+function applyPause(doc, steps, pause, path13, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path10),
+      ...doc.locate(path13),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -50722,14 +50444,14 @@ function applyPause(doc, steps, pause, path10, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path10, wc, out) {
+function applyAction(doc, state, e, path13, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error2(
           doc,
-          [...path10, "setCanaryScale"],
+          [...path13, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -50737,9 +50459,12 @@ function applyAction(doc, state, e, path10, wc, out) {
   } else if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
-    const kind = Object.keys(e)[0];
-    if (kind === void 0)
-      out.push({ ...doc.locate(path10), message: "an empty step does nothing; remove it", severity: "warning" });
+    const kind = Object.keys(e)[0] ?? "empty step";
+    out.push({
+      ...doc.locate([...path13, kind]),
+      message: `step "${kind}" is ignored: rollgen runs no in-cluster ${kind}; gate the step PR with required checks instead`,
+      severity: "warning"
+    });
     return false;
   }
   return true;
@@ -50781,13 +50506,13 @@ function mirrorMatches(list4) {
   return list4.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path10 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path13 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path10 ? { path: { type: path10.type === "Prefix" ? "PathPrefix" : path10.type, value: path10.value } } : {},
+      ...path13 ? { path: { type: path13.type === "Prefix" ? "PathPrefix" : path13.type, value: path13.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -50804,8 +50529,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path10, message) {
-  return { ...doc.locate(path10), message, severity: "error" };
+function error2(doc, path13, message) {
+  return { ...doc.locate(path13), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -50873,11 +50598,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path10 = isObject(m.path) ? {
+  const path13 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path13 ? { path: path13 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -50903,7 +50628,13 @@ function normalizeKruise(doc, inputs5) {
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(error3(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
+    diagnostics.push(
+      error3(
+        doc,
+        [...refPath, "kind"],
+        `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
+      )
+    );
   }
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
@@ -50923,11 +50654,7 @@ function normalizeKruise(doc, inputs5) {
     stablePodMetadata: { labels: {}, annotations: {} },
     ...routingRef ? { trafficRoutingRef: routingRef } : {}
   };
-  const paused = obj(spec.strategy).paused === true;
-  return { rollout: withPause(doc, rollout, paused, ["spec", "strategy", "paused"]), diagnostics };
-}
-function kruiseDisabled(doc) {
-  return obj(obj(doc.value).spec).disabled === true;
+  return { rollout, diagnostics };
 }
 function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   if (v1beta1) return canary.enableExtraWorkloadForCanary === true ? "canary" : "partition";
@@ -50943,13 +50670,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path10, v1beta1) {
+function kruiseStep(doc, raw, path13, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path10),
+    origin: doc.locate(path13),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -50993,8 +50720,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path10, message) {
-  const o = doc.locate(path10);
+function error3(doc, path13, message) {
+  const o = doc.locate(path13);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -51039,7 +50766,6 @@ function withRouteTemplates(spec, templates) {
 }
 
 // src/spec/provider-options.ts
-var precompiled = __toESM(require_validators());
 var compiled = /* @__PURE__ */ new WeakMap();
 var ajv;
 function bindOptions(generator, ref) {
@@ -51055,8 +50781,8 @@ function bindOptions(generator, ref) {
 }
 function compile2(schema) {
   const id = schema.$id;
-  const built = id ? precompiled[id] : void 0;
-  if (built) return built;
+  if (id && VALIDATOR_IDS.includes(id))
+    return validatorFor(id);
   let fn = compiled.get(schema);
   if (!fn) {
     const AjvClass = require_ajv().default;
@@ -51079,25 +50805,16 @@ function checkRollout(rollout, resources) {
   return out;
 }
 var DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-var DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-var CANARY4 = "-canary";
 function checkName(r, report) {
-  const name = r.workload.name;
-  if (!DNS_SUBDOMAIN.test(name) || name.length > 253 - CANARY4.length)
+  if (!DNS_LABEL.test(r.workload.name) || r.workload.name.length > 63 - "-canary".length) {
     report(
       r.origin,
-      `Deployment name "${name}" must be a DNS-1123 subdomain of at most ${253 - CANARY4.length} characters so "<name>-canary" stays valid`
+      `workload name "${r.workload.name}" must be a DNS-1123 label of at most 56 characters so "<name>-canary" stays valid`
     );
-  const service = r.traffic.stableService;
-  if (r.traffic.generateCanaryService && service && (!DNS_LABEL.test(service) || service.length > 63 - CANARY4.length))
-    report(
-      r.origin,
-      `Service name "${service}" must be a DNS-1123 label of at most ${63 - CANARY4.length} characters so the canary Service "<name>-canary" stays valid`
-    );
+  }
 }
 function checkSteps3(r, report) {
-  if (r.steps.length === 0 && r.format !== "argo")
-    report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
+  if (r.steps.length === 0) report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
   r.steps.forEach((s, i) => checkStep(r, s, i, report));
   checkNonDecreasing(r, report);
 }
@@ -51238,16 +50955,12 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
     if (role.role === "route-template") collectRouteTemplate(doc, templates, diagnostics);
     if (role.role === "analysis-template") analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
     if (role.role !== "rollout") continue;
-    const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs));
-    diagnostics.push(...fieldProblems);
-    if (hasErrors(fieldProblems)) continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
-    if (role.schema !== "argo-rollout" && kruiseDisabled(doc)) continue;
     const result = role.schema === "argo-rollout" ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
-    if (!hasErrors(result.diagnostics)) specs.push(result.rollout);
+    specs.push(result.rollout);
   }
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
@@ -51256,21 +50969,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
   const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0).map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
-  return { name, rollouts: rollouts.map((r) => withSharedRouting(r, routings)), routings, resources, diagnostics };
-}
-function withSharedRouting(r, routings) {
-  const routing = routings.find((x) => x.members.includes(r.spec.name));
-  if (!routing) return r;
-  const trafficRouting = {
-    name: routing.spec.name,
-    providers: routing.plan.providers,
-    traffic: routing.plan.steps[0].traffic
-  };
-  return { ...r, plan: { ...r.plan, trafficRouting } };
-}
-function appGenerators(app) {
-  const all = [...app.rollouts, ...app.routings].flatMap((r) => r.providers.map((p) => p.generator));
-  return [...new Set(all)];
+  return { name, rollouts, routings, resources, diagnostics };
 }
 function readRequestColoring(doc, manifests, diagnostics) {
   const problems = validateSchema("rollgen-request-coloring", doc);
@@ -51285,9 +50984,6 @@ function readRequestColoring(doc, manifests, diagnostics) {
   manifests.push({ object: coloringEnvoyFilter(coloring), origin: doc.origin, locate: doc.locate });
 }
 function readTrafficRouting(doc, out, diagnostics) {
-  const fieldProblems = checkFields(doc, TRAFFIC_ROUTING_FIELDS);
-  diagnostics.push(...fieldProblems);
-  if (hasErrors(fieldProblems)) return;
   const problems = validateSchema("kruise-trafficrouting", doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
@@ -51336,16 +51032,11 @@ function loadRollout(app, spec, resources, policy, out) {
   const problems = checkRollout(spec, resources);
   out.push(...problems);
   const providers = bindProviders(app, spec, resources, out);
-  const found = resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
-  const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
+  const deployment = spec.workload.synthesized ?? resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
   if (!deployment || problems.length > 0 || !providers) return void 0;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   return { spec, deployment, plan, providers };
-}
-function withDeploymentSpec(deployment, fields = {}) {
-  if (Object.keys(fields).length === 0) return deployment;
-  return { ...deployment, spec: { ...deployment.spec, ...fields } };
 }
 function bindProviders(app, spec, resources, out) {
   const bound = [];
@@ -51459,10 +51150,15 @@ function numbersProblem(r) {
 
 // src/app/inputs.ts
 function locateApps(req) {
-  const found = locate(req);
-  return req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
+  return locateWithRepo(req).named;
 }
-function locate(req) {
+function locateWithRepo(req) {
+  const withRemoval = (found) => req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
+  const every = [];
+  const named = withRemoval(locate(req, every));
+  return { named, every: withRemoval(every) };
+}
+function locate(req, every) {
   const [first2, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
@@ -51480,6 +51176,7 @@ function locate(req) {
       first2 ? `"${first2}" is not a directory and there is no rollgen.yaml to look it up in` : "give an app source directory, or run where rollgen.yaml is"
     );
   const config = readConfig(configFile, req.cwd);
+  every.push(...config.apps);
   if (req.args.length === 0) return [...config.apps];
   return req.args.map((name) => {
     const app = config.apps.find((a) => a.name === name);
@@ -51546,7 +51243,8 @@ function readOutput(loc, cwd) {
   return {
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization } : {},
-    resources: new ResourceSet(objects)
+    resources: new ResourceSet(objects),
+    texts: new Map(contents.files.map((f) => [path4.basename(f.path), f.text]))
   };
 }
 function statusOf(doc, out) {
@@ -52033,11 +51731,11 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path9 = __toESM(require("path"));
+var path11 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
-var path5 = __toESM(require("path"));
+var path7 = __toESM(require("path"));
 init_errors();
 
 // src/state/output-files.ts
@@ -52180,8 +51878,129 @@ function derivesFrom(candidate, base) {
 // src/state/app-state.ts
 init_errors();
 
+// src/render/sha256.ts
+var K = new Uint32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var rotr = (x, n) => x >>> n | x << 32 - n;
+function sha256Hex(text) {
+  const bytes = Buffer.from(text, "utf8");
+  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
+  padded.set(bytes);
+  padded[bytes.length] = 128;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(bytes.length / 536870912));
+  view.setUint32(padded.length - 4, bytes.length * 8 >>> 0);
+  const h = new Uint32Array([
+    1779033703,
+    3144134277,
+    1013904242,
+    2773480762,
+    1359893119,
+    2600822924,
+    528734635,
+    1541459225
+  ]);
+  const w = new Uint32Array(64);
+  for (let block = 0; block < padded.length; block += 64) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ w[i - 15] >>> 3;
+      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ w[i - 2] >>> 10;
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    compress(h, w);
+  }
+  return Array.from(h, (x) => x.toString(16).padStart(8, "0")).join("");
+}
+function compress(h, w) {
+  let [a, b, c, d, e, f, g, hh] = h;
+  for (let i = 0; i < 64; i++) {
+    const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[i] + w[i] >>> 0;
+    const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
+    hh = g;
+    g = f;
+    f = e;
+    e = d + t1 >>> 0;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2 >>> 0;
+  }
+  h[0] += a;
+  h[1] += b;
+  h[2] += c;
+  h[3] += d;
+  h[4] += e;
+  h[5] += f;
+  h[6] += g;
+  h[7] += hh;
+}
+
 // src/render/revision.ts
-var import_crypto = require("crypto");
 function canonicalJson(value) {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (isObject(value)) {
@@ -52191,7 +52010,7 @@ function canonicalJson(value) {
   return JSON.stringify(value ?? null);
 }
 function templateRevision(template) {
-  return (0, import_crypto.createHash)("sha256").update(canonicalJson(template)).digest("hex").slice(0, 10);
+  return sha256Hex(canonicalJson(template)).slice(0, 10);
 }
 
 // src/state/lifecycle.ts
@@ -52235,8 +52054,6 @@ function progress(c, revision) {
   return { status: { ...c, phase: "Promoting" }, action: "promote" };
 }
 function start(c, revision, action = "start") {
-  if (c.steps === 0)
-    return { status: { ...c, phase: "Promoting", step: 0, canaryRevision: revision }, action: "promote (no steps)" };
   return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
 }
 function withoutCanary(c) {
@@ -52292,7 +52109,7 @@ function renderPhaseOf(s) {
 
 // src/state/app-state.ts
 function sourcePod(r, track) {
-  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
+  const template = stripTemplate(podTemplateOf(r.deployment), track, r.spec.canaryPodMetadata);
   return { template, revision: templateRevision(template) };
 }
 function stablePod(r, output, track) {
@@ -52304,11 +52121,6 @@ function stablePod(r, output, track) {
     );
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
   return { template, revision: templateRevision(template) };
-}
-function holdNotes(app) {
-  return app.rollouts.filter((r) => r.spec.pausedBy).map(
-    (r) => `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy.field}; nothing is proposed for it until that is false`
-  );
 }
 function transitionApp(app, output, command, track, removal = "one-commit") {
   const previous = output.status;
@@ -52327,7 +52139,6 @@ function transitionApp(app, output, command, track, removal = "one-commit") {
 }
 function applyCommand(command, current, r, track, removal) {
   const revision = sourcePod(r, track).revision;
-  if (command.kind === "advance" && r.spec.pausedBy) return void 0;
   if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
   if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
@@ -52365,10 +52176,8 @@ function liveCanaryPod(r, output, track) {
   const found = output.resources.find("Deployment", `${r.spec.workload.name}-canary`, r.spec.namespace);
   if (!found) return void 0;
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
-  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
-  return { template, revision: recorded ?? templateRevision(template) };
+  return { template, revision: templateRevision(template) };
 }
-var NO_PATCH = { labels: {}, annotations: {} };
 function statesAtStep(app, output, step, track) {
   return app.rollouts.map((r) => {
     if (step > r.plan.steps.length) {
@@ -52386,7 +52195,15 @@ function statesAtStep(app, output, step, track) {
 
 // src/app/load-repo.ts
 init_diagnostics();
+
+// src/app/load-coupled.ts
+var path6 = __toESM(require("path"));
 init_errors();
+
+// src/app/app-index.ts
+var fs5 = __toESM(require("fs"));
+var os = __toESM(require("os"));
+var path5 = __toESM(require("path"));
 
 // src/app/cross-app.ts
 init_errors();
@@ -52433,9 +52250,166 @@ function conflict(first2, app, owner, claim) {
   };
 }
 
+// src/app/app-index.ts
+var appKey = (loc) => JSON.stringify(loc);
+function couplingKeys(app) {
+  const keys = /* @__PURE__ */ new Set();
+  const peers = repoPeers([app]);
+  for (const { claim } of everyClaim([app], peers)) keys.add(`claim\0${claim.key}`);
+  for (const id of peers.keys()) if (getGenerator(id)?.checkRepo) keys.add(`peers\0${id}`);
+  return [...keys].sort();
+}
+var RACY_MS = 3e3;
+function appStamp(loc, now, previous) {
+  if (loc.source === "-") return void 0;
+  const known = previous ? listings(previous) : /* @__PURE__ */ new Map();
+  const lines = [];
+  let newest = 0;
+  const see = (st) => {
+    newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
+    return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
+  };
+  const walk = (dir, rel2) => {
+    const line = `D${FIELD}${see(fs5.lstatSync(dir))}${FIELD}${rel2}`;
+    lines.push(line);
+    for (const name of known.get(line) ?? fs5.readdirSync(dir)) {
+      const st = fs5.lstatSync(`${dir}/${name}`);
+      lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
+      if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
+    }
+  };
+  try {
+    walk(loc.source, "");
+  } catch {
+    return void 0;
+  }
+  return newest < now - RACY_MS ? lines.join(LINE) : void 0;
+}
+var FIELD = "";
+var LINE = "\0";
+function listings(stamp) {
+  const byPath = /* @__PURE__ */ new Map();
+  const names = /* @__PURE__ */ new Map();
+  for (const line of stamp.split(LINE)) {
+    let at = 0;
+    for (let i = 0; i < 6; i++) at = line.indexOf(FIELD, at) + 1;
+    const p = line.slice(at);
+    if (line[0] === "D") {
+      byPath.set(p, line);
+      names.set(line, []);
+    } else {
+      const cut = p.lastIndexOf("/");
+      names.get(byPath.get(p.slice(0, cut)) ?? "")?.push(p.slice(cut + 1));
+    }
+  }
+  return names;
+}
+var BUILD = (() => {
+  const s = fs5.statSync(__filename, { throwIfNoEntry: false });
+  return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
+})();
+function indexFile(configFile, env2) {
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path5.join(env2.XDG_CACHE_HOME ?? path5.join(os.homedir(), ".cache"), "rollgen");
+  return path5.join(dir, `index-${sha256Hex(path5.resolve(configFile)).slice(0, 16)}.json`);
+}
+function readIndex(file) {
+  try {
+    const raw = JSON.parse(fs5.readFileSync(file, "utf8"));
+    return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
+  } catch {
+    return /* @__PURE__ */ new Map();
+  }
+}
+function writeIndex(file, index) {
+  try {
+    fs5.mkdirSync(path5.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
+    fs5.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs5.renameSync(tmp, file);
+  } catch {
+  }
+}
+function coupledApps(namedKeys, others) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const [name, entry] of others) for (const k of entry.keys) byKey.set(k, [...byKey.get(k) ?? [], name]);
+  const chosen = /* @__PURE__ */ new Set();
+  const pending = [...namedKeys];
+  const seen = /* @__PURE__ */ new Set();
+  while (pending.length > 0) {
+    const key2 = pending.pop();
+    if (seen.has(key2)) continue;
+    seen.add(key2);
+    for (const name of byKey.get(key2) ?? []) {
+      if (chosen.has(name)) continue;
+      chosen.add(name);
+      pending.push(...others.get(name).keys);
+    }
+  }
+  return chosen;
+}
+
+// src/app/load-coupled.ts
+function loadCoupled(ctx, opts, named, others) {
+  const configFile = opts.config ? path6.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
+  const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
+  const fresh = /* @__PURE__ */ new Map();
+  const entries = /* @__PURE__ */ new Map();
+  const loaded2 = /* @__PURE__ */ new Map();
+  const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
+  for (const loc of others) {
+    const key2 = appKey(loc);
+    const known = stored.get(key2);
+    const stamp = appStamp(loc, now, known?.stamp);
+    let entry = stamp && known?.stamp === stamp ? known : void 0;
+    if (!entry) {
+      const files = readQuietly(loc, ctx);
+      const app = files && loadQuietly(loc, files);
+      if (app) loaded2.set(loc.name, app);
+      entry = { keys: app ? couplingKeys(app) : [], ok: app !== void 0, stamp: stamp ?? "" };
+    }
+    if (stamp) fresh.set(key2, entry);
+    entries.set(loc.name, entry);
+    if (!entry.ok) ctx.stderr(brokenNote(loc.name));
+  }
+  if (file && !sameIndex(stored, fresh)) writeIndex(file, fresh);
+  const chosen = coupledApps(
+    named.flatMap((app) => couplingKeys(app)),
+    new Map([...entries].filter(([, e]) => e.ok))
+  );
+  return others.filter((loc) => chosen.has(loc.name)).flatMap((loc) => {
+    const app = loaded2.get(loc.name) ?? loadQuietly(loc, readQuietly(loc, ctx) ?? []);
+    return app ? [app] : [];
+  });
+}
+var brokenNote = (name) => `note: app ${name} has errors and is left out of repo-wide checks; run rollgen validate ${name}
+`;
+function readQuietly(loc, ctx) {
+  try {
+    return readSourceFiles(loc, ctx.cwd);
+  } catch (e) {
+    if (e instanceof InputError) return void 0;
+    throw e;
+  }
+}
+function loadQuietly(loc, files) {
+  try {
+    return loadSource(loc, files);
+  } catch (e) {
+    if (e instanceof InputError) return void 0;
+    throw e;
+  }
+}
+function sameIndex(a, b) {
+  return a.size === b.size && [...b].every(([k, e]) => a.get(k)?.stamp === e.stamp);
+}
+
 // src/app/load-repo.ts
 async function loadApps(ctx, args, opts) {
-  const locations = locateApps({ cwd: ctx.cwd, args, ...opts });
+  return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
+}
+async function loadLocated(ctx, locations) {
   const out = [];
   for (const loc of locations) {
     const files = loc.source === "-" ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
@@ -52446,50 +52420,36 @@ async function loadApps(ctx, args, opts) {
   return out;
 }
 async function loadRepo(ctx, args, opts) {
-  const apps = await loadApps(ctx, args, opts);
+  const located2 = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
+  const apps = await loadLocated(ctx, located2.named);
   const all = [...apps.map((a) => a.app)];
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
-    for (const loc of locateApps({ cwd: ctx.cwd, args: [], ...opts }).filter((l) => !named.has(l.name))) {
-      const other = loadQuietly(loc, ctx);
-      if (other) all.push(other);
-      else
-        ctx.stderr(
-          `note: app ${loc.name} has errors and is left out of repo-wide checks; run rollgen validate ${loc.name}
-`
-        );
-    }
+    const others = located2.every.filter((l) => !named.has(l.name));
+    if (others.length > 0) all.push(...loadCoupled(ctx, opts, all, others));
   }
   const peers = repoPeers(all);
   checkAcrossApps(all, peers);
   return { apps, peers };
 }
-function loadQuietly(loc, ctx) {
-  try {
-    return loadSource(loc, readSourceFiles(loc, ctx.cwd));
-  } catch (e) {
-    if (e instanceof InputError) return void 0;
-    throw e;
-  }
-}
 
 // src/app/plan-write.ts
 async function planWrites(ctx, args, opts, command) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (command.kind === "advance")
-    for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
-`);
   const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
   return { names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) };
 }
 function writeAll(ctx, planned, command, afterEach) {
   for (const w of planned.writes) {
-    writeOutputDir(w.output, w.files, w.remove);
+    writeOutputDir(w.output, changedFiles(w), w.remove);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }
   if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(", ")} up to date
 `);
+}
+function changedFiles(w) {
+  return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
 }
 function planWrite(ctx, loc, app, command, peers) {
   if (!loc.output)
@@ -52520,14 +52480,14 @@ function planWrite(ctx, loc, app, command, peers) {
     command,
     transition: t,
     summary: lines.join("\n") + `
-wrote ${path5.relative(ctx.cwd, loc.output) || "."}
+wrote ${path7.relative(ctx.cwd, loc.output) || "."}
 `
   };
 }
 
 // src/flow/checkout.ts
-var fs5 = __toESM(require("fs"));
-var path6 = __toESM(require("path"));
+var fs6 = __toESM(require("fs"));
+var path8 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const root = gitTopLevel(git, dir);
@@ -52537,8 +52497,8 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path6.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
+  const rel2 = paths.map((p) => path8.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel2], root).trim();
   if (dirty)
     throw new StateError(
       `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
@@ -52547,8 +52507,8 @@ ${dirty}`
   const head = git(["rev-parse", "HEAD"], root).trim();
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
-    const file = path6.join(root, repoPath);
-    return fs5.existsSync(file) ? fs5.readFileSync(file, "utf8") : void 0;
+    const file = path8.join(root, repoPath);
+    return fs6.existsSync(file) ? fs6.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -52559,34 +52519,29 @@ function currentBranch(git, root) {
     return void 0;
   }
 }
-function landedAt(git, root, output) {
-  const file = path6.relative(root, path6.join(output, STATUS_FILE));
-  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
-  return out ? new Date(out) : void 0;
-}
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown = path6.relative(cwd, file) || file;
-  if (!fs5.existsSync(file))
+  const shown = path8.relative(cwd, file) || file;
+  if (!fs6.existsSync(file))
     throw new InputError([
       {
-        file: path6.relative(cwd, configFile) || configFile,
+        file: path8.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown, text: fs5.readFileSync(file, "utf8") };
+  return { file: shown, text: fs6.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
-var import_crypto2 = require("crypto");
-var path8 = __toESM(require("path"));
+var import_crypto = require("crypto");
+var path10 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs6 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
+var fs7 = __toESM(require("fs"));
+var path9 = __toESM(require("path"));
 init_errors();
 
 // src/flow/describe.ts
@@ -52627,21 +52582,21 @@ async function changeCommit(ctx, args, opts, command) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path7.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path9.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path7.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path9.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs6.existsSync(dir) || path7.dirname(dir) === dir ? dir : existingAncestor(path7.dirname(dir));
+  return fs7.existsSync(dir) || path9.dirname(dir) === dir ? dir : existingAncestor(path9.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path7.resolve(w.output);
+  const dir = path9.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path7.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel], top);
-  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
+  const rel2 = path9.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel2], top);
+  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel2], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
 `);
@@ -52657,36 +52612,27 @@ ${lines.join("\n")}
 `;
 }
 
-// src/flow/template-data.ts
-init_diagnostics();
-
 // src/plan/format.ts
 function formatPlan(app, plan) {
-  const shared = plan.trafficRouting;
-  const providers = [
-    ...plan.providers,
-    ...shared?.providers.map((p) => `${p} (TrafficRouting ${shared.name})`) ?? []
-  ];
-  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${providers.join(", ") || "none"})`;
+  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${plan.providers.join(", ") || "none"})`;
   const rows = [
     ["STEP", "CANARY", "STABLE", "TRAFFIC", "MATCHES", "MIRROR", "GATE"],
     ["start", "-", "-", "-", "-", "-", describeGate(plan.startGate)],
-    ...plan.steps.map((s) => row(s, plan))
+    ...plan.steps.map(row)
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map(
     (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
   );
-  const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
-  return [head, ...lines, ...paused, ...analysisLines(plan)].join("\n") + "\n";
+  return [head, ...lines, ...analysisLines(plan)].join("\n") + "\n";
 }
-function row(s, plan) {
+function row(s) {
   return [
     String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
-    withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
-    withShared(plan, matches(s.traffic), matches(plan.trafficRouting?.traffic)),
+    traffic(s),
+    matches(s.traffic),
     mirrors(s.traffic),
     describeGate(s.gate) + (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join("+")).join(", ")}` : "")
   ];
@@ -52712,19 +52658,9 @@ function analysisLines(plan) {
 function traffic(s) {
   const t = s.traffic;
   if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return "by pods";
-  return weightOf(t);
-}
-function weightOf(t) {
-  if (!t) return "-";
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
-function withShared(plan, own, shared) {
-  if (!plan.trafficRouting) return own;
-  const tagged = `${shared} (${plan.trafficRouting.name})`;
-  return plan.providers.length === 0 ? tagged : `${own}; ${tagged}`;
-}
 function matches(t) {
-  if (!t) return "-";
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return "-";
   return all.map(
@@ -52777,10 +52713,7 @@ function templateData(i) {
       i.target,
       status.some((s) => s.draining !== void 0)
     ),
-    files: i.files,
-    warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === "warning")).map(
-      (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`
-    )
+    files: i.files
   };
 }
 function rolloutView(name, replicas2, steps, phase) {
@@ -52858,7 +52791,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix(path8.relative(i.repoRoot, path8.resolve(i.write.output))) || ".";
+  const output = posix(path10.relative(i.repoRoot, path10.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -52883,13 +52816,13 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path8.resolve(i.write.output);
-  const rel = (name) => posix(path8.relative(i.repoRoot, path8.join(out, name)));
+  const out = path10.resolve(i.write.output);
+  const rel2 = (name) => posix(path10.relative(i.repoRoot, path10.join(out, name)));
   const wanted = [
-    ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
-    ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
+    ...i.write.files.map((f) => ({ path: rel2(f.path), content: f.content })),
+    ...i.write.remove.map((n) => ({ path: rel2(n), content: null }))
   ];
-  const hash = (0, import_crypto2.createHash)("sha256");
+  const hash = (0, import_crypto.createHash)("sha256");
   const changes = [];
   const files = [];
   for (const w of wanted.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
@@ -52902,17 +52835,17 @@ function fileChanges(i) {
   return { changes, files, digest: hash.digest("hex").slice(0, 16) };
 }
 function sha(text) {
-  return (0, import_crypto2.createHash)("sha256").update(text).digest("hex");
+  return (0, import_crypto.createHash)("sha256").update(text).digest("hex");
 }
 function posix(p) {
-  return p.split(path8.sep).join("/");
+  return p.split(path10.sep).join("/");
 }
 
 // src/flow/templates/index.ts
 init_errors();
 
 // src/flow/templates/body.hbs
-var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
+var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
 
 // src/flow/templates/title.hbs
 var title_default = "rollgen({{app}}): {{action}}\n";
@@ -52961,7 +52894,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path9.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path11.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -53041,11 +52974,71 @@ function isAborted(s, entry) {
 
 // src/flow/pr-command.ts
 init_errors();
+
+// src/flow/history.ts
+var path12 = __toESM(require("path"));
+var MAX_PATH_BYTES = 1e5;
+function readAppHistories(git, root, apps) {
+  const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
+  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path12.join(a.output, STATUS_FILE)), i]));
+  const sourceOf = new Map(apps.map((a, i) => [rel(root, a.source), i]));
+  const landed = /* @__PURE__ */ new Map();
+  const since = /* @__PURE__ */ new Map();
+  for (const batch of batches([...statusOf3.keys(), ...sourceOf.keys()])) {
+    const log = git(
+      ["log", "--first-parent", "-z", "--format=%x01%cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
+      root
+    );
+    for (const { date, files } of commits(log)) {
+      for (const file of files) {
+        const status = statusOf3.get(file);
+        if (status !== void 0 && !landed.has(status)) landed.set(status, date);
+        for (const i of sourcesHolding(sourceOf, file)) since.set(i, date);
+      }
+    }
+  }
+  return apps.map((_, i) => {
+    const at = landed.get(i);
+    const pullsSince = shallow ? void 0 : at ?? since.get(i);
+    return { ...at ? { landedAt: at } : {}, ...pullsSince ? { pullsSince } : {} };
+  });
+}
+var literal = (p) => `:(literal)${p}`;
+function rel(root, p) {
+  return path12.relative(root, p).split(path12.sep).join("/") || ".";
+}
+function* sourcesHolding(sourceOf, file) {
+  if (sourceOf.has(".")) yield sourceOf.get(".");
+  for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
+    const i = sourceOf.get(dir);
+    if (i !== void 0) yield i;
+    if (!dir.includes("/")) return;
+  }
+}
+function* commits(log) {
+  for (const record of log.split("").slice(1)) {
+    const [date, ...names] = record.split("\0");
+    yield { date: new Date(date), files: names.map((n) => n.replace(/^\n/, "")).filter(Boolean) };
+  }
+}
+function batches(paths) {
+  const out = [];
+  let size = MAX_PATH_BYTES;
+  for (const p of paths) {
+    if (size + p.length + 1 > MAX_PATH_BYTES) {
+      out.push([]);
+      size = 0;
+    }
+    out[out.length - 1].push(p);
+    size += p.length + 1;
+  }
+  return out;
+}
+
+// src/flow/pr-command.ts
 async function prCommand(ctx, args, opts) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
-    for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
-`);
     const rounds = await gather2(s);
     const now = s.edges.now();
     const first2 = rounds.map((r) => decide2(r.state, r.pulls, now, r.history));
@@ -53072,13 +53065,15 @@ async function prCommand(ctx, args, opts) {
 }
 async function gather2(s) {
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
-  const landed = s.apps.map((entry) => landedAt(s.edges.git, s.checkout.root, entry.loc.output));
-  const pulls = groupPulls(
-    await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? { landed: landed[i] } : void 0)))
+  const histories = readAppHistories(
+    s.edges.git,
+    s.checkout.root,
+    s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output }))
   );
+  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? histories[i] : void 0))));
   return s.apps.map((entry, i) => {
     const proposal = proposals[i];
-    const at = landed[i];
+    const at = histories[i].landedAt;
     return {
       state: { app: entry.app.name, ...proposal ? { proposal } : {} },
       pulls: pulls.get(entry.app.name) ?? [],
@@ -53090,8 +53085,8 @@ var SKEW_MS = 60 * 60 * 1e3;
 function scanScope(pending) {
   const active = pending.filter((p) => p !== void 0);
   if (active.length === 0) return { prefix: BRANCH_PREFIX, state: "open" };
-  if (active.some((p) => !p.landed)) return { prefix: BRANCH_PREFIX, state: "all" };
-  const oldest = Math.min(...active.map((p) => p.landed.getTime()));
+  if (active.some((p) => !p.pullsSince)) return { prefix: BRANCH_PREFIX, state: "all" };
+  const oldest = Math.min(...active.map((p) => p.pullsSince.getTime()));
   return { prefix: BRANCH_PREFIX, state: "all", closedSince: new Date(oldest - SKEW_MS) };
 }
 async function fetchChecks2(s, decisions) {
@@ -53221,7 +53216,7 @@ async function simulateCommand(ctx, args, opts) {
     (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
   );
   const objects = renderApp(app, states, loc.track, peers);
-  const generators2 = appGenerators(app);
+  const generators2 = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
   const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, request2(opts)));
   if (!split3) return ctx.stdout("no route matches this request\n");
   ctx.stdout(`rule: ${split3.rule}
@@ -53365,7 +53360,7 @@ function request3(req) {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
   const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve8, reject) => {
+  return new Promise((resolve10, reject) => {
     const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
     const r = client.request(
       url,
@@ -53388,7 +53383,7 @@ function request3(req) {
         });
         res.on("end", () => {
           clearTimeout(timer);
-          resolve8({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          resolve10({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
         });
         res.on("error", (e) => (clearTimeout(timer), reject(e)));
       }

@@ -8,8 +8,21 @@ import { allocateOrders, Allocation, Demand, HeldOrder } from './orders';
 
 type Peer = PeerRollout<AlbOptions>;
 
-/** The orders every canary Ingress of every peer gets; the same for whichever peer asks. Pure. */
+/**
+ * Every render and check of a run passes the same peer list (RepoPeers holds one per provider): the
+ * allocation over it is computed once per run, not once per app and step (which made advance of many
+ * apps on one listener quadratic).
+ */
+const allocated = new WeakMap<readonly Peer[], Allocation>();
+
+/** The orders every canary Ingress of every peer gets; the same for whichever peer asks. Pure (memoized on the list). */
 export function repoOrders(peers: readonly Peer[]): Allocation {
+  let allocation = allocated.get(peers);
+  if (!allocation) allocated.set(peers, (allocation = allocate(peers)));
+  return allocation;
+}
+
+function allocate(peers: readonly Peer[]): Allocation {
   const albConfigs = albConfigsByClass(peers.flatMap((p) => p.resources.items.map((i) => i.object)));
   const listenersOf = (source: SourceObject): readonly string[] => {
     const r = ingressListeners(source.object, albConfigs);

@@ -30,7 +30,7 @@ function claimConflicts(apps: readonly LoadedApp[], peers: RepoPeers): Diagnosti
  * Route claims of every rollout and every TrafficRouting. A TrafficRouting renders over its
  * members' output, so a route it shares with a rollout would silently lose that rollout's weights.
  */
-function* everyClaim(
+export function* everyClaim(
   apps: readonly LoadedApp[],
   peers: RepoPeers,
 ): Generator<{ app: string; owner: string; claim: RouteClaim }> {

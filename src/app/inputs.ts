@@ -32,11 +32,19 @@ export interface LocateRequest {
 
 /** `SOURCE [OUT]` when the first argument is a directory or -f is given; otherwise app names from rollgen.yaml (none = all). */
 export function locateApps(req: LocateRequest): AppLocation[] {
-  const found = locate(req);
-  return req.removal ? found.map((l) => ({ ...l, removal: req.removal! })) : found;
+  return locateWithRepo(req).named;
 }
 
-function locate(req: LocateRequest): AppLocation[] {
+/** The named apps and, from the same read of rollgen.yaml, every app it lists (none without one). */
+export function locateWithRepo(req: LocateRequest): { named: AppLocation[]; every: AppLocation[] } {
+  const withRemoval = (found: AppLocation[]) =>
+    req.removal ? found.map((l) => ({ ...l, removal: req.removal! })) : found;
+  const every: AppLocation[] = [];
+  const named = withRemoval(locate(req, every));
+  return { named, every: withRemoval(every) };
+}
+
+function locate(req: LocateRequest, every: AppLocation[]): AppLocation[] {
   const [first, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: 'one-commit' as const };
   if (req.file === '-')
@@ -56,6 +64,7 @@ function locate(req: LocateRequest): AppLocation[] {
         : 'give an app source directory, or run where rollgen.yaml is',
     );
   const config = readConfig(configFile, req.cwd);
+  every.push(...config.apps);
   if (req.args.length === 0) return [...config.apps];
   return req.args.map((name) => {
     const app = config.apps.find((a) => a.name === name);
@@ -133,6 +142,7 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
     ...(status ? { status } : {}),
     ...(kustomization !== undefined ? { kustomization } : {}),
     resources: new ResourceSet(objects),
+    texts: new Map(contents.files.map((f) => [path.basename(f.path), f.text])),
   };
 }
 

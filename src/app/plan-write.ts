@@ -34,11 +34,16 @@ export function writeAll(
   afterEach?: (w: PendingWrite) => void,
 ): void {
   for (const w of planned.writes) {
-    writeOutputDir(w.output, w.files, w.remove);
+    writeOutputDir(w.output, changedFiles(w), w.remove);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }
   if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(', ')} up to date\n`);
+}
+
+/** Only files whose bytes change are written: an advance of one rollout among many rewrites little. */
+export function changedFiles(w: PendingWrite): PendingWrite['files'] {
+  return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
 }
 
 export interface PendingWrite {

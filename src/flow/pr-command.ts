@@ -3,11 +3,11 @@ import { RunContext } from '../app/context';
 import { holdNotes } from '../state/app-state';
 import { CheckState } from '../scm/types';
 import { BRANCH_PREFIX } from './branch';
-import { landedAt } from './checkout';
 import { readConnection, withoutToken } from './connection';
 import { flowEdges } from './edges';
 import { Action, AppFlowState, AppHistory, RollgenPull, decide, groupPulls } from './decide';
 import { execute } from './execute';
+import { AppHistoryDates, readAppHistories } from './history';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
 
 interface AppRound {
@@ -52,13 +52,15 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
 async function gather(s: FlowSession): Promise<AppRound[]> {
   // Proposals first: an app with an error stops the run before any request is made.
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: 'advance' }, 'flow'));
-  const landed = s.apps.map((entry) => landedAt(s.edges.git, s.checkout.root, entry.loc.output!));
-  const pulls = groupPulls(
-    await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? { landed: landed[i] } : undefined)))),
+  const histories = readAppHistories(
+    s.edges.git,
+    s.checkout.root,
+    s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output! })),
   );
+  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? histories[i] : undefined)))));
   return s.apps.map((entry, i) => {
     const proposal = proposals[i];
-    const at = landed[i];
+    const at = histories[i].landedAt;
     return {
       state: { app: entry.app.name, ...(proposal ? { proposal } : {}) },
       pulls: pulls.get(entry.app.name) ?? [],
@@ -73,17 +75,18 @@ const SKEW_MS = 60 * 60 * 1000;
 /**
  * Which PRs one scan must read. Open ones always. Closed ones only matter to apps with something
  * to propose (a hold, or a merge the checkout has not seen yet), and only since that app's state
- * landed; so idle apps and old history cost no requests.
+ * landed, or, for an app that never landed, since its source first appeared: no PR for it is older.
+ * So idle apps and old history cost no requests. Without either date (a shallow clone), all of them.
  */
-export function scanScope(pending: readonly ({ landed?: Date } | undefined)[]): {
+export function scanScope(pending: readonly (AppHistoryDates | undefined)[]): {
   prefix: string;
   state: 'open' | 'all';
   closedSince?: Date;
 } {
-  const active = pending.filter((p): p is { landed?: Date } => p !== undefined);
+  const active = pending.filter((p): p is AppHistoryDates => p !== undefined);
   if (active.length === 0) return { prefix: BRANCH_PREFIX, state: 'open' };
-  if (active.some((p) => !p.landed)) return { prefix: BRANCH_PREFIX, state: 'all' };
-  const oldest = Math.min(...active.map((p) => p.landed!.getTime()));
+  if (active.some((p) => !p.pullsSince)) return { prefix: BRANCH_PREFIX, state: 'all' };
+  const oldest = Math.min(...active.map((p) => p.pullsSince!.getTime()));
   return { prefix: BRANCH_PREFIX, state: 'all', closedSince: new Date(oldest - SKEW_MS) };
 }
 

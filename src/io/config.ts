@@ -135,7 +135,8 @@ function expandApp(
 
 /** `*` and `?` within path segments; enough for `apps/*` and keeps the dependency list short. */
 function globDirs(root: string, pattern: string): string[] {
-  let current = [root];
+  // `dir` is known from the directory listing, so a glob over many apps costs one readdir, not a stat each.
+  let current: { path: string; dir?: boolean }[] = [{ path: root }];
   for (const segment of pattern.split('/').filter((s) => s !== '' && s !== '.')) {
     const re = new RegExp(
       `^${segment
@@ -143,17 +144,17 @@ function globDirs(root: string, pattern: string): string[] {
         .replace(/\*/g, '[^/]*')
         .replace(/\?/g, '[^/]')}$`,
     );
-    current = current.flatMap((dir) =>
+    current = current.flatMap(({ path: dir }) =>
       !segment.includes('*') && !segment.includes('?')
-        ? [path.join(dir, segment)].filter((p) => fs.existsSync(p))
+        ? [{ path: path.join(dir, segment) }].filter((p) => fs.existsSync(p.path))
         : fs
-            .readdirSync(dir)
-            .filter((n) => re.test(n) && !n.startsWith('.'))
-            .sort()
-            .map((n) => path.join(dir, n)),
+            .readdirSync(dir, { withFileTypes: true })
+            .filter((e) => re.test(e.name) && !e.name.startsWith('.'))
+            .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+            .map((e) => ({ path: path.join(dir, e.name), ...(e.isSymbolicLink() ? {} : { dir: e.isDirectory() }) })),
     );
   }
-  return current.filter((p) => fs.statSync(p).isDirectory());
+  return current.filter((p) => p.dir ?? fs.statSync(p.path).isDirectory()).map((p) => p.path);
 }
 
 function checkUniqueNames(

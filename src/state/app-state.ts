@@ -22,6 +22,8 @@ export interface OutputSnapshot {
   readonly status?: AppStatus;
   readonly resources: ResourceSet;
   readonly kustomization?: string;
+  /** File name -> text as read, so a write can leave files it would not change alone. */
+  readonly texts?: ReadonlyMap<string, string>;
 }
 
 export type AppCommand =

@@ -3,6 +3,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
+import { cachedBuild } from './kustomize-cache';
 import { HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute';
 import { HTTPRoute as HTTPRouteV1beta1 } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1beta1/HTTPRoute';
 import { DestinationRule as DestinationRuleA3 } from '@kubernetes-models/istio/networking.istio.io/v1alpha3/DestinationRule';
@@ -69,5 +70,5 @@ export function hasKubectl(): boolean {
 
 /** Builds a directory with the real kustomize in kubectl, as Argo CD and Flux would. */
 export function kustomizeBuild(dir: string): string {
-  return execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
+  return cachedBuild(dir, () => execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' }));
 }
