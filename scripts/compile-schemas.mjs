@@ -99,7 +99,10 @@ export function compileAll() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const outDir = resolve(process.argv[2] ?? join(root, 'src/spec/generated'));
-  rmSync(outDir, { recursive: true, force: true });
+  // Only this script's own files: generated/k8s* belongs to compile-k8s-schemas.mjs.
   mkdirSync(outDir, { recursive: true });
+  for (const name of readdirSync(outDir)) {
+    if (name === 'index.ts' || name.endsWith('.js')) rmSync(join(outDir, name), { force: true });
+  }
   for (const [name, text] of Object.entries(compileAll())) writeFileSync(join(outDir, name), text);
 }

@@ -70,3 +70,17 @@ function conflict(
     severity: 'error',
   };
 }
+
+/** `validate`: each provider's check of what the apps' committed outputs hold together. */
+export function committedProblems(peers: RepoPeers): Diagnostic[] {
+  return byProvider(peers).flatMap(([id, list]) => getGenerator(id)?.checkCommitted?.(list) ?? []);
+}
+
+/** `plan`/`validate`: each provider's repo-wide allocation, e.g. the ALB order map per listener. */
+export function describeAllocations(peers: RepoPeers): string[] {
+  return byProvider(peers).flatMap(([id, list]) => [...(getGenerator(id)?.describeRepo?.(list) ?? [])]);
+}
+
+function byProvider(peers: RepoPeers) {
+  return [...peers].sort(([a], [b]) => a.localeCompare(b, 'en'));
+}

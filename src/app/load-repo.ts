@@ -1,8 +1,10 @@
 import { formatDiagnostic } from '../diagnostics';
 import { RepoPeers, repoPeers } from '../render/repo-peers';
 import type { LoadedApp } from '../spec/loaded-app';
-import { AppLocation, loadSource, locateApps, locateWithRepo, readSourceFiles, usesConfig } from './inputs';
+import { AppLocation, loadSource, locateApps, locateWithRepo, readOutput, readSourceFiles, usesConfig } from './inputs';
 import { loadCoupled } from './load-coupled';
+import { ResourceSet } from '../model/resource-set';
+import { InputError } from '../errors';
 import { CommonOptions, RunContext } from './context';
 import { checkAcrossApps } from './cross-app';
 
@@ -43,13 +45,35 @@ export async function loadRepo(ctx: RunContext, args: readonly string[], opts: C
   const located = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
   const apps = await loadLocated(ctx, located.named);
   const all = [...apps.map((a) => a.app)];
+  const committed = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)] as const));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
     const others = located.every.filter((l) => !named.has(l.name));
     // Named apps are checked against the others coupled to them (load-coupled.ts); no names = every app.
-    if (others.length > 0) all.push(...loadCoupled(ctx, opts, all, others));
+    if (others.length > 0) {
+      const coupled = loadCoupled(ctx, opts, all, others);
+      for (const other of coupled)
+        committed.set(
+          other.name,
+          committedObjects(
+            located.every.find((l) => l.name === other.name)!,
+            ctx,
+          ),
+        );
+      all.push(...coupled);
+    }
   }
-  const peers = repoPeers(all);
+  const peers = repoPeers(all, committed);
   checkAcrossApps(all, peers);
   return { apps, peers };
+}
+
+/** What an app's output holds now (its committed state), for repo-wide allocations; empty when unreadable (its own command reports why). */
+function committedObjects(loc: AppLocation, ctx: RunContext): ResourceSet {
+  try {
+    return readOutput(loc, ctx.cwd).resources;
+  } catch (e) {
+    if (e instanceof InputError) return new ResourceSet([]);
+    throw e;
+  }
 }

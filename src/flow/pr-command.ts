@@ -1,6 +1,7 @@
 import { ScmError } from '../errors';
 import { RunContext } from '../app/context';
 import { holdNotes } from '../state/app-state';
+import { OnFailure } from '../io/config';
 import { CheckState } from '../scm/types';
 import { BRANCH_PREFIX } from './branch';
 import { readConnection, withoutToken } from './connection';
@@ -8,12 +9,28 @@ import { flowEdges } from './edges';
 import { Action, AppFlowState, AppHistory, RollgenPull, decide, groupPulls } from './decide';
 import { execute } from './execute';
 import { AppHistoryDates, readAppHistories } from './history';
+import { abortProposal, readSignals, withGateReport } from './gate-edge';
+import { GateSignals, gateFailure } from './gate-signals';
+import { decideOnFailure } from './on-failure';
+import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
 
 interface AppRound {
   readonly state: AppFlowState;
   readonly pulls: readonly RollgenPull[];
   readonly history: AppHistory;
+  /** The abort PR, when the step failed and a canary is live to abort. */
+  readonly abort?: Proposal;
+  readonly onFailure: OnFailure;
+  /** The code host refused a read of the app's health or analysis: the app is skipped this run. */
+  readonly refused?: ScmError;
+}
+
+function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckState>): Action[] {
+  if (r.refused) return [];
+  return (
+    decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now) ?? decide(r.state, r.pulls, now, r.history, checks)
+  );
 }
 
 /**
@@ -24,15 +41,16 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
-    const rounds = await gather(s);
+    const rounds = await gather(s, opts.dryRun === true);
     const now = s.edges.now();
-    const first = rounds.map((r) => decide(r.state, r.pulls, now, r.history));
+    const first = rounds.map((r) => decideRound(r, now));
     const checks = await fetchChecks(s, first);
     const failed: string[] = [];
     for (const [i, r] of rounds.entries()) {
-      const actions = checks.size > 0 ? decide(r.state, r.pulls, now, r.history, checks) : first[i];
+      const actions = checks.size > 0 ? decideRound(r, now, checks) : first[i];
       // The code host refusing one app's request (branch protection, a 5xx after retries) must not starve the others.
       try {
+        if (r.refused) throw r.refused;
         await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
       } catch (e) {
         if (!(e instanceof ScmError)) throw e;
@@ -49,7 +67,7 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
   });
 }
 
-async function gather(s: FlowSession): Promise<AppRound[]> {
+async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
   // Proposals first: an app with an error stops the run before any request is made.
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: 'advance' }, 'flow'));
   const histories = readAppHistories(
@@ -58,15 +76,28 @@ async function gather(s: FlowSession): Promise<AppRound[]> {
     s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output! })),
   );
   const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? histories[i] : undefined)))));
-  return s.apps.map((entry, i) => {
-    const proposal = proposals[i];
+  const rounds: AppRound[] = [];
+  for (const [i, entry] of s.apps.entries()) {
     const at = histories[i].landedAt;
-    return {
-      state: { app: entry.app.name, ...(proposal ? { proposal } : {}) },
+    let signals: GateSignals | undefined;
+    try {
+      signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : undefined;
+    } catch (e) {
+      if (!(e instanceof ScmError)) throw e;
+      rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: 'abort', refused: e });
+      continue;
+    }
+    const proposal = proposals[i] && signals ? withGateReport(proposals[i], signals) : proposals[i];
+    const abort = gateFailure(signals) ? abortProposal(s, entry) : undefined;
+    rounds.push({
+      state: { app: entry.app.name, ...(proposal ? { proposal } : {}), ...(signals ? { signals } : {}) },
       pulls: pulls.get(entry.app.name) ?? [],
       history: at ? { landedAt: at } : {},
-    };
-  });
+      ...(abort ? { abort } : {}),
+      onFailure: entry.loc.onFailure ?? 'abort',
+    });
+  }
+  return rounds;
 }
 
 /** Margin for clock skew between the checkout's commit dates and GitHub's timestamps. */

@@ -22,8 +22,13 @@ type Path = (string | number)[];
 export function validateSchema(id: SchemaId, doc: ParsedDocument): Diagnostic[] {
   const validate = validatorFor(id);
   if (validate(doc.value)) return [];
-  const errors = dropGenericErrors(mergeAlternatives(validate.errors ?? []));
-  return sortDiagnostics(dedupe(errors.map((e) => describe(e, doc))));
+  return describeSchemaErrors(validate.errors ?? [], doc);
+}
+
+/** ajv errors of one document as located diagnostics, each at its own line:col. */
+export function describeSchemaErrors(errors: readonly ErrorObject[], doc: ParsedDocument): Diagnostic[] {
+  const specific = dropGenericErrors(mergeAlternatives(errors));
+  return sortDiagnostics(dedupe(specific.map((e) => describe(e, doc))));
 }
 
 /** `anyOf: [{required: [a]}, {required: [b]}]` fails with one error per branch; say "one of a or b" once instead. */

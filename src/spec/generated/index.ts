@@ -16,6 +16,9 @@ export const VALIDATOR_IDS = [
   'rollgen-request-coloring',
   'rollgen-route-template',
   'aliyun-alb-options',
+  'ambassador-options',
+  'apisix-options',
+  'app-mesh-options',
   'aws-alb-options',
   'custom-options',
   'gateway-api-options',
@@ -23,6 +26,8 @@ export const VALIDATOR_IDS = [
   'ingress-nginx-options',
   'istio-options',
   'mse-options',
+  'smi-options',
+  'traefik-options',
 ] as const;
 
 export type ValidatorId = (typeof VALIDATOR_IDS)[number];
@@ -37,6 +42,9 @@ const LOADERS: Record<ValidatorId, () => CompiledValidator> = {
   'rollgen-request-coloring': () => require('./rollgen-request-coloring.js').validate,
   'rollgen-route-template': () => require('./rollgen-route-template.js').validate,
   'aliyun-alb-options': () => require('./aliyun-alb-options.js').validate,
+  'ambassador-options': () => require('./ambassador-options.js').validate,
+  'apisix-options': () => require('./apisix-options.js').validate,
+  'app-mesh-options': () => require('./app-mesh-options.js').validate,
   'aws-alb-options': () => require('./aws-alb-options.js').validate,
   'custom-options': () => require('./custom-options.js').validate,
   'gateway-api-options': () => require('./gateway-api-options.js').validate,
@@ -44,6 +52,8 @@ const LOADERS: Record<ValidatorId, () => CompiledValidator> = {
   'ingress-nginx-options': () => require('./ingress-nginx-options.js').validate,
   'istio-options': () => require('./istio-options.js').validate,
   'mse-options': () => require('./mse-options.js').validate,
+  'smi-options': () => require('./smi-options.js').validate,
+  'traefik-options': () => require('./traefik-options.js').validate,
 };
 
 const loaded = new Map<ValidatorId, CompiledValidator>();
