@@ -52,6 +52,11 @@ export const providerInputs: ProviderInputs = {
     const g = listGenerators().find((x) => x.inputs?.argo?.key === key);
     return g && input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
   },
+  get argoKeys() {
+    return listGenerators()
+      .flatMap((g) => (g.inputs?.argo ? [g.inputs.argo.key] : []))
+      .sort();
+  },
   kruiseIngress(classType, ingress) {
     const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
     return g && input(g, g.inputs!.kruiseIngress!.options(ingress));

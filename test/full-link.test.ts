@@ -69,6 +69,21 @@ describe('full-link canary through two services', () => {
   test('in the stable state the coloured request reaches stable pods only', () => {
     expect(follow(app, objectsAt(app, 0), { agent: 'pc' })).toEqual(['mocka:1', 'mockb:1']);
   });
+
+  // The classic example: stable pods are `version: base`, the subset `version-base` selects them and
+  // patchPodTemplateMetadata labels canary pods `version: canary`. Stable pods must keep their label.
+  test.each([0, 1, 2])('at step %i a plain request is served by stable pods of both services', (step) => {
+    const objects = objectsAt(app, step);
+    expect(follow(app, objects, {})).toEqual(['mocka:1', 'mockb:1']);
+    const stable = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'mocka')!;
+    expect((stable.spec as { template: { metadata: { labels: object } } }).template.metadata.labels).toMatchObject({
+      version: 'base',
+    });
+  });
+
+  test.each([1, 2])('at step %i a coloured request is served by the canary pods of both services', (step) => {
+    expect(follow(app, objectsAt(app, step), { agent: 'pc' })).toEqual(['mocka-canary:1', 'mockb-canary:1']);
+  });
 });
 
 test('bin/rollgen advances both services in lock-step through a whole rollout, every output builds and validates', async () => {
@@ -91,4 +106,34 @@ test('bin/rollgen advances both services in lock-step through a whole rollout, e
   expect(await advance()).toMatch(/mocka: clean up[\s\S]*mockb: clean up/);
   expect(fs.readdirSync(path.join(dir, 'out')).filter((f) => f.includes('canary'))).toEqual([]);
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('bin/rollgen on the full-link example', () => {
+  test('plan shows the TrafficRouting provider and its matches at every step of each member', async () => {
+    const r = await runCli(['plan', EXAMPLE], EXAMPLE);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/rollout mocka \(.*providers: istio \(TrafficRouting full-link\)\)/);
+    const mockaRows = r.stdout
+      .split('\n\n')[0]
+      .split('\n')
+      .filter((l) => /^[12] /.test(l));
+    expect(mockaRows).toHaveLength(2);
+    for (const line of mockaRows) expect(line).toContain('my-request-id=canary (full-link)');
+  });
+
+  test.each([
+    [0, {}, 'mocka -> mocka'],
+    [0, { agent: 'pc' }, 'mocka -> mocka'],
+    [1, {}, 'mocka -> mocka'],
+    [1, { agent: 'pc' }, 'mocka -> mocka-canary'],
+    [2, { agent: 'pc' }, 'mocka -> mocka-canary'],
+  ])(
+    'simulate --step %i %j: the gateway colours the request, then the TrafficRouting routes it',
+    async (step, h, to) => {
+      const headers = Object.entries(h).flatMap(([k, v]) => ['--header', `${k}=${v}`]);
+      const r = await runCli(['simulate', EXAMPLE, '--step', String(step), '--host', 'mocka', ...headers], EXAMPLE);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`100.0%  service ${to}\n`);
+    },
+  );
 });

@@ -47994,14 +47994,12 @@ function readConfig(file, cwd) {
       const problems2 = entryPathProblems(e, at);
       out.push(...problems2);
       if (problems2.length > 0) return [];
-      return expandApp(root, e, defaults, () => doc.locate(["apps", i]), out).map(
-        (a) => ({
-          ...a,
-          ...analysisOf(e, i, doc.locate),
-          ...shared ? { analysisTemplates: path5.resolve(root, shared) } : {},
-          at
-        })
-      );
+      return expandApp(root, e, defaults, () => doc.locate(["apps", i]), out).map((a) => ({
+        ...a,
+        ...analysisOf(e, i, doc.locate),
+        ...shared ? { analysisTemplates: path5.resolve(root, shared) } : {},
+        at
+      }));
     },
     shared ? path5.resolve(root, shared) : void 0
   );
@@ -48699,13 +48697,20 @@ function canaryIngressOf(stable, stableService, canaryService, metadata) {
   return {
     apiVersion: stable.apiVersion,
     kind: stable.kind,
-    metadata,
+    metadata: withoutSideEffects(metadata),
     spec: {
       ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
       ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
       rules
     }
   };
+}
+var SIDE_EFFECT_PREFIXES = ["cert-manager.io/", "acme.cert-manager.io/", "external-dns.alpha.kubernetes.io/"];
+function withoutSideEffects(metadata) {
+  const annotations = Object.entries(metadata.annotations ?? {}).filter(
+    ([k]) => !SIDE_EFFECT_PREFIXES.some((p) => k.startsWith(p))
+  );
+  return { ...metadata, annotations: Object.fromEntries(annotations) };
 }
 function noPathToStable(source, stableService) {
   if (ingressPaths(source.object).some((p) => p.service === stableService)) return void 0;
@@ -51357,7 +51362,11 @@ function duplicates(names, what) {
 }
 
 // generators/gateway-api/route.ts
-var HTTPROUTE_VERSIONS = ["gateway.networking.k8s.io/v1", "gateway.networking.k8s.io/v1beta1"];
+var HTTPROUTE_VERSIONS = [
+  "gateway.networking.k8s.io/v1",
+  "gateway.networking.k8s.io/v1beta1",
+  "gateway.networking.k8s.io/v1alpha2"
+];
 function routeSpec(route2) {
   return isObject(route2.spec) ? route2.spec : {};
 }
@@ -52618,17 +52627,25 @@ function canaryAnnotations(prefix, traffic2) {
   return out;
 }
 function canaryIngress3(ctx, stable, canary) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(stable, ctx.options, canary));
+  const argo = ctx.rollout.format === "argo";
+  return canaryIngressOf(
+    stable,
+    ctx.stableService,
+    ctx.canaryService,
+    canaryMetadata3(stable, ctx.options, canary, argo)
+  );
 }
-function canaryMetadata3(stable, options, canary) {
+function canaryMetadata3(stable, options, canary, argo) {
   const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
+  const kept = Object.entries(meta.annotations ?? {}).filter(
+    ([k]) => argo ? k === "kubernetes.io/ingress.class" : !isCanaryKey(options.annotationPrefix, k)
+  );
   const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
   const annotations = Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]));
   return {
     name: canaryIngressName(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
-    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
+    ...meta.labels !== void 0 && !argo ? { labels: { ...meta.labels } } : {},
     annotations
   };
 }
@@ -52925,7 +52942,7 @@ function selectRules(vs, target, roles, managedNames) {
     return { rules, problems };
   }
   const { http: http2, tls, tcp } = target.select;
-  for (const name of http2 ?? []) {
+  for (const name of hasHttpSection(vs) ? http2 ?? [] : []) {
     const i = rulesOf(vs, "http").findIndex((r) => r.name === name);
     if (i < 0) problems.push(`has no http route named "${name}"`);
     else add("http", i);
@@ -52941,6 +52958,9 @@ function selectRules(vs, target, roles, managedNames) {
     if (!hasStable(rulesOf(vs, r.protocol)[r.index], roles))
       problems.push(`${r.protocol} route ${r.label} has no destination to the stable Service or subset`);
   return { rules, problems };
+}
+function hasHttpSection(vs) {
+  return specOf4(vs).http !== void 0;
 }
 function pickDefaultHttp(vs, managed, add, problems) {
   const candidates2 = rulesOf(vs, "http").map((r, i) => ({ r, i })).filter(({ r }) => !managed.includes(String(r.name)));
@@ -53049,6 +53069,14 @@ function checkVirtualServices(ctx, t, roles) {
         )
       )
     );
+    if (target.select?.http && !hasHttpSection(found.object))
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `VirtualService "${target.name}" has no http routes, so routes ${target.select.http.join(", ")} select nothing and are ignored (as Argo does); only its tls/tcp routes are weighted`,
+          "warning"
+        )
+      );
     const http2 = rulesOf(found.object, "http");
     for (const name of ctx.rollout.traffic.managedRoutes) {
       const i = http2.findIndex((r) => r.name === name);
@@ -53108,6 +53136,14 @@ function checkDestinationRules(ctx, t) {
       );
       continue;
     }
+    const host = specOf4(found.object).host;
+    if (t.dialect === "kruise" && shortHost(host) !== ctx.stableService)
+      out.push(
+        diagnosticAt(
+          found.origin,
+          `${where4(ctx)}: DestinationRule "${dr.name}" has host "${String(host)}", not the Service "${ctx.stableService}", so its canary subset would select none of its pods; point customNetworkRefs at the DestinationRule of ${ctx.stableService}`
+        )
+      );
     const names = asList(specOf4(found.object).subsets).map((s) => s.name);
     for (const subset of t.dialect === "argo" ? [dr.canarySubset, dr.stableSubset ?? ""] : []) {
       if (!names.includes(subset))
@@ -53400,15 +53436,18 @@ function mergeHeaders(user, step) {
 }
 
 // generators/istio/weights.ts
-function weighRoute2(route2, roles, weight, canaryExtras = {}) {
+function weighRoute2(route2, roles, weight, canaryExtras = {}, additionalSubsets = []) {
   const given = route2.map((d) => typeof d.weight === "number" ? d.weight : route2.length === 1 ? 100 : 0);
   const stable = indexes(route2, (d) => roles.isStable(d) && !roles.isCanary(d));
   const canary = indexes(route2, (d) => roles.isCanary(d));
   if (canary.length === 0 && weight <= 0) return cloneJson(route2);
   const app = [...stable, ...canary].reduce((n, i) => n + given[i], 0);
-  const canaryWeight = Math.round(app * weight / 100);
+  const extra = indexes(route2, (d) => typeof d.subset === "string" && additionalSubsets.includes(d.subset));
+  const total = given.reduce((a, b) => a + b, 0);
+  const canaryWeight = Math.min(app, Math.round((extra.length > 0 ? total : app) * weight / 100));
+  const stableShare = app - canaryWeight;
   const stableWeights = apportion(
-    app - canaryWeight,
+    stableShare,
     stable.map((i) => given[i])
   );
   const out = [];
@@ -53468,7 +53507,8 @@ function renderVirtualService(ctx, vs, target, roles, traffic2) {
       rulesOf(vs, r.protocol)[r.index].route,
       roles,
       traffic2.weight,
-      r.protocol === "http" && headers2 ? { headers: headers2 } : {}
+      r.protocol === "http" && headers2 ? { headers: headers2 } : {},
+      ctx.options.destinationRule?.additionalSubsetNames ?? []
     );
   }
   const http2 = rulesOf({ ...vs, spec }, "http");
@@ -53969,6 +54009,9 @@ var providerInputs = {
   argo(key2, block) {
     const g = listGenerators().find((x) => x.inputs?.argo?.key === key2);
     return g && input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
+  },
+  get argoKeys() {
+    return listGenerators().flatMap((g) => g.inputs?.argo ? [g.inputs.argo.key] : []).sort();
   },
   kruiseIngress(classType, ingress) {
     const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
@@ -56041,6 +56084,302 @@ function metricSummary(m) {
 // src/app/load-app.ts
 init_diagnostics();
 
+// src/spec/field-ledger.ts
+var honoured = (path28, note) => ({
+  path: path28,
+  status: "honoured",
+  ...note ? { note } : {}
+});
+var subtree = (path28, note) => ({ path: path28, status: "honoured", subtree: true, note });
+var warned = (path28, note) => ({ path: path28, status: "warned", note });
+var warnedTree = (path28, note) => ({ path: path28, status: "warned", subtree: true, note });
+function ruleFor(ledger, pattern) {
+  const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
+  return ledger.rules.find((r) => r.path === pattern || r.path === bare);
+}
+function checkFields(doc, ledger) {
+  const out = [];
+  const walk = (value, path28, pattern) => {
+    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path28, i], `${pattern}[]`));
+    if (!isObject(value)) return;
+    for (const [key2, child2] of Object.entries(value)) {
+      const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
+      const rule = ruleFor(ledger, childPattern);
+      if (!rule) continue;
+      if (rule.status === "honoured") {
+        if (!rule.subtree) walk(child2, [...path28, key2], childPattern);
+        continue;
+      }
+      if (child2 === false || child2 === null) continue;
+      out.push({
+        ...doc.locate([...path28, key2]),
+        message: `${dotted([...path28, key2])}: ${rule.note}`,
+        severity: rule.status === "refused" ? "error" : "warning"
+      });
+    }
+  };
+  const root = isObject(doc.value) ? doc.value : {};
+  walk({ spec: root.spec }, [], "");
+  return out;
+}
+function dotted(path28) {
+  return path28.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
+}
+
+// src/spec/analysis-fields.ts
+var READ_BY_ENGINE = "evaluated by rollgen's analysis engine at the step gates (rollgen analyze); fields it does not read are warned about where they are";
+var ARGO_ROLLOUT_ANALYSIS_RULES = [
+  {
+    path: "spec.analysis",
+    status: "warned",
+    subtree: true,
+    note: "AnalysisRun history limits: rollgen keeps measurements on GitHub, not AnalysisRuns; remove the field"
+  },
+  {
+    path: "spec.strategy.canary.analysis",
+    status: "honoured",
+    subtree: true,
+    note: `background analysis, ${READ_BY_ENGINE}`
+  },
+  {
+    path: "spec.strategy.canary.steps[].analysis",
+    status: "honoured",
+    subtree: true,
+    note: `a gate on the step before, ${READ_BY_ENGINE}`
+  },
+  {
+    path: "spec.strategy.canary.steps[].experiment",
+    status: "warned",
+    subtree: true,
+    note: "experiments are not run: rollgen starts no experiment ReplicaSets; the step adds no step of its own"
+  }
+];
+function analysisTemplateLedger(kind, file) {
+  return {
+    title: `Argo ${kind} (argoproj.io/v1alpha1)`,
+    crd: { file, version: "v1alpha1" },
+    rules: [
+      { path: "spec", status: "honoured", subtree: true, note: `read by the analysis engine; ${READ_BY_ENGINE}` }
+    ]
+  };
+}
+var ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
+  "AnalysisTemplate",
+  "argo-rollouts/analysis-template-crd.yaml"
+);
+var CLUSTER_ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
+  "ClusterAnalysisTemplate",
+  "argo-rollouts/cluster-analysis-template-crd.yaml"
+);
+
+// src/spec/argo-fields.ts
+var CANARY2 = "spec.strategy.canary";
+var ROUTING = `${CANARY2}.trafficRouting`;
+function providerRules(inputs10) {
+  const supported = inputs10.argoKeys.map((k) => k.replace("/", ".")).join(", ");
+  return ["smi", "ambassador", "traefik", "apisix", "appMesh"].map(
+    (key2) => inputs10.argoKeys.includes(key2) ? subtree(`${ROUTING}.${key2}`, `rendered by the generator that reads trafficRouting.${key2}`) : {
+      path: `${ROUTING}.${key2}`,
+      status: "refused",
+      subtree: true,
+      note: `traffic provider ${key2} is not supported yet; rollgen renders ${supported}`
+    }
+  );
+}
+var POD_FIELD = "copied onto the rendered Deployments, as Argo applies it to its ReplicaSets";
+var argoRolloutFields = (inputs10) => ({
+  title: "Argo Rollout (argoproj.io/v1alpha1)",
+  crd: { file: "argo-rollouts/rollout-crd.yaml", version: "v1alpha1" },
+  rules: [
+    honoured("spec"),
+    honoured("spec.replicas"),
+    subtree("spec.selector", "the selector of the rendered Deployment (inline template)"),
+    subtree("spec.template", "the pod template, passed through to the Deployment (inline template)"),
+    honoured("spec.workloadRef"),
+    honoured("spec.workloadRef.apiVersion"),
+    honoured("spec.workloadRef.kind", "Deployment only; any other kind is refused"),
+    honoured("spec.workloadRef.name"),
+    warned(
+      "spec.workloadRef.scaleDown",
+      "rollgen renders the referenced Deployment itself as the stable workload, so there is no original Deployment to scale down; remove the field"
+    ),
+    honoured("spec.minReadySeconds", POD_FIELD),
+    honoured("spec.progressDeadlineSeconds", POD_FIELD),
+    honoured("spec.revisionHistoryLimit", POD_FIELD),
+    honoured("spec.paused", "the rollout holds: advance and rollgen pr propose nothing for it until it is false"),
+    warned(
+      "spec.progressDeadlineAbort",
+      "rollgen does not watch pod progress, so it never aborts on a deadline; make the step PRs wait for a health check"
+    ),
+    warned(
+      "spec.restartAt",
+      "rollgen restarts no pods; change an annotation of the pod template to roll the pods through the steps"
+    ),
+    warnedTree(
+      "spec.rollbackWindow",
+      "rollgen runs every step for each new revision, including one that rolls back; use rollgen abort to return to stable at once"
+    ),
+    honoured("spec.strategy"),
+    {
+      path: "spec.strategy.blueGreen",
+      status: "refused",
+      subtree: true,
+      note: "blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)"
+    },
+    honoured(CANARY2),
+    warned(
+      `${CANARY2}.abortScaleDownDelaySeconds`,
+      "the abort commit removes canary pods as the app's removal policy says (rollgen.yaml removal); there is no delay"
+    ),
+    warned(
+      `${CANARY2}.scaleDownDelaySeconds`,
+      "old stable pods are replaced when the promotion commit is applied; use removal: two-commits in rollgen.yaml to keep the canary until routes move"
+    ),
+    warned(`${CANARY2}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
+    subtree(
+      `${CANARY2}.antiAffinity`,
+      "canary pods avoid nodes running stable pods (injected into the canary pod template)"
+    ),
+    subtree(`${CANARY2}.canaryMetadata`, "merged into the canary pod template"),
+    subtree(`${CANARY2}.stableMetadata`, "merged into the stable pod template"),
+    honoured(`${CANARY2}.canaryService`),
+    honoured(`${CANARY2}.stableService`),
+    honoured(
+      `${CANARY2}.dynamicStableScale`,
+      "stable pods shrink to the traffic they keep (sized for the higher of this and the previous step), with trafficRouting"
+    ),
+    honoured(`${CANARY2}.maxSurge`, "the rolling update bound of the rendered Deployments"),
+    honoured(`${CANARY2}.maxUnavailable`, "the rolling update bound of the rendered Deployments"),
+    honoured(
+      `${CANARY2}.minPodsPerReplicaSet`,
+      "a non-empty stable or canary side runs at least this many pods, with trafficRouting"
+    ),
+    warnedTree(
+      `${CANARY2}.pingPong`,
+      "rollgen routes with a stable and a canary Service (stableService/canaryService); write those instead of pingPong"
+    ),
+    warnedTree(
+      `${CANARY2}.replicaProgressThreshold`,
+      "rollgen does not watch pod readiness; make the step PRs wait for a health check"
+    ),
+    honoured(`${CANARY2}.steps`),
+    subtree(`${CANARY2}.steps[].pause`, "a manual or timed gate after the step before"),
+    {
+      path: `${CANARY2}.steps[].plugin`,
+      status: "warned",
+      subtree: true,
+      note: "step plugins run in the Argo controller; rollgen skips the step"
+    },
+    subtree(`${CANARY2}.steps[].setCanaryScale`, "canary pods of the step"),
+    subtree(`${CANARY2}.steps[].setHeaderRoute`, "a named header route to the canary"),
+    subtree(`${CANARY2}.steps[].setMirrorRoute`, "a named mirror route to the canary"),
+    honoured(`${CANARY2}.steps[].setWeight`),
+    honoured(ROUTING),
+    subtree(`${ROUTING}.managedRoutes`, "the order of header and mirror routes"),
+    honoured(`${ROUTING}.maxTrafficWeight`),
+    subtree(`${ROUTING}.istio`, "rendered by the istio generator"),
+    subtree(
+      `${ROUTING}.istio.destinationRule.additionalSubsetNames`,
+      "the canary gets exactly the step weight, these subsets keep theirs, stable gets the rest (as Argo)"
+    ),
+    subtree(`${ROUTING}.nginx`, "rendered by the ingress-nginx generator"),
+    subtree(`${ROUTING}.alb`, "rendered by the aws-alb generator"),
+    ...providerRules(inputs10),
+    subtree(
+      `${ROUTING}.plugins`,
+      "argoproj-labs/gatewayAPI is rendered by the gateway-api generator; any other plugin is refused by name"
+    ),
+    ...ARGO_ROLLOUT_ANALYSIS_RULES
+  ]
+});
+
+// src/spec/kruise-fields.ts
+var CANARY3 = "spec.strategy.canary";
+var CRD = "kruise-rollouts/rollouts.kruise.io_rollouts.yaml";
+function kruiseRoutingRules(base) {
+  return [
+    honoured(
+      base,
+      "one entry, as Kruise allows (a TrafficRouting reads its first); it needs ingress, gateway or customNetworkRefs"
+    ),
+    honoured(`${base}[].service`),
+    subtree(`${base}[].ingress`, "classType picks the provider: nginx, aliyun-alb, higress or mse"),
+    subtree(`${base}[].gateway`, "rendered by the gateway-api generator"),
+    subtree(`${base}[].customNetworkRefs`, "Istio VirtualService/DestinationRule: istio generator; others: custom"),
+    warned(
+      `${base}[].gracePeriodSeconds`,
+      "rollgen does not wait between route and workload changes; Argo CD sync waves and the step gate order them"
+    )
+  ];
+}
+var COMMON = [
+  honoured("spec"),
+  honoured("spec.disabled", "the workload is rendered as a plain Deployment, with no canary"),
+  honoured("spec.strategy"),
+  honoured(
+    "spec.strategy.paused",
+    "the rollout holds: advance and rollgen pr propose nothing for it until it is false"
+  ),
+  honoured(CANARY3),
+  honoured(`${CANARY3}.disableGenerateCanaryService`),
+  warned(
+    `${CANARY3}.failureThreshold`,
+    "rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check"
+  ),
+  subtree(`${CANARY3}.patchPodTemplateMetadata`, "merged into the canary pod template only"),
+  subtree(`${CANARY3}.steps`, "each step is one PR"),
+  ...kruiseRoutingRules(`${CANARY3}.trafficRoutings`)
+];
+var KRUISE_V1ALPHA1_FIELDS = {
+  title: "Kruise Rollout (rollouts.kruise.io/v1alpha1)",
+  crd: { file: CRD, version: "v1alpha1" },
+  rules: [
+    ...COMMON,
+    subtree("spec.objectRef", "workloadRef: Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
+    warned("spec.rolloutID", "rollgen starts a rollout when the pod template changes; rolloutID is not read")
+  ]
+};
+var KRUISE_V1BETA1_FIELDS = {
+  title: "Kruise Rollout (rollouts.kruise.io/v1beta1)",
+  crd: { file: CRD, version: "v1beta1" },
+  rules: [
+    ...COMMON,
+    subtree("spec.workloadRef", "Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
+    honoured(`${CANARY3}.enableExtraWorkloadForCanary`, "true: canary style (extra pods); false: partition style"),
+    honoured(`${CANARY3}.trafficRoutingRef`),
+    {
+      path: "spec.strategy.blueGreen",
+      status: "refused",
+      subtree: true,
+      note: "blue-green is not supported yet; use strategy.canary with a last step of replicas: 100%"
+    }
+  ]
+};
+
+// src/spec/traffic-routing-fields.ts
+var TRAFFIC_ROUTING_FIELDS = {
+  title: "Kruise TrafficRouting (rollouts.kruise.io/v1alpha1)",
+  crd: { file: "kruise-rollouts/rollouts.kruise.io_trafficroutings.yaml", version: "v1alpha1" },
+  rules: [
+    { path: "spec", status: "honoured" },
+    ...kruiseRoutingRules("spec.objectRef"),
+    {
+      path: "spec.strategy",
+      status: "honoured",
+      subtree: true,
+      note: "weight, matches and requestHeaderModifier are live while any member rollout runs a canary"
+    }
+  ]
+};
+
+// src/spec/field-ledgers.ts
+function rolloutLedger(schema, inputs10) {
+  if (schema === "argo-rollout") return argoRolloutFields(inputs10);
+  if (schema === "kruise-rollout-v1alpha1") return KRUISE_V1ALPHA1_FIELDS;
+  if (schema === "kruise-rollout-v1beta1") return KRUISE_V1BETA1_FIELDS;
+  return void 0;
+}
+
 // src/plan/replicas.ts
 function resolveAmount(amount, total) {
   const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
@@ -56052,10 +56391,30 @@ function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
   if (style === "canary") return { canary, stable: total };
   return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
 }
-function basicCanaryReplicas(total, weight, weightTotal) {
-  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
-  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
-  return Math.max(0, Math.min(total, canary));
+function argoBasicCanary(total, weight, weightTotal, maxSurge) {
+  if (total === 0) return { canary: 0, stable: 0 };
+  const ceil = Math.ceil(total * weight / weightTotal);
+  const floor = Math.floor(total * weight / weightTotal);
+  const tied = (pods) => pods * weight / weightTotal % 1 === 0.5;
+  const zeroAllowed = weight === weightTotal || weight === 0 || total === 1 && maxSurge === 0;
+  const floorAllowed = floor !== 0 || zeroAllowed;
+  const options = [];
+  if (ceil < total || zeroAllowed) options.push({ canary: ceil, pods: total });
+  if (!tied(total) && floorAllowed) options.push({ canary: floor, pods: total });
+  if (maxSurge > 0) {
+    options.push({ canary: ceil, pods: total + 1 });
+    if (!tied(total + 1) && floorAllowed) options.push({ canary: floor, pods: total + 1 });
+  }
+  if (options.length === 0) return { canary: 0, stable: total };
+  const delta = (o) => Math.abs(o.canary * weightTotal / o.pods - weight);
+  const best = options.reduce((a, b) => delta(b) < delta(a) ? b : a);
+  return { canary: best.canary, stable: best.pods - best.canary };
+}
+function scaledAmount(v, total, fallback2, roundUp) {
+  const raw = v ?? fallback2;
+  if (typeof raw === "number") return raw;
+  const percent = Number.parseFloat(raw) / 100;
+  return roundUp ? Math.ceil(total * percent - 1e-9) : Math.floor(total * percent + 1e-9);
 }
 
 // src/plan/plan.ts
@@ -56069,15 +56428,17 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     replicas: totalReplicas,
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: { kind: policy.firstStep },
-    steps
+    steps,
+    ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}
   };
 }
 function planStep(rollout, step, i, total, policy) {
   const routed = rollout.traffic.providers.length > 0;
   const traffic2 = trafficOf2(rollout, step, routed);
   const carries = hasCanaryRoutes(traffic2);
-  const wanted = canaryWanted(rollout, step, total, routed);
-  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
+  const basic = !routed && rollout.format === "argo" && !step.replicas;
+  const split3 = basic ? argoBasicCanary(total, step.weight ?? 0, rollout.traffic.weightTotal, argoMaxSurge(rollout, total)) : splitReplicas(rollout.style, total, canaryWanted(rollout, step, total), carries);
+  const { canary, stable } = routed ? argoRoutedScale(rollout, i, total, split3, step.replicas !== void 0) : split3;
   return {
     index: i + 1,
     canaryReplicas: canary,
@@ -56088,11 +56449,21 @@ function planStep(rollout, step, i, total, policy) {
     gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
   };
 }
-function canaryWanted(rollout, step, total, routed) {
+function canaryWanted(rollout, step, total) {
   if (step.replicas) return resolveAmount(step.replicas, total);
-  const weight = step.weight ?? 0;
-  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
-  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
+  return Math.ceil(total * (step.weight ?? 0) / rollout.traffic.weightTotal - 1e-9);
+}
+function argoRoutedScale(rollout, i, total, split3, explicitScale) {
+  const atLeast = (n) => n === 0 ? 0 : Math.max(n, Math.min(rollout.minPodsPerReplicaSet ?? 0, total));
+  const canary = explicitScale ? split3.canary : atLeast(split3.canary);
+  if (!rollout.dynamicStableScale) return { canary, stable: split3.stable };
+  const max = rollout.traffic.weightTotal;
+  const weight = Math.min(rollout.steps[i].weight ?? 0, i > 0 ? rollout.steps[i - 1].weight ?? 0 : 0);
+  return { canary, stable: atLeast(Math.ceil(total * (max - weight) / max)) };
+}
+function argoMaxSurge(rollout, total) {
+  const rolling = rollout.workload.deploymentSpec?.strategy;
+  return scaledAmount(rolling?.rollingUpdate?.maxSurge, total, "25%", true);
 }
 function hasTrafficSpec(step) {
   return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
@@ -56106,6 +56477,28 @@ function trafficOf2(rollout, step, routed) {
     mirrorRoutes: step.mirrorRoutes,
     ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
   };
+}
+
+// src/render/anti-affinity.ts
+function withAntiAffinity(canary, rule, track) {
+  const out = cloneJson(canary);
+  const spec = out.spec;
+  const selector = isObject(spec.selector) && isObject(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
+  const term = {
+    labelSelector: { matchLabels: { ...selector, [track.key]: track.stable } },
+    ...canary.metadata.namespace ? { namespaces: [canary.metadata.namespace] } : {},
+    topologyKey: "kubernetes.io/hostname"
+  };
+  const template = spec.template;
+  const podSpec = isObject(template.spec) ? template.spec : {};
+  const affinity = isObject(podSpec.affinity) ? podSpec.affinity : {};
+  const anti = isObject(affinity.podAntiAffinity) ? affinity.podAntiAffinity : {};
+  const key2 = rule.preferredWeight !== void 0 ? "preferredDuringSchedulingIgnoredDuringExecution" : "requiredDuringSchedulingIgnoredDuringExecution";
+  const entry = rule.preferredWeight !== void 0 ? { weight: rule.preferredWeight, podAffinityTerm: term } : term;
+  const list4 = Array.isArray(anti[key2]) ? anti[key2] : [];
+  podSpec.affinity = { ...affinity, podAntiAffinity: { ...anti, [key2]: [...list4, entry] } };
+  template.spec = podSpec;
+  return out;
 }
 
 // src/render/render-rollout.ts
@@ -56277,10 +56670,16 @@ function renderWorkloads(input3, step) {
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
   const stablePod2 = promoting ? input3.canaryPod : input3.stablePod;
   const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
-  if (step)
-    out.push(
-      renderCanaryDeployment(deployment, input3.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
+  if (step) {
+    const canary = renderCanaryDeployment(
+      deployment,
+      input3.canaryPod,
+      step.canaryReplicas,
+      track,
+      rollout.canaryPodMetadata
     );
+    out.push(rollout.antiAffinity ? withAntiAffinity(canary, rollout.antiAffinity, track) : canary);
+  }
   return out;
 }
 function renderServices(input3, step) {
@@ -56289,7 +56688,8 @@ function renderServices(input3, step) {
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
   if (!stable) return [];
   const canaryName2 = rollout.traffic.canaryService;
-  const split3 = phase.kind !== "adopting" && rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split") && canaryName2 !== stableName;
+  const argoBasic = rollout.format === "argo" && rollout.traffic.providers.length === 0;
+  const split3 = phase.kind !== "adopting" && (argoBasic || rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split")) && canaryName2 !== stableName;
   const out = [withTrackSelector(stable, track, split3 ? track.stable : void 0)];
   if (!canaryName2 || canaryName2 === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
@@ -56397,6 +56797,14 @@ function lua(s) {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
+// src/spec/reader-common.ts
+function withPause(doc, rollout, paused, path28) {
+  return paused ? { ...rollout, pausedBy: { field: path28.join("."), origin: doc.locate(path28) } } : rollout;
+}
+function unsupportedWorkload(kind) {
+  return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
+}
+
 // src/spec/providers.ts
 function providerFromKruiseRouting(doc, routing, path28, out, inputs10) {
   const refs = [];
@@ -56418,10 +56826,22 @@ function providerFromKruiseRouting(doc, routing, path28, out, inputs10) {
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
   if (taker) refs.push(refAt(taker, doc.locate([...path28, "customNetworkRefs"])));
+  if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
+    out.push({
+      ...doc.locate(path28),
+      message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
+      severity: "error"
+    });
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path28, inputs10) {
+function providersFromArgo(doc, routing, path28, inputs10, out) {
+  for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs10.argoKeys.includes(`plugins/${p}`)))
+    out.push({
+      ...doc.locate([...path28, "plugins", plugin]),
+      message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs10.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
+      severity: "error"
+    });
   const at = (key2) => doc.locate([...path28, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
@@ -56459,7 +56879,7 @@ function normalizeArgo(doc, inputs10) {
     diagnostics
   );
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10) : [];
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10, diagnostics) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout = {
@@ -56487,24 +56907,32 @@ function normalizeArgo(doc, inputs10) {
       labels: stringMap2(obj(canary.stableMetadata).labels),
       annotations: stringMap2(obj(canary.stableMetadata).annotations)
     },
+    ...antiAffinityOf(canary),
+    ...canary.dynamicStableScale === true ? { dynamicStableScale: true } : {},
+    ...num(canary.minPodsPerReplicaSet) !== void 0 ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) } : {},
     ...backgroundAnalysis ? { backgroundAnalysis } : {},
     source: doc.value
   };
-  return { rollout, diagnostics };
+  return { rollout: withPause(doc, rollout, spec.paused === true, ["spec", "paused"]), diagnostics };
+}
+function antiAffinityOf(canary) {
+  if (canary.antiAffinity === void 0) return {};
+  const preferred = obj(canary.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
+  if (preferred === void 0) return { antiAffinity: {} };
+  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
 }
 function argoWorkload(doc, root, replicas2, out) {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
-      out.push(
-        error3(
-          doc,
-          ["spec", "workloadRef", "kind"],
-          `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
-        )
-      );
-    return { kind: "Deployment", name: str(ref.name) ?? "", replicasOverride: replicas2 };
+      out.push(error3(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
+    return {
+      kind: "Deployment",
+      name: str(ref.name) ?? "",
+      replicasOverride: replicas2,
+      deploymentSpec: deploymentFields(spec)
+    };
   }
   const meta = obj(root.metadata);
   const deployment = {
@@ -56515,9 +56943,25 @@ function argoWorkload(doc, root, replicas2, out) {
       ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
       ...meta.labels ? { labels: stringMap2(meta.labels) } : {}
     },
-    spec: { replicas: replicas2, selector: spec.selector, template: spec.template }
+    spec: { replicas: replicas2, selector: spec.selector, template: spec.template, ...deploymentFields(spec) }
   };
-  return { kind: "Deployment", name: deployment.metadata.name, replicasOverride: replicas2, synthesized: deployment };
+  return {
+    kind: "Deployment",
+    name: deployment.metadata.name,
+    replicasOverride: replicas2,
+    synthesized: deployment,
+    deploymentSpec: deploymentFields(spec)
+  };
+}
+function deploymentFields(spec) {
+  const out = {};
+  for (const key2 of ["minReadySeconds", "progressDeadlineSeconds", "revisionHistoryLimit"])
+    if (spec[key2] !== void 0) out[key2] = spec[key2];
+  const canary = obj(obj(spec.strategy).canary);
+  const rollingUpdate = {};
+  for (const key2 of ["maxSurge", "maxUnavailable"]) if (canary[key2] !== void 0) rollingUpdate[key2] = canary[key2];
+  if (Object.keys(rollingUpdate).length > 0) out.strategy = { type: "RollingUpdate", rollingUpdate };
+  return out;
 }
 function walkSteps(doc, raw, wc, out) {
   const steps = [];
@@ -56597,12 +57041,9 @@ function applyAction(doc, state, e, path28, wc, out) {
   } else if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
-    const kind = Object.keys(e)[0] ?? "empty step";
-    out.push({
-      ...doc.locate([...path28, kind]),
-      message: `step "${kind}" is ignored: rollgen runs no in-cluster ${kind}; gate the step PR with required checks instead`,
-      severity: "warning"
-    });
+    const kind = Object.keys(e)[0];
+    if (kind === void 0)
+      out.push({ ...doc.locate(path28), message: "an empty step does nothing; remove it", severity: "warning" });
     return false;
   }
   return true;
@@ -56839,13 +57280,7 @@ function normalizeKruise(doc, inputs10) {
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(
-      error4(
-        doc,
-        [...refPath, "kind"],
-        `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
-      )
-    );
+    diagnostics.push(error4(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
   }
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
@@ -56865,7 +57300,11 @@ function normalizeKruise(doc, inputs10) {
     stablePodMetadata: { labels: {}, annotations: {} },
     ...routingRef ? { trafficRoutingRef: routingRef } : {}
   };
-  return { rollout, diagnostics };
+  const paused = obj(spec.strategy).paused === true;
+  return { rollout: withPause(doc, rollout, paused, ["spec", "strategy", "paused"]), diagnostics };
+}
+function kruiseDisabled(doc) {
+  return obj(obj(doc.value).spec).disabled === true;
 }
 function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   if (v1beta1) return canary.enableExtraWorkloadForCanary === true ? "canary" : "partition";
@@ -57016,16 +57455,25 @@ function checkRollout(rollout, resources) {
   return out;
 }
 var DNS_LABEL2 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+var DNS_SUBDOMAIN2 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+var CANARY4 = "-canary";
 function checkName2(r, report) {
-  if (!DNS_LABEL2.test(r.workload.name) || r.workload.name.length > 63 - "-canary".length) {
+  const name = r.workload.name;
+  if (!DNS_SUBDOMAIN2.test(name) || name.length > 253 - CANARY4.length)
     report(
       r.origin,
-      `workload name "${r.workload.name}" must be a DNS-1123 label of at most 56 characters so "<name>-canary" stays valid`
+      `Deployment name "${name}" must be a DNS-1123 subdomain of at most ${253 - CANARY4.length} characters so "<name>-canary" stays valid`
     );
-  }
+  const service = r.traffic.stableService;
+  if (r.traffic.generateCanaryService && service && (!DNS_LABEL2.test(service) || service.length > 63 - CANARY4.length))
+    report(
+      r.origin,
+      `Service name "${service}" must be a DNS-1123 label of at most ${63 - CANARY4.length} characters so the canary Service "<name>-canary" stays valid`
+    );
 }
 function checkSteps3(r, report) {
-  if (r.steps.length === 0) report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
+  if (r.steps.length === 0 && r.format !== "argo")
+    report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
   r.steps.forEach((s, i) => checkStep(r, s, i, report));
   checkNonDecreasing(r, report);
 }
@@ -57169,12 +57617,16 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
     if (role.role === "route-template") collectRouteTemplate(doc, templates, diagnostics);
     if (role.role === "analysis-template") analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
     if (role.role !== "rollout") continue;
+    const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs));
+    diagnostics.push(...fieldProblems);
+    if (hasErrors(fieldProblems)) continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
+    if (role.schema !== "argo-rollout" && kruiseDisabled(doc)) continue;
     const result = role.schema === "argo-rollout" ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
-    specs.push(result.rollout);
+    if (!hasErrors(result.diagnostics)) specs.push(result.rollout);
   }
   const documentStage = diagnostics.length;
   const resources = new ResourceSet(manifests);
@@ -57185,7 +57637,27 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
   const ordered2 = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));
-  return { name, rollouts, routings, resources, diagnostics: ordered2 };
+  return {
+    name,
+    rollouts: rollouts.map((r) => withSharedRouting(r, routings)),
+    routings,
+    resources,
+    diagnostics: ordered2
+  };
+}
+function withSharedRouting(r, routings) {
+  const routing = routings.find((x) => x.members.includes(r.spec.name));
+  if (!routing) return r;
+  const trafficRouting = {
+    name: routing.spec.name,
+    providers: routing.plan.providers,
+    traffic: routing.plan.steps[0].traffic
+  };
+  return { ...r, plan: { ...r.plan, trafficRouting } };
+}
+function appGenerators(app) {
+  const all = [...app.rollouts, ...app.routings].flatMap((r) => r.providers.map((p) => p.generator));
+  return [...new Set(all)];
 }
 function readRequestColoring(doc, manifests, diagnostics) {
   const problems = validateSchema("rollgen-request-coloring", doc);
@@ -57200,6 +57672,9 @@ function readRequestColoring(doc, manifests, diagnostics) {
   manifests.push({ object: coloringEnvoyFilter(coloring), origin: doc.origin, locate: doc.locate });
 }
 function readTrafficRouting(doc, out, diagnostics) {
+  const fieldProblems = checkFields(doc, TRAFFIC_ROUTING_FIELDS);
+  diagnostics.push(...fieldProblems);
+  if (hasErrors(fieldProblems)) return;
   const problems = validateSchema("kruise-trafficrouting", doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
@@ -57248,11 +57723,16 @@ function loadRollout(app, spec, resources, policy, out) {
   const problems = checkRollout(spec, resources);
   out.push(...problems);
   const providers = bindProviders(app, spec, resources, out);
-  const deployment = spec.workload.synthesized ?? resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
+  const found = resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
+  const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
   if (!deployment || problems.length > 0 || !providers) return void 0;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   return { spec, deployment, plan, providers };
+}
+function withDeploymentSpec(deployment, fields = {}) {
+  if (Object.keys(fields).length === 0) return deployment;
+  return { ...deployment, spec: { ...deployment.spec, ...fields } };
 }
 function bindProviders(app, spec, resources, out) {
   const bound = [];
@@ -58356,6 +58836,8 @@ function progress(c, revision) {
   return { status: { ...c, phase: "Promoting" }, action: "promote" };
 }
 function start(c, revision, action = "start") {
+  if (c.steps === 0)
+    return { status: { ...c, phase: "Promoting", step: 0, canaryRevision: revision }, action: "promote (no steps)" };
   return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
 }
 function withoutCanary(c) {
@@ -58411,7 +58893,7 @@ function renderPhaseOf(s) {
 
 // src/state/app-state.ts
 function sourcePod(r, track) {
-  const template = stripTemplate(podTemplateOf(r.deployment), track, r.spec.canaryPodMetadata);
+  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
   return { template, revision: templateRevision(template) };
 }
 function stablePod(r, output, track) {
@@ -58423,6 +58905,11 @@ function stablePod(r, output, track) {
     );
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
   return { template, revision: templateRevision(template) };
+}
+function holdNotes(app) {
+  return app.rollouts.filter((r) => r.spec.pausedBy).map(
+    (r) => `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy.field}; nothing is proposed for it until that is false`
+  );
 }
 function transitionApp(app, output, command, track, removal = "one-commit") {
   const previous = output.status;
@@ -58441,6 +58928,7 @@ function transitionApp(app, output, command, track, removal = "one-commit") {
 }
 function applyCommand(command, current, r, track, removal) {
   const revision = sourcePod(r, track).revision;
+  if (command.kind === "advance" && r.spec.pausedBy) return void 0;
   if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
   if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
@@ -58478,8 +58966,10 @@ function liveCanaryPod(r, output, track) {
   const found = output.resources.find("Deployment", `${r.spec.workload.name}-canary`, r.spec.namespace);
   if (!found) return void 0;
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
-  return { template, revision: templateRevision(template) };
+  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
+  return { template, revision: recorded ?? templateRevision(template) };
 }
+var NO_PATCH = { labels: {}, annotations: {} };
 function statesAtStep(app, output, step, track) {
   return app.rollouts.map((r) => {
     if (step > r.plan.steps.length) {
@@ -59092,6 +59582,9 @@ function committedObjects(loc, ctx) {
 // src/app/plan-write.ts
 async function withPlannedWrites(ctx, args, opts, command, write) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
+  if (command.kind === "advance")
+    for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
+`);
   const drift = opts.force ? "overwrite" : "refuse";
   const outputs = apps.flatMap((a) => a.loc.output ? [a.loc.output] : []);
   const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
@@ -59396,27 +59889,36 @@ ${lines.join("\n")}
 `;
 }
 
+// src/flow/template-data.ts
+init_diagnostics();
+
 // src/plan/format.ts
 function formatPlan(app, plan) {
-  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${plan.providers.join(", ") || "none"})`;
+  const shared = plan.trafficRouting;
+  const providers = [
+    ...plan.providers,
+    ...shared?.providers.map((p) => `${p} (TrafficRouting ${shared.name})`) ?? []
+  ];
+  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${providers.join(", ") || "none"})`;
   const rows = [
     ["STEP", "CANARY", "STABLE", "TRAFFIC", "MATCHES", "MIRROR", "GATE"],
     ["start", "-", "-", "-", "-", "-", describeGate(plan.startGate)],
-    ...plan.steps.map(row)
+    ...plan.steps.map((s) => row(s, plan))
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map(
     (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
   );
-  return [head, ...lines, ...analysisLines(plan)].join("\n") + "\n";
+  const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
+  return [head, ...lines, ...paused, ...analysisLines(plan)].join("\n") + "\n";
 }
-function row(s) {
+function row(s, plan) {
   return [
     String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
-    traffic(s),
-    matches2(s.traffic),
+    withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
+    withShared(plan, matches2(s.traffic), matches2(plan.trafficRouting?.traffic)),
     mirrors(s.traffic),
     describeGate(s.gate) + (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join("+")).join(", ")}` : "")
   ];
@@ -59442,9 +59944,19 @@ function analysisLines(plan) {
 function traffic(s) {
   const t = s.traffic;
   if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return "by pods";
+  return weightOf(t);
+}
+function weightOf(t) {
+  if (!t) return "-";
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
+function withShared(plan, own, shared) {
+  if (!plan.trafficRouting) return own;
+  const tagged = `${shared} (${plan.trafficRouting.name})`;
+  return plan.providers.length === 0 ? tagged : `${own}; ${tagged}`;
+}
 function matches2(t) {
+  if (!t) return "-";
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return "-";
   return all.map(
@@ -59497,7 +60009,10 @@ function templateData(i) {
       i.target,
       status.some((s) => s.draining !== void 0)
     ),
-    files: i.files
+    files: i.files,
+    warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === "warning")).map(
+      (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`
+    )
   };
 }
 function rolloutView(name, replicas2, steps, phase) {
@@ -59629,7 +60144,7 @@ function posix2(p) {
 init_errors();
 
 // src/flow/templates/body.hbs
-var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
+var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
 
 // src/flow/templates/title.hbs
 var title_default = "rollgen({{app}}): {{action}}\n";
@@ -60453,6 +60968,8 @@ function decideRound(r, now, checks) {
 async function prCommand(ctx, args, opts) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
+    for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
+`);
     const rounds = await gather2(s, opts.dryRun === true);
     const now = s.edges.now();
     const first2 = rounds.map((r) => decideRound(r, now));
@@ -60702,7 +61219,7 @@ async function simulateCommand(ctx, args, opts) {
     (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
   );
   const objects = renderApp(app, states, loc.track, peers);
-  const generators2 = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
+  const generators2 = appGenerators(app);
   const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, request3(opts)));
   if (!split3) return ctx.stdout("no route matches this request\n");
   ctx.stdout(`rule: ${split3.rule}

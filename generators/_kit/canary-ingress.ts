@@ -28,13 +28,26 @@ export function canaryIngressOf(
   return {
     apiVersion: stable.apiVersion,
     kind: stable.kind,
-    metadata,
+    metadata: withoutSideEffects(metadata),
     spec: {
       ...(spec.ingressClassName !== undefined ? { ingressClassName: spec.ingressClassName } : {}),
       ...(spec.tls !== undefined ? { tls: cloneJson(spec.tls) } : {}),
       rules,
     },
   };
+}
+
+/**
+ * Annotations that make another controller act on every Ingress carrying them (a certificate, a DNS
+ * record); a canary copy must not repeat them, or two Ingresses ask for the same thing.
+ */
+const SIDE_EFFECT_PREFIXES = ['cert-manager.io/', 'acme.cert-manager.io/', 'external-dns.alpha.kubernetes.io/'];
+
+function withoutSideEffects(metadata: KubeMetadata): KubeMetadata {
+  const annotations = Object.entries(metadata.annotations ?? {}).filter(
+    ([k]) => !SIDE_EFFECT_PREFIXES.some((p) => k.startsWith(p)),
+  );
+  return { ...metadata, annotations: Object.fromEntries(annotations) };
 }
 
 /** A canary Ingress of a stable Ingress with no path to the stable Service would route nothing: refused at plan time. */

@@ -1,8 +1,15 @@
 import { isObject, KubeObject } from '../../src/model/kube';
 import type { ResourceSet, SourceObject } from '../../src/model/resource-set';
 
-/** HTTPRoute API versions rollgen renders; both share one schema in the Gateway API CRDs. */
-export const HTTPROUTE_VERSIONS = ['gateway.networking.k8s.io/v1', 'gateway.networking.k8s.io/v1beta1'];
+/**
+ * HTTPRoute API versions rollgen renders. v1alpha2 (which Kruise's Gateway API support was written
+ * against) has the same rules, matches, backendRefs and filters rollgen writes; the version is kept.
+ */
+export const HTTPROUTE_VERSIONS = [
+  'gateway.networking.k8s.io/v1',
+  'gateway.networking.k8s.io/v1beta1',
+  'gateway.networking.k8s.io/v1alpha2',
+];
 
 export type Json = Record<string, unknown>;
 

@@ -55,19 +55,36 @@ function canaryIngress(
   stable: KubeObject,
   canary: Record<string, string>,
 ): KubeObject {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata(stable, ctx.options, canary));
+  const argo = ctx.rollout.format === 'argo';
+  return canaryIngressOf(
+    stable,
+    ctx.stableService,
+    ctx.canaryService,
+    canaryMetadata(stable, ctx.options, canary, argo),
+  );
 }
 
-/** Stable annotations minus its own `<prefix>/canary*` keys, then the user's, then the step's (the core sorts the keys). */
-function canaryMetadata(stable: KubeObject, options: NginxOptions, canary: Record<string, string>): KubeMetadata {
+/**
+ * Kruise: stable annotations minus its own `<prefix>/canary*` keys, then the user's, then the step's.
+ * Argo copies only the legacy ingress class annotation (ingress-nginx ignores a canary Ingress's
+ * other annotations) and no labels. The core sorts the keys.
+ */
+function canaryMetadata(
+  stable: KubeObject,
+  options: NginxOptions,
+  canary: Record<string, string>,
+  argo: boolean,
+): KubeMetadata {
   const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
+  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) =>
+    argo ? k === 'kubernetes.io/ingress.class' : !isCanaryKey(options.annotationPrefix, k),
+  );
   const merged: Record<string, string> = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
   const annotations = Object.fromEntries(Object.entries(merged).map(([k, v]) => [k, String(v)]));
   return {
     name: canaryIngressName(meta.name),
     ...(meta.namespace !== undefined ? { namespace: meta.namespace } : {}),
-    ...(meta.labels !== undefined ? { labels: { ...meta.labels } } : {}),
+    ...(meta.labels !== undefined && !argo ? { labels: { ...meta.labels } } : {}),
     annotations,
   };
 }

@@ -4,7 +4,7 @@ import { andLists, istioMatch } from './match';
 import { IstioOptions, targets, Targets } from './options';
 import type { Ctx } from './render';
 import { isSubsetMode, rolesFor } from './roles';
-import { asList, findIstio, Roles, rulesOf, selectRules, specOf } from './vs';
+import { asList, findIstio, hasHttpSection, Roles, rulesOf, selectRules, shortHost, specOf } from './vs';
 
 /** The referenced objects exist, the rules to weight exist and route to stable, and every step's matches fit those rules. */
 export function check(ctx: Ctx): Diagnostic[] {
@@ -58,6 +58,14 @@ function checkVirtualServices(ctx: Ctx, t: Targets, roles: Roles): Diagnostic[] 
         ),
       ),
     );
+    if (target.select?.http && !hasHttpSection(found.object))
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `VirtualService "${target.name}" has no http routes, so routes ${target.select.http.join(', ')} select nothing and are ignored (as Argo does); only its tls/tcp routes are weighted`,
+          'warning',
+        ),
+      );
     const http = rulesOf(found.object, 'http');
     for (const name of ctx.rollout.traffic.managedRoutes) {
       const i = http.findIndex((r) => r.name === name);
@@ -121,6 +129,15 @@ function checkDestinationRules(ctx: Ctx, t: Targets): Diagnostic[] {
       );
       continue;
     }
+    const host = specOf(found.object).host;
+    // Kruise adds the canary subset to this DestinationRule; on another host it would select no pod of this Service.
+    if (t.dialect === 'kruise' && shortHost(host) !== ctx.stableService)
+      out.push(
+        diagnosticAt(
+          found.origin,
+          `${where(ctx)}: DestinationRule "${dr.name}" has host "${String(host)}", not the Service "${ctx.stableService}", so its canary subset would select none of its pods; point customNetworkRefs at the DestinationRule of ${ctx.stableService}`,
+        ),
+      );
     const names = asList(specOf(found.object).subsets).map((s) => s.name);
     for (const subset of t.dialect === 'argo' ? [dr.canarySubset, dr.stableSubset ?? ''] : []) {
       if (!names.includes(subset))

@@ -61,6 +61,7 @@ function renderVirtualService(
       roles,
       traffic.weight,
       r.protocol === 'http' && headers ? { headers } : {},
+      ctx.options.destinationRule?.additionalSubsetNames ?? [],
     );
   }
   const http = rulesOf({ ...vs, spec }, 'http');

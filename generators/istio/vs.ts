@@ -66,7 +66,8 @@ export function selectRules(
     return { rules, problems };
   }
   const { http, tls, tcp } = target.select;
-  for (const name of http ?? []) {
+  // Argo checks the named http routes only when the VirtualService has an http section (a TLS-only one ignores them).
+  for (const name of hasHttpSection(vs) ? (http ?? []) : []) {
     const i = rulesOf(vs, 'http').findIndex((r) => r.name === name);
     if (i < 0) problems.push(`has no http route named "${name}"`);
     else add('http', i);
@@ -82,6 +83,10 @@ export function selectRules(
     if (!hasStable(rulesOf(vs, r.protocol)[r.index], roles))
       problems.push(`${r.protocol} route ${r.label} has no destination to the stable Service or subset`);
   return { rules, problems };
+}
+
+export function hasHttpSection(vs: KubeObject): boolean {
+  return specOf(vs).http !== undefined;
 }
 
 /** Argo without `routes`: the single http route (managed routes aside), else the first unnamed one. */

@@ -7,15 +7,26 @@ import { destinationOf, Json, Roles } from './vs';
  * Argo's rewrite that deletes them (argo-rollouts #3125). The canary destination is appended after
  * the stable one when the source has none; a rule with no canary and W = 0 is left as written.
  */
-export function weighRoute(route: readonly Json[], roles: Roles, weight: number, canaryExtras: Json = {}): Json[] {
+export function weighRoute(
+  route: readonly Json[],
+  roles: Roles,
+  weight: number,
+  canaryExtras: Json = {},
+  additionalSubsets: readonly string[] = [],
+): Json[] {
   const given = route.map((d) => (typeof d.weight === 'number' ? d.weight : route.length === 1 ? 100 : 0));
   const stable = indexes(route, (d) => roles.isStable(d) && !roles.isCanary(d));
   const canary = indexes(route, (d) => roles.isCanary(d));
   if (canary.length === 0 && weight <= 0) return cloneJson(route) as Json[];
   const app = [...stable, ...canary].reduce((n, i) => n + given[i], 0);
-  const canaryWeight = Math.round((app * weight) / 100);
+  // Argo additionalSubsetNames: the canary gets exactly the step's weight of the whole rule, the extra
+  // subsets keep theirs and stable gets what is left (never below 0).
+  const extra = indexes(route, (d) => typeof d.subset === 'string' && additionalSubsets.includes(d.subset));
+  const total = given.reduce((a, b) => a + b, 0);
+  const canaryWeight = Math.min(app, Math.round(((extra.length > 0 ? total : app) * weight) / 100));
+  const stableShare = app - canaryWeight;
   const stableWeights = apportion(
-    app - canaryWeight,
+    stableShare,
     stable.map((i) => given[i]),
   );
   const out: Json[] = [];

@@ -1,7 +1,11 @@
 import { getGenerator, providerInputs } from '../../generators/registry';
+import type { TrafficGenerator } from '../contract/generator';
 import { AnalysisOptions, loadAnalysis, withGates } from '../analysis/load';
 import { TemplateDoc, readTemplate } from '../analysis/templates';
-import { Diagnostic, orderByStage } from '../diagnostics';
+import { Diagnostic, hasErrors, orderByStage } from '../diagnostics';
+import { checkFields } from '../spec/field-ledger';
+import { rolloutLedger } from '../spec/field-ledgers';
+import { TRAFFIC_ROUTING_FIELDS } from '../spec/traffic-routing-fields';
 import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { missingFeatures } from '../contract/capabilities';
@@ -16,7 +20,7 @@ import { ParsedDocument } from '../yaml/parse';
 import { normalizeArgo } from '../spec/argo';
 import { classifyDocument } from '../spec/classify';
 import { checkObjectHeader } from '../spec/object-checks';
-import { normalizeKruise } from '../spec/kruise';
+import { kruiseDisabled, normalizeKruise } from '../spec/kruise';
 import {
   checkRouteTemplates,
   readRouteTemplate,
@@ -55,13 +59,20 @@ export function loadApp(
     if (role.role === 'route-template') collectRouteTemplate(doc, templates, diagnostics);
     if (role.role === 'analysis-template') analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
     if (role.role !== 'rollout') continue;
+    // Fields rollgen warns about are reported; a refused one (blue-green, a provider it lacks) stops this rollout.
+    const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs)!);
+    diagnostics.push(...fieldProblems);
+    if (hasErrors(fieldProblems)) continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
+    // Kruise spec.disabled: the controller leaves the workload alone, so it rolls out as a plain Deployment.
+    if (role.schema !== 'argo-rollout' && kruiseDisabled(doc)) continue;
     const result =
       role.schema === 'argo-rollout' ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
-    specs.push(result.rollout);
+    // A rollout the reader refused (e.g. a CloneSet workload) is not checked further: one clear message, not a cascade.
+    if (!hasErrors(result.diagnostics)) specs.push(result.rollout);
   }
   const documentStage = diagnostics.length;
   const resources = new ResourceSet(manifests);
@@ -75,7 +86,31 @@ export function loadApp(
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
   const ordered = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));
-  return { name, rollouts, routings, resources, diagnostics: ordered };
+  return {
+    name,
+    rollouts: rollouts.map((r) => withSharedRouting(r, routings)),
+    routings,
+    resources,
+    diagnostics: ordered,
+  };
+}
+
+/** A member's plan shows the TrafficRouting it shares: its providers and the strategy live at every step. */
+function withSharedRouting(r: LoadedRollout, routings: readonly LoadedRouting[]): LoadedRollout {
+  const routing = routings.find((x) => x.members.includes(r.spec.name));
+  if (!routing) return r;
+  const trafficRouting = {
+    name: routing.spec.name,
+    providers: routing.plan.providers,
+    traffic: routing.plan.steps[0].traffic,
+  };
+  return { ...r, plan: { ...r.plan, trafficRouting } };
+}
+
+/** Every generator that routes the app's traffic: the rollouts' own, then the shared TrafficRoutings'. */
+export function appGenerators(app: LoadedApp): TrafficGenerator[] {
+  const all = [...app.rollouts, ...app.routings].flatMap((r) => r.providers.map((p) => p.generator));
+  return [...new Set(all)];
 }
 
 /** A RequestColoring becomes its EnvoyFilter right away: a static object, positioned at its spec. */
@@ -96,6 +131,9 @@ function readRequestColoring(doc: ParsedDocument, manifests: SourceObject[], dia
 }
 
 function readTrafficRouting(doc: ParsedDocument, out: SharedRouting[], diagnostics: Diagnostic[]): void {
+  const fieldProblems = checkFields(doc, TRAFFIC_ROUTING_FIELDS);
+  diagnostics.push(...fieldProblems);
+  if (hasErrors(fieldProblems)) return;
   const problems = validateSchema('kruise-trafficrouting', doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
@@ -163,12 +201,18 @@ function loadRollout(
   out.push(...problems);
   // Providers are checked even when a rule failed, so one run reports every problem.
   const providers = bindProviders(app, spec, resources, out);
-  const deployment =
-    spec.workload.synthesized ?? resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
+  const found = resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
+  const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
   if (!deployment || problems.length > 0 || !providers) return undefined;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   return { spec, deployment, plan, providers };
+}
+
+/** An Argo workloadRef: the Rollout's Deployment fields (minReadySeconds, ...) win over the Deployment's, as Argo's ReplicaSets follow the Rollout. */
+function withDeploymentSpec(deployment: KubeObject, fields: Readonly<Record<string, unknown>> = {}): KubeObject {
+  if (Object.keys(fields).length === 0) return deployment;
+  return { ...deployment, spec: { ...(deployment.spec as Record<string, unknown>), ...fields } };
 }
 
 function bindProviders(

@@ -11,7 +11,7 @@ import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATIO
 import { renderApp } from '../render/render-app';
 import { checkRendered } from '../io/validate-k8s';
 import { RepoPeers } from '../render/repo-peers';
-import { AppCommand, AppTransition, OutputSnapshot, transitionApp } from '../state/app-state';
+import { AppCommand, AppTransition, OutputSnapshot, holdNotes, transitionApp } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import type { LoadedApp } from '../spec/loaded-app';
 import { AppLocation } from './inputs';
@@ -46,6 +46,8 @@ export async function withPlannedWrites(
   write: (planned: PlannedWrites) => void,
 ): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
+  if (command.kind === 'advance')
+    for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
   const drift: DriftPolicy = opts.force ? 'overwrite' : 'refuse';
   const outputs = apps.flatMap((a) => (a.loc.output ? [a.loc.output] : []));
   const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });

@@ -32,6 +32,8 @@ export interface InputAdapters {
 /** What the normalizers ask the registry (built from every generator's `InputAdapters`); undefined: no provider reads it. */
 export interface ProviderInputs {
   argo(key: string, block: InputBlock): ProviderInput | undefined;
+  /** Every Argo trafficRouting key some provider reads (plugins as `plugins/<name>`), for ledgers and messages. */
+  readonly argoKeys: readonly string[];
   kruiseIngress(classType: string, ingress: InputBlock): ProviderInput | undefined;
   /** Every Kruise ingress classType some provider reads, for the message naming the choices. */
   readonly kruiseIngressClasses: readonly string[];

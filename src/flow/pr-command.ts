@@ -1,5 +1,6 @@
 import { ScmError } from '../errors';
 import { RunContext } from '../app/context';
+import { holdNotes } from '../state/app-state';
 import { OnFailure } from '../io/config';
 import { CheckState } from '../scm/types';
 import { BRANCH_PREFIX } from './branch';
@@ -39,6 +40,7 @@ function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckS
 export async function prCommand(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<void> {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
+    for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
     const rounds = await gather(s, opts.dryRun === true);
     const now = s.edges.now();
     const first = rounds.map((r) => decideRound(r, now));

@@ -1,3 +1,4 @@
+import { sortDiagnostics } from '../diagnostics';
 import { describeGate } from '../plan/gates';
 import { matches } from '../plan/format';
 import { Gate, PlannedStep } from '../model/plan';
@@ -25,6 +26,8 @@ export interface PrTemplateData {
   readonly gate: { readonly kind: Gate['kind']; readonly seconds: number | null; readonly text: string };
   readonly mergeEffect: string;
   readonly files: readonly { readonly path: string; readonly change: 'added' | 'modified' | 'deleted' }[];
+  /** What rollgen read past in the app's specs (field ledger warnings), `file:line:col: message`, for the reviewer. */
+  readonly warnings: readonly string[];
 }
 
 export interface RolloutView {
@@ -84,6 +87,9 @@ export function templateData(i: TemplateInput): PrTemplateData {
       status.some((s) => s.draining !== undefined),
     ),
     files: i.files,
+    warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === 'warning')).map(
+      (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`,
+    ),
   };
 }
 

@@ -11,6 +11,16 @@ export interface Plan {
   /** What must happen before the PR that starts a rollout (step 1) may land. */
   readonly startGate: Gate;
   readonly steps: readonly PlannedStep[];
+  /** The field that pauses the rollout (spec.paused, spec.strategy.paused): advance proposes nothing. */
+  readonly pausedBy?: string;
+  /** A shared Kruise TrafficRouting this rollout is a member of: its routes are live at every step. */
+  readonly trafficRouting?: SharedRoutingPlan;
+}
+
+export interface SharedRoutingPlan {
+  readonly name: string;
+  readonly providers: readonly string[];
+  readonly traffic: TrafficState;
 }
 
 export interface PlannedStep {

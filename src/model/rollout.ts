@@ -19,6 +19,14 @@ export interface RolloutSpec {
   readonly stablePodMetadata: PodMetadataPatch;
   /** Name of a shared Kruise TrafficRouting, if any. */
   readonly trafficRoutingRef?: string;
+  /** Argo: stable pods shrink as canary traffic grows (trafficRouting only). */
+  readonly dynamicStableScale?: boolean;
+  /** Argo: a non-empty stable or canary side runs at least this many pods (trafficRouting only). */
+  readonly minPodsPerReplicaSet?: number;
+  /** Argo canary antiAffinity: canary pods avoid nodes running stable pods. */
+  readonly antiAffinity?: AntiAffinitySpec;
+  /** The field that pauses the rollout (Argo spec.paused, Kruise strategy.paused): advance proposes nothing while set. */
+  readonly pausedBy?: { readonly field: string; readonly origin: Origin };
   /** Argo `canary.analysis`: checked at every gate from `startingStep` (a rollgen step, 1-based) on. */
   readonly backgroundAnalysis?: { readonly request: AnalysisRequest; readonly startingStep: number };
   /** The rollout object as written (args' fieldRef reads it). */
@@ -34,6 +42,13 @@ export interface WorkloadRef {
   readonly replicasOverride?: number;
   /** Argo inline template: the Deployment rollgen renders in place of a referenced one. */
   readonly synthesized?: KubeObject;
+  /** Argo Rollout fields that are Deployment fields (minReadySeconds, ...), set on the rendered Deployments. */
+  readonly deploymentSpec?: Readonly<Record<string, unknown>>;
+}
+
+/** Preferred with a weight, or (no weight) required. */
+export interface AntiAffinitySpec {
+  readonly preferredWeight?: number;
 }
 
 export interface PodMetadataPatch {

@@ -3,11 +3,16 @@ import { Plan, PlannedStep, TrafficState } from '../model/plan';
 
 /** The human table of `rollgen plan`. */
 export function formatPlan(app: string, plan: Plan): string {
-  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${plan.providers.join(', ') || 'none'})`;
+  const shared = plan.trafficRouting;
+  const providers = [
+    ...plan.providers,
+    ...(shared?.providers.map((p) => `${p} (TrafficRouting ${shared.name})`) ?? []),
+  ];
+  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${providers.join(', ') || 'none'})`;
   const rows = [
     ['STEP', 'CANARY', 'STABLE', 'TRAFFIC', 'MATCHES', 'MIRROR', 'GATE'],
     ['start', '-', '-', '-', '-', '-', describeGate(plan.startGate)],
-    ...plan.steps.map(row),
+    ...plan.steps.map((s) => row(s, plan)),
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map((r) =>
@@ -16,16 +21,17 @@ export function formatPlan(app: string, plan: Plan): string {
       .join('  ')
       .trimEnd(),
   );
-  return [head, ...lines, ...analysisLines(plan)].join('\n') + '\n';
+  const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
+  return [head, ...lines, ...paused, ...analysisLines(plan)].join('\n') + '\n';
 }
 
-function row(s: PlannedStep): string[] {
+function row(s: PlannedStep, plan: Plan): string[] {
   return [
     String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
-    traffic(s),
-    matches(s.traffic),
+    withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
+    withShared(plan, matches(s.traffic), matches(plan.trafficRouting?.traffic)),
     mirrors(s.traffic),
     describeGate(s.gate) +
       (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join('+')).join(', ')}` : ''),
@@ -55,10 +61,23 @@ function analysisLines(plan: Plan): string[] {
 function traffic(s: PlannedStep): string {
   const t = s.traffic;
   if (s.serviceSelection === 'shared' && t.weight === 0 && t.matches.length === 0) return 'by pods';
+  return weightOf(t);
+}
+
+function weightOf(t: TrafficState | undefined): string {
+  if (!t) return '-';
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
 
-export function matches(t: TrafficState): string {
+/** A member of a TrafficRouting: the shared strategy is live at every step; its own routes (if any) come first. */
+function withShared(plan: Plan, own: string, shared: string): string {
+  if (!plan.trafficRouting) return own;
+  const tagged = `${shared} (${plan.trafficRouting.name})`;
+  return plan.providers.length === 0 ? tagged : `${own}; ${tagged}`;
+}
+
+export function matches(t: TrafficState | undefined): string {
+  if (!t) return '-';
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return '-';
   return all

@@ -1,6 +1,6 @@
 import { RolloutSpec, StepSpec } from '../model/rollout';
 import { GatePolicy, defaultGatePolicy, gateAfter } from './gates';
-import { basicCanaryReplicas, resolveAmount, splitReplicas } from './replicas';
+import { argoBasicCanary, resolveAmount, scaledAmount, splitReplicas } from './replicas';
 import { Plan, PlannedStep, TrafficState, hasCanaryRoutes } from '../model/plan';
 
 /** RolloutSpec + the workload's replicas -> every step as plain data. Pure. */
@@ -15,6 +15,7 @@ export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: G
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: { kind: policy.firstStep },
     steps,
+    ...(rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}),
   };
 }
 
@@ -22,8 +23,11 @@ function planStep(rollout: RolloutSpec, step: StepSpec, i: number, total: number
   const routed = rollout.traffic.providers.length > 0;
   const traffic = trafficOf(rollout, step, routed);
   const carries = hasCanaryRoutes(traffic);
-  const wanted = canaryWanted(rollout, step, total, routed);
-  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
+  const basic = !routed && rollout.format === 'argo' && !step.replicas;
+  const split = basic
+    ? argoBasicCanary(total, step.weight ?? 0, rollout.traffic.weightTotal, argoMaxSurge(rollout, total))
+    : splitReplicas(rollout.style, total, canaryWanted(rollout, step, total), carries);
+  const { canary, stable } = routed ? argoRoutedScale(rollout, i, total, split, step.replicas !== undefined) : split;
   return {
     index: i + 1,
     canaryReplicas: canary,
@@ -35,11 +39,36 @@ function planStep(rollout: RolloutSpec, step: StepSpec, i: number, total: number
   };
 }
 
-function canaryWanted(rollout: RolloutSpec, step: StepSpec, total: number, routed: boolean): number {
+function canaryWanted(rollout: RolloutSpec, step: StepSpec, total: number): number {
   if (step.replicas) return resolveAmount(step.replicas, total);
-  const weight = step.weight ?? 0;
-  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
-  return Math.ceil((total * weight) / rollout.traffic.weightTotal - 1e-9);
+  return Math.ceil((total * (step.weight ?? 0)) / rollout.traffic.weightTotal - 1e-9);
+}
+
+/**
+ * Argo with trafficRouting: minPodsPerReplicaSet raises a non-empty side to that many pods, and
+ * dynamicStableScale shrinks stable to the traffic it keeps. Argo keeps stable sized for the higher
+ * of the current and the desired stable weight; a step's commit moves both at once, so stable is
+ * sized for the higher of this step's and the previous step's stable share.
+ */
+function argoRoutedScale(
+  rollout: RolloutSpec,
+  i: number,
+  total: number,
+  split: { canary: number; stable: number },
+  explicitScale: boolean,
+): { canary: number; stable: number } {
+  const atLeast = (n: number) => (n === 0 ? 0 : Math.max(n, Math.min(rollout.minPodsPerReplicaSet ?? 0, total)));
+  const canary = explicitScale ? split.canary : atLeast(split.canary);
+  if (!rollout.dynamicStableScale) return { canary, stable: split.stable };
+  const max = rollout.traffic.weightTotal;
+  const weight = Math.min(rollout.steps[i].weight ?? 0, i > 0 ? (rollout.steps[i - 1].weight ?? 0) : 0);
+  return { canary, stable: atLeast(Math.ceil((total * (max - weight)) / max)) };
+}
+
+/** Argo's maxSurge (default 25%, rounded up) decides whether a basic canary may run one pod more than `replicas`. */
+function argoMaxSurge(rollout: RolloutSpec, total: number): number {
+  const rolling = rollout.workload.deploymentSpec?.strategy as { rollingUpdate?: { maxSurge?: number | string } };
+  return scaledAmount(rolling?.rollingUpdate?.maxSurge, total, '25%', true);
 }
 
 /** A Kruise step with neither traffic nor matches leaves routing to Service selection, as Kruise does. */

@@ -27,9 +27,43 @@ export function splitReplicas(
   return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
 }
 
-/** Argo without traffic routing approximates the weight with pods; keep one pod on each side for 1..99%. */
-export function basicCanaryReplicas(total: number, weight: number, weightTotal: number): number {
-  const canary = Math.ceil((total * weight) / weightTotal - 1e-9);
-  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
-  return Math.max(0, Math.min(total, canary));
+/**
+ * Argo without traffic routing approximates the weight with pods: of the counts around
+ * total x weight (floor and ceiling, on `total` pods or, when maxSurge allows, `total + 1`), the
+ * one closest to the weight wins; a tie between floor and ceiling takes the ceiling. For a weight
+ * strictly between 0 and the total, neither side drops to zero pods once two pods are possible.
+ * (Argo documents 41% of 10 as 4 canary / 6 stable; one replica at 49% keeps the stable pod.)
+ */
+export function argoBasicCanary(total: number, weight: number, weightTotal: number, maxSurge: number): ReplicaSplit {
+  if (total === 0) return { canary: 0, stable: 0 };
+  const ceil = Math.ceil((total * weight) / weightTotal);
+  const floor = Math.floor((total * weight) / weightTotal);
+  const tied = (pods: number) => ((pods * weight) / weightTotal) % 1 === 0.5;
+  const zeroAllowed = weight === weightTotal || weight === 0 || (total === 1 && maxSurge === 0);
+  const floorAllowed = floor !== 0 || zeroAllowed;
+  const options: { canary: number; pods: number }[] = [];
+  if (ceil < total || zeroAllowed) options.push({ canary: ceil, pods: total });
+  if (!tied(total) && floorAllowed) options.push({ canary: floor, pods: total });
+  if (maxSurge > 0) {
+    options.push({ canary: ceil, pods: total + 1 });
+    if (!tied(total + 1) && floorAllowed) options.push({ canary: floor, pods: total + 1 });
+  }
+  if (options.length === 0) return { canary: 0, stable: total };
+  const delta = (o: { canary: number; pods: number }) => Math.abs((o.canary * weightTotal) / o.pods - weight);
+  // The first option wins a tie in closeness.
+  const best = options.reduce((a, b) => (delta(b) < delta(a) ? b : a));
+  return { canary: best.canary, stable: best.pods - best.canary };
+}
+
+/** An Argo int-or-percent of the replicas; percentages round up (maxSurge) or down (maxUnavailable), as Argo does. */
+export function scaledAmount(
+  v: number | string | undefined,
+  total: number,
+  fallback: string,
+  roundUp: boolean,
+): number {
+  const raw = v ?? fallback;
+  if (typeof raw === 'number') return raw;
+  const percent = Number.parseFloat(raw) / 100;
+  return roundUp ? Math.ceil(total * percent - 1e-9) : Math.floor(total * percent + 1e-9);
 }

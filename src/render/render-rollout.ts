@@ -3,6 +3,7 @@ import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
 import { Plan, PlannedStep, TrafficState, stableTraffic } from '../model/plan';
 import { RolloutSpec } from '../model/rollout';
+import { withAntiAffinity } from './anti-affinity';
 import { ProviderError } from '../errors';
 import { phaseLabel, RenderPhase } from './phase';
 import { renderCanaryService, withTrackSelector } from './services';
@@ -49,10 +50,16 @@ function renderWorkloads(input: RolloutRenderInput, step: PlannedStep | undefine
   const stableReplicas = step && phase.kind === 'step' ? step.stableReplicas : total;
   const stablePod = promoting ? input.canaryPod : input.stablePod;
   const out = [renderStableDeployment(deployment, stablePod, stableReplicas, track, rollout.stablePodMetadata)];
-  if (step)
-    out.push(
-      renderCanaryDeployment(deployment, input.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata),
+  if (step) {
+    const canary = renderCanaryDeployment(
+      deployment,
+      input.canaryPod,
+      step.canaryReplicas,
+      track,
+      rollout.canaryPodMetadata,
     );
+    out.push(rollout.antiAffinity ? withAntiAffinity(canary, rollout.antiAffinity, track) : canary);
+  }
   return out;
 }
 
@@ -63,10 +70,13 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
   if (!stable) return [];
   const canaryName = rollout.traffic.canaryService;
   // Without a canary Service of its own the canary is a mesh subset of the stable Service, whose selector must keep both tracks.
+  // An Argo basic canary's stableService and canaryService select only their own pods, as Argo's pod-template-hash selector does.
+  const argoBasic = rollout.format === 'argo' && rollout.traffic.providers.length === 0;
   const split =
     phase.kind !== 'adopting' &&
-    rollout.traffic.providers.length > 0 &&
-    (!step || phase.kind === 'draining' || step.serviceSelection === 'split') &&
+    (argoBasic ||
+      (rollout.traffic.providers.length > 0 &&
+        (!step || phase.kind === 'draining' || step.serviceSelection === 'split'))) &&
     canaryName !== stableName;
   const out = [withTrackSelector(stable, track, split ? track.stable : undefined)];
   if (!canaryName || canaryName === stableName) return out;

@@ -8,6 +8,7 @@ import { PodShare, simulateRequest } from '../simulate/simulate';
 import { readAppOutput } from '../app/output-state';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
+import { appGenerators } from '../app/load-app';
 
 export interface SimulateOptions extends CommonOptions {
   readonly step?: number;
@@ -31,7 +32,7 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
           renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track),
         );
   const objects = renderApp(app, states, loc.track, peers);
-  const generators = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
+  const generators = appGenerators(app);
   // The request comes from outside: the ingress gateway colours it first (RequestColoring).
   const split = simulateRequest(objects, generators, colorAtGateway(objects, request(opts)));
   if (!split) return ctx.stdout('no route matches this request\n');

@@ -1,6 +1,7 @@
 import type { ProviderInputs } from '../contract/inputs';
 import { Diagnostic } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
+import { unsupportedWorkload, withPause } from './reader-common';
 import { NormalizeResult, providerFromKruiseRouting } from './providers';
 import { PauseSpec, RolloutSpec, StepSpec, TrafficSpec } from '../model/rollout';
 import { headerModifier, kruiseMatch, parseAmount, parsePercent } from './kruise-values';
@@ -21,13 +22,7 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ['spec', 'workloadRef'] : ['spec', 'objectRef', 'workloadRef'];
   if (str(ref.kind) !== 'Deployment') {
-    diagnostics.push(
-      error(
-        doc,
-        [...refPath, 'kind'],
-        `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`,
-      ),
-    );
+    diagnostics.push(error(doc, [...refPath, 'kind'], unsupportedWorkload(str(ref.kind))));
   }
   const stepsPath = ['spec', 'strategy', 'canary', 'steps'];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
@@ -48,7 +43,12 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
     stablePodMetadata: { labels: {}, annotations: {} },
     ...(routingRef ? { trafficRoutingRef: routingRef } : {}),
   };
-  return { rollout, diagnostics };
+  const paused = obj(spec.strategy).paused === true;
+  return { rollout: withPause(doc, rollout, paused, ['spec', 'strategy', 'paused']), diagnostics };
+}
+
+export function kruiseDisabled(doc: ParsedDocument): boolean {
+  return obj(obj(doc.value).spec).disabled === true;
 }
 
 function kruiseStyle(

@@ -41,19 +41,37 @@ export function providerFromKruiseRouting(
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs.kruiseCustomRefs(custom) : undefined;
   if (taker) refs.push(refAt(taker, doc.locate([...path, 'customNetworkRefs'])));
+  // Kruise would route nothing for such an entry; rollgen will not quietly fall back to pods.
+  if (routing.ingress === undefined && routing.gateway === undefined && custom.length === 0)
+    out.push({
+      ...doc.locate(path),
+      message:
+        'this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts',
+      severity: 'error',
+    });
   return refs;
 }
 
 /** Argo's trafficRouting keys in its reconcile order; `plugins` entries follow as `plugins/<name>`. */
 const ARGO_ROUTING_KEYS = ['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh', 'traefik', 'apisix'];
 
-/** Argo trafficRouting -> provider refs, in Argo's reconcile order; the provider of each key is asked through `inputs`. */
+/**
+ * Argo trafficRouting -> provider refs, in Argo's reconcile order; the provider of each key is asked
+ * through `inputs`. A plugin no generator reads is refused by name, listing what rollgen renders.
+ */
 export function providersFromArgo(
   doc: ParsedDocument,
   routing: Record<string, unknown>,
   path: Path,
   inputs: ProviderInputs,
+  out: Diagnostic[],
 ): ProviderRef[] {
+  for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs.argoKeys.includes(`plugins/${p}`)))
+    out.push({
+      ...doc.locate([...path, 'plugins', plugin]),
+      message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs.argoKeys.map((k) => k.replace('/', '.')).join(', ')}; use one of them`,
+      severity: 'error',
+    });
   const at = (key: string) => doc.locate([...path, key]);
   const refs: ProviderRef[] = [];
   for (const key of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== undefined)) {

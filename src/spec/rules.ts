@@ -20,18 +20,32 @@ export function checkRollout(rollout: RolloutSpec, resources: ResourceSet): Diag
 type Report = (origin: Origin, message: string) => void;
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const CANARY = '-canary';
 
+/**
+ * Name limits by kind, for the `<name>-canary` objects rollgen adds: a Deployment name is a DNS
+ * subdomain (253 characters), a Service name a DNS label (63).
+ */
 function checkName(r: RolloutSpec, report: Report): void {
-  if (!DNS_LABEL.test(r.workload.name) || r.workload.name.length > 63 - '-canary'.length) {
+  const name = r.workload.name;
+  if (!DNS_SUBDOMAIN.test(name) || name.length > 253 - CANARY.length)
     report(
       r.origin,
-      `workload name "${r.workload.name}" must be a DNS-1123 label of at most 56 characters so "<name>-canary" stays valid`,
+      `Deployment name "${name}" must be a DNS-1123 subdomain of at most ${253 - CANARY.length} characters so "<name>-canary" stays valid`,
     );
-  }
+  const service = r.traffic.stableService;
+  if (r.traffic.generateCanaryService && service && (!DNS_LABEL.test(service) || service.length > 63 - CANARY.length))
+    report(
+      r.origin,
+      `Service name "${service}" must be a DNS-1123 label of at most ${63 - CANARY.length} characters so the canary Service "<name>-canary" stays valid`,
+    );
 }
 
 function checkSteps(r: RolloutSpec, report: Report): void {
-  if (r.steps.length === 0) report(r.origin, 'has no steps; add at least one step (e.g. traffic: 20%)');
+  // Argo: a canary without steps is a rolling update straight to promotion; Kruise requires steps.
+  if (r.steps.length === 0 && r.format !== 'argo')
+    report(r.origin, 'has no steps; add at least one step (e.g. traffic: 20%)');
   r.steps.forEach((s, i) => checkStep(r, s, i, report));
   checkNonDecreasing(r, report);
 }

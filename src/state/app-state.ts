@@ -3,7 +3,7 @@ import { ResourceSet } from '../model/resource-set';
 import { RenderPhase } from '../render/phase';
 import { RolloutRenderState } from '../render/render-app';
 import { templateRevision } from '../render/revision';
-import { TrackLabel } from '../model/track';
+import { REVISION_ANNOTATION, TrackLabel } from '../model/track';
 import { PodTemplateInput, podTemplateOf, stripTemplate } from '../render/workload';
 import type { LoadedApp, LoadedRollout } from '../spec/loaded-app';
 import {
@@ -42,9 +42,13 @@ export interface AppTransition {
   readonly states: readonly RolloutRenderState[];
 }
 
-/** The desired version: the source's pod template and its revision. */
+/**
+ * The desired version: the source's pod template and its revision. Only the track label is taken
+ * out: labels the canary patch overrides (Kruise patchPodTemplateMetadata, Argo canaryMetadata) are
+ * the user's and stay on stable pods, as both controllers patch the canary pods only.
+ */
 export function sourcePod(r: LoadedRollout, track: TrackLabel): PodTemplateInput {
-  const template = stripTemplate(podTemplateOf(r.deployment), track, r.spec.canaryPodMetadata);
+  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
   return { template, revision: templateRevision(template) };
 }
 
@@ -58,6 +62,16 @@ export function stablePod(r: LoadedRollout, output: OutputSnapshot, track: Track
     );
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
   return { template, revision: templateRevision(template) };
+}
+
+/** What `advance` and `rollgen pr` say about each paused rollout of the app: it holds, nothing is proposed for it. */
+export function holdNotes(app: LoadedApp): string[] {
+  return app.rollouts
+    .filter((r) => r.spec.pausedBy)
+    .map(
+      (r) =>
+        `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy!.field}; nothing is proposed for it until that is false`,
+    );
 }
 
 /** Applies a command to every rollout of the app and returns the new status and what to render. Pure. */
@@ -91,6 +105,8 @@ function applyCommand(
   removal: Removal,
 ): Transition | undefined {
   const revision = sourcePod(r, track).revision;
+  // A paused rollout holds: advance moves nothing; a person may still abort, promote or retry.
+  if (command.kind === 'advance' && r.spec.pausedBy) return undefined;
   if (command.kind === 'advance') return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
   if (command.kind === 'abort') return current.phase === 'Progressing' ? abortRollout(current, removal) : undefined;
@@ -150,13 +166,20 @@ export function renderState(
   return { rollout: r, phase, stablePod: stablePod(r, output, track), canaryPod };
 }
 
-/** While draining, the canary keeps the pods it runs, even if the source changed meanwhile. */
+/**
+ * While draining, the canary keeps the pods it runs, even if the source changed meanwhile. The
+ * patched labels are re-applied when it is rendered, and the revision is the one it was rendered
+ * with (the patch may have replaced a label value the revision was computed over).
+ */
 function liveCanaryPod(r: LoadedRollout, output: OutputSnapshot, track: TrackLabel): PodTemplateInput | undefined {
   const found = output.resources.find('Deployment', `${r.spec.workload.name}-canary`, r.spec.namespace);
   if (!found) return undefined;
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
-  return { template, revision: templateRevision(template) };
+  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
+  return { template, revision: recorded ?? templateRevision(template) };
 }
+
+const NO_PATCH = { labels: {}, annotations: {} };
 
 /** `render --step N`: every rollout at step N (0 = stable only), from the current stable state. */
 export function statesAtStep(

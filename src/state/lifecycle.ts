@@ -67,6 +67,9 @@ function progress(c: RolloutStatus, revision: string): Transition {
 }
 
 function start(c: RolloutStatus, revision: string, action = 'start'): Transition {
+  // A canary with no steps (Argo's rolling-update form) goes straight to promotion, as Argo does.
+  if (c.steps === 0)
+    return { status: { ...c, phase: 'Promoting', step: 0, canaryRevision: revision }, action: 'promote (no steps)' };
   return { status: { ...c, phase: 'Progressing', step: 1, canaryRevision: revision }, action };
 }
 

@@ -66,3 +66,29 @@ test('templates named in rollgen.yaml replace the defaults; a misspelt field is 
   commitAll(w.repo, 'broken', w.now);
   expect((await w.pr()).stderr).toMatch(/^\.github\/rollgen\/title\.hbs:\d+:1: PR template: Parse error/m);
 });
+
+/** Rewrites apps/echo/rollout.yaml with `edit` and commits it. */
+function editRollout(edit: (text: string) => string): void {
+  const file = path.join(w.repo, 'apps/echo/rollout.yaml');
+  fs.writeFileSync(file, edit(fs.readFileSync(file, 'utf8')));
+  commitAll(w.repo, 'edit rollout', w.now);
+}
+
+test('a field rollgen only warns about is listed in the PR body, located, for the reviewer', async () => {
+  w = new FlowWorld(['echo'], 'apps:\n  - source: apps/echo\n    output: deploy/echo\n');
+  editRollout((t) => t.replace('    canary:\n', '    canary:\n      failureThreshold: 20%\n'));
+  await w.pr();
+  const body = w.openPr('rollgen/echo/adopt').body;
+  expect(body).toContain('**rollgen read past these fields**');
+  expect(body).toMatch(
+    /- `apps\/echo\/rollout\.yaml:\d+:\d+: spec\.strategy\.canary\.failureThreshold: rollgen does not watch pods/,
+  );
+});
+
+test('a paused rollout holds: rollgen pr says so and proposes nothing for it', async () => {
+  w = new FlowWorld(['echo'], 'apps:\n  - source: apps/echo\n    output: deploy/echo\n');
+  editRollout((t) => t.replace('  strategy:\n', '  strategy:\n    paused: true\n'));
+  const run = await w.pr();
+  expect(run.stdout).toContain('echo/echo-rollout: paused by spec.strategy.paused; nothing is proposed for it');
+  expect(w.fake.open()).toEqual([]);
+});

@@ -302,9 +302,17 @@ describe('check and claims', () => {
     ]);
   });
 
-  test('GIVEN a v1alpha2 route THEN it is refused', () => {
-    expect(check(ctx({}, [{ ...route, apiVersion: 'gateway.networking.k8s.io/v1alpha2' }]))[0]!.message).toMatch(
-      /rollgen renders gateway.networking.k8s.io\/v1 or .*v1beta1/,
+  test('GIVEN a v1alpha2 route THEN it is accepted and rendered in its own version, as Kruise does', () => {
+    const alpha = { ...route, apiVersion: 'gateway.networking.k8s.io/v1alpha2' };
+    expect(check(ctx({}, [alpha]))).toEqual([]);
+    const out = one(render(ctx({}, [alpha]), traffic({ weight: 30 })));
+    expect(out.apiVersion).toBe('gateway.networking.k8s.io/v1alpha2');
+    expect(rulesOf(out)[0].backendRefs).toEqual(rulesOf(one(render(ctx(), traffic({ weight: 30 }))))[0].backendRefs);
+  });
+
+  test('GIVEN a v1alpha1 route THEN it is refused naming the versions rollgen renders', () => {
+    expect(check(ctx({}, [{ ...route, apiVersion: 'gateway.networking.k8s.io/v1alpha1' }]))[0]!.message).toMatch(
+      /rollgen renders gateway.networking.k8s.io\/v1 or .*v1beta1 or .*v1alpha2/,
     );
   });
 
@@ -316,7 +324,7 @@ describe('check and claims', () => {
 describe('Argo plugin options', () => {
   const doc = { locate: () => optionsOrigin } as never;
   const optionsOf = (plugin: Json) =>
-    providersFromArgo(doc, { plugins: { 'argoproj-labs/gatewayAPI': plugin } }, [], providerInputs)[0]!.options;
+    providersFromArgo(doc, { plugins: { 'argoproj-labs/gatewayAPI': plugin } }, [], providerInputs, [])[0]!.options;
 
   test('httpRoute is one route with header routes; httpRoutes keep useHeaderRoutes; unknown keys are refused by name', () => {
     expect(optionsOf({ httpRoute: 'web', namespace: 'shop' })).toEqual({

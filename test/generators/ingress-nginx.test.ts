@@ -99,8 +99,8 @@ describe('ingress-nginx render', () => {
           name: 'web-canary',
           namespace: 'shop',
           labels: { app: 'web' },
+          // cert-manager's annotation is not copied: a second Ingress would request the same certificate.
           annotations: {
-            'cert-manager.io/cluster-issuer': 'letsencrypt',
             [`${P}/canary`]: 'true',
             [`${P}/canary-weight`]: '20',
             [`${P}/rewrite-target`]: '/',
@@ -109,6 +109,24 @@ describe('ingress-nginx render', () => {
         spec: expectedSpec,
       },
     ]);
+  });
+
+  it('for an Argo rollout copies only the ingress class annotation and no labels, as Argo does', () => {
+    const legacy = {
+      ...stableIngress,
+      metadata: {
+        ...stableIngress.metadata,
+        annotations: { ...stableIngress.metadata.annotations, 'kubernetes.io/ingress.class': 'nginx' },
+      },
+    };
+    const argoCtx = { ...ctx({}, [legacy]), rollout: { ...webRollout(), format: 'argo' as const } };
+    const [canary] = render(argoCtx, traffic({ weight: 20 }));
+    expect(canary!.metadata.labels).toBeUndefined();
+    expect(canary!.metadata.annotations).toEqual({
+      'kubernetes.io/ingress.class': 'nginx',
+      [`${P}/canary`]: 'true',
+      [`${P}/canary-weight`]: '20',
+    });
   });
 
   it('adds canary-by-header and -value next to the weight', () => {

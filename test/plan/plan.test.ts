@@ -191,24 +191,38 @@ describe('buildPlan: Argo without trafficRouting (basic canary)', () => {
     expect(plan.steps[0].traffic.weight).toBe(0);
   });
 
+  // Argo's approximation (utils/replicaset/canary.go): the counts closest to the weight on `replicas`
+  // pods or, as maxSurge (default 25%) allows, one more; 1..99% keeps a pod on each side.
   test.each([
-    [10, 1, 1, 9],
+    [10, 41, 4, 6],
+    [10, 1, 1, 10],
     [10, 20, 2, 8],
     [10, 50, 5, 5],
-    [10, 99, 9, 1],
+    [10, 99, 10, 1],
     [10, 100, 10, 0],
     [10, 0, 0, 10],
-    [3, 50, 2, 1],
-    [2, 1, 1, 1],
-    [2, 99, 1, 1],
+    [3, 50, 2, 2],
+    [2, 1, 1, 2],
+    [2, 99, 2, 1],
     [4, 25, 1, 3],
+    [1, 49, 1, 1],
   ])('GIVEN %i replicas WHEN setWeight %i THEN canary %i and stable %i', (total, weight, canary, stable) => {
     expect(pods(buildPlan(basic(`- setWeight: ${weight}`), total))).toEqual([[canary, stable]]);
   });
 
-  test('GIVEN 1 replica WHEN setWeight 50 THEN the single pod moves (1/0): one pod cannot be on both sides', () => {
-    expect(pods(buildPlan(basic(`- setWeight: 50`), 1))).toEqual([[1, 0]]);
-  });
+  test.each([
+    [10, 1, 1, 9],
+    [10, 99, 9, 1],
+    [1, 50, 1, 0],
+  ])(
+    'GIVEN %i replicas and maxSurge 0 WHEN setWeight %i THEN canary %i and stable %i (never more pods than replicas)',
+    (total, weight, canary, stable) => {
+      const rollout = argo(
+        argoRollout(`- setWeight: ${weight}`, { routing: null, canaryExtra: 'maxSurge: 0' }),
+      ).rollout;
+      expect(pods(buildPlan(rollout, total))).toEqual([[canary, stable]]);
+    },
+  );
 });
 
 describe('buildPlan: gates', () => {

@@ -1,5 +1,11 @@
+import { unsupportedWorkload } from '../../src/spec/reader-common';
 import { parseDuration } from '../../src/spec/argo';
-import { argo, argoRollout, FILE, lineOf } from '../plan/helpers';
+import { providerInputs } from '../../generators/registry';
+import { argoRolloutFields } from '../../src/spec/argo-fields';
+import { checkFields } from '../../src/spec/field-ledger';
+import { argo, argoRollout, FILE, lineOf, parseOne } from '../plan/helpers';
+
+const ARGO_ROLLOUT_FIELDS = argoRolloutFields(providerInputs);
 
 const istio = (routes: string[]) => `trafficRouting:
   managedRoutes:
@@ -249,7 +255,7 @@ describe('normalizeArgo: managedRoutes order', () => {
 });
 
 describe('normalizeArgo: analysis and other non-routing steps', () => {
-  test('GIVEN an analysis step WHEN normalized THEN it gates the previous step, like a following pause', () => {
+  test('GIVEN an analysis step WHEN normalized THEN it gates the previous step, like a following pause; the ledger says nothing', () => {
     const text = argoRollout(`- setWeight: 20
 - analysis:
     templates:
@@ -262,13 +268,15 @@ describe('normalizeArgo: analysis and other non-routing steps', () => {
     expect(rollout.steps[0].analyses?.map((a) => a.templates.map((t) => t.templateName))).toEqual([['success-rate']]);
     expect(rollout.steps[1].analyses).toBeUndefined();
     expect(diagnostics).toEqual([]);
+    expect(checkFields(parseOne(text), ARGO_ROLLOUT_FIELDS)).toEqual([]);
   });
 
-  test('GIVEN an experiment step WHEN normalized THEN it is skipped with a warning naming experiment', () => {
-    const { rollout, diagnostics } = argo(argoRollout(`- setWeight: 20\n- experiment: {duration: 1h}`));
+  test('GIVEN an experiment step WHEN read THEN it is skipped and the ledger warns naming experiment', () => {
+    const text = argoRollout(`- setWeight: 20\n- experiment: {duration: 1h}`);
+    const { rollout } = argo(text);
     expect(rollout.steps).toHaveLength(1);
-    expect(diagnostics.map((d) => [d.severity, d.message.slice(0, 31)])).toEqual([
-      ['warning', 'step "experiment" is ignored: r'],
+    expect(checkFields(parseOne(text), ARGO_ROLLOUT_FIELDS).map((d) => [d.severity, d.message.slice(0, 56)])).toEqual([
+      ['warning', 'spec.strategy.canary.steps[1].experiment: experiments ar'],
     ]);
   });
 });
@@ -277,7 +285,12 @@ describe('normalizeArgo: workload', () => {
   test('GIVEN workloadRef and spec.replicas WHEN normalized THEN the Deployment is referenced with replicasOverride = spec.replicas', () => {
     const { rollout, diagnostics } = argo(argoRollout(`- setWeight: 20`, { replicas: 7 }));
     expect(diagnostics).toEqual([]);
-    expect(rollout.workload).toEqual({ kind: 'Deployment', name: 'echoserver', replicasOverride: 7 });
+    expect(rollout.workload).toEqual({
+      kind: 'Deployment',
+      name: 'echoserver',
+      replicasOverride: 7,
+      deploymentSpec: {},
+    });
   });
 
   test('GIVEN workloadRef without spec.replicas WHEN normalized THEN replicasOverride is Argo default 1', () => {
@@ -335,7 +348,7 @@ spec:
       expect.objectContaining({
         line: lineOf(text, 'kind: StatefulSet'),
         severity: 'error',
-        message: 'workloadRef.kind "StatefulSet" is not supported; rollgen renders Deployments',
+        message: unsupportedWorkload('StatefulSet'),
       }),
     ]);
   });

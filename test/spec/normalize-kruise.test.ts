@@ -1,3 +1,4 @@
+import { unsupportedWorkload } from '../../src/spec/reader-common';
 import { FILE, kruise, kruiseV1alpha1, kruiseV1beta1, lineOf } from '../plan/helpers';
 
 describe('normalizeKruise: v1alpha1 steps', () => {
@@ -390,7 +391,7 @@ describe('normalizeKruise: workloadRef', () => {
       expect.objectContaining({
         line: lineOf(text, 'kind: StatefulSet'),
         severity: 'error',
-        message: 'workloadRef.kind "StatefulSet" is not supported; rollgen renders Deployments',
+        message: unsupportedWorkload('StatefulSet'),
       }),
     ]);
   });

@@ -1,0 +1,132 @@
+import type { ProviderInputs } from '../contract/inputs';
+import { ARGO_ROLLOUT_ANALYSIS_RULES } from './analysis-fields';
+import { FieldLedger, FieldRule, honoured, subtree, warned, warnedTree } from './field-ledger';
+
+/** The fields of an Argo Rollout and how argo.ts (and the generators it hands options to) treat each. */
+
+const CANARY = 'spec.strategy.canary';
+const ROUTING = `${CANARY}.trafficRouting`;
+
+/** Argo trafficRouting keys: honoured when a generator reads the key, refused (naming what rollgen renders) until then. */
+function providerRules(inputs: ProviderInputs): FieldRule[] {
+  const supported = inputs.argoKeys.map((k) => k.replace('/', '.')).join(', ');
+  return ['smi', 'ambassador', 'traefik', 'apisix', 'appMesh'].map((key) =>
+    inputs.argoKeys.includes(key)
+      ? subtree(`${ROUTING}.${key}`, `rendered by the generator that reads trafficRouting.${key}`)
+      : {
+          path: `${ROUTING}.${key}`,
+          status: 'refused',
+          subtree: true,
+          note: `traffic provider ${key} is not supported yet; rollgen renders ${supported}`,
+        },
+  );
+}
+
+const POD_FIELD = 'copied onto the rendered Deployments, as Argo applies it to its ReplicaSets';
+
+/** The ledger depends on the providers rollgen has (`inputs`, from the generator registry). */
+export const argoRolloutFields = (inputs: ProviderInputs): FieldLedger => ({
+  title: 'Argo Rollout (argoproj.io/v1alpha1)',
+  crd: { file: 'argo-rollouts/rollout-crd.yaml', version: 'v1alpha1' },
+  rules: [
+    honoured('spec'),
+    honoured('spec.replicas'),
+    subtree('spec.selector', 'the selector of the rendered Deployment (inline template)'),
+    subtree('spec.template', 'the pod template, passed through to the Deployment (inline template)'),
+    honoured('spec.workloadRef'),
+    honoured('spec.workloadRef.apiVersion'),
+    honoured('spec.workloadRef.kind', 'Deployment only; any other kind is refused'),
+    honoured('spec.workloadRef.name'),
+    warned(
+      'spec.workloadRef.scaleDown',
+      'rollgen renders the referenced Deployment itself as the stable workload, so there is no original Deployment to scale down; remove the field',
+    ),
+    honoured('spec.minReadySeconds', POD_FIELD),
+    honoured('spec.progressDeadlineSeconds', POD_FIELD),
+    honoured('spec.revisionHistoryLimit', POD_FIELD),
+    honoured('spec.paused', 'the rollout holds: advance and rollgen pr propose nothing for it until it is false'),
+    warned(
+      'spec.progressDeadlineAbort',
+      'rollgen does not watch pod progress, so it never aborts on a deadline; make the step PRs wait for a health check',
+    ),
+    warned(
+      'spec.restartAt',
+      'rollgen restarts no pods; change an annotation of the pod template to roll the pods through the steps',
+    ),
+    warnedTree(
+      'spec.rollbackWindow',
+      'rollgen runs every step for each new revision, including one that rolls back; use rollgen abort to return to stable at once',
+    ),
+    honoured('spec.strategy'),
+    {
+      path: 'spec.strategy.blueGreen',
+      status: 'refused',
+      subtree: true,
+      note: 'blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)',
+    },
+    honoured(CANARY),
+    warned(
+      `${CANARY}.abortScaleDownDelaySeconds`,
+      "the abort commit removes canary pods as the app's removal policy says (rollgen.yaml removal); there is no delay",
+    ),
+    warned(
+      `${CANARY}.scaleDownDelaySeconds`,
+      'old stable pods are replaced when the promotion commit is applied; use removal: two-commits in rollgen.yaml to keep the canary until routes move',
+    ),
+    warned(`${CANARY}.scaleDownDelayRevisionLimit`, 'rollgen keeps no old ReplicaSets running; remove the field'),
+    subtree(
+      `${CANARY}.antiAffinity`,
+      'canary pods avoid nodes running stable pods (injected into the canary pod template)',
+    ),
+    subtree(`${CANARY}.canaryMetadata`, 'merged into the canary pod template'),
+    subtree(`${CANARY}.stableMetadata`, 'merged into the stable pod template'),
+    honoured(`${CANARY}.canaryService`),
+    honoured(`${CANARY}.stableService`),
+    honoured(
+      `${CANARY}.dynamicStableScale`,
+      'stable pods shrink to the traffic they keep (sized for the higher of this and the previous step), with trafficRouting',
+    ),
+    honoured(`${CANARY}.maxSurge`, 'the rolling update bound of the rendered Deployments'),
+    honoured(`${CANARY}.maxUnavailable`, 'the rolling update bound of the rendered Deployments'),
+    honoured(
+      `${CANARY}.minPodsPerReplicaSet`,
+      'a non-empty stable or canary side runs at least this many pods, with trafficRouting',
+    ),
+    warnedTree(
+      `${CANARY}.pingPong`,
+      'rollgen routes with a stable and a canary Service (stableService/canaryService); write those instead of pingPong',
+    ),
+    warnedTree(
+      `${CANARY}.replicaProgressThreshold`,
+      'rollgen does not watch pod readiness; make the step PRs wait for a health check',
+    ),
+    honoured(`${CANARY}.steps`),
+    subtree(`${CANARY}.steps[].pause`, 'a manual or timed gate after the step before'),
+    {
+      path: `${CANARY}.steps[].plugin`,
+      status: 'warned',
+      subtree: true,
+      note: 'step plugins run in the Argo controller; rollgen skips the step',
+    },
+    subtree(`${CANARY}.steps[].setCanaryScale`, 'canary pods of the step'),
+    subtree(`${CANARY}.steps[].setHeaderRoute`, 'a named header route to the canary'),
+    subtree(`${CANARY}.steps[].setMirrorRoute`, 'a named mirror route to the canary'),
+    honoured(`${CANARY}.steps[].setWeight`),
+    honoured(ROUTING),
+    subtree(`${ROUTING}.managedRoutes`, 'the order of header and mirror routes'),
+    honoured(`${ROUTING}.maxTrafficWeight`),
+    subtree(`${ROUTING}.istio`, 'rendered by the istio generator'),
+    subtree(
+      `${ROUTING}.istio.destinationRule.additionalSubsetNames`,
+      'the canary gets exactly the step weight, these subsets keep theirs, stable gets the rest (as Argo)',
+    ),
+    subtree(`${ROUTING}.nginx`, 'rendered by the ingress-nginx generator'),
+    subtree(`${ROUTING}.alb`, 'rendered by the aws-alb generator'),
+    ...providerRules(inputs),
+    subtree(
+      `${ROUTING}.plugins`,
+      'argoproj-labs/gatewayAPI is rendered by the gateway-api generator; any other plugin is refused by name',
+    ),
+    ...ARGO_ROLLOUT_ANALYSIS_RULES,
+  ],
+});

@@ -1,0 +1,19 @@
+import { ParsedDocument } from '../yaml/parse';
+import { RolloutSpec } from '../model/rollout';
+
+/** What the Argo and Kruise readers treat alike. */
+
+/** A paused rollout holds where it is (Argo spec.paused, Kruise strategy.paused). */
+export function withPause(
+  doc: ParsedDocument,
+  rollout: RolloutSpec,
+  paused: boolean,
+  path: (string | number)[],
+): RolloutSpec {
+  return paused ? { ...rollout, pausedBy: { field: path.join('.'), origin: doc.locate(path) } } : rollout;
+}
+
+/** One message for every workload kind but Deployment (CloneSet, StatefulSet, DaemonSet, ...). */
+export function unsupportedWorkload(kind: string | undefined): string {
+  return `workloadRef.kind ${kind ?? '(none)'} is not supported: rollgen renders Deployments only; a ${kind ?? 'workload'} rollout needs the rollout controller in the cluster`;
+}
