@@ -15,7 +15,8 @@ function configure(): void {
   configured = true;
   jsep.addBinaryOp('or', 1);
   jsep.addBinaryOp('and', 2);
-  jsep.addBinaryOp('??', 1);
+  // expr-lang binds `??` tightest of all binary operators: `result ?? 0 < 0.05` is `(result ?? 0) < 0.05`.
+  jsep.addBinaryOp('??', 12);
   for (const op of ['in', 'matches', 'contains', 'startsWith', 'endsWith']) jsep.addBinaryOp(op, 7);
   jsep.addBinaryOp('**', 11, true);
   jsep.addUnaryOp('not');

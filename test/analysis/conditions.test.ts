@@ -60,6 +60,17 @@ describe("conditions in Argo's expression syntax", () => {
     expect(run('result["toString"] == nil', {})).toBe(true);
   });
 
+  // expr-lang gives `??` the highest binary precedence: `result ?? 0 < 0.05` is `(result ?? 0) < 0.05`.
+  test.each<[string, Value, Value]>([
+    ['result ?? 0 < 0.05', 0.01, true],
+    ['result ?? 0 < 0.05', 0.5, false],
+    ['result ?? 0 < 0.05', null, true],
+    ['result.rate ?? 1 > 0.05', { rate: 0.01 }, false],
+    ['result.rate ?? 1 > 0.05', {}, true],
+  ])('?? binds tighter than comparisons: %s with %j -> %j', (source, result, expected) => {
+    expect(run(source, result)).toBe(expected);
+  });
+
   test('runtime errors are readable: out of range, comparing nil', () => {
     expect(() => run('result[0] > 1', [])).toThrow(/index out of range: 0 \(len 0\)/);
     expect(() => run('result > 1', null)).toThrow(/invalid operation: nil > number 1/);
