@@ -71,6 +71,18 @@ describe("conditions in Argo's expression syntax", () => {
     expect(run(source, result)).toBe(expected);
   });
 
+  // A predicate that is not a bool must not quietly count as false: `none(result, {#.error})` passed whatever the errors.
+  test.each([
+    ['none(result, {#.error})', [{ error: 'boom' }]],
+    ['all(result, {#.ok})', [{ ok: 'yes' }]],
+    ['any(result, {#})', [1]],
+    ['one(result, {#})', [1]],
+    ['len(filter(result, {#})) == 0', [1]],
+    ['count(result, {#}) == 0', [1]],
+  ])('a predicate must be a bool: %s with %j is an error', (source, result) => {
+    expect(() => run(source, result)).toThrow(/expected bool, but got/);
+  });
+
   test('runtime errors are readable: out of range, comparing nil', () => {
     expect(() => run('result[0] > 1', [])).toThrow(/index out of range: 0 \(len 0\)/);
     expect(() => run('result > 1', null)).toThrow(/invalid operation: nil > number 1/);
