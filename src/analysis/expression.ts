@@ -19,6 +19,7 @@ function configure(): void {
   jsep.addBinaryOp('??', 12);
   for (const op of ['in', 'matches', 'contains', 'startsWith', 'endsWith']) jsep.addBinaryOp(op, 7);
   jsep.addBinaryOp('**', 11, true);
+  jsep.addBinaryOp('^', 11, true); // expr-lang's other spelling of power, not XOR
   jsep.addUnaryOp('not');
   jsep.addIdentifierChar('#');
   // expr-lang predicates: `all(result, {# < 0.1})`.
@@ -71,8 +72,10 @@ function check(n: Node, inPredicate: boolean): string | undefined {
         n.computed ? check(n.property as Node, inPredicate) : undefined,
       ]);
     case 'UnaryExpression':
+      if (!UNARY.has(n.operator as string)) return unavailable(n.operator as string);
       return check(n.argument as Node, inPredicate);
     case 'BinaryExpression':
+      if (!BINARY.has(n.operator as string)) return unavailable(n.operator as string);
       return first([check(n.left as Node, inPredicate), check(n.right as Node, inPredicate)]);
     case 'ConditionalExpression':
       return first([n.test, n.consequent, n.alternate].map((c) => check(c as Node, inPredicate)));
@@ -82,6 +85,14 @@ function check(n: Node, inPredicate: boolean): string | undefined {
       return `unsupported syntax (${n.type})`;
   }
 }
+
+/** The operators `evaluate` implements; jsep also parses JavaScript's (`===`, `|`, `<<`, `~`), which expr-lang lacks. */
+const BINARY = new Set(
+  ['|| or && and ?? == != < > <= >= + - * / % ** ^', 'in matches contains startsWith endsWith'].join(' ').split(' '),
+);
+const UNARY = new Set(['!', 'not', '-', '+']);
+const unavailable = (op: string) =>
+  `operator ${op} is not available in conditions; use ${[...BINARY].join(' ')} or unary ! not -`;
 
 const first = (list: (string | undefined)[]): string | undefined => list.find((p) => p !== undefined);
 
@@ -184,6 +195,7 @@ function binary(n: Node, scope: Scope): Value {
     case '%':
       return number(left, op) % number(right, op);
     case '**':
+    case '^':
       return number(left, op) ** number(right, op);
     default:
       return stringOp(op, left, right);

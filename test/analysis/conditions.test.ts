@@ -54,6 +54,20 @@ describe("conditions in Argo's expression syntax", () => {
     expect('error' in c && c.error).toMatch(message);
   });
 
+  // jsep knows JavaScript's operators; expr-lang has none of these, so they are refused when planned, not at every measurement.
+  test.each(['result === 1', 'result !== 1', 'result | 1', 'result & 1', 'result << 1', 'result >> 1', '~result'])(
+    'refuses the JavaScript operator in %s at plan time',
+    (source) => {
+      const c = compile(source);
+      expect('error' in c && c.error).toMatch(/operator .* is not available/);
+    },
+  );
+
+  test('^ is the power operator, as in expr-lang', () => {
+    expect(run('result ^ 2 == 9', 3)).toBe(true);
+    expect(run('2 ^ 3 ^ 2', null)).toBe(512);
+  });
+
   test('member access reads own data only: no prototype, no functions', () => {
     expect(run('result.constructor == nil', {})).toBe(true);
     expect(run('result.__proto__ == nil', {})).toBe(true);
