@@ -1,5 +1,6 @@
 import jsep from 'jsep';
 import { BUILTINS, Value } from './builtins';
+import { GROUPED, regroup } from './precedence';
 
 /**
  * Conditions in Argo's syntax (expr-lang): parsed by jsep (a parser only: nothing is ever handed to
@@ -24,6 +25,7 @@ function configure(): void {
   jsep.addIdentifierChar('#');
   // expr-lang predicates: `all(result, {# < 0.1})`.
   jsep.hooks.add('gobble-token', function (this: jsep.HookScope, env: { node?: Node }) {
+    if (this.code === 40) env.node = groupedToken(this); // (
     if (this.code !== 123) return; // {
     this.index++;
     const body = this.gobbleExpression();
@@ -34,12 +36,19 @@ function configure(): void {
   });
 }
 
+/** A parenthesised expression (then any `.x`, `[i]` or call after it), marked so `regroup` keeps it whole. */
+function groupedToken(scope: jsep.HookScope): Node {
+  const parser = scope as unknown as { gobbleGroup(): Node; gobbleTokenProperty(n: Node): Node };
+  const group = parser.gobbleGroup();
+  return parser.gobbleTokenProperty({ ...group, [GROUPED]: true });
+}
+
 /** Parses and checks a condition; returns the tree or the reason it is invalid (for a located plan-time error). */
 export function compile(source: string): { node: Node } | { error: string } {
   configure();
   let node: Node;
   try {
-    node = jsep(source);
+    node = regroup(jsep(source));
   } catch (e) {
     return { error: (e as Error).message };
   }

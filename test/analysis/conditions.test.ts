@@ -68,6 +68,21 @@ describe("conditions in Argo's expression syntax", () => {
     expect(run('2 ^ 3 ^ 2', null)).toBe(512);
   });
 
+  // expr-lang's unary operators bind looser than ** and ??: `-2 ** 2` is -(2 ** 2), `not result ?? true` is not (result ?? true).
+  test.each<[string, Value, Value]>([
+    ['-2 ** 2', null, -4],
+    ['(-2) ** 2', null, 4],
+    ['-2 ^ 2 == -4', null, true],
+    ['-result ?? 0', null, -0],
+    ['not result ?? false', null, true],
+    ['!(result ?? false)', null, true],
+    ['2 ** -1', null, 0.5],
+    ['(result)[0] ** 2 == 9 && ((1 + 2)) * 3 == 9', [3], true],
+    ['-(result.a) ** 2', { a: 3 }, -9],
+  ])('unary operators bind as in expr-lang: %s with %j -> %j', (source, result, expected) => {
+    expect(run(source, result)).toBe(expected);
+  });
+
   test('member access reads own data only: no prototype, no functions', () => {
     expect(run('result.constructor == nil', {})).toBe(true);
     expect(run('result.__proto__ == nil', {})).toBe(true);
