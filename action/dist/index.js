@@ -3495,7 +3495,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    function isNode2(node) {
+    function isNode3(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
           case ALIAS:
@@ -3519,7 +3519,7 @@ var require_identity = __commonJS({
     exports2.isCollection = isCollection;
     exports2.isDocument = isDocument;
     exports2.isMap = isMap2;
-    exports2.isNode = isNode2;
+    exports2.isNode = isNode3;
     exports2.isPair = isPair;
     exports2.isScalar = isScalar3;
     exports2.isSeq = isSeq3;
@@ -29376,9 +29376,9 @@ var require_javascript_compiler = __commonJS({
         }
         hash.values[key2] = value;
       },
-      pushId: function pushId(type, name, child2) {
+      pushId: function pushId(type, name, child3) {
         if (type === "BlockParam") {
-          this.pushStackLiteral("blockParams[" + name[0] + "].path[" + name[1] + "]" + (child2 ? " + " + this.quotedString("." + child2) : ""));
+          this.pushStackLiteral("blockParams[" + name[0] + "].path[" + name[1] + "]" + (child3 ? " + " + this.quotedString("." + child3) : ""));
         } else if (type === "PathExpression") {
           this.pushString(name);
         } else if (type === "SubExpression") {
@@ -29390,40 +29390,40 @@ var require_javascript_compiler = __commonJS({
       // HELPERS
       compiler: JavaScriptCompiler,
       compileChildren: function compileChildren(environment, options) {
-        var children = environment.children, child2 = void 0, compiler = void 0;
+        var children = environment.children, child3 = void 0, compiler = void 0;
         for (var i = 0, l = children.length; i < l; i++) {
-          child2 = children[i];
+          child3 = children[i];
           compiler = new this.compiler();
-          var existing = this.matchExistingProgram(child2);
+          var existing = this.matchExistingProgram(child3);
           if (existing == null) {
             var index = this.context.programs.push("") - 1;
-            child2.index = index;
-            child2.name = "program" + index;
-            this.context.programs[index] = compiler.compile(child2, options, this.context, !this.precompile);
+            child3.index = index;
+            child3.name = "program" + index;
+            this.context.programs[index] = compiler.compile(child3, options, this.context, !this.precompile);
             this.context.decorators[index] = compiler.decorators;
-            this.context.environments[index] = child2;
+            this.context.environments[index] = child3;
             this.useDepths = this.useDepths || compiler.useDepths;
             this.useBlockParams = this.useBlockParams || compiler.useBlockParams;
-            child2.useDepths = this.useDepths;
-            child2.useBlockParams = this.useBlockParams;
+            child3.useDepths = this.useDepths;
+            child3.useBlockParams = this.useBlockParams;
           } else {
-            child2.index = existing.index;
-            child2.name = "program" + existing.index;
+            child3.index = existing.index;
+            child3.name = "program" + existing.index;
             this.useDepths = this.useDepths || existing.useDepths;
             this.useBlockParams = this.useBlockParams || existing.useBlockParams;
           }
         }
       },
-      matchExistingProgram: function matchExistingProgram(child2) {
+      matchExistingProgram: function matchExistingProgram(child3) {
         for (var i = 0, len = this.context.environments.length; i < len; i++) {
           var environment = this.context.environments[i];
-          if (environment && environment.equals(child2)) {
+          if (environment && environment.equals(child3)) {
             return environment;
           }
         }
       },
       programExpression: function programExpression(guid) {
-        var child2 = this.environment.children[guid], programParams = [child2.index, "data", child2.blockParams];
+        var child3 = this.environment.children[guid], programParams = [child3.index, "data", child3.blockParams];
         if (this.useBlockParams || this.useDepths) {
           programParams.push("blockParams");
         }
@@ -45019,10 +45019,10 @@ function rejectForbidden(node) {
       n.loc.start.line,
       n.loc.start.column
     );
-  for (const [key2, child2] of Object.entries(node)) {
+  for (const [key2, child3] of Object.entries(node)) {
     if (key2 === "loc") continue;
-    if (Array.isArray(child2)) child2.forEach(rejectForbidden);
-    else rejectForbidden(child2);
+    if (Array.isArray(child3)) child3.forEach(rejectForbidden);
+    else rejectForbidden(child3);
   }
 }
 function toTemplateError(e, text) {
@@ -45068,10 +45068,10 @@ function tagNewlines(node) {
     n.value = tagContent(n.value, n.original, n.loc.start.line);
     return;
   }
-  for (const [key2, child2] of Object.entries(node)) {
+  for (const [key2, child3] of Object.entries(node)) {
     if (key2 === "loc") continue;
-    if (Array.isArray(child2)) child2.forEach(tagNewlines);
-    else tagNewlines(child2);
+    if (Array.isArray(child3)) child3.forEach(tagNewlines);
+    else tagNewlines(child3);
   }
 }
 function tagContent(value, original, startLine) {
@@ -45311,10 +45311,10 @@ function readNames(node, out = /* @__PURE__ */ new Set()) {
   if (typeof node !== "object" || node === null) return out;
   const n = node;
   if (n.type === "PathExpression" && Array.isArray(n.parts)) n.parts.forEach((p) => out.add(String(p)));
-  for (const [key2, child2] of Object.entries(node)) {
+  for (const [key2, child3] of Object.entries(node)) {
     if (key2 === "loc") continue;
-    if (Array.isArray(child2)) child2.forEach((c) => readNames(c, out));
-    else readNames(child2, out);
+    if (Array.isArray(child3)) child3.forEach((c) => readNames(c, out));
+    else readNames(child3, out);
   }
   return out;
 }
@@ -47772,10 +47772,16 @@ function readRequest(value, locate2, path10) {
       };
     }),
     args: readArgs(list4("args"), locate2, [...path10, "args"]),
-    dryRun: list4("dryRun").map((d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""),
+    dryRun: readDryRun(list4("dryRun"), locate2, [...path10, "dryRun"]),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
     at: { locate: locate2, path: path10 }
   };
+}
+function readDryRun(list4, locate2, path10) {
+  return list4.map((d, i) => ({
+    ...isObject(d) && typeof d.metricName === "string" ? { metricName: d.metricName } : {},
+    at: { locate: locate2, path: [...path10, i] }
+  }));
 }
 function readArgs(list4, locate2, path10) {
   return list4.map((a, i) => {
@@ -48837,13 +48843,13 @@ var BUILTINS = {
   asFloat: (_r, v) => asFloat(v, "asFloat"),
   isNil: (r) => r === null || r === void 0,
   default: (r, _v, fallback) => r === null || r === void 0 ? fallback : r,
-  all: (_r, v, p) => list3(v, "all").every((x) => pred(p)(x) === true),
-  any: (_r, v, p) => list3(v, "any").some((x) => pred(p)(x) === true),
-  none: (_r, v, p) => !list3(v, "none").some((x) => pred(p)(x) === true),
-  one: (_r, v, p) => list3(v, "one").filter((x) => pred(p)(x) === true).length === 1,
-  filter: (_r, v, p) => list3(v, "filter").filter((x) => pred(p)(x) === true),
+  all: (_r, v, p) => list3(v, "all").every((x) => holds(p, x)),
+  any: (_r, v, p) => list3(v, "any").some((x) => holds(p, x)),
+  none: (_r, v, p) => !list3(v, "none").some((x) => holds(p, x)),
+  one: (_r, v, p) => list3(v, "one").filter((x) => holds(p, x)).length === 1,
+  filter: (_r, v, p) => list3(v, "filter").filter((x) => holds(p, x)),
   map: (_r, v, p) => list3(v, "map").map((x) => pred(p)(x)),
-  count: (_r, v, p) => list3(v, "count").filter((x) => pred(p)(x) === true).length,
+  count: (_r, v, p) => list3(v, "count").filter((x) => holds(p, x)).length,
   sum: (_r, v) => list3(v, "sum").reduce((s, x) => s + num2(x, "sum"), 0),
   max: (_r, ...v) => Math.max(...spread(v, "max")),
   min: (_r, ...v) => Math.min(...spread(v, "min")),
@@ -48889,6 +48895,14 @@ function spread(args, fn) {
   if (items.length === 0) throw new Error(`${fn}() of nothing`);
   return items.map((x) => num2(x, fn));
 }
+function holds(p, item) {
+  const v = pred(p)(item);
+  if (typeof v !== "boolean")
+    throw new Error(
+      `expected bool, but got ${v === null || v === void 0 ? "nil" : JSON.stringify(v)} from a predicate`
+    );
+  return v;
+}
 function pred(p) {
   if (typeof p !== "function") throw new Error("expected a predicate such as {# > 0}");
   return p;
@@ -48899,6 +48913,24 @@ function asFloat(v, fn) {
   throw new Error(`${fn}() not supported on ${JSON.stringify(v ?? null)}`);
 }
 
+// src/analysis/precedence.ts
+var TIGHTER_THAN_UNARY = /* @__PURE__ */ new Set(["**", "^", "??"]);
+var GROUPED = "grouped";
+function regroup(n) {
+  const children = Object.fromEntries(
+    Object.entries(n).map(([k, v]) => [k, Array.isArray(v) ? v.map(child2) : child2(v)])
+  );
+  return lift(children);
+}
+var child2 = (v) => isNode2(v) ? regroup(v) : v;
+var isNode2 = (v) => v !== null && typeof v === "object" && typeof v.type === "string";
+function lift(n) {
+  const left = n.left;
+  if (n.type !== "BinaryExpression" || !TIGHTER_THAN_UNARY.has(n.operator)) return n;
+  if (left?.type !== "UnaryExpression" || left[GROUPED]) return n;
+  return { ...left, argument: lift({ ...n, left: left.argument }) };
+}
+
 // src/analysis/expression.ts
 var configured = false;
 function configure() {
@@ -48906,12 +48938,14 @@ function configure() {
   configured = true;
   jsep.addBinaryOp("or", 1);
   jsep.addBinaryOp("and", 2);
-  jsep.addBinaryOp("??", 1);
+  jsep.addBinaryOp("??", 12);
   for (const op2 of ["in", "matches", "contains", "startsWith", "endsWith"]) jsep.addBinaryOp(op2, 7);
   jsep.addBinaryOp("**", 11, true);
+  jsep.addBinaryOp("^", 11, true);
   jsep.addUnaryOp("not");
   jsep.addIdentifierChar("#");
   jsep.hooks.add("gobble-token", function(env2) {
+    if (this.code === 40) env2.node = groupedToken(this);
     if (this.code !== 123) return;
     this.index++;
     const body = this.gobbleExpression();
@@ -48921,11 +48955,16 @@ function configure() {
     env2.node = { type: "Predicate", body };
   });
 }
+function groupedToken(scope) {
+  const parser = scope;
+  const group = parser.gobbleGroup();
+  return parser.gobbleTokenProperty({ ...group, [GROUPED]: true });
+}
 function compile(source) {
   configure();
   let node;
   try {
-    node = jsep(source);
+    node = regroup(jsep(source));
   } catch (e) {
     return { error: e.message };
   }
@@ -48957,8 +48996,10 @@ function check8(n, inPredicate) {
         n.computed ? check8(n.property, inPredicate) : void 0
       ]);
     case "UnaryExpression":
+      if (!UNARY.has(n.operator)) return unavailable(n.operator);
       return check8(n.argument, inPredicate);
     case "BinaryExpression":
+      if (!BINARY.has(n.operator)) return unavailable(n.operator);
       return first([check8(n.left, inPredicate), check8(n.right, inPredicate)]);
     case "ConditionalExpression":
       return first([n.test, n.consequent, n.alternate].map((c) => check8(c, inPredicate)));
@@ -48968,6 +49009,11 @@ function check8(n, inPredicate) {
       return `unsupported syntax (${n.type})`;
   }
 }
+var BINARY = new Set(
+  ["|| or && and ?? == != < > <= >= + - * / % ** ^", "in matches contains startsWith endsWith"].join(" ").split(" ")
+);
+var UNARY = /* @__PURE__ */ new Set(["!", "not", "-", "+"]);
+var unavailable = (op2) => `operator ${op2} is not available in conditions; use ${[...BINARY].join(" ")} or unary ! not -`;
 var first = (list4) => list4.find((p) => p !== void 0);
 function evaluate(n, scope) {
   switch (n.type) {
@@ -49055,6 +49101,7 @@ function binary(n, scope) {
     case "%":
       return number(left, op2) % number(right, op2);
     case "**":
+    case "^":
       return number(left, op2) ** number(right, op2);
     default:
       return stringOp(op2, left, right);
@@ -49358,12 +49405,13 @@ function resolveAnalysis(request4, index, ctx, out) {
       diagnosticAt(originOf(request4.at), "analysis names no templates; add templates: [{templateName: ...}]")
     );
   const args = resolveArgs(templates, request4.args, ctx, problems, templates.length === request4.templates.length);
-  const dryRun = [...templates.flatMap((t) => t.dryRun), ...request4.dryRun];
+  const rules = [...templates.flatMap((t) => t.dryRun), ...request4.dryRun];
+  const dryRun = rules.flatMap((r) => r.metricName !== void 0 ? [r.metricName] : []);
   const metrics = templates.flatMap(
     (t) => t.metrics.map((m) => buildMetric(t.name, m.raw, m.at, substitute(args), dryRunOf(dryRun, m.raw), args, problems))
   );
   checkUniqueNames2(metrics, problems);
-  checkDryRunPatterns(dryRun, metrics, request4, problems);
+  checkDryRunRules(rules, metrics, problems);
   out.push(...problems);
   if (problems.some((p) => p.severity === "error")) return void 0;
   return {
@@ -49412,14 +49460,20 @@ function safeRegExp(p) {
     return void 0;
   }
 }
-function checkDryRunPatterns(patterns, metrics, request4, out) {
-  for (const p of patterns) {
+function checkDryRunRules(rules, metrics, out) {
+  for (const { metricName: p, at } of rules) {
+    if (p === void 0) {
+      out.push(
+        diagnosticAt(originOf(at), "dryRun entries are {metricName: <regular expression>}; this one has no metricName")
+      );
+      continue;
+    }
     const re = safeRegExp(p);
     const matches2 = re && metrics.some((m) => m && re.test(m.name));
     if (!matches2)
       out.push(
         diagnosticAt(
-          originOf(request4.at, "dryRun"),
+          originOf(at),
           `dryRun metricName "${p}" ${re ? "matches no metric" : "is not a valid regular expression"}`
         )
       );
@@ -49668,9 +49722,7 @@ function readTemplate(doc, out) {
     ...typeof meta.namespace === "string" ? { namespace: meta.namespace } : {},
     args: readArgs(Array.isArray(spec.args) ? spec.args : [], doc.locate, ["spec", "args"]),
     metrics,
-    dryRun: (Array.isArray(spec.dryRun) ? spec.dryRun : []).map(
-      (d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""
-    ),
+    dryRun: readDryRun(Array.isArray(spec.dryRun) ? spec.dryRun : [], doc.locate, ["spec", "dryRun"]),
     doc
   };
 }
@@ -53059,7 +53111,7 @@ async function runToEnd(spec, o) {
     const round = await takeDue(spec, record, { ...o, only, ...o.wait ? {} : { dueAt: /* @__PURE__ */ new Date(864e13) } });
     record = round.record;
     if (isCompleted(round.verdict.phase)) return { record, verdict: round.verdict };
-    const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name));
+    const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name) && !metricDone(m, record));
     if (!owed || round.taken === 0 && !round.next)
       return { record, verdict: verdict(spec, record, { terminating: true }) };
     if (round.taken === 0 && round.next) await o.sleep(Math.max(0, Date.parse(round.next) - o.now().getTime()));
@@ -53068,6 +53120,7 @@ async function runToEnd(spec, o) {
 function unboundedDone(spec, record, name) {
   return effectiveCount(metricOf(spec, name)) === void 0 && metricRecord(record, name).count > 0;
 }
+var metricDone = (m, record) => isCompleted(assessMetric(m, metricRecord(record, m.name), false).phase);
 
 // src/run/analyze-command.ts
 init_errors();
