@@ -4,8 +4,8 @@ import { renderApp } from '../render/render-app';
 import { renderState, statesAtStep } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { colorAtGateway } from '../simulate/coloring';
-import { simulateRequest } from '../simulate/simulate';
-import { readOutput } from '../app/inputs';
+import { PodShare, simulateRequest } from '../simulate/simulate';
+import { readAppOutput } from '../app/output-state';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
 
@@ -23,7 +23,7 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (apps.length !== 1) throw new InputError([], 'simulate evaluates one app; name it');
   const [{ loc, app }] = apps;
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const states =
     opts.step !== undefined
       ? statesAtStep(app, output, opts.step, loc.track)
@@ -36,10 +36,11 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const split = simulateRequest(objects, generators, colorAtGateway(objects, request(opts)));
   if (!split) return ctx.stdout('no route matches this request\n');
   ctx.stdout(`rule: ${split.rule}\n`);
-  for (const p of split.pods)
-    ctx.stdout(
-      `${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`,
-    );
+  const line = (p: PodShare, prefix = '') =>
+    `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`;
+  for (const p of split.pods) ctx.stdout(line(p));
+  // Mirrored copies: the share of these requests also copied to those pods (their answers are dropped).
+  for (const p of split.mirror ?? []) ctx.stdout(line(p, 'mirror copy to '));
 }
 
 function request(o: SimulateOptions): SimRequest {
