@@ -16,13 +16,13 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
   asFloat: (_r, v) => asFloat(v, 'asFloat'),
   isNil: (r) => r === null || r === undefined,
   default: (r, _v, fallback) => (r === null || r === undefined ? fallback : r),
-  all: (_r, v, p) => list(v, 'all').every((x) => pred(p)(x) === true),
-  any: (_r, v, p) => list(v, 'any').some((x) => pred(p)(x) === true),
-  none: (_r, v, p) => !list(v, 'none').some((x) => pred(p)(x) === true),
-  one: (_r, v, p) => list(v, 'one').filter((x) => pred(p)(x) === true).length === 1,
-  filter: (_r, v, p) => list(v, 'filter').filter((x) => pred(p)(x) === true),
+  all: (_r, v, p) => list(v, 'all').every((x) => holds(p, x)),
+  any: (_r, v, p) => list(v, 'any').some((x) => holds(p, x)),
+  none: (_r, v, p) => !list(v, 'none').some((x) => holds(p, x)),
+  one: (_r, v, p) => list(v, 'one').filter((x) => holds(p, x)).length === 1,
+  filter: (_r, v, p) => list(v, 'filter').filter((x) => holds(p, x)),
   map: (_r, v, p) => list(v, 'map').map((x) => pred(p)(x)),
-  count: (_r, v, p) => list(v, 'count').filter((x) => pred(p)(x) === true).length,
+  count: (_r, v, p) => list(v, 'count').filter((x) => holds(p, x)).length,
   sum: (_r, v) => list(v, 'sum').reduce<number>((s, x) => s + num(x, 'sum'), 0),
   max: (_r, ...v) => Math.max(...spread(v, 'max')),
   min: (_r, ...v) => Math.min(...spread(v, 'min')),
@@ -76,6 +76,16 @@ function spread(args: Value[], fn: string): number[] {
   const items = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
   if (items.length === 0) throw new Error(`${fn}() of nothing`);
   return items.map((x) => num(x, fn));
+}
+
+/** A predicate's answer for one item; anything but a bool is an error (expr-lang refuses it), never a quiet false. */
+function holds(p: Value, item: Value): boolean {
+  const v = pred(p)(item);
+  if (typeof v !== 'boolean')
+    throw new Error(
+      `expected bool, but got ${v === null || v === undefined ? 'nil' : JSON.stringify(v)} from a predicate`,
+    );
+  return v;
 }
 
 function pred(p: Value): Predicate {

@@ -1,5 +1,6 @@
 import jsep from 'jsep';
 import { BUILTINS, Value } from './builtins';
+import { GROUPED, regroup } from './precedence';
 
 /**
  * Conditions in Argo's syntax (expr-lang): parsed by jsep (a parser only: nothing is ever handed to
@@ -15,13 +16,16 @@ function configure(): void {
   configured = true;
   jsep.addBinaryOp('or', 1);
   jsep.addBinaryOp('and', 2);
-  jsep.addBinaryOp('??', 1);
+  // expr-lang binds `??` tightest of all binary operators: `result ?? 0 < 0.05` is `(result ?? 0) < 0.05`.
+  jsep.addBinaryOp('??', 12);
   for (const op of ['in', 'matches', 'contains', 'startsWith', 'endsWith']) jsep.addBinaryOp(op, 7);
   jsep.addBinaryOp('**', 11, true);
+  jsep.addBinaryOp('^', 11, true); // expr-lang's other spelling of power, not XOR
   jsep.addUnaryOp('not');
   jsep.addIdentifierChar('#');
   // expr-lang predicates: `all(result, {# < 0.1})`.
   jsep.hooks.add('gobble-token', function (this: jsep.HookScope, env: { node?: Node }) {
+    if (this.code === 40) env.node = groupedToken(this); // (
     if (this.code !== 123) return; // {
     this.index++;
     const body = this.gobbleExpression();
@@ -32,12 +36,19 @@ function configure(): void {
   });
 }
 
+/** A parenthesised expression (then any `.x`, `[i]` or call after it), marked so `regroup` keeps it whole. */
+function groupedToken(scope: jsep.HookScope): Node {
+  const parser = scope as unknown as { gobbleGroup(): Node; gobbleTokenProperty(n: Node): Node };
+  const group = parser.gobbleGroup();
+  return parser.gobbleTokenProperty({ ...group, [GROUPED]: true });
+}
+
 /** Parses and checks a condition; returns the tree or the reason it is invalid (for a located plan-time error). */
 export function compile(source: string): { node: Node } | { error: string } {
   configure();
   let node: Node;
   try {
-    node = jsep(source);
+    node = regroup(jsep(source));
   } catch (e) {
     return { error: (e as Error).message };
   }
@@ -70,8 +81,10 @@ function check(n: Node, inPredicate: boolean): string | undefined {
         n.computed ? check(n.property as Node, inPredicate) : undefined,
       ]);
     case 'UnaryExpression':
+      if (!UNARY.has(n.operator as string)) return unavailable(n.operator as string);
       return check(n.argument as Node, inPredicate);
     case 'BinaryExpression':
+      if (!BINARY.has(n.operator as string)) return unavailable(n.operator as string);
       return first([check(n.left as Node, inPredicate), check(n.right as Node, inPredicate)]);
     case 'ConditionalExpression':
       return first([n.test, n.consequent, n.alternate].map((c) => check(c as Node, inPredicate)));
@@ -81,6 +94,14 @@ function check(n: Node, inPredicate: boolean): string | undefined {
       return `unsupported syntax (${n.type})`;
   }
 }
+
+/** The operators `evaluate` implements; jsep also parses JavaScript's (`===`, `|`, `<<`, `~`), which expr-lang lacks. */
+const BINARY = new Set(
+  ['|| or && and ?? == != < > <= >= + - * / % ** ^', 'in matches contains startsWith endsWith'].join(' ').split(' '),
+);
+const UNARY = new Set(['!', 'not', '-', '+']);
+const unavailable = (op: string) =>
+  `operator ${op} is not available in conditions; use ${[...BINARY].join(' ')} or unary ! not -`;
 
 const first = (list: (string | undefined)[]): string | undefined => list.find((p) => p !== undefined);
 
@@ -183,6 +204,7 @@ function binary(n: Node, scope: Scope): Value {
     case '%':
       return number(left, op) % number(right, op);
     case '**':
+    case '^':
       return number(left, op) ** number(right, op);
     default:
       return stringOp(op, left, right);

@@ -1,7 +1,7 @@
 import { Diagnostic, diagnosticAt } from '../diagnostics';
 import { ArgContext, ResolvedArgs, resolveArgs } from './args';
 import { buildMetric } from './metric';
-import { AnalysisRequest, originOf } from '../model/analysis-request';
+import { AnalysisRequest, DryRunRule, originOf } from '../model/analysis-request';
 import { TemplateDoc, TemplateIndex } from './templates';
 import { AnalysisSpec, MetricSpec } from './types';
 
@@ -26,12 +26,13 @@ export function resolveAnalysis(
       diagnosticAt(originOf(request.at), 'analysis names no templates; add templates: [{templateName: ...}]'),
     );
   const args = resolveArgs(templates, request.args, ctx, problems, templates.length === request.templates.length);
-  const dryRun = [...templates.flatMap((t) => t.dryRun), ...request.dryRun];
+  const rules = [...templates.flatMap((t) => t.dryRun), ...request.dryRun];
+  const dryRun = rules.flatMap((r) => (r.metricName !== undefined ? [r.metricName] : []));
   const metrics = templates.flatMap((t) =>
     t.metrics.map((m) => buildMetric(t.name, m.raw, m.at, substitute(args), dryRunOf(dryRun, m.raw), args, problems)),
   );
   checkUniqueNames(metrics, problems);
-  checkDryRunPatterns(dryRun, metrics, request, problems);
+  checkDryRunRules(rules, metrics, problems);
   out.push(...problems);
   if (problems.some((p) => p.severity === 'error')) return undefined;
   return {
@@ -94,19 +95,25 @@ function safeRegExp(p: string): RegExp | undefined {
   }
 }
 
-function checkDryRunPatterns(
-  patterns: readonly string[],
+/** Every dryRun rule must name metrics: a malformed one is refused, one matching nothing is a mistake (Argo refuses both). */
+function checkDryRunRules(
+  rules: readonly DryRunRule[],
   metrics: readonly (MetricSpec | undefined)[],
-  request: AnalysisRequest,
   out: Diagnostic[],
 ): void {
-  for (const p of patterns) {
+  for (const { metricName: p, at } of rules) {
+    if (p === undefined) {
+      out.push(
+        diagnosticAt(originOf(at), 'dryRun entries are {metricName: <regular expression>}; this one has no metricName'),
+      );
+      continue;
+    }
     const re = safeRegExp(p);
     const matches = re && metrics.some((m) => m && re.test(m.name));
     if (!matches)
       out.push(
         diagnosticAt(
-          originOf(request.at, 'dryRun'),
+          originOf(at),
           `dryRun metricName "${p}" ${re ? 'matches no metric' : 'is not a valid regular expression'}`,
         ),
       );

@@ -1,7 +1,7 @@
 import { Diagnostic } from '../diagnostics';
 import { isObject } from '../model/kube';
 import { ParsedDocument } from '../yaml/parse';
-import { ArgInput, Located, readArgs } from '../model/analysis-request';
+import { ArgInput, DryRunRule, Located, readArgs, readDryRun } from '../model/analysis-request';
 
 /** An AnalysisTemplate or ClusterAnalysisTemplate as read from a source directory or the shared one. */
 export interface TemplateDoc {
@@ -11,7 +11,7 @@ export interface TemplateDoc {
   readonly args: readonly ArgInput[];
   /** Metrics as written (args not yet substituted), each with where it is. */
   readonly metrics: readonly { readonly raw: Readonly<Record<string, unknown>>; readonly at: Located }[];
-  readonly dryRun: readonly string[];
+  readonly dryRun: readonly DryRunRule[];
   readonly doc: ParsedDocument;
 }
 
@@ -55,9 +55,7 @@ export function readTemplate(doc: ParsedDocument, out: Diagnostic[]): TemplateDo
     ...(typeof meta.namespace === 'string' ? { namespace: meta.namespace } : {}),
     args: readArgs(Array.isArray(spec.args) ? spec.args : [], doc.locate, ['spec', 'args']),
     metrics,
-    dryRun: (Array.isArray(spec.dryRun) ? spec.dryRun : []).map((d) =>
-      isObject(d) && typeof d.metricName === 'string' ? d.metricName : '',
-    ),
+    dryRun: readDryRun(Array.isArray(spec.dryRun) ? spec.dryRun : [], doc.locate, ['spec', 'dryRun']),
     doc,
   };
 }

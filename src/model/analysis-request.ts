@@ -28,7 +28,7 @@ export interface AnalysisRequest {
   readonly templates: readonly TemplateRef[];
   readonly args: readonly ArgInput[];
   /** Metric name patterns (regular expressions, as Argo matches them). */
-  readonly dryRun: readonly string[];
+  readonly dryRun: readonly DryRunRule[];
   /** Fields written beside those rollgen reads (e.g. analysisRunMetadata): warned about where they are. */
   readonly ignored: readonly string[];
   readonly at: Located;
@@ -51,10 +51,24 @@ export function readRequest(value: unknown, locate: Located['locate'], path: Pat
       };
     }),
     args: readArgs(list('args'), locate, [...path, 'args']),
-    dryRun: list('dryRun').map((d) => (isObject(d) && typeof d.metricName === 'string' ? d.metricName : '')),
+    dryRun: readDryRun(list('dryRun'), locate, [...path, 'dryRun']),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
     at: { locate, path },
   };
+}
+
+/** One `dryRun` entry; `metricName` is undefined when the entry has none, so it is refused where it is written. */
+export interface DryRunRule {
+  readonly metricName?: string;
+  readonly at: Located;
+}
+
+/** `dryRun: [{metricName: regexp}]`; an entry of another shape must not become the empty pattern, which matches every metric. */
+export function readDryRun(list: readonly unknown[], locate: Located['locate'], path: Path): DryRunRule[] {
+  return list.map((d, i) => ({
+    ...(isObject(d) && typeof d.metricName === 'string' ? { metricName: d.metricName } : {}),
+    at: { locate, path: [...path, i] },
+  }));
 }
 
 export function readArgs(list: readonly unknown[], locate: Located['locate'], path: Path): ArgInput[] {

@@ -54,10 +54,62 @@ describe("conditions in Argo's expression syntax", () => {
     expect('error' in c && c.error).toMatch(message);
   });
 
+  // jsep knows JavaScript's operators; expr-lang has none of these, so they are refused when planned, not at every measurement.
+  test.each(['result === 1', 'result !== 1', 'result | 1', 'result & 1', 'result << 1', 'result >> 1', '~result'])(
+    'refuses the JavaScript operator in %s at plan time',
+    (source) => {
+      const c = compile(source);
+      expect('error' in c && c.error).toMatch(/operator .* is not available/);
+    },
+  );
+
+  test('^ is the power operator, as in expr-lang', () => {
+    expect(run('result ^ 2 == 9', 3)).toBe(true);
+    expect(run('2 ^ 3 ^ 2', null)).toBe(512);
+  });
+
+  // expr-lang's unary operators bind looser than ** and ??: `-2 ** 2` is -(2 ** 2), `not result ?? true` is not (result ?? true).
+  test.each<[string, Value, Value]>([
+    ['-2 ** 2', null, -4],
+    ['(-2) ** 2', null, 4],
+    ['-2 ^ 2 == -4', null, true],
+    ['-result ?? 0', null, -0],
+    ['not result ?? false', null, true],
+    ['!(result ?? false)', null, true],
+    ['2 ** -1', null, 0.5],
+    ['(result)[0] ** 2 == 9 && ((1 + 2)) * 3 == 9', [3], true],
+    ['-(result.a) ** 2', { a: 3 }, -9],
+  ])('unary operators bind as in expr-lang: %s with %j -> %j', (source, result, expected) => {
+    expect(run(source, result)).toBe(expected);
+  });
+
   test('member access reads own data only: no prototype, no functions', () => {
     expect(run('result.constructor == nil', {})).toBe(true);
     expect(run('result.__proto__ == nil', {})).toBe(true);
     expect(run('result["toString"] == nil', {})).toBe(true);
+  });
+
+  // expr-lang gives `??` the highest binary precedence: `result ?? 0 < 0.05` is `(result ?? 0) < 0.05`.
+  test.each<[string, Value, Value]>([
+    ['result ?? 0 < 0.05', 0.01, true],
+    ['result ?? 0 < 0.05', 0.5, false],
+    ['result ?? 0 < 0.05', null, true],
+    ['result.rate ?? 1 > 0.05', { rate: 0.01 }, false],
+    ['result.rate ?? 1 > 0.05', {}, true],
+  ])('?? binds tighter than comparisons: %s with %j -> %j', (source, result, expected) => {
+    expect(run(source, result)).toBe(expected);
+  });
+
+  // A predicate that is not a bool must not quietly count as false: `none(result, {#.error})` passed whatever the errors.
+  test.each([
+    ['none(result, {#.error})', [{ error: 'boom' }]],
+    ['all(result, {#.ok})', [{ ok: 'yes' }]],
+    ['any(result, {#})', [1]],
+    ['one(result, {#})', [1]],
+    ['len(filter(result, {#})) == 0', [1]],
+    ['count(result, {#}) == 0', [1]],
+  ])('a predicate must be a bool: %s with %j is an error', (source, result) => {
+    expect(() => run(source, result)).toThrow(/expected bool, but got/);
   });
 
   test('runtime errors are readable: out of range, comparing nil', () => {

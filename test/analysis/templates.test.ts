@@ -190,6 +190,24 @@ describe('AnalysisTemplates resolved at plan time', () => {
     expect(messages).toEqual([]);
     expect(gatesOf(app.rollouts[0].analysis, 2)[0].spec.metrics[0].dryRun).toBe(true);
   });
+
+  // A dryRun entry without a metricName read as the pattern "", which matches every metric: the analysis could never fail.
+  test.each([
+    ['a string instead of {metricName}', '          - error-rate'],
+    ['a misspelt key', '          - metricname: error-rate'],
+    ['a number', '          - metricName: 5'],
+  ])('a dryRun entry that is %s is refused at its line, not read as "every metric"', (_what, entry) => {
+    const text = fixture('rollout.yaml').replace(
+      '        startingStep: 2',
+      `        startingStep: 2\n        dryRun:\n${entry}`,
+    );
+    const { app, messages } = load(ARGO, { 'rollout.yaml': text });
+    const line = lineOf(text, entry.trim());
+    expect(messages).toEqual([
+      `rollout.yaml:${line}:13: dryRun entries are {metricName: <regular expression>}; this one has no metricName`,
+    ]);
+    expect(app.rollouts[0].analysis?.background).toBeUndefined();
+  });
 });
 
 describe('Kruise apps: analysis from rollgen.yaml with shared templates', () => {

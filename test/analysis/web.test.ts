@@ -140,4 +140,18 @@ describe('runs that continue a stored record (what the scheduled Action does)', 
     expect(record.metrics[0].count).toBe(3);
     expect(slept).toEqual([60000, 60000]);
   });
+  // The unbounded metric's next interval was waited out although nothing was left to measure.
+  test('rollgen analyze does not wait once every bounded metric is done and each unbounded one measured', async () => {
+    const once = { ...web({ jsonPath: '{$.data.ok}' }, 'result == true'), name: 'once' };
+    const background = { ...web({ jsonPath: '{$.data.ok}' }, 'result == true'), name: 'background', interval: 300 };
+    const slept: number[] = [];
+    const { verdict } = await runToEnd(analysisSpec(once, background), {
+      key: 'k',
+      now: () => at(slept.reduce((a, b) => a + b, 0) / 1000)(),
+      wait: true,
+      sleep: async (ms) => void slept.push(ms),
+    });
+    expect(verdict.phase).toBe('Successful');
+    expect(slept).toEqual([]);
+  });
 });

@@ -1,8 +1,8 @@
 import { measure, MeasureOptions } from './measure';
 import { apply, metricRecord, newRecord } from '../../analysis/record';
 import { due } from '../../analysis/schedule';
-import { AnalysisRecord, AnalysisSpec, Verdict } from '../../analysis/types';
-import { effectiveCount, isCompleted, verdict } from '../../analysis/verdict';
+import { AnalysisRecord, AnalysisSpec, MetricSpec, Verdict } from '../../analysis/types';
+import { assessMetric, effectiveCount, isCompleted, verdict } from '../../analysis/verdict';
 
 export interface RoundOptions extends Pick<MeasureOptions, 'signal' | 'env' | 'timeoutMs'> {
   readonly now: () => Date;
@@ -60,7 +60,8 @@ export async function runToEnd(
     const round = await takeDue(spec, record, { ...o, only, ...(o.wait ? {} : { dueAt: new Date(8.64e15) }) });
     record = round.record;
     if (isCompleted(round.verdict.phase)) return { record, verdict: round.verdict };
-    const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name));
+    // Owed: a metric still to finish that is not an unbounded one already measured (those are not waited for).
+    const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name) && !metricDone(m, record));
     if (!owed || (round.taken === 0 && !round.next))
       return { record, verdict: verdict(spec, record, { terminating: true }) };
     if (round.taken === 0 && round.next) await o.sleep(Math.max(0, Date.parse(round.next) - o.now().getTime()));
@@ -71,3 +72,6 @@ export async function runToEnd(
 function unboundedDone(spec: AnalysisSpec, record: AnalysisRecord, name: string): boolean {
   return effectiveCount(metricOf(spec, name)) === undefined && metricRecord(record, name).count > 0;
 }
+
+const metricDone = (m: MetricSpec, record: AnalysisRecord): boolean =>
+  isCompleted(assessMetric(m, metricRecord(record, m.name), false).phase);
