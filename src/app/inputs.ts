@@ -10,6 +10,7 @@ import { ResourceSet, SourceObject } from '../model/resource-set';
 import { defaultGatePolicy } from '../plan/gates';
 import { defaultTrackLabel } from '../model/track';
 import { loadApp } from './load-app';
+import { suggestName } from './suggest';
 import type { LoadedApp } from '../spec/loaded-app';
 import { OutputSnapshot } from '../state/app-state';
 import type { Removal } from '../state/lifecycle';
@@ -62,10 +63,18 @@ function locate(req: LocateRequest): AppLocation[] {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(', ')}`,
+        `no app "${name}" in ${path.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(', ')}`,
       );
     return app;
   });
+}
+
+function didYouMean(name: string, apps: readonly { readonly name: string }[]): string {
+  const close = suggestName(
+    name,
+    apps.map((a) => a.name),
+  );
+  return close ? ` (did you mean ${close}?)` : '';
 }
 
 /** True when the request names apps of rollgen.yaml rather than a directory or stdin. */
