@@ -1,16 +1,21 @@
 import * as path from 'path';
 import { InputError } from '../errors';
 import { writeOutputDir } from '../io/output-dir';
-import { describePhase } from '../render/phase';
 import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
 import { renderApp } from '../render/render-app';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand, AppTransition, OutputSnapshot, transitionApp } from '../state/app-state';
-import { renderPhaseOf } from '../state/lifecycle';
+import { appIdleLines, transitionLine } from '../state/messages';
 import type { LoadedApp } from '../spec/loaded-app';
-import { AppLocation, readOutput } from './inputs';
+import { AppLocation, readOutput, usesConfig } from './inputs';
 import { CommonOptions, RunContext } from './context';
 import { loadRepo } from './load-repo';
+
+export interface PlannedWrites {
+  readonly writes: readonly PendingWrite[];
+  /** Apps the command leaves as they are: why, and what would help. */
+  readonly idle: readonly string[];
+}
 
 /** Every named app's next output for `command`, computed before anything is written so an error in one writes nothing anywhere. */
 export async function planWrites(
@@ -18,25 +23,35 @@ export async function planWrites(
   args: readonly string[],
   opts: CommonOptions,
   command: AppCommand,
-): Promise<{ names: readonly string[]; writes: readonly PendingWrite[] }> {
+): Promise<PlannedWrites> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
-  return { names: apps.map((a) => a.loc.name), writes: writes.filter((w): w is PendingWrite => w !== undefined) };
+  const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
+  const writes: PendingWrite[] = [];
+  const idle: string[] = [];
+  for (const { loc, app } of apps) {
+    const w = planWrite(ctx, loc, app, command, peers);
+    if (w) writes.push(w);
+    else idle.push(...idleApp(ctx, loc, app, command, byName));
+  }
+  return { writes, idle };
+}
+
+/** Why `command` leaves this app as it is, per rollout, with the command that would help. */
+function idleApp(ctx: RunContext, loc: AppLocation, app: LoadedApp, command: AppCommand, byName: boolean): string[] {
+  const rel = (p: string | undefined) => (p ? path.relative(ctx.cwd, p) || '.' : '');
+  const target =
+    loc.source === '-' ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
+  return appIdleLines(command, target.trim(), app, readOutput(loc, ctx.cwd).status);
 }
 
 /** Writes each pending output and prints what moved; `afterEach` runs after each write (local git mode commits it). */
-export function writeAll(
-  ctx: RunContext,
-  planned: { names: readonly string[]; writes: readonly PendingWrite[] },
-  command: AppCommand,
-  afterEach?: (w: PendingWrite) => void,
-): void {
+export function writeAll(ctx: RunContext, planned: PlannedWrites, afterEach?: (w: PendingWrite) => void): void {
   for (const w of planned.writes) {
     writeOutputDir(w.output, w.files, w.remove);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }
-  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(', ')} up to date\n`);
+  for (const line of planned.idle) ctx.stdout(line + '\n');
 }
 
 export interface PendingWrite {
@@ -75,8 +90,9 @@ export function planWrite(
   const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
     const r = app.rollouts.find((x) => x.spec.name === a.rollout)!;
-    const s = status.rollouts.find((x) => x.name === a.rollout);
-    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
+    const before = output.status?.rollouts.find((x) => x.name === a.rollout);
+    const after = status.rollouts.find((x) => x.name === a.rollout);
+    return `${app.name}/${transitionLine(a.rollout, a.action, before, after, r.plan.steps.length)}`;
   });
   return {
     app: app.name,

@@ -18,7 +18,7 @@ export async function commitCommand(
 ): Promise<void> {
   const planned = await planWrites(ctx, args, opts, command);
   checkCommittable(ctx, planned.writes);
-  writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
+  writeAll(ctx, planned, (w) => commitOutput(ctx, w));
 }
 
 /**

@@ -9,5 +9,5 @@ export async function stateCommand(
   opts: CommonOptions,
   command: AppCommand,
 ): Promise<void> {
-  writeAll(ctx, await planWrites(ctx, args, opts, command), command);
+  writeAll(ctx, await planWrites(ctx, args, opts, command));
 }
