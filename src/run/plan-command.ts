@@ -1,4 +1,4 @@
-import { formatPlan } from '../plan/format';
+import { count, formatPlan } from '../plan/format';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
 
@@ -19,6 +19,5 @@ export async function planCommand(ctx: RunContext, args: readonly string[], opts
 
 export async function validateCommand(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<void> {
   const { apps } = await loadRepo(ctx, args, opts);
-  for (const { app } of apps)
-    ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? '' : 's'})\n`);
+  for (const { app } of apps) ctx.stdout(`${app.name}: ok (${count(app.rollouts.length, 'rollout')})\n`);
 }
