@@ -107,8 +107,8 @@ export function program(submit: (r: CliRequest) => void): Command {
     .option('--header <k=v>', 'request header (repeatable)', collect, [])
     .option('--cookie <k=v>', 'request cookie (repeatable)', collect, [])
     .option('--query <k=v>', 'query parameter (repeatable)', collect, [])
-    .option('--host <host>', 'request host')
-    .option('--path <path>', 'request path', '/')
+    .option('--host <host>', "request host (default: the routes' host when they have one)")
+    .option('--path <path>', "request path (default: the routes' path when they have one, else /)")
     .action((args, o) => submit({ command: 'simulate', args, options: o }));
   common(
     p
