@@ -1,6 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { readStdin } from './io/read-source';
-import { RunContext } from './app/context';
+import { processContext, RunContext } from './app/context';
 import { RunRequest, run } from './dispatch';
 import { version } from '../package.json';
 
@@ -217,13 +216,4 @@ async function completion(p: Command, shell: string, ctx: RunContext): Promise<n
   }
   ctx.stdout(completionScript(p, known));
   return 0;
-}
-
-function processContext(): RunContext {
-  return {
-    cwd: process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-    readStdin: () => readStdin(process.stdin),
-  };
 }

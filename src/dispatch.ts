@@ -1,11 +1,11 @@
 import { describeError, exitCodeFor } from './errors';
 import { InputError } from './errors';
-import { CommandPrOptions, commandPr } from './flow/command-pr';
+import { ChangePrOptions, changePr } from './flow/change-pr';
 import { prCommand } from './flow/pr-command';
 import { FlowOptions } from './flow/session';
 import { AppCommand } from './state/app-state';
-import { stateCommand } from './run/change-command';
-import { commitCommand } from './flow/local-commit';
+import { changeCommand } from './run/change-command';
+import { changeCommit } from './flow/local-commit';
 import { CommonOptions, RunContext } from './app/context';
 import { planCommand, validateCommand } from './run/plan-command';
 import { renderCommand } from './run/render-command';
@@ -43,7 +43,7 @@ export type RunRequest =
 
 /** advance/abort/promote/retry write the output, commit it (--commit), or open its PR (--pr; not advance: `rollgen pr` does). */
 export type ChangeOptions = CommonOptions &
-  CommandPrOptions & {
+  ChangePrOptions & {
     readonly pr?: boolean;
     /** Local git mode: commit each app's new output (src/flow/local-commit.ts). */
     readonly commit?: boolean;
@@ -92,6 +92,6 @@ function change(ctx: RunContext, args: readonly string[], o: ChangeOptions, comm
   if (o.pr && command.kind === 'advance')
     throw new InputError([], 'advance --pr: use rollgen pr, which opens the next step of every app');
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
-  if (o.pr) return commandPr(ctx, args, o, command);
-  return o.commit ? commitCommand(ctx, args, o, command) : stateCommand(ctx, args, o, command);
+  if (o.pr) return changePr(ctx, args, o, command);
+  return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
 }

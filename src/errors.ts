@@ -16,19 +16,6 @@ export class StateError extends Error {
   override readonly name = 'StateError';
 }
 
-/** A traffic provider failed on a given step; keeps the provider and step for the message. Exit 1. */
-export class ProviderError extends Error {
-  override readonly name = 'ProviderError';
-  constructor(
-    readonly provider: string,
-    readonly step: number,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`provider ${provider}, step ${step}: ${message}`, options);
-  }
-}
-
 /** Reading or writing files failed. Exit 1. */
 export class IoError extends Error {
   override readonly name = 'IoError';
@@ -42,25 +29,55 @@ export class IoError extends Error {
 }
 
 /**
- * The code host (GitHub) refused or failed a request after retries. `action` says what rollgen was
- * doing ("open the PR for echoserver step 2"); `status` is the HTTP status when there was one.
- * The message never contains the token. Exit 1.
+ * What a refused code-host request means to the PR flow, whatever host and status code said it:
+ * the thing to create already exists (a concurrent run made it), the PR's head moved since its
+ * checks were read, the host will not merge it (conflicts, reviews, checks), or anything else.
+ */
+export type ScmOutcome = 'already-exists' | 'head-moved' | 'not-mergeable' | 'failed';
+
+/**
+ * The code host refused or failed a request after retries. `action` says what rollgen was doing
+ * ("open the PR for echoserver step 2"); `outcome` is what the flow branches on; `status` is the
+ * HTTP status when there was one, for the message only. The message never contains the token. Exit 1.
  */
 export class ScmError extends Error {
   override readonly name = 'ScmError';
+  readonly outcome: ScmOutcome;
   constructor(
     readonly action: string,
     readonly status: number | undefined,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; outcome?: ScmOutcome },
   ) {
     super(`${action}: ${message}${status ? ` (HTTP ${status})` : ''}`, options);
+    this.outcome = options?.outcome ?? 'failed';
   }
 }
 
-/** A bug in rollgen itself. */
-export class InternalError extends Error {
-  override readonly name = 'InternalError';
+/** Where a provider failed: the app, the rollout (or TrafficRouting), the state being rendered and the provider id. */
+export interface ProviderSite {
+  readonly app: string;
+  readonly rollout: string;
+  readonly state: string;
+  readonly provider: string;
+}
+
+/**
+ * A traffic provider threw while rendering one rollout's state: a gap between its check and its
+ * render, or a bug in it. Named by app, rollout, state and provider, never an anonymous crash. Exit 1.
+ */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  constructor(
+    readonly site: ProviderSite,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `app ${site.app}, rollout ${site.rollout}, ${site.state}: provider ${site.provider} failed: ${message}`,
+      options,
+    );
+  }
 }
 
 /** The one place that maps error classes to exit codes. */
@@ -73,12 +90,7 @@ export function exitCodeFor(error: unknown): number {
 export function describeError(error: unknown, debug: boolean): string {
   if (debug && error instanceof Error && error.stack) return error.stack;
   if (error instanceof InputError) return error.message;
-  if (
-    error instanceof InternalError ||
-    !(error instanceof Error) ||
-    error.name === 'Error' ||
-    error instanceof TypeError
-  ) {
+  if (!(error instanceof Error) || error.name === 'Error' || error instanceof TypeError) {
     const text = error instanceof Error ? error.message : String(error);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
   }

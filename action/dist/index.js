@@ -10831,13 +10831,13 @@ function exitCodeFor(error4) {
 function describeError(error4, debug) {
   if (debug && error4 instanceof Error && error4.stack) return error4.stack;
   if (error4 instanceof InputError) return error4.message;
-  if (error4 instanceof InternalError || !(error4 instanceof Error) || error4.name === "Error" || error4 instanceof TypeError) {
+  if (!(error4 instanceof Error) || error4.name === "Error" || error4 instanceof TypeError) {
     const text = error4 instanceof Error ? error4.message : String(error4);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
   }
   return `error: ${error4.message}`;
 }
-var InputError, StateError, IoError, ScmError, InternalError, AnalysisRecordError, AnalysisVerdictError;
+var InputError, StateError, IoError, ScmError, ProviderError, AnalysisRecordError, AnalysisVerdictError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -10867,13 +10867,23 @@ var init_errors = __esm({
         super(`${action}: ${message}${status ? ` (HTTP ${status})` : ""}`, options);
         this.action = action;
         this.status = status;
+        this.outcome = options?.outcome ?? "failed";
       }
       action;
       status;
       name = "ScmError";
+      outcome;
     };
-    InternalError = class extends Error {
-      name = "InternalError";
+    ProviderError = class extends Error {
+      constructor(site, message, options) {
+        super(
+          `app ${site.app}, rollout ${site.rollout}, ${site.state}: provider ${site.provider} failed: ${message}`,
+          options
+        );
+        this.site = site;
+      }
+      site;
+      name = "ProviderError";
     };
     AnalysisRecordError = class extends Error {
       name = "AnalysisRecordError";
@@ -22698,7 +22708,6 @@ var require_validators = __commonJS({
       return errors === 0;
     }
     exports2["ingress-nginx-options"] = validate61;
-    var schema92 = { "$id": "ingress-nginx-options", "title": "ingress-nginx generator options", "type": "object", "additionalProperties": false, "required": ["ingresses", "annotationPrefix", "additionalIngressAnnotations", "canaryIngressAnnotations"], "properties": { "ingresses": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 253 } }, "annotationPrefix": { "type": "string", "minLength": 1, "pattern": "^[^/]+$", "default": "nginx.ingress.kubernetes.io" }, "additionalIngressAnnotations": { "type": "object", "additionalProperties": { "type": "string" }, "default": {} }, "canaryIngressAnnotations": { "type": "object", "additionalProperties": { "type": "string" }, "default": {} }, "canaryIngressName": { "enum": ["suffix", "argo"] } }, "$schema": "http://json-schema.org/draft-07/schema#" };
     function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -22750,7 +22759,7 @@ var require_validators = __commonJS({
           errors++;
         }
         for (const key0 in data) {
-          if (!(key0 === "ingresses" || key0 === "annotationPrefix" || key0 === "additionalIngressAnnotations" || key0 === "canaryIngressAnnotations" || key0 === "canaryIngressName")) {
+          if (!(key0 === "ingresses" || key0 === "annotationPrefix" || key0 === "additionalIngressAnnotations" || key0 === "canaryIngressAnnotations")) {
             const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err4];
@@ -22910,24 +22919,12 @@ var require_validators = __commonJS({
           }
           errors++;
         }
-        if (data.canaryIngressName !== void 0) {
-          let data7 = data.canaryIngressName;
-          if (!(data7 === "suffix" || data7 === "argo")) {
-            const err18 = { instancePath: instancePath + "/canaryIngressName", schemaPath: "#/properties/canaryIngressName/enum", keyword: "enum", params: { allowedValues: schema92.properties.canaryIngressName.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err18];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -36803,12 +36800,6 @@ function parseConnection(connection) {
   }
   return { owner: match[1], repo: match[2], baseUrl: url.toString().replace(/\/+$/, "") };
 }
-function readScmConnection(env2) {
-  const token = env2.GITHUB_TOKEN || env2.GH_TOKEN;
-  const repository = env2.GITHUB_REPOSITORY;
-  if (!token || !repository) return void 0;
-  return { token, repository, apiUrl: env2.GITHUB_API_URL || PUBLIC_API_URL };
-}
 var PUBLIC_API_URL;
 var init_connection = __esm({
   "src/scm/github/connection.ts"() {
@@ -36830,7 +36821,10 @@ function toScmError(action, error4, token) {
   if (error4 instanceof ScmError) return error4;
   const failure2 = typeof error4 === "object" && error4 !== null ? error4 : { message: String(error4) };
   const status = failure2.response?.status;
-  return new ScmError(action, status, redact(explain2(failure2, status), token));
+  const exists = status === 422 && /already exists/i.test(messageOf(error4));
+  return new ScmError(action, status, redact(explain2(failure2, status), token), {
+    ...exists ? { outcome: "already-exists" } : {}
+  });
 }
 function explain2(failure2, status) {
   if (status === void 0) return `could not reach GitHub: ${failure2.message ?? "unknown error"}`;
@@ -42873,13 +42867,15 @@ async function mergePullRequest(gh, number2, req) {
       throw new ScmError(
         action,
         status,
-        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`,
+        { outcome: "head-moved" }
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
-        `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`
+        `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`,
+        { outcome: "not-mergeable" }
       );
     throw error4;
   }
@@ -42922,6 +42918,7 @@ function toPullRequest(p, labels = p.labels) {
     body: p.body ?? "",
     labels: labels.map(labelName),
     headSha: p.head.sha,
+    ref: `#${p.number}`,
     ...p.merged_at ? { mergedAt: p.merged_at } : {},
     ...p.closed_at ? { closedAt: p.closed_at } : {}
   };
@@ -42945,8 +42942,7 @@ var init_pulls = __esm({
 // src/scm/github/index.ts
 var github_exports = {};
 __export(github_exports, {
-  createGitHubScm: () => createGitHubScm,
-  readScmConnection: () => readScmConnection
+  createGitHubScm: () => createGitHubScm
 });
 function createGitHubScm(connection, options = {}) {
   const { owner, repo, baseUrl } = parseConnection(connection);
@@ -42978,7 +42974,6 @@ var init_github = __esm({
     init_git();
     init_octokit();
     init_pulls();
-    init_connection();
   }
 });
 
@@ -43090,11 +43085,22 @@ async function readStdin(stream = process.stdin) {
   return [{ path: "<stdin>", text: Buffer.concat(chunks).toString("utf8") }];
 }
 
+// src/app/context.ts
+function processContext(over = {}) {
+  return {
+    cwd: process.cwd(),
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    readStdin: () => readStdin(process.stdin),
+    ...over
+  };
+}
+
 // src/dispatch.ts
 init_errors();
 init_errors();
 
-// src/flow/command-pr.ts
+// src/flow/change-pr.ts
 init_errors();
 
 // src/app/inputs.ts
@@ -44035,41 +44041,6 @@ function stringMap(v) {
   const out = {};
   for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
   return out;
-}
-function parseAmount(v) {
-  if (typeof v === "number") return { count: v };
-  if (typeof v !== "string") return void 0;
-  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
-  if (m) return { percent: Number(m[1]) };
-  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
-}
-function parsePercent(v) {
-  const a = parseAmount(v);
-  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
-}
-var KRUISE_COOKIE_HEADER = "canary-by-cookie";
-function kruiseMatch(v) {
-  const m = obj(v);
-  const headers2 = [];
-  const cookies = [];
-  for (const h of arr(m.headers).map(valueMatch)) {
-    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
-    else headers2.push(h);
-  }
-  const path10 = isObject(m.path) ? {
-    type: str(m.path.type) ?? "PathPrefix",
-    value: str(m.path.value) ?? "/"
-  } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch), cookies, ...path10 ? { path: path10 } : {} };
-}
-function valueMatch(v) {
-  const m = obj(v);
-  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
-}
-function headerModifier(v) {
-  if (!isObject(v)) return void 0;
-  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
-  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
 }
 
 // generators/_kit/ingress-inputs.ts
@@ -45460,7 +45431,7 @@ function matchFeatures2(caps, m, label) {
 // generators/gateway-api/matches.ts
 var MAX_HEADERS_PER_MATCH = 16;
 var MAX_QUERY_PER_MATCH = 16;
-function valueMatch2(m) {
+function valueMatch(m) {
   if (m.type === "Prefix") return { type: "RegularExpression", name: m.name, value: `^${escapeRegex(m.value)}.*` };
   return { type: m.type, name: m.name, value: m.value };
 }
@@ -45470,8 +45441,8 @@ function escapeRegex(s) {
 function conditionFields(m) {
   return {
     ...m.path ? { path: { type: m.path.type, value: m.path.value } } : {},
-    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch2) } : {},
-    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch2) } : {},
+    ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch) } : {},
+    ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch) } : {},
     ...m.method ? { method: m.method } : {}
   };
 }
@@ -45489,8 +45460,8 @@ function crossMatches(ruleMatches2, conditions, first2) {
 }
 function andMatch(m, k) {
   const conflicts = [];
-  const headers2 = merged(list(m.headers), k.headers.map(valueMatch2), "header", conflicts, (n) => n.toLowerCase());
-  const query2 = merged(list(m.queryParams), k.queryParams.map(valueMatch2), "query parameter", conflicts, (n) => n);
+  const headers2 = merged(list(m.headers), k.headers.map(valueMatch), "header", conflicts, (n) => n.toLowerCase());
+  const query2 = merged(list(m.queryParams), k.queryParams.map(valueMatch), "query parameter", conflicts, (n) => n);
   if (k.method && typeof m.method === "string" && m.method !== k.method) {
     conflicts.push(`method ${k.method} ANDed with the rule's own method ${m.method} matches nothing`);
   }
@@ -46577,12 +46548,6 @@ var options_schema_default6 = {
         type: "string"
       },
       default: {}
-    },
-    canaryIngressName: {
-      enum: [
-        "suffix",
-        "argo"
-      ]
     }
   },
   $schema: "http://json-schema.org/draft-07/schema#"
@@ -49798,8 +49763,7 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     replicas: totalReplicas,
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: { kind: policy.firstStep },
-    steps,
-    warnings: []
+    steps
   };
 }
 function planStep(rollout, step, i, total, policy) {
@@ -49836,6 +49800,28 @@ function trafficOf2(rollout, step, routed) {
     mirrorRoutes: step.mirrorRoutes,
     ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
   };
+}
+
+// src/render/render-rollout.ts
+init_errors();
+
+// src/render/phase.ts
+function phaseLabel(p) {
+  return p.kind === "step" ? `step ${p.step}` : p.kind;
+}
+function describePhase(p, steps) {
+  switch (p.kind) {
+    case "stable":
+      return "stable only";
+    case "adopting":
+      return "adopting (track label on pods, selectors unchanged)";
+    case "step":
+      return `step ${p.step} of ${steps}`;
+    case "promoting":
+      return `promoting (stable gets the new version; traffic as in step ${p.step})`;
+    case "draining":
+      return "draining (routes to stable only; canary workloads are removed by the next advance)";
+  }
 }
 
 // src/render/services.ts
@@ -49970,7 +49956,7 @@ function renderRollout(input3) {
   const objects = [...renderWorkloads(input3, step), ...renderServices(input3, step)];
   const routed = step && input3.phase.kind !== "draining";
   const traffic2 = routed ? step.traffic : stableTraffic(input3.rollout.traffic.weightTotal);
-  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment))];
+  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment), phaseLabel(input3.phase))];
 }
 function plannedStep(input3) {
   const p = input3.phase;
@@ -50015,13 +50001,16 @@ function generatorContext(app, rollout, resources, provider, repo, track) {
   const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self2];
   return { ...self2, peers, ...track ? { track } : {} };
 }
-function renderRouteObjects(input3, traffic2, wave) {
-  const routes = input3.providers.flatMap(
-    (p) => p.generator.render(
-      generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track),
-      traffic2
-    )
-  );
+function renderRouteObjects(input3, traffic2, wave, state) {
+  const routes = input3.providers.flatMap((p) => {
+    const ctx = generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track);
+    try {
+      return p.generator.render(ctx, traffic2);
+    } catch (e) {
+      const site = { app: input3.app, rollout: input3.rollout.name, state, provider: p.generator.id };
+      throw new ProviderError(site, e instanceof Error ? e.message : String(e), { cause: e });
+    }
+  });
   return withRouteWave(routes, wave);
 }
 function withRouteWave(routes, wave) {
@@ -50415,6 +50404,43 @@ function classifyKruise(doc, apiVersion, kind, out) {
     severity: "error"
   });
   return void 0;
+}
+
+// src/spec/kruise-values.ts
+function parseAmount(v) {
+  if (typeof v === "number") return { count: v };
+  if (typeof v !== "string") return void 0;
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
+  if (m) return { percent: Number(m[1]) };
+  return /^\d+$/.test(v.trim()) ? { count: Number(v) } : void 0;
+}
+function parsePercent(v) {
+  const a = parseAmount(v);
+  return a && "percent" in a ? Math.ceil(a.percent) : void 0;
+}
+var KRUISE_COOKIE_HEADER = "canary-by-cookie";
+function kruiseMatch(v) {
+  const m = obj(v);
+  const headers2 = [];
+  const cookies = [];
+  for (const h of arr(m.headers).map(valueMatch2)) {
+    if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
+    else headers2.push(h);
+  }
+  const path10 = isObject(m.path) ? {
+    type: str(m.path.type) ?? "PathPrefix",
+    value: str(m.path.value) ?? "/"
+  } : void 0;
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
+}
+function valueMatch2(v) {
+  const m = obj(v);
+  return { name: str(m.name) ?? "", type: str(m.type) ?? "Exact", value: str(m.value) ?? "" };
+}
+function headerModifier(v) {
+  if (!isObject(v)) return void 0;
+  const pairs2 = (x) => arr(x).map((p) => ({ name: str(obj(p).name) ?? "", value: str(obj(p).value) ?? "" }));
+  return { set: pairs2(v.set), add: pairs2(v.add), remove: arr(v.remove).map((r) => String(r)) };
 }
 
 // src/spec/kruise.ts
@@ -51266,7 +51292,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
       {
         kind: "wait",
         pr: command.pr,
-        reason: `waiting for a person to merge or close #${command.pr.number} (${command.marker.target})`
+        reason: `waiting for a person to merge or close ${command.pr.ref} (${command.marker.target})`
       }
     ];
   if (!p) {
@@ -51286,7 +51312,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
       {
         kind: "wait",
         pr: newest.pr,
-        reason: `held: #${newest.pr.number} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`
+        reason: `held: ${newest.pr.ref} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`
       }
     ];
   }
@@ -51296,7 +51322,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
       {
         kind: "wait",
         pr: landed.pr,
-        reason: `#${landed.pr.number} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`
+        reason: `${landed.pr.ref} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`
       }
     ];
   return [{ kind: "open", proposal: p }, ...superseded];
@@ -51306,8 +51332,7 @@ function keepCurrent(x, p, now, history, checks) {
   const commit2 = x.marker?.digest !== p.marker.digest;
   if (commit2 || Object.keys(fields).length > 0) return [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }];
   const gate = p.gate;
-  if (gate.kind === "manual")
-    return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges #${x.pr.number}` }];
+  if (gate.kind === "manual") return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges ${x.pr.ref}` }];
   if (gate.kind === "timed") {
     if (!history.landedAt)
       return [
@@ -51319,14 +51344,14 @@ function keepCurrent(x, p, now, history, checks) {
       ];
     const due2 = new Date(history.landedAt.getTime() + gate.seconds * 1e3);
     if (now < due2)
-      return [{ kind: "wait", pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due2.toISOString()}` }];
+      return [{ kind: "wait", pr: x.pr, reason: `timed gate: ${x.pr.ref} may merge from ${due2.toISOString()}` }];
   }
   if (x.marker?.head !== x.pr.headSha)
     return [
       {
         kind: "wait",
         pr: x.pr,
-        reason: `#${x.pr.number} has commits rollgen did not make; a person reviews and merges it`
+        reason: `${x.pr.ref} has commits rollgen did not make; a person reviews and merges it`
       }
     ];
   const state = checks.get(x.pr.headSha);
@@ -51336,7 +51361,7 @@ function keepCurrent(x, p, now, history, checks) {
       {
         kind: "wait",
         pr: x.pr,
-        reason: `gate passed; checks on #${x.pr.number} are ${state === "pending" ? "pending" : "failing"}`
+        reason: `gate passed; checks on ${x.pr.ref} are ${state === "pending" ? "pending" : "failing"}`
       }
     ];
   return [{ kind: "merge", pr: x.pr }];
@@ -51408,7 +51433,7 @@ function connectGitHub(connection) {
 init_errors();
 async function execute(scm, app, actions, o) {
   let live;
-  const told = (action, pr) => pr && !o.dryRun && o.report?.({ app, action, number: pr.number, url: pr.url });
+  const told = (action, pr) => pr && !o.dryRun && o.report?.(pullEvent(app, action, pr));
   for (const a of actions) {
     const say = (text) => o.print(`${app}: ${o.dryRun ? "would " : ""}${text}`);
     switch (a.kind) {
@@ -51424,37 +51449,40 @@ ${fileList(a.proposal)}`
         if (!o.dryRun) told("updated", live = await update(scm, a.pr, a.proposal, a.commit, a.fields, o));
         else live = a.pr;
         say(
-          `update #${a.pr.number} (${[a.commit ? "new content" : "", ...Object.keys(a.fields)].filter(Boolean).join(", ")})${a.commit && o.dryRun ? `
+          `update ${a.pr.ref} (${[a.commit ? "new content" : "", ...Object.keys(a.fields)].filter(Boolean).join(", ")})${a.commit && o.dryRun ? `
 ${fileList(a.proposal)}` : ""}`
         );
         break;
       case "merge":
         if (!o.dryRun && !await mergeUnlessMoved(scm, a.pr, o)) {
-          say(
-            `left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`
-          );
+          say(`left ${a.pr.ref} unmerged: its head moved after its checks were read; the next run checks the new head`);
           break;
         }
         told("merged", a.pr);
-        say(`merge #${a.pr.number} (gate passed, checks green)`);
+        say(`merge ${a.pr.ref} (gate passed, checks green)`);
         break;
       case "close":
         if (!o.dryRun) await closeSuperseded(scm, a, live);
         told("closed", a.pr);
-        say(`close #${a.pr.number} (${a.why}${live ? ` by #${live.number}` : ""})`);
+        say(`close ${a.pr.ref} (${a.why}${live ? ` by ${live.ref}` : ""})`);
         break;
       case "note-hold":
         if (!o.dryRun) await noteHold(scm, a);
-        say(`note on #${a.pr.number} that ${app} is held`);
+        say(`note on ${a.pr.ref} that ${app} is held`);
         break;
       case "need-checks":
       case "wait":
         if (a.kind === "wait" && a.pr) live = a.pr;
-        o.print(`${app}: ${a.kind === "wait" ? a.reason : `checks of #${a.pr.number} unknown`}`);
+        o.print(`${app}: ${a.kind === "wait" ? a.reason : `checks of ${a.pr.ref} unknown`}`);
         break;
     }
   }
   return live;
+}
+function pullEvent(app, action, pr) {
+  const target = parseBranch(pr.branch)?.target;
+  const step = target && (target.kind === "step" ? `step ${target.step}` : target.kind);
+  return { app, action, number: pr.number, url: pr.url, ...step ? { step } : {} };
 }
 function fileList(p) {
   return p.changes.map((c) => `    ${c.content === null ? "delete" : "write"} ${c.path}`).join("\n");
@@ -51469,12 +51497,12 @@ async function open(scm, p, o, say) {
       body: withHead(p.body, head),
       labels: p.labels
     });
-    say(`opened #${pr.number} ${pr.url}`);
+    say(`opened ${pr.ref} ${pr.url}`);
     return pr;
   } catch (e) {
     const existing = isConflict(e) ? (await scm.listPulls({ prefix: p.branch, state: "open" })).find((x) => x.branch === p.branch) : void 0;
     if (!existing) throw e;
-    say(`found #${existing.number}, opened by a concurrent run`);
+    say(`found ${existing.ref}, opened by a concurrent run`);
     const fields = { ...changedFields(existing, p), body: withHead(p.body, head) };
     return scm.updatePull(existing.number, fields);
   }
@@ -51503,17 +51531,17 @@ async function mergeUnlessMoved(scm, pr, o) {
     await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
     return true;
   } catch (e) {
-    if (e instanceof ScmError && e.status === 409) return false;
+    if (e instanceof ScmError && e.outcome === "head-moved") return false;
     throw e;
   }
 }
 function isConflict(e) {
-  return e instanceof ScmError && e.status === 422;
+  return e instanceof ScmError && e.outcome === "already-exists";
 }
 async function closeSuperseded(scm, a, by) {
   const body = a.marker ? withMarker(a.pr.body, { ...a.marker, closedBy: "rollgen" }) : void 0;
   await scm.updatePull(a.pr.number, { state: "closed", ...body ? { body } : {} });
-  const why = by ? `superseded by #${by.number}` : "no longer what the base branch needs next";
+  const why = by ? `superseded by ${by.ref}` : "no longer what the base branch needs next";
   await scm.comment(a.pr.number, `rollgen closed this PR: ${why}.`);
 }
 async function noteHold(scm, a) {
@@ -51532,22 +51560,6 @@ init_errors();
 // src/app/plan-write.ts
 var path5 = __toESM(require("path"));
 init_errors();
-
-// src/render/phase.ts
-function describePhase(p, steps) {
-  switch (p.kind) {
-    case "stable":
-      return "stable only";
-    case "adopting":
-      return "adopting (track label on pods, selectors unchanged)";
-    case "step":
-      return `step ${p.step} of ${steps}`;
-    case "promoting":
-      return `promoting (stable gets the new version; traffic as in step ${p.step})`;
-    case "draining":
-      return "draining (routes to stable only; canary workloads are removed by the next advance)";
-  }
-}
 
 // src/state/output-files.ts
 var import_yaml4 = __toESM(require_dist());
@@ -51652,7 +51664,8 @@ function renderSharedRouting(app, routing, states, resources, track, peers) {
       ...peers ? { peers } : {}
     },
     traffic2,
-    wave
+    wave,
+    live ? "TrafficRouting strategy" : "stable"
   );
 }
 function lastWins(objects) {
@@ -52114,7 +52127,7 @@ function describeTarget(target, t) {
 }
 
 // src/flow/local-commit.ts
-async function commitCommand(ctx, args, opts, command) {
+async function changeCommit(ctx, args, opts, command) {
   const planned = await planWrites(ctx, args, opts, command);
   checkCommittable(ctx, planned.writes);
   writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
@@ -52164,7 +52177,7 @@ function formatPlan(app, plan) {
   const lines = rows.map(
     (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
   );
-  return [head, ...lines, ...analysisLines(plan), ...plan.warnings.map((w) => `warning: ${w}`)].join("\n") + "\n";
+  return [head, ...lines, ...analysisLines(plan)].join("\n") + "\n";
 }
 function row(s) {
   return [
@@ -52473,8 +52486,8 @@ function executeOptions(s, dryRun) {
   };
 }
 
-// src/flow/command-pr.ts
-async function commandPr(ctx, args, opts, command) {
+// src/flow/change-pr.ts
+async function changePr(ctx, args, opts, command) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     const states = s.apps.map((entry) => commandState(s, entry, command));
@@ -52484,15 +52497,15 @@ async function commandPr(ctx, args, opts, command) {
       const actions = decide2(state, pulls.get(state.app) ?? [], s.edges.now(), {});
       const pr = await execute(s.scm, state.app, actions, o);
       if (!opts.merge) continue;
-      if (o.dryRun) o.print(`${state.app}: would merge ${pr ? `#${pr.number}` : "the new PR"} (--merge)`);
+      if (o.dryRun) o.print(`${state.app}: would merge ${pr ? pr.ref : "the new PR"} (--merge)`);
       if (o.dryRun || !pr) continue;
       if (pr.branch !== state.proposal?.branch || pr.state !== "open")
         throw new StateError(
-          `${state.app}: not merged: #${pr.number} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`
+          `${state.app}: not merged: ${pr.ref} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`
         );
       await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
-      o.print(`${state.app}: merged #${pr.number} (--merge)`);
-      o.report?.({ app: state.app, action: "merged", number: pr.number, url: pr.url });
+      o.print(`${state.app}: merged ${pr.ref} (--merge)`);
+      o.report?.(pullEvent(state.app, "merged", pr));
     }
   });
 }
@@ -52537,7 +52550,7 @@ async function prCommand(ctx, args, opts) {
       throw new ScmError(
         `rollgen pr`,
         void 0,
-        `GitHub refused requests for ${failed.join(", ")} (above); the other apps are done`
+        `the code host refused requests for ${failed.join(", ")} (above); the other apps are done`
       );
   });
 }
@@ -52574,7 +52587,7 @@ async function fetchChecks2(s, decisions) {
 }
 
 // src/run/change-command.ts
-async function stateCommand(ctx, args, opts, command) {
+async function changeCommand(ctx, args, opts, command) {
   writeAll(ctx, await planWrites(ctx, args, opts, command), command);
 }
 
@@ -53149,8 +53162,8 @@ function change(ctx, args, o, command) {
   if (o.pr && command.kind === "advance")
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
-  if (o.pr) return commandPr(ctx, args, o, command);
-  return o.commit ? commitCommand(ctx, args, o, command) : stateCommand(ctx, args, o, command);
+  if (o.pr) return changePr(ctx, args, o, command);
+  return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
 }
 
 // src/cli.ts
@@ -53223,14 +53236,6 @@ async function main(argv, ctx = processContext()) {
   }
   if (!request4) return 0;
   return run2(request4, ctx, p.opts().debug === true);
-}
-function processContext() {
-  return {
-    cwd: process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-    readStdin: () => readStdin(process.stdin)
-  };
 }
 
 // src/app/report.ts
@@ -53319,16 +53324,17 @@ async function runAction(env2) {
   const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
   process.stdout.write(`::stop-commands::${resume}
 `);
-  const code = await main(buildArgv(inputs5), {
-    cwd: env2.GITHUB_WORKSPACE || process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => {
-      errors += t;
-      process.stderr.write(t);
-    },
-    readStdin: () => readStdin(process.stdin),
-    report: (e) => void events.push(e)
-  }).finally(() => process.stdout.write(`::${resume}::
+  const code = await main(
+    buildArgv(inputs5),
+    processContext({
+      cwd: env2.GITHUB_WORKSPACE || process.cwd(),
+      stderr: (t) => {
+        errors += t;
+        process.stderr.write(t);
+      },
+      report: (e) => void events.push(e)
+    })
+  ).finally(() => process.stdout.write(`::${resume}::
 `));
   const report = buildActionReport(events);
   if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs5.command, errors || `exit status ${code}`));

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { main } from '../../src/cli';
-import { readStdin } from '../../src/io/read-source';
+import { processContext } from '../../src/app/context';
 import { buildActionReport, PullRequestEvent } from '../../src/app/report';
 import { buildArgv, parseInputs } from './inputs';
 import { formatErrorAnnotation, formatOutputs, formatSummary } from './outputs';
@@ -27,16 +27,17 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<number> {
   // GitHub's remedy: stop command processing around it, resuming with an unguessable token.
   const resume = randomBytes(16).toString('hex');
   process.stdout.write(`::stop-commands::${resume}\n`);
-  const code = await main(buildArgv(inputs), {
-    cwd: env.GITHUB_WORKSPACE || process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => {
-      errors += t;
-      process.stderr.write(t);
-    },
-    readStdin: () => readStdin(process.stdin),
-    report: (e) => void events.push(e),
-  }).finally(() => process.stdout.write(`::${resume}::\n`));
+  const code = await main(
+    buildArgv(inputs),
+    processContext({
+      cwd: env.GITHUB_WORKSPACE || process.cwd(),
+      stderr: (t) => {
+        errors += t;
+        process.stderr.write(t);
+      },
+      report: (e) => void events.push(e),
+    }),
+  ).finally(() => process.stdout.write(`::${resume}::\n`));
   const report = buildActionReport(events);
   if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
   if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, formatOutputs(report));

@@ -1,6 +1,6 @@
 /**
- * Options of the aws-alb generator, as the Argo normalizer (`trafficRouting.alb`, see
- * src/spec/providers.ts) hands them over. The core validates them against `optionsSchema`
+ * Options of the aws-alb generator, as its Argo input adapter (`trafficRouting.alb`, see
+ * inputs.ts) hands them over. The core validates them against `optionsSchema`
  * before any generator function is called.
  */
 export interface AlbOptions {

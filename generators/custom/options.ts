@@ -8,7 +8,7 @@ export interface CustomRef {
 }
 
 /**
- * Options of the custom generator: the refs come from the Kruise normalizer (src/spec/providers.ts),
+ * Options of the custom generator: the refs are Kruise customNetworkRefs no other provider takes (index.ts inputs),
  * the templates from the app's RouteTemplate documents (generators/custom/route-template.ts). The core
  * validates them against `optionsSchema` before any generator function is called.
  */

@@ -1,7 +1,7 @@
 /**
  * Options of the gateway-api generator, one shape for both formats: Kruise
  * (`trafficRoutings[].gateway.httpRouteName`) hands over `{httpRoutes: [name]}`; the Argo
- * gatewayAPI plugin options are mapped by `argoGatewayOptions` (src/spec/providers.ts). The core
+ * gatewayAPI plugin options are mapped by `argoGatewayOptions` (inputs.ts). The core
  * validates them against `optionsSchema`, filling the defaults, before any generator function runs.
  */
 export interface GatewayOptions {

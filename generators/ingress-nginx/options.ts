@@ -1,6 +1,6 @@
 /**
  * Options of the ingress-nginx generator, as the Kruise (`classType: nginx`) and Argo
- * (`trafficRouting.nginx`) normalizers hand them over. The core validates them against
+ * (`trafficRouting.nginx`) input adapters (inputs.ts) hand them over. The core validates them against
  * `optionsSchema` before any generator function is called.
  */
 export interface NginxOptions {
@@ -12,11 +12,6 @@ export interface NginxOptions {
   readonly additionalIngressAnnotations: Readonly<Record<string, string>>;
   /** Argo `canaryIngressAnnotations`: full keys, applied after the additional ones. */
   readonly canaryIngressAnnotations: Readonly<Record<string, string>>;
-  /**
-   * Accepted for the Argo normalizer's sake but not used: the canary Ingress is always
-   * `<ingress>-canary` (PRODUCT.md naming rule), never Argo's `<rollout>-<ingress>-canary`.
-   */
-  readonly canaryIngressName?: 'suffix' | 'argo';
 }
 
 export const DEFAULT_ANNOTATION_PREFIX = 'nginx.ingress.kubernetes.io';

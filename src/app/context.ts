@@ -1,5 +1,5 @@
 import { GitRunner } from '../io/git';
-import { SourceFile } from '../io/read-source';
+import { SourceFile, readStdin } from '../io/read-source';
 import type { Removal } from '../state/lifecycle';
 import { ScmClient, ScmConnection } from '../scm/types';
 import type { PullRequestEvent } from './report';
@@ -24,4 +24,15 @@ export interface CommonOptions {
   readonly config?: string;
   /** Overrides rollgen.yaml's `removal` for every app. */
   readonly removal?: Removal;
+}
+
+/** This process as a RunContext (its directory, stdout, stderr and stdin); the shells override what they capture. */
+export function processContext(over: Partial<RunContext> = {}): RunContext {
+  return {
+    cwd: process.cwd(),
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    readStdin: () => readStdin(process.stdin),
+    ...over,
+  };
 }

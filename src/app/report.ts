@@ -12,7 +12,7 @@ export interface PullRequestEvent {
   readonly number: number;
   /** The PR's web URL. */
   readonly url: string;
-  /** Human-readable step, e.g. "2 of 4", "promote", "clean-up". */
+  /** What the PR does, from its branch: "step 2", "adopt", "promote", "cleanup", "abort", ... */
   readonly step?: string;
 }
 

@@ -87,7 +87,7 @@ export function decide(
       {
         kind: 'wait',
         pr: command.pr,
-        reason: `waiting for a person to merge or close #${command.pr.number} (${command.marker!.target})`,
+        reason: `waiting for a person to merge or close ${command.pr.ref} (${command.marker!.target})`,
       },
     ];
   if (!p) {
@@ -107,7 +107,7 @@ export function decide(
       {
         kind: 'wait',
         pr: newest.pr,
-        reason: `held: #${newest.pr.number} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`,
+        reason: `held: ${newest.pr.ref} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`,
       },
     ];
   }
@@ -117,7 +117,7 @@ export function decide(
       {
         kind: 'wait',
         pr: landed.pr,
-        reason: `#${landed.pr.number} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`,
+        reason: `${landed.pr.ref} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`,
       },
     ];
   return [{ kind: 'open', proposal: p }, ...superseded];
@@ -134,8 +134,7 @@ function keepCurrent(
   const commit = x.marker?.digest !== p.marker.digest;
   if (commit || Object.keys(fields).length > 0) return [{ kind: 'update', pr: x.pr, proposal: p, commit, fields }];
   const gate = p.gate;
-  if (gate.kind === 'manual')
-    return [{ kind: 'wait', pr: x.pr, reason: `manual gate: a person merges #${x.pr.number}` }];
+  if (gate.kind === 'manual') return [{ kind: 'wait', pr: x.pr, reason: `manual gate: a person merges ${x.pr.ref}` }];
   if (gate.kind === 'timed') {
     if (!history.landedAt)
       return [
@@ -147,7 +146,7 @@ function keepCurrent(
       ];
     const due = new Date(history.landedAt.getTime() + gate.seconds * 1000);
     if (now < due)
-      return [{ kind: 'wait', pr: x.pr, reason: `timed gate: #${x.pr.number} may merge from ${due.toISOString()}` }];
+      return [{ kind: 'wait', pr: x.pr, reason: `timed gate: ${x.pr.ref} may merge from ${due.toISOString()}` }];
   }
   // Someone pushed to the step branch: rollgen reviewed none of it, so only a person may merge it.
   if (x.marker?.head !== x.pr.headSha)
@@ -155,7 +154,7 @@ function keepCurrent(
       {
         kind: 'wait',
         pr: x.pr,
-        reason: `#${x.pr.number} has commits rollgen did not make; a person reviews and merges it`,
+        reason: `${x.pr.ref} has commits rollgen did not make; a person reviews and merges it`,
       },
     ];
   const state = checks.get(x.pr.headSha);
@@ -165,7 +164,7 @@ function keepCurrent(
       {
         kind: 'wait',
         pr: x.pr,
-        reason: `gate passed; checks on #${x.pr.number} are ${state === 'pending' ? 'pending' : 'failing'}`,
+        reason: `gate passed; checks on ${x.pr.ref} are ${state === 'pending' ? 'pending' : 'failing'}`,
       },
     ];
   return [{ kind: 'merge', pr: x.pr }];

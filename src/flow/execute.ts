@@ -1,6 +1,7 @@
 import { ScmError } from '../errors';
 import type { PullRequestAction, PullRequestEvent } from '../app/report';
 import { MergeMethod, PullRequest, ScmClient } from '../scm/types';
+import { parseBranch } from './branch';
 import { Action, changedFields } from './decide';
 import { parseMarker, withHead, withMarker } from './marker';
 import { Proposal } from './proposal';
@@ -29,7 +30,7 @@ export async function execute(
 ): Promise<PullRequest | undefined> {
   let live: PullRequest | undefined;
   const told = (action: PullRequestAction, pr: PullRequest | undefined) =>
-    pr && !o.dryRun && o.report?.({ app, action, number: pr.number, url: pr.url });
+    pr && !o.dryRun && o.report?.(pullEvent(app, action, pr));
   for (const a of actions) {
     const say = (text: string) => o.print(`${app}: ${o.dryRun ? 'would ' : ''}${text}`);
     switch (a.kind) {
@@ -44,36 +45,41 @@ export async function execute(
         if (!o.dryRun) told('updated', (live = await update(scm, a.pr, a.proposal, a.commit, a.fields, o)));
         else live = a.pr;
         say(
-          `update #${a.pr.number} (${[a.commit ? 'new content' : '', ...Object.keys(a.fields)].filter(Boolean).join(', ')})${a.commit && o.dryRun ? `\n${fileList(a.proposal)}` : ''}`,
+          `update ${a.pr.ref} (${[a.commit ? 'new content' : '', ...Object.keys(a.fields)].filter(Boolean).join(', ')})${a.commit && o.dryRun ? `\n${fileList(a.proposal)}` : ''}`,
         );
         break;
       case 'merge':
         if (!o.dryRun && !(await mergeUnlessMoved(scm, a.pr, o))) {
-          say(
-            `left #${a.pr.number} unmerged: its head moved after its checks were read; the next run checks the new head`,
-          );
+          say(`left ${a.pr.ref} unmerged: its head moved after its checks were read; the next run checks the new head`);
           break;
         }
         told('merged', a.pr);
-        say(`merge #${a.pr.number} (gate passed, checks green)`);
+        say(`merge ${a.pr.ref} (gate passed, checks green)`);
         break;
       case 'close':
         if (!o.dryRun) await closeSuperseded(scm, a, live);
         told('closed', a.pr);
-        say(`close #${a.pr.number} (${a.why}${live ? ` by #${live.number}` : ''})`);
+        say(`close ${a.pr.ref} (${a.why}${live ? ` by ${live.ref}` : ''})`);
         break;
       case 'note-hold':
         if (!o.dryRun) await noteHold(scm, a);
-        say(`note on #${a.pr.number} that ${app} is held`);
+        say(`note on ${a.pr.ref} that ${app} is held`);
         break;
       case 'need-checks':
       case 'wait':
         if (a.kind === 'wait' && a.pr) live = a.pr;
-        o.print(`${app}: ${a.kind === 'wait' ? a.reason : `checks of #${a.pr.number} unknown`}`);
+        o.print(`${app}: ${a.kind === 'wait' ? a.reason : `checks of ${a.pr.ref} unknown`}`);
         break;
     }
   }
   return live;
+}
+
+/** The report of one PR event; the step comes from the PR's branch (`rollgen/<app>/step-2` is "step 2"). */
+export function pullEvent(app: string, action: PullRequestAction, pr: PullRequest): PullRequestEvent {
+  const target = parseBranch(pr.branch)?.target;
+  const step = target && (target.kind === 'step' ? `step ${target.step}` : target.kind);
+  return { app, action, number: pr.number, url: pr.url, ...(step ? { step } : {}) };
 }
 
 function fileList(p: Proposal): string {
@@ -90,7 +96,7 @@ async function open(scm: ScmClient, p: Proposal, o: ExecuteOptions, say: (t: str
       body: withHead(p.body, head),
       labels: p.labels,
     });
-    say(`opened #${pr.number} ${pr.url}`);
+    say(`opened ${pr.ref} ${pr.url}`);
     return pr;
   } catch (e) {
     // A concurrent run opened the PR between our scan and here, or our own POST did and its response
@@ -100,7 +106,7 @@ async function open(scm: ScmClient, p: Proposal, o: ExecuteOptions, say: (t: str
       ? (await scm.listPulls({ prefix: p.branch, state: 'open' })).find((x) => x.branch === p.branch)
       : undefined;
     if (!existing) throw e;
-    say(`found #${existing.number}, opened by a concurrent run`);
+    say(`found ${existing.ref}, opened by a concurrent run`);
     const fields = { ...changedFields(existing, p), body: withHead(p.body, head) };
     return scm.updatePull(existing.number, fields);
   }
@@ -140,19 +146,20 @@ async function commit(scm: ScmClient, p: Proposal, o: ExecuteOptions): Promise<s
   }
 }
 
-/** Merges at the head whose checks were read; false when GitHub says the head moved since (409): a race, not a failure, so the other apps still run. */
+/** Merges at the head whose checks were read; false when the host says the head moved since: a race, not a failure, so the other apps still run. */
 async function mergeUnlessMoved(scm: ScmClient, pr: PullRequest, o: ExecuteOptions): Promise<boolean> {
   try {
     await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
     return true;
   } catch (e) {
-    if (e instanceof ScmError && e.status === 409) return false;
+    if (e instanceof ScmError && e.outcome === 'head-moved') return false;
     throw e;
   }
 }
 
+/** The branch or PR to create already exists: a concurrent run (or our own request whose response was lost) made it. */
 function isConflict(e: unknown): boolean {
-  return e instanceof ScmError && e.status === 422;
+  return e instanceof ScmError && e.outcome === 'already-exists';
 }
 
 async function closeSuperseded(
@@ -162,7 +169,7 @@ async function closeSuperseded(
 ): Promise<void> {
   const body = a.marker ? withMarker(a.pr.body, { ...a.marker, closedBy: 'rollgen' }) : undefined;
   await scm.updatePull(a.pr.number, { state: 'closed', ...(body ? { body } : {}) });
-  const why = by ? `superseded by #${by.number}` : 'no longer what the base branch needs next';
+  const why = by ? `superseded by ${by.ref}` : 'no longer what the base branch needs next';
   await scm.comment(a.pr.number, `rollgen closed this PR: ${why}.`);
 }
 

@@ -10,7 +10,7 @@ import { flowEdges } from './edges';
 import { targetOf } from './target';
 
 /** advance / abort / promote / retry --commit: write each app's next output, then commit it. */
-export async function commitCommand(
+export async function changeCommit(
   ctx: RunContext,
   args: readonly string[],
   opts: CommonOptions,

@@ -29,7 +29,7 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
     const failed: string[] = [];
     for (const [i, r] of rounds.entries()) {
       const actions = checks.size > 0 ? decide(r.state, r.pulls, now, r.history, checks) : first[i];
-      // GitHub refusing one app's request (branch protection, a 5xx after retries) must not starve the others.
+      // The code host refusing one app's request (branch protection, a 5xx after retries) must not starve the others.
       try {
         await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
       } catch (e) {
@@ -42,7 +42,7 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
       throw new ScmError(
         `rollgen pr`,
         undefined,
-        `GitHub refused requests for ${failed.join(', ')} (above); the other apps are done`,
+        `the code host refused requests for ${failed.join(', ')} (above); the other apps are done`,
       );
   });
 }

@@ -11,7 +11,6 @@ export interface Plan {
   /** What must happen before the PR that starts a rollout (step 1) may land. */
   readonly startGate: Gate;
   readonly steps: readonly PlannedStep[];
-  readonly warnings: readonly string[];
 }
 
 export interface PlannedStep {

@@ -17,10 +17,7 @@ export function formatPlan(app: string, plan: Plan): string {
       .join('  ')
       .trimEnd(),
   );
-  return (
-    [head, ...lines, GATE_LEGEND, ...analysisLines(plan), ...plan.warnings.map((w) => `warning: ${w}`)].join('\n') +
-    '\n'
-  );
+  return [head, ...lines, GATE_LEGEND, ...analysisLines(plan)].join('\n') + '\n';
 }
 
 const GATE_LEGEND =

@@ -15,7 +15,6 @@ export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: G
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: { kind: policy.firstStep },
     steps,
-    warnings: [],
   };
 }
 

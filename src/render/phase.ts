@@ -7,6 +7,11 @@ export type RenderPhase =
   /** Two-commit removal: routes to stable only while the canary workloads of `step` stay for one more commit. */
   | { readonly kind: 'draining'; readonly step: number };
 
+/** A short name of the state for messages: "step 2", "promoting", "stable", ... */
+export function phaseLabel(p: RenderPhase): string {
+  return p.kind === 'step' ? `step ${p.step}` : p.kind;
+}
+
 export function describePhase(p: RenderPhase, steps: number): string {
   switch (p.kind) {
     case 'stable':

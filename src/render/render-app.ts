@@ -81,6 +81,7 @@ function renderSharedRouting(
     },
     traffic,
     wave,
+    live ? 'TrafficRouting strategy' : 'stable',
   );
 }
 

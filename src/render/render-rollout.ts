@@ -3,7 +3,8 @@ import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
 import { Plan, PlannedStep, TrafficState, stableTraffic } from '../model/plan';
 import { RolloutSpec } from '../model/rollout';
-import { RenderPhase } from './phase';
+import { ProviderError } from '../errors';
+import { phaseLabel, RenderPhase } from './phase';
 import { renderCanaryService, withTrackSelector } from './services';
 import { SYNC_WAVE, TrackLabel } from '../model/track';
 import { RepoPeers, peerOf } from './repo-peers';
@@ -31,7 +32,7 @@ export function renderRollout(input: RolloutRenderInput): KubeObject[] {
   const objects = [...renderWorkloads(input, step), ...renderServices(input, step)];
   const routed = step && input.phase.kind !== 'draining';
   const traffic = routed ? step.traffic : stableTraffic(input.rollout.traffic.weightTotal);
-  return [...objects, ...renderRouteObjects(input, traffic, workloadWave(input.deployment))];
+  return [...objects, ...renderRouteObjects(input, traffic, workloadWave(input.deployment), phaseLabel(input.phase))];
 }
 
 function plannedStep(input: RolloutRenderInput): PlannedStep | undefined {
@@ -102,14 +103,25 @@ export function generatorContext(
 
 type RouteInput = Pick<RolloutRenderInput, 'app' | 'rollout' | 'resources' | 'providers' | 'peers' | 'track'>;
 
-/** Routing objects of every provider for one traffic state, one sync wave after `wave` (the workloads'). */
-export function renderRouteObjects(input: RouteInput, traffic: TrafficState, wave: number): KubeObject[] {
-  const routes = input.providers.flatMap((p) =>
-    p.generator.render(
-      generatorContext(input.app, input.rollout, input.resources, p, input.peers, input.track),
-      traffic,
-    ),
-  );
+/**
+ * Routing objects of every provider for one traffic state, one sync wave after `wave` (the
+ * workloads'). A provider that throws is named with the app, rollout and `state` (e.g. "step 2").
+ */
+export function renderRouteObjects(
+  input: RouteInput,
+  traffic: TrafficState,
+  wave: number,
+  state: string,
+): KubeObject[] {
+  const routes = input.providers.flatMap((p) => {
+    const ctx = generatorContext(input.app, input.rollout, input.resources, p, input.peers, input.track);
+    try {
+      return p.generator.render(ctx, traffic);
+    } catch (e) {
+      const site = { app: input.app, rollout: input.rollout.name, state, provider: p.generator.id };
+      throw new ProviderError(site, e instanceof Error ? e.message : String(e), { cause: e });
+    }
+  });
   return withRouteWave(routes, wave);
 }
 

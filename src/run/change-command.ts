@@ -3,7 +3,7 @@ import { CommonOptions, RunContext } from '../app/context';
 import { AppCommand } from '../state/app-state';
 
 /** advance / abort / promote / retry: compute the next state of each app and write it to its output. */
-export async function stateCommand(
+export async function changeCommand(
   ctx: RunContext,
   args: readonly string[],
   opts: CommonOptions,

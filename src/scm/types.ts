@@ -40,7 +40,7 @@ export interface ScmClient {
       readonly state?: 'open' | 'closed';
     },
   ): Promise<PullRequest>;
-  /** Merges when the head is still `sha` (GitHub refuses otherwise, so a racing push is never merged unseen). */
+  /** Merges when the head is still `sha` (the host refuses otherwise, with outcome head-moved, so a racing push is never merged unseen). */
   mergePull(
     number: number,
     req: { readonly sha: string; readonly method: MergeMethod; readonly title?: string },
@@ -81,12 +81,14 @@ export interface PullRequest {
   readonly body: string;
   readonly labels: readonly string[];
   readonly headSha: string;
+  /** The host's own short reference for messages (GitHub: `#12`); the flow never formats one itself. */
+  readonly ref: string;
   /** ISO 8601, when merged / closed. */
   readonly mergedAt?: string;
   readonly closedAt?: string;
 }
 
-/** Where and as whom to reach the code host; read from GITHUB_* variables or flags at the edge. */
+/** Where and as whom to reach the code host (GitHub today); read from GITHUB_* variables or flags at the edge. */
 export interface ScmConnection {
   readonly token: string;
   /** owner/name */

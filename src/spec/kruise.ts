@@ -3,7 +3,8 @@ import { Diagnostic } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
 import { NormalizeResult, providerFromKruiseRouting } from './providers';
 import { PauseSpec, RolloutSpec, StepSpec, TrafficSpec } from '../model/rollout';
-import { arr, headerModifier, kruiseMatch, num, obj, parseAmount, parsePercent, str, stringMap } from '../model/values';
+import { headerModifier, kruiseMatch, parseAmount, parsePercent } from './kruise-values';
+import { arr, num, obj, str, stringMap } from '../model/values';
 
 const ROLLING_STYLE = 'rollouts.kruise.io/rolling-style';
 const TRAFFIC_ROUTING = 'rollouts.kruise.io/trafficrouting';

@@ -43,6 +43,7 @@ function pull(p: Proposal, over: Partial<PullRequest> = {}, marker: Partial<Mark
   return {
     number: n,
     url: `u/${n}`,
+    ref: `#${n}`,
     branch: p.branch,
     base: 'main',
     state: 'open',

@@ -253,6 +253,18 @@ test('GitHub refusing one app does not starve the others: they are done, the ref
   expect(r.stderr).toContain(
     'alpha: open the PR for rollgen/alpha/adopt: Validation Failed: a branch protection rule refused it',
   );
-  expect(r.stderr).toContain('GitHub refused requests for alpha (above); the other apps are done');
+  expect(r.stderr).toContain('the code host refused requests for alpha (above); the other apps are done');
   expect(w.openPr('rollgen/beta/adopt').state).toBe('open');
+});
+
+test('a code host with its own PR references: the flow names PRs the way the host does, never as GitHub #N', async () => {
+  w = new FlowWorld(['echo'], ONE_APP);
+  w.fake.refOf = (n) => `!${n}`;
+  const runs = [await w.pr()];
+  w.merge(w.openPr('rollgen/echo/adopt').number);
+  runs.push(await w.pr(), await w.pr());
+  const text = runs.map((r) => r.stdout).join('');
+  expect(text).toMatch(/echo: opened !1 /);
+  expect(text).toMatch(/echo: merge !2 /);
+  expect(text).not.toMatch(/#\d/);
 });

@@ -78,8 +78,8 @@ describe('inputs', () => {
 
 describe('outputs and summary', () => {
   const events: PullRequestEvent[] = [
-    { app: 'echo-a', action: 'merged', number: 7, url: 'https://github.com/o/r/pull/7', step: '1 of 4' },
-    { app: 'echo-a', action: 'opened', number: 9, url: 'https://github.com/o/r/pull/9', step: '2 of 4' },
+    { app: 'echo-a', action: 'merged', number: 7, url: 'https://github.com/o/r/pull/7', step: 'step 1' },
+    { app: 'echo-a', action: 'opened', number: 9, url: 'https://github.com/o/r/pull/9', step: 'step 2' },
     { app: 'echo|b', action: 'updated', number: 8, url: 'https://github.com/o/r/pull/8' },
   ];
 
@@ -98,9 +98,9 @@ describe('outputs and summary', () => {
         '',
         '| app | pull request | what | step |',
         '|---|---|---|---|',
-        '| echo-a | [#9](https://github.com/o/r/pull/9) | opened | 2 of 4 |',
+        '| echo-a | [#9](https://github.com/o/r/pull/9) | opened | step 2 |',
         '| echo\\|b | [#8](https://github.com/o/r/pull/8) | updated |  |',
-        '| echo-a | [#7](https://github.com/o/r/pull/7) | merged | 1 of 4 |',
+        '| echo-a | [#7](https://github.com/o/r/pull/7) | merged | step 1 |',
         '',
         'Finished successfully.',
         '',

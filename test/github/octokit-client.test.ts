@@ -120,6 +120,7 @@ describe('opening a step PR', () => {
         body: 'traffic 20%',
         labels: ['rollgen', 'rollgen:echoserver'],
         headSha: sha,
+        ref: '#1',
       });
       expect(h.fake.state.pulls.get(1)?.labels).toEqual(['rollgen', 'rollgen:echoserver']);
     },
@@ -131,6 +132,15 @@ describe('opening a step PR', () => {
     const pr = await h.scm.createPull({ branch: STEP_BRANCH, base: 'main', title: 't', body: '', labels: [] });
     expect(h.fake.log()).toEqual(['POST /pulls']);
     expect(pr.labels).toEqual([]);
+  });
+
+  test('GIVEN an open PR for the branch WHEN opening another THEN ScmError with outcome already-exists (GitHub said 422)', async () => {
+    await commitStep();
+    await h.scm.createPull({ branch: STEP_BRANCH, base: 'main', title: 't', body: '', labels: [] });
+    const error = await h.scm
+      .createPull({ branch: STEP_BRANCH, base: 'main', title: 't', body: '', labels: [] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ScmError', status: 422, outcome: 'already-exists' });
   });
 });
 
@@ -221,7 +231,7 @@ describe('mergePull', () => {
   test('GIVEN the head moved WHEN merging with the old sha THEN ScmError 409 saying so, not retried, not merged', async () => {
     const error = await h.scm.mergePull(1, { sha: 'f'.repeat(40), method: 'merge' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ScmError);
-    expect(error).toMatchObject({ status: 409, action: 'merge PR #1' });
+    expect(error).toMatchObject({ status: 409, action: 'merge PR #1', outcome: 'head-moved' });
     expect((error as Error).message).toMatch(
       /^merge PR #1: its head moved since rollgen checked it \(expected ffffffffffff\)/,
     );
@@ -232,7 +242,7 @@ describe('mergePull', () => {
   test('GIVEN GitHub refuses the merge WHEN merging THEN ScmError 405 "not mergeable", not retried', async () => {
     h.fake.state.pulls.get(1)!.mergeable = false;
     const error = await h.scm.mergePull(1, { sha: head, method: 'merge' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'ScmError', status: 405 });
+    expect(error).toMatchObject({ name: 'ScmError', status: 405, outcome: 'not-mergeable' });
     expect((error as Error).message).toMatch(/not mergeable/);
     // Not retried; one read tells a refusal from a merge whose response was lost.
     expect(h.fake.log()).toEqual(['PUT /pulls/{pull_number}/merge', 'GET /pulls/{pull_number}']);

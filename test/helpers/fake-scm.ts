@@ -22,7 +22,8 @@ const WRITES: readonly (keyof ScmClient)[] = ['commitToBranch', 'createPull', 'u
  * (open, closed, merged) with labels, check states and comments. Every call is recorded; every
  * method yields to the event loop first, and branch creation yields again between "does the ref
  * exist" and "create it", so two runs started together interleave as two Action jobs would:
- * the loser gets GitHub's 422 ("Reference already exists", "A pull request already exists").
+ * the loser hears "already exists". Refusals carry typed outcomes and no HTTP status, as a host
+ * other than GitHub would: the flow must branch on the outcome, never on GitHub's status codes.
  */
 export class FakeScm implements ScmClient {
   readonly calls: Call[] = [];
@@ -33,6 +34,8 @@ export class FakeScm implements ScmClient {
   readonly checkStates = new Map<string, CheckState>();
   readonly merges: { readonly number: number; readonly method: MergeMethod }[] = [];
   private seq = 0;
+  /** How this host writes a PR reference; GitHub's `#N` unless a test plays another host. */
+  refOf = (n: number): string => `#${n}`;
 
   constructor(
     private readonly clock: () => Date,
@@ -74,7 +77,9 @@ export class FakeScm implements ScmClient {
     if (!this.branches.has(req.branch)) {
       await tick();
       if (this.branches.has(req.branch))
-        throw new ScmError(`create branch ${req.branch}`, 422, 'Reference already exists');
+        throw new ScmError(`create branch ${req.branch}`, undefined, 'Reference already exists', {
+          outcome: 'already-exists',
+        });
     }
     this.branches.set(req.branch, sha);
     for (const p of this.pulls) if (p.state === 'open' && p.branch === req.branch) p.headSha = sha;
@@ -94,8 +99,9 @@ export class FakeScm implements ScmClient {
     if (this.pulls.some((p) => p.state === 'open' && p.branch === req.branch))
       throw new ScmError(
         `open PR from ${req.branch}`,
-        422,
+        undefined,
         `A pull request already exists for ${this.repository.split('/')[0]}:${req.branch}.`,
+        { outcome: 'already-exists' },
       );
     const number = this.pulls.length + 1;
     const pr: Pull = {
@@ -109,6 +115,7 @@ export class FakeScm implements ScmClient {
       body: req.body,
       labels: [...req.labels],
       headSha: head,
+      ref: this.refOf(number),
     };
     this.pulls.push(pr);
     return { ...pr };
@@ -140,9 +147,12 @@ export class FakeScm implements ScmClient {
   async mergePull(number: number, req: { sha: string; method: MergeMethod }): Promise<void> {
     await this.enter('mergePull', number, req);
     const pr = this.pull(number);
-    if (pr.state !== 'open') throw new ScmError(`merge #${number}`, 405, 'Pull Request is not mergeable');
+    if (pr.state !== 'open')
+      throw new ScmError(`merge #${number}`, undefined, 'Pull Request is not mergeable', { outcome: 'not-mergeable' });
     if (pr.headSha !== req.sha)
-      throw new ScmError(`merge #${number}`, 409, 'Head branch was modified. Review and try the merge again.');
+      throw new ScmError(`merge #${number}`, undefined, 'Head branch was modified. Review and try the merge again.', {
+        outcome: 'head-moved',
+      });
     this.mergeNow(pr, req.method);
   }
 

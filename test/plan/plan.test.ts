@@ -32,7 +32,6 @@ describe('buildPlan: Kruise replicas (reference §5.1)', () => {
       style: 'canary',
       replicas: 10,
       providers: ['ingress-nginx'],
-      warnings: [],
     });
   });
 

@@ -29,15 +29,3 @@ export function parseConnection(connection: ScmConnection): RepoCoordinates {
   }
   return { owner: match[1], repo: match[2], baseUrl: url.toString().replace(/\/+$/, '') };
 }
-
-/**
- * The connection as GitHub Actions describes it (GITHUB_TOKEN or GH_TOKEN, GITHUB_REPOSITORY,
- * GITHUB_API_URL, which is https://HOST/api/v3 on GitHub Enterprise Server); undefined without a
- * token or repository. For the edge (CLI, Action) only.
- */
-export function readScmConnection(env: Readonly<Record<string, string | undefined>>): ScmConnection | undefined {
-  const token = env.GITHUB_TOKEN || env.GH_TOKEN;
-  const repository = env.GITHUB_REPOSITORY;
-  if (!token || !repository) return undefined;
-  return { token, repository, apiUrl: env.GITHUB_API_URL || PUBLIC_API_URL };
-}

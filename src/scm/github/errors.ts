@@ -34,7 +34,11 @@ export function toScmError(action: string, error: unknown, token: string): ScmEr
   if (error instanceof ScmError) return error;
   const failure = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as HttpFailure;
   const status = failure.response?.status;
-  return new ScmError(action, status, redact(explain(failure, status), token));
+  // GitHub says "A pull request already exists for ..." / "Reference already exists" with 422.
+  const exists = status === 422 && /already exists/i.test(messageOf(error));
+  return new ScmError(action, status, redact(explain(failure, status), token), {
+    ...(exists ? { outcome: 'already-exists' as const } : {}),
+  });
 }
 
 function explain(failure: HttpFailure, status: number | undefined): string {

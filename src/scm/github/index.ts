@@ -7,7 +7,6 @@ import { createOctokit, GitHubScmOptions } from './octokit';
 import { createComment, createPullRequest, listPullsByPrefix, mergePullRequest, updatePullRequest } from './pulls';
 import type { GitHubRepo } from './repo';
 
-export { readScmConnection } from './connection';
 export type { GitHubScmOptions, LogLevel } from './octokit';
 
 /**

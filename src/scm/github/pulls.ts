@@ -143,12 +143,14 @@ export async function mergePullRequest(
         action,
         status,
         `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error)}; not merged`,
+        { outcome: 'head-moved' },
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
         `GitHub says it is not mergeable (${messageOf(error)}): conflicts, required reviews or checks`,
+        { outcome: 'not-mergeable' },
       );
     throw error;
   }
@@ -201,6 +203,7 @@ function toPullRequest(p: ListedPull | FullPull, labels: readonly Label[] = p.la
     body: p.body ?? '',
     labels: labels.map(labelName),
     headSha: p.head.sha,
+    ref: `#${p.number}`,
     ...(p.merged_at ? { mergedAt: p.merged_at } : {}),
     ...(p.closed_at ? { closedAt: p.closed_at } : {}),
   };

@@ -13233,7 +13233,7 @@ return errors === 0;
 }
 
 exports["ingress-nginx-options"] = validate61;
-const schema92 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressName":{"enum":["suffix","argo"]}},"$schema":"http://json-schema.org/draft-07/schema#"};
+const schema92 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ingress-nginx-options" */;
@@ -13290,7 +13290,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "ingresses") || (key0 === "annotationPrefix")) || (key0 === "additionalIngressAnnotations")) || (key0 === "canaryIngressAnnotations")) || (key0 === "canaryIngressName"))){
+if(!((((key0 === "ingresses") || (key0 === "annotationPrefix")) || (key0 === "additionalIngressAnnotations")) || (key0 === "canaryIngressAnnotations"))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -13469,27 +13469,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.canaryIngressName !== undefined){
-let data7 = data.canaryIngressName;
-if(!((data7 === "suffix") || (data7 === "argo"))){
-const err18 = {instancePath:instancePath+"/canaryIngressName",schemaPath:"#/properties/canaryIngressName/enum",keyword:"enum",params:{allowedValues: schema92.properties.canaryIngressName.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
 }
 errors++;
 }

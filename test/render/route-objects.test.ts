@@ -1,4 +1,5 @@
 import type { TrafficGenerator } from '../../src/contract/generator';
+import { describeError, exitCodeFor, ProviderError } from '../../src/errors';
 import { defaultTrackLabel, SYNC_WAVE } from '../../src/model/track';
 import { renderRouteObjects } from '../../src/render/render-rollout';
 import { optionsOrigin, sourceResources, traffic, webRollout } from '../helpers/generator-context';
@@ -35,6 +36,7 @@ test('GIVEN a provider writing annotation keys in any order WHEN the core render
     },
     traffic({ weight: 20 }),
     0,
+    'step 1',
   );
   expect(Object.keys(route.metadata.annotations ?? {})).toEqual([
     'a.example/first',
@@ -42,4 +44,38 @@ test('GIVEN a provider writing annotation keys in any order WHEN the core render
     'z.example/last',
     SYNC_WAVE,
   ]);
+});
+
+test('GIVEN a provider that throws while rendering WHEN the core renders its routes THEN a provider error names app, rollout, state and provider, exit 1', () => {
+  const broken: TrafficGenerator = {
+    ...unsorted,
+    id: 'broken',
+    render: () => {
+      throw new Error('Ingress "web" not found');
+    },
+  };
+  const render = () =>
+    renderRouteObjects(
+      {
+        app: 'shop',
+        rollout: webRollout(),
+        resources: sourceResources('apps/web/app.yaml', []),
+        providers: [{ generator: broken, options: {}, origin: optionsOrigin }],
+        track: defaultTrackLabel,
+      },
+      traffic({ weight: 20 }),
+      0,
+      'step 2',
+    );
+  expect(render).toThrow(ProviderError);
+  let error: unknown;
+  try {
+    render();
+  } catch (e) {
+    error = e;
+  }
+  expect(describeError(error, false)).toBe(
+    'error: app shop, rollout web, step 2: provider broken failed: Ingress "web" not found',
+  );
+  expect(exitCodeFor(error)).toBe(1);
 });

@@ -8,11 +8,11 @@ import { BRANCH_PREFIX } from './branch';
 import { readConnection, withoutToken } from './connection';
 import { AppFlowState, decide, groupPulls } from './decide';
 import { flowEdges } from './edges';
-import { execute } from './execute';
+import { execute, pullEvent } from './execute';
 import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
 
-export interface CommandPrOptions extends FlowOptions {
+export interface ChangePrOptions extends FlowOptions {
   /** Merge the PR at once: the person running the command is the approval. */
   readonly merge?: boolean;
 }
@@ -22,10 +22,10 @@ export interface CommandPrOptions extends FlowOptions {
  * closing the app's step PR it supersedes; with --merge, merge it at once. `retry` on an app held
  * by a closed step PR opens that step's PR again.
  */
-export async function commandPr(
+export async function changePr(
   ctx: RunContext,
   args: readonly string[],
-  opts: CommandPrOptions,
+  opts: ChangePrOptions,
   command: AppCommand,
 ): Promise<void> {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
@@ -37,17 +37,17 @@ export async function commandPr(
       const actions = decide(state, pulls.get(state.app) ?? [], s.edges.now(), {});
       const pr = await execute(s.scm, state.app, actions, o);
       if (!opts.merge) continue;
-      if (o.dryRun) o.print(`${state.app}: would merge ${pr ? `#${pr.number}` : 'the new PR'} (--merge)`);
+      if (o.dryRun) o.print(`${state.app}: would merge ${pr ? pr.ref : 'the new PR'} (--merge)`);
       if (o.dryRun || !pr) continue;
       // The PR to merge is the one this command proposes: `live` may be another PR the app waits on
       // (an open abort PR while retry runs), which --merge must never land in its place.
       if (pr.branch !== state.proposal?.branch || pr.state !== 'open')
         throw new StateError(
-          `${state.app}: not merged: #${pr.number} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`,
+          `${state.app}: not merged: ${pr.ref} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`,
         );
       await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
-      o.print(`${state.app}: merged #${pr.number} (--merge)`);
-      o.report?.({ app: state.app, action: 'merged', number: pr.number, url: pr.url });
+      o.print(`${state.app}: merged ${pr.ref} (--merge)`);
+      o.report?.(pullEvent(state.app, 'merged', pr));
     }
   });
 }
