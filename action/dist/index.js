@@ -819,14 +819,14 @@ var require_option = __commonJS({
        * @param {string} flags
        * @param {string} [description]
        */
-      constructor(flags2, description) {
-        this.flags = flags2;
+      constructor(flags3, description) {
+        this.flags = flags3;
         this.description = description || "";
-        this.required = flags2.includes("<");
-        this.optional = flags2.includes("[");
-        this.variadic = /\w\.\.\.[>\]]$/.test(flags2);
+        this.required = flags3.includes("<");
+        this.optional = flags3.includes("[");
+        this.variadic = /\w\.\.\.[>\]]$/.test(flags3);
         this.mandatory = false;
-        const optionFlags = splitOptionFlags(flags2);
+        const optionFlags = splitOptionFlags(flags3);
         this.short = optionFlags.shortFlag;
         this.long = optionFlags.longFlag;
         this.negate = false;
@@ -1077,12 +1077,12 @@ var require_option = __commonJS({
         return str4 + word[0].toUpperCase() + word.slice(1);
       });
     }
-    function splitOptionFlags(flags2) {
+    function splitOptionFlags(flags3) {
       let shortFlag;
       let longFlag;
       const shortFlagExp = /^-[^-]$/;
       const longFlagExp = /^--[^-]/;
-      const flagParts = flags2.split(/[ |,]+/).concat("guard");
+      const flagParts = flags3.split(/[ |,]+/).concat("guard");
       if (shortFlagExp.test(flagParts[0])) shortFlag = flagParts.shift();
       if (longFlagExp.test(flagParts[0])) longFlag = flagParts.shift();
       if (!shortFlag && shortFlagExp.test(flagParts[0]))
@@ -1093,7 +1093,7 @@ var require_option = __commonJS({
       }
       if (flagParts[0].startsWith("-")) {
         const unsupportedFlag = flagParts[0];
-        const baseError = `option creation failed due to '${unsupportedFlag}' in option flags '${flags2}'`;
+        const baseError = `option creation failed due to '${unsupportedFlag}' in option flags '${flags3}'`;
         if (/^-[^-][^-]/.test(unsupportedFlag))
           throw new Error(
             `${baseError}
@@ -1112,7 +1112,7 @@ var require_option = __commonJS({
       }
       if (shortFlag === void 0 && longFlag === void 0)
         throw new Error(
-          `option creation failed due to no flags found in '${flags2}'.`
+          `option creation failed due to no flags found in '${flags3}'.`
         );
       return { shortFlag, longFlag };
     }
@@ -1125,7 +1125,7 @@ var require_option = __commonJS({
 var require_suggestSimilar = __commonJS({
   "node_modules/commander/lib/suggestSimilar.js"(exports2) {
     var maxDistance = 3;
-    function editDistance(a, b) {
+    function editDistance2(a, b) {
       if (Math.abs(a.length - b.length) > maxDistance)
         return Math.max(a.length, b.length);
       const d = [];
@@ -1171,7 +1171,7 @@ var require_suggestSimilar = __commonJS({
       const minSimilarity = 0.4;
       candidates.forEach((candidate) => {
         if (candidate.length <= 1) return;
-        const distance = editDistance(word, candidate);
+        const distance = editDistance2(word, candidate);
         const length2 = Math.max(word.length, candidate.length);
         const similarity = (length2 - distance) / length2;
         if (similarity > minSimilarity) {
@@ -1696,8 +1696,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {Option} new option
        */
-      createOption(flags2, description) {
-        return new Option2(flags2, description);
+      createOption(flags3, description) {
+        return new Option2(flags3, description);
       }
       /**
        * Wrap parseArgs to catch 'commander.invalidArgument'.
@@ -1821,13 +1821,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command} `this` command for chaining
        * @private
        */
-      _optionEx(config, flags2, description, fn, defaultValue) {
-        if (typeof flags2 === "object" && flags2 instanceof Option2) {
+      _optionEx(config, flags3, description, fn, defaultValue) {
+        if (typeof flags3 === "object" && flags3 instanceof Option2) {
           throw new Error(
             "To add an Option object use addOption() instead of option() or requiredOption()"
           );
         }
-        const option = this.createOption(flags2, description);
+        const option = this.createOption(flags3, description);
         option.makeOptionMandatory(!!config.mandatory);
         if (typeof fn === "function") {
           option.default(defaultValue).argParser(fn);
@@ -1864,8 +1864,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {*} [defaultValue]
        * @return {Command} `this` command for chaining
        */
-      option(flags2, description, parseArg, defaultValue) {
-        return this._optionEx({}, flags2, description, parseArg, defaultValue);
+      option(flags3, description, parseArg, defaultValue) {
+        return this._optionEx({}, flags3, description, parseArg, defaultValue);
       }
       /**
        * Add a required option which must have a value after parsing. This usually means
@@ -1879,10 +1879,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {*} [defaultValue]
        * @return {Command} `this` command for chaining
        */
-      requiredOption(flags2, description, parseArg, defaultValue) {
+      requiredOption(flags3, description, parseArg, defaultValue) {
         return this._optionEx(
           { mandatory: true },
-          flags2,
+          flags3,
           description,
           parseArg,
           defaultValue
@@ -2986,12 +2986,12 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
        */
-      version(str3, flags2, description) {
+      version(str3, flags3, description) {
         if (str3 === void 0) return this._version;
         this._version = str3;
-        flags2 = flags2 || "-V, --version";
+        flags3 = flags3 || "-V, --version";
         description = description || "output the version number";
-        const versionOption = this.createOption(flags2, description);
+        const versionOption = this.createOption(flags3, description);
         this._versionOptionName = versionOption.attributeName();
         this._registerOption(versionOption);
         this.on("option:" + versionOption.name(), () => {
@@ -3208,9 +3208,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
           helpWidth: context.helpWidth,
           outputHasColors: context.hasColors
         });
-        const text = helper.formatHelp(this, helper);
-        if (context.hasColors) return text;
-        return this._outputConfiguration.stripColor(text);
+        const text2 = helper.formatHelp(this, helper);
+        if (context.hasColors) return text2;
+        return this._outputConfiguration.stripColor(text2);
       }
       /**
        * @typedef HelpContext
@@ -3293,9 +3293,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {Command} `this` command for chaining
        */
-      helpOption(flags2, description) {
-        if (typeof flags2 === "boolean") {
-          if (flags2) {
+      helpOption(flags3, description) {
+        if (typeof flags3 === "boolean") {
+          if (flags3) {
             if (this._helpOption === null) this._helpOption = void 0;
             if (this._defaultOptionGroup) {
               this._initOptionGroup(this._getHelpOption());
@@ -3306,10 +3306,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
           return this;
         }
         this._helpOption = this.createOption(
-          flags2 ?? "-h, --help",
+          flags3 ?? "-h, --help",
           description ?? "display help for command"
         );
-        if (flags2 || description) this._initOptionGroup(this._helpOption);
+        if (flags3 || description) this._initOptionGroup(this._helpOption);
         return this;
       }
       /**
@@ -3370,7 +3370,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {(string | Function)} text - string to add, or a function returning a string
        * @return {Command} `this` command for chaining
        */
-      addHelpText(position, text) {
+      addHelpText(position, text2) {
         const allowedValues = ["beforeAll", "before", "after", "afterAll"];
         if (!allowedValues.includes(position)) {
           throw new Error(`Unexpected value for position to addHelpText.
@@ -3379,10 +3379,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const helpEvent = `${position}Help`;
         this.on(helpEvent, (context) => {
           let helpStr;
-          if (typeof text === "function") {
-            helpStr = text({ error: context.error, command: context.command });
+          if (typeof text2 === "function") {
+            helpStr = text2({ error: context.error, command: context.command });
           } else {
-            helpStr = text;
+            helpStr = text2;
           }
           if (helpStr) {
             context.write(`${helpStr}
@@ -3457,7 +3457,7 @@ var require_commander = __commonJS({
     var { Option: Option2 } = require_option();
     exports2.program = new Command2();
     exports2.createCommand = (name) => new Command2(name);
-    exports2.createOption = (flags2, description) => new Option2(flags2, description);
+    exports2.createOption = (flags3, description) => new Option2(flags3, description);
     exports2.createArgument = (name, description) => new Argument2(name, description);
     exports2.Command = Command2;
     exports2.Option = Option2;
@@ -3761,13 +3761,13 @@ var require_directives = __commonJS({
               onError(0, "%YAML directive should contain exactly one part");
               return false;
             }
-            const [version] = parts;
-            if (version === "1.1" || version === "1.2") {
-              this.yaml.version = version;
+            const [version2] = parts;
+            if (version2 === "1.1" || version2 === "1.2") {
+              this.yaml.version = version2;
               return true;
             } else {
-              const isValid = /^\d+\.\d+$/.test(version);
-              onError(6, `Unsupported YAML version ${version}`, isValid);
+              const isValid = /^\d+\.\d+$/.test(version2);
+              onError(6, `Unsupported YAML version ${version2}`, isValid);
               return false;
             }
           }
@@ -4037,8 +4037,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -4146,13 +4146,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count2 = 0;
+        let count3 = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
+          if (c > count3)
+            count3 = c;
         }
-        return count2;
+        return count3;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -4436,14 +4436,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text2.length <= endStep)
+        return text2;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -4460,14 +4460,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text2[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text[i + 1]) {
+          switch (text2[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -4484,12 +4484,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
+            i = consumeMoreIndentedLines(text2, i, indent.length);
           end = i + indent.length + endStep;
           split3 = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text2[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split3 = i;
           }
@@ -4501,12 +4501,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text2[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text;
+                return text2;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -4521,39 +4521,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text2;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+        const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+            res += `${text2[fold]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start2 = i + 1;
-      let ch = text[start2];
+      let ch = text2[start2];
       while (ch === " " || ch === "	") {
         if (i < start2 + indent) {
-          ch = text[++i];
+          ch = text2[++i];
         } else {
           do {
-            ch = text[++i];
+            ch = text2[++i];
           } while (ch && ch !== "\n");
           end = i;
           start2 = i + 1;
-          ch = text[start2];
+          ch = text2[start2];
         }
       }
       return end;
@@ -6869,14 +6869,14 @@ var require_Document = __commonJS({
           version: "1.2"
         }, options);
         this.options = opt;
-        let { version } = opt;
+        let { version: version2 } = opt;
         if (options?._directives) {
           this.directives = options._directives.atDocument();
           if (this.directives.yaml.explicit)
-            version = this.directives.yaml.version;
+            version2 = this.directives.yaml.version;
         } else
-          this.directives = new directives.Directives({ version });
-        this.setSchema(version, options);
+          this.directives = new directives.Directives({ version: version2 });
+        this.setSchema(version2, options);
         this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
       }
       /**
@@ -7056,11 +7056,11 @@ var require_Document = __commonJS({
        *
        * Overrides all previously set schema options.
        */
-      setSchema(version, options = {}) {
-        if (typeof version === "number")
-          version = String(version);
+      setSchema(version2, options = {}) {
+        if (typeof version2 === "number")
+          version2 = String(version2);
         let opt;
-        switch (version) {
+        switch (version2) {
           case "1.1":
             if (this.directives)
               this.directives.yaml.version = "1.1";
@@ -7071,9 +7071,9 @@ var require_Document = __commonJS({
           case "1.2":
           case "next":
             if (this.directives)
-              this.directives.yaml.version = version;
+              this.directives.yaml.version = version2;
             else
-              this.directives = new directives.Directives({ version });
+              this.directives = new directives.Directives({ version: version2 });
             opt = { resolveKnownTags: true, schema: "core" };
             break;
           case null:
@@ -7082,7 +7082,7 @@ var require_Document = __commonJS({
             opt = null;
             break;
           default: {
-            const sv = JSON.stringify(version);
+            const sv = JSON.stringify(version2);
             throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
           }
         }
@@ -7105,8 +7105,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -7183,12 +7183,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
+        let count3 = 1;
         const end = error4.linePos[1];
         if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        const pointer = " ".repeat(ci) + "^".repeat(count3);
         error4.message += `:
 
 ${lineStr}
@@ -9783,15 +9783,15 @@ var require_parser = __commonJS({
     var node_process = require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list4, type) {
-      for (let i = 0; i < list4.length; ++i)
-        if (list4[i].type === type)
+    function includesToken(list5, type) {
+      for (let i = 0; i < list5.length; ++i)
+        if (list5[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list4) {
-      for (let i = 0; i < list4.length; ++i) {
-        switch (list4[i].type) {
+    function findNonEmptyIndex(list5) {
+      for (let i = 0; i < list5.length; ++i) {
+        switch (list5[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -10807,11 +10807,11 @@ function formatDiagnostic(d) {
   const tag = d.severity === "warning" ? "warning: " : "";
   return `${d.file}:${d.line}:${d.col}: ${tag}${d.message}`;
 }
-function hasErrors(list4) {
-  return list4.some((d) => d.severity === "error");
+function hasErrors(list5) {
+  return list5.some((d) => d.severity === "error");
 }
-function sortDiagnostics(list4) {
-  return [...list4].sort(
+function sortDiagnostics(list5) {
+  return [...list5].sort(
     (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message)
   );
 }
@@ -10832,8 +10832,8 @@ function describeError(error4, debug) {
   if (debug && error4 instanceof Error && error4.stack) return error4.stack;
   if (error4 instanceof InputError) return error4.message;
   if (!(error4 instanceof Error) || error4.name === "Error" || error4 instanceof TypeError) {
-    const text = error4 instanceof Error ? error4.message : String(error4);
-    return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
+    const text2 = error4 instanceof Error ? error4.message : String(error4);
+    return `internal error (a bug in rollgen; rerun with --debug and report it): ${text2}`;
   }
   return `error: ${error4.message}`;
 }
@@ -27847,15 +27847,15 @@ var require_source_map_consumer = __commonJS({
       if (typeof aSourceMap === "string") {
         sourceMap = util.parseSourceMapInput(aSourceMap);
       }
-      var version = util.getArg(sourceMap, "version");
+      var version2 = util.getArg(sourceMap, "version");
       var sources = util.getArg(sourceMap, "sources");
       var names = util.getArg(sourceMap, "names", []);
       var sourceRoot = util.getArg(sourceMap, "sourceRoot", null);
       var sourcesContent = util.getArg(sourceMap, "sourcesContent", null);
       var mappings = util.getArg(sourceMap, "mappings");
       var file = util.getArg(sourceMap, "file", null);
-      if (version != this._version) {
-        throw new Error("Unsupported version: " + version);
+      if (version2 != this._version) {
+        throw new Error("Unsupported version: " + version2);
       }
       if (sourceRoot) {
         sourceRoot = util.normalize(sourceRoot);
@@ -28160,10 +28160,10 @@ var require_source_map_consumer = __commonJS({
       if (typeof aSourceMap === "string") {
         sourceMap = util.parseSourceMapInput(aSourceMap);
       }
-      var version = util.getArg(sourceMap, "version");
+      var version2 = util.getArg(sourceMap, "version");
       var sections = util.getArg(sourceMap, "sections");
-      if (version != this._version) {
-        throw new Error("Unsupported version: " + version);
+      if (version2 != this._version) {
+        throw new Error("Unsupported version: " + version2);
       }
       this._sources = new ArraySet();
       this._names = new ArraySet();
@@ -31437,11 +31437,11 @@ var require_dataType = __commonJS({
       gen.if((0, codegen_1._)`${parentData} !== undefined`, () => gen.assign((0, codegen_1._)`${parentData}[${parentDataProperty}]`, expr));
     }
     function checkDataType(dataType, data, strictNums, correct = DataType.Correct) {
-      const EQ2 = correct === DataType.Correct ? codegen_1.operators.EQ : codegen_1.operators.NEQ;
+      const EQ = correct === DataType.Correct ? codegen_1.operators.EQ : codegen_1.operators.NEQ;
       let cond;
       switch (dataType) {
         case "null":
-          return (0, codegen_1._)`${data} ${EQ2} null`;
+          return (0, codegen_1._)`${data} ${EQ} null`;
         case "array":
           cond = (0, codegen_1._)`Array.isArray(${data})`;
           break;
@@ -31455,7 +31455,7 @@ var require_dataType = __commonJS({
           cond = numCond();
           break;
         default:
-          return (0, codegen_1._)`typeof ${data} ${EQ2} ${dataType}`;
+          return (0, codegen_1._)`typeof ${data} ${EQ} ${dataType}`;
       }
       return correct === DataType.Correct ? cond : (0, codegen_1.not)(cond);
       function numCond(_cond = codegen_1.nil) {
@@ -32063,20 +32063,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count2 = 0;
+      let count3 = 0;
       for (const key2 in schema) {
         if (key2 === "$ref")
           return Infinity;
-        count2++;
+        count3++;
         if (SIMPLE_INLINED.has(key2))
           continue;
         if (typeof schema[key2] == "object") {
-          (0, util_1.eachItem)(schema[key2], (sch) => count2 += countKeys(sch));
+          (0, util_1.eachItem)(schema[key2], (sch) => count3 += countKeys(sch));
         }
-        if (count2 === Infinity)
+        if (count3 === Infinity)
           return Infinity;
       }
-      return count2;
+      return count3;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -34171,7 +34171,7 @@ var require_core = __commonJS({
     var util_1 = require_util2();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str3, flags2) => new RegExp(str3, flags2);
+    var defaultRegExp = (str3, flags3) => new RegExp(str3, flags3);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -34524,7 +34524,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text, msg) => text + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -35588,8 +35588,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count2 = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
+          const count3 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count3)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
@@ -35602,16 +35602,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count2) {
-          gen.code((0, codegen_1._)`${count2}++`);
+        function checkLimits(count3) {
+          gen.code((0, codegen_1._)`${count3}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count3} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -36810,9 +36810,9 @@ var init_connection = __esm({
 });
 
 // src/scm/github/errors.ts
-function redact(text, token) {
-  if (token.length < MIN_SECRET_LENGTH) return text;
-  let out = text.split(token).join(REDACTED);
+function redact(text2, token) {
+  if (token.length < MIN_SECRET_LENGTH) return text2;
+  let out = text2.split(token).join(REDACTED);
   const encoded = encodeURIComponent(token);
   if (encoded !== token) out = out.split(encoded).join(REDACTED);
   return out;
@@ -36834,12 +36834,12 @@ function explain2(failure2, status) {
     const when = Number.isFinite(reset) && reset > 0 ? new Date(reset * 1e3).toISOString() : "an unknown time";
     return `the GitHub API rate limit for this token is used up; it resets at ${when}`;
   }
-  const text = responseMessage(failure2.response?.data) ?? failure2.message ?? "request failed";
-  if (/secondary rate limit/i.test(text))
-    return `GitHub's secondary rate limit held after the bounded retries; run again later (${text})`;
-  if (status === 401) return `GitHub rejected the token (${text}); check the token input or GITHUB_TOKEN`;
-  if (status === 404) return `not found (${text}); check the repository name and that the token can read it`;
-  return text;
+  const text2 = responseMessage(failure2.response?.data) ?? failure2.message ?? "request failed";
+  if (/secondary rate limit/i.test(text2))
+    return `GitHub's secondary rate limit held after the bounded retries; run again later (${text2})`;
+  if (status === 401) return `GitHub rejected the token (${text2}); check the token input or GITHUB_TOKEN`;
+  if (status === 404) return `not found (${text2}); check the repository name and that the token can read it`;
+  return text2;
 }
 function responseMessage(data) {
   if (typeof data === "string") return data.length > 0 ? data.slice(0, 500) : void 0;
@@ -37155,16 +37155,16 @@ var require_light = __commonJS({
           }
         }
         shiftAll(fn) {
-          return this._lists.forEach(function(list4) {
-            return list4.forEachShift(fn);
+          return this._lists.forEach(function(list5) {
+            return list5.forEachShift(fn);
           });
         }
         getFirst(arr2 = this._lists) {
-          var j, len, list4;
+          var j, len, list5;
           for (j = 0, len = arr2.length; j < len; j++) {
-            list4 = arr2[j];
-            if (list4.length > 0) {
-              return list4;
+            list5 = arr2[j];
+            if (list5.length > 0) {
+              return list5;
             }
           }
           return [];
@@ -37612,12 +37612,12 @@ var require_light = __commonJS({
         }
       };
       var Sync_1 = Sync;
-      var version = "2.19.5";
+      var version2 = "2.19.5";
       var version$1 = {
-        version
+        version: version2
       };
       var version$2 = /* @__PURE__ */ Object.freeze({
-        version,
+        version: version2,
         default: version$1
       });
       var require$$2 = () => console.log("You must import the full version of Bottleneck in order to use this feature.");
@@ -39050,192 +39050,142 @@ var init_dist_bundle3 = __esm({
   }
 });
 
-// node_modules/content-type/dist/index.js
-function parse2(header2, options) {
-  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-  const len = header2.length;
-  let valueStart = options?.start ?? 0;
-  while ((CHAR_MAP[header2.charCodeAt(valueStart)] & OWS) !== 0) {
-    valueStart++;
-  }
-  let index = valueStart;
-  let typeFlags = 0;
-  let whitespace = -1;
-  let stop = options?.parameters === false ? COMMA_FLAG : 0;
-  while (index < len) {
-    const code = header2.charCodeAt(index);
-    const flags2 = CHAR_MAP[code];
-    if ((flags2 & stopFlags) !== 0) {
-      stop |= flags2 & COMMA_FLAG;
-      break;
-    }
-    if ((flags2 & OWS) !== 0) {
-      if (whitespace === -1)
-        whitespace = index;
-    } else {
-      whitespace = -1;
-    }
-    typeFlags |= code & NON_ASCII | flags2;
-    index++;
-  }
-  const valueEnd = whitespace === -1 ? index : whitespace;
-  const value = header2.slice(valueStart, valueEnd);
-  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-  if (index === len || stop !== 0) {
-    return { type, index, parameters: new NullObject() };
-  }
-  return parseParameters(header2, type, index, len, stopFlags);
-}
-function parseParameters(header2, type, index, len, stopFlags) {
-  const parameters = new NullObject();
-  parameter: while (index < len) {
-    index++;
-    while ((CHAR_MAP[header2.charCodeAt(index)] & OWS) !== 0) {
-      index++;
-    }
-    const keyStart = index;
-    let keyFlags = 0;
-    let keyWhitespace = -1;
-    while (index < len) {
-      const code = header2.charCodeAt(index);
-      const flags2 = CHAR_MAP[code];
-      if ((flags2 & stopFlags) !== 0) {
-        if ((flags2 & COMMA_FLAG) !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if (code === EQ) {
-        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-        const value = header2.slice(keyStart, keyEnd);
-        const key2 = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-        index++;
-        while ((CHAR_MAP[header2.charCodeAt(index)] & OWS) !== 0) {
-          index++;
-        }
-        if (index < len && header2.charCodeAt(index) === DQUOTE) {
-          const quotedStart = ++index;
-          let escaped = false;
-          while (index < len) {
-            const code2 = header2.charCodeAt(index);
-            if (code2 === DQUOTE) {
-              if (parameters[key2] === void 0) {
-                parameters[key2] = escaped ? unescapeQuotedPairs(header2, quotedStart, index) : header2.slice(quotedStart, index);
-              }
-              index++;
-              let stop2 = 0;
-              while (index < len) {
-                const code3 = header2.charCodeAt(index);
-                const flags3 = CHAR_MAP[code3];
-                if ((flags3 & stopFlags) !== 0) {
-                  stop2 = flags3 & COMMA_FLAG;
-                  break;
-                }
-                index++;
-              }
-              if (stop2 !== 0)
-                break parameter;
-              continue parameter;
-            }
-            if (code2 === BSLASH && index + 1 < len) {
-              escaped = true;
-              index += 2;
-              continue;
-            }
-            index++;
-          }
-          continue parameter;
-        }
-        const valueStart = index;
-        let stop = 0;
-        let valueWhitespace = -1;
-        while (index < len) {
-          const code2 = header2.charCodeAt(index);
-          const flags3 = CHAR_MAP[code2];
-          if ((flags3 & stopFlags) !== 0) {
-            stop = flags3 & COMMA_FLAG;
-            break;
-          }
-          if ((flags3 & OWS) !== 0) {
-            if (valueWhitespace === -1)
-              valueWhitespace = index;
-          } else {
-            valueWhitespace = -1;
-          }
-          index++;
-        }
-        if (parameters[key2] === void 0) {
-          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-          parameters[key2] = header2.slice(valueStart, valueEnd);
-        }
-        if (stop !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if ((flags2 & OWS) !== 0) {
-        if (keyWhitespace === -1)
-          keyWhitespace = index;
-      } else {
-        keyWhitespace = -1;
-      }
-      keyFlags |= code & NON_ASCII | flags2;
-      index++;
-    }
-  }
-  return { type, index, parameters };
-}
-function unescapeQuotedPairs(str3, start2, end) {
-  let result = "";
-  for (let index = start2; index < end; index++) {
-    if (str3.charCodeAt(index) === BSLASH) {
-      result += str3.slice(start2, index);
-      start2 = ++index;
-    }
-  }
-  return result + str3.slice(start2, end);
-}
-var SP, HTAB, SEMI, EQ, DQUOTE, BSLASH, COMMA, LOWER_CASE, OWS, SEMI_FLAG, COMMA_FLAG, TOKEN_FLAG, NON_ASCII, CASE_FLAGS, CHAR_MAP, NullObject;
-var init_dist = __esm({
-  "node_modules/content-type/dist/index.js"() {
-    SP = 32;
-    HTAB = 9;
-    SEMI = 59;
-    EQ = 61;
-    DQUOTE = 34;
-    BSLASH = 92;
-    COMMA = 44;
-    LOWER_CASE = 1;
-    OWS = 2;
-    SEMI_FLAG = 4;
-    COMMA_FLAG = 8;
-    TOKEN_FLAG = 16;
-    NON_ASCII = 65280;
-    CASE_FLAGS = LOWER_CASE | NON_ASCII;
-    CHAR_MAP = new Uint8Array(256);
-    CHAR_MAP[HTAB] |= OWS;
-    CHAR_MAP[SP] |= OWS;
-    CHAR_MAP[SEMI] |= SEMI_FLAG;
-    CHAR_MAP[COMMA] |= COMMA_FLAG;
-    for (let code = 128; code <= 255; code++) {
-      CHAR_MAP[code] |= LOWER_CASE;
-    }
-    for (const char of "!#$%&'*+-.^_`|~") {
-      CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-    }
-    for (let code = 48; code <= 57; code++) {
-      CHAR_MAP[code] |= TOKEN_FLAG;
-    }
-    for (let code = 65; code <= 90; code++) {
-      CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
-    }
-    for (let code = 97; code <= 122; code++) {
-      CHAR_MAP[code] |= TOKEN_FLAG;
-    }
-    NullObject = /* @__PURE__ */ (() => {
+// node_modules/@octokit/request/node_modules/content-type/dist/index.js
+var require_dist2 = __commonJS({
+  "node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.format = format2;
+    exports2.parse = parse3;
+    var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
+    var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var QUOTE_REGEXP = /[\\"]/g;
+    var TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var NullObject = /* @__PURE__ */ (() => {
       const C = function() {
       };
       C.prototype = /* @__PURE__ */ Object.create(null);
       return C;
     })();
+    function format2(obj2) {
+      const { type, parameters } = obj2;
+      if (!type || !TYPE_REGEXP.test(type)) {
+        throw new TypeError(`Invalid type: ${type}`);
+      }
+      let result = type;
+      if (parameters) {
+        for (const param of Object.keys(parameters)) {
+          if (!TOKEN_REGEXP.test(param)) {
+            throw new TypeError(`Invalid parameter name: ${param}`);
+          }
+          result += `; ${param}=${qstring(parameters[param])}`;
+        }
+      }
+      return result;
+    }
+    function parse3(header2, options) {
+      const stopChar = options?.comma === true ? COMMA : 65536;
+      const len = header2.length;
+      let index = skipOWS(header2, options?.start ?? 0, len);
+      const valueStart = index;
+      index = skipValue(header2, index, len, stopChar);
+      const valueEnd = trailingOWS(header2, valueStart, index);
+      const type = header2.slice(valueStart, valueEnd).toLowerCase();
+      if (options?.parameters === false) {
+        return { type, index, parameters: new NullObject() };
+      }
+      return parseParameters(header2, type, index, len, stopChar);
+    }
+    var SP = 32;
+    var HTAB = 9;
+    var SEMI = 59;
+    var EQ = 61;
+    var DQUOTE = 34;
+    var BSLASH = 92;
+    var COMMA = 44;
+    function parseParameters(header2, type, index, len, stopChar) {
+      const parameters = new NullObject();
+      parameter: while (index < len) {
+        if (header2.charCodeAt(index) === stopChar)
+          break;
+        index = skipOWS(header2, index + 1, len);
+        const keyStart = index;
+        while (index < len) {
+          const code = header2.charCodeAt(index);
+          if (code === stopChar)
+            break parameter;
+          if (code === SEMI)
+            continue parameter;
+          if (code === EQ) {
+            const keyEnd = trailingOWS(header2, keyStart, index);
+            const key2 = header2.slice(keyStart, keyEnd).toLowerCase();
+            index = skipOWS(header2, index + 1, len);
+            if (index < len && header2.charCodeAt(index) === DQUOTE) {
+              index++;
+              let value = "";
+              while (index < len) {
+                const code2 = header2.charCodeAt(index++);
+                if (code2 === DQUOTE) {
+                  index = skipValue(header2, index, len, stopChar);
+                  if (parameters[key2] === void 0)
+                    parameters[key2] = value;
+                  break;
+                }
+                if (code2 === BSLASH && index < len) {
+                  value += header2[index++];
+                  continue;
+                }
+                value += String.fromCharCode(code2);
+              }
+              continue parameter;
+            }
+            const valueStart = index;
+            index = skipValue(header2, index, len, stopChar);
+            if (parameters[key2] === void 0) {
+              const valueEnd = trailingOWS(header2, valueStart, index);
+              parameters[key2] = header2.slice(valueStart, valueEnd);
+            }
+            continue parameter;
+          }
+          index++;
+        }
+      }
+      return { type, index, parameters };
+    }
+    function skipValue(str3, index, len, stopChar) {
+      while (index < len) {
+        const code = str3.charCodeAt(index);
+        if (code === SEMI || code === stopChar)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function skipOWS(header2, index, len) {
+      while (index < len) {
+        const char = header2.charCodeAt(index);
+        if (char !== SP && char !== HTAB)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function trailingOWS(header2, start2, end) {
+      while (end > start2) {
+        const char = header2.charCodeAt(end - 1);
+        if (char !== SP && char !== HTAB)
+          break;
+        end--;
+      }
+      return end;
+    }
+    function qstring(str3) {
+      if (TOKEN_REGEXP.test(str3))
+        return str3;
+      if (TEXT_REGEXP.test(str3))
+        return `"${str3.replace(QUOTE_REGEXP, "\\$&")}"`;
+      throw new TypeError(`Invalid parameter value: ${str3}`);
+    }
   }
 });
 
@@ -39484,8 +39434,8 @@ var init_json_with_bigint = __esm({
       if (!hasUserReviver) return value;
       return userReviver(key2, value, context);
     };
-    JSONParseV2 = (text, reviver) => {
-      return JSON.parse(text, (key2, value, context) => {
+    JSONParseV2 = (text2, reviver) => {
+      return JSON.parse(text2, (key2, value, context) => {
         const isNumber = typeof value === "number";
         const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
         const isBigNumber = isNumber && isOutOfBounds;
@@ -39543,8 +39493,8 @@ var init_json_with_bigint = __esm({
       }
       return rootHolder[""];
     };
-    serializeBigInts = (text) => {
-      return text.replace(
+    serializeBigInts = (text2) => {
+      return text2.replace(
         stringsOrLargeNumbers,
         (match, digits, fractional, exponential) => {
           const isString = match[0] === '"';
@@ -39558,18 +39508,18 @@ var init_json_with_bigint = __esm({
         }
       );
     };
-    JSONParse = (text, reviver) => {
-      if (!text) return originalParse(text, reviver);
+    JSONParse = (text2, reviver) => {
+      if (!text2) return originalParse(text2, reviver);
       try {
-        if (isContextSourceSupported()) return JSONParseV2(text, reviver);
-        const serializedData = serializeBigInts(text);
+        if (isContextSourceSupported()) return JSONParseV2(text2, reviver);
+        const serializedData = serializeBigInts(text2);
         return originalParse(
           serializedData,
           (key2, value, context) => convertMarkedBigIntsReviver(key2, value, context, reviver)
         );
       } catch (error4) {
         if (error4 instanceof RangeError) {
-          const serializedData = serializeBigInts(text);
+          const serializedData = serializeBigInts(text2);
           const parsed = originalParse(serializedData);
           return applyReviverIteratively(parsed, reviver);
         }
@@ -39691,14 +39641,14 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop2);
   }
-  const mimetype = parse2(contentType);
+  const mimetype = (0, import_content_type.parse)(contentType);
   if (isJSONResponse(mimetype)) {
-    let text = "";
+    let text2 = "";
     try {
-      text = await response.text();
-      return JSONParse(text);
+      text2 = await response.text();
+      return JSONParse(text2);
     } catch (err) {
-      return text;
+      return text2;
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response
@@ -39752,12 +39702,12 @@ function withDefaults2(oldEndpoint, newDefaults) {
     defaults: withDefaults2.bind(null, endpoint2)
   });
 }
-var VERSION4, defaults_default, noop2, request;
+var import_content_type, VERSION4, defaults_default, noop2, request;
 var init_dist_bundle4 = __esm({
   "node_modules/@octokit/request/dist-bundle/index.js"() {
     init_dist_bundle3();
     init_universal_user_agent();
-    init_dist();
+    import_content_type = __toESM(require_dist2(), 1);
     init_json_with_bigint();
     init_dist_src();
     VERSION4 = "10.0.16";
@@ -42977,6 +42927,110 @@ var init_github = __esm({
   }
 });
 
+// src/completion.ts
+var completion_exports = {};
+__export(completion_exports, {
+  SHELLS: () => SHELLS,
+  completionScript: () => completionScript
+});
+function completionScript(program3, shell) {
+  const bin = program3.name();
+  const commands = program3.commands.map((c) => ({
+    name: c.name(),
+    description: c.description(),
+    // Program options (--debug) are accepted after the command too; --version is not worth offering there.
+    options: [...c.options, ...program3.options.filter((o) => o.long !== "--version")]
+  }));
+  if (shell === "bash") return bash(bin, commands);
+  return shell === "zsh" ? zsh(bin, commands) : fish(bin, commands);
+}
+function bash(bin, commands) {
+  const fn = `_${bin.replace(/\W/g, "_")}`;
+  const cases = commands.map((c) => `    ${c.name}) opts="${c.options.flatMap(flags2).join(" ")} --help" ;;`);
+  const choices = unique(commands.flatMap((c) => c.options.filter((o) => o.argChoices)));
+  const choiceCases = choices.map(
+    (o) => `    ${flags2(o).join("|")}) COMPREPLY=($(compgen -W "${o.argChoices.join(" ")}" -- "$cur")); return ;;`
+  );
+  return [
+    `# ${bin} completion for bash. Load it with: source <(${bin} completion bash)`,
+    `${fn}() {`,
+    '  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} opts=""',
+    '  if [ "$COMP_CWORD" -eq 1 ]; then',
+    `    COMPREPLY=($(compgen -W "${commands.map((c) => c.name).join(" ")}" -- "$cur")); return`,
+    "  fi",
+    '  case "$prev" in',
+    ...choiceCases,
+    "  esac",
+    '  case "${COMP_WORDS[1]}" in',
+    ...cases,
+    "  esac",
+    '  case "$cur" in',
+    '    -*) COMPREPLY=($(compgen -W "$opts" -- "$cur")) ;;',
+    '    *) COMPREPLY=($(compgen -f -- "$cur")) ;;',
+    "  esac",
+    "}",
+    `complete -o default -F ${fn} ${bin}`,
+    ""
+  ].join("\n");
+}
+function zsh(bin, commands) {
+  const fn = `_${bin.replace(/\W/g, "_")}`;
+  const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const zdesc = (s) => s.replace(/([[\]:\\])/g, "\\$1");
+  const spec = (o) => flags2(o).map((f) => {
+    const value = o.argChoices ? `:value:(${o.argChoices.join(" ")})` : takesValue(o) ? ":value:_files" : "";
+    return quote(`${f}[${zdesc(o.description)}]${value}`);
+  });
+  const cases = commands.map(
+    (c) => `    ${c.name}) _arguments ${[...c.options.flatMap(spec), quote("*:app or directory:_files")].join(" ")} ;;`
+  );
+  return [
+    `#compdef ${bin}`,
+    `# ${bin} completion for zsh. Save it as _${bin} in a directory of $fpath, or: source <(${bin} completion zsh)`,
+    `${fn}() {`,
+    "  local -a commands",
+    `  commands=(${commands.map((c) => quote(`${c.name}:${c.description.replace(/:/g, "\\:")}`)).join(" ")})`,
+    "  if (( CURRENT == 2 )); then _describe 'command' commands; return; fi",
+    "  local cmd=$words[2]",
+    "  shift words; (( CURRENT-- ))",
+    "  case $cmd in",
+    ...cases,
+    "  esac",
+    "}",
+    `if [ "$funcstack[1]" = "${fn}" ]; then ${fn} "$@"; else compdef ${fn} ${bin}; fi`,
+    ""
+  ].join("\n");
+}
+function fish(bin, commands) {
+  const quote = (s) => `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+  const option = (command, o) => {
+    const parts = [`complete -c ${bin} -n ${quote(`__fish_seen_subcommand_from ${command}`)}`];
+    if (o.short) parts.push(`-s ${o.short.slice(1)}`);
+    if (o.long) parts.push(`-l ${o.long.slice(2)}`);
+    if (o.argChoices) parts.push(`-x -a ${quote(o.argChoices.join(" "))}`);
+    else if (takesValue(o)) parts.push("-r -F");
+    return [...parts, `-d ${quote(o.description)}`].join(" ");
+  };
+  return [
+    `# ${bin} completion for fish. Save it as ~/.config/fish/completions/${bin}.fish`,
+    ...commands.map((c) => `complete -c ${bin} -f -n __fish_use_subcommand -a ${c.name} -d ${quote(c.description)}`),
+    ...commands.flatMap((c) => c.options.map((o) => option(c.name, o))),
+    ""
+  ].join("\n");
+}
+function unique(options) {
+  return [...new Map(options.map((o) => [o.flags, o])).values()];
+}
+var SHELLS, takesValue, flags2;
+var init_completion = __esm({
+  "src/completion.ts"() {
+    "use strict";
+    SHELLS = ["bash", "zsh", "fish"];
+    takesValue = (o) => o.required || o.optional;
+    flags2 = (o) => [o.short, o.long].filter((f) => f !== void 0);
+  }
+});
+
 // action/src/main.ts
 var import_node_crypto = require("node:crypto");
 var import_node_fs = require("node:fs");
@@ -43026,9 +43080,9 @@ function readDir(dir, root, cwd, out, depth) {
   });
 }
 function resourcesOf(file, root, cwd, out) {
-  const text = fs.readFileSync(file, "utf8");
+  const text2 = fs.readFileSync(file, "utf8");
   const lc = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lc });
+  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter: lc });
   const shown = path.relative(cwd, file) || file;
   const seq = doc.get("resources", true);
   if (!(0, import_yaml.isSeq)(seq)) return [];
@@ -43208,9 +43262,9 @@ function dropGenericErrors(errors) {
   const covered = (g) => specific.some((e) => e.instancePath === g.instancePath || e.instancePath.startsWith(`${g.instancePath}/`));
   return errors.filter((e) => !GENERIC.has(e.keyword) || !covered(e));
 }
-function dedupe(list4) {
+function dedupe(list5) {
   const seen = /* @__PURE__ */ new Set();
-  return list4.filter((d) => {
+  return list5.filter((d) => {
     const key2 = `${d.line}:${d.col}:${d.message}`;
     if (seen.has(key2)) return false;
     seen.add(key2);
@@ -43227,14 +43281,14 @@ function describe(e, doc) {
     const parent = path10.slice(0, -1);
     const key2 = String(path10[path10.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
-    const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
-    return located(keyOrigin(doc, parent, key2), parent, text);
+    const text2 = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
+    return located(keyOrigin(doc, parent, key2), parent, text2);
   }
   return located(doc.locate(path10), path10, explain(e, valueAt(doc.value, path10)));
 }
-function located(origin, path10, text) {
+function located(origin, path10, text2) {
   const where2 = formatPath(path10);
-  return diagnosticAt(origin, where2 ? `${where2}: ${text}` : text);
+  return diagnosticAt(origin, where2 ? `${where2}: ${text2}` : text2);
 }
 var PATTERN_HINTS = {
   // Used only on int-or-percent fields (replicas, failureThreshold), so the hint names both forms.
@@ -43346,8 +43400,8 @@ var import_yaml2 = __toESM(require_dist());
 var MAX_FILE_BYTES = 4 * 1024 * 1024;
 var MAX_ALIAS_COUNT = 100;
 var MAX_DOCUMENTS_PER_FILE = 1e3;
-function parseYamlStream(file, text) {
-  if (Buffer.byteLength(text, "utf8") > MAX_FILE_BYTES) {
+function parseYamlStream(file, text2) {
+  if (Buffer.byteLength(text2, "utf8") > MAX_FILE_BYTES) {
     return {
       documents: [],
       diagnostics: [
@@ -43361,7 +43415,7 @@ function parseYamlStream(file, text) {
     };
   }
   const lineCounter = new import_yaml2.LineCounter();
-  const parsed = (0, import_yaml2.parseAllDocuments)(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
+  const parsed = (0, import_yaml2.parseAllDocuments)(text2, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
   const docs = Array.isArray(parsed) ? parsed : [];
   if (docs.length > MAX_DOCUMENTS_PER_FILE) {
     return {
@@ -43381,7 +43435,7 @@ function parseYamlStream(file, text) {
     }
     const value = toJs(doc, file, lineCounter, diagnostics);
     if (value === void 0 || value === null) return;
-    documents.push(makeDocument(file, index, value, doc, lineCounter, text));
+    documents.push(makeDocument(file, index, value, doc, lineCounter, text2));
   });
   return { documents, diagnostics };
 }
@@ -43401,7 +43455,7 @@ function toJs(doc, file, lc, out) {
     return void 0;
   }
 }
-function makeDocument(file, index, value, doc, lc, text) {
+function makeDocument(file, index, value, doc, lc, text2) {
   const at = (offset) => {
     const p = lc.linePos(offset);
     return { file, line: p.line, col: p.col };
@@ -43417,14 +43471,14 @@ function makeDocument(file, index, value, doc, lc, text) {
   const locateBlockText = (path10) => {
     const node = doc.getIn(path10, true);
     if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
-    return blockTextStart(text, node.range[0], lc, file);
+    return blockTextStart(text2, node.range[0], lc, file);
   };
   return { file, index, value, origin: at(rootOffset), locate: locate2, locateBlockText };
 }
-function blockTextStart(text, headerOffset, lc, file) {
-  const eol = text.indexOf("\n", headerOffset);
-  if (eol < 0 || /^\|[-+]?[1-9]/.test(text.slice(headerOffset, eol))) return void 0;
-  const firstLine2 = /^(?:[ \t]*\r?\n)*( *)\S/.exec(text.slice(eol + 1));
+function blockTextStart(text2, headerOffset, lc, file) {
+  const eol = text2.indexOf("\n", headerOffset);
+  if (eol < 0 || /^\|[-+]?[1-9]/.test(text2.slice(headerOffset, eol))) return void 0;
+  const firstLine2 = /^(?:[ \t]*\r?\n)*( *)\S/.exec(text2.slice(eol + 1));
   return { file, line: lc.linePos(headerOffset).line + 1, col: (firstLine2?.[1].length ?? 0) + 1 };
 }
 function error(file, line, col, message) {
@@ -44711,9 +44765,9 @@ function evaluateConditions(raw, request4) {
   } catch {
     return { matched: false, why: "unreadable conditions" };
   }
-  const list4 = Array.isArray(parsed) ? parsed.filter(isObject) : [];
+  const list5 = Array.isArray(parsed) ? parsed.filter(isObject) : [];
   const described = [];
-  for (const c of list4) {
+  for (const c of list5) {
     const result = evaluateOne(c, request4);
     if (!result.matched) return result;
     described.push(result.why);
@@ -44984,18 +45038,18 @@ function compileTemplate(input3) {
   if (entry instanceof TemplateError) throw entry;
   return { input: input3, run: entry.run };
 }
-function compileText(text) {
+function compileText(text2) {
   try {
-    const ast = parseTemplate(text);
+    const ast = parseTemplate(text2);
     rejectForbidden(ast);
     const template = compileAst(ast);
     return { run: (data) => template(data) };
   } catch (e) {
-    return toTemplateError(e, text);
+    return toTemplateError(e, text2);
   }
 }
-function parseTemplate(text) {
-  return env().parse(text);
+function parseTemplate(text2) {
+  return env().parse(text2);
 }
 function compileAst(ast) {
   const compilers = env();
@@ -45025,11 +45079,11 @@ function rejectForbidden(node) {
     else rejectForbidden(child2);
   }
 }
-function toTemplateError(e, text) {
+function toTemplateError(e, text2) {
   if (e instanceof TemplateError) return e;
   const err = e;
   const message = String(err.message ?? e);
-  const lines = text.split("\n").length;
+  const lines = text2.split("\n").length;
   const clamp = (line) => Math.min(Math.max(line, 1), lines);
   const parse3 = /^(Parse|Lexical) error on line (\d+)/.exec(message);
   if (parse3) return new TemplateError(`template syntax error: ${describeParseError(message)}`, clamp(Number(parse3[2])));
@@ -45051,15 +45105,15 @@ function describeParseError(message) {
 // generators/custom/line-map.ts
 var MARK = "\0";
 var MARK_PATTERN = /\u0000(\d+)\u0000/;
-function templateLineOf(text, data, outputLine) {
-  const ast = parseTemplate(text);
+function templateLineOf(text2, data, outputLine) {
+  const ast = parseTemplate(text2);
   tagNewlines(ast);
   const tagged = compileAst(ast)(data).split("\n");
   for (let i = Math.max(outputLine, 1) - 1; i < tagged.length; i++) {
     const m = MARK_PATTERN.exec(tagged[i]);
     if (m) return Number(m[1]);
   }
-  return text.split("\n").length;
+  return text2.split("\n").length;
 }
 function tagNewlines(node) {
   if (typeof node !== "object" || node === null) return;
@@ -45182,9 +45236,9 @@ function findRef(resources, ref, namespace) {
   return found && groupOf(found.apiVersion) === groupOf(ref.apiVersion) ? found : void 0;
 }
 function renderObject(compiled2, data) {
-  const text = runTemplate(compiled2, data);
+  const text2 = runTemplate(compiled2, data);
   const at = (outputLine) => templateLineOf(compiled2.input.template, data, outputLine);
-  const parsed = parseYamlStream("<template output>", text);
+  const parsed = parseYamlStream("<template output>", text2);
   const bad = parsed.diagnostics[0];
   if (bad)
     throw new TemplateError(
@@ -45318,9 +45372,9 @@ function readNames(node, out = /* @__PURE__ */ new Set()) {
   }
   return out;
 }
-function dedupe2(list4) {
+function dedupe2(list5) {
   const seen = /* @__PURE__ */ new Set();
-  return list4.filter((d) => {
+  return list5.filter((d) => {
     const key2 = `${d.file}:${d.line}:${d.col}:${d.message}`;
     if (seen.has(key2)) return false;
     seen.add(key2);
@@ -46068,10 +46122,10 @@ var ARGO_GATEWAY_KEYS = [
 ];
 function argoGatewayOptions(g) {
   const single = str(g.httpRoute);
-  const list4 = arr(g.httpRoutes).map(obj);
+  const list5 = arr(g.httpRoutes).map(obj);
   const routes = [
     ...single ? [{ name: single, useHeaderRoutes: true }] : [],
-    ...list4.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
+    ...list5.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
   ];
   const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
   const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
@@ -46260,8 +46314,8 @@ function unsupportedFeatures4(f, traffic2) {
 }
 function matchFeatures4(f, m, n) {
   const out = [];
-  const count2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-  if (count2 === 0)
+  const count3 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
+  if (count3 === 0)
     out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
   if (m.headers.length > 1)
     out.push(`match ${n} ANDs ${m.headers.length} headers (${f.product} has one canary-by-header per canary Ingress)`);
@@ -46269,7 +46323,7 @@ function matchFeatures4(f, m, n) {
     out.push(
       `match ${n} ANDs ${m.queryParams.length} query parameters (${f.product} has one canary-by-query per canary Ingress)`
     );
-  if (m.cookies.length > 0 && count2 > 1)
+  if (m.cookies.length > 0 && count3 > 1)
     out.push(
       `match ${n} ANDs a cookie with other conditions (${f.product} ignores canary-by-cookie when canary-by-header or canary-by-query is set)`
     );
@@ -47036,8 +47090,8 @@ function splitName(raw, fallback) {
 var groupOf2 = (apiVersion) => apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
 function targets(options, namespace) {
   if (options.refs) return kruiseTargets(options.refs, namespace);
-  const list4 = options.virtualServices ?? (options.virtualService ? [options.virtualService] : []);
-  const virtualServices = list4.map((vs) => ({
+  const list5 = options.virtualServices ?? (options.virtualService ? [options.virtualService] : []);
+  const virtualServices = list5.map((vs) => ({
     ...splitName(vs.name, namespace),
     group: ISTIO_GROUP,
     select: { ...vs.routes ? { http: vs.routes } : {}, tls: vs.tlsRoutes ?? [], tcp: vs.tcpRoutes ?? [] }
@@ -47761,9 +47815,9 @@ init_diagnostics();
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
 function readRequest(value, locate2, path10) {
   const v = isObject(value) ? value : {};
-  const list4 = (k) => Array.isArray(v[k]) ? v[k] : [];
+  const list5 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
-    templates: list4("templates").map((t, i) => {
+    templates: list5("templates").map((t, i) => {
       const e = isObject(t) ? t : {};
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
@@ -47771,14 +47825,14 @@ function readRequest(value, locate2, path10) {
         at: { locate: locate2, path: [...path10, "templates", i] }
       };
     }),
-    args: readArgs(list4("args"), locate2, [...path10, "args"]),
-    dryRun: list4("dryRun").map((d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""),
+    args: readArgs(list5("args"), locate2, [...path10, "args"]),
+    dryRun: list5("dryRun").map((d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
     at: { locate: locate2, path: path10 }
   };
 }
-function readArgs(list4, locate2, path10) {
-  return list4.map((a, i) => {
+function readArgs(list5, locate2, path10) {
+  return list5.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
@@ -47875,8 +47929,8 @@ function fieldRef(arg, fieldPath, ctx, out) {
   }
   return { value: String(v) };
 }
-function unresolvedArg(text, args) {
-  for (const m of text.matchAll(/\{\{\s*args\.([\w.-]+)\s*\}\}/g))
+function unresolvedArg(text2, args) {
+  for (const m of text2.matchAll(/\{\{\s*args\.([\w.-]+)\s*\}\}/g))
     if (!args.secrets.some((s) => s.name === m[1]) && !args.declared.has(m[1])) return m[1];
   return void 0;
 }
@@ -48968,7 +49022,7 @@ function check8(n, inPredicate) {
       return `unsupported syntax (${n.type})`;
   }
 }
-var first = (list4) => list4.find((p) => p !== void 0);
+var first = (list5) => list5.find((p) => p !== void 0);
 function evaluate(n, scope) {
   switch (n.type) {
     case "Literal":
@@ -49162,7 +49216,7 @@ function buildProvider(raw, at, fill, args, out) {
     return void 0;
   }
   const before = out.length;
-  const text = (field, required) => {
+  const text2 = (field, required) => {
     const v = body[field];
     if (v === void 0 || v === null || v === "") {
       if (required) out.push(diagnosticAt(here(kind), `${kind} provider needs ${field}`));
@@ -49184,32 +49238,32 @@ function buildProvider(raw, at, fill, args, out) {
     );
   const headers2 = readHeaders(body.headers, here(kind, "headers"), fill, args, out);
   const common = { headers: headers2, insecure: body.insecure === true, secretArgs: args.secrets };
-  const spec = kind === "prometheus" ? prometheus(text, body, common, here(kind, "timeout"), out) : web(text, body, common, (...f) => here(kind, ...f), fill, out);
+  const spec = kind === "prometheus" ? prometheus(text2, body, common, here(kind, "timeout"), out) : web(text2, body, common, (...f) => here(kind, ...f), fill, out);
   return out.slice(before).some((d) => d.severity === "error") ? void 0 : spec;
 }
-function prometheus(text, body, common, at, out) {
+function prometheus(text2, body, common, at, out) {
   const timeout = body.timeout === void 0 ? 30 : Number(body.timeout);
   if (!Number.isInteger(timeout) || timeout < 0)
     out.push(diagnosticAt(at, "prometheus timeout must be a non-negative integer (seconds)"));
   return {
     kind: "prometheus",
-    address: text("address", true) ?? "",
-    query: text("query", true) ?? "",
+    address: text2("address", true) ?? "",
+    query: text2("query", true) ?? "",
     timeoutSeconds: timeout || 30,
     ...common
   };
 }
-function web(text, body, common, here, fill, out) {
+function web(text2, body, common, here, fill, out) {
   const method = String(body.method ?? "GET").toUpperCase();
   if (method !== "GET" && method !== "POST" && method !== "PUT")
     out.push(diagnosticAt(here("method"), "web method must be GET, POST or PUT"));
   const jsonBody = body.jsonBody !== void 0 ? fill(JSON.stringify(body.jsonBody)) : void 0;
-  const payload = text("body", false) ?? jsonBody;
+  const payload = text2("body", false) ?? jsonBody;
   if (body.body !== void 0 && body.jsonBody !== void 0)
     out.push(diagnosticAt(here("jsonBody"), "use either body or jsonBody, not both"));
   if (payload !== void 0 && method === "GET")
     out.push(diagnosticAt(here("method"), "a web body needs method POST or PUT"));
-  const jsonPath = text("jsonPath", false);
+  const jsonPath = text2("jsonPath", false);
   if (jsonPath !== void 0) {
     const parsed = parseJsonPath(jsonPath);
     if ("error" in parsed) out.push(diagnosticAt(here("jsonPath"), parsed.error));
@@ -49220,7 +49274,7 @@ function web(text, body, common, here, fill, out) {
   const headers2 = jsonBody !== void 0 ? [...common.headers, { key: "Content-Type", value: "application/json" }] : [...common.headers];
   return {
     kind: "web",
-    url: text("url", true) ?? "",
+    url: text2("url", true) ?? "",
     method,
     ...common,
     headers: headers2,
@@ -49298,28 +49352,28 @@ function validate(m, origin, out) {
     err("failureLimit and consecutiveSuccessLimit cannot both be disabled");
   if (m.inconclusiveLimit < 0) err("inconclusiveLimit must be >= 0");
   if (m.consecutiveErrorLimit < 0) err("consecutiveErrorLimit must be >= 0");
-  const count2 = m.count ?? 0;
-  if (count2 > 0 && m.failureLimit >= 0 && count2 < m.failureLimit + m.consecutiveSuccessLimit)
+  const count3 = m.count ?? 0;
+  if (count3 > 0 && m.failureLimit >= 0 && count3 < m.failureLimit + m.consecutiveSuccessLimit)
     err(
-      `count (${count2}) must be >= failureLimit + consecutiveSuccessLimit (${m.failureLimit} + ${m.consecutiveSuccessLimit})`
+      `count (${count3}) must be >= failureLimit + consecutiveSuccessLimit (${m.failureLimit} + ${m.consecutiveSuccessLimit})`
     );
-  if (count2 > 0 && m.failureLimit < 0 && count2 < m.consecutiveSuccessLimit)
+  if (count3 > 0 && m.failureLimit < 0 && count3 < m.consecutiveSuccessLimit)
     err("count must be >= consecutiveSuccessLimit");
-  if (count2 > 0 && count2 < m.inconclusiveLimit) err("count must be >= inconclusiveLimit");
-  if (count2 > 1 && m.interval === void 0) err("interval must be specified when count > 1");
+  if (count3 > 0 && count3 < m.inconclusiveLimit) err("count must be >= inconclusiveLimit");
+  if (count3 > 1 && m.interval === void 0) err("interval must be specified when count > 1");
   if (m.name === "") err("a metric needs a name");
 }
 function intField(v, at, field, { fill, out }) {
   if (v === void 0 || v === null) return void 0;
-  const text = typeof v === "string" ? fill(v) : v;
-  const n = typeof text === "number" ? text : /^-?\d+$/.test(String(text).trim()) ? Number(text) : NaN;
+  const text2 = typeof v === "string" ? fill(v) : v;
+  const n = typeof text2 === "number" ? text2 : /^-?\d+$/.test(String(text2).trim()) ? Number(text2) : NaN;
   if (Number.isInteger(n)) return n;
-  out.push(diagnosticAt(at, `${field} must be an integer, got ${JSON.stringify(text)}`));
+  out.push(diagnosticAt(at, `${field} must be an integer, got ${JSON.stringify(text2)}`));
   return void 0;
 }
 var UNIT_SECONDS = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
-function parseGoDuration(text) {
-  const t = text.trim();
+function parseGoDuration(text2) {
+  const t = text2.trim();
   if (t === "0") return 0;
   if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(t)) return void 0;
   return [...t.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)].reduce(
@@ -49400,7 +49454,7 @@ function findTemplates(request4, index, out) {
   });
 }
 function substitute(args) {
-  return (text) => text.replace(/\{\{\s*args\.([\w.-]+)\s*\}\}/g, (whole, name) => args.values.get(name) ?? whole);
+  return (text2) => text2.replace(/\{\{\s*args\.([\w.-]+)\s*\}\}/g, (whole, name) => args.values.get(name) ?? whole);
 }
 function dryRunOf(patterns, raw) {
   return patterns.some((p) => safeRegExp(p)?.test(String(raw.name)) === true);
@@ -49590,7 +49644,7 @@ function rolloutAnalysis(spec, index, track, config, out) {
       );
     else background2 = fromConfig(spec, config, index, ctx, steps, out) ?? background2;
   }
-  Object.values(steps).forEach((list4) => list4.forEach((a) => warnUnbounded(a, out)));
+  Object.values(steps).forEach((list5) => list5.forEach((a) => warnUnbounded(a, out)));
   if (Object.keys(steps).length === 0 && !background2) return void 0;
   return { steps, ...background2 ? { background: background2 } : {} };
 }
@@ -49883,13 +49937,13 @@ function repoPeers(apps) {
   for (const app of apps) {
     for (const r of [...app.rollouts, ...app.routings.map((t) => ({ spec: t.spec.rollout, providers: t.providers }))]) {
       for (const p of r.providers) {
-        const list4 = out.get(p.generator.id) ?? [];
-        list4.push(peerOf(app.name, r.spec, app.resources, p));
-        out.set(p.generator.id, list4);
+        const list5 = out.get(p.generator.id) ?? [];
+        list5.push(peerOf(app.name, r.spec, app.resources, p));
+        out.set(p.generator.id, list5);
       }
     }
   }
-  for (const list4 of out.values()) list4.sort(byAppThenRollout);
+  for (const list5 of out.values()) list5.sort(byAppThenRollout);
   return out;
 }
 function byAppThenRollout(a, b) {
@@ -50325,14 +50379,14 @@ function setMirror(routes, v) {
   if (v.match === void 0) routes.delete(name);
   else routes.set(name, { name, matches: mirrorMatches(arr(v.match)), percentage: num(v.percentage) ?? 100 });
 }
-function headerRouteMatches(list4) {
-  return list4.map((m) => {
+function headerRouteMatches(list5) {
+  return list5.map((m) => {
     const e = obj(m);
     return { headers: [stringMatch2(str(e.headerName) ?? "", e.headerValue)], queryParams: [], cookies: [] };
   });
 }
-function mirrorMatches(list4) {
-  return list4.map((m) => {
+function mirrorMatches(list5) {
+  return list5.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
     const path10 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
@@ -50835,10 +50889,10 @@ function loadRoutings(app, shared, rollouts, resources, policy, out) {
     const members = rollouts.filter((r) => r.spec.trafficRoutingRef === s.name);
     const counts = new Set(members.map((m) => m.plan.steps.length));
     if (counts.size > 1) {
-      const list4 = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(", ");
+      const list5 = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(", ");
       out.push({
         ...s.rollout.origin,
-        message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list4}`,
+        message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list5}`,
         severity: "error"
       });
     }
@@ -50936,6 +50990,27 @@ function checkOneRolloutPerWorkload(specs, out) {
   }
 }
 
+// src/app/suggest.ts
+function suggestName(typed, known) {
+  const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
+  let best;
+  for (const name of known) {
+    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
+    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row2 = [i];
+    for (let j = 1; j <= b.length; j++)
+      row2[j] = Math.min(previous[j] + 1, row2[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row2;
+  }
+  return previous[b.length];
+}
+
 // src/state/status.ts
 var STATUS_FILE = "rollgen-status.yaml";
 var STATUS_API_VERSION = "rollgen.dev/v1alpha1";
@@ -50971,11 +51046,11 @@ function parseStatus(value) {
   };
 }
 function numbersProblem(r) {
-  const count2 = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
-  if (!count2(r.step) || !count2(r.steps)) return "step and steps must be whole numbers";
+  const count3 = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+  if (!count3(r.step) || !count3(r.steps)) return "step and steps must be whole numbers";
   if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
   if (r.draining === void 0) return void 0;
-  return count2(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
+  return count3(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
 }
 
 // src/app/inputs.ts
@@ -51007,10 +51082,17 @@ function locate(req) {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path4.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path4.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
+}
+function didYouMean(name, apps) {
+  const close2 = suggestName(
+    name,
+    apps.map((a) => a.name)
+  );
+  return close2 ? ` (did you mean ${close2}?)` : "";
 }
 function usesConfig(req) {
   return req.file !== "-" && !(req.args[0] && isDir(path4.resolve(req.cwd, req.args[0])));
@@ -51078,6 +51160,154 @@ function statusOf(doc, out) {
   return typeof parsed === "string" ? void 0 : parsed;
 }
 
+// src/state/lifecycle.ts
+init_errors();
+function advanceRollout(current, name, revision, steps, removal = "one-commit") {
+  if (!current)
+    return { status: { name, phase: "Adopting", step: 0, steps, stableRevision: revision }, action: "first deploy" };
+  const c = { ...current, steps };
+  if (c.draining !== void 0) return { status: undrained(c), action: "remove canary workloads" };
+  const t = nextOf(c, name, revision);
+  return t && removal === "two-commits" ? drainFirst(c, t) : t;
+}
+function nextOf(c, name, revision) {
+  switch (c.phase) {
+    case "Adopting":
+      return { status: { ...c, phase: "Healthy" }, action: "select pods by track label" };
+    case "Healthy":
+      return revision === c.stableRevision ? void 0 : start(c, revision);
+    case "Aborted":
+      if (revision === c.stableRevision)
+        return { status: { ...withoutCanary(c), phase: "Healthy" }, action: "source reverted to stable" };
+      return revision === c.canaryRevision ? void 0 : start(c, revision);
+    case "Progressing":
+      return progress(c, revision);
+    case "Promoting":
+      if (revision !== c.canaryRevision)
+        throw new StateError(
+          `rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`
+        );
+      return {
+        status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: revision },
+        action: "clean up"
+      };
+  }
+}
+function progress(c, revision) {
+  if (revision === c.stableRevision)
+    return { status: { ...withoutCanary(c), phase: "Healthy", step: 0 }, action: "rollback: source back to stable" };
+  if (revision !== c.canaryRevision) return start(c, revision, "restart with new revision");
+  if (c.step < c.steps) return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1}` };
+  return { status: { ...c, phase: "Promoting" }, action: "promote" };
+}
+function start(c, revision, action = "start") {
+  return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
+}
+function withoutCanary(c) {
+  const { canaryRevision: _dropped, ...rest } = c;
+  return rest;
+}
+function undrained(c) {
+  const { draining: _dropped, ...rest } = c;
+  return rest;
+}
+function liveCanaryStep(c) {
+  if (c.phase === "Progressing" && c.step > 0) return c.step;
+  if (c.phase === "Promoting") return Math.max(1, c.step);
+  return void 0;
+}
+function drainFirst(from, t) {
+  const live = liveCanaryStep(from);
+  if (live === void 0 || liveCanaryStep(t.status) !== void 0) return t;
+  return { status: { ...t.status, draining: live }, action: `${t.action}: routes to stable (canary workloads next)` };
+}
+function abortRollout(c, removal = "one-commit") {
+  if (c.phase !== "Progressing")
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
+  const t = { status: { ...c, phase: "Aborted", step: 0 }, action: "abort" };
+  return removal === "two-commits" ? drainFirst(c, t) : t;
+}
+function promoteRollout(c, full) {
+  if (c.phase !== "Progressing")
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be promoted`);
+  if (full || c.step >= c.steps)
+    return { status: { ...c, phase: "Promoting" }, action: full ? "promote --full" : "promote" };
+  return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1} (promoted)` };
+}
+function retryRollout(c) {
+  if (c.phase !== "Aborted" || !c.canaryRevision)
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
+  return { status: { ...undrained(c), phase: "Progressing", step: 1 }, action: "retry" };
+}
+function renderPhaseOf(s) {
+  if (!s) return { kind: "stable" };
+  if (s.draining !== void 0) return { kind: "draining", step: s.draining };
+  switch (s.phase) {
+    case "Adopting":
+      return { kind: "adopting" };
+    case "Progressing":
+      return { kind: "step", step: s.step };
+    case "Promoting":
+      return { kind: "promoting", step: Math.max(1, s.step) };
+    default:
+      return { kind: "stable" };
+  }
+}
+
+// src/state/messages.ts
+function transitionLine(rollout, action, before, after, steps) {
+  const to = describeState(after, steps);
+  const isStep = before?.phase === "Progressing" && after?.phase === "Progressing" && after.step === before.step + 1 && after.canaryRevision === before.canaryRevision;
+  if (!isStep) return `${rollout}: ${action} -> ${to}`;
+  return `${rollout}: ${describeState(before, steps)} -> ${to}${action.endsWith("(promoted)") ? " (promoted, gate skipped)" : ""}`;
+}
+function describeState(s, steps) {
+  if (s?.phase === "Aborted" && s.draining === void 0) return "aborted (all traffic to stable)";
+  return describePhase(renderPhaseOf(s), steps);
+}
+function idleLines(command, target, rollouts) {
+  return rollouts.map((r) => {
+    const state = stateOf(r);
+    const hint = hintFor(command.kind, r.status, target);
+    return `nothing to ${command.kind}: ${r.name} ${state}${hint ? `; ${hint}` : ""}`;
+  });
+}
+function appIdleLines(command, target, app, status) {
+  const rollouts = app.rollouts.map((r) => ({
+    name: `${app.name}/${r.spec.name}`,
+    status: status?.rollouts.find((x) => x.name === r.spec.name),
+    steps: r.plan.steps.length
+  }));
+  return idleLines(command, target, rollouts);
+}
+function stateOf(r) {
+  const s = r.status;
+  if (!s) return "is not deployed yet";
+  if (s.draining !== void 0) return "is draining (routes to stable; canary workloads still in the output)";
+  switch (s.phase) {
+    case "Healthy":
+      return "is healthy: the output runs the source";
+    case "Adopting":
+      return "is adopting (track label on pods)";
+    case "Aborted":
+      return `is aborted: revision ${s.canaryRevision ?? "?"} is held back, all traffic on stable`;
+    case "Progressing":
+      return `is progressing at step ${s.step} of ${r.steps}`;
+    case "Promoting":
+      return "is promoting: the new version is becoming stable";
+  }
+}
+function hintFor(kind, s, target) {
+  const run3 = (cmd, what) => `\`rollgen ${cmd} ${target}\` ${what}`;
+  if (!s) return void 0;
+  if (s.draining !== void 0 || s.phase === "Adopting" || s.phase === "Promoting")
+    return run3("advance", s.phase === "Promoting" ? "finishes the promotion" : "finishes that");
+  if (s.phase === "Aborted")
+    return kind === "retry" ? void 0 : `${run3("retry", "restarts it at step 1")}, or change the source`;
+  if (s.phase === "Healthy") return "change the pod template in the source to start a rollout";
+  return kind === "retry" ? `only an aborted rollout can be retried; ${run3("promote", "moves on without the gate")}, ${run3("abort", "stops it")}` : `${run3("promote", "moves on without waiting for the gate")}`;
+}
+
 // src/flow/branch.ts
 var BRANCH_PREFIX = "rollgen/";
 var NAMED = ["adopt", "select", "promote", "cleanup", "revert", "remove", "abort", "retry"];
@@ -51125,10 +51355,10 @@ function decodeApp(encoded) {
 
 // src/flow/connection.ts
 init_errors();
-function readConnection(env2, flags2) {
-  const token = flags2.token ?? env2.GITHUB_TOKEN;
-  const repository = flags2.repo ?? env2.GITHUB_REPOSITORY;
-  const apiUrl = (flags2.apiUrl ?? env2.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
+function readConnection(env2, flags3) {
+  const token = flags3.token ?? env2.GITHUB_TOKEN;
+  const repository = flags3.repo ?? env2.GITHUB_REPOSITORY;
+  const apiUrl = (flags3.apiUrl ?? env2.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
   if (!token) throw new InputError([], "the GitHub flow needs a token: set GITHUB_TOKEN or pass --token");
   if (!repository || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository)) {
     throw new InputError(
@@ -51277,9 +51507,9 @@ function groupPulls(pulls) {
     const parsed = parseBranch(pr.branch);
     if (!parsed) continue;
     const marker = parseMarker(pr.body);
-    const list4 = byApp.get(parsed.app) ?? [];
-    list4.push({ pr, app: parsed.app, target: parsed.target, ...marker ? { marker } : {} });
-    byApp.set(parsed.app, list4);
+    const list5 = byApp.get(parsed.app) ?? [];
+    list5.push({ pr, app: parsed.app, target: parsed.target, ...marker ? { marker } : {} });
+    byApp.set(parsed.app, list5);
   }
   return byApp;
 }
@@ -51435,7 +51665,7 @@ async function execute(scm, app, actions, o) {
   let live;
   const told = (action, pr) => pr && !o.dryRun && o.report?.(pullEvent(app, action, pr));
   for (const a of actions) {
-    const say = (text) => o.print(`${app}: ${o.dryRun ? "would " : ""}${text}`);
+    const say = (text2) => o.print(`${app}: ${o.dryRun ? "would " : ""}${text2}`);
     switch (a.kind) {
       case "open":
         if (o.dryRun)
@@ -51715,100 +51945,6 @@ function templateRevision(template) {
   return (0, import_crypto.createHash)("sha256").update(canonicalJson(template)).digest("hex").slice(0, 10);
 }
 
-// src/state/lifecycle.ts
-init_errors();
-function advanceRollout(current, name, revision, steps, removal = "one-commit") {
-  if (!current)
-    return { status: { name, phase: "Adopting", step: 0, steps, stableRevision: revision }, action: "first deploy" };
-  const c = { ...current, steps };
-  if (c.draining !== void 0) return { status: undrained(c), action: "remove canary workloads" };
-  const t = nextOf(c, name, revision);
-  return t && removal === "two-commits" ? drainFirst(c, t) : t;
-}
-function nextOf(c, name, revision) {
-  switch (c.phase) {
-    case "Adopting":
-      return { status: { ...c, phase: "Healthy" }, action: "select pods by track label" };
-    case "Healthy":
-      return revision === c.stableRevision ? void 0 : start(c, revision);
-    case "Aborted":
-      if (revision === c.stableRevision)
-        return { status: { ...withoutCanary(c), phase: "Healthy" }, action: "source reverted to stable" };
-      return revision === c.canaryRevision ? void 0 : start(c, revision);
-    case "Progressing":
-      return progress(c, revision);
-    case "Promoting":
-      if (revision !== c.canaryRevision)
-        throw new StateError(
-          `rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`
-        );
-      return {
-        status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: revision },
-        action: "clean up"
-      };
-  }
-}
-function progress(c, revision) {
-  if (revision === c.stableRevision)
-    return { status: { ...withoutCanary(c), phase: "Healthy", step: 0 }, action: "rollback: source back to stable" };
-  if (revision !== c.canaryRevision) return start(c, revision, "restart with new revision");
-  if (c.step < c.steps) return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1}` };
-  return { status: { ...c, phase: "Promoting" }, action: "promote" };
-}
-function start(c, revision, action = "start") {
-  return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
-}
-function withoutCanary(c) {
-  const { canaryRevision: _dropped, ...rest } = c;
-  return rest;
-}
-function undrained(c) {
-  const { draining: _dropped, ...rest } = c;
-  return rest;
-}
-function liveCanaryStep(c) {
-  if (c.phase === "Progressing" && c.step > 0) return c.step;
-  if (c.phase === "Promoting") return Math.max(1, c.step);
-  return void 0;
-}
-function drainFirst(from, t) {
-  const live = liveCanaryStep(from);
-  if (live === void 0 || liveCanaryStep(t.status) !== void 0) return t;
-  return { status: { ...t.status, draining: live }, action: `${t.action}: routes to stable (canary workloads next)` };
-}
-function abortRollout(c, removal = "one-commit") {
-  if (c.phase !== "Progressing")
-    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
-  const t = { status: { ...c, phase: "Aborted", step: 0 }, action: "abort" };
-  return removal === "two-commits" ? drainFirst(c, t) : t;
-}
-function promoteRollout(c, full) {
-  if (c.phase !== "Progressing")
-    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be promoted`);
-  if (full || c.step >= c.steps)
-    return { status: { ...c, phase: "Promoting" }, action: full ? "promote --full" : "promote" };
-  return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1} (promoted)` };
-}
-function retryRollout(c) {
-  if (c.phase !== "Aborted" || !c.canaryRevision)
-    throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
-  return { status: { ...undrained(c), phase: "Progressing", step: 1 }, action: "retry" };
-}
-function renderPhaseOf(s) {
-  if (!s) return { kind: "stable" };
-  if (s.draining !== void 0) return { kind: "draining", step: s.draining };
-  switch (s.phase) {
-    case "Adopting":
-      return { kind: "adopting" };
-    case "Progressing":
-      return { kind: "step", step: s.step };
-    case "Promoting":
-      return { kind: "promoting", step: Math.max(1, s.step) };
-    default:
-      return { kind: "stable" };
-  }
-}
-
 // src/state/app-state.ts
 function sourcePod(r, track) {
   const template = stripTemplate(podTemplateOf(r.deployment), track, r.spec.canaryPodMetadata);
@@ -51934,7 +52070,7 @@ function* everyClaim(apps, peers) {
   }
 }
 function providerChecks(peers) {
-  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en")).flatMap(([id, list4]) => getGenerator(id)?.checkRepo?.(list4) ?? []);
+  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en")).flatMap(([id, list5]) => getGenerator(id)?.checkRepo?.(list5) ?? []);
 }
 function conflict(first2, app, owner, claim) {
   return {
@@ -51987,17 +52123,28 @@ function loadQuietly(loc, ctx) {
 // src/app/plan-write.ts
 async function planWrites(ctx, args, opts, command) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers));
-  return { names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) };
+  const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
+  const writes = [];
+  const idle = [];
+  for (const { loc, app } of apps) {
+    const w = planWrite(ctx, loc, app, command, peers);
+    if (w) writes.push(w);
+    else idle.push(...idleApp(ctx, loc, app, command, byName));
+  }
+  return { writes, idle };
 }
-function writeAll(ctx, planned, command, afterEach) {
+function idleApp(ctx, loc, app, command, byName) {
+  const rel = (p) => p ? path5.relative(ctx.cwd, p) || "." : "";
+  const target = loc.source === "-" ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
+  return appIdleLines(command, target.trim(), app, readOutput(loc, ctx.cwd).status);
+}
+function writeAll(ctx, planned, afterEach) {
   for (const w of planned.writes) {
     writeOutputDir(w.output, w.files, w.remove);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }
-  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(", ")} up to date
-`);
+  for (const line of planned.idle) ctx.stdout(line + "\n");
 }
 function planWrite(ctx, loc, app, command, peers) {
   if (!loc.output)
@@ -52016,8 +52163,9 @@ function planWrite(ctx, loc, app, command, peers) {
   const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
     const r = app.rollouts.find((x) => x.spec.name === a.rollout);
-    const s = status.rollouts.find((x) => x.name === a.rollout);
-    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
+    const before = output.status?.rollouts.find((x) => x.name === a.rollout);
+    const after = status.rollouts.find((x) => x.name === a.rollout);
+    return `${app.name}/${transitionLine(a.rollout, a.action, before, after, r.plan.steps.length)}`;
   });
   return {
     app: app.name,
@@ -52130,7 +52278,7 @@ function describeTarget(target, t) {
 async function changeCommit(ctx, args, opts, command) {
   const planned = await planWrites(ctx, args, opts, command);
   checkCommittable(ctx, planned.writes);
-  writeAll(ctx, planned, command, (w) => commitOutput(ctx, w));
+  writeAll(ctx, planned, (w) => commitOutput(ctx, w));
 }
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
@@ -52167,17 +52315,37 @@ ${lines.join("\n")}
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
-  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${plan.providers.join(", ") || "none"})`;
+  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${count2(plan.replicas, "replica")}, providers: ${plan.providers.join(", ") || "none"})`;
   const rows = [
     ["STEP", "CANARY", "STABLE", "TRAFFIC", "MATCHES", "MIRROR", "GATE"],
     ["start", "-", "-", "-", "-", "-", describeGate(plan.startGate)],
-    ...plan.steps.map(row)
+    ...plan.steps.map(row),
+    ...endRows(plan)
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map(
     (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
   );
-  return [head, ...lines, ...analysisLines(plan)].join("\n") + "\n";
+  return [head, ...lines, GATE_LEGEND, ...analysisLines(plan)].join("\n") + "\n";
+}
+var GATE_LEGEND = "GATE: what must pass after a row lands before the next one may (manual: a person merges its PR; after Ns: N seconds later; automatic: at once)";
+var count2 = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+function endRows(plan) {
+  const last = plan.steps[plan.steps.length - 1];
+  if (!last) return [];
+  const cleanUp = { ...last, serviceSelection: "split", traffic: stableTraffic(last.traffic.weightTotal) };
+  return [
+    [
+      "promote",
+      String(last.canaryReplicas),
+      String(plan.replicas),
+      traffic(last),
+      matches(last.traffic),
+      mirrors(last.traffic),
+      describeGate({ kind: "automatic" })
+    ],
+    ["clean-up", "0", String(plan.replicas), traffic(cleanUp), "-", "-", "-"]
+  ];
 }
 function row(s) {
   return [
@@ -52387,8 +52555,8 @@ function fileChanges(i) {
   }
   return { changes, files, digest: hash.digest("hex").slice(0, 16) };
 }
-function sha(text) {
-  return (0, import_crypto2.createHash)("sha256").update(text).digest("hex");
+function sha(text2) {
+  return (0, import_crypto2.createHash)("sha256").update(text2).digest("hex");
 }
 function posix(p) {
   return p.split(path8.sep).join("/");
@@ -52512,7 +52680,11 @@ async function changePr(ctx, args, opts, command) {
 function commandState(s, entry, command) {
   const app = entry.app.name;
   const proposal = command.kind === "retry" && !isAborted(s, entry) ? retryHeld(s, entry) : proposalFor(s, entry, command, "command");
-  if (!proposal) throw new StateError(`${app}: nothing to ${command.kind}`);
+  if (!proposal)
+    throw new StateError(
+      // The PR flow always names apps of rollgen.yaml.
+      appIdleLines(command, entry.loc.name, entry.app, readOutput(entry.loc, s.ctx.cwd).status).join("\n")
+    );
   return { app, proposal, ignoreHold: true };
 }
 function retryHeld(s, entry) {
@@ -52588,7 +52760,7 @@ async function fetchChecks2(s, decisions) {
 
 // src/run/change-command.ts
 async function changeCommand(ctx, args, opts, command) {
-  writeAll(ctx, await planWrites(ctx, args, opts, command), command);
+  writeAll(ctx, await planWrites(ctx, args, opts, command));
 }
 
 // src/run/plan-command.ts
@@ -52603,8 +52775,7 @@ async function planCommand(ctx, args, opts) {
 }
 async function validateCommand(ctx, args, opts) {
   const { apps } = await loadRepo(ctx, args, opts);
-  for (const { app } of apps)
-    ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? "" : "s"})
+  for (const { app } of apps) ctx.stdout(`${app.name}: ok (${count2(app.rollouts.length, "rollout")})
 `);
 }
 
@@ -52695,6 +52866,43 @@ function podLabels(d) {
   return isObject(t.metadata) && isObject(t.metadata.labels) ? t.metadata.labels : {};
 }
 
+// src/simulate/route-hosts.ts
+function routeEndpoints(objects) {
+  const hosts = /* @__PURE__ */ new Set();
+  const paths = /* @__PURE__ */ new Set();
+  for (const o of objects) {
+    const spec = isObject(o.spec) ? o.spec : {};
+    if (o.kind === "Ingress")
+      for (const rule of list4(spec.rules)) {
+        text(rule.host, hosts);
+        for (const p of list4(isObject(rule.http) ? rule.http.paths : void 0)) text(p.path, paths);
+      }
+    if (o.kind === "HTTPRoute") {
+      texts(spec.hostnames, hosts);
+      for (const rule of list4(spec.rules))
+        for (const m of list4(rule.matches)) text(isObject(m.path) ? m.path.value : void 0, paths);
+    }
+    if (o.kind === "VirtualService") {
+      texts(spec.hosts, hosts);
+      for (const route of list4(spec.http))
+        for (const m of list4(route.match)) {
+          const uri = isObject(m.uri) ? m.uri : {};
+          text(uri.exact ?? uri.prefix, paths);
+        }
+    }
+  }
+  return { hosts: [...hosts].sort(), paths: [...paths].sort() };
+}
+function list4(v) {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+function text(v, into) {
+  if (typeof v === "string" && v !== "") into.add(v);
+}
+function texts(v, into) {
+  if (Array.isArray(v)) for (const item of v) text(item, into);
+}
+
 // src/run/simulate-command.ts
 async function simulateCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -52706,8 +52914,16 @@ async function simulateCommand(ctx, args, opts) {
   );
   const objects = renderApp(app, states, loc.track, peers);
   const generators2 = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
-  const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, request2(opts)));
-  if (!split3) return ctx.stdout("no route matches this request\n");
+  for (const [i, r] of app.rollouts.entries())
+    ctx.stdout(`state: ${app.name}/${r.spec.name} at ${describePhase(states[i].phase, r.plan.steps.length)}
+`);
+  const routes = routeEndpoints(objects);
+  const req = request2(opts, routes);
+  ctx.stdout(`request: ${describeRequest(req, opts)}
+`);
+  const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, req));
+  if (!split3) return ctx.stdout(`no route matches this request; ${served(routes)}
+`);
   ctx.stdout(`rule: ${split3.rule}
 `);
   for (const p of split3.pods)
@@ -52716,18 +52932,34 @@ async function simulateCommand(ctx, args, opts) {
 `
     );
 }
-function request2(o) {
+function served(r) {
+  const hosts = r.hosts.length > 0 ? r.hosts.join(", ") : "any (no host rules)";
+  return `the routes serve hosts: ${hosts}; paths: ${r.paths.length > 0 ? r.paths.join(", ") : "/"}`;
+}
+function describeRequest(req, o) {
+  const from = (given) => given === void 0 ? " (the routes' own)" : "";
+  const host = req.host ? `host ${req.host}${from(o.host)}` : "no host";
+  const path10 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
+  const extra = [
+    ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
+    ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
+    ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`)
+  ];
+  return [host, path10, ...extra].join(", ");
+}
+function request2(o, routes) {
+  const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : void 0);
   return {
-    ...o.host ? { host: o.host } : {},
-    path: o.path ?? "/",
+    ...host ? { host } : {},
+    path: o.path ?? (routes.paths.length === 1 ? routes.paths[0] : "/"),
     headers: pairs(o.header, true),
     cookies: pairs(o.cookie),
     query: pairs(o.query)
   };
 }
-function pairs(list4, lower = false) {
+function pairs(list5, lower = false) {
   const out = {};
-  for (const item of list4 ?? []) {
+  for (const item of list5 ?? []) {
     const eq = item.indexOf("=");
     if (eq <= 0) throw new InputError([], `"${item}" must be key=value`);
     out[lower ? item.slice(0, eq).toLowerCase() : item.slice(0, eq)] = item.slice(eq + 1);
@@ -52964,13 +53196,13 @@ async function measure(metric, options = {}) {
   const startedAt = now().toISOString();
   const redact2 = redactor(metric.provider.secretArgs, options.env ?? process.env);
   try {
-    const { result, text } = await query(metric.provider, options);
+    const { result, text: text2 } = await query(metric.provider, options);
     const { phase, message } = assess(metric, result);
     return {
       startedAt,
       finishedAt: now().toISOString(),
       phase,
-      value: redact2(text),
+      value: redact2(text2),
       ...message ? { message: redact2(message) } : {}
     };
   } catch (e) {
@@ -52979,7 +53211,7 @@ async function measure(metric, options = {}) {
 }
 function redactor(secrets, env2) {
   const values = secrets.map((s) => env2[s.env]).filter((v) => v !== void 0 && v !== "");
-  return (text) => values.reduce((t, v) => t.split(v).join("*****"), text);
+  return (text2) => values.reduce((t, v) => t.split(v).join("*****"), text2);
 }
 function query(p, options) {
   const fill = secretFiller(p.secretArgs, options.env ?? process.env);
@@ -52999,16 +53231,16 @@ function query(p, options) {
     ...p.jsonPath !== void 0 ? { jsonPath: p.jsonPath } : {}
   });
 }
-function headers(list4, fill) {
-  return Object.fromEntries(list4.map((h) => [h.key, fill(h.value)]));
+function headers(list5, fill) {
+  return Object.fromEntries(list5.map((h) => [h.key, fill(h.value)]));
 }
 function secretFiller(secrets, env2) {
-  return (s) => secrets.reduce((text, a) => {
+  return (s) => secrets.reduce((text2, a) => {
     const re = new RegExp(`\\{\\{\\s*args\\.${a.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\}\\}`, "g");
-    if (!re.test(text)) return text;
+    if (!re.test(text2)) return text2;
     const value = env2[a.env];
     if (value === void 0) throw new Error(`secret arg "${a.name}" needs the environment variable ${a.env}`);
-    return text.replace(re, () => value);
+    return text2.replace(re, () => value);
   }, s);
 }
 
@@ -53166,6 +53398,9 @@ function change(ctx, args, o, command) {
   return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
 }
 
+// package.json
+var version = "0.1.0";
+
 // src/cli.ts
 var collect = (value, previous) => [...previous, value];
 function stepNumber(value) {
@@ -53180,7 +53415,7 @@ function changing(c, pr) {
   ) : c;
 }
 function program2(submit) {
-  const p = new Command("rollgen").description("Progressive delivery for GitOps: render each canary step as manifests.").option("--debug", "show stack traces").exitOverride();
+  const p = new Command("rollgen").description("Progressive delivery for GitOps: render each canary step as manifests.").version(version, "-V, --version", "print the version of rollgen").option("--debug", "show stack traces").exitOverride();
   const removal = new Option(
     "--removal <mode>",
     "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
@@ -53218,16 +53453,78 @@ function program2(submit) {
   common(
     p.command("status").argument("[app...]").option("--json", "print JSON").description("show where each rollout stands")
   ).action((args, o) => submit({ command: "status", args, options: o }));
-  common(p.command("simulate").argument("[app...]").description("evaluate the routing of a step for one request")).option("--step <n>", "step (default: the current state)", stepNumber).option("--header <k=v>", "request header (repeatable)", collect, []).option("--cookie <k=v>", "request cookie (repeatable)", collect, []).option("--query <k=v>", "query parameter (repeatable)", collect, []).option("--host <host>", "request host").option("--path <path>", "request path", "/").action((args, o) => submit({ command: "simulate", args, options: o }));
+  common(p.command("simulate").argument("[app...]").description("evaluate the routing of a step for one request")).option("--step <n>", "step (default: the current state)", stepNumber).option("--header <k=v>", "request header (repeatable)", collect, []).option("--cookie <k=v>", "request cookie (repeatable)", collect, []).option("--query <k=v>", "query parameter (repeatable)", collect, []).option("--host <host>", "request host (default: the routes' host when they have one)").option("--path <path>", "request path (default: the routes' path when they have one, else /)").action((args, o) => submit({ command: "simulate", args, options: o }));
   common(
     p.command("analyze").argument("[app...]").description("run the analysis gating a step now and print its measurements")
   ).option("--step <n>", "step (default: the current step)", stepNumber).option("--json", "print the records as JSON").option("--no-wait", "measure back to back instead of waiting out intervals and initial delays").action((args, o) => submit({ command: "analyze", args, options: o }));
+  p.command("completion").argument("<shell>", "bash, zsh or fish").description("print the shell completion script").action((shell) => submit({ command: "completion", shell }));
+  for (const c of p.commands) c.addHelpText("after", () => examplesHelp(c.name()));
   return p;
+}
+var EXAMPLES = {
+  plan: [
+    ["rollgen plan", "every app of rollgen.yaml"],
+    ["rollgen plan apps/web", "one app directory, no rollgen.yaml needed"],
+    ["rollgen plan web --json", "the plan of app web as JSON"]
+  ],
+  render: [
+    ["rollgen render web --step 2", "the manifests of step 2 of app web"],
+    ["kustomize build apps/web | rollgen render -f - --step 1", "read the manifests from stdin"]
+  ],
+  validate: [
+    ["rollgen validate", "every app of rollgen.yaml and the rules across apps"],
+    ["rollgen validate apps/web", "one app directory"]
+  ],
+  advance: [
+    ["rollgen advance web", "write app web's next step into its output"],
+    ["rollgen advance apps/web deploy/web", "SOURCE OUT without rollgen.yaml"],
+    ["rollgen advance --commit", "every app, one git commit each"]
+  ],
+  abort: [
+    ["rollgen abort web", "route everything to stable now"],
+    ["rollgen abort web --pr --merge", "the same through a merged PR"]
+  ],
+  retry: [
+    ["rollgen retry web", "restart an aborted rollout at step 1"],
+    ["rollgen retry web --pr", "open the PR that restarts it"]
+  ],
+  promote: [
+    ["rollgen promote web", "the next step without waiting for the gate"],
+    ["rollgen promote web --full --pr", "skip the remaining steps, through a PR"]
+  ],
+  pr: [
+    ["rollgen pr", "open or update the PR of every app's next step"],
+    ["rollgen pr web --dry-run", "print what it would do; change nothing"]
+  ],
+  status: [
+    ["rollgen status", "where each rollout of rollgen.yaml stands"],
+    ["rollgen status web --json", "the same for app web, as JSON"]
+  ],
+  simulate: [
+    ["rollgen simulate web --step 1", "where a plain request goes in step 1"],
+    ["rollgen simulate web --header x-canary=always --path /api", "a request with a header, on /api"]
+  ],
+  analyze: [
+    ["rollgen analyze web", "run the analysis gating app web's current step"],
+    ["rollgen analyze web --step 2 --no-wait --json", "measure step 2 at once, as JSON"]
+  ],
+  completion: [
+    ["source <(rollgen completion bash)", "bash, this shell"],
+    ['rollgen completion zsh > "${fpath[1]}/_rollgen"', "zsh, every new shell"],
+    ["rollgen completion fish > ~/.config/fish/completions/rollgen.fish", "fish"]
+  ]
+};
+function examplesHelp(command) {
+  const examples = EXAMPLES[command] ?? [];
+  if (examples.length === 0) return "";
+  return ["", "Examples:", ...examples.map(([line, what]) => `  $ ${line}
+      ${what}`)].join("\n");
 }
 async function main(argv, ctx = processContext()) {
   let request4;
   const p = program2((r) => request4 = r);
-  p.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });
+  for (const c of [p, ...p.commands])
+    c.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });
   try {
     await p.parseAsync([...argv], { from: "user" });
   } catch (e) {
@@ -53235,7 +53532,19 @@ async function main(argv, ctx = processContext()) {
     throw e;
   }
   if (!request4) return 0;
+  if (request4.command === "completion") return completion(p, request4.shell, ctx);
   return run2(request4, ctx, p.opts().debug === true);
+}
+async function completion(p, shell, ctx) {
+  const { SHELLS: SHELLS2, completionScript: completionScript2 } = await Promise.resolve().then(() => (init_completion(), completion_exports));
+  const known = SHELLS2.find((s) => s === shell);
+  if (!known) {
+    ctx.stderr(`rollgen completion: unknown shell "${shell}"; one of ${SHELLS2.join(", ")}
+`);
+    return 2;
+  }
+  ctx.stdout(completionScript2(p, known));
+  return 0;
 }
 
 // src/app/report.ts
@@ -53251,20 +53560,20 @@ function parseInputs(env2) {
   const command = input2(env2, "command") || "pr";
   if (!COMMANDS.includes(command))
     return `input "command" must be one of ${COMMANDS.join(", ")}; got "${command}"`;
-  const flags2 = {};
+  const flags3 = {};
   for (const name of ["dry-run", "full", "merge"]) {
     const value = input2(env2, name).toLowerCase() || "false";
     if (value !== "true" && value !== "false") return `input "${name}" must be true or false; got "${value}"`;
-    flags2[name] = value === "true";
+    flags3[name] = value === "true";
   }
   return {
     token: input2(env2, "token") || env2.GITHUB_TOKEN || "",
     config: input2(env2, "config") || "rollgen.yaml",
     command,
     apps: input2(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
-    dryRun: flags2["dry-run"],
-    full: flags2.full,
-    merge: flags2.merge
+    dryRun: flags3["dry-run"],
+    full: flags3.full,
+    merge: flags3.merge
   };
 }
 function buildArgv(inputs5) {
@@ -53289,7 +53598,7 @@ function formatOutputs(report) {
   return outputs.map(([name, value]) => `${name}=${value}
 `).join("");
 }
-var cell = (text) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+var cell = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 function formatSummary(command, report, exitCode) {
   const events = [...report.opened, ...report.updated, ...report.merged, ...report.closed];
   const lines = [`### rollgen ${command}`, ""];
