@@ -12,4 +12,9 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(kubernetes-models|@kubernetes-models|typescript|ajv|yaml|handlebars|commander)/'],
   testTimeout: 60000,
+  // Both cores (jest's default leaves one to itself: a single worker on a 2-core CI machine).
+  maxWorkers: '100%',
+  // A kustomize cache shared by the workers of one run (test/helpers/kustomize-cache.ts).
+  globalSetup: '<rootDir>/test/helpers/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/jest-global-teardown.ts',
 };

@@ -10,13 +10,12 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { ROOT, WORK, appDirs, writeConfigRepo } from './fixtures.mjs';
+
 const require = createRequire(path.join(ROOT, 'package.json'));
 const YAML = require('yaml');
 
-const WORK = path.join(ROOT, 'bench', '.work');
 const EXAMPLE = path.join(ROOT, 'examples', 'kruise-nginx', 'echoserver');
 const BIN = path.join(ROOT, 'bin', 'rollgen');
 const DIST = path.join(ROOT, 'dist', 'cli.js');
@@ -25,8 +24,20 @@ const APPS = 1000;
 const WARMUP = 2;
 const RUNS = positiveInt('BENCH_RUNS', 15);
 const RUNS_1000 = positiveInt('BENCH_RUNS_1000', RUNS);
-const TARGET_ONE = 1.6;
+const RUNS_ADVANCE = positiveInt('BENCH_RUNS_ADVANCE', Math.min(RUNS, 5));
+const TARGET_ONE = 1.8;
 const TARGET_1000 = 2.0;
+const TARGET_ONE_IN_N = 1.5;
+const TARGET_ADVANCE = 1.5;
+const REPO_APPS = 400;
+const ALB_APPS = 300;
+const MIXED_APPS = 1000;
+/** NODE_EXTRA_CA_CERTS makes node read a CA bundle at every start (~30 ms here): it would hide rollgen's own cost. */
+const ENV = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS')),
+  // The app index of single-app commands (src/run/app-index.ts) lives here, not in the user's cache.
+  ROLLGEN_CACHE_DIR: path.join(WORK, 'cache'),
+};
 
 function positiveInt(name, fallback) {
   const raw = process.env[name];
@@ -72,15 +83,15 @@ function measureInterleaved(fns, runs = RUNS) {
 // ---------------------------------------------------------------- processes
 
 /** One whole process, stdout captured (then dropped) so it can be checked non-empty. */
-function spawnChecked(cmd, args, what) {
-  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+function spawnChecked(cmd, args, what, cwd = ROOT) {
+  const r = spawnSync(cmd, args, { cwd, env: ENV, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`${what}: exit ${r.status ?? r.signal}\n${r.stderr}`);
   return r;
 }
 
-function spawnNonEmpty(cmd, args, what) {
-  const r = spawnChecked(cmd, args, what);
+function spawnNonEmpty(cmd, args, what, cwd = ROOT) {
+  const r = spawnChecked(cmd, args, what, cwd);
   if (r.stdout.length === 0) throw new Error(`${what}: empty stdout`);
 }
 
@@ -121,60 +132,15 @@ function writeKustomizeApp(example) {
   return { dir, files: plain.map((f) => f.name) };
 }
 
-/**
- * 1,000 copies of the example, each with its own names: every scalar equal to a Deployment,
- * Service, Ingress or Rollout name gets `-NNNN` (so references such as workloadRef, backends,
- * trafficRoutings and the app label stay consistent), and every Ingress host gets it on its first label.
- */
-function writeRepo(example) {
-  const repo = path.join(WORK, 'repo');
-  fs.rmSync(repo, { recursive: true, force: true });
-  fs.mkdirSync(repo, { recursive: true });
-  const names = new Set();
-  const hosts = new Set();
-  for (const f of example) {
-    for (const doc of YAML.parseAllDocuments(f.text)) {
-      const o = doc.toJS();
-      if (!o || !['Deployment', 'Service', 'Ingress', 'Rollout'].includes(o.kind)) continue;
-      names.add(o.metadata?.name);
-      if (o.kind === 'Ingress') {
-        for (const r of o.spec?.rules ?? []) if (r.host) hosts.add(r.host);
-        for (const t of o.spec?.tls ?? []) for (const h of t.hosts ?? []) hosts.add(h);
-      }
-    }
-  }
-  const dirs = [];
-  for (let i = 0; i < APPS; i++) {
-    const suffix = String(i).padStart(4, '0');
-    const dir = path.join(repo, `app-${suffix}`);
-    fs.mkdirSync(dir);
-    for (const f of example) {
-      const docs = YAML.parseAllDocuments(f.text).map((doc) => {
-        YAML.visit(doc, {
-          Scalar(_key, node) {
-            if (typeof node.value !== 'string') return;
-            if (names.has(node.value)) node.value = `${node.value}-${suffix}`;
-            else if (hosts.has(node.value)) node.value = node.value.replace(/^[^.]+/, (label) => `${label}-${suffix}`);
-          },
-        });
-        return String(doc);
-      });
-      fs.writeFileSync(path.join(dir, f.name), docs.join(''));
-    }
-    dirs.push(path.relative(ROOT, dir));
-  }
-  return dirs;
-}
-
 // ---------------------------------------------------------------- in-process loops
 
-function collectingContext() {
+function collectingContext(cwd = ROOT) {
   const out = [];
   const err = [];
   return {
     out,
     err,
-    ctx: { cwd: ROOT, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => [] },
+    ctx: { cwd, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => [] },
   };
 }
 
@@ -190,6 +156,7 @@ async function renderAll(main, dirs) {
   return bytes;
 }
 
+/** Reads every YAML file of `dirs`, parses it and turns each document back into text. */
 function parseFloor(dirs) {
   let bytes = 0;
   for (const dir of dirs) {
@@ -201,6 +168,47 @@ function parseFloor(dirs) {
     }
   }
   return bytes;
+}
+
+/** `rollgen advance` of every app of the repo, in this process, from no output (the first deploy writes every file). */
+async function advanceRepo(main, repo) {
+  fs.rmSync(path.join(repo, 'deploy'), { recursive: true, force: true });
+  const { out, err, ctx } = collectingContext(repo);
+  const t0 = nowMs();
+  const code = await main(['advance'], ctx);
+  const ms = nowMs() - t0;
+  if (code !== 0) throw new Error(`advance in ${repo}: exit ${code}\n${err.join('').slice(0, 2000)}`);
+  if (out.length === 0) throw new Error(`advance in ${repo}: nothing printed`);
+  return ms;
+}
+
+/** The floor of advance: read every source file, parse it, write each document back as text to the app's output. */
+function writeFloor(repo) {
+  fs.rmSync(path.join(repo, 'floor'), { recursive: true, force: true });
+  const t0 = nowMs();
+  for (const dir of appDirs(repo)) {
+    const out = path.join(repo, 'floor', path.basename(dir));
+    fs.mkdirSync(out, { recursive: true });
+    for (const name of fs.readdirSync(dir)) {
+      if (!/\.ya?ml$/.test(name)) continue;
+      const docs = YAML.parseAllDocuments(fs.readFileSync(path.join(dir, name), 'utf8'));
+      docs.forEach((doc, i) => fs.writeFileSync(path.join(out, `${i}-${name}`), String(doc)));
+    }
+  }
+  return nowMs() - t0;
+}
+
+/** Alternating advance / floor runs (setup untimed inside each), after one warm-up of each. */
+async function measureAdvance(main, repo, runs) {
+  await advanceRepo(main, repo);
+  writeFloor(repo);
+  const adv = [];
+  const floor = [];
+  for (let i = 0; i < runs; i++) {
+    adv.push(await advanceRepo(main, repo));
+    floor.push(writeFloor(repo));
+  }
+  return { advance: stats(adv), floor: stats(floor) };
 }
 
 // ---------------------------------------------------------------- report
@@ -227,29 +235,10 @@ function printTable(rows) {
   for (const b of body) console.log(line(b));
 }
 
-// ---------------------------------------------------------------- main
+// ---------------------------------------------------------------- sections
 
-async function mainBench() {
-  if (!fs.existsSync(DIST)) {
-    console.error('bench: dist/cli.js is missing; run `npm run build` first');
-    process.exit(1);
-  }
-  const newestSrc = newestMtime(path.join(ROOT, 'src'), path.join(ROOT, 'generators'));
-  if (newestSrc > fs.statSync(DIST).mtimeMs)
-    console.error(
-      'bench: warning: dist/cli.js is older than src/ or generators/; run `npm run build` for current numbers',
-    );
-
-  fs.mkdirSync(WORK, { recursive: true });
-  const example = readExample();
-  console.log(
-    `rollgen bench: node ${process.version}, ${RUNS} runs (${RUNS_1000} for the 1,000-app rows) after ${WARMUP} warm-ups`,
-  );
-  console.log('');
-
-  const rows = [];
-
-  // 1, 2, 3: cold processes, interleaved. PATH's node for the floor; bin/rollgen through its #!/usr/bin/env node line.
+/** One cold process against `node -e 0` (and kubectl kustomize for reference), round-robin. */
+function coldProcesses(example) {
   const renderArgs = ['render', path.relative(ROOT, EXAMPLE), '--step', STEP];
   const kapp = writeKustomizeApp(example);
   const fns = [
@@ -268,26 +257,46 @@ async function mainBench() {
     }
   }
   const [one, floor, kustomize = null] = measureInterleaved(fns);
-  const ratioOne = one.median / floor.median;
-  rows.push({ name: `bin/rollgen render echoserver --step ${STEP}`, s: one, note: 'cold process' });
-  rows.push({ name: 'node -e 0', s: floor, note: 'cold process floor' });
-  if (kustomize) rows.push({ name: 'kubectl kustomize (plain manifests)', s: kustomize, note: kapp.files.join(', ') });
-  else rows.push({ name: 'kubectl kustomize (plain manifests)', skipped: kustomizeSkip });
+  const rows = [
+    { name: `bin/rollgen render echoserver --step ${STEP}`, s: one, note: 'cold process' },
+    { name: 'node -e 0', s: floor, note: 'cold process floor' },
+    kustomize
+      ? { name: 'kubectl kustomize (plain manifests)', s: kustomize, note: kapp.files.join(', ') }
+      : { name: 'kubectl kustomize (plain manifests)', skipped: kustomizeSkip },
+  ];
+  return { rows, one, floor, kustomize };
+}
 
-  // 4: 1,000 apps in this one process (generation not timed).
+/** One app of a rollgen.yaml repo of REPO_APPS apps against the same app in a repo of its own: cold processes. */
+function oneAppInRepo() {
+  const big = writeConfigRepo('repo-400', REPO_APPS, ['kruise-nginx', 'argo-nginx', 'aliyun-alb']);
+  const alone = writeConfigRepo('repo-1', 1, ['kruise-nginx']);
+  const args = ['render', 'app-0000', '--step', STEP];
+  const [inRepo, single] = measureInterleaved([
+    () => spawnNonEmpty(BIN, args, 'render app-0000 in the big repo', big),
+    () => spawnNonEmpty(BIN, args, 'render app-0000 alone', alone),
+  ]);
+  return {
+    rows: [
+      { name: `render app-0000 in a ${REPO_APPS}-app repo`, s: inRepo, note: 'cold process, rollgen.yaml repo' },
+      { name: 'render app-0000 alone', s: single, note: 'cold process, the same app as the only one' },
+    ],
+    ratio: inRepo.median / single.median,
+  };
+}
+
+/** render of 1,000 apps in this process against the parse floor, alternating. */
+async function thousandRenders(main) {
   const tGen = nowMs();
-  const dirs = writeRepo(example);
+  const dirs = appDirs(writeConfigRepo('repo', APPS, ['kruise-nginx']));
   const genMs = nowMs() - tGen;
-  const { main } = require(DIST);
-  // First passes count as the first warm-up; render's is reported for information: it is the one a CI job
-  // pays (the bundle carries its own copy of yaml, cold here; the floor's yaml is already warm from generation).
+  // First passes count as the first warm-up; render's is reported: it is the one a CI job pays.
   let t0 = nowMs();
   const renderBytes = await renderAll(main, dirs);
   const renderFirst = nowMs() - t0;
   t0 = nowMs();
   const parseBytes = parseFloor(dirs);
   const parseFirst = nowMs() - t0;
-  // Then WARMUP more untimed passes each and RUNS_1000 timed ones, alternating so neither gets a warmer heap.
   for (let i = 0; i < WARMUP - 1; i++) {
     await renderAll(main, dirs);
     parseFloor(dirs);
@@ -302,53 +311,142 @@ async function mainBench() {
     parseFloor(dirs);
     parseSamples.push(nowMs() - t0);
   }
-  const render1000 = stats(renderSamples);
-  const parse1000 = stats(parseSamples);
-  const ratio1000 = render1000.median / parse1000.median;
-  rows.push({
-    name: `render ${APPS} apps, one process`,
-    s: render1000,
-    note: `main() per app; first pass ${fmt(renderFirst)} ms; ${(renderBytes / 1024).toFixed(0)} KiB out`,
-  });
-  rows.push({
-    name: `parse floor, ${APPS} apps`,
-    s: parse1000,
-    note: `read + parseAllDocuments + String(doc); first pass ${fmt(parseFirst)} ms; ${(parseBytes / 1024).toFixed(0)} KiB`,
-  });
+  const render = stats(renderSamples);
+  const parse = stats(parseSamples);
+  return {
+    rows: [
+      {
+        name: `render ${APPS} apps, one process`,
+        s: render,
+        note: `main() per app; first pass ${fmt(renderFirst)} ms; ${(renderBytes / 1024).toFixed(0)} KiB out`,
+      },
+      {
+        name: `parse floor, ${APPS} apps`,
+        s: parse,
+        note: `read + parseAllDocuments + String(doc); first pass ${fmt(parseFirst)} ms; ${(parseBytes / 1024).toFixed(0)} KiB`,
+      },
+    ],
+    render,
+    parse,
+    renderFirst,
+    genMs,
+  };
+}
 
-  printTable(rows);
-  console.log('');
-  console.log(`ratio one   = render / node floor      = ${fmtRatio(ratioOne)}  (${verdict(ratioOne, TARGET_ONE)})`);
-  console.log(`ratio 1000  = render 1000 / parse floor = ${fmtRatio(ratio1000)}  (${verdict(ratio1000, TARGET_1000)})`);
-  if (kustomize)
-    console.log(
-      `kustomize   = ${fmt(kustomize.median)} ms median; rollgen cold render is ${fmtRatio(one.median / kustomize.median)}x that`,
-    );
-  console.log(
-    `(generated ${dirs.length} apps under ${path.relative(ROOT, path.join(WORK, 'repo'))} in ${fmt(genMs)} ms, not timed)`,
+/** advance of whole repos against their read + parse + write floor: one ALB listener at two sizes, and mixed apps. */
+async function advances(main) {
+  const half = await measureAdvance(main, writeConfigRepo('alb-half', ALB_APPS / 2, ['aliyun-alb']), RUNS_ADVANCE);
+  const alb = await measureAdvance(main, writeConfigRepo('alb', ALB_APPS, ['aliyun-alb']), RUNS_ADVANCE);
+  const mixed = await measureAdvance(
+    main,
+    writeConfigRepo('mixed', MIXED_APPS, ['kruise-nginx', 'argo-nginx', 'aliyun-alb']),
+    RUNS_ADVANCE,
   );
+  const row = (name, m, note) => [
+    { name: `advance ${name}`, s: m.advance, note },
+    { name: `  write floor, ${name}`, s: m.floor, note: 'read + parse + write each document' },
+  ];
+  return {
+    rows: [
+      ...row(`${ALB_APPS / 2} ALB apps, one listener`, half, 'one process, first deploy'),
+      ...row(`${ALB_APPS} ALB apps, one listener`, alb, 'one process, first deploy'),
+      ...row(`${MIXED_APPS} mixed apps`, mixed, 'kruise-nginx, argo-nginx, aliyun-alb in turn'),
+    ],
+    ratioAlb: alb.advance.median / alb.floor.median,
+    ratioMixed: mixed.advance.median / mixed.floor.median,
+    // Per-app cost at 300 over per-app cost at 150, each against its own floor: 1.0 = linear.
+    growthAlb: alb.advance.median / alb.floor.median / (half.advance.median / half.floor.median),
+    alb,
+    mixed,
+  };
+}
+
+// ---------------------------------------------------------------- main
+
+async function mainBench() {
+  if (!fs.existsSync(DIST)) {
+    console.error('bench: dist/cli.js is missing; run `npm run build` first');
+    process.exit(1);
+  }
+  const newestSrc = newestMtime(path.join(ROOT, 'src'), path.join(ROOT, 'generators'));
+  if (newestSrc > fs.statSync(DIST).mtimeMs)
+    console.error(
+      'bench: warning: dist/cli.js is older than src/ or generators/; run `npm run build` for current numbers',
+    );
+  fs.mkdirSync(WORK, { recursive: true });
+  console.log(
+    `rollgen bench: node ${process.version}, ${RUNS} runs (${RUNS_1000} for the 1,000-app renders, ${RUNS_ADVANCE} for advance) after warm-ups; load average ${loadAverage()}`,
+  );
+  console.log('');
+
+  const cold = coldProcesses(readExample());
+  const inRepo = oneAppInRepo();
+  const { main } = require(DIST);
+  const many = await thousandRenders(main);
+  const adv = await advances(main);
+  printTable([...cold.rows, ...inRepo.rows, ...many.rows, ...adv.rows]);
+
+  const ratioOne = cold.one.median / cold.floor.median;
+  const ratio1000 = many.render.median / many.parse.median;
+  console.log('');
+  console.log(
+    `ratio one       = render / node floor          = ${fmtRatio(ratioOne)}  (${verdict(ratioOne, TARGET_ONE)})`,
+  );
+  console.log(
+    `ratio one in N  = render in ${REPO_APPS} / alone        = ${fmtRatio(inRepo.ratio)}  (${verdict(inRepo.ratio, TARGET_ONE_IN_N)})`,
+  );
+  console.log(
+    `ratio 1000      = render 1000 / parse floor     = ${fmtRatio(ratio1000)}  (${verdict(ratio1000, TARGET_1000)})`,
+  );
+  console.log(
+    `ratio alb       = advance ${ALB_APPS} ALB / write floor = ${fmtRatio(adv.ratioAlb)}  (${verdict(adv.ratioAlb, TARGET_ADVANCE)})`,
+  );
+  console.log(
+    `ratio mixed     = advance ${MIXED_APPS} / write floor   = ${fmtRatio(adv.ratioMixed)}  (${verdict(adv.ratioMixed, TARGET_ADVANCE)})`,
+  );
+  console.log(
+    `alb growth      = ratio at ${ALB_APPS} / ratio at ${ALB_APPS / 2}  = ${fmtRatio(adv.growthAlb)}  (1.00 = linear in apps)`,
+  );
+  if (cold.kustomize)
+    console.log(
+      `kustomize       = ${fmt(cold.kustomize.median)} ms median; rollgen cold render is ${fmtRatio(cold.one.median / cold.kustomize.median)}x that`,
+    );
+  console.log(`(generated the ${APPS}-app repo in ${fmt(many.genMs)} ms, not timed)`);
   console.log('');
   const round = (n) => (n === null || n === undefined ? null : Math.round(n * 100) / 100);
   console.log(
     JSON.stringify({
-      render_one_ms: round(one.median),
-      node_floor_ms: round(floor.median),
+      render_one_ms: round(cold.one.median),
+      node_floor_ms: round(cold.floor.median),
       ratio_one: round(ratioOne),
-      kustomize_ms: kustomize ? round(kustomize.median) : null,
-      render_1000_ms: round(render1000.median),
-      parse_floor_1000_ms: round(parse1000.median),
+      render_one_in_n_ms: round(inRepo.rows[0].s.median),
+      render_alone_ms: round(inRepo.rows[1].s.median),
+      ratio_one_in_n: round(inRepo.ratio),
+      kustomize_ms: cold.kustomize ? round(cold.kustomize.median) : null,
+      render_1000_ms: round(many.render.median),
+      parse_floor_1000_ms: round(many.parse.median),
       ratio_1000: round(ratio1000),
-      render_one_p90_ms: round(one.p90),
-      node_floor_p90_ms: round(floor.p90),
-      kustomize_p90_ms: kustomize ? round(kustomize.p90) : null,
-      render_1000_p90_ms: round(render1000.p90),
-      parse_floor_1000_p90_ms: round(parse1000.p90),
-      render_1000_first_ms: round(renderFirst),
+      advance_alb_ms: round(adv.alb.advance.median),
+      write_floor_alb_ms: round(adv.alb.floor.median),
+      ratio_alb: round(adv.ratioAlb),
+      advance_mixed_ms: round(adv.mixed.advance.median),
+      write_floor_mixed_ms: round(adv.mixed.floor.median),
+      ratio_mixed: round(adv.ratioMixed),
+      alb_growth: round(adv.growthAlb),
+      render_one_p90_ms: round(cold.one.p90),
+      node_floor_p90_ms: round(cold.floor.p90),
+      render_1000_first_ms: round(many.renderFirst),
       runs: RUNS,
       runs_1000: RUNS_1000,
+      runs_advance: RUNS_ADVANCE,
+      load_average: loadAverage(),
       node: process.version,
     }),
   );
+}
+
+function loadAverage() {
+  return fs.existsSync('/proc/loadavg') ? fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0] : null;
 }
 
 function newestMtime(...dirs) {

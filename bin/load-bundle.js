@@ -1,27 +1,60 @@
 'use strict';
 // Loads dist/cli.js through vm.Script with a V8 code cache, so a cold start skips most parsing
-// and compiling of the bundle (Node 20 has no module.enableCompileCache). A rejected or missing
-// cache only costs speed.
+// and compiling of the bundle (Node 20 has no module.enableCompileCache). The chunks the bundle
+// requires on first use (dist/validators, dist/vendor; see scripts/chunks.mjs) load the same way,
+// each with its own cache when the build wrote one, and without a module lookup. A rejected or
+// missing cache only costs speed.
 const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 const Module = require('module');
 
-const BUNDLE = path.join(__dirname, '..', 'dist', 'cli.js');
-const CACHE = path.join(__dirname, '..', 'dist', 'cli.cache');
+const DIST = path.join(__dirname, '..', 'dist');
+const BUNDLE = path.join(DIST, 'cli.js');
+const CACHE = path.join(DIST, 'cli.cache');
+const CHUNK = /^\.\/(validators|vendor)\/[\w.-]+\.js$/;
 
-function loadBundle() {
-  const code = fs.readFileSync(BUNDLE, 'utf8');
+/** Scripts compiled in this process, by file: build/warm-cache.cjs writes their caches. */
+const scripts = new Map();
+const chunks = new Map();
+
+const cacheOf = (file) => (file === BUNDLE ? CACHE : path.join(DIST, 'cache', `${path.relative(DIST, file).replace(/[\\/]/g, '_')}.cache`));
+
+function run(file, requireFn) {
+  const code = fs.readFileSync(file, 'utf8');
   let cachedData;
   try {
-    cachedData = fs.readFileSync(CACHE);
+    cachedData = fs.readFileSync(cacheOf(file));
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(Module.wrap(code), { filename: BUNDLE, cachedData });
+  const script = new vm.Script(Module.wrap(code), { filename: file, cachedData });
+  scripts.set(file, script);
   const mod = { exports: {} };
-  script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(BUNDLE), mod, BUNDLE, path.dirname(BUNDLE));
-  return { cli: mod.exports, script };
+  script.runInThisContext().call(mod.exports, mod.exports, requireFn, mod, file, path.dirname(file));
+  return mod.exports;
 }
 
-module.exports = { loadBundle, BUNDLE, CACHE };
+/** The bundle's `require`: chunks by path next to the bundle, anything else as usual. */
+function bundleRequire() {
+  const base = Module.createRequire(BUNDLE);
+  const req = (id) => {
+    if (!CHUNK.test(id)) return base(id);
+    if (!chunks.has(id)) {
+      const file = path.join(DIST, id);
+      chunks.set(id, run(file, Module.createRequire(file)));
+    }
+    return chunks.get(id);
+  };
+  return Object.assign(req, { resolve: base.resolve, cache: base.cache, main: base.main });
+}
+
+function loadBundle() {
+  const cli = run(BUNDLE, bundleRequire());
+  return { cli, script: scripts.get(BUNDLE), scripts };
+}
+
+/** The chunks required so far in this process, in order (for tests). */
+loadBundle.loaded = () => chunks.keys();
+
+module.exports = { loadBundle, BUNDLE, CACHE, cacheOf };

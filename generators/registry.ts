@@ -1,6 +1,9 @@
 import type { TrafficGenerator } from '../src/contract/generator';
 import type { InputBlock, ProviderInput, ProviderInputs } from '../src/contract/inputs';
 import aliyunAlb from './aliyun-alb';
+import ambassador from './ambassador';
+import apisix from './apisix';
+import appMesh from './app-mesh';
 import awsAlb from './aws-alb';
 import custom from './custom';
 import gatewayApi from './gateway-api';
@@ -8,10 +11,15 @@ import higress from './higress';
 import ingressNginx from './ingress-nginx';
 import istio from './istio';
 import mse from './mse';
+import smi from './smi';
+import traefik from './traefik';
 
 /** Every traffic provider, by id. Explicit on purpose: no discovery, one place to read. */
 const generators = {
   'aliyun-alb': aliyunAlb,
+  ambassador,
+  apisix,
+  'app-mesh': appMesh,
   'aws-alb': awsAlb,
   custom,
   'gateway-api': gatewayApi,
@@ -19,10 +27,9 @@ const generators = {
   'ingress-nginx': ingressNginx,
   istio,
   mse,
+  smi,
+  traefik,
 } satisfies Record<string, TrafficGenerator>;
-
-/** Providers the formats can name but rollgen does not render yet; they fail with a clear message. */
-export const PLANNED_PROVIDERS = ['traefik', 'apisix', 'ambassador', 'smi'];
 
 const registry = new Map<string, TrafficGenerator>(Object.entries(generators));
 
@@ -43,9 +50,7 @@ export function registerGenerator(generator: TrafficGenerator): void {
 export const providerInputs: ProviderInputs = {
   argo(key, block) {
     const g = listGenerators().find((x) => x.inputs?.argo?.key === key);
-    if (g) return input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
-    // A planned provider's Argo key names it, so the rollout fails with "not supported yet".
-    return PLANNED_PROVIDERS.includes(key) ? { provider: key, options: { ...block } } : undefined;
+    return g && input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
   },
   kruiseIngress(classType, ingress) {
     const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));

@@ -4,12 +4,14 @@
 // The bundle must be byte-for-byte reproducible: no source map, no absolute paths (node_modules
 // may be a symlink, so symlinks are kept as written), no timestamps.
 import { build } from 'esbuild';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const ACTION_BUNDLE = join(ROOT, 'action', 'dist', 'index.js');
+const K8S_SOURCE = join(ROOT, 'src', 'spec', 'generated', 'k8s');
+const K8S_ACTION = join(ROOT, 'action', 'dist', 'k8s');
 
 export async function bundleAction() {
   const result = await build({
@@ -37,12 +39,24 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const bytes = await bundleAction();
   if (process.argv.includes('--check')) {
     const committed = readFileSync(ACTION_BUNDLE);
-    if (!committed.equals(Buffer.from(bytes))) {
+    if (!committed.equals(Buffer.from(bytes)) || !sameK8sSchemas()) {
       process.stderr.write('action/dist/index.js is out of date: run `npm run build:action` and commit it\n');
       process.exit(1);
     }
   } else {
     mkdirSync(dirname(ACTION_BUNDLE), { recursive: true });
     writeFileSync(ACTION_BUNDLE, bytes);
+    rmSync(K8S_ACTION, { recursive: true, force: true });
+    cpSync(K8S_SOURCE, K8S_ACTION, { recursive: true });
   }
+}
+
+/** The per-kind Kubernetes validators ship beside the bundle (src/spec/validate-k8s.ts reads them from there). */
+function sameK8sSchemas() {
+  const names = (dir) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+  const want = names(K8S_SOURCE);
+  return (
+    JSON.stringify(want) === JSON.stringify(names(K8S_ACTION)) &&
+    want.every((n) => readFileSync(join(K8S_SOURCE, n)).equals(readFileSync(join(K8S_ACTION, n))))
+  );
 }

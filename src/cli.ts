@@ -25,6 +25,7 @@ const github = (c: Command) =>
 /** advance/abort/promote/retry: commit the output (local git mode) or, for commands, open their PR. */
 function changing(c: Command, pr: boolean): Command {
   c.option('--commit', 'commit the new output with git (local git mode)');
+  c.option('--force', 'overwrite output files changed by hand (drift)');
   return pr
     ? github(
         c

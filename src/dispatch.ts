@@ -42,8 +42,7 @@ export type RunRequest =
   | { readonly command: 'analyze'; readonly args: readonly string[]; readonly options: AnalyzeOptions };
 
 /** advance/abort/promote/retry write the output, commit it (--commit), or open its PR (--pr; not advance: `rollgen pr` does). */
-export type ChangeOptions = CommonOptions &
-  ChangePrOptions & {
+export type ChangeOptions = CommonOptions & { readonly force?: boolean } & ChangePrOptions & {
     readonly pr?: boolean;
     /** Local git mode: commit each app's new output (src/flow/local-commit.ts). */
     readonly commit?: boolean;

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import Ajv from 'ajv';
 import { listGenerators } from '../generators/registry';
-import * as precompiled from '../src/spec/generated/validators';
+import { VALIDATOR_IDS, validatorFor } from '../src/spec/generated';
 
 /** Meta-tests over the provider registry: every generator is complete, documented and tested. */
 const GENERATORS = path.join(__dirname, '..', 'generators');
@@ -28,7 +28,8 @@ describe.each(listGenerators().map((g) => [g.id, g] as const))('generator %s', (
   test('its options schema compiles and is precompiled under its $id', () => {
     expect(() => new Ajv({ strict: false }).compile(g.optionsSchema)).not.toThrow();
     expect((g.optionsSchema as { $id?: string }).$id).toBe(`${id}-options`);
-    expect(typeof (precompiled as unknown as Record<string, unknown>)[`${id}-options`]).toBe('function');
+    expect(VALIDATOR_IDS).toContain(`${id}-options`);
+    expect(typeof validatorFor(`${id}-options` as (typeof VALIDATOR_IDS)[number])).toBe('function');
   });
 
   test('has golden success and error cases', () => {

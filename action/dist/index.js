@@ -1158,18 +1158,18 @@ var require_suggestSimilar = __commonJS({
       }
       return d[a.length][b.length];
     }
-    function suggestSimilar(word, candidates) {
-      if (!candidates || candidates.length === 0) return "";
-      candidates = Array.from(new Set(candidates));
+    function suggestSimilar(word, candidates2) {
+      if (!candidates2 || candidates2.length === 0) return "";
+      candidates2 = Array.from(new Set(candidates2));
       const searchingOptions = word.startsWith("--");
       if (searchingOptions) {
         word = word.slice(2);
-        candidates = candidates.map((candidate) => candidate.slice(2));
+        candidates2 = candidates2.map((candidate) => candidate.slice(2));
       }
       let similar = [];
       let bestDistance = maxDistance;
       const minSimilarity = 0.4;
-      candidates.forEach((candidate) => {
+      candidates2.forEach((candidate) => {
         if (candidate.length <= 1) return;
         const distance = editDistance2(word, candidate);
         const length2 = Math.max(word.length, candidate.length);
@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path10 = require("node:path");
-    var fs7 = require("node:fs");
+    var path22 = require("node:path");
+    var fs12 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -1899,8 +1899,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {boolean} [combine] - if `true` or omitted, an optional value can be specified directly after the flag.
        * @return {Command} `this` command for chaining
        */
-      combineFlagAndOptionalValue(combine = true) {
-        this._combineFlagAndOptionalValue = !!combine;
+      combineFlagAndOptionalValue(combine2 = true) {
+        this._combineFlagAndOptionalValue = !!combine2;
         return this;
       }
       /**
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs7.existsSync(executableFile)) return;
+        if (fs12.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path10.resolve(baseDir, baseName);
-          if (fs7.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path10.extname(baseName))) return void 0;
+          const localBin = path22.resolve(baseDir, baseName);
+          if (fs12.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path22.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs7.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs12.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs7.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs12.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path10.resolve(
-            path10.dirname(resolvedScriptPath),
+          executableDir = path22.resolve(
+            path22.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path10.basename(
+            const legacyName = path22.basename(
               this._scriptPath,
-              path10.extname(this._scriptPath)
+              path22.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path10.extname(executableFile));
+        launchWithNode = sourceExt.includes(path22.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path10.basename(filename, path10.extname(filename));
+        this._name = path22.basename(filename, path22.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path11) {
-        if (path11 === void 0) return this._executableDir;
-        this._executableDir = path11;
+      executableDir(path23) {
+        if (path23 === void 0) return this._executableDir;
+        this._executableDir = path23;
         return this;
       }
       /**
@@ -3484,8 +3484,8 @@ var require_identity = __commonJS({
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -3506,7 +3506,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
     exports2.ALIAS = ALIAS;
     exports2.DOC = DOC;
     exports2.MAP = MAP;
@@ -3521,8 +3521,8 @@ var require_identity = __commonJS({
     exports2.isMap = isMap2;
     exports2.isNode = isNode2;
     exports2.isPair = isPair;
-    exports2.isScalar = isScalar3;
-    exports2.isSeq = isSeq3;
+    exports2.isScalar = isScalar4;
+    exports2.isSeq = isSeq4;
   }
 });
 
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path10) {
-      const ctrl = callVisitor(key2, node, visitor, path10);
+    function visit_(key2, node, visitor, path22) {
+      const ctrl = callVisitor(key2, node, visitor, path22);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visit_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path22, ctrl);
+        return visit_(key2, ctrl, visitor, path22);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path22 = Object.freeze(path22.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path10);
+            const ci = visit_(i, node.items[i], visitor, path22);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = visit_("key", node.key, visitor, path10);
+          path22 = Object.freeze(path22.concat(node));
+          const ck = visit_("key", node.key, visitor, path22);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path10);
+          const cv = visit_("value", node.value, visitor, path22);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path10) {
-      const ctrl = await callVisitor(key2, node, visitor, path10);
+    async function visitAsync_(key2, node, visitor, path22) {
+      const ctrl = await callVisitor(key2, node, visitor, path22);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path10, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path10);
+        replaceNode(key2, path22, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path22);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path22 = Object.freeze(path22.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path10);
+            const ci = await visitAsync_(i, node.items[i], visitor, path22);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path10);
+          path22 = Object.freeze(path22.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path22);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path10);
+          const cv = await visitAsync_("value", node.value, visitor, path22);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path10) {
+    function callVisitor(key2, node, visitor, path22) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path10);
+        return visitor(key2, node, path22);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path10);
+        return visitor.Map?.(key2, node, path22);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path10);
+        return visitor.Seq?.(key2, node, path22);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path10);
+        return visitor.Pair?.(key2, node, path22);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path10);
+        return visitor.Scalar?.(key2, node, path22);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path10);
+        return visitor.Alias?.(key2, node, path22);
       return void 0;
     }
-    function replaceNode(key2, path10, node) {
-      const parent = path10[path10.length - 1];
+    function replaceNode(key2, path22, node) {
+      const parent = path22[path22.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node2 = require_Node();
-    function collectionFromPath(schema, path10, value) {
+    function collectionFromPath(schema, path22, value) {
       let v = value;
-      for (let i = path10.length - 1; i >= 0; --i) {
-        const k = path10[i];
+      for (let i = path22.length - 1; i >= 0; --i) {
+        const k = path22[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
+    var isEmptyPath = (path22) => path22 == null || typeof path22 === "object" && !!path22[Symbol.iterator]().next().done;
     var Collection2 = class extends Node2.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path10, value) {
-        if (isEmptyPath(path10))
+      addIn(path22, value) {
+        if (isEmptyPath(path22))
           this.add(value);
         else {
-          const [key2, ...rest] = path10;
+          const [key2, ...rest] = path22;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        const [key2, ...rest] = path10;
+      deleteIn(path22) {
+        const [key2, ...rest] = path22;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        const [key2, ...rest] = path10;
+      getIn(path22, keepScalar) {
+        const [key2, ...rest] = path22;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path10) {
-        const [key2, ...rest] = path10;
+      hasIn(path22) {
+        const [key2, ...rest] = path22;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        const [key2, ...rest] = path10;
+      setIn(path22, value) {
+        const [key2, ...rest] = path22;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -4712,9 +4712,9 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
-        return literal ? "|\n" : ">\n";
+        return literal2 ? "|\n" : ">\n";
       let chomp;
       let endStart;
       for (endStart = value.length; endStart > 0; --endStart) {
@@ -4757,13 +4757,13 @@ ${indent}`) + "'";
         start2 = start2.replace(/\n+/g, `$&${indent}`);
       }
       const indentSize = indent ? "2" : "1";
-      let header2 = (startWithSpace ? indentSize : "") + chomp;
+      let header3 = (startWithSpace ? indentSize : "") + chomp;
       if (comment) {
-        header2 += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        header3 += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
         if (onComment)
           onComment();
       }
-      if (!literal) {
+      if (!literal2) {
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
@@ -4774,11 +4774,11 @@ ${indent}`) + "'";
         }
         const body = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
-          return `>${header2}
+          return `>${header3}
 ${indent}${body}`;
       }
       value = value.replace(/\n+/g, `$&${indent}`);
-      return `|${header2}
+      return `|${header3}
 ${indent}${start2}${value}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
@@ -5134,7 +5134,7 @@ var require_merge = __commonJS({
     var identity = require_identity();
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
-    var merge3 = {
+    var merge4 = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
@@ -5144,7 +5144,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key2) => (merge3.identify(key2) || identity.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge3.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
+    var isMergeKey = (ctx, key2) => (merge4.identify(key2) || identity.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge4.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge4.tag && tag.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -5183,7 +5183,7 @@ var require_merge = __commonJS({
     }
     exports2.addMergeToJSMap = addMergeToJSMap;
     exports2.isMergeKey = isMergeKey;
-    exports2.merge = merge3;
+    exports2.merge = merge4;
   }
 });
 
@@ -5192,15 +5192,15 @@ var require_addPairToJSMap = __commonJS({
   "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
-    var merge3 = require_merge();
+    var merge4 = require_merge();
     var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key: key2, value }) {
       if (identity.isNode(key2) && key2.addToJSMap)
         key2.addToJSMap(ctx, map2, value);
-      else if (merge3.isMergeKey(ctx, key2))
-        merge3.addMergeToJSMap(ctx, map2, value);
+      else if (merge4.isMergeKey(ctx, key2))
+        merge4.addMergeToJSMap(ctx, map2, value);
       else {
         const jsKey = toJS.toJS(key2, "", ctx);
         if (map2 instanceof Map) {
@@ -6591,7 +6591,7 @@ var require_schema3 = __commonJS({
     var bool = require_bool2();
     var float = require_float2();
     var int = require_int2();
-    var merge3 = require_merge();
+    var merge4 = require_merge();
     var omap = require_omap();
     var pairs2 = require_pairs();
     var set = require_set();
@@ -6611,7 +6611,7 @@ var require_schema3 = __commonJS({
       float.floatExp,
       float.float,
       binary2.binary,
-      merge3.merge,
+      merge4.merge,
       omap.omap,
       pairs2.pairs,
       set.set,
@@ -6637,7 +6637,7 @@ var require_tags = __commonJS({
     var schema = require_schema();
     var schema$1 = require_schema2();
     var binary2 = require_binary();
-    var merge3 = require_merge();
+    var merge4 = require_merge();
     var omap = require_omap();
     var pairs2 = require_pairs();
     var schema$2 = require_schema3();
@@ -6662,7 +6662,7 @@ var require_tags = __commonJS({
       intOct: int.intOct,
       intTime: timestamp.intTime,
       map: map2.map,
-      merge: merge3.merge,
+      merge: merge4.merge,
       null: _null.nullTag,
       omap: omap.omap,
       pairs: pairs2.pairs,
@@ -6672,7 +6672,7 @@ var require_tags = __commonJS({
     };
     var coreKnownTags = {
       "tag:yaml.org,2002:binary": binary2.binary,
-      "tag:yaml.org,2002:merge": merge3.merge,
+      "tag:yaml.org,2002:merge": merge4.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs2.pairs,
       "tag:yaml.org,2002:set": set.set,
@@ -6681,7 +6681,7 @@ var require_tags = __commonJS({
     function getTags(customTags, schemaName, addMergeTag) {
       const schemaTags = schemas.get(schemaName);
       if (schemaTags && !customTags) {
-        return addMergeTag && !schemaTags.includes(merge3.merge) ? schemaTags.concat(merge3.merge) : schemaTags.slice();
+        return addMergeTag && !schemaTags.includes(merge4.merge) ? schemaTags.concat(merge4.merge) : schemaTags.slice();
       }
       let tags = schemaTags;
       if (!tags) {
@@ -6699,7 +6699,7 @@ var require_tags = __commonJS({
         tags = customTags(tags.slice());
       }
       if (addMergeTag)
-        tags = tags.concat(merge3.merge);
+        tags = tags.concat(merge4.merge);
       return tags.reduce((tags2, tag) => {
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
@@ -6728,11 +6728,11 @@ var require_Schema = __commonJS({
     var tags = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
-      constructor({ compat, customTags, merge: merge3, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+      constructor({ compat, customTags, merge: merge4, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
         this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
         this.name = typeof schema === "string" && schema || "core";
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge3);
+        this.tags = tags.getTags(customTags, this.name, merge4);
         this.toStringOptions = toStringDefaults ?? null;
         Object.defineProperty(this, identity.MAP, { value: map2.map });
         Object.defineProperty(this, identity.SCALAR, { value: string.string });
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path10, value) {
+      addIn(path22, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path10, value);
+          this.contents.addIn(path22, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        if (Collection2.isEmptyPath(path10)) {
+      deleteIn(path22) {
+        if (Collection2.isEmptyPath(path22)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path22) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        if (Collection2.isEmptyPath(path10))
+      getIn(path22, keepScalar) {
+        if (Collection2.isEmptyPath(path22))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path22, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path10) {
-        if (Collection2.isEmptyPath(path10))
+      hasIn(path22) {
+        if (Collection2.isEmptyPath(path22))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path22) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        if (Collection2.isEmptyPath(path10)) {
+      setIn(path22, value) {
+        if (Collection2.isEmptyPath(path22)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path10), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path22), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path10, value);
+          this.contents.setIn(path22, value);
         }
       }
       /**
@@ -7432,10 +7432,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
+        const { start: start2, key: key2, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -7449,7 +7449,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -7473,7 +7473,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -7489,7 +7489,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -7580,7 +7580,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep3 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -7594,13 +7594,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep3 + cb;
-              sep3 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep3 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -7643,18 +7643,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
+        const { start: start2, key: key2, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value) {
+          if (!props.anchor && !props.tag && !sep4 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -7708,8 +7708,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep3 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
+        if (!isMap2 && !sep4 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -7721,7 +7721,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -7732,8 +7732,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -7750,7 +7750,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -7881,10 +7881,10 @@ var require_resolve_block_scalar = __commonJS({
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start2 = scalar.offset;
-      const header2 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
-      if (!header2)
+      const header3 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+      if (!header3)
         return { value: "", type: null, comment: "", range: [start2, start2, start2] };
-      const type = header2.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const type = header3.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
       const lines = scalar.source ? splitLines(scalar.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
@@ -7895,26 +7895,26 @@ var require_resolve_block_scalar = __commonJS({
           break;
       }
       if (chompStart === 0) {
-        const value2 = header2.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
-        let end2 = start2 + header2.length;
+        const value2 = header3.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start2 + header3.length;
         if (scalar.source)
           end2 += scalar.source.length;
-        return { value: value2, type, comment: header2.comment, range: [start2, end2, end2] };
+        return { value: value2, type, comment: header3.comment, range: [start2, end2, end2] };
       }
-      let trimIndent = scalar.indent + header2.indent;
-      let offset = scalar.offset + header2.length;
+      let trimIndent = scalar.indent + header3.indent;
+      let offset = scalar.offset + header3.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
         const [indent, content] = lines[i];
         if (content === "" || content === "\r") {
-          if (header2.indent === 0 && indent.length > trimIndent)
+          if (header3.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
         } else {
           if (indent.length < trimIndent) {
             const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
             onError(offset + indent.length, "MISSING_CHAR", message);
           }
-          if (header2.indent === 0)
+          if (header3.indent === 0)
             trimIndent = indent.length;
           contentStart = i;
           if (trimIndent === 0 && !ctx.atRoot) {
@@ -7930,7 +7930,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep3 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -7941,34 +7941,34 @@ var require_resolve_block_scalar = __commonJS({
         if (crlf)
           content = content.slice(0, -1);
         if (content && indent.length < trimIndent) {
-          const src = header2.indent ? "explicit indentation indicator" : "first line";
+          const src = header3.indent ? "explicit indentation indicator" : "first line";
           const message = `Block scalar lines must not be less indented than their ${src}`;
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep3 === "\n")
+          if (sep4 === "\n")
             value += "\n";
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          value += sep3 + content;
-          sep3 = " ";
+          value += sep4 + content;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
-      switch (header2.chomp) {
+      switch (header3.chomp) {
         case "-":
           break;
         case "+":
@@ -7980,8 +7980,8 @@ var require_resolve_block_scalar = __commonJS({
         default:
           value += "\n";
       }
-      const end = start2 + header2.length + scalar.source.length;
-      return { value, type, comment: header2.comment, range: [start2, end, end] };
+      const end = start2 + header3.length + scalar.source.length;
+      return { value, type, comment: header3.comment, range: [start2, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
       if (props[0].type !== "block-scalar-header") {
@@ -8067,7 +8067,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      const _onError = (rel2, code, msg) => onError(offset + rel2, code, msg);
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
@@ -8147,25 +8147,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep3 = " ";
+      let sep4 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep3 + lm;
-          sep3 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep3 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -8820,10 +8820,10 @@ var require_cst_scalar = __commonJS({
             type = "QUOTE_DOUBLE";
             break;
           case "block-scalar": {
-            const header2 = token.props[0];
-            if (header2.type !== "block-scalar-header")
+            const header3 = token.props[0];
+            if (header3.type !== "block-scalar-header")
               throw new Error("Invalid block scalar header");
-            type = header2.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            type = header3.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
             break;
           }
           default:
@@ -8855,10 +8855,10 @@ var require_cst_scalar = __commonJS({
       const head = source.substring(0, he);
       const body = source.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
-        const header2 = token.props[0];
-        if (header2.type !== "block-scalar-header")
+        const header3 = token.props[0];
+        if (header3.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
-        header2.source = head;
+        header3.source = head;
         token.source = body;
       } else {
         const { offset } = token;
@@ -8975,14 +8975,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key: key2, sep: sep3, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep4, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep3)
-        for (const st of sep3)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path10) => {
+    visit.itemAtPath = (cst, path22) => {
       let item = cst;
-      for (const [field, index] of path10) {
+      for (const [field, index] of path22) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path10) => {
-      const parent = visit.itemAtPath(cst, path10.slice(0, -1));
-      const field = path10[path10.length - 1][0];
+    visit.parentCollection = (cst, path22) => {
+      const parent = visit.itemAtPath(cst, path22.slice(0, -1));
+      const field = path22[path22.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path10, item, visitor) {
-      let ctrl = visitor(item, path10);
+    function _visit(path22, item, visitor) {
+      let ctrl = visitor(item, path22);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path22.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path10);
+            ctrl = ctrl(item, path22);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path22) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -9066,7 +9066,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -9150,7 +9150,7 @@ var require_cst = __commonJS({
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
     exports2.isCollection = isCollection;
-    exports2.isScalar = isScalar3;
+    exports2.isScalar = isScalar4;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
   }
@@ -9749,7 +9749,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
-    var LineCounter3 = class {
+    var LineCounter4 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -9772,7 +9772,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports2.LineCounter = LineCounter3;
+    exports2.LineCounter = LineCounter4;
   }
 });
 
@@ -10149,18 +10149,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep3;
+          let sep4;
           if (scalar.end) {
-            sep3 = scalar.end;
-            sep3.push(this.sourceToken);
+            sep4 = scalar.end;
+            sep4.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep3 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep3 }]
+            items: [{ start: start2, key: scalar, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -10313,15 +10313,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep3 = it.sep;
-                  sep3.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep3 }]
+                    items: [{ start: start3, key: key2, sep: sep4 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs12 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start: start2, key: fs7, sep: [] });
+                map2.items.push({ start: start2, key: fs12, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs7);
+                this.stack.push(fs12);
               } else {
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs12, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs12 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs7, sep: [] });
+                fc.items.push({ start: [], key: fs12, sep: [] });
               else if (it.sep)
-                this.stack.push(fs7);
+                this.stack.push(fs12);
               else
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs12, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10515,13 +10515,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep3 = fc.end.splice(1, fc.end.length);
-            sep3.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep3 }]
+              items: [{ start: start2, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -10680,7 +10680,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument3(source, options = {}) {
+    function parseDocument4(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -10706,7 +10706,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument3(src, options);
+      const doc = parseDocument4(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -10742,7 +10742,7 @@ var require_public_api = __commonJS({
     }
     exports2.parse = parse3;
     exports2.parseAllDocuments = parseAllDocuments2;
-    exports2.parseDocument = parseDocument3;
+    exports2.parseDocument = parseDocument4;
     exports2.stringify = stringify2;
   }
 });
@@ -10855,9 +10855,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path10, message, options) {
-        super(`${path10}: ${message}`, options);
-        this.path = path10;
+      constructor(path22, message, options) {
+        super(`${path22}: ${message}`, options);
+        this.path = path22;
       }
       path;
       name = "IoError";
@@ -10925,11 +10925,11 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// src/spec/generated/validators.js
-var require_validators = __commonJS({
-  "src/spec/generated/validators.js"(exports2) {
+// src/spec/generated/kruise-rollout-v1alpha1.js
+var require_kruise_rollout_v1alpha1 = __commonJS({
+  "src/spec/generated/kruise-rollout-v1alpha1.js"(exports2) {
     "use strict";
-    exports2["kruise-rollout-v1alpha1"] = validate10;
+    exports2.validate = validate10;
     var func2 = require_ucs2length().default;
     var schema15 = { "type": "object", "required": ["steps"], "additionalProperties": false, "properties": { "steps": { "type": "array", "minItems": 1, "maxItems": 50, "items": { "$ref": "#/definitions/step" } }, "trafficRoutings": { "type": "array", "maxItems": 1, "items": { "$ref": "#/definitions/trafficRouting" } }, "failureThreshold": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+%$" }, "patchPodTemplateMetadata": { "$ref": "#/definitions/podMetadata" }, "disableGenerateCanaryService": { "type": "boolean" } } };
     var schema17 = { "type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+%$" };
@@ -12545,9 +12545,18 @@ var require_validators = __commonJS({
       validate10.errors = vErrors;
       return errors === 0;
     }
-    exports2["kruise-rollout-v1beta1"] = validate23;
+  }
+});
+
+// src/spec/generated/kruise-rollout-v1beta1.js
+var require_kruise_rollout_v1beta1 = __commonJS({
+  "src/spec/generated/kruise-rollout-v1beta1.js"(exports2) {
+    "use strict";
+    exports2.validate = validate23;
+    var func2 = require_ucs2length().default;
     var schema33 = { "type": "object", "required": ["steps"], "additionalProperties": false, "properties": { "steps": { "type": "array", "minItems": 1, "maxItems": 50, "items": { "$ref": "#/definitions/step" } }, "trafficRoutings": { "type": "array", "maxItems": 1, "items": { "$ref": "#/definitions/trafficRouting" } }, "failureThreshold": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+%$" }, "patchPodTemplateMetadata": { "$ref": "#/definitions/podMetadata" }, "enableExtraWorkloadForCanary": { "type": "boolean" }, "trafficRoutingRef": { "type": "string", "minLength": 1 }, "disableGenerateCanaryService": { "type": "boolean" } } };
     var schema35 = { "type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+%$" };
+    var pattern0 = new RegExp("^[0-9]+%$", "u");
     var pattern3 = new RegExp("^[0-9]+(\\.[0-9]+)?%$", "u");
     var schema36 = { "type": "object", "additionalProperties": false, "properties": { "headers": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "queryParams": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "path": { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "PathPrefix", "RegularExpression"] }, "value": { "type": "string" } } } } };
     var schema37 = { "type": "object", "required": ["name", "value"], "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "RegularExpression"] }, "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" } } };
@@ -14256,7 +14265,15 @@ var require_validators = __commonJS({
       validate23.errors = vErrors;
       return errors === 0;
     }
-    exports2["kruise-trafficrouting"] = validate36;
+  }
+});
+
+// src/spec/generated/kruise-trafficrouting.js
+var require_kruise_trafficrouting = __commonJS({
+  "src/spec/generated/kruise-trafficrouting.js"(exports2) {
+    "use strict";
+    exports2.validate = validate36;
+    var func2 = require_ucs2length().default;
     function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
@@ -15470,8 +15487,16 @@ var require_validators = __commonJS({
       validate36.errors = vErrors;
       return errors === 0;
     }
-    exports2["argo-rollout"] = validate43;
-    var schema59 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary strategy)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "required": ["canary"], "additionalProperties": false, "$comment": "blueGreen is deliberately absent: reported as an unknown field until rollgen supports it", "properties": { "canary": { "$ref": "#/definitions/canary" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } } } };
+  }
+});
+
+// src/spec/generated/argo-rollout.js
+var require_argo_rollout = __commonJS({
+  "src/spec/generated/argo-rollout.js"(exports2) {
+    "use strict";
+    exports2.validate = validate43;
+    var schema59 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary strategy)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "required": ["canary"], "additionalProperties": false, "$comment": "blueGreen is deliberately absent: reported as an unknown field until rollgen supports it", "properties": { "canary": { "$ref": "#/definitions/canary" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } } } };
+    var func2 = require_ucs2length().default;
     var func42 = Object.prototype.hasOwnProperty;
     var schema62 = { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } };
     var schema74 = { "type": ["integer", "string"], "minimum": 0 };
@@ -16309,7 +16334,7 @@ var require_validators = __commonJS({
       validate45.errors = vErrors;
       return errors === 0;
     }
-    var schema68 = { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "plugins": { "type": "object" } } };
+    var schema68 = { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } };
     function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
@@ -18024,24 +18049,61 @@ var require_validators = __commonJS({
             errors++;
           }
         }
-        if (data.plugins !== void 0) {
-          let data71 = data.plugins;
-          if (!(data71 && typeof data71 == "object" && !Array.isArray(data71))) {
-            const err145 = { instancePath: instancePath + "/plugins", schemaPath: "#/properties/plugins/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (data.appMesh !== void 0) {
+          let data71 = data.appMesh;
+          if (data71 && typeof data71 == "object" && !Array.isArray(data71)) {
+            if (data71.virtualService !== void 0) {
+              let data72 = data71.virtualService;
+              if (!(data72 && typeof data72 == "object" && !Array.isArray(data72))) {
+                const err145 = { instancePath: instancePath + "/appMesh/virtualService", schemaPath: "#/properties/appMesh/properties/virtualService/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err145];
+                } else {
+                  vErrors.push(err145);
+                }
+                errors++;
+              }
+            }
+            if (data71.virtualNodeGroup !== void 0) {
+              let data73 = data71.virtualNodeGroup;
+              if (!(data73 && typeof data73 == "object" && !Array.isArray(data73))) {
+                const err146 = { instancePath: instancePath + "/appMesh/virtualNodeGroup", schemaPath: "#/properties/appMesh/properties/virtualNodeGroup/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err147 = { instancePath: instancePath + "/appMesh", schemaPath: "#/properties/appMesh/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err145];
+              vErrors = [err147];
             } else {
-              vErrors.push(err145);
+              vErrors.push(err147);
+            }
+            errors++;
+          }
+        }
+        if (data.plugins !== void 0) {
+          let data74 = data.plugins;
+          if (!(data74 && typeof data74 == "object" && !Array.isArray(data74))) {
+            const err148 = { instancePath: instancePath + "/plugins", schemaPath: "#/properties/plugins/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err148];
+            } else {
+              vErrors.push(err148);
             }
             errors++;
           }
         }
       } else {
-        const err146 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err149 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err146];
+          vErrors = [err149];
         } else {
-          vErrors.push(err146);
+          vErrors.push(err149);
         }
         errors++;
       }
@@ -19157,9 +19219,21 @@ var require_validators = __commonJS({
       validate43.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-config"] = validate53;
-    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." } } };
+  }
+});
+
+// src/spec/generated/rollgen-config.js
+var require_rollgen_config = __commonJS({
+  "src/spec/generated/rollgen-config.js"(exports2) {
+    "use strict";
+    exports2.validate = validate53;
+    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema78 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
+    var func42 = Object.prototype.hasOwnProperty;
+    var func2 = require_ucs2length().default;
     var pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
+    var pattern7 = new RegExp("^https?://", "u");
+    var pattern8 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
     function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -19175,7 +19249,7 @@ var require_validators = __commonJS({
           errors++;
         }
         for (const key0 in data) {
-          if (!(key0 === "apps" || key0 === "pr" || key0 === "analysisTemplates")) {
+          if (!(key0 === "apps" || key0 === "pr" || key0 === "analysisTemplates" || key0 === "health" || key0 === "onFailure")) {
             const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err1];
@@ -19220,7 +19294,7 @@ var require_validators = __commonJS({
                   errors++;
                 }
                 for (const key1 in data1) {
-                  if (!(key1 === "source" || key1 === "output" || key1 === "name" || key1 === "gates" || key1 === "removal" || key1 === "trackLabel" || key1 === "analysis")) {
+                  if (!func42.call(schema76.properties.apps.items.properties, key1)) {
                     const err5 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err5];
@@ -19274,11 +19348,11 @@ var require_validators = __commonJS({
                     errors++;
                   }
                 }
-                if (data1.name !== void 0) {
-                  let data4 = data1.name;
+                if (data1.build !== void 0) {
+                  let data4 = data1.build;
                   if (typeof data4 === "string") {
-                    if (!pattern6.test(data4)) {
-                      const err10 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
+                    if (func2(data4) < 1) {
+                      const err10 = { instancePath: instancePath + "/apps/" + i0 + "/build", schemaPath: "#/properties/apps/items/properties/build/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err10];
                       } else {
@@ -19287,7 +19361,7 @@ var require_validators = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err11 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err11 = { instancePath: instancePath + "/apps/" + i0 + "/build", schemaPath: "#/properties/apps/items/properties/build/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err11];
                     } else {
@@ -19296,36 +19370,34 @@ var require_validators = __commonJS({
                     errors++;
                   }
                 }
+                if (data1.name !== void 0) {
+                  let data5 = data1.name;
+                  if (typeof data5 === "string") {
+                    if (!pattern6.test(data5)) {
+                      const err12 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
+                      if (vErrors === null) {
+                        vErrors = [err12];
+                      } else {
+                        vErrors.push(err12);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err13 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err13];
+                    } else {
+                      vErrors.push(err13);
+                    }
+                    errors++;
+                  }
+                }
                 if (data1.gates !== void 0) {
-                  let data5 = data1.gates;
-                  if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-                    for (const key2 in data5) {
+                  let data6 = data1.gates;
+                  if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+                    for (const key2 in data6) {
                       if (!(key2 === "firstStep" || key2 === "unpaused")) {
-                        const err12 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err12];
-                        } else {
-                          vErrors.push(err12);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data5.firstStep !== void 0) {
-                      let data6 = data5.firstStep;
-                      if (!(data6 === "manual" || data6 === "automatic")) {
-                        const err13 = { instancePath: instancePath + "/apps/" + i0 + "/gates/firstStep", schemaPath: "#/properties/apps/items/properties/gates/properties/firstStep/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.firstStep.enum }, message: "must be equal to one of the allowed values" };
-                        if (vErrors === null) {
-                          vErrors = [err13];
-                        } else {
-                          vErrors.push(err13);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data5.unpaused !== void 0) {
-                      let data7 = data5.unpaused;
-                      if (!(data7 === "manual" || data7 === "automatic")) {
-                        const err14 = { instancePath: instancePath + "/apps/" + i0 + "/gates/unpaused", schemaPath: "#/properties/apps/items/properties/gates/properties/unpaused/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.unpaused.enum }, message: "must be equal to one of the allowed values" };
+                        const err14 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err14];
                         } else {
@@ -19334,51 +19406,57 @@ var require_validators = __commonJS({
                         errors++;
                       }
                     }
+                    if (data6.firstStep !== void 0) {
+                      let data7 = data6.firstStep;
+                      if (!(data7 === "manual" || data7 === "automatic")) {
+                        const err15 = { instancePath: instancePath + "/apps/" + i0 + "/gates/firstStep", schemaPath: "#/properties/apps/items/properties/gates/properties/firstStep/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.firstStep.enum }, message: "must be equal to one of the allowed values" };
+                        if (vErrors === null) {
+                          vErrors = [err15];
+                        } else {
+                          vErrors.push(err15);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data6.unpaused !== void 0) {
+                      let data8 = data6.unpaused;
+                      if (!(data8 === "manual" || data8 === "automatic")) {
+                        const err16 = { instancePath: instancePath + "/apps/" + i0 + "/gates/unpaused", schemaPath: "#/properties/apps/items/properties/gates/properties/unpaused/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.unpaused.enum }, message: "must be equal to one of the allowed values" };
+                        if (vErrors === null) {
+                          vErrors = [err16];
+                        } else {
+                          vErrors.push(err16);
+                        }
+                        errors++;
+                      }
+                    }
                   } else {
-                    const err15 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err17 = { instancePath: instancePath + "/apps/" + i0 + "/gates", schemaPath: "#/properties/apps/items/properties/gates/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err15];
+                      vErrors = [err17];
                     } else {
-                      vErrors.push(err15);
+                      vErrors.push(err17);
                     }
                     errors++;
                   }
                 }
                 if (data1.removal !== void 0) {
-                  let data8 = data1.removal;
-                  if (!(data8 === "one-commit" || data8 === "two-commits")) {
-                    const err16 = { instancePath: instancePath + "/apps/" + i0 + "/removal", schemaPath: "#/properties/apps/items/properties/removal/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.removal.enum }, message: "must be equal to one of the allowed values" };
+                  let data9 = data1.removal;
+                  if (!(data9 === "one-commit" || data9 === "two-commits")) {
+                    const err18 = { instancePath: instancePath + "/apps/" + i0 + "/removal", schemaPath: "#/properties/apps/items/properties/removal/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.removal.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
-                      vErrors = [err16];
+                      vErrors = [err18];
                     } else {
-                      vErrors.push(err16);
+                      vErrors.push(err18);
                     }
                     errors++;
                   }
                 }
                 if (data1.trackLabel !== void 0) {
-                  let data9 = data1.trackLabel;
-                  if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-                    if (data9.key === void 0) {
-                      const err17 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "key" }, message: "must have required property 'key'" };
-                      if (vErrors === null) {
-                        vErrors = [err17];
-                      } else {
-                        vErrors.push(err17);
-                      }
-                      errors++;
-                    }
-                    if (data9.stable === void 0) {
-                      const err18 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "stable" }, message: "must have required property 'stable'" };
-                      if (vErrors === null) {
-                        vErrors = [err18];
-                      } else {
-                        vErrors.push(err18);
-                      }
-                      errors++;
-                    }
-                    if (data9.canary === void 0) {
-                      const err19 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "canary" }, message: "must have required property 'canary'" };
+                  let data10 = data1.trackLabel;
+                  if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                    if (data10.key === void 0) {
+                      const err19 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "key" }, message: "must have required property 'key'" };
                       if (vErrors === null) {
                         vErrors = [err19];
                       } else {
@@ -19386,31 +19464,27 @@ var require_validators = __commonJS({
                       }
                       errors++;
                     }
-                    for (const key3 in data9) {
-                      if (!(key3 === "key" || key3 === "stable" || key3 === "canary")) {
-                        const err20 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err20];
-                        } else {
-                          vErrors.push(err20);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data9.key !== void 0) {
-                      let data10 = data9.key;
-                      if (typeof data10 === "string") {
-                        if (func2(data10) < 1) {
-                          const err21 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                          if (vErrors === null) {
-                            vErrors = [err21];
-                          } else {
-                            vErrors.push(err21);
-                          }
-                          errors++;
-                        }
+                    if (data10.stable === void 0) {
+                      const err20 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "stable" }, message: "must have required property 'stable'" };
+                      if (vErrors === null) {
+                        vErrors = [err20];
                       } else {
-                        const err22 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        vErrors.push(err20);
+                      }
+                      errors++;
+                    }
+                    if (data10.canary === void 0) {
+                      const err21 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/required", keyword: "required", params: { missingProperty: "canary" }, message: "must have required property 'canary'" };
+                      if (vErrors === null) {
+                        vErrors = [err21];
+                      } else {
+                        vErrors.push(err21);
+                      }
+                      errors++;
+                    }
+                    for (const key3 in data10) {
+                      if (!(key3 === "key" || key3 === "stable" || key3 === "canary")) {
+                        const err22 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err22];
                         } else {
@@ -19419,11 +19493,11 @@ var require_validators = __commonJS({
                         errors++;
                       }
                     }
-                    if (data9.stable !== void 0) {
-                      let data11 = data9.stable;
+                    if (data10.key !== void 0) {
+                      let data11 = data10.key;
                       if (typeof data11 === "string") {
                         if (func2(data11) < 1) {
-                          const err23 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err23 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
                             vErrors = [err23];
                           } else {
@@ -19432,7 +19506,7 @@ var require_validators = __commonJS({
                           errors++;
                         }
                       } else {
-                        const err24 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err24 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err24];
                         } else {
@@ -19441,11 +19515,11 @@ var require_validators = __commonJS({
                         errors++;
                       }
                     }
-                    if (data9.canary !== void 0) {
-                      let data12 = data9.canary;
+                    if (data10.stable !== void 0) {
+                      let data12 = data10.stable;
                       if (typeof data12 === "string") {
                         if (func2(data12) < 1) {
-                          const err25 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err25 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
                             vErrors = [err25];
                           } else {
@@ -19454,7 +19528,7 @@ var require_validators = __commonJS({
                           errors++;
                         }
                       } else {
-                        const err26 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err26 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err26];
                         } else {
@@ -19463,22 +19537,20 @@ var require_validators = __commonJS({
                         errors++;
                       }
                     }
-                  } else {
-                    const err27 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                    if (vErrors === null) {
-                      vErrors = [err27];
-                    } else {
-                      vErrors.push(err27);
-                    }
-                    errors++;
-                  }
-                }
-                if (data1.analysis !== void 0) {
-                  let data13 = data1.analysis;
-                  if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
-                    for (const key4 in data13) {
-                      if (!(key4 === "background" || key4 === "steps")) {
-                        const err28 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                    if (data10.canary !== void 0) {
+                      let data13 = data10.canary;
+                      if (typeof data13 === "string") {
+                        if (func2(data13) < 1) {
+                          const err27 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          if (vErrors === null) {
+                            vErrors = [err27];
+                          } else {
+                            vErrors.push(err27);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err28 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err28];
                         } else {
@@ -19487,79 +19559,81 @@ var require_validators = __commonJS({
                         errors++;
                       }
                     }
-                    if (data13.background !== void 0) {
-                      let data14 = data13.background;
-                      if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
-                        if (data14.templates === void 0) {
-                          const err29 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
+                  } else {
+                    const err29 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err29];
+                    } else {
+                      vErrors.push(err29);
+                    }
+                    errors++;
+                  }
+                }
+                if (data1.analysis !== void 0) {
+                  let data14 = data1.analysis;
+                  if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
+                    for (const key4 in data14) {
+                      if (!(key4 === "background" || key4 === "steps")) {
+                        const err30 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err30];
+                        } else {
+                          vErrors.push(err30);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data14.background !== void 0) {
+                      let data15 = data14.background;
+                      if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+                        if (data15.templates === void 0) {
+                          const err31 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
                           if (vErrors === null) {
-                            vErrors = [err29];
+                            vErrors = [err31];
                           } else {
-                            vErrors.push(err29);
+                            vErrors.push(err31);
                           }
                           errors++;
                         }
-                        for (const key5 in data14) {
+                        for (const key5 in data15) {
                           if (!(key5 === "templates" || key5 === "args" || key5 === "dryRun" || key5 === "startingStep")) {
-                            const err30 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+                            const err32 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
-                              vErrors = [err30];
+                              vErrors = [err32];
                             } else {
-                              vErrors.push(err30);
+                              vErrors.push(err32);
                             }
                             errors++;
                           }
                         }
-                        if (data14.templates !== void 0) {
-                          let data15 = data14.templates;
-                          if (Array.isArray(data15)) {
-                            if (data15.length < 1) {
-                              const err31 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                        if (data15.templates !== void 0) {
+                          let data16 = data15.templates;
+                          if (Array.isArray(data16)) {
+                            if (data16.length < 1) {
+                              const err33 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                               if (vErrors === null) {
-                                vErrors = [err31];
+                                vErrors = [err33];
                               } else {
-                                vErrors.push(err31);
+                                vErrors.push(err33);
                               }
                               errors++;
                             }
-                            const len1 = data15.length;
+                            const len1 = data16.length;
                             for (let i1 = 0; i1 < len1; i1++) {
-                              let data16 = data15[i1];
-                              if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-                                if (data16.templateName === void 0) {
-                                  const err32 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
+                              let data17 = data16[i1];
+                              if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+                                if (data17.templateName === void 0) {
+                                  const err34 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
                                   if (vErrors === null) {
-                                    vErrors = [err32];
+                                    vErrors = [err34];
                                   } else {
-                                    vErrors.push(err32);
+                                    vErrors.push(err34);
                                   }
                                   errors++;
                                 }
-                                for (const key6 in data16) {
+                                for (const key6 in data17) {
                                   if (!(key6 === "templateName" || key6 === "clusterScope")) {
-                                    const err33 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
-                                    if (vErrors === null) {
-                                      vErrors = [err33];
-                                    } else {
-                                      vErrors.push(err33);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                                if (data16.templateName !== void 0) {
-                                  let data17 = data16.templateName;
-                                  if (typeof data17 === "string") {
-                                    if (func2(data17) < 1) {
-                                      const err34 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                                      if (vErrors === null) {
-                                        vErrors = [err34];
-                                      } else {
-                                        vErrors.push(err34);
-                                      }
-                                      errors++;
-                                    }
-                                  } else {
-                                    const err35 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    const err35 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                                     if (vErrors === null) {
                                       vErrors = [err35];
                                     } else {
@@ -19568,90 +19642,89 @@ var require_validators = __commonJS({
                                     errors++;
                                   }
                                 }
-                                if (data16.clusterScope !== void 0) {
-                                  if (typeof data16.clusterScope !== "boolean") {
-                                    const err36 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                if (data17.templateName !== void 0) {
+                                  let data18 = data17.templateName;
+                                  if (typeof data18 === "string") {
+                                    if (func2(data18) < 1) {
+                                      const err36 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                      if (vErrors === null) {
+                                        vErrors = [err36];
+                                      } else {
+                                        vErrors.push(err36);
+                                      }
+                                      errors++;
+                                    }
+                                  } else {
+                                    const err37 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                     if (vErrors === null) {
-                                      vErrors = [err36];
+                                      vErrors = [err37];
                                     } else {
-                                      vErrors.push(err36);
+                                      vErrors.push(err37);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                                if (data17.clusterScope !== void 0) {
+                                  if (typeof data17.clusterScope !== "boolean") {
+                                    const err38 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                    if (vErrors === null) {
+                                      vErrors = [err38];
+                                    } else {
+                                      vErrors.push(err38);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err37 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                const err39 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                 if (vErrors === null) {
-                                  vErrors = [err37];
+                                  vErrors = [err39];
                                 } else {
-                                  vErrors.push(err37);
+                                  vErrors.push(err39);
                                 }
                                 errors++;
                               }
                             }
                           } else {
-                            const err38 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            const err40 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                             if (vErrors === null) {
-                              vErrors = [err38];
+                              vErrors = [err40];
                             } else {
-                              vErrors.push(err38);
+                              vErrors.push(err40);
                             }
                             errors++;
                           }
                         }
-                        if (data14.args !== void 0) {
-                          let data19 = data14.args;
-                          if (Array.isArray(data19)) {
-                            const len2 = data19.length;
+                        if (data15.args !== void 0) {
+                          let data20 = data15.args;
+                          if (Array.isArray(data20)) {
+                            const len2 = data20.length;
                             for (let i2 = 0; i2 < len2; i2++) {
-                              let data20 = data19[i2];
-                              if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-                                if (data20.name === void 0) {
-                                  const err39 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                              let data21 = data20[i2];
+                              if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
+                                if (data21.name === void 0) {
+                                  const err41 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
                                   if (vErrors === null) {
-                                    vErrors = [err39];
+                                    vErrors = [err41];
                                   } else {
-                                    vErrors.push(err39);
+                                    vErrors.push(err41);
                                   }
                                   errors++;
                                 }
-                                if (data20.name !== void 0) {
-                                  let data21 = data20.name;
-                                  if (typeof data21 === "string") {
-                                    if (func2(data21) < 1) {
-                                      const err40 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                if (data21.name !== void 0) {
+                                  let data22 = data21.name;
+                                  if (typeof data22 === "string") {
+                                    if (func2(data22) < 1) {
+                                      const err42 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                                       if (vErrors === null) {
-                                        vErrors = [err40];
+                                        vErrors = [err42];
                                       } else {
-                                        vErrors.push(err40);
+                                        vErrors.push(err42);
                                       }
                                       errors++;
                                     }
                                   } else {
-                                    const err41 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                    if (vErrors === null) {
-                                      vErrors = [err41];
-                                    } else {
-                                      vErrors.push(err41);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                                if (data20.value !== void 0) {
-                                  if (typeof data20.value !== "string") {
-                                    const err42 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                    if (vErrors === null) {
-                                      vErrors = [err42];
-                                    } else {
-                                      vErrors.push(err42);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                                if (data20.valueFrom !== void 0) {
-                                  let data23 = data20.valueFrom;
-                                  if (!(data23 && typeof data23 == "object" && !Array.isArray(data23))) {
-                                    const err43 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    const err43 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                     if (vErrors === null) {
                                       vErrors = [err43];
                                     } else {
@@ -19660,126 +19733,121 @@ var require_validators = __commonJS({
                                     errors++;
                                   }
                                 }
-                              } else {
-                                const err44 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                                if (vErrors === null) {
-                                  vErrors = [err44];
-                                } else {
-                                  vErrors.push(err44);
-                                }
-                                errors++;
-                              }
-                            }
-                          } else {
-                            const err45 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                            if (vErrors === null) {
-                              vErrors = [err45];
-                            } else {
-                              vErrors.push(err45);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data14.dryRun !== void 0) {
-                          let data24 = data14.dryRun;
-                          if (Array.isArray(data24)) {
-                            const len3 = data24.length;
-                            for (let i3 = 0; i3 < len3; i3++) {
-                              let data25 = data24[i3];
-                              if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
-                                if (data25.metricName === void 0) {
-                                  const err46 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
-                                  if (vErrors === null) {
-                                    vErrors = [err46];
-                                  } else {
-                                    vErrors.push(err46);
-                                  }
-                                  errors++;
-                                }
-                                if (data25.metricName !== void 0) {
-                                  let data26 = data25.metricName;
-                                  if (typeof data26 === "string") {
-                                    if (func2(data26) < 1) {
-                                      const err47 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                                      if (vErrors === null) {
-                                        vErrors = [err47];
-                                      } else {
-                                        vErrors.push(err47);
-                                      }
-                                      errors++;
-                                    }
-                                  } else {
-                                    const err48 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                if (data21.value !== void 0) {
+                                  if (typeof data21.value !== "string") {
+                                    const err44 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                     if (vErrors === null) {
-                                      vErrors = [err48];
+                                      vErrors = [err44];
                                     } else {
-                                      vErrors.push(err48);
+                                      vErrors.push(err44);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                                if (data21.valueFrom !== void 0) {
+                                  let data24 = data21.valueFrom;
+                                  if (!(data24 && typeof data24 == "object" && !Array.isArray(data24))) {
+                                    const err45 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    if (vErrors === null) {
+                                      vErrors = [err45];
+                                    } else {
+                                      vErrors.push(err45);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err49 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                const err46 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                 if (vErrors === null) {
-                                  vErrors = [err49];
+                                  vErrors = [err46];
                                 } else {
-                                  vErrors.push(err49);
+                                  vErrors.push(err46);
                                 }
                                 errors++;
                               }
                             }
                           } else {
-                            const err50 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            const err47 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                             if (vErrors === null) {
-                              vErrors = [err50];
+                              vErrors = [err47];
                             } else {
-                              vErrors.push(err50);
+                              vErrors.push(err47);
                             }
                             errors++;
                           }
                         }
-                        if (data14.startingStep !== void 0) {
-                          let data27 = data14.startingStep;
-                          if (!(typeof data27 == "number" && (!(data27 % 1) && !isNaN(data27)))) {
-                            const err51 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                            if (vErrors === null) {
-                              vErrors = [err51];
-                            } else {
-                              vErrors.push(err51);
-                            }
-                            errors++;
-                          }
-                          if (typeof data27 == "number") {
-                            if (data27 < 1 || isNaN(data27)) {
-                              const err52 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-                              if (vErrors === null) {
-                                vErrors = [err52];
+                        if (data15.dryRun !== void 0) {
+                          let data25 = data15.dryRun;
+                          if (Array.isArray(data25)) {
+                            const len3 = data25.length;
+                            for (let i3 = 0; i3 < len3; i3++) {
+                              let data26 = data25[i3];
+                              if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
+                                if (data26.metricName === void 0) {
+                                  const err48 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
+                                  if (vErrors === null) {
+                                    vErrors = [err48];
+                                  } else {
+                                    vErrors.push(err48);
+                                  }
+                                  errors++;
+                                }
+                                if (data26.metricName !== void 0) {
+                                  let data27 = data26.metricName;
+                                  if (typeof data27 === "string") {
+                                    if (func2(data27) < 1) {
+                                      const err49 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                      if (vErrors === null) {
+                                        vErrors = [err49];
+                                      } else {
+                                        vErrors.push(err49);
+                                      }
+                                      errors++;
+                                    }
+                                  } else {
+                                    const err50 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    if (vErrors === null) {
+                                      vErrors = [err50];
+                                    } else {
+                                      vErrors.push(err50);
+                                    }
+                                    errors++;
+                                  }
+                                }
                               } else {
-                                vErrors.push(err52);
+                                const err51 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                if (vErrors === null) {
+                                  vErrors = [err51];
+                                } else {
+                                  vErrors.push(err51);
+                                }
+                                errors++;
                               }
-                              errors++;
                             }
+                          } else {
+                            const err52 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            if (vErrors === null) {
+                              vErrors = [err52];
+                            } else {
+                              vErrors.push(err52);
+                            }
+                            errors++;
                           }
                         }
-                      } else {
-                        const err53 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                        if (vErrors === null) {
-                          vErrors = [err53];
-                        } else {
-                          vErrors.push(err53);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data13.steps !== void 0) {
-                      let data28 = data13.steps;
-                      if (Array.isArray(data28)) {
-                        const len4 = data28.length;
-                        for (let i4 = 0; i4 < len4; i4++) {
-                          let data29 = data28[i4];
-                          if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
-                            if (data29.step === void 0) {
-                              const err54 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "step" }, message: "must have required property 'step'" };
+                        if (data15.startingStep !== void 0) {
+                          let data28 = data15.startingStep;
+                          if (!(typeof data28 == "number" && (!(data28 % 1) && !isNaN(data28)))) {
+                            const err53 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            if (vErrors === null) {
+                              vErrors = [err53];
+                            } else {
+                              vErrors.push(err53);
+                            }
+                            errors++;
+                          }
+                          if (typeof data28 == "number") {
+                            if (data28 < 1 || isNaN(data28)) {
+                              const err54 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
                               if (vErrors === null) {
                                 vErrors = [err54];
                               } else {
@@ -19787,76 +19855,82 @@ var require_validators = __commonJS({
                               }
                               errors++;
                             }
-                            if (data29.templates === void 0) {
-                              const err55 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
+                          }
+                        }
+                      } else {
+                        const err55 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err55];
+                        } else {
+                          vErrors.push(err55);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data14.steps !== void 0) {
+                      let data29 = data14.steps;
+                      if (Array.isArray(data29)) {
+                        const len4 = data29.length;
+                        for (let i4 = 0; i4 < len4; i4++) {
+                          let data30 = data29[i4];
+                          if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
+                            if (data30.step === void 0) {
+                              const err56 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "step" }, message: "must have required property 'step'" };
                               if (vErrors === null) {
-                                vErrors = [err55];
+                                vErrors = [err56];
                               } else {
-                                vErrors.push(err55);
+                                vErrors.push(err56);
                               }
                               errors++;
                             }
-                            for (const key7 in data29) {
+                            if (data30.templates === void 0) {
+                              const err57 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
+                              if (vErrors === null) {
+                                vErrors = [err57];
+                              } else {
+                                vErrors.push(err57);
+                              }
+                              errors++;
+                            }
+                            for (const key7 in data30) {
                               if (!(key7 === "templates" || key7 === "args" || key7 === "dryRun" || key7 === "step")) {
-                                const err56 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
+                                const err58 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
                                 if (vErrors === null) {
-                                  vErrors = [err56];
+                                  vErrors = [err58];
                                 } else {
-                                  vErrors.push(err56);
+                                  vErrors.push(err58);
                                 }
                                 errors++;
                               }
                             }
-                            if (data29.templates !== void 0) {
-                              let data30 = data29.templates;
-                              if (Array.isArray(data30)) {
-                                if (data30.length < 1) {
-                                  const err57 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                            if (data30.templates !== void 0) {
+                              let data31 = data30.templates;
+                              if (Array.isArray(data31)) {
+                                if (data31.length < 1) {
+                                  const err59 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                                   if (vErrors === null) {
-                                    vErrors = [err57];
+                                    vErrors = [err59];
                                   } else {
-                                    vErrors.push(err57);
+                                    vErrors.push(err59);
                                   }
                                   errors++;
                                 }
-                                const len5 = data30.length;
+                                const len5 = data31.length;
                                 for (let i5 = 0; i5 < len5; i5++) {
-                                  let data31 = data30[i5];
-                                  if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
-                                    if (data31.templateName === void 0) {
-                                      const err58 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
+                                  let data32 = data31[i5];
+                                  if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
+                                    if (data32.templateName === void 0) {
+                                      const err60 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
                                       if (vErrors === null) {
-                                        vErrors = [err58];
+                                        vErrors = [err60];
                                       } else {
-                                        vErrors.push(err58);
+                                        vErrors.push(err60);
                                       }
                                       errors++;
                                     }
-                                    for (const key8 in data31) {
+                                    for (const key8 in data32) {
                                       if (!(key8 === "templateName" || key8 === "clusterScope")) {
-                                        const err59 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
-                                        if (vErrors === null) {
-                                          vErrors = [err59];
-                                        } else {
-                                          vErrors.push(err59);
-                                        }
-                                        errors++;
-                                      }
-                                    }
-                                    if (data31.templateName !== void 0) {
-                                      let data32 = data31.templateName;
-                                      if (typeof data32 === "string") {
-                                        if (func2(data32) < 1) {
-                                          const err60 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                                          if (vErrors === null) {
-                                            vErrors = [err60];
-                                          } else {
-                                            vErrors.push(err60);
-                                          }
-                                          errors++;
-                                        }
-                                      } else {
-                                        const err61 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        const err61 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
                                         if (vErrors === null) {
                                           vErrors = [err61];
                                         } else {
@@ -19865,90 +19939,89 @@ var require_validators = __commonJS({
                                         errors++;
                                       }
                                     }
-                                    if (data31.clusterScope !== void 0) {
-                                      if (typeof data31.clusterScope !== "boolean") {
-                                        const err62 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                    if (data32.templateName !== void 0) {
+                                      let data33 = data32.templateName;
+                                      if (typeof data33 === "string") {
+                                        if (func2(data33) < 1) {
+                                          const err62 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                          if (vErrors === null) {
+                                            vErrors = [err62];
+                                          } else {
+                                            vErrors.push(err62);
+                                          }
+                                          errors++;
+                                        }
+                                      } else {
+                                        const err63 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                         if (vErrors === null) {
-                                          vErrors = [err62];
+                                          vErrors = [err63];
                                         } else {
-                                          vErrors.push(err62);
+                                          vErrors.push(err63);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                    if (data32.clusterScope !== void 0) {
+                                      if (typeof data32.clusterScope !== "boolean") {
+                                        const err64 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                        if (vErrors === null) {
+                                          vErrors = [err64];
+                                        } else {
+                                          vErrors.push(err64);
                                         }
                                         errors++;
                                       }
                                     }
                                   } else {
-                                    const err63 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    const err65 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                     if (vErrors === null) {
-                                      vErrors = [err63];
+                                      vErrors = [err65];
                                     } else {
-                                      vErrors.push(err63);
+                                      vErrors.push(err65);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err64 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                                const err66 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                                 if (vErrors === null) {
-                                  vErrors = [err64];
+                                  vErrors = [err66];
                                 } else {
-                                  vErrors.push(err64);
+                                  vErrors.push(err66);
                                 }
                                 errors++;
                               }
                             }
-                            if (data29.args !== void 0) {
-                              let data34 = data29.args;
-                              if (Array.isArray(data34)) {
-                                const len6 = data34.length;
+                            if (data30.args !== void 0) {
+                              let data35 = data30.args;
+                              if (Array.isArray(data35)) {
+                                const len6 = data35.length;
                                 for (let i6 = 0; i6 < len6; i6++) {
-                                  let data35 = data34[i6];
-                                  if (data35 && typeof data35 == "object" && !Array.isArray(data35)) {
-                                    if (data35.name === void 0) {
-                                      const err65 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                                  let data36 = data35[i6];
+                                  if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
+                                    if (data36.name === void 0) {
+                                      const err67 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
                                       if (vErrors === null) {
-                                        vErrors = [err65];
+                                        vErrors = [err67];
                                       } else {
-                                        vErrors.push(err65);
+                                        vErrors.push(err67);
                                       }
                                       errors++;
                                     }
-                                    if (data35.name !== void 0) {
-                                      let data36 = data35.name;
-                                      if (typeof data36 === "string") {
-                                        if (func2(data36) < 1) {
-                                          const err66 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                    if (data36.name !== void 0) {
+                                      let data37 = data36.name;
+                                      if (typeof data37 === "string") {
+                                        if (func2(data37) < 1) {
+                                          const err68 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                                           if (vErrors === null) {
-                                            vErrors = [err66];
+                                            vErrors = [err68];
                                           } else {
-                                            vErrors.push(err66);
+                                            vErrors.push(err68);
                                           }
                                           errors++;
                                         }
                                       } else {
-                                        const err67 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                        if (vErrors === null) {
-                                          vErrors = [err67];
-                                        } else {
-                                          vErrors.push(err67);
-                                        }
-                                        errors++;
-                                      }
-                                    }
-                                    if (data35.value !== void 0) {
-                                      if (typeof data35.value !== "string") {
-                                        const err68 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                        if (vErrors === null) {
-                                          vErrors = [err68];
-                                        } else {
-                                          vErrors.push(err68);
-                                        }
-                                        errors++;
-                                      }
-                                    }
-                                    if (data35.valueFrom !== void 0) {
-                                      let data38 = data35.valueFrom;
-                                      if (!(data38 && typeof data38 == "object" && !Array.isArray(data38))) {
-                                        const err69 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                        const err69 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                         if (vErrors === null) {
                                           vErrors = [err69];
                                         } else {
@@ -19957,365 +20030,938 @@ var require_validators = __commonJS({
                                         errors++;
                                       }
                                     }
-                                  } else {
-                                    const err70 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                                    if (vErrors === null) {
-                                      vErrors = [err70];
-                                    } else {
-                                      vErrors.push(err70);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                              } else {
-                                const err71 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                                if (vErrors === null) {
-                                  vErrors = [err71];
-                                } else {
-                                  vErrors.push(err71);
-                                }
-                                errors++;
-                              }
-                            }
-                            if (data29.dryRun !== void 0) {
-                              let data39 = data29.dryRun;
-                              if (Array.isArray(data39)) {
-                                const len7 = data39.length;
-                                for (let i7 = 0; i7 < len7; i7++) {
-                                  let data40 = data39[i7];
-                                  if (data40 && typeof data40 == "object" && !Array.isArray(data40)) {
-                                    if (data40.metricName === void 0) {
-                                      const err72 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
-                                      if (vErrors === null) {
-                                        vErrors = [err72];
-                                      } else {
-                                        vErrors.push(err72);
-                                      }
-                                      errors++;
-                                    }
-                                    if (data40.metricName !== void 0) {
-                                      let data41 = data40.metricName;
-                                      if (typeof data41 === "string") {
-                                        if (func2(data41) < 1) {
-                                          const err73 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                                          if (vErrors === null) {
-                                            vErrors = [err73];
-                                          } else {
-                                            vErrors.push(err73);
-                                          }
-                                          errors++;
-                                        }
-                                      } else {
-                                        const err74 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    if (data36.value !== void 0) {
+                                      if (typeof data36.value !== "string") {
+                                        const err70 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                         if (vErrors === null) {
-                                          vErrors = [err74];
+                                          vErrors = [err70];
                                         } else {
-                                          vErrors.push(err74);
+                                          vErrors.push(err70);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                    if (data36.valueFrom !== void 0) {
+                                      let data39 = data36.valueFrom;
+                                      if (!(data39 && typeof data39 == "object" && !Array.isArray(data39))) {
+                                        const err71 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                        if (vErrors === null) {
+                                          vErrors = [err71];
+                                        } else {
+                                          vErrors.push(err71);
                                         }
                                         errors++;
                                       }
                                     }
                                   } else {
-                                    const err75 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    const err72 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                     if (vErrors === null) {
-                                      vErrors = [err75];
+                                      vErrors = [err72];
                                     } else {
-                                      vErrors.push(err75);
+                                      vErrors.push(err72);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err76 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                                const err73 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                                 if (vErrors === null) {
-                                  vErrors = [err76];
+                                  vErrors = [err73];
                                 } else {
-                                  vErrors.push(err76);
+                                  vErrors.push(err73);
                                 }
                                 errors++;
                               }
                             }
-                            if (data29.step !== void 0) {
-                              let data42 = data29.step;
-                              if (!(typeof data42 == "number" && (!(data42 % 1) && !isNaN(data42)))) {
-                                const err77 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            if (data30.dryRun !== void 0) {
+                              let data40 = data30.dryRun;
+                              if (Array.isArray(data40)) {
+                                const len7 = data40.length;
+                                for (let i7 = 0; i7 < len7; i7++) {
+                                  let data41 = data40[i7];
+                                  if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
+                                    if (data41.metricName === void 0) {
+                                      const err74 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
+                                      if (vErrors === null) {
+                                        vErrors = [err74];
+                                      } else {
+                                        vErrors.push(err74);
+                                      }
+                                      errors++;
+                                    }
+                                    if (data41.metricName !== void 0) {
+                                      let data42 = data41.metricName;
+                                      if (typeof data42 === "string") {
+                                        if (func2(data42) < 1) {
+                                          const err75 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                          if (vErrors === null) {
+                                            vErrors = [err75];
+                                          } else {
+                                            vErrors.push(err75);
+                                          }
+                                          errors++;
+                                        }
+                                      } else {
+                                        const err76 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        if (vErrors === null) {
+                                          vErrors = [err76];
+                                        } else {
+                                          vErrors.push(err76);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                  } else {
+                                    const err77 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    if (vErrors === null) {
+                                      vErrors = [err77];
+                                    } else {
+                                      vErrors.push(err77);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                              } else {
+                                const err78 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                                 if (vErrors === null) {
-                                  vErrors = [err77];
+                                  vErrors = [err78];
                                 } else {
-                                  vErrors.push(err77);
+                                  vErrors.push(err78);
                                 }
                                 errors++;
                               }
-                              if (typeof data42 == "number") {
-                                if (data42 < 1 || isNaN(data42)) {
-                                  const err78 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                            }
+                            if (data30.step !== void 0) {
+                              let data43 = data30.step;
+                              if (!(typeof data43 == "number" && (!(data43 % 1) && !isNaN(data43)))) {
+                                const err79 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                                if (vErrors === null) {
+                                  vErrors = [err79];
+                                } else {
+                                  vErrors.push(err79);
+                                }
+                                errors++;
+                              }
+                              if (typeof data43 == "number") {
+                                if (data43 < 1 || isNaN(data43)) {
+                                  const err80 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
                                   if (vErrors === null) {
-                                    vErrors = [err78];
+                                    vErrors = [err80];
                                   } else {
-                                    vErrors.push(err78);
+                                    vErrors.push(err80);
                                   }
                                   errors++;
                                 }
                               }
                             }
                           } else {
-                            const err79 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                            const err81 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                             if (vErrors === null) {
-                              vErrors = [err79];
+                              vErrors = [err81];
                             } else {
-                              vErrors.push(err79);
+                              vErrors.push(err81);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err80 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err82 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err80];
+                          vErrors = [err82];
                         } else {
-                          vErrors.push(err80);
+                          vErrors.push(err82);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err81 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err83 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err81];
+                      vErrors = [err83];
                     } else {
-                      vErrors.push(err81);
+                      vErrors.push(err83);
+                    }
+                    errors++;
+                  }
+                }
+                if (data1.health !== void 0) {
+                  let data44 = data1.health;
+                  if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+                    for (const key9 in data44) {
+                      if (!(key9 === "statuses" || key9 === "checkRuns" || key9 === "argocd")) {
+                        const err84 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err84];
+                        } else {
+                          vErrors.push(err84);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data44.statuses !== void 0) {
+                      let data45 = data44.statuses;
+                      if (Array.isArray(data45)) {
+                        const len8 = data45.length;
+                        for (let i8 = 0; i8 < len8; i8++) {
+                          let data46 = data45[i8];
+                          if (typeof data46 === "string") {
+                            if (func2(data46) > 255) {
+                              const err85 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err85];
+                              } else {
+                                vErrors.push(err85);
+                              }
+                              errors++;
+                            }
+                            if (func2(data46) < 1) {
+                              const err86 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err86];
+                              } else {
+                                vErrors.push(err86);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err87 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err87];
+                            } else {
+                              vErrors.push(err87);
+                            }
+                            errors++;
+                          }
+                        }
+                        let i9 = data45.length;
+                        let j0;
+                        if (i9 > 1) {
+                          const indices0 = {};
+                          for (; i9--; ) {
+                            let item0 = data45[i9];
+                            if (typeof item0 !== "string") {
+                              continue;
+                            }
+                            if (typeof indices0[item0] == "number") {
+                              j0 = indices0[item0];
+                              const err88 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i9, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i9 + " are identical)" };
+                              if (vErrors === null) {
+                                vErrors = [err88];
+                              } else {
+                                vErrors.push(err88);
+                              }
+                              errors++;
+                              break;
+                            }
+                            indices0[item0] = i9;
+                          }
+                        }
+                      } else {
+                        const err89 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        if (vErrors === null) {
+                          vErrors = [err89];
+                        } else {
+                          vErrors.push(err89);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data44.checkRuns !== void 0) {
+                      let data47 = data44.checkRuns;
+                      if (Array.isArray(data47)) {
+                        const len9 = data47.length;
+                        for (let i10 = 0; i10 < len9; i10++) {
+                          let data48 = data47[i10];
+                          if (typeof data48 === "string") {
+                            if (func2(data48) > 255) {
+                              const err90 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err90];
+                              } else {
+                                vErrors.push(err90);
+                              }
+                              errors++;
+                            }
+                            if (func2(data48) < 1) {
+                              const err91 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err91];
+                              } else {
+                                vErrors.push(err91);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err92 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err92];
+                            } else {
+                              vErrors.push(err92);
+                            }
+                            errors++;
+                          }
+                        }
+                        let i11 = data47.length;
+                        let j1;
+                        if (i11 > 1) {
+                          const indices1 = {};
+                          for (; i11--; ) {
+                            let item1 = data47[i11];
+                            if (typeof item1 !== "string") {
+                              continue;
+                            }
+                            if (typeof indices1[item1] == "number") {
+                              j1 = indices1[item1];
+                              const err93 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i11, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i11 + " are identical)" };
+                              if (vErrors === null) {
+                                vErrors = [err93];
+                              } else {
+                                vErrors.push(err93);
+                              }
+                              errors++;
+                              break;
+                            }
+                            indices1[item1] = i11;
+                          }
+                        }
+                      } else {
+                        const err94 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        if (vErrors === null) {
+                          vErrors = [err94];
+                        } else {
+                          vErrors.push(err94);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data44.argocd !== void 0) {
+                      let data49 = data44.argocd;
+                      if (data49 && typeof data49 == "object" && !Array.isArray(data49)) {
+                        if (data49.server === void 0) {
+                          const err95 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                          if (vErrors === null) {
+                            vErrors = [err95];
+                          } else {
+                            vErrors.push(err95);
+                          }
+                          errors++;
+                        }
+                        for (const key10 in data49) {
+                          if (!(key10 === "server" || key10 === "application" || key10 === "tokenEnv")) {
+                            const err96 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
+                            if (vErrors === null) {
+                              vErrors = [err96];
+                            } else {
+                              vErrors.push(err96);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data49.server !== void 0) {
+                          let data50 = data49.server;
+                          if (typeof data50 === "string") {
+                            if (!pattern7.test(data50)) {
+                              const err97 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                              if (vErrors === null) {
+                                vErrors = [err97];
+                              } else {
+                                vErrors.push(err97);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err98 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err98];
+                            } else {
+                              vErrors.push(err98);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data49.application !== void 0) {
+                          let data51 = data49.application;
+                          if (typeof data51 === "string") {
+                            if (func2(data51) < 1) {
+                              const err99 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err99];
+                              } else {
+                                vErrors.push(err99);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err100 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err100];
+                            } else {
+                              vErrors.push(err100);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data49.tokenEnv !== void 0) {
+                          let data52 = data49.tokenEnv;
+                          if (typeof data52 === "string") {
+                            if (!pattern8.test(data52)) {
+                              const err101 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                              if (vErrors === null) {
+                                vErrors = [err101];
+                              } else {
+                                vErrors.push(err101);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err102 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err102];
+                            } else {
+                              vErrors.push(err102);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err103 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err103];
+                        } else {
+                          vErrors.push(err103);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err104 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err104];
+                    } else {
+                      vErrors.push(err104);
+                    }
+                    errors++;
+                  }
+                }
+                if (data1.onFailure !== void 0) {
+                  let data53 = data1.onFailure;
+                  if (!(data53 === "abort" || data53 === "hold")) {
+                    const err105 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err105];
+                    } else {
+                      vErrors.push(err105);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err82 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err106 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err82];
+                  vErrors = [err106];
                 } else {
-                  vErrors.push(err82);
+                  vErrors.push(err106);
                 }
                 errors++;
               }
             }
           } else {
-            const err83 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err107 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err83];
+              vErrors = [err107];
             } else {
-              vErrors.push(err83);
+              vErrors.push(err107);
             }
             errors++;
           }
         }
         if (data.pr !== void 0) {
-          let data43 = data.pr;
-          if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
-            for (const key9 in data43) {
-              if (!(key9 === "base" || key9 === "titleTemplate" || key9 === "bodyTemplate" || key9 === "labels" || key9 === "mergeMethod")) {
-                const err84 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+          let data54 = data.pr;
+          if (data54 && typeof data54 == "object" && !Array.isArray(data54)) {
+            for (const key11 in data54) {
+              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod")) {
+                const err108 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err84];
+                  vErrors = [err108];
                 } else {
-                  vErrors.push(err84);
+                  vErrors.push(err108);
                 }
                 errors++;
               }
             }
-            if (data43.base !== void 0) {
-              let data44 = data43.base;
-              if (typeof data44 === "string") {
-                if (func2(data44) < 1) {
-                  const err85 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data54.base !== void 0) {
+              let data55 = data54.base;
+              if (typeof data55 === "string") {
+                if (func2(data55) < 1) {
+                  const err109 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err85];
+                    vErrors = [err109];
                   } else {
-                    vErrors.push(err85);
+                    vErrors.push(err109);
                   }
                   errors++;
                 }
               } else {
-                const err86 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err110 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err86];
+                  vErrors = [err110];
                 } else {
-                  vErrors.push(err86);
+                  vErrors.push(err110);
                 }
                 errors++;
               }
             }
-            if (data43.titleTemplate !== void 0) {
-              let data45 = data43.titleTemplate;
-              if (typeof data45 === "string") {
-                if (func2(data45) < 1) {
-                  const err87 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data54.titleTemplate !== void 0) {
+              let data56 = data54.titleTemplate;
+              if (typeof data56 === "string") {
+                if (func2(data56) < 1) {
+                  const err111 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err87];
+                    vErrors = [err111];
                   } else {
-                    vErrors.push(err87);
+                    vErrors.push(err111);
                   }
                   errors++;
                 }
               } else {
-                const err88 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err112 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err88];
+                  vErrors = [err112];
                 } else {
-                  vErrors.push(err88);
+                  vErrors.push(err112);
                 }
                 errors++;
               }
             }
-            if (data43.bodyTemplate !== void 0) {
-              let data46 = data43.bodyTemplate;
-              if (typeof data46 === "string") {
-                if (func2(data46) < 1) {
-                  const err89 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data54.bodyTemplate !== void 0) {
+              let data57 = data54.bodyTemplate;
+              if (typeof data57 === "string") {
+                if (func2(data57) < 1) {
+                  const err113 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err89];
+                    vErrors = [err113];
                   } else {
-                    vErrors.push(err89);
+                    vErrors.push(err113);
                   }
                   errors++;
                 }
               } else {
-                const err90 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err114 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err90];
+                  vErrors = [err114];
                 } else {
-                  vErrors.push(err90);
+                  vErrors.push(err114);
                 }
                 errors++;
               }
             }
-            if (data43.labels !== void 0) {
-              let data47 = data43.labels;
-              if (Array.isArray(data47)) {
-                const len8 = data47.length;
-                for (let i8 = 0; i8 < len8; i8++) {
-                  let data48 = data47[i8];
-                  if (typeof data48 === "string") {
-                    if (func2(data48) > 50) {
-                      const err91 = { instancePath: instancePath + "/pr/labels/" + i8, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+            if (data54.labels !== void 0) {
+              let data58 = data54.labels;
+              if (Array.isArray(data58)) {
+                const len10 = data58.length;
+                for (let i12 = 0; i12 < len10; i12++) {
+                  let data59 = data58[i12];
+                  if (typeof data59 === "string") {
+                    if (func2(data59) > 50) {
+                      const err115 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                       if (vErrors === null) {
-                        vErrors = [err91];
+                        vErrors = [err115];
                       } else {
-                        vErrors.push(err91);
+                        vErrors.push(err115);
                       }
                       errors++;
                     }
-                    if (func2(data48) < 1) {
-                      const err92 = { instancePath: instancePath + "/pr/labels/" + i8, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data59) < 1) {
+                      const err116 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err92];
+                        vErrors = [err116];
                       } else {
-                        vErrors.push(err92);
+                        vErrors.push(err116);
                       }
                       errors++;
                     }
                   } else {
-                    const err93 = { instancePath: instancePath + "/pr/labels/" + i8, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err117 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err93];
+                      vErrors = [err117];
                     } else {
-                      vErrors.push(err93);
+                      vErrors.push(err117);
                     }
                     errors++;
                   }
                 }
-                let i9 = data47.length;
-                let j0;
-                if (i9 > 1) {
-                  const indices0 = {};
-                  for (; i9--; ) {
-                    let item0 = data47[i9];
-                    if (typeof item0 !== "string") {
+                let i13 = data58.length;
+                let j2;
+                if (i13 > 1) {
+                  const indices2 = {};
+                  for (; i13--; ) {
+                    let item2 = data58[i13];
+                    if (typeof item2 !== "string") {
                       continue;
                     }
-                    if (typeof indices0[item0] == "number") {
-                      j0 = indices0[item0];
-                      const err94 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i9, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i9 + " are identical)" };
+                    if (typeof indices2[item2] == "number") {
+                      j2 = indices2[item2];
+                      const err118 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i13 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err94];
+                        vErrors = [err118];
                       } else {
-                        vErrors.push(err94);
+                        vErrors.push(err118);
                       }
                       errors++;
                       break;
                     }
-                    indices0[item0] = i9;
+                    indices2[item2] = i13;
                   }
                 }
               } else {
-                const err95 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err119 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err95];
+                  vErrors = [err119];
                 } else {
-                  vErrors.push(err95);
+                  vErrors.push(err119);
                 }
                 errors++;
               }
             }
-            if (data43.mergeMethod !== void 0) {
-              let data49 = data43.mergeMethod;
-              if (!(data49 === "merge" || data49 === "squash" || data49 === "rebase")) {
-                const err96 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
+            if (data54.mergeMethod !== void 0) {
+              let data60 = data54.mergeMethod;
+              if (!(data60 === "merge" || data60 === "squash" || data60 === "rebase")) {
+                const err120 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
-                  vErrors = [err96];
+                  vErrors = [err120];
                 } else {
-                  vErrors.push(err96);
+                  vErrors.push(err120);
                 }
                 errors++;
               }
             }
           } else {
-            const err97 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err121 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err97];
+              vErrors = [err121];
             } else {
-              vErrors.push(err97);
+              vErrors.push(err121);
             }
             errors++;
           }
         }
         if (data.analysisTemplates !== void 0) {
-          let data50 = data.analysisTemplates;
-          if (typeof data50 === "string") {
-            if (func2(data50) < 1) {
-              const err98 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          let data61 = data.analysisTemplates;
+          if (typeof data61 === "string") {
+            if (func2(data61) < 1) {
+              const err122 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
               if (vErrors === null) {
-                vErrors = [err98];
+                vErrors = [err122];
               } else {
-                vErrors.push(err98);
+                vErrors.push(err122);
               }
               errors++;
             }
           } else {
-            const err99 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err123 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err99];
+              vErrors = [err123];
             } else {
-              vErrors.push(err99);
+              vErrors.push(err123);
+            }
+            errors++;
+          }
+        }
+        if (data.health !== void 0) {
+          let data62 = data.health;
+          if (data62 && typeof data62 == "object" && !Array.isArray(data62)) {
+            for (const key12 in data62) {
+              if (!(key12 === "statuses" || key12 === "checkRuns" || key12 === "argocd")) {
+                const err124 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err124];
+                } else {
+                  vErrors.push(err124);
+                }
+                errors++;
+              }
+            }
+            if (data62.statuses !== void 0) {
+              let data63 = data62.statuses;
+              if (Array.isArray(data63)) {
+                const len11 = data63.length;
+                for (let i14 = 0; i14 < len11; i14++) {
+                  let data64 = data63[i14];
+                  if (typeof data64 === "string") {
+                    if (func2(data64) > 255) {
+                      const err125 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err125];
+                      } else {
+                        vErrors.push(err125);
+                      }
+                      errors++;
+                    }
+                    if (func2(data64) < 1) {
+                      const err126 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err126];
+                      } else {
+                        vErrors.push(err126);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err127 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err127];
+                    } else {
+                      vErrors.push(err127);
+                    }
+                    errors++;
+                  }
+                }
+                let i15 = data63.length;
+                let j3;
+                if (i15 > 1) {
+                  const indices3 = {};
+                  for (; i15--; ) {
+                    let item3 = data63[i15];
+                    if (typeof item3 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices3[item3] == "number") {
+                      j3 = indices3[item3];
+                      const err128 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err128];
+                      } else {
+                        vErrors.push(err128);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices3[item3] = i15;
+                  }
+                }
+              } else {
+                const err129 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err129];
+                } else {
+                  vErrors.push(err129);
+                }
+                errors++;
+              }
+            }
+            if (data62.checkRuns !== void 0) {
+              let data65 = data62.checkRuns;
+              if (Array.isArray(data65)) {
+                const len12 = data65.length;
+                for (let i16 = 0; i16 < len12; i16++) {
+                  let data66 = data65[i16];
+                  if (typeof data66 === "string") {
+                    if (func2(data66) > 255) {
+                      const err130 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err130];
+                      } else {
+                        vErrors.push(err130);
+                      }
+                      errors++;
+                    }
+                    if (func2(data66) < 1) {
+                      const err131 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err131];
+                      } else {
+                        vErrors.push(err131);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err132 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err132];
+                    } else {
+                      vErrors.push(err132);
+                    }
+                    errors++;
+                  }
+                }
+                let i17 = data65.length;
+                let j4;
+                if (i17 > 1) {
+                  const indices4 = {};
+                  for (; i17--; ) {
+                    let item4 = data65[i17];
+                    if (typeof item4 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices4[item4] == "number") {
+                      j4 = indices4[item4];
+                      const err133 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err133];
+                      } else {
+                        vErrors.push(err133);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices4[item4] = i17;
+                  }
+                }
+              } else {
+                const err134 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err134];
+                } else {
+                  vErrors.push(err134);
+                }
+                errors++;
+              }
+            }
+            if (data62.argocd !== void 0) {
+              let data67 = data62.argocd;
+              if (data67 && typeof data67 == "object" && !Array.isArray(data67)) {
+                if (data67.server === void 0) {
+                  const err135 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                  if (vErrors === null) {
+                    vErrors = [err135];
+                  } else {
+                    vErrors.push(err135);
+                  }
+                  errors++;
+                }
+                for (const key13 in data67) {
+                  if (!(key13 === "server" || key13 === "application" || key13 === "tokenEnv")) {
+                    const err136 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err136];
+                    } else {
+                      vErrors.push(err136);
+                    }
+                    errors++;
+                  }
+                }
+                if (data67.server !== void 0) {
+                  let data68 = data67.server;
+                  if (typeof data68 === "string") {
+                    if (!pattern7.test(data68)) {
+                      const err137 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                      if (vErrors === null) {
+                        vErrors = [err137];
+                      } else {
+                        vErrors.push(err137);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err138 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err138];
+                    } else {
+                      vErrors.push(err138);
+                    }
+                    errors++;
+                  }
+                }
+                if (data67.application !== void 0) {
+                  let data69 = data67.application;
+                  if (typeof data69 === "string") {
+                    if (func2(data69) < 1) {
+                      const err139 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err139];
+                      } else {
+                        vErrors.push(err139);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err140 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err140];
+                    } else {
+                      vErrors.push(err140);
+                    }
+                    errors++;
+                  }
+                }
+                if (data67.tokenEnv !== void 0) {
+                  let data70 = data67.tokenEnv;
+                  if (typeof data70 === "string") {
+                    if (!pattern8.test(data70)) {
+                      const err141 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err141];
+                      } else {
+                        vErrors.push(err141);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err142 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err142];
+                    } else {
+                      vErrors.push(err142);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err143 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err143];
+                } else {
+                  vErrors.push(err143);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err144 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err144];
+            } else {
+              vErrors.push(err144);
+            }
+            errors++;
+          }
+        }
+        if (data.onFailure !== void 0) {
+          let data71 = data.onFailure;
+          if (!(data71 === "abort" || data71 === "hold")) {
+            const err145 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err145];
+            } else {
+              vErrors.push(err145);
             }
             errors++;
           }
         }
       } else {
-        const err100 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err146 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err100];
+          vErrors = [err146];
         } else {
-          vErrors.push(err100);
+          vErrors.push(err146);
         }
         errors++;
       }
       validate53.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-request-coloring"] = validate54;
-    var pattern7 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
-    var pattern8 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
-    var pattern10 = new RegExp("^[ -~]*$", "u");
+  }
+});
+
+// src/spec/generated/rollgen-request-coloring.js
+var require_rollgen_request_coloring = __commonJS({
+  "src/spec/generated/rollgen-request-coloring.js"(exports2) {
+    "use strict";
+    exports2.validate = validate54;
+    var pattern11 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern12 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
+    var pattern14 = new RegExp("^[ -~]*$", "u");
+    var func2 = require_ucs2length().default;
     function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -20405,7 +21051,7 @@ var require_validators = __commonJS({
             if (data2.name !== void 0) {
               let data3 = data2.name;
               if (typeof data3 === "string") {
-                if (!pattern7.test(data3)) {
+                if (!pattern11.test(data3)) {
                   const err8 = { instancePath: instancePath + "/metadata/name", schemaPath: "#/properties/metadata/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -20581,7 +21227,7 @@ var require_validators = __commonJS({
             if (data9.header !== void 0) {
               let data12 = data9.header;
               if (typeof data12 === "string") {
-                if (!pattern8.test(data12)) {
+                if (!pattern12.test(data12)) {
                   const err24 = { instancePath: instancePath + "/spec/header", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"' };
                   if (vErrors === null) {
                     vErrors = [err24];
@@ -20678,7 +21324,7 @@ var require_validators = __commonJS({
                         for (const key6 in data15) {
                           const _errs41 = errors;
                           if (typeof key6 === "string") {
-                            if (!pattern8.test(key6)) {
+                            if (!pattern12.test(key6)) {
                               const err33 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', propertyName: key6 };
                               if (vErrors === null) {
                                 vErrors = [err33];
@@ -20719,7 +21365,7 @@ var require_validators = __commonJS({
                               }
                               errors++;
                             }
-                            if (!pattern10.test(data16)) {
+                            if (!pattern14.test(data16)) {
                               const err37 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                               if (vErrors === null) {
                                 vErrors = [err37];
@@ -20760,7 +21406,7 @@ var require_validators = __commonJS({
                           }
                           errors++;
                         }
-                        if (!pattern10.test(data17)) {
+                        if (!pattern14.test(data17)) {
                           const err41 = { instancePath: instancePath + "/spec/rules/" + i0 + "/value", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                           if (vErrors === null) {
                             vErrors = [err41];
@@ -20811,7 +21457,7 @@ var require_validators = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern10.test(data18)) {
+                if (!pattern14.test(data18)) {
                   const err46 = { instancePath: instancePath + "/spec/default", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                   if (vErrors === null) {
                     vErrors = [err46];
@@ -20852,10 +21498,18 @@ var require_validators = __commonJS({
       validate54.errors = vErrors;
       return errors === 0;
     }
-    exports2["rollgen-route-template"] = validate55;
-    var pattern13 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
-    var pattern14 = new RegExp("^[a-z0-9.-]*$", "u");
-    var pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+  }
+});
+
+// src/spec/generated/rollgen-route-template.js
+var require_rollgen_route_template = __commonJS({
+  "src/spec/generated/rollgen-route-template.js"(exports2) {
+    "use strict";
+    exports2.validate = validate55;
+    var func2 = require_ucs2length().default;
+    var pattern17 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
+    var pattern18 = new RegExp("^[a-z0-9.-]*$", "u");
+    var pattern19 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
     function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -21160,7 +21814,7 @@ var require_validators = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern13.test(data11)) {
+                    if (!pattern17.test(data11)) {
                       const err25 = { instancePath: instancePath + "/spec/target/apiVersion", schemaPath: "#/properties/spec/properties/target/properties/apiVersion/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$" }, message: 'must match pattern "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err25];
@@ -21182,7 +21836,7 @@ var require_validators = __commonJS({
                 if (data10.group !== void 0) {
                   let data12 = data10.group;
                   if (typeof data12 === "string") {
-                    if (!pattern14.test(data12)) {
+                    if (!pattern18.test(data12)) {
                       const err27 = { instancePath: instancePath + "/spec/target/group", schemaPath: "#/properties/spec/properties/target/properties/group/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9.-]*$" }, message: 'must match pattern "^[a-z0-9.-]*$"' };
                       if (vErrors === null) {
                         vErrors = [err27];
@@ -21213,7 +21867,7 @@ var require_validators = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern15.test(data13)) {
+                    if (!pattern19.test(data13)) {
                       const err30 = { instancePath: instancePath + "/spec/target/kind", schemaPath: "#/properties/spec/properties/target/properties/kind/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z][A-Za-z0-9]*$" }, message: 'must match pattern "^[A-Za-z][A-Za-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err30];
@@ -21286,7 +21940,16 @@ var require_validators = __commonJS({
       validate55.errors = vErrors;
       return errors === 0;
     }
-    exports2["aliyun-alb-options"] = validate56;
+  }
+});
+
+// src/spec/generated/aliyun-alb-options.js
+var require_aliyun_alb_options = __commonJS({
+  "src/spec/generated/aliyun-alb-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate56;
+    var func2 = require_ucs2length().default;
+    var pattern11 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
     function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -21346,7 +22009,7 @@ var require_validators = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern7.test(data1)) {
+                if (!pattern11.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -21410,9 +22073,588 @@ var require_validators = __commonJS({
       validate56.errors = vErrors;
       return errors === 0;
     }
-    exports2["aws-alb-options"] = validate57;
-    var pattern17 = new RegExp("^[^/]+$", "u");
+  }
+});
+
+// src/spec/generated/ambassador-options.js
+var require_ambassador_options = __commonJS({
+  "src/spec/generated/ambassador-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate57;
+    var func2 = require_ucs2length().default;
     function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.mappings === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "mappings" }, message: "must have required property 'mappings'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "mappings")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.mappings !== void 0) {
+          let data0 = data.mappings;
+          if (Array.isArray(data0)) {
+            if (data0.length < 1) {
+              const err2 = { instancePath: instancePath + "/mappings", schemaPath: "#/properties/mappings/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            const len0 = data0.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data1 = data0[i0];
+              if (typeof data1 === "string") {
+                if (func2(data1) > 245) {
+                  const err3 = { instancePath: instancePath + "/mappings/" + i0, schemaPath: "#/properties/mappings/items/maxLength", keyword: "maxLength", params: { limit: 245 }, message: "must NOT have more than 245 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err3];
+                  } else {
+                    vErrors.push(err3);
+                  }
+                  errors++;
+                }
+                if (func2(data1) < 1) {
+                  const err4 = { instancePath: instancePath + "/mappings/" + i0, schemaPath: "#/properties/mappings/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err4];
+                  } else {
+                    vErrors.push(err4);
+                  }
+                  errors++;
+                }
+              } else {
+                const err5 = { instancePath: instancePath + "/mappings/" + i0, schemaPath: "#/properties/mappings/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err6 = { instancePath: instancePath + "/mappings", schemaPath: "#/properties/mappings/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      validate57.errors = vErrors;
+      return errors === 0;
+    }
+  }
+});
+
+// src/spec/generated/apisix-options.js
+var require_apisix_options = __commonJS({
+  "src/spec/generated/apisix-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate58;
+    var func2 = require_ucs2length().default;
+    function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.route === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "route" }, message: "must have required property 'route'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "route")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.route !== void 0) {
+          let data0 = data.route;
+          if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+            if (data0.name === void 0) {
+              const err2 = { instancePath: instancePath + "/route", schemaPath: "#/properties/route/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            for (const key1 in data0) {
+              if (!(key1 === "name" || key1 === "rules")) {
+                const err3 = { instancePath: instancePath + "/route", schemaPath: "#/properties/route/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err3];
+                } else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+            }
+            if (data0.name !== void 0) {
+              let data1 = data0.name;
+              if (typeof data1 === "string") {
+                if (func2(data1) > 253) {
+                  const err4 = { instancePath: instancePath + "/route/name", schemaPath: "#/properties/route/properties/name/maxLength", keyword: "maxLength", params: { limit: 253 }, message: "must NOT have more than 253 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err4];
+                  } else {
+                    vErrors.push(err4);
+                  }
+                  errors++;
+                }
+                if (func2(data1) < 1) {
+                  const err5 = { instancePath: instancePath + "/route/name", schemaPath: "#/properties/route/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+              } else {
+                const err6 = { instancePath: instancePath + "/route/name", schemaPath: "#/properties/route/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            if (data0.rules !== void 0) {
+              let data2 = data0.rules;
+              if (Array.isArray(data2)) {
+                if (data2.length < 1) {
+                  const err7 = { instancePath: instancePath + "/route/rules", schemaPath: "#/properties/route/properties/rules/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  } else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+                const len0 = data2.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data3 = data2[i0];
+                  if (typeof data3 === "string") {
+                    if (func2(data3) < 1) {
+                      const err8 = { instancePath: instancePath + "/route/rules/" + i0, schemaPath: "#/properties/route/properties/rules/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err8];
+                      } else {
+                        vErrors.push(err8);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err9 = { instancePath: instancePath + "/route/rules/" + i0, schemaPath: "#/properties/route/properties/rules/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err9];
+                    } else {
+                      vErrors.push(err9);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err10 = { instancePath: instancePath + "/route/rules", schemaPath: "#/properties/route/properties/rules/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                } else {
+                  vErrors.push(err10);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/route", schemaPath: "#/properties/route/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      validate58.errors = vErrors;
+      return errors === 0;
+    }
+  }
+});
+
+// src/spec/generated/app-mesh-options.js
+var require_app_mesh_options = __commonJS({
+  "src/spec/generated/app-mesh-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate59;
+    var func2 = require_ucs2length().default;
+    function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.virtualService === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "virtualService" }, message: "must have required property 'virtualService'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data.virtualNodeGroup === void 0) {
+          const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "virtualNodeGroup" }, message: "must have required property 'virtualNodeGroup'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "virtualService" || key0 === "virtualNodeGroup")) {
+            const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data.virtualService !== void 0) {
+          let data0 = data.virtualService;
+          if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+            if (data0.name === void 0) {
+              const err3 = { instancePath: instancePath + "/virtualService", schemaPath: "#/properties/virtualService/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            for (const key1 in data0) {
+              if (!(key1 === "name" || key1 === "routes")) {
+                const err4 = { instancePath: instancePath + "/virtualService", schemaPath: "#/properties/virtualService/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                } else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            if (data0.name !== void 0) {
+              let data1 = data0.name;
+              if (typeof data1 === "string") {
+                if (func2(data1) > 253) {
+                  const err5 = { instancePath: instancePath + "/virtualService/name", schemaPath: "#/properties/virtualService/properties/name/maxLength", keyword: "maxLength", params: { limit: 253 }, message: "must NOT have more than 253 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+                if (func2(data1) < 1) {
+                  const err6 = { instancePath: instancePath + "/virtualService/name", schemaPath: "#/properties/virtualService/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err6];
+                  } else {
+                    vErrors.push(err6);
+                  }
+                  errors++;
+                }
+              } else {
+                const err7 = { instancePath: instancePath + "/virtualService/name", schemaPath: "#/properties/virtualService/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+            }
+            if (data0.routes !== void 0) {
+              let data2 = data0.routes;
+              if (Array.isArray(data2)) {
+                if (data2.length < 1) {
+                  const err8 = { instancePath: instancePath + "/virtualService/routes", schemaPath: "#/properties/virtualService/properties/routes/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+                const len0 = data2.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data3 = data2[i0];
+                  if (typeof data3 === "string") {
+                    if (func2(data3) < 1) {
+                      const err9 = { instancePath: instancePath + "/virtualService/routes/" + i0, schemaPath: "#/properties/virtualService/properties/routes/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err9];
+                      } else {
+                        vErrors.push(err9);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err10 = { instancePath: instancePath + "/virtualService/routes/" + i0, schemaPath: "#/properties/virtualService/properties/routes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err10];
+                    } else {
+                      vErrors.push(err10);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err11 = { instancePath: instancePath + "/virtualService/routes", schemaPath: "#/properties/virtualService/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/virtualService", schemaPath: "#/properties/virtualService/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (data.virtualNodeGroup !== void 0) {
+          let data4 = data.virtualNodeGroup;
+          if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+            if (data4.canaryVirtualNodeRef === void 0) {
+              const err13 = { instancePath: instancePath + "/virtualNodeGroup", schemaPath: "#/properties/virtualNodeGroup/required", keyword: "required", params: { missingProperty: "canaryVirtualNodeRef" }, message: "must have required property 'canaryVirtualNodeRef'" };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
+            if (data4.stableVirtualNodeRef === void 0) {
+              const err14 = { instancePath: instancePath + "/virtualNodeGroup", schemaPath: "#/properties/virtualNodeGroup/required", keyword: "required", params: { missingProperty: "stableVirtualNodeRef" }, message: "must have required property 'stableVirtualNodeRef'" };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+            for (const key2 in data4) {
+              if (!(key2 === "canaryVirtualNodeRef" || key2 === "stableVirtualNodeRef")) {
+                const err15 = { instancePath: instancePath + "/virtualNodeGroup", schemaPath: "#/properties/virtualNodeGroup/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+            }
+            if (data4.canaryVirtualNodeRef !== void 0) {
+              let data5 = data4.canaryVirtualNodeRef;
+              if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+                if (data5.name === void 0) {
+                  const err16 = { instancePath: instancePath + "/virtualNodeGroup/canaryVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err16];
+                  } else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+                for (const key3 in data5) {
+                  if (!(key3 === "name")) {
+                    const err17 = { instancePath: instancePath + "/virtualNodeGroup/canaryVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err17];
+                    } else {
+                      vErrors.push(err17);
+                    }
+                    errors++;
+                  }
+                }
+                if (data5.name !== void 0) {
+                  let data6 = data5.name;
+                  if (typeof data6 === "string") {
+                    if (func2(data6) < 1) {
+                      const err18 = { instancePath: instancePath + "/virtualNodeGroup/canaryVirtualNodeRef/name", schemaPath: "#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err18];
+                      } else {
+                        vErrors.push(err18);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err19 = { instancePath: instancePath + "/virtualNodeGroup/canaryVirtualNodeRef/name", schemaPath: "#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err19];
+                    } else {
+                      vErrors.push(err19);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err20 = { instancePath: instancePath + "/virtualNodeGroup/canaryVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/canaryVirtualNodeRef/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data4.stableVirtualNodeRef !== void 0) {
+              let data7 = data4.stableVirtualNodeRef;
+              if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+                if (data7.name === void 0) {
+                  const err21 = { instancePath: instancePath + "/virtualNodeGroup/stableVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+                for (const key4 in data7) {
+                  if (!(key4 === "name")) {
+                    const err22 = { instancePath: instancePath + "/virtualNodeGroup/stableVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err22];
+                    } else {
+                      vErrors.push(err22);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.name !== void 0) {
+                  let data8 = data7.name;
+                  if (typeof data8 === "string") {
+                    if (func2(data8) < 1) {
+                      const err23 = { instancePath: instancePath + "/virtualNodeGroup/stableVirtualNodeRef/name", schemaPath: "#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err23];
+                      } else {
+                        vErrors.push(err23);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err24 = { instancePath: instancePath + "/virtualNodeGroup/stableVirtualNodeRef/name", schemaPath: "#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err24];
+                    } else {
+                      vErrors.push(err24);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err25 = { instancePath: instancePath + "/virtualNodeGroup/stableVirtualNodeRef", schemaPath: "#/properties/virtualNodeGroup/properties/stableVirtualNodeRef/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err26 = { instancePath: instancePath + "/virtualNodeGroup", schemaPath: "#/properties/virtualNodeGroup/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+      validate59.errors = vErrors;
+      return errors === 0;
+    }
+  }
+});
+
+// src/spec/generated/aws-alb-options.js
+var require_aws_alb_options = __commonJS({
+  "src/spec/generated/aws-alb-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate60;
+    var func2 = require_ucs2length().default;
+    var pattern21 = new RegExp("^[^/]+$", "u");
+    function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -21578,7 +22820,7 @@ var require_validators = __commonJS({
             }
             errors++;
           }
-          if (!pattern17.test(data3)) {
+          if (!pattern21.test(data3)) {
             const err14 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err14];
@@ -21762,11 +23004,19 @@ var require_validators = __commonJS({
         }
         errors++;
       }
-      validate57.errors = vErrors;
+      validate60.errors = vErrors;
       return errors === 0;
     }
-    exports2["custom-options"] = validate58;
-    function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  }
+});
+
+// src/spec/generated/custom-options.js
+var require_custom_options = __commonJS({
+  "src/spec/generated/custom-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate61;
+    var func2 = require_ucs2length().default;
+    function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22225,11 +23475,19 @@ var require_validators = __commonJS({
         }
         errors++;
       }
-      validate58.errors = vErrors;
+      validate61.errors = vErrors;
       return errors === 0;
     }
-    exports2["gateway-api-options"] = validate59;
-    function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  }
+});
+
+// src/spec/generated/gateway-api-options.js
+var require_gateway_api_options = __commonJS({
+  "src/spec/generated/gateway-api-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate62;
+    var func2 = require_ucs2length().default;
+    function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22579,12 +23837,20 @@ var require_validators = __commonJS({
         }
         errors++;
       }
-      validate59.errors = vErrors;
+      validate62.errors = vErrors;
       return errors === 0;
     }
-    exports2["higress-options"] = validate60;
-    var pattern18 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
-    function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  }
+});
+
+// src/spec/generated/higress-options.js
+var require_higress_options = __commonJS({
+  "src/spec/generated/higress-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate63;
+    var func2 = require_ucs2length().default;
+    var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22643,7 +23909,7 @@ var require_validators = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern18.test(data1)) {
+                if (!pattern22.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -22704,11 +23970,20 @@ var require_validators = __commonJS({
         }
         errors++;
       }
-      validate60.errors = vErrors;
+      validate63.errors = vErrors;
       return errors === 0;
     }
-    exports2["ingress-nginx-options"] = validate61;
-    function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  }
+});
+
+// src/spec/generated/ingress-nginx-options.js
+var require_ingress_nginx_options = __commonJS({
+  "src/spec/generated/ingress-nginx-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate64;
+    var func2 = require_ucs2length().default;
+    var pattern21 = new RegExp("^[^/]+$", "u");
+    function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22857,7 +24132,7 @@ var require_validators = __commonJS({
             }
             errors++;
           }
-          if (!pattern17.test(data2)) {
+          if (!pattern21.test(data2)) {
             const err12 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err12];
@@ -22928,12 +24203,20 @@ var require_validators = __commonJS({
         }
         errors++;
       }
-      validate61.errors = vErrors;
+      validate64.errors = vErrors;
       return errors === 0;
     }
-    exports2["istio-options"] = validate62;
-    var schema93 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
-    function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  }
+});
+
+// src/spec/generated/istio-options.js
+var require_istio_options = __commonJS({
+  "src/spec/generated/istio-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate65;
+    var schema100 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
+    var func2 = require_ucs2length().default;
+    function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -23718,7 +25001,7 @@ var require_validators = __commonJS({
                 if (data32.kind !== void 0) {
                   let data34 = data32.kind;
                   if (!(data34 === "VirtualService" || data34 === "DestinationRule")) {
-                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema93.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema100.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err68];
                     } else {
@@ -23787,11 +25070,20 @@ var require_validators = __commonJS({
         }
         errors++;
       }
-      validate62.errors = vErrors;
+      validate65.errors = vErrors;
       return errors === 0;
     }
-    exports2["mse-options"] = validate63;
-    function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  }
+});
+
+// src/spec/generated/mse-options.js
+var require_mse_options = __commonJS({
+  "src/spec/generated/mse-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate66;
+    var func2 = require_ucs2length().default;
+    var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -23850,7 +25142,7 @@ var require_validators = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern18.test(data1)) {
+                if (!pattern22.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -23911,14 +25203,2805 @@ var require_validators = __commonJS({
         }
         errors++;
       }
-      validate63.errors = vErrors;
+      validate66.errors = vErrors;
       return errors === 0;
     }
   }
 });
 
-// node_modules/handlebars/dist/cjs/handlebars/utils.js
+// src/spec/generated/smi-options.js
+var require_smi_options = __commonJS({
+  "src/spec/generated/smi-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate67;
+    var func2 = require_ucs2length().default;
+    function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "rootService" || key0 === "trafficSplitName")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.rootService !== void 0) {
+          let data0 = data.rootService;
+          if (typeof data0 === "string") {
+            if (func2(data0) > 63) {
+              const err1 = { instancePath: instancePath + "/rootService", schemaPath: "#/properties/rootService/maxLength", keyword: "maxLength", params: { limit: 63 }, message: "must NOT have more than 63 characters" };
+              if (vErrors === null) {
+                vErrors = [err1];
+              } else {
+                vErrors.push(err1);
+              }
+              errors++;
+            }
+            if (func2(data0) < 1) {
+              const err2 = { instancePath: instancePath + "/rootService", schemaPath: "#/properties/rootService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          } else {
+            const err3 = { instancePath: instancePath + "/rootService", schemaPath: "#/properties/rootService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.trafficSplitName !== void 0) {
+          let data1 = data.trafficSplitName;
+          if (typeof data1 === "string") {
+            if (func2(data1) > 253) {
+              const err4 = { instancePath: instancePath + "/trafficSplitName", schemaPath: "#/properties/trafficSplitName/maxLength", keyword: "maxLength", params: { limit: 253 }, message: "must NOT have more than 253 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+            if (func2(data1) < 1) {
+              const err5 = { instancePath: instancePath + "/trafficSplitName", schemaPath: "#/properties/trafficSplitName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          } else {
+            const err6 = { instancePath: instancePath + "/trafficSplitName", schemaPath: "#/properties/trafficSplitName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      validate67.errors = vErrors;
+      return errors === 0;
+    }
+  }
+});
+
+// src/spec/generated/traefik-options.js
+var require_traefik_options = __commonJS({
+  "src/spec/generated/traefik-options.js"(exports2) {
+    "use strict";
+    exports2.validate = validate68;
+    var func2 = require_ucs2length().default;
+    function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.weightedTraefikServiceName === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "weightedTraefikServiceName" }, message: "must have required property 'weightedTraefikServiceName'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "weightedTraefikServiceName")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.weightedTraefikServiceName !== void 0) {
+          let data0 = data.weightedTraefikServiceName;
+          if (typeof data0 === "string") {
+            if (func2(data0) > 253) {
+              const err2 = { instancePath: instancePath + "/weightedTraefikServiceName", schemaPath: "#/properties/weightedTraefikServiceName/maxLength", keyword: "maxLength", params: { limit: 253 }, message: "must NOT have more than 253 characters" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            if (func2(data0) < 1) {
+              const err3 = { instancePath: instancePath + "/weightedTraefikServiceName", schemaPath: "#/properties/weightedTraefikServiceName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+          } else {
+            const err4 = { instancePath: instancePath + "/weightedTraefikServiceName", schemaPath: "#/properties/weightedTraefikServiceName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      validate68.errors = vErrors;
+      return errors === 0;
+    }
+  }
+});
+
+// node_modules/picomatch/lib/constants.js
+var require_constants = __commonJS({
+  "node_modules/picomatch/lib/constants.js"(exports2, module2) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module2.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/utils.js
 var require_utils = __commonJS({
+  "node_modules/picomatch/lib/utils.js"(exports2) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants();
+    exports2.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports2.hasRegexChars = (str3) => REGEX_SPECIAL_CHARS.test(str3);
+    exports2.isRegexChar = (str3) => str3.length === 1 && exports2.hasRegexChars(str3);
+    exports2.escapeRegex = (str3) => str3.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports2.toPosixSlashes = (str3) => str3.replace(REGEX_BACKSLASH, "/");
+    exports2.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform = navigator.platform.toLowerCase();
+        return platform === "win32" || platform === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports2.removeBackslashes = (str3) => {
+      return str3.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports2.escapeLast = (input3, char, lastIdx) => {
+      const idx = input3.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input3;
+      if (input3[idx - 1] === "\\") return exports2.escapeLast(input3, char, idx - 1);
+      return `${input3.slice(0, idx)}\\${input3.slice(idx)}`;
+    };
+    exports2.removePrefix = (input3, state = {}) => {
+      let output = input3;
+      if (output.startsWith("./")) {
+        output = output.slice(2);
+        state.prefix = "./";
+      }
+      return output;
+    };
+    exports2.wrapOutput = (input3, state = {}, options = {}) => {
+      const prepend = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output = `${prepend}(?:${input3})${append}`;
+      if (state.negated === true) {
+        output = `(?:^(?!${output}).*$)`;
+      }
+      return output;
+    };
+    exports2.basename = (path22, { windows } = {}) => {
+      const segs = path22.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/picomatch/lib/scan.js"(exports2, module2) {
+    "use strict";
+    var utils = require_utils();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants();
+    var isPathSeparator = (code) => {
+      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    };
+    var depth = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input3, options) => {
+      const opts = options || {};
+      const length2 = input3.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts = [];
+      let str3 = input3;
+      let index = -1;
+      let start2 = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index >= length2;
+      const peek = () => str3.charCodeAt(index + 1);
+      const advance = () => {
+        prev = code;
+        return str3.charCodeAt(++index);
+      };
+      while (index < length2) {
+        code = advance();
+        let next;
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code = advance();
+          if (code === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_FORWARD_SLASH) {
+          slashes.push(index);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index === start2 + 1) {
+            start2 += 2;
+            continue;
+          }
+          lastIndex = index + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code === CHAR_EXCLAMATION_MARK && index === start2) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code = advance())) {
+                if (code === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start2) {
+          negated = token.negated = true;
+          start2++;
+          continue;
+        }
+        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code = advance())) {
+              if (code === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base = str3;
+      let prefix = "";
+      let glob2 = "";
+      if (start2 > 0) {
+        prefix = str3.slice(0, start2);
+        str3 = str3.slice(start2);
+        lastIndex -= start2;
+      }
+      if (base && isGlob === true && lastIndex > 0) {
+        base = str3.slice(0, lastIndex);
+        glob2 = str3.slice(lastIndex);
+      } else if (isGlob === true) {
+        base = "";
+        glob2 = str3;
+      } else {
+        base = str3;
+      }
+      if (base && base !== "" && base !== "/" && base !== str3) {
+        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+          base = base.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob2) glob2 = utils.removeBackslashes(glob2);
+        if (base && backslashes === true) {
+          base = utils.removeBackslashes(base);
+        }
+      }
+      const state = {
+        prefix,
+        input: input3,
+        start: start2,
+        base,
+        glob: glob2,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start2;
+          const i = slashes[idx];
+          const value2 = input3.slice(n2, i);
+          if (opts.tokens) {
+            if (idx === 0 && start2 !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value2;
+            }
+            depth(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i >= start2) {
+            parts.push(value2);
+            prevIndex = i;
+          }
+        }
+        const n = prevIndex !== void 0 ? prevIndex + 1 : start2;
+        const value = input3.slice(n);
+        parts.push(value);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input3.length) {
+          tokens[tokens.length - 1].value = value;
+          depth(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts;
+      }
+      return state;
+    };
+    module2.exports = scan;
+  }
+});
+
+// node_modules/picomatch/lib/parse.js
+var require_parse = __commonJS({
+  "node_modules/picomatch/lib/parse.js"(exports2, module2) {
+    "use strict";
+    var constants = require_constants();
+    var utils = require_utils();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants;
+    var expandRange = (args, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args, options);
+      }
+      args.sort();
+      const value = `[${args.join("-")}]`;
+      try {
+        new RegExp(value);
+      } catch (ex) {
+        return args.map((v) => utils.escapeRegex(v)).join("..");
+      }
+      return value;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input3) => {
+      const parts = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let value = "";
+      let escaped = false;
+      for (const ch of input3) {
+        if (escaped === true) {
+          value += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          value += ch;
+          continue;
+        }
+        if (quote === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts.push(value);
+              value = "";
+              continue;
+            }
+          }
+        }
+        value += ch;
+      }
+      parts.push(value);
+      return parts;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+          value = value.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value)) {
+        return;
+      }
+      return value.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i = 0; i < values.length; i++) {
+        for (let j = i + 1; j < values.length; j++) {
+          const a = values[i];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
+      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let escaped = false;
+      for (let i = 1; i < pattern.length; i++) {
+        const ch = pattern[i];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i !== pattern.length - 1) {
+              return;
+            }
+            return {
+              type: pattern[0],
+              body: pattern.slice(2, i),
+              end: i
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern) => {
+      let index = 0;
+      const chars = [];
+      while (index < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern) => {
+      let depth = 0;
+      let value = pattern.trim();
+      let match = parseRepeatedExtglob(value);
+      while (match) {
+        depth++;
+        value = match.body.trim();
+        match = parseRepeatedExtglob(value);
+      }
+      return depth;
+    };
+    var analyzeRepeatedExtglob = (body, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal2 = normalizeSimpleBranch(branch);
+        if (literal2 && literal2.length === 1) {
+          safeChars.push(literal2);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse3 = (input3, options) => {
+      if (typeof input3 !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input3 = REPLACEMENTS[input3] || input3;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len = input3.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input: input3,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input3 = utils.removePrefix(input3, state);
+      len = input3.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value;
+      const eos = () => state.index === len - 1;
+      const peek = state.peek = (n = 1) => input3[state.index + n];
+      const advance = state.advance = () => input3[++state.index] || "";
+      const remaining = () => input3.slice(state.index + 1);
+      const consume = (value2 = "", num3 = 0) => {
+        state.consumed += value2;
+        state.index += num3;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate = () => {
+        let count3 = 1;
+        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
+          advance();
+          state.start++;
+          count3++;
+        }
+        if (count3 % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value2) => {
+        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push({ type: "paren", extglob: true, value: advance(), output });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal2 = input3.slice(token.startIndex, state.index + 1);
+        const body = input3.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open2 = tokens[token.tokensIndex];
+          open2.type = "text";
+          open2.value = literal2;
+          open2.output = safeOutput || utils.escapeRegex(literal2);
+          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+            tokens[i].value = "";
+            tokens[i].output = "";
+            delete tokens[i].suffix;
+          }
+          state.output = token.output + open2.output;
+          state.backtrack = true;
+          push({ type: "paren", extglob: true, value, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse3(rest, { ...options, fastpaths: false }).output;
+            output = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push({ type: "paren", extglob: true, value, output });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input3)) {
+        let backslashes = false;
+        let output = input3.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first2, rest, index) => {
+          if (first2 === "\\") {
+            backslashes = true;
+            return m;
+          }
+          if (first2 === "?") {
+            if (esc) {
+              return esc + first2 + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first2 === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first2 === "*") {
+            if (esc) {
+              return esc + first2 + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc ? m : `\\${m}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output = output.replace(/\\/g, "");
+          } else {
+            output = output.replace(/\\+/g, (m) => {
+              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
+            });
+          }
+        }
+        if (output === input3 && opts.contains === true) {
+          state.output = input3;
+          return state;
+        }
+        state.output = utils.wrapOutput(output, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value = advance();
+        if (value === "\0") {
+          continue;
+        }
+        if (value === "\\") {
+          const next = peek();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value += "\\";
+            push({ type: "text", value });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value = advance();
+          } else {
+            value += advance();
+          }
+          if (state.brackets === 0) {
+            push({ type: "text", value });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix2 = POSIX_REGEX_SOURCE[rest2];
+                if (posix2) {
+                  prev.value = pre + posix2;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
+            value = `\\${value}`;
+          }
+          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value = `\\${value}`;
+          }
+          if (opts.posix === true && value === "!" && prev.value === "[") {
+            value = "^";
+          }
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (state.quotes === 1 && value !== '"') {
+          value = utils.escapeRegex(value);
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (value === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push({ type: "text", value });
+          }
+          continue;
+        }
+        if (value === "(") {
+          increment("parens");
+          push({ type: "paren", value });
+          continue;
+        }
+        if (value === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value = `\\${value}`;
+          } else {
+            increment("brackets");
+          }
+          push({ type: "bracket", value });
+          continue;
+        }
+        if (value === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value = `/${value}`;
+          }
+          prev.value += value;
+          append({ value });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open2 = {
+            type: "brace",
+            value,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open2);
+          push(open2);
+          continue;
+        }
+        if (value === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push({ type: "text", value, output: value });
+            continue;
+          }
+          let output = ")";
+          if (brace.dots === true) {
+            const arr2 = tokens.slice();
+            const range = [];
+            for (let i = arr2.length - 1; i >= 0; i--) {
+              tokens.pop();
+              if (arr2[i].type === "brace") {
+                break;
+              }
+              if (arr2[i].type !== "dots") {
+                range.unshift(arr2[i].value);
+              }
+            }
+            output = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value = output = "\\}";
+            state.output = out;
+            for (const t of toks) {
+              state.output += t.output || t.value;
+            }
+          }
+          push({ type: "brace", value, output });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value === ",") {
+          let output = value;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output = "|";
+          }
+          push({ type: "comma", value, output });
+          continue;
+        }
+        if (value === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push({ type: "slash", value, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value;
+            prev.value += value;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push({ type: "text", value, output: DOT_LITERAL });
+            continue;
+          }
+          push({ type: "dot", value, output: DOT_LITERAL });
+          continue;
+        }
+        if (value === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("qmark", value);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek();
+            let output = value;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output = `\\${value}`;
+            }
+            push({ type: "text", value, output });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            continue;
+          }
+          push({ type: "qmark", value, output: QMARK });
+          continue;
+        }
+        if (value === "!") {
+          if (opts.noextglob !== true && peek() === "(") {
+            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
+              extglobOpen("negate", value);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate();
+            continue;
+          }
+        }
+        if (value === "+") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("plus", value);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push({ type: "plus", value, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push({ type: "plus", value });
+            continue;
+          }
+          push({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value === "@") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            push({ type: "at", extglob: true, value, output: "" });
+            continue;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value !== "*") {
+          if (value === "$" || value === "^") {
+            value = `\\${value}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value += match[0];
+            state.index += match[0].length;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input3[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        const token = { type: "star", value, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value;
+          push(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse3.fastpaths = (input3, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len = input3.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      input3 = REPLACEMENTS[input3] || input3;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create = (str3) => {
+        switch (str3) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str3);
+            if (!match) return;
+            const source2 = create(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output = utils.removePrefix(input3, state);
+      let source = create(output);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module2.exports = parse3;
+  }
+});
+
+// node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
+    "use strict";
+    var scan = require_scan();
+    var parse3 = require_parse();
+    var utils = require_utils();
+    var constants = require_constants();
+    var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch2 = (glob2, options, returnState = false) => {
+      if (Array.isArray(glob2)) {
+        const fns = glob2.map((input3) => picomatch2(input3, options, returnState));
+        const arrayMatcher = (str3) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str3);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject2(glob2) && glob2.tokens && glob2.input;
+      if (glob2 === "" || typeof glob2 !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix2 = opts.windows;
+      const regex2 = isState ? picomatch2.compileRe(glob2, options) : picomatch2.makeRe(glob2, options, false, true);
+      const state = regex2.state;
+      delete regex2.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input3, returnObject = false) => {
+        const { isMatch, match, output } = picomatch2.test(input3, regex2, options, { glob: glob2, posix: posix2 });
+        const result = { glob: glob2, state, regex: regex2, posix: posix2, input: input3, output, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result);
+        }
+        if (isMatch === false) {
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (isIgnored(input3)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result);
+          }
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result);
+        }
+        return returnObject ? result : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch2.test = (input3, regex2, options, { glob: glob2, posix: posix2 } = {}) => {
+      if (typeof input3 !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input3 === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format2 = opts.format || (posix2 ? utils.toPosixSlashes : null);
+      let match = input3 === glob2;
+      let output = match && format2 ? format2(input3) : input3;
+      if (match === false) {
+        output = format2 ? format2(input3) : input3;
+        match = output === glob2;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch2.matchBase(input3, regex2, options, posix2);
+        } else {
+          match = regex2.exec(output);
+        }
+      }
+      return { isMatch: Boolean(match), match, output };
+    };
+    picomatch2.matchBase = (input3, glob2, options, posix2 = options && options.windows) => {
+      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch2.makeRe(glob2, options);
+      return regex2.test(utils.basename(input3, { windows: posix2 }));
+    };
+    picomatch2.isMatch = (str3, patterns, options) => picomatch2(patterns, options)(str3);
+    picomatch2.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
+      return parse3(pattern, { ...options, fastpaths: false });
+    };
+    picomatch2.scan = (input3, options) => scan(input3, options);
+    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex2 = picomatch2.toRegex(source, options);
+      if (returnState === true) {
+        regex2.state = state;
+      }
+      return regex2;
+    };
+    picomatch2.makeRe = (input3, options = {}, returnOutput = false, returnState = false) => {
+      if (!input3 || typeof input3 !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input3[0] === "." || input3[0] === "*")) {
+        parsed.output = parse3.fastpaths(input3, options);
+      }
+      if (!parsed.output) {
+        parsed = parse3(input3, options);
+      }
+      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch2.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err) {
+        if (options && options.debug === true) throw err;
+        return /$^/;
+      }
+    };
+    picomatch2.constants = constants;
+    module2.exports = picomatch2;
+  }
+});
+
+// node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/picomatch/index.js"(exports2, module2) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils();
+    function picomatch2(glob2, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob2, options, returnState);
+    }
+    Object.assign(picomatch2, pico);
+    module2.exports = picomatch2;
+  }
+});
+
+// node_modules/tinyglobby/node_modules/fdir/dist/index.cjs
+var require_dist2 = __commonJS({
+  "node_modules/tinyglobby/node_modules/fdir/dist/index.cjs"(exports2) {
+    var __create2 = Object.create;
+    var __defProp2 = Object.defineProperty;
+    var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames2 = Object.getOwnPropertyNames;
+    var __getProtoOf2 = Object.getPrototypeOf;
+    var __hasOwnProp2 = Object.prototype.hasOwnProperty;
+    var __copyProps2 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") for (var keys = __getOwnPropNames2(from), i = 0, n = keys.length, key2; i < n; i++) {
+        key2 = keys[i];
+        if (!__hasOwnProp2.call(to, key2) && key2 !== except) __defProp2(to, key2, {
+          get: ((k) => from[k]).bind(null, key2),
+          enumerable: !(desc = __getOwnPropDesc2(from, key2)) || desc.enumerable
+        });
+      }
+      return to;
+    };
+    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps2(isNodeMode || !mod || !mod.__esModule ? __defProp2(target, "default", {
+      value: mod,
+      enumerable: true
+    }) : target, mod));
+    var path22 = __toESM2(require("path"));
+    var fs12 = __toESM2(require("fs"));
+    function cleanPath(path$1) {
+      let normalized = (0, path22.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path22.sep) normalized = normalized.substring(0, normalized.length - 1);
+      return normalized;
+    }
+    var SLASHES_REGEX = /[\\/]/g;
+    function convertSlashes(path$1, separator) {
+      return path$1.replace(SLASHES_REGEX, separator);
+    }
+    var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+    function isRootDirectory(path$1) {
+      return path$1 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path$1);
+    }
+    function normalizePath(path$1, options) {
+      const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+      const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
+      if (resolvePaths) path$1 = (0, path22.resolve)(path$1);
+      if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
+      if (path$1 === ".") return "";
+      const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
+      return convertSlashes(needsSeperator ? path$1 + pathSeparator : path$1, pathSeparator);
+    }
+    function joinPathWithBasePath(filename, directoryPath) {
+      return directoryPath + filename;
+    }
+    function joinPathWithRelativePath(root, options) {
+      return function(filename, directoryPath) {
+        const sameRoot = directoryPath.startsWith(root);
+        if (sameRoot) return directoryPath.slice(root.length) + filename;
+        else return convertSlashes((0, path22.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+      };
+    }
+    function joinPath(filename) {
+      return filename;
+    }
+    function joinDirectoryPath(filename, directoryPath, separator) {
+      return directoryPath + filename + separator;
+    }
+    function build$7(root, options) {
+      const { relativePaths, includeBasePath } = options;
+      return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
+    }
+    function pushDirectoryWithRelativePath(root) {
+      return function(directoryPath, paths) {
+        paths.push(directoryPath.substring(root.length) || ".");
+      };
+    }
+    function pushDirectoryFilterWithRelativePath(root) {
+      return function(directoryPath, paths, filters) {
+        const relativePath = directoryPath.substring(root.length) || ".";
+        if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+      };
+    }
+    var pushDirectory = (directoryPath, paths) => {
+      paths.push(directoryPath || ".");
+    };
+    var pushDirectoryFilter = (directoryPath, paths, filters) => {
+      const path$1 = directoryPath || ".";
+      if (filters.every((filter) => filter(path$1, true))) paths.push(path$1);
+    };
+    var empty$2 = () => {
+    };
+    function build$6(root, options) {
+      const { includeDirs, filters, relativePaths } = options;
+      if (!includeDirs) return empty$2;
+      if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
+      return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+    }
+    var pushFileFilterAndCount = (filename, _paths, counts, filters) => {
+      if (filters.every((filter) => filter(filename, false))) counts.files++;
+    };
+    var pushFileFilter = (filename, paths, _counts, filters) => {
+      if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+    };
+    var pushFileCount = (_filename, _paths, counts, _filters) => {
+      counts.files++;
+    };
+    var pushFile = (filename, paths) => {
+      paths.push(filename);
+    };
+    var empty$1 = () => {
+    };
+    function build$5(options) {
+      const { excludeFiles, filters, onlyCounts } = options;
+      if (excludeFiles) return empty$1;
+      if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+      else if (onlyCounts) return pushFileCount;
+      else return pushFile;
+    }
+    var getArray = (paths) => {
+      return paths;
+    };
+    var getArrayGroup = () => {
+      return [""].slice(0, 0);
+    };
+    function build$4(options) {
+      return options.group ? getArrayGroup : getArray;
+    }
+    var groupFiles = (groups2, directory, files) => {
+      groups2.push({
+        directory,
+        files,
+        dir: directory
+      });
+    };
+    var empty2 = () => {
+    };
+    function build$3(options) {
+      return options.group ? groupFiles : empty2;
+    }
+    var resolveSymlinksAsync = function(path$1, state, callback$1) {
+      const { queue, fs: fs$1, options: { suppressErrors } } = state;
+      queue.enqueue();
+      fs$1.realpath(path$1, (error4, resolvedPath) => {
+        if (error4) return queue.dequeue(suppressErrors ? null : error4, state);
+        fs$1.stat(resolvedPath, (error$1, stat) => {
+          if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+          if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return queue.dequeue(null, state);
+          callback$1(stat, resolvedPath);
+          queue.dequeue(null, state);
+        });
+      });
+    };
+    var resolveSymlinks = function(path$1, state, callback$1) {
+      const { queue, fs: fs$1, options: { suppressErrors } } = state;
+      queue.enqueue();
+      try {
+        const resolvedPath = fs$1.realpathSync(path$1);
+        const stat = fs$1.statSync(resolvedPath);
+        if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return;
+        callback$1(stat, resolvedPath);
+      } catch (e) {
+        if (!suppressErrors) throw e;
+      }
+    };
+    function build$2(options, isSynchronous) {
+      if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+      return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+    }
+    function isRecursive(path$1, resolved, state) {
+      if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+      let parent = (0, path22.dirname)(path$1);
+      let depth = 1;
+      while (parent !== state.root && depth < 2) {
+        const resolvedPath = state.symlinks.get(parent);
+        const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+        if (isSameRoot) depth++;
+        else parent = (0, path22.dirname)(parent);
+      }
+      state.symlinks.set(path$1, resolved);
+      return depth > 1;
+    }
+    function isRecursiveUsingRealPaths(resolved, state) {
+      return state.visited.includes(resolved + state.options.pathSeparator);
+    }
+    var onlyCountsSync = (state) => {
+      return state.counts;
+    };
+    var groupsSync = (state) => {
+      return state.groups;
+    };
+    var defaultSync = (state) => {
+      return state.paths;
+    };
+    var limitFilesSync = (state) => {
+      return state.paths.slice(0, state.options.maxFiles);
+    };
+    var onlyCountsAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.counts, state.options.suppressErrors);
+      return null;
+    };
+    var defaultAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.paths, state.options.suppressErrors);
+      return null;
+    };
+    var limitFilesAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+      return null;
+    };
+    var groupsAsync = (state, error4, callback$1) => {
+      report(error4, callback$1, state.groups, state.options.suppressErrors);
+      return null;
+    };
+    function report(error4, callback$1, output, suppressErrors) {
+      if (error4 && !suppressErrors) callback$1(error4, output);
+      else callback$1(null, output);
+    }
+    function build$1(options, isSynchronous) {
+      const { onlyCounts, group, maxFiles } = options;
+      if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+      else if (group) return isSynchronous ? groupsSync : groupsAsync;
+      else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+      else return isSynchronous ? defaultSync : defaultAsync;
+    }
+    var readdirOpts = { withFileTypes: true };
+    var walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      state.queue.enqueue();
+      if (currentDepth < 0) return state.queue.dequeue(null, state);
+      const { fs: fs$1 } = state;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      fs$1.readdir(crawlPath || ".", readdirOpts, (error4, entries2 = []) => {
+        callback$1(entries2, directoryPath, currentDepth);
+        state.queue.dequeue(state.options.suppressErrors ? null : error4, state);
+      });
+    };
+    var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      const { fs: fs$1 } = state;
+      if (currentDepth < 0) return;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      let entries2 = [];
+      try {
+        entries2 = fs$1.readdirSync(crawlPath || ".", readdirOpts);
+      } catch (e) {
+        if (!state.options.suppressErrors) throw e;
+      }
+      callback$1(entries2, directoryPath, currentDepth);
+    };
+    function build(isSynchronous) {
+      return isSynchronous ? walkSync : walkAsync;
+    }
+    var Queue = class {
+      count = 0;
+      constructor(onQueueEmpty) {
+        this.onQueueEmpty = onQueueEmpty;
+      }
+      enqueue() {
+        this.count++;
+        return this.count;
+      }
+      dequeue(error4, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error4)) {
+          this.onQueueEmpty(error4, output);
+          if (error4) {
+            output.controller.abort();
+            this.onQueueEmpty = void 0;
+          }
+        }
+      }
+    };
+    var Counter = class {
+      _files = 0;
+      _directories = 0;
+      set files(num3) {
+        this._files = num3;
+      }
+      get files() {
+        return this._files;
+      }
+      set directories(num3) {
+        this._directories = num3;
+      }
+      get directories() {
+        return this._directories;
+      }
+      /**
+      * @deprecated use `directories` instead
+      */
+      /* c8 ignore next 3 */
+      get dirs() {
+        return this._directories;
+      }
+    };
+    var Aborter = class {
+      aborted = false;
+      abort() {
+        this.aborted = true;
+      }
+    };
+    var Walker = class {
+      root;
+      isSynchronous;
+      state;
+      joinPath;
+      pushDirectory;
+      pushFile;
+      getArray;
+      groupFiles;
+      resolveSymlink;
+      walkDirectory;
+      callbackInvoker;
+      constructor(root, options, callback$1) {
+        this.isSynchronous = !callback$1;
+        this.callbackInvoker = build$1(options, this.isSynchronous);
+        this.root = normalizePath(root, options);
+        this.state = {
+          root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+          paths: [""].slice(0, 0),
+          groups: [],
+          counts: new Counter(),
+          options,
+          queue: new Queue((error4, state) => this.callbackInvoker(state, error4, callback$1)),
+          symlinks: /* @__PURE__ */ new Map(),
+          visited: [""].slice(0, 0),
+          controller: new Aborter(),
+          fs: options.fs || fs12
+        };
+        this.joinPath = build$7(this.root, options);
+        this.pushDirectory = build$6(this.root, options);
+        this.pushFile = build$5(options);
+        this.getArray = build$4(options);
+        this.groupFiles = build$3(options);
+        this.resolveSymlink = build$2(options, this.isSynchronous);
+        this.walkDirectory = build(this.isSynchronous);
+      }
+      start() {
+        this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+        this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+        return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+      }
+      walk = (entries2, directoryPath, depth) => {
+        const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+        if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+        const files = this.getArray(this.state.paths);
+        for (let i = 0; i < entries2.length; ++i) {
+          const entry = entries2[i];
+          if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+            const filename = this.joinPath(entry.name, directoryPath);
+            this.pushFile(filename, files, this.state.counts, filters);
+          } else if (entry.isDirectory()) {
+            let path$1 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+            if (exclude && exclude(entry.name, path$1)) continue;
+            this.pushDirectory(path$1, paths, filters);
+            this.walkDirectory(this.state, path$1, path$1, depth - 1, this.walk);
+          } else if (this.resolveSymlink && entry.isSymbolicLink()) {
+            let path$1 = joinPathWithBasePath(entry.name, directoryPath);
+            this.resolveSymlink(path$1, this.state, (stat, resolvedPath) => {
+              if (stat.isDirectory()) {
+                resolvedPath = normalizePath(resolvedPath, this.state.options);
+                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path$1 + pathSeparator)) return;
+                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
+              } else {
+                resolvedPath = useRealPaths ? resolvedPath : path$1;
+                const filename = (0, path22.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path22.dirname)(resolvedPath), this.state.options);
+                resolvedPath = this.joinPath(filename, directoryPath$1);
+                this.pushFile(resolvedPath, files, this.state.counts, filters);
+              }
+            });
+          }
+        }
+        this.groupFiles(this.state.groups, directoryPath, files);
+      };
+    };
+    function promise(root, options) {
+      return new Promise((resolve$1, reject) => {
+        callback(root, options, (err, output) => {
+          if (err) return reject(err);
+          resolve$1(output);
+        });
+      });
+    }
+    function callback(root, options, callback$1) {
+      let walker = new Walker(root, options, callback$1);
+      walker.start();
+    }
+    function sync(root, options) {
+      const walker = new Walker(root, options);
+      return walker.start();
+    }
+    var APIBuilder = class {
+      constructor(root, options) {
+        this.root = root;
+        this.options = options;
+      }
+      withPromise() {
+        return promise(this.root, this.options);
+      }
+      withCallback(cb) {
+        callback(this.root, this.options, cb);
+      }
+      sync() {
+        return sync(this.root, this.options);
+      }
+    };
+    var pm = null;
+    try {
+      require.resolve("picomatch");
+      pm = require_picomatch2();
+    } catch {
+    }
+    var Builder = class {
+      globCache = {};
+      options = {
+        maxDepth: Infinity,
+        suppressErrors: true,
+        pathSeparator: path22.sep,
+        filters: []
+      };
+      globFunction;
+      constructor(options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        this.globFunction = this.options.globFunction;
+      }
+      group() {
+        this.options.group = true;
+        return this;
+      }
+      withPathSeparator(separator) {
+        this.options.pathSeparator = separator;
+        return this;
+      }
+      withBasePath() {
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withRelativePaths() {
+        this.options.relativePaths = true;
+        return this;
+      }
+      withDirs() {
+        this.options.includeDirs = true;
+        return this;
+      }
+      withMaxDepth(depth) {
+        this.options.maxDepth = depth;
+        return this;
+      }
+      withMaxFiles(limit) {
+        this.options.maxFiles = limit;
+        return this;
+      }
+      withFullPaths() {
+        this.options.resolvePaths = true;
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withErrors() {
+        this.options.suppressErrors = false;
+        return this;
+      }
+      withSymlinks({ resolvePaths = true } = {}) {
+        this.options.resolveSymlinks = true;
+        this.options.useRealPaths = resolvePaths;
+        return this.withFullPaths();
+      }
+      withAbortSignal(signal) {
+        this.options.signal = signal;
+        return this;
+      }
+      normalize() {
+        this.options.normalizePath = true;
+        return this;
+      }
+      filter(predicate2) {
+        this.options.filters.push(predicate2);
+        return this;
+      }
+      onlyDirs() {
+        this.options.excludeFiles = true;
+        this.options.includeDirs = true;
+        return this;
+      }
+      exclude(predicate2) {
+        this.options.exclude = predicate2;
+        return this;
+      }
+      onlyCounts() {
+        this.options.onlyCounts = true;
+        return this;
+      }
+      crawl(root) {
+        return new APIBuilder(root || ".", this.options);
+      }
+      withGlobFunction(fn) {
+        this.globFunction = fn;
+        return this;
+      }
+      /**
+      * @deprecated Pass options using the constructor instead:
+      * ```ts
+      * new fdir(options).crawl("/path/to/root");
+      * ```
+      * This method will be removed in v7.0
+      */
+      /* c8 ignore next 4 */
+      crawlWithOptions(root, options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        return new APIBuilder(root || ".", this.options);
+      }
+      glob(...patterns) {
+        if (this.globFunction) return this.globWithOptions(patterns);
+        return this.globWithOptions(patterns, ...[{ dot: true }]);
+      }
+      globWithOptions(patterns, ...options) {
+        const globFn = this.globFunction || pm;
+        if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+        var isMatch = this.globCache[patterns.join("\0")];
+        if (!isMatch) {
+          isMatch = globFn(patterns, ...options);
+          this.globCache[patterns.join("\0")] = isMatch;
+        }
+        this.options.filters.push((path$1) => isMatch(path$1));
+        return this;
+      }
+    };
+    exports2.fdir = Builder;
+  }
+});
+
+// node_modules/tinyglobby/dist/index.cjs
+var require_dist3 = __commonJS({
+  "node_modules/tinyglobby/dist/index.cjs"(exports2) {
+    Object.defineProperty(exports2, Symbol.toStringTag, { value: "Module" });
+    var __create2 = Object.create;
+    var __defProp2 = Object.defineProperty;
+    var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames2 = Object.getOwnPropertyNames;
+    var __getProtoOf2 = Object.getPrototypeOf;
+    var __hasOwnProp2 = Object.prototype.hasOwnProperty;
+    var __copyProps2 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") for (var keys = __getOwnPropNames2(from), i = 0, n = keys.length, key2; i < n; i++) {
+        key2 = keys[i];
+        if (!__hasOwnProp2.call(to, key2) && key2 !== except) __defProp2(to, key2, {
+          get: ((k) => from[k]).bind(null, key2),
+          enumerable: !(desc = __getOwnPropDesc2(from, key2)) || desc.enumerable
+        });
+      }
+      return to;
+    };
+    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps2(isNodeMode || !mod || !mod.__esModule ? __defProp2(target, "default", {
+      value: mod,
+      enumerable: true
+    }) : target, mod));
+    var fs12 = require("fs");
+    var path22 = require("path");
+    var url = require("url");
+    var fdir = require_dist2();
+    var picomatch2 = require_picomatch2();
+    picomatch2 = __toESM2(picomatch2, 1);
+    var isReadonlyArray = Array.isArray;
+    var BACKSLASHES = /\\/g;
+    var DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+    var isWin = process.platform === "win32";
+    var ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+    function getPartialMatcher(patterns, options = {}) {
+      const patternsCount = patterns.length;
+      const patternsParts = Array(patternsCount);
+      const matchers = Array(patternsCount);
+      let i, j;
+      for (i = 0; i < patternsCount; i++) {
+        const parts = splitPattern(patterns[i]);
+        patternsParts[i] = parts;
+        const partsCount = parts.length;
+        const partMatchers = Array(partsCount);
+        for (j = 0; j < partsCount; j++) partMatchers[j] = (0, picomatch2.default)(parts[j], options);
+        matchers[i] = partMatchers;
+      }
+      return (input3) => {
+        const inputParts = input3.split("/");
+        if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input3)) return true;
+        for (i = 0; i < patternsCount; i++) {
+          const patternParts = patternsParts[i];
+          const matcher = matchers[i];
+          const inputPatternCount = inputParts.length;
+          const minParts = Math.min(inputPatternCount, patternParts.length);
+          j = 0;
+          while (j < minParts) {
+            const part = patternParts[j];
+            if (part.includes("/")) return true;
+            if (!matcher[j](inputParts[j])) break;
+            if (!options.noglobstar && part === "**") return true;
+            j++;
+          }
+          if (j === inputPatternCount) return true;
+        }
+        return false;
+      };
+    }
+    var WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+    var isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
+    function buildFormat(cwd, root, absolute) {
+      if (cwd === root || root.startsWith(`${cwd}/`)) {
+        if (absolute) {
+          const start2 = cwd.length + +!isRoot(cwd);
+          return (p, isDir2) => p.slice(start2, isDir2 ? -1 : void 0) || ".";
+        }
+        const prefix = root.slice(cwd.length + 1);
+        if (prefix) return (p, isDir2) => {
+          if (p === ".") return prefix;
+          const result = `${prefix}/${p}`;
+          return isDir2 ? result.slice(0, -1) : result;
+        };
+        return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
+      }
+      if (absolute) return (p) => path22.posix.relative(cwd, p) || ".";
+      return (p) => path22.posix.relative(cwd, `${root}/${p}`) || ".";
+    }
+    function buildRelative(cwd, root) {
+      if (root.startsWith(`${cwd}/`)) {
+        const prefix = root.slice(cwd.length + 1);
+        return (p) => `${prefix}/${p}`;
+      }
+      return (p) => {
+        const result = path22.posix.relative(cwd, `${root}/${p}`);
+        return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
+      };
+    }
+    function ensureNonDriveRelativePath(path$1) {
+      return path$1.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+    }
+    var splitPatternOptions = { parts: true };
+    function splitPattern(path$2) {
+      var _result$parts;
+      const result = picomatch2.default.scan(path$2, splitPatternOptions);
+      return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path$2];
+    }
+    var ESCAPED_WIN32_BACKSLASHES = /\\(?![()[\]{}!+@])/g;
+    function convertPosixPathToPattern(path$3) {
+      return escapePosixPath(path$3);
+    }
+    function convertWin32PathToPattern(path$4) {
+      return escapeWin32Path(path$4).replace(ESCAPED_WIN32_BACKSLASHES, "/");
+    }
+    var convertPathToPattern = isWin ? convertWin32PathToPattern : convertPosixPathToPattern;
+    var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+    var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+    var escapePosixPath = (path$5) => path$5.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    var escapeWin32Path = (path$6) => path$6.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    var escapePath = isWin ? escapeWin32Path : escapePosixPath;
+    function isDynamicPattern(pattern, options) {
+      if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+      const scan = picomatch2.default.scan(pattern);
+      return scan.isGlob || scan.negated;
+    }
+    function log(...tasks) {
+      console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
+    }
+    function ensureStringArray(value) {
+      return typeof value === "string" ? [value] : value !== null && value !== void 0 ? value : [];
+    }
+    var PARENT_DIRECTORY = /^(\/?\.\.)+/;
+    var ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+    function normalizePattern(pattern, opts, props, isIgnore) {
+      var _PARENT_DIRECTORY$exe;
+      const cwd = opts.cwd;
+      let result = pattern;
+      if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
+      if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
+      const escapedCwd = escapePath(cwd);
+      result = (0, path22.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path22.posix.relative(escapedCwd, result) : path22.posix.normalize(result);
+      const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+      const parts = splitPattern(result);
+      if (parentDir) {
+        const n = (parentDir.length + 1) / 3;
+        let i = 0;
+        const cwdParts = escapedCwd.split("/");
+        while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
+          result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
+          i++;
+        }
+        const potentialRoot = path22.posix.join(cwd, parentDir.slice(i * 3));
+        if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+          props.root = ensureNonDriveRelativePath(potentialRoot);
+          props.depthOffset = -n + i;
+        }
+      }
+      if (!isIgnore && props.depthOffset >= 0) {
+        var _props$commonPath;
+        (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+        const newCommonPath = [];
+        const length2 = Math.min(props.commonPath.length, parts.length);
+        for (let i = 0; i < length2; i++) {
+          const part = parts[i];
+          if (part === "**" && !parts[i + 1]) {
+            newCommonPath.pop();
+            break;
+          }
+          if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+          newCommonPath.push(part);
+        }
+        props.depthOffset = newCommonPath.length;
+        props.commonPath = newCommonPath;
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path22.posix.join(cwd, ...newCommonPath) : cwd);
+      }
+      return result;
+    }
+    function processPatterns(options, patterns, props) {
+      const matchPatterns = [];
+      const ignorePatterns = [];
+      for (const pattern of options.ignore) {
+        if (!pattern) continue;
+        if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
+      }
+      for (const pattern of patterns) {
+        if (!pattern) continue;
+        if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
+        else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
+      }
+      return {
+        match: matchPatterns,
+        ignore: ignorePatterns
+      };
+    }
+    function buildCrawler(options, patterns) {
+      const cwd = options.cwd;
+      const props = {
+        root: cwd,
+        depthOffset: 0
+      };
+      const processed = processPatterns(options, patterns, props);
+      if (options.debug) log("internal processing patterns:", processed);
+      const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
+      const root = props.root.replace(BACKSLASHES, "");
+      const matchOptions = {
+        dot,
+        nobrace: options.braceExpansion === false,
+        nocase: !caseSensitiveMatch,
+        noextglob: options.extglob === false,
+        noglobstar: options.globstar === false,
+        posix: true
+      };
+      const matcher = (0, picomatch2.default)(processed.match, matchOptions);
+      const ignore = (0, picomatch2.default)(processed.ignore, matchOptions);
+      const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+      const format2 = buildFormat(cwd, root, absolute);
+      const excludeFormatter = absolute ? format2 : buildFormat(cwd, root, true);
+      const excludePredicate = (_, p) => {
+        const relativePath = excludeFormatter(p, true);
+        return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
+      };
+      let maxDepth;
+      if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+      const crawler = new fdir.fdir({
+        filters: [debug ? (p, isDirectory) => {
+          const path23 = format2(p, isDirectory);
+          const matches3 = matcher(path23) && !ignore(path23);
+          if (matches3) log(`matched ${path23}`);
+          return matches3;
+        } : (p, isDirectory) => {
+          const path23 = format2(p, isDirectory);
+          return matcher(path23) && !ignore(path23);
+        }],
+        exclude: debug ? (_, p) => {
+          const skipped = excludePredicate(_, p);
+          log(`${skipped ? "skipped" : "crawling"} ${p}`);
+          return skipped;
+        } : excludePredicate,
+        fs: options.fs,
+        pathSeparator: "/",
+        relativePaths: !absolute,
+        resolvePaths: absolute,
+        includeBasePath: absolute,
+        resolveSymlinks: followSymbolicLinks,
+        excludeSymlinks: !followSymbolicLinks,
+        excludeFiles: onlyDirectories,
+        includeDirs: onlyDirectories || !options.onlyFiles,
+        maxDepth,
+        signal: options.signal
+      }).crawl(root);
+      if (options.debug) log("internal properties:", {
+        ...props,
+        root
+      });
+      return [crawler, cwd !== root && !absolute && buildRelative(cwd, root)];
+    }
+    function formatPaths(paths, mapper) {
+      if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+      return paths;
+    }
+    var defaultOptions = {
+      caseSensitiveMatch: true,
+      debug: !!process.env.TINYGLOBBY_DEBUG,
+      expandDirectories: true,
+      followSymbolicLinks: true,
+      onlyFiles: true
+    };
+    function getOptions(options) {
+      const opts = Object.assign({}, options);
+      for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
+      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path22.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.ignore = ensureStringArray(opts.ignore);
+      opts.fs && (opts.fs = {
+        readdir: opts.fs.readdir || fs12.readdir,
+        readdirSync: opts.fs.readdirSync || fs12.readdirSync,
+        realpath: opts.fs.realpath || fs12.realpath,
+        realpathSync: opts.fs.realpathSync || fs12.realpathSync,
+        stat: opts.fs.stat || fs12.stat,
+        statSync: opts.fs.statSync || fs12.statSync
+      });
+      if (opts.debug) log("globbing with options:", opts);
+      return opts;
+    }
+    function getCrawler(globInput, inputOptions = {}) {
+      var _ref;
+      if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+      const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+      const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+      const options = getOptions(isModern ? inputOptions : globInput);
+      return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+    }
+    async function glob2(globInput, options) {
+      const [crawler, relative16] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative16) : [];
+    }
+    function globSync(globInput, options) {
+      const [crawler, relative16] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative16) : [];
+    }
+    exports2.convertPathToPattern = convertPathToPattern;
+    exports2.escapePath = escapePath;
+    exports2.glob = glob2;
+    exports2.globSync = globSync;
+    exports2.isDynamicPattern = isDynamicPattern;
+  }
+});
+
+// node_modules/handlebars/dist/cjs/handlebars/utils.js
+var require_utils2 = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/utils.js"(exports2) {
     "use strict";
     exports2.__esModule = true;
@@ -24072,7 +28155,7 @@ var require_block_helper_missing = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/helpers/block-helper-missing.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     exports2["default"] = function(instance2) {
       instance2.registerHelper("blockHelperMissing", function(context, options) {
         var inverse = options.inverse, fn = options.fn;
@@ -24111,7 +28194,7 @@ var require_each = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     function closeIterator(iterator2) {
@@ -24233,7 +28316,7 @@ var require_if = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     exports2["default"] = function(instance2) {
@@ -24315,7 +28398,7 @@ var require_with = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     exports2["default"] = function(instance2) {
@@ -24395,7 +28478,7 @@ var require_inline = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/decorators/inline.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     exports2["default"] = function(instance2) {
       instance2.registerDecorator("inline", function(fn, props, container, options) {
         var ret = fn;
@@ -24439,7 +28522,7 @@ var require_logger = __commonJS({
   "node_modules/handlebars/dist/cjs/handlebars/logger.js"(exports2, module2) {
     "use strict";
     exports2.__esModule = true;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var logger = {
       methodMap: ["debug", "info", "warn", "error"],
       level: "info",
@@ -24487,7 +28570,7 @@ var require_proto_access = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _logger = require_logger();
     var _logger2 = _interopRequireDefault(_logger);
     var loggedProperties = /* @__PURE__ */ Object.create(null);
@@ -24556,7 +28639,7 @@ var require_base = __commonJS({
     function _interopRequireDefault(obj2) {
       return obj2 && obj2.__esModule ? obj2 : { "default": obj2 };
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
     var _helpers = require_helpers();
@@ -24712,7 +28795,7 @@ var require_runtime = __commonJS({
         return newObj;
       }
     }
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var Utils = _interopRequireWildcard(_utils);
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
@@ -25059,7 +29142,7 @@ var require_handlebars_runtime = __commonJS({
     var _handlebarsSafeString2 = _interopRequireDefault(_handlebarsSafeString);
     var _handlebarsException = require_exception();
     var _handlebarsException2 = _interopRequireDefault(_handlebarsException);
-    var _handlebarsUtils = require_utils();
+    var _handlebarsUtils = require_utils2();
     var Utils = _interopRequireWildcard(_handlebarsUtils);
     var _handlebarsRuntime = require_runtime();
     var runtime = _interopRequireWildcard(_handlebarsRuntime);
@@ -25101,13 +29184,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path10) {
-          return /^\.|this\b/.test(path10.original);
+        scopedId: function scopedId(path22) {
+          return /^\.|this\b/.test(path22.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path10) {
-          return path10.parts.length === 1 && !AST.helpers.scopedId(path10) && !path10.depth;
+        simpleId: function simpleId(path22) {
+          return path22.parts.length === 1 && !AST.helpers.scopedId(path22) && !path22.depth;
         }
       }
     };
@@ -25846,7 +29929,7 @@ var require_visitor = __commonJS({
     }
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _nodeTypes = require_node_types();
     function Visitor() {
       this.parents = [];
@@ -26192,12 +30275,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path10, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path22, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path10,
+        path: path22,
         params,
         hash,
         escaped,
@@ -26331,7 +30414,7 @@ var require_base2 = __commonJS({
     var _whitespaceControl2 = _interopRequireDefault(_whitespaceControl);
     var _helpers = require_helpers2();
     var Helpers = _interopRequireWildcard(_helpers);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     exports2.parser = _parser2["default"];
     var yy = {};
     _utils.extend(yy, Helpers);
@@ -26367,7 +30450,7 @@ var require_compiler = __commonJS({
     }
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _ast = require_ast();
     var _ast2 = _interopRequireDefault(_ast);
     var _nodeTypes = require_node_types();
@@ -26469,9 +30552,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path10 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path22 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path10.original);
+        this.opcode("registerDecorator", params.length, path22.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -26538,48 +30621,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path10 = sexpr.path, name = path10.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path10));
+        var path22 = sexpr.path, name = path22.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path22));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path10.strict = true;
-        this.accept(path10);
+        path22.strict = true;
+        this.accept(path22);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path10 = sexpr.path;
-        path10.strict = true;
-        this.accept(path10);
+        var path22 = sexpr.path;
+        path22.strict = true;
+        this.accept(path22);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path10 = sexpr.path, name = path10.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path22 = sexpr.path, name = path22.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path10.strict = true;
-          path10.falsy = true;
-          this.accept(path10);
-          this.opcode("invokeHelper", params.length, path10.original, _ast2["default"].helpers.simpleId(path10));
+          path22.strict = true;
+          path22.falsy = true;
+          this.accept(path22);
+          this.opcode("invokeHelper", params.length, path22.original, _ast2["default"].helpers.simpleId(path22));
         }
       },
-      PathExpression: function PathExpression(path10) {
-        var depth = validateDepth(path10);
-        var parts = validateParts(path10);
+      PathExpression: function PathExpression(path22) {
+        var depth = validateDepth(path22);
+        var parts = validateParts(path22);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path10), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path22), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path10.data) {
+        } else if (path22.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path10.strict);
+          this.opcode("lookupData", depth, parts, path22.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path10.falsy, path10.strict, scoped);
+          this.opcode("lookupOnContext", parts, path22.falsy, path22.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -26806,8 +30889,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path10) {
-      return validateStringArray(path10, path10.parts, "parts");
+    function validateParts(path22) {
+      return validateStringArray(path22, path22.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -26829,14 +30912,14 @@ var require_compiler = __commonJS({
     }
     function transformLiteralToPath(sexpr) {
       if (!sexpr.path.parts) {
-        var literal = sexpr.path;
+        var literal2 = sexpr.path;
         sexpr.path = {
           type: "PathExpression",
           data: false,
           depth: 0,
-          parts: [literal.original + ""],
-          original: literal.original + "",
-          loc: literal.loc
+          parts: [literal2.original + ""],
+          original: literal2.original + "",
+          loc: literal2.loc
         };
       }
     }
@@ -26989,16 +31072,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path10 = aPath;
+      var path22 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path10 = url.path;
+        path22 = url.path;
       }
-      var isAbsolute2 = exports2.isAbsolute(path10);
-      var parts = path10.split(/\/+/);
+      var isAbsolute4 = exports2.isAbsolute(path22);
+      var parts = path22.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -27015,18 +31098,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path10 = parts.join("/");
-      if (path10 === "") {
-        path10 = isAbsolute2 ? "/" : ".";
+      path22 = parts.join("/");
+      if (path22 === "") {
+        path22 = isAbsolute4 ? "/" : ".";
       }
       if (url) {
-        url.path = path10;
+        url.path = path22;
         return urlGenerate(url);
       }
-      return path10;
+      return path22;
     }
     exports2.normalize = normalize;
-    function join6(aRoot, aPath) {
+    function join13(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -27058,11 +31141,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join6;
+    exports2.join = join13;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative9(aRoot, aPath) {
+    function relative16(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -27081,7 +31164,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative9;
+    exports2.relative = relative16;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -27231,7 +31314,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join6(urlGenerate(parsed), sourceURL);
+        sourceURL = join13(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -28596,7 +32679,7 @@ var require_code_gen = __commonJS({
     "use strict";
     exports2.__esModule = true;
     exports2.safeJsonLiteral = safeJsonLiteral;
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var NEEDS_ESCAPING = /[\x00-\x1f\\"\u2028\u2029<\ud800-\udfff]/;
     var SCRIPT_DELIMITERS = /<(?=!--|\/?script)/gi;
     function escapeScriptDelimiters(code) {
@@ -28671,7 +32754,7 @@ var require_code_gen = __commonJS({
       push: function push(source, loc) {
         this.source.push(this.wrap(source, loc));
       },
-      merge: function merge3() {
+      merge: function merge4() {
         var source = this.empty();
         this.each(function(line) {
           source.add(["  ", line, "\n"]);
@@ -28720,18 +32803,18 @@ var require_code_gen = __commonJS({
         ret.add("}");
         return ret;
       },
-      generateList: function generateList(entries) {
+      generateList: function generateList(entries2) {
         var ret = this.empty();
-        for (var i = 0, len = entries.length; i < len; i++) {
+        for (var i = 0, len = entries2.length; i < len; i++) {
           if (i) {
             ret.add(",");
           }
-          ret.add(castChunk(entries[i], this));
+          ret.add(castChunk(entries2[i], this));
         }
         return ret;
       },
-      generateArray: function generateArray(entries) {
-        var ret = this.generateList(entries);
+      generateArray: function generateArray(entries2) {
+        var ret = this.generateList(entries2);
         ret.prepend("[");
         ret.add("]");
         return ret;
@@ -28752,7 +32835,7 @@ var require_javascript_compiler = __commonJS({
     var _base = require_base();
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    var _utils = require_utils();
+    var _utils = require_utils2();
     var _codeGen = require_code_gen();
     var _codeGen2 = _interopRequireDefault(_codeGen);
     function Literal(value) {
@@ -29825,8 +33908,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path10 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path10;
+      var path22 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path22;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -29865,8 +33948,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs7 = require("fs");
-      var templateString = fs7.readFileSync(filename, "utf8");
+      var fs12 = require("fs");
+      var templateString = fs12.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -32637,11 +36720,11 @@ var require_validate = __commonJS({
         jsonPointer = $data;
         data = names_1.default.rootData;
       } else {
-        const matches2 = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches2)
+        const matches3 = RELATIVE_JSON_POINTER.exec($data);
+        if (!matches3)
           throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches2[1];
-        jsonPointer = matches2[2];
+        const up = +matches3[1];
+        jsonPointer = matches3[2];
         if (jsonPointer === "#") {
           if (up >= dataLevel)
             throw new Error(errorMsg("property/index", up));
@@ -32827,7 +36910,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve8.call(this, root, ref);
+      let _sch = resolve14.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -32854,7 +36937,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve8(root, ref) {
+    function resolve14(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -32947,7 +37030,7 @@ var require_data = __commonJS({
 });
 
 // node_modules/fast-uri/lib/utils.js
-var require_utils2 = __commonJS({
+var require_utils3 = __commonJS({
   "node_modules/fast-uri/lib/utils.js"(exports2, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
@@ -33105,8 +37188,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path10) {
-      let input3 = path10;
+    function removeDotSegments(path22) {
+      let input3 = path22;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -33180,11 +37263,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path10) {
-      if (path10 === "" || path10[0] === "/") {
-        return removeDotSegments(path10);
+    function removeDotSegmentsRelative(path22) {
+      if (path22 === "" || path22[0] === "/") {
+        return removeDotSegments(path22);
       }
-      const segments = path10.split("/");
+      const segments = path22.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -33484,7 +37567,7 @@ var require_utils2 = __commonJS({
 var require_schemes = __commonJS({
   "node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
     "use strict";
-    var { isUUID } = require_utils2();
+    var { isUUID } = require_utils3();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
     var supportedSchemeNames = (
       /** @type {const} */
@@ -33547,8 +37630,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path10 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path10 && path10 !== "/" ? path10 : void 0;
+        const path22 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path22 && path22 !== "/" ? path22 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -33560,11 +37643,11 @@ var require_schemes = __commonJS({
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
-      const matches2 = urnComponent.path.match(URN_REG);
-      if (matches2 && matches2[0] === urnComponent.path) {
+      const matches3 = urnComponent.path.match(URN_REG);
+      if (matches3 && matches3[0] === urnComponent.path) {
         const scheme = options.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches2[1].toLowerCase();
-        urnComponent.nss = matches2[2];
+        urnComponent.nid = matches3[1].toLowerCase();
+        urnComponent.nss = matches3[2];
         const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
@@ -33695,7 +37778,7 @@ var require_schemes = __commonJS({
 var require_fast_uri = __commonJS({
   "node_modules/fast-uri/index.js"(exports2, module2) {
     "use strict";
-    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils2();
+    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils3();
     var { SCHEMES, getSchemeHandler } = require_schemes();
     var VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u;
     var MALFORMED_SCHEME_ERROR = "URI scheme is malformed.";
@@ -33718,7 +37801,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve8(baseURI, relativeURI, options) {
+    function resolve14(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -33754,50 +37837,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative9, options, skipNormalization) {
+    function resolveComponent(base, relative16, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative9 = parse3(serialize(relative9, options), options);
+        relative16 = parse3(serialize(relative16, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
+      if (!options.tolerant && relative16.scheme) {
+        target.scheme = relative16.scheme;
+        target.userinfo = relative16.userinfo;
+        target.host = relative16.host;
+        target.port = relative16.port;
+        target.path = removeDotSegments(relative16.path || "");
+        target.query = relative16.query;
       } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
+        if (relative16.userinfo !== void 0 || relative16.host !== void 0 || relative16.port !== void 0) {
+          target.userinfo = relative16.userinfo;
+          target.host = relative16.host;
+          target.port = relative16.port;
+          target.path = removeDotSegments(relative16.path || "");
+          target.query = relative16.query;
         } else {
-          if (!relative9.path) {
+          if (!relative16.path) {
             target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
+            if (relative16.query !== void 0) {
+              target.query = relative16.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
+            if (relative16.path[0] === "/") {
+              target.path = removeDotSegments(relative16.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
+                target.path = "/" + relative16.path;
               } else if (!base.path) {
-                target.path = relative9.path;
+                target.path = relative16.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative16.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative9.query;
+            target.query = relative16.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -33805,7 +37888,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative9.fragment;
+      target.fragment = relative16.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -33885,8 +37968,8 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches2) {
-      if (matches2[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed, matches3) {
+      if (matches3[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
       if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
@@ -33908,9 +37991,9 @@ var require_fast_uri = __commonJS({
     function isIPLiteral(host) {
       return host[0] === "[" && host[host.length - 1] === "]";
     }
-    function hasMalformedComponentPercentEncoding(matches2) {
-      const host = matches2[4];
-      return hasMalformedPercentEncoding(matches2[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches2[6]) || hasMalformedPercentEncoding(matches2[7]) || hasMalformedPercentEncoding(matches2[8]);
+    function hasMalformedComponentPercentEncoding(matches3) {
+      const host = matches3[4];
+      return hasMalformedPercentEncoding(matches3[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches3[6]) || hasMalformedPercentEncoding(matches3[7]) || hasMalformedPercentEncoding(matches3[8]);
     }
     function canonicalizeHost(parsed, options, schemeHandler, isIP) {
       if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP)) {
@@ -33985,15 +38068,15 @@ var require_fast_uri = __commonJS({
           }
         }
       }
-      const matches2 = uri.match(URI_PARSE);
-      if (matches2) {
-        parsed.scheme = matches2[1];
-        parsed.userinfo = matches2[3];
-        parsed.host = matches2[4];
-        parsed.port = parseInt(matches2[5], 10);
-        parsed.path = matches2[6] || "";
-        parsed.query = matches2[7];
-        parsed.fragment = matches2[8];
+      const matches3 = uri.match(URI_PARSE);
+      if (matches3) {
+        parsed.scheme = matches3[1];
+        parsed.userinfo = matches3[3];
+        parsed.host = matches3[4];
+        parsed.port = parseInt(matches3[5], 10);
+        parsed.path = matches3[6] || "";
+        parsed.query = matches3[7];
+        parsed.fragment = matches3[8];
         if (parsed.scheme !== void 0) {
           if (VALID_SCHEME.test(parsed.scheme)) {
             parsed.scheme = parsed.scheme.toLowerCase();
@@ -34002,14 +38085,14 @@ var require_fast_uri = __commonJS({
             malformedScheme = true;
           }
         }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches2);
+        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches3);
         if (malformedPercentEncoding) {
           parsed.error = parsed.error || "URI contains malformed percent-encoding.";
         }
         if (isNaN(parsed.port)) {
-          parsed.port = matches2[5];
+          parsed.port = matches3[5];
         }
-        const parseError = getParseError(parsed, matches2);
+        const parseError = getParseError(parsed, matches3);
         if (parseError !== void 0) {
           parsed.error = parsed.error || parseError;
           malformedAuthorityOrPort = true;
@@ -34109,7 +38192,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve8,
+      resolve: resolve14,
       resolveComponent,
       equal: equal2,
       serialize,
@@ -37147,9 +41230,9 @@ var require_light = __commonJS({
         push(job) {
           return this._lists[job.options.priority].push(job);
         }
-        queued(priority) {
-          if (priority != null) {
-            return this._lists[priority].length;
+        queued(priority3) {
+          if (priority3 != null) {
+            return this._lists[priority3].length;
           } else {
             return this._length;
           }
@@ -37169,8 +41252,8 @@ var require_light = __commonJS({
           }
           return [];
         }
-        shiftLastFrom(priority) {
-          return this.getFirst(this._lists.slice(priority).reverse()).shift();
+        shiftLastFrom(priority3) {
+          return this.getFirst(this._lists.slice(priority3).reverse()).shift();
         }
       };
       var Queues_1 = Queues;
@@ -37202,9 +41285,9 @@ var require_light = __commonJS({
           });
           this.retryCount = 0;
         }
-        _sanitizePriority(priority) {
+        _sanitizePriority(priority3) {
           var sProperty;
-          sProperty = ~~priority !== priority ? DEFAULT_PRIORITY : priority;
+          sProperty = ~~priority3 !== priority3 ? DEFAULT_PRIORITY : priority3;
           if (sProperty < 0) {
             return 0;
           } else if (sProperty > NUM_PRIORITIES - 1) {
@@ -37365,8 +41448,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve8, reject) {
-            return setTimeout(resolve8, t);
+          return new this.Promise(function(resolve14, reject) {
+            return setTimeout(resolve14, t);
           });
         }
         computePenalty() {
@@ -37577,15 +41660,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error4, reject, resolve8, returned, task;
+          var args, cb, error4, reject, resolve14, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve8, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve14, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve8(returned);
+                  return resolve14(returned);
                 };
               } catch (error1) {
                 error4 = error1;
@@ -37600,13 +41683,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve8;
-          resolve8 = reject = null;
+          var promise, reject, resolve14;
+          resolve14 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve8 = _resolve;
+            resolve14 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve8, reject });
+          this._queue.push({ task, args, resolve: resolve14, reject });
           this._tryToRun();
           return promise;
         }
@@ -37878,8 +41961,8 @@ var require_light = __commonJS({
             this._limiter = _limiter;
             return this;
           }
-          queued(priority) {
-            return this._queues.queued(priority);
+          queued(priority3) {
+            return this._queues.queued(priority3);
           }
           clusterQueued() {
             return this._store.__queued__();
@@ -38007,14 +42090,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve8, reject) => {
+              return new this.Promise((resolve14, reject) => {
                 if (finished()) {
-                  return resolve8();
+                  return resolve14();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve8();
+                      return resolve14();
                     }
                   });
                 }
@@ -38107,9 +42190,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve8, reject) {
+              return new this.Promise(function(resolve14, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve8)(args3);
+                  return (args3[0] != null ? reject : resolve14)(args3);
                 });
               });
             };
@@ -38401,7 +42484,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path10) => path10.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path22) => path22.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -38769,12 +42852,12 @@ function removeUndefinedProperties(obj2) {
   }
   return obj2;
 }
-function merge(defaults, route, options) {
-  if (typeof route === "string") {
-    let [method, url] = route.split(" ");
+function merge(defaults, route2, options) {
+  if (typeof route2 === "string") {
+    let [method, url] = route2.split(" ");
     options = Object.assign(url ? { method, url } : { url: method }, options);
   } else {
-    options = Object.assign({}, route);
+    options = Object.assign({}, route2);
   }
   options.headers = lowercaseKeys(options.headers);
   removeUndefinedProperties(options);
@@ -38807,11 +42890,11 @@ function removeNonChars(variableName) {
   return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
 }
 function extractUrlVariableNames(url) {
-  const matches2 = url.match(urlVariableRegex);
-  if (!matches2) {
+  const matches3 = url.match(urlVariableRegex);
+  if (!matches3) {
     return [];
   }
-  return matches2.map(removeNonChars).reduce((a, b) => a.concat(b), []);
+  return matches3.map(removeNonChars).reduce((a, b) => a.concat(b), []);
 }
 function omit(object, keysToOmit) {
   const result = { __proto__: null };
@@ -38918,7 +43001,7 @@ function expand(template, context) {
   var operators = ["+", "#", ".", "/", ";", "?", "&"];
   template = template.replace(
     /\{([^\{\}]+)\}|([^\{\}]+)/g,
-    function(_, expression, literal) {
+    function(_, expression, literal2) {
       if (expression) {
         let operator = "";
         const values = [];
@@ -38942,7 +43025,7 @@ function expand(template, context) {
           return values.join(",");
         }
       } else {
-        return encodeReserved(literal);
+        return encodeReserved(literal2);
       }
     }
   );
@@ -39015,8 +43098,8 @@ function parse(options) {
     options.request ? { request: options.request } : null
   );
 }
-function endpointWithDefaults(defaults, route, options) {
-  return parse(merge(defaults, route, options));
+function endpointWithDefaults(defaults, route2, options) {
+  return parse(merge(defaults, route2, options));
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge(oldDefaults, newDefaults);
@@ -39051,7 +43134,7 @@ var init_dist_bundle3 = __esm({
 });
 
 // node_modules/@octokit/request/node_modules/content-type/dist/index.js
-var require_dist2 = __commonJS({
+var require_dist4 = __commonJS({
   "node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
@@ -39083,18 +43166,18 @@ var require_dist2 = __commonJS({
       }
       return result;
     }
-    function parse3(header2, options) {
+    function parse3(header3, options) {
       const stopChar = options?.comma === true ? COMMA : 65536;
-      const len = header2.length;
-      let index = skipOWS(header2, options?.start ?? 0, len);
+      const len = header3.length;
+      let index = skipOWS(header3, options?.start ?? 0, len);
       const valueStart = index;
-      index = skipValue(header2, index, len, stopChar);
-      const valueEnd = trailingOWS(header2, valueStart, index);
-      const type = header2.slice(valueStart, valueEnd).toLowerCase();
+      index = skipValue(header3, index, len, stopChar);
+      const valueEnd = trailingOWS(header3, valueStart, index);
+      const type = header3.slice(valueStart, valueEnd).toLowerCase();
       if (options?.parameters === false) {
         return { type, index, parameters: new NullObject() };
       }
-      return parseParameters(header2, type, index, len, stopChar);
+      return parseParameters(header3, type, index, len, stopChar);
     }
     var SP = 32;
     var HTAB = 9;
@@ -39103,36 +43186,36 @@ var require_dist2 = __commonJS({
     var DQUOTE = 34;
     var BSLASH = 92;
     var COMMA = 44;
-    function parseParameters(header2, type, index, len, stopChar) {
+    function parseParameters(header3, type, index, len, stopChar) {
       const parameters = new NullObject();
       parameter: while (index < len) {
-        if (header2.charCodeAt(index) === stopChar)
+        if (header3.charCodeAt(index) === stopChar)
           break;
-        index = skipOWS(header2, index + 1, len);
+        index = skipOWS(header3, index + 1, len);
         const keyStart = index;
         while (index < len) {
-          const code = header2.charCodeAt(index);
+          const code = header3.charCodeAt(index);
           if (code === stopChar)
             break parameter;
           if (code === SEMI)
             continue parameter;
           if (code === EQ) {
-            const keyEnd = trailingOWS(header2, keyStart, index);
-            const key2 = header2.slice(keyStart, keyEnd).toLowerCase();
-            index = skipOWS(header2, index + 1, len);
-            if (index < len && header2.charCodeAt(index) === DQUOTE) {
+            const keyEnd = trailingOWS(header3, keyStart, index);
+            const key2 = header3.slice(keyStart, keyEnd).toLowerCase();
+            index = skipOWS(header3, index + 1, len);
+            if (index < len && header3.charCodeAt(index) === DQUOTE) {
               index++;
               let value = "";
               while (index < len) {
-                const code2 = header2.charCodeAt(index++);
+                const code2 = header3.charCodeAt(index++);
                 if (code2 === DQUOTE) {
-                  index = skipValue(header2, index, len, stopChar);
+                  index = skipValue(header3, index, len, stopChar);
                   if (parameters[key2] === void 0)
                     parameters[key2] = value;
                   break;
                 }
                 if (code2 === BSLASH && index < len) {
-                  value += header2[index++];
+                  value += header3[index++];
                   continue;
                 }
                 value += String.fromCharCode(code2);
@@ -39140,10 +43223,10 @@ var require_dist2 = __commonJS({
               continue parameter;
             }
             const valueStart = index;
-            index = skipValue(header2, index, len, stopChar);
+            index = skipValue(header3, index, len, stopChar);
             if (parameters[key2] === void 0) {
-              const valueEnd = trailingOWS(header2, valueStart, index);
-              parameters[key2] = header2.slice(valueStart, valueEnd);
+              const valueEnd = trailingOWS(header3, valueStart, index);
+              parameters[key2] = header3.slice(valueStart, valueEnd);
             }
             continue parameter;
           }
@@ -39161,18 +43244,18 @@ var require_dist2 = __commonJS({
       }
       return index;
     }
-    function skipOWS(header2, index, len) {
+    function skipOWS(header3, index, len) {
       while (index < len) {
-        const char = header2.charCodeAt(index);
+        const char = header3.charCodeAt(index);
         if (char !== SP && char !== HTAB)
           break;
         index++;
       }
       return index;
     }
-    function trailingOWS(header2, start2, end) {
+    function trailingOWS(header3, start2, end) {
       while (end > start2) {
-        const char = header2.charCodeAt(end - 1);
+        const char = header3.charCodeAt(end - 1);
         if (char !== SP && char !== HTAB)
           break;
         end--;
@@ -39601,8 +43684,8 @@ async function fetchWrapper(requestOptions) {
     data: ""
   };
   if ("deprecation" in responseHeaders) {
-    const matches2 = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
-    const deprecationLink = matches2 && matches2.pop();
+    const matches3 = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
+    const deprecationLink = matches3 && matches3.pop();
     log.warn(
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
@@ -39681,14 +43764,14 @@ function toErrorMessage(data) {
 }
 function withDefaults2(oldEndpoint, newDefaults) {
   const endpoint2 = oldEndpoint.defaults(newDefaults);
-  const newApi = function(route, parameters) {
-    const endpointOptions = endpoint2.merge(route, parameters);
+  const newApi = function(route2, parameters) {
+    const endpointOptions = endpoint2.merge(route2, parameters);
     if (!endpointOptions.request || !endpointOptions.request.hook) {
       return fetchWrapper(endpoint2.parse(endpointOptions));
     }
-    const request22 = (route2, parameters2) => {
+    const request22 = (route22, parameters2) => {
       return fetchWrapper(
-        endpoint2.parse(endpoint2.merge(route2, parameters2))
+        endpoint2.parse(endpoint2.merge(route22, parameters2))
       );
     };
     Object.assign(request22, {
@@ -39707,7 +43790,7 @@ var init_dist_bundle4 = __esm({
   "node_modules/@octokit/request/dist-bundle/index.js"() {
     init_dist_bundle3();
     init_universal_user_agent();
-    import_content_type = __toESM(require_dist2(), 1);
+    import_content_type = __toESM(require_dist4(), 1);
     init_json_with_bigint();
     init_dist_src();
     VERSION4 = "10.0.16";
@@ -39856,9 +43939,9 @@ function withAuthorizationPrefix(token) {
   }
   return `token ${token}`;
 }
-async function hook(token, request4, route, parameters) {
+async function hook(token, request4, route2, parameters) {
   const endpoint2 = request4.endpoint.merge(
-    route,
+    route2,
     parameters
   );
   endpoint2.headers.authorization = withAuthorizationPrefix(token);
@@ -40055,17 +44138,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path10 = requestOptions.url.replace(options.baseUrl, "");
+    const path22 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path10} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path22} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error4) => {
       const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path10} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path22} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error4;
     });
@@ -40109,9 +44192,9 @@ function normalizePaginatedListResponse(response) {
   response.data.total_commits = totalCommits;
   return response;
 }
-function iterator(octokit, route, parameters) {
-  const options = typeof route === "function" ? route.endpoint(parameters) : octokit.request.endpoint(route, parameters);
-  const requestMethod = typeof route === "function" ? route : octokit.request;
+function iterator(octokit, route2, parameters) {
+  const options = typeof route2 === "function" ? route2.endpoint(parameters) : octokit.request.endpoint(route2, parameters);
+  const requestMethod = typeof route2 === "function" ? route2 : octokit.request;
   const method = options.method;
   const headers2 = options.headers;
   let url = options.url;
@@ -40151,7 +44234,7 @@ function iterator(octokit, route, parameters) {
     })
   };
 }
-function paginate(octokit, route, parameters, mapFn) {
+function paginate(octokit, route2, parameters, mapFn) {
   if (typeof parameters === "function") {
     mapFn = parameters;
     parameters = void 0;
@@ -40159,7 +44242,7 @@ function paginate(octokit, route, parameters, mapFn) {
   return gather(
     octokit,
     [],
-    iterator(octokit, route, parameters)[Symbol.asyncIterator](),
+    iterator(octokit, route2, parameters)[Symbol.asyncIterator](),
     mapFn
   );
 }
@@ -42560,8 +46643,8 @@ var init_endpoints_to_methods = __esm({
     endpointMethodsMap = /* @__PURE__ */ new Map();
     for (const [scope, endpoints] of Object.entries(endpoints_default)) {
       for (const [methodName, endpoint2] of Object.entries(endpoints)) {
-        const [route, defaults, decorations] = endpoint2;
-        const [method, url] = route.split(/ /);
+        const [route2, defaults, decorations] = endpoint2;
+        const [method, url] = route2.split(/ /);
         const endpointDefaults = Object.assign(
           {
             method,
@@ -42745,7 +46828,21 @@ async function listPullsByPrefix(gh, prefix, state, closedSince) {
 }
 async function boundedScan(gh, state, since) {
   const { owner, repo } = gh;
-  const open2 = state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
+  let cut = false;
+  const recent = await gh.octokit.paginate(
+    gh.octokit.rest.pulls.list,
+    { owner, repo, state, sort: "updated", direction: "desc", per_page: 100 },
+    (response, done) => {
+      const page = response.data;
+      const more = /rel="next"/.test(response.headers.link ?? "");
+      if (more && new Date(page[page.length - 1].updated_at) < since) {
+        cut = true;
+        done();
+      }
+      return page.filter((p) => p.state === "open" || new Date(p.updated_at) >= since);
+    }
+  );
+  const open2 = cut && state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
     owner,
     repo,
     state: "open",
@@ -42753,16 +46850,8 @@ async function boundedScan(gh, state, since) {
     direction: "desc",
     per_page: 100
   }) : [];
-  const closed = await gh.octokit.paginate(
-    gh.octokit.rest.pulls.list,
-    { owner, repo, state: "closed", sort: "updated", direction: "desc", per_page: 100 },
-    (response, done) => {
-      const page = response.data;
-      if (page.length === 0 || new Date(page[page.length - 1].updated_at) < since) done();
-      return page.filter((p) => new Date(p.updated_at) >= since);
-    }
-  );
-  return [...open2, ...closed].sort((a, b) => b.number - a.number);
+  const byNumber = new Map([...recent, ...open2].map((p) => [p.number, p]));
+  return [...byNumber.values()].sort((a, b) => b.number - a.number);
 }
 async function createPullRequest(gh, req) {
   const { owner, repo } = gh;
@@ -42889,6 +46978,68 @@ var init_pulls = __esm({
   }
 });
 
+// src/scm/github/signals.ts
+async function fetchCommitStatuses(gh, sha2) {
+  const { owner, repo } = gh;
+  const { data } = await gh.octokit.rest.repos.getCombinedStatusForRef({ owner, repo, ref: sha2, per_page: 100 });
+  return data.statuses.map((s) => ({
+    context: s.context,
+    state: s.state,
+    updatedAt: s.updated_at,
+    ...s.description ? { description: s.description } : {}
+  }));
+}
+async function fetchCheckRuns(gh, sha2, name) {
+  const { owner, repo } = gh;
+  const runs = await gh.octokit.paginate(gh.octokit.rest.checks.listForRef, {
+    owner,
+    repo,
+    ref: sha2,
+    per_page: 100,
+    filter: "latest",
+    ...name ? { check_name: name } : {}
+  });
+  return runs.map(toCheckRun);
+}
+async function putCheckRun(gh, req) {
+  const { owner, repo } = gh;
+  const fields = {
+    name: req.name,
+    status: req.status,
+    ...req.conclusion ? { conclusion: req.conclusion } : {},
+    output: {
+      title: req.output.title,
+      summary: req.output.summary,
+      ...req.output.text ? { text: req.output.text } : {}
+    }
+  };
+  const { data } = req.id === void 0 ? await gh.octokit.rest.checks.create({ owner, repo, head_sha: req.sha, ...fields }) : (
+    // Octokit types a completed update as a separate overload; the fields are the same.
+    await gh.octokit.rest.checks.update({ owner, repo, check_run_id: req.id, ...fields })
+  );
+  return toCheckRun(data);
+}
+function toCheckRun(r) {
+  return {
+    id: r.id,
+    name: r.name,
+    status: r.status,
+    conclusion: r.conclusion ?? null,
+    ...r.started_at ? { startedAt: r.started_at } : {},
+    ...r.completed_at ? { completedAt: r.completed_at } : {},
+    output: {
+      ...r.output?.title ? { title: r.output.title } : {},
+      ...r.output?.summary ? { summary: r.output.summary } : {},
+      ...r.output?.text ? { text: r.output.text } : {}
+    }
+  };
+}
+var init_signals = __esm({
+  "src/scm/github/signals.ts"() {
+    "use strict";
+  }
+});
+
 // src/scm/github/index.ts
 var github_exports = {};
 __export(github_exports, {
@@ -42912,7 +47063,13 @@ function createGitHubScm(connection, options = {}) {
     updatePull: (number2, req) => guard(`update PR #${number2}`, () => updatePullRequest(gh, number2, req)),
     mergePull: (number2, req) => guard(`merge PR #${number2}`, () => mergePullRequest(gh, number2, req)),
     checks: (sha2) => guard(`read the checks of commit ${sha2.slice(0, 12)}`, () => fetchChecks(gh, sha2)),
-    comment: (number2, body) => guard(`comment on PR #${number2}`, () => createComment(gh, number2, body))
+    comment: (number2, body) => guard(`comment on PR #${number2}`, () => createComment(gh, number2, body)),
+    commitStatuses: (sha2) => guard(`read the commit statuses of ${sha2.slice(0, 12)}`, () => fetchCommitStatuses(gh, sha2)),
+    checkRuns: (sha2, name) => guard(`read the check runs of ${sha2.slice(0, 12)}`, () => fetchCheckRuns(gh, sha2, name)),
+    putCheckRun: (req) => guard(
+      `${req.id === void 0 ? "create" : "update"} check run "${req.name}" on ${req.sha.slice(0, 12)}`,
+      () => putCheckRun(gh, req)
+    )
   };
 }
 var init_github = __esm({
@@ -42924,6 +47081,7 @@ var init_github = __esm({
     init_git();
     init_octokit();
     init_pulls();
+    init_signals();
   }
 });
 
@@ -43083,32 +47241,32 @@ function resourcesOf(file, root, cwd, out) {
   const text2 = fs.readFileSync(file, "utf8");
   const lc = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(text2, { lineCounter: lc });
-  const shown = path.relative(cwd, file) || file;
+  const shown2 = path.relative(cwd, file) || file;
   const seq = doc.get("resources", true);
   if (!(0, import_yaml.isSeq)(seq)) return [];
-  const entries = [];
+  const entries2 = [];
   for (const item of seq.items) {
     const pos = (0, import_yaml.isScalar)(item) && item.range ? lc.linePos(item.range[0]) : { line: 1, col: 1 };
     const value = (0, import_yaml.isScalar)(item) ? String(item.value) : "";
     const target = path.resolve(path.dirname(file), value);
     if (/^[a-z]+:\/\//i.test(value) || !isInside(target, root)) {
       out.push({
-        file: shown,
+        file: shown2,
         ...pos,
         message: `resource "${value}" is outside the app directory; rollgen reads only files inside it`,
         severity: "error"
       });
     } else if (!fs.existsSync(target)) {
-      out.push({ file: shown, ...pos, message: `resource "${value}" does not exist`, severity: "error" });
-    } else entries.push(target);
+      out.push({ file: shown2, ...pos, message: `resource "${value}" does not exist`, severity: "error" });
+    } else entries2.push(target);
   }
-  return entries;
+  return entries2;
 }
 function readInside(file, root, cwd, out) {
-  const shown = path.relative(cwd, file) || file;
+  const shown2 = path.relative(cwd, file) || file;
   if (!isInside(fs.realpathSync(file), root)) {
     out.push({
-      file: shown,
+      file: shown2,
       line: 1,
       col: 1,
       message: "links outside the app directory; rollgen reads only files inside it",
@@ -43116,7 +47274,7 @@ function readInside(file, root, cwd, out) {
     });
     return void 0;
   }
-  return { path: shown, text: fs.readFileSync(file, "utf8") };
+  return { path: shown2, text: fs.readFileSync(file, "utf8") };
 }
 function realDir(dir) {
   try {
@@ -43130,8 +47288,8 @@ function realDir(dir) {
 }
 function isInside(target, root) {
   const real = fs.existsSync(target) ? fs.realpathSync(target) : target;
-  const rel = path.relative(root, real);
-  return rel === "" || !rel.startsWith("..") && !path.isAbsolute(rel);
+  const rel2 = path.relative(root, real);
+  return rel2 === "" || !rel2.startsWith("..") && !path.isAbsolute(rel2);
 }
 async function readStdin(stream = process.stdin) {
   const chunks = [];
@@ -43139,12 +47297,25 @@ async function readStdin(stream = process.stdin) {
   return [{ path: "<stdin>", text: Buffer.concat(chunks).toString("utf8") }];
 }
 
+// src/io/stdout.ts
+function pipeSafeWriter(stream) {
+  let readerGone = false;
+  stream.on("error", (e) => {
+    if (e.code !== "EPIPE") throw e;
+    readerGone = true;
+  });
+  return (text2) => {
+    if (!readerGone) stream.write(text2);
+  };
+}
+
 // src/app/context.ts
 function processContext(over = {}) {
   return {
     cwd: process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    // A closed pipe (`rollgen ... | head -1`) drops output instead of dying on EPIPE.
+    stdout: pipeSafeWriter(process.stdout),
+    stderr: pipeSafeWriter(process.stderr),
     readStdin: () => readStdin(process.stdin),
     ...over
   };
@@ -43158,14 +47329,14 @@ init_errors();
 init_errors();
 
 // src/app/inputs.ts
-var fs4 = __toESM(require("fs"));
-var path4 = __toESM(require("path"));
+var fs8 = __toESM(require("fs"));
+var path8 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/config.ts
-var fs2 = __toESM(require("fs"));
-var path2 = __toESM(require("path"));
+var fs3 = __toESM(require("fs"));
+var path3 = __toESM(require("path"));
 init_errors();
 
 // src/model/kube.ts
@@ -43223,12 +47394,68 @@ var CANARY_SUFFIX = "-canary";
 
 // src/spec/validate-schema.ts
 init_diagnostics();
-var validators = __toESM(require_validators());
+
+// src/spec/generated/index.ts
+var VALIDATOR_IDS = [
+  "kruise-rollout-v1alpha1",
+  "kruise-rollout-v1beta1",
+  "kruise-trafficrouting",
+  "argo-rollout",
+  "rollgen-config",
+  "rollgen-request-coloring",
+  "rollgen-route-template",
+  "aliyun-alb-options",
+  "ambassador-options",
+  "apisix-options",
+  "app-mesh-options",
+  "aws-alb-options",
+  "custom-options",
+  "gateway-api-options",
+  "higress-options",
+  "ingress-nginx-options",
+  "istio-options",
+  "mse-options",
+  "smi-options",
+  "traefik-options"
+];
+var LOADERS = {
+  "kruise-rollout-v1alpha1": () => require_kruise_rollout_v1alpha1().validate,
+  "kruise-rollout-v1beta1": () => require_kruise_rollout_v1beta1().validate,
+  "kruise-trafficrouting": () => require_kruise_trafficrouting().validate,
+  "argo-rollout": () => require_argo_rollout().validate,
+  "rollgen-config": () => require_rollgen_config().validate,
+  "rollgen-request-coloring": () => require_rollgen_request_coloring().validate,
+  "rollgen-route-template": () => require_rollgen_route_template().validate,
+  "aliyun-alb-options": () => require_aliyun_alb_options().validate,
+  "ambassador-options": () => require_ambassador_options().validate,
+  "apisix-options": () => require_apisix_options().validate,
+  "app-mesh-options": () => require_app_mesh_options().validate,
+  "aws-alb-options": () => require_aws_alb_options().validate,
+  "custom-options": () => require_custom_options().validate,
+  "gateway-api-options": () => require_gateway_api_options().validate,
+  "higress-options": () => require_higress_options().validate,
+  "ingress-nginx-options": () => require_ingress_nginx_options().validate,
+  "istio-options": () => require_istio_options().validate,
+  "mse-options": () => require_mse_options().validate,
+  "smi-options": () => require_smi_options().validate,
+  "traefik-options": () => require_traefik_options().validate
+};
+var loaded = /* @__PURE__ */ new Map();
+function validatorFor(id) {
+  let v = loaded.get(id);
+  if (!v) loaded.set(id, v = LOADERS[id]());
+  return v;
+}
+
+// src/spec/validate-schema.ts
 function validateSchema(id, doc) {
-  const validate2 = validators[id];
+  const validate2 = validatorFor(id);
   if (validate2(doc.value)) return [];
-  const errors = dropGenericErrors(mergeAlternatives(validate2.errors ?? []));
-  return sortDiagnostics(dedupe(errors.map((e) => describe(e, doc))));
+  return describeSchemaErrors(validate2.errors ?? [], doc);
+}
+function describeSchemaErrors(errors, doc) {
+  const specific = dropGenericErrors(mergeAlternatives(errors));
+  return sortDiagnostics(dedupe(specific.map((e) => describe(e, doc))));
 }
 function mergeAlternatives(errors) {
   const out = [];
@@ -43272,23 +47499,23 @@ function dedupe(list5) {
   });
 }
 function describe(e, doc) {
-  const path10 = pointerToPath(e.instancePath, doc.value);
+  const path22 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path10, key2), path10, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path22, key2), path22, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path10.length > 0) {
-    const parent = path10.slice(0, -1);
-    const key2 = String(path10[path10.length - 1]);
+  if (e.keyword === "false schema" && path22.length > 0) {
+    const parent = path22.slice(0, -1);
+    const key2 = String(path22[path22.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text2 = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text2);
   }
-  return located(doc.locate(path10), path10, explain(e, valueAt(doc.value, path10)));
+  return located(doc.locate(path22), path22, explain(e, valueAt(doc.value, path22)));
 }
-function located(origin, path10, text2) {
-  const where2 = formatPath(path10);
-  return diagnosticAt(origin, where2 ? `${where2}: ${text2}` : text2);
+function located(origin, path22, text2) {
+  const where7 = formatPath(path22);
+  return diagnosticAt(origin, where7 ? `${where7}: ${text2}` : text2);
 }
 var PATTERN_HINTS = {
   // Used only on int-or-percent fields (replicas, failureThreshold), so the hint names both forms.
@@ -43356,15 +47583,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path10 = [];
+  const path22 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path10.push(segment);
+    path22.push(segment);
     node = child(node, segment);
   }
-  return path10;
+  return path22;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -43373,8 +47600,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path10) {
-  return path10.reduce(child, root);
+function valueAt(root, path22) {
+  return path22.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -43389,8 +47616,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path10) {
-  return path10.map(
+function formatPath(path22) {
+  return path22.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -43461,15 +47688,15 @@ function makeDocument(file, index, value, doc, lc, text2) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path10) => {
-    for (let n = path10.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path10.slice(0, n), true);
+  const locate2 = (path22) => {
+    for (let n = path22.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path22.slice(0, n), true);
       if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path10) => {
-    const node = doc.getIn(path10, true);
+  const locateBlockText = (path22) => {
+    const node = doc.getIn(path22, true);
     if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text2, node.range[0], lc, file);
   };
@@ -43488,24 +47715,91 @@ function firstLine(message) {
   return message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
 }
 
+// src/io/config-paths.ts
+var fs2 = __toESM(require("fs"));
+var path2 = __toESM(require("path"));
+function isPattern(source) {
+  return glob().isDynamicPattern(source);
+}
+function globDirs(root, pattern) {
+  const found = glob().globSync(pattern, {
+    cwd: root,
+    onlyDirectories: true,
+    absolute: true,
+    expandDirectories: false,
+    followSymbolicLinks: false
+  });
+  return [...new Set(found.map((d) => path2.resolve(d)))].filter((d) => fs2.statSync(d).isDirectory()).sort();
+}
+function glob() {
+  return require_dist3();
+}
+function entryPathProblems(e, at) {
+  const source = String(e.source);
+  const output = String(e.output);
+  const out = [];
+  const error4 = (field, message) => out.push({ ...at([field]), message, severity: "error" });
+  if (isPattern(output.replace(/\{name\}/g, "x")))
+    error4("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
+  else if (isPattern(source) && !output.includes("{name}"))
+    error4(
+      "output",
+      `source "${source}" is a pattern, so every app it matches would write to "${output}"; put {name} in the output (e.g. deploy/{name})`
+    );
+  if (isPattern(source) && typeof e.name === "string")
+    error4(
+      "name",
+      `name: "${e.name}" cannot name every app of the pattern "${source}"; each is named after its directory`
+    );
+  return out;
+}
+function sharedOutputProblems(apps, cwd) {
+  const out = [];
+  const shown2 = (p) => path2.relative(cwd, p) || ".";
+  for (const a of apps) {
+    const others = apps.filter((b) => b !== a && b.output === a.output).map((b) => b.name);
+    if (others.length > 0)
+      out.push({
+        ...a.at(["output"]),
+        message: `app ${a.name} writes to ${shown2(a.output)}, as ${others.join(", ")} does; give each app its own output`,
+        severity: "error"
+      });
+    const source = apps.find((b) => b.source === a.output);
+    if (source)
+      out.push({
+        ...a.at(["output"]),
+        message: `app ${a.name} would write its output into the source of ${source.name} (${shown2(a.output)})`,
+        severity: "error"
+      });
+  }
+  return dedupe2(out);
+}
+function dedupe2(list5) {
+  const seen = /* @__PURE__ */ new Set();
+  return list5.filter((d) => {
+    const key2 = `${d.line}:${d.col}:${d.message}`;
+    return seen.has(key2) ? false : (seen.add(key2), true);
+  });
+}
+
 // src/io/config.ts
 var CONFIG_FILE = "rollgen.yaml";
 function findConfig(dir) {
-  for (let d = path2.resolve(dir); ; d = path2.dirname(d)) {
-    const candidate = path2.join(d, CONFIG_FILE);
-    if (fs2.existsSync(candidate)) return candidate;
-    if (path2.dirname(d) === d) return void 0;
+  for (let d = path3.resolve(dir); ; d = path3.dirname(d)) {
+    const candidate = path3.join(d, CONFIG_FILE);
+    if (fs3.existsSync(candidate)) return candidate;
+    if (path3.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
-  const shown = path2.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown, fs2.readFileSync(file, "utf8"));
+  const shown2 = path3.relative(cwd, file) || file;
+  const { documents, diagnostics } = parseYamlStream(shown2, fs3.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
     throw new InputError([
       {
-        file: shown,
+        file: shown2,
         line: 1,
         col: 1,
         message: "rollgen.yaml is empty; list apps with source and output",
@@ -43514,17 +47808,25 @@ function readConfig(file, cwd) {
     ]);
   const problems = validateSchema("rollgen-config", doc);
   if (problems.length > 0) throw new InputError(problems);
-  const root = path2.dirname(file);
+  const root = path3.dirname(file);
   const out = [];
-  const entries = doc.value.apps;
-  const shared = doc.value.analysisTemplates;
-  const apps = entries.flatMap(
-    (e, i) => expandApp(root, e, () => doc.locate(["apps", i]), out).map((a) => ({
+  const value = doc.value;
+  const defaults = { health: value.health, onFailure: value.onFailure ?? "abort" };
+  const shared = value.analysisTemplates;
+  const placed = value.apps.flatMap((e, i) => {
+    const at = (field) => doc.locate(["apps", i, ...field]);
+    const problems2 = entryPathProblems(e, at);
+    out.push(...problems2);
+    if (problems2.length > 0) return [];
+    return expandApp(root, e, defaults, () => doc.locate(["apps", i]), out).map((a) => ({
       ...a,
       ...analysisOf(e, i, doc.locate),
-      ...shared ? { analysisTemplates: path2.resolve(root, shared) } : {}
-    }))
-  );
+      ...shared ? { analysisTemplates: path3.resolve(root, shared) } : {},
+      at
+    }));
+  });
+  out.push(...sharedOutputProblems(placed, cwd));
+  const apps = placed.map(({ at: _at, ...app }) => app);
   checkUniqueNames(apps, doc.locate(["apps"]), out);
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, doc.value.pr ?? {}) };
@@ -43533,7 +47835,7 @@ function analysisOf(e, i, locate2) {
   return e.analysis === void 0 ? {} : { analysis: { value: e.analysis, at: { locate: locate2, path: ["apps", i, "analysis"] } } };
 }
 function prConfig(root, pr) {
-  const at = (p) => typeof p === "string" ? path2.resolve(root, p) : void 0;
+  const at = (p) => typeof p === "string" ? path3.resolve(root, p) : void 0;
   return {
     ...typeof pr.base === "string" ? { base: pr.base } : {},
     ...at(pr.titleTemplate) ? { titleTemplate: at(pr.titleTemplate) } : {},
@@ -43542,36 +47844,46 @@ function prConfig(root, pr) {
     mergeMethod: pr.mergeMethod ?? "squash"
   };
 }
-function expandApp(root, e, at, out) {
+function expandApp(root, e, defaults, at, out) {
   const source = String(e.source);
-  const dirs = source.includes("*") ? globDirs(root, source) : [path2.resolve(root, source)];
+  const dirs = isPattern(source) ? globDirs(root, source) : [path3.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...e.gates } : defaultGatePolicy;
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
   return dirs.map((dir) => {
-    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path2.basename(dir);
+    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path3.basename(dir);
     const removal = e.removal === "two-commits" ? "two-commits" : "one-commit";
+    const health = healthPolicy(e.health ?? defaults.health, name);
     return {
       name,
       source: dir,
-      output: path2.resolve(root, String(e.output).replace(/\{name\}/g, name)),
+      output: path3.resolve(root, String(e.output).replace(/\{name\}/g, name)),
       gates,
       track,
-      removal
+      removal,
+      ...health ? { health } : {},
+      onFailure: e.onFailure ?? defaults.onFailure,
+      root,
+      ...typeof e.build === "string" ? { build: e.build.replace(/\{name\}/g, name) } : {}
     };
   });
 }
-function globDirs(root, pattern) {
-  let current = [root];
-  for (const segment of pattern.split("/").filter((s) => s !== "" && s !== ".")) {
-    const re = new RegExp(
-      `^${segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`
-    );
-    current = current.flatMap(
-      (dir) => !segment.includes("*") && !segment.includes("?") ? [path2.join(dir, segment)].filter((p) => fs2.existsSync(p)) : fs2.readdirSync(dir).filter((n) => re.test(n) && !n.startsWith(".")).sort().map((n) => path2.join(dir, n))
-    );
-  }
-  return current.filter((p) => fs2.statSync(p).isDirectory());
+function healthPolicy(h, name) {
+  if (!isObject(h)) return void 0;
+  const globs = (v) => Array.isArray(v) ? v.map((g) => String(g).replace(/\{name\}/g, name)) : [];
+  const argo = isObject(h.argocd) ? h.argocd : void 0;
+  const policy = {
+    statuses: globs(h.statuses),
+    checkRuns: globs(h.checkRuns),
+    ...argo ? {
+      argocd: {
+        server: String(argo.server),
+        application: String(argo.application ?? "{name}").replace(/\{name\}/g, name),
+        tokenEnv: typeof argo.tokenEnv === "string" ? argo.tokenEnv : "ARGOCD_AUTH_TOKEN"
+      }
+    } : {}
+  };
+  return policy.statuses.length + policy.checkRuns.length > 0 || policy.argocd ? policy : void 0;
 }
 function checkUniqueNames(apps, at, out) {
   const seen = /* @__PURE__ */ new Set();
@@ -43583,38 +47895,201 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs3 = __toESM(require("fs"));
-var path3 = __toESM(require("path"));
+var fs4 = __toESM(require("fs"));
+var path4 = __toESM(require("path"));
 init_errors();
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs3.existsSync(dir)) return { files: [] };
-  const names = fs3.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
+  if (!dir || !fs4.existsSync(dir)) return { files: [] };
+  const names = fs4.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
   return {
     files: names.map((n) => ({
-      path: path3.relative(cwd, path3.join(dir, n)) || n,
-      text: fs3.readFileSync(path3.join(dir, n), "utf8")
+      path: path4.relative(cwd, path4.join(dir, n)) || n,
+      text: fs4.readFileSync(path4.join(dir, n), "utf8")
     }))
   };
 }
 function writeOutputDir(dir, files, remove) {
-  const parent = path3.dirname(path3.resolve(dir));
-  const stage = path3.join(parent, `.${path3.basename(dir)}.rollgen-${process.pid}`);
+  const parent = path4.dirname(path4.resolve(dir));
+  const stage = path4.join(parent, `.${path4.basename(dir)}.rollgen-${process.pid}`);
   const backup = `${stage}.old`;
   try {
-    fs3.mkdirSync(parent, { recursive: true });
-    fs3.rmSync(stage, { recursive: true, force: true });
-    if (fs3.existsSync(dir)) fs3.cpSync(dir, stage, { recursive: true });
-    else fs3.mkdirSync(stage);
-    for (const name of remove) fs3.rmSync(path3.join(stage, name), { force: true });
-    for (const f of files) fs3.writeFileSync(path3.join(stage, f.path), f.content);
-    if (fs3.existsSync(dir)) fs3.renameSync(dir, backup);
-    fs3.renameSync(stage, dir);
-    fs3.rmSync(backup, { recursive: true, force: true });
+    fs4.mkdirSync(parent, { recursive: true });
+    fs4.rmSync(stage, { recursive: true, force: true });
+    if (fs4.existsSync(dir)) fs4.cpSync(dir, stage, { recursive: true });
+    else fs4.mkdirSync(stage);
+    for (const name of remove) fs4.rmSync(path4.join(stage, name), { force: true });
+    for (const f of files) fs4.writeFileSync(path4.join(stage, f.path), f.content);
+    if (fs4.existsSync(dir)) fs4.renameSync(dir, backup);
+    fs4.renameSync(stage, dir);
+    fs4.rmSync(backup, { recursive: true, force: true });
   } catch (e) {
-    if (!fs3.existsSync(dir) && fs3.existsSync(backup)) fs3.renameSync(backup, dir);
-    fs3.rmSync(stage, { recursive: true, force: true });
+    if (!fs4.existsSync(dir) && fs4.existsSync(backup)) fs4.renameSync(backup, dir);
+    fs4.rmSync(stage, { recursive: true, force: true });
     throw new IoError(dir, `could not write the output; it is unchanged (${e.message})`, { cause: e });
   }
+}
+
+// src/io/build-source.ts
+var import_child_process = require("child_process");
+var fs6 = __toESM(require("fs"));
+var path6 = __toESM(require("path"));
+init_errors();
+
+// src/io/kustomize-tree.ts
+var fs5 = __toESM(require("fs"));
+var path5 = __toESM(require("path"));
+var import_yaml3 = __toESM(require_dist());
+var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+var MAX_DEPTH = 10;
+function kustomizationIn(dir) {
+  return KUSTOMIZATION_NAMES2.map((n) => path5.join(dir, n)).find((p) => fs5.existsSync(p));
+}
+function walkKustomization(dir, root, cwd, out, depth = 0) {
+  const file = kustomizationIn(dir);
+  if (!file) return [];
+  if (depth > MAX_DEPTH) {
+    out.push({
+      file: shown(file, cwd),
+      line: 1,
+      col: 1,
+      severity: "error",
+      message: "kustomizations nest more than 10 levels deep"
+    });
+    return [];
+  }
+  const realRoot = fs5.realpathSync(root);
+  return entries(file).flatMap(({ value, line, col }) => {
+    const at = { file: shown(file, cwd), line, col, severity: "error" };
+    const target = path5.resolve(dir, value);
+    if (/^[a-z][a-z0-9+.-]*:\/\/|^git@|\?ref=|^(github|gitlab|bitbucket)\.(com|org)\//i.test(value)) {
+      out.push({
+        ...at,
+        message: `resource "${value}" is remote; rollgen builds only what the repo holds, so vendor it into the repo`
+      });
+      return [];
+    }
+    if (!fs5.existsSync(target)) {
+      out.push({ ...at, message: `resource "${value}" does not exist` });
+      return [];
+    }
+    const real = fs5.realpathSync(target);
+    if (!inside(real, realRoot)) {
+      out.push({
+        ...at,
+        message: `resource "${value}" is outside the repository (${shown(root, cwd) || "."}); rollgen reads only files inside it`
+      });
+      return [];
+    }
+    if (fs5.statSync(real).isDirectory()) return walkKustomization(target, root, cwd, out, depth + 1);
+    if (!inside(real, fs5.realpathSync(dir))) {
+      out.push({
+        ...at,
+        message: `resource "${value}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
+      });
+      return [];
+    }
+    return [{ path: shown(target, cwd), text: fs5.readFileSync(target, "utf8") }];
+  });
+}
+function entries(file) {
+  const lc = new import_yaml3.LineCounter();
+  const doc = (0, import_yaml3.parseDocument)(fs5.readFileSync(file, "utf8"), { lineCounter: lc });
+  return ["resources", "bases", "components"].flatMap((key2) => {
+    const seq = doc.get(key2, true);
+    if (!(0, import_yaml3.isSeq)(seq)) return [];
+    return seq.items.filter(import_yaml3.isScalar).map((item) => ({
+      value: String(item.value),
+      ...item.range ? lc.linePos(item.range[0]) : { line: 1, col: 1 }
+    }));
+  });
+}
+var shown = (p, cwd) => path5.relative(cwd, p) || p;
+function inside(target, root) {
+  const rel2 = path5.relative(root, target);
+  return rel2 === "" || !rel2.startsWith("..") && !path5.isAbsolute(rel2);
+}
+
+// src/io/build-source.ts
+function buildSource(req, cwd) {
+  if (req.build) return [runBuildCommand(req, cwd)];
+  const kustomization = kustomizationIn(req.source);
+  if (!kustomization) return void 0;
+  const diagnostics = [];
+  const files = walkKustomization(req.source, req.root, cwd, diagnostics);
+  if (diagnostics.length > 0) throw new InputError(diagnostics);
+  const shown2 = path6.relative(cwd, kustomization) || kustomization;
+  return [{ path: `${shown2} (kustomize build)`, text: kustomizeBuild(req.source, shown2), originals: files }];
+}
+function kustomizeBuild(dir, shown2) {
+  for (const [tool, args] of [
+    ["kustomize", ["build", dir]],
+    ["kubectl", ["kustomize", dir]]
+  ]) {
+    try {
+      return (0, import_child_process.execFileSync)(tool, [...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        maxBuffer: 64 << 20
+      });
+    } catch (e) {
+      const err = e;
+      if (err.code === "ENOENT") continue;
+      const why = (err.stderr ?? "").trim() || err.message;
+      throw new InputError([
+        { file: shown2, line: 1, col: 1, severity: "error", message: `kustomize cannot build it: ${why}` }
+      ]);
+    }
+  }
+  throw new IoError(
+    shown2,
+    "rollgen builds a source with a kustomization the way kustomize does, and neither kustomize nor kubectl is on PATH: install kubectl (its `kubectl kustomize`) or kustomize"
+  );
+}
+function runBuildCommand(req, cwd) {
+  const command = req.build;
+  let text2;
+  try {
+    text2 = (0, import_child_process.execFileSync)("sh", ["-c", command], {
+      cwd: req.root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 64 << 20,
+      env: { ...process.env, ROLLGEN_APP: req.name, ROLLGEN_SOURCE: req.source }
+    });
+  } catch (e) {
+    const err = e;
+    const why = (err.stderr ?? "").trim().split("\n").slice(-5).join("\n") || err.message;
+    throw new IoError(req.name, `build command \`${command}\` failed (exit ${err.status ?? "?"}): ${why}`, {
+      cause: e
+    });
+  }
+  return { path: `${req.name}: build \`${command}\``, text: text2, originals: yamlFilesBelow(req.source, cwd) };
+}
+function yamlFilesBelow(dir, cwd) {
+  if (!fs6.existsSync(dir)) return [];
+  return fs6.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path6.join(dir, n)).filter((f) => fs6.statSync(f).isFile()).map((f) => ({ path: path6.relative(cwd, f) || f, text: fs6.readFileSync(f, "utf8") }));
+}
+
+// src/yaml/point-back.ts
+function pointBack(built, originals) {
+  const index = /* @__PURE__ */ new Map();
+  for (const f of originals) {
+    for (const d of parseYamlStream(f.path, f.text).documents) {
+      for (const key2 of keysOf(d.value)) if (!index.has(key2)) index.set(key2, d);
+    }
+  }
+  return built.map((d) => {
+    const [exact, loose] = keysOf(d.value);
+    const original = (exact && index.get(exact)) ?? (loose && index.get(loose));
+    return original ? { ...d, file: original.file, origin: original.origin, locate: original.locate } : d;
+  });
+}
+function keysOf(value) {
+  if (!isObject(value) || typeof value.kind !== "string" || !isObject(value.metadata)) return [];
+  const name = value.metadata.name;
+  if (typeof name !== "string") return [];
+  const ns = typeof value.metadata.namespace === "string" ? value.metadata.namespace : "";
+  return [`${value.kind}/${ns}/${name}`, `${value.kind}//${name}`];
 }
 
 // src/model/resource-set.ts
@@ -43655,6 +48130,119 @@ var ResourceSet = class _ResourceSet {
   }
 };
 
+// src/state/output-files.ts
+var import_crypto = require("crypto");
+var import_yaml5 = __toESM(require_dist());
+
+// src/state/status.ts
+var STATUS_FILE = "rollgen-status.yaml";
+var STATUS_API_VERSION = "rollgen.dev/v1alpha1";
+var HISTORY_LIMIT = 50;
+var LOCAL_CONFIG = "config.kubernetes.io/local-config";
+function statusDocument(s) {
+  return {
+    apiVersion: STATUS_API_VERSION,
+    kind: "RolloutStatus",
+    // kpt, Config Sync and `kubectl apply -f DIR` skip local-config objects, so the state is never applied.
+    metadata: { name: s.app, annotations: { [LOCAL_CONFIG]: "true" } },
+    rollouts: s.rollouts.map((r) => ({ ...r })),
+    files: [...s.files],
+    ...s.digests ? { digests: { ...s.digests } } : {},
+    history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h }))
+  };
+}
+var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
+function parseStatus(value) {
+  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
+    return `not a ${STATUS_API_VERSION} RolloutStatus`;
+  const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
+  for (const r of rollouts) {
+    if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
+      return "rollouts[] entries need name, phase and stableRevision";
+    }
+    const problem = numbersProblem(r);
+    if (problem) return `rollout ${r.name}: ${problem}`;
+  }
+  const meta = isObject(value.metadata) ? value.metadata : {};
+  return {
+    app: typeof meta.name === "string" ? meta.name : "",
+    rollouts,
+    files: Array.isArray(value.files) ? value.files.map(String) : [],
+    ...isObject(value.digests) ? { digests: stringMap(value.digests) } : {},
+    history: Array.isArray(value.history) ? value.history : []
+  };
+}
+function numbersProblem(r) {
+  const count3 = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+  if (!count3(r.step) || !count3(r.steps)) return "step and steps must be whole numbers";
+  if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
+  if (r.draining === void 0) return void 0;
+  return count3(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
+}
+function stringMap(value) {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+}
+
+// src/yaml/serialize.ts
+var import_yaml4 = __toESM(require_dist());
+var OPTIONS = {
+  // 1.1 rules quote strings such as on/yes/off that kubectl's YAML 1.1 parser would read as booleans.
+  version: "1.1",
+  lineWidth: 0,
+  minContentWidth: 0,
+  indent: 2,
+  indentSeq: true,
+  aliasDuplicateObjects: false,
+  singleQuote: false
+};
+function serializeValue(value) {
+  return (0, import_yaml4.stringify)(value, OPTIONS);
+}
+function serializeDocuments(values) {
+  return values.map((v) => serializeValue(v)).join("---\n");
+}
+function serializeDocument(doc) {
+  return doc.toString(OPTIONS);
+}
+
+// src/state/output-files.ts
+var KUSTOMIZATION_FILE = "kustomization.yaml";
+var RENDERED_HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
+function objectFiles(objects) {
+  const base = (o) => `${o.kind.toLowerCase()}-${o.metadata.name}`;
+  const counts = /* @__PURE__ */ new Map();
+  for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
+  return objects.map((o) => {
+    const name = (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
+    return { path: `${name}.yaml`, content: RENDERED_HEADER + serializeValue(o) };
+  });
+}
+function kustomizationFile(existing, files, previouslyOwned) {
+  const doc = (0, import_yaml5.parseDocument)(
+    existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
+  );
+  const current = doc.get("resources");
+  const kept = (0, import_yaml5.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
+  const resources = [...kept, ...[...files].sort()];
+  if ((0, import_yaml5.isSeq)(current)) {
+    const seq = current;
+    seq.items = resources.map((r) => doc.createNode(r));
+    seq.flow = false;
+  } else {
+    doc.set("resources", doc.createNode(resources));
+  }
+  return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
+}
+function contentDigest(text2) {
+  return (0, import_crypto.createHash)("sha256").update(text2).digest("hex").slice(0, 16);
+}
+function statusFile(status) {
+  return {
+    path: STATUS_FILE,
+    content: "# rollgen state; not listed in kustomization.yaml, so never applied.\n" + serializeValue(statusDocument(status))
+  };
+}
+
 // src/contract/generator.ts
 function defineGenerator(generator) {
   return generator;
@@ -43678,8 +48266,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path10) {
-  const backend2 = isObject(path10.backend) ? path10.backend : {};
+function backendService(path22) {
+  const backend2 = isObject(path22.backend) ? path22.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -43756,8 +48344,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path10, service) {
-  const copy = cloneJson(path10);
+function retarget(path22, service) {
+  const copy = cloneJson(path22);
   copy.backend.service.name = service;
   return copy;
 }
@@ -43852,8 +48440,8 @@ var SHOWN_PER_APP = 4;
 function describeFailure(f) {
   const d = f.demand;
   const canaries = d.slots.map((s) => `"${s}"`).join(" and ");
-  const where2 = d.listeners.map(describeListener).join(", ");
-  const head = `app ${d.app}, rollout ${d.rollout}: no free ${ORDER} for canary Ingress ${canaries} of Ingress "${d.ingress}" (order ${d.bound}) on ${where2}`;
+  const where7 = d.listeners.map(describeListener).join(", ");
+  const head = `app ${d.app}, rollout ${d.rollout}: no free ${ORDER} for canary Ingress ${canaries} of Ingress "${d.ingress}" (order ${d.bound}) on ${where7}`;
   const why = d.bound <= 1 ? `Ingress "${d.ingress}" holds order 1, so no canary rule can rank before it` : `orders 1-${d.bound - 1} are held by ${holders(f.blockers)}`;
   return diagnosticAt(d.origin, `${head}: ${why}; fix: ${fix(f)}`);
 }
@@ -43868,31 +48456,55 @@ function holders(blockers) {
   const apps = [...new Set(blockers.map((b) => b.app))];
   return apps.map((app) => {
     const own = blockers.filter((b) => b.app === app);
-    const shown = own.slice(0, SHOWN_PER_APP).map((b) => `${b.what} order ${b.order} at ${b.origin.file}:${b.origin.line}`);
+    const shown2 = own.slice(0, SHOWN_PER_APP).map((b) => `${b.what} order ${b.order} at ${b.origin.file}:${b.origin.line}`);
     const more = own.length > SHOWN_PER_APP ? `, ${own.length - SHOWN_PER_APP} more` : "";
-    return `app ${app} (${shown.join(", ")}${more})`;
+    return `app ${app} (${shown2.join(", ")}${more})`;
   }).join(", ");
 }
 
 // generators/aliyun-alb/orders.ts
 var demandId = (d) => `${d.app}\0${d.rollout}\0${d.ingress}`;
-function allocateOrders(held, demands2) {
+function allocateOrders(held, demands2, committed = []) {
   const taken = /* @__PURE__ */ new Map();
   for (const h of held) hold(taken, h);
+  for (const c of [...committed].sort((a, b) => cmp(a.app, b.app) || cmp(a.ingress, b.ingress) || a.order - b.order))
+    hold(taken, { ...c, what: committedWhat(c.ingress) });
   const orders = /* @__PURE__ */ new Map();
   const failures = [];
   for (const d of [...demands2].sort(byBoundThenName)) {
-    const free = freeBelow(taken, d.listeners, d.bound).slice(0, d.slots.length);
-    if (free.length < d.slots.length) {
+    const assigned = assignSlots(taken, d, committed);
+    if (!assigned) {
       failures.push(failure(taken, d));
       continue;
     }
-    const assigned = new Map(d.slots.map((slot, i) => [slot, free[d.slots.length - 1 - i]]));
     for (const [slot, order] of assigned)
       hold(taken, { app: d.app, what: `canary Ingress "${slot}"`, origin: d.origin, order, listeners: d.listeners });
     orders.set(demandId(d), assigned);
   }
   return { orders, failures };
+}
+var committedWhat = (ingress) => `committed canary Ingress "${ingress}"`;
+function assignSlots(taken, d, committed) {
+  const out = /* @__PURE__ */ new Map();
+  let upper = d.bound;
+  for (let i = d.slots.length - 1; i >= 0; i--) {
+    const slot = d.slots[i];
+    const own = committed.find(
+      (c) => c.app === d.app && c.ingress === slot && c.listeners.join() === d.listeners.join()
+    );
+    const keep = own && own.order < upper && holdsOwn(taken, d, own) ? own.order : void 0;
+    const order = keep ?? freeBelow(taken, d.listeners, upper)[0];
+    if (order === void 0) return void 0;
+    out.set(slot, order);
+    upper = order;
+  }
+  return new Map(d.slots.map((slot) => [slot, out.get(slot)]));
+}
+function holdsOwn(taken, d, c) {
+  return d.listeners.every((l) => {
+    const h = taken.get(l)?.get(c.order);
+    return h !== void 0 && h.app === c.app && h.what === committedWhat(c.ingress);
+  });
 }
 function hold(taken, h) {
   for (const l of h.listeners) {
@@ -43934,16 +48546,37 @@ function byBoundThenName(a, b) {
 var cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
 
 // generators/aliyun-alb/repo-orders.ts
+var allocated = /* @__PURE__ */ new WeakMap();
 function repoOrders(peers) {
+  return repoAllocation(peers).allocation;
+}
+function repoAllocation(peers) {
+  let result = allocated.get(peers);
+  if (!result) allocated.set(peers, result = allocate(peers));
+  return result;
+}
+function allocate(peers) {
   const albConfigs = albConfigsByClass(peers.flatMap((p) => p.resources.items.map((i) => i.object)));
   const listenersOf = (source) => {
     const r = ingressListeners(source.object, albConfigs);
     return "listeners" in r ? r.listeners : DEFAULT_LISTENERS;
   };
-  return allocateOrders(
-    heldOrders(peers, listenersOf),
-    peers.flatMap((p) => demands(p, listenersOf))
-  );
+  const held = heldOrders(peers, listenersOf);
+  const all = peers.flatMap((p) => demands(p, listenersOf));
+  const committed = committedOrders(peers, listenersOf);
+  return { allocation: allocateOrders(held, all, committed), held, demands: all, committed };
+}
+function committedOrders(peers, listenersOf) {
+  const out = [];
+  for (const app of [...new Set(peers.map((p) => p.app))]) {
+    const committed = peers.find((p) => p.app === app)?.committed;
+    for (const item of committed?.items ?? []) {
+      const order = item.object.kind === "Ingress" && isAlbCanary(item.object) ? readOrder(item.object) : void 0;
+      if (order === void 0) continue;
+      out.push({ app, ingress: item.object.metadata.name, origin: item.origin, order, listeners: listenersOf(item) });
+    }
+  }
+  return out;
 }
 function canarySlots(steps, stable) {
   const weighted2 = (s) => (s.weight ?? 0) > 0;
@@ -44059,6 +48692,73 @@ function checkRepo(peers) {
   return repoOrders(peers).failures.map(describeFailure);
 }
 
+// generators/aliyun-alb/committed.ts
+init_diagnostics();
+function committedByListener(peers) {
+  const albConfigs = albConfigsByClass(peers.flatMap((p) => p.resources.items.map((i) => i.object)));
+  const out = /* @__PURE__ */ new Map();
+  for (const app of [...new Set(peers.map((p) => p.app))]) {
+    for (const item of peers.find((p) => p.app === app)?.committed?.items ?? []) {
+      if (item.object.kind !== "Ingress") continue;
+      const r = ingressListeners(item.object, albConfigs);
+      const order = readOrder(item.object) ?? DEFAULT_ORDER;
+      for (const l of "listeners" in r ? r.listeners : DEFAULT_LISTENERS)
+        out.set(l, [...out.get(l) ?? [], { app, item, order, canary: isAlbCanary(item.object) }]);
+    }
+  }
+  return out;
+}
+function checkCommitted(peers) {
+  const out = [];
+  for (const [listener, placed] of [...committedByListener(peers)].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const p of placed.filter((x) => x.canary)) {
+      const name = p.item.object.metadata.name;
+      const at = p.item.locate(["metadata", "annotations", ORDER]);
+      const others = placed.filter((x) => x !== p && x.order === p.order);
+      if (others.length > 0)
+        out.push(
+          diagnosticAt(
+            at,
+            `committed canary Ingress "${name}" of app ${p.app} holds ${ORDER} ${p.order} on ${describeListener(listener)}, as ${others.map((o) => `Ingress "${o.item.object.metadata.name}" of app ${o.app}`).join(", ")} does: ALB cannot create it (openkruise/rollouts#128); the next rollgen advance of app ${p.app} moves it to a free order`
+          )
+        );
+      const stable = placed.find(
+        (x) => x.app === p.app && !x.canary && name.startsWith(`${x.item.object.metadata.name}-canary`)
+      );
+      if (stable && p.order >= stable.order)
+        out.push(
+          diagnosticAt(
+            at,
+            `committed canary Ingress "${name}" of app ${p.app} has ${ORDER} ${p.order}, not before its stable Ingress (${stable.order}), so it never gets a request`
+          )
+        );
+    }
+  }
+  return out;
+}
+function describeOrders(peers) {
+  const { allocation, held, demands: demands2, committed } = repoAllocation(peers);
+  const rows = /* @__PURE__ */ new Map();
+  const add = (listeners, order, name, what) => {
+    for (const l of listeners) rows.set(l, [...rows.get(l) ?? [], { order, name, what }]);
+  };
+  for (const h of held) add(h.listeners, h.order, h.what.replace(/^Ingress "(.*)"$/, "$1"), `Ingress of app ${h.app}`);
+  for (const d of demands2) {
+    for (const [slot, order] of allocation.orders.get(demandId(d)) ?? []) {
+      const kept = committed.some((c) => c.app === d.app && c.ingress === slot && c.order === order);
+      add(d.listeners, order, slot, `canary of app ${d.app}${kept ? " (committed)" : ""}`);
+    }
+  }
+  return [...rows].sort(([a], [b]) => a.localeCompare(b)).flatMap(([l, list5]) => {
+    const sorted = list5.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+    const width = Math.max(...sorted.map((r) => r.name.length));
+    return [
+      `ALB orders on ${describeListener(l)} (lower first):`,
+      ...sorted.map((r) => `  ${String(r.order).padStart(4)}  ${r.name.padEnd(width)}  ${r.what}`)
+    ];
+  });
+}
+
 // generators/aliyun-alb/features.ts
 function unsupportedFeatures(traffic2) {
   const out = [];
@@ -44073,8 +48773,8 @@ function unsupportedFeatures(traffic2) {
 }
 function matchFeatures(match, n) {
   const out = [];
-  const conditions = match.headers.length + match.cookies.length + match.queryParams.length + (match.path ? 1 : 0) + (match.method ? 1 : 0);
-  if (conditions === 0)
+  const conditions2 = match.headers.length + match.cookies.length + match.queryParams.length + (match.path ? 1 : 0) + (match.method ? 1 : 0);
+  if (conditions2 === 0)
     out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
   for (const c of match.cookies) {
     if (c.type !== "Exact" || c.value !== "always") {
@@ -44091,7 +48791,7 @@ var obj = (v) => isObject(v) ? v : {};
 var arr = (v) => Array.isArray(v) ? v : [];
 var str = (v) => typeof v === "string" ? v : void 0;
 var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
-function stringMap(v) {
+function stringMap2(v) {
   const out = {};
   for (const [k, val] of Object.entries(obj(v))) out[k] = String(val);
   return out;
@@ -44129,9 +48829,9 @@ var options_schema_default = {
 
 // generators/aliyun-alb/render.ts
 function render(ctx, traffic2) {
-  const unsupported = unsupportedFeatures(traffic2);
-  if (unsupported.length > 0)
-    throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported.join("; ")}`);
+  const unsupported2 = unsupportedFeatures(traffic2);
+  if (unsupported2.length > 0)
+    throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported2.join("; ")}`);
   const weight = traffic2.weight > 0 ? { [CANARY_WEIGHT]: String(traffic2.weight) } : void 0;
   const match = matchAnnotations(traffic2);
   if (!weight && !match) return [];
@@ -44159,11 +48859,11 @@ function render(ctx, traffic2) {
   });
 }
 function matchAnnotations(traffic2) {
-  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
+  const header3 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
   const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
-  if (!header2 && !cookie) return void 0;
+  if (!header3 && !cookie) return void 0;
   return {
-    ...header2 ? { [CANARY_BY_HEADER]: header2.name, [CANARY_BY_HEADER_VALUE]: header2.value } : {},
+    ...header3 ? { [CANARY_BY_HEADER]: header3.name, [CANARY_BY_HEADER_VALUE]: header3.value } : {},
     ...cookie ? { [CANARY_BY_COOKIE]: cookie.name } : {}
   };
 }
@@ -44203,8 +48903,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements(path22) {
+  return path22.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -44219,9 +48919,9 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path10) => ({ object, path: path10, tier: hostTier(path10.host, host) }))).filter((c) => c.tier > 0);
-  const tier = Math.max(0, ...candidates.map((c) => c.tier));
-  const hits = candidates.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path22) => ({ object, path: path22, tier: hostTier(path22.host, host) }))).filter((c) => c.tier > 0);
+  const tier = Math.max(0, ...candidates2.map((c) => c.tier));
+  const hits = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits.length === 0) return void 0;
   const best = hits.reduce((a, b) => specificity(b.path) > specificity(a.path) ? b : a);
   return { object: best.object, path: best.path };
@@ -44231,10 +48931,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path22 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path10) return { object, prefix, path: path10 };
+    if (path22) return { object, prefix, path: path22 };
   }
   return void 0;
 }
@@ -44293,12 +48993,12 @@ function listenerRules(objects) {
 function ingressRulesOf(ingress, order) {
   const paths = [...ingressPaths(ingress)].sort((a2, b) => specificity2(b) - specificity2(a2));
   const a = ingress.metadata.annotations ?? {};
-  const conditions = !isAlbCanary(ingress) ? ["none"] : [
+  const conditions2 = !isAlbCanary(ingress) ? ["none"] : [
     ...a[CANARY_BY_HEADER] && a[CANARY_BY_HEADER_VALUE] !== void 0 ? ["header"] : [],
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path10) => conditions.map((condition) => ({ order, ingress, path: path10, condition })));
+  return paths.flatMap((path22) => conditions2.map((condition) => ({ order, ingress, path: path22, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -44339,8 +49039,687 @@ var aliyun_alb_default = defineGenerator({
   unsupported: unsupportedFeatures,
   claims,
   checkRepo,
+  checkCommitted,
+  describeRepo: describeOrders,
   render,
   simulate
+});
+
+// generators/_kit/weight-only.ts
+var weightOnlyCapabilities = {
+  weight: true,
+  customWeightTotal: false,
+  headerMatchTypes: [],
+  cookieMatch: false,
+  queryMatch: false,
+  pathMatch: false,
+  methodMatch: false,
+  conditionsPerMatch: 0,
+  matchesPerStep: 0,
+  matchWithWeight: false,
+  namedHeaderRoutes: false,
+  mirror: false,
+  requestHeaderModifier: false
+};
+function wholePercentProblems(t, what) {
+  return Number.isInteger(t.weight * 100 / t.weightTotal) ? [] : [`weight ${t.weight} of ${t.weightTotal} (${what} are whole numbers out of 100)`];
+}
+var percentOf = (t) => Math.round(t.weight * 100 / t.weightTotal);
+
+// generators/ambassador/check.ts
+init_diagnostics();
+
+// generators/ambassador/options.schema.json
+var options_schema_default2 = {
+  $id: "ambassador-options",
+  title: "ambassador generator options",
+  description: "Argo trafficRouting.ambassador as written: the base Mappings that route to the stable Service.",
+  type: "object",
+  additionalProperties: false,
+  required: ["mappings"],
+  properties: {
+    mappings: { type: "array", minItems: 1, items: { type: "string", minLength: 1, maxLength: 245 } }
+  }
+};
+
+// generators/ambassador/options.ts
+var isMapping = (o) => o.kind === "Mapping" && /(^|\.)getambassador\.io$/.test(o.apiVersion.split("/")[0]);
+var specOf = (o) => isObject(o.spec) ? o.spec : {};
+var canaryMappingName = (mapping) => `${mapping}-canary`;
+function findMapping(ctx, name) {
+  const found = ctx.resources.find("Mapping", name, ctx.rollout.namespace);
+  return found && isMapping(found.object) ? found : void 0;
+}
+function splitServiceUrl(url) {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)?([^.:/]*)(.*)$/i.exec(url) ?? ["", "", url, ""];
+  return { before: m[1] ?? "", service: m[2] ?? "", after: m[3] ?? "" };
+}
+
+// generators/ambassador/check.ts
+var where = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function check2(ctx) {
+  if (!ctx.stableService || ctx.stableService === ctx.canaryService)
+    return [
+      diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: ambassador needs canaryService and stableService (two Services)`)
+    ];
+  const out = [];
+  for (const name of ctx.options.mappings) {
+    const found = findMapping(ctx, name);
+    if (!found) {
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `${where(ctx)}: Mapping "${name}" (getambassador.io) not found in the app's manifests`
+        )
+      );
+      continue;
+    }
+    const spec = specOf(found.object);
+    if (splitServiceUrl(String(spec.service ?? "")).service !== ctx.stableService)
+      out.push(
+        diagnosticAt(
+          found.locate(["spec", "service"]),
+          `${where(ctx)}: Mapping "${name}" routes to "${String(spec.service ?? "")}", not to the stable Service "${ctx.stableService}"`
+        )
+      );
+    if (spec.weight !== void 0)
+      out.push(
+        diagnosticAt(
+          found.locate(["spec", "weight"]),
+          `${where(ctx)}: Mapping "${name}" sets weight; the base Mapping takes what its canary copy leaves, so remove it`
+        )
+      );
+    const taken = ctx.resources.find("Mapping", canaryMappingName(name), found.object.metadata.namespace);
+    if (taken)
+      out.push(
+        diagnosticAt(
+          taken.origin,
+          `${where(ctx)}: Mapping "${canaryMappingName(name)}" already exists; rollgen renders the canary copy of "${name}" under that name, so remove or rename it`
+        )
+      );
+  }
+  return out;
+}
+function claims2(ctx) {
+  return ctx.options.mappings.map((name) => ({
+    key: `ambassador:${ctx.rollout.namespace ?? ""}/${name}`,
+    description: `Mapping "${name}" and its canary copy`,
+    origin: findMapping(ctx, name)?.origin ?? ctx.optionsOrigin
+  }));
+}
+
+// generators/ambassador/inputs.ts
+var inputs = { argo: { key: "ambassador" } };
+
+// generators/ambassador/render.ts
+function render2(ctx, traffic2) {
+  const canary = percentOf(traffic2);
+  if (canary <= 0) return [];
+  return ctx.options.mappings.map((name) => {
+    const base = findMapping(ctx, name)?.object;
+    if (!base) throw new Error(`Mapping "${name}" not found`);
+    const spec = cloneJson(specOf(base));
+    const url = splitServiceUrl(String(spec.service ?? ""));
+    const metadata = {
+      name: canaryMappingName(name),
+      ...base.metadata.namespace !== void 0 ? { namespace: base.metadata.namespace } : {}
+    };
+    const service = `${url.before}${ctx.canaryService}${url.after}`;
+    return { apiVersion: base.apiVersion, kind: base.kind, metadata, spec: { ...spec, service, weight: canary } };
+  });
+}
+
+// generators/ambassador/simulate.ts
+function simulate2(objects, request4) {
+  const fitting = objects.filter(isMapping).map((o) => ({ name: o.metadata.name, spec: specOf(o), group: groupKey(specOf(o)) })).filter((c) => fits(c.spec, request4));
+  if (fitting.length === 0) return void 0;
+  const best = [...fitting].sort((a, b) => rank(b.spec) - rank(a.spec))[0];
+  const group = fitting.filter((c) => c.group === best.group);
+  return {
+    backends: shares(group),
+    rule: `Mapping group ${String(best.spec.prefix ?? "/")} (${group.map((c) => c.name).join(", ")})`
+  };
+}
+function shares(group) {
+  const weighted2 = group.filter((c) => typeof c.spec.weight === "number");
+  const rest = group.filter((c) => typeof c.spec.weight !== "number");
+  const used = weighted2.reduce((n, c) => n + Number(c.spec.weight), 0);
+  const left = Math.max(0, 100 - used);
+  const out = [
+    ...weighted2.map((c) => ({ service: serviceOf(c.spec), share: Number(c.spec.weight) / 100 })),
+    ...rest.map((c) => ({ service: serviceOf(c.spec), share: left / 100 / rest.length }))
+  ].filter((b) => b.share > 0);
+  const total = out.reduce((n, b) => n + b.share, 0);
+  return out.map((b) => ({ ...b, share: b.share / total }));
+}
+var serviceOf = (spec) => splitServiceUrl(String(spec.service ?? "")).service;
+function groupKey(spec) {
+  return JSON.stringify([spec.prefix ?? "/", spec.hostname ?? spec.host ?? "*", spec.headers ?? {}, spec.method ?? ""]);
+}
+var rank = (spec) => (typeof spec.precedence === "number" ? spec.precedence : 0) * 1e6 + String(spec.prefix ?? "/").length;
+function fits(spec, r) {
+  const path22 = r.path.split(/[?#]/)[0] || "/";
+  if (!path22.startsWith(String(spec.prefix ?? "/"))) return false;
+  const host = String(spec.hostname ?? spec.host ?? "*");
+  const want = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
+  if (host !== "*" && r.host !== void 0 && !hostFits(host.toLowerCase(), want)) return false;
+  if (typeof spec.method === "string" && spec.method !== (r.method ?? "GET")) return false;
+  const headers2 = typeof spec.headers === "object" && spec.headers !== null ? spec.headers : {};
+  return Object.entries(headers2).every(([k, v]) => headerOf(r, k) === String(v));
+}
+var hostFits = (pattern, host) => pattern.startsWith("*.") ? host.endsWith(pattern.slice(1)) : pattern === host;
+function headerOf(r, name) {
+  const found = Object.keys(r.headers).find((h) => h.toLowerCase() === name.toLowerCase());
+  return found === void 0 ? void 0 : r.headers[found];
+}
+
+// generators/ambassador/index.ts
+var capabilities2 = weightOnlyCapabilities;
+var ambassador_default = defineGenerator({
+  id: "ambassador",
+  summary: "Ambassador / Emissary: a <mapping>-canary Mapping to the canary Service with weight W beside each base Mapping",
+  capabilities: capabilities2,
+  optionsSchema: options_schema_default2,
+  inputs,
+  check: check2,
+  unsupported: (t) => wholePercentProblems(t, "Mapping weights"),
+  claims: claims2,
+  render: render2,
+  simulate: simulate2
+});
+
+// generators/apisix/check.ts
+init_diagnostics();
+
+// generators/apisix/options.schema.json
+var options_schema_default3 = {
+  $id: "apisix-options",
+  title: "apisix generator options",
+  description: "Argo trafficRouting.apisix as written: the ApisixRoute and the names of its http rules to weight (default: the rule named like the route).",
+  type: "object",
+  additionalProperties: false,
+  required: ["route"],
+  properties: {
+    route: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name"],
+      properties: {
+        name: { type: "string", minLength: 1, maxLength: 253 },
+        rules: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } }
+      }
+    }
+  }
+};
+
+// generators/apisix/options.ts
+var isApisixRoute = (o) => o.kind === "ApisixRoute" && o.apiVersion.split("/")[0] === "apisix.apache.org";
+var specOf2 = (o) => isObject(o.spec) ? o.spec : {};
+var listOf = (v) => Array.isArray(v) ? v.filter(isObject) : [];
+var httpRules = (o) => listOf(specOf2(o).http);
+var targetRules = (ctx) => ctx.options.route.rules ?? [ctx.options.route.name];
+function findRoute(ctx) {
+  const found = ctx.resources.find("ApisixRoute", ctx.options.route.name, ctx.rollout.namespace);
+  return found && isApisixRoute(found.object) ? found : void 0;
+}
+
+// generators/apisix/check.ts
+var where2 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function check3(ctx) {
+  const name = ctx.options.route.name;
+  if (!ctx.stableService || ctx.stableService === ctx.canaryService)
+    return [
+      diagnosticAt(ctx.optionsOrigin, `${where2(ctx)}: apisix needs canaryService and stableService (two Services)`)
+    ];
+  const found = findRoute(ctx);
+  if (!found)
+    return [
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where2(ctx)}: ApisixRoute "${name}" (apisix.apache.org) not found in the app's manifests`
+      )
+    ];
+  const out = [];
+  const rules = httpRules(found.object);
+  for (const rule of targetRules(ctx)) {
+    const i = rules.findIndex((r) => r.name === rule);
+    if (i < 0) {
+      const hint = ctx.options.route.rules ? "" : " (without apisix.route.rules the rule named like the route is weighted; list the rules)";
+      out.push(diagnosticAt(found.origin, `${where2(ctx)}: ApisixRoute "${name}" has no http rule "${rule}"${hint}`));
+    } else if (!listOf(rules[i].backends).some((b) => b.serviceName === ctx.stableService)) {
+      out.push(
+        diagnosticAt(
+          found.locate(["spec", "http", i]),
+          `${where2(ctx)}: http rule "${rule}" of ApisixRoute "${name}" has no backend for the stable Service "${ctx.stableService}"`
+        )
+      );
+    } else out.push(...missingBackends(ctx, rules[i], rule, found.locate(["spec", "http", i])));
+  }
+  for (const route2 of new Set(ctx.rollout.steps.flatMap((s) => s.headerRoutes.map((h) => h.name)))) {
+    const taken = ctx.resources.find("ApisixRoute", route2, found.object.metadata.namespace);
+    if (taken)
+      out.push(
+        diagnosticAt(
+          taken.origin,
+          `${where2(ctx)}: ApisixRoute "${route2}" already exists; rollgen renders header route "${route2}" as an ApisixRoute of that name, so rename one`
+        )
+      );
+  }
+  return out;
+}
+function missingBackends(ctx, rule, label, origin) {
+  return listOf(rule.backends).map((b) => String(b.serviceName ?? "")).filter((svc) => svc !== ctx.canaryService && !ctx.resources.find("Service", svc, ctx.rollout.namespace)).map(
+    (svc) => diagnosticAt(
+      origin,
+      `${where2(ctx)}: http rule "${label}" of ApisixRoute "${ctx.options.route.name}" names Service "${svc}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; requests it gets fail if it does not exist`,
+      "warning"
+    )
+  );
+}
+function claims3(ctx) {
+  const ns = ctx.rollout.namespace ?? "";
+  const origin = findRoute(ctx)?.origin ?? ctx.optionsOrigin;
+  return [
+    ...targetRules(ctx).map((rule) => ({
+      key: `apisix:${ns}/${ctx.options.route.name}:${rule}`,
+      description: `http rule "${rule}" of ApisixRoute "${ctx.options.route.name}"`,
+      origin
+    })),
+    ...ctx.rollout.traffic.managedRoutes.map((route2) => ({
+      key: `apisix:${ns}/${route2}`,
+      description: `header route ApisixRoute "${route2}"`,
+      origin: ctx.optionsOrigin
+    }))
+  ];
+}
+
+// generators/apisix/inputs.ts
+var inputs2 = { argo: { key: "apisix" } };
+
+// generators/apisix/render.ts
+function render3(ctx, traffic2) {
+  const route2 = findRoute(ctx)?.object;
+  if (!route2) throw new Error(`ApisixRoute "${ctx.options.route.name}" not found`);
+  const canary = percentOf(traffic2);
+  const keepIdle = ctx.resources.find("Service", ctx.canaryService, ctx.rollout.namespace) !== void 0;
+  const targets2 = targetRules(ctx);
+  const http2 = httpRules(route2).map(
+    (r) => targets2.includes(String(r.name)) ? { ...r, backends: weigh(listOf(r.backends), ctx, canary, keepIdle) } : r
+  );
+  const main2 = { ...route2, spec: { ...specOf2(route2), http: http2 } };
+  const rules = httpRules(route2).filter((r) => targets2.includes(String(r.name)));
+  return [main2, ...traffic2.headerRoutes.map((h) => headerRoute(route2, rules, h, ctx.canaryService))];
+}
+function weigh(backends, ctx, canary, keepIdle) {
+  const isCanary = (b) => b.serviceName === ctx.canaryService;
+  const hasCanary = backends.some(isCanary);
+  const out = [];
+  for (const b of backends) {
+    if (isCanary(b)) {
+      if (canary > 0 || keepIdle) out.push({ ...cloneJson(b), weight: canary });
+      continue;
+    }
+    const stable = b.serviceName === ctx.stableService;
+    out.push(stable ? { ...cloneJson(b), weight: 100 - canary } : cloneJson(b));
+    if (stable && !hasCanary && canary > 0)
+      out.push({ ...cloneJson(b), serviceName: ctx.canaryService, weight: canary });
+  }
+  return out;
+}
+function headerRoute(route2, rules, h, canaryService) {
+  const http2 = rules.flatMap(
+    (rule) => h.matches.map((m, i) => {
+      const stable = listOf(rule.backends)[0] ?? {};
+      const match = isObject(rule.match) ? rule.match : {};
+      const exprs = [...listOf(match.exprs), ...m.headers.map(headerExpr)];
+      const { weight: _w, ...backend2 } = cloneJson(stable);
+      return {
+        ...cloneJson(rule),
+        name: h.matches.length === 1 ? `${String(rule.name)}-${h.name}` : `${String(rule.name)}-${h.name}-${i + 1}`,
+        priority: (typeof rule.priority === "number" ? rule.priority : 0) + 1,
+        match: { ...cloneJson(match), exprs },
+        backends: [{ ...backend2, serviceName: canaryService }]
+      };
+    })
+  );
+  const metadata = { name: h.name, ...route2.metadata.namespace ? { namespace: route2.metadata.namespace } : {} };
+  const { stream: _tcp, ...spec } = specOf2(route2);
+  return { apiVersion: route2.apiVersion, kind: route2.kind, metadata, spec: { ...spec, http: http2 } };
+}
+function headerExpr(h) {
+  const subject = { scope: "Header", name: h.name };
+  if (h.type === "Exact") return { subject, op: "Equal", value: h.value };
+  const value = h.type === "Prefix" ? `^${h.value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*` : h.value;
+  return { subject, op: "RegexMatch", value };
+}
+
+// generators/apisix/simulate.ts
+function simulate3(objects, request4) {
+  const fitting = objects.filter(isApisixRoute).flatMap((o2) => httpRules(o2).map((rule2) => ({ o: o2, rule: rule2 }))).filter(({ rule: rule2 }) => fits2(isObject(rule2.match) ? rule2.match : {}, request4)).sort((a, b) => priority(b.rule) - priority(a.rule) || pathLength(b.rule) - pathLength(a.rule));
+  if (fitting.length === 0) return void 0;
+  const { o, rule } = fitting[0];
+  const backends = listOf(rule.backends).map((b) => ({
+    service: String(b.serviceName ?? ""),
+    weight: typeof b.weight === "number" ? b.weight : 100
+  }));
+  const total = backends.reduce((n, b) => n + b.weight, 0);
+  return {
+    backends: backends.filter((b) => b.weight > 0).map((b) => ({ service: b.service, share: b.weight / total })),
+    rule: `ApisixRoute ${o.metadata.name} rule ${String(rule.name)}`
+  };
+}
+var priority = (rule) => typeof rule.priority === "number" ? rule.priority : 0;
+var pathLength = (rule) => Math.max(0, ...strings(isObject(rule.match) ? rule.match.paths : []).map((p) => p.length));
+var strings = (v) => Array.isArray(v) ? v.map(String) : [];
+function fits2(match, r) {
+  const path22 = r.path.split(/[?#]/)[0] || "/";
+  const paths = strings(match.paths);
+  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path22.startsWith(p.slice(0, -1)) : p === path22))
+    return false;
+  const hosts = strings(match.hosts).map((h) => h.toLowerCase());
+  const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
+  if (hosts.length > 0 && r.host !== void 0 && !hosts.some((h) => h.startsWith("*.") ? host.endsWith(h.slice(1)) : h === host))
+    return false;
+  const methods = strings(match.methods);
+  if (methods.length > 0 && !methods.includes(r.method ?? "GET")) return false;
+  return listOf(match.exprs).every((e) => exprFits(e, r));
+}
+function exprFits(e, r) {
+  const subject = isObject(e.subject) ? e.subject : {};
+  const name = String(subject.name ?? "");
+  const value = subject.scope === "Header" ? Object.entries(r.headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1] : subject.scope === "Query" ? r.query[name] : void 0;
+  if (value === void 0) return false;
+  if (e.op === "Equal") return value === String(e.value);
+  if (e.op === "NotEqual") return value !== String(e.value);
+  if (e.op === "RegexMatch") return new RegExp(String(e.value)).test(value);
+  return false;
+}
+
+// generators/apisix/index.ts
+var capabilities3 = {
+  ...weightOnlyCapabilities,
+  headerMatchTypes: ["Exact", "RegularExpression", "Prefix"],
+  matchWithWeight: true,
+  namedHeaderRoutes: true
+};
+var apisix_default = defineGenerator({
+  id: "apisix",
+  summary: "Apache APISIX ApisixRoute backend weights, and each setHeaderRoute as an ApisixRoute with header exprs",
+  capabilities: capabilities3,
+  optionsSchema: options_schema_default3,
+  inputs: inputs2,
+  check: check3,
+  unsupported: (t) => wholePercentProblems(t, "ApisixRoute backend weights"),
+  claims: claims3,
+  render: render3,
+  simulate: simulate3
+});
+
+// generators/app-mesh/check.ts
+init_diagnostics();
+
+// generators/app-mesh/options.schema.json
+var options_schema_default4 = {
+  $id: "app-mesh-options",
+  title: "app-mesh generator options",
+  description: "Argo trafficRouting.appMesh as written: the App Mesh VirtualService (its VirtualRouter's routes to weight) and the canary and stable VirtualNodes.",
+  type: "object",
+  additionalProperties: false,
+  required: ["virtualService", "virtualNodeGroup"],
+  properties: {
+    virtualService: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name"],
+      properties: {
+        name: { type: "string", minLength: 1, maxLength: 253 },
+        routes: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } }
+      }
+    },
+    virtualNodeGroup: {
+      type: "object",
+      additionalProperties: false,
+      required: ["canaryVirtualNodeRef", "stableVirtualNodeRef"],
+      properties: {
+        canaryVirtualNodeRef: {
+          type: "object",
+          additionalProperties: false,
+          required: ["name"],
+          properties: { name: { type: "string", minLength: 1 } }
+        },
+        stableVirtualNodeRef: {
+          type: "object",
+          additionalProperties: false,
+          required: ["name"],
+          properties: { name: { type: "string", minLength: 1 } }
+        }
+      }
+    }
+  }
+};
+
+// generators/app-mesh/options.ts
+var APP_MESH_GROUP = "appmesh.k8s.aws";
+var ROUTE_TYPES = ["httpRoute", "http2Route", "grpcRoute", "tcpRoute"];
+var isAppMesh = (o, kind) => o.kind === kind && o.apiVersion.split("/")[0] === APP_MESH_GROUP;
+var specOf3 = (o) => isObject(o.spec) ? o.spec : {};
+var listOf2 = (v) => Array.isArray(v) ? v.filter(isObject) : [];
+var objOf = (v) => isObject(v) ? v : {};
+function findAppMesh(ctx, kind, name) {
+  const found = ctx.resources.find(kind, name, ctx.rollout.namespace);
+  return found && isAppMesh(found.object, kind) ? found : void 0;
+}
+var routerNameOf = (vs) => {
+  const ref = objOf(objOf(objOf(specOf3(vs).provider).virtualRouter).virtualRouterRef);
+  return typeof ref.name === "string" ? ref.name : void 0;
+};
+function targetsOf(route2) {
+  const type = ROUTE_TYPES.find((t) => isObject(route2[t]));
+  return type ? { type, targets: listOf2(objOf(objOf(route2[type]).action).weightedTargets) } : void 0;
+}
+var targetNode = (target) => String(objOf(target.virtualNodeRef).name ?? "");
+
+// generators/app-mesh/check.ts
+var HASH_LABEL = "rollouts-pod-template-hash";
+var where3 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function check4(ctx) {
+  const at = (m) => diagnosticAt(ctx.optionsOrigin, `${where3(ctx)}: ${m}`);
+  const { name, routes: names } = ctx.options.virtualService;
+  const { canaryVirtualNodeRef: c, stableVirtualNodeRef: s } = ctx.options.virtualNodeGroup;
+  if (c.name === s.name) return [at("appMesh canary and stable VirtualNodes must differ")];
+  const out = [
+    ...nodeProblems(ctx, c.name, ctx.canaryService, "canary"),
+    ...nodeProblems(ctx, s.name, ctx.stableService, "stable")
+  ];
+  const vs = findAppMesh(ctx, "VirtualService", name);
+  if (!vs) return [...out, at(`VirtualService "${name}" (appmesh.k8s.aws) not found in the app's manifests`)];
+  const routerName = routerNameOf(vs.object);
+  const router = routerName ? findAppMesh(ctx, "VirtualRouter", routerName) : void 0;
+  if (!router)
+    return [
+      ...out,
+      diagnosticAt(
+        vs.origin,
+        `${where3(ctx)}: VirtualService "${name}" has no spec.provider.virtualRouter.virtualRouterRef to a VirtualRouter in the app's manifests`
+      )
+    ];
+  const routes = listOf2(specOf3(router.object).routes);
+  for (const n of names ?? [])
+    if (!routes.some((r) => r.name === n))
+      out.push(diagnosticAt(router.origin, `${where3(ctx)}: VirtualRouter "${routerName}" has no route "${n}"`));
+  for (const r of routes.filter((r2) => !names || names.includes(String(r2.name)))) {
+    if (!targetsOf(r)?.targets.some((t) => targetNode(t) === s.name))
+      out.push(
+        diagnosticAt(
+          router.origin,
+          `${where3(ctx)}: route "${String(r.name)}" of VirtualRouter "${routerName}" has no weighted target to the stable VirtualNode "${s.name}"`
+        )
+      );
+  }
+  return out;
+}
+function nodeProblems(ctx, node, service, role) {
+  const found = findAppMesh(ctx, "VirtualNode", node);
+  if (!found)
+    return [
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where3(ctx)}: VirtualNode "${node}" (appmesh.k8s.aws) not found in the app's manifests`
+      )
+    ];
+  const out = [];
+  if (HASH_LABEL in objOf(objOf(specOf3(found.object).podSelector).matchLabels))
+    out.push(
+      diagnosticAt(
+        found.locate(["spec", "podSelector", "matchLabels", HASH_LABEL]),
+        `${where3(ctx)}: VirtualNode "${node}" selects ${HASH_LABEL}, a label Argo sets and rollgen's pods do not carry; rollgen selects the ${role} track instead, so remove it`
+      )
+    );
+  const hostname = objOf(objOf(specOf3(found.object).serviceDiscovery).dns).hostname;
+  if (typeof hostname !== "string" || hostname.split(".")[0] === service) return out;
+  return [
+    ...out,
+    diagnosticAt(
+      found.locate(["spec", "serviceDiscovery", "dns", "hostname"]),
+      `${where3(ctx)}: ${role} VirtualNode "${node}" resolves "${hostname}", not the ${role} Service "${service}", so its share would reach other pods; point it at ${service}`
+    )
+  ];
+}
+function claims4(ctx) {
+  const vs = findAppMesh(ctx, "VirtualService", ctx.options.virtualService.name);
+  const router = vs ? routerNameOf(vs.object) : void 0;
+  return router ? [
+    {
+      key: `app-mesh:${ctx.rollout.namespace ?? ""}/${router}`,
+      description: `VirtualRouter "${router}"`,
+      origin: vs?.origin ?? ctx.optionsOrigin
+    }
+  ] : [];
+}
+
+// generators/app-mesh/inputs.ts
+var inputs3 = { argo: { key: "appMesh" } };
+
+// src/model/plan.ts
+var stableTraffic = (weightTotal) => ({
+  weight: 0,
+  weightTotal,
+  matches: [],
+  headerRoutes: [],
+  mirrorRoutes: []
+});
+function hasCanaryRoutes(t) {
+  return t.weight > 0 || t.matches.length > 0 || t.headerRoutes.length > 0 || t.mirrorRoutes.length > 0;
+}
+
+// generators/app-mesh/render.ts
+function render4(ctx, traffic2) {
+  const vs = findAppMesh(ctx, "VirtualService", ctx.options.virtualService.name)?.object;
+  const router = vs && findAppMesh(ctx, "VirtualRouter", routerNameOf(vs) ?? "")?.object;
+  if (!router) throw new Error(`VirtualRouter of VirtualService "${ctx.options.virtualService.name}" not found`);
+  const canary = percentOf(traffic2);
+  const names = ctx.options.virtualService.routes;
+  const routes = specOf3(router).routes.map(
+    (r) => names && !names.includes(String(r.name)) ? r : weighRoute(r, ctx, canary)
+  );
+  const out = [{ ...router, spec: { ...specOf3(router), routes } }];
+  if (hasCanaryRoutes(traffic2)) out.push(...trackNodes(ctx));
+  return out;
+}
+function weighRoute(route2, ctx, canary) {
+  const found = targetsOf(route2);
+  if (!found) return route2;
+  const { canaryVirtualNodeRef: c, stableVirtualNodeRef: s } = ctx.options.virtualNodeGroup;
+  const hasCanary = found.targets.some((t) => targetNode(t) === c.name);
+  const targets2 = [];
+  for (const t of found.targets) {
+    const node = targetNode(t);
+    targets2.push(
+      node === s.name ? { ...cloneJson(t), weight: 100 - canary } : node === c.name ? { ...cloneJson(t), weight: canary } : cloneJson(t)
+    );
+    if (node === s.name && !hasCanary)
+      targets2.push({ ...cloneJson(t), virtualNodeRef: { ...objOf(t.virtualNodeRef), name: c.name }, weight: canary });
+  }
+  const typed = objOf(route2[found.type]);
+  return { ...route2, [found.type]: { ...typed, action: { ...objOf(typed.action), weightedTargets: targets2 } } };
+}
+function trackNodes(ctx) {
+  const track = ctx.track ?? defaultTrackLabel;
+  const { canaryVirtualNodeRef: c, stableVirtualNodeRef: s } = ctx.options.virtualNodeGroup;
+  return [
+    [c.name, track.canary],
+    [s.name, track.stable]
+  ].flatMap(([name, value]) => {
+    const node = findAppMesh(ctx, "VirtualNode", name)?.object;
+    if (!node) return [];
+    const spec = specOf3(node);
+    const selector = objOf(spec.podSelector);
+    const matchLabels = { ...objOf(selector.matchLabels), [track.key]: value };
+    return [{ ...node, spec: { ...spec, podSelector: { ...selector, matchLabels } } }];
+  });
+}
+
+// generators/app-mesh/simulate.ts
+function simulate4(objects, request4) {
+  const name = request4.host?.split(/[.:]/)[0];
+  return route(objects, request4, (svc) => name === void 0 || svc === name);
+}
+function simulateHop(objects, service, request4) {
+  return route(objects, request4, (svc) => svc === service);
+}
+function route(objects, request4, fits3) {
+  for (const vs of objects.filter((o) => isAppMesh(o, "VirtualService"))) {
+    const called = String(specOf3(vs).awsName ?? vs.metadata.name).split(".")[0];
+    if (!fits3(called)) continue;
+    const router = objects.find((o) => isAppMesh(o, "VirtualRouter") && o.metadata.name === routerNameOf(vs));
+    if (!router) return void 0;
+    const routes = listOf2(specOf3(router).routes).sort((a, b) => priority2(a) - priority2(b));
+    const hit = routes.find((r) => matchFits(r, request4));
+    const targets2 = hit ? targetsOf(hit)?.targets ?? [] : [];
+    const total = targets2.reduce((n, t) => n + Number(t.weight ?? 0), 0);
+    if (!hit || total <= 0) return void 0;
+    return {
+      backends: targets2.filter((t) => Number(t.weight ?? 0) > 0).map((t) => ({ service: nodeService(objects, targetNode(t)), share: Number(t.weight) / total })),
+      rule: `App Mesh VirtualRouter ${router.metadata.name} route ${String(hit.name)}`
+    };
+  }
+  return void 0;
+}
+var priority2 = (r) => typeof r.priority === "number" ? r.priority : 1001;
+function matchFits(route2, r) {
+  if (route2.tcpRoute !== void 0) return true;
+  const typed = objOf(route2.httpRoute ?? route2.http2Route ?? route2.grpcRoute);
+  const match = objOf(typed.match);
+  const path22 = r.path.split(/[?#]/)[0] || "/";
+  if (typeof match.prefix === "string" && !path22.startsWith(match.prefix)) return false;
+  const p = objOf(match.path);
+  if (typeof p.exact === "string" && path22 !== p.exact) return false;
+  return listOf2(match.headers).every((h) => {
+    const want = objOf(h.match).exact;
+    const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === String(h.name).toLowerCase())?.[1];
+    return want === void 0 ? got !== void 0 : got === String(want);
+  });
+}
+function nodeService(objects, node) {
+  const vn = objects.find((o) => isAppMesh(o, "VirtualNode") && o.metadata.name === node);
+  const hostname = vn ? objOf(objOf(specOf3(vn).serviceDiscovery).dns).hostname : void 0;
+  return typeof hostname === "string" ? hostname.split(".")[0] : `<VirtualNode ${node}>`;
+}
+
+// generators/app-mesh/index.ts
+var capabilities4 = weightOnlyCapabilities;
+var app_mesh_default = defineGenerator({
+  id: "app-mesh",
+  summary: "AWS App Mesh VirtualRouter route weights between the canary and stable VirtualNodes (virtualNodeGroup)",
+  capabilities: capabilities4,
+  optionsSchema: options_schema_default4,
+  inputs: inputs3,
+  check: check4,
+  unsupported: (t) => wholePercentProblems(t, "App Mesh target weights"),
+  claims: claims4,
+  render: render4,
+  simulate: simulate4,
+  simulateHop
 });
 
 // generators/aws-alb/check.ts
@@ -44366,20 +49745,20 @@ function canaryOnly(canary, port) {
 function headerValue2(m) {
   return m.type === "Prefix" ? `${m.value}*` : m.value;
 }
-function headerConditions(route) {
+function headerConditions(route2) {
   const byName = /* @__PURE__ */ new Map();
-  for (const h of route.matches.flatMap((m) => m.headers)) {
+  for (const h of route2.matches.flatMap((m) => m.headers)) {
     const key2 = h.name.toLowerCase();
     const entry = byName.get(key2) ?? { name: h.name, values: [] };
     const value = headerValue2(h);
     if (!entry.values.includes(value)) entry.values.push(value);
     byName.set(key2, entry);
   }
-  const conditions = [...byName.values()].map((e) => ({
+  const conditions2 = [...byName.values()].map((e) => ({
     field: "http-header",
     httpHeaderConfig: { httpHeaderName: e.name, values: e.values }
   }));
-  return JSON.stringify(conditions);
+  return JSON.stringify(conditions2);
 }
 
 // generators/aws-alb/features.ts
@@ -44391,13 +49770,13 @@ function unsupportedFeatures2(traffic2) {
   if (!Number.isInteger(traffic2.weight) || traffic2.weight < 0 || traffic2.weight > 100) {
     out.push(`weight ${traffic2.weight} (ALB target group weights are whole numbers, here out of 100)`);
   }
-  for (const route of traffic2.headerRoutes) out.push(...routeFeatures(route));
+  for (const route2 of traffic2.headerRoutes) out.push(...routeFeatures(route2));
   return out;
 }
-function routeFeatures(route) {
+function routeFeatures(route2) {
   const out = [];
-  const label = `header route "${route.name}"`;
-  const headers2 = route.matches.flatMap((m) => m.headers);
+  const label = `header route "${route2.name}"`;
+  const headers2 = route2.matches.flatMap((m) => m.headers);
   if (headers2.length === 0)
     out.push(`${label} without a header match (it would send every request to the canary; use setWeight)`);
   const names = [...new Set(headers2.map((h) => h.name.toLowerCase()))];
@@ -44431,7 +49810,7 @@ function headerFeatures(label, h) {
 }
 
 // generators/aws-alb/options.schema.json
-var options_schema_default2 = {
+var options_schema_default5 = {
   $id: "aws-alb-options",
   title: "aws-alb generator options",
   type: "object",
@@ -44517,9 +49896,9 @@ function routesToAction(p, name) {
 }
 
 // generators/aws-alb/render.ts
-function render2(ctx, traffic2) {
-  const unsupported = unsupportedFeatures2(traffic2);
-  if (unsupported.length > 0) throw new Error(`aws-alb cannot express this traffic state: ${unsupported.join("; ")}`);
+function render5(ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures2(traffic2);
+  if (unsupported2.length > 0) throw new Error(`aws-alb cannot express this traffic state: ${unsupported2.join("; ")}`);
   const owned = ownedAnnotations(ctx, traffic2);
   const routes = traffic2.headerRoutes.map((r) => r.name);
   return ctx.options.ingresses.map((name) => {
@@ -44538,9 +49917,9 @@ function ownedAnnotations(ctx, traffic2) {
       sticky
     )
   };
-  for (const route of traffic2.headerRoutes) {
-    out[actionKey(prefix, route.name)] = forwardAction(canaryOnly(canaryService, options.servicePort), sticky);
-    out[conditionKey(prefix, route.name)] = headerConditions(route);
+  for (const route2 of traffic2.headerRoutes) {
+    out[actionKey(prefix, route2.name)] = forwardAction(canaryOnly(canaryService, options.servicePort), sticky);
+    out[conditionKey(prefix, route2.name)] = headerConditions(route2);
   }
   return out;
 }
@@ -44572,16 +49951,16 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path10 of http2.paths) {
-    const backend2 = isObject(path10) ? backendOf(path10.backend) : {};
+  for (const path22 of http2.paths) {
+    const backend2 = isObject(path22) ? backendOf(path22.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path10) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path10, r)));
-    out.push(path10);
+    if (isObject(path22) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path22, r)));
+    out.push(path22);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
-function routePath(actionPath, route) {
-  return { ...cloneJson(actionPath), backend: { service: { name: route, port: { name: USE_ANNOTATION } } } };
+function routePath(actionPath, route2) {
+  return { ...cloneJson(actionPath), backend: { service: { name: route2, port: { name: USE_ANNOTATION } } } };
 }
 function readBookkeeping(raw) {
   if (raw === void 0) return {};
@@ -44605,7 +49984,7 @@ function writeBookkeeping(book) {
 }
 
 // generators/aws-alb/check.ts
-function check2(ctx) {
+function check5(ctx) {
   const out = [];
   if (ctx.rollout.traffic.generateCanaryService) {
     out.push(
@@ -44683,16 +50062,16 @@ function checkRouteNames(ctx) {
 function checkConditionQuota(ctx, ingress, actionPaths) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
-    for (const route of step.headerRoutes) {
-      const headers2 = headerValues(route);
+    for (const route2 of step.headerRoutes) {
+      const headers2 = headerValues(route2);
       for (const p of actionPaths) {
         const total = (p.host ? 1 : 0) + pathValues(p) + headers2;
         if (total <= MAX_CONDITION_VALUES) continue;
-        const where2 = `Ingress "${ingress}" ${p.host ?? "*"}${p.path ?? ""}`;
+        const where7 = `Ingress "${ingress}" ${p.host ?? "*"}${p.path ?? ""}`;
         out.push(
           diagnosticAt(
             step.origin,
-            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route.name}" on ${where2}: ${total} condition values (host, path and ${headers2} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`
+            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route2.name}" on ${where7}: ${total} condition values (host, path and ${headers2} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`
           )
         );
       }
@@ -44700,7 +50079,7 @@ function checkConditionQuota(ctx, ingress, actionPaths) {
   });
   return out;
 }
-var headerValues = (route) => new Set(route.matches.flatMap((m) => m.headers.map(headerValue2))).size;
+var headerValues = (route2) => new Set(route2.matches.flatMap((m) => m.headers.map(headerValue2))).size;
 function pathValues(p) {
   if (p.path === void 0 || p.path === "") return 0;
   return p.pathType === "Prefix" && p.path.replace(/\/+$/, "") !== "" ? 2 : 1;
@@ -44712,7 +50091,7 @@ function bookkeepingReadable(raw) {
   if (raw === void 0) return true;
   return Object.keys(readBookkeeping(raw)).length > 0 || raw.trim() === "{}";
 }
-function claims2(ctx) {
+function claims5(ctx) {
   const prefix = ctx.options.annotationPrefix;
   const names = [actionName(ctx.options, ctx.stableService), ...ctx.rollout.traffic.managedRoutes];
   return ctx.options.ingresses.flatMap((ingress) => {
@@ -44750,14 +50129,14 @@ function pathMatches2(p, requestPath2) {
 function requestPath(request4) {
   return request4.path.split(/[?#]/)[0] || "/";
 }
-function headerOf(request4, name) {
+function headerOf2(request4, name) {
   const wanted = name.toLowerCase();
   const found = Object.keys(request4.headers).find((h) => h.toLowerCase() === wanted);
   return found === void 0 ? void 0 : request4.headers[found];
 }
 
 // generators/aws-alb/conditions.ts
-var strings = (v) => Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
+var strings2 = (v) => Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
 function evaluateConditions(raw, request4) {
   let parsed;
   try {
@@ -44780,28 +50159,28 @@ function evaluateOne(c, request4) {
   switch (field) {
     case "http-header": {
       const name = typeof config("httpHeaderConfig").httpHeaderName === "string" ? config("httpHeaderConfig").httpHeaderName : "";
-      const value = headerOf(request4, name);
+      const value = headerOf2(request4, name);
       return anyOf(
-        strings(config("httpHeaderConfig").values),
+        strings2(config("httpHeaderConfig").values),
         (v) => value !== void 0 && globMatches(v, value, true),
         `http-header ${name}=${value ?? ""}`
       );
     }
     case "host-header":
       return anyOf(
-        strings(config("hostHeaderConfig").values),
+        strings2(config("hostHeaderConfig").values),
         (v) => hostMatches(v, request4.host),
         `host-header ${request4.host ?? ""}`
       );
     case "path-pattern":
       return anyOf(
-        strings(config("pathPatternConfig").values),
+        strings2(config("pathPatternConfig").values),
         (v) => globMatches(v, requestPath(request4), false),
         `path-pattern ${requestPath(request4)}`
       );
     case "http-request-method":
       return anyOf(
-        strings(config("httpRequestMethodConfig").values),
+        strings2(config("httpRequestMethodConfig").values),
         (v) => v === (request4.method ?? "GET"),
         `http-request-method ${request4.method ?? "GET"}`
       );
@@ -44826,14 +50205,14 @@ function queryString(values, request4) {
 }
 
 // generators/aws-alb/simulate.ts
-function simulate2(objects, request4) {
-  const path10 = requestPath(request4);
+function simulate5(objects, request4) {
+  const path22 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path10) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path22) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
-      const conditions = findKey(annotations, "conditions", p.service);
-      const verdict2 = conditions === void 0 ? void 0 : evaluateConditions(annotations[conditions], request4);
+      const conditions2 = findKey(annotations, "conditions", p.service);
+      const verdict2 = conditions2 === void 0 ? void 0 : evaluateConditions(annotations[conditions2], request4);
       if (verdict2 && !verdict2.matched) continue;
       const label = `Ingress ${ingress.metadata.name} ${p.host ?? "*"}${p.path ?? ""}${verdict2 ? ` if ${verdict2.why}` : ""}`;
       return backendResult(annotations, p.service, p.port, label);
@@ -44858,11 +50237,11 @@ function backendResult(annotations, service, port, label) {
   const groups2 = forwardGroups(annotations[key2]);
   const total = groups2.reduce((n, g) => n + g.weight, 0);
   if (total <= 0) return void 0;
-  const shares = /* @__PURE__ */ new Map();
-  for (const g of groups2) if (g.weight > 0) shares.set(g.service, (shares.get(g.service) ?? 0) + g.weight / total);
+  const shares2 = /* @__PURE__ */ new Map();
+  for (const g of groups2) if (g.weight > 0) shares2.set(g.service, (shares2.get(g.service) ?? 0) + g.weight / total);
   const split3 = groups2.map((g) => `${g.service} ${g.weight}`).join(", ");
   return {
-    backends: [...shares].map(([s, share]) => ({ service: s, share })),
+    backends: [...shares2].map(([s, share]) => ({ service: s, share })),
     rule: `${label} -> action ${service} (${split3})`
   };
 }
@@ -44904,7 +50283,7 @@ function defaultBackend(ingresses, request4) {
 }
 
 // generators/aws-alb/inputs.ts
-var inputs = { argo: { key: "alb", options: argoAlbOptions } };
+var inputs4 = { argo: { key: "alb", options: argoAlbOptions } };
 function argoAlbOptions(alb) {
   const single = str(alb.ingress);
   const ingresses = [...single ? [single] : [], ...arr(alb.ingresses).map(String)];
@@ -44913,7 +50292,7 @@ function argoAlbOptions(alb) {
 }
 
 // generators/aws-alb/index.ts
-var capabilities2 = {
+var capabilities5 = {
   weight: true,
   customWeightTotal: false,
   headerMatchTypes: ["Exact", "Prefix"],
@@ -44931,30 +50310,18 @@ var capabilities2 = {
 var aws_alb_default = defineGenerator({
   id: "aws-alb",
   summary: "AWS Load Balancer Controller Ingress annotations: actions.<service> forward weights, actions/conditions.<route> header routes",
-  capabilities: capabilities2,
-  optionsSchema: options_schema_default2,
-  inputs,
-  check: check2,
+  capabilities: capabilities5,
+  optionsSchema: options_schema_default5,
+  inputs: inputs4,
+  check: check5,
   unsupported: unsupportedFeatures2,
-  claims: claims2,
-  render: render2,
-  simulate: simulate2
+  claims: claims5,
+  render: render5,
+  simulate: simulate5
 });
 
 // generators/custom/check.ts
 init_diagnostics();
-
-// src/model/plan.ts
-var stableTraffic = (weightTotal) => ({
-  weight: 0,
-  weightTotal,
-  matches: [],
-  headerRoutes: [],
-  mirrorRoutes: []
-});
-function hasCanaryRoutes(t) {
-  return t.weight > 0 || t.matches.length > 0 || t.headerRoutes.length > 0 || t.mirrorRoutes.length > 0;
-}
 
 // generators/custom/data.ts
 var NO_MODIFIER = { set: [], add: [], remove: [] };
@@ -45153,7 +50520,7 @@ function sourceOrigin(t, line, column) {
 }
 
 // generators/custom/options.schema.json
-var options_schema_default3 = {
+var options_schema_default6 = {
   $id: "custom-options",
   title: "custom generator options",
   type: "object",
@@ -45218,7 +50585,7 @@ function describeKind(kind, group) {
 }
 
 // generators/custom/render.ts
-function render3(ctx, traffic2) {
+function render6(ctx, traffic2) {
   return ctx.options.refs.map((ref) => {
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
     if (!original) throw new Error(`${ref.kind} "${ref.name}" not found in the app's manifests`);
@@ -45265,11 +50632,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path10, actual, want] of expected) {
+  for (const [path22, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path10.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path10).line
+        message: `template output ${path22.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path22).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -45286,7 +50653,7 @@ function show(v) {
 }
 
 // generators/custom/check.ts
-function check3(ctx) {
+function check6(ctx) {
   const steps = ctx.steps;
   const out = [];
   for (const ref of ctx.options.refs) {
@@ -45311,7 +50678,7 @@ function check3(ctx) {
     }
     if (original && input3) out.push(...checkTemplate(ctx, ref, input3, steps));
   }
-  return dedupe2(out);
+  return dedupe3(out);
 }
 function checkTemplate(ctx, ref, input3, steps) {
   const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
@@ -45336,8 +50703,8 @@ function checkTemplate(ctx, ref, input3, steps) {
   }
 }
 function templateDiagnostic(input3, e, rendering) {
-  const where2 = `RouteTemplate ${input3.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
-  return diagnosticAt(sourceOrigin(input3, e.line, e.column), `${where2}: ${e.message}`);
+  const where7 = `RouteTemplate ${input3.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
+  return diagnosticAt(sourceOrigin(input3, e.line, e.column), `${where7}: ${e.message}`);
 }
 function unreadFeatures(ctx, input3, steps) {
   const names = readNames(parseTemplate(input3.template));
@@ -45372,7 +50739,7 @@ function readNames(node, out = /* @__PURE__ */ new Set()) {
   }
   return out;
 }
-function dedupe2(list5) {
+function dedupe3(list5) {
   const seen = /* @__PURE__ */ new Set();
   return list5.filter((d) => {
     const key2 = `${d.file}:${d.line}:${d.col}:${d.message}`;
@@ -45383,7 +50750,7 @@ function dedupe2(list5) {
 }
 
 // generators/custom/claims.ts
-function claims3(ctx) {
+function claims6(ctx) {
   return ctx.options.refs.flatMap((ref) => {
     const object = findRef(ctx.resources, ref, ctx.rollout.namespace);
     if (!object) return [];
@@ -45401,7 +50768,7 @@ function claims3(ctx) {
 }
 
 // generators/custom/index.ts
-var capabilities3 = {
+var capabilities6 = {
   weight: true,
   customWeightTotal: true,
   headerMatchTypes: ["Exact", "RegularExpression", "Prefix"],
@@ -45419,19 +50786,19 @@ var capabilities3 = {
 var custom_default = defineGenerator({
   id: "custom",
   summary: "any Kruise customNetworkRefs kind, rendered per step by a user-supplied logic-less Handlebars RouteTemplate",
-  capabilities: capabilities3,
-  optionsSchema: options_schema_default3,
+  capabilities: capabilities6,
+  optionsSchema: options_schema_default6,
   /** Kruise customNetworkRefs that no other provider takes (e.g. not all Istio objects). */
   inputs: { kruiseCustomRefs: {} },
-  check: check3,
-  claims: claims3,
-  render: render3,
+  check: check6,
+  claims: claims6,
+  render: render6,
   // A custom object has no data plane rollgen knows, so nothing can be evaluated against it.
   simulate: () => void 0
 });
 
 // generators/gateway-api/capabilities.ts
-var capabilities4 = {
+var capabilities7 = {
   weight: true,
   customWeightTotal: true,
   headerMatchTypes: ["Exact", "RegularExpression", "Prefix"],
@@ -45468,9 +50835,9 @@ function missingFeatures(caps, t) {
 }
 function matchFeatures2(caps, m, label) {
   const out = [];
-  const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-  if (conditions > caps.conditionsPerMatch)
-    out.push(`${label}: ${conditions} ANDed conditions (at most ${caps.conditionsPerMatch})`);
+  const conditions2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
+  if (conditions2 > caps.conditionsPerMatch)
+    out.push(`${label}: ${conditions2} ANDed conditions (at most ${caps.conditionsPerMatch})`);
   for (const h of m.headers) {
     if (!caps.headerMatchTypes.includes(h.type)) out.push(`${label}: header "${h.name}" with type ${h.type}`);
   }
@@ -45500,17 +50867,17 @@ function conditionFields(m) {
     ...m.method ? { method: m.method } : {}
   };
 }
-function crossMatches(ruleMatches2, conditions, first2) {
+function crossMatches(ruleMatches2, conditions2, first2) {
   const problems = [];
-  const matches2 = first2 ? conditions.filter((k) => k.path).map(conditionFields) : [];
+  const matches3 = first2 ? conditions2.filter((k) => k.path).map(conditionFields) : [];
   for (const m of ruleMatches2) {
-    for (const k of conditions.filter((c) => !c.path)) {
+    for (const k of conditions2.filter((c) => !c.path)) {
       const { match, conflicts } = andMatch(m, k);
-      matches2.push(match);
+      matches3.push(match);
       problems.push(...conflicts);
     }
   }
-  return { matches: matches2, problems };
+  return { matches: matches3, problems };
 }
 function andMatch(m, k) {
   const conflicts = [];
@@ -45570,8 +50937,8 @@ function weightFeatures(t) {
 }
 function matchFeatures3(m, label) {
   const out = [];
-  const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-  if (conditions === 0)
+  const conditions2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
+  if (conditions2 === 0)
     out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
   for (const c of m.cookies)
     out.push(
@@ -45606,19 +50973,19 @@ function duplicates(names, what) {
 
 // generators/gateway-api/route.ts
 var HTTPROUTE_VERSIONS = ["gateway.networking.k8s.io/v1", "gateway.networking.k8s.io/v1beta1"];
-function routeSpec(route) {
-  return isObject(route.spec) ? route.spec : {};
+function routeSpec(route2) {
+  return isObject(route2.spec) ? route2.spec : {};
 }
-function routeRules(route) {
-  const rules = routeSpec(route).rules;
+function routeRules(route2) {
+  const rules = routeSpec(route2).rules;
   return Array.isArray(rules) ? rules.filter(isObject) : [];
 }
 function backendRefs(rule) {
   return Array.isArray(rule.backendRefs) ? rule.backendRefs.filter(isObject) : [];
 }
 function ruleMatches(rule) {
-  const matches2 = Array.isArray(rule.matches) ? rule.matches.filter(isObject) : [];
-  return matches2.length > 0 ? matches2 : [{ path: { type: "PathPrefix", value: "/" } }];
+  const matches3 = Array.isArray(rule.matches) ? rule.matches.filter(isObject) : [];
+  return matches3.length > 0 ? matches3 : [{ path: { type: "PathPrefix", value: "/" } }];
 }
 function refService(ref, routeNamespace2) {
   const kind = ref.kind ?? "Service";
@@ -45639,7 +51006,7 @@ function refLabel(ref) {
   const name = typeof ref.name === "string" ? ref.name : "<unnamed>";
   return kind === "Service" && (ref.group ?? "") === "" ? name : `${kind}/${name}`;
 }
-function findRoute(resources, name, namespace) {
+function findRoute2(resources, name, namespace) {
   return resources.find("HTTPRoute", name, namespace);
 }
 
@@ -45671,13 +51038,13 @@ function weightedRefs(rule, b, weight, total, modifier) {
 function mergeModifier(filters, modifier) {
   const at = filters.findIndex((f) => f.type === "RequestHeaderModifier");
   const existing = at >= 0 ? filters[at].requestHeaderModifier ?? {} : {};
-  const merge3 = (own, ours) => {
+  const merge4 = (own, ours) => {
     const names = new Set(ours.map((h) => h.name.toLowerCase()));
     const kept = (Array.isArray(own) ? own : []).filter((h) => !names.has(String(h.name).toLowerCase()));
     return [...kept, ...ours.map((h) => ({ name: h.name, value: h.value }))];
   };
-  const set = merge3(existing.set, modifier.set);
-  const add = merge3(existing.add, modifier.add);
+  const set = merge4(existing.set, modifier.set);
+  const add = merge4(existing.add, modifier.add);
   const remove = [
     .../* @__PURE__ */ new Set([...Array.isArray(existing.remove) ? existing.remove : [], ...modifier.remove])
   ];
@@ -45746,23 +51113,23 @@ function ordered(rule) {
 var MAX_RULES = 16;
 var MAX_MATCHES_PER_RULE = 64;
 var MAX_MATCHES_PER_ROUTE = 128;
-function render4(ctx, traffic2) {
-  const unsupported = unsupportedFeatures3(traffic2);
-  if (unsupported.length > 0)
-    throw new Error(`gateway-api cannot express this traffic state: ${unsupported.join("; ")}`);
+function render7(ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures3(traffic2);
+  if (unsupported2.length > 0)
+    throw new Error(`gateway-api cannot express this traffic state: ${unsupported2.join("; ")}`);
   return ctx.options.httpRoutes.map((name) => {
-    const { route, problems } = renderRoute(ctx, name, traffic2);
+    const { route: route2, problems } = renderRoute(ctx, name, traffic2);
     if (problems.length > 0)
       throw new Error(`gateway-api cannot express this traffic state on HTTPRoute "${name}": ${problems.join("; ")}`);
-    return route;
+    return route2;
   });
 }
 function renderRoute(ctx, name, traffic2) {
-  const source = findRoute(ctx.resources, name, ctx.options.namespace ?? ctx.rollout.namespace);
+  const source = findRoute2(ctx.resources, name, ctx.options.namespace ?? ctx.rollout.namespace);
   if (!source) throw new Error(`HTTPRoute "${name}" not found in the app's manifests`);
-  const route = source.object;
-  const b = { stable: ctx.stableService, canary: ctx.canaryService, namespace: route.metadata.namespace };
-  const original = routeRules(route);
+  const route2 = source.object;
+  const b = { stable: ctx.stableService, canary: ctx.canaryService, namespace: route2.metadata.namespace };
+  const original = routeRules(route2);
   const weighted2 = original.map(
     (r) => weightedRefs(r, b, traffic2.weight, traffic2.weightTotal, traffic2.requestHeaderModifier)
   );
@@ -45780,8 +51147,8 @@ function renderRoute(ctx, name, traffic2) {
     )
   ];
   problems.push(...limitProblems(rules));
-  const spec = { ...cloneJson(routeSpec(route)), rules };
-  return { route: { ...cloneJson(route), metadata: metadataFor(ctx, route, traffic2), spec }, problems };
+  const spec = { ...cloneJson(routeSpec(route2)), rules };
+  return { route: { ...cloneJson(route2), metadata: metadataFor(ctx, route2, traffic2), spec }, problems };
 }
 function canarySources(ctx, name, traffic2, problems) {
   const out = [];
@@ -45830,15 +51197,15 @@ function matchLimits(m) {
   if (n(m.queryParams) > 16) out.push(`a match with ${n(m.queryParams)} query parameters (at most 16)`);
   return out;
 }
-function metadataFor(ctx, route, traffic2) {
-  const meta = cloneJson(route.metadata);
+function metadataFor(ctx, route2, traffic2) {
+  const meta = cloneJson(route2.metadata);
   const label = ctx.options.inProgressLabel;
   if (!label || traffic2.weight <= 0) return meta;
   return { ...meta, labels: { ...meta.labels ?? {}, [label.key]: label.value } };
 }
 
 // generators/gateway-api/check.ts
-function check4(ctx) {
+function check7(ctx) {
   const out = ctx.options.unsupported.map(
     (key2) => diagnosticAt(
       ctx.optionsOrigin,
@@ -45852,7 +51219,7 @@ function check4(ctx) {
   }
   const found = [];
   for (const name of ctx.options.httpRoutes) {
-    const source = findRoute(ctx.resources, name, routeNamespace(ctx));
+    const source = findRoute2(ctx.resources, name, routeNamespace(ctx));
     if (!source) {
       out.push(
         diagnosticAt(
@@ -45876,18 +51243,18 @@ function optionPath(ctx) {
   return ctx.rollout.format === "argo" ? 'plugins["argoproj-labs/gatewayAPI"].httpRoute(s)' : "trafficRoutings[].gateway.httpRouteName";
 }
 function checkRoute(ctx, source) {
-  const route = source.object;
-  const name = route.metadata.name;
-  if (!HTTPROUTE_VERSIONS.includes(route.apiVersion)) {
+  const route2 = source.object;
+  const name = route2.metadata.name;
+  if (!HTTPROUTE_VERSIONS.includes(route2.apiVersion)) {
     return [
       diagnosticAt(
         source.origin,
-        `HTTPRoute "${name}" is ${route.apiVersion}; rollgen renders ${HTTPROUTE_VERSIONS.join(" or ")}`
+        `HTTPRoute "${name}" is ${route2.apiVersion}; rollgen renders ${HTTPROUTE_VERSIONS.join(" or ")}`
       )
     ];
   }
-  const stableRules = routeRules(route).filter(
-    (r) => backendRefs(r).some((ref) => refersTo(ref, ctx.stableService, route.metadata.namespace))
+  const stableRules = routeRules(route2).filter(
+    (r) => backendRefs(r).some((ref) => refersTo(ref, ctx.stableService, route2.metadata.namespace))
   );
   if (stableRules.length > 0) return [];
   return [
@@ -45901,7 +51268,7 @@ function checkSteps(ctx, routes) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
     const traffic2 = trafficOf(ctx, step);
-    const missing = missingFeatures(capabilities4, traffic2);
+    const missing = missingFeatures(capabilities7, traffic2);
     const features = missing.length > 0 ? missing : unsupportedFeatures3(traffic2);
     const problems = new Set(
       features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic2).problems.map((p) => `HTTPRoute "${name}": ${p}`))
@@ -45927,10 +51294,10 @@ function trafficOf(ctx, step) {
     ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
   };
 }
-function claims4(ctx) {
+function claims7(ctx) {
   const out = [];
   for (const name of ctx.options.httpRoutes) {
-    const source = findRoute(ctx.resources, name, routeNamespace(ctx));
+    const source = findRoute2(ctx.resources, name, routeNamespace(ctx));
     if (!source) continue;
     const ns = source.object.metadata.namespace ?? "";
     routeRules(source.object).forEach((rule, i) => {
@@ -45946,7 +51313,7 @@ function claims4(ctx) {
 }
 
 // generators/gateway-api/options.schema.json
-var options_schema_default4 = {
+var options_schema_default7 = {
   $id: "gateway-api-options",
   title: "gateway-api generator options",
   type: "object",
@@ -45993,13 +51360,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path10 = pathRank(match.path, requestPath2);
-  if (!path10) return void 0;
+  const path22 = pathRank(match.path, requestPath2);
+  if (!path22) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query2 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path10, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  return [...path22, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -46011,12 +51378,12 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path10) {
-  return path10.split("/").filter((e) => e !== "");
+function elements2(path22) {
+  return path22.split("/").filter((e) => e !== "");
 }
-function headersFit(matches2, headers2) {
+function headersFit(matches3, headers2) {
   const seen = /* @__PURE__ */ new Set();
-  return matches2.every((m) => {
+  return matches3.every((m) => {
     const name = String(m.name).toLowerCase();
     if (seen.has(name)) return true;
     seen.add(name);
@@ -46024,8 +51391,8 @@ function headersFit(matches2, headers2) {
     return key2 !== void 0 && valueFits(m, headers2[key2]);
   });
 }
-function queryFits(matches2, query2) {
-  return matches2.every(
+function queryFits(matches3, query2) {
+  return matches3.every(
     (m) => Object.prototype.hasOwnProperty.call(query2, String(m.name)) && valueFits(m, query2[String(m.name)])
   );
 }
@@ -46054,17 +51421,17 @@ function hostRank(hostnames, host) {
 
 // generators/gateway-api/simulate.ts
 var NO_BACKEND = "<no backend: HTTP 500>";
-function simulate3(objects, request4) {
+function simulate6(objects, request4) {
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
   const routes = objects.filter((o) => o.kind === "HTTPRoute").sort((a, b) => routeId(a).localeCompare(routeId(b), "en"));
   let best;
-  for (const route of routes) {
-    const host = hostRank(routeSpec(route).hostnames, request4.host);
+  for (const route2 of routes) {
+    const host = hostRank(routeSpec(route2).hostnames, request4.host);
     if (!host) continue;
-    routeRules(route).forEach((rule, index) => {
-      const rank2 = ruleRank(rule, request4, requestPath2);
-      if (rank2 && (!best || compareRank([...host, ...rank2], best.rank) > 0))
-        best = { route, index, rule, rank: [...host, ...rank2] };
+    routeRules(route2).forEach((rule, index) => {
+      const rank3 = ruleRank(rule, request4, requestPath2);
+      if (rank3 && (!best || compareRank([...host, ...rank3], best.rank) > 0))
+        best = { route: route2, index, rule, rank: [...host, ...rank3] };
     });
   }
   return best ? split(best) : void 0;
@@ -46073,23 +51440,23 @@ function routeId(o) {
   return `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
 }
 function ruleRank(rule, request4, requestPath2) {
-  const matches2 = Array.isArray(rule.matches) && rule.matches.length > 0 ? rule.matches : [{}];
+  const matches3 = Array.isArray(rule.matches) && rule.matches.length > 0 ? rule.matches : [{}];
   let best;
-  for (const m of matches2) {
-    const rank2 = matchRank(m, request4, requestPath2);
-    if (rank2 && (!best || compareRank(rank2, best) > 0)) best = rank2;
+  for (const m of matches3) {
+    const rank3 = matchRank(m, request4, requestPath2);
+    if (rank3 && (!best || compareRank(rank3, best) > 0)) best = rank3;
   }
   return best;
 }
 function split(c) {
   const refs = backendRefs(c.rule);
   const total = refs.reduce((n, r) => n + Math.max(0, refWeight(r)), 0);
-  const shares = /* @__PURE__ */ new Map();
+  const shares2 = /* @__PURE__ */ new Map();
   for (const r of refs) {
     const w = Math.max(0, refWeight(r));
-    if (w > 0) shares.set(refLabel(r), (shares.get(refLabel(r)) ?? 0) + w / total);
+    if (w > 0) shares2.set(refLabel(r), (shares2.get(refLabel(r)) ?? 0) + w / total);
   }
-  const backends = total > 0 ? [...shares].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
+  const backends = total > 0 ? [...shares2].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
   return { backends, rule: describe2(c, refs) };
 }
 function describe2(c, refs) {
@@ -46107,7 +51474,7 @@ function mirrorText(m) {
 }
 
 // generators/gateway-api/inputs.ts
-var inputs2 = {
+var inputs5 = {
   argo: { key: "plugins/argoproj-labs/gatewayAPI", options: argoGatewayOptions },
   kruiseGateway: { options: (gateway) => ({ httpRoutes: [str(gateway.httpRouteName) ?? ""] }) }
 };
@@ -46142,14 +51509,14 @@ function argoGatewayOptions(g) {
 var gateway_api_default = defineGenerator({
   id: "gateway-api",
   summary: "Gateway API HTTPRoute: backendRef weights beside the stable ref, canary rules for header/query/path matches, RequestMirror",
-  capabilities: capabilities4,
-  optionsSchema: options_schema_default4,
-  inputs: inputs2,
-  check: check4,
+  capabilities: capabilities7,
+  optionsSchema: options_schema_default7,
+  inputs: inputs5,
+  check: check7,
   unsupported: unsupportedFeatures3,
-  claims: claims4,
-  render: render4,
-  simulate: simulate3
+  claims: claims7,
+  render: render7,
+  simulate: simulate6
 });
 
 // generators/higress/flavour.ts
@@ -46175,7 +51542,7 @@ var MSE = {
 init_diagnostics();
 
 // generators/higress/options.schema.json
-var options_schema_default5 = {
+var options_schema_default8 = {
   $id: "higress-options",
   title: "higress generator options",
   type: "object",
@@ -46204,7 +51571,7 @@ function weightIngressName(stableIngress2) {
 }
 
 // generators/higress/check.ts
-function check5(f, ctx) {
+function check8(f, ctx) {
   const out = [];
   const owners = /* @__PURE__ */ new Map();
   for (const name of ctx.options.ingresses) {
@@ -46260,7 +51627,7 @@ function checkIngress3(ctx, source) {
   }
   return out;
 }
-function claims5(f, ctx) {
+function claims8(f, ctx) {
   const seen = /* @__PURE__ */ new Set();
   const out = [];
   for (const name of ctx.options.ingresses) {
@@ -46381,8 +51748,8 @@ function matchAnnotations2(f, traffic2) {
   const out = { [nginx("canary")]: "true" };
   const match = traffic2.matches[0];
   if (!match) return out;
-  const header2 = match.headers[0];
-  if (header2) Object.assign(out, valueKeys(nginx("canary-by-header"), header2));
+  const header3 = match.headers[0];
+  if (header3) Object.assign(out, valueKeys(nginx("canary-by-header"), header3));
   const query2 = match.queryParams[0];
   if (query2) Object.assign(out, valueKeys(ext(f, "canary-by-query"), query2));
   const cookie = match.cookies[0];
@@ -46407,9 +51774,9 @@ function subsetAnnotations(f, stable) {
 }
 
 // generators/higress/render.ts
-function render5(f, ctx, traffic2) {
-  const unsupported = unsupportedFeatures4(f, traffic2);
-  if (unsupported.length > 0) throw new Error(`${f.id} cannot express this traffic state: ${unsupported.join("; ")}`);
+function render8(f, ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures4(f, traffic2);
+  if (unsupported2.length > 0) throw new Error(`${f.id} cannot express this traffic state: ${unsupported2.join("; ")}`);
   const slots = canarySlots2(f, traffic2);
   return ctx.options.ingresses.flatMap((name) => {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
@@ -46447,7 +51814,7 @@ function canaryMetadata2(f, stable, slot) {
 }
 
 // generators/higress/simulate.ts
-function simulate4(f, objects, request4) {
+function simulate7(f, objects, request4) {
   const stable = matchStablePath(objects, request4);
   if (!stable) return void 0;
   const stableService = stable.path.service ?? "<resource backend>";
@@ -46464,13 +51831,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path10 = ingressPaths(object).find(
+    const path22 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path10) continue;
+    if (!path22) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path10.service ?? "<resource backend>",
+      service: path22.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -46482,11 +51849,11 @@ function isMatchRoute(c) {
   return Boolean(c.key("canary-by-header") || c.key("canary-by-cookie") || c.ext("canary-by-query"));
 }
 function matchRule(f, c, request4) {
-  const header2 = c.key("canary-by-header");
+  const header3 = c.key("canary-by-header");
   const query2 = f.queryMatch ? c.ext("canary-by-query") : void 0;
-  if (header2 || query2) {
+  if (header3 || query2) {
     const rules = [
-      ...header2 ? [valueRule(f, "header", header2, c.key, headerValue(request4.headers, header2))] : [],
+      ...header3 ? [valueRule(f, "header", header3, c.key, headerValue(request4.headers, header3))] : [],
       ...query2 ? [valueRule(f, "query", query2, c.ext, request4.query[query2])] : []
     ];
     return rules.every((r) => r !== void 0) ? rules.join(" & ") : void 0;
@@ -46542,18 +51909,18 @@ function flavouredGenerator(f, optionsSchema, summary2) {
     optionsSchema,
     /** Kruise `classType: <flavour id>`. */
     inputs: { kruiseIngress: kruiseIngressInput(f.id) },
-    check: (ctx) => check5(f, ctx),
+    check: (ctx) => check8(f, ctx),
     unsupported: (traffic2) => unsupportedFeatures4(f, traffic2),
-    claims: (ctx) => claims5(f, ctx),
-    render: (ctx, traffic2) => render5(f, ctx, traffic2),
-    simulate: (objects, request4) => simulate4(f, objects, request4)
+    claims: (ctx) => claims8(f, ctx),
+    render: (ctx, traffic2) => render8(f, ctx, traffic2),
+    simulate: (objects, request4) => simulate7(f, objects, request4)
   });
 }
 
 // generators/higress/index.ts
 var higress_default = flavouredGenerator(
   HIGRESS,
-  options_schema_default5,
+  options_schema_default8,
   "Higress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations and higress.io header control"
 );
 
@@ -46561,7 +51928,7 @@ var higress_default = flavouredGenerator(
 init_diagnostics();
 
 // generators/ingress-nginx/options.schema.json
-var options_schema_default6 = {
+var options_schema_default9 = {
   $id: "ingress-nginx-options",
   title: "ingress-nginx generator options",
   type: "object",
@@ -46626,7 +51993,7 @@ function userAnnotations(options) {
 }
 
 // generators/ingress-nginx/check.ts
-function check6(ctx) {
+function check9(ctx) {
   const out = [...checkUserAnnotations(ctx)];
   const owners = /* @__PURE__ */ new Map();
   for (const name of ctx.options.ingresses) {
@@ -46670,9 +52037,9 @@ function checkIngress4(ctx, source) {
   }
   return out;
 }
-function checkOverlap(claims8, name, owners) {
+function checkOverlap(claims13, name, owners) {
   const out = [];
-  for (const claim of claims8) {
+  for (const claim of claims13) {
     const owner = owners.get(claim.key);
     if (owner !== void 0 && owner !== name) {
       out.push(
@@ -46696,7 +52063,7 @@ function checkUserAnnotations(ctx) {
     )
   );
 }
-function claims6(ctx) {
+function claims9(ctx) {
   const seen = /* @__PURE__ */ new Set();
   const out = [];
   for (const name of ctx.options.ingresses) {
@@ -46718,6 +52085,35 @@ function ingressClaims2(ctx, source) {
     description: `canary Ingress "${canaryIngressName(name)}" for host ${p.host ?? "*"} path ${p.path} (Ingress "${name}", app ${ctx.app})`,
     origin: source.locate(["spec", "rules", p.rule, "http", "paths", p.index])
   }));
+}
+
+// generators/ingress-nginx/committed.ts
+init_diagnostics();
+function checkCommitted2(peers) {
+  const prefixes = [...new Set(peers.map((p) => p.options.annotationPrefix))];
+  const byRoute = /* @__PURE__ */ new Map();
+  for (const app of [...new Set(peers.map((p) => p.app))]) {
+    for (const item of peers.find((p) => p.app === app)?.committed?.items ?? []) {
+      if (item.object.kind !== "Ingress" || !prefixes.some((x) => isCanaryIngress(item.object, x))) continue;
+      for (const p of ingressPaths(item.object)) {
+        const key2 = `${ingressClass(item.object) ?? "default"} host ${p.host ?? "*"} path ${p.path}`;
+        byRoute.set(key2, [...byRoute.get(key2) ?? [], { app, item }]);
+      }
+    }
+  }
+  const out = [];
+  for (const [route2, list5] of byRoute) {
+    const names = new Set(list5.map((x) => `${x.app}/${x.item.object.metadata.name}`));
+    if (names.size < 2) continue;
+    for (const x of list5)
+      out.push(
+        diagnosticAt(
+          x.item.origin,
+          `committed canary Ingress "${x.item.object.metadata.name}" of app ${x.app} shares IngressClass ${route2} with ${[...names].filter((n) => n !== `${x.app}/${x.item.object.metadata.name}`).join(", ")}: ingress-nginx honours one canary per host and path; give one app its own host or path`
+        )
+      );
+  }
+  return out;
 }
 
 // generators/ingress-nginx/features.ts
@@ -46760,13 +52156,13 @@ function stateFeatures(traffic2) {
   return out;
 }
 function matchFeatures5(match, n) {
-  const conditions = describeConditions(match);
+  const conditions2 = describeConditions(match);
   const out = [];
-  if (conditions.length === 0) {
+  if (conditions2.length === 0) {
     out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
-  } else if (conditions.length > 1) {
+  } else if (conditions2.length > 1) {
     out.push(
-      `match ${n} ANDs ${conditions.length} conditions (${conditions.join(", ")}); ingress-nginx cannot AND canary conditions`
+      `match ${n} ANDs ${conditions2.length} conditions (${conditions2.join(", ")}); ingress-nginx cannot AND canary conditions`
     );
   }
   for (const q of match.queryParams)
@@ -46804,10 +52200,10 @@ function describe3(what, m) {
 }
 
 // generators/ingress-nginx/render.ts
-function render6(ctx, traffic2) {
-  const unsupported = unsupportedFeatures5(traffic2);
-  if (unsupported.length > 0) {
-    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported.join("; ")}`);
+function render9(ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures5(traffic2);
+  if (unsupported2.length > 0) {
+    throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported2.join("; ")}`);
   }
   if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
   const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
@@ -46824,10 +52220,10 @@ function canaryAnnotations(prefix, traffic2) {
     out[key2("canary-weight")] = String(traffic2.weight);
     if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
   }
-  const header2 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
-  if (header2) {
-    out[key2("canary-by-header")] = header2.name;
-    out[key2(header2.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header2.value;
+  const header3 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
+  if (header3) {
+    out[key2("canary-by-header")] = header3.name;
+    out[key2(header3.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header3.value;
   }
   const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
   if (cookie) out[key2("canary-by-cookie")] = cookie.name;
@@ -46850,7 +52246,7 @@ function canaryMetadata3(stable, options, canary) {
 }
 
 // generators/ingress-nginx/simulate.ts
-function simulate5(objects, request4) {
+function simulate8(objects, request4) {
   const stable = matchStablePath(objects, request4);
   if (!stable) return void 0;
   const stableService = stable.path.service ?? "<resource backend>";
@@ -46892,9 +52288,9 @@ function byCookie(annotations, key2, request4) {
   if (value !== "always" && value !== "never") return void 0;
   return { canary: value === "always", rule: `canary-by-cookie ${name}=${value}` };
 }
-function readInt(value, fallback) {
+function readInt(value, fallback2) {
   const n = value === void 0 ? NaN : Number.parseInt(value, 10);
-  return Number.isFinite(n) && n >= 0 ? n : fallback;
+  return Number.isFinite(n) && n >= 0 ? n : fallback2;
 }
 function split2(stable, canary, canaryUnits, total, rule) {
   if (canaryUnits <= 0 || stable === canary) return { backends: [{ service: stable, share: 1 }], rule };
@@ -46909,7 +52305,7 @@ function split2(stable, canary, canaryUnits, total, rule) {
 }
 
 // generators/ingress-nginx/inputs.ts
-var inputs3 = {
+var inputs6 = {
   argo: { key: "nginx", options: argoNginxOptions },
   kruiseIngress: kruiseIngressInput("nginx")
 };
@@ -46918,13 +52314,13 @@ function argoNginxOptions(nginx2) {
   return {
     ingresses: single ? [single] : arr(nginx2.stableIngresses).map(String),
     ...str(nginx2.annotationPrefix) ? { annotationPrefix: str(nginx2.annotationPrefix) } : {},
-    additionalIngressAnnotations: stringMap(nginx2.additionalIngressAnnotations),
-    canaryIngressAnnotations: stringMap(nginx2.canaryIngressAnnotations)
+    additionalIngressAnnotations: stringMap2(nginx2.additionalIngressAnnotations),
+    canaryIngressAnnotations: stringMap2(nginx2.canaryIngressAnnotations)
   };
 }
 
 // generators/ingress-nginx/index.ts
-var capabilities5 = {
+var capabilities8 = {
   weight: true,
   customWeightTotal: true,
   headerMatchTypes: ["Exact", "RegularExpression"],
@@ -46942,14 +52338,15 @@ var capabilities5 = {
 var ingress_nginx_default = defineGenerator({
   id: "ingress-nginx",
   summary: "ingress-nginx canary Ingress (<ingress>-canary) with canary-weight, canary-by-header and canary-by-cookie annotations",
-  capabilities: capabilities5,
-  optionsSchema: options_schema_default6,
-  inputs: inputs3,
-  check: check6,
+  capabilities: capabilities8,
+  optionsSchema: options_schema_default9,
+  inputs: inputs6,
+  check: check9,
   unsupported: unsupportedFeatures5,
-  claims: claims6,
-  render: render6,
-  simulate: simulate5
+  claims: claims9,
+  checkCommitted: checkCommitted2,
+  render: render9,
+  simulate: simulate8
 });
 
 // generators/istio/check.ts
@@ -47012,7 +52409,7 @@ function requestHeaders(m) {
 }
 
 // generators/istio/options.schema.json
-var options_schema_default7 = {
+var options_schema_default10 = {
   $id: "istio-options",
   title: "istio generator options",
   description: "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.",
@@ -47081,10 +52478,10 @@ var options_schema_default7 = {
 // generators/istio/options.ts
 var ISTIO_GROUP = "networking.istio.io";
 var KRUISE_CANARY_SUBSET = "canary";
-function splitName(raw, fallback) {
+function splitName(raw, fallback2) {
   const bare = raw.replace(/\.svc\.cluster\.local$/, "").replace(/\.cluster\.local$/, "");
   const dot = bare.indexOf(".");
-  if (dot < 0) return { name: bare, ...fallback !== void 0 ? { namespace: fallback } : {} };
+  if (dot < 0) return { name: bare, ...fallback2 !== void 0 ? { namespace: fallback2 } : {} };
   return { name: bare.slice(0, dot), namespace: bare.slice(dot + 1) };
 }
 var groupOf2 = (apiVersion) => apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
@@ -47119,8 +52516,8 @@ function kruiseTargets(refs, namespace) {
 // generators/istio/vs.ts
 var PROTOCOLS = ["http", "tls", "tcp"];
 var asList = (v) => Array.isArray(v) ? v.filter(isObject) : [];
-var specOf = (o) => isObject(o.spec) ? o.spec : {};
-var rulesOf = (o, p) => asList(specOf(o)[p]);
+var specOf4 = (o) => isObject(o.spec) ? o.spec : {};
+var rulesOf = (o, p) => asList(specOf4(o)[p]);
 var destinationOf = (routeDestination) => isObject(routeDestination.destination) ? routeDestination.destination : {};
 var shortHost = (host) => typeof host === "string" ? host.split(".")[0] : "";
 function findIstio(resources, kind, target) {
@@ -47158,13 +52555,13 @@ function selectRules(vs, target, roles, managedNames) {
   return { rules, problems };
 }
 function pickDefaultHttp(vs, managed, add, problems) {
-  const candidates = rulesOf(vs, "http").map((r, i) => ({ r, i })).filter(({ r }) => !managed.includes(String(r.name)));
-  const pick2 = candidates.length === 1 ? candidates[0] : candidates.find(({ r }) => r.name === void 0);
+  const candidates2 = rulesOf(vs, "http").map((r, i) => ({ r, i })).filter(({ r }) => !managed.includes(String(r.name)));
+  const pick2 = candidates2.length === 1 ? candidates2[0] : candidates2.find(({ r }) => r.name === void 0);
   if (pick2) add("http", pick2.i);
   else problems.push("has several named http routes and the rollout names none; list them in virtualService.routes");
 }
-function pickBy(vs, p, fits, what, add, problems) {
-  const i = rulesOf(vs, p).findIndex((r) => asList(r.match).length === 0 ? fits({}) : asList(r.match).some(fits));
+function pickBy(vs, p, fits3, what, add, problems) {
+  const i = rulesOf(vs, p).findIndex((r) => asList(r.match).length === 0 ? fits3({}) : asList(r.match).some(fits3));
   if (i < 0) problems.push(`has no ${what}`);
   else add(p, i);
 }
@@ -47217,7 +52614,7 @@ function withPort(canary, stable) {
 }
 
 // generators/istio/check.ts
-function check7(ctx) {
+function check10(ctx) {
   const shape2 = checkShape(ctx.options, ctx);
   if (shape2.length > 0) return shape2.map((m) => diagnosticAt(ctx.optionsOrigin, m));
   const t = targets(ctx.options, ctx.rollout.namespace);
@@ -47250,7 +52647,7 @@ function checkVirtualServices(ctx, t, roles) {
       out.push(
         diagnosticAt(
           ctx.optionsOrigin,
-          `${where(ctx)}: VirtualService "${target.name}"${target.namespace ? ` in namespace ${target.namespace}` : ""} (group ${target.group}) not found in the app's manifests`
+          `${where4(ctx)}: VirtualService "${target.name}"${target.namespace ? ` in namespace ${target.namespace}` : ""} (group ${target.group}) not found in the app's manifests`
         )
       );
       continue;
@@ -47260,7 +52657,7 @@ function checkVirtualServices(ctx, t, roles) {
       ...problems.map(
         (p) => diagnosticAt(
           ctx.optionsOrigin,
-          `${where(ctx)}: VirtualService "${target.name}" (${found.origin.file}:${found.origin.line}) ${p}`
+          `${where4(ctx)}: VirtualService "${target.name}" (${found.origin.file}:${found.origin.line}) ${p}`
         )
       )
     );
@@ -47295,7 +52692,7 @@ function checkSteps2(ctx, http2, vs) {
       ...step.mirrorRoutes,
       ...step.matches.length > 0 ? [{ name: "matches", matches: step.matches }] : []
     ];
-    const fail = (feature) => out.push(diagnosticAt(step.origin, `${where(ctx)}, step ${i + 1}: provider istio cannot express ${feature}`));
+    const fail = (feature) => out.push(diagnosticAt(step.origin, `${where4(ctx)}, step ${i + 1}: provider istio cannot express ${feature}`));
     if (routes.length > 0 && http2.length === 0)
       fail(`route "${routes[0].name}" on VirtualService "${vs}", which has no selected http route to derive it from`);
     for (const r of routes) {
@@ -47318,18 +52715,18 @@ function checkDestinationRules(ctx, t) {
       out.push(
         diagnosticAt(
           ctx.optionsOrigin,
-          `${where(ctx)}: DestinationRule "${dr.name}"${dr.namespace ? ` in namespace ${dr.namespace}` : ""} (group ${dr.group}) not found in the app's manifests`
+          `${where4(ctx)}: DestinationRule "${dr.name}"${dr.namespace ? ` in namespace ${dr.namespace}` : ""} (group ${dr.group}) not found in the app's manifests`
         )
       );
       continue;
     }
-    const names = asList(specOf(found.object).subsets).map((s) => s.name);
+    const names = asList(specOf4(found.object).subsets).map((s) => s.name);
     for (const subset of t.dialect === "argo" ? [dr.canarySubset, dr.stableSubset ?? ""] : []) {
       if (!names.includes(subset))
         out.push(
           diagnosticAt(
             found.origin,
-            `${where(ctx)}: DestinationRule "${dr.name}" has no subset "${subset}"; add it (its labels select the app's pods)`
+            `${where4(ctx)}: DestinationRule "${dr.name}" has no subset "${subset}"; add it (its labels select the app's pods)`
           )
         );
     }
@@ -47338,14 +52735,14 @@ function checkDestinationRules(ctx, t) {
     out.push(
       diagnosticAt(
         ctx.optionsOrigin,
-        `${where(ctx)}: without a canary Service the canary is the "canary" subset of ${ctx.stableService}; add its DestinationRule to customNetworkRefs`
+        `${where4(ctx)}: without a canary Service the canary is the "canary" subset of ${ctx.stableService}; add its DestinationRule to customNetworkRefs`
       )
     );
   }
   return out;
 }
-var where = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
-function claims7(ctx) {
+var where4 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function claims10(ctx) {
   const t = targets(ctx.options, ctx.rollout.namespace);
   const roles = rolesFor(ctx, t);
   const out = [];
@@ -47387,8 +52784,8 @@ function unsupportedFeatures6(traffic2) {
           `${label}: query parameter "${q.name}" with type Prefix (Istio matches query parameters exact or regex)`
         );
     if (m.cookies.length > 0) out.push(`${label}: cookie "${m.cookies[0].name}" (Istio has no cookie match)`);
-    const conditions = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-    if (conditions === 0)
+    const conditions2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
+    if (conditions2 === 0)
       out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
   }
   for (const r of traffic2.mirrorRoutes) {
@@ -47398,6 +52795,106 @@ function unsupportedFeatures6(traffic2) {
   return out;
 }
 
+// generators/istio/simulate.ts
+function simulate9(objects, request4) {
+  const virtualServices = objects.filter(
+    (o) => o.kind === "VirtualService" && groupOf2(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request4.host)
+  );
+  for (const vs of virtualServices) {
+    const rules = rulesOf(vs, "http");
+    const index = rules.findIndex(
+      (r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request4))
+    );
+    if (index < 0) continue;
+    const rule = rules[index];
+    const mirror = isObject(rule.mirror) ? backend(objects, rule.mirror, mirrorShare(rule)) : void 0;
+    const label = typeof rule.name === "string" ? rule.name : `#${index}`;
+    return {
+      backends: weighted(objects, asList(rule.route)),
+      rule: `VirtualService ${vs.metadata.name} http route ${label}`,
+      ...mirror ? { mirror } : {}
+    };
+  }
+  return void 0;
+}
+function weighted(objects, route2) {
+  const weights = route2.map((d) => route2.length === 1 ? 1 : typeof d.weight === "number" ? d.weight : 0);
+  const total = weights.reduce((a, b) => a + b, 0);
+  return route2.flatMap(
+    (d, i) => weights[i] > 0 && total > 0 ? [backend(objects, destinationOf(d), weights[i] / total)] : []
+  );
+}
+function backend(objects, destination, share) {
+  const service = shortHost(destination.host);
+  if (typeof destination.subset !== "string") return { service, share };
+  return { service, share, labels: subsetLabels(objects, service, destination.subset) };
+}
+function subsetLabels(objects, service, subset) {
+  for (const dr of objects.filter((o) => o.kind === "DestinationRule" && shortHost(specOf4(o).host) === service)) {
+    const found = asList(specOf4(dr).subsets).find((s) => s.name === subset);
+    if (found)
+      return Object.fromEntries(
+        Object.entries(isObject(found.labels) ? found.labels : {}).map(([k, v]) => [k, String(v)])
+      );
+  }
+  return { "rollgen.dev/undefined-subset": subset };
+}
+var mirrorShare = (rule) => isObject(rule.mirrorPercentage) && typeof rule.mirrorPercentage.value === "number" ? rule.mirrorPercentage.value / 100 : 1;
+function hostsFit(vs, host) {
+  if (host === void 0) return true;
+  const h = host.toLowerCase().replace(/:\d+$/, "");
+  return (Array.isArray(specOf4(vs).hosts) ? specOf4(vs).hosts : []).map((x) => String(x).toLowerCase()).some((pattern) => {
+    if (pattern === "*" || pattern === h) return true;
+    if (pattern.startsWith("*.")) return h.endsWith(pattern.slice(1));
+    return !pattern.includes(".") && h.startsWith(`${pattern}.`);
+  });
+}
+function blockFits(m, r) {
+  const path22 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path22.toLowerCase() : path22;
+  if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
+  if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
+  if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
+  for (const [name, sm] of Object.entries(isObject(m.headers) ? m.headers : {}))
+    if (!valueFits2(sm, header(r, name))) return false;
+  for (const [name, sm] of Object.entries(isObject(m.withoutHeaders) ? m.withoutHeaders : {}))
+    if (valueFits2(sm, header(r, name))) return false;
+  for (const [name, sm] of Object.entries(isObject(m.queryParams) ? m.queryParams : {}))
+    if (!valueFits2(sm, r.query[name])) return false;
+  return true;
+}
+function valueFits2(sm, value) {
+  if (value === void 0) return false;
+  return !isObject(sm) || Object.keys(sm).length === 0 || stringFits(sm, value);
+}
+function stringFits(sm, value, lower = false) {
+  const v = (x) => lower ? String(x).toLowerCase() : String(x);
+  if (sm.exact !== void 0) return value === v(sm.exact);
+  if (sm.prefix !== void 0) return value.startsWith(v(sm.prefix));
+  if (sm.regex !== void 0) return new RegExp(`^(?:${String(sm.regex)})$`).test(value);
+  return true;
+}
+function header(r, name) {
+  const found = Object.keys(r.headers).find((h) => h.toLowerCase() === name.toLowerCase());
+  return found === void 0 ? void 0 : r.headers[found];
+}
+
+// generators/istio/mesh.ts
+function simulateHop2(objects, service, request4) {
+  const seen = objects.filter((o) => o.kind !== "VirtualService" || boundToMesh(o) && namesService(o, service));
+  if (!seen.some((o) => o.kind === "VirtualService")) return void 0;
+  const { host: _host, ...rest } = request4;
+  return simulate9(seen, rest);
+}
+function boundToMesh(vs) {
+  const gateways = specOf4(vs).gateways;
+  return !Array.isArray(gateways) || gateways.length === 0 || gateways.includes("mesh");
+}
+function namesService(vs, service) {
+  const hosts = specOf4(vs).hosts;
+  return Array.isArray(hosts) && hosts.some((h) => shortHost(h) === service);
+}
+
 // generators/istio/destination-rule.ts
 function renderDestinationRule(ctx, target, virtualServices, roles, traffic2) {
   const found = findIstio(ctx.resources, "DestinationRule", target);
@@ -47405,16 +52902,16 @@ function renderDestinationRule(ctx, target, virtualServices, roles, traffic2) {
   const dr = found.object;
   if (!hasCanaryRoutes(traffic2)) return dr;
   const track = ctx.track ?? defaultTrackLabel;
-  const stable = target.stableSubset !== void 0 ? [target.stableSubset] : stableSubsets(virtualServices, roles, shortHost(specOf(dr).host));
+  const stable = target.stableSubset !== void 0 ? [target.stableSubset] : stableSubsets(virtualServices, roles, shortHost(specOf4(dr).host));
   const patch = target.stableSubset === void 0 ? ctx.rollout.canaryPodMetadata.labels : {};
-  const subsets = asList(specOf(dr).subsets).map((s) => cloneJson(s));
+  const subsets = asList(specOf4(dr).subsets).map((s) => cloneJson(s));
   const canaryLabels = { ...patch, [track.key]: track.canary };
   let canary = subsets.find((s) => s.name === target.canarySubset);
   if (!canary) subsets.push(canary = { name: target.canarySubset, labels: {} });
   canary.labels = { ...labelsOf(canary), ...canaryLabels };
   for (const s of subsets)
     if (stable.includes(String(s.name))) s.labels = { ...labelsOf(s), [track.key]: track.stable };
-  return { ...dr, spec: { ...specOf(dr), subsets } };
+  return { ...dr, spec: { ...specOf4(dr), subsets } };
 }
 var labelsOf = (subset) => isObject(subset.labels) ? subset.labels : {};
 function stableSubsets(virtualServices, roles, host) {
@@ -47451,7 +52948,7 @@ function canaryRules2(ctx, rules, roles, traffic2) {
     ...traffic2.headerRoutes.map((r) => ({ r, mirror: false })),
     ...traffic2.mirrorRoutes.map((r) => ({ r, mirror: true }))
   ].sort((a, b) => order.indexOf(a.r.name) - order.indexOf(b.r.name));
-  const matches2 = { name: `${ctx.rollout.name}-canary-match`, matches: traffic2.matches };
+  const matches3 = { name: `${ctx.rollout.name}-canary-match`, matches: traffic2.matches };
   const headers2 = requestHeaders(traffic2.requestHeaderModifier);
   const out = /* @__PURE__ */ new Map();
   for (const h of rules) {
@@ -47459,7 +52956,7 @@ function canaryRules2(ctx, rules, roles, traffic2) {
       ({ r, mirror }) => mirror ? mirrorRule(h, r, roles, nameFor(r.name, h, rules)) : headerRule(h, r, roles, nameFor(r.name, h, rules))
     );
     if (traffic2.matches.length > 0)
-      derived.push(headerRule(h, matches2, roles, nameFor(matches2.name, h, rules), headers2));
+      derived.push(headerRule(h, matches3, roles, nameFor(matches3.name, h, rules), headers2));
     if (derived.length > 0) out.set(h.index, derived);
   }
   return out;
@@ -47515,11 +53012,11 @@ function mergeHeaders(user, step) {
 }
 
 // generators/istio/weights.ts
-function weighRoute(route, roles, weight, canaryExtras = {}) {
-  const given = route.map((d) => typeof d.weight === "number" ? d.weight : route.length === 1 ? 100 : 0);
-  const stable = indexes(route, (d) => roles.isStable(d) && !roles.isCanary(d));
-  const canary = indexes(route, (d) => roles.isCanary(d));
-  if (canary.length === 0 && weight <= 0) return cloneJson(route);
+function weighRoute2(route2, roles, weight, canaryExtras = {}) {
+  const given = route2.map((d) => typeof d.weight === "number" ? d.weight : route2.length === 1 ? 100 : 0);
+  const stable = indexes(route2, (d) => roles.isStable(d) && !roles.isCanary(d));
+  const canary = indexes(route2, (d) => roles.isCanary(d));
+  if (canary.length === 0 && weight <= 0) return cloneJson(route2);
   const app = [...stable, ...canary].reduce((n, i) => n + given[i], 0);
   const canaryWeight = Math.round(app * weight / 100);
   const stableWeights = apportion(
@@ -47527,22 +53024,22 @@ function weighRoute(route, roles, weight, canaryExtras = {}) {
     stable.map((i) => given[i])
   );
   const out = [];
-  route.forEach((d, i) => {
+  route2.forEach((d, i) => {
     if (canary.includes(i) && i !== canary[0]) return;
     const w = canary[0] === i ? canaryWeight : stable.includes(i) ? stableWeights[stable.indexOf(i)] : given[i];
     out.push({ ...cloneJson(d), weight: w, ...i === canary[0] ? canaryExtras : {} });
   });
   if (canary.length === 0)
-    out.push({ destination: roles.canaryFor(destinationOf(route[stable[0]])), weight: canaryWeight, ...canaryExtras });
+    out.push({ destination: roles.canaryFor(destinationOf(route2[stable[0]])), weight: canaryWeight, ...canaryExtras });
   return out;
 }
-function indexes(route, pick2) {
-  return route.flatMap((d, i) => pick2(destinationOf(d)) ? [i] : []);
+function indexes(route2, pick2) {
+  return route2.flatMap((d, i) => pick2(destinationOf(d)) ? [i] : []);
 }
-function apportion(total, shares) {
-  if (shares.length === 0) return [];
-  const sum = shares.reduce((a, b) => a + b, 0);
-  const exact = shares.map((s) => sum > 0 ? total * s / sum : total / shares.length);
+function apportion(total, shares2) {
+  if (shares2.length === 0) return [];
+  const sum = shares2.reduce((a, b) => a + b, 0);
+  const exact = shares2.map((s) => sum > 0 ? total * s / sum : total / shares2.length);
   const out = exact.map(Math.floor);
   const order = exact.map((e, i) => ({ i, rest: e - Math.floor(e) })).sort((a, b) => b.rest - a.rest || a.i - b.i);
   const left = total - out.reduce((a, b) => a + b, 0);
@@ -47551,9 +53048,9 @@ function apportion(total, shares) {
 }
 
 // generators/istio/render.ts
-function render7(ctx, traffic2) {
-  const unsupported = unsupportedFeatures6(traffic2);
-  if (unsupported.length > 0) throw new Error(`istio cannot express this traffic state: ${unsupported.join("; ")}`);
+function render10(ctx, traffic2) {
+  const unsupported2 = unsupportedFeatures6(traffic2);
+  if (unsupported2.length > 0) throw new Error(`istio cannot express this traffic state: ${unsupported2.join("; ")}`);
   const t = targets(ctx.options, ctx.rollout.namespace);
   const roles = rolesFor(ctx, t);
   const sources = t.virtualServices.map((target) => sourceVs(ctx, target));
@@ -47575,11 +53072,11 @@ function managedRules(ctx, vs, target, roles) {
 }
 function renderVirtualService(ctx, vs, target, roles, traffic2) {
   const rules = managedRules(ctx, vs, target, roles);
-  const spec = cloneJson(specOf(vs));
+  const spec = cloneJson(specOf4(vs));
   const headers2 = requestHeaders(traffic2.requestHeaderModifier);
   for (const r of rules) {
     const rule = spec[r.protocol][r.index];
-    rule.route = weighRoute(
+    rule.route = weighRoute2(
       rulesOf(vs, r.protocol)[r.index].route,
       roles,
       traffic2.weight,
@@ -47587,101 +53084,17 @@ function renderVirtualService(ctx, vs, target, roles, traffic2) {
     );
   }
   const http2 = rulesOf({ ...vs, spec }, "http");
-  const httpRules = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http2[r.index], label: r.label, index: r.index }));
-  const derived = canaryRules2(ctx, httpRules, roles, traffic2);
+  const httpRules2 = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http2[r.index], label: r.label, index: r.index }));
+  const derived = canaryRules2(ctx, httpRules2, roles, traffic2);
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
-  const leftover = (rule, i) => managed.has(String(rule.name)) && !httpRules.some((h) => h.index === i);
+  const leftover = (rule, i) => managed.has(String(rule.name)) && !httpRules2.some((h) => h.index === i);
   if (derived.size > 0 || http2.some(leftover))
     spec.http = http2.flatMap((rule, i) => leftover(rule, i) ? [] : [...derived.get(i) ?? [], rule]);
   return { ...vs, spec };
 }
 
-// generators/istio/simulate.ts
-function simulate6(objects, request4) {
-  const virtualServices = objects.filter(
-    (o) => o.kind === "VirtualService" && groupOf2(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request4.host)
-  );
-  for (const vs of virtualServices) {
-    const rules = rulesOf(vs, "http");
-    const index = rules.findIndex(
-      (r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request4))
-    );
-    if (index < 0) continue;
-    const rule = rules[index];
-    const mirror = isObject(rule.mirror) ? backend(objects, rule.mirror, mirrorShare(rule)) : void 0;
-    const label = typeof rule.name === "string" ? rule.name : `#${index}`;
-    return {
-      backends: weighted(objects, asList(rule.route)),
-      rule: `VirtualService ${vs.metadata.name} http route ${label}`,
-      ...mirror ? { mirror } : {}
-    };
-  }
-  return void 0;
-}
-function weighted(objects, route) {
-  const weights = route.map((d) => route.length === 1 ? 1 : typeof d.weight === "number" ? d.weight : 0);
-  const total = weights.reduce((a, b) => a + b, 0);
-  return route.flatMap(
-    (d, i) => weights[i] > 0 && total > 0 ? [backend(objects, destinationOf(d), weights[i] / total)] : []
-  );
-}
-function backend(objects, destination, share) {
-  const service = shortHost(destination.host);
-  if (typeof destination.subset !== "string") return { service, share };
-  return { service, share, labels: subsetLabels(objects, service, destination.subset) };
-}
-function subsetLabels(objects, service, subset) {
-  for (const dr of objects.filter((o) => o.kind === "DestinationRule" && shortHost(specOf(o).host) === service)) {
-    const found = asList(specOf(dr).subsets).find((s) => s.name === subset);
-    if (found)
-      return Object.fromEntries(
-        Object.entries(isObject(found.labels) ? found.labels : {}).map(([k, v]) => [k, String(v)])
-      );
-  }
-  return { "rollgen.dev/undefined-subset": subset };
-}
-var mirrorShare = (rule) => isObject(rule.mirrorPercentage) && typeof rule.mirrorPercentage.value === "number" ? rule.mirrorPercentage.value / 100 : 1;
-function hostsFit(vs, host) {
-  if (host === void 0) return true;
-  const h = host.toLowerCase().replace(/:\d+$/, "");
-  return (Array.isArray(specOf(vs).hosts) ? specOf(vs).hosts : []).map((x) => String(x).toLowerCase()).some((pattern) => {
-    if (pattern === "*" || pattern === h) return true;
-    if (pattern.startsWith("*.")) return h.endsWith(pattern.slice(1));
-    return !pattern.includes(".") && h.startsWith(`${pattern}.`);
-  });
-}
-function blockFits(m, r) {
-  const path10 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path10.toLowerCase() : path10;
-  if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
-  if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
-  if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
-  for (const [name, sm] of Object.entries(isObject(m.headers) ? m.headers : {}))
-    if (!valueFits2(sm, header(r, name))) return false;
-  for (const [name, sm] of Object.entries(isObject(m.withoutHeaders) ? m.withoutHeaders : {}))
-    if (valueFits2(sm, header(r, name))) return false;
-  for (const [name, sm] of Object.entries(isObject(m.queryParams) ? m.queryParams : {}))
-    if (!valueFits2(sm, r.query[name])) return false;
-  return true;
-}
-function valueFits2(sm, value) {
-  if (value === void 0) return false;
-  return !isObject(sm) || Object.keys(sm).length === 0 || stringFits(sm, value);
-}
-function stringFits(sm, value, lower = false) {
-  const v = (x) => lower ? String(x).toLowerCase() : String(x);
-  if (sm.exact !== void 0) return value === v(sm.exact);
-  if (sm.prefix !== void 0) return value.startsWith(v(sm.prefix));
-  if (sm.regex !== void 0) return new RegExp(`^(?:${String(sm.regex)})$`).test(value);
-  return true;
-}
-function header(r, name) {
-  const found = Object.keys(r.headers).find((h) => h.toLowerCase() === name.toLowerCase());
-  return found === void 0 ? void 0 : r.headers[found];
-}
-
 // generators/istio/inputs.ts
-var inputs4 = {
+var inputs7 = {
   argo: { key: "istio" },
   kruiseCustomRefs: { accepts: (refs) => refs.every(isIstioRef) }
 };
@@ -47692,7 +53105,7 @@ function isIstioRef(ref) {
 }
 
 // generators/istio/index.ts
-var capabilities6 = {
+var capabilities9 = {
   weight: true,
   customWeightTotal: false,
   headerMatchTypes: ["Exact", "RegularExpression", "Prefix"],
@@ -47710,18 +53123,19 @@ var capabilities6 = {
 var istio_default = defineGenerator({
   id: "istio",
   summary: "Istio VirtualService weights (host or subset mode, http/tls/tcp), header, match and mirror routes, DestinationRule canary subset",
-  capabilities: capabilities6,
-  optionsSchema: options_schema_default7,
-  inputs: inputs4,
-  check: check7,
+  capabilities: capabilities9,
+  optionsSchema: options_schema_default10,
+  inputs: inputs7,
+  check: check10,
   unsupported: unsupportedFeatures6,
-  claims: claims7,
-  render: render7,
-  simulate: simulate6
+  claims: claims10,
+  render: render10,
+  simulate: simulate9,
+  simulateHop: simulateHop2
 });
 
 // generators/mse/options.schema.json
-var options_schema_default8 = {
+var options_schema_default11 = {
   $id: "mse-options",
   title: "mse generator options",
   type: "object",
@@ -47747,22 +53161,415 @@ var options_schema_default8 = {
 // generators/mse/index.ts
 var mse_default = flavouredGenerator(
   MSE,
-  options_schema_default8,
+  options_schema_default11,
   "MSE Ingress canary Ingress (<ingress>-canary) with nginx-compatible canary annotations, mse canary-by-query and header control"
 );
+
+// generators/smi/check.ts
+init_diagnostics();
+
+// generators/smi/options.schema.json
+var options_schema_default12 = {
+  $id: "smi-options",
+  title: "smi generator options",
+  description: "Argo trafficRouting.smi as written: the TrafficSplit's name (default: the rollout's) and its root Service (default: the stable Service).",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    rootService: { type: "string", minLength: 1, maxLength: 63 },
+    trafficSplitName: { type: "string", minLength: 1, maxLength: 253 }
+  }
+};
+
+// generators/smi/options.ts
+var SMI_GROUP = "split.smi-spec.io";
+var DEFAULT_API_VERSION = `${SMI_GROUP}/v1alpha1`;
+var SUPPORTED_VERSIONS = ["v1alpha1", "v1alpha2", "v1alpha3"];
+var splitName2 = (ctx) => ctx.options.trafficSplitName ?? ctx.rollout.name;
+var rootService = (ctx) => ctx.options.rootService ?? ctx.stableService;
+
+// generators/smi/check.ts
+var where5 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function check11(ctx) {
+  const out = [];
+  if (!ctx.stableService || ctx.stableService === ctx.canaryService)
+    out.push(
+      diagnosticAt(ctx.optionsOrigin, `${where5(ctx)}: smi needs canaryService and stableService (two Services)`)
+    );
+  if (rootService(ctx) === ctx.canaryService)
+    out.push(diagnosticAt(ctx.optionsOrigin, `${where5(ctx)}: smi rootService must not be the canary Service`));
+  const source = ctx.resources.find("TrafficSplit", splitName2(ctx), ctx.rollout.namespace);
+  if (source) {
+    const [group, version2] = source.object.apiVersion.split("/");
+    if (group !== SMI_GROUP || !SUPPORTED_VERSIONS.includes(version2))
+      out.push(
+        diagnosticAt(
+          source.origin,
+          `${where5(ctx)}: TrafficSplit "${splitName2(ctx)}" is ${source.object.apiVersion}; rollgen writes ${SMI_GROUP}/${SUPPORTED_VERSIONS.join(", ")}`
+        )
+      );
+    for (const other of otherBackends(source.object, [ctx.stableService, ctx.canaryService]))
+      out.push(
+        diagnosticAt(
+          source.locate(["spec", "backends"]),
+          `${where5(ctx)}: TrafficSplit "${splitName2(ctx)}" lists backend "${other}"; rollgen renders the backends per step (canary and stable only), so remove it`
+        )
+      );
+  }
+  return out;
+}
+function otherBackends(o, ours) {
+  const backends = isObject(o.spec) && Array.isArray(o.spec.backends) ? o.spec.backends.filter(isObject) : [];
+  return backends.map((b) => String(b.service ?? "")).filter((s) => !ours.includes(s.split(".")[0]));
+}
+function claims11(ctx) {
+  const ns = ctx.rollout.namespace ?? "";
+  return [
+    {
+      key: `smi:${ns}/${splitName2(ctx)}`,
+      description: `TrafficSplit "${splitName2(ctx)}"`,
+      origin: ctx.optionsOrigin
+    },
+    {
+      key: `smi-root:${ns}/${rootService(ctx)}`,
+      description: `SMI root Service "${rootService(ctx)}"`,
+      origin: ctx.optionsOrigin
+    }
+  ];
+}
+
+// generators/smi/inputs.ts
+var inputs8 = { argo: { key: "smi" } };
+
+// generators/smi/render.ts
+function render11(ctx, traffic2) {
+  const name = splitName2(ctx);
+  const source = ctx.resources.find("TrafficSplit", name, ctx.rollout.namespace)?.object;
+  const apiVersion = source?.apiVersion ?? DEFAULT_API_VERSION;
+  const weight = (w) => apiVersion.endsWith("/v1alpha1") ? String(w) : w;
+  const canary = percentOf(traffic2);
+  const backends = [
+    ...canary > 0 ? [{ service: ctx.canaryService, weight: weight(canary) }] : [],
+    { service: ctx.stableService, weight: weight(100 - canary) }
+  ];
+  const metadata = source?.metadata ?? {
+    name,
+    ...ctx.rollout.namespace !== void 0 ? { namespace: ctx.rollout.namespace } : {}
+  };
+  const spec = source && isObject(source.spec) ? source.spec : {};
+  return [{ apiVersion, kind: "TrafficSplit", metadata, spec: { ...spec, service: rootService(ctx), backends } }];
+}
+
+// generators/smi/simulate.ts
+function simulate10(objects, request4) {
+  const service = request4.host?.split(/[.:]/)[0];
+  return splitFor(objects, (root) => service === void 0 || root === service);
+}
+function simulateHop3(objects, service) {
+  return splitFor(objects, (root) => root === service);
+}
+function splitFor(objects, fits3) {
+  for (const split3 of objects.filter((o) => o.kind === "TrafficSplit" && o.apiVersion.startsWith(`${SMI_GROUP}/`))) {
+    const spec = isObject(split3.spec) ? split3.spec : {};
+    const root = String(spec.service ?? "").split(".")[0];
+    if (!fits3(root)) continue;
+    const backends = (Array.isArray(spec.backends) ? spec.backends.filter(isObject) : []).map((b) => ({
+      service: String(b.service ?? "").split(".")[0],
+      weight: quantity(b.weight)
+    }));
+    const total = backends.reduce((n, b) => n + b.weight, 0);
+    return {
+      backends: backends.filter((b) => b.weight > 0).map((b) => ({ service: b.service, share: b.weight / total })),
+      rule: `TrafficSplit ${split3.metadata.name} (root ${root})`
+    };
+  }
+  return void 0;
+}
+function quantity(value) {
+  if (typeof value === "number") return value;
+  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(String(value ?? ""));
+  return m ? Number(m[1]) / (m[2] === "m" ? 1e3 : 1) : 0;
+}
+
+// generators/smi/index.ts
+var capabilities10 = weightOnlyCapabilities;
+var smi_default = defineGenerator({
+  id: "smi",
+  summary: "SMI TrafficSplit (split.smi-spec.io v1alpha1..v1alpha3): root Service split between canary and stable",
+  capabilities: capabilities10,
+  optionsSchema: options_schema_default12,
+  inputs: inputs8,
+  check: check11,
+  unsupported: (t) => wholePercentProblems(t, "TrafficSplit weights"),
+  claims: claims11,
+  render: render11,
+  simulate: simulate10,
+  simulateHop: simulateHop3
+});
+
+// generators/traefik/check.ts
+init_diagnostics();
+
+// generators/traefik/options.schema.json
+var options_schema_default13 = {
+  $id: "traefik-options",
+  title: "traefik generator options",
+  description: "Argo trafficRouting.traefik as written: the weighted TraefikService that splits the app's traffic.",
+  type: "object",
+  additionalProperties: false,
+  required: ["weightedTraefikServiceName"],
+  properties: {
+    weightedTraefikServiceName: { type: "string", minLength: 1, maxLength: 253 }
+  }
+};
+
+// generators/traefik/options.ts
+var TRAEFIK_GROUPS = ["traefik.io", "traefik.containo.us"];
+var isTraefik = (o, kind) => o.kind === kind && TRAEFIK_GROUPS.includes(o.apiVersion.split("/")[0]);
+var specOf5 = (o) => isObject(o.spec) ? o.spec : {};
+var listOf3 = (v) => Array.isArray(v) ? v.filter(isObject) : [];
+var isServiceRef = (ref, name) => ref.name === name && (ref.kind === void 0 || ref.kind === "Service");
+function findWeighted(ctx) {
+  const found = ctx.resources.find("TraefikService", ctx.options.weightedTraefikServiceName, ctx.rollout.namespace);
+  return found && isTraefik(found.object, "TraefikService") ? found : void 0;
+}
+function findMirroring(ctx) {
+  return ctx.resources.items.find((i) => {
+    const m = specOf5(i.object).mirroring;
+    return isTraefik(i.object, "TraefikService") && isObject(m) && m.name === ctx.options.weightedTraefikServiceName && m.kind === "TraefikService";
+  });
+}
+
+// generators/traefik/check.ts
+var where6 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+function check12(ctx) {
+  const name = ctx.options.weightedTraefikServiceName;
+  if (!ctx.stableService || ctx.stableService === ctx.canaryService)
+    return [
+      diagnosticAt(ctx.optionsOrigin, `${where6(ctx)}: traefik needs canaryService and stableService (two Services)`)
+    ];
+  const found = findWeighted(ctx);
+  if (!found)
+    return [
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where6(ctx)}: TraefikService "${name}" (traefik.io or traefik.containo.us) not found in the app's manifests; add it or fix weightedTraefikServiceName`
+      )
+    ];
+  const weighted2 = specOf5(found.object).weighted;
+  if (!isObject(weighted2) || !listOf3(weighted2.services).some((s) => isServiceRef(s, ctx.stableService)))
+    return [
+      diagnosticAt(
+        found.origin,
+        `${where6(ctx)}: TraefikService "${name}" has no spec.weighted.services entry for the stable Service "${ctx.stableService}"; add one`
+      )
+    ];
+  const missing = listOf3(weighted2.services).filter(
+    (e) => (e.kind === void 0 || e.kind === "Service") && e.name !== ctx.canaryService && !ctx.resources.find(
+      "Service",
+      String(e.name),
+      typeof e.namespace === "string" ? e.namespace : found.object.metadata.namespace
+    )
+  );
+  const out = missing.map(
+    (e) => diagnosticAt(
+      found.origin,
+      `${where6(ctx)}: TraefikService "${name}" names Service "${String(e.name)}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; if it does not exist Traefik refuses the whole TraefikService`,
+      "warning"
+    )
+  );
+  const mirrors2 = ctx.rollout.steps.some((s) => s.mirrorRoutes.length > 0);
+  if (mirrors2 && !findMirroring(ctx))
+    return [
+      ...out,
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where6(ctx)}: setMirrorRoute needs a TraefikService with spec.mirroring {name: ${name}, kind: TraefikService} that the IngressRoute routes to; add one`
+      )
+    ];
+  return out;
+}
+function claims12(ctx) {
+  const name = ctx.options.weightedTraefikServiceName;
+  return [
+    {
+      key: `traefik:${ctx.rollout.namespace ?? ""}/${name}`,
+      description: `weighted TraefikService "${name}"`,
+      origin: findWeighted(ctx)?.origin ?? ctx.optionsOrigin
+    }
+  ];
+}
+
+// generators/traefik/inputs.ts
+var inputs9 = { argo: { key: "traefik" } };
+
+// generators/traefik/render.ts
+function render12(ctx, traffic2) {
+  const weighted2 = findWeighted(ctx)?.object;
+  if (!weighted2) throw new Error(`TraefikService "${ctx.options.weightedTraefikServiceName}" not found`);
+  const canary = percentOf(traffic2);
+  const keepIdle = ctx.resources.find("Service", ctx.canaryService, ctx.rollout.namespace) !== void 0;
+  const spec = specOf5(weighted2);
+  const services = weigh2(listOf3(isObject(spec.weighted) ? spec.weighted.services : []), ctx, canary, keepIdle);
+  const out = [{ ...weighted2, spec: { ...spec, weighted: { ...spec.weighted, services } } }];
+  const mirroring = findMirroring(ctx)?.object;
+  if (mirroring) out.push(mirrored(mirroring, ctx, traffic2, services));
+  return out;
+}
+function weigh2(entries2, ctx, canary, keepIdle) {
+  const stable = entries2.find((e) => isServiceRef(e, ctx.stableService));
+  const hasCanary = entries2.some((e) => isServiceRef(e, ctx.canaryService));
+  const out = [];
+  for (const e of entries2) {
+    if (isServiceRef(e, ctx.canaryService)) {
+      if (canary > 0 || keepIdle) out.push({ ...cloneJson(e), weight: canary });
+      continue;
+    }
+    out.push(e === stable ? { ...cloneJson(e), weight: 100 - canary } : cloneJson(e));
+    if (e === stable && !hasCanary && canary > 0)
+      out.push({ ...cloneJson(e), name: ctx.canaryService, weight: canary });
+  }
+  return out;
+}
+function mirrored(mirroring, ctx, traffic2, services) {
+  const spec = specOf5(mirroring);
+  const m = spec.mirroring;
+  const mirrors2 = listOf3(m.mirrors).filter((x) => !isServiceRef(x, ctx.canaryService));
+  const stable = services.find((e) => isServiceRef(e, ctx.stableService)) ?? {};
+  for (const route2 of traffic2.mirrorRoutes) {
+    mirrors2.push({
+      name: ctx.canaryService,
+      ...stable.port !== void 0 ? { port: stable.port } : {},
+      percent: route2.percentage
+    });
+  }
+  const { mirrors: _old, ...rest } = m;
+  return { ...mirroring, spec: { ...spec, mirroring: { ...rest, ...mirrors2.length > 0 ? { mirrors: mirrors2 } : {} } } };
+}
+
+// generators/traefik/rule.ts
+function matches(rule, request4) {
+  const parts = rule.split("&&").map((p) => p.trim());
+  return parts.length > 0 && parts.every((p) => matcherFits(p, request4));
+}
+var MATCHER = /^(Host|PathPrefix|Path|Header)\(\s*((?:[`"][^`"]*[`"]\s*,?\s*)+)\)$/;
+function matcherFits(text2, request4) {
+  const m = MATCHER.exec(text2);
+  if (!m) return false;
+  const args = [...m[2].matchAll(/[`"]([^`"]*)[`"]/g)].map((a) => a[1]);
+  const path22 = request4.path.split(/[?#]/)[0] || "/";
+  switch (m[1]) {
+    case "Host":
+      return args.some((h) => h.toLowerCase() === (request4.host ?? "").toLowerCase().replace(/:\d+$/, ""));
+    case "PathPrefix":
+      return args.some((p) => path22.startsWith(p));
+    case "Path":
+      return args.some((p) => path22 === p);
+    default:
+      return header2(request4, args[0]) === args[1];
+  }
+}
+function header2(r, name) {
+  const found = Object.keys(r.headers).find((h) => h.toLowerCase() === (name ?? "").toLowerCase());
+  return found === void 0 ? void 0 : r.headers[found];
+}
+var priorityOf = (route2) => typeof route2.priority === "number" && route2.priority > 0 ? route2.priority : String(route2.match ?? "").length;
+
+// generators/traefik/simulate.ts
+function simulate11(objects, request4) {
+  const routes = objects.filter((o) => isTraefik(o, "IngressRoute")).flatMap((o) => listOf3(specOf5(o).routes).map((r) => ({ o, r }))).sort((a, b) => priorityOf(b.r) - priorityOf(a.r));
+  if (routes.length === 0) return enterAtTop(objects);
+  const hit = routes.find(({ r }) => matches(String(r.match ?? ""), request4));
+  if (!hit) return void 0;
+  const result = resolveAll(objects, listOf3(hit.r.services), hit.o.metadata.namespace);
+  return { ...result, rule: `IngressRoute ${hit.o.metadata.name} ${String(hit.r.match)}` };
+}
+function enterAtTop(objects) {
+  const services = objects.filter((o) => isTraefik(o, "TraefikService"));
+  const referenced = new Set(services.flatMap((s) => refsOf(s).map((r) => String(r.name))));
+  const top = services.find((s) => !referenced.has(s.metadata.name));
+  if (!top) return void 0;
+  const result = resolve6(objects, { name: top.metadata.name, kind: "TraefikService" }, top.metadata.namespace);
+  return { ...result, rule: `TraefikService ${top.metadata.name}` };
+}
+function resolveAll(objects, refs, ns) {
+  const weights = refs.map((r) => typeof r.weight === "number" ? r.weight : 1);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const backends = [];
+  let mirror;
+  refs.forEach((ref, i) => {
+    if (weights[i] <= 0 || total <= 0) return;
+    const inner = resolve6(objects, ref, ns);
+    backends.push(...inner.backends.map((b) => ({ ...b, share: b.share * weights[i] / total })));
+    mirror = mirror ?? inner.mirror;
+  });
+  return { backends, ...mirror ? { mirror } : {} };
+}
+function resolve6(objects, ref, ns, depth = 0) {
+  const name = String(ref.name ?? "");
+  if (ref.kind !== "TraefikService") return { backends: [{ service: name, share: 1 }] };
+  const ts = objects.find((o) => isTraefik(o, "TraefikService") && o.metadata.name === name);
+  if (!ts || depth > 8) return { backends: [{ service: `<TraefikService ${name}>`, share: 1 }] };
+  const missing = refsOf(ts).find(
+    (r) => r.kind !== "TraefikService" && !objects.some((o) => o.kind === "Service" && o.metadata.name === r.name)
+  );
+  if (missing) return { backends: [{ service: String(missing.name), share: 1 }] };
+  const spec = specOf5(ts);
+  if (isObject(spec.weighted)) return resolveAll(objects, listOf3(spec.weighted.services), ns);
+  if (!isObject(spec.mirroring)) return { backends: [] };
+  const main2 = resolve6(objects, spec.mirroring, ns, depth + 1);
+  const copy = listOf3(spec.mirroring.mirrors)[0];
+  const mirror = copy ? { service: String(copy.name), share: Number(copy.percent ?? 0) / 100 } : void 0;
+  return { backends: main2.backends, ...mirror && mirror.share > 0 ? { mirror } : {} };
+}
+function refsOf(ts) {
+  const spec = specOf5(ts);
+  if (isObject(spec.weighted)) return listOf3(spec.weighted.services);
+  if (isObject(spec.mirroring)) return [spec.mirroring, ...listOf3(spec.mirroring.mirrors)];
+  return [];
+}
+
+// generators/traefik/index.ts
+var capabilities11 = { ...weightOnlyCapabilities, mirror: true };
+function unsupported(t) {
+  const out = wholePercentProblems(t, "TraefikService weights");
+  for (const r of t.mirrorRoutes.filter((m) => m.matches.length > 0))
+    out.push(
+      `mirror route "${r.name}" with a match (a Traefik mirroring service copies a share of every request; write match: [])`
+    );
+  if (t.mirrorRoutes.length > 1)
+    out.push(`${t.mirrorRoutes.length} mirror routes at once (one mirroring TraefikService, one canary mirror)`);
+  return out;
+}
+var traefik_default = defineGenerator({
+  id: "traefik",
+  summary: "Traefik weighted TraefikService (canary and stable weights) and a canary mirror in a mirroring TraefikService",
+  capabilities: capabilities11,
+  optionsSchema: options_schema_default13,
+  inputs: inputs9,
+  check: check12,
+  unsupported,
+  claims: claims12,
+  render: render12,
+  simulate: simulate11
+});
 
 // generators/registry.ts
 var generators = {
   "aliyun-alb": aliyun_alb_default,
+  ambassador: ambassador_default,
+  apisix: apisix_default,
+  "app-mesh": app_mesh_default,
   "aws-alb": aws_alb_default,
   custom: custom_default,
   "gateway-api": gateway_api_default,
   higress: higress_default,
   "ingress-nginx": ingress_nginx_default,
   istio: istio_default,
-  mse: mse_default
+  mse: mse_default,
+  smi: smi_default,
+  traefik: traefik_default
 };
-var PLANNED_PROVIDERS = ["traefik", "apisix", "ambassador", "smi"];
 var registry = new Map(Object.entries(generators));
 function getGenerator(id) {
   return registry.get(id);
@@ -47773,8 +53580,7 @@ function listGenerators() {
 var providerInputs = {
   argo(key2, block) {
     const g = listGenerators().find((x) => x.inputs?.argo?.key === key2);
-    if (g) return input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
-    return PLANNED_PROVIDERS.includes(key2) ? { provider: key2, options: { ...block } } : void 0;
+    return g && input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
   },
   kruiseIngress(classType, ingress) {
     const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
@@ -47813,7 +53619,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path10) {
+function readRequest(value, locate2, path22) {
   const v = isObject(value) ? value : {};
   const list5 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -47822,23 +53628,23 @@ function readRequest(value, locate2, path10) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path10, "templates", i] }
+        at: { locate: locate2, path: [...path22, "templates", i] }
       };
     }),
-    args: readArgs(list5("args"), locate2, [...path10, "args"]),
+    args: readArgs(list5("args"), locate2, [...path22, "args"]),
     dryRun: list5("dryRun").map((d) => isObject(d) && typeof d.metricName === "string" ? d.metricName : ""),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path10 }
+    at: { locate: locate2, path: path22 }
   };
 }
-function readArgs(list5, locate2, path10) {
+function readArgs(list5, locate2, path22) {
   return list5.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path10, i] }
+      at: { locate: locate2, path: [...path22, i] }
     };
   });
 }
@@ -48890,7 +54696,7 @@ var BUILTINS = {
   asInt: (_r, v) => Math.trunc(asFloat(v, "asInt")),
   asFloat: (_r, v) => asFloat(v, "asFloat"),
   isNil: (r) => r === null || r === void 0,
-  default: (r, _v, fallback) => r === null || r === void 0 ? fallback : r,
+  default: (r, _v, fallback2) => r === null || r === void 0 ? fallback2 : r,
   all: (_r, v, p) => list3(v, "all").every((x) => pred(p)(x) === true),
   any: (_r, v, p) => list3(v, "any").some((x) => pred(p)(x) === true),
   none: (_r, v, p) => !list3(v, "none").some((x) => pred(p)(x) === true),
@@ -48983,10 +54789,10 @@ function compile(source) {
   } catch (e) {
     return { error: e.message };
   }
-  const problem = check8(node, false);
+  const problem = check13(node, false);
   return problem ? { error: problem } : { node };
 }
-function check8(n, inPredicate) {
+function check13(n, inPredicate) {
   switch (n.type) {
     case "Literal":
     case "ThisExpression":
@@ -49001,23 +54807,23 @@ function check8(n, inPredicate) {
       if (callee.type !== "Identifier") return `only the helper functions can be called: ${helpers}`;
       if (!Object.hasOwn(BUILTINS, callee.name))
         return `unknown function "${callee.name}"; available: ${helpers}`;
-      return first(n.arguments.map((a) => check8(a, inPredicate)));
+      return first(n.arguments.map((a) => check13(a, inPredicate)));
     }
     case "Predicate":
-      return check8(n.body, true);
+      return check13(n.body, true);
     case "MemberExpression":
       return first([
-        check8(n.object, inPredicate),
-        n.computed ? check8(n.property, inPredicate) : void 0
+        check13(n.object, inPredicate),
+        n.computed ? check13(n.property, inPredicate) : void 0
       ]);
     case "UnaryExpression":
-      return check8(n.argument, inPredicate);
+      return check13(n.argument, inPredicate);
     case "BinaryExpression":
-      return first([check8(n.left, inPredicate), check8(n.right, inPredicate)]);
+      return first([check13(n.left, inPredicate), check13(n.right, inPredicate)]);
     case "ConditionalExpression":
-      return first([n.test, n.consequent, n.alternate].map((c) => check8(c, inPredicate)));
+      return first([n.test, n.consequent, n.alternate].map((c) => check13(c, inPredicate)));
     case "ArrayExpression":
-      return first(n.elements.map((e) => check8(e, inPredicate)));
+      return first(n.elements.map((e) => check13(e, inPredicate)));
     default:
       return `unsupported syntax (${n.type})`;
   }
@@ -49161,7 +54967,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path10 = [];
+  const path22 = [];
   while (rest !== "") {
     const field = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -49171,14 +54977,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path10.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path22.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path10 };
+  return { path: path22 };
 }
-function readPath(value, path10) {
+function readPath(value, path22) {
   let v = value;
-  for (const seg of path10) {
+  for (const seg of path22) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -49315,18 +55121,18 @@ var METRIC_FIELDS = /* @__PURE__ */ new Set([
 var DEFAULT_CONSECUTIVE_ERROR_LIMIT = 4;
 function buildMetric(template, raw, at, fill, dryRun, args, out) {
   const before = out.length;
-  const where2 = (...f) => originOf(at, ...f);
+  const where7 = (...f) => originOf(at, ...f);
   const name = String(raw.name ?? "");
   for (const k of Object.keys(raw).filter((k2) => !METRIC_FIELDS.has(k2)))
-    out.push(diagnosticAt(where2(k), `metric field ${k} is ignored by rollgen`, "warning"));
+    out.push(diagnosticAt(where7(k), `metric field ${k} is ignored by rollgen`, "warning"));
   const read = { fill, out };
-  const int = (k, fallback) => intField(raw[k], where2(k), k, read) ?? fallback;
-  const duration = (k) => durationField(raw[k], where2(k), k, read);
-  const condition = (k) => conditionField(raw[k], fill, where2(k), k, args, out);
+  const int = (k, fallback2) => intField(raw[k], where7(k), k, read) ?? fallback2;
+  const duration = (k) => durationField(raw[k], where7(k), k, read);
+  const condition = (k) => conditionField(raw[k], fill, where7(k), k, args, out);
   const spec = {
     name,
     template,
-    origin: where2(),
+    origin: where7(),
     interval: duration("interval"),
     count: int("count"),
     initialDelay: duration("initialDelay"),
@@ -49339,7 +55145,7 @@ function buildMetric(template, raw, at, fill, dryRun, args, out) {
     dryRun
   };
   const provider = buildProvider(raw.provider, at, fill, args, out);
-  validate(spec, where2(), out);
+  validate(spec, where7(), out);
   if (out.slice(before).some((d) => d.severity === "error") || !provider) return void 0;
   const defined = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== void 0));
   return { ...defined, provider };
@@ -49469,8 +55275,8 @@ function safeRegExp(p) {
 function checkDryRunPatterns(patterns, metrics, request4, out) {
   for (const p of patterns) {
     const re = safeRegExp(p);
-    const matches2 = re && metrics.some((m) => m && re.test(m.name));
-    if (!matches2)
+    const matches3 = re && metrics.some((m) => m && re.test(m.name));
+    if (!matches3)
       out.push(
         diagnosticAt(
           originOf(request4.at, "dryRun"),
@@ -49496,6 +55302,7 @@ var RECORD_VERSION = 1;
 var MEASUREMENT_HISTORY = 30;
 
 // src/analysis/record.ts
+var PHASES2 = ["Successful", "Failed", "Inconclusive", "Error"];
 function newRecord(spec, key2, now) {
   return {
     version: RECORD_VERSION,
@@ -49550,6 +55357,60 @@ function count(r, phase) {
     case "Error":
       return { ...r, error: r.error + 1, consecutiveError: r.consecutiveError + 1, consecutiveSuccess: 0 };
   }
+}
+function readRecord(value) {
+  const fail = (what) => {
+    throw new AnalysisRecordError(`stored analysis record is invalid: ${what}`);
+  };
+  if (!isObject(value)) return fail("not an object");
+  if (value.version !== RECORD_VERSION) return fail(`version ${String(value.version)}, expected ${RECORD_VERSION}`);
+  if (typeof value.key !== "string") return fail("key is not a string");
+  if (!isTime(value.startedAt)) return fail("startedAt is not an ISO time");
+  if (!Array.isArray(value.metrics)) return fail("metrics is not a list");
+  const metrics = value.metrics.map((m, i) => readMetric(m, `metrics[${i}]`, fail));
+  if (new Set(metrics.map((m) => m.name)).size !== metrics.length) fail("a metric appears twice");
+  return { version: RECORD_VERSION, key: value.key, startedAt: value.startedAt, metrics };
+}
+var COUNTERS = [
+  "count",
+  "successful",
+  "failed",
+  "inconclusive",
+  "error",
+  "consecutiveError",
+  "consecutiveSuccess"
+];
+function readMetric(v, at, fail) {
+  if (!isObject(v) || typeof v.name !== "string") return fail(`${at} has no name`);
+  for (const c of COUNTERS)
+    if (!Number.isInteger(v[c]) || v[c] < 0) fail(`${at}.${c} is not a non-negative integer`);
+  const r = v;
+  if (r.count !== r.successful + r.failed + r.inconclusive) fail(`${at}.count does not add up`);
+  if (!Array.isArray(v.measurements) || v.measurements.length > MEASUREMENT_HISTORY)
+    fail(`${at}.measurements is not a list of at most ${MEASUREMENT_HISTORY}`);
+  const measurements = v.measurements.map(
+    (m, i) => readMeasurement(m, `${at}.measurements[${i}]`, fail)
+  );
+  if (measurements.length > r.count + r.error) fail(`${at} has more measurements than its counters`);
+  const counters = Object.fromEntries(COUNTERS.map((c) => [c, r[c]]));
+  return { ...counters, name: r.name, measurements };
+}
+function readMeasurement(v, at, fail) {
+  if (!isObject(v)) return fail(`${at} is not an object`);
+  if (!isTime(v.startedAt) || !isTime(v.finishedAt)) fail(`${at} has no startedAt/finishedAt ISO time`);
+  if (!PHASES2.includes(v.phase)) fail(`${at}.phase is not one of ${PHASES2.join(", ")}`);
+  for (const k of ["value", "message"])
+    if (v[k] !== void 0 && typeof v[k] !== "string") fail(`${at}.${k} is not a string`);
+  return {
+    startedAt: v.startedAt,
+    finishedAt: v.finishedAt,
+    phase: v.phase,
+    ...typeof v.value === "string" ? { value: v.value } : {},
+    ...typeof v.message === "string" ? { message: v.message } : {}
+  };
+}
+function isTime(v) {
+  return typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v) && !Number.isNaN(Date.parse(v));
 }
 
 // src/analysis/verdict.ts
@@ -49650,15 +55511,15 @@ function rolloutAnalysis(spec, index, track, config, out) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path10 } = config.at;
+  const { locate: locate2, path: path22 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path10, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path22, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path10, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path22, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -49666,11 +55527,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path10, "background", "startingStep"]),
+        locate2([...path22, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path10, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path22, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(a, out) {
@@ -49932,13 +55793,14 @@ function peerOf(app, rollout, resources, provider) {
     canaryService
   };
 }
-function repoPeers(apps) {
+function repoPeers(apps, committed) {
   const out = /* @__PURE__ */ new Map();
   for (const app of apps) {
     for (const r of [...app.rollouts, ...app.routings.map((t) => ({ spec: t.spec.rollout, providers: t.providers }))]) {
       for (const p of r.providers) {
         const list5 = out.get(p.generator.id) ?? [];
-        list5.push(peerOf(app.name, r.spec, app.resources, p));
+        const output = committed?.get(app.name);
+        list5.push({ ...peerOf(app.name, r.spec, app.resources, p), ...output ? { committed: output } : {} });
         out.set(p.generator.id, list5);
       }
     }
@@ -50143,38 +56005,38 @@ function lua(s) {
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path10, out, inputs5) {
+function providerFromKruiseRouting(doc, routing, path22, out, inputs10) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
-    const found = inputs5.kruiseIngress(classType, ingress);
+    const found = inputs10.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path10, "ingress", "classType"]);
+      const o = doc.locate([...path22, "ingress", "classType"]);
       out.push({
         ...o,
-        message: `ingress classType "${classType}" is unknown; use one of ${inputs5.kruiseIngressClasses.join(", ")}`,
+        message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path10, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path22, "ingress"])));
   }
-  const gateway = routing.gateway === void 0 ? void 0 : inputs5.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path10, "gateway"])));
+  const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path22, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
-  const taker = custom.length > 0 ? inputs5.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path10, "customNetworkRefs"])));
+  const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
+  if (taker) refs.push(refAt(taker, doc.locate([...path22, "customNetworkRefs"])));
   return refs;
 }
-var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path10, inputs5) {
-  const at = (key2) => doc.locate([...path10, key2]);
+var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
+function providersFromArgo(doc, routing, path22, inputs10) {
+  const at = (key2) => doc.locate([...path22, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
-    const found = inputs5.argo(key2, obj(routing[key2]));
+    const found = inputs10.argo(key2, obj(routing[key2]));
     if (found) refs.push(refAt(found, at(key2)));
   }
   for (const [name, block] of Object.entries(obj(routing.plugins))) {
-    const found = inputs5.argo(`plugins/${name}`, obj(block));
+    const found = inputs10.argo(`plugins/${name}`, obj(block));
     if (found) refs.push(refAt(found, at("plugins")));
   }
   return refs;
@@ -50186,7 +56048,7 @@ var refAt = (found, origin) => ({
 });
 
 // src/spec/argo.ts
-function normalizeArgo(doc, inputs5) {
+function normalizeArgo(doc, inputs10) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
@@ -50204,7 +56066,7 @@ function normalizeArgo(doc, inputs5) {
     diagnostics
   );
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs5) : [];
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout = {
@@ -50225,12 +56087,12 @@ function normalizeArgo(doc, inputs5) {
       managedRoutes
     },
     canaryPodMetadata: {
-      labels: stringMap(obj(canary.canaryMetadata).labels),
-      annotations: stringMap(obj(canary.canaryMetadata).annotations)
+      labels: stringMap2(obj(canary.canaryMetadata).labels),
+      annotations: stringMap2(obj(canary.canaryMetadata).annotations)
     },
     stablePodMetadata: {
-      labels: stringMap(obj(canary.stableMetadata).labels),
-      annotations: stringMap(obj(canary.stableMetadata).annotations)
+      labels: stringMap2(obj(canary.stableMetadata).labels),
+      annotations: stringMap2(obj(canary.stableMetadata).annotations)
     },
     ...backgroundAnalysis ? { backgroundAnalysis } : {},
     source: doc.value
@@ -50258,7 +56120,7 @@ function argoWorkload(doc, root, replicas2, out) {
     metadata: {
       name: str(meta.name) ?? "",
       ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
-      ...meta.labels ? { labels: stringMap(meta.labels) } : {}
+      ...meta.labels ? { labels: stringMap2(meta.labels) } : {}
     },
     spec: { replicas: replicas2, selector: spec.selector, template: spec.template }
   };
@@ -50271,22 +56133,22 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path10 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path10, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path10, out);
-    if (!applyAction(doc, state, e, path10, wc, out)) return;
-    steps.push(snapshot(doc.locate(path10), state, wc.managed));
+    const path22 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path22, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path22, out);
+    if (!applyAction(doc, state, e, path22, wc, out)) return;
+    steps.push(snapshot(doc.locate(path22), state, wc.managed));
     entryOfStep.push(i);
   });
   if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
   return { steps, entryOfStep };
 }
-function applyAnalysis(doc, steps, leading, analysis, path10, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path10, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path22, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path22, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path10, "analysis"]),
+      ...doc.locate([...path22, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -50297,25 +56159,25 @@ function applyAnalysis(doc, steps, leading, analysis, path10, out) {
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path10 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path10);
+  const path22 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path22);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error2(
         doc,
-        [...path10, "startingStep"],
+        [...path22, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path10, out) {
+function applyPause(doc, steps, pause, path22, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path10),
+      ...doc.locate(path22),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -50327,14 +56189,14 @@ function applyPause(doc, steps, pause, path10, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path10, wc, out) {
+function applyAction(doc, state, e, path22, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error2(
           doc,
-          [...path10, "setCanaryScale"],
+          [...path22, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -50344,7 +56206,7 @@ function applyAction(doc, state, e, path10, wc, out) {
   else {
     const kind = Object.keys(e)[0] ?? "empty step";
     out.push({
-      ...doc.locate([...path10, kind]),
+      ...doc.locate([...path22, kind]),
       message: `step "${kind}" is ignored: rollgen runs no in-cluster ${kind}; gate the step PR with required checks instead`,
       severity: "warning"
     });
@@ -50389,13 +56251,13 @@ function mirrorMatches(list5) {
   return list5.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path10 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path22 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path10 ? { path: { type: path10.type === "Prefix" ? "PathPrefix" : path10.type, value: path10.value } } : {},
+      ...path22 ? { path: { type: path22.type === "Prefix" ? "PathPrefix" : path22.type, value: path22.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -50412,8 +56274,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path10, message) {
-  return { ...doc.locate(path10), message, severity: "error" };
+function error2(doc, path22, message) {
+  return { ...doc.locate(path22), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -50481,11 +56343,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path10 = isObject(m.path) ? {
+  const path22 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path10 ? { path: path10 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path22 ? { path: path22 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -50500,13 +56362,13 @@ function headerModifier(v) {
 // src/spec/kruise.ts
 var ROLLING_STYLE = "rollouts.kruise.io/rolling-style";
 var TRAFFIC_ROUTING = "rollouts.kruise.io/trafficrouting";
-function normalizeKruise(doc, inputs5) {
+function normalizeKruise(doc, inputs10) {
   const root = obj(doc.value);
   const v1beta1 = str(root.apiVersion) === "rollouts.kruise.io/v1beta1";
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const canary = obj(obj(spec.strategy).canary);
-  const annotations = stringMap(meta.annotations);
+  const annotations = stringMap2(meta.annotations);
   const diagnostics = [];
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
@@ -50522,7 +56384,7 @@ function normalizeKruise(doc, inputs5) {
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
-  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics, inputs5);
+  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics, inputs10);
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout = {
     format: v1beta1 ? "kruise-v1beta1" : "kruise-v1alpha1",
@@ -50533,7 +56395,7 @@ function normalizeKruise(doc, inputs5) {
     style: kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
     steps: matchesOverTraffic(steps, traffic2.providers, diagnostics),
     traffic: traffic2,
-    canaryPodMetadata: { labels: stringMap(patch.labels), annotations: stringMap(patch.annotations) },
+    canaryPodMetadata: { labels: stringMap2(patch.labels), annotations: stringMap2(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
     ...routingRef ? { trafficRoutingRef: routingRef } : {}
   };
@@ -50553,13 +56415,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path10, v1beta1) {
+function kruiseStep(doc, raw, path22, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path10),
+    origin: doc.locate(path22),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -50574,13 +56436,13 @@ function kruisePause(v) {
   if (v === void 0) return { kind: "none" };
   return seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds };
 }
-function kruiseTraffic(doc, canary, sharedRouting, out, inputs5) {
+function kruiseTraffic(doc, canary, sharedRouting, out, inputs10) {
   const routings = arr(canary.trafficRoutings);
   const first2 = obj(routings[0]);
   const service = str(first2.service);
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
   const base = ["spec", "strategy", "canary", "trafficRoutings", 0];
-  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first2, base, out, inputs5) : [];
+  const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first2, base, out, inputs10) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
     generateCanaryService: service !== void 0 && !noCanaryService,
@@ -50603,8 +56465,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path10, message) {
-  const o = doc.locate(path10);
+function error3(doc, path22, message) {
+  const o = doc.locate(path22);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -50649,7 +56511,6 @@ function withRouteTemplates(spec, templates) {
 }
 
 // src/spec/provider-options.ts
-var precompiled = __toESM(require_validators());
 var compiled = /* @__PURE__ */ new WeakMap();
 var ajv;
 function bindOptions(generator, ref) {
@@ -50665,8 +56526,8 @@ function bindOptions(generator, ref) {
 }
 function compile2(schema) {
   const id = schema.$id;
-  const built = id ? precompiled[id] : void 0;
-  if (built) return built;
+  if (id && VALIDATOR_IDS.includes(id))
+    return validatorFor(id);
   let fn = compiled.get(schema);
   if (!fn) {
     const AjvClass = require_ajv().default;
@@ -50779,21 +56640,21 @@ function checkServices(r, resources, report) {
 }
 function checkManagedRoutes(r, report) {
   for (const s of r.steps) {
-    for (const route of [...s.headerRoutes, ...s.mirrorRoutes]) {
-      if (!r.traffic.managedRoutes.includes(route.name))
-        report(s.origin, `route "${route.name}" must be listed in trafficRouting.managedRoutes`);
+    for (const route2 of [...s.headerRoutes, ...s.mirrorRoutes]) {
+      if (!r.traffic.managedRoutes.includes(route2.name))
+        report(s.origin, `route "${route2.name}" must be listed in trafficRouting.managedRoutes`);
     }
   }
 }
 
 // src/spec/traffic-routing.ts
-function normalizeTrafficRouting(doc, inputs5) {
+function normalizeTrafficRouting(doc, inputs10) {
   const root = obj(doc.value);
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
   const diagnostics = [];
   const ref = obj(arr(spec.objectRef)[0]);
-  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics, inputs5);
+  const providers = providerFromKruiseRouting(doc, ref, ["spec", "objectRef", 0], diagnostics, inputs10);
   const service = str(ref.service) ?? "";
   const name = str(meta.name) ?? "";
   const step = kruiseStep(doc, spec.strategy, ["spec", "strategy"], false);
@@ -50927,10 +56788,9 @@ function bindProviders(app, spec, resources, out) {
   for (const ref of spec.traffic.providers) {
     const generator = getGenerator(ref.provider);
     if (!generator) {
-      const why = PLANNED_PROVIDERS.includes(ref.provider) ? "is not supported yet" : "is unknown";
       out.push({
         ...ref.origin,
-        message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} ${why}`,
+        message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} is unknown`,
         severity: "error"
       });
       return void 0;
@@ -51011,78 +56871,122 @@ function editDistance(a, b) {
   return previous[b.length];
 }
 
-// src/state/status.ts
-var STATUS_FILE = "rollgen-status.yaml";
-var STATUS_API_VERSION = "rollgen.dev/v1alpha1";
-var HISTORY_LIMIT = 50;
-function statusDocument(s) {
-  return {
-    apiVersion: STATUS_API_VERSION,
-    kind: "RolloutStatus",
-    metadata: { name: s.app },
-    rollouts: s.rollouts.map((r) => ({ ...r })),
-    files: [...s.files],
-    history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h }))
-  };
+// src/io/validate-k8s.ts
+var fs7 = __toESM(require("fs"));
+var import_module = __toESM(require("module"));
+var vm = __toESM(require("vm"));
+var path7 = __toESM(require("path"));
+
+// src/spec/generated/k8s-kinds.ts
+var K8S_KINDS = [
+  "apps/v1/Deployment",
+  "v1/Service",
+  "v1/ConfigMap",
+  "v1/Secret",
+  "v1/ServiceAccount",
+  "networking.k8s.io/v1/Ingress",
+  "networking.k8s.io/v1/IngressClass",
+  "networking.istio.io/v1beta1/VirtualService",
+  "networking.istio.io/v1beta1/DestinationRule",
+  "networking.istio.io/v1alpha3/VirtualService",
+  "networking.istio.io/v1alpha3/DestinationRule",
+  "networking.istio.io/v1alpha3/EnvoyFilter",
+  "gateway.networking.k8s.io/v1/HTTPRoute",
+  "gateway.networking.k8s.io/v1beta1/HTTPRoute"
+];
+
+// src/io/validate-k8s.ts
+var SAME_SCHEMA_AS = {
+  "networking.istio.io/v1/VirtualService": "networking.istio.io/v1beta1/VirtualService",
+  "networking.istio.io/v1/DestinationRule": "networking.istio.io/v1beta1/DestinationRule"
+};
+var loaded2 = /* @__PURE__ */ new Map();
+function validatorFor2(apiVersion, kind) {
+  const key2 = SAME_SCHEMA_AS[`${apiVersion}/${kind}`] ?? `${apiVersion}/${kind}`;
+  if (!K8S_KINDS.includes(key2)) return void 0;
+  const cached = loaded2.get(key2);
+  if (cached) return cached;
+  const file = `${key2.replace(/[./]/g, "-")}.js`;
+  const candidates2 = [path7.join(__dirname, "k8s", file), path7.join(__dirname, "..", "spec", "generated", "k8s", file)];
+  const found = candidates2.find((c) => fs7.existsSync(c));
+  if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
+  const validate2 = loadWithCodeCache(found);
+  loaded2.set(key2, validate2);
+  return validate2;
 }
-var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
-function parseStatus(value) {
-  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
-    return `not a ${STATUS_API_VERSION} RolloutStatus`;
-  const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
-  for (const r of rollouts) {
-    if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
-      return "rollouts[] entries need name, phase and stableRevision";
-    }
-    const problem = numbersProblem(r);
-    if (problem) return `rollout ${r.name}: ${problem}`;
-  }
-  const meta = isObject(value.metadata) ? value.metadata : {};
-  return {
-    app: typeof meta.name === "string" ? meta.name : "",
-    rollouts,
-    files: Array.isArray(value.files) ? value.files.map(String) : [],
-    history: Array.isArray(value.history) ? value.history : []
-  };
+var isCrd = (apiVersion) => /istio\.io|gateway\.networking\.k8s\.io/.test(String(apiVersion));
+function validateManifests(docs) {
+  return docs.flatMap((doc) => {
+    const v = doc.value;
+    if (!isObject(v)) return [];
+    const validate2 = validatorFor2(v.apiVersion, v.kind);
+    if (!validate2 || validate2(v)) return [];
+    const name = isObject(v.metadata) ? ` ${String(v.metadata.name)}` : "";
+    return describeSchemaErrors(validate2.errors ?? [], doc).map((d) => {
+      const lagging = isCrd(v.apiVersion) && d.message.includes("unknown field");
+      return lagging ? {
+        ...d,
+        severity: "warning",
+        message: `${v.kind}${name}: ${d.message} (not in the published schema rollgen knows; check it against your CRD version)`
+      } : { ...d, message: `${v.kind}${name}: ${d.message}` };
+    });
+  });
 }
-function numbersProblem(r) {
-  const count3 = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
-  if (!count3(r.step) || !count3(r.steps)) return "step and steps must be whole numbers";
-  if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
-  if (r.draining === void 0) return void 0;
-  return count3(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
+function checkRendered(objects) {
+  const problems = objects.flatMap((o) => {
+    const validate2 = validatorFor2(o.apiVersion, o.kind);
+    if (!validate2 || validate2(o)) return [];
+    return (validate2.errors ?? []).filter((e) => !(isCrd(o.apiVersion) && e.keyword === "additionalProperties")).map((e) => `${o.kind} ${o.metadata.name}${e.instancePath}: ${e.keyword} ${JSON.stringify(e.params)}`);
+  });
+  if (problems.length > 0) throw new Error(`rendered manifests fail their published schema:
+${problems.join("\n")}`);
+}
+function loadWithCodeCache(file) {
+  const cacheFile = file.replace(/\.js$/, ".cache");
+  const cachedData = fs7.existsSync(cacheFile) ? fs7.readFileSync(cacheFile) : void 0;
+  const script = new vm.Script(import_module.default.wrap(fs7.readFileSync(file, "utf8")), { filename: file, cachedData });
+  const mod = { exports: {} };
+  const wrapper = script.runInThisContext();
+  wrapper.call(mod.exports, mod.exports, (0, import_module.createRequire)(file), mod, file, path7.dirname(file));
+  return mod.exports;
 }
 
 // src/app/inputs.ts
 function locateApps(req) {
-  const found = locate(req);
-  return req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
+  return locateWithRepo(req).named;
 }
-function locate(req) {
+function locateWithRepo(req) {
+  const withRemoval = (found) => req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
+  const every = [];
+  const named = withRemoval(locate(req, every));
+  return { named, every: withRemoval(every) };
+}
+function locate(req, every) {
   const [first2, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first2 ? path4.resolve(req.cwd, first2) : void 0, ...defaults }];
-  if (first2 && isDir(path4.resolve(req.cwd, first2))) {
-    const source = path4.resolve(req.cwd, first2);
+    return [{ name: "stdin", source: "-", output: first2 ? path8.resolve(req.cwd, first2) : void 0, ...defaults }];
+  if (first2 && isDir(path8.resolve(req.cwd, first2))) {
+    const source = path8.resolve(req.cwd, first2);
     return [
-      { name: path4.basename(source), source, output: second ? path4.resolve(req.cwd, second) : void 0, ...defaults }
+      { name: path8.basename(source), source, output: second ? path8.resolve(req.cwd, second) : void 0, ...defaults }
     ];
   }
-  const configFile = req.config ? path4.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path8.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
       first2 ? `"${first2}" is not a directory and there is no rollgen.yaml to look it up in` : "give an app source directory, or run where rollgen.yaml is"
     );
   const config = readConfig(configFile, req.cwd);
+  every.push(...config.apps);
   if (req.args.length === 0) return [...config.apps];
   return req.args.map((name) => {
     const app = config.apps.find((a) => a.name === name);
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path4.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path8.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
@@ -51095,17 +56999,17 @@ function didYouMean(name, apps) {
   return close2 ? ` (did you mean ${close2}?)` : "";
 }
 function usesConfig(req) {
-  return req.file !== "-" && !(req.args[0] && isDir(path4.resolve(req.cwd, req.args[0])));
+  return req.file !== "-" && !(req.args[0] && isDir(path8.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs4.existsSync(p) && fs4.statSync(p).isDirectory();
+  return fs8.existsSync(p) && fs8.statSync(p).isDirectory();
 }
 function loadSource(loc, files) {
   const docs = [];
   const diagnostics = [];
   for (const f of files) {
     const r = parseYamlStream(f.path, f.text);
-    docs.push(...r.documents);
+    docs.push(...f.originals ? pointBack(r.documents, f.originals) : r.documents);
     diagnostics.push(...r.diagnostics);
   }
   const shared = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
@@ -51114,7 +57018,7 @@ function loadSource(loc, files) {
     track: loc.track,
     ...loc.analysis ? { config: loc.analysis } : {}
   });
-  const all = [...diagnostics, ...app.diagnostics];
+  const all = [...diagnostics, ...validateManifests(docs), ...app.diagnostics];
   if (hasErrors(all)) throw new InputError(all);
   return { ...app, diagnostics: all };
 }
@@ -51126,7 +57030,17 @@ function readSharedTemplates(dir, diagnostics) {
   });
 }
 function readSourceFiles(loc, cwd) {
-  return loc.source === "-" ? [] : readAppSource(loc.source, cwd);
+  if (loc.source === "-") return [];
+  const root = loc.root ?? (isInside2(loc.source, cwd) ? cwd : loc.source);
+  const built = buildSource(
+    { name: loc.name, source: loc.source, root, ...loc.build ? { build: loc.build } : {} },
+    cwd
+  );
+  return built ?? readAppSource(loc.source, cwd);
+}
+function isInside2(target, dir) {
+  const rel2 = path8.relative(dir, target);
+  return !rel2.startsWith("..") && !path8.isAbsolute(rel2);
 }
 function readOutput(loc, cwd) {
   const contents = readOutputDir(loc.output, cwd);
@@ -51134,8 +57048,12 @@ function readOutput(loc, cwd) {
   let kustomization;
   const objects = [];
   const diagnostics = [];
+  const renderedFiles = [];
+  const fileDigests = {};
   for (const f of contents.files) {
-    const base = path4.basename(f.path);
+    const base = path8.basename(f.path);
+    fileDigests[base] = contentDigest(f.text);
+    if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
     const parsed = parseYamlStream(f.path, f.text);
     diagnostics.push(...parsed.diagnostics);
@@ -51149,7 +57067,10 @@ function readOutput(loc, cwd) {
   return {
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization } : {},
-    resources: new ResourceSet(objects)
+    resources: new ResourceSet(objects),
+    texts: new Map(contents.files.map((f) => [path8.basename(f.path), f.text])),
+    renderedFiles,
+    fileDigests
   };
 }
 function statusOf(doc, out) {
@@ -51417,13 +57338,52 @@ function withMarker(body, m) {
 ${formatMarker(m)}
 `;
 }
+function withSection(body, section) {
+  const m = parseMarker(body);
+  const text2 = `${body.replace(MARKER_RE, "\n").trimEnd()}
+
+${section}`;
+  return m ? withMarker(text2, m) : text2;
+}
+
+// src/flow/gate-signals.ts
+function gateFailure(s) {
+  const reasons = [
+    ...s?.health?.state === "failed" ? [`the GitOps engine reports the step failed (${s.health.reasons.join("; ")}) on ${s.health.sha.slice(0, 12)}`] : [],
+    ...s?.analysis?.verdict === "failed" ? [`analysis failed: ${s.analysis.reason}`] : [],
+    ...s?.analysis?.verdict === "error" ? [`analysis errored: ${s.analysis.reason}`] : []
+  ];
+  return reasons.length > 0 ? reasons.join("; ") : void 0;
+}
+function gateWait(s, app, pr) {
+  if (s?.analysis?.verdict === "inconclusive")
+    return `analysis inconclusive (${s.analysis.reason}): a person decides: merge ${pr} to go on, or run rollgen abort ${app} --pr`;
+  if (s?.health?.state === "waiting") return `waiting for health: ${s.health.awaited.join(", ")} to report success`;
+  if (s?.analysis?.blocking && s.analysis.verdict === "running") return `waiting for analysis: ${s.analysis.reason}`;
+  return void 0;
+}
+function countFrom(landedAt, s) {
+  if (!landedAt) return void 0;
+  const later = [s?.health?.state === "healthy" ? s.health.since : void 0, s?.analysis?.passedAt];
+  return later.reduce((a, b) => b && b > a ? b : a, landedAt);
+}
+function gateReport(s) {
+  if (!s || !s.health && !s.analysis) return "";
+  const lines = ["### Health and analysis of the current step", ""];
+  const h = s.health;
+  if (h?.state === "healthy") lines.push(`- Health: reported healthy on ${h.sha.slice(0, 12)}`);
+  if (h?.state === "waiting") lines.push(`- Health: waiting for ${h.awaited.join(", ")}`);
+  if (h?.state === "failed") lines.push(`- Health: **failed**: ${h.reasons.join("; ")}`);
+  if (s.analysis) lines.push(`- Analysis: **${s.analysis.verdict}**: ${s.analysis.reason}`, "", s.analysis.report);
+  return lines.join("\n").trimEnd();
+}
 
 // src/flow/target.ts
 function targetOf(previous, t, command) {
   const targets2 = movingTargets(previous, t).map((m) => m.target);
   if (targets2.length === 0) return { kind: "adopt" };
   if (command.kind === "abort" || command.kind === "retry") return { kind: command.kind };
-  return targets2.reduce((a, b) => rank(b) < rank(a) ? b : a);
+  return targets2.reduce((a, b) => rank2(b) < rank2(a) ? b : a);
 }
 var ORDER3 = [
   "adopt",
@@ -51436,7 +57396,7 @@ var ORDER3 = [
   "abort",
   "retry"
 ];
-function rank(t) {
+function rank2(t) {
   return ORDER3.indexOf(t.kind) * 1e6 + (t.kind === "step" ? t.step : 0);
 }
 function movingTargets(previous, t) {
@@ -51464,9 +57424,11 @@ function rolloutTarget(prev, next) {
       return prev?.phase === "Promoting" ? { kind: "cleanup" } : { kind: "revert" };
   }
 }
-function gateFor(app, previous, t) {
+function gateFor(app, previous, t, startedBy = "pr") {
   const gates = movingTargets(previous, t).map(({ name, target }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
+    if (startedBy === "person" && (target.kind === "adopt" || target.kind === "step" && target.step <= 1))
+      return { kind: "automatic" };
     return r ? rolloutGate(
       r.plan.startGate,
       r.plan.steps.map((s) => s.gate),
@@ -51532,7 +57494,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
   const onBranch = pulls.filter((x) => x.pr.branch === p.branch);
   const current = onBranch.find((x) => x.pr.state === "open");
   const superseded = open2.filter((x) => x !== current).map((x) => close(x, "superseded"));
-  if (current) return [...keepCurrent(current, p, now, history, checks), ...superseded];
+  if (current) return [...keepCurrent({ x: current, app, now, history, checks }), ...superseded];
   const newest = onBranch[0];
   if (newest && !app.ignoreHold && isRejection(newest, p)) {
     const note = newest.marker.noted ? [] : [{ kind: "note-hold", pr: newest.pr, marker: newest.marker }];
@@ -51557,14 +57519,23 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
     ];
   return [{ kind: "open", proposal: p }, ...superseded];
 }
-function keepCurrent(x, p, now, history, checks) {
+function keepCurrent(c) {
+  const { x, app } = c;
+  const p = app.proposal;
   const fields = changedFields(x.pr, p);
   const commit2 = x.marker?.digest !== p.marker.digest;
-  if (commit2 || Object.keys(fields).length > 0) return [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }];
-  const gate = p.gate;
+  if (commit2) return [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }];
+  const update2 = Object.keys(fields).length > 0 ? [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }] : [];
+  return [...update2, ...gateOf(c)];
+}
+function gateOf({ x, app, now, history, checks }) {
+  const gate = app.proposal.gate;
   if (gate.kind === "manual") return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges ${x.pr.ref}` }];
+  const held = gateWait(app.signals, app.app, x.pr.ref);
+  if (held) return [{ kind: "wait", pr: x.pr, reason: held }];
   if (gate.kind === "timed") {
-    if (!history.landedAt)
+    const from = countFrom(history.landedAt, app.signals);
+    if (!from)
       return [
         {
           kind: "wait",
@@ -51572,7 +57543,7 @@ function keepCurrent(x, p, now, history, checks) {
           reason: "timed gate: the previous step is not in the git history of this checkout (fetch-depth: 0?)"
         }
       ];
-    const due2 = new Date(history.landedAt.getTime() + gate.seconds * 1e3);
+    const due2 = new Date(from.getTime() + gate.seconds * 1e3);
     if (now < due2)
       return [{ kind: "wait", pr: x.pr, reason: `timed gate: ${x.pr.ref} may merge from ${due2.toISOString()}` }];
   }
@@ -51621,11 +57592,11 @@ function close(x, why) {
 }
 
 // src/io/git.ts
-var import_child_process = require("child_process");
+var import_child_process2 = require("child_process");
 init_errors();
 var runGit = (args, cwd) => {
   try {
-    return (0, import_child_process.execFileSync)("git", [...args], {
+    return (0, import_child_process2.execFileSync)("git", [...args], {
       cwd,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
@@ -51691,6 +57662,14 @@ ${fileList(a.proposal)}` : ""}`
         told("merged", a.pr);
         say(`merge ${a.pr.ref} (gate passed, checks green)`);
         break;
+      case "merge-opened":
+        if (!o.dryRun && live && !await mergeUnlessMoved(scm, live, o)) {
+          say(`left ${live.ref} unmerged: its head moved; the next run merges it`);
+          break;
+        }
+        told("merged", live);
+        say(`merge ${live ? live.ref : "it"} at once (${a.reason})`);
+        break;
       case "close":
         if (!o.dryRun) await closeSuperseded(scm, a, live);
         told("closed", a.pr);
@@ -51703,6 +57682,8 @@ ${fileList(a.proposal)}` : ""}`
       case "need-checks":
       case "wait":
         if (a.kind === "wait" && a.pr) live = a.pr;
+        if (a.kind === "wait" && a.pr && !o.dryRun)
+          o.report?.({ app, action: "waiting", number: a.pr.number, url: a.pr.url, reason: a.reason });
         o.print(`${app}: ${a.kind === "wait" ? a.reason : `checks of ${a.pr.ref} unknown`}`);
         break;
     }
@@ -51784,72 +57765,15 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path9 = __toESM(require("path"));
+var path20 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
-var path5 = __toESM(require("path"));
+var path14 = __toESM(require("path"));
 init_errors();
 
-// src/state/output-files.ts
-var import_yaml4 = __toESM(require_dist());
-
-// src/yaml/serialize.ts
-var import_yaml3 = __toESM(require_dist());
-var OPTIONS = {
-  // 1.1 rules quote strings such as on/yes/off that kubectl's YAML 1.1 parser would read as booleans.
-  version: "1.1",
-  lineWidth: 0,
-  minContentWidth: 0,
-  indent: 2,
-  indentSeq: true,
-  aliasDuplicateObjects: false,
-  singleQuote: false
-};
-function serializeValue(value) {
-  return (0, import_yaml3.stringify)(value, OPTIONS);
-}
-function serializeDocuments(values) {
-  return values.map((v) => serializeValue(v)).join("---\n");
-}
-function serializeDocument(doc) {
-  return doc.toString(OPTIONS);
-}
-
-// src/state/output-files.ts
-var KUSTOMIZATION_FILE = "kustomization.yaml";
-var HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
-function objectFiles(objects) {
-  const base = (o) => `${o.kind.toLowerCase()}-${o.metadata.name}`;
-  const counts = /* @__PURE__ */ new Map();
-  for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
-  return objects.map((o) => {
-    const name = (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
-    return { path: `${name}.yaml`, content: HEADER + serializeValue(o) };
-  });
-}
-function kustomizationFile(existing, files, previouslyOwned) {
-  const doc = (0, import_yaml4.parseDocument)(
-    existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
-  );
-  const current = doc.get("resources");
-  const kept = (0, import_yaml4.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
-  const resources = [...kept, ...[...files].sort()];
-  if ((0, import_yaml4.isSeq)(current)) {
-    const seq = current;
-    seq.items = resources.map((r) => doc.createNode(r));
-    seq.flow = false;
-  } else {
-    doc.set("resources", doc.createNode(resources));
-  }
-  return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
-}
-function statusFile(status) {
-  return {
-    path: STATUS_FILE,
-    content: "# rollgen state; not listed in kustomization.yaml, so never applied.\n" + serializeValue(statusDocument(status))
-  };
-}
+// src/app/drift.ts
+var path9 = __toESM(require("path"));
 
 // src/render/render-app.ts
 function renderApp(app, states, track, peers) {
@@ -51931,8 +57855,129 @@ function derivesFrom(candidate, base) {
 // src/state/app-state.ts
 init_errors();
 
+// src/render/sha256.ts
+var K = new Uint32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var rotr = (x, n) => x >>> n | x << 32 - n;
+function sha256Hex(text2) {
+  const bytes = Buffer.from(text2, "utf8");
+  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
+  padded.set(bytes);
+  padded[bytes.length] = 128;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(bytes.length / 536870912));
+  view.setUint32(padded.length - 4, bytes.length * 8 >>> 0);
+  const h = new Uint32Array([
+    1779033703,
+    3144134277,
+    1013904242,
+    2773480762,
+    1359893119,
+    2600822924,
+    528734635,
+    1541459225
+  ]);
+  const w = new Uint32Array(64);
+  for (let block = 0; block < padded.length; block += 64) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ w[i - 15] >>> 3;
+      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ w[i - 2] >>> 10;
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    compress(h, w);
+  }
+  return Array.from(h, (x) => x.toString(16).padStart(8, "0")).join("");
+}
+function compress(h, w) {
+  let [a, b, c, d, e, f, g, hh] = h;
+  for (let i = 0; i < 64; i++) {
+    const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[i] + w[i] >>> 0;
+    const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
+    hh = g;
+    g = f;
+    f = e;
+    e = d + t1 >>> 0;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2 >>> 0;
+  }
+  h[0] += a;
+  h[1] += b;
+  h[2] += c;
+  h[3] += d;
+  h[4] += e;
+  h[5] += f;
+  h[6] += g;
+  h[7] += hh;
+}
+
 // src/render/revision.ts
-var import_crypto = require("crypto");
 function canonicalJson(value) {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (isObject(value)) {
@@ -51942,7 +57987,7 @@ function canonicalJson(value) {
   return JSON.stringify(value ?? null);
 }
 function templateRevision(template) {
-  return (0, import_crypto.createHash)("sha256").update(canonicalJson(template)).digest("hex").slice(0, 10);
+  return sha256Hex(canonicalJson(template)).slice(0, 10);
 }
 
 // src/state/app-state.ts
@@ -52031,9 +58076,202 @@ function statesAtStep(app, output, step, track) {
   });
 }
 
+// src/state/drift.ts
+function changedFiles(recorded, current) {
+  return Object.keys(recorded).sort().flatMap((file) => {
+    if (current[file] === void 0) return [{ file, kind: "missing" }];
+    return current[file] === recorded[file] ? [] : [{ file, kind: "changed" }];
+  });
+}
+var MAX_FIELDS = 8;
+function fieldChanges(rendered, found, at = []) {
+  if (canonicalJson(rendered) === canonicalJson(found)) return [];
+  if (isObject(rendered) && isObject(found)) {
+    const keys = [.../* @__PURE__ */ new Set([...Object.keys(rendered), ...Object.keys(found)])];
+    return keys.flatMap((k) => fieldChanges(rendered[k], found[k], [...at, k])).slice(0, MAX_FIELDS);
+  }
+  if (Array.isArray(rendered) && Array.isArray(found) && rendered.length === found.length)
+    return rendered.flatMap((r, i) => fieldChanges(r, found[i], [...at, i])).slice(0, MAX_FIELDS);
+  return [{ path: at, rendered, found }];
+}
+function describeField(c) {
+  const show2 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
+  const path22 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path22 || "(whole object)"}: rendered ${show2(c.rendered)}, found ${show2(c.found)}`;
+}
+
+// src/app/drift.ts
+function detectDrift(app, loc, output, peers) {
+  const status = output.status;
+  if (!status?.digests || !output.fileDigests) return [];
+  const changed = changedFiles(status.digests, output.fileDigests);
+  if (changed.length === 0) return [];
+  const states = app.rollouts.map(
+    (r) => renderState(r, output, renderPhaseOf(status.rollouts.find((s) => s.name === r.spec.name)), loc.track)
+  );
+  const again = new Map(objectFiles(renderApp(app, states, loc.track, peers)).map((f) => [f.path, f.content]));
+  return changed.map(({ file, kind }) => {
+    const content = again.get(file);
+    if (kind === "missing" || content === void 0 || contentDigest(content) !== status.digests[file])
+      return { file, kind };
+    const found = output.resources.items.find((i) => path9.basename(i.origin.file) === file);
+    const rendered = parseYamlStream(file, content).documents[0]?.value;
+    return { file, kind, fields: fieldChanges(rendered, found?.object) };
+  });
+}
+function describeDrift(drift, loc, cwd) {
+  return drift.map((d) => {
+    const file = path9.relative(cwd, path9.join(loc.output ?? ".", d.file)) || d.file;
+    if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
+    if (!d.fields) return `${file}: changed by hand since rollgen wrote it`;
+    return `${file}: changed by hand: ${d.fields.map(describeField).join("; ")}`;
+  });
+}
+function driftDiagnostics(drift, loc, output, cwd) {
+  return drift.map((d) => {
+    const item = output.resources.items.find((i) => path9.basename(i.origin.file) === d.file);
+    const field = d.fields?.[0];
+    const origin = item ? field ? item.locate(field.path) : item.origin : void 0;
+    const file = path9.relative(cwd, path9.join(loc.output ?? ".", d.file)) || d.file;
+    const [text2] = describeDrift([d], loc, cwd);
+    return {
+      ...origin ?? { file, line: 1, col: 1 },
+      severity: "warning",
+      message: `drift: ${text2.slice(file.length + 2)}; the next advance refuses to overwrite it without --force`
+    };
+  });
+}
+
+// src/app/output-state.ts
+var path11 = __toESM(require("path"));
+init_errors();
+
+// src/state/recover.ts
+var path10 = __toESM(require("path"));
+var MAX_COMBINATIONS = 4096;
+function recoverStatus(app, output, track, peers) {
+  if (output.status) return { kind: "recorded", output };
+  const live = app.rollouts.map((r) => liveVersions(r, output, track));
+  if (live.every((l) => !l.stable)) return { kind: "recorded", output };
+  const perRollout = app.rollouts.map((r, i) => candidates(r, live[i]));
+  const match = firstMatch(app, output, track, peers, perRollout, live);
+  const statuses = match ?? fallback(perRollout, live);
+  if (!statuses) {
+    const canaries = app.rollouts.filter((_, i) => live[i].canary).map((r) => `${r.spec.workload.name}${CANARY_SUFFIX}`);
+    return {
+      kind: "lost",
+      problem: `a canary is live (${canaries.join(", ")}) but no state of the source renders what the output holds`
+    };
+  }
+  const rollouts = statuses.filter((s) => s !== void 0);
+  const status = { app: app.name, rollouts, files: [...output.renderedFiles ?? []], history: [] };
+  const summary2 = rollouts.map((s) => `${s.name}: ${describe5(s)}`).join(", ");
+  return { kind: "rebuilt", output: { ...output, status }, summary: summary2 };
+}
+function liveVersions(r, output, track) {
+  const pod = (name, patch) => {
+    const found = output.resources.find("Deployment", name, r.spec.namespace);
+    if (!found || !isRendered(found.object)) return void 0;
+    const template = stripTemplate(podTemplateOf(found.object), track, patch);
+    return { template, revision: templateRevision(template) };
+  };
+  const stable = pod(r.spec.workload.name, r.spec.stablePodMetadata);
+  const canary = pod(`${r.spec.workload.name}${CANARY_SUFFIX}`, r.spec.canaryPodMetadata);
+  return { ...stable ? { stable } : {}, ...canary ? { canary } : {} };
+}
+function isRendered(o) {
+  return o.metadata.annotations?.[REVISION_ANNOTATION] !== void 0;
+}
+function candidates(r, live) {
+  if (!live.stable) return [void 0];
+  const steps = r.plan.steps.length;
+  const base = { name: r.spec.name, steps, step: 0, stableRevision: live.stable.revision };
+  if (!live.canary)
+    return [
+      { ...base, phase: "Adopting" },
+      { ...base, phase: "Healthy" }
+    ];
+  const canaryRevision = live.canary.revision;
+  const numbers2 = Array.from({ length: steps }, (_, i) => i + 1);
+  return [
+    ...numbers2.map((step) => ({ ...base, phase: "Progressing", step, canaryRevision })),
+    ...numbers2.map((step) => ({ ...base, phase: "Promoting", step, canaryRevision })),
+    ...numbers2.map((draining) => ({ ...base, phase: "Healthy", draining }))
+  ];
+}
+function firstMatch(app, output, track, peers, perRollout, live) {
+  const total = perRollout.reduce((n, c) => n * c.length, 1);
+  if (total > MAX_COMBINATIONS) return void 0;
+  const owned = ownedObjects(output);
+  for (let index = 0; index < total; index++) {
+    let rest = index;
+    const combo = perRollout.map((c) => {
+      const pick2 = c[rest % c.length];
+      rest = Math.floor(rest / c.length);
+      return pick2;
+    });
+    const states = app.rollouts.map((r, i) => {
+      const source = sourcePod(r, track);
+      const phase = renderPhaseOf(combo[i]);
+      return { rollout: r, phase, stablePod: live[i].stable ?? source, canaryPod: live[i].canary ?? source };
+    });
+    if (sameObjects(renderApp(app, states, track, peers), owned)) return combo;
+  }
+  return void 0;
+}
+function fallback(perRollout, live) {
+  if (live.some((l) => l.canary)) return void 0;
+  return perRollout.map((c) => c.find((s) => s?.phase === "Healthy"));
+}
+function ownedObjects(output) {
+  const files = new Set(output.renderedFiles ?? []);
+  const items = output.resources.items.filter((i) => files.has(path10.basename(i.origin.file)));
+  return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
+}
+function sameObjects(rendered, owned) {
+  if (rendered.length !== owned.size) return false;
+  return rendered.every((o) => owned.get(objectKey(o)) === canonicalJson(o));
+}
+function describe5(s) {
+  if (s.draining !== void 0) return "draining (canary workloads are removed next)";
+  if (s.phase === "Progressing") return `step ${s.step} of ${s.steps}`;
+  if (s.phase === "Promoting") return "promoting";
+  return s.phase === "Adopting" ? "adopting" : "stable";
+}
+
+// src/app/output-state.ts
+function readAppOutput(ctx, loc, app, peers) {
+  const output = readOutput(loc, ctx.cwd);
+  const recovery = recoverStatus(app, output, loc.track, peers);
+  if (recovery.kind === "recorded") return recovery.output;
+  const file = path11.relative(ctx.cwd, path11.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  if (recovery.kind === "rebuilt") {
+    ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
+`);
+    return recovery.output;
+  }
+  throw new InputError([
+    {
+      file,
+      line: 1,
+      col: 1,
+      severity: "error",
+      message: `the status file is missing and ${recovery.problem}; nothing was written. Restore it from git: \`git checkout HEAD -- ${file}\`, or if a commit deleted it, \`git checkout "$(git rev-list -1 HEAD -- ${file})^" -- ${file}\``
+    }
+  ]);
+}
+
 // src/app/load-repo.ts
 init_diagnostics();
+
+// src/app/load-coupled.ts
+var path13 = __toESM(require("path"));
 init_errors();
+
+// src/app/app-index.ts
+var fs9 = __toESM(require("fs"));
+var os = __toESM(require("os"));
+var path12 = __toESM(require("path"));
 
 // src/app/cross-app.ts
 init_errors();
@@ -52079,10 +58317,177 @@ function conflict(first2, app, owner, claim) {
     severity: "error"
   };
 }
+function committedProblems(peers) {
+  return byProvider(peers).flatMap(([id, list5]) => getGenerator(id)?.checkCommitted?.(list5) ?? []);
+}
+function describeAllocations(peers) {
+  return byProvider(peers).flatMap(([id, list5]) => [...getGenerator(id)?.describeRepo?.(list5) ?? []]);
+}
+function byProvider(peers) {
+  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en"));
+}
+
+// src/app/app-index.ts
+var appKey = (loc) => JSON.stringify(loc);
+function couplingKeys(app) {
+  const keys = /* @__PURE__ */ new Set();
+  const peers = repoPeers([app]);
+  for (const { claim } of everyClaim([app], peers)) keys.add(`claim\0${claim.key}`);
+  for (const id of peers.keys()) if (getGenerator(id)?.checkRepo) keys.add(`peers\0${id}`);
+  return [...keys].sort();
+}
+var RACY_MS = 3e3;
+function appStamp(loc, now, previous) {
+  if (loc.source === "-") return void 0;
+  const known = previous ? listings(previous) : /* @__PURE__ */ new Map();
+  const lines = [];
+  let newest = 0;
+  const see = (st) => {
+    newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
+    return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
+  };
+  const walk = (dir, rel2) => {
+    const line = `D${FIELD}${see(fs9.lstatSync(dir))}${FIELD}${rel2}`;
+    lines.push(line);
+    for (const name of known.get(line) ?? fs9.readdirSync(dir)) {
+      const st = fs9.lstatSync(`${dir}/${name}`);
+      lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
+      if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
+    }
+  };
+  try {
+    walk(loc.source, "");
+  } catch {
+    return void 0;
+  }
+  return newest < now - RACY_MS ? lines.join(LINE) : void 0;
+}
+var FIELD = "";
+var LINE = "\0";
+function listings(stamp) {
+  const byPath = /* @__PURE__ */ new Map();
+  const names = /* @__PURE__ */ new Map();
+  for (const line of stamp.split(LINE)) {
+    let at = 0;
+    for (let i = 0; i < 6; i++) at = line.indexOf(FIELD, at) + 1;
+    const p = line.slice(at);
+    if (line[0] === "D") {
+      byPath.set(p, line);
+      names.set(line, []);
+    } else {
+      const cut = p.lastIndexOf("/");
+      names.get(byPath.get(p.slice(0, cut)) ?? "")?.push(p.slice(cut + 1));
+    }
+  }
+  return names;
+}
+var BUILD = (() => {
+  const s = fs9.statSync(__filename, { throwIfNoEntry: false });
+  return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
+})();
+function indexFile(configFile, env2) {
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path12.join(env2.XDG_CACHE_HOME ?? path12.join(os.homedir(), ".cache"), "rollgen");
+  return path12.join(dir, `index-${sha256Hex(path12.resolve(configFile)).slice(0, 16)}.json`);
+}
+function readIndex(file) {
+  try {
+    const raw = JSON.parse(fs9.readFileSync(file, "utf8"));
+    return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
+  } catch {
+    return /* @__PURE__ */ new Map();
+  }
+}
+function writeIndex(file, index) {
+  try {
+    fs9.mkdirSync(path12.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
+    fs9.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs9.renameSync(tmp, file);
+  } catch {
+  }
+}
+function coupledApps(namedKeys, others) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const [name, entry] of others) for (const k of entry.keys) byKey.set(k, [...byKey.get(k) ?? [], name]);
+  const chosen = /* @__PURE__ */ new Set();
+  const pending = [...namedKeys];
+  const seen = /* @__PURE__ */ new Set();
+  while (pending.length > 0) {
+    const key2 = pending.pop();
+    if (seen.has(key2)) continue;
+    seen.add(key2);
+    for (const name of byKey.get(key2) ?? []) {
+      if (chosen.has(name)) continue;
+      chosen.add(name);
+      pending.push(...others.get(name).keys);
+    }
+  }
+  return chosen;
+}
+
+// src/app/load-coupled.ts
+function loadCoupled(ctx, opts, named, others) {
+  const configFile = opts.config ? path13.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
+  const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
+  const fresh = /* @__PURE__ */ new Map();
+  const entries2 = /* @__PURE__ */ new Map();
+  const loaded3 = /* @__PURE__ */ new Map();
+  const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
+  for (const loc of others) {
+    const key2 = appKey(loc);
+    const known = stored.get(key2);
+    const stamp = appStamp(loc, now, known?.stamp);
+    let entry = stamp && known?.stamp === stamp ? known : void 0;
+    if (!entry) {
+      const files = readQuietly(loc, ctx);
+      const app = files && loadQuietly(loc, files);
+      if (app) loaded3.set(loc.name, app);
+      entry = { keys: app ? couplingKeys(app) : [], ok: app !== void 0, stamp: stamp ?? "" };
+    }
+    if (stamp) fresh.set(key2, entry);
+    entries2.set(loc.name, entry);
+    if (!entry.ok) ctx.stderr(brokenNote(loc.name));
+  }
+  if (file && !sameIndex(stored, fresh)) writeIndex(file, fresh);
+  const chosen = coupledApps(
+    named.flatMap((app) => couplingKeys(app)),
+    new Map([...entries2].filter(([, e]) => e.ok))
+  );
+  return others.filter((loc) => chosen.has(loc.name)).flatMap((loc) => {
+    const app = loaded3.get(loc.name) ?? loadQuietly(loc, readQuietly(loc, ctx) ?? []);
+    return app ? [app] : [];
+  });
+}
+var brokenNote = (name) => `note: app ${name} has errors and is left out of repo-wide checks; run rollgen validate ${name}
+`;
+function readQuietly(loc, ctx) {
+  try {
+    return readSourceFiles(loc, ctx.cwd);
+  } catch (e) {
+    if (e instanceof InputError) return void 0;
+    throw e;
+  }
+}
+function loadQuietly(loc, files) {
+  try {
+    return loadSource(loc, files);
+  } catch (e) {
+    if (e instanceof InputError) return void 0;
+    throw e;
+  }
+}
+function sameIndex(a, b) {
+  return a.size === b.size && [...b].every(([k, e]) => a.get(k)?.stamp === e.stamp);
+}
 
 // src/app/load-repo.ts
+init_errors();
 async function loadApps(ctx, args, opts) {
-  const locations = locateApps({ cwd: ctx.cwd, args, ...opts });
+  return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
+}
+async function loadLocated(ctx, locations) {
   const out = [];
   for (const loc of locations) {
     const files = loc.source === "-" ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
@@ -52093,29 +58498,35 @@ async function loadApps(ctx, args, opts) {
   return out;
 }
 async function loadRepo(ctx, args, opts) {
-  const apps = await loadApps(ctx, args, opts);
+  const located2 = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
+  const apps = await loadLocated(ctx, located2.named);
   const all = [...apps.map((a) => a.app)];
+  const committed = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)]));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
-    for (const loc of locateApps({ cwd: ctx.cwd, args: [], ...opts }).filter((l) => !named.has(l.name))) {
-      const other = loadQuietly(loc, ctx);
-      if (other) all.push(other);
-      else
-        ctx.stderr(
-          `note: app ${loc.name} has errors and is left out of repo-wide checks; run rollgen validate ${loc.name}
-`
+    const others = located2.every.filter((l) => !named.has(l.name));
+    if (others.length > 0) {
+      const coupled = loadCoupled(ctx, opts, all, others);
+      for (const other of coupled)
+        committed.set(
+          other.name,
+          committedObjects(
+            located2.every.find((l) => l.name === other.name),
+            ctx
+          )
         );
+      all.push(...coupled);
     }
   }
-  const peers = repoPeers(all);
+  const peers = repoPeers(all, committed);
   checkAcrossApps(all, peers);
   return { apps, peers };
 }
-function loadQuietly(loc, ctx) {
+function committedObjects(loc, ctx) {
   try {
-    return loadSource(loc, readSourceFiles(loc, ctx.cwd));
+    return readOutput(loc, ctx.cwd).resources;
   } catch (e) {
-    if (e instanceof InputError) return void 0;
+    if (e instanceof InputError) return new ResourceSet([]);
     throw e;
   }
 }
@@ -52123,42 +58534,50 @@ function loadQuietly(loc, ctx) {
 // src/app/plan-write.ts
 async function planWrites(ctx, args, opts, command) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
+  const drift = opts.force ? "overwrite" : "refuse";
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
   const writes = [];
   const idle = [];
   for (const { loc, app } of apps) {
-    const w = planWrite(ctx, loc, app, command, peers);
+    const w = planWrite(ctx, loc, app, command, peers, drift);
     if (w) writes.push(w);
-    else idle.push(...idleApp(ctx, loc, app, command, byName));
+    else idle.push(...idleApp(ctx, loc, app, command, byName, peers));
   }
   return { writes, idle };
 }
-function idleApp(ctx, loc, app, command, byName) {
-  const rel = (p) => p ? path5.relative(ctx.cwd, p) || "." : "";
-  const target = loc.source === "-" ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
-  return appIdleLines(command, target.trim(), app, readOutput(loc, ctx.cwd).status);
+function idleApp(ctx, loc, app, command, byName, peers) {
+  const rel2 = (p) => p ? path14.relative(ctx.cwd, p) || "." : "";
+  const target = loc.source === "-" ? `-f - ${rel2(loc.output)}` : byName ? loc.name : `${rel2(loc.source)} ${rel2(loc.output)}`;
+  return appIdleLines(command, target.trim(), app, readAppOutput(ctx, loc, app, peers).status);
 }
 function writeAll(ctx, planned, afterEach) {
   for (const w of planned.writes) {
-    writeOutputDir(w.output, w.files, w.remove);
+    writeOutputDir(w.output, changedFiles2(w), w.remove);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }
   for (const line of planned.idle) ctx.stdout(line + "\n");
 }
-function planWrite(ctx, loc, app, command, peers) {
+function changedFiles2(w) {
+  return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
+}
+function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
   if (!loc.output)
     throw new InputError(
       [],
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
     );
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return void 0;
-  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
+  if (drift !== "overwrite") guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
+  const rendered = renderApp(app, t.states, loc.track, peers);
+  checkRendered(rendered);
+  const manifests = objectFiles(rendered);
   const names = manifests.map((f) => f.path);
   const previous = output.status?.files ?? [];
-  const status = { ...t.status, files: names };
+  const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));
+  const status = { ...t.status, files: names, digests };
   const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
   const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
@@ -52175,15 +58594,30 @@ function planWrite(ctx, loc, app, command, peers) {
     before: output,
     command,
     transition: t,
+    loaded: app,
     summary: lines.join("\n") + `
-wrote ${path5.relative(ctx.cwd, loc.output) || "."}
+wrote ${path14.relative(ctx.cwd, loc.output) || "."}
 `
   };
 }
+function guardDrift(ctx, loc, drift, policy) {
+  if (drift.length === 0) return;
+  const lines = describeDrift(drift, loc, ctx.cwd);
+  if (policy === "warn") {
+    for (const l of lines) ctx.stderr(`warning: ${l}; this PR reverts it
+`);
+    return;
+  }
+  throw new StateError(
+    `${loc.name}: output changed by hand since rollgen wrote it; nothing was written:
+` + lines.map((l) => `  ${l}
+`).join("") + `  put the change in the source, or rerun with --force to overwrite it`
+  );
+}
 
 // src/flow/checkout.ts
-var fs5 = __toESM(require("fs"));
-var path6 = __toESM(require("path"));
+var fs10 = __toESM(require("fs"));
+var path15 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const root = gitTopLevel(git, dir);
@@ -52193,8 +58627,8 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path6.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
+  const rel2 = paths.map((p) => path15.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel2], root).trim();
   if (dirty)
     throw new StateError(
       `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
@@ -52203,8 +58637,8 @@ ${dirty}`
   const head = git(["rev-parse", "HEAD"], root).trim();
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
-    const file = path6.join(root, repoPath);
-    return fs5.existsSync(file) ? fs5.readFileSync(file, "utf8") : void 0;
+    const file = path15.join(root, repoPath);
+    return fs10.existsSync(file) ? fs10.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -52215,35 +58649,121 @@ function currentBranch(git, root) {
     return void 0;
   }
 }
-function landedAt(git, root, output) {
-  const file = path6.relative(root, path6.join(output, STATUS_FILE));
-  const out = git(["log", "--first-parent", "-1", "--format=%cI", "HEAD", "--", file], root).trim();
-  return out ? new Date(out) : void 0;
-}
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown = path6.relative(cwd, file) || file;
-  if (!fs5.existsSync(file))
+  const shown2 = path15.relative(cwd, file) || file;
+  if (!fs10.existsSync(file))
     throw new InputError([
       {
-        file: path6.relative(cwd, configFile) || configFile,
+        file: path15.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
-        message: `pr: template ${shown} does not exist`,
+        message: `pr: template ${shown2} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown, text: fs5.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs10.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
 var import_crypto2 = require("crypto");
-var path8 = __toESM(require("path"));
+var path19 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs6 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
+var fs11 = __toESM(require("fs"));
+var path18 = __toESM(require("path"));
 init_errors();
+
+// src/flow/local-gates.ts
+var path17 = __toESM(require("path"));
+init_errors();
+
+// src/flow/history.ts
+var path16 = __toESM(require("path"));
+var MAX_PATH_BYTES = 1e5;
+function readAppHistories(git, root, apps) {
+  const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
+  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path16.join(a.output, STATUS_FILE)), i]));
+  const sourceOf = new Map(apps.map((a, i) => [rel(root, a.source), i]));
+  const landed = /* @__PURE__ */ new Map();
+  const since = /* @__PURE__ */ new Map();
+  for (const batch of batches([...statusOf3.keys(), ...sourceOf.keys()])) {
+    const log = git(
+      ["log", "--first-parent", "-z", "--format=%x01%cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
+      root
+    );
+    for (const { date, files } of commits(log)) {
+      for (const file of files) {
+        const status = statusOf3.get(file);
+        if (status !== void 0 && !landed.has(status)) landed.set(status, date);
+        for (const i of sourcesHolding(sourceOf, file)) since.set(i, date);
+      }
+    }
+  }
+  return apps.map((_, i) => {
+    const at = landed.get(i);
+    const pullsSince = shallow ? void 0 : at ?? since.get(i);
+    return { ...at ? { landedAt: at } : {}, ...pullsSince ? { pullsSince } : {} };
+  });
+}
+var literal = (p) => `:(literal)${p}`;
+function rel(root, p) {
+  return path16.relative(root, p).split(path16.sep).join("/") || ".";
+}
+function* sourcesHolding(sourceOf, file) {
+  if (sourceOf.has(".")) yield sourceOf.get(".");
+  for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
+    const i = sourceOf.get(dir);
+    if (i !== void 0) yield i;
+    if (!dir.includes("/")) return;
+  }
+}
+function* commits(log) {
+  for (const record of log.split("").slice(1)) {
+    const [date, ...names] = record.split("\0");
+    yield { date: new Date(date), files: names.map((n) => n.replace(/^\n/, "")).filter(Boolean) };
+  }
+}
+function batches(paths) {
+  const out = [];
+  let size = MAX_PATH_BYTES;
+  for (const p of paths) {
+    if (size + p.length + 1 > MAX_PATH_BYTES) {
+      out.push([]);
+      size = 0;
+    }
+    out[out.length - 1].push(p);
+    size += p.length + 1;
+  }
+  return out;
+}
+
+// src/flow/local-gates.ts
+function localGateHold(ctx, app, w) {
+  const gate = gateFor(app, w.before.status, w.transition, "person");
+  if (gate.kind === "automatic") return void 0;
+  const target = targetOf(w.before.status, w.transition, w.command);
+  const what = target.kind === "step" ? `step ${target.step}` : target.kind;
+  const override = `\`rollgen promote ${w.app} --commit\` passes it now`;
+  if (gate.kind === "manual")
+    return `${w.app}: ${what} waits for a manual gate (a pause without duration); ${override}`;
+  return timedHold(ctx, w, gate, what, override);
+}
+function timedHold(ctx, w, gate, what, override) {
+  const edges = flowEdges(ctx);
+  const top = gitTopLevel(edges.git, path17.resolve(w.output));
+  const output = path17.resolve(w.output);
+  const landed = top ? readAppHistories(edges.git, top, [{ source: output, output }])[0].landedAt : void 0;
+  if (!landed)
+    return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
+  const left = Math.ceil((landed.getTime() + gate.seconds * 1e3 - edges.now().getTime()) / 1e3);
+  if (left <= 0) return void 0;
+  return `${w.app}: ${what} waits for a timed gate of ${gate.seconds}s from ${landed.toISOString()}: ${left}s left; ${override}`;
+}
+function reportHeld(held) {
+  if (held.length > 0) throw new StateError(`gate not passed:
+${held.map((h) => `  ${h}`).join("\n")}`);
+}
 
 // src/flow/describe.ts
 function describeTarget(target, t) {
@@ -52277,27 +58797,31 @@ function describeTarget(target, t) {
 // src/flow/local-commit.ts
 async function changeCommit(ctx, args, opts, command) {
   const planned = await planWrites(ctx, args, opts, command);
-  checkCommittable(ctx, planned.writes);
-  writeAll(ctx, planned, (w) => commitOutput(ctx, w));
+  const holds = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
+  const writes = planned.writes.filter((_, i) => !holds[i]);
+  checkCommittable(ctx, writes);
+  if (writes.length > 0 || holds.every((h) => !h))
+    writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
+  reportHeld(holds.filter((h) => h !== void 0));
 }
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path7.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path18.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path7.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path18.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs6.existsSync(dir) || path7.dirname(dir) === dir ? dir : existingAncestor(path7.dirname(dir));
+  return fs11.existsSync(dir) || path18.dirname(dir) === dir ? dir : existingAncestor(path18.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path7.resolve(w.output);
+  const dir = path18.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path7.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel], top);
-  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
+  const rel2 = path18.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel2], top);
+  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel2], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
 `);
@@ -52324,7 +58848,7 @@ function formatPlan(app, plan) {
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map(
-    (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
+    (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
   );
   return [head, ...lines, GATE_LEGEND, ...analysisLines(plan)].join("\n") + "\n";
 }
@@ -52340,7 +58864,7 @@ function endRows(plan) {
       String(last.canaryReplicas),
       String(plan.replicas),
       traffic(last),
-      matches(last.traffic),
+      matches2(last.traffic),
       mirrors(last.traffic),
       describeGate({ kind: "automatic" })
     ],
@@ -52353,7 +58877,7 @@ function row(s) {
     String(s.canaryReplicas),
     String(s.stableReplicas),
     traffic(s),
-    matches(s.traffic),
+    matches2(s.traffic),
     mirrors(s.traffic),
     describeGate(s.gate) + (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join("+")).join(", ")}` : "")
   ];
@@ -52381,7 +58905,7 @@ function traffic(s) {
   if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return "by pods";
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
-function matches(t) {
+function matches2(t) {
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return "-";
   return all.map(
@@ -52450,7 +58974,7 @@ function rolloutView(name, replicas2, steps, phase) {
     canaryReplicas: step.canaryReplicas,
     stableReplicas: phase.kind === "promoting" ? replicas2 : step.stableReplicas,
     traffic: traffic2,
-    matches: matches(t),
+    matches: matches2(t),
     bar: bar(share)
   };
 }
@@ -52512,7 +59036,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix(path8.relative(i.repoRoot, path8.resolve(i.write.output))) || ".";
+  const output = posix(path19.relative(i.repoRoot, path19.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -52537,11 +59061,11 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path8.resolve(i.write.output);
-  const rel = (name) => posix(path8.relative(i.repoRoot, path8.join(out, name)));
+  const out = path19.resolve(i.write.output);
+  const rel2 = (name) => posix(path19.relative(i.repoRoot, path19.join(out, name)));
   const wanted = [
-    ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
-    ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
+    ...i.write.files.map((f) => ({ path: rel2(f.path), content: f.content })),
+    ...i.write.remove.map((n) => ({ path: rel2(n), content: null }))
   ];
   const hash = (0, import_crypto2.createHash)("sha256");
   const changes = [];
@@ -52559,7 +59083,7 @@ function sha(text2) {
   return (0, import_crypto2.createHash)("sha256").update(text2).digest("hex");
 }
 function posix(p) {
-  return p.split(path8.sep).join("/");
+  return p.split(path19.sep).join("/");
 }
 
 // src/flow/templates/index.ts
@@ -52589,10 +59113,10 @@ function compileOne(hb, src, finish) {
   } catch (e) {
     throw templateError(src, e);
   }
-  const render8 = hb.compile(src.text, { noEscape: true, strict: true });
+  const render13 = hb.compile(src.text, { noEscape: true, strict: true });
   return (data) => {
     try {
-      return finish(render8(data));
+      return finish(render13(data));
     } catch (e) {
       throw templateError(src, e);
     }
@@ -52615,7 +59139,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path9.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path20.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -52628,7 +59152,7 @@ async function openSession(ctx, args, opts) {
   return { ctx, edges, token: connection.token, scm: edges.scm(connection), config, checkout, apps, peers, templates };
 }
 function proposalFor(s, entry, command, origin, target) {
-  const write = planWrite(s.ctx, entry.loc, entry.app, command, s.peers);
+  const write = planWrite(s.ctx, entry.loc, entry.app, command, s.peers, "warn");
   if (!write) return void 0;
   return buildProposal({
     app: entry.app,
@@ -52699,352 +59223,9 @@ function isAborted(s, entry) {
 
 // src/flow/pr-command.ts
 init_errors();
-async function prCommand(ctx, args, opts) {
-  await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
-    const s = await openSession(ctx, args, opts);
-    const rounds = await gather2(s);
-    const now = s.edges.now();
-    const first2 = rounds.map((r) => decide2(r.state, r.pulls, now, r.history));
-    const checks = await fetchChecks2(s, first2);
-    const failed = [];
-    for (const [i, r] of rounds.entries()) {
-      const actions = checks.size > 0 ? decide2(r.state, r.pulls, now, r.history, checks) : first2[i];
-      try {
-        await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
-      } catch (e) {
-        if (!(e instanceof ScmError)) throw e;
-        ctx.stderr(`${r.state.app}: ${e.message}
-`);
-        failed.push(r.state.app);
-      }
-    }
-    if (failed.length > 0)
-      throw new ScmError(
-        `rollgen pr`,
-        void 0,
-        `the code host refused requests for ${failed.join(", ")} (above); the other apps are done`
-      );
-  });
-}
-async function gather2(s) {
-  const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
-  const landed = s.apps.map((entry) => landedAt(s.edges.git, s.checkout.root, entry.loc.output));
-  const pulls = groupPulls(
-    await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? { landed: landed[i] } : void 0)))
-  );
-  return s.apps.map((entry, i) => {
-    const proposal = proposals[i];
-    const at = landed[i];
-    return {
-      state: { app: entry.app.name, ...proposal ? { proposal } : {} },
-      pulls: pulls.get(entry.app.name) ?? [],
-      history: at ? { landedAt: at } : {}
-    };
-  });
-}
-var SKEW_MS = 60 * 60 * 1e3;
-function scanScope(pending) {
-  const active = pending.filter((p) => p !== void 0);
-  if (active.length === 0) return { prefix: BRANCH_PREFIX, state: "open" };
-  if (active.some((p) => !p.landed)) return { prefix: BRANCH_PREFIX, state: "all" };
-  const oldest = Math.min(...active.map((p) => p.landed.getTime()));
-  return { prefix: BRANCH_PREFIX, state: "all", closedSince: new Date(oldest - SKEW_MS) };
-}
-async function fetchChecks2(s, decisions) {
-  const out = /* @__PURE__ */ new Map();
-  for (const a of decisions.flat()) {
-    if (a.kind === "need-checks" && !out.has(a.pr.headSha)) out.set(a.pr.headSha, await s.scm.checks(a.pr.headSha));
-  }
-  return out;
-}
 
-// src/run/change-command.ts
-async function changeCommand(ctx, args, opts, command) {
-  writeAll(ctx, await planWrites(ctx, args, opts, command));
-}
-
-// src/run/plan-command.ts
-async function planCommand(ctx, args, opts) {
-  const { apps } = await loadRepo(ctx, args, opts);
-  if (opts.json) {
-    const data = apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
-    ctx.stdout(JSON.stringify(data.length === 1 ? data[0] : data, null, 2) + "\n");
-    return;
-  }
-  ctx.stdout(apps.flatMap(({ app }) => app.rollouts.map((r) => formatPlan(app.name, r.plan))).join("\n"));
-}
-async function validateCommand(ctx, args, opts) {
-  const { apps } = await loadRepo(ctx, args, opts);
-  for (const { app } of apps) ctx.stdout(`${app.name}: ok (${count2(app.rollouts.length, "rollout")})
-`);
-}
-
-// src/run/render-command.ts
+// src/flow/gate-edge.ts
 init_errors();
-async function renderCommand(ctx, args, opts) {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (apps.length !== 1)
-    throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(", ")}`);
-  const [{ loc, app }] = apps;
-  const output = readOutput(loc, ctx.cwd);
-  const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: "advance" }, loc.track, loc.removal).states;
-  ctx.stdout(serializeDocuments(renderApp(app, states, loc.track, peers)));
-}
-
-// src/run/simulate-command.ts
-init_errors();
-
-// src/simulate/coloring.ts
-function colorAtGateway(objects, request4) {
-  let headers2 = { ...request4.headers };
-  for (const o of objects) {
-    if (o.kind !== "EnvoyFilter" || o.metadata.labels?.["app.kubernetes.io/managed-by"] !== "rollgen") continue;
-    for (const code of inlineCodes(o)) {
-      const branch = parseLua(code).find((b) => b.when.every(([name, value]) => headers2[name] === value));
-      if (branch) headers2 = { ...headers2, [branch.header]: branch.value };
-    }
-  }
-  return { ...request4, headers: headers2 };
-}
-function inlineCodes(o) {
-  const patches = isObject(o.spec) && Array.isArray(o.spec.configPatches) ? o.spec.configPatches : [];
-  return patches.map(
-    (p) => p.patch?.value?.typed_config?.inlineCode
-  ).filter((c) => typeof c === "string");
-}
-var STRING = '"((?:[^"\\\\]|\\\\.)*)"';
-var TEST = new RegExp(`headers:get\\(${STRING}\\) == ${STRING}`, "g");
-var SET = new RegExp(`^headers:replace\\(${STRING}, ${STRING}\\)$`);
-function parseLua(code) {
-  const lines = code.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const branches = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const cond = /^(if|elseif) (.*) then$/.exec(line);
-    if (!cond && line !== "else") continue;
-    const when = cond ? [...cond[2].matchAll(TEST)].map((m) => [unquote(m[1]), unquote(m[2])]) : [];
-    const set = SET.exec(lines[i + 1] ?? "");
-    if (!set || cond && when.length === 0) throw new Error(`unrecognised RequestColoring Lua near "${line}"`);
-    branches.push({ when, header: unquote(set[1]), value: unquote(set[2]) });
-  }
-  return branches;
-}
-function unquote(s) {
-  return s.replace(/\\(.)/g, "$1");
-}
-
-// src/simulate/simulate.ts
-function simulateRequest(objects, generators2, request4, ready) {
-  for (const g of generators2) {
-    const result = g.simulate(objects, request4);
-    if (!result) continue;
-    const pods = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
-    const m = result.mirror;
-    return {
-      rule: result.rule,
-      services: result.backends,
-      pods,
-      ...m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}
-    };
-  }
-  return void 0;
-}
-function podsOf(objects, service, share, ready, subset = {}) {
-  const svc = objects.find((o) => o.kind === "Service" && o.metadata.name === service);
-  const selector = svc && isObject(svc.spec) && isObject(svc.spec.selector) ? svc.spec.selector : void 0;
-  if (!selector) return [{ service, share }];
-  const backing = objects.filter((o) => o.kind === "Deployment" && (!ready || ready.has(o.metadata.name))).map((d) => ({ name: d.metadata.name, replicas: replicas(d), labels: podLabels(d) })).filter((d) => d.replicas > 0 && Object.entries({ ...selector, ...subset }).every(([k, v]) => d.labels[k] === v));
-  const total = backing.reduce((n, d) => n + d.replicas, 0);
-  if (total === 0) return [{ service, share }];
-  return backing.map((d) => ({ service, deployment: d.name, share: share * d.replicas / total }));
-}
-function replicas(d) {
-  return isObject(d.spec) && typeof d.spec.replicas === "number" ? d.spec.replicas : 1;
-}
-function podLabels(d) {
-  const t = isObject(d.spec) && isObject(d.spec.template) ? d.spec.template : {};
-  return isObject(t.metadata) && isObject(t.metadata.labels) ? t.metadata.labels : {};
-}
-
-// src/simulate/route-hosts.ts
-function routeEndpoints(objects) {
-  const hosts = /* @__PURE__ */ new Set();
-  const paths = /* @__PURE__ */ new Set();
-  for (const o of objects) {
-    const spec = isObject(o.spec) ? o.spec : {};
-    if (o.kind === "Ingress")
-      for (const rule of list4(spec.rules)) {
-        text(rule.host, hosts);
-        for (const p of list4(isObject(rule.http) ? rule.http.paths : void 0)) text(p.path, paths);
-      }
-    if (o.kind === "HTTPRoute") {
-      texts(spec.hostnames, hosts);
-      for (const rule of list4(spec.rules))
-        for (const m of list4(rule.matches)) text(isObject(m.path) ? m.path.value : void 0, paths);
-    }
-    if (o.kind === "VirtualService") {
-      texts(spec.hosts, hosts);
-      for (const route of list4(spec.http))
-        for (const m of list4(route.match)) {
-          const uri = isObject(m.uri) ? m.uri : {};
-          text(uri.exact ?? uri.prefix, paths);
-        }
-    }
-  }
-  return { hosts: [...hosts].sort(), paths: [...paths].sort() };
-}
-function list4(v) {
-  return Array.isArray(v) ? v.filter(isObject) : [];
-}
-function text(v, into) {
-  if (typeof v === "string" && v !== "") into.add(v);
-}
-function texts(v, into) {
-  if (Array.isArray(v)) for (const item of v) text(item, into);
-}
-
-// src/run/simulate-command.ts
-async function simulateCommand(ctx, args, opts) {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (apps.length !== 1) throw new InputError([], "simulate evaluates one app; name it");
-  const [{ loc, app }] = apps;
-  const output = readOutput(loc, ctx.cwd);
-  const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : app.rollouts.map(
-    (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
-  );
-  const objects = renderApp(app, states, loc.track, peers);
-  const generators2 = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
-  for (const [i, r] of app.rollouts.entries())
-    ctx.stdout(`state: ${app.name}/${r.spec.name} at ${describePhase(states[i].phase, r.plan.steps.length)}
-`);
-  const routes = routeEndpoints(objects);
-  const req = request2(opts, routes);
-  ctx.stdout(`request: ${describeRequest(req, opts)}
-`);
-  const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, req));
-  if (!split3) return ctx.stdout(`no route matches this request; ${served(routes)}
-`);
-  ctx.stdout(`rule: ${split3.rule}
-`);
-  for (const p of split3.pods)
-    ctx.stdout(
-      `${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
-`
-    );
-}
-function served(r) {
-  const hosts = r.hosts.length > 0 ? r.hosts.join(", ") : "any (no host rules)";
-  return `the routes serve hosts: ${hosts}; paths: ${r.paths.length > 0 ? r.paths.join(", ") : "/"}`;
-}
-function describeRequest(req, o) {
-  const from = (given) => given === void 0 ? " (the routes' own)" : "";
-  const host = req.host ? `host ${req.host}${from(o.host)}` : "no host";
-  const path10 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
-  const extra = [
-    ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
-    ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
-    ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`)
-  ];
-  return [host, path10, ...extra].join(", ");
-}
-function request2(o, routes) {
-  const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : void 0);
-  return {
-    ...host ? { host } : {},
-    path: o.path ?? (routes.paths.length === 1 ? routes.paths[0] : "/"),
-    headers: pairs(o.header, true),
-    cookies: pairs(o.cookie),
-    query: pairs(o.query)
-  };
-}
-function pairs(list5, lower = false) {
-  const out = {};
-  for (const item of list5 ?? []) {
-    const eq = item.indexOf("=");
-    if (eq <= 0) throw new InputError([], `"${item}" must be key=value`);
-    out[lower ? item.slice(0, eq).toLowerCase() : item.slice(0, eq)] = item.slice(eq + 1);
-  }
-  return out;
-}
-
-// src/run/status-command.ts
-async function statusCommand(ctx, args, opts) {
-  const apps = await loadApps(ctx, args, opts);
-  const rows = apps.flatMap(({ loc, app }) => {
-    const status = readOutput(loc, ctx.cwd).status;
-    return app.rollouts.map((r) => {
-      const s = status?.rollouts.find((x) => x.name === r.spec.name);
-      const pending = s && sourcePod(r, loc.track).revision !== (s.canaryRevision ?? s.stableRevision);
-      return {
-        app: app.name,
-        rollout: r.spec.name,
-        phase: s?.phase ?? "NotDeployed",
-        step: s?.step ?? 0,
-        steps: r.plan.steps.length,
-        stable: s?.stableRevision ?? "-",
-        canary: s?.canaryRevision ?? "-",
-        sourceChanged: Boolean(pending)
-      };
-    });
-  });
-  if (opts.json) return ctx.stdout(JSON.stringify(rows, null, 2) + "\n");
-  for (const r of rows) {
-    const changed = r.sourceChanged ? " (source has a new revision)" : "";
-    ctx.stdout(
-      `${r.app}/${r.rollout}: ${r.phase} step ${r.step}/${r.steps} stable=${r.stable} canary=${r.canary}${changed}
-`
-    );
-  }
-}
-
-// src/analysis/format.ts
-var MARK2 = { Successful: "✓", Failed: "✗", Inconclusive: "?", Error: "!" };
-var BARS = "▁▂▃▄▅▆▇█";
-function formatRecord(title, spec, record, v) {
-  const lines = [`${title}: ${v.phase}${v.reasons.length ? ` (${v.reasons.join("; ")})` : ""}`];
-  for (const metric of spec.metrics) {
-    const r = record.metrics.find((m) => m.name === metric.name);
-    const verdict2 = v.metrics.find((m) => m.name === metric.name);
-    const condition = [
-      metric.successCondition ? `success: ${metric.successCondition.source}` : "",
-      metric.failureCondition ? `failure: ${metric.failureCondition.source}` : ""
-    ].filter((c) => c !== "").join("; ");
-    lines.push(
-      `  ${metric.name} (${metric.provider.kind}${metric.dryRun ? ", dry run" : ""}): ${verdict2?.phase ?? "Pending"}` + (condition ? ` [${condition}]` : "")
-    );
-    const ms = r?.measurements ?? [];
-    if (ms.length === 0) continue;
-    lines.push(`    chart ${sparkline(ms)}  ${ms.map((m) => MARK2[m.phase]).join("")}`);
-    lines.push(...table(ms).map((l) => `    ${l}`));
-  }
-  return lines.join("\n") + "\n";
-}
-function table(ms) {
-  const rows = [
-    ["#", "FINISHED", "PHASE", "VALUE", "MESSAGE"],
-    ...ms.map((m, i) => [String(i + 1), m.finishedAt, m.phase, m.value ?? "-", m.message ?? ""])
-  ];
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map(
-    (r) => r.map((cell2, c) => cell2.padEnd(widths[c])).join("  ").trimEnd()
-  );
-}
-function sparkline(ms) {
-  const values = ms.map((m) => firstNumber(m.value));
-  const finite = values.filter((v) => v !== void 0 && Number.isFinite(v));
-  const lo = Math.min(...finite);
-  const hi = Math.max(...finite);
-  return values.map((v) => {
-    if (v === void 0 || !Number.isFinite(v)) return "·";
-    const i = hi === lo ? BARS.length - 1 : Math.round((v - lo) / (hi - lo) * (BARS.length - 1));
-    return BARS[i];
-  }).join("");
-}
-function firstNumber(value) {
-  if (value === void 0) return void 0;
-  const m = /-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(value);
-  return m ? Number(m[0]) : void 0;
-}
 
 // src/analysis/conditions.ts
 function assess(metric, result) {
@@ -53076,12 +59257,12 @@ function run(kind, c, result) {
 var http = __toESM(require("http"));
 var https = __toESM(require("https"));
 var MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
-function request3(req) {
+function request2(req) {
   const url = new URL(req.url);
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
   const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve8, reject) => {
+  return new Promise((resolve14, reject) => {
     const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
     const r = client.request(
       url,
@@ -53104,7 +59285,7 @@ function request3(req) {
         });
         res.on("end", () => {
           clearTimeout(timer);
-          resolve8({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          resolve14({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
         });
         res.on("error", (e) => (clearTimeout(timer), reject(e)));
       }
@@ -53120,7 +59301,7 @@ function request3(req) {
 // src/io/metrics/prometheus.ts
 async function queryPrometheus(q) {
   const url = `${q.address.replace(/\/+$/, "")}/api/v1/query`;
-  const res = await request3({
+  const res = await request2({
     url,
     method: "POST",
     headers: { ...q.headers, "content-type": "application/x-www-form-urlencoded" },
@@ -53167,7 +59348,7 @@ function format(v) {
 
 // src/io/metrics/web.ts
 async function queryWeb(q) {
-  const res = await request3({
+  const res = await request2({
     url: q.url,
     method: q.method,
     headers: q.headers,
@@ -53301,13 +59482,825 @@ function unboundedDone(spec, record, name) {
   return effectiveCount(metricOf(spec, name)) === void 0 && metricRecord(record, name).count > 0;
 }
 
+// src/analysis/format.ts
+var MARK2 = { Successful: "✓", Failed: "✗", Inconclusive: "?", Error: "!" };
+var BARS = "▁▂▃▄▅▆▇█";
+function formatRecord(title, spec, record, v) {
+  const lines = [`${title}: ${v.phase}${v.reasons.length ? ` (${v.reasons.join("; ")})` : ""}`];
+  for (const metric of spec.metrics) {
+    const r = record.metrics.find((m) => m.name === metric.name);
+    const verdict2 = v.metrics.find((m) => m.name === metric.name);
+    const condition = [
+      metric.successCondition ? `success: ${metric.successCondition.source}` : "",
+      metric.failureCondition ? `failure: ${metric.failureCondition.source}` : ""
+    ].filter((c) => c !== "").join("; ");
+    lines.push(
+      `  ${metric.name} (${metric.provider.kind}${metric.dryRun ? ", dry run" : ""}): ${verdict2?.phase ?? "Pending"}` + (condition ? ` [${condition}]` : "")
+    );
+    const ms = r?.measurements ?? [];
+    if (ms.length === 0) continue;
+    lines.push(`    chart ${sparkline(ms)}  ${ms.map((m) => MARK2[m.phase]).join("")}`);
+    lines.push(...table(ms).map((l) => `    ${l}`));
+  }
+  return lines.join("\n") + "\n";
+}
+function table(ms) {
+  const rows = [
+    ["#", "FINISHED", "PHASE", "VALUE", "MESSAGE"],
+    ...ms.map((m, i) => [String(i + 1), m.finishedAt, m.phase, m.value ?? "-", m.message ?? ""])
+  ];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map(
+    (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
+  );
+}
+function sparkline(ms) {
+  const values = ms.map((m) => firstNumber(m.value));
+  const finite = values.filter((v) => v !== void 0 && Number.isFinite(v));
+  const lo = Math.min(...finite);
+  const hi = Math.max(...finite);
+  return values.map((v) => {
+    if (v === void 0 || !Number.isFinite(v)) return "·";
+    const i = hi === lo ? BARS.length - 1 : Math.round((v - lo) / (hi - lo) * (BARS.length - 1));
+    return BARS[i];
+  }).join("");
+}
+function firstNumber(value) {
+  if (value === void 0) return void 0;
+  const m = /-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(value);
+  return m ? Number(m[0]) : void 0;
+}
+
+// src/flow/analysis-report.ts
+function analysisMarkdown(analyses) {
+  return analyses.map(oneAnalysis).join("\n\n");
+}
+function oneAnalysis(a) {
+  const rows = a.spec.metrics.map((m) => {
+    const r = metricRecord(a.record, m.name);
+    const last = r.measurements[r.measurements.length - 1];
+    const phase = a.verdict.metrics.find((v) => v.name === m.name)?.phase ?? "Pending";
+    const counts = `${r.successful} ✓ ${r.failed} ✗ ${r.inconclusive} ? ${r.error} ⚠`;
+    const lastText = last ? `${last.value ?? last.message ?? ""} (${last.phase})` : "";
+    return `| ${cell(m.name)}${m.dryRun ? " (dry run)" : ""} | ${cell(conditions(m))} | ${sparkline(r.measurements)} | ${cell(lastText)} | ${counts} | ${phase} |`;
+  });
+  const table2 = [
+    `**${cell(a.title)}**: ${a.verdict.phase}${a.verdict.reasons.length > 0 ? ` (${a.verdict.reasons.join("; ")})` : ""}`,
+    "",
+    "| metric | condition | values | last | counts | phase |",
+    "|---|---|---|---|---|---|",
+    ...rows
+  ];
+  const charts = a.spec.metrics.map((m) => chart(m, numbers(a, m.name))).filter((c) => c !== "");
+  return [...table2, ...charts.length > 0 ? ["", ...charts] : []].join("\n");
+}
+function conditions(m) {
+  return [
+    m.successCondition ? `success: ${m.successCondition.source}` : "",
+    m.failureCondition ? `failure: ${m.failureCondition.source}` : ""
+  ].filter(Boolean).join("; ");
+}
+function numbers(a, metric) {
+  return metricRecord(a.record, metric).measurements.map((m) => {
+    const found = /-?\d+(\.\d+)?(e-?\d+)?/i.exec(m.value ?? "");
+    return found ? Number(found[0]) : NaN;
+  });
+}
+function threshold(m) {
+  for (const c of [m.failureCondition, m.successCondition]) {
+    const found = c && /^\s*result(\[0\])?\s*(>=|<=|>|<|==)\s*(-?\d+(\.\d+)?)\s*$/.exec(c.source);
+    if (found) return Number(found[3]);
+  }
+  return void 0;
+}
+function chart(m, values) {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length < 2) return "";
+  const limit = threshold(m);
+  const title = `${m.name}${limit !== void 0 ? ` against ${limit}` : ""}`.replace(/["`]/g, "");
+  return [
+    "```mermaid",
+    "xychart-beta",
+    `  title "${title}"`,
+    `  x-axis [${values.map((_, i) => i + 1).join(", ")}]`,
+    `  line [${values.map((v) => Number.isFinite(v) ? v : 0).join(", ")}]`,
+    ...limit !== void 0 ? [`  line [${values.map(() => limit).join(", ")}]`] : [],
+    "```"
+  ].join("\n");
+}
+var cell = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+
+// src/flow/analysis-store.ts
+init_errors();
+var STORE_VERSION = 1;
+var FENCE = /```json rollgen-analysis\n([\s\S]*?)\n```/;
+function checkRunName(app) {
+  return `rollgen analysis: ${app}`;
+}
+var CHECK_RUN_TEXT_LIMIT = 65535;
+function fitStore(records, limit = CHECK_RUN_TEXT_LIMIT) {
+  let text2 = formatStore(records);
+  for (let keep = 16; text2.length > limit && keep >= 1; keep = Math.floor(keep / 2)) {
+    const trimmed = Object.fromEntries(
+      Object.entries(records).map(([k, r]) => [
+        k,
+        { ...r, metrics: r.metrics.map((m) => ({ ...m, measurements: m.measurements.slice(-keep) })) }
+      ])
+    );
+    text2 = formatStore(trimmed);
+  }
+  return text2;
+}
+function formatStore(records) {
+  const sorted = Object.fromEntries(Object.entries(records).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+  const json = JSON.stringify({ rollgen: "analysis", v: STORE_VERSION, records: sorted });
+  return `Measurements rollgen records between runs (machine-readable; do not edit).
+
+\`\`\`json rollgen-analysis
+${json}
+\`\`\`
+`;
+}
+function parseStore(text2) {
+  const found = text2 ? FENCE.exec(text2) : null;
+  if (!found) return {};
+  let value;
+  try {
+    value = JSON.parse(found[1]);
+  } catch (e) {
+    throw new AnalysisRecordError(`stored analysis records are not JSON: ${e.message}`);
+  }
+  if (value.v !== STORE_VERSION || typeof value.records !== "object" || value.records === null)
+    throw new AnalysisRecordError(
+      `stored analysis records are invalid: version ${String(value.v)}, expected ${STORE_VERSION}`
+    );
+  return Object.fromEntries(Object.entries(value.records).map(([k, r]) => [k, readRecord(r)]));
+}
+function combine(results, report) {
+  const phases = results.map((r) => r.verdict.phase);
+  const reasons = results.flatMap((r) => r.verdict.reasons.map((x) => `${r.gate.spec.templates.join("+")}: ${x}`));
+  const blocking = results.some((r) => r.gate.kind === "step" && r.verdict.phase !== "Successful");
+  const verdict2 = phases.includes("Failed") ? "failed" : phases.includes("Error") ? "error" : phases.includes("Inconclusive") ? "inconclusive" : blocking || phases.some((p) => p === "Running" || p === "Pending") ? "running" : "successful";
+  const ends = results.filter((r) => r.gate.kind === "step").flatMap((r) => r.record.metrics.flatMap((m) => m.measurements.map((x) => x.finishedAt))).sort();
+  const passedAt = !blocking && ends.length > 0 ? { passedAt: new Date(ends[ends.length - 1]) } : {};
+  const progress2 = results.map((r) => `${r.gate.spec.templates.join("+")} (${r.gate.kind}) ${r.verdict.phase}`).join(", ");
+  return { verdict: verdict2, reason: reasons.length > 0 ? reasons.join("; ") : progress2, report, blocking, ...passedAt };
+}
+function runState(v) {
+  switch (v) {
+    case "running":
+      return { status: "in_progress" };
+    case "successful":
+      return { status: "completed", conclusion: "success" };
+    case "inconclusive":
+      return { status: "completed", conclusion: "action_required" };
+    default:
+      return { status: "completed", conclusion: "failure" };
+  }
+}
+
+// src/flow/read-analysis.ts
+function dueGates(rollouts, status) {
+  return rollouts.flatMap((r) => {
+    const at = status?.rollouts.find((s) => s.name === r.spec.name);
+    if (!at || at.phase !== "Progressing" || at.step < 1) return [];
+    return gatesOf(analysisOf2(r), at.step).map((gate) => ({
+      rollout: r.spec.name,
+      // A record belongs to one rollout, gate, step and revision: anything else starts afresh.
+      key: `${r.spec.name}/${gate.id}/step-${at.step}@${at.canaryRevision ?? at.stableRevision}`,
+      gate
+    }));
+  });
+}
+function analysisOf2(r) {
+  return r.analysis;
+}
+async function runAnalysis(a) {
+  const name = checkRunName(a.app);
+  const runs = await a.scm.checkRuns(a.landing, name);
+  const run3 = [...runs].sort((x, y) => y.id - x.id)[0];
+  const stored = parseStore(run3?.output?.text);
+  const now = a.now();
+  const results = [];
+  const records = { ...stored };
+  for (const g of a.gates) {
+    const before = stored[g.key] ?? newRecord(g.gate.spec, g.key, a.startedAt > now ? now : a.startedAt);
+    const { record, verdict: verdict2 } = await takeDue(g.gate.spec, before, { env: a.env, now: a.now });
+    records[g.key] = record;
+    results.push({ gate: g.gate, record, verdict: verdict2 });
+  }
+  const report = analysisMarkdown(
+    results.map((r, i) => ({
+      title: `${a.gates[i].rollout}: ${r.gate.spec.templates.join(", ")} (${r.gate.kind} analysis)`,
+      spec: r.gate.spec,
+      record: r.record,
+      verdict: r.verdict
+    }))
+  );
+  const gate = combine(results, report);
+  const text2 = fitStore(records);
+  const state = runState(gate.verdict);
+  const changed = !run3 || formatStore(stored) !== text2 || run3.status !== state.status || (run3.conclusion ?? void 0) !== state.conclusion;
+  if (changed && !a.dryRun)
+    await a.scm.putCheckRun({
+      sha: a.landing,
+      name,
+      ...run3 ? { id: run3.id } : {},
+      ...state,
+      output: { title: `analysis ${gate.verdict}: ${gate.reason}`.slice(0, 255), summary: report, text: text2 }
+    });
+  return gate;
+}
+
+// src/flow/read-gates.ts
+var path21 = __toESM(require("path"));
+
+// src/io/argocd.ts
+async function readArgoApplication(server, name, token) {
+  const url = `${server.replace(/\/+$/, "")}/api/v1/applications/${encodeURIComponent(name)}`;
+  try {
+    const res = await request2({
+      url,
+      method: "GET",
+      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      insecure: false,
+      timeoutMs: 1e4
+    });
+    if (res.status < 200 || res.status >= 300) return { error: `Argo CD answered ${res.status} for ${url}` };
+    return { app: toApplication(name, JSON.parse(res.body)) };
+  } catch (e) {
+    return { error: `Argo CD at ${url}: ${e.message}` };
+  }
+}
+function toApplication(name, a) {
+  const str3 = (v) => typeof v === "string" ? v : void 0;
+  const s = a?.status ?? {};
+  const op2 = s.operationState ?? {};
+  const fields = {
+    syncStatus: str3(s.sync?.status),
+    syncRevision: str3(s.sync?.revision),
+    health: str3(s.health?.status),
+    operationPhase: str3(op2.phase),
+    operationRevision: str3(op2.syncResult?.revision),
+    finishedAt: str3(op2.finishedAt)
+  };
+  return { name, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== void 0)) };
+}
+
+// src/flow/health.ts
+var import_picomatch = __toESM(require_picomatch2());
+var PASSING2 = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
+function judgeHealth(policy, commits2) {
+  const globs = [
+    ...policy.statuses.map((g) => ({ g, kind: "status" })),
+    ...policy.checkRuns.map((g) => ({ g, kind: "check run" }))
+  ];
+  const decided = globs.map(({ g, kind }) => ({ g, kind, outcomes: newestOutcomes(g, kind, commits2) }));
+  const failures = decided.flatMap((d) => (d.outcomes ?? []).filter((o) => !o.ok));
+  if (failures.length > 0) return { state: "failed", reasons: failures.map((f) => f.what), sha: failures[0].sha };
+  const awaited = decided.filter((d) => d.outcomes === void 0).map((d) => `${d.kind} ${d.g}`);
+  if (awaited.length > 0) return { state: "waiting", awaited };
+  const all = decided.flatMap((d) => d.outcomes);
+  const last = all.reduce((a, b) => b.at > a.at ? b : a);
+  return { state: "healthy", since: last.at, sha: last.sha };
+}
+function newestOutcomes(glob2, kind, commits2) {
+  const match = (0, import_picomatch.default)(glob2, { dot: true });
+  for (const c of commits2) {
+    const ended = kind === "status" ? c.statuses.filter((s) => match(s.context) && s.state !== "pending").map((s) => statusOutcome(s, c.sha)) : latestRuns(c.checkRuns.filter((r) => match(r.name) && r.status === "completed")).map(
+      (r) => runOutcome(r, c.sha)
+    );
+    if (ended.length > 0) return ended;
+  }
+  return void 0;
+}
+function statusOutcome(s, sha2) {
+  const why = s.description ? `: ${s.description}` : "";
+  return { ok: s.state === "success", what: `status ${s.context} is ${s.state}${why}`, at: new Date(s.updatedAt), sha: sha2 };
+}
+function runOutcome(r, sha2) {
+  const at = new Date(r.completedAt ?? r.startedAt ?? 0);
+  return { ok: PASSING2.has(r.conclusion ?? ""), what: `check run ${r.name} concluded ${r.conclusion}`, at, sha: sha2 };
+}
+function latestRuns(runs) {
+  const byName = /* @__PURE__ */ new Map();
+  for (const r of runs) if ((byName.get(r.name)?.id ?? -1) < r.id) byName.set(r.name, r);
+  return [...byName.values()];
+}
+function judgeArgo(reading, carrying, now) {
+  if ("error" in reading) return { state: "waiting", awaited: [`Argo CD (${reading.error})`] };
+  const a = reading.app;
+  const at = (sha2) => sha2 !== void 0 && carrying.includes(sha2);
+  const what = `Argo CD application ${a.name}`;
+  if (at(a.operationRevision) && (a.operationPhase === "Failed" || a.operationPhase === "Error"))
+    return { state: "failed", reasons: [`${what}: sync ${a.operationPhase}`], sha: a.operationRevision };
+  if (!at(a.syncRevision))
+    return { state: "waiting", awaited: [`${what} to sync this step (it is at ${a.syncRevision ?? "no revision"})`] };
+  if (a.health === "Degraded") return { state: "failed", reasons: [`${what} is Degraded`], sha: a.syncRevision };
+  if (a.syncStatus === "Synced" && a.health === "Healthy")
+    return { state: "healthy", since: a.finishedAt ? new Date(a.finishedAt) : now, sha: a.syncRevision };
+  return { state: "waiting", awaited: [`${what} (${a.syncStatus ?? "?"}, ${a.health ?? "?"})`] };
+}
+function combineHealth(parts) {
+  const failed = parts.filter((p) => p.state === "failed");
+  if (failed.length > 0) return { state: "failed", reasons: failed.flatMap((f) => f.reasons), sha: failed[0].sha };
+  const waiting = parts.filter((p) => p.state === "waiting");
+  if (waiting.length > 0) return { state: "waiting", awaited: waiting.flatMap((w) => w.awaited) };
+  const healthy = parts.filter((p) => p.state === "healthy");
+  return healthy.reduce((a, b) => b.since > a.since ? b : a);
+}
+
+// src/flow/read-gates.ts
+var MAX_HEALTH_COMMITS = 4;
+function carryingCommits(git, root, output) {
+  const rel2 = path21.relative(root, output) || ".";
+  const landed = git(["log", "--first-parent", "-1", "--format=%H", "HEAD", "--", rel2], root).trim();
+  if (!landed) return [];
+  const recent = git(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
+  const upTo = recent.indexOf(landed);
+  return upTo >= 0 ? recent.slice(0, upTo + 1) : [...recent.slice(0, MAX_HEALTH_COMMITS - 1), landed];
+}
+async function readHealth(scm, policy, shas, edge) {
+  const parts = [];
+  if (policy.statuses.length + policy.checkRuns.length > 0) parts.push(await readCommitHealth(scm, policy, shas));
+  const argo = policy.argocd;
+  if (argo) {
+    const token = edge.env[argo.tokenEnv];
+    const reading = token ? await readArgoApplication(argo.server, argo.application, token) : { error: `set ${argo.tokenEnv} to an Argo CD API token` };
+    parts.push(judgeArgo(reading, shas, edge.now));
+  }
+  return combineHealth(parts);
+}
+async function readCommitHealth(scm, policy, shas) {
+  const read = [];
+  let health = judgeHealth(policy, read);
+  for (const sha2 of shas) {
+    const statuses = policy.statuses.length > 0 ? await scm.commitStatuses(sha2) : [];
+    const checkRuns = policy.checkRuns.length > 0 ? await scm.checkRuns(sha2) : [];
+    read.push({ sha: sha2, statuses, checkRuns });
+    health = judgeHealth(policy, read);
+    if (health.state !== "waiting") break;
+  }
+  return health;
+}
+
+// src/flow/gate-edge.ts
+async function readSignals(s, entry, landedAt, dryRun) {
+  const policy = entry.loc.health;
+  const gates = dueGates(entry.app.rollouts, readOutput(entry.loc, s.ctx.cwd).status);
+  if (!policy && gates.length === 0) return void 0;
+  const shas = carryingCommits(s.edges.git, s.checkout.root, entry.loc.output);
+  const health = policy ? await readHealth(s.scm, policy, shas, { env: s.edges.env, now: s.edges.now() }) : void 0;
+  const signals = health ? { health } : {};
+  const live = countFrom(landedAt, signals);
+  if (gates.length === 0 || health && health.state !== "healthy" || !live || shas.length === 0) return signals;
+  const analysis = await runAnalysis({
+    scm: s.scm,
+    app: entry.app.name,
+    landing: shas[shas.length - 1],
+    gates,
+    startedAt: live,
+    now: s.edges.now,
+    env: s.edges.env,
+    dryRun
+  });
+  return { ...signals, analysis };
+}
+function withGateReport(p, signals) {
+  const report = gateReport(signals);
+  if (!report) return p;
+  return { ...p, body: withSection(p.body, report) };
+}
+function abortProposal(s, entry) {
+  try {
+    return proposalFor(s, entry, { kind: "abort" }, "command");
+  } catch (e) {
+    if (e instanceof StateError) return void 0;
+    throw e;
+  }
+}
+
+// src/flow/on-failure.ts
+function decideOnFailure(app, abort, onFailure, pulls, now) {
+  const why = gateFailure(app.signals);
+  if (!why) return void 0;
+  if (!abort) return [{ kind: "wait", reason: `${why}; no canary is live, so there is nothing to abort` }];
+  const proposal = withFailureReport(abort, why, onFailure, app.signals?.analysis?.report);
+  const actions = decide2({ app: app.app, proposal }, pulls, now, {});
+  const mine = (a) => "pr" in a && a.pr?.branch === proposal.branch;
+  if (onFailure === "hold") {
+    const told = actions.map(
+      (a) => a.kind === "wait" && mine(a) ? { ...a, reason: `${why}: a person merges the abort PR ${a.pr.ref} (onFailure: hold)` } : a
+    );
+    return told.some((a) => a.kind === "wait") ? told : [...told, { kind: "wait", reason: `${why}: the abort PR waits for a person (onFailure: hold)` }];
+  }
+  let merging = false;
+  return actions.flatMap((a) => {
+    if (a.kind === "open" || a.kind === "update" && a.proposal.branch === proposal.branch) {
+      merging = true;
+      return [a, { kind: "merge-opened", reason: why }];
+    }
+    if (a.kind !== "wait" || !mine(a) || a.pr.state !== "open") return [a];
+    if (merging) return [];
+    return parseMarker(a.pr.body)?.head === a.pr.headSha ? [{ kind: "merge", pr: a.pr }] : [{ ...a, reason: `${why}; ${a.pr.ref} has commits rollgen did not make: a person merges it` }];
+  });
+}
+function withFailureReport(p, why, onFailure, report) {
+  const head = onFailure === "hold" ? `**rollgen proposes to abort: ${why}.** Merge this PR to abort, or close it to keep the canary (onFailure: hold).` : `**rollgen aborts: ${why}.**`;
+  return { ...p, body: withSection(p.body, [head, ...report ? ["", report] : []].join("\n")) };
+}
+
+// src/flow/pr-command.ts
+function decideRound(r, now, checks) {
+  if (r.refused) return [];
+  return decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now) ?? decide2(r.state, r.pulls, now, r.history, checks);
+}
+async function prCommand(ctx, args, opts) {
+  await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
+    const s = await openSession(ctx, args, opts);
+    const rounds = await gather2(s, opts.dryRun === true);
+    const now = s.edges.now();
+    const first2 = rounds.map((r) => decideRound(r, now));
+    const checks = await fetchChecks2(s, first2);
+    const failed = [];
+    for (const [i, r] of rounds.entries()) {
+      const actions = checks.size > 0 ? decideRound(r, now, checks) : first2[i];
+      try {
+        if (r.refused) throw r.refused;
+        await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
+      } catch (e) {
+        if (!(e instanceof ScmError)) throw e;
+        ctx.stderr(`${r.state.app}: ${e.message}
+`);
+        failed.push(r.state.app);
+      }
+    }
+    if (failed.length > 0)
+      throw new ScmError(
+        `rollgen pr`,
+        void 0,
+        `the code host refused requests for ${failed.join(", ")} (above); the other apps are done`
+      );
+  });
+}
+async function gather2(s, dryRun) {
+  const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
+  const histories = readAppHistories(
+    s.edges.git,
+    s.checkout.root,
+    s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output }))
+  );
+  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? histories[i] : void 0))));
+  const rounds = [];
+  for (const [i, entry] of s.apps.entries()) {
+    const at = histories[i].landedAt;
+    let signals;
+    try {
+      signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : void 0;
+    } catch (e) {
+      if (!(e instanceof ScmError)) throw e;
+      rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: "abort", refused: e });
+      continue;
+    }
+    const proposal = proposals[i] && signals ? withGateReport(proposals[i], signals) : proposals[i];
+    const abort = gateFailure(signals) ? abortProposal(s, entry) : void 0;
+    rounds.push({
+      state: { app: entry.app.name, ...proposal ? { proposal } : {}, ...signals ? { signals } : {} },
+      pulls: pulls.get(entry.app.name) ?? [],
+      history: at ? { landedAt: at } : {},
+      ...abort ? { abort } : {},
+      onFailure: entry.loc.onFailure ?? "abort"
+    });
+  }
+  return rounds;
+}
+var SKEW_MS = 60 * 60 * 1e3;
+function scanScope(pending) {
+  const active = pending.filter((p) => p !== void 0);
+  if (active.length === 0) return { prefix: BRANCH_PREFIX, state: "open" };
+  if (active.some((p) => !p.pullsSince)) return { prefix: BRANCH_PREFIX, state: "all" };
+  const oldest = Math.min(...active.map((p) => p.pullsSince.getTime()));
+  return { prefix: BRANCH_PREFIX, state: "all", closedSince: new Date(oldest - SKEW_MS) };
+}
+async function fetchChecks2(s, decisions) {
+  const out = /* @__PURE__ */ new Map();
+  for (const a of decisions.flat()) {
+    if (a.kind === "need-checks" && !out.has(a.pr.headSha)) out.set(a.pr.headSha, await s.scm.checks(a.pr.headSha));
+  }
+  return out;
+}
+
+// src/run/change-command.ts
+async function changeCommand(ctx, args, opts, command) {
+  writeAll(ctx, await planWrites(ctx, args, opts, command));
+}
+
+// src/run/plan-command.ts
+init_errors();
+init_diagnostics();
+async function planCommand(ctx, args, opts) {
+  const { apps, peers } = await loadRepo(ctx, args, opts);
+  if (opts.json) {
+    const data = apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
+    ctx.stdout(JSON.stringify(data.length === 1 ? data[0] : data, null, 2) + "\n");
+    return;
+  }
+  ctx.stdout(apps.flatMap(({ app }) => app.rollouts.map((r) => formatPlan(app.name, r.plan))).join("\n"));
+  printAllocations(ctx, peers);
+}
+function printAllocations(ctx, peers) {
+  const lines = describeAllocations(peers);
+  if (lines.length > 0) ctx.stdout(`
+${lines.join("\n")}
+`);
+}
+async function validateCommand(ctx, args, opts) {
+  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const committed = committedProblems(peers);
+  if (committed.length > 0) throw new InputError(committed);
+  for (const { loc, app } of apps) {
+    const output = readAppOutput(ctx, loc, app, peers);
+    for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
+      ctx.stderr(formatDiagnostic(d) + "\n");
+  }
+  for (const { app } of apps)
+    ctx.stdout(`${app.name}: ok (${count2(app.rollouts.length, "rollout")})
+`);
+  printAllocations(ctx, peers);
+}
+
+// src/run/render-command.ts
+init_errors();
+async function renderCommand(ctx, args, opts) {
+  const { apps, peers } = await loadRepo(ctx, args, opts);
+  if (apps.length !== 1)
+    throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(", ")}`);
+  const [{ loc, app }] = apps;
+  const output = readAppOutput(ctx, loc, app, peers);
+  const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: "advance" }, loc.track, loc.removal).states;
+  const objects = renderApp(app, states, loc.track, peers);
+  checkRendered(objects);
+  ctx.stdout(serializeDocuments(objects));
+}
+
+// src/run/simulate-command.ts
+init_errors();
+
+// src/simulate/coloring.ts
+function colorAtGateway(objects, request4) {
+  let headers2 = { ...request4.headers };
+  for (const o of objects) {
+    if (o.kind !== "EnvoyFilter" || o.metadata.labels?.["app.kubernetes.io/managed-by"] !== "rollgen") continue;
+    for (const code of inlineCodes(o)) {
+      const branch = parseLua(code).find((b) => b.when.every(([name, value]) => headers2[name] === value));
+      if (branch) headers2 = { ...headers2, [branch.header]: branch.value };
+    }
+  }
+  return { ...request4, headers: headers2 };
+}
+function inlineCodes(o) {
+  const patches = isObject(o.spec) && Array.isArray(o.spec.configPatches) ? o.spec.configPatches : [];
+  return patches.map(
+    (p) => p.patch?.value?.typed_config?.inlineCode
+  ).filter((c) => typeof c === "string");
+}
+var STRING = '"((?:[^"\\\\]|\\\\.)*)"';
+var TEST = new RegExp(`headers:get\\(${STRING}\\) == ${STRING}`, "g");
+var SET = new RegExp(`^headers:replace\\(${STRING}, ${STRING}\\)$`);
+function parseLua(code) {
+  const lines = code.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const branches = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const cond = /^(if|elseif) (.*) then$/.exec(line);
+    if (!cond && line !== "else") continue;
+    const when = cond ? [...cond[2].matchAll(TEST)].map((m) => [unquote(m[1]), unquote(m[2])]) : [];
+    const set = SET.exec(lines[i + 1] ?? "");
+    if (!set || cond && when.length === 0) throw new Error(`unrecognised RequestColoring Lua near "${line}"`);
+    branches.push({ when, header: unquote(set[1]), value: unquote(set[2]) });
+  }
+  return branches;
+}
+function unquote(s) {
+  return s.replace(/\\(.)/g, "$1");
+}
+
+// src/simulate/chain.ts
+function routeThroughChain(objects, generators2, request4) {
+  const ordered2 = [...generators2.filter((g) => !g.simulateHop), ...generators2.filter((g) => g.simulateHop)];
+  for (const g of ordered2) {
+    const result = g.simulate(objects, request4);
+    if (result) return followHops(objects, generators2, request4, result, /* @__PURE__ */ new Set([g.id]));
+  }
+  return void 0;
+}
+function followHops(objects, generators2, request4, result, used) {
+  const meshes = generators2.filter((g) => g.simulateHop && !used.has(g.id));
+  const rules = [result.rule];
+  const backends = [];
+  for (const b of result.backends) {
+    const next = b.labels ? void 0 : firstHop(meshes, objects, b.service, request4);
+    if (!next) {
+      backends.push(b);
+      continue;
+    }
+    const deeper = followHops(objects, generators2, request4, next.result, /* @__PURE__ */ new Set([...used, next.id]));
+    if (!rules.includes(deeper.rule)) rules.push(deeper.rule);
+    backends.push(...deeper.backends.map((d) => ({ ...d, share: d.share * b.share })));
+  }
+  return { backends: merge3(backends), rule: rules.join(" -> "), ...result.mirror ? { mirror: result.mirror } : {} };
+}
+function firstHop(meshes, objects, service, request4) {
+  for (const g of meshes) {
+    const result = g.simulateHop?.(objects, service, request4);
+    if (result) return { id: g.id, result };
+  }
+  return void 0;
+}
+function merge3(backends) {
+  const out = /* @__PURE__ */ new Map();
+  for (const b of backends) {
+    const key2 = `${b.service}|${JSON.stringify(b.labels ?? {})}`;
+    const seen = out.get(key2);
+    out.set(key2, seen ? { ...seen, share: seen.share + b.share } : b);
+  }
+  return [...out.values()];
+}
+
+// src/simulate/simulate.ts
+function simulateRequest(objects, generators2, request4, ready) {
+  const result = routeThroughChain(objects, generators2, request4);
+  if (!result) return void 0;
+  const pods = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
+  const m = result.mirror;
+  return {
+    rule: result.rule,
+    services: result.backends,
+    pods,
+    ...m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}
+  };
+}
+function podsOf(objects, service, share, ready, subset = {}) {
+  const svc = objects.find((o) => o.kind === "Service" && o.metadata.name === service);
+  const selector = svc && isObject(svc.spec) && isObject(svc.spec.selector) ? svc.spec.selector : void 0;
+  if (!selector) return [{ service, share }];
+  const backing = objects.filter((o) => o.kind === "Deployment" && (!ready || ready.has(o.metadata.name))).map((d) => ({ name: d.metadata.name, replicas: replicas(d), labels: podLabels(d) })).filter((d) => d.replicas > 0 && Object.entries({ ...selector, ...subset }).every(([k, v]) => d.labels[k] === v));
+  const total = backing.reduce((n, d) => n + d.replicas, 0);
+  if (total === 0) return [{ service, share }];
+  return backing.map((d) => ({ service, deployment: d.name, share: share * d.replicas / total }));
+}
+function replicas(d) {
+  return isObject(d.spec) && typeof d.spec.replicas === "number" ? d.spec.replicas : 1;
+}
+function podLabels(d) {
+  const t = isObject(d.spec) && isObject(d.spec.template) ? d.spec.template : {};
+  return isObject(t.metadata) && isObject(t.metadata.labels) ? t.metadata.labels : {};
+}
+
+// src/simulate/route-hosts.ts
+function routeEndpoints(objects) {
+  const hosts = /* @__PURE__ */ new Set();
+  const paths = /* @__PURE__ */ new Set();
+  for (const o of objects) {
+    const spec = isObject(o.spec) ? o.spec : {};
+    if (o.kind === "Ingress")
+      for (const rule of list4(spec.rules)) {
+        text(rule.host, hosts);
+        for (const p of list4(isObject(rule.http) ? rule.http.paths : void 0)) text(p.path, paths);
+      }
+    if (o.kind === "HTTPRoute") {
+      texts(spec.hostnames, hosts);
+      for (const rule of list4(spec.rules))
+        for (const m of list4(rule.matches)) text(isObject(m.path) ? m.path.value : void 0, paths);
+    }
+    if (o.kind === "VirtualService") {
+      texts(spec.hosts, hosts);
+      for (const route2 of list4(spec.http))
+        for (const m of list4(route2.match)) {
+          const uri = isObject(m.uri) ? m.uri : {};
+          text(uri.exact ?? uri.prefix, paths);
+        }
+    }
+  }
+  return { hosts: [...hosts].sort(), paths: [...paths].sort() };
+}
+function list4(v) {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+function text(v, into) {
+  if (typeof v === "string" && v !== "") into.add(v);
+}
+function texts(v, into) {
+  if (Array.isArray(v)) for (const item of v) text(item, into);
+}
+
+// src/run/simulate-command.ts
+async function simulateCommand(ctx, args, opts) {
+  const { apps, peers } = await loadRepo(ctx, args, opts);
+  if (apps.length !== 1) throw new InputError([], "simulate evaluates one app; name it");
+  const [{ loc, app }] = apps;
+  const output = readAppOutput(ctx, loc, app, peers);
+  const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : app.rollouts.map(
+    (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
+  );
+  const objects = renderApp(app, states, loc.track, peers);
+  const generators2 = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
+  for (const [i, r] of app.rollouts.entries())
+    ctx.stdout(`state: ${app.name}/${r.spec.name} at ${describePhase(states[i].phase, r.plan.steps.length)}
+`);
+  const routes = routeEndpoints(objects);
+  const req = request3(opts, routes);
+  ctx.stdout(`request: ${describeRequest(req, opts)}
+`);
+  const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, req));
+  if (!split3) return ctx.stdout(`no route matches this request; ${served(routes)}
+`);
+  ctx.stdout(`rule: ${split3.rule}
+`);
+  const line = (p, prefix = "") => `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
+`;
+  for (const p of split3.pods) ctx.stdout(line(p));
+  for (const p of split3.mirror ?? []) ctx.stdout(line(p, "mirror copy to "));
+}
+function served(r) {
+  const hosts = r.hosts.length > 0 ? r.hosts.join(", ") : "any (no host rules)";
+  return `the routes serve hosts: ${hosts}; paths: ${r.paths.length > 0 ? r.paths.join(", ") : "/"}`;
+}
+function describeRequest(req, o) {
+  const from = (given) => given === void 0 ? " (the routes' own)" : "";
+  const host = req.host ? `host ${req.host}${from(o.host)}` : "no host";
+  const path22 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
+  const extra = [
+    ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
+    ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
+    ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`)
+  ];
+  return [host, path22, ...extra].join(", ");
+}
+function request3(o, routes) {
+  const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : void 0);
+  return {
+    ...host ? { host } : {},
+    path: o.path ?? (routes.paths.length === 1 ? routes.paths[0] : "/"),
+    headers: pairs(o.header, true),
+    cookies: pairs(o.cookie),
+    query: pairs(o.query)
+  };
+}
+function pairs(list5, lower = false) {
+  const out = {};
+  for (const item of list5 ?? []) {
+    const eq = item.indexOf("=");
+    if (eq <= 0) throw new InputError([], `"${item}" must be key=value`);
+    out[lower ? item.slice(0, eq).toLowerCase() : item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
+}
+
+// src/run/status-command.ts
+async function statusCommand(ctx, args, opts) {
+  const apps = await loadApps(ctx, args, opts);
+  const drifts = [];
+  const rows = apps.flatMap(({ loc, app }) => {
+    const output = readAppOutput(ctx, loc, app);
+    const status = output.status;
+    const drift = describeDrift(detectDrift(app, loc, output), loc, ctx.cwd);
+    drifts.push(...drift.map((d) => `${app.name}: drift: ${d}`));
+    return app.rollouts.map((r) => {
+      const s = status?.rollouts.find((x) => x.name === r.spec.name);
+      const pending = s && sourcePod(r, loc.track).revision !== (s.canaryRevision ?? s.stableRevision);
+      return {
+        app: app.name,
+        rollout: r.spec.name,
+        phase: s?.phase ?? "NotDeployed",
+        step: s?.step ?? 0,
+        steps: r.plan.steps.length,
+        stable: s?.stableRevision ?? "-",
+        canary: s?.canaryRevision ?? "-",
+        sourceChanged: Boolean(pending),
+        drift
+      };
+    });
+  });
+  if (opts.json) return ctx.stdout(JSON.stringify(rows, null, 2) + "\n");
+  for (const r of rows) {
+    const changed = r.sourceChanged ? " (source has a new revision)" : "";
+    ctx.stdout(
+      `${r.app}/${r.rollout}: ${r.phase} step ${r.step}/${r.steps} stable=${r.stable} canary=${r.canary}${changed}
+`
+    );
+  }
+  for (const d of drifts) ctx.stdout(`${d}
+`);
+}
+
 // src/run/analyze-command.ts
 init_errors();
 async function analyzeCommand(ctx, args, opts) {
-  const entries = await loadApps(ctx, args, opts);
+  const entries2 = await loadApps(ctx, args, opts);
   const now = ctx.now ?? (() => /* @__PURE__ */ new Date());
   const outcomes = [];
-  for (const { loc, app } of entries) {
+  for (const { loc, app } of entries2) {
     for (const r of app.rollouts) {
       if (!r.analysis) continue;
       const step = opts.step ?? currentStep(loc, ctx.cwd, r.spec.name);
@@ -53410,6 +60403,7 @@ function stepNumber(value) {
 var github = (c) => c.option("--dry-run", "print every intended action; change nothing").option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)").option("--base <branch>", "branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)");
 function changing(c, pr) {
   c.option("--commit", "commit the new output with git (local git mode)");
+  c.option("--force", "overwrite output files changed by hand (drift)");
   return pr ? github(
     c.option("--pr", "open the PR that does this instead of writing the output").option("--merge", "with --pr: merge that PR at once")
   ) : c;
@@ -53550,7 +60544,13 @@ async function completion(p, shell, ctx) {
 // src/app/report.ts
 function buildActionReport(events) {
   const of = (action) => events.filter((e) => e.action === action);
-  return { opened: of("opened"), updated: of("updated"), merged: of("merged"), closed: of("closed") };
+  return {
+    opened: of("opened"),
+    updated: of("updated"),
+    merged: of("merged"),
+    closed: of("closed"),
+    waiting: of("waiting")
+  };
 }
 
 // action/src/inputs.ts
@@ -53576,29 +60576,29 @@ function parseInputs(env2) {
     merge: flags3.merge
   };
 }
-function buildArgv(inputs5) {
-  const argv = [inputs5.command, ...inputs5.apps, "--config", inputs5.config];
-  const viaPr = inputs5.command === "abort" || inputs5.command === "promote" || inputs5.command === "retry";
+function buildArgv(inputs10) {
+  const argv = [inputs10.command, ...inputs10.apps, "--config", inputs10.config];
+  const viaPr = inputs10.command === "abort" || inputs10.command === "promote" || inputs10.command === "retry";
   if (viaPr) argv.push("--pr");
-  if (viaPr && inputs5.merge) argv.push("--merge");
-  if (inputs5.command === "promote" && inputs5.full) argv.push("--full");
-  if ((inputs5.command === "pr" || viaPr) && inputs5.dryRun) argv.push("--dry-run");
+  if (viaPr && inputs10.merge) argv.push("--merge");
+  if (inputs10.command === "promote" && inputs10.full) argv.push("--full");
+  if ((inputs10.command === "pr" || viaPr) && inputs10.dryRun) argv.push("--dry-run");
   return argv;
 }
 
 // action/src/outputs.ts
 function formatOutputs(report) {
-  const numbers = (events) => JSON.stringify(events.map((e) => e.number));
+  const numbers2 = (events) => JSON.stringify(events.map((e) => e.number));
   const outputs = [
-    ["opened", numbers(report.opened)],
-    ["updated", numbers(report.updated)],
-    ["merged", numbers(report.merged)],
+    ["opened", numbers2(report.opened)],
+    ["updated", numbers2(report.updated)],
+    ["merged", numbers2(report.merged)],
     ["report", JSON.stringify(report)]
   ];
   return outputs.map(([name, value]) => `${name}=${value}
 `).join("");
 }
-var cell = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+var cell2 = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 function formatSummary(command, report, exitCode) {
   const events = [...report.opened, ...report.updated, ...report.merged, ...report.closed];
   const lines = [`### rollgen ${command}`, ""];
@@ -53606,7 +60606,12 @@ function formatSummary(command, report, exitCode) {
   else {
     lines.push("| app | pull request | what | step |", "|---|---|---|---|");
     for (const e of events)
-      lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${e.action} | ${cell(e.step ?? "")} |`);
+      lines.push(`| ${cell2(e.app)} | [#${e.number}](${e.url}) | ${e.action} | ${cell2(e.step ?? "")} |`);
+  }
+  if (report.waiting.length > 0) {
+    lines.push("", "| app | pull request | waiting for |", "|---|---|---|");
+    for (const e of report.waiting)
+      lines.push(`| ${cell2(e.app)} | [#${e.number}](${e.url}) | ${cell2(e.reason ?? "")} |`);
   }
   lines.push(
     "",
@@ -53622,19 +60627,19 @@ function formatErrorAnnotation(command, message) {
 
 // action/src/main.ts
 async function runAction(env2) {
-  const inputs5 = parseInputs(env2);
-  if (typeof inputs5 === "string") {
-    process.stdout.write(formatErrorAnnotation("action", inputs5));
+  const inputs10 = parseInputs(env2);
+  if (typeof inputs10 === "string") {
+    process.stdout.write(formatErrorAnnotation("action", inputs10));
     return 2;
   }
-  if (inputs5.token) env2.GITHUB_TOKEN = inputs5.token;
+  if (inputs10.token) env2.GITHUB_TOKEN = inputs10.token;
   const events = [];
   let errors = "";
   const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
   process.stdout.write(`::stop-commands::${resume}
 `);
   const code = await main(
-    buildArgv(inputs5),
+    buildArgv(inputs10),
     processContext({
       cwd: env2.GITHUB_WORKSPACE || process.cwd(),
       stderr: (t) => {
@@ -53646,9 +60651,9 @@ async function runAction(env2) {
   ).finally(() => process.stdout.write(`::${resume}::
 `));
   const report = buildActionReport(events);
-  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs5.command, errors || `exit status ${code}`));
+  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs10.command, errors || `exit status ${code}`));
   if (env2.GITHUB_OUTPUT) (0, import_node_fs.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
-  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs5.command, report, code));
+  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs10.command, report, code));
   return code;
 }
 runAction(process.env).then(

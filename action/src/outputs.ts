@@ -25,6 +25,11 @@ export function formatSummary(command: string, report: ActionReport, exitCode: n
     for (const e of events)
       lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${e.action} | ${cell(e.step ?? '')} |`);
   }
+  if (report.waiting.length > 0) {
+    lines.push('', '| app | pull request | waiting for |', '|---|---|---|');
+    for (const e of report.waiting)
+      lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${cell(e.reason ?? '')} |`);
+  }
   lines.push(
     '',
     exitCode === 0 ? 'Finished successfully.' : `Failed with exit status ${exitCode}; the step log has the error.`,

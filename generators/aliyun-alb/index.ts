@@ -1,5 +1,6 @@
 import { Capabilities, defineGenerator } from '../../src/contract/generator';
 import { check, checkRepo, claims } from './check';
+import { checkCommitted, describeOrders } from './committed';
 import { unsupportedFeatures } from './features';
 import { kruiseIngressInput } from '../_kit/ingress-inputs';
 import { AlbOptions, optionsSchema } from './options';
@@ -39,6 +40,8 @@ export default defineGenerator<AlbOptions>({
   unsupported: unsupportedFeatures,
   claims,
   checkRepo,
+  checkCommitted,
+  describeRepo: describeOrders,
   render,
   simulate,
 });

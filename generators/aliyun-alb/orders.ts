@@ -24,6 +24,16 @@ export interface Demand {
   readonly slots: readonly string[];
 }
 
+/** A canary Ingress order as an app's committed output holds it (what the cluster runs now). */
+export interface CommittedOrder {
+  readonly app: string;
+  /** The canary Ingress's name. */
+  readonly ingress: string;
+  readonly origin: Origin;
+  readonly order: number;
+  readonly listeners: readonly string[];
+}
+
 export interface Failure {
   readonly demand: Demand;
   /** Orders below the bound on the demand's listeners, and who holds them. */
@@ -46,27 +56,63 @@ type Taken = Map<string, Map<number, HeldOrder>>;
 /**
  * Gives every canary slot an order that is free on all the stable Ingress's listeners and smaller
  * than the stable's, the weight canary just before the stable and the header canary before it.
- * Tightest bounds go first (so a stable at order 3 is served before one at 10), then by app,
+ * Orders are stable over time: an order a committed canary Ingress holds stays with it (no other
+ * claim may take it while it is committed, openkruise/rollouts#128), and new claims take free
+ * orders. Tightest bounds go first (so a stable at order 3 is served before one at 10), then by app,
  * rollout and Ingress, so the answer depends only on the inputs, never on who asks. Pure.
  */
-export function allocateOrders(held: readonly HeldOrder[], demands: readonly Demand[]): Allocation {
+export function allocateOrders(
+  held: readonly HeldOrder[],
+  demands: readonly Demand[],
+  committed: readonly CommittedOrder[] = [],
+): Allocation {
   const taken: Taken = new Map();
   for (const h of held) hold(taken, h);
+  for (const c of [...committed].sort((a, b) => cmp(a.app, b.app) || cmp(a.ingress, b.ingress) || a.order - b.order))
+    hold(taken, { ...c, what: committedWhat(c.ingress) });
   const orders = new Map<string, Map<string, number>>();
   const failures: Failure[] = [];
   for (const d of [...demands].sort(byBoundThenName)) {
-    const free = freeBelow(taken, d.listeners, d.bound).slice(0, d.slots.length);
-    if (free.length < d.slots.length) {
+    const assigned = assignSlots(taken, d, committed);
+    if (!assigned) {
       failures.push(failure(taken, d));
       continue;
     }
-    // free is descending: the last slot (weight) gets the order nearest the stable.
-    const assigned = new Map(d.slots.map((slot, i) => [slot, free[d.slots.length - 1 - i]] as const));
     for (const [slot, order] of assigned)
       hold(taken, { app: d.app, what: `canary Ingress "${slot}"`, origin: d.origin, order, listeners: d.listeners });
     orders.set(demandId(d), assigned);
   }
   return { orders, failures };
+}
+
+const committedWhat = (ingress: string): string => `committed canary Ingress "${ingress}"`;
+
+/**
+ * From the slot nearest the stable down: keep the slot's committed order while it still ranks
+ * before the next slot (or the stable) and is its own on every listener; else the highest free order below.
+ */
+function assignSlots(taken: Taken, d: Demand, committed: readonly CommittedOrder[]): Map<string, number> | undefined {
+  const out = new Map<string, number>();
+  let upper = d.bound;
+  for (let i = d.slots.length - 1; i >= 0; i--) {
+    const slot = d.slots[i];
+    const own = committed.find(
+      (c) => c.app === d.app && c.ingress === slot && c.listeners.join() === d.listeners.join(),
+    );
+    const keep = own && own.order < upper && holdsOwn(taken, d, own) ? own.order : undefined;
+    const order = keep ?? freeBelow(taken, d.listeners, upper)[0];
+    if (order === undefined) return undefined;
+    out.set(slot, order);
+    upper = order;
+  }
+  return new Map(d.slots.map((slot) => [slot, out.get(slot)!] as const));
+}
+
+function holdsOwn(taken: Taken, d: Demand, c: CommittedOrder): boolean {
+  return d.listeners.every((l) => {
+    const h = taken.get(l)?.get(c.order);
+    return h !== undefined && h.app === c.app && h.what === committedWhat(c.ingress);
+  });
 }
 
 function hold(taken: Taken, h: HeldOrder): void {

@@ -1,24 +1,66 @@
 import type { SourceObject } from '../../src/model/resource-set';
 import type { StepSpec } from '../../src/model/rollout';
 import type { PeerRollout } from '../../src/contract/generator';
-import { canaryName, DEFAULT_ORDER, headerCanaryName, ORDER, readOrder } from './annotations';
+import { canaryName, DEFAULT_ORDER, headerCanaryName, isAlbCanary, ORDER, readOrder } from './annotations';
 import { albConfigsByClass, DEFAULT_LISTENERS, ingressListeners } from './listener';
 import type { AlbOptions } from './options';
-import { allocateOrders, Allocation, Demand, HeldOrder } from './orders';
+import { allocateOrders, Allocation, CommittedOrder, Demand, HeldOrder } from './orders';
 
 type Peer = PeerRollout<AlbOptions>;
 
-/** The orders every canary Ingress of every peer gets; the same for whichever peer asks. Pure. */
+/**
+ * Every render and check of a run passes the same peer list (RepoPeers holds one per provider): the
+ * allocation over it is computed once per run, not once per app and step (which made advance of many
+ * apps on one listener quadratic).
+ */
+const allocated = new WeakMap<readonly Peer[], RepoAllocation>();
+
+/** The orders every canary Ingress of every peer gets; the same for whichever peer asks. Pure (memoized on the list). */
 export function repoOrders(peers: readonly Peer[]): Allocation {
+  return repoAllocation(peers).allocation;
+}
+
+type RepoAllocation = {
+  allocation: Allocation;
+  held: HeldOrder[];
+  demands: Demand[];
+  committed: CommittedOrder[];
+};
+
+/** The allocation with its inputs (user-written orders, demands, committed canary orders), for the order map. Memoized on the list. */
+export function repoAllocation(peers: readonly Peer[]): RepoAllocation {
+  let result = allocated.get(peers);
+  if (!result) allocated.set(peers, (result = allocate(peers)));
+  return result;
+}
+
+function allocate(peers: readonly Peer[]): RepoAllocation {
   const albConfigs = albConfigsByClass(peers.flatMap((p) => p.resources.items.map((i) => i.object)));
   const listenersOf = (source: SourceObject): readonly string[] => {
     const r = ingressListeners(source.object, albConfigs);
     return 'listeners' in r ? r.listeners : DEFAULT_LISTENERS;
   };
-  return allocateOrders(
-    heldOrders(peers, listenersOf),
-    peers.flatMap((p) => demands(p, listenersOf)),
-  );
+  const held = heldOrders(peers, listenersOf);
+  const all = peers.flatMap((p) => demands(p, listenersOf));
+  const committed = committedOrders(peers, listenersOf);
+  return { allocation: allocateOrders(held, all, committed), held, demands: all, committed };
+}
+
+/** The canary Ingress orders each app's committed output holds (once per app). */
+function committedOrders(
+  peers: readonly Peer[],
+  listenersOf: (s: SourceObject) => readonly string[],
+): CommittedOrder[] {
+  const out: CommittedOrder[] = [];
+  for (const app of [...new Set(peers.map((p) => p.app))]) {
+    const committed = peers.find((p) => p.app === app)?.committed;
+    for (const item of committed?.items ?? []) {
+      const order = item.object.kind === 'Ingress' && isAlbCanary(item.object) ? readOrder(item.object) : undefined;
+      if (order === undefined) continue;
+      out.push({ app, ingress: item.object.metadata.name, origin: item.origin, order, listeners: listenersOf(item) });
+    }
+  }
+  return out;
 }
 
 /**

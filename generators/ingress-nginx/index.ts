@@ -1,5 +1,6 @@
 import { Capabilities, defineGenerator } from '../../src/contract/generator';
 import { check, claims } from './check';
+import { checkCommitted } from './committed';
 import { NginxOptions, optionsSchema } from './options';
 import { render, unsupportedFeatures } from './render';
 import { simulate } from './simulate';
@@ -36,6 +37,7 @@ export default defineGenerator<NginxOptions>({
   check,
   unsupported: unsupportedFeatures,
   claims,
+  checkCommitted,
   render,
   simulate,
 });

@@ -1,6 +1,7 @@
 import { Capabilities, defineGenerator } from '../../src/contract/generator';
 import { check, claims } from './check';
 import { unsupportedFeatures } from './features';
+import { simulateHop } from './mesh';
 import { IstioOptions, optionsSchema } from './options';
 import { render } from './render';
 import { simulate } from './simulate';
@@ -39,6 +40,7 @@ export default defineGenerator<IstioOptions>({
   claims,
   render,
   simulate,
+  simulateHop,
 });
 
 export type { IstioOptions } from './options';

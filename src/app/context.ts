@@ -1,5 +1,6 @@
 import { GitRunner } from '../io/git';
 import { SourceFile, readStdin } from '../io/read-source';
+import { pipeSafeWriter } from '../io/stdout';
 import type { Removal } from '../state/lifecycle';
 import { ScmClient, ScmConnection } from '../scm/types';
 import type { PullRequestEvent } from './report';
@@ -30,8 +31,9 @@ export interface CommonOptions {
 export function processContext(over: Partial<RunContext> = {}): RunContext {
   return {
     cwd: process.cwd(),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    // A closed pipe (`rollgen ... | head -1`) drops output instead of dying on EPIPE.
+    stdout: pipeSafeWriter(process.stdout),
+    stderr: pipeSafeWriter(process.stderr),
     readStdin: () => readStdin(process.stdin),
     ...over,
   };

@@ -30,7 +30,7 @@ function claimConflicts(apps: readonly LoadedApp[], peers: RepoPeers): Diagnosti
  * Route claims of every rollout and every TrafficRouting. A TrafficRouting renders over its
  * members' output, so a route it shares with a rollout would silently lose that rollout's weights.
  */
-function* everyClaim(
+export function* everyClaim(
   apps: readonly LoadedApp[],
   peers: RepoPeers,
 ): Generator<{ app: string; owner: string; claim: RouteClaim }> {
@@ -69,4 +69,18 @@ function conflict(
     message: `app ${app}, ${owner} and app ${first.app}, ${first.rollout} (${first.claim.origin.file}:${first.claim.origin.line}) both need a canary for ${claim.description}; only one canary per route can work, so ${app === first.app ? 'let one of them route it' : 'give one app its own host or path'}`,
     severity: 'error',
   };
+}
+
+/** `validate`: each provider's check of what the apps' committed outputs hold together. */
+export function committedProblems(peers: RepoPeers): Diagnostic[] {
+  return byProvider(peers).flatMap(([id, list]) => getGenerator(id)?.checkCommitted?.(list) ?? []);
+}
+
+/** `plan`/`validate`: each provider's repo-wide allocation, e.g. the ALB order map per listener. */
+export function describeAllocations(peers: RepoPeers): string[] {
+  return byProvider(peers).flatMap(([id, list]) => [...(getGenerator(id)?.describeRepo?.(list) ?? [])]);
+}
+
+function byProvider(peers: RepoPeers) {
+  return [...peers].sort(([a], [b]) => a.localeCompare(b, 'en'));
 }

@@ -5,13 +5,17 @@ import { InputError } from '../errors';
 import { AppConfig, findConfig, readConfig } from '../io/config';
 import { readOutputDir } from '../io/output-dir';
 import { SourceFile, readAppSource } from '../io/read-source';
+import { buildSource } from '../io/build-source';
+import { pointBack } from '../yaml/point-back';
 import { KubeObject } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { defaultGatePolicy } from '../plan/gates';
 import { defaultTrackLabel } from '../model/track';
+import { RENDERED_HEADER, contentDigest } from '../state/output-files';
 import { loadApp } from './load-app';
 import { suggestName } from './suggest';
 import type { LoadedApp } from '../spec/loaded-app';
+import { validateManifests } from '../io/validate-k8s';
 import { OutputSnapshot } from '../state/app-state';
 import type { Removal } from '../state/lifecycle';
 import { STATUS_FILE, parseStatus } from '../state/status';
@@ -33,11 +37,19 @@ export interface LocateRequest {
 
 /** `SOURCE [OUT]` when the first argument is a directory or -f is given; otherwise app names from rollgen.yaml (none = all). */
 export function locateApps(req: LocateRequest): AppLocation[] {
-  const found = locate(req);
-  return req.removal ? found.map((l) => ({ ...l, removal: req.removal! })) : found;
+  return locateWithRepo(req).named;
 }
 
-function locate(req: LocateRequest): AppLocation[] {
+/** The named apps and, from the same read of rollgen.yaml, every app it lists (none without one). */
+export function locateWithRepo(req: LocateRequest): { named: AppLocation[]; every: AppLocation[] } {
+  const withRemoval = (found: AppLocation[]) =>
+    req.removal ? found.map((l) => ({ ...l, removal: req.removal! })) : found;
+  const every: AppLocation[] = [];
+  const named = withRemoval(locate(req, every));
+  return { named, every: withRemoval(every) };
+}
+
+function locate(req: LocateRequest, every: AppLocation[]): AppLocation[] {
   const [first, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: 'one-commit' as const };
   if (req.file === '-')
@@ -57,6 +69,7 @@ function locate(req: LocateRequest): AppLocation[] {
         : 'give an app source directory, or run where rollgen.yaml is',
     );
   const config = readConfig(configFile, req.cwd);
+  every.push(...config.apps);
   if (req.args.length === 0) return [...config.apps];
   return req.args.map((name) => {
     const app = config.apps.find((a) => a.name === name);
@@ -92,7 +105,7 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[]): Load
   const diagnostics: Diagnostic[] = [];
   for (const f of files) {
     const r = parseYamlStream(f.path, f.text);
-    docs.push(...r.documents);
+    docs.push(...(f.originals ? pointBack(r.documents, f.originals) : r.documents));
     diagnostics.push(...r.diagnostics);
   }
   const shared = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
@@ -101,7 +114,7 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[]): Load
     track: loc.track,
     ...(loc.analysis ? { config: loc.analysis } : {}),
   });
-  const all = [...diagnostics, ...app.diagnostics];
+  const all = [...diagnostics, ...validateManifests(docs), ...app.diagnostics];
   if (hasErrors(all)) throw new InputError(all);
   return { ...app, diagnostics: all };
 }
@@ -116,7 +129,18 @@ function readSharedTemplates(dir: string, diagnostics: Diagnostic[]): ParsedDocu
 }
 
 export function readSourceFiles(loc: AppLocation, cwd: string): SourceFile[] {
-  return loc.source === '-' ? [] : readAppSource(loc.source, cwd);
+  if (loc.source === '-') return [];
+  const root = loc.root ?? (isInside(loc.source, cwd) ? cwd : loc.source);
+  const built = buildSource(
+    { name: loc.name, source: loc.source, root, ...(loc.build ? { build: loc.build } : {}) },
+    cwd,
+  );
+  return built ?? readAppSource(loc.source, cwd);
+}
+
+function isInside(target: string, dir: string): boolean {
+  const rel = path.relative(dir, target);
+  return !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
 /** The output directory as rollgen sees it: status, kustomization text, and the objects it runs; empty when there is none. */
@@ -126,8 +150,12 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
   let kustomization: string | undefined;
   const objects: SourceObject[] = [];
   const diagnostics: Diagnostic[] = [];
+  const renderedFiles: string[] = [];
+  const fileDigests: Record<string, string> = {};
   for (const f of contents.files) {
     const base = path.basename(f.path);
+    fileDigests[base] = contentDigest(f.text);
+    if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === 'kustomization.yaml') kustomization = f.text;
     const parsed = parseYamlStream(f.path, f.text);
     diagnostics.push(...parsed.diagnostics);
@@ -142,6 +170,9 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
     ...(status ? { status } : {}),
     ...(kustomization !== undefined ? { kustomization } : {}),
     resources: new ResourceSet(objects),
+    texts: new Map(contents.files.map((f) => [path.basename(f.path), f.text])),
+    renderedFiles,
+    fileDigests,
   };
 }
 

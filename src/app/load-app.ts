@@ -1,4 +1,4 @@
-import { getGenerator, PLANNED_PROVIDERS, providerInputs } from '../../generators/registry';
+import { getGenerator, providerInputs } from '../../generators/registry';
 import { AnalysisOptions, loadAnalysis, withGates } from '../analysis/load';
 import { TemplateDoc, readTemplate } from '../analysis/templates';
 import { Diagnostic } from '../diagnostics';
@@ -178,10 +178,9 @@ function bindProviders(
   for (const ref of spec.traffic.providers) {
     const generator = getGenerator(ref.provider);
     if (!generator) {
-      const why = PLANNED_PROVIDERS.includes(ref.provider) ? 'is not supported yet' : 'is unknown';
       out.push({
         ...ref.origin,
-        message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} ${why}`,
+        message: `app ${app}, rollout ${spec.name}: traffic provider ${ref.provider} is unknown`,
         severity: 'error',
       });
       return undefined;

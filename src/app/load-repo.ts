@@ -1,8 +1,10 @@
 import { formatDiagnostic } from '../diagnostics';
-import { InputError } from '../errors';
 import { RepoPeers, repoPeers } from '../render/repo-peers';
 import type { LoadedApp } from '../spec/loaded-app';
-import { AppLocation, loadSource, locateApps, readSourceFiles, usesConfig } from './inputs';
+import { AppLocation, loadSource, locateApps, locateWithRepo, readOutput, readSourceFiles, usesConfig } from './inputs';
+import { loadCoupled } from './load-coupled';
+import { ResourceSet } from '../model/resource-set';
+import { InputError } from '../errors';
 import { CommonOptions, RunContext } from './context';
 import { checkAcrossApps } from './cross-app';
 
@@ -19,7 +21,10 @@ export interface LoadedRepo {
 
 /** Locates and loads the apps a command names, printing warnings to stderr. */
 export async function loadApps(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<LoadedEntry[]> {
-  const locations = locateApps({ cwd: ctx.cwd, args, ...opts });
+  return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
+}
+
+async function loadLocated(ctx: RunContext, locations: readonly AppLocation[]): Promise<LoadedEntry[]> {
   const out: LoadedEntry[] = [];
   for (const loc of locations) {
     const files = loc.source === '-' ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
@@ -31,34 +36,44 @@ export async function loadApps(ctx: RunContext, args: readonly string[], opts: C
 }
 
 /**
- * Loads the named apps and, in a rollgen.yaml repo, every other app too, then runs the repo-wide
- * checks. Another app with errors is left out of the repo view with a note, so one broken app does
- * not block the rest; naming it (or `validate`) reports its errors.
+ * Loads the named apps and, in a rollgen.yaml repo, the other apps their repo-wide checks need (all
+ * of them when none is named), then runs those checks. Another app with errors is left out of the
+ * repo view with a note, so one broken app does not block the rest; naming it (or `validate`)
+ * reports its errors.
  */
 export async function loadRepo(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<LoadedRepo> {
-  const apps = await loadApps(ctx, args, opts);
+  const located = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
+  const apps = await loadLocated(ctx, located.named);
   const all = [...apps.map((a) => a.app)];
+  const committed = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)] as const));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
-    for (const loc of locateApps({ cwd: ctx.cwd, args: [], ...opts }).filter((l) => !named.has(l.name))) {
-      const other = loadQuietly(loc, ctx);
-      if (other) all.push(other);
-      else
-        ctx.stderr(
-          `note: app ${loc.name} has errors and is left out of repo-wide checks; run rollgen validate ${loc.name}\n`,
+    const others = located.every.filter((l) => !named.has(l.name));
+    // Named apps are checked against the others coupled to them (load-coupled.ts); no names = every app.
+    if (others.length > 0) {
+      const coupled = loadCoupled(ctx, opts, all, others);
+      for (const other of coupled)
+        committed.set(
+          other.name,
+          committedObjects(
+            located.every.find((l) => l.name === other.name)!,
+            ctx,
+          ),
         );
+      all.push(...coupled);
     }
   }
-  const peers = repoPeers(all);
+  const peers = repoPeers(all, committed);
   checkAcrossApps(all, peers);
   return { apps, peers };
 }
 
-function loadQuietly(loc: AppLocation, ctx: RunContext): LoadedApp | undefined {
+/** What an app's output holds now (its committed state), for repo-wide allocations; empty when unreadable (its own command reports why). */
+function committedObjects(loc: AppLocation, ctx: RunContext): ResourceSet {
   try {
-    return loadSource(loc, readSourceFiles(loc, ctx.cwd));
+    return readOutput(loc, ctx.cwd).resources;
   } catch (e) {
-    if (e instanceof InputError) return undefined;
+    if (e instanceof InputError) return new ResourceSet([]);
     throw e;
   }
 }

@@ -1,15 +1,27 @@
 import * as path from 'path';
-import { InputError } from '../errors';
+import { InputError, StateError } from '../errors';
+import { Drift } from '../state/drift';
+import { describeDrift, detectDrift } from './drift';
 import { writeOutputDir } from '../io/output-dir';
-import { kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
+import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
 import { renderApp } from '../render/render-app';
+import { checkRendered } from '../io/validate-k8s';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand, AppTransition, OutputSnapshot, transitionApp } from '../state/app-state';
 import { appIdleLines, transitionLine } from '../state/messages';
 import type { LoadedApp } from '../spec/loaded-app';
-import { AppLocation, readOutput, usesConfig } from './inputs';
+import { AppLocation, usesConfig } from './inputs';
+import { readAppOutput } from './output-state';
 import { CommonOptions, RunContext } from './context';
 import { loadRepo } from './load-repo';
+
+/** advance/abort/promote/retry options: --force overwrites output files changed by hand (drift). */
+export interface ChangeOptions extends CommonOptions {
+  readonly force?: boolean;
+}
+
+/** What to do with output files changed by hand: refuse (advance), overwrite (--force), or warn (the PR shows the diff). */
+export type DriftPolicy = 'refuse' | 'overwrite' | 'warn';
 
 export interface PlannedWrites {
   readonly writes: readonly PendingWrite[];
@@ -21,37 +33,50 @@ export interface PlannedWrites {
 export async function planWrites(
   ctx: RunContext,
   args: readonly string[],
-  opts: CommonOptions,
+  opts: ChangeOptions,
   command: AppCommand,
 ): Promise<PlannedWrites> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
+  const drift: DriftPolicy = opts.force ? 'overwrite' : 'refuse';
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
   const writes: PendingWrite[] = [];
   const idle: string[] = [];
   for (const { loc, app } of apps) {
-    const w = planWrite(ctx, loc, app, command, peers);
+    const w = planWrite(ctx, loc, app, command, peers, drift);
     if (w) writes.push(w);
-    else idle.push(...idleApp(ctx, loc, app, command, byName));
+    else idle.push(...idleApp(ctx, loc, app, command, byName, peers));
   }
   return { writes, idle };
 }
 
 /** Why `command` leaves this app as it is, per rollout, with the command that would help. */
-function idleApp(ctx: RunContext, loc: AppLocation, app: LoadedApp, command: AppCommand, byName: boolean): string[] {
+function idleApp(
+  ctx: RunContext,
+  loc: AppLocation,
+  app: LoadedApp,
+  command: AppCommand,
+  byName: boolean,
+  peers: RepoPeers,
+): string[] {
   const rel = (p: string | undefined) => (p ? path.relative(ctx.cwd, p) || '.' : '');
   const target =
     loc.source === '-' ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
-  return appIdleLines(command, target.trim(), app, readOutput(loc, ctx.cwd).status);
+  return appIdleLines(command, target.trim(), app, readAppOutput(ctx, loc, app, peers).status);
 }
 
 /** Writes each pending output and prints what moved; `afterEach` runs after each write (local git mode commits it). */
 export function writeAll(ctx: RunContext, planned: PlannedWrites, afterEach?: (w: PendingWrite) => void): void {
   for (const w of planned.writes) {
-    writeOutputDir(w.output, w.files, w.remove);
+    writeOutputDir(w.output, changedFiles(w), w.remove);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }
   for (const line of planned.idle) ctx.stdout(line + '\n');
+}
+
+/** Only files whose bytes change are written: an advance of one rollout among many rewrites little. */
+export function changedFiles(w: PendingWrite): PendingWrite['files'] {
+  return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
 }
 
 export interface PendingWrite {
@@ -64,6 +89,8 @@ export interface PendingWrite {
   readonly before: OutputSnapshot;
   readonly command: AppCommand;
   readonly transition: AppTransition;
+  /** The app as loaded, for its gates (local git mode). */
+  readonly loaded: LoadedApp;
 }
 
 /** The files one command would write to an app's output; undefined when there is nothing to do. Pure apart from reading the output. */
@@ -73,19 +100,24 @@ export function planWrite(
   app: LoadedApp,
   command: AppCommand,
   peers: RepoPeers,
+  drift: DriftPolicy = 'refuse',
 ): PendingWrite | undefined {
   if (!loc.output)
     throw new InputError(
       [],
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`,
     );
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const t = transitionApp(app, output, command, loc.track, loc.removal);
   if (t.actions.length === 0) return undefined;
-  const manifests = objectFiles(renderApp(app, t.states, loc.track, peers));
+  if (drift !== 'overwrite') guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
+  const rendered = renderApp(app, t.states, loc.track, peers);
+  checkRendered(rendered);
+  const manifests = objectFiles(rendered);
   const names = manifests.map((f) => f.path);
   const previous = output.status?.files ?? [];
-  const status = { ...t.status, files: names };
+  const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));
+  const status = { ...t.status, files: names, digests };
   const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
   const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
@@ -102,6 +134,22 @@ export function planWrite(
     before: output,
     command,
     transition: t,
+    loaded: app,
     summary: lines.join('\n') + `\nwrote ${path.relative(ctx.cwd, loc.output) || '.'}\n`,
   };
+}
+
+/** A person's edit to the output is never lost silently: refused (exit 1) unless --force, or a warning where a PR shows the diff. */
+function guardDrift(ctx: RunContext, loc: AppLocation, drift: readonly Drift[], policy: DriftPolicy): void {
+  if (drift.length === 0) return;
+  const lines = describeDrift(drift, loc, ctx.cwd);
+  if (policy === 'warn') {
+    for (const l of lines) ctx.stderr(`warning: ${l}; this PR reverts it\n`);
+    return;
+  }
+  throw new StateError(
+    `${loc.name}: output changed by hand since rollgen wrote it; nothing was written:\n` +
+      lines.map((l) => `  ${l}\n`).join('') +
+      `  put the change in the source, or rerun with --force to overwrite it`,
+  );
 }

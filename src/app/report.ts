@@ -3,7 +3,8 @@
  * (`rollgen pr`) calls `RunContext.report` once per PR it opens, updates, merges or closes; the
  * Action gathers the events with buildActionReport. The CLI leaves `report` unset.
  */
-export type PullRequestAction = 'opened' | 'updated' | 'merged' | 'closed';
+/** `waiting`: the PR stays open; `reason` says what its gate awaits (a person, health, analysis, time, checks). */
+export type PullRequestAction = 'opened' | 'updated' | 'merged' | 'closed' | 'waiting';
 
 export interface PullRequestEvent {
   /** App name from rollgen.yaml. */
@@ -14,6 +15,8 @@ export interface PullRequestEvent {
   readonly url: string;
   /** What the PR does, from its branch: "step 2", "adopt", "promote", "cleanup", "abort", ... */
   readonly step?: string;
+  /** For `waiting`: what the PR waits for. */
+  readonly reason?: string;
 }
 
 /** The Action's result: the events grouped by what happened, in the order they happened. */
@@ -22,9 +25,16 @@ export interface ActionReport {
   readonly updated: readonly PullRequestEvent[];
   readonly merged: readonly PullRequestEvent[];
   readonly closed: readonly PullRequestEvent[];
+  readonly waiting: readonly PullRequestEvent[];
 }
 
 export function buildActionReport(events: readonly PullRequestEvent[]): ActionReport {
   const of = (action: PullRequestAction) => events.filter((e) => e.action === action);
-  return { opened: of('opened'), updated: of('updated'), merged: of('merged'), closed: of('closed') };
+  return {
+    opened: of('opened'),
+    updated: of('updated'),
+    merged: of('merged'),
+    closed: of('closed'),
+    waiting: of('waiting'),
+  };
 }

@@ -39,6 +39,11 @@ export interface PeerRollout<O> {
   readonly optionsOrigin: Origin;
   /** The app's source objects (rollout documents excluded). */
   readonly resources: ResourceSet;
+  /**
+   * The app's output as committed (what the cluster runs), when rollgen.yaml locates it. Repo-wide
+   * allocations keep what it holds: an ALB order a committed canary has stays with it.
+   */
+  readonly committed?: ResourceSet;
   readonly stableService: string;
   readonly canaryService: string;
 }
@@ -108,6 +113,10 @@ export interface TrafficGenerator<O = unknown> {
   claims(ctx: GeneratorContext<O>): readonly RouteClaim[];
   /** Repo-wide problems among every rollout bound to this provider (e.g. no free ALB order); run by plan, validate, render and advance. */
   checkRepo?(peers: readonly PeerRollout<O>[]): readonly Diagnostic[];
+  /** `validate`: problems in what every app's committed output holds (e.g. two ALB rules at one order), not in fresh renders. */
+  checkCommitted?(peers: readonly PeerRollout<O>[]): readonly Diagnostic[];
+  /** `plan`/`validate`: lines showing a repo-wide allocation (e.g. the ALB order map per listener). */
+  describeRepo?(peers: readonly PeerRollout<O>[]): readonly string[];
   /**
    * Objects for one traffic state. Returned objects replace source objects with the same
    * kind/namespace/name or are added. With no canary routes the result restores the stable routing.
@@ -115,6 +124,12 @@ export interface TrafficGenerator<O = unknown> {
   render(ctx: GeneratorContext<O>, traffic: TrafficState): readonly KubeObject[];
   /** Evaluates a request against rendered objects as the data plane would. Returns undefined when no route matches. */
   simulate(objects: readonly KubeObject[], request: SimRequest): SimResult | undefined;
+  /**
+   * Mesh providers only: how the mesh routes a request that an earlier hop (an ingress, another
+   * mesh) sent to Service `service`, as the sidecar does for that destination. Undefined when this
+   * provider does not route that Service. The simulator follows these hops along the whole chain.
+   */
+  simulateHop?(objects: readonly KubeObject[], service: string, request: SimRequest): SimResult | undefined;
 }
 
 /** A generator with the options a rollout gave it, validated against its schema. */

@@ -3,7 +3,6 @@ import * as path from 'path';
 import { InputError, StateError } from '../errors';
 import { GitRunner, gitTopLevel } from '../io/git';
 import { PrConfig } from '../io/config';
-import { STATUS_FILE } from '../state/status';
 import { TemplateSource } from './templates';
 
 /** The base branch as this checkout holds it: rollgen reads files and history here, and parents every PR commit on HEAD. */
@@ -51,17 +50,6 @@ function currentBranch(git: GitRunner, root: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * When the app's current state reached the base: the committer date of the last first-parent
- * commit that changed its status file. First parent, because a merge commit (not the PR's own
- * older commit) is when the step landed; a shallow clone dates it no earlier, so gates only wait longer.
- */
-export function landedAt(git: GitRunner, root: string, output: string): Date | undefined {
-  const file = path.relative(root, path.join(output, STATUS_FILE));
-  const out = git(['log', '--first-parent', '-1', '--format=%cI', 'HEAD', '--', file], root).trim();
-  return out ? new Date(out) : undefined;
 }
 
 /** A template named in rollgen.yaml, or undefined for the default. */

@@ -2,6 +2,7 @@ import { CheckState, PullRequest } from '../scm/types';
 import { Target, parseBranch } from './branch';
 import { Marker, parseMarker, withoutHead } from './marker';
 import { Proposal } from './proposal';
+import { GateSignals, countFrom, gateWait } from './gate-signals';
 import { BASE_LABEL } from './target';
 
 /** A rollgen PR as read back from the code host: its branch names the app and target, its body holds the marker. */
@@ -19,6 +20,8 @@ export interface AppFlowState {
   readonly proposal?: Proposal;
   /** `retry --pr` on a held app: open the step's PR again although a person closed it. */
   readonly ignoreHold?: boolean;
+  /** Health and analysis of the step the base carries (read at the edge); they gate timed and automatic merges. */
+  readonly signals?: GateSignals;
 }
 
 /** From git history of the checkout: when the app's current state (its status file) reached the base. */
@@ -36,6 +39,8 @@ export type Action =
       readonly fields: PullFields;
     }
   | { readonly kind: 'merge'; readonly pr: PullRequest }
+  /** Merge the PR the actions before it opened or updated (an automatic abort). */
+  | { readonly kind: 'merge-opened'; readonly reason: string }
   | {
       readonly kind: 'close';
       readonly pr: PullRequest;
@@ -97,7 +102,7 @@ export function decide(
   const onBranch = pulls.filter((x) => x.pr.branch === p.branch);
   const current = onBranch.find((x) => x.pr.state === 'open');
   const superseded = open.filter((x) => x !== current).map((x) => close(x, 'superseded'));
-  if (current) return [...keepCurrent(current, p, now, history, checks), ...superseded];
+  if (current) return [...keepCurrent({ x: current, app, now, history, checks }), ...superseded];
   const newest = onBranch[0];
   if (newest && !app.ignoreHold && isRejection(newest, p)) {
     const note: Action[] = newest.marker!.noted ? [] : [{ kind: 'note-hold', pr: newest.pr, marker: newest.marker! }];
@@ -123,20 +128,35 @@ export function decide(
   return [{ kind: 'open', proposal: p }, ...superseded];
 }
 
-function keepCurrent(
-  x: RollgenPull,
-  p: Proposal,
-  now: Date,
-  history: AppHistory,
-  checks: ReadonlyMap<string, CheckState>,
-): Action[] {
+/** What decides the open PR of the app's proposal. */
+interface Current {
+  readonly x: RollgenPull;
+  readonly app: AppFlowState;
+  readonly now: Date;
+  readonly history: AppHistory;
+  readonly checks: ReadonlyMap<string, CheckState>;
+}
+
+function keepCurrent(c: Current): Action[] {
+  const { x, app } = c;
+  const p = app.proposal!;
   const fields = changedFields(x.pr, p);
   const commit = x.marker?.digest !== p.marker.digest;
-  if (commit || Object.keys(fields).length > 0) return [{ kind: 'update', pr: x.pr, proposal: p, commit, fields }];
-  const gate = p.gate;
+  if (commit) return [{ kind: 'update', pr: x.pr, proposal: p, commit, fields }];
+  // A body that only reports new measurements or health does not hold up the gate decision.
+  const update: Action[] =
+    Object.keys(fields).length > 0 ? [{ kind: 'update', pr: x.pr, proposal: p, commit, fields }] : [];
+  return [...update, ...gateOf(c)];
+}
+
+function gateOf({ x, app, now, history, checks }: Current): Action[] {
+  const gate = app.proposal!.gate;
   if (gate.kind === 'manual') return [{ kind: 'wait', pr: x.pr, reason: `manual gate: a person merges ${x.pr.ref}` }];
+  const held = gateWait(app.signals, app.app, x.pr.ref);
+  if (held) return [{ kind: 'wait', pr: x.pr, reason: held }];
   if (gate.kind === 'timed') {
-    if (!history.landedAt)
+    const from = countFrom(history.landedAt, app.signals);
+    if (!from)
       return [
         {
           kind: 'wait',
@@ -144,7 +164,7 @@ function keepCurrent(
           reason: 'timed gate: the previous step is not in the git history of this checkout (fetch-depth: 0?)',
         },
       ];
-    const due = new Date(history.landedAt.getTime() + gate.seconds * 1000);
+    const due = new Date(from.getTime() + gate.seconds * 1000);
     if (now < due)
       return [{ kind: 'wait', pr: x.pr, reason: `timed gate: ${x.pr.ref} may merge from ${due.toISOString()}` }];
   }

@@ -56,6 +56,14 @@ export async function execute(
         told('merged', a.pr);
         say(`merge ${a.pr.ref} (gate passed, checks green)`);
         break;
+      case 'merge-opened':
+        if (!o.dryRun && live && !(await mergeUnlessMoved(scm, live, o))) {
+          say(`left ${live.ref} unmerged: its head moved; the next run merges it`);
+          break;
+        }
+        told('merged', live);
+        say(`merge ${live ? live.ref : 'it'} at once (${a.reason})`);
+        break;
       case 'close':
         if (!o.dryRun) await closeSuperseded(scm, a, live);
         told('closed', a.pr);
@@ -68,6 +76,8 @@ export async function execute(
       case 'need-checks':
       case 'wait':
         if (a.kind === 'wait' && a.pr) live = a.pr;
+        if (a.kind === 'wait' && a.pr && !o.dryRun)
+          o.report?.({ app, action: 'waiting', number: a.pr.number, url: a.pr.url, reason: a.reason });
         o.print(`${app}: ${a.kind === 'wait' ? a.reason : `checks of ${a.pr.ref} unknown`}`);
         break;
     }

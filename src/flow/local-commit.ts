@@ -2,9 +2,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { StateError } from '../errors';
 import { gitTopLevel } from '../io/git';
-import { PendingWrite, planWrites, writeAll } from '../app/plan-write';
+import { ChangeOptions, PendingWrite, planWrites, writeAll } from '../app/plan-write';
+import { localGateHold, reportHeld } from './local-gates';
 import { AppCommand } from '../state/app-state';
-import { CommonOptions, RunContext } from '../app/context';
+import { RunContext } from '../app/context';
 import { describeTarget } from './describe';
 import { flowEdges } from './edges';
 import { targetOf } from './target';
@@ -13,12 +14,16 @@ import { targetOf } from './target';
 export async function changeCommit(
   ctx: RunContext,
   args: readonly string[],
-  opts: CommonOptions,
+  opts: ChangeOptions,
   command: AppCommand,
 ): Promise<void> {
   const planned = await planWrites(ctx, args, opts, command);
-  checkCommittable(ctx, planned.writes);
-  writeAll(ctx, planned, (w) => commitOutput(ctx, w));
+  // Local git mode respects gates: an app at a pause that has not passed is held (exit 1), the others go on.
+  const holds = command.kind === 'advance' ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
+  const writes = planned.writes.filter((_, i) => !holds[i]);
+  checkCommittable(ctx, writes);
+  if (writes.length > 0 || holds.every((h) => !h)) writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
+  reportHeld(holds.filter((h): h is string => h !== undefined));
 }
 
 /**

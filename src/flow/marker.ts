@@ -68,3 +68,10 @@ export function withoutHead(body: string): string {
 export function withMarker(body: string, m: Marker): string {
   return `${body.replace(MARKER_RE, '\n').trimEnd()}\n\n${formatMarker(m)}\n`;
 }
+
+/** The body with `section` added above its marker (the marker stays last). */
+export function withSection(body: string, section: string): string {
+  const m = parseMarker(body);
+  const text = `${body.replace(MARKER_RE, '\n').trimEnd()}\n\n${section}`;
+  return m ? withMarker(text, m) : text;
+}

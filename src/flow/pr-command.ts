@@ -1,18 +1,35 @@
 import { ScmError } from '../errors';
 import { RunContext } from '../app/context';
+import { OnFailure } from '../io/config';
 import { CheckState } from '../scm/types';
 import { BRANCH_PREFIX } from './branch';
-import { landedAt } from './checkout';
 import { readConnection, withoutToken } from './connection';
 import { flowEdges } from './edges';
 import { Action, AppFlowState, AppHistory, RollgenPull, decide, groupPulls } from './decide';
 import { execute } from './execute';
+import { AppHistoryDates, readAppHistories } from './history';
+import { abortProposal, readSignals, withGateReport } from './gate-edge';
+import { GateSignals, gateFailure } from './gate-signals';
+import { decideOnFailure } from './on-failure';
+import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
 
 interface AppRound {
   readonly state: AppFlowState;
   readonly pulls: readonly RollgenPull[];
   readonly history: AppHistory;
+  /** The abort PR, when the step failed and a canary is live to abort. */
+  readonly abort?: Proposal;
+  readonly onFailure: OnFailure;
+  /** The code host refused a read of the app's health or analysis: the app is skipped this run. */
+  readonly refused?: ScmError;
+}
+
+function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckState>): Action[] {
+  if (r.refused) return [];
+  return (
+    decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now) ?? decide(r.state, r.pulls, now, r.history, checks)
+  );
 }
 
 /**
@@ -22,15 +39,16 @@ interface AppRound {
 export async function prCommand(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<void> {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
-    const rounds = await gather(s);
+    const rounds = await gather(s, opts.dryRun === true);
     const now = s.edges.now();
-    const first = rounds.map((r) => decide(r.state, r.pulls, now, r.history));
+    const first = rounds.map((r) => decideRound(r, now));
     const checks = await fetchChecks(s, first);
     const failed: string[] = [];
     for (const [i, r] of rounds.entries()) {
-      const actions = checks.size > 0 ? decide(r.state, r.pulls, now, r.history, checks) : first[i];
+      const actions = checks.size > 0 ? decideRound(r, now, checks) : first[i];
       // The code host refusing one app's request (branch protection, a 5xx after retries) must not starve the others.
       try {
+        if (r.refused) throw r.refused;
         await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
       } catch (e) {
         if (!(e instanceof ScmError)) throw e;
@@ -47,22 +65,37 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
   });
 }
 
-async function gather(s: FlowSession): Promise<AppRound[]> {
+async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
   // Proposals first: an app with an error stops the run before any request is made.
   const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: 'advance' }, 'flow'));
-  const landed = s.apps.map((entry) => landedAt(s.edges.git, s.checkout.root, entry.loc.output!));
-  const pulls = groupPulls(
-    await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? { landed: landed[i] } : undefined)))),
+  const histories = readAppHistories(
+    s.edges.git,
+    s.checkout.root,
+    s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output! })),
   );
-  return s.apps.map((entry, i) => {
-    const proposal = proposals[i];
-    const at = landed[i];
-    return {
-      state: { app: entry.app.name, ...(proposal ? { proposal } : {}) },
+  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? histories[i] : undefined)))));
+  const rounds: AppRound[] = [];
+  for (const [i, entry] of s.apps.entries()) {
+    const at = histories[i].landedAt;
+    let signals: GateSignals | undefined;
+    try {
+      signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : undefined;
+    } catch (e) {
+      if (!(e instanceof ScmError)) throw e;
+      rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: 'abort', refused: e });
+      continue;
+    }
+    const proposal = proposals[i] && signals ? withGateReport(proposals[i], signals) : proposals[i];
+    const abort = gateFailure(signals) ? abortProposal(s, entry) : undefined;
+    rounds.push({
+      state: { app: entry.app.name, ...(proposal ? { proposal } : {}), ...(signals ? { signals } : {}) },
       pulls: pulls.get(entry.app.name) ?? [],
       history: at ? { landedAt: at } : {},
-    };
-  });
+      ...(abort ? { abort } : {}),
+      onFailure: entry.loc.onFailure ?? 'abort',
+    });
+  }
+  return rounds;
 }
 
 /** Margin for clock skew between the checkout's commit dates and GitHub's timestamps. */
@@ -71,17 +104,18 @@ const SKEW_MS = 60 * 60 * 1000;
 /**
  * Which PRs one scan must read. Open ones always. Closed ones only matter to apps with something
  * to propose (a hold, or a merge the checkout has not seen yet), and only since that app's state
- * landed; so idle apps and old history cost no requests.
+ * landed, or, for an app that never landed, since its source first appeared: no PR for it is older.
+ * So idle apps and old history cost no requests. Without either date (a shallow clone), all of them.
  */
-export function scanScope(pending: readonly ({ landed?: Date } | undefined)[]): {
+export function scanScope(pending: readonly (AppHistoryDates | undefined)[]): {
   prefix: string;
   state: 'open' | 'all';
   closedSince?: Date;
 } {
-  const active = pending.filter((p): p is { landed?: Date } => p !== undefined);
+  const active = pending.filter((p): p is AppHistoryDates => p !== undefined);
   if (active.length === 0) return { prefix: BRANCH_PREFIX, state: 'open' };
-  if (active.some((p) => !p.landed)) return { prefix: BRANCH_PREFIX, state: 'all' };
-  const oldest = Math.min(...active.map((p) => p.landed!.getTime()));
+  if (active.some((p) => !p.pullsSince)) return { prefix: BRANCH_PREFIX, state: 'all' };
+  const oldest = Math.min(...active.map((p) => p.pullsSince!.getTime()));
   return { prefix: BRANCH_PREFIX, state: 'all', closedSince: new Date(oldest - SKEW_MS) };
 }
 

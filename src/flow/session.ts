@@ -64,7 +64,7 @@ export function proposalFor(
   origin: Marker['origin'],
   target?: Target,
 ): Proposal | undefined {
-  const write: PendingWrite | undefined = planWrite(s.ctx, entry.loc, entry.app, command, s.peers);
+  const write: PendingWrite | undefined = planWrite(s.ctx, entry.loc, entry.app, command, s.peers, 'warn');
   if (!write) return undefined;
   return buildProposal({
     app: entry.app,

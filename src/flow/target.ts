@@ -71,9 +71,17 @@ function rolloutTarget(prev: RolloutStatus | undefined, next: RolloutStatus): Ta
  * an adoption and a revert of the source follow by themselves; taking an app under rollgen (adopt)
  * waits for a person.
  */
-export function gateFor(app: LoadedApp, previous: AppStatus | undefined, t: AppTransition): Gate {
+export function gateFor(
+  app: LoadedApp,
+  previous: AppStatus | undefined,
+  t: AppTransition,
+  startedBy: 'pr' | 'person' = 'pr',
+): Gate {
   const gates = movingTargets(previous, t).map(({ name, target }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
+    // Locally the person running `advance` is the approval a start (or adoption) PR waits for.
+    if (startedBy === 'person' && (target.kind === 'adopt' || (target.kind === 'step' && target.step <= 1)))
+      return { kind: 'automatic' as const };
     return r
       ? rolloutGate(
           r.plan.startGate,

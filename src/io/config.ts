@@ -9,6 +9,7 @@ import { TrackLabel, defaultTrackLabel } from '../model/track';
 import type { Removal } from '../state/lifecycle';
 import { validateSchema } from '../spec/validate-schema';
 import { parseYamlStream } from '../yaml/parse';
+import { EntryLocator, entryPathProblems, globDirs, isPattern, sharedOutputProblems } from './config-paths';
 
 export const CONFIG_FILE = 'rollgen.yaml';
 
@@ -21,10 +22,36 @@ export interface AppConfig {
   readonly track: TrackLabel;
   /** Default one-commit. */
   readonly removal?: Removal;
+  /** Statuses and check runs that must report success on the commit carrying the step (`{name}` filled in). */
+  readonly health?: HealthPolicy;
+  /** What a failed health gate or analysis does: abort by itself (default) or open the abort PR for a person. */
+  readonly onFailure?: OnFailure;
+  /** Where rollgen.yaml is: paths the source reaches must stay below it. */
+  readonly root?: string;
+  /** `build:`: a shell command (run in `root`) whose stdout is the source. */
+  readonly build?: string;
   /** `analysis:` as written (Kruise apps), resolved when the app loads. */
   readonly analysis?: AppAnalysisConfig;
   /** Absolute directory of shared AnalysisTemplates (rollgen.yaml `analysisTemplates`). */
   readonly analysisTemplates?: string;
+}
+
+export type OnFailure = 'abort' | 'hold';
+
+/** Globs over commit-status contexts and check-run names; each must be matched by a success. */
+export interface HealthPolicy {
+  readonly statuses: readonly string[];
+  readonly checkRuns: readonly string[];
+  /** Argo CD's Application API, read where the token variable is set. */
+  readonly argocd?: ArgoCdSource;
+}
+
+export interface ArgoCdSource {
+  readonly server: string;
+  /** The Application's name (`{name}` filled in). */
+  readonly application: string;
+  /** Environment variable holding an Argo CD API token (default ARGOCD_AUTH_TOKEN). */
+  readonly tokenEnv: string;
 }
 
 /** `pr:` of rollgen.yaml: settings of the GitHub PR flow. Template paths are absolute. */
@@ -71,15 +98,28 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   if (problems.length > 0) throw new InputError(problems);
   const root = path.dirname(file);
   const out: Diagnostic[] = [];
-  const entries = (doc.value as { apps: Record<string, unknown>[] }).apps;
-  const shared = (doc.value as { analysisTemplates?: string }).analysisTemplates;
-  const apps = entries.flatMap((e, i) =>
-    expandApp(root, e, () => doc.locate(['apps', i]), out).map((a) => ({
+  const value = doc.value as {
+    apps: Record<string, unknown>[];
+    health?: unknown;
+    onFailure?: OnFailure;
+    analysisTemplates?: string;
+  };
+  const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
+  const shared = value.analysisTemplates;
+  const placed = value.apps.flatMap((e, i) => {
+    const at: EntryLocator = (field) => doc.locate(['apps', i, ...field]);
+    const problems = entryPathProblems(e, at);
+    out.push(...problems);
+    if (problems.length > 0) return [];
+    return expandApp(root, e, defaults, () => doc.locate(['apps', i]), out).map((a) => ({
       ...a,
       ...analysisOf(e, i, doc.locate),
       ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
-    })),
-  );
+      at,
+    }));
+  });
+  out.push(...sharedOutputProblems(placed, cwd));
+  const apps = placed.map(({ at: _at, ...app }) => app);
   checkUniqueNames(apps, doc.locate(['apps']), out);
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, (doc.value as { pr?: Record<string, unknown> }).pr ?? {}) };
@@ -109,11 +149,12 @@ function prConfig(root: string, pr: Record<string, unknown>): PrConfig {
 function expandApp(
   root: string,
   e: Record<string, unknown>,
+  defaults: { readonly health?: unknown; readonly onFailure: OnFailure },
   at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>,
   out: Diagnostic[],
 ): AppConfig[] {
   const source = String(e.source);
-  const dirs = source.includes('*') ? globDirs(root, source) : [path.resolve(root, source)];
+  const dirs = isPattern(source) ? globDirs(root, source) : [path.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: 'error' });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...(e.gates as Partial<GatePolicy>) } : defaultGatePolicy;
   const track = isObject(e.trackLabel)
@@ -122,6 +163,7 @@ function expandApp(
   return dirs.map((dir) => {
     const name = typeof e.name === 'string' && dirs.length === 1 ? e.name : path.basename(dir);
     const removal = e.removal === 'two-commits' ? 'two-commits' : 'one-commit';
+    const health = healthPolicy(e.health ?? defaults.health, name);
     return {
       name,
       source: dir,
@@ -129,31 +171,33 @@ function expandApp(
       gates,
       track,
       removal,
+      ...(health ? { health } : {}),
+      onFailure: (e.onFailure as OnFailure | undefined) ?? defaults.onFailure,
+      root,
+      ...(typeof e.build === 'string' ? { build: e.build.replace(/\{name\}/g, name) } : {}),
     };
   });
 }
 
-/** `*` and `?` within path segments; enough for `apps/*` and keeps the dependency list short. */
-function globDirs(root: string, pattern: string): string[] {
-  let current = [root];
-  for (const segment of pattern.split('/').filter((s) => s !== '' && s !== '.')) {
-    const re = new RegExp(
-      `^${segment
-        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-        .replace(/\*/g, '[^/]*')
-        .replace(/\?/g, '[^/]')}$`,
-    );
-    current = current.flatMap((dir) =>
-      !segment.includes('*') && !segment.includes('?')
-        ? [path.join(dir, segment)].filter((p) => fs.existsSync(p))
-        : fs
-            .readdirSync(dir)
-            .filter((n) => re.test(n) && !n.startsWith('.'))
-            .sort()
-            .map((n) => path.join(dir, n)),
-    );
-  }
-  return current.filter((p) => fs.statSync(p).isDirectory());
+/** The app's health gate with `{name}` filled in; undefined when it names nothing to wait for. */
+function healthPolicy(h: unknown, name: string): HealthPolicy | undefined {
+  if (!isObject(h)) return undefined;
+  const globs = (v: unknown) => (Array.isArray(v) ? v.map((g) => String(g).replace(/\{name\}/g, name)) : []);
+  const argo = isObject(h.argocd) ? h.argocd : undefined;
+  const policy: HealthPolicy = {
+    statuses: globs(h.statuses),
+    checkRuns: globs(h.checkRuns),
+    ...(argo
+      ? {
+          argocd: {
+            server: String(argo.server),
+            application: String(argo.application ?? '{name}').replace(/\{name\}/g, name),
+            tokenEnv: typeof argo.tokenEnv === 'string' ? argo.tokenEnv : 'ARGOCD_AUTH_TOKEN',
+          },
+        }
+      : {}),
+  };
+  return policy.statuses.length + policy.checkRuns.length > 0 || policy.argocd ? policy : undefined;
 }
 
 function checkUniqueNames(

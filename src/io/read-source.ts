@@ -8,6 +8,8 @@ export interface SourceFile {
   /** Path shown in messages: relative to the working directory. */
   readonly path: string;
   readonly text: string;
+  /** A built source (kustomize, `build:`): the files it came from, so objects point back at their lines. */
+  readonly originals?: readonly SourceFile[];
 }
 
 const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];

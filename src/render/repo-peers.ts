@@ -26,15 +26,19 @@ export function peerOf(
   };
 }
 
+/** Each app's committed output objects, by app name. */
+export type CommittedOutputs = ReadonlyMap<string, ResourceSet>;
+
 /** Groups the rollouts of every loaded app by provider. Pure; the order never depends on load order. */
-export function repoPeers(apps: readonly LoadedApp[]): RepoPeers {
+export function repoPeers(apps: readonly LoadedApp[], committed?: CommittedOutputs): RepoPeers {
   const out = new Map<string, PeerRollout<unknown>[]>();
   for (const app of apps) {
     // A TrafficRouting routes like a rollout of its own (e.g. it needs ALB orders too).
     for (const r of [...app.rollouts, ...app.routings.map((t) => ({ spec: t.spec.rollout, providers: t.providers }))]) {
       for (const p of r.providers) {
         const list = out.get(p.generator.id) ?? [];
-        list.push(peerOf(app.name, r.spec, app.resources, p));
+        const output = committed?.get(app.name);
+        list.push({ ...peerOf(app.name, r.spec, app.resources, p), ...(output ? { committed: output } : {}) });
         out.set(p.generator.id, list);
       }
     }

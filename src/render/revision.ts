@@ -1,5 +1,5 @@
-import { createHash } from 'crypto';
 import { isObject } from '../model/kube';
+import { sha256Hex } from './sha256';
 
 /** Canonical JSON: keys sorted at every level, so formatting and key order never change a revision. */
 export function canonicalJson(value: unknown): string {
@@ -15,5 +15,5 @@ export function canonicalJson(value: unknown): string {
 
 /** Short content hash of a pod template; it identifies a version across commits. */
 export function templateRevision(template: unknown): string {
-  return createHash('sha256').update(canonicalJson(template)).digest('hex').slice(0, 10);
+  return sha256Hex(canonicalJson(template)).slice(0, 10);
 }

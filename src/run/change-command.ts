@@ -1,12 +1,12 @@
-import { planWrites, writeAll } from '../app/plan-write';
-import { CommonOptions, RunContext } from '../app/context';
+import { ChangeOptions, planWrites, writeAll } from '../app/plan-write';
+import { RunContext } from '../app/context';
 import { AppCommand } from '../state/app-state';
 
 /** advance / abort / promote / retry: compute the next state of each app and write it to its output. */
 export async function changeCommand(
   ctx: RunContext,
   args: readonly string[],
-  opts: CommonOptions,
+  opts: ChangeOptions,
   command: AppCommand,
 ): Promise<void> {
   writeAll(ctx, await planWrites(ctx, args, opts, command));

@@ -1,6 +1,12 @@
 import { count, formatPlan } from '../plan/format';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
+import { InputError } from '../errors';
+import { formatDiagnostic } from '../diagnostics';
+import { detectDrift, driftDiagnostics } from '../app/drift';
+import { readAppOutput } from '../app/output-state';
+import { RepoPeers } from '../render/repo-peers';
+import { committedProblems, describeAllocations } from '../app/cross-app';
 
 export interface PlanOptions extends CommonOptions {
   readonly json?: boolean;
@@ -8,16 +14,30 @@ export interface PlanOptions extends CommonOptions {
 
 /** Every step of every rollout of the named apps, as a table or JSON. */
 export async function planCommand(ctx: RunContext, args: readonly string[], opts: PlanOptions): Promise<void> {
-  const { apps } = await loadRepo(ctx, args, opts);
+  const { apps, peers } = await loadRepo(ctx, args, opts);
   if (opts.json) {
     const data = apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
     ctx.stdout(JSON.stringify(data.length === 1 ? data[0] : data, null, 2) + '\n');
     return;
   }
   ctx.stdout(apps.flatMap(({ app }) => app.rollouts.map((r) => formatPlan(app.name, r.plan))).join('\n'));
+  printAllocations(ctx, peers);
+}
+
+function printAllocations(ctx: RunContext, peers: RepoPeers): void {
+  const lines = describeAllocations(peers);
+  if (lines.length > 0) ctx.stdout(`\n${lines.join('\n')}\n`);
 }
 
 export async function validateCommand(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<void> {
-  const { apps } = await loadRepo(ctx, args, opts);
+  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const committed = committedProblems(peers);
+  if (committed.length > 0) throw new InputError(committed);
+  for (const { loc, app } of apps) {
+    const output = readAppOutput(ctx, loc, app, peers);
+    for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
+      ctx.stderr(formatDiagnostic(d) + '\n');
+  }
   for (const { app } of apps) ctx.stdout(`${app.name}: ok (${count(app.rollouts.length, 'rollout')})\n`);
+  printAllocations(ctx, peers);
 }

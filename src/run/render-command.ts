@@ -1,8 +1,9 @@
 import { InputError } from '../errors';
 import { renderApp } from '../render/render-app';
+import { checkRendered } from '../io/validate-k8s';
 import { statesAtStep, transitionApp } from '../state/app-state';
 import { serializeDocuments } from '../yaml/serialize';
-import { readOutput } from '../app/inputs';
+import { readAppOutput } from '../app/output-state';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
 
@@ -16,10 +17,12 @@ export async function renderCommand(ctx: RunContext, args: readonly string[], op
   if (apps.length !== 1)
     throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(', ')}`);
   const [{ loc, app }] = apps;
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const states =
     opts.step !== undefined
       ? statesAtStep(app, output, opts.step, loc.track)
       : transitionApp(app, output, { kind: 'advance' }, loc.track, loc.removal).states;
-  ctx.stdout(serializeDocuments(renderApp(app, states, loc.track, peers)));
+  const objects = renderApp(app, states, loc.track, peers);
+  checkRendered(objects);
+  ctx.stdout(serializeDocuments(objects));
 }

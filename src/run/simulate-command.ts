@@ -4,10 +4,10 @@ import { renderApp } from '../render/render-app';
 import { renderState, statesAtStep } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { colorAtGateway } from '../simulate/coloring';
-import { simulateRequest } from '../simulate/simulate';
+import { PodShare, simulateRequest } from '../simulate/simulate';
 import { RouteEndpoints, routeEndpoints } from '../simulate/route-hosts';
 import { describePhase } from '../render/phase';
-import { readOutput } from '../app/inputs';
+import { readAppOutput } from '../app/output-state';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
 
@@ -25,7 +25,7 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (apps.length !== 1) throw new InputError([], 'simulate evaluates one app; name it');
   const [{ loc, app }] = apps;
-  const output = readOutput(loc, ctx.cwd);
+  const output = readAppOutput(ctx, loc, app, peers);
   const states =
     opts.step !== undefined
       ? statesAtStep(app, output, opts.step, loc.track)
@@ -43,10 +43,11 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const split = simulateRequest(objects, generators, colorAtGateway(objects, req));
   if (!split) return ctx.stdout(`no route matches this request; ${served(routes)}\n`);
   ctx.stdout(`rule: ${split.rule}\n`);
-  for (const p of split.pods)
-    ctx.stdout(
-      `${(p.share * 100).toFixed(1).padStart(6)}%  service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`,
-    );
+  const line = (p: PodShare, prefix = '') =>
+    `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`;
+  for (const p of split.pods) ctx.stdout(line(p));
+  // Mirrored copies: the share of these requests also copied to those pods (their answers are dropped).
+  for (const p of split.mirror ?? []) ctx.stdout(line(p, 'mirror copy to '));
 }
 
 /** What the routes serve, so a request that matched nothing can be corrected. */

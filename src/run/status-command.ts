@@ -1,6 +1,7 @@
 import { CommonOptions, RunContext } from '../app/context';
 import { loadApps } from '../app/load-repo';
-import { readOutput } from '../app/inputs';
+import { readAppOutput } from '../app/output-state';
+import { describeDrift, detectDrift } from '../app/drift';
 import { sourcePod } from '../state/app-state';
 
 /** Where each rollout stands, read from its output's status file. */
@@ -10,8 +11,12 @@ export async function statusCommand(
   opts: CommonOptions & { json?: boolean },
 ): Promise<void> {
   const apps = await loadApps(ctx, args, opts);
+  const drifts: string[] = [];
   const rows = apps.flatMap(({ loc, app }) => {
-    const status = readOutput(loc, ctx.cwd).status;
+    const output = readAppOutput(ctx, loc, app);
+    const status = output.status;
+    const drift = describeDrift(detectDrift(app, loc, output), loc, ctx.cwd);
+    drifts.push(...drift.map((d) => `${app.name}: drift: ${d}`));
     return app.rollouts.map((r) => {
       const s = status?.rollouts.find((x) => x.name === r.spec.name);
       const pending = s && sourcePod(r, loc.track).revision !== (s.canaryRevision ?? s.stableRevision);
@@ -24,6 +29,7 @@ export async function statusCommand(
         stable: s?.stableRevision ?? '-',
         canary: s?.canaryRevision ?? '-',
         sourceChanged: Boolean(pending),
+        drift,
       };
     });
   });
@@ -34,4 +40,5 @@ export async function statusCommand(
       `${r.app}/${r.rollout}: ${r.phase} step ${r.step}/${r.steps} stable=${r.stable} canary=${r.canary}${changed}\n`,
     );
   }
+  for (const d of drifts) ctx.stdout(`${d}\n`);
 }

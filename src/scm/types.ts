@@ -48,10 +48,63 @@ export interface ScmClient {
   /** Combined result of the commit's check runs and statuses; 'success' when there are none. */
   checks(sha: string): Promise<CheckState>;
   comment(number: number, body: string): Promise<void>;
+  /** The commit's statuses, the latest per context (one request; the first 100 contexts). */
+  commitStatuses(sha: string): Promise<readonly CommitStatus[]>;
+  /** The commit's check runs, only those called `name` when given (one request per 100 runs). */
+  checkRuns(sha: string, name?: string): Promise<readonly CheckRun[]>;
+  /** Creates a check run on `req.sha`, or updates run `req.id` (one request). */
+  putCheckRun(req: CheckRunRequest): Promise<CheckRun>;
 }
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase';
 export type CheckState = 'success' | 'pending' | 'failure';
+
+/** A commit status as another system (Argo CD, Flux, CI) posted it. */
+export interface CommitStatus {
+  readonly context: string;
+  readonly state: 'success' | 'pending' | 'failure' | 'error';
+  readonly description?: string;
+  /** ISO 8601: when this state was posted. */
+  readonly updatedAt: string;
+}
+
+export type CheckConclusion =
+  | 'success'
+  | 'failure'
+  | 'neutral'
+  | 'cancelled'
+  | 'skipped'
+  | 'timed_out'
+  | 'action_required'
+  | 'stale'
+  | 'startup_failure';
+
+export interface CheckRunOutput {
+  readonly title: string;
+  /** Markdown shown on the check run's page (GitHub keeps up to 65535 characters). */
+  readonly summary: string;
+  readonly text?: string;
+}
+
+export interface CheckRun {
+  readonly id: number;
+  readonly name: string;
+  readonly status: 'queued' | 'in_progress' | 'completed' | 'waiting' | 'requested' | 'pending';
+  readonly conclusion: CheckConclusion | null;
+  readonly startedAt?: string;
+  readonly completedAt?: string;
+  readonly output?: Partial<CheckRunOutput>;
+}
+
+export interface CheckRunRequest {
+  readonly sha: string;
+  readonly name: string;
+  /** Set to update that run instead of creating one. */
+  readonly id?: number;
+  readonly status: 'in_progress' | 'completed';
+  readonly conclusion?: Exclude<CheckConclusion, 'startup_failure'>;
+  readonly output: CheckRunOutput;
+}
 
 export interface FileChange {
   /** Repository-relative, forward slashes. */

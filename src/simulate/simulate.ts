@@ -1,5 +1,6 @@
 import type { SimRequest, TrafficGenerator } from '../contract/generator';
 import { KubeObject, isObject } from '../model/kube';
+import { routeThroughChain } from './chain';
 
 export interface PodShare {
   readonly service: string;
@@ -16,26 +17,23 @@ export interface TrafficSplit {
   readonly mirror?: readonly PodShare[];
 }
 
-/** Routes a request through the providers (first that matches decides), then spreads each Service's share over the pods it selects. */
+/** Routes a request through the chain of providers (see chain.ts), then spreads each Service's share over the pods it selects. */
 export function simulateRequest(
   objects: readonly KubeObject[],
   generators: readonly TrafficGenerator[],
   request: SimRequest,
   ready?: ReadonlySet<string>,
 ): TrafficSplit | undefined {
-  for (const g of generators) {
-    const result = g.simulate(objects, request);
-    if (!result) continue;
-    const pods = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
-    const m = result.mirror;
-    return {
-      rule: result.rule,
-      services: result.backends,
-      pods,
-      ...(m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}),
-    };
-  }
-  return undefined;
+  const result = routeThroughChain(objects, generators, request);
+  if (!result) return undefined;
+  const pods = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
+  const m = result.mirror;
+  return {
+    rule: result.rule,
+    services: result.backends,
+    pods,
+    ...(m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}),
+  };
 }
 
 /** Shares by replica count among Deployments whose pod labels satisfy the Service selector and a mesh subset's labels (as kube-proxy and Envoy spread over endpoints). */

@@ -1,6 +1,6 @@
 import type Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
-import * as precompiled from './generated/validators';
+import { VALIDATOR_IDS, ValidatorId, validatorFor } from './generated';
 import type { TrafficGenerator } from '../contract/generator';
 import { Diagnostic } from '../diagnostics';
 import { cloneJson } from '../model/kube';
@@ -28,8 +28,8 @@ export function bindOptions(
 /** Built-in generators use validators precompiled at build time; ajv's compiler loads only for registered extras. */
 function compile(schema: object): ValidateFunction {
   const id = (schema as { $id?: string }).$id;
-  const built = id ? (precompiled as unknown as Record<string, ValidateFunction | undefined>)[id] : undefined;
-  if (built) return built;
+  if (id && (VALIDATOR_IDS as readonly string[]).includes(id))
+    return validatorFor(id as ValidatorId) as ValidateFunction;
   let fn = compiled.get(schema);
   if (!fn) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -45,7 +45,7 @@ export function providerFromKruiseRouting(
 }
 
 /** Argo's trafficRouting keys in its reconcile order; `plugins` entries follow as `plugins/<name>`. */
-const ARGO_ROUTING_KEYS = ['istio', 'nginx', 'alb', 'smi', 'ambassador', 'traefik', 'apisix'];
+const ARGO_ROUTING_KEYS = ['istio', 'nginx', 'alb', 'smi', 'ambassador', 'appMesh', 'traefik', 'apisix'];
 
 /** Argo trafficRouting -> provider refs, in Argo's reconcile order; the provider of each key is asked through `inputs`. */
 export function providersFromArgo(

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { Diagnostic, Origin, diagnosticAt, sortDiagnostics } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
-import * as validators from './generated/validators';
+import { validatorFor } from './generated';
 
 /** Input formats with a JSON Schema in src/spec/schemas (precompiled by scripts/compile-schemas.mjs). */
 export const SCHEMA_IDS = [
@@ -20,10 +20,15 @@ type Path = (string | number)[];
 
 /** Checks one parsed document against a schema; every problem is reported, each at its own line:col. */
 export function validateSchema(id: SchemaId, doc: ParsedDocument): Diagnostic[] {
-  const validate = validators[id];
+  const validate = validatorFor(id);
   if (validate(doc.value)) return [];
-  const errors = dropGenericErrors(mergeAlternatives(validate.errors ?? []));
-  return sortDiagnostics(dedupe(errors.map((e) => describe(e, doc))));
+  return describeSchemaErrors(validate.errors ?? [], doc);
+}
+
+/** ajv errors of one document as located diagnostics, each at its own line:col. */
+export function describeSchemaErrors(errors: readonly ErrorObject[], doc: ParsedDocument): Diagnostic[] {
+  const specific = dropGenericErrors(mergeAlternatives(errors));
+  return sortDiagnostics(dedupe(specific.map((e) => describe(e, doc))));
 }
 
 /** `anyOf: [{required: [a]}, {required: [b]}]` fails with one error per branch; say "one of a or b" once instead. */

@@ -22,6 +22,12 @@ export interface OutputSnapshot {
   readonly status?: AppStatus;
   readonly resources: ResourceSet;
   readonly kustomization?: string;
+  /** File name -> text as read, so a write can leave files it would not change alone. */
+  readonly texts?: ReadonlyMap<string, string>;
+  /** Output files that carry rollgen's header: what it wrote, even when the status file is lost. */
+  readonly renderedFiles?: readonly string[];
+  /** Digest of every YAML file of the output as it is now, by file name. */
+  readonly fileDigests?: Readonly<Record<string, string>>;
 }
 
 export type AppCommand =

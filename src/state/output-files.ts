@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { parseDocument, YAMLSeq, isSeq } from 'yaml';
 import { KubeObject } from '../model/kube';
 import { AppStatus, STATUS_FILE, statusDocument } from './status';
@@ -9,7 +10,8 @@ export interface RenderedFile {
 }
 
 export const KUSTOMIZATION_FILE = 'kustomization.yaml';
-const HEADER = '# Rendered by rollgen from the app source; edit the source, not this file.\n';
+/** First line of every object file rollgen writes; it also tells rollgen which output files are its own. */
+export const RENDERED_HEADER = '# Rendered by rollgen from the app source; edit the source, not this file.\n';
 
 /** One file per object: `<kind>-<name>.yaml`, namespace-prefixed only when names would collide. */
 export function objectFiles(objects: readonly KubeObject[]): RenderedFile[] {
@@ -19,7 +21,7 @@ export function objectFiles(objects: readonly KubeObject[]): RenderedFile[] {
   return objects.map((o) => {
     const name =
       (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
-    return { path: `${name}.yaml`, content: HEADER + serializeValue(o) };
+    return { path: `${name}.yaml`, content: RENDERED_HEADER + serializeValue(o) };
   });
 }
 
@@ -50,6 +52,11 @@ export function kustomizationFile(
     doc.set('resources', doc.createNode(resources));
   }
   return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
+}
+
+/** Short content digest of a file rollgen writes; the status file keeps one per object file to notice hand edits. */
+export function contentDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 export function statusFile(status: AppStatus): RenderedFile {

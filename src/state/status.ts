@@ -30,21 +30,26 @@ export interface AppStatus {
   readonly rollouts: readonly RolloutStatus[];
   /** Files rollgen owns in the output; other kustomization resources are the user's and kept. */
   readonly files: readonly string[];
+  /** Digest of each object file as rollgen wrote it, so a hand edit (drift) is noticed. */
+  readonly digests?: Readonly<Record<string, string>>;
   readonly history: readonly HistoryEntry[];
 }
 
 export const STATUS_FILE = 'rollgen-status.yaml';
 export const STATUS_API_VERSION = 'rollgen.dev/v1alpha1';
 const HISTORY_LIMIT = 50;
+export const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
 
 /** Plain data -> the document written to disk. No timestamps: git history has them. */
 export function statusDocument(s: AppStatus): Record<string, unknown> {
   return {
     apiVersion: STATUS_API_VERSION,
     kind: 'RolloutStatus',
-    metadata: { name: s.app },
+    // kpt, Config Sync and `kubectl apply -f DIR` skip local-config objects, so the state is never applied.
+    metadata: { name: s.app, annotations: { [LOCAL_CONFIG]: 'true' } },
     rollouts: s.rollouts.map((r) => ({ ...r })),
     files: [...s.files],
+    ...(s.digests ? { digests: { ...s.digests } } : {}),
     history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h })),
   };
 }
@@ -73,6 +78,7 @@ export function parseStatus(value: unknown): AppStatus | string {
     app: typeof meta.name === 'string' ? meta.name : '',
     rollouts: rollouts as RolloutStatus[],
     files: Array.isArray(value.files) ? value.files.map(String) : [],
+    ...(isObject(value.digests) ? { digests: stringMap(value.digests) } : {}),
     history: Array.isArray(value.history) ? (value.history as HistoryEntry[]) : [],
   };
 }
@@ -89,4 +95,8 @@ function numbersProblem(r: Record<string, unknown>): string | undefined {
   return count(r.draining) && (r.draining as number) >= 1
     ? undefined
     : 'draining must be the step number (1 or more) whose canary workloads are still in the output';
+}
+
+function stringMap(value: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
 }

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { landedAt } from '../../src/flow/checkout';
+import { readAppHistories } from '../../src/flow/history';
 import { runGit } from '../../src/io/git';
 import { runCli } from '../helpers/cli';
 import { commitAll, git, makeRepo } from '../helpers/git-repo';
@@ -11,10 +11,18 @@ const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 let repo: string;
 afterEach(() => fs.rmSync(repo, { recursive: true, force: true }));
 
+const histories = (paths: { source: string; output: string }[]) =>
+  readAppHistories(
+    runGit,
+    repo,
+    paths.map((p) => ({ source: path.join(repo, p.source), output: path.join(repo, p.output) })),
+  );
+
 test("landedAt: when the status file reached the base, the merge commit's date, not the older PR commit's", () => {
   repo = makeRepo([], 'apps: []\n', T0);
   const status = path.join(repo, 'deploy/echo/rollgen-status.yaml');
-  expect(landedAt(runGit, repo, path.join(repo, 'deploy/echo'))).toBeUndefined();
+  const echo = { source: 'apps/echo', output: 'deploy/echo' };
+  expect(histories([echo])).toEqual([{}]);
   git(repo, ['checkout', '--quiet', '-b', 'rollgen/echo/step-1'], at(1));
   fs.mkdirSync(path.dirname(status), { recursive: true });
   fs.writeFileSync(status, 'step: 1\n');
@@ -25,7 +33,42 @@ test("landedAt: when the status file reached the base, the merge commit's date, 
   git(repo, ['merge', '--quiet', '--no-ff', '-m', 'Merge step 1', 'rollgen/echo/step-1'], at(30)); // merged 29 minutes later
   fs.writeFileSync(path.join(repo, 'other.txt'), 'y');
   commitAll(repo, 'later unrelated', at(45));
-  expect(landedAt(runGit, repo, path.join(repo, 'deploy/echo'))).toEqual(at(30));
+  expect(histories([echo])).toEqual([{ landedAt: at(30), pullsSince: at(30) }]);
+});
+
+test('one git log dates every app: the last landing of each status file, or the first appearance of a source that never landed', () => {
+  repo = makeRepo(['echo'], 'apps: []\n', T0);
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    fs.writeFileSync(path.join(repo, file), text);
+  };
+  write('apps/we*ird [x]/deployment.yaml', 'a\n'); // glob characters are literal
+  commitAll(repo, 'weird app', at(10));
+  write('deploy/echo/rollgen-status.yaml', 'step: 1\n');
+  write('apps/echo/deployment.yaml', 'changed\n');
+  commitAll(repo, 'echo step 1', at(20));
+  write('deploy/echo/rollgen-status.yaml', 'step: 2\n');
+  write('apps/we*ird [x]/deployment.yaml', 'b\n');
+  commitAll(repo, 'echo step 2', at(40));
+  const calls: string[][] = [];
+  const counting = (args: readonly string[], cwd: string) => (calls.push([...args]), runGit(args, cwd));
+  const dates = readAppHistories(counting, repo, [
+    { source: path.join(repo, 'apps/echo'), output: path.join(repo, 'deploy/echo') },
+    { source: path.join(repo, 'apps/we*ird [x]'), output: path.join(repo, 'deploy/weird') },
+    { source: path.join(repo, 'apps/w'), output: path.join(repo, 'deploy/w') },
+  ]);
+  expect(dates).toEqual([{ landedAt: at(40), pullsSince: at(40) }, { pullsSince: at(10) }, {}]);
+  expect(calls.filter((c) => c[0] === 'log')).toHaveLength(1);
+});
+
+test('a shallow clone dates no scan bound: its oldest commit is not when a source appeared', () => {
+  const origin = makeRepo(['echo'], 'apps: []\n', T0);
+  fs.writeFileSync(path.join(origin, 'other.txt'), 'x');
+  commitAll(origin, 'later', at(30));
+  repo = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-shallow-'));
+  git(repo, ['clone', '--quiet', '--depth', '1', `file://${origin}`, '.']);
+  fs.rmSync(origin, { recursive: true, force: true });
+  expect(histories([{ source: 'apps/echo', output: 'deploy/echo' }])).toEqual([{}]);
 });
 
 describe('local git mode', () => {

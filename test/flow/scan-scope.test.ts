@@ -1,6 +1,6 @@
 import { scanScope } from '../../src/flow/pr-command';
 
-/** One PR scan for all apps: open PRs always; closed ones only for apps with something pending, since they landed. */
+/** One PR scan for all apps: open PRs always; closed ones only for apps with something pending, since they could matter. */
 describe('scanScope', () => {
   const at = (iso: string) => new Date(iso);
 
@@ -8,9 +8,9 @@ describe('scanScope', () => {
     expect(scanScope([undefined, undefined])).toEqual({ prefix: 'rollgen/', state: 'open' });
   });
 
-  test('GIVEN pending apps that landed THEN closed PRs back to the oldest landing, less an hour for clock skew', () => {
+  test('GIVEN pending apps THEN closed PRs back to the oldest date a PR could matter from, less an hour for clock skew', () => {
     expect(
-      scanScope([{ landed: at('2026-03-02T10:00:00Z') }, undefined, { landed: at('2026-03-01T10:00:00Z') }]),
+      scanScope([{ pullsSince: at('2026-03-02T10:00:00Z') }, undefined, { pullsSince: at('2026-03-01T10:00:00Z') }]),
     ).toEqual({
       prefix: 'rollgen/',
       state: 'all',
@@ -18,7 +18,7 @@ describe('scanScope', () => {
     });
   });
 
-  test('GIVEN a pending app that never landed (first deploy) THEN the whole history', () => {
-    expect(scanScope([{ landed: at('2026-03-02T10:00:00Z') }, {}])).toEqual({ prefix: 'rollgen/', state: 'all' });
+  test('GIVEN a pending app whose history is unknown (shallow clone) THEN the whole history', () => {
+    expect(scanScope([{ pullsSince: at('2026-03-02T10:00:00Z') }, {}])).toEqual({ prefix: 'rollgen/', state: 'all' });
   });
 });

@@ -106,6 +106,16 @@ describe('outputs and summary', () => {
         '',
       ].join('\n'),
     );
+    const waiting: PullRequestEvent = {
+      app: 'echo-a',
+      action: 'waiting',
+      number: 9,
+      url: 'https://github.com/o/r/pull/9',
+      reason: 'waiting for health: status kustomization/echo-a/* to report success',
+    };
+    expect(formatSummary('pr', buildActionReport([waiting]), 0)).toContain(
+      '| app | pull request | waiting for |\n|---|---|---|\n| echo-a | [#9](https://github.com/o/r/pull/9) | waiting for health: status kustomization/echo-a/* to report success |',
+    );
     expect(formatSummary('abort', buildActionReport([]), 1)).toMatch(
       /No pull requests were opened, updated, merged or closed\.\n\nFailed with exit status 1/,
     );

@@ -7,8 +7,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { git, makeRepo } from '../helpers/git-repo';
+import { makeRepo } from '../helpers/git-repo';
 import { FakeGitHub } from './fake-github-server';
+import { seedFromCheckout } from './helpers';
 
 const BUNDLE = join(__dirname, '..', '..', 'action', 'dist', 'index.js');
 const AT = new Date('2026-03-01T10:00:00Z');
@@ -21,7 +22,7 @@ beforeEach(async () => {
   fake = await FakeGitHub.start();
   repo = makeRepo(['echoserver'], 'apps:\n  - source: apps/*\n    output: deploy/{name}\n', AT);
   out = join(tmpdir(), `rollgen-action-out-${process.pid}-${Date.now()}`);
-  seedBase();
+  seedFromCheckout(fake, repo);
 });
 afterEach(async () => {
   await fake.close();
@@ -30,16 +31,6 @@ afterEach(async () => {
   rmSync(out + '.summary', { force: true });
   expect(fake.violations).toEqual([]);
 });
-
-/** The fake's main branch is the checkout's HEAD, under git's own commit and tree ids. */
-function seedBase(): void {
-  const head = git(repo, ['rev-parse', 'HEAD']).trim();
-  const tree = git(repo, ['rev-parse', 'HEAD^{tree}']).trim();
-  const paths = git(repo, ['ls-files']).split('\n').filter(Boolean);
-  fake.state.trees.set(tree, new Map(paths.map((p) => [p, readFileSync(join(repo, p), 'utf8')])));
-  fake.state.commits.set(head, { sha: head, tree, parents: [], message: 'initial' });
-  fake.state.branches.set('main', head);
-}
 
 /** Runs the bundle like the runner. Async: the fake server lives in this process and must keep answering. */
 async function runAction(inputs: Record<string, string>) {

@@ -10,7 +10,9 @@ describe('fake GitHub routes', () => {
     const missing = ROUTES.filter((r) => !operation(r.method, r.path)).map((r) => `${r.method} ${r.path}`);
     expect(missing).toEqual([]);
     expect(ROUTES.map((r) => operation(r.method, r.path)?.operationId).sort()).toEqual([
+      'checks/create',
       'checks/list-for-ref',
+      'checks/update',
       'git/create-commit',
       'git/create-ref',
       'git/create-tree',

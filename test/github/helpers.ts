@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createGitHubScm, GitHubScmOptions, LogLevel } from '../../src/scm/github';
 import type { ScmClient } from '../../src/scm/types';
 import { FakeGitHub, FakeGitHubOptions } from './fake-github-server';
@@ -34,4 +37,15 @@ export function mainHead(fake: FakeGitHub): string {
 
 export function treeOf(fake: FakeGitHub, sha: string): string {
   return fake.state.commits.get(sha)?.tree ?? '';
+}
+
+/** The fake's main branch is the checkout's HEAD, under git's own commit and tree ids (files as committed). */
+export function seedFromCheckout(fake: FakeGitHub, repo: string): void {
+  const run = (args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' });
+  const head = run(['rev-parse', 'HEAD']).trim();
+  const tree = run(['rev-parse', 'HEAD^{tree}']).trim();
+  const paths = run(['ls-files']).split('\n').filter(Boolean);
+  fake.state.trees.set(tree, new Map(paths.map((p) => [p, readFileSync(join(repo, p), 'utf8')])));
+  fake.state.commits.set(head, { sha: head, tree, parents: [], message: 'initial' });
+  fake.state.branches.set('main', head);
 }

@@ -185,6 +185,22 @@ describe('listPulls', () => {
     await h.scm.listPulls({ prefix: 'rollgen/', state: 'all' });
     expect(h.fake.log()).toHaveLength(5);
   });
+
+  test('GIVEN fewer than 100 PRs WHEN listing with closedSince THEN one request, with open PRs however old', async () => {
+    for (let i = 1; i <= 4; i++) h.fake.state.openPull(`rollgen/app-${i}/step-1`, 'main', `PR ${i}`, null);
+    const old = '2025-01-01T00:00:00Z';
+    Object.assign(h.fake.state.pulls.get(1)!, { updatedAt: old }); // open, untouched for a year
+    Object.assign(h.fake.state.pulls.get(2)!, { state: 'closed', updatedAt: old, closedAt: old });
+    Object.assign(h.fake.state.pulls.get(3)!, { state: 'closed', updatedAt: '2026-06-01T00:00:00Z' });
+    h.fake.resetLog();
+    const listed = await h.scm.listPulls({
+      prefix: 'rollgen/',
+      state: 'all',
+      closedSince: new Date('2026-05-01T00:00:00Z'),
+    });
+    expect(h.fake.log()).toEqual(['GET /pulls']);
+    expect(listed.map((p) => p.number)).toEqual([4, 3, 1]);
+  });
 });
 
 describe('updatePull', () => {

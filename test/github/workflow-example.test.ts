@@ -19,7 +19,12 @@ test('the rollgen step passes only inputs action.yml declares, and every dispatc
 test('push, schedule and dispatch triggers, one run per repository, the permissions the flow needs, full history', () => {
   expect(Object.keys(workflow.on).sort()).toEqual(['push', 'schedule', 'workflow_dispatch']);
   expect(workflow.concurrency).toEqual({ group: 'rollgen-${{ github.repository }}', 'cancel-in-progress': false });
-  expect(workflow.jobs.rollgen.permissions).toMatchObject({ contents: 'write', 'pull-requests': 'write' });
+  expect(workflow.jobs.rollgen.permissions).toMatchObject({
+    contents: 'write',
+    'pull-requests': 'write',
+    checks: 'write', // analysis records live in a check run
+    statuses: 'read', // health gates read Argo CD's and Flux's commit statuses
+  });
   expect(steps.find((s) => s.uses?.startsWith('actions/checkout'))?.with).toMatchObject({ 'fetch-depth': 0 });
   expect(action.runs).toEqual({ using: 'node24', main: 'action/dist/index.js' });
 });

@@ -1,6 +1,16 @@
 import { createHash } from 'crypto';
 import { ScmError } from '../../src/errors';
-import { CheckState, CommitRequest, FileChange, MergeMethod, PullRequest, ScmClient } from '../../src/scm/types';
+import {
+  CheckRun,
+  CheckRunRequest,
+  CheckState,
+  CommitRequest,
+  CommitStatus,
+  FileChange,
+  MergeMethod,
+  PullRequest,
+  ScmClient,
+} from '../../src/scm/types';
 
 export interface Call {
   readonly op: keyof ScmClient;
@@ -15,7 +25,14 @@ interface FakeCommit {
 
 type Pull = { -readonly [K in keyof PullRequest]: PullRequest[K] };
 
-const WRITES: readonly (keyof ScmClient)[] = ['commitToBranch', 'createPull', 'updatePull', 'mergePull', 'comment'];
+const WRITES: readonly (keyof ScmClient)[] = [
+  'commitToBranch',
+  'createPull',
+  'updatePull',
+  'mergePull',
+  'comment',
+  'putCheckRun',
+];
 
 /**
  * An in-memory GitHub at the ScmClient seam: branches, commits (the files each one changes), PRs
@@ -33,6 +50,9 @@ export class FakeScm implements ScmClient {
   readonly comments: { readonly number: number; readonly body: string }[] = [];
   readonly checkStates = new Map<string, CheckState>();
   readonly merges: { readonly number: number; readonly method: MergeMethod }[] = [];
+  /** Commit statuses per sha, latest per context, as Argo CD or Flux post them. */
+  readonly statuses = new Map<string, CommitStatus[]>();
+  readonly runs = new Map<string, CheckRun[]>();
   private seq = 0;
   /** How this host writes a PR reference; GitHub's `#N` unless a test plays another host. */
   refOf = (n: number): string => `#${n}`;
@@ -167,6 +187,55 @@ export class FakeScm implements ScmClient {
     this.comments.push({ number, body });
   }
 
+  async commitStatuses(sha: string): Promise<readonly CommitStatus[]> {
+    await this.enter('commitStatuses', sha);
+    return [...(this.statuses.get(sha) ?? [])];
+  }
+
+  async checkRuns(sha: string, name?: string): Promise<readonly CheckRun[]> {
+    await this.enter('checkRuns', sha, name);
+    return (this.runs.get(sha) ?? []).filter((r) => name === undefined || r.name === name).map((r) => ({ ...r }));
+  }
+
+  async putCheckRun(req: CheckRunRequest): Promise<CheckRun> {
+    await this.enter('putCheckRun', req);
+    const list = this.runs.get(req.sha) ?? [];
+    const at = this.clock().toISOString();
+    const run: CheckRun = {
+      id: req.id ?? ++this.seq,
+      name: req.name,
+      status: req.status,
+      conclusion: req.conclusion ?? null,
+      startedAt: at,
+      ...(req.status === 'completed' ? { completedAt: at } : {}),
+      output: { ...req.output },
+    };
+    const i = list.findIndex((r) => r.id === req.id);
+    if (req.id !== undefined && i < 0) throw new ScmError(`update check run ${req.id}`, 404, 'Not Found');
+    this.runs.set(req.sha, i >= 0 ? list.map((r, j) => (j === i ? run : r)) : [...list, run]);
+    return { ...run };
+  }
+
+  // What other systems post: Argo CD Notifications, Flux's notification-controller, CI.
+  postStatus(sha: string, context: string, state: CommitStatus['state'], description?: string): void {
+    const rest = (this.statuses.get(sha) ?? []).filter((s) => s.context !== context);
+    const at = this.clock().toISOString();
+    this.statuses.set(sha, [...rest, { context, state, updatedAt: at, ...(description ? { description } : {}) }]);
+  }
+
+  postCheckRun(sha: string, name: string, conclusion: CheckRun['conclusion']): void {
+    const at = this.clock().toISOString();
+    const run: CheckRun = {
+      id: ++this.seq,
+      name,
+      status: conclusion ? 'completed' : 'in_progress',
+      conclusion,
+      startedAt: at,
+      ...(conclusion ? { completedAt: at } : {}),
+    };
+    this.runs.set(sha, [...(this.runs.get(sha) ?? []), run]);
+  }
+
   // What people do in the GitHub UI; not calls rollgen makes, so not recorded.
   personMerge(number: number): void {
     this.mergeNow(this.pull(number), 'merge');
@@ -224,6 +293,10 @@ export function httpCost(c: Call, totalPulls: number): number {
       return (b.title !== undefined || b.body !== undefined || b.state !== undefined ? 1 : 0) + (b.labels ? 1 : 0);
     case 'checks':
       return 2;
+    case 'commitStatuses':
+    case 'checkRuns':
+    case 'putCheckRun':
+      return 1;
     default:
       return 1;
   }

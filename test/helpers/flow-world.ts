@@ -1,6 +1,6 @@
 import { runCli, CliResult } from './cli';
 import { Call, FakeScm } from './fake-scm';
-import { bumpImage, land, makeRepo } from './git-repo';
+import { bumpImage, commitAll, land, makeRepo } from './git-repo';
 
 export const TOKEN = 'ghs_s3cretTokenValue0123456789abcdef';
 
@@ -43,8 +43,12 @@ export class FlowWorld {
   }
 
   /** App `echo` adopted, a new revision, steps 1..k merged by a person, the next step's PR open. */
-  static async echoAtStep(config: string, k: number): Promise<FlowWorld> {
+  static async echoAtStep(config: string, k: number, prepare?: (repo: string) => void): Promise<FlowWorld> {
     const w = new FlowWorld(['echo'], config);
+    if (prepare) {
+      prepare(w.repo);
+      commitAll(w.repo, 'prepare', w.now);
+    }
     await w.pr();
     w.merge(w.openPr('rollgen/echo/adopt').number);
     await w.pr();

@@ -3,6 +3,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
+import { cachedBuild } from './kustomize-cache';
 import { HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute';
 import { HTTPRoute as HTTPRouteV1beta1 } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1beta1/HTTPRoute';
 import { DestinationRule as DestinationRuleA3 } from '@kubernetes-models/istio/networking.istio.io/v1alpha3/DestinationRule';
@@ -10,6 +11,10 @@ import { EnvoyFilter } from '@kubernetes-models/istio/networking.istio.io/v1alph
 import { VirtualService as VirtualServiceA3 } from '@kubernetes-models/istio/networking.istio.io/v1alpha3/VirtualService';
 import { DestinationRule } from '@kubernetes-models/istio/networking.istio.io/v1beta1/DestinationRule';
 import { VirtualService } from '@kubernetes-models/istio/networking.istio.io/v1beta1/VirtualService';
+import { IngressRoute as IngressRouteV2 } from '@kubernetes-models/traefik/traefik.containo.us/v1alpha1/IngressRoute';
+import { TraefikService as TraefikServiceV2 } from '@kubernetes-models/traefik/traefik.containo.us/v1alpha1/TraefikService';
+import { IngressRoute } from '@kubernetes-models/traefik/traefik.io/v1alpha1/IngressRoute';
+import { TraefikService } from '@kubernetes-models/traefik/traefik.io/v1alpha1/TraefikService';
 
 /** Published Kubernetes schemas (kubernetes-models) for the kinds rollgen renders. */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
@@ -24,7 +29,17 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'networking.istio.io/v1beta1/DestinationRule': DestinationRule as never,
   'gateway.networking.k8s.io/v1/HTTPRoute': HTTPRoute as never,
   'gateway.networking.k8s.io/v1beta1/HTTPRoute': HTTPRouteV1beta1 as never,
+  'traefik.io/v1alpha1/TraefikService': TraefikService as never,
+  'traefik.io/v1alpha1/IngressRoute': IngressRoute as never,
+  'traefik.containo.us/v1alpha1/TraefikService': TraefikServiceV2 as never,
+  'traefik.containo.us/v1alpha1/IngressRoute': IngressRouteV2 as never,
 };
+
+/**
+ * API groups with no published schema package (no kubernetes-models package for SMI, APISIX,
+ * Ambassador / Emissary or App Mesh): kustomize builds them, but their schema is not checked.
+ */
+export const UNMODELLED_GROUPS = ['split.smi-spec.io', 'apisix.apache.org', 'getambassador.io', 'appmesh.k8s.aws'];
 
 /** networking.istio.io/v1 is v1beta1 promoted with the same schema; the published models stop at v1beta1. */
 const SAME_SCHEMA_AS: Record<string, string> = {
@@ -69,5 +84,5 @@ export function hasKubectl(): boolean {
 
 /** Builds a directory with the real kustomize in kubectl, as Argo CD and Flux would. */
 export function kustomizeBuild(dir: string): string {
-  return execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
+  return cachedBuild(dir, () => execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' }));
 }

@@ -6,6 +6,7 @@ import { createCommitOnBranch, fetchBranchHead } from './git';
 import { createOctokit, GitHubScmOptions } from './octokit';
 import { createComment, createPullRequest, listPullsByPrefix, mergePullRequest, updatePullRequest } from './pulls';
 import type { GitHubRepo } from './repo';
+import { fetchCheckRuns, fetchCommitStatuses, putCheckRun } from './signals';
 
 export type { GitHubScmOptions, LogLevel } from './octokit';
 
@@ -35,5 +36,12 @@ export function createGitHubScm(connection: ScmConnection, options: GitHubScmOpt
     mergePull: (number, req) => guard(`merge PR #${number}`, () => mergePullRequest(gh, number, req)),
     checks: (sha) => guard(`read the checks of commit ${sha.slice(0, 12)}`, () => fetchChecks(gh, sha)),
     comment: (number, body) => guard(`comment on PR #${number}`, () => createComment(gh, number, body)),
+    commitStatuses: (sha) =>
+      guard(`read the commit statuses of ${sha.slice(0, 12)}`, () => fetchCommitStatuses(gh, sha)),
+    checkRuns: (sha, name) => guard(`read the check runs of ${sha.slice(0, 12)}`, () => fetchCheckRuns(gh, sha, name)),
+    putCheckRun: (req) =>
+      guard(`${req.id === undefined ? 'create' : 'update'} check run "${req.name}" on ${req.sha.slice(0, 12)}`, () =>
+        putCheckRun(gh, req),
+      ),
   };
 }

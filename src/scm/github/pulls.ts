@@ -11,8 +11,7 @@ type Label = { readonly name?: string } | string;
 
 /**
  * GET pulls filtered here by head branch and head repository. Without `closedSince`: ceil(PRs / 100)
- * requests. With it, open PRs (all pages) plus closed ones by most recent update, stopping at the
- * first page that reaches back before `closedSince`.
+ * requests. With it, see boundedScan.
  */
 export async function listPullsByPrefix(
   gh: GitHubRepo,
@@ -38,10 +37,29 @@ export async function listPullsByPrefix(
   return pulls.filter(ours).map((p) => toPullRequest(p));
 }
 
+/**
+ * Every PR by most recent update, stopping at the first page that reaches back before `since`; when
+ * that cut the list short, open PRs (which matter however old) are listed too. A repository with
+ * fewer than 100 PRs costs one request.
+ */
 async function boundedScan(gh: GitHubRepo, state: 'closed' | 'all', since: Date): Promise<ListedPull[]> {
   const { owner, repo } = gh;
+  let cut = false;
+  const recent = await gh.octokit.paginate(
+    gh.octokit.rest.pulls.list,
+    { owner, repo, state, sort: 'updated', direction: 'desc', per_page: 100 },
+    (response, done) => {
+      const page = response.data;
+      const more = /rel="next"/.test(response.headers.link ?? '');
+      if (more && new Date(page[page.length - 1].updated_at) < since) {
+        cut = true;
+        done();
+      }
+      return page.filter((p) => p.state === 'open' || new Date(p.updated_at) >= since);
+    },
+  );
   const open =
-    state === 'all'
+    cut && state === 'all'
       ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
           owner,
           repo,
@@ -51,16 +69,8 @@ async function boundedScan(gh: GitHubRepo, state: 'closed' | 'all', since: Date)
           per_page: 100,
         })
       : [];
-  const closed = await gh.octokit.paginate(
-    gh.octokit.rest.pulls.list,
-    { owner, repo, state: 'closed', sort: 'updated', direction: 'desc', per_page: 100 },
-    (response, done) => {
-      const page = response.data;
-      if (page.length === 0 || new Date(page[page.length - 1].updated_at) < since) done();
-      return page.filter((p) => new Date(p.updated_at) >= since);
-    },
-  );
-  return [...open, ...closed].sort((a, b) => b.number - a.number);
+  const byNumber = new Map([...recent, ...open].map((p) => [p.number, p]));
+  return [...byNumber.values()].sort((a, b) => b.number - a.number);
 }
 
 export interface NewPull {

@@ -265,9 +265,9 @@ export function checkRun(u: Urls, s: RepoState, sha: string, r: CheckRun) {
   const url = `${u.api}/repos/${s.owner}/${s.name}/check-runs/${r.id}`;
   const done = r.status === 'completed' ? '2026-01-01T00:01:00Z' : null;
   const output = {
-    title: null,
-    summary: null,
-    text: null,
+    title: r.output?.title ?? null,
+    summary: r.output?.summary ?? null,
+    text: r.output?.text ?? null,
     annotations_count: 0,
     annotations_url: `${url}/annotations`,
   };
@@ -309,8 +309,8 @@ export function combinedStatus(u: Urls, s: RepoState, sha: string, statuses: rea
     target_url: null,
     avatar_url: null,
     url: `${api}/statuses/${sha}`,
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
+    created_at: x.updatedAt ?? '2026-01-01T00:00:00Z',
+    updated_at: x.updatedAt ?? '2026-01-01T00:00:00Z',
   });
   return {
     state,

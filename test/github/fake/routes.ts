@@ -4,7 +4,7 @@
  * refusals rollgen must handle: 404 for a missing ref, 422 for an existing ref, 405/409 on merge.
  */
 import * as P from './payloads';
-import type { RepoState } from './state';
+import type { CheckRun, RepoState } from './state';
 
 export interface Call {
   readonly params: Readonly<Record<string, string>>;
@@ -254,7 +254,8 @@ const checkRoutes: Route[] = [
     method: 'GET',
     path: `${REPO}/commits/{ref}/check-runs`,
     handle: (c) => {
-      const runs = c.state.checkRuns.get(c.params.ref) ?? [];
+      const name = c.query.get('check_name');
+      const runs = (c.state.checkRuns.get(c.params.ref) ?? []).filter((r) => !name || r.name === name);
       return paged(c, runs, (page) => ({
         total_count: runs.length,
         check_runs: page.map((r) => P.checkRun(c.urls, c.state, c.params.ref, r)),
@@ -268,4 +269,50 @@ const checkRoutes: Route[] = [
   },
 ];
 
-export const ROUTES: readonly Route[] = [...gitRoutes, ...pullRoutes, ...issueRoutes, ...checkRoutes];
+/** The fields of a check-runs POST/PATCH body the fake keeps. */
+function runFields(body: {
+  name: string;
+  status?: 'queued' | 'in_progress' | 'completed';
+  conclusion?: NonNullable<CheckRun['conclusion']>;
+  output?: { title?: string; summary?: string; text?: string };
+}): Omit<CheckRun, 'id'> {
+  const o = body.output;
+  return {
+    name: body.name,
+    status: body.conclusion ? 'completed' : (body.status ?? 'queued'),
+    conclusion: body.conclusion ?? null,
+    ...(o ? { output: { title: o.title ?? null, summary: o.summary ?? null, text: o.text ?? null } } : {}),
+  };
+}
+
+const checkWriteRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: `${REPO}/check-runs`,
+    handle: (c) => {
+      if (!c.state.commits.has(c.body.head_sha)) return fail(422, 'No commit found for SHA');
+      const run = c.state.putCheckRun(c.body.head_sha, runFields(c.body));
+      return ok(P.checkRun(c.urls, c.state, c.body.head_sha, run!), 201);
+    },
+  },
+  {
+    method: 'PATCH',
+    path: `${REPO}/check-runs/{check_run_id}`,
+    handle: (c) => {
+      const id = Number(c.params.check_run_id);
+      const sha = c.state.shaOfCheckRun(id);
+      const old = sha ? c.state.checkRuns.get(sha)!.find((r) => r.id === id) : undefined;
+      if (!sha || !old) return fail(404, 'Not Found');
+      const run = c.state.putCheckRun(sha, runFields({ ...c.body, name: c.body.name ?? old.name }), id);
+      return ok(P.checkRun(c.urls, c.state, sha, run!));
+    },
+  },
+];
+
+export const ROUTES: readonly Route[] = [
+  ...gitRoutes,
+  ...pullRoutes,
+  ...issueRoutes,
+  ...checkRoutes,
+  ...checkWriteRoutes,
+];

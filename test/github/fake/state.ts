@@ -38,12 +38,14 @@ export interface CheckRun {
   readonly status: 'queued' | 'in_progress' | 'completed';
   readonly conclusion:
     'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | 'action_required' | null;
+  readonly output?: { readonly title: string | null; readonly summary: string | null; readonly text: string | null };
 }
 
 export interface CommitStatus {
   readonly id: number;
   readonly context: string;
   readonly state: 'error' | 'failure' | 'pending' | 'success';
+  readonly updatedAt?: string;
 }
 
 export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
@@ -128,6 +130,21 @@ export class RepoState {
   }
 
   addStatus(sha: string, context: string, state: CommitStatus['state']): void {
-    this.statuses.set(sha, [...(this.statuses.get(sha) ?? []), { id: this.nextId(), context, state }]);
+    const at = this.now();
+    this.statuses.set(sha, [...(this.statuses.get(sha) ?? []), { id: this.nextId(), context, state, updatedAt: at }]);
+  }
+
+  /** Creates (no id) or replaces run `id` on `sha`, as POST/PATCH check-runs do; undefined when `id` is unknown. */
+  putCheckRun(sha: string, run: Omit<CheckRun, 'id'>, id?: number): CheckRun | undefined {
+    const list = this.checkRuns.get(sha) ?? [];
+    if (id !== undefined && !list.some((r) => r.id === id)) return undefined;
+    const next = { ...run, id: id ?? this.nextId() };
+    this.checkRuns.set(sha, id === undefined ? [...list, next] : list.map((r) => (r.id === id ? next : r)));
+    return next;
+  }
+
+  /** The commit a check run lives on. */
+  shaOfCheckRun(id: number): string | undefined {
+    return [...this.checkRuns].find(([, runs]) => runs.some((r) => r.id === id))?.[0];
   }
 }

@@ -1,0 +1,4 @@
+import type { InputAdapters } from '../../src/contract/inputs';
+
+/** Argo `trafficRouting.ambassador`, handed over as written (options.schema.json checks it). */
+export const inputs: InputAdapters = { argo: { key: 'ambassador' } };

@@ -1,0 +1,2 @@
+// The Handlebars chunk (dist/vendor/handlebars.js): loaded only to render PR titles and bodies.
+module.exports = require('handlebars');

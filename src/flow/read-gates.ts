@@ -1,0 +1,62 @@
+import * as path from 'path';
+import type { HealthPolicy } from '../io/config';
+import type { GitRunner } from '../io/git';
+import type { ScmClient } from '../scm/types';
+import { readArgoApplication } from '../io/argocd';
+import { CommitSignals, Health, combineHealth, judgeArgo, judgeHealth } from './health';
+
+/** At most this many commits of the base are read for one app's health: its head, ..., the commit that landed the step. */
+export const MAX_HEALTH_COMMITS = 4;
+
+/**
+ * The commits of the base that carry the app's current step, newest first: first-parent commits
+ * from HEAD back to the last one that changed the output (the step's output is unchanged since).
+ * Bounded: the newest MAX_HEALTH_COMMITS - 1 and the landing commit.
+ */
+export function carryingCommits(git: GitRunner, root: string, output: string): string[] {
+  const rel = path.relative(root, output) || '.';
+  const landed = git(['log', '--first-parent', '-1', '--format=%H', 'HEAD', '--', rel], root).trim();
+  if (!landed) return [];
+  const recent = git(['rev-list', '--first-parent', `--max-count=${MAX_HEALTH_COMMITS}`, 'HEAD'], root)
+    .split('\n')
+    .filter(Boolean);
+  const upTo = recent.indexOf(landed);
+  return upTo >= 0 ? recent.slice(0, upTo + 1) : [...recent.slice(0, MAX_HEALTH_COMMITS - 1), landed];
+}
+
+/**
+ * Reads statuses (when the policy names any) and check runs (likewise) commit by commit, newest
+ * first, and stops as soon as the judgement no longer waits: a healthy or failed step read on the
+ * head costs one or two requests.
+ */
+export async function readHealth(
+  scm: ScmClient,
+  policy: HealthPolicy,
+  shas: readonly string[],
+  edge: { readonly env: Readonly<Record<string, string | undefined>>; readonly now: Date },
+): Promise<Health> {
+  const parts: Health[] = [];
+  if (policy.statuses.length + policy.checkRuns.length > 0) parts.push(await readCommitHealth(scm, policy, shas));
+  const argo = policy.argocd;
+  if (argo) {
+    const token = edge.env[argo.tokenEnv];
+    const reading = token
+      ? await readArgoApplication(argo.server, argo.application, token)
+      : { error: `set ${argo.tokenEnv} to an Argo CD API token` };
+    parts.push(judgeArgo(reading, shas, edge.now));
+  }
+  return combineHealth(parts);
+}
+
+async function readCommitHealth(scm: ScmClient, policy: HealthPolicy, shas: readonly string[]): Promise<Health> {
+  const read: CommitSignals[] = [];
+  let health = judgeHealth(policy, read);
+  for (const sha of shas) {
+    const statuses = policy.statuses.length > 0 ? await scm.commitStatuses(sha) : [];
+    const checkRuns = policy.checkRuns.length > 0 ? await scm.checkRuns(sha) : [];
+    read.push({ sha, statuses, checkRuns });
+    health = judgeHealth(policy, read);
+    if (health.state !== 'waiting') break;
+  }
+  return health;
+}

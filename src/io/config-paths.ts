@@ -1,0 +1,96 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Diagnostic, Origin } from '../diagnostics';
+
+/** Where a field of one `apps[i]` entry is written in rollgen.yaml. */
+export type EntryLocator = (field: readonly (string | number)[]) => Origin;
+
+/** True when a source is a pattern (`*`, `?`, `[...]`, `{a,b}`, `**`, extglobs), not a plain path. */
+export function isPattern(source: string): boolean {
+  return glob().isDynamicPattern(source);
+}
+
+/**
+ * The directories a source pattern matches, sorted, with the patterns users know from their shell
+ * and CI tools (tinyglobby: picomatch syntax, incl. braces and `**`). Hidden directories are skipped.
+ */
+export function globDirs(root: string, pattern: string): string[] {
+  const found = glob().globSync(pattern, {
+    cwd: root,
+    onlyDirectories: true,
+    absolute: true,
+    expandDirectories: false,
+    followSymbolicLinks: false,
+  });
+  return [...new Set(found.map((d) => path.resolve(d)))].filter((d) => fs.statSync(d).isDirectory()).sort();
+}
+
+/** The glob library loads only for a rollgen.yaml that uses a pattern. */
+function glob(): typeof import('tinyglobby') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('tinyglobby') as typeof import('tinyglobby');
+}
+
+/**
+ * Mistakes in one entry's paths that would make apps overwrite each other: a pattern source whose
+ * output has no `{name}` (every match would write to one directory), a pattern in the output, and
+ * `name:` on a pattern (each match is named after its directory).
+ */
+export function entryPathProblems(e: Record<string, unknown>, at: EntryLocator): Diagnostic[] {
+  const source = String(e.source);
+  const output = String(e.output);
+  const out: Diagnostic[] = [];
+  const error = (field: string, message: string) => out.push({ ...at([field]), message, severity: 'error' });
+  if (isPattern(output.replace(/\{name\}/g, 'x')))
+    error('output', `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
+  else if (isPattern(source) && !output.includes('{name}'))
+    error(
+      'output',
+      `source "${source}" is a pattern, so every app it matches would write to "${output}"; put {name} in the output (e.g. deploy/{name})`,
+    );
+  if (isPattern(source) && typeof e.name === 'string')
+    error(
+      'name',
+      `name: "${e.name}" cannot name every app of the pattern "${source}"; each is named after its directory`,
+    );
+  return out;
+}
+
+/** Resolved apps with where each came from, for cross-entry checks. */
+export interface PlacedApp {
+  readonly name: string;
+  readonly source: string;
+  readonly output: string;
+  readonly at: EntryLocator;
+}
+
+/** Two apps writing one output would overwrite each other's files and status; an output that is a source would overwrite it. */
+export function sharedOutputProblems(apps: readonly PlacedApp[], cwd: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const shown = (p: string) => path.relative(cwd, p) || '.';
+  for (const a of apps) {
+    const others = apps.filter((b) => b !== a && b.output === a.output).map((b) => b.name);
+    if (others.length > 0)
+      out.push({
+        ...a.at(['output']),
+        message: `app ${a.name} writes to ${shown(a.output)}, as ${others.join(', ')} does; give each app its own output`,
+        severity: 'error',
+      });
+    const source = apps.find((b) => b.source === a.output);
+    if (source)
+      out.push({
+        ...a.at(['output']),
+        message: `app ${a.name} would write its output into the source of ${source.name} (${shown(a.output)})`,
+        severity: 'error',
+      });
+  }
+  return dedupe(out);
+}
+
+function dedupe(list: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = `${d.line}:${d.col}:${d.message}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}

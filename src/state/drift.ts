@@ -1,0 +1,52 @@
+import { isObject } from '../model/kube';
+import { canonicalJson } from '../render/revision';
+
+/** An output file that is not what rollgen wrote for the recorded state. */
+export interface Drift {
+  readonly file: string;
+  readonly kind: 'changed' | 'missing';
+  /** The fields that differ, when rollgen can render the recorded state again (its source is unchanged). */
+  readonly fields?: readonly FieldChange[];
+}
+
+export interface FieldChange {
+  readonly path: readonly (string | number)[];
+  readonly rendered: unknown;
+  readonly found: unknown;
+}
+
+/** Files whose digest differs from the one recorded when rollgen wrote them. Pure. */
+export function changedFiles(
+  recorded: Readonly<Record<string, string>>,
+  current: Readonly<Record<string, string>>,
+): { file: string; kind: Drift['kind'] }[] {
+  return Object.keys(recorded)
+    .sort()
+    .flatMap((file): { file: string; kind: Drift['kind'] }[] => {
+      if (current[file] === undefined) return [{ file, kind: 'missing' }];
+      return current[file] === recorded[file] ? [] : [{ file, kind: 'changed' }];
+    });
+}
+
+const MAX_FIELDS = 8;
+
+/** The leaf fields where `found` differs from `rendered`, in document order. Pure. */
+export function fieldChanges(rendered: unknown, found: unknown, at: readonly (string | number)[] = []): FieldChange[] {
+  if (canonicalJson(rendered) === canonicalJson(found)) return [];
+  if (isObject(rendered) && isObject(found)) {
+    const keys = [...new Set([...Object.keys(rendered), ...Object.keys(found)])];
+    return keys.flatMap((k) => fieldChanges(rendered[k], found[k], [...at, k])).slice(0, MAX_FIELDS);
+  }
+  if (Array.isArray(rendered) && Array.isArray(found) && rendered.length === found.length)
+    return rendered.flatMap((r, i) => fieldChanges(r, found[i], [...at, i])).slice(0, MAX_FIELDS);
+  return [{ path: at, rendered, found }];
+}
+
+export function describeField(c: FieldChange): string {
+  const show = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+  const path = c.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+    .join('')
+    .replace(/^\./, '');
+  return `${path || '(whole object)'}: rendered ${show(c.rendered)}, found ${show(c.found)}`;
+}

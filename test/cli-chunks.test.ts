@@ -1,0 +1,57 @@
+/**
+ * The built CLI is split so a command loads only what it uses (scripts/chunks.mjs, bin/load-bundle.js):
+ * render pulls in no GitHub client, template engine, child_process or crypto and only the
+ * validators of the kinds it reads; `rollgen pr` loads every chunk it needs and works.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeRepo } from './helpers/git-repo';
+import { BIN } from './helpers/rollout-dir';
+import { FakeGitHub } from './github/fake-github-server';
+import { seedFromCheckout } from './github/helpers';
+
+const ROOT = join(__dirname, '..');
+
+test('render loads only the validators of its kinds: no vendor chunk, child_process or crypto', () => {
+  const probe = `
+    const { loadBundle } = require(${JSON.stringify(join(ROOT, 'bin', 'load-bundle.js'))});
+    const before = new Set(process.moduleLoadList);
+    const { cli } = loadBundle();
+    const ctx = { cwd: ${JSON.stringify(ROOT)}, stdout: () => {}, stderr: (t) => process.stderr.write(t), readStdin: async () => [] };
+    cli.main(['render', 'examples/kruise-nginx/echoserver', '--step', '2'], ctx).then((code) => {
+      const builtins = process.moduleLoadList.filter((m) => !before.has(m) && m.startsWith('NativeModule '));
+      process.stdout.write(JSON.stringify({ code, builtins, chunks: [...loadBundle.loaded()] }));
+    });`;
+  const r = JSON.parse(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }));
+  expect(r.code).toBe(0);
+  expect(r.builtins.filter((m: string) => /child_process|crypto|net$|dgram/.test(m))).toEqual([]);
+  expect(r.chunks).toEqual(['./validators/kruise-rollout-v1alpha1.js', './validators/ingress-nginx-options.js']);
+});
+
+test('rollgen pr through bin/rollgen loads the GitHub client and the PR templates from their chunks', async () => {
+  const fake = await FakeGitHub.start();
+  const repo = makeRepo(['echo'], 'apps:\n  - source: apps/*\n    output: deploy/{name}\n', new Date());
+  try {
+    seedFromCheckout(fake, repo);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: repo,
+      GITHUB_TOKEN: fake.token,
+      GITHUB_REPOSITORY: fake.repository,
+      GITHUB_API_URL: fake.apiUrl,
+    };
+    const child = spawn(BIN, ['pr', '--dry-run'], { cwd: repo, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toContain('would open a PR from rollgen/echo/adopt');
+    expect(fake.log()).toEqual(['GET /pulls']);
+  } finally {
+    await fake.close();
+    rmSync(repo, { recursive: true, force: true });
+  }
+});

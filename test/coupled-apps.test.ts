@@ -1,0 +1,121 @@
+/**
+ * A command on some apps of rollgen.yaml loads only the other apps its repo-wide checks need,
+ * found through the app index (src/run/app-index.ts); the index never weakens a check: a peer that
+ * conflicts, whether it changed or the named app did, still fails the command.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { appStamp } from '../src/app/app-index';
+import * as apps from '../src/app/inputs';
+import { runCli } from './helpers/cli';
+import { addApp, makeRepo } from './helpers/git-repo';
+
+const CONFIG = 'apps:\n  - source: apps/*\n    output: deploy/{name}\n';
+const ALB = path.join(__dirname, 'golden', 'aliyun-alb', 'header-weight', 'source');
+let repo: string;
+let loads: jest.SpyInstance;
+
+beforeEach(() => {
+  repo = makeRepo(['alpha', 'bravo', 'charlie', 'delta'], CONFIG, new Date('2026-03-01T10:00:00Z'));
+  loads = jest.spyOn(apps, 'loadSource');
+});
+afterEach(() => {
+  loads.mockRestore();
+  fs.rmSync(repo, { recursive: true, force: true });
+});
+
+const loaded = () => loads.mock.calls.map(([loc]) => loc.name).sort();
+/** The clock a few seconds ahead: files written by the test are no longer too recent to trust their stamp. */
+const later = () => new Date(Date.now() + 10_000);
+async function render(app: string) {
+  loads.mockClear();
+  return runCli(['render', app, '--step', '1'], repo, '', { now: later });
+}
+const setHost = (app: string, host: string) => {
+  const file = path.join(repo, 'apps', app, 'ingress.yaml');
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/[a-z]+\.example\.com/g, host));
+};
+
+test('GIVEN the index is warm THEN render APP parses APP alone; a changed app is parsed again', async () => {
+  expect((await render('alpha')).code).toBe(0);
+  expect(loaded()).toEqual(['alpha', 'bravo', 'charlie', 'delta']); // first run: the index is built
+  expect((await render('alpha')).code).toBe(0);
+  expect(loaded()).toEqual(['alpha']);
+  setHost('delta', 'delta2.example.com');
+  expect((await render('alpha')).code).toBe(0);
+  expect(loaded()).toEqual(['alpha', 'delta']);
+});
+
+test('GIVEN a peer changed to claim the same host and path THEN render APP still fails on the conflict', async () => {
+  expect((await render('alpha')).code).toBe(0);
+  setHost('bravo', 'alpha.example.com');
+  const r = await render('alpha');
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/app bravo.*both need a canary|both need a canary.*app bravo/s);
+});
+
+test('GIVEN a new file in an indexed peer claiming the same host and path THEN render APP fails on the conflict', async () => {
+  expect((await render('alpha')).code).toBe(0);
+  expect((await render('alpha')).code).toBe(0); // the stored stamp now lists bravo's files
+  // The Ingress moves to a new file (the directory's listing changes), now on alpha's host.
+  const ingress = fs.readFileSync(path.join(repo, 'apps', 'bravo', 'ingress.yaml'), 'utf8');
+  fs.rmSync(path.join(repo, 'apps', 'bravo', 'ingress.yaml'));
+  fs.writeFileSync(
+    path.join(repo, 'apps', 'bravo', 'routes.yaml'),
+    ingress.replace(/bravo\.example\.com/g, 'alpha.example.com'),
+  );
+  const r = await render('alpha');
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('app bravo');
+});
+
+test("GIVEN the named app changed to claim an indexed peer's host and path THEN render fails naming that peer", async () => {
+  expect((await render('alpha')).code).toBe(0);
+  setHost('alpha', 'charlie.example.com');
+  const r = await render('alpha');
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('app charlie');
+  expect(loaded()).toEqual(['alpha', 'charlie']);
+});
+
+test('GIVEN ALB apps on one listener THEN each is loaded with the others: the orders are the same as with a cold index', async () => {
+  // alb-a sorts first, so it takes the orders nearest the stable's and alb-b's depend on it.
+  for (const name of ['alb-a', 'alb-b']) fs.cpSync(ALB, path.join(repo, 'apps', name), { recursive: true });
+  for (const f of fs.readdirSync(path.join(repo, 'apps', 'alb-a'))) {
+    const file = path.join(repo, 'apps', 'alb-a', f);
+    const text = fs.readFileSync(file, 'utf8').replace(/echoserver/g, 'echoserver2');
+    fs.writeFileSync(file, text.replace(/echo\.example\.com/g, 'echo2.example.com'));
+  }
+  const first = await render('alb-b');
+  expect(first.stderr).toBe('');
+  expect(first.stdout).toContain('alb.ingress.kubernetes.io/order: "7"');
+  const again = await render('alb-b');
+  expect(again.stdout).toBe(first.stdout);
+  expect(loaded()).toEqual(['alb-a', 'alb-b']);
+});
+
+test('GIVEN a broken app THEN a warm index still prints its note', async () => {
+  fs.writeFileSync(path.join(repo, 'apps', 'delta', 'rollout.yaml'), 'kind: [\n');
+  const note = 'note: app delta has errors and is left out of repo-wide checks';
+  expect((await render('alpha')).stderr).toContain(note);
+  expect((await render('alpha')).stderr).toContain(note);
+});
+
+test('addApp gives each app its own host (guards the setup above)', () => {
+  addApp(repo, 'echo');
+  expect(fs.readFileSync(path.join(repo, 'apps', 'echo', 'ingress.yaml'), 'utf8')).toContain('echo.example.com');
+});
+
+test('a file changed within the last seconds makes the stamp unknown: its next change could keep size and times', () => {
+  const loc = { name: 'alpha', source: path.join(repo, 'apps', 'alpha'), gates: {}, track: 'x', removal: 'one-commit' };
+  const now = Date.now();
+  expect(appStamp(loc as never, now)).toBeUndefined();
+  const stamp = appStamp(loc as never, now + 10_000);
+  expect(stamp).toContain('/deployment.yaml');
+  fs.appendFileSync(path.join(loc.source, 'deployment.yaml'), '# x\n');
+  const changed = appStamp(loc as never, now + 10_000, stamp);
+  expect(changed).not.toBe(stamp);
+  // A new file changes its directory's times: the listing stored in the stamp is not reused.
+  fs.writeFileSync(path.join(loc.source, 'new.yaml'), 'x: 1\n');
+  expect(appStamp(loc as never, now + 10_000, changed)).toContain('/new.yaml');
+});

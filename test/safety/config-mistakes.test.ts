@@ -1,0 +1,70 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { runCli } from '../helpers/cli';
+import { addApp } from '../helpers/git-repo';
+
+let repo: string;
+beforeEach(() => {
+  repo = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-config-'));
+  for (const name of ['api', 'web', 'worker']) addApp(repo, name);
+});
+afterEach(() => fs.rmSync(repo, { recursive: true, force: true }));
+
+const withConfig = async (config: string, ...args: string[]) => {
+  fs.writeFileSync(path.join(repo, 'rollgen.yaml'), config);
+  return runCli(args.length > 0 ? args : ['validate'], repo);
+};
+
+test('a pattern source with a fixed output is refused at the output line; nothing is written', async () => {
+  const r = await withConfig('apps:\n  - source: apps/*\n    output: deploy/x\n', 'advance');
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(
+    'rollgen.yaml:3:13: source "apps/*" is a pattern, so every app it matches would write to "deploy/x"; put {name} in the output (e.g. deploy/{name})\n',
+  );
+  expect(fs.existsSync(path.join(repo, 'deploy'))).toBe(false);
+});
+
+test('two apps sharing an output, a pattern output and name: on a pattern are located errors, all at once', async () => {
+  const r = await withConfig(
+    [
+      'apps:',
+      '  - source: apps/api',
+      '    output: deploy/shared',
+      '  - source: apps/web',
+      '    output: deploy/shared',
+      '  - source: apps/w*',
+      '    name: workers',
+      '    output: deploy/*/{name}',
+      '',
+    ].join('\n'),
+  );
+  expect(r.code).toBe(2);
+  expect(r.stderr.trim().split('\n')).toEqual([
+    'rollgen.yaml:3:13: app api writes to deploy/shared, as web does; give each app its own output',
+    'rollgen.yaml:5:13: app web writes to deploy/shared, as api does; give each app its own output',
+    'rollgen.yaml:7:11: name: "workers" cannot name every app of the pattern "apps/w*"; each is named after its directory',
+    'rollgen.yaml:8:13: output "deploy/*/{name}" is a pattern; write a directory, with {name} for each app of a pattern source',
+  ]);
+});
+
+test('an output that is another app’s source is refused', async () => {
+  const r = await withConfig(
+    'apps:\n  - source: apps/api\n    output: apps/web\n  - source: apps/web\n    output: deploy/web\n',
+  );
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/^rollgen\.yaml:3:13: app api would write its output into the source of web \(apps\/web\)/);
+});
+
+test('brace, class and ** patterns select apps as a shell would', async () => {
+  fs.mkdirSync(path.join(repo, 'apps', '.hidden'));
+  const braces = await withConfig('apps:\n  - source: apps/{api,worker}\n    output: deploy/{name}\n', 'status');
+  expect(braces.stderr).toBe('');
+  expect(braces.stdout).toMatch(/^api\/api-rollout: NotDeployed.*\nworker\/worker-rollout: NotDeployed/);
+  expect(braces.stdout).not.toMatch(/web/);
+  const classes = await withConfig('apps:\n  - source: apps/[aw]*\n    output: deploy/{name}\n', 'status');
+  expect(classes.stdout.match(/NotDeployed/g)).toHaveLength(3);
+  const none = await withConfig('apps:\n  - source: apps/{db,cache}\n    output: deploy/{name}\n');
+  expect(none.code).toBe(2);
+  expect(none.stderr).toMatch(/^rollgen\.yaml:2:5: source "apps\/\{db,cache\}" matches no directory/);
+});

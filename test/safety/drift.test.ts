@@ -1,0 +1,61 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { runCli } from '../helpers/cli';
+import { useAppDir } from '../helpers/rollout-dir';
+
+const EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'kruise-nginx', 'echoserver');
+const app = useAppDir('rollgen-drift-', EXAMPLE);
+
+const run = (...args: string[]) => runCli(args, app.dir);
+const edit = (file: string, from: RegExp, to: string) =>
+  fs.writeFileSync(app.out(file), app.read(file).replace(from, to));
+
+async function toStepOne(): Promise<void> {
+  await run('advance', 'src', 'out');
+  await run('advance', 'src', 'out');
+  app.setImage('2.54');
+  expect((await run('advance', 'src', 'out')).code).toBe(0);
+}
+
+test('a hand edit is reported by status and validate (file, field) and advance refuses it without --force', async () => {
+  await toStepOne();
+  expect((await run('status', 'src', 'out')).stdout).not.toMatch(/drift/);
+  edit('deployment-echoserver.yaml', /replicas: 5/, 'replicas: 6');
+  const expected = 'out/deployment-echoserver.yaml: changed by hand: spec.replicas: rendered 5, found 6';
+
+  const status = await run('status', 'src', 'out');
+  expect(status.stdout).toContain(`src: drift: ${expected}\n`);
+  const validate = await run('validate', 'src', 'out');
+  expect(validate.code).toBe(0);
+  expect(validate.stderr).toMatch(
+    /^out\/deployment-echoserver\.yaml:\d+:\d+: warning: drift: changed by hand: spec\.replicas: rendered 5, found 6; the next advance refuses to overwrite it without --force\n/,
+  );
+
+  const before = app.read('deployment-echoserver.yaml');
+  const refused = await run('advance', 'src', 'out');
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain(`  ${expected}\n`);
+  expect(refused.stderr).toContain('rerun with --force to overwrite it');
+  expect(app.read('deployment-echoserver.yaml')).toBe(before);
+  expect(app.status()).toMatchObject({ step: 1 });
+
+  const forced = await run('advance', 'src', 'out', '--force');
+  expect(forced.code).toBe(0);
+  expect(app.read('deployment-echoserver.yaml')).toMatch(/replicas: 5/);
+  expect((await run('status', 'src', 'out')).stdout).not.toMatch(/drift/);
+});
+
+test('a deleted file and a file changed along with the source are reported too', async () => {
+  await toStepOne();
+  fs.rmSync(app.out('service-echoserver-canary.yaml'));
+  edit('ingress-echoserver-canary.yaml', /canary-weight: "20"/, 'canary-weight: "50"');
+  const status = await run('status', 'src', 'out');
+  expect(status.stdout).toContain(
+    'src: drift: out/ingress-echoserver-canary.yaml: changed by hand: metadata.annotations.nginx.ingress.kubernetes.io/canary-weight: rendered "20", found "50"\n',
+  );
+  expect(status.stdout).toContain(
+    'src: drift: out/service-echoserver-canary.yaml: deleted by hand (rollgen wrote it)\n',
+  );
+  // abort would overwrite the edit too
+  expect((await run('abort', 'src', 'out')).code).toBe(1);
+});
