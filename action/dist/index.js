@@ -58800,8 +58800,7 @@ async function changeCommit(ctx, args, opts, command) {
   const holds = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
   const writes = planned.writes.filter((_, i) => !holds[i]);
   checkCommittable(ctx, writes);
-  if (writes.length > 0 || holds.every((h) => !h))
-    writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
+  if (writes.length > 0 || holds.every((h) => !h)) writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
   reportHeld(holds.filter((h) => h !== void 0));
 }
 function checkCommittable(ctx, writes) {
@@ -60023,8 +60022,7 @@ async function validateCommand(ctx, args, opts) {
     for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
       ctx.stderr(formatDiagnostic(d) + "\n");
   }
-  for (const { app } of apps)
-    ctx.stdout(`${app.name}: ok (${count2(app.rollouts.length, "rollout")})
+  for (const { app } of apps) ctx.stdout(`${app.name}: ok (${count2(app.rollouts.length, "rollout")})
 `);
   printAllocations(ctx, peers);
 }
