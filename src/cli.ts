@@ -1,6 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { processContext, RunContext } from './app/context';
 import { RunRequest, run } from './dispatch';
+import { version } from '../package.json';
+
+/** `rollgen completion SHELL` is answered here: it needs the program, not an app. */
+type CliRequest = RunRequest | { readonly command: 'completion'; readonly shell: string };
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -32,9 +36,10 @@ function changing(c: Command, pr: boolean): Command {
 }
 
 /** Builds the commander program; every action only turns flags into a RunRequest. */
-function program(submit: (r: RunRequest) => void): Command {
+export function program(submit: (r: CliRequest) => void): Command {
   const p = new Command('rollgen')
     .description('Progressive delivery for GitOps: render each canary step as manifests.')
+    .version(version, '-V, --version', 'print the version of rollgen')
     .option('--debug', 'show stack traces')
     .exitOverride();
   const removal = new Option(
@@ -102,8 +107,8 @@ function program(submit: (r: RunRequest) => void): Command {
     .option('--header <k=v>', 'request header (repeatable)', collect, [])
     .option('--cookie <k=v>', 'request cookie (repeatable)', collect, [])
     .option('--query <k=v>', 'query parameter (repeatable)', collect, [])
-    .option('--host <host>', 'request host')
-    .option('--path <path>', 'request path', '/')
+    .option('--host <host>', "request host (default: the routes' host when they have one)")
+    .option('--path <path>', "request path (default: the routes' path when they have one, else /)")
     .action((args, o) => submit({ command: 'simulate', args, options: o }));
   common(
     p
@@ -115,14 +120,82 @@ function program(submit: (r: RunRequest) => void): Command {
     .option('--json', 'print the records as JSON')
     .option('--no-wait', 'measure back to back instead of waiting out intervals and initial delays')
     .action((args, o) => submit({ command: 'analyze', args, options: o }));
+  p.command('completion')
+    .argument('<shell>', 'bash, zsh or fish')
+    .description('print the shell completion script')
+    .action((shell: string) => submit({ command: 'completion', shell }));
+  for (const c of p.commands) c.addHelpText('after', () => examplesHelp(c.name()));
   return p;
+}
+
+/** Shown after each command's --help: the common ways to call it. */
+const EXAMPLES: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
+  plan: [
+    ['rollgen plan', 'every app of rollgen.yaml'],
+    ['rollgen plan apps/web', 'one app directory, no rollgen.yaml needed'],
+    ['rollgen plan web --json', 'the plan of app web as JSON'],
+  ],
+  render: [
+    ['rollgen render web --step 2', 'the manifests of step 2 of app web'],
+    ['kustomize build apps/web | rollgen render -f - --step 1', 'read the manifests from stdin'],
+  ],
+  validate: [
+    ['rollgen validate', 'every app of rollgen.yaml and the rules across apps'],
+    ['rollgen validate apps/web', 'one app directory'],
+  ],
+  advance: [
+    ['rollgen advance web', "write app web's next step into its output"],
+    ['rollgen advance apps/web deploy/web', 'SOURCE OUT without rollgen.yaml'],
+    ['rollgen advance --commit', 'every app, one git commit each'],
+  ],
+  abort: [
+    ['rollgen abort web', 'route everything to stable now'],
+    ['rollgen abort web --pr --merge', 'the same through a merged PR'],
+  ],
+  retry: [
+    ['rollgen retry web', 'restart an aborted rollout at step 1'],
+    ['rollgen retry web --pr', 'open the PR that restarts it'],
+  ],
+  promote: [
+    ['rollgen promote web', 'the next step without waiting for the gate'],
+    ['rollgen promote web --full --pr', 'skip the remaining steps, through a PR'],
+  ],
+  pr: [
+    ['rollgen pr', "open or update the PR of every app's next step"],
+    ['rollgen pr web --dry-run', 'print what it would do; change nothing'],
+  ],
+  status: [
+    ['rollgen status', 'where each rollout of rollgen.yaml stands'],
+    ['rollgen status web --json', 'the same for app web, as JSON'],
+  ],
+  simulate: [
+    ['rollgen simulate web --step 1', 'where a plain request goes in step 1'],
+    ['rollgen simulate web --header x-canary=always --path /api', 'a request with a header, on /api'],
+  ],
+  analyze: [
+    ['rollgen analyze web', "run the analysis gating app web's current step"],
+    ['rollgen analyze web --step 2 --no-wait --json', 'measure step 2 at once, as JSON'],
+  ],
+  completion: [
+    ['source <(rollgen completion bash)', 'bash, this shell'],
+    ['rollgen completion zsh > "${fpath[1]}/_rollgen"', 'zsh, every new shell'],
+    ['rollgen completion fish > ~/.config/fish/completions/rollgen.fish', 'fish'],
+  ],
+};
+
+function examplesHelp(command: string): string {
+  const examples = EXAMPLES[command] ?? [];
+  if (examples.length === 0) return '';
+  return ['', 'Examples:', ...examples.map(([line, what]) => `  $ ${line}\n      ${what}`)].join('\n');
 }
 
 /** Entry point used by bin/rollgen; returns the exit status. */
 export async function main(argv: readonly string[], ctx: RunContext = processContext()): Promise<number> {
-  let request: RunRequest | undefined;
+  let request: CliRequest | undefined;
   const p = program((r) => (request = r));
-  p.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });
+  // Subcommands copied their output settings when created: configure each, so `CMD --help` goes to ctx too.
+  for (const c of [p, ...p.commands])
+    c.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });
   try {
     await p.parseAsync([...argv], { from: 'user' });
   } catch (e) {
@@ -130,5 +203,18 @@ export async function main(argv: readonly string[], ctx: RunContext = processCon
     throw e;
   }
   if (!request) return 0;
+  if (request.command === 'completion') return completion(p, request.shell, ctx);
   return run(request, ctx, p.opts().debug === true);
+}
+
+async function completion(p: Command, shell: string, ctx: RunContext): Promise<number> {
+  // Loaded on demand: no other command needs it.
+  const { SHELLS, completionScript } = await import('./completion');
+  const known = SHELLS.find((s) => s === shell);
+  if (!known) {
+    ctx.stderr(`rollgen completion: unknown shell "${shell}"; one of ${SHELLS.join(', ')}\n`);
+    return 2;
+  }
+  ctx.stdout(completionScript(p, known));
+  return 0;
 }

@@ -184,7 +184,8 @@ describe('boundaries: pure core and generators', () => {
  */
 export const LAYERS: Readonly<Record<string, { paths: readonly string[]; uses: readonly string[]; isolated?: true }>> =
   {
-    base: { paths: ['src/diagnostics.ts', 'src/errors.ts', 'src/model', 'src/yaml'], uses: [] },
+    // package.json: plain data (the version), inlined into the bundle at build time.
+    base: { paths: ['src/diagnostics.ts', 'src/errors.ts', 'src/model', 'src/yaml', 'package.json'], uses: [] },
     contract: { paths: ['src/contract'], uses: ['base'] },
     kit: { paths: ['generators/_kit'], uses: ['contract', 'base'] },
     generators: { paths: ['generators'], uses: ['kit', 'contract', 'base'], isolated: true },
@@ -197,7 +198,7 @@ export const LAYERS: Readonly<Record<string, { paths: readonly string[]; uses: r
     app: { paths: ['src/app'], uses: ['registry', 'generators', 'edges', 'core', 'contract', 'base'] },
     commands: { paths: ['src/run', 'src/flow'], uses: ['app', 'edges', 'core', 'contract', 'base'], isolated: true },
     shells: {
-      paths: ['src/cli.ts', 'src/dispatch.ts', 'action/src'],
+      paths: ['src/cli.ts', 'src/completion.ts', 'src/dispatch.ts', 'action/src'],
       uses: ['commands', 'app', 'core', 'contract', 'base'],
     },
   };

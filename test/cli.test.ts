@@ -69,11 +69,12 @@ test('simulate prints the split per pods, and errors map to exit codes', async (
     repo,
   );
   expect(sim.stdout).toBe(
-    'rule: canary-by-header x-canary=on\n 100.0%  service echoserver-canary -> echoserver-canary\n',
+    'state: echoserver/rollouts-demo at step 2 of 4\nrequest: host echo.example.com, path /, header x-canary=on\n' +
+      'rule: canary-by-header x-canary=on\n 100.0%  service echoserver-canary -> echoserver-canary\n',
   );
   const weighted = await runCli(['simulate', EXAMPLE, '--step', '2', '--host', 'echo.example.com'], repo);
   expect(weighted.stdout).toMatch(
-    /^rule: canary-weight 40\/100\n {2}60\.0% {2}service echoserver -> echoserver\n {2}40\.0% {2}service echoserver-canary -> echoserver-canary\n$/,
+    /\nrule: canary-weight 40\/100\n {2}60\.0% {2}service echoserver -> echoserver\n {2}40\.0% {2}service echoserver-canary -> echoserver-canary\n$/,
   );
   expect((await runCli(['render', EXAMPLE, '--step', '9'], repo)).code).toBe(2);
   expect((await runCli(['advance', EXAMPLE], repo)).stderr).toMatch(/needs an output directory/);

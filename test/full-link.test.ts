@@ -101,7 +101,7 @@ test('bin/rollgen advances both services in lock-step through a whole rollout, e
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('go-http-sample:1.0', 'go-http-sample:1.1'));
   }
   expect(await advance()).toMatch(/mocka: start[\s\S]*mockb: start/);
-  expect(await advance()).toMatch(/mocka: step 2[\s\S]*mockb: step 2/);
+  expect(await advance()).toMatch(/mocka: step 1 of 2 -> step 2 of 2[\s\S]*mockb: step 1 of 2 -> step 2 of 2/);
   expect(await advance()).toMatch(/mocka: promote[\s\S]*mockb: promote/);
   expect(await advance()).toMatch(/mocka: clean up[\s\S]*mockb: clean up/);
   expect(fs.readdirSync(path.join(dir, 'out')).filter((f) => f.includes('canary'))).toEqual([]);

@@ -819,14 +819,14 @@ var require_option = __commonJS({
        * @param {string} flags
        * @param {string} [description]
        */
-      constructor(flags2, description) {
-        this.flags = flags2;
+      constructor(flags3, description) {
+        this.flags = flags3;
         this.description = description || "";
-        this.required = flags2.includes("<");
-        this.optional = flags2.includes("[");
-        this.variadic = /\w\.\.\.[>\]]$/.test(flags2);
+        this.required = flags3.includes("<");
+        this.optional = flags3.includes("[");
+        this.variadic = /\w\.\.\.[>\]]$/.test(flags3);
         this.mandatory = false;
-        const optionFlags = splitOptionFlags(flags2);
+        const optionFlags = splitOptionFlags(flags3);
         this.short = optionFlags.shortFlag;
         this.long = optionFlags.longFlag;
         this.negate = false;
@@ -1077,12 +1077,12 @@ var require_option = __commonJS({
         return str4 + word[0].toUpperCase() + word.slice(1);
       });
     }
-    function splitOptionFlags(flags2) {
+    function splitOptionFlags(flags3) {
       let shortFlag;
       let longFlag;
       const shortFlagExp = /^-[^-]$/;
       const longFlagExp = /^--[^-]/;
-      const flagParts = flags2.split(/[ |,]+/).concat("guard");
+      const flagParts = flags3.split(/[ |,]+/).concat("guard");
       if (shortFlagExp.test(flagParts[0])) shortFlag = flagParts.shift();
       if (longFlagExp.test(flagParts[0])) longFlag = flagParts.shift();
       if (!shortFlag && shortFlagExp.test(flagParts[0]))
@@ -1093,7 +1093,7 @@ var require_option = __commonJS({
       }
       if (flagParts[0].startsWith("-")) {
         const unsupportedFlag = flagParts[0];
-        const baseError = `option creation failed due to '${unsupportedFlag}' in option flags '${flags2}'`;
+        const baseError = `option creation failed due to '${unsupportedFlag}' in option flags '${flags3}'`;
         if (/^-[^-][^-]/.test(unsupportedFlag))
           throw new Error(
             `${baseError}
@@ -1112,7 +1112,7 @@ var require_option = __commonJS({
       }
       if (shortFlag === void 0 && longFlag === void 0)
         throw new Error(
-          `option creation failed due to no flags found in '${flags2}'.`
+          `option creation failed due to no flags found in '${flags3}'.`
         );
       return { shortFlag, longFlag };
     }
@@ -1125,7 +1125,7 @@ var require_option = __commonJS({
 var require_suggestSimilar = __commonJS({
   "node_modules/commander/lib/suggestSimilar.js"(exports2) {
     var maxDistance = 3;
-    function editDistance(a, b) {
+    function editDistance2(a, b) {
       if (Math.abs(a.length - b.length) > maxDistance)
         return Math.max(a.length, b.length);
       const d = [];
@@ -1171,7 +1171,7 @@ var require_suggestSimilar = __commonJS({
       const minSimilarity = 0.4;
       candidates2.forEach((candidate) => {
         if (candidate.length <= 1) return;
-        const distance = editDistance(word, candidate);
+        const distance = editDistance2(word, candidate);
         const length2 = Math.max(word.length, candidate.length);
         const similarity = (length2 - distance) / length2;
         if (similarity > minSimilarity) {
@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path22 = require("node:path");
-    var fs12 = require("node:fs");
+    var path28 = require("node:path");
+    var fs17 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -1696,8 +1696,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {Option} new option
        */
-      createOption(flags2, description) {
-        return new Option2(flags2, description);
+      createOption(flags3, description) {
+        return new Option2(flags3, description);
       }
       /**
        * Wrap parseArgs to catch 'commander.invalidArgument'.
@@ -1821,13 +1821,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command} `this` command for chaining
        * @private
        */
-      _optionEx(config, flags2, description, fn, defaultValue) {
-        if (typeof flags2 === "object" && flags2 instanceof Option2) {
+      _optionEx(config, flags3, description, fn, defaultValue) {
+        if (typeof flags3 === "object" && flags3 instanceof Option2) {
           throw new Error(
             "To add an Option object use addOption() instead of option() or requiredOption()"
           );
         }
-        const option = this.createOption(flags2, description);
+        const option = this.createOption(flags3, description);
         option.makeOptionMandatory(!!config.mandatory);
         if (typeof fn === "function") {
           option.default(defaultValue).argParser(fn);
@@ -1864,8 +1864,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {*} [defaultValue]
        * @return {Command} `this` command for chaining
        */
-      option(flags2, description, parseArg, defaultValue) {
-        return this._optionEx({}, flags2, description, parseArg, defaultValue);
+      option(flags3, description, parseArg, defaultValue) {
+        return this._optionEx({}, flags3, description, parseArg, defaultValue);
       }
       /**
        * Add a required option which must have a value after parsing. This usually means
@@ -1879,10 +1879,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {*} [defaultValue]
        * @return {Command} `this` command for chaining
        */
-      requiredOption(flags2, description, parseArg, defaultValue) {
+      requiredOption(flags3, description, parseArg, defaultValue) {
         return this._optionEx(
           { mandatory: true },
-          flags2,
+          flags3,
           description,
           parseArg,
           defaultValue
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs12.existsSync(executableFile)) return;
+        if (fs17.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path22.resolve(baseDir, baseName);
-          if (fs12.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path22.extname(baseName))) return void 0;
+          const localBin = path28.resolve(baseDir, baseName);
+          if (fs17.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path28.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs12.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs17.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs12.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs17.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path22.resolve(
-            path22.dirname(resolvedScriptPath),
+          executableDir = path28.resolve(
+            path28.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path22.basename(
+            const legacyName = path28.basename(
               this._scriptPath,
-              path22.extname(this._scriptPath)
+              path28.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path22.extname(executableFile));
+        launchWithNode = sourceExt.includes(path28.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -2986,12 +2986,12 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
        */
-      version(str3, flags2, description) {
+      version(str3, flags3, description) {
         if (str3 === void 0) return this._version;
         this._version = str3;
-        flags2 = flags2 || "-V, --version";
+        flags3 = flags3 || "-V, --version";
         description = description || "output the version number";
-        const versionOption = this.createOption(flags2, description);
+        const versionOption = this.createOption(flags3, description);
         this._versionOptionName = versionOption.attributeName();
         this._registerOption(versionOption);
         this.on("option:" + versionOption.name(), () => {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path22.basename(filename, path22.extname(filename));
+        this._name = path28.basename(filename, path28.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path23) {
-        if (path23 === void 0) return this._executableDir;
-        this._executableDir = path23;
+      executableDir(path29) {
+        if (path29 === void 0) return this._executableDir;
+        this._executableDir = path29;
         return this;
       }
       /**
@@ -3208,9 +3208,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
           helpWidth: context.helpWidth,
           outputHasColors: context.hasColors
         });
-        const text = helper.formatHelp(this, helper);
-        if (context.hasColors) return text;
-        return this._outputConfiguration.stripColor(text);
+        const text2 = helper.formatHelp(this, helper);
+        if (context.hasColors) return text2;
+        return this._outputConfiguration.stripColor(text2);
       }
       /**
        * @typedef HelpContext
@@ -3225,11 +3225,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       _getOutputContext(contextOptions) {
         contextOptions = contextOptions || {};
-        const error4 = !!contextOptions.error;
+        const error5 = !!contextOptions.error;
         let baseWrite;
         let hasColors;
         let helpWidth;
-        if (error4) {
+        if (error5) {
           baseWrite = (str3) => this._outputConfiguration.writeErr(str3);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
@@ -3242,7 +3242,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           if (!hasColors) str3 = this._outputConfiguration.stripColor(str3);
           return baseWrite(str3);
         };
-        return { error: error4, write, hasColors, helpWidth };
+        return { error: error5, write, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -3293,9 +3293,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {Command} `this` command for chaining
        */
-      helpOption(flags2, description) {
-        if (typeof flags2 === "boolean") {
-          if (flags2) {
+      helpOption(flags3, description) {
+        if (typeof flags3 === "boolean") {
+          if (flags3) {
             if (this._helpOption === null) this._helpOption = void 0;
             if (this._defaultOptionGroup) {
               this._initOptionGroup(this._getHelpOption());
@@ -3306,10 +3306,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
           return this;
         }
         this._helpOption = this.createOption(
-          flags2 ?? "-h, --help",
+          flags3 ?? "-h, --help",
           description ?? "display help for command"
         );
-        if (flags2 || description) this._initOptionGroup(this._helpOption);
+        if (flags3 || description) this._initOptionGroup(this._helpOption);
         return this;
       }
       /**
@@ -3370,7 +3370,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {(string | Function)} text - string to add, or a function returning a string
        * @return {Command} `this` command for chaining
        */
-      addHelpText(position, text) {
+      addHelpText(position, text2) {
         const allowedValues = ["beforeAll", "before", "after", "afterAll"];
         if (!allowedValues.includes(position)) {
           throw new Error(`Unexpected value for position to addHelpText.
@@ -3379,10 +3379,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const helpEvent = `${position}Help`;
         this.on(helpEvent, (context) => {
           let helpStr;
-          if (typeof text === "function") {
-            helpStr = text({ error: context.error, command: context.command });
+          if (typeof text2 === "function") {
+            helpStr = text2({ error: context.error, command: context.command });
           } else {
-            helpStr = text;
+            helpStr = text2;
           }
           if (helpStr) {
             context.write(`${helpStr}
@@ -3457,7 +3457,7 @@ var require_commander = __commonJS({
     var { Option: Option2 } = require_option();
     exports2.program = new Command2();
     exports2.createCommand = (name) => new Command2(name);
-    exports2.createOption = (flags2, description) => new Option2(flags2, description);
+    exports2.createOption = (flags3, description) => new Option2(flags3, description);
     exports2.createArgument = (name, description) => new Argument2(name, description);
     exports2.Command = Command2;
     exports2.Option = Option2;
@@ -3480,13 +3480,13 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isAlias2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
-    var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    var isScalar5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
-    function isCollection(node) {
+    function isCollection2(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
           case MAP:
@@ -3506,7 +3506,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar5(node) || isCollection2(node)) && !!node.anchor;
     exports2.ALIAS = ALIAS;
     exports2.DOC = DOC;
     exports2.MAP = MAP;
@@ -3515,13 +3515,13 @@ var require_identity = __commonJS({
     exports2.SCALAR = SCALAR;
     exports2.SEQ = SEQ;
     exports2.hasAnchor = hasAnchor;
-    exports2.isAlias = isAlias;
-    exports2.isCollection = isCollection;
+    exports2.isAlias = isAlias2;
+    exports2.isCollection = isCollection2;
     exports2.isDocument = isDocument;
-    exports2.isMap = isMap2;
+    exports2.isMap = isMap3;
     exports2.isNode = isNode3;
-    exports2.isPair = isPair;
-    exports2.isScalar = isScalar4;
+    exports2.isPair = isPair2;
+    exports2.isScalar = isScalar5;
     exports2.isSeq = isSeq4;
   }
 });
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path22) {
-      const ctrl = callVisitor(key2, node, visitor, path22);
+    function visit_(key2, node, visitor, path28) {
+      const ctrl = callVisitor(key2, node, visitor, path28);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path22, ctrl);
-        return visit_(key2, ctrl, visitor, path22);
+        replaceNode(key2, path28, ctrl);
+        return visit_(key2, ctrl, visitor, path28);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path22 = Object.freeze(path22.concat(node));
+          path28 = Object.freeze(path28.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path22);
+            const ci = visit_(i, node.items[i], visitor, path28);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path22 = Object.freeze(path22.concat(node));
-          const ck = visit_("key", node.key, visitor, path22);
+          path28 = Object.freeze(path28.concat(node));
+          const ck = visit_("key", node.key, visitor, path28);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path22);
+          const cv = visit_("value", node.value, visitor, path28);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path22) {
-      const ctrl = await callVisitor(key2, node, visitor, path22);
+    async function visitAsync_(key2, node, visitor, path28) {
+      const ctrl = await callVisitor(key2, node, visitor, path28);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path22, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path22);
+        replaceNode(key2, path28, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path28);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path22 = Object.freeze(path22.concat(node));
+          path28 = Object.freeze(path28.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path22);
+            const ci = await visitAsync_(i, node.items[i], visitor, path28);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path22 = Object.freeze(path22.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path22);
+          path28 = Object.freeze(path28.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path28);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path22);
+          const cv = await visitAsync_("value", node.value, visitor, path28);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path22) {
+    function callVisitor(key2, node, visitor, path28) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path22);
+        return visitor(key2, node, path28);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path22);
+        return visitor.Map?.(key2, node, path28);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path22);
+        return visitor.Seq?.(key2, node, path28);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path22);
+        return visitor.Pair?.(key2, node, path28);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path22);
+        return visitor.Scalar?.(key2, node, path28);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path22);
+        return visitor.Alias?.(key2, node, path28);
       return void 0;
     }
-    function replaceNode(key2, path22, node) {
-      const parent = path22[path22.length - 1];
+    function replaceNode(key2, path28, node) {
+      const parent = path28[path28.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -3761,13 +3761,13 @@ var require_directives = __commonJS({
               onError(0, "%YAML directive should contain exactly one part");
               return false;
             }
-            const [version] = parts;
-            if (version === "1.1" || version === "1.2") {
-              this.yaml.version = version;
+            const [version2] = parts;
+            if (version2 === "1.1" || version2 === "1.2") {
+              this.yaml.version = version2;
               return true;
             } else {
-              const isValid = /^\d+\.\d+$/.test(version);
-              onError(6, `Unsupported YAML version ${version}`, isValid);
+              const isValid = /^\d+\.\d+$/.test(version2);
+              onError(6, `Unsupported YAML version ${version2}`, isValid);
               return false;
             }
           }
@@ -3806,8 +3806,8 @@ var require_directives = __commonJS({
         if (prefix) {
           try {
             return prefix + decodeURIComponent(suffix);
-          } catch (error4) {
-            onError(String(error4));
+          } catch (error5) {
+            onError(String(error5));
             return null;
           }
         }
@@ -3909,9 +3909,9 @@ var require_anchors = __commonJS({
             if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
-              const error4 = new Error("Failed to resolve repeated object (this should not happen)");
-              error4.source = source;
-              throw error4;
+              const error5 = new Error("Failed to resolve repeated object (this should not happen)");
+              error5.source = source;
+              throw error5;
             }
           }
         },
@@ -4037,8 +4037,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -4053,9 +4053,9 @@ var require_Alias = __commonJS({
     var anchors = require_anchors();
     var visit = require_visit();
     var identity = require_identity();
-    var Node2 = require_Node();
+    var Node3 = require_Node();
     var toJS = require_toJS();
-    var Alias = class extends Node2.NodeBase {
+    var Alias = class extends Node3.NodeBase {
       constructor(source) {
         super(identity.ALIAS);
         this.source = source;
@@ -4146,13 +4146,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count2 = 0;
+        let count3 = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
+          if (c > count3)
+            count3 = c;
         }
-        return count2;
+        return count3;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -4169,10 +4169,10 @@ var require_Scalar = __commonJS({
   "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
-    var Node2 = require_Node();
+    var Node3 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar = class extends Node2.NodeBase {
+    var Scalar = class extends Node3.NodeBase {
       constructor(value) {
         super(identity.SCALAR);
         this.value = value;
@@ -4275,11 +4275,11 @@ var require_Collection = __commonJS({
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
-    var Node2 = require_Node();
-    function collectionFromPath(schema, path22, value) {
+    var Node3 = require_Node();
+    function collectionFromPath(schema, path28, value) {
       let v = value;
-      for (let i = path22.length - 1; i >= 0; --i) {
-        const k = path22[i];
+      for (let i = path28.length - 1; i >= 0; --i) {
+        const k = path28[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,8 +4298,8 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path22) => path22 == null || typeof path22 === "object" && !!path22[Symbol.iterator]().next().done;
-    var Collection2 = class extends Node2.NodeBase {
+    var isEmptyPath = (path28) => path28 == null || typeof path28 === "object" && !!path28[Symbol.iterator]().next().done;
+    var Collection2 = class extends Node3.NodeBase {
       constructor(type, schema) {
         super(type);
         Object.defineProperty(this, "schema", {
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path22, value) {
-        if (isEmptyPath(path22))
+      addIn(path28, value) {
+        if (isEmptyPath(path28))
           this.add(value);
         else {
-          const [key2, ...rest] = path22;
+          const [key2, ...rest] = path28;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        const [key2, ...rest] = path22;
+      deleteIn(path28) {
+        const [key2, ...rest] = path28;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        const [key2, ...rest] = path22;
+      getIn(path28, keepScalar) {
+        const [key2, ...rest] = path28;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path22) {
-        const [key2, ...rest] = path22;
+      hasIn(path28) {
+        const [key2, ...rest] = path28;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        const [key2, ...rest] = path22;
+      setIn(path28, value) {
+        const [key2, ...rest] = path28;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -4436,14 +4436,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text2.length <= endStep)
+        return text2;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -4460,14 +4460,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text2[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text[i + 1]) {
+          switch (text2[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -4484,12 +4484,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
+            i = consumeMoreIndentedLines(text2, i, indent.length);
           end = i + indent.length + endStep;
           split3 = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text2[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split3 = i;
           }
@@ -4501,12 +4501,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text2[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text;
+                return text2;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -4521,39 +4521,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text2;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+        const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+            res += `${text2[fold]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start2 = i + 1;
-      let ch = text[start2];
+      let ch = text2[start2];
       while (ch === " " || ch === "	") {
         if (i < start2 + indent) {
-          ch = text[++i];
+          ch = text2[++i];
         } else {
           do {
-            ch = text[++i];
+            ch = text2[++i];
           } while (ch && ch !== "\n");
           end = i;
           start2 = i + 1;
-          ch = text[start2];
+          ch = text2[start2];
         }
       }
       return end;
@@ -6844,7 +6844,7 @@ var require_Document = __commonJS({
     var applyReviver = require_applyReviver();
     var createNode = require_createNode();
     var directives = require_directives();
-    var Document3 = class _Document {
+    var Document4 = class _Document {
       constructor(value, replacer, options) {
         this.commentBefore = null;
         this.comment = null;
@@ -6869,14 +6869,14 @@ var require_Document = __commonJS({
           version: "1.2"
         }, options);
         this.options = opt;
-        let { version } = opt;
+        let { version: version2 } = opt;
         if (options?._directives) {
           this.directives = options._directives.atDocument();
           if (this.directives.yaml.explicit)
-            version = this.directives.yaml.version;
+            version2 = this.directives.yaml.version;
         } else
-          this.directives = new directives.Directives({ version });
-        this.setSchema(version, options);
+          this.directives = new directives.Directives({ version: version2 });
+        this.setSchema(version2, options);
         this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
       }
       /**
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path22, value) {
+      addIn(path28, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path22, value);
+          this.contents.addIn(path28, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        if (Collection2.isEmptyPath(path22)) {
+      deleteIn(path28) {
+        if (Collection2.isEmptyPath(path28)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path22) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path28) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        if (Collection2.isEmptyPath(path22))
+      getIn(path28, keepScalar) {
+        if (Collection2.isEmptyPath(path28))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path22, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path28, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path22) {
-        if (Collection2.isEmptyPath(path22))
+      hasIn(path28) {
+        if (Collection2.isEmptyPath(path28))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path22) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path28) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        if (Collection2.isEmptyPath(path22)) {
+      setIn(path28, value) {
+        if (Collection2.isEmptyPath(path28)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path22), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path28), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path22, value);
+          this.contents.setIn(path28, value);
         }
       }
       /**
@@ -7056,11 +7056,11 @@ var require_Document = __commonJS({
        *
        * Overrides all previously set schema options.
        */
-      setSchema(version, options = {}) {
-        if (typeof version === "number")
-          version = String(version);
+      setSchema(version2, options = {}) {
+        if (typeof version2 === "number")
+          version2 = String(version2);
         let opt;
-        switch (version) {
+        switch (version2) {
           case "1.1":
             if (this.directives)
               this.directives.yaml.version = "1.1";
@@ -7071,9 +7071,9 @@ var require_Document = __commonJS({
           case "1.2":
           case "next":
             if (this.directives)
-              this.directives.yaml.version = version;
+              this.directives.yaml.version = version2;
             else
-              this.directives = new directives.Directives({ version });
+              this.directives = new directives.Directives({ version: version2 });
             opt = { resolveKnownTags: true, schema: "core" };
             break;
           case null:
@@ -7082,7 +7082,7 @@ var require_Document = __commonJS({
             opt = null;
             break;
           default: {
-            const sv = JSON.stringify(version);
+            const sv = JSON.stringify(version2);
             throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
           }
         }
@@ -7105,8 +7105,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -7134,7 +7134,7 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports2.Document = Document3;
+    exports2.Document = Document4;
   }
 });
 
@@ -7161,12 +7161,12 @@ var require_errors = __commonJS({
         super("YAMLWarning", pos, code, message);
       }
     };
-    var prettifyError = (src, lc) => (error4) => {
-      if (error4.pos[0] === -1)
+    var prettifyError = (src, lc) => (error5) => {
+      if (error5.pos[0] === -1)
         return;
-      error4.linePos = error4.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error4.linePos[0];
-      error4.message += ` at line ${line}, column ${col}`;
+      error5.linePos = error5.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error5.linePos[0];
+      error5.message += ` at line ${line}, column ${col}`;
       let ci = col - 1;
       let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
       if (ci >= 60 && lineStr.length > 80) {
@@ -7183,13 +7183,13 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
-        const end = error4.linePos[1];
+        let count3 = 1;
+        const end = error5.linePos[1];
         if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
-        error4.message += `:
+        const pointer = " ".repeat(ci) + "^".repeat(count3);
+        error5.message += `:
 
 ${lineStr}
 ${pointer}
@@ -7432,10 +7432,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep4, value } = collItem;
+        const { start: start2, key: key2, sep: sep5, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep4?.[0],
+          next: key2 ?? sep5?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -7449,7 +7449,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep4) {
+          if (!keyProps.anchor && !keyProps.tag && !sep5) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -7473,7 +7473,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -7489,7 +7489,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -7580,7 +7580,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep4 = "";
+        let sep5 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -7594,13 +7594,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep4 + cb;
-              sep4 = "";
+                comment += sep5 + cb;
+              sep5 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep4 += source;
+                sep5 += source;
               hasSpace = true;
               break;
             default:
@@ -7630,9 +7630,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq2.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq2.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -7643,18 +7643,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep4, value } = collItem;
+        const { start: start2, key: key2, sep: sep5, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep4?.[0],
+          next: key2 ?? sep5?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep4 && !value) {
+          if (!props.anchor && !props.tag && !sep5 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -7668,7 +7668,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
               key2,
               // checked by containsNewline()
@@ -7708,8 +7708,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep4 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
+        if (!isMap3 && !sep5 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -7721,7 +7721,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -7731,9 +7731,9 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep4)
-                for (const st of sep4) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
+              if (sep5)
+                for (const st of sep5) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -7750,7 +7750,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -7763,7 +7763,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map2 = coll;
             if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -7779,7 +7779,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -7930,7 +7930,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep4 = "";
+      let sep5 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -7947,24 +7947,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep4 === " ")
-            sep4 = "\n";
-          else if (!prevMoreIndented && sep4 === "\n")
-            sep4 = "\n\n";
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          if (sep5 === " ")
+            sep5 = "\n";
+          else if (!prevMoreIndented && sep5 === "\n")
+            sep5 = "\n\n";
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep4 === "\n")
+          if (sep5 === "\n")
             value += "\n";
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          value += sep4 + content;
-          sep4 = " ";
+          value += sep5 + content;
+          sep5 = " ";
           prevMoreIndented = false;
         }
       }
@@ -7992,7 +7992,7 @@ var require_resolve_block_scalar = __commonJS({
       const mode = source[0];
       let indent = 0;
       let chomp = "";
-      let error4 = -1;
+      let error5 = -1;
       for (let i = 1; i < source.length; ++i) {
         const ch = source[i];
         if (!chomp && (ch === "-" || ch === "+"))
@@ -8001,12 +8001,12 @@ var require_resolve_block_scalar = __commonJS({
           const n = Number(ch);
           if (!indent && n)
             indent = n;
-          else if (error4 === -1)
-            error4 = offset + i;
+          else if (error5 === -1)
+            error5 = offset + i;
         }
       }
-      if (error4 !== -1)
-        onError(error4, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      if (error5 !== -1)
+        onError(error5, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
       let hasSpace = false;
       let comment = "";
       let length2 = source.length;
@@ -8147,25 +8147,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep4 = " ";
+      let sep5 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep4 === "\n")
-            res += sep4;
+          if (sep5 === "\n")
+            res += sep5;
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          res += sep4 + lm;
-          sep4 = " ";
+          res += sep5 + lm;
+          sep5 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep4 + (match?.[1] ?? "");
+      return res + sep5 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -8302,8 +8302,8 @@ var require_compose_scalar = __commonJS({
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
-      } catch (error4) {
-        const msg = error4 instanceof Error ? error4.message : String(error4);
+      } catch (error5) {
+        const msg = error5 instanceof Error ? error5.message : String(error5);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value);
       }
@@ -8426,8 +8426,8 @@ var require_compose_node = __commonJS({
             node = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor)
               node.anchor = anchor.source.substring(1);
-          } catch (error4) {
-            const message = error4 instanceof Error ? error4.message : String(error4);
+          } catch (error5) {
+            const message = error5 instanceof Error ? error5.message : String(error5);
             onError(token, "RESOURCE_EXHAUSTION", message);
           }
           break;
@@ -8499,13 +8499,13 @@ var require_compose_node = __commonJS({
 var require_compose_doc = __commonJS({
   "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
     function composeDoc(options, directives, { offset, start: start2, value, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options);
-      const doc = new Document3.Document(void 0, opts);
+      const doc = new Document4.Document(void 0, opts);
       const ctx = {
         atKey: false,
         atRoot: true,
@@ -8544,7 +8544,7 @@ var require_composer = __commonJS({
     "use strict";
     var node_process = require("process");
     var directives = require_directives();
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var errors = require_errors();
     var identity = require_identity();
     var composeDoc = require_compose_doc();
@@ -8692,11 +8692,11 @@ ${cb}` : comment;
             break;
           case "error": {
             const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-            const error4 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            const error5 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
             if (this.atDirectives || !this.doc)
-              this.errors.push(error4);
+              this.errors.push(error5);
             else
-              this.doc.errors.push(error4);
+              this.doc.errors.push(error5);
             break;
           }
           case "doc-end": {
@@ -8733,7 +8733,7 @@ ${end.comment}` : end.comment;
           this.doc = null;
         } else if (forceDoc) {
           const opts = Object.assign({ _directives: this.directives }, this.options);
-          const doc = new Document3.Document(void 0, opts);
+          const doc = new Document4.Document(void 0, opts);
           if (this.atDirectives)
             this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
           doc.range = [0, endOffset, endOffset];
@@ -8975,14 +8975,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key: key2, sep: sep4, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep5, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep4)
-        for (const st of sep4)
+      if (sep5)
+        for (const st of sep5)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -9007,9 +9007,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path22) => {
+    visit.itemAtPath = (cst, path28) => {
       let item = cst;
-      for (const [field, index] of path22) {
+      for (const [field, index] of path28) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path22) => {
-      const parent = visit.itemAtPath(cst, path22.slice(0, -1));
-      const field = path22[path22.length - 1][0];
+    visit.parentCollection = (cst, path28) => {
+      const parent = visit.itemAtPath(cst, path28.slice(0, -1));
+      const field = path28[path28.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path22, item, visitor) {
-      let ctrl = visitor(item, path22);
+    function _visit(path28, item, visitor) {
+      let ctrl = visitor(item, path28);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path22.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path28.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9045,10 +9045,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path22);
+            ctrl = ctrl(item, path28);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path22) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path28) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -9065,8 +9065,8 @@ var require_cst = __commonJS({
     var DOCUMENT = "";
     var FLOW_END = "";
     var SCALAR = "";
-    var isCollection = (token) => !!token && "items" in token;
-    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isCollection2 = (token) => !!token && "items" in token;
+    var isScalar5 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -9149,8 +9149,8 @@ var require_cst = __commonJS({
     exports2.DOCUMENT = DOCUMENT;
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
-    exports2.isCollection = isCollection;
-    exports2.isScalar = isScalar4;
+    exports2.isCollection = isCollection2;
+    exports2.isScalar = isScalar5;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
   }
@@ -9749,7 +9749,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
-    var LineCounter4 = class {
+    var LineCounter5 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -9772,7 +9772,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports2.LineCounter = LineCounter4;
+    exports2.LineCounter = LineCounter5;
   }
 });
 
@@ -9783,15 +9783,15 @@ var require_parser = __commonJS({
     var node_process = require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list4, type) {
-      for (let i = 0; i < list4.length; ++i)
-        if (list4[i].type === type)
+    function includesToken(list5, type) {
+      for (let i = 0; i < list5.length; ++i)
+        if (list5[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list4) {
-      for (let i = 0; i < list4.length; ++i) {
-        switch (list4[i].type) {
+    function findNonEmptyIndex(list5) {
+      for (let i = 0; i < list5.length; ++i) {
+        switch (list5[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -10009,8 +10009,8 @@ var require_parser = __commonJS({
       peek(n) {
         return this.stack[this.stack.length - n];
       }
-      *pop(error4) {
-        const token = error4 ?? this.stack.pop();
+      *pop(error5) {
+        const token = error5 ?? this.stack.pop();
         if (!token) {
           const message = "Tried to pop an empty stack";
           yield { type: "error", offset: this.offset, source: "", message };
@@ -10149,18 +10149,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep4;
+          let sep5;
           if (scalar.end) {
-            sep4 = scalar.end;
-            sep4.push(this.sourceToken);
+            sep5 = scalar.end;
+            sep5.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep4 = [this.sourceToken];
+            sep5 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep4 }]
+            items: [{ start: start2, key: scalar, sep: sep5 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -10313,15 +10313,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep4 = it.sep;
-                  sep4.push(this.sourceToken);
+                  const sep5 = it.sep;
+                  sep5.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep4 }]
+                    items: [{ start: start3, key: key2, sep: sep5 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs12 = this.flowScalar(this.type);
+              const fs17 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start: start2, key: fs12, sep: [] });
+                map2.items.push({ start: start2, key: fs17, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs12);
+                this.stack.push(fs17);
               } else {
-                Object.assign(it, { key: fs12, sep: [] });
+                Object.assign(it, { key: fs17, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs12 = this.flowScalar(this.type);
+              const fs17 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs12, sep: [] });
+                fc.items.push({ start: [], key: fs17, sep: [] });
               else if (it.sep)
-                this.stack.push(fs12);
+                this.stack.push(fs17);
               else
-                Object.assign(it, { key: fs12, sep: [] });
+                Object.assign(it, { key: fs17, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10515,13 +10515,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep4 = fc.end.splice(1, fc.end.length);
-            sep4.push(this.sourceToken);
+            const sep5 = fc.end.splice(1, fc.end.length);
+            sep5.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep4 }]
+              items: [{ start: start2, key: fc, sep: sep5 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -10655,7 +10655,7 @@ var require_public_api = __commonJS({
   "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var errors = require_errors();
     var log = require_log();
     var identity = require_identity();
@@ -10738,7 +10738,7 @@ var require_public_api = __commonJS({
       }
       if (identity.isDocument(value) && !_replacer)
         return value.toString(options);
-      return new Document3.Document(value, _replacer, options).toString(options);
+      return new Document4.Document(value, _replacer, options).toString(options);
     }
     exports2.parse = parse3;
     exports2.parseAllDocuments = parseAllDocuments2;
@@ -10752,7 +10752,7 @@ var require_dist = __commonJS({
   "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
-    var Document3 = require_Document();
+    var Document4 = require_Document();
     var Schema = require_Schema();
     var errors = require_errors();
     var Alias = require_Alias();
@@ -10768,7 +10768,7 @@ var require_dist = __commonJS({
     var publicApi = require_public_api();
     var visit = require_visit();
     exports2.Composer = composer.Composer;
-    exports2.Document = Document3.Document;
+    exports2.Document = Document4.Document;
     exports2.Schema = Schema.Schema;
     exports2.YAMLError = errors.YAMLError;
     exports2.YAMLParseError = errors.YAMLParseError;
@@ -10805,37 +10805,48 @@ function diagnosticAt(origin, message, severity = "error") {
 }
 function formatDiagnostic(d) {
   const tag = d.severity === "warning" ? "warning: " : "";
-  return `${d.file}:${d.line}:${d.col}: ${tag}${d.message}`;
+  return `${printable(d.file)}:${d.line}:${d.col}: ${tag}${printable(d.message)}`;
 }
-function hasErrors(list4) {
-  return list4.some((d) => d.severity === "error");
+function printable(text2) {
+  return text2.replace(CONTROL, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
-function sortDiagnostics(list4) {
-  return [...list4].sort(
-    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message)
+function compareText(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function hasErrors(list5) {
+  return list5.some((d) => d.severity === "error");
+}
+function sortDiagnostics(list5) {
+  return [...list5].sort(
+    (a, b) => compareText(a.file, b.file) || a.line - b.line || a.col - b.col || compareText(a.message, b.message)
   );
 }
-var unknownOrigin;
+function orderByStage(...stages) {
+  return stages.flatMap((s) => sortDiagnostics(s));
+}
+var unknownOrigin, CONTROL, SHORT_ESCAPES;
 var init_diagnostics = __esm({
   "src/diagnostics.ts"() {
     "use strict";
     unknownOrigin = { file: "<input>", line: 1, col: 1 };
+    CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+    SHORT_ESCAPES = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
   }
 });
 
 // src/errors.ts
-function exitCodeFor(error4) {
-  if (error4 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error4.phase];
-  return error4 instanceof InputError ? 2 : 1;
+function exitCodeFor(error5) {
+  if (error5 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error5.phase];
+  return error5 instanceof InputError ? 2 : 1;
 }
-function describeError(error4, debug) {
-  if (debug && error4 instanceof Error && error4.stack) return error4.stack;
-  if (error4 instanceof InputError) return error4.message;
-  if (!(error4 instanceof Error) || error4.name === "Error" || error4 instanceof TypeError) {
-    const text = error4 instanceof Error ? error4.message : String(error4);
-    return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
+function describeError(error5, debug) {
+  if (debug && error5 instanceof Error && error5.stack) return error5.stack;
+  if (error5 instanceof InputError) return error5.message;
+  if (!(error5 instanceof Error) || error5.name === "Error" || error5 instanceof TypeError) {
+    const text2 = error5 instanceof Error ? error5.message : String(error5);
+    return `internal error (a bug in rollgen; rerun with --debug and report it): ${text2}`;
   }
-  return `error: ${error4.message}`;
+  return `error: ${error5.message.split("\n").map(printable).join("\n")}`;
 }
 var InputError, StateError, IoError, ScmError, ProviderError, AnalysisRecordError, AnalysisVerdictError;
 var init_errors = __esm({
@@ -10845,8 +10856,8 @@ var init_errors = __esm({
     InputError = class extends Error {
       name = "InputError";
       diagnostics;
-      constructor(diagnostics, summary2) {
-        const sorted = sortDiagnostics(diagnostics);
+      constructor(diagnostics, summary2, ordered2 = false) {
+        const sorted = ordered2 ? diagnostics : sortDiagnostics(diagnostics);
         super(summary2 ?? sorted.map(formatDiagnostic).join("\n"));
         this.diagnostics = sorted;
       }
@@ -10855,9 +10866,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path22, message, options) {
-        super(`${path22}: ${message}`, options);
-        this.path = path22;
+      constructor(path28, message, options) {
+        super(`${printable(path28)}: ${message}`, options);
+        this.path = path28;
       }
       path;
       name = "IoError";
@@ -25640,8 +25651,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports2.basename = (path22, { windows } = {}) => {
-      const segs = path22.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path28, { windows } = {}) => {
+      const segs = path28.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -25993,7 +26004,7 @@ var require_scan = __commonJS({
 var require_parse = __commonJS({
   "node_modules/picomatch/lib/parse.js"(exports2, module2) {
     "use strict";
-    var constants = require_constants();
+    var constants2 = require_constants();
     var utils = require_utils();
     var {
       MAX_LENGTH,
@@ -26001,7 +26012,7 @@ var require_parse = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants;
+    } = constants2;
     var expandRange = (args, options) => {
       if (typeof options.expandRange === "function") {
         return options.expandRange(...args, options);
@@ -26210,7 +26221,7 @@ var require_parse = __commonJS({
       if (options.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants2.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -26256,8 +26267,8 @@ var require_parse = __commonJS({
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants2.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants2.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -26321,13 +26332,13 @@ var require_parse = __commonJS({
         consume(token.value);
       };
       const negate = () => {
-        let count2 = 1;
+        let count3 = 1;
         while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
           advance();
           state.start++;
-          count2++;
+          count3++;
         }
-        if (count2 % 2 === 0) {
+        if (count3 % 2 === 0) {
           return false;
         }
         state.negated = true;
@@ -26511,9 +26522,9 @@ var require_parse = __commonJS({
                 const idx = prev.value.lastIndexOf("[");
                 const pre = prev.value.slice(0, idx);
                 const rest2 = prev.value.slice(idx + 2);
-                const posix2 = POSIX_REGEX_SOURCE[rest2];
-                if (posix2) {
-                  prev.value = pre + posix2;
+                const posix3 = POSIX_REGEX_SOURCE[rest2];
+                if (posix3) {
+                  prev.value = pre + posix3;
                   state.backtrack = true;
                   advance();
                   if (!bos.output && tokens.indexOf(prev) === 1) {
@@ -26953,7 +26964,7 @@ var require_parse = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants.globChars(opts.windows);
+      } = constants2.globChars(opts.windows);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -27011,7 +27022,7 @@ var require_picomatch = __commonJS({
     var scan = require_scan();
     var parse3 = require_parse();
     var utils = require_utils();
-    var constants = require_constants();
+    var constants2 = require_constants();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
@@ -27030,7 +27041,7 @@ var require_picomatch = __commonJS({
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
-      const posix2 = opts.windows;
+      const posix3 = opts.windows;
       const regex2 = isState ? picomatch2.compileRe(glob2, options) : picomatch2.makeRe(glob2, options, false, true);
       const state = regex2.state;
       delete regex2.state;
@@ -27040,8 +27051,8 @@ var require_picomatch = __commonJS({
         isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input3, returnObject = false) => {
-        const { isMatch, match, output } = picomatch2.test(input3, regex2, options, { glob: glob2, posix: posix2 });
-        const result = { glob: glob2, state, regex: regex2, posix: posix2, input: input3, output, match, isMatch };
+        const { isMatch, match, output } = picomatch2.test(input3, regex2, options, { glob: glob2, posix: posix3 });
+        const result = { glob: glob2, state, regex: regex2, posix: posix3, input: input3, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -27066,7 +27077,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch2.test = (input3, regex2, options, { glob: glob2, posix: posix2 } = {}) => {
+    picomatch2.test = (input3, regex2, options, { glob: glob2, posix: posix3 } = {}) => {
       if (typeof input3 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -27074,7 +27085,7 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format2 = opts.format || (posix2 ? utils.toPosixSlashes : null);
+      const format2 = opts.format || (posix3 ? utils.toPosixSlashes : null);
       let match = input3 === glob2;
       let output = match && format2 ? format2(input3) : input3;
       if (match === false) {
@@ -27083,16 +27094,16 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch2.matchBase(input3, regex2, options, posix2);
+          match = picomatch2.matchBase(input3, regex2, options, posix3);
         } else {
           match = regex2.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch2.matchBase = (input3, glob2, options, posix2 = options && options.windows) => {
+    picomatch2.matchBase = (input3, glob2, options, posix3 = options && options.windows) => {
       const regex2 = glob2 instanceof RegExp ? glob2 : picomatch2.makeRe(glob2, options);
-      return regex2.test(utils.basename(input3, { windows: posix2 }));
+      return regex2.test(utils.basename(input3, { windows: posix3 }));
     };
     picomatch2.isMatch = (str3, patterns, options) => picomatch2(patterns, options)(str3);
     picomatch2.parse = (pattern, options) => {
@@ -27139,7 +27150,7 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch2.constants = constants;
+    picomatch2.constants = constants2;
     module2.exports = picomatch2;
   }
 });
@@ -27184,11 +27195,11 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var path22 = __toESM2(require("path"));
-    var fs12 = __toESM2(require("fs"));
+    var path28 = __toESM2(require("path"));
+    var fs17 = __toESM2(require("fs"));
     function cleanPath(path$1) {
-      let normalized = (0, path22.normalize)(path$1);
-      if (normalized.length > 1 && normalized[normalized.length - 1] === path22.sep) normalized = normalized.substring(0, normalized.length - 1);
+      let normalized = (0, path28.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path28.sep) normalized = normalized.substring(0, normalized.length - 1);
       return normalized;
     }
     var SLASHES_REGEX = /[\\/]/g;
@@ -27202,7 +27213,7 @@ var require_dist2 = __commonJS({
     function normalizePath(path$1, options) {
       const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
       const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
-      if (resolvePaths) path$1 = (0, path22.resolve)(path$1);
+      if (resolvePaths) path$1 = (0, path28.resolve)(path$1);
       if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
       if (path$1 === ".") return "";
       const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
@@ -27215,7 +27226,7 @@ var require_dist2 = __commonJS({
       return function(filename, directoryPath) {
         const sameRoot = directoryPath.startsWith(root);
         if (sameRoot) return directoryPath.slice(root.length) + filename;
-        else return convertSlashes((0, path22.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+        else return convertSlashes((0, path28.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
       };
     }
     function joinPath(filename) {
@@ -27299,8 +27310,8 @@ var require_dist2 = __commonJS({
     var resolveSymlinksAsync = function(path$1, state, callback$1) {
       const { queue, fs: fs$1, options: { suppressErrors } } = state;
       queue.enqueue();
-      fs$1.realpath(path$1, (error4, resolvedPath) => {
-        if (error4) return queue.dequeue(suppressErrors ? null : error4, state);
+      fs$1.realpath(path$1, (error5, resolvedPath) => {
+        if (error5) return queue.dequeue(suppressErrors ? null : error5, state);
         fs$1.stat(resolvedPath, (error$1, stat) => {
           if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
           if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return queue.dequeue(null, state);
@@ -27327,13 +27338,13 @@ var require_dist2 = __commonJS({
     }
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-      let parent = (0, path22.dirname)(path$1);
+      let parent = (0, path28.dirname)(path$1);
       let depth = 1;
       while (parent !== state.root && depth < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
         if (isSameRoot) depth++;
-        else parent = (0, path22.dirname)(parent);
+        else parent = (0, path28.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
       return depth > 1;
@@ -27353,24 +27364,24 @@ var require_dist2 = __commonJS({
     var limitFilesSync = (state) => {
       return state.paths.slice(0, state.options.maxFiles);
     };
-    var onlyCountsAsync = (state, error4, callback$1) => {
-      report(error4, callback$1, state.counts, state.options.suppressErrors);
+    var onlyCountsAsync = (state, error5, callback$1) => {
+      report(error5, callback$1, state.counts, state.options.suppressErrors);
       return null;
     };
-    var defaultAsync = (state, error4, callback$1) => {
-      report(error4, callback$1, state.paths, state.options.suppressErrors);
+    var defaultAsync = (state, error5, callback$1) => {
+      report(error5, callback$1, state.paths, state.options.suppressErrors);
       return null;
     };
-    var limitFilesAsync = (state, error4, callback$1) => {
-      report(error4, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+    var limitFilesAsync = (state, error5, callback$1) => {
+      report(error5, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
       return null;
     };
-    var groupsAsync = (state, error4, callback$1) => {
-      report(error4, callback$1, state.groups, state.options.suppressErrors);
+    var groupsAsync = (state, error5, callback$1) => {
+      report(error5, callback$1, state.groups, state.options.suppressErrors);
       return null;
     };
-    function report(error4, callback$1, output, suppressErrors) {
-      if (error4 && !suppressErrors) callback$1(error4, output);
+    function report(error5, callback$1, output, suppressErrors) {
+      if (error5 && !suppressErrors) callback$1(error5, output);
       else callback$1(null, output);
     }
     function build$1(options, isSynchronous) {
@@ -27387,9 +27398,9 @@ var require_dist2 = __commonJS({
       const { fs: fs$1 } = state;
       state.visited.push(crawlPath);
       state.counts.directories++;
-      fs$1.readdir(crawlPath || ".", readdirOpts, (error4, entries2 = []) => {
+      fs$1.readdir(crawlPath || ".", readdirOpts, (error5, entries2 = []) => {
         callback$1(entries2, directoryPath, currentDepth);
-        state.queue.dequeue(state.options.suppressErrors ? null : error4, state);
+        state.queue.dequeue(state.options.suppressErrors ? null : error5, state);
       });
     };
     var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
@@ -27417,10 +27428,10 @@ var require_dist2 = __commonJS({
         this.count++;
         return this.count;
       }
-      dequeue(error4, output) {
-        if (this.onQueueEmpty && (--this.count <= 0 || error4)) {
-          this.onQueueEmpty(error4, output);
-          if (error4) {
+      dequeue(error5, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error5)) {
+          this.onQueueEmpty(error5, output);
+          if (error5) {
             output.controller.abort();
             this.onQueueEmpty = void 0;
           }
@@ -27478,11 +27489,11 @@ var require_dist2 = __commonJS({
           groups: [],
           counts: new Counter(),
           options,
-          queue: new Queue((error4, state) => this.callbackInvoker(state, error4, callback$1)),
+          queue: new Queue((error5, state) => this.callbackInvoker(state, error5, callback$1)),
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs12
+          fs: options.fs || fs17
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -27520,8 +27531,8 @@ var require_dist2 = __commonJS({
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
-                const filename = (0, path22.basename)(resolvedPath);
-                const directoryPath$1 = normalizePath((0, path22.dirname)(resolvedPath), this.state.options);
+                const filename = (0, path28.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path28.dirname)(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -27573,7 +27584,7 @@ var require_dist2 = __commonJS({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: path22.sep,
+        pathSeparator: path28.sep,
         filters: []
       };
       globFunction;
@@ -27717,8 +27728,8 @@ var require_dist3 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs12 = require("fs");
-    var path22 = require("path");
+    var fs17 = require("fs");
+    var path28 = require("path");
     var url = require("url");
     var fdir = require_dist2();
     var picomatch2 = require_picomatch2();
@@ -27778,8 +27789,8 @@ var require_dist3 = __commonJS({
         };
         return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
       }
-      if (absolute) return (p) => path22.posix.relative(cwd, p) || ".";
-      return (p) => path22.posix.relative(cwd, `${root}/${p}`) || ".";
+      if (absolute) return (p) => path28.posix.relative(cwd, p) || ".";
+      return (p) => path28.posix.relative(cwd, `${root}/${p}`) || ".";
     }
     function buildRelative(cwd, root) {
       if (root.startsWith(`${cwd}/`)) {
@@ -27787,7 +27798,7 @@ var require_dist3 = __commonJS({
         return (p) => `${prefix}/${p}`;
       }
       return (p) => {
-        const result = path22.posix.relative(cwd, `${root}/${p}`);
+        const result = path28.posix.relative(cwd, `${root}/${p}`);
         return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
       };
     }
@@ -27833,7 +27844,7 @@ var require_dist3 = __commonJS({
       if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
       if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
       const escapedCwd = escapePath(cwd);
-      result = (0, path22.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path22.posix.relative(escapedCwd, result) : path22.posix.normalize(result);
+      result = (0, path28.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path28.posix.relative(escapedCwd, result) : path28.posix.normalize(result);
       const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
       const parts = splitPattern(result);
       if (parentDir) {
@@ -27844,7 +27855,7 @@ var require_dist3 = __commonJS({
           result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
           i++;
         }
-        const potentialRoot = path22.posix.join(cwd, parentDir.slice(i * 3));
+        const potentialRoot = path28.posix.join(cwd, parentDir.slice(i * 3));
         if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
           props.root = ensureNonDriveRelativePath(potentialRoot);
           props.depthOffset = -n + i;
@@ -27866,7 +27877,7 @@ var require_dist3 = __commonJS({
         }
         props.depthOffset = newCommonPath.length;
         props.commonPath = newCommonPath;
-        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path22.posix.join(cwd, ...newCommonPath) : cwd);
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path28.posix.join(cwd, ...newCommonPath) : cwd);
       }
       return result;
     }
@@ -27917,14 +27928,14 @@ var require_dist3 = __commonJS({
       let maxDepth;
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
-        filters: [debug ? (p, isDirectory) => {
-          const path23 = format2(p, isDirectory);
-          const matches3 = matcher(path23) && !ignore(path23);
-          if (matches3) log(`matched ${path23}`);
+        filters: [debug ? (p, isDirectory2) => {
+          const path29 = format2(p, isDirectory2);
+          const matches3 = matcher(path29) && !ignore(path29);
+          if (matches3) log(`matched ${path29}`);
           return matches3;
-        } : (p, isDirectory) => {
-          const path23 = format2(p, isDirectory);
-          return matcher(path23) && !ignore(path23);
+        } : (p, isDirectory2) => {
+          const path29 = format2(p, isDirectory2);
+          return matcher(path29) && !ignore(path29);
         }],
         exclude: debug ? (_, p) => {
           const skipped = excludePredicate(_, p);
@@ -27963,15 +27974,15 @@ var require_dist3 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path22.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path28.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs12.readdir,
-        readdirSync: opts.fs.readdirSync || fs12.readdirSync,
-        realpath: opts.fs.realpath || fs12.realpath,
-        realpathSync: opts.fs.realpathSync || fs12.realpathSync,
-        stat: opts.fs.stat || fs12.stat,
-        statSync: opts.fs.statSync || fs12.statSync
+        readdir: opts.fs.readdir || fs17.readdir,
+        readdirSync: opts.fs.readdirSync || fs17.readdirSync,
+        realpath: opts.fs.realpath || fs17.realpath,
+        realpathSync: opts.fs.realpathSync || fs17.realpathSync,
+        stat: opts.fs.stat || fs17.stat,
+        statSync: opts.fs.statSync || fs17.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -27985,12 +27996,12 @@ var require_dist3 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative16] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative16) : [];
+      const [crawler, relative17] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative17) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative16] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative16) : [];
+      const [crawler, relative17] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative17) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -29184,13 +29195,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path22) {
-          return /^\.|this\b/.test(path22.original);
+        scopedId: function scopedId(path28) {
+          return /^\.|this\b/.test(path28.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path22) {
-          return path22.parts.length === 1 && !AST.helpers.scopedId(path22) && !path22.depth;
+        simpleId: function simpleId(path28) {
+          return path28.parts.length === 1 && !AST.helpers.scopedId(path28) && !path28.depth;
         }
       }
     };
@@ -30275,12 +30286,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path22, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path28, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path22,
+        path: path28,
         params,
         hash,
         escaped,
@@ -30552,9 +30563,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path22 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path28 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path22.original);
+        this.opcode("registerDecorator", params.length, path28.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -30621,48 +30632,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path22 = sexpr.path, name = path22.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path22));
+        var path28 = sexpr.path, name = path28.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path28));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path22.strict = true;
-        this.accept(path22);
+        path28.strict = true;
+        this.accept(path28);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path22 = sexpr.path;
-        path22.strict = true;
-        this.accept(path22);
+        var path28 = sexpr.path;
+        path28.strict = true;
+        this.accept(path28);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path22 = sexpr.path, name = path22.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path28 = sexpr.path, name = path28.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path22.strict = true;
-          path22.falsy = true;
-          this.accept(path22);
-          this.opcode("invokeHelper", params.length, path22.original, _ast2["default"].helpers.simpleId(path22));
+          path28.strict = true;
+          path28.falsy = true;
+          this.accept(path28);
+          this.opcode("invokeHelper", params.length, path28.original, _ast2["default"].helpers.simpleId(path28));
         }
       },
-      PathExpression: function PathExpression(path22) {
-        var depth = validateDepth(path22);
-        var parts = validateParts(path22);
+      PathExpression: function PathExpression(path28) {
+        var depth = validateDepth(path28);
+        var parts = validateParts(path28);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path22), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path28), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path22.data) {
+        } else if (path28.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path22.strict);
+          this.opcode("lookupData", depth, parts, path28.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path22.falsy, path22.strict, scoped);
+          this.opcode("lookupOnContext", parts, path28.falsy, path28.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -30889,8 +30900,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path22) {
-      return validateStringArray(path22, path22.parts, "parts");
+    function validateParts(path28) {
+      return validateStringArray(path28, path28.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -31072,16 +31083,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path22 = aPath;
+      var path28 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path22 = url.path;
+        path28 = url.path;
       }
-      var isAbsolute4 = exports2.isAbsolute(path22);
-      var parts = path22.split(/\/+/);
+      var isAbsolute5 = exports2.isAbsolute(path28);
+      var parts = path28.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -31098,18 +31109,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path22 = parts.join("/");
-      if (path22 === "") {
-        path22 = isAbsolute4 ? "/" : ".";
+      path28 = parts.join("/");
+      if (path28 === "") {
+        path28 = isAbsolute5 ? "/" : ".";
       }
       if (url) {
-        url.path = path22;
+        url.path = path28;
         return urlGenerate(url);
       }
-      return path22;
+      return path28;
     }
     exports2.normalize = normalize;
-    function join13(aRoot, aPath) {
+    function join18(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -31141,11 +31152,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join13;
+    exports2.join = join18;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative16(aRoot, aPath) {
+    function relative17(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -31164,7 +31175,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative16;
+    exports2.relative = relative17;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -31314,7 +31325,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join13(urlGenerate(parsed), sourceURL);
+        sourceURL = join18(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -31930,15 +31941,15 @@ var require_source_map_consumer = __commonJS({
       if (typeof aSourceMap === "string") {
         sourceMap = util.parseSourceMapInput(aSourceMap);
       }
-      var version = util.getArg(sourceMap, "version");
+      var version2 = util.getArg(sourceMap, "version");
       var sources = util.getArg(sourceMap, "sources");
       var names = util.getArg(sourceMap, "names", []);
       var sourceRoot = util.getArg(sourceMap, "sourceRoot", null);
       var sourcesContent = util.getArg(sourceMap, "sourcesContent", null);
       var mappings = util.getArg(sourceMap, "mappings");
       var file = util.getArg(sourceMap, "file", null);
-      if (version != this._version) {
-        throw new Error("Unsupported version: " + version);
+      if (version2 != this._version) {
+        throw new Error("Unsupported version: " + version2);
       }
       if (sourceRoot) {
         sourceRoot = util.normalize(sourceRoot);
@@ -32243,10 +32254,10 @@ var require_source_map_consumer = __commonJS({
       if (typeof aSourceMap === "string") {
         sourceMap = util.parseSourceMapInput(aSourceMap);
       }
-      var version = util.getArg(sourceMap, "version");
+      var version2 = util.getArg(sourceMap, "version");
       var sections = util.getArg(sourceMap, "sections");
-      if (version != this._version) {
-        throw new Error("Unsupported version: " + version);
+      if (version2 != this._version) {
+        throw new Error("Unsupported version: " + version2);
       }
       this._sources = new ArraySet();
       this._names = new ArraySet();
@@ -33908,8 +33919,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path22 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path22;
+      var path28 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path28;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -33948,8 +33959,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs12 = require("fs");
-      var templateString = fs12.readFileSync(filename, "utf8");
+      var fs17 = require("fs");
+      var templateString = fs17.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -34316,7 +34327,7 @@ var require_codegen = __commonJS({
       AND: new code_1._Code("&&"),
       ADD: new code_1._Code("+")
     };
-    var Node2 = class {
+    var Node3 = class {
       optimizeNodes() {
         return this;
       }
@@ -34324,7 +34335,7 @@ var require_codegen = __commonJS({
         return this;
       }
     };
-    var Def = class extends Node2 {
+    var Def = class extends Node3 {
       constructor(varKind, name, rhs) {
         super();
         this.varKind = varKind;
@@ -34336,18 +34347,18 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants);
+          this.rhs = optimizeExpr(this.rhs, names, constants2);
         return this;
       }
       get names() {
         return this.rhs instanceof code_1._CodeOrName ? this.rhs.names : {};
       }
     };
-    var Assign = class extends Node2 {
+    var Assign = class extends Node3 {
       constructor(lhs, rhs, sideEffects) {
         super();
         this.lhs = lhs;
@@ -34357,10 +34368,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants);
+        this.rhs = optimizeExpr(this.rhs, names, constants2);
         return this;
       }
       get names() {
@@ -34377,7 +34388,7 @@ var require_codegen = __commonJS({
         return `${this.lhs} ${this.op}= ${this.rhs};` + _n;
       }
     };
-    var Label = class extends Node2 {
+    var Label = class extends Node3 {
       constructor(label) {
         super();
         this.label = label;
@@ -34387,7 +34398,7 @@ var require_codegen = __commonJS({
         return `${this.label}:` + _n;
       }
     };
-    var Break = class extends Node2 {
+    var Break = class extends Node3 {
       constructor(label) {
         super();
         this.label = label;
@@ -34398,10 +34409,10 @@ var require_codegen = __commonJS({
         return `break${label};` + _n;
       }
     };
-    var Throw = class extends Node2 {
-      constructor(error4) {
+    var Throw = class extends Node3 {
+      constructor(error5) {
         super();
-        this.error = error4;
+        this.error = error5;
       }
       render({ _n }) {
         return `throw ${this.error};` + _n;
@@ -34410,7 +34421,7 @@ var require_codegen = __commonJS({
         return this.error.names;
       }
     };
-    var AnyCode = class extends Node2 {
+    var AnyCode = class extends Node3 {
       constructor(code) {
         super();
         this.code = code;
@@ -34421,15 +34432,15 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants) {
-        this.code = optimizeExpr(this.code, names, constants);
+      optimizeNames(names, constants2) {
+        this.code = optimizeExpr(this.code, names, constants2);
         return this;
       }
       get names() {
         return this.code instanceof code_1._CodeOrName ? this.code.names : {};
       }
     };
-    var ParentNode = class extends Node2 {
+    var ParentNode = class extends Node3 {
       constructor(nodes = []) {
         super();
         this.nodes = nodes;
@@ -34451,12 +34462,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants))
+          if (n.optimizeNames(names, constants2))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -34509,12 +34520,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
-        if (!(super.optimizeNames(names, constants) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
+        if (!(super.optimizeNames(names, constants2) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants);
+        this.condition = optimizeExpr(this.condition, names, constants2);
         return this;
       }
       get names() {
@@ -34537,10 +34548,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants) {
-        if (!super.optimizeNames(names, constants))
+      optimizeNames(names, constants2) {
+        if (!super.optimizeNames(names, constants2))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants);
+        this.iteration = optimizeExpr(this.iteration, names, constants2);
         return this;
       }
       get names() {
@@ -34576,10 +34587,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants) {
-        if (!super.optimizeNames(names, constants))
+      optimizeNames(names, constants2) {
+        if (!super.optimizeNames(names, constants2))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants);
+        this.iterable = optimizeExpr(this.iterable, names, constants2);
         return this;
       }
       get names() {
@@ -34621,11 +34632,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         var _a, _b;
-        super.optimizeNames(names, constants);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants);
+        super.optimizeNames(names, constants2);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants2);
         return this;
       }
       get names() {
@@ -34638,9 +34649,9 @@ var require_codegen = __commonJS({
       }
     };
     var Catch = class extends BlockNode {
-      constructor(error4) {
+      constructor(error5) {
         super();
-        this.error = error4;
+        this.error = error5;
       }
       render(opts) {
         return `catch(${this.error})` + super.render(opts);
@@ -34831,9 +34842,9 @@ var require_codegen = __commonJS({
         this._blockNode(node);
         this.code(tryBody);
         if (catchCode) {
-          const error4 = this.name("e");
-          this._currNode = node.catch = new Catch(error4);
-          catchCode(error4);
+          const error5 = this.name("e");
+          this._currNode = node.catch = new Catch(error5);
+          catchCode(error5);
         }
         if (finallyCode) {
           this._currNode = node.finally = new Finally();
@@ -34842,8 +34853,8 @@ var require_codegen = __commonJS({
         return this._endBlockNode(Catch, Finally);
       }
       // `throw` statement
-      throw(error4) {
-        return this._leafNode(new Throw(error4));
+      throw(error5) {
+        return this._leafNode(new Throw(error5));
       }
       // start self-balancing block
       block(body, nodeCount) {
@@ -34926,7 +34937,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants) {
+    function optimizeExpr(expr, names, constants2) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -34941,14 +34952,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants[n.str];
+        const c = constants2[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants2[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -35199,10 +35210,10 @@ var require_errors2 = __commonJS({
     exports2.keyword$DataError = {
       message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
     };
-    function reportError(cxt, error4 = exports2.keywordError, errorPaths, overrideAllErrors) {
+    function reportError(cxt, error5 = exports2.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error4, errorPaths);
+      const errObj = errorObjectCode(cxt, error5, errorPaths);
       if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
         addError(gen, errObj);
       } else {
@@ -35210,10 +35221,10 @@ var require_errors2 = __commonJS({
       }
     }
     exports2.reportError = reportError;
-    function reportExtraError(cxt, error4 = exports2.keywordError, errorPaths) {
+    function reportExtraError(cxt, error5 = exports2.keywordError, errorPaths) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error4, errorPaths);
+      const errObj = errorObjectCode(cxt, error5, errorPaths);
       addError(gen, errObj);
       if (!(compositeRule || allErrors)) {
         returnErrors(it, names_1.default.vErrors);
@@ -35264,19 +35275,19 @@ var require_errors2 = __commonJS({
       schema: new codegen_1.Name("schema"),
       parentSchema: new codegen_1.Name("parentSchema")
     };
-    function errorObjectCode(cxt, error4, errorPaths) {
+    function errorObjectCode(cxt, error5, errorPaths) {
       const { createErrors } = cxt.it;
       if (createErrors === false)
         return (0, codegen_1._)`{}`;
-      return errorObject(cxt, error4, errorPaths);
+      return errorObject(cxt, error5, errorPaths);
     }
-    function errorObject(cxt, error4, errorPaths = {}) {
+    function errorObject(cxt, error5, errorPaths = {}) {
       const { gen, it } = cxt;
       const keyValues = [
         errorInstancePath(it, errorPaths),
         errorSchemaPath(cxt, errorPaths)
       ];
-      extraErrorProps(cxt, error4, keyValues);
+      extraErrorProps(cxt, error5, keyValues);
       return gen.object(...keyValues);
     }
     function errorInstancePath({ errorPath }, { instancePath }) {
@@ -35520,11 +35531,11 @@ var require_dataType = __commonJS({
       gen.if((0, codegen_1._)`${parentData} !== undefined`, () => gen.assign((0, codegen_1._)`${parentData}[${parentDataProperty}]`, expr));
     }
     function checkDataType(dataType, data, strictNums, correct = DataType.Correct) {
-      const EQ2 = correct === DataType.Correct ? codegen_1.operators.EQ : codegen_1.operators.NEQ;
+      const EQ = correct === DataType.Correct ? codegen_1.operators.EQ : codegen_1.operators.NEQ;
       let cond;
       switch (dataType) {
         case "null":
-          return (0, codegen_1._)`${data} ${EQ2} null`;
+          return (0, codegen_1._)`${data} ${EQ} null`;
         case "array":
           cond = (0, codegen_1._)`Array.isArray(${data})`;
           break;
@@ -35538,7 +35549,7 @@ var require_dataType = __commonJS({
           cond = numCond();
           break;
         default:
-          return (0, codegen_1._)`typeof ${data} ${EQ2} ${dataType}`;
+          return (0, codegen_1._)`typeof ${data} ${EQ} ${dataType}`;
       }
       return correct === DataType.Correct ? cond : (0, codegen_1.not)(cond);
       function numCond(_cond = codegen_1.nil) {
@@ -36146,20 +36157,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count2 = 0;
+      let count3 = 0;
       for (const key2 in schema) {
         if (key2 === "$ref")
           return Infinity;
-        count2++;
+        count3++;
         if (SIMPLE_INLINED.has(key2))
           continue;
         if (typeof schema[key2] == "object") {
-          (0, util_1.eachItem)(schema[key2], (sch) => count2 += countKeys(sch));
+          (0, util_1.eachItem)(schema[key2], (sch) => count3 += countKeys(sch));
         }
-        if (count2 === Infinity)
+        if (count3 === Infinity)
           return Infinity;
       }
-      return count2;
+      return count3;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -36910,7 +36921,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve14.call(this, root, ref);
+      let _sch = resolve15.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -36937,7 +36948,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve14(root, ref) {
+    function resolve15(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -37188,8 +37199,8 @@ var require_utils3 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path22) {
-      let input3 = path22;
+    function removeDotSegments(path28) {
+      let input3 = path28;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -37263,11 +37274,11 @@ var require_utils3 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path22) {
-      if (path22 === "" || path22[0] === "/") {
-        return removeDotSegments(path22);
+    function removeDotSegmentsRelative(path28) {
+      if (path28 === "" || path28[0] === "/") {
+        return removeDotSegments(path28);
       }
-      const segments = path22.split("/");
+      const segments = path28.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -37630,8 +37641,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path22 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path22 && path22 !== "/" ? path22 : void 0;
+        const path28 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path28 && path28 !== "/" ? path28 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -37801,7 +37812,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve14(baseURI, relativeURI, options) {
+    function resolve15(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -37837,50 +37848,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative16, options, skipNormalization) {
+    function resolveComponent(base, relative17, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative16 = parse3(serialize(relative16, options), options);
+        relative17 = parse3(serialize(relative17, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative16.scheme) {
-        target.scheme = relative16.scheme;
-        target.userinfo = relative16.userinfo;
-        target.host = relative16.host;
-        target.port = relative16.port;
-        target.path = removeDotSegments(relative16.path || "");
-        target.query = relative16.query;
+      if (!options.tolerant && relative17.scheme) {
+        target.scheme = relative17.scheme;
+        target.userinfo = relative17.userinfo;
+        target.host = relative17.host;
+        target.port = relative17.port;
+        target.path = removeDotSegments(relative17.path || "");
+        target.query = relative17.query;
       } else {
-        if (relative16.userinfo !== void 0 || relative16.host !== void 0 || relative16.port !== void 0) {
-          target.userinfo = relative16.userinfo;
-          target.host = relative16.host;
-          target.port = relative16.port;
-          target.path = removeDotSegments(relative16.path || "");
-          target.query = relative16.query;
+        if (relative17.userinfo !== void 0 || relative17.host !== void 0 || relative17.port !== void 0) {
+          target.userinfo = relative17.userinfo;
+          target.host = relative17.host;
+          target.port = relative17.port;
+          target.path = removeDotSegments(relative17.path || "");
+          target.query = relative17.query;
         } else {
-          if (!relative16.path) {
+          if (!relative17.path) {
             target.path = base.path;
-            if (relative16.query !== void 0) {
-              target.query = relative16.query;
+            if (relative17.query !== void 0) {
+              target.query = relative17.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative16.path[0] === "/") {
-              target.path = removeDotSegments(relative16.path);
+            if (relative17.path[0] === "/") {
+              target.path = removeDotSegments(relative17.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative16.path;
+                target.path = "/" + relative17.path;
               } else if (!base.path) {
-                target.path = relative16.path;
+                target.path = relative17.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative16.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative17.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative16.query;
+            target.query = relative17.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -37888,7 +37899,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative16.fragment;
+      target.fragment = relative17.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -38192,7 +38203,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve14,
+      resolve: resolve15,
       resolveComponent,
       equal: equal2,
       serialize,
@@ -38254,7 +38265,7 @@ var require_core = __commonJS({
     var util_1 = require_util2();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str3, flags2) => new RegExp(str3, flags2);
+    var defaultRegExp = (str3, flags3) => new RegExp(str3, flags3);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -38607,7 +38618,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text, msg) => text + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -38997,7 +39008,7 @@ var require_limitNumber = __commonJS({
       exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
       exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
-    var error4 = {
+    var error5 = {
       message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
       params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
     };
@@ -39006,7 +39017,7 @@ var require_limitNumber = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
@@ -39022,7 +39033,7 @@ var require_multipleOf = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
       params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
     };
@@ -39031,7 +39042,7 @@ var require_multipleOf = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
@@ -39052,7 +39063,7 @@ var require_limitLength = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var ucs2length_1 = require_ucs2length();
-    var error4 = {
+    var error5 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
@@ -39064,7 +39075,7 @@ var require_limitLength = __commonJS({
       type: "string",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode, it } = cxt;
         const op2 = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -39084,7 +39095,7 @@ var require_pattern = __commonJS({
     var code_1 = require_code2();
     var util_1 = require_util2();
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
     };
@@ -39093,7 +39104,7 @@ var require_pattern = __commonJS({
       type: "string",
       schemaType: "string",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
@@ -39119,7 +39130,7 @@ var require_limitProperties = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
@@ -39131,7 +39142,7 @@ var require_limitProperties = __commonJS({
       type: "object",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -39150,7 +39161,7 @@ var require_required = __commonJS({
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
       params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
     };
@@ -39159,7 +39170,7 @@ var require_required = __commonJS({
       type: "object",
       schemaType: "array",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, schemaCode, data, $data, it } = cxt;
         const { opts } = it;
@@ -39230,7 +39241,7 @@ var require_limitItems = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
@@ -39242,7 +39253,7 @@ var require_limitItems = __commonJS({
       type: "array",
       schemaType: "number",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -39273,7 +39284,7 @@ var require_uniqueItems = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error4 = {
+    var error5 = {
       message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
       params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
     };
@@ -39282,7 +39293,7 @@ var require_uniqueItems = __commonJS({
       type: "array",
       schemaType: "boolean",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schema, parentSchema, schemaCode, it } = cxt;
         if (!$data && !schema)
@@ -39339,14 +39350,14 @@ var require_const = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error4 = {
+    var error5 = {
       message: "must be equal to constant",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
     };
     var def = {
       keyword: "const",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schemaCode, schema } = cxt;
         if ($data || schema && typeof schema == "object") {
@@ -39368,7 +39379,7 @@ var require_enum = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error4 = {
+    var error5 = {
       message: "must be equal to one of the allowed values",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
     };
@@ -39376,7 +39387,7 @@ var require_enum = __commonJS({
       keyword: "enum",
       schemaType: "array",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         if (!$data && schema.length === 0)
@@ -39455,7 +39466,7 @@ var require_additionalItems = __commonJS({
     exports2.validateAdditionalItems = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -39464,7 +39475,7 @@ var require_additionalItems = __commonJS({
       type: "array",
       schemaType: ["boolean", "object"],
       before: "uniqueItems",
-      error: error4,
+      error: error5,
       code(cxt) {
         const { parentSchema, it } = cxt;
         const { items } = parentSchema;
@@ -39583,7 +39594,7 @@ var require_items2020 = __commonJS({
     var util_1 = require_util2();
     var code_1 = require_code2();
     var additionalItems_1 = require_additionalItems();
-    var error4 = {
+    var error5 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -39592,7 +39603,7 @@ var require_items2020 = __commonJS({
       type: "array",
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
-      error: error4,
+      error: error5,
       code(cxt) {
         const { schema, parentSchema, it } = cxt;
         const { prefixItems } = parentSchema;
@@ -39616,7 +39627,7 @@ var require_contains = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
       params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
     };
@@ -39626,7 +39637,7 @@ var require_contains = __commonJS({
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, parentSchema, data, it } = cxt;
         let min;
@@ -39671,8 +39682,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count2 = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
+          const count3 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count3)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
@@ -39685,16 +39696,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count2) {
-          gen.code((0, codegen_1._)`${count2}++`);
+        function checkLimits(count3) {
+          gen.code((0, codegen_1._)`${count3}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count3} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -39804,7 +39815,7 @@ var require_propertyNames = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: "property name must be valid",
       params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
     };
@@ -39812,7 +39823,7 @@ var require_propertyNames = __commonJS({
       keyword: "propertyNames",
       type: "object",
       schemaType: ["object", "boolean"],
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, data, it } = cxt;
         if ((0, util_1.alwaysValidSchema)(it, schema))
@@ -39849,7 +39860,7 @@ var require_additionalProperties = __commonJS({
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: "must NOT have additional properties",
       params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
     };
@@ -39859,7 +39870,7 @@ var require_additionalProperties = __commonJS({
       schemaType: ["boolean", "object"],
       allowUndefined: true,
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, parentSchema, data, errsCount, it } = cxt;
         if (!errsCount)
@@ -40133,7 +40144,7 @@ var require_oneOf = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: "must match exactly one schema in oneOf",
       params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
     };
@@ -40141,7 +40152,7 @@ var require_oneOf = __commonJS({
       keyword: "oneOf",
       schemaType: "array",
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, schema, parentSchema, it } = cxt;
         if (!Array.isArray(schema))
@@ -40218,7 +40229,7 @@ var require_if2 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
       params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
     };
@@ -40226,7 +40237,7 @@ var require_if2 = __commonJS({
       keyword: "if",
       schemaType: ["object", "boolean"],
       trackErrors: true,
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, parentSchema, it } = cxt;
         if (parentSchema.then === void 0 && parentSchema.else === void 0) {
@@ -40352,7 +40363,7 @@ var require_format = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error4 = {
+    var error5 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
     };
@@ -40361,7 +40372,7 @@ var require_format = __commonJS({
       type: ["number", "string"],
       schemaType: "string",
       $data: true,
-      error: error4,
+      error: error5,
       code(cxt, ruleType) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
@@ -40516,7 +40527,7 @@ var require_discriminator = __commonJS({
     var compile_1 = require_compile();
     var ref_error_1 = require_ref_error();
     var util_1 = require_util2();
-    var error4 = {
+    var error5 = {
       message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
       params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
     };
@@ -40524,7 +40535,7 @@ var require_discriminator = __commonJS({
       keyword: "discriminator",
       type: "object",
       schemaType: "object",
-      error: error4,
+      error: error5,
       code(cxt) {
         const { gen, data, schema, parentSchema, it } = cxt;
         const { oneOf } = parentSchema;
@@ -40893,18 +40904,18 @@ var init_connection = __esm({
 });
 
 // src/scm/github/errors.ts
-function redact(text, token) {
-  if (token.length < MIN_SECRET_LENGTH) return text;
-  let out = text.split(token).join(REDACTED);
+function redact(text2, token) {
+  if (token.length < MIN_SECRET_LENGTH) return text2;
+  let out = text2.split(token).join(REDACTED);
   const encoded = encodeURIComponent(token);
   if (encoded !== token) out = out.split(encoded).join(REDACTED);
   return out;
 }
-function toScmError(action, error4, token) {
-  if (error4 instanceof ScmError) return error4;
-  const failure2 = typeof error4 === "object" && error4 !== null ? error4 : { message: String(error4) };
+function toScmError(action, error5, token) {
+  if (error5 instanceof ScmError) return error5;
+  const failure2 = typeof error5 === "object" && error5 !== null ? error5 : { message: String(error5) };
   const status = failure2.response?.status;
-  const exists = status === 422 && /already exists/i.test(messageOf(error4));
+  const exists = status === 422 && /already exists/i.test(messageOf(error5));
   return new ScmError(action, status, redact(explain2(failure2, status), token), {
     ...exists ? { outcome: "already-exists" } : {}
   });
@@ -40917,12 +40928,14 @@ function explain2(failure2, status) {
     const when = Number.isFinite(reset) && reset > 0 ? new Date(reset * 1e3).toISOString() : "an unknown time";
     return `the GitHub API rate limit for this token is used up; it resets at ${when}`;
   }
-  const text = responseMessage(failure2.response?.data) ?? failure2.message ?? "request failed";
-  if (/secondary rate limit/i.test(text))
-    return `GitHub's secondary rate limit held after the bounded retries; run again later (${text})`;
-  if (status === 401) return `GitHub rejected the token (${text}); check the token input or GITHUB_TOKEN`;
-  if (status === 404) return `not found (${text}); check the repository name and that the token can read it`;
-  return text;
+  const text2 = responseMessage(failure2.response?.data) ?? failure2.message ?? "request failed";
+  if ((status === 429 || status === 403) && headers2["retry-after"] && !/secondary rate limit/i.test(text2))
+    return `GitHub asked to wait ${headers2["retry-after"]} s (retry-after) and was still refusing after the bounded retries; run again later (${text2})`;
+  if (/secondary rate limit/i.test(text2))
+    return `GitHub's secondary rate limit held after the bounded retries; run again later (${text2})`;
+  if (status === 401) return `GitHub rejected the token (${text2}); check the token input or GITHUB_TOKEN`;
+  if (status === 404) return `not found (${text2}); check the repository name and that the token can read it`;
+  return text2;
 }
 function responseMessage(data) {
   if (typeof data === "string") return data.length > 0 ? data.slice(0, 500) : void 0;
@@ -40935,12 +40948,12 @@ function responseMessage(data) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function statusOf2(error4) {
-  const status = error4?.response?.status;
+function statusOf2(error5) {
+  const status = error5?.response?.status;
   return typeof status === "number" ? status : void 0;
 }
-function messageOf(error4) {
-  return responseMessage(error4?.response?.data) ?? "";
+function messageOf(error5) {
+  return responseMessage(error5?.response?.data) ?? "";
 }
 var REDACTED, MIN_SECRET_LENGTH;
 var init_errors2 = __esm({
@@ -40957,9 +40970,9 @@ async function fetchBranchHead(gh, branch) {
   try {
     const { data } = await gh.octokit.rest.git.getRef({ owner: gh.owner, repo: gh.repo, ref: `heads/${branch}` });
     return data.object.sha;
-  } catch (error4) {
-    if (statusOf2(error4) === 404) return void 0;
-    throw error4;
+  } catch (error5) {
+    if (statusOf2(error5) === 404) return void 0;
+    throw error5;
   }
 }
 async function createCommitOnBranch(gh, req) {
@@ -40983,8 +40996,8 @@ async function pointBranchAt(gh, branch, sha2) {
   const { owner, repo } = gh;
   try {
     await gh.octokit.rest.git.createRef({ owner, repo, ref: `refs/heads/${branch}`, sha: sha2 });
-  } catch (error4) {
-    if (statusOf2(error4) !== 422 || !/already exists/i.test(messageOf(error4))) throw error4;
+  } catch (error5) {
+    if (statusOf2(error5) !== 422 || !/already exists/i.test(messageOf(error5))) throw error5;
     await gh.octokit.rest.git.updateRef({ owner, repo, ref: `heads/${branch}`, sha: sha2, force: true });
   }
 }
@@ -41175,8 +41188,8 @@ var require_light = __commonJS({
                 } else {
                   return returned;
                 }
-              } catch (error4) {
-                e2 = error4;
+              } catch (error5) {
+                e2 = error5;
                 {
                   this.trigger("error", e2);
                 }
@@ -41186,8 +41199,8 @@ var require_light = __commonJS({
             return (await Promise.all(promises)).find(function(x) {
               return x != null;
             });
-          } catch (error4) {
-            e = error4;
+          } catch (error5) {
+            e = error5;
             {
               this.trigger("error", e);
             }
@@ -41238,16 +41251,16 @@ var require_light = __commonJS({
           }
         }
         shiftAll(fn) {
-          return this._lists.forEach(function(list4) {
-            return list4.forEachShift(fn);
+          return this._lists.forEach(function(list5) {
+            return list5.forEachShift(fn);
           });
         }
         getFirst(arr2 = this._lists) {
-          var j, len, list4;
+          var j, len, list5;
           for (j = 0, len = arr2.length; j < len; j++) {
-            list4 = arr2[j];
-            if (list4.length > 0) {
-              return list4;
+            list5 = arr2[j];
+            if (list5.length > 0) {
+              return list5;
             }
           }
           return [];
@@ -41299,10 +41312,10 @@ var require_light = __commonJS({
         _randomIndex() {
           return Math.random().toString(36).slice(2);
         }
-        doDrop({ error: error4, message = "This job has been dropped by Bottleneck" } = {}) {
+        doDrop({ error: error5, message = "This job has been dropped by Bottleneck" } = {}) {
           if (this._states.remove(this.options.id)) {
             if (this.rejectOnDrop) {
-              this._reject(error4 != null ? error4 : new BottleneckError$1(message));
+              this._reject(error5 != null ? error5 : new BottleneckError$1(message));
             }
             this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
             return true;
@@ -41336,7 +41349,7 @@ var require_light = __commonJS({
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
         async doExecute(chained, clearGlobalState, run3, free) {
-          var error4, eventInfo, passed;
+          var error5, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
             this._states.next(this.options.id);
@@ -41354,24 +41367,24 @@ var require_light = __commonJS({
               return this._resolve(passed);
             }
           } catch (error1) {
-            error4 = error1;
-            return this._onFailure(error4, eventInfo, clearGlobalState, run3, free);
+            error5 = error1;
+            return this._onFailure(error5, eventInfo, clearGlobalState, run3, free);
           }
         }
         doExpire(clearGlobalState, run3, free) {
-          var error4, eventInfo;
+          var error5, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
           }
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
-          error4 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error4, eventInfo, clearGlobalState, run3, free);
+          error5 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
+          return this._onFailure(error5, eventInfo, clearGlobalState, run3, free);
         }
-        async _onFailure(error4, eventInfo, clearGlobalState, run3, free) {
+        async _onFailure(error5, eventInfo, clearGlobalState, run3, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
-            retry2 = await this.Events.trigger("failed", error4, eventInfo);
+            retry2 = await this.Events.trigger("failed", error5, eventInfo);
             if (retry2 != null) {
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
@@ -41381,7 +41394,7 @@ var require_light = __commonJS({
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
               this._assertStatus("DONE");
-              return this._reject(error4);
+              return this._reject(error5);
             }
           }
         }
@@ -41448,8 +41461,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve14, reject) {
-            return setTimeout(resolve14, t);
+          return new this.Promise(function(resolve15, reject) {
+            return setTimeout(resolve15, t);
           });
         }
         computePenalty() {
@@ -41660,20 +41673,20 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error4, reject, resolve14, returned, task;
+          var args, cb, error5, reject, resolve15, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve14, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve15, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve14(returned);
+                  return resolve15(returned);
                 };
               } catch (error1) {
-                error4 = error1;
+                error5 = error1;
                 return function() {
-                  return reject(error4);
+                  return reject(error5);
                 };
               }
             })();
@@ -41683,24 +41696,24 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve14;
-          resolve14 = reject = null;
+          var promise, reject, resolve15;
+          resolve15 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve14 = _resolve;
+            resolve15 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve14, reject });
+          this._queue.push({ task, args, resolve: resolve15, reject });
           this._tryToRun();
           return promise;
         }
       };
       var Sync_1 = Sync;
-      var version = "2.19.5";
+      var version2 = "2.19.5";
       var version$1 = {
-        version
+        version: version2
       };
       var version$2 = /* @__PURE__ */ Object.freeze({
-        version,
+        version: version2,
         default: version$1
       });
       var require$$2 = () => console.log("You must import the full version of Bottleneck in order to use this feature.");
@@ -41807,8 +41820,8 @@ var require_light = __commonJS({
                   } else {
                     results.push(void 0);
                   }
-                } catch (error4) {
-                  e = error4;
+                } catch (error5) {
+                  e = error5;
                   results.push(v.Events.trigger("error", e));
                 }
               }
@@ -42090,14 +42103,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve14, reject) => {
+              return new this.Promise((resolve15, reject) => {
                 if (finished()) {
-                  return resolve14();
+                  return resolve15();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve14();
+                      return resolve15();
                     }
                   });
                 }
@@ -42141,14 +42154,14 @@ var require_light = __commonJS({
             return done;
           }
           async _addToQueue(job) {
-            var args, blocked, error4, options, reachedHWM, shifted, strategy;
+            var args, blocked, error5, options, reachedHWM, shifted, strategy;
             ({ args, options } = job);
             try {
               ({ reachedHWM, blocked, strategy } = await this._store.__submit__(this.queued(), options.weight));
             } catch (error1) {
-              error4 = error1;
-              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error4 });
-              job.doDrop({ error: error4 });
+              error5 = error1;
+              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error5 });
+              job.doDrop({ error: error5 });
               return false;
             }
             if (blocked) {
@@ -42190,9 +42203,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve14, reject) {
+              return new this.Promise(function(resolve15, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve14)(args3);
+                  return (args3[0] != null ? reject : resolve15)(args3);
                 });
               });
             };
@@ -42359,25 +42372,25 @@ var init_dist_src = __esm({
 });
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
-function isRequestError(error4) {
-  return error4.request !== void 0;
+function isRequestError(error5) {
+  return error5.request !== void 0;
 }
-async function errorRequest(state, octokit, error4, options) {
-  if (!isRequestError(error4) || !error4?.request.request) {
-    throw error4;
+async function errorRequest(state, octokit, error5, options) {
+  if (!isRequestError(error5) || !error5?.request.request) {
+    throw error5;
   }
-  if (error4.status >= 400 && !state.doNotRetry.includes(error4.status)) {
+  if (error5.status >= 400 && !state.doNotRetry.includes(error5.status)) {
     const retries = options.request.retries != null ? options.request.retries : state.retries;
     const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error4, retries, retryAfter);
+    throw octokit.retry.retryRequest(error5, retries, retryAfter);
   }
-  throw error4;
+  throw error5;
 }
 async function wrapRequest(state, octokit, request4, options) {
   const limiter = new import_light.default();
-  limiter.on("failed", function(error4, info) {
-    const maxRetries = ~~error4.request.request?.retries;
-    const after = ~~error4.request.request?.retryAfter;
+  limiter.on("failed", function(error5, info) {
+    const maxRetries = ~~error5.request.request?.retries;
+    const after = ~~error5.request.request?.retryAfter;
     options.request.retryCount = info.retryCount + 1;
     if (maxRetries > info.retryCount) {
       return after * state.retryAfterBaseValue;
@@ -42393,11 +42406,11 @@ async function requestWithGraphqlErrorHandling(state, octokit, request4, options
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
-    const error4 = new RequestError(response.data.errors[0].message, 500, {
+    const error5 = new RequestError(response.data.errors[0].message, 500, {
       request: options,
       response
     });
-    return errorRequest(state, octokit, error4, options);
+    return errorRequest(state, octokit, error5, options);
   }
   return response;
 }
@@ -42413,12 +42426,12 @@ function retry(octokit, octokitOptions) {
   );
   const retryPlugin = {
     retry: {
-      retryRequest: (error4, retries, retryAfter) => {
-        error4.request.request = Object.assign({}, error4.request.request, {
+      retryRequest: (error5, retries, retryAfter) => {
+        error5.request.request = Object.assign({}, error5.request.request, {
           retries,
           retryAfter
         });
-        return error4;
+        return error5;
       }
     }
   };
@@ -42465,12 +42478,12 @@ async function doRequest(state, request4, options) {
   const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request4, options);
   if (isGraphQL) {
     const res = await req;
-    if (res.data.errors != null && res.data.errors.some((error4) => error4.type === "RATE_LIMITED")) {
-      const error4 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+    if (res.data.errors != null && res.data.errors.some((error5) => error5.type === "RATE_LIMITED")) {
+      const error5 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
         response: res,
         data: res.data
       });
-      throw error4;
+      throw error5;
     }
   }
   return req;
@@ -42484,7 +42497,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path22) => path22.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path28) => path28.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -42551,19 +42564,19 @@ function throttling(octokit, octokitOptions) {
       "error",
       (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
     );
-    state.retryLimiter.on("failed", async function(error4, info) {
+    state.retryLimiter.on("failed", async function(error5, info) {
       const [state2, request4, options] = info.args;
       const { pathname } = new URL(options.url, "http://github.test");
-      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error4.status !== 401;
-      if (!(shouldRetryGraphQL || error4.status === 403 || error4.status === 429)) {
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error5.status !== 401;
+      if (!(shouldRetryGraphQL || error5.status === 403 || error5.status === 429)) {
         return;
       }
       const retryCount = ~~request4.retryCount;
       request4.retryCount = retryCount;
       options.request.retryCount = retryCount;
       const { wantRetry, retryAfter = 0 } = await (async function() {
-        if (/\bsecondary rate\b/i.test(error4.message)) {
-          const retryAfter2 = Number(error4.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+        if (/\bsecondary rate\b/i.test(error5.message)) {
+          const retryAfter2 = Number(error5.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
           const wantRetry2 = await emitter.trigger(
             "secondary-limit",
             retryAfter2,
@@ -42573,11 +42586,11 @@ function throttling(octokit, octokitOptions) {
           );
           return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
         }
-        if (error4.response.headers != null && error4.response.headers["x-ratelimit-remaining"] === "0" || (error4.response.data?.errors ?? []).some(
+        if (error5.response.headers != null && error5.response.headers["x-ratelimit-remaining"] === "0" || (error5.response.data?.errors ?? []).some(
           (error22) => error22.type === "RATE_LIMITED"
         )) {
           const rateLimitReset = new Date(
-            ~~error4.response.headers["x-ratelimit-reset"] * 1e3
+            ~~error5.response.headers["x-ratelimit-reset"] * 1e3
           ).getTime();
           const retryAfter2 = Math.max(
             // Add one second so we retry _after_ the reset time
@@ -42739,8 +42752,8 @@ function addHook(state, kind, name, hook2) {
   }
   if (kind === "error") {
     hook2 = (method, options) => {
-      return Promise.resolve().then(method.bind(null, options)).catch((error4) => {
-        return orig(error4, options);
+      return Promise.resolve().then(method.bind(null, options)).catch((error5) => {
+        return orig(error5, options);
       });
     };
   }
@@ -43133,192 +43146,142 @@ var init_dist_bundle3 = __esm({
   }
 });
 
-// node_modules/content-type/dist/index.js
-function parse2(header3, options) {
-  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-  const len = header3.length;
-  let valueStart = options?.start ?? 0;
-  while ((CHAR_MAP[header3.charCodeAt(valueStart)] & OWS) !== 0) {
-    valueStart++;
-  }
-  let index = valueStart;
-  let typeFlags = 0;
-  let whitespace = -1;
-  let stop = options?.parameters === false ? COMMA_FLAG : 0;
-  while (index < len) {
-    const code = header3.charCodeAt(index);
-    const flags2 = CHAR_MAP[code];
-    if ((flags2 & stopFlags) !== 0) {
-      stop |= flags2 & COMMA_FLAG;
-      break;
-    }
-    if ((flags2 & OWS) !== 0) {
-      if (whitespace === -1)
-        whitespace = index;
-    } else {
-      whitespace = -1;
-    }
-    typeFlags |= code & NON_ASCII | flags2;
-    index++;
-  }
-  const valueEnd = whitespace === -1 ? index : whitespace;
-  const value = header3.slice(valueStart, valueEnd);
-  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-  if (index === len || stop !== 0) {
-    return { type, index, parameters: new NullObject() };
-  }
-  return parseParameters(header3, type, index, len, stopFlags);
-}
-function parseParameters(header3, type, index, len, stopFlags) {
-  const parameters = new NullObject();
-  parameter: while (index < len) {
-    index++;
-    while ((CHAR_MAP[header3.charCodeAt(index)] & OWS) !== 0) {
-      index++;
-    }
-    const keyStart = index;
-    let keyFlags = 0;
-    let keyWhitespace = -1;
-    while (index < len) {
-      const code = header3.charCodeAt(index);
-      const flags2 = CHAR_MAP[code];
-      if ((flags2 & stopFlags) !== 0) {
-        if ((flags2 & COMMA_FLAG) !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if (code === EQ) {
-        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-        const value = header3.slice(keyStart, keyEnd);
-        const key2 = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-        index++;
-        while ((CHAR_MAP[header3.charCodeAt(index)] & OWS) !== 0) {
-          index++;
-        }
-        if (index < len && header3.charCodeAt(index) === DQUOTE) {
-          const quotedStart = ++index;
-          let escaped = false;
-          while (index < len) {
-            const code2 = header3.charCodeAt(index);
-            if (code2 === DQUOTE) {
-              if (parameters[key2] === void 0) {
-                parameters[key2] = escaped ? unescapeQuotedPairs(header3, quotedStart, index) : header3.slice(quotedStart, index);
-              }
-              index++;
-              let stop2 = 0;
-              while (index < len) {
-                const code3 = header3.charCodeAt(index);
-                const flags3 = CHAR_MAP[code3];
-                if ((flags3 & stopFlags) !== 0) {
-                  stop2 = flags3 & COMMA_FLAG;
-                  break;
-                }
-                index++;
-              }
-              if (stop2 !== 0)
-                break parameter;
-              continue parameter;
-            }
-            if (code2 === BSLASH && index + 1 < len) {
-              escaped = true;
-              index += 2;
-              continue;
-            }
-            index++;
-          }
-          continue parameter;
-        }
-        const valueStart = index;
-        let stop = 0;
-        let valueWhitespace = -1;
-        while (index < len) {
-          const code2 = header3.charCodeAt(index);
-          const flags3 = CHAR_MAP[code2];
-          if ((flags3 & stopFlags) !== 0) {
-            stop = flags3 & COMMA_FLAG;
-            break;
-          }
-          if ((flags3 & OWS) !== 0) {
-            if (valueWhitespace === -1)
-              valueWhitespace = index;
-          } else {
-            valueWhitespace = -1;
-          }
-          index++;
-        }
-        if (parameters[key2] === void 0) {
-          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-          parameters[key2] = header3.slice(valueStart, valueEnd);
-        }
-        if (stop !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if ((flags2 & OWS) !== 0) {
-        if (keyWhitespace === -1)
-          keyWhitespace = index;
-      } else {
-        keyWhitespace = -1;
-      }
-      keyFlags |= code & NON_ASCII | flags2;
-      index++;
-    }
-  }
-  return { type, index, parameters };
-}
-function unescapeQuotedPairs(str3, start2, end) {
-  let result = "";
-  for (let index = start2; index < end; index++) {
-    if (str3.charCodeAt(index) === BSLASH) {
-      result += str3.slice(start2, index);
-      start2 = ++index;
-    }
-  }
-  return result + str3.slice(start2, end);
-}
-var SP, HTAB, SEMI, EQ, DQUOTE, BSLASH, COMMA, LOWER_CASE, OWS, SEMI_FLAG, COMMA_FLAG, TOKEN_FLAG, NON_ASCII, CASE_FLAGS, CHAR_MAP, NullObject;
-var init_dist = __esm({
-  "node_modules/content-type/dist/index.js"() {
-    SP = 32;
-    HTAB = 9;
-    SEMI = 59;
-    EQ = 61;
-    DQUOTE = 34;
-    BSLASH = 92;
-    COMMA = 44;
-    LOWER_CASE = 1;
-    OWS = 2;
-    SEMI_FLAG = 4;
-    COMMA_FLAG = 8;
-    TOKEN_FLAG = 16;
-    NON_ASCII = 65280;
-    CASE_FLAGS = LOWER_CASE | NON_ASCII;
-    CHAR_MAP = new Uint8Array(256);
-    CHAR_MAP[HTAB] |= OWS;
-    CHAR_MAP[SP] |= OWS;
-    CHAR_MAP[SEMI] |= SEMI_FLAG;
-    CHAR_MAP[COMMA] |= COMMA_FLAG;
-    for (let code = 128; code <= 255; code++) {
-      CHAR_MAP[code] |= LOWER_CASE;
-    }
-    for (const char of "!#$%&'*+-.^_`|~") {
-      CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-    }
-    for (let code = 48; code <= 57; code++) {
-      CHAR_MAP[code] |= TOKEN_FLAG;
-    }
-    for (let code = 65; code <= 90; code++) {
-      CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
-    }
-    for (let code = 97; code <= 122; code++) {
-      CHAR_MAP[code] |= TOKEN_FLAG;
-    }
-    NullObject = /* @__PURE__ */ (() => {
+// node_modules/@octokit/request/node_modules/content-type/dist/index.js
+var require_dist4 = __commonJS({
+  "node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.format = format2;
+    exports2.parse = parse3;
+    var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
+    var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var QUOTE_REGEXP = /[\\"]/g;
+    var TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var NullObject = /* @__PURE__ */ (() => {
       const C = function() {
       };
       C.prototype = /* @__PURE__ */ Object.create(null);
       return C;
     })();
+    function format2(obj2) {
+      const { type, parameters } = obj2;
+      if (!type || !TYPE_REGEXP.test(type)) {
+        throw new TypeError(`Invalid type: ${type}`);
+      }
+      let result = type;
+      if (parameters) {
+        for (const param of Object.keys(parameters)) {
+          if (!TOKEN_REGEXP.test(param)) {
+            throw new TypeError(`Invalid parameter name: ${param}`);
+          }
+          result += `; ${param}=${qstring(parameters[param])}`;
+        }
+      }
+      return result;
+    }
+    function parse3(header3, options) {
+      const stopChar = options?.comma === true ? COMMA : 65536;
+      const len = header3.length;
+      let index = skipOWS(header3, options?.start ?? 0, len);
+      const valueStart = index;
+      index = skipValue(header3, index, len, stopChar);
+      const valueEnd = trailingOWS(header3, valueStart, index);
+      const type = header3.slice(valueStart, valueEnd).toLowerCase();
+      if (options?.parameters === false) {
+        return { type, index, parameters: new NullObject() };
+      }
+      return parseParameters(header3, type, index, len, stopChar);
+    }
+    var SP = 32;
+    var HTAB = 9;
+    var SEMI = 59;
+    var EQ = 61;
+    var DQUOTE = 34;
+    var BSLASH = 92;
+    var COMMA = 44;
+    function parseParameters(header3, type, index, len, stopChar) {
+      const parameters = new NullObject();
+      parameter: while (index < len) {
+        if (header3.charCodeAt(index) === stopChar)
+          break;
+        index = skipOWS(header3, index + 1, len);
+        const keyStart = index;
+        while (index < len) {
+          const code = header3.charCodeAt(index);
+          if (code === stopChar)
+            break parameter;
+          if (code === SEMI)
+            continue parameter;
+          if (code === EQ) {
+            const keyEnd = trailingOWS(header3, keyStart, index);
+            const key2 = header3.slice(keyStart, keyEnd).toLowerCase();
+            index = skipOWS(header3, index + 1, len);
+            if (index < len && header3.charCodeAt(index) === DQUOTE) {
+              index++;
+              let value = "";
+              while (index < len) {
+                const code2 = header3.charCodeAt(index++);
+                if (code2 === DQUOTE) {
+                  index = skipValue(header3, index, len, stopChar);
+                  if (parameters[key2] === void 0)
+                    parameters[key2] = value;
+                  break;
+                }
+                if (code2 === BSLASH && index < len) {
+                  value += header3[index++];
+                  continue;
+                }
+                value += String.fromCharCode(code2);
+              }
+              continue parameter;
+            }
+            const valueStart = index;
+            index = skipValue(header3, index, len, stopChar);
+            if (parameters[key2] === void 0) {
+              const valueEnd = trailingOWS(header3, valueStart, index);
+              parameters[key2] = header3.slice(valueStart, valueEnd);
+            }
+            continue parameter;
+          }
+          index++;
+        }
+      }
+      return { type, index, parameters };
+    }
+    function skipValue(str3, index, len, stopChar) {
+      while (index < len) {
+        const code = str3.charCodeAt(index);
+        if (code === SEMI || code === stopChar)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function skipOWS(header3, index, len) {
+      while (index < len) {
+        const char = header3.charCodeAt(index);
+        if (char !== SP && char !== HTAB)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function trailingOWS(header3, start2, end) {
+      while (end > start2) {
+        const char = header3.charCodeAt(end - 1);
+        if (char !== SP && char !== HTAB)
+          break;
+        end--;
+      }
+      return end;
+    }
+    function qstring(str3) {
+      if (TOKEN_REGEXP.test(str3))
+        return str3;
+      if (TEXT_REGEXP.test(str3))
+        return `"${str3.replace(QUOTE_REGEXP, "\\$&")}"`;
+      throw new TypeError(`Invalid parameter value: ${str3}`);
+    }
   }
 });
 
@@ -43528,8 +43491,8 @@ var init_json_with_bigint = __esm({
         );
         const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
         return denoisedJSON;
-      } catch (error4) {
-        if (error4 instanceof RangeError) {
+      } catch (error5) {
+        if (error5 instanceof RangeError) {
           const convertedJSON = stringifyIteratively(value, replacer, space);
           if (convertedJSON === void 0) return void 0;
           const supportsRawJSON = "rawJSON" in JSON;
@@ -43537,7 +43500,7 @@ var init_json_with_bigint = __esm({
           const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
           return processedJSON.replace(noiseStringify, "$1$2$3");
         }
-        throw error4;
+        throw error5;
       }
     };
     featureCache = /* @__PURE__ */ new Map();
@@ -43567,8 +43530,8 @@ var init_json_with_bigint = __esm({
       if (!hasUserReviver) return value;
       return userReviver(key2, value, context);
     };
-    JSONParseV2 = (text, reviver) => {
-      return JSON.parse(text, (key2, value, context) => {
+    JSONParseV2 = (text2, reviver) => {
+      return JSON.parse(text2, (key2, value, context) => {
         const isNumber = typeof value === "number";
         const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
         const isBigNumber = isNumber && isOutOfBounds;
@@ -43626,8 +43589,8 @@ var init_json_with_bigint = __esm({
       }
       return rootHolder[""];
     };
-    serializeBigInts = (text) => {
-      return text.replace(
+    serializeBigInts = (text2) => {
+      return text2.replace(
         stringsOrLargeNumbers,
         (match, digits, fractional, exponential) => {
           const isString = match[0] === '"';
@@ -43641,22 +43604,22 @@ var init_json_with_bigint = __esm({
         }
       );
     };
-    JSONParse = (text, reviver) => {
-      if (!text) return originalParse(text, reviver);
+    JSONParse = (text2, reviver) => {
+      if (!text2) return originalParse(text2, reviver);
       try {
-        if (isContextSourceSupported()) return JSONParseV2(text, reviver);
-        const serializedData = serializeBigInts(text);
+        if (isContextSourceSupported()) return JSONParseV2(text2, reviver);
+        const serializedData = serializeBigInts(text2);
         return originalParse(
           serializedData,
           (key2, value, context) => convertMarkedBigIntsReviver(key2, value, context, reviver)
         );
-      } catch (error4) {
-        if (error4 instanceof RangeError) {
-          const serializedData = serializeBigInts(text);
+      } catch (error5) {
+        if (error5 instanceof RangeError) {
+          const serializedData = serializeBigInts(text2);
           const parsed = originalParse(serializedData);
           return applyReviverIteratively(parsed, reviver);
         }
-        throw error4;
+        throw error5;
       }
     };
   }
@@ -43672,8 +43635,8 @@ function isPlainObject2(value) {
   return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
 }
 async function fetchWrapper(requestOptions) {
-  const fetch = requestOptions.request?.fetch || globalThis.fetch;
-  if (!fetch) {
+  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch2) {
     throw new Error(
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
@@ -43689,7 +43652,7 @@ async function fetchWrapper(requestOptions) {
   );
   let fetchResponse;
   try {
-    fetchResponse = await fetch(requestOptions.url, {
+    fetchResponse = await fetch2(requestOptions.url, {
       method: requestOptions.method,
       body,
       redirect: requestOptions.request?.redirect,
@@ -43699,26 +43662,26 @@ async function fetchWrapper(requestOptions) {
       // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
       ...requestOptions.body && { duplex: "half" }
     });
-  } catch (error4) {
+  } catch (error5) {
     let message = "Unknown Error";
-    if (error4 instanceof Error) {
-      if (error4.name === "AbortError") {
-        error4.status = 500;
-        throw error4;
+    if (error5 instanceof Error) {
+      if (error5.name === "AbortError") {
+        error5.status = 500;
+        throw error5;
       }
-      message = error4.message;
-      if (error4.name === "TypeError" && "cause" in error4) {
-        if (error4.cause instanceof Error) {
-          message = error4.cause.message;
-        } else if (typeof error4.cause === "string") {
-          message = error4.cause;
+      message = error5.message;
+      if (error5.name === "TypeError" && "cause" in error5) {
+        if (error5.cause instanceof Error) {
+          message = error5.cause.message;
+        } else if (typeof error5.cause === "string") {
+          message = error5.cause;
         }
       }
     }
     const requestError = new RequestError(message, 500, {
       request: requestOptions
     });
-    requestError.cause = error4;
+    requestError.cause = error5;
     throw requestError;
   }
   const status = fetchResponse.status;
@@ -43774,14 +43737,14 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop2);
   }
-  const mimetype = parse2(contentType);
+  const mimetype = (0, import_content_type.parse)(contentType);
   if (isJSONResponse(mimetype)) {
-    let text = "";
+    let text2 = "";
     try {
-      text = await response.text();
-      return JSONParse(text);
+      text2 = await response.text();
+      return JSONParse(text2);
     } catch (err) {
-      return text;
+      return text2;
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response
@@ -43835,12 +43798,12 @@ function withDefaults2(oldEndpoint, newDefaults) {
     defaults: withDefaults2.bind(null, endpoint2)
   });
 }
-var VERSION4, defaults_default, noop2, request;
+var import_content_type, VERSION4, defaults_default, noop2, request;
 var init_dist_bundle4 = __esm({
   "node_modules/@octokit/request/dist-bundle/index.js"() {
     init_dist_bundle3();
     init_universal_user_agent();
-    init_dist();
+    import_content_type = __toESM(require_dist4(), 1);
     init_json_with_bigint();
     init_dist_src();
     VERSION4 = "10.0.16";
@@ -43997,12 +43960,12 @@ async function hook(token, request4, route2, parameters) {
   endpoint2.headers.authorization = withAuthorizationPrefix(token);
   return request4(endpoint2);
 }
-var b64url, sep, jwtRE, isJWT, createTokenAuth;
+var b64url, sep2, jwtRE, isJWT, createTokenAuth;
 var init_dist_bundle6 = __esm({
   "node_modules/@octokit/auth-token/dist-bundle/index.js"() {
     b64url = "(?:[a-zA-Z0-9_-]+)";
-    sep = "\\.";
-    jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
+    sep2 = "\\.";
+    jwtRE = new RegExp(`^${b64url}${sep2}${b64url}${sep2}${b64url}$`);
     isJWT = jwtRE.test.bind(jwtRE);
     createTokenAuth = function createTokenAuth2(token) {
       if (!token) {
@@ -44188,19 +44151,19 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path22 = requestOptions.url.replace(options.baseUrl, "");
+    const path28 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path22} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path28} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
-    }).catch((error4) => {
-      const requestId = error4.response?.headers["x-github-request-id"] || "UNKNOWN";
+    }).catch((error5) => {
+      const requestId = error5.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path22} - ${error4.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path28} - ${error5.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
-      throw error4;
+      throw error5;
     });
   });
 }
@@ -44269,8 +44232,8 @@ function iterator(octokit, route2, parameters) {
             }
           }
           return { value: normalizedResponse };
-        } catch (error4) {
-          if (error4.status !== 409) throw error4;
+        } catch (error5) {
+          if (error5.status !== 409) throw error5;
           url = "";
           return {
             value: {
@@ -46814,6 +46777,39 @@ var init_dist_src5 = __esm({
   }
 });
 
+// src/scm/github/bounded.ts
+function fetchWithDeadline(timeoutMs, base = fetch) {
+  return async (input3, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    try {
+      return await base(input3, { ...init, signal });
+    } catch (e) {
+      if (deadline.aborted) throw new Error(`GitHub did not answer within ${timeoutMs / 1e3} s`, { cause: e });
+      throw e;
+    }
+  };
+}
+function retryAfterAsSecondaryLimit(octokit) {
+  octokit.hook.wrap("request", async (request4, options) => {
+    try {
+      return await request4(options);
+    } catch (e) {
+      const error5 = e;
+      const headers2 = error5.response?.headers ?? {};
+      const limited = error5.status === 429 || error5.status === 403;
+      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error5.message))
+        error5.message = `${error5.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
+      throw e;
+    }
+  });
+}
+var init_bounded = __esm({
+  "src/scm/github/bounded.ts"() {
+    "use strict";
+  }
+});
+
 // src/scm/github/octokit.ts
 function createOctokit(baseUrl, token, options = {}) {
   const unit = options.retryUnitMs ?? 1e3;
@@ -46824,6 +46820,7 @@ function createOctokit(baseUrl, token, options = {}) {
     auth: token,
     baseUrl,
     userAgent: "rollgen",
+    request: { fetch: fetchWithDeadline(options.requestTimeoutMs ?? 15e3) },
     log: redactingLog(token, options.log ?? defaultLog),
     retry: { doNotRetry: DO_NOT_RETRY, retries: options.retries ?? 3, retryAfterBaseValue: unit },
     throttle: {
@@ -46855,8 +46852,9 @@ var init_octokit = __esm({
     init_dist_bundle();
     init_dist_bundle2();
     init_dist_src5();
+    init_bounded();
     init_errors2();
-    RollgenOctokit = Octokit2.plugin(retry, throttling);
+    RollgenOctokit = Octokit2.plugin(retry, retryAfterAsSecondaryLimit, throttling);
     DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
     UNPACED = { key: () => ({ schedule: (_opts, job) => job() }) };
   }
@@ -46949,24 +46947,24 @@ async function mergePullRequest(gh, number2, req) {
       merge_method: req.method,
       commit_title: req.title
     });
-  } catch (error4) {
-    const status = statusOf2(error4);
+  } catch (error5) {
+    const status = statusOf2(error5);
     if (status !== 409 && await mergedWithHead(gh, number2, req.sha)) return;
     if (status === 409)
       throw new ScmError(
         action,
         status,
-        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error4)}; not merged`,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error5)}; not merged`,
         { outcome: "head-moved" }
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
-        `GitHub says it is not mergeable (${messageOf(error4)}): conflicts, required reviews or checks`,
+        `GitHub says it is not mergeable (${messageOf(error5)}): conflicts, required reviews or checks`,
         { outcome: "not-mergeable" }
       );
-    throw error4;
+    throw error5;
   }
 }
 async function mergedWithHead(gh, number2, sha2) {
@@ -46982,9 +46980,9 @@ async function createComment(gh, number2, body) {
   const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number2, body, request: { retries: 0 } });
   try {
     await post();
-  } catch (error4) {
-    const status = statusOf2(error4);
-    if (status !== void 0 && status < 500) throw error4;
+  } catch (error5) {
+    const status = statusOf2(error5);
+    if (status !== void 0 && status < 500) throw error5;
     const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
       owner,
       repo,
@@ -47101,8 +47099,8 @@ function createGitHubScm(connection, options = {}) {
   const guard = async (action, work) => {
     try {
       return await work();
-    } catch (error4) {
-      throw toScmError(`${action} in ${owner}/${repo}`, error4, connection.token);
+    } catch (error5) {
+      throw toScmError(`${action} in ${owner}/${repo}`, error5, connection.token);
     }
   };
   return {
@@ -47132,6 +47130,110 @@ var init_github = __esm({
     init_octokit();
     init_pulls();
     init_signals();
+  }
+});
+
+// src/completion.ts
+var completion_exports = {};
+__export(completion_exports, {
+  SHELLS: () => SHELLS,
+  completionScript: () => completionScript
+});
+function completionScript(program3, shell) {
+  const bin = program3.name();
+  const commands = program3.commands.map((c) => ({
+    name: c.name(),
+    description: c.description(),
+    // Program options (--debug) are accepted after the command too; --version is not worth offering there.
+    options: [...c.options, ...program3.options.filter((o) => o.long !== "--version")]
+  }));
+  if (shell === "bash") return bash(bin, commands);
+  return shell === "zsh" ? zsh(bin, commands) : fish(bin, commands);
+}
+function bash(bin, commands) {
+  const fn = `_${bin.replace(/\W/g, "_")}`;
+  const cases = commands.map((c) => `    ${c.name}) opts="${c.options.flatMap(flags2).join(" ")} --help" ;;`);
+  const choices = unique(commands.flatMap((c) => c.options.filter((o) => o.argChoices)));
+  const choiceCases = choices.map(
+    (o) => `    ${flags2(o).join("|")}) COMPREPLY=($(compgen -W "${o.argChoices.join(" ")}" -- "$cur")); return ;;`
+  );
+  return [
+    `# ${bin} completion for bash. Load it with: source <(${bin} completion bash)`,
+    `${fn}() {`,
+    '  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} opts=""',
+    '  if [ "$COMP_CWORD" -eq 1 ]; then',
+    `    COMPREPLY=($(compgen -W "${commands.map((c) => c.name).join(" ")}" -- "$cur")); return`,
+    "  fi",
+    '  case "$prev" in',
+    ...choiceCases,
+    "  esac",
+    '  case "${COMP_WORDS[1]}" in',
+    ...cases,
+    "  esac",
+    '  case "$cur" in',
+    '    -*) COMPREPLY=($(compgen -W "$opts" -- "$cur")) ;;',
+    '    *) COMPREPLY=($(compgen -f -- "$cur")) ;;',
+    "  esac",
+    "}",
+    `complete -o default -F ${fn} ${bin}`,
+    ""
+  ].join("\n");
+}
+function zsh(bin, commands) {
+  const fn = `_${bin.replace(/\W/g, "_")}`;
+  const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const zdesc = (s) => s.replace(/([[\]:\\])/g, "\\$1");
+  const spec = (o) => flags2(o).map((f) => {
+    const value = o.argChoices ? `:value:(${o.argChoices.join(" ")})` : takesValue(o) ? ":value:_files" : "";
+    return quote(`${f}[${zdesc(o.description)}]${value}`);
+  });
+  const cases = commands.map(
+    (c) => `    ${c.name}) _arguments ${[...c.options.flatMap(spec), quote("*:app or directory:_files")].join(" ")} ;;`
+  );
+  return [
+    `#compdef ${bin}`,
+    `# ${bin} completion for zsh. Save it as _${bin} in a directory of $fpath, or: source <(${bin} completion zsh)`,
+    `${fn}() {`,
+    "  local -a commands",
+    `  commands=(${commands.map((c) => quote(`${c.name}:${c.description.replace(/:/g, "\\:")}`)).join(" ")})`,
+    "  if (( CURRENT == 2 )); then _describe 'command' commands; return; fi",
+    "  local cmd=$words[2]",
+    "  shift words; (( CURRENT-- ))",
+    "  case $cmd in",
+    ...cases,
+    "  esac",
+    "}",
+    `if [ "$funcstack[1]" = "${fn}" ]; then ${fn} "$@"; else compdef ${fn} ${bin}; fi`,
+    ""
+  ].join("\n");
+}
+function fish(bin, commands) {
+  const quote = (s) => `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+  const option = (command, o) => {
+    const parts = [`complete -c ${bin} -n ${quote(`__fish_seen_subcommand_from ${command}`)}`];
+    if (o.short) parts.push(`-s ${o.short.slice(1)}`);
+    if (o.long) parts.push(`-l ${o.long.slice(2)}`);
+    if (o.argChoices) parts.push(`-x -a ${quote(o.argChoices.join(" "))}`);
+    else if (takesValue(o)) parts.push("-r -F");
+    return [...parts, `-d ${quote(o.description)}`].join(" ");
+  };
+  return [
+    `# ${bin} completion for fish. Save it as ~/.config/fish/completions/${bin}.fish`,
+    ...commands.map((c) => `complete -c ${bin} -f -n __fish_use_subcommand -a ${c.name} -d ${quote(c.description)}`),
+    ...commands.flatMap((c) => c.options.map((o) => option(c.name, o))),
+    ""
+  ].join("\n");
+}
+function unique(options) {
+  return [...new Map(options.map((o) => [o.flags, o])).values()];
+}
+var SHELLS, takesValue, flags2;
+var init_completion = __esm({
+  "src/completion.ts"() {
+    "use strict";
+    SHELLS = ["bash", "zsh", "fish"];
+    takesValue = (o) => o.required || o.optional;
+    flags2 = (o) => [o.short, o.long].filter((f) => f !== void 0);
   }
 });
 
@@ -47166,27 +47268,27 @@ var NOT_MANIFESTS = /* @__PURE__ */ new Set(["rollgen.yaml", "rollgen-status.yam
 function readAppSource(dir, cwd) {
   const root = realDir(dir);
   const diagnostics = [];
-  const files = readDir(root, root, cwd, diagnostics, 0);
+  const files = readDir(root, root, cwd, diagnostics, [root]);
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return files;
 }
-function readDir(dir, root, cwd, out, depth) {
-  if (depth > 10) throw new IoError(dir, "kustomization resources nest more than 10 levels deep");
+function readDir(dir, root, cwd, out, chain) {
+  if (chain.length > 11) throw new IoError(dir, "kustomization resources nest more than 10 levels deep");
   const kustomization = KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
   if (!kustomization) {
     const names = fs.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !NOT_MANIFESTS.has(n)).sort();
     return names.map((n) => readInside(path.join(dir, n), root, cwd, out)).filter((f) => f !== void 0);
   }
-  return resourcesOf(kustomization, root, cwd, out).flatMap((entry) => {
-    if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, depth + 1);
+  return resourcesOf(kustomization, root, cwd, out, chain).flatMap((entry) => {
+    if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, [...chain, fs.realpathSync(entry)]);
     const file = readInside(entry, root, cwd, out);
     return file ? [file] : [];
   });
 }
-function resourcesOf(file, root, cwd, out) {
-  const text = fs.readFileSync(file, "utf8");
+function resourcesOf(file, root, cwd, out, chain) {
+  const text2 = fs.readFileSync(file, "utf8");
   const lc = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lc });
+  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter: lc });
   const shown2 = path.relative(cwd, file) || file;
   const seq = doc.get("resources", true);
   if (!(0, import_yaml.isSeq)(seq)) return [];
@@ -47204,6 +47306,9 @@ function resourcesOf(file, root, cwd, out) {
       });
     } else if (!fs.existsSync(target)) {
       out.push({ file: shown2, ...pos, message: `resource "${value}" does not exist`, severity: "error" });
+    } else if (chain.includes(fs.realpathSync(target))) {
+      const message = `resource "${value}" includes itself (a kustomization that lists it); remove the entry`;
+      out.push({ file: shown2, ...pos, message, severity: "error" });
     } else entries2.push(target);
   }
   return entries2;
@@ -47250,8 +47355,8 @@ function pipeSafeWriter(stream) {
     if (e.code !== "EPIPE") throw e;
     readerGone = true;
   });
-  return (text) => {
-    if (!readerGone) stream.write(text);
+  return (text2) => {
+    if (!readerGone) stream.write(text2);
   };
 }
 
@@ -47275,14 +47380,14 @@ init_errors();
 init_errors();
 
 // src/app/inputs.ts
-var fs8 = __toESM(require("fs"));
-var path8 = __toESM(require("path"));
+var fs11 = __toESM(require("fs"));
+var path12 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/config.ts
-var fs3 = __toESM(require("fs"));
-var path3 = __toESM(require("path"));
+var fs4 = __toESM(require("fs"));
+var path5 = __toESM(require("path"));
 init_errors();
 
 // src/model/kube.ts
@@ -47435,9 +47540,9 @@ function dropGenericErrors(errors) {
   const covered = (g) => specific.some((e) => e.instancePath === g.instancePath || e.instancePath.startsWith(`${g.instancePath}/`));
   return errors.filter((e) => !GENERIC.has(e.keyword) || !covered(e));
 }
-function dedupe(list4) {
+function dedupe(list5) {
   const seen = /* @__PURE__ */ new Set();
-  return list4.filter((d) => {
+  return list5.filter((d) => {
     const key2 = `${d.line}:${d.col}:${d.message}`;
     if (seen.has(key2)) return false;
     seen.add(key2);
@@ -47445,23 +47550,23 @@ function dedupe(list4) {
   });
 }
 function describe(e, doc) {
-  const path22 = pointerToPath(e.instancePath, doc.value);
+  const path28 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path22, key2), path22, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path28, key2), path28, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path22.length > 0) {
-    const parent = path22.slice(0, -1);
-    const key2 = String(path22[path22.length - 1]);
+  if (e.keyword === "false schema" && path28.length > 0) {
+    const parent = path28.slice(0, -1);
+    const key2 = String(path28[path28.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
-    const text = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
-    return located(keyOrigin(doc, parent, key2), parent, text);
+    const text2 = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
+    return located(keyOrigin(doc, parent, key2), parent, text2);
   }
-  return located(doc.locate(path22), path22, explain(e, valueAt(doc.value, path22)));
+  return located(doc.locate(path28), path28, explain(e, valueAt(doc.value, path28)));
 }
-function located(origin, path22, text) {
-  const where7 = formatPath(path22);
-  return diagnosticAt(origin, where7 ? `${where7}: ${text}` : text);
+function located(origin, path28, text2) {
+  const where7 = formatPath(path28);
+  return diagnosticAt(origin, where7 ? `${where7}: ${text2}` : text2);
 }
 var PATTERN_HINTS = {
   // Used only on int-or-percent fields (replicas, failureThreshold), so the hint names both forms.
@@ -47529,15 +47634,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path22 = [];
+  const path28 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path22.push(segment);
+    path28.push(segment);
     node = child(node, segment);
   }
-  return path22;
+  return path28;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -47546,8 +47651,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path22) {
-  return path22.reduce(child, root);
+function valueAt(root, path28) {
+  return path28.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -47562,19 +47667,79 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path22) {
-  return path22.map(
+function formatPath(path28) {
+  return path28.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
 
 // src/yaml/parse.ts
+var import_yaml3 = __toESM(require_dist());
+
+// src/yaml/node-checks.ts
 var import_yaml2 = __toESM(require_dist());
+var MAX_DEPTH = 100;
+var AMBIGUOUS_NUMBER = /^[-+]?(0[0-9_]+|0o[0-7]+|0b[01_]+|[0-9][0-9]*_[0-9_]*)$/;
+var CORE_TAGS = new Set(
+  ["str", "int", "float", "bool", "null", "map", "seq", "merge"].map((t) => `tag:yaml.org,2002:${t}`)
+);
+function checkNodes(doc, file, lc, text2) {
+  const out = [];
+  const at = (node, message, offset = node.range?.[0]) => {
+    const p = offset !== void 0 ? lc.linePos(offset) : { line: 1, col: 1 };
+    out.push({ file, line: p.line, col: p.col, message, severity: "error" });
+  };
+  const stack = [{ node: doc.contents, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop();
+    if (!node || (0, import_yaml2.isAlias)(node) || !((0, import_yaml2.isScalar)(node) || (0, import_yaml2.isCollection)(node))) continue;
+    if (node.tag && !CORE_TAGS.has(node.tag))
+      at(
+        node,
+        `tag ${node.tag} is not plain YAML: Kubernetes and kustomize read only strings, numbers, booleans, null, maps and lists; remove the tag`,
+        tagOffset(text2, node.range?.[0])
+      );
+    if ((0, import_yaml2.isScalar)(node) && typeof node.value === "number" && !isExactNumber(node.value))
+      at(
+        node,
+        `${String(node.source ?? node.value)} is not a number Kubernetes can hold exactly (JSON has no infinity or NaN, and integers beyond 2^53 lose digits)`
+      );
+    if ((0, import_yaml2.isScalar)(node) && node.type === "PLAIN" && AMBIGUOUS_NUMBER.test(String(node.source)))
+      at(
+        node,
+        `${String(node.source)} is a number to kubectl and kustomize (YAML 1.1) but not the same one, or a string, in YAML 1.2; write it in decimal without leading zeros, or quote it`
+      );
+    if (!(0, import_yaml2.isCollection)(node)) continue;
+    if (depth >= MAX_DEPTH) {
+      at(node, `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`);
+      return out;
+    }
+    for (const item of [...node.items].reverse()) {
+      if ((0, import_yaml2.isPair)(item)) {
+        if ((0, import_yaml2.isMap)(node) && (0, import_yaml2.isCollection)(item.key))
+          at(item.key, "a map key that is itself a map or a list; Kubernetes keys are strings");
+        stack.push({ node: item.value, depth: depth + 1 });
+        if ((0, import_yaml2.isScalar)(item.key)) stack.push({ node: item.key, depth: depth + 1 });
+      } else stack.push({ node: item, depth: depth + 1 });
+    }
+  }
+  return out;
+}
+function tagOffset(text2, valueStart) {
+  if (valueStart === void 0) return void 0;
+  const bang = text2.lastIndexOf("!", valueStart);
+  return bang >= 0 && !text2.slice(bang, valueStart).includes("\n") ? bang - (text2[bang - 1] === "!" ? 1 : 0) : valueStart;
+}
+function isExactNumber(n) {
+  return Number.isFinite(n) && (!Number.isInteger(n) || Number.isSafeInteger(n));
+}
+
+// src/yaml/parse.ts
 var MAX_FILE_BYTES = 4 * 1024 * 1024;
 var MAX_ALIAS_COUNT = 100;
 var MAX_DOCUMENTS_PER_FILE = 1e3;
-function parseYamlStream(file, text) {
-  if (Buffer.byteLength(text, "utf8") > MAX_FILE_BYTES) {
+function parseYamlStream(file, text2) {
+  if (Buffer.byteLength(text2, "utf8") > MAX_FILE_BYTES) {
     return {
       documents: [],
       diagnostics: [
@@ -47587,9 +47752,9 @@ function parseYamlStream(file, text) {
       ]
     };
   }
-  const lineCounter = new import_yaml2.LineCounter();
-  const parsed = (0, import_yaml2.parseAllDocuments)(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
-  const docs = Array.isArray(parsed) ? parsed : [];
+  const lineCounter = new import_yaml3.LineCounter();
+  const docs = parseDocuments(text2, lineCounter);
+  if (!docs) return { documents: [], diagnostics: [error(file, 1, 1, TOO_DEEP)] };
   if (docs.length > MAX_DOCUMENTS_PER_FILE) {
     return {
       documents: [],
@@ -47600,23 +47765,44 @@ function parseYamlStream(file, text) {
   const diagnostics = [];
   docs.forEach((doc, index) => {
     const problems = doc.errors.map(
-      (e) => error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, firstLine(e.message))
+      (e) => error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, tooDeep(e) ? TOO_DEEP : firstLine(e.message))
     );
+    problems.push(...checkNodes(doc, file, lineCounter, text2));
     if (problems.length > 0) {
       diagnostics.push(...problems);
       return;
     }
     const value = toJs(doc, file, lineCounter, diagnostics);
     if (value === void 0 || value === null) return;
-    documents.push(makeDocument(file, index, value, doc, lineCounter, text));
+    documents.push(makeDocument(file, index, value, doc, lineCounter, text2));
   });
   return { documents, diagnostics };
+}
+var TOO_DEEP = `nested too deeply to read; no Kubernetes object nests more than ${MAX_DEPTH} levels`;
+function tooDeep(e) {
+  return e instanceof RangeError || /Maximum call stack/.test(e.message);
+}
+function parseDocuments(text2, lineCounter) {
+  try {
+    const parsed = (0, import_yaml3.parseAllDocuments)(text2, {
+      lineCounter,
+      prettyErrors: true,
+      uniqueKeys: true,
+      strict: true,
+      merge: true,
+      logLevel: "error"
+    });
+    return Array.isArray(parsed) ? parsed : [];
+  } catch (e) {
+    if (e instanceof Error && tooDeep(e)) return void 0;
+    throw e;
+  }
 }
 function toJs(doc, file, lc, out) {
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
-    const pos = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? lc.linePos(doc.contents.range[0]) : { line: 1, col: 1 };
+    const pos = doc.contents && (0, import_yaml3.isNode)(doc.contents) && doc.contents.range ? lc.linePos(doc.contents.range[0]) : { line: 1, col: 1 };
     out.push(
       error(
         file,
@@ -47628,30 +47814,30 @@ function toJs(doc, file, lc, out) {
     return void 0;
   }
 }
-function makeDocument(file, index, value, doc, lc, text) {
+function makeDocument(file, index, value, doc, lc, text2) {
   const at = (offset) => {
     const p = lc.linePos(offset);
     return { file, line: p.line, col: p.col };
   };
-  const rootOffset = doc.contents && (0, import_yaml2.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path22) => {
-    for (let n = path22.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path22.slice(0, n), true);
-      if ((0, import_yaml2.isNode)(node) && node.range) return at(node.range[0]);
+  const rootOffset = doc.contents && (0, import_yaml3.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
+  const locate2 = (path28) => {
+    for (let n = path28.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path28.slice(0, n), true);
+      if ((0, import_yaml3.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path22) => {
-    const node = doc.getIn(path22, true);
-    if (!(0, import_yaml2.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
-    return blockTextStart(text, node.range[0], lc, file);
+  const locateBlockText = (path28) => {
+    const node = doc.getIn(path28, true);
+    if (!(0, import_yaml3.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
+    return blockTextStart(text2, node.range[0], lc, file);
   };
   return { file, index, value, origin: at(rootOffset), locate: locate2, locateBlockText };
 }
-function blockTextStart(text, headerOffset, lc, file) {
-  const eol = text.indexOf("\n", headerOffset);
-  if (eol < 0 || /^\|[-+]?[1-9]/.test(text.slice(headerOffset, eol))) return void 0;
-  const firstLine2 = /^(?:[ \t]*\r?\n)*( *)\S/.exec(text.slice(eol + 1));
+function blockTextStart(text2, headerOffset, lc, file) {
+  const eol = text2.indexOf("\n", headerOffset);
+  if (eol < 0 || /^\|[-+]?[1-9]/.test(text2.slice(headerOffset, eol))) return void 0;
+  const firstLine2 = /^(?:[ \t]*\r?\n)*( *)\S/.exec(text2.slice(eol + 1));
   return { file, line: lc.linePos(headerOffset).line + 1, col: (firstLine2?.[1].length ?? 0) + 1 };
 }
 function error(file, line, col, message) {
@@ -47675,7 +47861,28 @@ function globDirs(root, pattern) {
     expandDirectories: false,
     followSymbolicLinks: false
   });
-  return [...new Set(found.map((d) => path2.resolve(d)))].filter((d) => fs2.statSync(d).isDirectory()).sort();
+  const all = [...found, ...linkedMatches(root, pattern)];
+  return [...new Set(all.map((d) => path2.resolve(d)))].filter((d) => isDirectory(d)).sort();
+}
+var isDirectory = (p) => fs2.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+function linkedMatches(root, pattern) {
+  const picomatch2 = require_picomatch2();
+  const isMatch = picomatch2(pattern);
+  const out = [];
+  const walk = (rel2, depth) => {
+    if (depth > 32) return;
+    const dir = path2.join(root, rel2);
+    if (!isDirectory(dir)) return;
+    for (const e of fs2.readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith(".")) continue;
+      const child3 = rel2 ? `${rel2}/${e.name}` : e.name;
+      if (e.isSymbolicLink() && isMatch(child3)) out.push(path2.join(root, child3));
+      else if (e.isDirectory()) walk(child3, depth + 1);
+    }
+  };
+  const base = picomatch2.scan(pattern).base;
+  if (isDirectory(path2.join(root, base))) walk(base, 0);
+  return out;
 }
 function glob() {
   return require_dist3();
@@ -47684,16 +47891,16 @@ function entryPathProblems(e, at) {
   const source = String(e.source);
   const output = String(e.output);
   const out = [];
-  const error4 = (field, message) => out.push({ ...at([field]), message, severity: "error" });
+  const error5 = (field, message) => out.push({ ...at([field]), message, severity: "error" });
   if (isPattern(output.replace(/\{name\}/g, "x")))
-    error4("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
+    error5("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
   else if (isPattern(source) && !output.includes("{name}"))
-    error4(
+    error5(
       "output",
       `source "${source}" is a pattern, so every app it matches would write to "${output}"; put {name} in the output (e.g. deploy/{name})`
     );
   if (isPattern(source) && typeof e.name === "string")
-    error4(
+    error5(
       "name",
       `name: "${e.name}" cannot name every app of the pattern "${source}"; each is named after its directory`
     );
@@ -47710,36 +47917,122 @@ function sharedOutputProblems(apps, cwd) {
         message: `app ${a.name} writes to ${shown2(a.output)}, as ${others.join(", ")} does; give each app its own output`,
         severity: "error"
       });
-    const source = apps.find((b) => b.source === a.output);
-    if (source)
-      out.push({
-        ...a.at(["output"]),
-        message: `app ${a.name} would write its output into the source of ${source.name} (${shown2(a.output)})`,
-        severity: "error"
-      });
   }
   return dedupe2(out);
 }
-function dedupe2(list4) {
+function dedupe2(list5) {
   const seen = /* @__PURE__ */ new Set();
-  return list4.filter((d) => {
+  return list5.filter((d) => {
     const key2 = `${d.line}:${d.col}:${d.message}`;
     return seen.has(key2) ? false : (seen.add(key2), true);
+  });
+}
+
+// src/io/config-confine.ts
+var path4 = __toESM(require("path"));
+
+// src/io/confine.ts
+var fs3 = __toESM(require("fs"));
+var path3 = __toESM(require("path"));
+function realPathOf(p) {
+  const abs = path3.resolve(p);
+  if (fs3.existsSync(abs)) return fs3.realpathSync(abs);
+  const parent = path3.dirname(abs);
+  return parent === abs ? abs : path3.join(realPathOf(parent), path3.basename(abs));
+}
+function isInside2(child3, root) {
+  const rel2 = path3.relative(root, child3);
+  return rel2 === "" || !rel2.startsWith(`..${path3.sep}`) && rel2 !== ".." && !path3.isAbsolute(rel2);
+}
+function confinePattern(root, written, field, at) {
+  const lexical = path3.resolve(root, written.replace(/\{name\}/g, "x"));
+  if (path3.isAbsolute(written) || !isInside2(lexical, root))
+    return [error2(at, `${field} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
+  return [];
+}
+function confinePath(root, p, field, at) {
+  const real = realPathOf(p);
+  if (isInside2(real, realPathOf(root))) return [];
+  return [
+    error2(at, `${field} ${path3.relative(root, p) || "."} leads outside the repository (to ${real}) through a link`)
+  ];
+}
+function outputOverlaps(apps) {
+  const problems = [];
+  for (const a of apps) {
+    if (!a.output) continue;
+    const out = realPathOf(a.output);
+    for (const b of apps) {
+      const src = realPathOf(b.source);
+      const whose = a === b ? "its own source" : `the source of app ${b.name}`;
+      if (out === src) problems.push(`app ${a.name}: the output is ${whose}; write the output to its own directory`);
+      else if (isInside2(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
+      else if (isInside2(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
+    }
+  }
+  return problems;
+}
+function error2(at, message) {
+  return { ...at, message, severity: "error" };
+}
+
+// src/io/config-confine.ts
+var APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
+  const apps = entries2.flatMap((e, i) => {
+    const at = (field) => locate2(["apps", i, field]);
+    const written = [
+      ...confinePattern(root, String(e.source), "source", at("source")),
+      ...confinePattern(root, String(e.output), "output", at("output"))
+    ];
+    out.push(...written);
+    if (written.length > 0) return [];
+    const expanded = expand2(e, i);
+    for (const a of expanded.filter((x) => !APP_NAME.test(x.name)))
+      out.push({
+        ...at("source"),
+        message: `app name ${JSON.stringify(a.name)} (from its directory) is not a DNS label; rename the directory or set name:`,
+        severity: "error"
+      });
+    for (const a of expanded)
+      out.push(
+        ...confinePath(root, a.source, "source", at("source")),
+        ...confinePath(root, a.output, "output", at("output"))
+      );
+    return expanded;
+  });
+  const shared = sharedSource ? [{ name: "(analysisTemplates)", source: sharedSource }] : [];
+  for (const message of outputOverlaps([...apps, ...shared]))
+    out.push({ ...locate2(["apps"]), message, severity: "error" });
+  return apps;
+}
+function confineNamedPaths(root, config, locate2) {
+  const pr = config.pr ?? {};
+  const named = [
+    [["pr", "titleTemplate"], pr.titleTemplate],
+    [["pr", "bodyTemplate"], pr.bodyTemplate],
+    [["analysisTemplates"], config.analysisTemplates]
+  ];
+  return named.flatMap(([at, written]) => {
+    if (typeof written !== "string") return [];
+    const field = at.join(".");
+    const lexical = confinePattern(root, written, field, locate2(at));
+    return lexical.length > 0 ? lexical : confinePath(root, path4.resolve(root, written), field, locate2(at));
   });
 }
 
 // src/io/config.ts
 var CONFIG_FILE = "rollgen.yaml";
 function findConfig(dir) {
-  for (let d = path3.resolve(dir); ; d = path3.dirname(d)) {
-    const candidate = path3.join(d, CONFIG_FILE);
-    if (fs3.existsSync(candidate)) return candidate;
-    if (path3.dirname(d) === d) return void 0;
+  for (let d = path5.resolve(dir); ; d = path5.dirname(d)) {
+    const candidate = path5.join(d, CONFIG_FILE);
+    if (fs4.existsSync(candidate)) return candidate;
+    if (path5.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
-  const shown2 = path3.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown2, fs3.readFileSync(file, "utf8"));
+  const shown2 = path5.relative(cwd, file) || file;
+  const { documents, diagnostics } = parseYamlStream(shown2, fs4.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
@@ -47754,34 +48047,43 @@ function readConfig(file, cwd) {
     ]);
   const problems = validateSchema("rollgen-config", doc);
   if (problems.length > 0) throw new InputError(problems);
-  const root = path3.dirname(file);
+  const root = path5.dirname(file);
   const out = [];
   const value = doc.value;
   const defaults = { health: value.health, onFailure: value.onFailure ?? "abort" };
   const shared = value.analysisTemplates;
-  const placed = value.apps.flatMap((e, i) => {
-    const at = (field) => doc.locate(["apps", i, ...field]);
-    const problems2 = entryPathProblems(e, at);
-    out.push(...problems2);
-    if (problems2.length > 0) return [];
-    return expandApp(root, e, defaults, () => doc.locate(["apps", i]), out).map((a) => ({
-      ...a,
-      ...analysisOf(e, i, doc.locate),
-      ...shared ? { analysisTemplates: path3.resolve(root, shared) } : {},
-      at
-    }));
-  });
+  const placed = confineApps(
+    root,
+    value.apps,
+    doc.locate,
+    out,
+    (e, i) => {
+      const at = (field) => doc.locate(["apps", i, ...field]);
+      const problems2 = entryPathProblems(e, at);
+      out.push(...problems2);
+      if (problems2.length > 0) return [];
+      return expandApp(root, e, defaults, () => doc.locate(["apps", i]), out).map((a) => ({
+        ...a,
+        ...analysisOf(e, i, doc.locate),
+        ...shared ? { analysisTemplates: path5.resolve(root, shared) } : {},
+        at
+      }));
+    },
+    shared ? path5.resolve(root, shared) : void 0
+  );
   out.push(...sharedOutputProblems(placed, cwd));
   const apps = placed.map(({ at: _at, ...app }) => app);
   checkUniqueNames(apps, doc.locate(["apps"]), out);
+  const pr = doc.value.pr ?? {};
+  out.push(...confineNamedPaths(root, doc.value, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps, pr: prConfig(root, doc.value.pr ?? {}) };
+  return { file, root, apps, pr: prConfig(root, pr) };
 }
 function analysisOf(e, i, locate2) {
   return e.analysis === void 0 ? {} : { analysis: { value: e.analysis, at: { locate: locate2, path: ["apps", i, "analysis"] } } };
 }
 function prConfig(root, pr) {
-  const at = (p) => typeof p === "string" ? path3.resolve(root, p) : void 0;
+  const at = (p) => typeof p === "string" ? path5.resolve(root, p) : void 0;
   return {
     ...typeof pr.base === "string" ? { base: pr.base } : {},
     ...at(pr.titleTemplate) ? { titleTemplate: at(pr.titleTemplate) } : {},
@@ -47792,18 +48094,18 @@ function prConfig(root, pr) {
 }
 function expandApp(root, e, defaults, at, out) {
   const source = String(e.source);
-  const dirs = isPattern(source) ? globDirs(root, source) : [path3.resolve(root, source)];
+  const dirs = isPattern(source) ? globDirs(root, source) : [path5.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...e.gates } : defaultGatePolicy;
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
   return dirs.map((dir) => {
-    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path3.basename(dir);
+    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path5.basename(dir);
     const removal = e.removal === "two-commits" ? "two-commits" : "one-commit";
     const health = healthPolicy(e.health ?? defaults.health, name);
     return {
       name,
       source: dir,
-      output: path3.resolve(root, String(e.output).replace(/\{name\}/g, name)),
+      output: path5.resolve(root, String(e.output).replace(/\{name\}/g, name)),
       gates,
       track,
       removal,
@@ -47841,59 +48143,248 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs4 = __toESM(require("fs"));
-var path4 = __toESM(require("path"));
+var fs7 = __toESM(require("fs"));
+var path8 = __toESM(require("path"));
 init_errors();
+
+// src/io/fs-safe.ts
+var fs5 = __toESM(require("fs"));
+var path6 = __toESM(require("path"));
+init_errors();
+var FILE_MODE = 420;
+var DIR_MODE = 493;
+var NO_FOLLOW = fs5.constants.O_NOFOLLOW ?? 0;
+function writeNewFile(file, content) {
+  const fd = fs5.openSync(
+    file,
+    fs5.constants.O_WRONLY | fs5.constants.O_CREAT | fs5.constants.O_EXCL | NO_FOLLOW,
+    FILE_MODE
+  );
+  try {
+    fs5.writeFileSync(fd, content);
+    fs5.fchmodSync(fd, FILE_MODE);
+    fs5.fsyncSync(fd);
+  } finally {
+    fs5.closeSync(fd);
+  }
+}
+function makeDirs(dir) {
+  const created = fs5.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  if (created)
+    for (let d = dir; ; d = path6.dirname(d)) {
+      fs5.chmodSync(d, DIR_MODE);
+      if (d === created || path6.dirname(d) === d) break;
+    }
+  return created;
+}
+function removeFile(file) {
+  const stat = fs5.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return;
+  if (stat.isDirectory()) throw new IoError(file, "is a directory where rollgen owns a file; move it away");
+  fs5.unlinkSync(file);
+}
+function fsyncDir(dir) {
+  const fd = fs5.openSync(dir, "r");
+  try {
+    fs5.fsyncSync(fd);
+  } finally {
+    fs5.closeSync(fd);
+  }
+}
+function checkNotLink(dir) {
+  const stat = fs5.lstatSync(dir, { throwIfNoEntry: false });
+  if (stat?.isSymbolicLink())
+    throw new InputError([], `${dir}: is a symbolic link; rollgen writes outputs only into real directories`);
+  if (stat && !stat.isDirectory()) throw new InputError([], `${dir}: the output is not a directory`);
+}
+
+// src/io/output-journal.ts
+var fs6 = __toESM(require("fs"));
+var path7 = __toESM(require("path"));
+init_errors();
+
+// src/model/file-name.ts
+function isPlainFileName(name) {
+  return name.length <= 255 && /^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(name) && !name.includes("..");
+}
+
+// src/io/crash-points.ts
+var hits = 0;
+function crashPoint(name) {
+  const at = process.env.ROLLGEN_TEST_CRASH_AT;
+  if (!at) return;
+  hits += 1;
+  if (at !== String(hits) && at !== name) return;
+  process.stderr.write(`crash point ${hits}: ${name}
+`);
+  process.kill(process.pid, "SIGKILL");
+}
+
+// src/io/output-journal.ts
+var TXN_DIR = ".rollgen-txn";
+var JOURNAL = "journal";
+function commitFiles(dir, files, remove) {
+  const txn = path7.join(dir, TXN_DIR);
+  fs6.rmSync(txn, { recursive: true, force: true });
+  makeDirs(txn);
+  crashPoint("stage-dir");
+  const write = files.map((f, i) => {
+    writeNewFile(path7.join(txn, String(i)), f.content);
+    crashPoint("stage-file");
+    return { staged: String(i), name: f.path };
+  });
+  const journal = { write, remove: remove.filter((r) => !files.some((f) => f.path === r)) };
+  writeNewFile(path7.join(txn, `${JOURNAL}.tmp`), JSON.stringify(journal));
+  crashPoint("journal-staged");
+  fs6.renameSync(path7.join(txn, `${JOURNAL}.tmp`), path7.join(txn, JOURNAL));
+  fsyncDir(txn);
+  crashPoint("journal-committed");
+  applyJournal(dir, journal);
+  finish(dir);
+}
+function recoverOutput(dir) {
+  const txn = path7.join(dir, TXN_DIR);
+  const stat = fs6.lstatSync(txn, { throwIfNoEntry: false });
+  if (!stat) return "none";
+  const journal = stat.isDirectory() ? pendingChanges(dir) : void 0;
+  if (!journal) {
+    fs6.rmSync(txn, { recursive: true, force: true });
+    return "discarded";
+  }
+  applyJournal(dir, journal);
+  finish(dir);
+  return "completed";
+}
+function pendingChanges(dir) {
+  if (!fs6.lstatSync(path7.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
+  const file = path7.join(dir, TXN_DIR, JOURNAL);
+  const stat = fs6.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return void 0;
+  const shown2 = path7.join(path7.basename(dir), TXN_DIR, JOURNAL);
+  let journal;
+  try {
+    if (stat.isFile()) journal = JSON.parse(fs6.readFileSync(file, "utf8"));
+  } catch {
+    journal = void 0;
+  }
+  if (!journal || !wellFormed(journal) || !stagedAreFiles(dir, journal))
+    throw new InputError([
+      {
+        file: shown2,
+        line: 1,
+        col: 1,
+        message: `is not a journal rollgen wrote; delete ${TXN_DIR} (the output's files are the state before the interrupted run)`,
+        severity: "error"
+      }
+    ]);
+  return journal;
+}
+function stagedPath(dir, journal, name) {
+  const entry = journal?.write.find((w) => w.name === name);
+  const staged = entry && path7.join(dir, TXN_DIR, entry.staged);
+  return staged && fs6.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path7.join(dir, name);
+}
+function wellFormed(j) {
+  return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
+}
+function stagedAreFiles(dir, j) {
+  return j.write.every((w) => {
+    const stat = fs6.lstatSync(path7.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    return !stat || stat.isFile();
+  });
+}
+function applyJournal(dir, journal) {
+  for (const w of journal.write) {
+    const staged = path7.join(dir, TXN_DIR, w.staged);
+    if (!fs6.lstatSync(staged, { throwIfNoEntry: false })) continue;
+    fs6.renameSync(staged, path7.join(dir, w.name));
+    crashPoint("apply-file");
+  }
+  for (const name of journal.remove) {
+    removeFile(path7.join(dir, name));
+    crashPoint("remove-file");
+  }
+  fsyncDir(dir);
+}
+function finish(dir) {
+  const txn = path7.join(dir, TXN_DIR);
+  fs6.rmSync(path7.join(txn, JOURNAL), { force: true });
+  crashPoint("journal-removed");
+  fs6.rmSync(txn, { recursive: true, force: true });
+  crashPoint("staging-removed");
+}
+function checkTargets(dir, names) {
+  for (const name of names) {
+    if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
+    const stat = fs6.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
+    if (stat?.isDirectory())
+      throw new IoError(path7.join(dir, name), "is a directory where rollgen writes a file; move it away");
+  }
+}
+
+// src/io/output-dir.ts
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs4.existsSync(dir)) return { files: [] };
-  const names = fs4.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
-  return {
-    files: names.map((n) => ({
-      path: path4.relative(cwd, path4.join(dir, n)) || n,
-      text: fs4.readFileSync(path4.join(dir, n), "utf8")
-    }))
-  };
+  if (!dir || !fs7.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
+  checkNotLink(dir);
+  const journal = pendingChanges(dir);
+  const names = new Set(fs7.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
+  for (const w of journal?.write ?? []) names.add(w.name);
+  for (const r of journal?.remove ?? []) names.delete(r);
+  const problems = [];
+  const files = [...names].sort(compareCodePoints).flatMap((n) => {
+    const shown2 = path8.relative(cwd, path8.join(dir, n)) || n;
+    const source = stagedPath(dir, journal, n);
+    const stat = fs7.lstatSync(source);
+    if (stat.isFile()) return [{ path: shown2, text: fs7.readFileSync(source, "utf8") }];
+    const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
+    problems.push({
+      file: shown2,
+      line: 1,
+      col: 1,
+      message: `is ${what}; rollgen reads and writes no links in the output: replace it with a file`,
+      severity: "error"
+    });
+    return [];
+  });
+  if (problems.length > 0) throw new InputError(problems);
+  return { files };
+}
+function compareCodePoints(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 function writeOutputDir(dir, files, remove) {
-  const parent = path4.dirname(path4.resolve(dir));
-  const stage = path4.join(parent, `.${path4.basename(dir)}.rollgen-${process.pid}`);
-  const backup = `${stage}.old`;
   try {
-    fs4.mkdirSync(parent, { recursive: true });
-    fs4.rmSync(stage, { recursive: true, force: true });
-    if (fs4.existsSync(dir)) fs4.cpSync(dir, stage, { recursive: true });
-    else fs4.mkdirSync(stage);
-    for (const name of remove) fs4.rmSync(path4.join(stage, name), { force: true });
-    for (const f of files) fs4.writeFileSync(path4.join(stage, f.path), f.content);
-    if (fs4.existsSync(dir)) fs4.renameSync(dir, backup);
-    fs4.renameSync(stage, dir);
-    fs4.rmSync(backup, { recursive: true, force: true });
+    checkNotLink(dir);
+    checkTargets(dir, [...files.map((f) => f.path), ...remove]);
+    commitFiles(dir, files, remove);
   } catch (e) {
-    if (!fs4.existsSync(dir) && fs4.existsSync(backup)) fs4.renameSync(backup, dir);
-    fs4.rmSync(stage, { recursive: true, force: true });
-    throw new IoError(dir, `could not write the output; it is unchanged (${e.message})`, { cause: e });
+    if (e instanceof IoError || e instanceof InputError) throw e;
+    const committed = pendingChanges(dir) !== void 0;
+    if (!committed) fs7.rmSync(path8.join(dir, TXN_DIR), { recursive: true, force: true });
+    const state = committed ? "the next rollgen run completes it" : "it is unchanged";
+    throw new IoError(dir, `could not write the output; ${state} (${e.message})`, { cause: e });
   }
 }
 
 // src/io/build-source.ts
 var import_child_process = require("child_process");
-var fs6 = __toESM(require("fs"));
-var path6 = __toESM(require("path"));
+var fs9 = __toESM(require("fs"));
+var path10 = __toESM(require("path"));
 init_errors();
 
 // src/io/kustomize-tree.ts
-var fs5 = __toESM(require("fs"));
-var path5 = __toESM(require("path"));
-var import_yaml3 = __toESM(require_dist());
+var fs8 = __toESM(require("fs"));
+var path9 = __toESM(require("path"));
+var import_yaml4 = __toESM(require_dist());
 var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
-var MAX_DEPTH = 10;
+var MAX_DEPTH2 = 10;
 function kustomizationIn(dir) {
-  return KUSTOMIZATION_NAMES2.map((n) => path5.join(dir, n)).find((p) => fs5.existsSync(p));
+  return KUSTOMIZATION_NAMES2.map((n) => path9.join(dir, n)).find((p) => fs8.existsSync(p));
 }
 function walkKustomization(dir, root, cwd, out, depth = 0) {
   const file = kustomizationIn(dir);
   if (!file) return [];
-  if (depth > MAX_DEPTH) {
+  if (depth > MAX_DEPTH2) {
     out.push({
       file: shown(file, cwd),
       line: 1,
@@ -47903,10 +48394,10 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
     });
     return [];
   }
-  const realRoot = fs5.realpathSync(root);
+  const realRoot = fs8.realpathSync(root);
   return entries(file).flatMap(({ value, line, col }) => {
     const at = { file: shown(file, cwd), line, col, severity: "error" };
-    const target = path5.resolve(dir, value);
+    const target = path9.resolve(dir, value);
     if (/^[a-z][a-z0-9+.-]*:\/\/|^git@|\?ref=|^(github|gitlab|bitbucket)\.(com|org)\//i.test(value)) {
       out.push({
         ...at,
@@ -47914,11 +48405,11 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (!fs5.existsSync(target)) {
+    if (!fs8.existsSync(target)) {
       out.push({ ...at, message: `resource "${value}" does not exist` });
       return [];
     }
-    const real = fs5.realpathSync(target);
+    const real = fs8.realpathSync(target);
     if (!inside(real, realRoot)) {
       out.push({
         ...at,
@@ -47926,33 +48417,39 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (fs5.statSync(real).isDirectory()) return walkKustomization(target, root, cwd, out, depth + 1);
-    if (!inside(real, fs5.realpathSync(dir))) {
+    if (fs8.statSync(real).isDirectory()) {
+      if (real === fs8.realpathSync(dir)) {
+        out.push({ ...at, message: `resource "${value}" includes itself (a kustomization that lists it); remove the entry` });
+        return [];
+      }
+      return walkKustomization(target, root, cwd, out, depth + 1);
+    }
+    if (!inside(real, fs8.realpathSync(dir))) {
       out.push({
         ...at,
         message: `resource "${value}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
       });
       return [];
     }
-    return [{ path: shown(target, cwd), text: fs5.readFileSync(target, "utf8") }];
+    return [{ path: shown(target, cwd), text: fs8.readFileSync(target, "utf8") }];
   });
 }
 function entries(file) {
-  const lc = new import_yaml3.LineCounter();
-  const doc = (0, import_yaml3.parseDocument)(fs5.readFileSync(file, "utf8"), { lineCounter: lc });
+  const lc = new import_yaml4.LineCounter();
+  const doc = (0, import_yaml4.parseDocument)(fs8.readFileSync(file, "utf8"), { lineCounter: lc });
   return ["resources", "bases", "components"].flatMap((key2) => {
     const seq = doc.get(key2, true);
-    if (!(0, import_yaml3.isSeq)(seq)) return [];
-    return seq.items.filter(import_yaml3.isScalar).map((item) => ({
+    if (!(0, import_yaml4.isSeq)(seq)) return [];
+    return seq.items.filter(import_yaml4.isScalar).map((item) => ({
       value: String(item.value),
       ...item.range ? lc.linePos(item.range[0]) : { line: 1, col: 1 }
     }));
   });
 }
-var shown = (p, cwd) => path5.relative(cwd, p) || p;
+var shown = (p, cwd) => path9.relative(cwd, p) || p;
 function inside(target, root) {
-  const rel2 = path5.relative(root, target);
-  return rel2 === "" || !rel2.startsWith("..") && !path5.isAbsolute(rel2);
+  const rel2 = path9.relative(root, target);
+  return rel2 === "" || !rel2.startsWith("..") && !path9.isAbsolute(rel2);
 }
 
 // src/io/build-source.ts
@@ -47963,7 +48460,7 @@ function buildSource(req, cwd) {
   const diagnostics = [];
   const files = walkKustomization(req.source, req.root, cwd, diagnostics);
   if (diagnostics.length > 0) throw new InputError(diagnostics);
-  const shown2 = path6.relative(cwd, kustomization) || kustomization;
+  const shown2 = path10.relative(cwd, kustomization) || kustomization;
   return [{ path: `${shown2} (kustomize build)`, text: kustomizeBuild(req.source, shown2), originals: files }];
 }
 function kustomizeBuild(dir, shown2) {
@@ -47993,9 +48490,9 @@ function kustomizeBuild(dir, shown2) {
 }
 function runBuildCommand(req, cwd) {
   const command = req.build;
-  let text;
+  let text2;
   try {
-    text = (0, import_child_process.execFileSync)("sh", ["-c", command], {
+    text2 = (0, import_child_process.execFileSync)("sh", ["-c", command], {
       cwd: req.root,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
@@ -48009,11 +48506,11 @@ function runBuildCommand(req, cwd) {
       cause: e
     });
   }
-  return { path: `${req.name}: build \`${command}\``, text, originals: yamlFilesBelow(req.source, cwd) };
+  return { path: `${req.name}: build \`${command}\``, text: text2, originals: yamlFilesBelow(req.source, cwd) };
 }
 function yamlFilesBelow(dir, cwd) {
-  if (!fs6.existsSync(dir)) return [];
-  return fs6.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path6.join(dir, n)).filter((f) => fs6.statSync(f).isFile()).map((f) => ({ path: path6.relative(cwd, f) || f, text: fs6.readFileSync(f, "utf8") }));
+  if (!fs9.existsSync(dir)) return [];
+  return fs9.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path10.join(dir, n)).filter((f) => fs9.statSync(f).isFile()).map((f) => ({ path: path10.relative(cwd, f) || f, text: fs9.readFileSync(f, "utf8") }));
 }
 
 // src/yaml/point-back.ts
@@ -48078,7 +48575,7 @@ var ResourceSet = class _ResourceSet {
 
 // src/state/output-files.ts
 var import_crypto = require("crypto");
-var import_yaml5 = __toESM(require_dist());
+var import_yaml6 = __toESM(require_dist());
 
 // src/state/status.ts
 var STATUS_FILE = "rollgen-status.yaml";
@@ -48101,6 +48598,9 @@ var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
 function parseStatus(value) {
   if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
     return `not a ${STATUS_API_VERSION} RolloutStatus`;
+  for (const field of ["rollouts", "files", "history"])
+    if (value[field] !== void 0 && !Array.isArray(value[field])) return `${field} must be a list`;
+  if (Array.isArray(value.history) && !value.history.every(isObject)) return "history entries must be maps";
   const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
   for (const r of rollouts) {
     if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
@@ -48109,28 +48609,32 @@ function parseStatus(value) {
     const problem = numbersProblem(r);
     if (problem) return `rollout ${r.name}: ${problem}`;
   }
+  const files = Array.isArray(value.files) ? value.files : [];
+  const badFile = files.findIndex((f) => typeof f !== "string" || !isPlainFileName(f));
+  if (badFile >= 0)
+    return `files[${badFile}] ${JSON.stringify(files[badFile])} is not a file name in the output; rollgen writes and deletes only its own files there`;
   const meta = isObject(value.metadata) ? value.metadata : {};
   return {
     app: typeof meta.name === "string" ? meta.name : "",
     rollouts,
-    files: Array.isArray(value.files) ? value.files.map(String) : [],
+    files,
     ...isObject(value.digests) ? { digests: stringMap(value.digests) } : {},
     history: Array.isArray(value.history) ? value.history : []
   };
 }
 function numbersProblem(r) {
-  const count2 = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
-  if (!count2(r.step) || !count2(r.steps)) return "step and steps must be whole numbers";
+  const count3 = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+  if (!count3(r.step) || !count3(r.steps)) return "step and steps must be whole numbers";
   if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
   if (r.draining === void 0) return void 0;
-  return count2(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
+  return count3(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
 }
 function stringMap(value) {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
 }
 
 // src/yaml/serialize.ts
-var import_yaml4 = __toESM(require_dist());
+var import_yaml5 = __toESM(require_dist());
 var OPTIONS = {
   // 1.1 rules quote strings such as on/yes/off that kubectl's YAML 1.1 parser would read as booleans.
   version: "1.1",
@@ -48142,7 +48646,7 @@ var OPTIONS = {
   singleQuote: false
 };
 function serializeValue(value) {
-  return (0, import_yaml4.stringify)(value, OPTIONS);
+  return (0, import_yaml5.stringify)(value, OPTIONS);
 }
 function serializeDocuments(values) {
   return values.map((v) => serializeValue(v)).join("---\n");
@@ -48160,17 +48664,18 @@ function objectFiles(objects) {
   for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
   return objects.map((o) => {
     const name = (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
+    if (!isPlainFileName(`${name}.yaml`)) throw new Error(`object name "${name}" is not a plain file name`);
     return { path: `${name}.yaml`, content: RENDERED_HEADER + serializeValue(o) };
   });
 }
 function kustomizationFile(existing, files, previouslyOwned) {
-  const doc = (0, import_yaml5.parseDocument)(
+  const doc = (0, import_yaml6.parseDocument)(
     existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
   );
   const current = doc.get("resources");
-  const kept = (0, import_yaml5.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
+  const kept = (0, import_yaml6.isSeq)(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
   const resources = [...kept, ...[...files].sort()];
-  if ((0, import_yaml5.isSeq)(current)) {
+  if ((0, import_yaml6.isSeq)(current)) {
     const seq = current;
     seq.items = resources.map((r) => doc.createNode(r));
     seq.flow = false;
@@ -48179,8 +48684,8 @@ function kustomizationFile(existing, files, previouslyOwned) {
   }
   return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
 }
-function contentDigest(text) {
-  return (0, import_crypto.createHash)("sha256").update(text).digest("hex").slice(0, 16);
+function contentDigest(text2) {
+  return (0, import_crypto.createHash)("sha256").update(text2).digest("hex").slice(0, 16);
 }
 function statusFile(status) {
   return {
@@ -48212,8 +48717,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path22) {
-  const backend2 = isObject(path22.backend) ? path22.backend : {};
+function backendService(path28) {
+  const backend2 = isObject(path28.backend) ? path28.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -48266,13 +48771,20 @@ function canaryIngressOf(stable, stableService, canaryService, metadata) {
   return {
     apiVersion: stable.apiVersion,
     kind: stable.kind,
-    metadata,
+    metadata: withoutSideEffects(metadata),
     spec: {
       ...spec.ingressClassName !== void 0 ? { ingressClassName: spec.ingressClassName } : {},
       ...spec.tls !== void 0 ? { tls: cloneJson(spec.tls) } : {},
       rules
     }
   };
+}
+var SIDE_EFFECT_PREFIXES = ["cert-manager.io/", "acme.cert-manager.io/", "external-dns.alpha.kubernetes.io/"];
+function withoutSideEffects(metadata) {
+  const annotations = Object.entries(metadata.annotations ?? {}).filter(
+    ([k]) => !SIDE_EFFECT_PREFIXES.some((p) => k.startsWith(p))
+  );
+  return { ...metadata, annotations: Object.fromEntries(annotations) };
 }
 function noPathToStable(source, stableService) {
   if (ingressPaths(source.object).some((p) => p.service === stableService)) return void 0;
@@ -48290,8 +48802,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path22, service) {
-  const copy = cloneJson(path22);
+function retarget(path28, service) {
+  const copy = cloneJson(path28);
   copy.backend.service.name = service;
   return copy;
 }
@@ -48695,8 +49207,8 @@ function describeOrders(peers) {
       add(d.listeners, order, slot, `canary of app ${d.app}${kept ? " (committed)" : ""}`);
     }
   }
-  return [...rows].sort(([a], [b]) => a.localeCompare(b)).flatMap(([l, list4]) => {
-    const sorted = list4.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+  return [...rows].sort(([a], [b]) => a.localeCompare(b)).flatMap(([l, list5]) => {
+    const sorted = list5.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
     const width = Math.max(...sorted.map((r) => r.name.length));
     return [
       `ALB orders on ${describeListener(l)} (lower first):`,
@@ -48832,6 +49344,9 @@ function canaryMetadata(meta, name, step) {
   };
 }
 
+// generators/aliyun-alb/simulate.ts
+init_diagnostics();
+
 // generators/_kit/ingress-match.ts
 function hostTier(ruleHost, requestHost) {
   if (ruleHost === void 0) return 1;
@@ -48849,8 +49364,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path22) {
-  return path22.split("/").filter((e) => e !== "");
+function elements(path28) {
+  return path28.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -48865,11 +49380,11 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path22) => ({ object, path: path22, tier: hostTier(path22.host, host) }))).filter((c) => c.tier > 0);
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path28) => ({ object, path: path28, tier: hostTier(path28.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates2.map((c) => c.tier));
-  const hits = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
-  if (hits.length === 0) return void 0;
-  const best = hits.reduce((a, b) => specificity(b.path) > specificity(a.path) ? b : a);
+  const hits2 = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
+  if (hits2.length === 0) return void 0;
+  const best = hits2.reduce((a, b) => specificity(b.path) > specificity(a.path) ? b : a);
   return { object: best.object, path: best.path };
 }
 var prefixLike = (pathType) => pathType === "Exact" ? "Exact" : "Prefix";
@@ -48877,10 +49392,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path22 = ingressPaths(object).find(
+    const path28 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path22) return { object, prefix, path: path22 };
+    if (path28) return { object, prefix, path: path28 };
   }
   return void 0;
 }
@@ -48927,7 +49442,7 @@ function decide(rule, rules, request4) {
   return { backends, rule: `${at}: canary-weight ${weight}` };
 }
 function listenerRules(objects) {
-  const ingresses = objects.filter((o) => o.kind === "Ingress").map((ingress) => ({ ingress, order: readOrder(ingress) ?? DEFAULT_ORDER })).sort((a, b) => a.order - b.order || nsName(a.ingress).localeCompare(nsName(b.ingress), "en"));
+  const ingresses = objects.filter((o) => o.kind === "Ingress").map((ingress) => ({ ingress, order: readOrder(ingress) ?? DEFAULT_ORDER })).sort((a, b) => a.order - b.order || compareText(nsName(a.ingress), nsName(b.ingress)));
   const created = ingresses.filter(
     (x, i) => !isAlbCanary(x.ingress) || !ingresses.slice(0, i).some((y) => y.order === x.order && shareListener(x.ingress, y.ingress))
   );
@@ -48944,7 +49459,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path22) => conditions2.map((condition) => ({ order, ingress, path: path22, condition })));
+  return paths.flatMap((path28) => conditions2.map((condition) => ({ order, ingress, path: path28, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -49144,8 +49659,8 @@ function groupKey(spec) {
 }
 var rank = (spec) => (typeof spec.precedence === "number" ? spec.precedence : 0) * 1e6 + String(spec.prefix ?? "/").length;
 function fits(spec, r) {
-  const path22 = r.path.split(/[?#]/)[0] || "/";
-  if (!path22.startsWith(String(spec.prefix ?? "/"))) return false;
+  const path28 = r.path.split(/[?#]/)[0] || "/";
+  if (!path28.startsWith(String(spec.prefix ?? "/"))) return false;
   const host = String(spec.hostname ?? spec.host ?? "*");
   const want = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
   if (host !== "*" && r.host !== void 0 && !hostFits(host.toLowerCase(), want)) return false;
@@ -49358,9 +49873,9 @@ var priority = (rule) => typeof rule.priority === "number" ? rule.priority : 0;
 var pathLength = (rule) => Math.max(0, ...strings(isObject(rule.match) ? rule.match.paths : []).map((p) => p.length));
 var strings = (v) => Array.isArray(v) ? v.map(String) : [];
 function fits2(match, r) {
-  const path22 = r.path.split(/[?#]/)[0] || "/";
+  const path28 = r.path.split(/[?#]/)[0] || "/";
   const paths = strings(match.paths);
-  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path22.startsWith(p.slice(0, -1)) : p === path22))
+  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path28.startsWith(p.slice(0, -1)) : p === path28))
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
@@ -49521,13 +50036,13 @@ function nodeProblems(ctx, node, service, role) {
         `${where3(ctx)}: VirtualNode "${node}" selects ${HASH_LABEL}, a label Argo sets and rollgen's pods do not carry; rollgen selects the ${role} track instead, so remove it`
       )
     );
-  const hostname = objOf(objOf(specOf3(found.object).serviceDiscovery).dns).hostname;
-  if (typeof hostname !== "string" || hostname.split(".")[0] === service) return out;
+  const hostname2 = objOf(objOf(specOf3(found.object).serviceDiscovery).dns).hostname;
+  if (typeof hostname2 !== "string" || hostname2.split(".")[0] === service) return out;
   return [
     ...out,
     diagnosticAt(
       found.locate(["spec", "serviceDiscovery", "dns", "hostname"]),
-      `${where3(ctx)}: ${role} VirtualNode "${node}" resolves "${hostname}", not the ${role} Service "${service}", so its share would reach other pods; point it at ${service}`
+      `${where3(ctx)}: ${role} VirtualNode "${node}" resolves "${hostname2}", not the ${role} Service "${service}", so its share would reach other pods; point it at ${service}`
     )
   ];
 }
@@ -49636,10 +50151,10 @@ function matchFits(route2, r) {
   if (route2.tcpRoute !== void 0) return true;
   const typed = objOf(route2.httpRoute ?? route2.http2Route ?? route2.grpcRoute);
   const match = objOf(typed.match);
-  const path22 = r.path.split(/[?#]/)[0] || "/";
-  if (typeof match.prefix === "string" && !path22.startsWith(match.prefix)) return false;
+  const path28 = r.path.split(/[?#]/)[0] || "/";
+  if (typeof match.prefix === "string" && !path28.startsWith(match.prefix)) return false;
   const p = objOf(match.path);
-  if (typeof p.exact === "string" && path22 !== p.exact) return false;
+  if (typeof p.exact === "string" && path28 !== p.exact) return false;
   return listOf2(match.headers).every((h) => {
     const want = objOf(h.match).exact;
     const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === String(h.name).toLowerCase())?.[1];
@@ -49648,8 +50163,8 @@ function matchFits(route2, r) {
 }
 function nodeService(objects, node) {
   const vn = objects.find((o) => isAppMesh(o, "VirtualNode") && o.metadata.name === node);
-  const hostname = vn ? objOf(objOf(specOf3(vn).serviceDiscovery).dns).hostname : void 0;
-  return typeof hostname === "string" ? hostname.split(".")[0] : `<VirtualNode ${node}>`;
+  const hostname2 = vn ? objOf(objOf(specOf3(vn).serviceDiscovery).dns).hostname : void 0;
+  return typeof hostname2 === "string" ? hostname2.split(".")[0] : `<VirtualNode ${node}>`;
 }
 
 // generators/app-mesh/index.ts
@@ -49897,11 +50412,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path22 of http2.paths) {
-    const backend2 = isObject(path22) ? backendOf(path22.backend) : {};
+  for (const path28 of http2.paths) {
+    const backend2 = isObject(path28) ? backendOf(path28.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path22) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path22, r)));
-    out.push(path22);
+    if (isObject(path28) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path28, r)));
+    out.push(path28);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -50052,6 +50567,9 @@ function claims5(ctx) {
   });
 }
 
+// generators/aws-alb/simulate.ts
+init_diagnostics();
+
 // generators/aws-alb/match.ts
 function globMatches(pattern, value, caseInsensitive) {
   const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
@@ -50090,9 +50608,9 @@ function evaluateConditions(raw, request4) {
   } catch {
     return { matched: false, why: "unreadable conditions" };
   }
-  const list4 = Array.isArray(parsed) ? parsed.filter(isObject) : [];
+  const list5 = Array.isArray(parsed) ? parsed.filter(isObject) : [];
   const described = [];
-  for (const c of list4) {
+  for (const c of list5) {
     const result = evaluateOne(c, request4);
     if (!result.matched) return result;
     described.push(result.why);
@@ -50152,10 +50670,10 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate5(objects, request4) {
-  const path22 = requestPath(request4);
+  const path28 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path22) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path28) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions2 = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions2 === void 0 ? void 0 : evaluateConditions(annotations[conditions2], request4);
@@ -50170,7 +50688,7 @@ function albIngresses(objects) {
   const alb = objects.filter((o) => o.kind === "Ingress" && isAlb(o));
   const order = (o) => Number.parseInt(valueOfKey(o.metadata.annotations ?? {}, "/group.order") ?? "0", 10) || 0;
   const id = (o) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
-  return alb.sort((a, b) => order(a) - order(b) || id(a).localeCompare(id(b), "en"));
+  return alb.sort((a, b) => order(a) - order(b) || compareText(id(a), id(b)));
 }
 function isAlb(o) {
   const klass = ingressSpec(o).ingressClassName ?? o.metadata.annotations?.["kubernetes.io/ingress.class"];
@@ -50351,18 +50869,18 @@ function compileTemplate(input3) {
   if (entry instanceof TemplateError) throw entry;
   return { input: input3, run: entry.run };
 }
-function compileText(text) {
+function compileText(text2) {
   try {
-    const ast = parseTemplate(text);
+    const ast = parseTemplate(text2);
     rejectForbidden(ast);
     const template = compileAst(ast);
     return { run: (data) => template(data) };
   } catch (e) {
-    return toTemplateError(e, text);
+    return toTemplateError(e, text2);
   }
 }
-function parseTemplate(text) {
-  return env().parse(text);
+function parseTemplate(text2) {
+  return env().parse(text2);
 }
 function compileAst(ast) {
   const compilers = env();
@@ -50392,11 +50910,11 @@ function rejectForbidden(node) {
     else rejectForbidden(child3);
   }
 }
-function toTemplateError(e, text) {
+function toTemplateError(e, text2) {
   if (e instanceof TemplateError) return e;
   const err = e;
   const message = String(err.message ?? e);
-  const lines = text.split("\n").length;
+  const lines = text2.split("\n").length;
   const clamp = (line) => Math.min(Math.max(line, 1), lines);
   const parse3 = /^(Parse|Lexical) error on line (\d+)/.exec(message);
   if (parse3) return new TemplateError(`template syntax error: ${describeParseError(message)}`, clamp(Number(parse3[2])));
@@ -50418,15 +50936,15 @@ function describeParseError(message) {
 // generators/custom/line-map.ts
 var MARK = "\0";
 var MARK_PATTERN = /\u0000(\d+)\u0000/;
-function templateLineOf(text, data, outputLine) {
-  const ast = parseTemplate(text);
+function templateLineOf(text2, data, outputLine) {
+  const ast = parseTemplate(text2);
   tagNewlines(ast);
   const tagged = compileAst(ast)(data).split("\n");
   for (let i = Math.max(outputLine, 1) - 1; i < tagged.length; i++) {
     const m = MARK_PATTERN.exec(tagged[i]);
     if (m) return Number(m[1]);
   }
-  return text.split("\n").length;
+  return text2.split("\n").length;
 }
 function tagNewlines(node) {
   if (typeof node !== "object" || node === null) return;
@@ -50549,9 +51067,9 @@ function findRef(resources, ref, namespace) {
   return found && groupOf(found.apiVersion) === groupOf(ref.apiVersion) ? found : void 0;
 }
 function renderObject(compiled2, data) {
-  const text = runTemplate(compiled2, data);
+  const text2 = runTemplate(compiled2, data);
   const at = (outputLine) => templateLineOf(compiled2.input.template, data, outputLine);
-  const parsed = parseYamlStream("<template output>", text);
+  const parsed = parseYamlStream("<template output>", text2);
   const bad = parsed.diagnostics[0];
   if (bad)
     throw new TemplateError(
@@ -50578,11 +51096,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path22, actual, want] of expected) {
+  for (const [path28, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path22.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path22).line
+        message: `template output ${path28.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path28).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -50685,9 +51203,9 @@ function readNames(node, out = /* @__PURE__ */ new Set()) {
   }
   return out;
 }
-function dedupe3(list4) {
+function dedupe3(list5) {
   const seen = /* @__PURE__ */ new Set();
-  return list4.filter((d) => {
+  return list5.filter((d) => {
     const key2 = `${d.file}:${d.line}:${d.col}:${d.message}`;
     if (seen.has(key2)) return false;
     seen.add(key2);
@@ -50918,7 +51436,11 @@ function duplicates(names, what) {
 }
 
 // generators/gateway-api/route.ts
-var HTTPROUTE_VERSIONS = ["gateway.networking.k8s.io/v1", "gateway.networking.k8s.io/v1beta1"];
+var HTTPROUTE_VERSIONS = [
+  "gateway.networking.k8s.io/v1",
+  "gateway.networking.k8s.io/v1beta1",
+  "gateway.networking.k8s.io/v1alpha2"
+];
 function routeSpec(route2) {
   return isObject(route2.spec) ? route2.spec : {};
 }
@@ -51297,6 +51819,9 @@ var options_schema_default7 = {
   $schema: "http://json-schema.org/draft-07/schema#"
 };
 
+// generators/gateway-api/simulate.ts
+init_diagnostics();
+
 // generators/gateway-api/precedence.ts
 function compareRank(a, b) {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -51306,13 +51831,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path22 = pathRank(match.path, requestPath2);
-  if (!path22) return void 0;
+  const path28 = pathRank(match.path, requestPath2);
+  if (!path28) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query2 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path22, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  return [...path28, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -51324,8 +51849,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path22) {
-  return path22.split("/").filter((e) => e !== "");
+function elements2(path28) {
+  return path28.split("/").filter((e) => e !== "");
 }
 function headersFit(matches3, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -51369,7 +51894,7 @@ function hostRank(hostnames, host) {
 var NO_BACKEND = "<no backend: HTTP 500>";
 function simulate6(objects, request4) {
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const routes = objects.filter((o) => o.kind === "HTTPRoute").sort((a, b) => routeId(a).localeCompare(routeId(b), "en"));
+  const routes = objects.filter((o) => o.kind === "HTTPRoute").sort((a, b) => compareText(routeId(a), routeId(b)));
   let best;
   for (const route2 of routes) {
     const host = hostRank(routeSpec(route2).hostnames, request4.host);
@@ -51435,10 +51960,10 @@ var ARGO_GATEWAY_KEYS = [
 ];
 function argoGatewayOptions(g) {
   const single = str(g.httpRoute);
-  const list4 = arr(g.httpRoutes).map(obj);
+  const list5 = arr(g.httpRoutes).map(obj);
   const routes = [
     ...single ? [{ name: single, useHeaderRoutes: true }] : [],
-    ...list4.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
+    ...list5.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
   ];
   const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
   const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
@@ -51627,8 +52152,8 @@ function unsupportedFeatures4(f, traffic2) {
 }
 function matchFeatures4(f, m, n) {
   const out = [];
-  const count2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
-  if (count2 === 0)
+  const count3 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
+  if (count3 === 0)
     out.push(`match ${n} has no condition, so it would send every request to the canary; use a weight instead`);
   if (m.headers.length > 1)
     out.push(`match ${n} ANDs ${m.headers.length} headers (${f.product} has one canary-by-header per canary Ingress)`);
@@ -51636,7 +52161,7 @@ function matchFeatures4(f, m, n) {
     out.push(
       `match ${n} ANDs ${m.queryParams.length} query parameters (${f.product} has one canary-by-query per canary Ingress)`
     );
-  if (m.cookies.length > 0 && count2 > 1)
+  if (m.cookies.length > 0 && count3 > 1)
     out.push(
       `match ${n} ANDs a cookie with other conditions (${f.product} ignores canary-by-cookie when canary-by-header or canary-by-query is set)`
     );
@@ -51777,13 +52302,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path22 = ingressPaths(object).find(
+    const path28 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path22) continue;
+    if (!path28) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path22.service ?? "<resource backend>",
+      service: path28.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -52048,10 +52573,10 @@ function checkCommitted2(peers) {
     }
   }
   const out = [];
-  for (const [route2, list4] of byRoute) {
-    const names = new Set(list4.map((x) => `${x.app}/${x.item.object.metadata.name}`));
+  for (const [route2, list5] of byRoute) {
+    const names = new Set(list5.map((x) => `${x.app}/${x.item.object.metadata.name}`));
     if (names.size < 2) continue;
-    for (const x of list4)
+    for (const x of list5)
       out.push(
         diagnosticAt(
           x.item.origin,
@@ -52176,17 +52701,25 @@ function canaryAnnotations(prefix, traffic2) {
   return out;
 }
 function canaryIngress3(ctx, stable, canary) {
-  return canaryIngressOf(stable, ctx.stableService, ctx.canaryService, canaryMetadata3(stable, ctx.options, canary));
+  const argo = ctx.rollout.format === "argo";
+  return canaryIngressOf(
+    stable,
+    ctx.stableService,
+    ctx.canaryService,
+    canaryMetadata3(stable, ctx.options, canary, argo)
+  );
 }
-function canaryMetadata3(stable, options, canary) {
+function canaryMetadata3(stable, options, canary, argo) {
   const meta = stable.metadata;
-  const kept = Object.entries(meta.annotations ?? {}).filter(([k]) => !isCanaryKey(options.annotationPrefix, k));
+  const kept = Object.entries(meta.annotations ?? {}).filter(
+    ([k]) => argo ? k === "kubernetes.io/ingress.class" : !isCanaryKey(options.annotationPrefix, k)
+  );
   const merged2 = { ...Object.fromEntries(kept), ...userAnnotations(options), ...canary };
   const annotations = Object.fromEntries(Object.entries(merged2).map(([k, v]) => [k, String(v)]));
   return {
     name: canaryIngressName(meta.name),
     ...meta.namespace !== void 0 ? { namespace: meta.namespace } : {},
-    ...meta.labels !== void 0 ? { labels: { ...meta.labels } } : {},
+    ...meta.labels !== void 0 && !argo ? { labels: { ...meta.labels } } : {},
     annotations
   };
 }
@@ -52433,8 +52966,8 @@ function splitName(raw, fallback2) {
 var groupOf2 = (apiVersion) => apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
 function targets(options, namespace) {
   if (options.refs) return kruiseTargets(options.refs, namespace);
-  const list4 = options.virtualServices ?? (options.virtualService ? [options.virtualService] : []);
-  const virtualServices = list4.map((vs) => ({
+  const list5 = options.virtualServices ?? (options.virtualService ? [options.virtualService] : []);
+  const virtualServices = list5.map((vs) => ({
     ...splitName(vs.name, namespace),
     group: ISTIO_GROUP,
     select: { ...vs.routes ? { http: vs.routes } : {}, tls: vs.tlsRoutes ?? [], tcp: vs.tcpRoutes ?? [] }
@@ -52483,7 +53016,7 @@ function selectRules(vs, target, roles, managedNames) {
     return { rules, problems };
   }
   const { http: http2, tls, tcp } = target.select;
-  for (const name of http2 ?? []) {
+  for (const name of hasHttpSection(vs) ? http2 ?? [] : []) {
     const i = rulesOf(vs, "http").findIndex((r) => r.name === name);
     if (i < 0) problems.push(`has no http route named "${name}"`);
     else add("http", i);
@@ -52499,6 +53032,9 @@ function selectRules(vs, target, roles, managedNames) {
     if (!hasStable(rulesOf(vs, r.protocol)[r.index], roles))
       problems.push(`${r.protocol} route ${r.label} has no destination to the stable Service or subset`);
   return { rules, problems };
+}
+function hasHttpSection(vs) {
+  return specOf4(vs).http !== void 0;
 }
 function pickDefaultHttp(vs, managed, add, problems) {
   const candidates2 = rulesOf(vs, "http").map((r, i) => ({ r, i })).filter(({ r }) => !managed.includes(String(r.name)));
@@ -52607,6 +53143,14 @@ function checkVirtualServices(ctx, t, roles) {
         )
       )
     );
+    if (target.select?.http && !hasHttpSection(found.object))
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `VirtualService "${target.name}" has no http routes, so routes ${target.select.http.join(", ")} select nothing and are ignored (as Argo does); only its tls/tcp routes are weighted`,
+          "warning"
+        )
+      );
     const http2 = rulesOf(found.object, "http");
     for (const name of ctx.rollout.traffic.managedRoutes) {
       const i = http2.findIndex((r) => r.name === name);
@@ -52666,6 +53210,14 @@ function checkDestinationRules(ctx, t) {
       );
       continue;
     }
+    const host = specOf4(found.object).host;
+    if (t.dialect === "kruise" && shortHost(host) !== ctx.stableService)
+      out.push(
+        diagnosticAt(
+          found.origin,
+          `${where4(ctx)}: DestinationRule "${dr.name}" has host "${String(host)}", not the Service "${ctx.stableService}", so its canary subset would select none of its pods; point customNetworkRefs at the DestinationRule of ${ctx.stableService}`
+        )
+      );
     const names = asList(specOf4(found.object).subsets).map((s) => s.name);
     for (const subset of t.dialect === "argo" ? [dr.canarySubset, dr.stableSubset ?? ""] : []) {
       if (!names.includes(subset))
@@ -52796,8 +53348,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path22 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path22.toLowerCase() : path22;
+  const path28 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path28.toLowerCase() : path28;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -52958,15 +53510,18 @@ function mergeHeaders(user, step) {
 }
 
 // generators/istio/weights.ts
-function weighRoute2(route2, roles, weight, canaryExtras = {}) {
+function weighRoute2(route2, roles, weight, canaryExtras = {}, additionalSubsets = []) {
   const given = route2.map((d) => typeof d.weight === "number" ? d.weight : route2.length === 1 ? 100 : 0);
   const stable = indexes(route2, (d) => roles.isStable(d) && !roles.isCanary(d));
   const canary = indexes(route2, (d) => roles.isCanary(d));
   if (canary.length === 0 && weight <= 0) return cloneJson(route2);
   const app = [...stable, ...canary].reduce((n, i) => n + given[i], 0);
-  const canaryWeight = Math.round(app * weight / 100);
+  const extra = indexes(route2, (d) => typeof d.subset === "string" && additionalSubsets.includes(d.subset));
+  const total = given.reduce((a, b) => a + b, 0);
+  const canaryWeight = Math.min(app, Math.round((extra.length > 0 ? total : app) * weight / 100));
+  const stableShare = app - canaryWeight;
   const stableWeights = apportion(
-    app - canaryWeight,
+    stableShare,
     stable.map((i) => given[i])
   );
   const out = [];
@@ -53026,7 +53581,8 @@ function renderVirtualService(ctx, vs, target, roles, traffic2) {
       rulesOf(vs, r.protocol)[r.index].route,
       roles,
       traffic2.weight,
-      r.protocol === "http" && headers2 ? { headers: headers2 } : {}
+      r.protocol === "http" && headers2 ? { headers: headers2 } : {},
+      ctx.options.destinationRule?.additionalSubsetNames ?? []
     );
   }
   const http2 = rulesOf({ ...vs, spec }, "http");
@@ -53146,8 +53702,8 @@ function check11(ctx) {
     out.push(diagnosticAt(ctx.optionsOrigin, `${where5(ctx)}: smi rootService must not be the canary Service`));
   const source = ctx.resources.find("TrafficSplit", splitName2(ctx), ctx.rollout.namespace);
   if (source) {
-    const [group, version] = source.object.apiVersion.split("/");
-    if (group !== SMI_GROUP || !SUPPORTED_VERSIONS.includes(version))
+    const [group, version2] = source.object.apiVersion.split("/");
+    if (group !== SMI_GROUP || !SUPPORTED_VERSIONS.includes(version2))
       out.push(
         diagnosticAt(
           source.origin,
@@ -53399,18 +53955,18 @@ function matches(rule, request4) {
   return parts.length > 0 && parts.every((p) => matcherFits(p, request4));
 }
 var MATCHER = /^(Host|PathPrefix|Path|Header)\(\s*((?:[`"][^`"]*[`"]\s*,?\s*)+)\)$/;
-function matcherFits(text, request4) {
-  const m = MATCHER.exec(text);
+function matcherFits(text2, request4) {
+  const m = MATCHER.exec(text2);
   if (!m) return false;
   const args = [...m[2].matchAll(/[`"]([^`"]*)[`"]/g)].map((a) => a[1]);
-  const path22 = request4.path.split(/[?#]/)[0] || "/";
+  const path28 = request4.path.split(/[?#]/)[0] || "/";
   switch (m[1]) {
     case "Host":
       return args.some((h) => h.toLowerCase() === (request4.host ?? "").toLowerCase().replace(/:\d+$/, ""));
     case "PathPrefix":
-      return args.some((p) => path22.startsWith(p));
+      return args.some((p) => path28.startsWith(p));
     case "Path":
-      return args.some((p) => path22 === p);
+      return args.some((p) => path28 === p);
     default:
       return header2(request4, args[0]) === args[1];
   }
@@ -53435,7 +53991,7 @@ function enterAtTop(objects) {
   const referenced = new Set(services.flatMap((s) => refsOf(s).map((r) => String(r.name))));
   const top = services.find((s) => !referenced.has(s.metadata.name));
   if (!top) return void 0;
-  const result = resolve6(objects, { name: top.metadata.name, kind: "TraefikService" }, top.metadata.namespace);
+  const result = resolve7(objects, { name: top.metadata.name, kind: "TraefikService" }, top.metadata.namespace);
   return { ...result, rule: `TraefikService ${top.metadata.name}` };
 }
 function resolveAll(objects, refs, ns) {
@@ -53445,13 +54001,13 @@ function resolveAll(objects, refs, ns) {
   let mirror;
   refs.forEach((ref, i) => {
     if (weights[i] <= 0 || total <= 0) return;
-    const inner = resolve6(objects, ref, ns);
+    const inner = resolve7(objects, ref, ns);
     backends.push(...inner.backends.map((b) => ({ ...b, share: b.share * weights[i] / total })));
     mirror = mirror ?? inner.mirror;
   });
   return { backends, ...mirror ? { mirror } : {} };
 }
-function resolve6(objects, ref, ns, depth = 0) {
+function resolve7(objects, ref, ns, depth = 0) {
   const name = String(ref.name ?? "");
   if (ref.kind !== "TraefikService") return { backends: [{ service: name, share: 1 }] };
   const ts = objects.find((o) => isTraefik(o, "TraefikService") && o.metadata.name === name);
@@ -53463,7 +54019,7 @@ function resolve6(objects, ref, ns, depth = 0) {
   const spec = specOf5(ts);
   if (isObject(spec.weighted)) return resolveAll(objects, listOf3(spec.weighted.services), ns);
   if (!isObject(spec.mirroring)) return { backends: [] };
-  const main2 = resolve6(objects, spec.mirroring, ns, depth + 1);
+  const main2 = resolve7(objects, spec.mirroring, ns, depth + 1);
   const copy = listOf3(spec.mirroring.mirrors)[0];
   const mirror = copy ? { service: String(copy.name), share: Number(copy.percent ?? 0) / 100 } : void 0;
   return { backends: main2.backends, ...mirror && mirror.share > 0 ? { mirror } : {} };
@@ -53528,6 +54084,9 @@ var providerInputs = {
     const g = listGenerators().find((x) => x.inputs?.argo?.key === key2);
     return g && input(g, g.inputs?.argo?.options?.(block) ?? { ...block });
   },
+  get argoKeys() {
+    return listGenerators().flatMap((g) => g.inputs?.argo ? [g.inputs.argo.key] : []).sort();
+  },
   kruiseIngress(classType, ingress) {
     const g = listGenerators().find((x) => x.inputs?.kruiseIngress?.classTypes.includes(classType));
     return g && input(g, g.inputs.kruiseIngress.options(ingress));
@@ -53565,38 +54124,38 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path22) {
+function readRequest(value, locate2, path28) {
   const v = isObject(value) ? value : {};
-  const list4 = (k) => Array.isArray(v[k]) ? v[k] : [];
+  const list5 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
-    templates: list4("templates").map((t, i) => {
+    templates: list5("templates").map((t, i) => {
       const e = isObject(t) ? t : {};
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path22, "templates", i] }
+        at: { locate: locate2, path: [...path28, "templates", i] }
       };
     }),
-    args: readArgs(list4("args"), locate2, [...path22, "args"]),
-    dryRun: readDryRun(list4("dryRun"), locate2, [...path22, "dryRun"]),
+    args: readArgs(list5("args"), locate2, [...path28, "args"]),
+    dryRun: readDryRun(list5("dryRun"), locate2, [...path28, "dryRun"]),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path22 }
+    at: { locate: locate2, path: path28 }
   };
 }
-function readDryRun(list4, locate2, path22) {
-  return list4.map((d, i) => ({
+function readDryRun(list5, locate2, path28) {
+  return list5.map((d, i) => ({
     ...isObject(d) && typeof d.metricName === "string" ? { metricName: d.metricName } : {},
-    at: { locate: locate2, path: [...path22, i] }
+    at: { locate: locate2, path: [...path28, i] }
   }));
 }
-function readArgs(list4, locate2, path22) {
-  return list4.map((a, i) => {
+function readArgs(list5, locate2, path28) {
+  return list5.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path22, i] }
+      at: { locate: locate2, path: [...path28, i] }
     };
   });
 }
@@ -53687,8 +54246,8 @@ function fieldRef(arg, fieldPath, ctx, out) {
   }
   return { value: String(v) };
 }
-function unresolvedArg(text, args) {
-  for (const m of text.matchAll(/\{\{\s*args\.([\w.-]+)\s*\}\}/g))
+function unresolvedArg(text2, args) {
+  for (const m of text2.matchAll(/\{\{\s*args\.([\w.-]+)\s*\}\}/g))
     if (!args.secrets.some((s) => s.name === m[1]) && !args.declared.has(m[1])) return m[1];
   return void 0;
 }
@@ -53982,10 +54541,10 @@ var Jsep = class _Jsep {
    * @throws
    */
   throwError(message) {
-    const error4 = new Error(message + " at character " + this.index);
-    error4.index = this.index;
-    error4.description = message;
-    throw error4;
+    const error5 = new Error(message + " at character " + this.index);
+    error5.index = this.index;
+    error5.description = message;
+    throw error5;
   }
   /**
    * Run a given hook
@@ -54820,7 +55379,7 @@ var BINARY = new Set(
 );
 var UNARY = /* @__PURE__ */ new Set(["!", "not", "-", "+"]);
 var unavailable = (op2) => `operator ${op2} is not available in conditions; use ${[...BINARY].join(" ")} or unary ! not -`;
-var first = (list4) => list4.find((p) => p !== void 0);
+var first = (list5) => list5.find((p) => p !== void 0);
 function evaluate(n, scope) {
   switch (n.type) {
     case "Literal":
@@ -54960,7 +55519,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path22 = [];
+  const path28 = [];
   while (rest !== "") {
     const field = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -54970,14 +55529,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path22.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path28.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path22 };
+  return { path: path28 };
 }
-function readPath(value, path22) {
+function readPath(value, path28) {
   let v = value;
-  for (const seg of path22) {
+  for (const seg of path28) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -55015,7 +55574,7 @@ function buildProvider(raw, at, fill, args, out) {
     return void 0;
   }
   const before = out.length;
-  const text = (field, required) => {
+  const text2 = (field, required) => {
     const v = body[field];
     if (v === void 0 || v === null || v === "") {
       if (required) out.push(diagnosticAt(here(kind), `${kind} provider needs ${field}`));
@@ -55037,32 +55596,32 @@ function buildProvider(raw, at, fill, args, out) {
     );
   const headers2 = readHeaders(body.headers, here(kind, "headers"), fill, args, out);
   const common = { headers: headers2, insecure: body.insecure === true, secretArgs: args.secrets };
-  const spec = kind === "prometheus" ? prometheus(text, body, common, here(kind, "timeout"), out) : web(text, body, common, (...f) => here(kind, ...f), fill, out);
+  const spec = kind === "prometheus" ? prometheus(text2, body, common, here(kind, "timeout"), out) : web(text2, body, common, (...f) => here(kind, ...f), fill, out);
   return out.slice(before).some((d) => d.severity === "error") ? void 0 : spec;
 }
-function prometheus(text, body, common, at, out) {
+function prometheus(text2, body, common, at, out) {
   const timeout = body.timeout === void 0 ? 30 : Number(body.timeout);
   if (!Number.isInteger(timeout) || timeout < 0)
     out.push(diagnosticAt(at, "prometheus timeout must be a non-negative integer (seconds)"));
   return {
     kind: "prometheus",
-    address: text("address", true) ?? "",
-    query: text("query", true) ?? "",
+    address: text2("address", true) ?? "",
+    query: text2("query", true) ?? "",
     timeoutSeconds: timeout || 30,
     ...common
   };
 }
-function web(text, body, common, here, fill, out) {
+function web(text2, body, common, here, fill, out) {
   const method = String(body.method ?? "GET").toUpperCase();
   if (method !== "GET" && method !== "POST" && method !== "PUT")
     out.push(diagnosticAt(here("method"), "web method must be GET, POST or PUT"));
   const jsonBody = body.jsonBody !== void 0 ? fill(JSON.stringify(body.jsonBody)) : void 0;
-  const payload = text("body", false) ?? jsonBody;
+  const payload = text2("body", false) ?? jsonBody;
   if (body.body !== void 0 && body.jsonBody !== void 0)
     out.push(diagnosticAt(here("jsonBody"), "use either body or jsonBody, not both"));
   if (payload !== void 0 && method === "GET")
     out.push(diagnosticAt(here("method"), "a web body needs method POST or PUT"));
-  const jsonPath = text("jsonPath", false);
+  const jsonPath = text2("jsonPath", false);
   if (jsonPath !== void 0) {
     const parsed = parseJsonPath(jsonPath);
     if ("error" in parsed) out.push(diagnosticAt(here("jsonPath"), parsed.error));
@@ -55073,7 +55632,7 @@ function web(text, body, common, here, fill, out) {
   const headers2 = jsonBody !== void 0 ? [...common.headers, { key: "Content-Type", value: "application/json" }] : [...common.headers];
   return {
     kind: "web",
-    url: text("url", true) ?? "",
+    url: text2("url", true) ?? "",
     method,
     ...common,
     headers: headers2,
@@ -55151,28 +55710,28 @@ function validate(m, origin, out) {
     err("failureLimit and consecutiveSuccessLimit cannot both be disabled");
   if (m.inconclusiveLimit < 0) err("inconclusiveLimit must be >= 0");
   if (m.consecutiveErrorLimit < 0) err("consecutiveErrorLimit must be >= 0");
-  const count2 = m.count ?? 0;
-  if (count2 > 0 && m.failureLimit >= 0 && count2 < m.failureLimit + m.consecutiveSuccessLimit)
+  const count3 = m.count ?? 0;
+  if (count3 > 0 && m.failureLimit >= 0 && count3 < m.failureLimit + m.consecutiveSuccessLimit)
     err(
-      `count (${count2}) must be >= failureLimit + consecutiveSuccessLimit (${m.failureLimit} + ${m.consecutiveSuccessLimit})`
+      `count (${count3}) must be >= failureLimit + consecutiveSuccessLimit (${m.failureLimit} + ${m.consecutiveSuccessLimit})`
     );
-  if (count2 > 0 && m.failureLimit < 0 && count2 < m.consecutiveSuccessLimit)
+  if (count3 > 0 && m.failureLimit < 0 && count3 < m.consecutiveSuccessLimit)
     err("count must be >= consecutiveSuccessLimit");
-  if (count2 > 0 && count2 < m.inconclusiveLimit) err("count must be >= inconclusiveLimit");
-  if (count2 > 1 && m.interval === void 0) err("interval must be specified when count > 1");
+  if (count3 > 0 && count3 < m.inconclusiveLimit) err("count must be >= inconclusiveLimit");
+  if (count3 > 1 && m.interval === void 0) err("interval must be specified when count > 1");
   if (m.name === "") err("a metric needs a name");
 }
 function intField(v, at, field, { fill, out }) {
   if (v === void 0 || v === null) return void 0;
-  const text = typeof v === "string" ? fill(v) : v;
-  const n = typeof text === "number" ? text : /^-?\d+$/.test(String(text).trim()) ? Number(text) : NaN;
+  const text2 = typeof v === "string" ? fill(v) : v;
+  const n = typeof text2 === "number" ? text2 : /^-?\d+$/.test(String(text2).trim()) ? Number(text2) : NaN;
   if (Number.isInteger(n)) return n;
-  out.push(diagnosticAt(at, `${field} must be an integer, got ${JSON.stringify(text)}`));
+  out.push(diagnosticAt(at, `${field} must be an integer, got ${JSON.stringify(text2)}`));
   return void 0;
 }
 var UNIT_SECONDS = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
-function parseGoDuration(text) {
-  const t = text.trim();
+function parseGoDuration(text2) {
+  const t = text2.trim();
   if (t === "0") return 0;
   if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(t)) return void 0;
   return [...t.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)].reduce(
@@ -55254,7 +55813,7 @@ function findTemplates(request4, index, out) {
   });
 }
 function substitute(args) {
-  return (text) => text.replace(/\{\{\s*args\.([\w.-]+)\s*\}\}/g, (whole, name) => args.values.get(name) ?? whole);
+  return (text2) => text2.replace(/\{\{\s*args\.([\w.-]+)\s*\}\}/g, (whole, name) => args.values.get(name) ?? whole);
 }
 function dryRunOf(patterns, raw) {
   return patterns.some((p) => safeRegExp(p)?.test(String(raw.name)) === true);
@@ -55505,21 +56064,21 @@ function rolloutAnalysis(spec, index, track, config, out) {
       );
     else background2 = fromConfig(spec, config, index, ctx, steps, out) ?? background2;
   }
-  Object.values(steps).forEach((list4) => list4.forEach((a) => warnUnbounded(a, out)));
+  Object.values(steps).forEach((list5) => list5.forEach((a) => warnUnbounded(a, out)));
   if (Object.keys(steps).length === 0 && !background2) return void 0;
   return { steps, ...background2 ? { background: background2 } : {} };
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path22 } = config.at;
+  const { locate: locate2, path: path28 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path22, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path28, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path22, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path28, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -55527,11 +56086,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path22, "background", "startingStep"]),
+        locate2([...path28, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path22, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path28, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(a, out) {
@@ -55648,6 +56207,305 @@ function metricSummary(m) {
   };
 }
 
+// src/app/load-app.ts
+init_diagnostics();
+
+// src/spec/field-ledger.ts
+var honoured = (path28, note) => ({
+  path: path28,
+  status: "honoured",
+  ...note ? { note } : {}
+});
+var subtree = (path28, note) => ({ path: path28, status: "honoured", subtree: true, note });
+var warned = (path28, note) => ({ path: path28, status: "warned", note });
+var warnedTree = (path28, note) => ({ path: path28, status: "warned", subtree: true, note });
+function ruleFor(ledger, pattern) {
+  const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
+  return ledger.rules.find((r) => r.path === pattern || r.path === bare);
+}
+function checkFields(doc, ledger) {
+  const out = [];
+  const walk = (value, path28, pattern) => {
+    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path28, i], `${pattern}[]`));
+    if (!isObject(value)) return;
+    for (const [key2, child3] of Object.entries(value)) {
+      const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
+      const rule = ruleFor(ledger, childPattern);
+      if (!rule) continue;
+      if (rule.status === "honoured") {
+        if (!rule.subtree) walk(child3, [...path28, key2], childPattern);
+        continue;
+      }
+      if (child3 === false || child3 === null) continue;
+      out.push({
+        ...doc.locate([...path28, key2]),
+        message: `${dotted([...path28, key2])}: ${rule.note}`,
+        severity: rule.status === "refused" ? "error" : "warning"
+      });
+    }
+  };
+  const root = isObject(doc.value) ? doc.value : {};
+  walk({ spec: root.spec }, [], "");
+  return out;
+}
+function dotted(path28) {
+  return path28.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
+}
+
+// src/spec/analysis-fields.ts
+var READ_BY_ENGINE = "evaluated by rollgen's analysis engine at the step gates (rollgen analyze); fields it does not read are warned about where they are";
+var ARGO_ROLLOUT_ANALYSIS_RULES = [
+  {
+    path: "spec.analysis",
+    status: "warned",
+    subtree: true,
+    note: "AnalysisRun history limits: rollgen keeps measurements on GitHub, not AnalysisRuns; remove the field"
+  },
+  {
+    path: "spec.strategy.canary.analysis",
+    status: "honoured",
+    subtree: true,
+    note: `background analysis, ${READ_BY_ENGINE}`
+  },
+  {
+    path: "spec.strategy.canary.steps[].analysis",
+    status: "honoured",
+    subtree: true,
+    note: `a gate on the step before, ${READ_BY_ENGINE}`
+  },
+  {
+    path: "spec.strategy.canary.steps[].experiment",
+    status: "warned",
+    subtree: true,
+    note: "experiments are not run: rollgen starts no experiment ReplicaSets; the step adds no step of its own"
+  }
+];
+function analysisTemplateLedger(kind, file) {
+  return {
+    title: `Argo ${kind} (argoproj.io/v1alpha1)`,
+    crd: { file, version: "v1alpha1" },
+    rules: [
+      { path: "spec", status: "honoured", subtree: true, note: `read by the analysis engine; ${READ_BY_ENGINE}` }
+    ]
+  };
+}
+var ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
+  "AnalysisTemplate",
+  "argo-rollouts/analysis-template-crd.yaml"
+);
+var CLUSTER_ANALYSIS_TEMPLATE_FIELDS = analysisTemplateLedger(
+  "ClusterAnalysisTemplate",
+  "argo-rollouts/cluster-analysis-template-crd.yaml"
+);
+
+// src/spec/argo-fields.ts
+var CANARY2 = "spec.strategy.canary";
+var ROUTING = `${CANARY2}.trafficRouting`;
+function providerRules(inputs10) {
+  const supported = inputs10.argoKeys.map((k) => k.replace("/", ".")).join(", ");
+  return ["smi", "ambassador", "traefik", "apisix", "appMesh"].map(
+    (key2) => inputs10.argoKeys.includes(key2) ? subtree(`${ROUTING}.${key2}`, `rendered by the generator that reads trafficRouting.${key2}`) : {
+      path: `${ROUTING}.${key2}`,
+      status: "refused",
+      subtree: true,
+      note: `traffic provider ${key2} is not supported yet; rollgen renders ${supported}`
+    }
+  );
+}
+var POD_FIELD = "copied onto the rendered Deployments, as Argo applies it to its ReplicaSets";
+var argoRolloutFields = (inputs10) => ({
+  title: "Argo Rollout (argoproj.io/v1alpha1)",
+  crd: { file: "argo-rollouts/rollout-crd.yaml", version: "v1alpha1" },
+  rules: [
+    honoured("spec"),
+    honoured("spec.replicas"),
+    subtree("spec.selector", "the selector of the rendered Deployment (inline template)"),
+    subtree("spec.template", "the pod template, passed through to the Deployment (inline template)"),
+    honoured("spec.workloadRef"),
+    honoured("spec.workloadRef.apiVersion"),
+    honoured("spec.workloadRef.kind", "Deployment only; any other kind is refused"),
+    honoured("spec.workloadRef.name"),
+    warned(
+      "spec.workloadRef.scaleDown",
+      "rollgen renders the referenced Deployment itself as the stable workload, so there is no original Deployment to scale down; remove the field"
+    ),
+    honoured("spec.minReadySeconds", POD_FIELD),
+    honoured("spec.progressDeadlineSeconds", POD_FIELD),
+    honoured("spec.revisionHistoryLimit", POD_FIELD),
+    honoured("spec.paused", "the rollout holds: advance and rollgen pr propose nothing for it until it is false"),
+    warned(
+      "spec.progressDeadlineAbort",
+      "rollgen does not watch pod progress, so it never aborts on a deadline; make the step PRs wait for a health check"
+    ),
+    warned(
+      "spec.restartAt",
+      "rollgen restarts no pods; change an annotation of the pod template to roll the pods through the steps"
+    ),
+    warnedTree(
+      "spec.rollbackWindow",
+      "rollgen runs every step for each new revision, including one that rolls back; use rollgen abort to return to stable at once"
+    ),
+    honoured("spec.strategy"),
+    {
+      path: "spec.strategy.blueGreen",
+      status: "refused",
+      subtree: true,
+      note: "blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)"
+    },
+    honoured(CANARY2),
+    warned(
+      `${CANARY2}.abortScaleDownDelaySeconds`,
+      "the abort commit removes canary pods as the app's removal policy says (rollgen.yaml removal); there is no delay"
+    ),
+    warned(
+      `${CANARY2}.scaleDownDelaySeconds`,
+      "old stable pods are replaced when the promotion commit is applied; use removal: two-commits in rollgen.yaml to keep the canary until routes move"
+    ),
+    warned(`${CANARY2}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
+    subtree(
+      `${CANARY2}.antiAffinity`,
+      "canary pods avoid nodes running stable pods (injected into the canary pod template)"
+    ),
+    subtree(`${CANARY2}.canaryMetadata`, "merged into the canary pod template"),
+    subtree(`${CANARY2}.stableMetadata`, "merged into the stable pod template"),
+    honoured(`${CANARY2}.canaryService`),
+    honoured(`${CANARY2}.stableService`),
+    honoured(
+      `${CANARY2}.dynamicStableScale`,
+      "stable pods shrink to the traffic they keep (sized for the higher of this and the previous step), with trafficRouting"
+    ),
+    honoured(`${CANARY2}.maxSurge`, "the rolling update bound of the rendered Deployments"),
+    honoured(`${CANARY2}.maxUnavailable`, "the rolling update bound of the rendered Deployments"),
+    honoured(
+      `${CANARY2}.minPodsPerReplicaSet`,
+      "a non-empty stable or canary side runs at least this many pods, with trafficRouting"
+    ),
+    warnedTree(
+      `${CANARY2}.pingPong`,
+      "rollgen routes with a stable and a canary Service (stableService/canaryService); write those instead of pingPong"
+    ),
+    warnedTree(
+      `${CANARY2}.replicaProgressThreshold`,
+      "rollgen does not watch pod readiness; make the step PRs wait for a health check"
+    ),
+    honoured(`${CANARY2}.steps`),
+    subtree(`${CANARY2}.steps[].pause`, "a manual or timed gate after the step before"),
+    {
+      path: `${CANARY2}.steps[].plugin`,
+      status: "warned",
+      subtree: true,
+      note: "step plugins run in the Argo controller; rollgen skips the step"
+    },
+    subtree(`${CANARY2}.steps[].setCanaryScale`, "canary pods of the step"),
+    subtree(`${CANARY2}.steps[].setHeaderRoute`, "a named header route to the canary"),
+    subtree(`${CANARY2}.steps[].setMirrorRoute`, "a named mirror route to the canary"),
+    honoured(`${CANARY2}.steps[].setWeight`),
+    honoured(ROUTING),
+    subtree(`${ROUTING}.managedRoutes`, "the order of header and mirror routes"),
+    honoured(`${ROUTING}.maxTrafficWeight`),
+    subtree(`${ROUTING}.istio`, "rendered by the istio generator"),
+    subtree(
+      `${ROUTING}.istio.destinationRule.additionalSubsetNames`,
+      "the canary gets exactly the step weight, these subsets keep theirs, stable gets the rest (as Argo)"
+    ),
+    subtree(`${ROUTING}.nginx`, "rendered by the ingress-nginx generator"),
+    subtree(`${ROUTING}.alb`, "rendered by the aws-alb generator"),
+    ...providerRules(inputs10),
+    subtree(
+      `${ROUTING}.plugins`,
+      "argoproj-labs/gatewayAPI is rendered by the gateway-api generator; any other plugin is refused by name"
+    ),
+    ...ARGO_ROLLOUT_ANALYSIS_RULES
+  ]
+});
+
+// src/spec/kruise-fields.ts
+var CANARY3 = "spec.strategy.canary";
+var CRD = "kruise-rollouts/rollouts.kruise.io_rollouts.yaml";
+function kruiseRoutingRules(base) {
+  return [
+    honoured(
+      base,
+      "one entry, as Kruise allows (a TrafficRouting reads its first); it needs ingress, gateway or customNetworkRefs"
+    ),
+    honoured(`${base}[].service`),
+    subtree(`${base}[].ingress`, "classType picks the provider: nginx, aliyun-alb, higress or mse"),
+    subtree(`${base}[].gateway`, "rendered by the gateway-api generator"),
+    subtree(`${base}[].customNetworkRefs`, "Istio VirtualService/DestinationRule: istio generator; others: custom"),
+    warned(
+      `${base}[].gracePeriodSeconds`,
+      "rollgen does not wait between route and workload changes; Argo CD sync waves and the step gate order them"
+    )
+  ];
+}
+var COMMON = [
+  honoured("spec"),
+  honoured("spec.disabled", "the workload is rendered as a plain Deployment, with no canary"),
+  honoured("spec.strategy"),
+  honoured(
+    "spec.strategy.paused",
+    "the rollout holds: advance and rollgen pr propose nothing for it until it is false"
+  ),
+  honoured(CANARY3),
+  honoured(`${CANARY3}.disableGenerateCanaryService`),
+  warned(
+    `${CANARY3}.failureThreshold`,
+    "rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check"
+  ),
+  subtree(`${CANARY3}.patchPodTemplateMetadata`, "merged into the canary pod template only"),
+  subtree(`${CANARY3}.steps`, "each step is one PR"),
+  ...kruiseRoutingRules(`${CANARY3}.trafficRoutings`)
+];
+var KRUISE_V1ALPHA1_FIELDS = {
+  title: "Kruise Rollout (rollouts.kruise.io/v1alpha1)",
+  crd: { file: CRD, version: "v1alpha1" },
+  rules: [
+    ...COMMON,
+    subtree("spec.objectRef", "workloadRef: Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
+    warned("spec.rolloutID", "rollgen starts a rollout when the pod template changes; rolloutID is not read")
+  ]
+};
+var KRUISE_V1BETA1_FIELDS = {
+  title: "Kruise Rollout (rollouts.kruise.io/v1beta1)",
+  crd: { file: CRD, version: "v1beta1" },
+  rules: [
+    ...COMMON,
+    subtree("spec.workloadRef", "Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
+    honoured(`${CANARY3}.enableExtraWorkloadForCanary`, "true: canary style (extra pods); false: partition style"),
+    honoured(`${CANARY3}.trafficRoutingRef`),
+    {
+      path: "spec.strategy.blueGreen",
+      status: "refused",
+      subtree: true,
+      note: "blue-green is not supported yet; use strategy.canary with a last step of replicas: 100%"
+    }
+  ]
+};
+
+// src/spec/traffic-routing-fields.ts
+var TRAFFIC_ROUTING_FIELDS = {
+  title: "Kruise TrafficRouting (rollouts.kruise.io/v1alpha1)",
+  crd: { file: "kruise-rollouts/rollouts.kruise.io_trafficroutings.yaml", version: "v1alpha1" },
+  rules: [
+    { path: "spec", status: "honoured" },
+    ...kruiseRoutingRules("spec.objectRef"),
+    {
+      path: "spec.strategy",
+      status: "honoured",
+      subtree: true,
+      note: "weight, matches and requestHeaderModifier are live while any member rollout runs a canary"
+    }
+  ]
+};
+
+// src/spec/field-ledgers.ts
+function rolloutLedger(schema, inputs10) {
+  if (schema === "argo-rollout") return argoRolloutFields(inputs10);
+  if (schema === "kruise-rollout-v1alpha1") return KRUISE_V1ALPHA1_FIELDS;
+  if (schema === "kruise-rollout-v1beta1") return KRUISE_V1BETA1_FIELDS;
+  return void 0;
+}
+
 // src/plan/replicas.ts
 function resolveAmount(amount, total) {
   const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
@@ -55659,10 +56517,30 @@ function splitReplicas(style, total, canaryWanted2, carriesTraffic) {
   if (style === "canary") return { canary, stable: total };
   return { canary: Math.min(canary, total), stable: Math.max(0, total - canary) };
 }
-function basicCanaryReplicas(total, weight, weightTotal) {
-  const canary = Math.ceil(total * weight / weightTotal - 1e-9);
-  if (weight > 0 && weight < weightTotal && total >= 2) return Math.min(Math.max(canary, 1), total - 1);
-  return Math.max(0, Math.min(total, canary));
+function argoBasicCanary(total, weight, weightTotal, maxSurge) {
+  if (total === 0) return { canary: 0, stable: 0 };
+  const ceil = Math.ceil(total * weight / weightTotal);
+  const floor = Math.floor(total * weight / weightTotal);
+  const tied = (pods) => pods * weight / weightTotal % 1 === 0.5;
+  const zeroAllowed = weight === weightTotal || weight === 0 || total === 1 && maxSurge === 0;
+  const floorAllowed = floor !== 0 || zeroAllowed;
+  const options = [];
+  if (ceil < total || zeroAllowed) options.push({ canary: ceil, pods: total });
+  if (!tied(total) && floorAllowed) options.push({ canary: floor, pods: total });
+  if (maxSurge > 0) {
+    options.push({ canary: ceil, pods: total + 1 });
+    if (!tied(total + 1) && floorAllowed) options.push({ canary: floor, pods: total + 1 });
+  }
+  if (options.length === 0) return { canary: 0, stable: total };
+  const delta = (o) => Math.abs(o.canary * weightTotal / o.pods - weight);
+  const best = options.reduce((a, b) => delta(b) < delta(a) ? b : a);
+  return { canary: best.canary, stable: best.pods - best.canary };
+}
+function scaledAmount(v, total, fallback2, roundUp) {
+  const raw = v ?? fallback2;
+  if (typeof raw === "number") return raw;
+  const percent = Number.parseFloat(raw) / 100;
+  return roundUp ? Math.ceil(total * percent - 1e-9) : Math.floor(total * percent + 1e-9);
 }
 
 // src/plan/plan.ts
@@ -55676,15 +56554,17 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     replicas: totalReplicas,
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: { kind: policy.firstStep },
-    steps
+    steps,
+    ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}
   };
 }
 function planStep(rollout, step, i, total, policy) {
   const routed = rollout.traffic.providers.length > 0;
   const traffic2 = trafficOf2(rollout, step, routed);
   const carries = hasCanaryRoutes(traffic2);
-  const wanted = canaryWanted(rollout, step, total, routed);
-  const { canary, stable } = splitReplicas(rollout.style, total, wanted, carries);
+  const basic = !routed && rollout.format === "argo" && !step.replicas;
+  const split3 = basic ? argoBasicCanary(total, step.weight ?? 0, rollout.traffic.weightTotal, argoMaxSurge(rollout, total)) : splitReplicas(rollout.style, total, canaryWanted(rollout, step, total), carries);
+  const { canary, stable } = routed ? argoRoutedScale(rollout, i, total, split3, step.replicas !== void 0) : split3;
   return {
     index: i + 1,
     canaryReplicas: canary,
@@ -55695,11 +56575,21 @@ function planStep(rollout, step, i, total, policy) {
     gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
   };
 }
-function canaryWanted(rollout, step, total, routed) {
+function canaryWanted(rollout, step, total) {
   if (step.replicas) return resolveAmount(step.replicas, total);
-  const weight = step.weight ?? 0;
-  if (!routed) return basicCanaryReplicas(total, weight, rollout.traffic.weightTotal);
-  return Math.ceil(total * weight / rollout.traffic.weightTotal - 1e-9);
+  return Math.ceil(total * (step.weight ?? 0) / rollout.traffic.weightTotal - 1e-9);
+}
+function argoRoutedScale(rollout, i, total, split3, explicitScale) {
+  const atLeast = (n) => n === 0 ? 0 : Math.max(n, Math.min(rollout.minPodsPerReplicaSet ?? 0, total));
+  const canary = explicitScale ? split3.canary : atLeast(split3.canary);
+  if (!rollout.dynamicStableScale) return { canary, stable: split3.stable };
+  const max = rollout.traffic.weightTotal;
+  const weight = Math.min(rollout.steps[i].weight ?? 0, i > 0 ? rollout.steps[i - 1].weight ?? 0 : 0);
+  return { canary, stable: atLeast(Math.ceil(total * (max - weight) / max)) };
+}
+function argoMaxSurge(rollout, total) {
+  const rolling = rollout.workload.deploymentSpec?.strategy;
+  return scaledAmount(rolling?.rollingUpdate?.maxSurge, total, "25%", true);
 }
 function hasTrafficSpec(step) {
   return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
@@ -55713,6 +56603,28 @@ function trafficOf2(rollout, step, routed) {
     mirrorRoutes: step.mirrorRoutes,
     ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
   };
+}
+
+// src/render/anti-affinity.ts
+function withAntiAffinity(canary, rule, track) {
+  const out = cloneJson(canary);
+  const spec = out.spec;
+  const selector = isObject(spec.selector) && isObject(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
+  const term = {
+    labelSelector: { matchLabels: { ...selector, [track.key]: track.stable } },
+    ...canary.metadata.namespace ? { namespaces: [canary.metadata.namespace] } : {},
+    topologyKey: "kubernetes.io/hostname"
+  };
+  const template = spec.template;
+  const podSpec = isObject(template.spec) ? template.spec : {};
+  const affinity = isObject(podSpec.affinity) ? podSpec.affinity : {};
+  const anti = isObject(affinity.podAntiAffinity) ? affinity.podAntiAffinity : {};
+  const key2 = rule.preferredWeight !== void 0 ? "preferredDuringSchedulingIgnoredDuringExecution" : "requiredDuringSchedulingIgnoredDuringExecution";
+  const entry = rule.preferredWeight !== void 0 ? { weight: rule.preferredWeight, podAffinityTerm: term } : term;
+  const list5 = Array.isArray(anti[key2]) ? anti[key2] : [];
+  podSpec.affinity = { ...affinity, podAntiAffinity: { ...anti, [key2]: [...list5, entry] } };
+  template.spec = podSpec;
+  return out;
 }
 
 // src/render/render-rollout.ts
@@ -55778,6 +56690,7 @@ function withoutKey(o, key2) {
 }
 
 // src/render/repo-peers.ts
+init_diagnostics();
 function peerOf(app, rollout, resources, provider) {
   const stableService = rollout.traffic.stableService ?? "";
   const canaryService = rollout.traffic.canaryService ?? stableService;
@@ -55796,18 +56709,18 @@ function repoPeers(apps, committed) {
   for (const app of apps) {
     for (const r of [...app.rollouts, ...app.routings.map((t) => ({ spec: t.spec.rollout, providers: t.providers }))]) {
       for (const p of r.providers) {
-        const list4 = out.get(p.generator.id) ?? [];
+        const list5 = out.get(p.generator.id) ?? [];
         const output = committed?.get(app.name);
-        list4.push({ ...peerOf(app.name, r.spec, app.resources, p), ...output ? { committed: output } : {} });
-        out.set(p.generator.id, list4);
+        list5.push({ ...peerOf(app.name, r.spec, app.resources, p), ...output ? { committed: output } : {} });
+        out.set(p.generator.id, list5);
       }
     }
   }
-  for (const list4 of out.values()) list4.sort(byAppThenRollout);
+  for (const list5 of out.values()) list5.sort(byAppThenRollout);
   return out;
 }
 function byAppThenRollout(a, b) {
-  return a.app.localeCompare(b.app, "en") || a.rollout.name.localeCompare(b.rollout.name, "en");
+  return compareText(a.app, b.app) || compareText(a.rollout.name, b.rollout.name);
 }
 
 // src/render/workload.ts
@@ -55883,10 +56796,16 @@ function renderWorkloads(input3, step) {
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
   const stablePod2 = promoting ? input3.canaryPod : input3.stablePod;
   const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
-  if (step)
-    out.push(
-      renderCanaryDeployment(deployment, input3.canaryPod, step.canaryReplicas, track, rollout.canaryPodMetadata)
+  if (step) {
+    const canary = renderCanaryDeployment(
+      deployment,
+      input3.canaryPod,
+      step.canaryReplicas,
+      track,
+      rollout.canaryPodMetadata
     );
+    out.push(rollout.antiAffinity ? withAntiAffinity(canary, rollout.antiAffinity, track) : canary);
+  }
   return out;
 }
 function renderServices(input3, step) {
@@ -55895,7 +56814,8 @@ function renderServices(input3, step) {
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
   if (!stable) return [];
   const canaryName2 = rollout.traffic.canaryService;
-  const split3 = phase.kind !== "adopting" && rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split") && canaryName2 !== stableName;
+  const argoBasic = rollout.format === "argo" && rollout.traffic.providers.length === 0;
+  const split3 = phase.kind !== "adopting" && (argoBasic || rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split")) && canaryName2 !== stableName;
   const out = [withTrackSelector(stable, track, split3 ? track.stable : void 0)];
   if (!canaryName2 || canaryName2 === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
@@ -55946,6 +56866,7 @@ function workloadWave(deployment) {
 }
 
 // src/render/request-coloring.ts
+init_diagnostics();
 function coloringEnvoyFilter(c) {
   return {
     apiVersion: "networking.istio.io/v1alpha3",
@@ -55989,7 +56910,7 @@ function coloringEnvoyFilter(c) {
 function coloringLua(c) {
   const lines = ["function envoy_on_request(request_handle)", "  local headers = request_handle:headers()"];
   c.rules.forEach((rule, i) => {
-    const test = Object.entries(rule.when).sort(([a], [b]) => a.localeCompare(b, "en")).map(([name, value]) => `headers:get(${lua(name.toLowerCase())}) == ${lua(value)}`).join(" and ");
+    const test = Object.entries(rule.when).sort(([a], [b]) => compareText(a, b)).map(([name, value]) => `headers:get(${lua(name.toLowerCase())}) == ${lua(value)}`).join(" and ");
     lines.push(
       `  ${i === 0 ? "if" : "elseif"} ${test} then`,
       `    headers:replace(${lua(c.header.toLowerCase())}, ${lua(rule.value)})`
@@ -56002,32 +56923,52 @@ function lua(s) {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
+// src/spec/reader-common.ts
+function withPause(doc, rollout, paused, path28) {
+  return paused ? { ...rollout, pausedBy: { field: path28.join("."), origin: doc.locate(path28) } } : rollout;
+}
+function unsupportedWorkload(kind) {
+  return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
+}
+
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path22, out, inputs10) {
+function providerFromKruiseRouting(doc, routing, path28, out, inputs10) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs10.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path22, "ingress", "classType"]);
+      const o = doc.locate([...path28, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path22, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path28, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path22, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path28, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path22, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path28, "customNetworkRefs"])));
+  if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
+    out.push({
+      ...doc.locate(path28),
+      message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
+      severity: "error"
+    });
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path22, inputs10) {
-  const at = (key2) => doc.locate([...path22, key2]);
+function providersFromArgo(doc, routing, path28, inputs10, out) {
+  for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs10.argoKeys.includes(`plugins/${p}`)))
+    out.push({
+      ...doc.locate([...path28, "plugins", plugin]),
+      message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs10.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
+      severity: "error"
+    });
+  const at = (key2) => doc.locate([...path28, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs10.argo(key2, obj(routing[key2]));
@@ -56064,7 +57005,7 @@ function normalizeArgo(doc, inputs10) {
     diagnostics
   );
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
-  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10) : [];
+  const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10, diagnostics) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
   const rollout = {
@@ -56092,24 +57033,32 @@ function normalizeArgo(doc, inputs10) {
       labels: stringMap2(obj(canary.stableMetadata).labels),
       annotations: stringMap2(obj(canary.stableMetadata).annotations)
     },
+    ...antiAffinityOf(canary),
+    ...canary.dynamicStableScale === true ? { dynamicStableScale: true } : {},
+    ...num(canary.minPodsPerReplicaSet) !== void 0 ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) } : {},
     ...backgroundAnalysis ? { backgroundAnalysis } : {},
     source: doc.value
   };
-  return { rollout, diagnostics };
+  return { rollout: withPause(doc, rollout, spec.paused === true, ["spec", "paused"]), diagnostics };
+}
+function antiAffinityOf(canary) {
+  if (canary.antiAffinity === void 0) return {};
+  const preferred = obj(canary.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
+  if (preferred === void 0) return { antiAffinity: {} };
+  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
 }
 function argoWorkload(doc, root, replicas2, out) {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
-      out.push(
-        error2(
-          doc,
-          ["spec", "workloadRef", "kind"],
-          `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
-        )
-      );
-    return { kind: "Deployment", name: str(ref.name) ?? "", replicasOverride: replicas2 };
+      out.push(error3(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
+    return {
+      kind: "Deployment",
+      name: str(ref.name) ?? "",
+      replicasOverride: replicas2,
+      deploymentSpec: deploymentFields(spec)
+    };
   }
   const meta = obj(root.metadata);
   const deployment = {
@@ -56120,9 +57069,25 @@ function argoWorkload(doc, root, replicas2, out) {
       ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
       ...meta.labels ? { labels: stringMap2(meta.labels) } : {}
     },
-    spec: { replicas: replicas2, selector: spec.selector, template: spec.template }
+    spec: { replicas: replicas2, selector: spec.selector, template: spec.template, ...deploymentFields(spec) }
   };
-  return { kind: "Deployment", name: deployment.metadata.name, replicasOverride: replicas2, synthesized: deployment };
+  return {
+    kind: "Deployment",
+    name: deployment.metadata.name,
+    replicasOverride: replicas2,
+    synthesized: deployment,
+    deploymentSpec: deploymentFields(spec)
+  };
+}
+function deploymentFields(spec) {
+  const out = {};
+  for (const key2 of ["minReadySeconds", "progressDeadlineSeconds", "revisionHistoryLimit"])
+    if (spec[key2] !== void 0) out[key2] = spec[key2];
+  const canary = obj(obj(spec.strategy).canary);
+  const rollingUpdate = {};
+  for (const key2 of ["maxSurge", "maxUnavailable"]) if (canary[key2] !== void 0) rollingUpdate[key2] = canary[key2];
+  if (Object.keys(rollingUpdate).length > 0) out.strategy = { type: "RollingUpdate", rollingUpdate };
+  return out;
 }
 function walkSteps(doc, raw, wc, out) {
   const steps = [];
@@ -56131,22 +57096,22 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path22 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path22, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path22, out);
-    if (!applyAction(doc, state, e, path22, wc, out)) return;
-    steps.push(snapshot(doc.locate(path22), state, wc.managed));
+    const path28 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path28, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path28, out);
+    if (!applyAction(doc, state, e, path28, wc, out)) return;
+    steps.push(snapshot(doc.locate(path28), state, wc.managed));
     entryOfStep.push(i);
   });
   if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
   return { steps, entryOfStep };
 }
-function applyAnalysis(doc, steps, leading, analysis, path22, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path22, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path28, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path28, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path22, "analysis"]),
+      ...doc.locate([...path28, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -56157,25 +57122,25 @@ function applyAnalysis(doc, steps, leading, analysis, path22, out) {
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path22 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path22);
+  const path28 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path28);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
-      error2(
+      error3(
         doc,
-        [...path22, "startingStep"],
+        [...path28, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path22, out) {
+function applyPause(doc, steps, pause, path28, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path22),
+      ...doc.locate(path28),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -56187,14 +57152,14 @@ function applyPause(doc, steps, pause, path22, out) {
     pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
   };
 }
-function applyAction(doc, state, e, path22, wc, out) {
+function applyAction(doc, state, e, path28, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
-        error2(
+        error3(
           doc,
-          [...path22, "setCanaryScale"],
+          [...path28, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -56202,12 +57167,9 @@ function applyAction(doc, state, e, path22, wc, out) {
   } else if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
-    const kind = Object.keys(e)[0] ?? "empty step";
-    out.push({
-      ...doc.locate([...path22, kind]),
-      message: `step "${kind}" is ignored: rollgen runs no in-cluster ${kind}; gate the step PR with required checks instead`,
-      severity: "warning"
-    });
+    const kind = Object.keys(e)[0];
+    if (kind === void 0)
+      out.push({ ...doc.locate(path28), message: "an empty step does nothing; remove it", severity: "warning" });
     return false;
   }
   return true;
@@ -56239,23 +57201,23 @@ function setMirror(routes, v) {
   if (v.match === void 0) routes.delete(name);
   else routes.set(name, { name, matches: mirrorMatches(arr(v.match)), percentage: num(v.percentage) ?? 100 });
 }
-function headerRouteMatches(list4) {
-  return list4.map((m) => {
+function headerRouteMatches(list5) {
+  return list5.map((m) => {
     const e = obj(m);
     return { headers: [stringMatch2(str(e.headerName) ?? "", e.headerValue)], queryParams: [], cookies: [] };
   });
 }
-function mirrorMatches(list4) {
-  return list4.map((m) => {
+function mirrorMatches(list5) {
+  return list5.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path22 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path28 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path22 ? { path: { type: path22.type === "Prefix" ? "PathPrefix" : path22.type, value: path22.value } } : {},
+      ...path28 ? { path: { type: path28.type === "Prefix" ? "PathPrefix" : path28.type, value: path28.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -56272,8 +57234,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error2(doc, path22, message) {
-  return { ...doc.locate(path22), message, severity: "error" };
+function error3(doc, path28, message) {
+  return { ...doc.locate(path28), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -56320,6 +57282,79 @@ function classifyKruise(doc, apiVersion, kind, out) {
   return void 0;
 }
 
+// src/spec/object-checks.ts
+function checkObjectHeader(doc, out) {
+  const before = out.length;
+  const v = doc.value;
+  const report = (path28, message) => out.push({ ...doc.locate(path28), message: `${v.kind} ${message}`, severity: "error" });
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v.kind))
+    report(["kind"], `is not a kind: kinds are letters and digits (CamelCase)`);
+  else checkName(v.kind, String(v.metadata.name), (m) => report(["metadata", "name"], m));
+  const ns = v.metadata.namespace;
+  if (ns !== void 0 && (typeof ns !== "string" || !DNS_LABEL.test(ns) || ns.length > 63))
+    report(["metadata", "namespace"], `namespace ${show2(ns)} must be a DNS label (lower-case a-z, 0-9, '-')`);
+  checkStringMap(v.metadata, ["metadata"], "labels", report, true);
+  checkStringMap(v.metadata, ["metadata"], "annotations", report, false);
+  const spec = isObject(v.spec) ? v.spec : {};
+  if (REPLICATED.has(v.kind) && spec.replicas !== void 0 && !isReplicaCount(spec.replicas))
+    report(["spec", "replicas"], `spec.replicas ${show2(spec.replicas)} must be a whole number from 0 to ${INT32_MAX}`);
+  const template = isObject(spec.template) ? spec.template : {};
+  if (isObject(template.metadata))
+    checkStringMap(template.metadata, ["spec", "template", "metadata"], "labels", report, true);
+  const selector = isObject(spec.selector) ? spec.selector : {};
+  checkStringMap(selector, ["spec", "selector"], "matchLabels", report, true);
+  return out.length === before;
+}
+var DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+var DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+var DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+var LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+var LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+var INT32_MAX = 2147483647;
+var REPLICATED = /* @__PURE__ */ new Set(["Deployment", "StatefulSet", "ReplicaSet", "Rollout", "CloneSet"]);
+var PATH_SEGMENT_KINDS = /* @__PURE__ */ new Set(["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"]);
+function serviceNameProblem(name) {
+  if (name.length > 63) return `is ${name.length} characters; Service names are at most 63`;
+  if (!DNS_1035_LABEL.test(name)) return "must start with a letter and hold only a-z, 0-9 and '-' (a DNS-1035 label)";
+  return void 0;
+}
+function checkName(kind, name, report) {
+  if (kind === "Service") {
+    const problem = serviceNameProblem(name);
+    if (problem) report(`name ${show2(name)} ${problem}`);
+  } else if (PATH_SEGMENT_KINDS.has(kind)) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(name) || name.includes("..") || name.length > 253)
+      report(`name ${show2(name)} must be a single path segment of letters, digits, '.', '_', ':' and '-'`);
+  } else if (!DNS_SUBDOMAIN.test(name) || name.length > 253) {
+    report(`name ${show2(name)} must be a DNS subdomain: lower-case a-z, 0-9, '-' and '.', at most 253 characters`);
+  }
+}
+function checkStringMap(parent, at, field, report, label) {
+  const map2 = parent[field];
+  if (map2 === void 0 || map2 === null) return;
+  if (!isObject(map2)) return report([...at, field], `${field} must be a map of strings`);
+  for (const [key2, value] of Object.entries(map2)) {
+    const where7 = [...at, field, key2];
+    if (typeof value !== "string") report(where7, `${field} ${show2(key2)}: the value must be a string; quote it`);
+    else if (label && (value.length > 63 || !LABEL_VALUE.test(value)))
+      report(where7, `label ${show2(key2)}: value ${show2(value)} is not a label value (at most 63 of A-Z a-z 0-9 - _ .)`);
+    if (label && !isLabelKey(key2)) report(where7, `label key ${show2(key2)} is not a valid label key`);
+  }
+}
+function isLabelKey(key2) {
+  const slash = key2.lastIndexOf("/");
+  const name = key2.slice(slash + 1);
+  const prefix = slash < 0 ? void 0 : key2.slice(0, slash);
+  if (name.length > 63 || !LABEL_NAME.test(name)) return false;
+  return prefix === void 0 || prefix.length <= 253 && DNS_SUBDOMAIN.test(prefix);
+}
+function isReplicaCount(v) {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= INT32_MAX;
+}
+function show2(v) {
+  return JSON.stringify(v) ?? String(v);
+}
+
 // src/spec/kruise-values.ts
 function parseAmount(v) {
   if (typeof v === "number") return { count: v };
@@ -56341,11 +57376,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path22 = isObject(m.path) ? {
+  const path28 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path22 ? { path: path22 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path28 ? { path: path28 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -56371,13 +57406,7 @@ function normalizeKruise(doc, inputs10) {
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(
-      error3(
-        doc,
-        [...refPath, "kind"],
-        `workloadRef.kind "${str(ref.kind)}" is not supported; rollgen renders Deployments`
-      )
-    );
+    diagnostics.push(error4(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
   }
   const stepsPath = ["spec", "strategy", "canary", "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
@@ -56397,14 +57426,18 @@ function normalizeKruise(doc, inputs10) {
     stablePodMetadata: { labels: {}, annotations: {} },
     ...routingRef ? { trafficRoutingRef: routingRef } : {}
   };
-  return { rollout, diagnostics };
+  const paused = obj(spec.strategy).paused === true;
+  return { rollout: withPause(doc, rollout, paused, ["spec", "strategy", "paused"]), diagnostics };
+}
+function kruiseDisabled(doc) {
+  return obj(obj(doc.value).spec).disabled === true;
 }
 function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   if (v1beta1) return canary.enableExtraWorkloadForCanary === true ? "canary" : "partition";
   const style = (annotation ?? "canary").toLowerCase();
   if (style !== "canary" && style !== "partition") {
     out.push(
-      error3(
+      error4(
         doc,
         ["metadata", "annotations", ROLLING_STYLE],
         `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`
@@ -56413,13 +57446,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path22, v1beta1) {
+function kruiseStep(doc, raw, path28, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path22),
+    origin: doc.locate(path28),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -56463,8 +57496,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error3(doc, path22, message) {
-  const o = doc.locate(path22);
+function error4(doc, path28, message) {
+  const o = doc.locate(path28);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -56540,24 +57573,33 @@ function compile2(schema) {
 function checkRollout(rollout, resources) {
   const out = [];
   const report = (origin, message) => out.push({ ...origin, message: `rollout ${rollout.name}: ${message}`, severity: "error" });
-  checkName(rollout, report);
+  checkName2(rollout, report);
   checkSteps3(rollout, report);
   checkWorkload(rollout, resources, report);
   checkServices(rollout, resources, report);
   checkManagedRoutes(rollout, report);
   return out;
 }
-var DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-function checkName(r, report) {
-  if (!DNS_LABEL.test(r.workload.name) || r.workload.name.length > 63 - "-canary".length) {
+var DNS_LABEL2 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+var DNS_SUBDOMAIN2 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+var CANARY4 = "-canary";
+function checkName2(r, report) {
+  const name = r.workload.name;
+  if (!DNS_SUBDOMAIN2.test(name) || name.length > 253 - CANARY4.length)
     report(
       r.origin,
-      `workload name "${r.workload.name}" must be a DNS-1123 label of at most 56 characters so "<name>-canary" stays valid`
+      `Deployment name "${name}" must be a DNS-1123 subdomain of at most ${253 - CANARY4.length} characters so "<name>-canary" stays valid`
     );
-  }
+  const service = r.traffic.stableService;
+  if (r.traffic.generateCanaryService && service && (!DNS_LABEL2.test(service) || service.length > 63 - CANARY4.length))
+    report(
+      r.origin,
+      `Service name "${service}" must be a DNS-1123 label of at most ${63 - CANARY4.length} characters so the canary Service "<name>-canary" stays valid`
+    );
 }
 function checkSteps3(r, report) {
-  if (r.steps.length === 0) report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
+  if (r.steps.length === 0 && r.format !== "argo")
+    report(r.origin, "has no steps; add at least one step (e.g. traffic: 20%)");
   r.steps.forEach((s, i) => checkStep(r, s, i, report));
   checkNonDecreasing(r, report);
 }
@@ -56629,6 +57671,9 @@ function checkServices(r, resources, report) {
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
     report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
   }
+  const nameProblem = canaryService && generateCanaryService ? serviceNameProblem(canaryService) : void 0;
+  if (nameProblem)
+    report(r.origin, `the canary Service name "${canaryService}" ${nameProblem}; shorten the stable Service's name`);
   if (canaryService && generateCanaryService && resources.find("Service", canaryService, r.namespace)) {
     report(
       resources.originOf("Service", canaryService),
@@ -56681,6 +57726,7 @@ function normalizeTrafficRouting(doc, inputs10) {
 // src/app/load-app.ts
 function loadApp(name, documents, policy, analysisOptions = {}) {
   const diagnostics = [];
+  let disabledRollouts = 0;
   const manifests = [];
   const specs = [];
   const shared = [];
@@ -56688,7 +57734,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
   const analysisTemplates = [];
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
-    if (!role) continue;
+    if (!role || !checkObjectHeader(doc, diagnostics)) continue;
     if (role.role === "manifest")
       manifests.push({ object: doc.value, origin: doc.origin, locate: doc.locate });
     if (role.role === "ignored")
@@ -56698,13 +57744,21 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
     if (role.role === "route-template") collectRouteTemplate(doc, templates, diagnostics);
     if (role.role === "analysis-template") analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
     if (role.role !== "rollout") continue;
+    const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs));
+    diagnostics.push(...fieldProblems);
+    if (hasErrors(fieldProblems)) continue;
     const schemaProblems = validateSchema(role.schema, doc);
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
+    if (role.schema !== "argo-rollout" && kruiseDisabled(doc)) {
+      disabledRollouts++;
+      continue;
+    }
     const result = role.schema === "argo-rollout" ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
-    specs.push(result.rollout);
+    if (!hasErrors(result.diagnostics)) specs.push(result.rollout);
   }
+  const documentStage = diagnostics.length;
   const resources = new ResourceSet(manifests);
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
@@ -56712,7 +57766,29 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
   const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0).map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
-  return { name, rollouts, routings, resources, diagnostics };
+  const ordered2 = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));
+  return {
+    name,
+    rollouts: rollouts.map((r) => withSharedRouting(r, routings)),
+    routings,
+    resources,
+    diagnostics: ordered2,
+    ...disabledRollouts > 0 ? { disabledRollouts } : {}
+  };
+}
+function withSharedRouting(r, routings) {
+  const routing = routings.find((x) => x.members.includes(r.spec.name));
+  if (!routing) return r;
+  const trafficRouting = {
+    name: routing.spec.name,
+    providers: routing.plan.providers,
+    traffic: routing.plan.steps[0].traffic
+  };
+  return { ...r, plan: { ...r.plan, trafficRouting } };
+}
+function appGenerators(app) {
+  const all = [...app.rollouts, ...app.routings].flatMap((r) => r.providers.map((p) => p.generator));
+  return [...new Set(all)];
 }
 function readRequestColoring(doc, manifests, diagnostics) {
   const problems = validateSchema("rollgen-request-coloring", doc);
@@ -56727,6 +57803,9 @@ function readRequestColoring(doc, manifests, diagnostics) {
   manifests.push({ object: coloringEnvoyFilter(coloring), origin: doc.origin, locate: doc.locate });
 }
 function readTrafficRouting(doc, out, diagnostics) {
+  const fieldProblems = checkFields(doc, TRAFFIC_ROUTING_FIELDS);
+  diagnostics.push(...fieldProblems);
+  if (hasErrors(fieldProblems)) return;
   const problems = validateSchema("kruise-trafficrouting", doc);
   diagnostics.push(...problems);
   if (problems.length > 0) return;
@@ -56748,10 +57827,10 @@ function loadRoutings(app, shared, rollouts, resources, policy, out) {
     const members = rollouts.filter((r) => r.spec.trafficRoutingRef === s.name);
     const counts = new Set(members.map((m) => m.plan.steps.length));
     if (counts.size > 1) {
-      const list4 = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(", ");
+      const list5 = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(", ");
       out.push({
         ...s.rollout.origin,
-        message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list4}`,
+        message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list5}`,
         severity: "error"
       });
     }
@@ -56775,11 +57854,16 @@ function loadRollout(app, spec, resources, policy, out) {
   const problems = checkRollout(spec, resources);
   out.push(...problems);
   const providers = bindProviders(app, spec, resources, out);
-  const deployment = spec.workload.synthesized ?? resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
+  const found = resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
+  const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
   if (!deployment || problems.length > 0 || !providers) return void 0;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   return { spec, deployment, plan, providers };
+}
+function withDeploymentSpec(deployment, fields = {}) {
+  if (Object.keys(fields).length === 0) return deployment;
+  return { ...deployment, spec: { ...deployment.spec, ...fields } };
 }
 function bindProviders(app, spec, resources, out) {
   const bound = [];
@@ -56848,11 +57932,32 @@ function checkOneRolloutPerWorkload(specs, out) {
   }
 }
 
+// src/app/suggest.ts
+function suggestName(typed, known) {
+  const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
+  let best;
+  for (const name of known) {
+    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
+    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row2 = [i];
+    for (let j = 1; j <= b.length; j++)
+      row2[j] = Math.min(previous[j] + 1, row2[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row2;
+  }
+  return previous[b.length];
+}
+
 // src/io/validate-k8s.ts
-var fs7 = __toESM(require("fs"));
+var fs10 = __toESM(require("fs"));
 var import_module = __toESM(require("module"));
 var vm = __toESM(require("vm"));
-var path7 = __toESM(require("path"));
+var path11 = __toESM(require("path"));
 
 // src/spec/generated/k8s-kinds.ts
 var K8S_KINDS = [
@@ -56884,8 +57989,8 @@ function validatorFor2(apiVersion, kind) {
   const cached = loaded2.get(key2);
   if (cached) return cached;
   const file = `${key2.replace(/[./]/g, "-")}.js`;
-  const candidates2 = [path7.join(__dirname, "k8s", file), path7.join(__dirname, "..", "spec", "generated", "k8s", file)];
-  const found = candidates2.find((c) => fs7.existsSync(c));
+  const candidates2 = [path11.join(__dirname, "k8s", file), path11.join(__dirname, "..", "spec", "generated", "k8s", file)];
+  const found = candidates2.find((c) => fs10.existsSync(c));
   if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
   const validate2 = loadWithCodeCache(found);
   loaded2.set(key2, validate2);
@@ -56920,11 +58025,11 @@ ${problems.join("\n")}`);
 }
 function loadWithCodeCache(file) {
   const cacheFile = file.replace(/\.js$/, ".cache");
-  const cachedData = fs7.existsSync(cacheFile) ? fs7.readFileSync(cacheFile) : void 0;
-  const script = new vm.Script(import_module.default.wrap(fs7.readFileSync(file, "utf8")), { filename: file, cachedData });
+  const cachedData = fs10.existsSync(cacheFile) ? fs10.readFileSync(cacheFile) : void 0;
+  const script = new vm.Script(import_module.default.wrap(fs10.readFileSync(file, "utf8")), { filename: file, cachedData });
   const mod = { exports: {} };
   const wrapper = script.runInThisContext();
-  wrapper.call(mod.exports, mod.exports, (0, import_module.createRequire)(file), mod, file, path7.dirname(file));
+  wrapper.call(mod.exports, mod.exports, (0, import_module.createRequire)(file), mod, file, path11.dirname(file));
   return mod.exports;
 }
 
@@ -56942,14 +58047,15 @@ function locate(req, every) {
   const [first2, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first2 ? path8.resolve(req.cwd, first2) : void 0, ...defaults }];
-  if (first2 && isDir(path8.resolve(req.cwd, first2))) {
-    const source = path8.resolve(req.cwd, first2);
-    return [
-      { name: path8.basename(source), source, output: second ? path8.resolve(req.cwd, second) : void 0, ...defaults }
-    ];
+    return [{ name: "stdin", source: "-", output: first2 ? path12.resolve(req.cwd, first2) : void 0, ...defaults }];
+  if (first2 && isDir(path12.resolve(req.cwd, first2))) {
+    const source = path12.resolve(req.cwd, first2);
+    const app = { name: path12.basename(source), source, output: second ? path12.resolve(req.cwd, second) : void 0 };
+    const overlaps = outputOverlaps([app]);
+    if (overlaps.length > 0) throw new InputError([], overlaps.join("\n"));
+    return [{ ...app, ...defaults }];
   }
-  const configFile = req.config ? path8.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path12.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
@@ -56963,18 +58069,25 @@ function locate(req, every) {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path8.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path12.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
 }
+function didYouMean(name, apps) {
+  const close2 = suggestName(
+    name,
+    apps.map((a) => a.name)
+  );
+  return close2 ? ` (did you mean ${close2}?)` : "";
+}
 function usesConfig(req) {
-  return req.file !== "-" && !(req.args[0] && isDir(path8.resolve(req.cwd, req.args[0])));
+  return req.file !== "-" && !(req.args[0] && isDir(path12.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs8.existsSync(p) && fs8.statSync(p).isDirectory();
+  return fs11.existsSync(p) && fs11.statSync(p).isDirectory();
 }
-function loadSource(loc, files) {
+function loadSource(loc, files, cwd = process.cwd()) {
   const docs = [];
   const diagnostics = [];
   for (const f of files) {
@@ -56988,8 +58101,13 @@ function loadSource(loc, files) {
     track: loc.track,
     ...loc.analysis ? { config: loc.analysis } : {}
   });
-  const all = [...diagnostics, ...validateManifests(docs), ...app.diagnostics];
-  if (hasErrors(all)) throw new InputError(all);
+  const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];
+  if (hasErrors(all)) throw new InputError(all, void 0, true);
+  if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts)
+    throw new InputError(
+      [],
+      `${printable(loc.source === "-" ? "<stdin>" : path12.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
+    );
   return { ...app, diagnostics: all };
 }
 function readSharedTemplates(dir, diagnostics) {
@@ -57001,16 +58119,16 @@ function readSharedTemplates(dir, diagnostics) {
 }
 function readSourceFiles(loc, cwd) {
   if (loc.source === "-") return [];
-  const root = loc.root ?? (isInside2(loc.source, cwd) ? cwd : loc.source);
+  const root = loc.root ?? (isInside3(loc.source, cwd) ? cwd : loc.source);
   const built = buildSource(
     { name: loc.name, source: loc.source, root, ...loc.build ? { build: loc.build } : {} },
     cwd
   );
   return built ?? readAppSource(loc.source, cwd);
 }
-function isInside2(target, dir) {
-  const rel2 = path8.relative(dir, target);
-  return !rel2.startsWith("..") && !path8.isAbsolute(rel2);
+function isInside3(target, dir) {
+  const rel2 = path12.relative(dir, target);
+  return !rel2.startsWith("..") && !path12.isAbsolute(rel2);
 }
 function readOutput(loc, cwd) {
   const contents = readOutputDir(loc.output, cwd);
@@ -57021,24 +58139,25 @@ function readOutput(loc, cwd) {
   const renderedFiles = [];
   const fileDigests = {};
   for (const f of contents.files) {
-    const base = path8.basename(f.path);
+    const base = path12.basename(f.path);
     fileDigests[base] = contentDigest(f.text);
     if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
     const parsed = parseYamlStream(f.path, f.text);
     diagnostics.push(...parsed.diagnostics);
     if (base === STATUS_FILE) status = statusOf(parsed.documents[0], diagnostics);
-    else if (base !== "kustomization.yaml")
-      objects.push(
-        ...parsed.documents.map((d) => ({ object: d.value, origin: d.origin, locate: d.locate }))
-      );
+    else if (base === "kustomization.yaml") checkKustomization(parsed.documents[0], diagnostics);
+    else
+      for (const d of parsed.documents)
+        if (isOutputObject(d, diagnostics))
+          objects.push({ object: d.value, origin: d.origin, locate: d.locate });
   }
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return {
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization } : {},
     resources: new ResourceSet(objects),
-    texts: new Map(contents.files.map((f) => [path8.basename(f.path), f.text])),
+    texts: new Map(contents.files.map((f) => [path12.basename(f.path), f.text])),
     renderedFiles,
     fileDigests
   };
@@ -57046,9 +58165,176 @@ function readOutput(loc, cwd) {
 function statusOf(doc, out) {
   if (!doc) return void 0;
   const parsed = parseStatus(doc.value);
+  const field = typeof parsed === "string" ? /^(rollouts|files|history)(?:\[(\d+)\])?/.exec(parsed) : null;
+  const at = field ? doc.locate(field[2] ? [field[1], Number(field[2])] : [field[1]]) : doc.origin;
   if (typeof parsed === "string")
-    out.push({ ...doc.origin, message: `${parsed}; restore the file from git history`, severity: "error" });
+    out.push({ ...at, message: `${parsed}; restore the file from git history`, severity: "error" });
   return typeof parsed === "string" ? void 0 : parsed;
+}
+var RESTORE = "rollgen wrote this file: restore it from git history";
+function isOutputObject(d, out) {
+  const v = d.value;
+  if (!isObject(v) || typeof v.apiVersion !== "string" || typeof v.kind !== "string") {
+    out.push({ ...d.origin, message: `not a Kubernetes object (apiVersion, kind); ${RESTORE}`, severity: "error" });
+    return false;
+  }
+  if (isObject(v.metadata) && typeof v.metadata.name === "string") return true;
+  out.push({ ...d.locate(["metadata"]), message: `${v.kind} has no metadata.name; ${RESTORE}`, severity: "error" });
+  return false;
+}
+function checkKustomization(d, out) {
+  if (d && !isObject(d.value))
+    out.push({ ...d.origin, message: `not a Kustomization (a map with resources:); ${RESTORE}`, severity: "error" });
+}
+
+// src/state/lifecycle.ts
+init_errors();
+function advanceRollout(current, name, revision, steps, removal = "one-commit") {
+  if (!current)
+    return { status: { name, phase: "Adopting", step: 0, steps, stableRevision: revision }, action: "first deploy" };
+  const c = { ...current, steps };
+  if (c.draining !== void 0) return { status: undrained(c), action: "remove canary workloads" };
+  const t = nextOf(c, name, revision);
+  return t && removal === "two-commits" ? drainFirst(c, t) : t;
+}
+function nextOf(c, name, revision) {
+  switch (c.phase) {
+    case "Adopting":
+      return { status: { ...c, phase: "Healthy" }, action: "select pods by track label" };
+    case "Healthy":
+      return revision === c.stableRevision ? void 0 : start(c, revision);
+    case "Aborted":
+      if (revision === c.stableRevision)
+        return { status: { ...withoutCanary(c), phase: "Healthy" }, action: "source reverted to stable" };
+      return revision === c.canaryRevision ? void 0 : start(c, revision);
+    case "Progressing":
+      return progress(c, revision);
+    case "Promoting":
+      if (revision !== c.canaryRevision)
+        throw new StateError(
+          `rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`
+        );
+      return {
+        status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: revision },
+        action: "clean up"
+      };
+  }
+}
+function progress(c, revision) {
+  if (revision === c.stableRevision)
+    return { status: { ...withoutCanary(c), phase: "Healthy", step: 0 }, action: "rollback: source back to stable" };
+  if (revision !== c.canaryRevision) return start(c, revision, "restart with new revision");
+  if (c.step < c.steps) return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1}` };
+  return { status: { ...c, phase: "Promoting" }, action: "promote" };
+}
+function start(c, revision, action = "start") {
+  if (c.steps === 0)
+    return { status: { ...c, phase: "Promoting", step: 0, canaryRevision: revision }, action: "promote (no steps)" };
+  return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
+}
+function withoutCanary(c) {
+  const { canaryRevision: _dropped, ...rest } = c;
+  return rest;
+}
+function undrained(c) {
+  const { draining: _dropped, ...rest } = c;
+  return rest;
+}
+function liveCanaryStep(c) {
+  if (c.phase === "Progressing" && c.step > 0) return c.step;
+  if (c.phase === "Promoting") return Math.max(1, c.step);
+  return void 0;
+}
+function drainFirst(from, t) {
+  const live = liveCanaryStep(from);
+  if (live === void 0 || liveCanaryStep(t.status) !== void 0) return t;
+  return { status: { ...t.status, draining: live }, action: `${t.action}: routes to stable (canary workloads next)` };
+}
+function abortRollout(c, removal = "one-commit") {
+  if (c.phase !== "Progressing")
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
+  const t = { status: { ...c, phase: "Aborted", step: 0 }, action: "abort" };
+  return removal === "two-commits" ? drainFirst(c, t) : t;
+}
+function promoteRollout(c, full) {
+  if (c.phase !== "Progressing")
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be promoted`);
+  if (full || c.step >= c.steps)
+    return { status: { ...c, phase: "Promoting" }, action: full ? "promote --full" : "promote" };
+  return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1} (promoted)` };
+}
+function retryRollout(c) {
+  if (c.phase !== "Aborted" || !c.canaryRevision)
+    throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
+  return { status: { ...undrained(c), phase: "Progressing", step: 1 }, action: "retry" };
+}
+function renderPhaseOf(s) {
+  if (!s) return { kind: "stable" };
+  if (s.draining !== void 0) return { kind: "draining", step: s.draining };
+  switch (s.phase) {
+    case "Adopting":
+      return { kind: "adopting" };
+    case "Progressing":
+      return { kind: "step", step: s.step };
+    case "Promoting":
+      return { kind: "promoting", step: Math.max(1, s.step) };
+    default:
+      return { kind: "stable" };
+  }
+}
+
+// src/state/messages.ts
+function transitionLine(rollout, action, before, after, steps) {
+  const to = describeState(after, steps);
+  const isStep = before?.phase === "Progressing" && after?.phase === "Progressing" && after.step === before.step + 1 && after.canaryRevision === before.canaryRevision;
+  if (!isStep) return `${rollout}: ${action} -> ${to}`;
+  return `${rollout}: ${describeState(before, steps)} -> ${to}${action.endsWith("(promoted)") ? " (promoted, gate skipped)" : ""}`;
+}
+function describeState(s, steps) {
+  if (s?.phase === "Aborted" && s.draining === void 0) return "aborted (all traffic to stable)";
+  return describePhase(renderPhaseOf(s), steps);
+}
+function idleLines(command, target, rollouts) {
+  return rollouts.map((r) => {
+    const state = stateOf(r);
+    const hint = hintFor(command.kind, r.status, target);
+    return `nothing to ${command.kind}: ${r.name} ${state}${hint ? `; ${hint}` : ""}`;
+  });
+}
+function appIdleLines(command, target, app, status) {
+  const rollouts = app.rollouts.map((r) => ({
+    name: `${app.name}/${r.spec.name}`,
+    status: status?.rollouts.find((x) => x.name === r.spec.name),
+    steps: r.plan.steps.length
+  }));
+  return idleLines(command, target, rollouts);
+}
+function stateOf(r) {
+  const s = r.status;
+  if (!s) return "is not deployed yet";
+  if (s.draining !== void 0) return "is draining (routes to stable; canary workloads still in the output)";
+  switch (s.phase) {
+    case "Healthy":
+      return "is healthy: the output runs the source";
+    case "Adopting":
+      return "is adopting (track label on pods)";
+    case "Aborted":
+      return `is aborted: revision ${s.canaryRevision ?? "?"} is held back, all traffic on stable`;
+    case "Progressing":
+      return `is progressing at step ${s.step} of ${r.steps}`;
+    case "Promoting":
+      return "is promoting: the new version is becoming stable";
+  }
+}
+function hintFor(kind, s, target) {
+  const run3 = (cmd, what) => `\`rollgen ${cmd} ${target}\` ${what}`;
+  if (!s) return void 0;
+  if (s.draining !== void 0 || s.phase === "Adopting" || s.phase === "Promoting")
+    return run3("advance", s.phase === "Promoting" ? "finishes the promotion" : "finishes that");
+  if (s.phase === "Aborted")
+    return kind === "retry" ? void 0 : `${run3("retry", "restarts it at step 1")}, or change the source`;
+  if (s.phase === "Healthy") return "change the pod template in the source to start a rollout";
+  return kind === "retry" ? `only an aborted rollout can be retried; ${run3("promote", "moves on without the gate")}, ${run3("abort", "stops it")}` : `${run3("promote", "moves on without waiting for the gate")}`;
 }
 
 // src/flow/branch.ts
@@ -57098,10 +58384,10 @@ function decodeApp(encoded) {
 
 // src/flow/connection.ts
 init_errors();
-function readConnection(env2, flags2) {
-  const token = flags2.token ?? env2.GITHUB_TOKEN;
-  const repository = flags2.repo ?? env2.GITHUB_REPOSITORY;
-  const apiUrl = (flags2.apiUrl ?? env2.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
+function readConnection(env2, flags3) {
+  const token = flags3.token ?? env2.GITHUB_TOKEN;
+  const repository = flags3.repo ?? env2.GITHUB_REPOSITORY;
+  const apiUrl = (flags3.apiUrl ?? env2.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
   if (!token) throw new InputError([], "the GitHub flow needs a token: set GITHUB_TOKEN or pass --token");
   if (!repository || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository)) {
     throw new InputError(
@@ -57162,10 +58448,10 @@ ${formatMarker(m)}
 }
 function withSection(body, section) {
   const m = parseMarker(body);
-  const text = `${body.replace(MARKER_RE, "\n").trimEnd()}
+  const text2 = `${body.replace(MARKER_RE, "\n").trimEnd()}
 
 ${section}`;
-  return m ? withMarker(text, m) : text;
+  return m ? withMarker(text2, m) : text2;
 }
 
 // src/flow/gate-signals.ts
@@ -57291,9 +58577,9 @@ function groupPulls(pulls) {
     const parsed = parseBranch(pr.branch);
     if (!parsed) continue;
     const marker = parseMarker(pr.body);
-    const list4 = byApp.get(parsed.app) ?? [];
-    list4.push({ pr, app: parsed.app, target: parsed.target, ...marker ? { marker } : {} });
-    byApp.set(parsed.app, list4);
+    const list5 = byApp.get(parsed.app) ?? [];
+    list5.push({ pr, app: parsed.app, target: parsed.target, ...marker ? { marker } : {} });
+    byApp.set(parsed.app, list5);
   }
   return byApp;
 }
@@ -57440,16 +58726,21 @@ function gitTopLevel(git, cwd) {
 
 // src/flow/edges.ts
 function flowEdges(ctx) {
+  const env2 = ctx.env ?? process.env;
   return {
-    env: ctx.env ?? process.env,
+    env: env2,
     now: ctx.now ?? (() => /* @__PURE__ */ new Date()),
-    scm: ctx.scm ?? connectGitHub,
+    scm: ctx.scm ?? ((connection) => connectGitHub(connection, env2)),
     git: ctx.git ?? runGit
   };
 }
-function connectGitHub(connection) {
+function connectGitHub(connection, env2) {
   const github2 = (init_github(), __toCommonJS(github_exports));
-  return github2.createGitHubScm(connection);
+  return github2.createGitHubScm(connection, { requestTimeoutMs: requestTimeoutMs(env2) });
+}
+function requestTimeoutMs(env2) {
+  const seconds = Number(env2.ROLLGEN_GITHUB_TIMEOUT);
+  return env2.ROLLGEN_GITHUB_TIMEOUT && Number.isFinite(seconds) && seconds > 0 ? seconds * 1e3 : void 0;
 }
 
 // src/flow/execute.ts
@@ -57458,7 +58749,7 @@ async function execute(scm, app, actions, o) {
   let live;
   const told = (action, pr) => pr && !o.dryRun && o.report?.(pullEvent(app, action, pr));
   for (const a of actions) {
-    const say = (text) => o.print(`${app}: ${o.dryRun ? "would " : ""}${text}`);
+    const say = (text2) => o.print(`${app}: ${o.dryRun ? "would " : ""}${text2}`);
     switch (a.kind) {
       case "open":
         if (o.dryRun)
@@ -57587,15 +58878,16 @@ async function noteHold(scm, a) {
 }
 
 // src/flow/session.ts
-var path20 = __toESM(require("path"));
+var path26 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
-var path14 = __toESM(require("path"));
+var path20 = __toESM(require("path"));
+init_diagnostics();
 init_errors();
 
 // src/app/drift.ts
-var path9 = __toESM(require("path"));
+var path13 = __toESM(require("path"));
 
 // src/render/render-app.ts
 function renderApp(app, states, track, peers) {
@@ -57745,8 +59037,8 @@ var K = new Uint32Array([
   3329325298
 ]);
 var rotr = (x, n) => x >>> n | x << 32 - n;
-function sha256Hex(text) {
-  const bytes = Buffer.from(text, "utf8");
+function sha256Hex(text2) {
+  const bytes = Buffer.from(text2, "utf8");
   const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
   padded.set(bytes);
   padded[bytes.length] = 128;
@@ -57812,103 +59104,9 @@ function templateRevision(template) {
   return sha256Hex(canonicalJson(template)).slice(0, 10);
 }
 
-// src/state/lifecycle.ts
-init_errors();
-function advanceRollout(current, name, revision, steps, removal = "one-commit") {
-  if (!current)
-    return { status: { name, phase: "Adopting", step: 0, steps, stableRevision: revision }, action: "first deploy" };
-  const c = { ...current, steps };
-  if (c.draining !== void 0) return { status: undrained(c), action: "remove canary workloads" };
-  const t = nextOf(c, name, revision);
-  return t && removal === "two-commits" ? drainFirst(c, t) : t;
-}
-function nextOf(c, name, revision) {
-  switch (c.phase) {
-    case "Adopting":
-      return { status: { ...c, phase: "Healthy" }, action: "select pods by track label" };
-    case "Healthy":
-      return revision === c.stableRevision ? void 0 : start(c, revision);
-    case "Aborted":
-      if (revision === c.stableRevision)
-        return { status: { ...withoutCanary(c), phase: "Healthy" }, action: "source reverted to stable" };
-      return revision === c.canaryRevision ? void 0 : start(c, revision);
-    case "Progressing":
-      return progress(c, revision);
-    case "Promoting":
-      if (revision !== c.canaryRevision)
-        throw new StateError(
-          `rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`
-        );
-      return {
-        status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: revision },
-        action: "clean up"
-      };
-  }
-}
-function progress(c, revision) {
-  if (revision === c.stableRevision)
-    return { status: { ...withoutCanary(c), phase: "Healthy", step: 0 }, action: "rollback: source back to stable" };
-  if (revision !== c.canaryRevision) return start(c, revision, "restart with new revision");
-  if (c.step < c.steps) return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1}` };
-  return { status: { ...c, phase: "Promoting" }, action: "promote" };
-}
-function start(c, revision, action = "start") {
-  return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
-}
-function withoutCanary(c) {
-  const { canaryRevision: _dropped, ...rest } = c;
-  return rest;
-}
-function undrained(c) {
-  const { draining: _dropped, ...rest } = c;
-  return rest;
-}
-function liveCanaryStep(c) {
-  if (c.phase === "Progressing" && c.step > 0) return c.step;
-  if (c.phase === "Promoting") return Math.max(1, c.step);
-  return void 0;
-}
-function drainFirst(from, t) {
-  const live = liveCanaryStep(from);
-  if (live === void 0 || liveCanaryStep(t.status) !== void 0) return t;
-  return { status: { ...t.status, draining: live }, action: `${t.action}: routes to stable (canary workloads next)` };
-}
-function abortRollout(c, removal = "one-commit") {
-  if (c.phase !== "Progressing")
-    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
-  const t = { status: { ...c, phase: "Aborted", step: 0 }, action: "abort" };
-  return removal === "two-commits" ? drainFirst(c, t) : t;
-}
-function promoteRollout(c, full) {
-  if (c.phase !== "Progressing")
-    throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be promoted`);
-  if (full || c.step >= c.steps)
-    return { status: { ...c, phase: "Promoting" }, action: full ? "promote --full" : "promote" };
-  return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1} (promoted)` };
-}
-function retryRollout(c) {
-  if (c.phase !== "Aborted" || !c.canaryRevision)
-    throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
-  return { status: { ...undrained(c), phase: "Progressing", step: 1 }, action: "retry" };
-}
-function renderPhaseOf(s) {
-  if (!s) return { kind: "stable" };
-  if (s.draining !== void 0) return { kind: "draining", step: s.draining };
-  switch (s.phase) {
-    case "Adopting":
-      return { kind: "adopting" };
-    case "Progressing":
-      return { kind: "step", step: s.step };
-    case "Promoting":
-      return { kind: "promoting", step: Math.max(1, s.step) };
-    default:
-      return { kind: "stable" };
-  }
-}
-
 // src/state/app-state.ts
 function sourcePod(r, track) {
-  const template = stripTemplate(podTemplateOf(r.deployment), track, r.spec.canaryPodMetadata);
+  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
   return { template, revision: templateRevision(template) };
 }
 function stablePod(r, output, track) {
@@ -57920,6 +59118,11 @@ function stablePod(r, output, track) {
     );
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
   return { template, revision: templateRevision(template) };
+}
+function holdNotes(app) {
+  return app.rollouts.filter((r) => r.spec.pausedBy).map(
+    (r) => `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy.field}; nothing is proposed for it until that is false`
+  );
 }
 function transitionApp(app, output, command, track, removal = "one-commit") {
   const previous = output.status;
@@ -57938,6 +59141,7 @@ function transitionApp(app, output, command, track, removal = "one-commit") {
 }
 function applyCommand(command, current, r, track, removal) {
   const revision = sourcePod(r, track).revision;
+  if (command.kind === "advance" && r.spec.pausedBy) return void 0;
   if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
   if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
@@ -57975,8 +59179,10 @@ function liveCanaryPod(r, output, track) {
   const found = output.resources.find("Deployment", `${r.spec.workload.name}-canary`, r.spec.namespace);
   if (!found) return void 0;
   const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
-  return { template, revision: templateRevision(template) };
+  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
+  return { template, revision: recorded ?? templateRevision(template) };
 }
+var NO_PATCH = { labels: {}, annotations: {} };
 function statesAtStep(app, output, step, track) {
   return app.rollouts.map((r) => {
     if (step > r.plan.steps.length) {
@@ -58011,9 +59217,9 @@ function fieldChanges(rendered, found, at = []) {
   return [{ path: at, rendered, found }];
 }
 function describeField(c) {
-  const show2 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
-  const path22 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
-  return `${path22 || "(whole object)"}: rendered ${show2(c.rendered)}, found ${show2(c.found)}`;
+  const show3 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
+  const path28 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path28 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
 }
 
 // src/app/drift.ts
@@ -58030,14 +59236,14 @@ function detectDrift(app, loc, output, peers) {
     const content = again.get(file);
     if (kind === "missing" || content === void 0 || contentDigest(content) !== status.digests[file])
       return { file, kind };
-    const found = output.resources.items.find((i) => path9.basename(i.origin.file) === file);
+    const found = output.resources.items.find((i) => path13.basename(i.origin.file) === file);
     const rendered = parseYamlStream(file, content).documents[0]?.value;
     return { file, kind, fields: fieldChanges(rendered, found?.object) };
   });
 }
 function describeDrift(drift, loc, cwd) {
   return drift.map((d) => {
-    const file = path9.relative(cwd, path9.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path13.relative(cwd, path13.join(loc.output ?? ".", d.file)) || d.file;
     if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
     if (!d.fields) return `${file}: changed by hand since rollgen wrote it`;
     return `${file}: changed by hand: ${d.fields.map(describeField).join("; ")}`;
@@ -58045,25 +59251,163 @@ function describeDrift(drift, loc, cwd) {
 }
 function driftDiagnostics(drift, loc, output, cwd) {
   return drift.map((d) => {
-    const item = output.resources.items.find((i) => path9.basename(i.origin.file) === d.file);
+    const item = output.resources.items.find((i) => path13.basename(i.origin.file) === d.file);
     const field = d.fields?.[0];
     const origin = item ? field ? item.locate(field.path) : item.origin : void 0;
-    const file = path9.relative(cwd, path9.join(loc.output ?? ".", d.file)) || d.file;
-    const [text] = describeDrift([d], loc, cwd);
+    const file = path13.relative(cwd, path13.join(loc.output ?? ".", d.file)) || d.file;
+    const [text2] = describeDrift([d], loc, cwd);
     return {
       ...origin ?? { file, line: 1, col: 1 },
       severity: "warning",
-      message: `drift: ${text.slice(file.length + 2)}; the next advance refuses to overwrite it without --force`
+      message: `drift: ${text2.slice(file.length + 2)}; the next advance refuses to overwrite it without --force`
     };
   });
 }
 
+// src/io/output-lock.ts
+var fs12 = __toESM(require("fs"));
+var os = __toESM(require("os"));
+var path14 = __toESM(require("path"));
+init_diagnostics();
+init_errors();
+var LOCK_FILE = ".rollgen-lock";
+async function lockOutput(dir, opts) {
+  checkNotLink(dir);
+  const created = makeDirs(dir);
+  const file = path14.join(dir, LOCK_FILE);
+  const deadline = Date.now() + opts.waitMs;
+  let told = false;
+  for (; ; ) {
+    if (tryCreate(file)) return { release: () => release(file, dir, created) };
+    const owner = readOwner(file);
+    if (owner === void 0) continue;
+    if (isDead(owner)) {
+      breakStaleLock(file, owner);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new StateError(
+        `${dir} is being written by another rollgen run (${describe5(owner)}); waited ${Math.round(opts.waitMs / 1e3)} s. If no rollgen is running, delete ${file}`
+      );
+    }
+    if (!told) opts.notify?.(`waiting for another rollgen run (${describe5(owner)}) to finish writing ${dir}
+`);
+    told = true;
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 100));
+  }
+}
+async function lockOutputs(dirs, opts) {
+  const held = [];
+  try {
+    for (const d of [...new Set(dirs)].sort(compareCodePoints2)) held.push(await lockOutput(d, opts));
+  } catch (e) {
+    for (const l of held.reverse()) l.release();
+    throw e;
+  }
+  return { release: () => held.reverse().forEach((l) => l.release()) };
+}
+function compareCodePoints2(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function tryCreate(file) {
+  try {
+    writeNewFile(file, `${process.pid}
+${os.hostname()}
+`);
+    return true;
+  } catch (e) {
+    if (e.code === "EEXIST") return false;
+    throw e;
+  }
+}
+function readOwner(file) {
+  const stat = fs12.lstatSync(file, { throwIfNoEntry: false });
+  if (stat && !stat.isFile())
+    throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
+  try {
+    return fs12.readFileSync(file, "utf8").slice(0, 300);
+  } catch (e) {
+    if (e.code === "ENOENT") return void 0;
+    throw e;
+  }
+}
+function describe5(owner) {
+  const [pid, host] = owner.split("\n").map(printable);
+  return `pid ${pid} on ${host || "an unknown host"}`;
+}
+function isDead(owner) {
+  const [pid, host] = owner.split("\n");
+  if (host !== os.hostname() || !/^\d+$/.test(pid)) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (e) {
+    return e.code === "ESRCH";
+  }
+}
+function breakStaleLock(file, owner) {
+  const breaker = `${file}.break`;
+  if (!tryCreate(breaker)) {
+    const other = readOwner(breaker);
+    if (other !== void 0 && isDead(other)) fs12.rmSync(breaker, { force: true });
+    return;
+  }
+  try {
+    if (readOwner(file) === owner) fs12.rmSync(file, { force: true });
+  } finally {
+    fs12.rmSync(breaker, { force: true });
+  }
+}
+function release(file, dir, created) {
+  fs12.rmSync(file, { force: true });
+  if (!created) return;
+  for (let d = dir; fs12.readdirSync(d).length === 0; d = path14.dirname(d)) {
+    fs12.rmdirSync(d);
+    if (d === created) break;
+  }
+}
+
+// src/io/output-recovery.ts
+var fs13 = __toESM(require("fs"));
+var path15 = __toESM(require("path"));
+function recoverOutputDir(dir) {
+  const notes = recoverLegacy(dir);
+  const done = fs13.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  if (done === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
+  if (done === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
+  return notes;
+}
+function recoverLegacy(dir) {
+  const parent = path15.dirname(dir);
+  const prefix = `.${path15.basename(dir)}.rollgen-`;
+  const entries2 = fs13.existsSync(parent) ? fs13.readdirSync(parent) : [];
+  const leftovers = entries2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
+  const notes = [];
+  for (const name of leftovers.sort()) {
+    const full = path15.join(parent, name);
+    if (!fs13.lstatSync(full).isDirectory()) continue;
+    if (name.endsWith(".old") && onlyOurLock(dir)) {
+      for (const entry of fs13.readdirSync(full)) fs13.renameSync(path15.join(full, entry), path15.join(dir, entry));
+      fs13.rmdirSync(full);
+      notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
+    } else {
+      fs13.rmSync(full, { recursive: true, force: true });
+      notes.push(`removed ${name}, left by an interrupted rollgen run`);
+    }
+  }
+  return notes;
+}
+function onlyOurLock(dir) {
+  const entries2 = fs13.existsSync(dir) ? fs13.readdirSync(dir) : [];
+  return entries2.every((e) => e === LOCK_FILE);
+}
+
 // src/app/output-state.ts
-var path11 = __toESM(require("path"));
+var path17 = __toESM(require("path"));
 init_errors();
 
 // src/state/recover.ts
-var path10 = __toESM(require("path"));
+var path16 = __toESM(require("path"));
 var MAX_COMBINATIONS = 4096;
 function recoverStatus(app, output, track, peers) {
   if (output.status) return { kind: "recorded", output };
@@ -58081,7 +59425,7 @@ function recoverStatus(app, output, track, peers) {
   }
   const rollouts = statuses.filter((s) => s !== void 0);
   const status = { app: app.name, rollouts, files: [...output.renderedFiles ?? []], history: [] };
-  const summary2 = rollouts.map((s) => `${s.name}: ${describe5(s)}`).join(", ");
+  const summary2 = rollouts.map((s) => `${s.name}: ${describe6(s)}`).join(", ");
   return { kind: "rebuilt", output: { ...output, status }, summary: summary2 };
 }
 function liveVersions(r, output, track) {
@@ -58141,14 +59485,14 @@ function fallback(perRollout, live) {
 }
 function ownedObjects(output) {
   const files = new Set(output.renderedFiles ?? []);
-  const items = output.resources.items.filter((i) => files.has(path10.basename(i.origin.file)));
+  const items = output.resources.items.filter((i) => files.has(path16.basename(i.origin.file)));
   return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
 }
 function sameObjects(rendered, owned) {
   if (rendered.length !== owned.size) return false;
   return rendered.every((o) => owned.get(objectKey(o)) === canonicalJson(o));
 }
-function describe5(s) {
+function describe6(s) {
   if (s.draining !== void 0) return "draining (canary workloads are removed next)";
   if (s.phase === "Progressing") return `step ${s.step} of ${s.steps}`;
   if (s.phase === "Promoting") return "promoting";
@@ -58160,7 +59504,7 @@ function readAppOutput(ctx, loc, app, peers) {
   const output = readOutput(loc, ctx.cwd);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === "recorded") return recovery.output;
-  const file = path11.relative(ctx.cwd, path11.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  const file = path17.relative(ctx.cwd, path17.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
   if (recovery.kind === "rebuilt") {
     ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
 `);
@@ -58181,15 +59525,16 @@ function readAppOutput(ctx, loc, app, peers) {
 init_diagnostics();
 
 // src/app/load-coupled.ts
-var path13 = __toESM(require("path"));
+var path19 = __toESM(require("path"));
 init_errors();
 
 // src/app/app-index.ts
-var fs9 = __toESM(require("fs"));
-var os = __toESM(require("os"));
-var path12 = __toESM(require("path"));
+var fs14 = __toESM(require("fs"));
+var os2 = __toESM(require("os"));
+var path18 = __toESM(require("path"));
 
 // src/app/cross-app.ts
+init_diagnostics();
 init_errors();
 function checkAcrossApps(apps, peers = repoPeers(apps)) {
   const problems = [...claimConflicts(apps, peers), ...providerChecks(peers)];
@@ -58224,7 +59569,7 @@ function* everyClaim(apps, peers) {
   }
 }
 function providerChecks(peers) {
-  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en")).flatMap(([id, list4]) => getGenerator(id)?.checkRepo?.(list4) ?? []);
+  return [...peers].sort(([a], [b]) => compareText(a, b)).flatMap(([id, list5]) => getGenerator(id)?.checkRepo?.(list5) ?? []);
 }
 function conflict(first2, app, owner, claim) {
   return {
@@ -58234,10 +59579,10 @@ function conflict(first2, app, owner, claim) {
   };
 }
 function committedProblems(peers) {
-  return byProvider(peers).flatMap(([id, list4]) => getGenerator(id)?.checkCommitted?.(list4) ?? []);
+  return byProvider(peers).flatMap(([id, list5]) => getGenerator(id)?.checkCommitted?.(list5) ?? []);
 }
 function describeAllocations(peers) {
-  return byProvider(peers).flatMap(([id, list4]) => [...getGenerator(id)?.describeRepo?.(list4) ?? []]);
+  return byProvider(peers).flatMap(([id, list5]) => [...getGenerator(id)?.describeRepo?.(list5) ?? []]);
 }
 function byProvider(peers) {
   return [...peers].sort(([a], [b]) => a.localeCompare(b, "en"));
@@ -58263,10 +59608,10 @@ function appStamp(loc, now, previous) {
     return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
   };
   const walk = (dir, rel2) => {
-    const line = `D${FIELD}${see(fs9.lstatSync(dir))}${FIELD}${rel2}`;
+    const line = `D${FIELD}${see(fs14.lstatSync(dir))}${FIELD}${rel2}`;
     lines.push(line);
-    for (const name of known.get(line) ?? fs9.readdirSync(dir)) {
-      const st = fs9.lstatSync(`${dir}/${name}`);
+    for (const name of known.get(line) ?? fs14.readdirSync(dir)) {
+      const st = fs14.lstatSync(`${dir}/${name}`);
       lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
       if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
     }
@@ -58298,16 +59643,16 @@ function listings(stamp) {
   return names;
 }
 var BUILD = (() => {
-  const s = fs9.statSync(__filename, { throwIfNoEntry: false });
+  const s = fs14.statSync(__filename, { throwIfNoEntry: false });
   return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
-  const dir = env2.ROLLGEN_CACHE_DIR ?? path12.join(env2.XDG_CACHE_HOME ?? path12.join(os.homedir(), ".cache"), "rollgen");
-  return path12.join(dir, `index-${sha256Hex(path12.resolve(configFile)).slice(0, 16)}.json`);
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path18.join(env2.XDG_CACHE_HOME ?? path18.join(os2.homedir(), ".cache"), "rollgen");
+  return path18.join(dir, `index-${sha256Hex(path18.resolve(configFile)).slice(0, 16)}.json`);
 }
 function readIndex(file) {
   try {
-    const raw = JSON.parse(fs9.readFileSync(file, "utf8"));
+    const raw = JSON.parse(fs14.readFileSync(file, "utf8"));
     return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
   } catch {
     return /* @__PURE__ */ new Map();
@@ -58315,11 +59660,11 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs9.mkdirSync(path12.dirname(file), { recursive: true });
+    fs14.mkdirSync(path18.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs9.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
-    fs9.renameSync(tmp, file);
+    fs14.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs14.renameSync(tmp, file);
   } catch {
   }
 }
@@ -58344,7 +59689,7 @@ function coupledApps(namedKeys, others) {
 
 // src/app/load-coupled.ts
 function loadCoupled(ctx, opts, named, others) {
-  const configFile = opts.config ? path13.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path19.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
   const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
   const fresh = /* @__PURE__ */ new Map();
@@ -58407,7 +59752,7 @@ async function loadLocated(ctx, locations) {
   const out = [];
   for (const loc of locations) {
     const files = loc.source === "-" ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
-    const app = loadSource(loc, files);
+    const app = loadSource(loc, files, ctx.cwd);
     for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + "\n");
     out.push({ loc, app });
   }
@@ -58448,20 +59793,46 @@ function committedObjects(loc, ctx) {
 }
 
 // src/app/plan-write.ts
-async function planWrites(ctx, args, opts, command) {
+async function withPlannedWrites(ctx, args, opts, command, write) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
+  if (command.kind === "advance")
+    for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
+`);
   const drift = opts.force ? "overwrite" : "refuse";
-  const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers, drift));
-  return { names: apps.map((a) => a.loc.name), writes: writes.filter((w) => w !== void 0) };
+  const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
+  const outputs = apps.flatMap((a) => a.loc.output ? [a.loc.output] : []);
+  const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
+  try {
+    for (const note of outputs.flatMap(recoverOutputDir)) ctx.stderr(`note: ${note}
+`);
+    const writes = [];
+    const idle = [];
+    for (const { loc, app } of apps) {
+      const w = planWrite(ctx, loc, app, command, peers, drift);
+      if (w) writes.push(w);
+      else idle.push(...idleApp(ctx, loc, app, command, byName, peers));
+    }
+    write({ writes, idle });
+  } finally {
+    lock.release();
+  }
 }
-function writeAll(ctx, planned, command, afterEach) {
+function idleApp(ctx, loc, app, command, byName, peers) {
+  const rel2 = (p) => p ? path20.relative(ctx.cwd, p) || "." : "";
+  const target = loc.source === "-" ? `-f - ${rel2(loc.output)}` : byName ? loc.name : `${rel2(loc.source)} ${rel2(loc.output)}`;
+  return appIdleLines(command, target.trim(), app, readAppOutput(ctx, loc, app, peers).status);
+}
+function writeAll(ctx, planned, afterEach) {
   for (const w of planned.writes) {
     writeOutputDir(w.output, changedFiles2(w), w.remove);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }
-  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(", ")} up to date
-`);
+  for (const line of planned.idle) ctx.stdout(line + "\n");
+}
+function lockWaitMs(ctx) {
+  const value = Number((ctx.env ?? process.env).ROLLGEN_LOCK_TIMEOUT ?? 120);
+  return Number.isFinite(value) && value >= 0 ? value * 1e3 : 12e4;
 }
 function changedFiles2(w) {
   return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
@@ -58487,8 +59858,9 @@ function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
   const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
     const r = app.rollouts.find((x) => x.spec.name === a.rollout);
-    const s = status.rollouts.find((x) => x.name === a.rollout);
-    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
+    const before = output.status?.rollouts.find((x) => x.name === a.rollout);
+    const after = status.rollouts.find((x) => x.name === a.rollout);
+    return `${app.name}/${transitionLine(a.rollout, a.action, before, after, r.plan.steps.length)}`;
   });
   return {
     app: app.name,
@@ -58500,7 +59872,7 @@ function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
     transition: t,
     loaded: app,
     summary: lines.join("\n") + `
-wrote ${path14.relative(ctx.cwd, loc.output) || "."}
+wrote ${printable(path20.relative(ctx.cwd, loc.output) || ".")}
 `
   };
 }
@@ -58520,8 +59892,8 @@ function guardDrift(ctx, loc, drift, policy) {
 }
 
 // src/flow/checkout.ts
-var fs10 = __toESM(require("fs"));
-var path15 = __toESM(require("path"));
+var fs15 = __toESM(require("fs"));
+var path21 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const root = gitTopLevel(git, dir);
@@ -58531,7 +59903,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel2 = paths.map((p) => path15.relative(root, p) || ".");
+  const rel2 = paths.map((p) => path21.relative(root, p) || ".");
   const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel2], root).trim();
   if (dirty)
     throw new StateError(
@@ -58541,8 +59913,8 @@ ${dirty}`
   const head = git(["rev-parse", "HEAD"], root).trim();
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
-    const file = path15.join(root, repoPath);
-    return fs10.existsSync(file) ? fs10.readFileSync(file, "utf8") : void 0;
+    const file = path21.join(root, repoPath);
+    return fs15.existsSync(file) ? fs15.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -58555,39 +59927,39 @@ function currentBranch(git, root) {
 }
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown2 = path15.relative(cwd, file) || file;
-  if (!fs10.existsSync(file))
+  const shown2 = path21.relative(cwd, file) || file;
+  if (!fs15.existsSync(file))
     throw new InputError([
       {
-        file: path15.relative(cwd, configFile) || configFile,
+        file: path21.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown2} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown2, text: fs10.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs15.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
 var import_crypto2 = require("crypto");
-var path19 = __toESM(require("path"));
+var path25 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs11 = __toESM(require("fs"));
-var path18 = __toESM(require("path"));
+var fs16 = __toESM(require("fs"));
+var path24 = __toESM(require("path"));
 init_errors();
 
 // src/flow/local-gates.ts
-var path17 = __toESM(require("path"));
+var path23 = __toESM(require("path"));
 init_errors();
 
 // src/flow/history.ts
-var path16 = __toESM(require("path"));
+var path22 = __toESM(require("path"));
 var MAX_PATH_BYTES = 1e5;
 function readAppHistories(git, root, apps) {
   const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
-  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path16.join(a.output, STATUS_FILE)), i]));
+  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path22.join(a.output, STATUS_FILE)), i]));
   const sourceOf = new Map(apps.map((a, i) => [rel(root, a.source), i]));
   const landed = /* @__PURE__ */ new Map();
   const since = /* @__PURE__ */ new Map();
@@ -58612,7 +59984,7 @@ function readAppHistories(git, root, apps) {
 }
 var literal = (p) => `:(literal)${p}`;
 function rel(root, p) {
-  return path16.relative(root, p).split(path16.sep).join("/") || ".";
+  return path22.relative(root, p).split(path22.sep).join("/") || ".";
 }
 function* sourcesHolding(sourceOf, file) {
   if (sourceOf.has(".")) yield sourceOf.get(".");
@@ -58655,8 +60027,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path17.resolve(w.output));
-  const output = path17.resolve(w.output);
+  const top = gitTopLevel(edges.git, path23.resolve(w.output));
+  const output = path23.resolve(w.output);
   const landed = top ? readAppHistories(edges.git, top, [{ source: output, output }])[0].landedAt : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
@@ -58700,31 +60072,32 @@ function describeTarget(target, t) {
 
 // src/flow/local-commit.ts
 async function changeCommit(ctx, args, opts, command) {
-  const planned = await planWrites(ctx, args, opts, command);
-  const holds2 = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
-  const writes = planned.writes.filter((_, i) => !holds2[i]);
-  checkCommittable(ctx, writes);
-  if (writes.length > 0 || holds2.every((h) => !h))
-    writeAll(ctx, { ...planned, writes }, command, (w) => commitOutput(ctx, w));
-  reportHeld(holds2.filter((h) => h !== void 0));
+  await withPlannedWrites(ctx, args, opts, command, (planned) => {
+    const holds2 = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
+    const writes = planned.writes.filter((_, i) => !holds2[i]);
+    checkCommittable(ctx, writes);
+    if (writes.length > 0 || holds2.every((h) => !h))
+      writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
+    reportHeld(holds2.filter((h) => h !== void 0));
+  });
 }
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path18.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path24.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path18.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path24.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs11.existsSync(dir) || path18.dirname(dir) === dir ? dir : existingAncestor(path18.dirname(dir));
+  return fs16.existsSync(dir) || path24.dirname(dir) === dir ? dir : existingAncestor(path24.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path18.resolve(w.output);
+  const dir = path24.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel2 = path18.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel2], top);
+  const rel2 = path24.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel2, `:(exclude)${path24.posix.join(rel2, LOCK_FILE)}`], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel2], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
@@ -58741,27 +60114,56 @@ ${lines.join("\n")}
 `;
 }
 
+// src/flow/template-data.ts
+init_diagnostics();
+
 // src/plan/format.ts
 function formatPlan(app, plan) {
-  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${plan.providers.join(", ") || "none"})`;
+  const shared = plan.trafficRouting;
+  const providers = [
+    ...plan.providers,
+    ...shared?.providers.map((p) => `${p} (TrafficRouting ${shared.name})`) ?? []
+  ];
+  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${count2(plan.replicas, "replica")}, providers: ${providers.join(", ") || "none"})`;
   const rows = [
     ["STEP", "CANARY", "STABLE", "TRAFFIC", "MATCHES", "MIRROR", "GATE"],
     ["start", "-", "-", "-", "-", "-", describeGate(plan.startGate)],
-    ...plan.steps.map(row)
+    ...plan.steps.map((s) => row(s, plan)),
+    ...endRows(plan)
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map(
     (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
   );
-  return [head, ...lines, ...analysisLines(plan)].join("\n") + "\n";
+  const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
+  return [head, ...lines, ...paused, GATE_LEGEND, ...analysisLines(plan)].join("\n") + "\n";
 }
-function row(s) {
+var GATE_LEGEND = "GATE: what must pass after a row lands before the next one may (manual: a person merges its PR; after Ns: N seconds later; automatic: at once)";
+var count2 = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+function endRows(plan) {
+  const last = plan.steps[plan.steps.length - 1];
+  if (!last) return [];
+  const cleanUp = { ...last, serviceSelection: "split", traffic: stableTraffic(last.traffic.weightTotal) };
+  return [
+    [
+      "promote",
+      String(last.canaryReplicas),
+      String(plan.replicas),
+      traffic(last),
+      matches2(last.traffic),
+      mirrors(last.traffic),
+      describeGate({ kind: "automatic" })
+    ],
+    ["clean-up", "0", String(plan.replicas), traffic(cleanUp), "-", "-", "-"]
+  ];
+}
+function row(s, plan) {
   return [
     String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
-    traffic(s),
-    matches2(s.traffic),
+    withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
+    withShared(plan, matches2(s.traffic), matches2(plan.trafficRouting?.traffic)),
     mirrors(s.traffic),
     describeGate(s.gate) + (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join("+")).join(", ")}` : "")
   ];
@@ -58787,9 +60189,19 @@ function analysisLines(plan) {
 function traffic(s) {
   const t = s.traffic;
   if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return "by pods";
+  return weightOf(t);
+}
+function weightOf(t) {
+  if (!t) return "-";
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
+function withShared(plan, own, shared) {
+  if (!plan.trafficRouting) return own;
+  const tagged = `${shared} (${plan.trafficRouting.name})`;
+  return plan.providers.length === 0 ? tagged : `${own}; ${tagged}`;
+}
 function matches2(t) {
+  if (!t) return "-";
   const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
   if (all.length === 0) return "-";
   return all.map(
@@ -58842,7 +60254,10 @@ function templateData(i) {
       i.target,
       status.some((s) => s.draining !== void 0)
     ),
-    files: i.files
+    files: i.files,
+    warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === "warning")).map(
+      (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`
+    )
   };
 }
 function rolloutView(name, replicas2, steps, phase) {
@@ -58920,7 +60335,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix(path19.relative(i.repoRoot, path19.resolve(i.write.output))) || ".";
+  const output = posix2(path25.relative(i.repoRoot, path25.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -58945,8 +60360,8 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path19.resolve(i.write.output);
-  const rel2 = (name) => posix(path19.relative(i.repoRoot, path19.join(out, name)));
+  const out = path25.resolve(i.write.output);
+  const rel2 = (name) => posix2(path25.relative(i.repoRoot, path25.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel2(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel2(n), content: null }))
@@ -58963,18 +60378,18 @@ function fileChanges(i) {
   }
   return { changes, files, digest: hash.digest("hex").slice(0, 16) };
 }
-function sha(text) {
-  return (0, import_crypto2.createHash)("sha256").update(text).digest("hex");
+function sha(text2) {
+  return (0, import_crypto2.createHash)("sha256").update(text2).digest("hex");
 }
-function posix(p) {
-  return p.split(path19.sep).join("/");
+function posix2(p) {
+  return p.split(path25.sep).join("/");
 }
 
 // src/flow/templates/index.ts
 init_errors();
 
 // src/flow/templates/body.hbs
-var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
+var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
 
 // src/flow/templates/title.hbs
 var title_default = "rollgen({{app}}): {{action}}\n";
@@ -58991,7 +60406,7 @@ function compileTemplates(title = DEFAULT_TEMPLATES.title, body = DEFAULT_TEMPLA
     body: compileOne(hb, body, (s) => s.trimEnd() + "\n")
   };
 }
-function compileOne(hb, src, finish) {
+function compileOne(hb, src, finish2) {
   try {
     hb.parse(src.text);
   } catch (e) {
@@ -59000,7 +60415,7 @@ function compileOne(hb, src, finish) {
   const render13 = hb.compile(src.text, { noEscape: true, strict: true });
   return (data) => {
     try {
-      return finish(render13(data));
+      return finish2(render13(data));
     } catch (e) {
       throw templateError(src, e);
     }
@@ -59023,7 +60438,7 @@ async function openSession(ctx, args, opts) {
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path20.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path26.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -59088,7 +60503,11 @@ async function changePr(ctx, args, opts, command) {
 function commandState(s, entry, command) {
   const app = entry.app.name;
   const proposal = command.kind === "retry" && !isAborted(s, entry) ? retryHeld(s, entry) : proposalFor(s, entry, command, "command");
-  if (!proposal) throw new StateError(`${app}: nothing to ${command.kind}`);
+  if (!proposal)
+    throw new StateError(
+      // The PR flow always names apps of rollgen.yaml.
+      appIdleLines(command, entry.loc.name, entry.app, readOutput(entry.loc, s.ctx.cwd).status).join("\n")
+    );
   return { app, proposal, ignoreHold: true };
 }
 function retryHeld(s, entry) {
@@ -59142,7 +60561,7 @@ function request2(req) {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
   const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve14, reject) => {
+  return new Promise((resolve15, reject) => {
     const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
     const r = client.request(
       url,
@@ -59165,7 +60584,7 @@ function request2(req) {
         });
         res.on("end", () => {
           clearTimeout(timer);
-          resolve14({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          resolve15({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
         });
         res.on("error", (e) => (clearTimeout(timer), reject(e)));
       }
@@ -59257,13 +60676,13 @@ async function measure(metric, options = {}) {
   const startedAt = now().toISOString();
   const redact2 = redactor(metric.provider.secretArgs, options.env ?? process.env);
   try {
-    const { result, text } = await query(metric.provider, options);
+    const { result, text: text2 } = await query(metric.provider, options);
     const { phase, message } = assess(metric, result);
     return {
       startedAt,
       finishedAt: now().toISOString(),
       phase,
-      value: redact2(text),
+      value: redact2(text2),
       ...message ? { message: redact2(message) } : {}
     };
   } catch (e) {
@@ -59272,7 +60691,7 @@ async function measure(metric, options = {}) {
 }
 function redactor(secrets, env2) {
   const values = secrets.map((s) => env2[s.env]).filter((v) => v !== void 0 && v !== "");
-  return (text) => values.reduce((t, v) => t.split(v).join("*****"), text);
+  return (text2) => values.reduce((t, v) => t.split(v).join("*****"), text2);
 }
 function query(p, options) {
   const fill = secretFiller(p.secretArgs, options.env ?? process.env);
@@ -59292,16 +60711,16 @@ function query(p, options) {
     ...p.jsonPath !== void 0 ? { jsonPath: p.jsonPath } : {}
   });
 }
-function headers(list4, fill) {
-  return Object.fromEntries(list4.map((h) => [h.key, fill(h.value)]));
+function headers(list5, fill) {
+  return Object.fromEntries(list5.map((h) => [h.key, fill(h.value)]));
 }
 function secretFiller(secrets, env2) {
-  return (s) => secrets.reduce((text, a) => {
+  return (s) => secrets.reduce((text2, a) => {
     const re = new RegExp(`\\{\\{\\s*args\\.${a.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\}\\}`, "g");
-    if (!re.test(text)) return text;
+    if (!re.test(text2)) return text2;
     const value = env2[a.env];
     if (value === void 0) throw new Error(`secret arg "${a.name}" needs the environment variable ${a.env}`);
-    return text.replace(re, () => value);
+    return text2.replace(re, () => value);
   }, s);
 }
 
@@ -59469,7 +60888,7 @@ function chart(m, values) {
     "```"
   ].join("\n");
 }
-var cell = (text) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+var cell = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 
 // src/flow/analysis-store.ts
 init_errors();
@@ -59480,17 +60899,17 @@ function checkRunName(app) {
 }
 var CHECK_RUN_TEXT_LIMIT = 65535;
 function fitStore(records, limit = CHECK_RUN_TEXT_LIMIT) {
-  let text = formatStore(records);
-  for (let keep = 16; text.length > limit && keep >= 1; keep = Math.floor(keep / 2)) {
+  let text2 = formatStore(records);
+  for (let keep = 16; text2.length > limit && keep >= 1; keep = Math.floor(keep / 2)) {
     const trimmed = Object.fromEntries(
       Object.entries(records).map(([k, r]) => [
         k,
         { ...r, metrics: r.metrics.map((m) => ({ ...m, measurements: m.measurements.slice(-keep) })) }
       ])
     );
-    text = formatStore(trimmed);
+    text2 = formatStore(trimmed);
   }
-  return text;
+  return text2;
 }
 function formatStore(records) {
   const sorted = Object.fromEntries(Object.entries(records).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
@@ -59502,8 +60921,8 @@ ${json}
 \`\`\`
 `;
 }
-function parseStore(text) {
-  const found = text ? FENCE.exec(text) : null;
+function parseStore(text2) {
+  const found = text2 ? FENCE.exec(text2) : null;
   if (!found) return {};
   let value;
   try {
@@ -59579,22 +60998,22 @@ async function runAnalysis(a) {
     }))
   );
   const gate = combine(results, report);
-  const text = fitStore(records);
+  const text2 = fitStore(records);
   const state = runState(gate.verdict);
-  const changed = !run3 || formatStore(stored) !== text || run3.status !== state.status || (run3.conclusion ?? void 0) !== state.conclusion;
+  const changed = !run3 || formatStore(stored) !== text2 || run3.status !== state.status || (run3.conclusion ?? void 0) !== state.conclusion;
   if (changed && !a.dryRun)
     await a.scm.putCheckRun({
       sha: a.landing,
       name,
       ...run3 ? { id: run3.id } : {},
       ...state,
-      output: { title: `analysis ${gate.verdict}: ${gate.reason}`.slice(0, 255), summary: report, text }
+      output: { title: `analysis ${gate.verdict}: ${gate.reason}`.slice(0, 255), summary: report, text: text2 }
     });
   return gate;
 }
 
 // src/flow/read-gates.ts
-var path21 = __toESM(require("path"));
+var path27 = __toESM(require("path"));
 
 // src/io/argocd.ts
 async function readArgoApplication(server, name, token) {
@@ -59694,7 +61113,7 @@ function combineHealth(parts) {
 // src/flow/read-gates.ts
 var MAX_HEALTH_COMMITS = 4;
 function carryingCommits(git, root, output) {
-  const rel2 = path21.relative(root, output) || ".";
+  const rel2 = path27.relative(root, output) || ".";
   const landed = git(["log", "--first-parent", "-1", "--format=%H", "HEAD", "--", rel2], root).trim();
   if (!landed) return [];
   const recent = git(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
@@ -59799,6 +61218,8 @@ function decideRound(r, now, checks) {
 async function prCommand(ctx, args, opts) {
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
+    for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
+`);
     const rounds = await gather2(s, opts.dryRun === true);
     const now = s.edges.now();
     const first2 = rounds.map((r) => decideRound(r, now));
@@ -59873,7 +61294,7 @@ async function fetchChecks2(s, decisions) {
 
 // src/run/change-command.ts
 async function changeCommand(ctx, args, opts, command) {
-  writeAll(ctx, await planWrites(ctx, args, opts, command), command);
+  await withPlannedWrites(ctx, args, opts, command, (planned) => writeAll(ctx, planned));
 }
 
 // src/run/plan-command.ts
@@ -59904,8 +61325,7 @@ async function validateCommand(ctx, args, opts) {
     for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
       ctx.stderr(formatDiagnostic(d) + "\n");
   }
-  for (const { app } of apps)
-    ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? "" : "s"})
+  for (const { app } of apps) ctx.stdout(`${app.name}: ok (${count2(app.rollouts.length, "rollout")})
 `);
   printAllocations(ctx, peers);
 }
@@ -60038,6 +61458,43 @@ function podLabels(d) {
   return isObject(t.metadata) && isObject(t.metadata.labels) ? t.metadata.labels : {};
 }
 
+// src/simulate/route-hosts.ts
+function routeEndpoints(objects) {
+  const hosts = /* @__PURE__ */ new Set();
+  const paths = /* @__PURE__ */ new Set();
+  for (const o of objects) {
+    const spec = isObject(o.spec) ? o.spec : {};
+    if (o.kind === "Ingress")
+      for (const rule of list4(spec.rules)) {
+        text(rule.host, hosts);
+        for (const p of list4(isObject(rule.http) ? rule.http.paths : void 0)) text(p.path, paths);
+      }
+    if (o.kind === "HTTPRoute") {
+      texts(spec.hostnames, hosts);
+      for (const rule of list4(spec.rules))
+        for (const m of list4(rule.matches)) text(isObject(m.path) ? m.path.value : void 0, paths);
+    }
+    if (o.kind === "VirtualService") {
+      texts(spec.hosts, hosts);
+      for (const route2 of list4(spec.http))
+        for (const m of list4(route2.match)) {
+          const uri = isObject(m.uri) ? m.uri : {};
+          text(uri.exact ?? uri.prefix, paths);
+        }
+    }
+  }
+  return { hosts: [...hosts].sort(), paths: [...paths].sort() };
+}
+function list4(v) {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+function text(v, into) {
+  if (typeof v === "string" && v !== "") into.add(v);
+}
+function texts(v, into) {
+  if (Array.isArray(v)) for (const item of v) text(item, into);
+}
+
 // src/run/simulate-command.ts
 async function simulateCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -60048,9 +61505,17 @@ async function simulateCommand(ctx, args, opts) {
     (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
   );
   const objects = renderApp(app, states, loc.track, peers);
-  const generators2 = app.rollouts.flatMap((r) => r.providers.map((p) => p.generator));
-  const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, request3(opts)));
-  if (!split3) return ctx.stdout("no route matches this request\n");
+  const generators2 = appGenerators(app);
+  for (const [i, r] of app.rollouts.entries())
+    ctx.stdout(`state: ${app.name}/${r.spec.name} at ${describePhase(states[i].phase, r.plan.steps.length)}
+`);
+  const routes = routeEndpoints(objects);
+  const req = request3(opts, routes);
+  ctx.stdout(`request: ${describeRequest(req, opts)}
+`);
+  const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, req));
+  if (!split3) return ctx.stdout(`no route matches this request; ${served(routes)}
+`);
   ctx.stdout(`rule: ${split3.rule}
 `);
   const line = (p, prefix = "") => `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
@@ -60058,18 +61523,34 @@ async function simulateCommand(ctx, args, opts) {
   for (const p of split3.pods) ctx.stdout(line(p));
   for (const p of split3.mirror ?? []) ctx.stdout(line(p, "mirror copy to "));
 }
-function request3(o) {
+function served(r) {
+  const hosts = r.hosts.length > 0 ? r.hosts.join(", ") : "any (no host rules)";
+  return `the routes serve hosts: ${hosts}; paths: ${r.paths.length > 0 ? r.paths.join(", ") : "/"}`;
+}
+function describeRequest(req, o) {
+  const from = (given) => given === void 0 ? " (the routes' own)" : "";
+  const host = req.host ? `host ${req.host}${from(o.host)}` : "no host";
+  const path28 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
+  const extra = [
+    ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
+    ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
+    ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`)
+  ];
+  return [host, path28, ...extra].join(", ");
+}
+function request3(o, routes) {
+  const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : void 0);
   return {
-    ...o.host ? { host: o.host } : {},
-    path: o.path ?? "/",
+    ...host ? { host } : {},
+    path: o.path ?? (routes.paths.length === 1 ? routes.paths[0] : "/"),
     headers: pairs(o.header, true),
     cookies: pairs(o.cookie),
     query: pairs(o.query)
   };
 }
-function pairs(list4, lower = false) {
+function pairs(list5, lower = false) {
   const out = {};
-  for (const item of list4 ?? []) {
+  for (const item of list5 ?? []) {
     const eq = item.indexOf("=");
     if (eq <= 0) throw new InputError([], `"${item}" must be key=value`);
     out[lower ? item.slice(0, eq).toLowerCase() : item.slice(0, eq)] = item.slice(eq + 1);
@@ -60171,9 +61652,9 @@ async function run2(request4, ctx, debug = false) {
   try {
     await dispatch(request4, ctx);
     return 0;
-  } catch (error4) {
-    ctx.stderr(describeError(error4, debug) + "\n");
-    return exitCodeFor(error4);
+  } catch (error5) {
+    ctx.stderr(describeError(error5, debug) + "\n");
+    return exitCodeFor(error5);
   }
 }
 function dispatch(r, ctx) {
@@ -60211,6 +61692,9 @@ function change(ctx, args, o, command) {
   return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
 }
 
+// package.json
+var version = "0.1.0";
+
 // src/cli.ts
 var collect = (value, previous) => [...previous, value];
 function stepNumber(value) {
@@ -60226,7 +61710,7 @@ function changing(c, pr) {
   ) : c;
 }
 function program2(submit) {
-  const p = new Command("rollgen").description("Progressive delivery for GitOps: render each canary step as manifests.").option("--debug", "show stack traces").exitOverride();
+  const p = new Command("rollgen").description("Progressive delivery for GitOps: render each canary step as manifests.").version(version, "-V, --version", "print the version of rollgen").option("--debug", "show stack traces").exitOverride();
   const removal = new Option(
     "--removal <mode>",
     "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
@@ -60264,16 +61748,78 @@ function program2(submit) {
   common(
     p.command("status").argument("[app...]").option("--json", "print JSON").description("show where each rollout stands")
   ).action((args, o) => submit({ command: "status", args, options: o }));
-  common(p.command("simulate").argument("[app...]").description("evaluate the routing of a step for one request")).option("--step <n>", "step (default: the current state)", stepNumber).option("--header <k=v>", "request header (repeatable)", collect, []).option("--cookie <k=v>", "request cookie (repeatable)", collect, []).option("--query <k=v>", "query parameter (repeatable)", collect, []).option("--host <host>", "request host").option("--path <path>", "request path", "/").action((args, o) => submit({ command: "simulate", args, options: o }));
+  common(p.command("simulate").argument("[app...]").description("evaluate the routing of a step for one request")).option("--step <n>", "step (default: the current state)", stepNumber).option("--header <k=v>", "request header (repeatable)", collect, []).option("--cookie <k=v>", "request cookie (repeatable)", collect, []).option("--query <k=v>", "query parameter (repeatable)", collect, []).option("--host <host>", "request host (default: the routes' host when they have one)").option("--path <path>", "request path (default: the routes' path when they have one, else /)").action((args, o) => submit({ command: "simulate", args, options: o }));
   common(
     p.command("analyze").argument("[app...]").description("run the analysis gating a step now and print its measurements")
   ).option("--step <n>", "step (default: the current step)", stepNumber).option("--json", "print the records as JSON").option("--no-wait", "measure back to back instead of waiting out intervals and initial delays").action((args, o) => submit({ command: "analyze", args, options: o }));
+  p.command("completion").argument("<shell>", "bash, zsh or fish").description("print the shell completion script").action((shell) => submit({ command: "completion", shell }));
+  for (const c of p.commands) c.addHelpText("after", () => examplesHelp(c.name()));
   return p;
+}
+var EXAMPLES = {
+  plan: [
+    ["rollgen plan", "every app of rollgen.yaml"],
+    ["rollgen plan apps/web", "one app directory, no rollgen.yaml needed"],
+    ["rollgen plan web --json", "the plan of app web as JSON"]
+  ],
+  render: [
+    ["rollgen render web --step 2", "the manifests of step 2 of app web"],
+    ["kustomize build apps/web | rollgen render -f - --step 1", "read the manifests from stdin"]
+  ],
+  validate: [
+    ["rollgen validate", "every app of rollgen.yaml and the rules across apps"],
+    ["rollgen validate apps/web", "one app directory"]
+  ],
+  advance: [
+    ["rollgen advance web", "write app web's next step into its output"],
+    ["rollgen advance apps/web deploy/web", "SOURCE OUT without rollgen.yaml"],
+    ["rollgen advance --commit", "every app, one git commit each"]
+  ],
+  abort: [
+    ["rollgen abort web", "route everything to stable now"],
+    ["rollgen abort web --pr --merge", "the same through a merged PR"]
+  ],
+  retry: [
+    ["rollgen retry web", "restart an aborted rollout at step 1"],
+    ["rollgen retry web --pr", "open the PR that restarts it"]
+  ],
+  promote: [
+    ["rollgen promote web", "the next step without waiting for the gate"],
+    ["rollgen promote web --full --pr", "skip the remaining steps, through a PR"]
+  ],
+  pr: [
+    ["rollgen pr", "open or update the PR of every app's next step"],
+    ["rollgen pr web --dry-run", "print what it would do; change nothing"]
+  ],
+  status: [
+    ["rollgen status", "where each rollout of rollgen.yaml stands"],
+    ["rollgen status web --json", "the same for app web, as JSON"]
+  ],
+  simulate: [
+    ["rollgen simulate web --step 1", "where a plain request goes in step 1"],
+    ["rollgen simulate web --header x-canary=always --path /api", "a request with a header, on /api"]
+  ],
+  analyze: [
+    ["rollgen analyze web", "run the analysis gating app web's current step"],
+    ["rollgen analyze web --step 2 --no-wait --json", "measure step 2 at once, as JSON"]
+  ],
+  completion: [
+    ["source <(rollgen completion bash)", "bash, this shell"],
+    ['rollgen completion zsh > "${fpath[1]}/_rollgen"', "zsh, every new shell"],
+    ["rollgen completion fish > ~/.config/fish/completions/rollgen.fish", "fish"]
+  ]
+};
+function examplesHelp(command) {
+  const examples = EXAMPLES[command] ?? [];
+  if (examples.length === 0) return "";
+  return ["", "Examples:", ...examples.map(([line, what]) => `  $ ${line}
+      ${what}`)].join("\n");
 }
 async function main(argv, ctx = processContext()) {
   let request4;
   const p = program2((r) => request4 = r);
-  p.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });
+  for (const c of [p, ...p.commands])
+    c.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });
   try {
     await p.parseAsync([...argv], { from: "user" });
   } catch (e) {
@@ -60281,7 +61827,19 @@ async function main(argv, ctx = processContext()) {
     throw e;
   }
   if (!request4) return 0;
+  if (request4.command === "completion") return completion(p, request4.shell, ctx);
   return run2(request4, ctx, p.opts().debug === true);
+}
+async function completion(p, shell, ctx) {
+  const { SHELLS: SHELLS2, completionScript: completionScript2 } = await Promise.resolve().then(() => (init_completion(), completion_exports));
+  const known = SHELLS2.find((s) => s === shell);
+  if (!known) {
+    ctx.stderr(`rollgen completion: unknown shell "${shell}"; one of ${SHELLS2.join(", ")}
+`);
+    return 2;
+  }
+  ctx.stdout(completionScript2(p, known));
+  return 0;
 }
 
 // src/app/report.ts
@@ -60303,20 +61861,20 @@ function parseInputs(env2) {
   const command = input2(env2, "command") || "pr";
   if (!COMMANDS.includes(command))
     return `input "command" must be one of ${COMMANDS.join(", ")}; got "${command}"`;
-  const flags2 = {};
+  const flags3 = {};
   for (const name of ["dry-run", "full", "merge"]) {
     const value = input2(env2, name).toLowerCase() || "false";
     if (value !== "true" && value !== "false") return `input "${name}" must be true or false; got "${value}"`;
-    flags2[name] = value === "true";
+    flags3[name] = value === "true";
   }
   return {
     token: input2(env2, "token") || env2.GITHUB_TOKEN || "",
     config: input2(env2, "config") || "rollgen.yaml",
     command,
     apps: input2(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
-    dryRun: flags2["dry-run"],
-    full: flags2.full,
-    merge: flags2.merge
+    dryRun: flags3["dry-run"],
+    full: flags3.full,
+    merge: flags3.merge
   };
 }
 function buildArgv(inputs10) {
@@ -60341,7 +61899,7 @@ function formatOutputs(report) {
   return outputs.map(([name, value]) => `${name}=${value}
 `).join("");
 }
-var cell2 = (text) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+var cell2 = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 function formatSummary(command, report, exitCode) {
   const events = [...report.opened, ...report.updated, ...report.merged, ...report.closed];
   const lines = [`### rollgen ${command}`, ""];
@@ -60401,8 +61959,8 @@ async function runAction(env2) {
 }
 runAction(process.env).then(
   (code) => process.exitCode = code,
-  (error4) => {
-    process.stdout.write(formatErrorAnnotation("action", error4 instanceof Error ? error4.message : String(error4)));
+  (error5) => {
+    process.stdout.write(formatErrorAnnotation("action", error5 instanceof Error ? error5.message : String(error5)));
     process.exitCode = 1;
   }
 );

@@ -14,6 +14,7 @@ import { defaultGatePolicy } from '../plan/gates';
 import { defaultTrackLabel } from '../model/track';
 import { RENDERED_HEADER, contentDigest } from '../state/output-files';
 import { loadApp } from './load-app';
+import { suggestName } from './suggest';
 import type { LoadedApp } from '../spec/loaded-app';
 import { validateManifests } from '../io/validate-k8s';
 import { OutputSnapshot } from '../state/app-state';
@@ -77,10 +78,18 @@ function locate(req: LocateRequest, every: AppLocation[]): AppLocation[] {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path.relative(req.cwd, configFile) || configFile}; known: ${config.apps.map((a) => a.name).join(', ')}`,
+        `no app "${name}" in ${path.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(', ')}`,
       );
     return app;
   });
+}
+
+function didYouMean(name: string, apps: readonly { readonly name: string }[]): string {
+  const close = suggestName(
+    name,
+    apps.map((a) => a.name),
+  );
+  return close ? ` (did you mean ${close}?)` : '';
 }
 
 /** True when the request names apps of rollgen.yaml rather than a directory or stdin. */
@@ -110,7 +119,7 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[], cwd =
   // Files that failed to parse first: what the app then misses follows from them.
   const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];
   if (hasErrors(all)) throw new InputError(all, undefined, true);
-  if (app.rollouts.length === 0 && app.routings.length === 0)
+  if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts)
     throw new InputError(
       [],
       `${printable(loc.source === '-' ? '<stdin>' : path.relative(cwd, loc.source) || '.')}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`,

@@ -42,6 +42,7 @@ export function loadApp(
   analysisOptions: AnalysisOptions = {},
 ): LoadedApp {
   const diagnostics: Diagnostic[] = [];
+  let disabledRollouts = 0;
   const manifests: SourceObject[] = [];
   const specs: RolloutSpec[] = [];
   const shared: SharedRouting[] = [];
@@ -67,7 +68,10 @@ export function loadApp(
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
     // Kruise spec.disabled: the controller leaves the workload alone, so it rolls out as a plain Deployment.
-    if (role.schema !== 'argo-rollout' && kruiseDisabled(doc)) continue;
+    if (role.schema !== 'argo-rollout' && kruiseDisabled(doc)) {
+      disabledRollouts++;
+      continue;
+    }
     const result =
       role.schema === 'argo-rollout' ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
     diagnostics.push(...result.diagnostics);
@@ -92,6 +96,7 @@ export function loadApp(
     routings,
     resources,
     diagnostics: ordered,
+    ...(disabledRollouts > 0 ? { disabledRollouts } : {}),
   };
 }
 

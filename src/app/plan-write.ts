@@ -6,15 +6,14 @@ import { describeDrift, detectDrift } from './drift';
 import { writeOutputDir } from '../io/output-dir';
 import { lockOutputs } from '../io/output-lock';
 import { recoverOutputDir } from '../io/output-recovery';
-import { describePhase } from '../render/phase';
 import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
 import { renderApp } from '../render/render-app';
 import { checkRendered } from '../io/validate-k8s';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand, AppTransition, OutputSnapshot, holdNotes, transitionApp } from '../state/app-state';
-import { renderPhaseOf } from '../state/lifecycle';
+import { appIdleLines, transitionLine } from '../state/messages';
 import type { LoadedApp } from '../spec/loaded-app';
-import { AppLocation } from './inputs';
+import { AppLocation, usesConfig } from './inputs';
 import { readAppOutput } from './output-state';
 import { CommonOptions, RunContext } from './context';
 import { loadRepo } from './load-repo';
@@ -28,8 +27,9 @@ export interface ChangeOptions extends CommonOptions {
 export type DriftPolicy = 'refuse' | 'overwrite' | 'warn';
 
 export interface PlannedWrites {
-  readonly names: readonly string[];
   readonly writes: readonly PendingWrite[];
+  /** Apps the command leaves as they are: why, and what would help. */
+  readonly idle: readonly string[];
 }
 
 /**
@@ -49,30 +49,47 @@ export async function withPlannedWrites(
   if (command.kind === 'advance')
     for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
   const drift: DriftPolicy = opts.force ? 'overwrite' : 'refuse';
+  const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
   const outputs = apps.flatMap((a) => (a.loc.output ? [a.loc.output] : []));
   const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
   try {
     for (const note of outputs.flatMap(recoverOutputDir)) ctx.stderr(`note: ${note}\n`);
-    const writes = apps.map(({ loc, app }) => planWrite(ctx, loc, app, command, peers, drift));
-    write({ names: apps.map((a) => a.loc.name), writes: writes.filter((w): w is PendingWrite => w !== undefined) });
+    const writes: PendingWrite[] = [];
+    const idle: string[] = [];
+    for (const { loc, app } of apps) {
+      const w = planWrite(ctx, loc, app, command, peers, drift);
+      if (w) writes.push(w);
+      else idle.push(...idleApp(ctx, loc, app, command, byName, peers));
+    }
+    write({ writes, idle });
   } finally {
     lock.release();
   }
 }
 
-/** Writes each pending output and prints what moved; `afterEach` runs after each write (local git mode commits it). */
-export function writeAll(
+/** Why `command` leaves this app as it is, per rollout, with the command that would help. */
+function idleApp(
   ctx: RunContext,
-  planned: PlannedWrites,
+  loc: AppLocation,
+  app: LoadedApp,
   command: AppCommand,
-  afterEach?: (w: PendingWrite) => void,
-): void {
+  byName: boolean,
+  peers: RepoPeers,
+): string[] {
+  const rel = (p: string | undefined) => (p ? path.relative(ctx.cwd, p) || '.' : '');
+  const target =
+    loc.source === '-' ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
+  return appIdleLines(command, target.trim(), app, readAppOutput(ctx, loc, app, peers).status);
+}
+
+/** Writes each pending output and prints what moved; `afterEach` runs after each write (local git mode commits it). */
+export function writeAll(ctx: RunContext, planned: PlannedWrites, afterEach?: (w: PendingWrite) => void): void {
   for (const w of planned.writes) {
     writeOutputDir(w.output, changedFiles(w), w.remove);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }
-  if (planned.writes.length === 0) ctx.stdout(`nothing to ${command.kind}: ${planned.names.join(', ')} up to date\n`);
+  for (const line of planned.idle) ctx.stdout(line + '\n');
 }
 
 /** ROLLGEN_LOCK_TIMEOUT (seconds, default 120): how long a run waits for another one writing the same output. */
@@ -129,8 +146,9 @@ export function planWrite(
   const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
     const r = app.rollouts.find((x) => x.spec.name === a.rollout)!;
-    const s = status.rollouts.find((x) => x.name === a.rollout);
-    return `${app.name}/${a.rollout}: ${a.action} -> ${describePhase(renderPhaseOf(s), r.plan.steps.length)}`;
+    const before = output.status?.rollouts.find((x) => x.name === a.rollout);
+    const after = status.rollouts.find((x) => x.name === a.rollout);
+    return `${app.name}/${transitionLine(a.rollout, a.action, before, after, r.plan.steps.length)}`;
   });
   return {
     app: app.name,

@@ -3,6 +3,7 @@ import { readOutput } from '../app/inputs';
 import { RunContext } from '../app/context';
 import { LoadedEntry } from '../app/load-repo';
 import { AppCommand } from '../state/app-state';
+import { appIdleLines } from '../state/messages';
 import { BRANCH_PREFIX } from './branch';
 import { readConnection, withoutToken } from './connection';
 import { AppFlowState, decide, groupPulls } from './decide';
@@ -55,7 +56,11 @@ function commandState(s: FlowSession, entry: LoadedEntry, command: AppCommand): 
   const app = entry.app.name;
   const proposal =
     command.kind === 'retry' && !isAborted(s, entry) ? retryHeld(s, entry) : proposalFor(s, entry, command, 'command');
-  if (!proposal) throw new StateError(`${app}: nothing to ${command.kind}`);
+  if (!proposal)
+    throw new StateError(
+      // The PR flow always names apps of rollgen.yaml.
+      appIdleLines(command, entry.loc.name, entry.app, readOutput(entry.loc, s.ctx.cwd).status).join('\n'),
+    );
   return { app, proposal, ignoreHold: true };
 }
 

@@ -23,8 +23,7 @@ export async function changeCommit(
     const holds = command.kind === 'advance' ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
     const writes = planned.writes.filter((_, i) => !holds[i]);
     checkCommittable(ctx, writes);
-    if (writes.length > 0 || holds.every((h) => !h))
-      writeAll(ctx, { ...planned, writes }, command, (w) => commitOutput(ctx, w));
+    if (writes.length > 0 || holds.every((h) => !h)) writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
     reportHeld(holds.filter((h): h is string => h !== undefined));
   });
 }

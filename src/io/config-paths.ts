@@ -22,7 +22,35 @@ export function globDirs(root: string, pattern: string): string[] {
     expandDirectories: false,
     followSymbolicLinks: false,
   });
-  return [...new Set(found.map((d) => path.resolve(d)))].filter((d) => fs.statSync(d).isDirectory()).sort();
+  const all = [...found, ...linkedMatches(root, pattern)];
+  return [...new Set(all.map((d) => path.resolve(d)))].filter((d) => isDirectory(d)).sort();
+}
+
+const isDirectory = (p: string): boolean => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+
+/**
+ * Links the pattern matches: the glob library leaves out a link that leads outside the directory it
+ * walks, and a skipped app would be silently missing; returned, they are refused by name (config-confine.ts).
+ */
+function linkedMatches(root: string, pattern: string): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const picomatch = require('picomatch') as typeof import('picomatch');
+  const isMatch = picomatch(pattern);
+  const out: string[] = [];
+  const walk = (rel: string, depth: number): void => {
+    if (depth > 32) return;
+    const dir = path.join(root, rel);
+    if (!isDirectory(dir)) return;
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith('.')) continue;
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isSymbolicLink() && isMatch(child)) out.push(path.join(root, child));
+      else if (e.isDirectory()) walk(child, depth + 1);
+    }
+  };
+  const base = picomatch.scan(pattern).base;
+  if (isDirectory(path.join(root, base))) walk(base, 0);
+  return out;
 }
 
 /** The glob library loads only for a rollgen.yaml that uses a pattern. */
@@ -64,7 +92,7 @@ export interface PlacedApp {
   readonly at: EntryLocator;
 }
 
-/** Two apps writing one output would overwrite each other's files and status; an output that is a source would overwrite it. */
+/** Two apps writing one output would overwrite each other's files and status (an output overlapping a source: config-confine.ts). */
 export function sharedOutputProblems(apps: readonly PlacedApp[], cwd: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const shown = (p: string) => path.relative(cwd, p) || '.';
@@ -74,13 +102,6 @@ export function sharedOutputProblems(apps: readonly PlacedApp[], cwd: string): D
       out.push({
         ...a.at(['output']),
         message: `app ${a.name} writes to ${shown(a.output)}, as ${others.join(', ')} does; give each app its own output`,
-        severity: 'error',
-      });
-    const source = apps.find((b) => b.source === a.output);
-    if (source)
-      out.push({
-        ...a.at(['output']),
-        message: `app ${a.name} would write its output into the source of ${source.name} (${shown(a.output)})`,
         severity: 'error',
       });
   }

@@ -53,7 +53,16 @@ export function walkKustomization(dir: string, root: string, cwd: string, out: D
       });
       return [];
     }
-    if (fs.statSync(real).isDirectory()) return walkKustomization(target, root, cwd, out, depth + 1);
+    if (fs.statSync(real).isDirectory()) {
+      if (real === fs.realpathSync(dir)) {
+        out.push({
+          ...at,
+          message: `resource "${value}" includes itself (a kustomization that lists it); remove the entry`,
+        });
+        return [];
+      }
+      return walkKustomization(target, root, cwd, out, depth + 1);
+    }
     if (!inside(real, fs.realpathSync(dir))) {
       out.push({
         ...at,

@@ -1,5 +1,5 @@
 import { describeGate } from './gates';
-import { Plan, PlannedStep, TrafficState } from '../model/plan';
+import { Plan, PlannedStep, TrafficState, stableTraffic } from '../model/plan';
 
 /** The human table of `rollgen plan`. */
 export function formatPlan(app: string, plan: Plan): string {
@@ -8,11 +8,12 @@ export function formatPlan(app: string, plan: Plan): string {
     ...plan.providers,
     ...(shared?.providers.map((p) => `${p} (TrafficRouting ${shared.name})`) ?? []),
   ];
-  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${plan.replicas} replicas, providers: ${providers.join(', ') || 'none'})`;
+  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${count(plan.replicas, 'replica')}, providers: ${providers.join(', ') || 'none'})`;
   const rows = [
     ['STEP', 'CANARY', 'STABLE', 'TRAFFIC', 'MATCHES', 'MIRROR', 'GATE'],
     ['start', '-', '-', '-', '-', '-', describeGate(plan.startGate)],
     ...plan.steps.map((s) => row(s, plan)),
+    ...endRows(plan),
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map((r) =>
@@ -22,7 +23,35 @@ export function formatPlan(app: string, plan: Plan): string {
       .trimEnd(),
   );
   const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
-  return [head, ...lines, ...paused, ...analysisLines(plan)].join('\n') + '\n';
+  return [head, ...lines, ...paused, GATE_LEGEND, ...analysisLines(plan)].join('\n') + '\n';
+}
+
+const GATE_LEGEND =
+  'GATE: what must pass after a row lands before the next one may (manual: a person merges its PR; after Ns: N seconds later; automatic: at once)';
+
+export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * After the last step: promote (the stable workload gets the new version, traffic stays as in the last
+ * step) and clean-up (canary workloads and routes removed), which follows promote without a gate.
+ */
+function endRows(plan: Plan): string[][] {
+  const last = plan.steps[plan.steps.length - 1];
+  if (!last) return [];
+  // After clean-up the stable Service selects stable pods only: 0% to a canary, never "by pods".
+  const cleanUp = { ...last, serviceSelection: 'split' as const, traffic: stableTraffic(last.traffic.weightTotal) };
+  return [
+    [
+      'promote',
+      String(last.canaryReplicas),
+      String(plan.replicas),
+      traffic(last),
+      matches(last.traffic),
+      mirrors(last.traffic),
+      describeGate({ kind: 'automatic' }),
+    ],
+    ['clean-up', '0', String(plan.replicas), traffic(cleanUp), '-', '-', '-'],
+  ];
 }
 
 function row(s: PlannedStep, plan: Plan): string[] {

@@ -1,4 +1,4 @@
-import { formatPlan } from '../plan/format';
+import { count, formatPlan } from '../plan/format';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
 import { InputError } from '../errors';
@@ -38,7 +38,6 @@ export async function validateCommand(ctx: RunContext, args: readonly string[], 
     for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
       ctx.stderr(formatDiagnostic(d) + '\n');
   }
-  for (const { app } of apps)
-    ctx.stdout(`${app.name}: ok (${app.rollouts.length} rollout${app.rollouts.length === 1 ? '' : 's'})\n`);
+  for (const { app } of apps) ctx.stdout(`${app.name}: ok (${count(app.rollouts.length, 'rollout')})\n`);
   printAllocations(ctx, peers);
 }

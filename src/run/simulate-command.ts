@@ -5,6 +5,8 @@ import { renderState, statesAtStep } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { colorAtGateway } from '../simulate/coloring';
 import { PodShare, simulateRequest } from '../simulate/simulate';
+import { RouteEndpoints, routeEndpoints } from '../simulate/route-hosts';
+import { describePhase } from '../render/phase';
 import { readAppOutput } from '../app/output-state';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
@@ -33,9 +35,14 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
         );
   const objects = renderApp(app, states, loc.track, peers);
   const generators = appGenerators(app);
+  for (const [i, r] of app.rollouts.entries())
+    ctx.stdout(`state: ${app.name}/${r.spec.name} at ${describePhase(states[i].phase, r.plan.steps.length)}\n`);
+  const routes = routeEndpoints(objects);
+  const req = request(opts, routes);
+  ctx.stdout(`request: ${describeRequest(req, opts)}\n`);
   // The request comes from outside: the ingress gateway colours it first (RequestColoring).
-  const split = simulateRequest(objects, generators, colorAtGateway(objects, request(opts)));
-  if (!split) return ctx.stdout('no route matches this request\n');
+  const split = simulateRequest(objects, generators, colorAtGateway(objects, req));
+  if (!split) return ctx.stdout(`no route matches this request; ${served(routes)}\n`);
   ctx.stdout(`rule: ${split.rule}\n`);
   const line = (p: PodShare, prefix = '') =>
     `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`;
@@ -44,10 +51,30 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   for (const p of split.mirror ?? []) ctx.stdout(line(p, 'mirror copy to '));
 }
 
-function request(o: SimulateOptions): SimRequest {
+/** What the routes serve, so a request that matched nothing can be corrected. */
+function served(r: RouteEndpoints): string {
+  const hosts = r.hosts.length > 0 ? r.hosts.join(', ') : 'any (no host rules)';
+  return `the routes serve hosts: ${hosts}; paths: ${r.paths.length > 0 ? r.paths.join(', ') : '/'}`;
+}
+
+function describeRequest(req: SimRequest, o: SimulateOptions): string {
+  const from = (given: unknown) => (given === undefined ? " (the routes' own)" : '');
+  const host = req.host ? `host ${req.host}${from(o.host)}` : 'no host';
+  const path = `path ${req.path}${o.path === undefined && req.path !== '/' ? from(o.path) : ''}`;
+  const extra = [
+    ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
+    ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
+    ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`),
+  ];
+  return [host, path, ...extra].join(', ');
+}
+
+/** The request from the flags; host and path default to the routes' own when they have exactly one. */
+function request(o: SimulateOptions, routes: RouteEndpoints): SimRequest {
+  const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : undefined);
   return {
-    ...(o.host ? { host: o.host } : {}),
-    path: o.path ?? '/',
+    ...(host ? { host } : {}),
+    path: o.path ?? (routes.paths.length === 1 ? routes.paths[0] : '/'),
     headers: pairs(o.header, true),
     cookies: pairs(o.cookie),
     query: pairs(o.query),

@@ -23,7 +23,7 @@ describe('rollgen plan shows the analysis at each gate', () => {
   test('Argo: the step analysis at its step, the background one from startingStep on', async () => {
     const r = await runCli(['plan', ARGO], ARGO);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('1      1       4       20%      -        -       automatic + analysis success-rate');
+    expect(r.stdout).toContain('1         1       4       20%      -        -       automatic + analysis success-rate');
     expect(r.stdout).toContain('step 1 gate: step analysis success-rate');
     expect(r.stdout).toContain(
       '  success-rate (prometheus): success: len(result) == 0 || result[0] >= 0.95; count 3; every 1s; failureLimit 1',

@@ -53,7 +53,9 @@ test('an output that is another app’s source is refused', async () => {
     'apps:\n  - source: apps/api\n    output: apps/web\n  - source: apps/web\n    output: deploy/web\n',
   );
   expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(/^rollgen\.yaml:3:13: app api would write its output into the source of web \(apps\/web\)/);
+  expect(r.stderr).toMatch(
+    /^rollgen\.yaml:2:3: app api: the output is the source of app web; write the output to its own directory\n$/,
+  );
 });
 
 test('brace, class and ** patterns select apps as a shell would', async () => {

@@ -34,7 +34,7 @@ describe('advance --commit respects gates', () => {
     const before = commits();
     expect((await run('advance')).code).toBe(1);
     expect(commits()).toBe(before);
-    expect((await run('promote')).stdout).toMatch(/step 2 \(promoted\)/);
+    expect((await run('promote')).stdout).toMatch(/step 1 of 4 -> step 2 of 4 \(promoted, gate skipped\)/);
 
     clock = new Date(T0.getTime() + 100_000);
     const timed = await run('advance');
