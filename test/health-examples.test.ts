@@ -12,6 +12,8 @@ import { readConfig } from '../src/io/config';
 import type { CommitStatus } from '../src/scm/types';
 
 const DIR = path.join(__dirname, '..', 'examples', 'health');
+/** The rollgen.yaml files sit at the examples root, so the app they name is inside their repository. */
+const EXAMPLES = path.dirname(DIR);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- manifests read as plain data
 type Doc = any;
 const docs = (file: string): Doc[] =>
@@ -26,7 +28,7 @@ const status = (context: string, state: CommitStatus['state']): CommitStatus => 
   updatedAt: '2026-03-01T10:00:00Z',
 });
 const judge = (file: string, statuses: CommitStatus[]) => {
-  const app = readConfig(path.join(DIR, file), DIR).apps[0];
+  const app = readConfig(path.join(EXAMPLES, `health-${file}`), EXAMPLES).apps[0];
   return judgeHealth(app.health!, [{ sha: 'c'.repeat(40), statuses, checkRuns: [] }]).state;
 };
 
@@ -40,7 +42,7 @@ test('Flux: a github Provider and an Alert on the waiting Kustomization of the a
   expect(provider.spec.type).toBe('github');
   expect(alert.spec.providerRef.name).toBe(provider.metadata.name);
   expect(alert.spec.eventSources).toContainEqual({ kind: 'Kustomization', name: ks.metadata.name });
-  const config = readConfig(path.join(DIR, 'flux-rollgen.yaml'), DIR);
+  const config = readConfig(path.join(EXAMPLES, 'health-flux-rollgen.yaml'), EXAMPLES);
   expect(path.relative(config.root, config.apps[0].output)).toBe(path.normalize(ks.spec.path));
   // notification-controller: `<kind>/<name>/<first block of the Provider UID>`, lower-cased; info -> success, error -> failure.
   const context =
@@ -72,5 +74,5 @@ test('Argo CD: every subscribed trigger sends a github status whose label rollge
     const verdict = judge('argocd-rollgen.yaml', [status(context, template.github.status.state)]);
     expect([trigger, verdict]).toEqual([trigger, expected[trigger] === 'success' ? 'healthy' : 'failed']);
   }
-  expect(readConfig(path.join(DIR, 'argocd-rollgen.yaml'), DIR).apps[0].onFailure).toBe('hold');
+  expect(readConfig(path.join(EXAMPLES, 'health-argocd-rollgen.yaml'), EXAMPLES).apps[0].onFailure).toBe('hold');
 });
