@@ -5,12 +5,16 @@ import { validateAgainstSchemas } from './helpers/schema';
 
 /** Every app under examples/ plans and renders every step with no diagnostics, and validates. */
 const ROOT = path.join(__dirname, '..', 'examples');
-const apps = fs.readdirSync(ROOT).flatMap((group) =>
-  fs
-    .readdirSync(path.join(ROOT, group))
-    .filter((a) => fs.statSync(path.join(ROOT, group, a)).isDirectory())
-    .map((a) => path.join(group, a)),
-);
+const isDir = (p: string) => fs.statSync(p).isDirectory();
+const apps = fs
+  .readdirSync(ROOT)
+  .filter((group) => isDir(path.join(ROOT, group)))
+  .flatMap((group) =>
+    fs
+      .readdirSync(path.join(ROOT, group))
+      .filter((a) => fs.statSync(path.join(ROOT, group, a)).isDirectory())
+      .map((a) => path.join(group, a)),
+  );
 
 test.each(apps)('examples/%s renders every step cleanly', async (app) => {
   const plan = await runCli(['plan', app, '--json'], ROOT);

@@ -41,7 +41,7 @@ test('four advance processes at once make four steps, as four in a row do', asyn
   const runs = await Promise.all([1, 2, 3, 4].map(() => advanceProcess(concurrent)));
   expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
   const moves = runs.map((r) => /rollouts-demo: (.*) ->/.exec(r.stdout)?.[1]).sort();
-  expect(moves).toEqual(['start', 'step 2', 'step 3', 'step 4']);
+  expect(moves).toEqual(['start', 'step 1 of 4', 'step 2 of 4', 'step 3 of 4']);
   expect(treeHashes(path.join(concurrent, OUT))).toEqual(treeHashes(path.join(sequential, OUT)));
 });
 

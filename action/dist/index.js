@@ -48419,7 +48419,10 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
     }
     if (fs8.statSync(real).isDirectory()) {
       if (real === fs8.realpathSync(dir)) {
-        out.push({ ...at, message: `resource "${value}" includes itself (a kustomization that lists it); remove the entry` });
+        out.push({
+          ...at,
+          message: `resource "${value}" includes itself (a kustomization that lists it); remove the entry`
+        });
         return [];
       }
       return walkKustomization(target, root, cwd, out, depth + 1);
@@ -60076,8 +60079,7 @@ async function changeCommit(ctx, args, opts, command) {
     const holds2 = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
     const writes = planned.writes.filter((_, i) => !holds2[i]);
     checkCommittable(ctx, writes);
-    if (writes.length > 0 || holds2.every((h) => !h))
-      writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
+    if (writes.length > 0 || holds2.every((h) => !h)) writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
     reportHeld(holds2.filter((h) => h !== void 0));
   });
 }
