@@ -48,11 +48,13 @@ export interface SourceAndOutput {
 /** An output equal to, inside, or containing any app's source would make rollgen read what it writes. */
 export function outputOverlaps(apps: readonly SourceAndOutput[]): string[] {
   const problems: string[] = [];
+  // Each path resolved once: the pairs are compared as strings (N apps cost N realpaths, not N²).
+  const sources = apps.map((b) => realPathOf(b.source));
   for (const a of apps) {
     if (!a.output) continue;
     const out = realPathOf(a.output);
-    for (const b of apps) {
-      const src = realPathOf(b.source);
+    for (const [i, b] of apps.entries()) {
+      const src = sources[i];
       const whose = a === b ? 'its own source' : `the source of app ${b.name}`;
       if (out === src) problems.push(`app ${a.name}: the output is ${whose}; write the output to its own directory`);
       else if (isInside(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
