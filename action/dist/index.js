@@ -48007,6 +48007,7 @@ function confinePath(root, p, field, at) {
     error2(at, `${field} ${path3.relative(root, p) || "."} leads outside the repository (to ${real}) through a link`)
   ];
 }
+var within = (child3, root) => child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
 function outputOverlaps(apps) {
   const problems = [];
   const sources = apps.map((b) => realPathOf(b.source));
@@ -48017,8 +48018,8 @@ function outputOverlaps(apps) {
       const src = sources[i];
       const whose = a === b ? "its own source" : `the source of app ${b.name}`;
       if (out === src) problems.push(`app ${a.name}: the output is ${whose}; write the output to its own directory`);
-      else if (isInside2(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
-      else if (isInside2(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
+      else if (within(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
+      else if (within(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
     }
   }
   return problems;

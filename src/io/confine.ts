@@ -46,6 +46,10 @@ export interface SourceAndOutput {
 }
 
 /** An output equal to, inside, or containing any app's source would make rollgen read what it writes. */
+/** `child` strictly below `root`, both absolute real paths (a string test: the N² pairs stay cheap). */
+const within = (child: string, root: string): boolean =>
+  child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
 export function outputOverlaps(apps: readonly SourceAndOutput[]): string[] {
   const problems: string[] = [];
   // Each path resolved once: the pairs are compared as strings (N apps cost N realpaths, not N²).
@@ -57,8 +61,8 @@ export function outputOverlaps(apps: readonly SourceAndOutput[]): string[] {
       const src = sources[i];
       const whose = a === b ? 'its own source' : `the source of app ${b.name}`;
       if (out === src) problems.push(`app ${a.name}: the output is ${whose}; write the output to its own directory`);
-      else if (isInside(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
-      else if (isInside(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
+      else if (within(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
+      else if (within(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
     }
   }
   return problems;
