@@ -22,6 +22,14 @@ export function check(ctx: Ctx): Diagnostic[] {
       ),
     );
   }
+  // With pingPong the stable Service changes from rollout to rollout, so the action needs a name of its own (as Argo requires).
+  if (ctx.rollout.pingPong && !ctx.options.rootService)
+    out.push(
+      diagnosticAt(
+        ctx.optionsOrigin,
+        'aws-alb with pingPong needs rootService: the action is keyed by it while the ping and pong Services swap roles; add trafficRouting.alb.rootService and point the Ingress path at it',
+      ),
+    );
   out.push(...checkRouteNames(ctx));
   for (const name of ctx.options.ingresses) {
     const source = ctx.resources.find('Ingress', name, ctx.rollout.namespace);

@@ -25,6 +25,7 @@ export const capabilities: Capabilities = {
   namedHeaderRoutes: true,
   mirror: false,
   requestHeaderModifier: false,
+  pingPong: true,
 };
 
 export default defineGenerator<AlbOptions>({

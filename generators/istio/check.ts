@@ -12,7 +12,20 @@ export function check(ctx: Ctx): Diagnostic[] {
   if (shape.length > 0) return shape.map((m) => diagnosticAt(ctx.optionsOrigin, m));
   const t = targets(ctx.options, ctx.rollout.namespace);
   const roles = rolesFor(ctx, t);
-  return [...checkVirtualServices(ctx, t, roles), ...checkDestinationRules(ctx, t)];
+  return [...checkVirtualServices(ctx, t, roles), ...checkSwapped(ctx, t), ...checkDestinationRules(ctx, t)];
+}
+
+/** pingPong: the routes must also fit once the pong Service is stable (Argo needs both hosts in each route). */
+function checkSwapped(ctx: Ctx, t: Targets): Diagnostic[] {
+  if (!ctx.rollout.pingPong) return [];
+  const swapped: Ctx = { ...ctx, stableService: ctx.canaryService, canaryService: ctx.stableService };
+  const first = new Set(checkVirtualServices(ctx, t, rolesFor(ctx, t)).map((d) => d.message));
+  return checkVirtualServices(swapped, t, rolesFor(swapped, t))
+    .filter((d) => !first.has(d.message))
+    .map((d) => ({
+      ...d,
+      message: `${d.message} once ${ctx.canaryService} is stable (pingPong swaps the roles); give each route destinations to both ${ctx.stableService} and ${ctx.canaryService}`,
+    }));
 }
 
 function checkShape(o: IstioOptions, ctx: Ctx): string[] {
@@ -27,6 +40,10 @@ function checkShape(o: IstioOptions, ctx: Ctx): string[] {
       : ['customNetworkRefs name no VirtualService, so no traffic would move; add one'];
   }
   if (!argo) return ['istio needs virtualService or virtualServices'];
+  if (ctx.rollout.pingPong && o.destinationRule)
+    return [
+      'istio with pingPong routes by host (the ping and pong Services); remove destinationRule, or drop pingPong for subset mode',
+    ];
   if (o.virtualService && o.virtualServices) return ['istio: set virtualService or virtualServices, not both'];
   if (!o.destinationRule && (ctx.stableService === '' || ctx.stableService === ctx.canaryService)) {
     return [

@@ -26,6 +26,7 @@ export const capabilities: Capabilities = {
   namedHeaderRoutes: true,
   mirror: true,
   requestHeaderModifier: true,
+  pingPong: true,
 };
 
 export default defineGenerator<IstioOptions>({

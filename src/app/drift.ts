@@ -5,9 +5,8 @@ import { contentDigest, objectFiles } from '../state/output-files';
 import { renderApp } from '../render/render-app';
 import { RepoPeers } from '../render/repo-peers';
 import { LoadedApp } from '../spec/loaded-app';
-import { OutputSnapshot, renderState } from '../state/app-state';
+import { OutputSnapshot, recordedStates } from '../state/app-state';
 import { Drift, changedFiles, describeField, fieldChanges } from '../state/drift';
-import { renderPhaseOf } from '../state/lifecycle';
 import { AppLocation } from './inputs';
 
 /**
@@ -20,9 +19,7 @@ export function detectDrift(app: LoadedApp, loc: AppLocation, output: OutputSnap
   if (!status?.digests || !output.fileDigests) return [];
   const changed = changedFiles(status.digests, output.fileDigests);
   if (changed.length === 0) return [];
-  const states = app.rollouts.map((r) =>
-    renderState(r, output, renderPhaseOf(status.rollouts.find((s) => s.name === r.spec.name)), loc.track),
-  );
+  const states = recordedStates(app, output, loc.track);
   const again = new Map(objectFiles(renderApp(app, states, loc.track, peers)).map((f) => [f.path, f.content]));
   return changed.map(({ file, kind }) => {
     const content = again.get(file);

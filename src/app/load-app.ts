@@ -1,4 +1,4 @@
-import { getGenerator, providerInputs } from '../../generators/registry';
+import { getGenerator, listGenerators, providerInputs } from '../../generators/registry';
 import type { TrafficGenerator } from '../contract/generator';
 import { AnalysisOptions, loadAnalysis, withGates } from '../analysis/load';
 import { TemplateDoc, readTemplate } from '../analysis/templates';
@@ -211,6 +211,7 @@ function loadRollout(
   if (!deployment || problems.length > 0 || !providers) return undefined;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
+  checkPingPong(app, spec, providers, out);
   return { spec, deployment, plan, providers };
 }
 
@@ -271,6 +272,22 @@ function checkExpressible(
         });
       }
     }
+  }
+}
+
+/** Argo pingPong works with the providers that route to two Services by name (Argo: ALB and Istio host-level). */
+function checkPingPong(app: string, spec: RolloutSpec, providers: readonly BoundProvider[], out: Diagnostic[]): void {
+  if (!spec.pingPong) return;
+  const able = listGenerators()
+    .filter((g) => g.capabilities.pingPong)
+    .map((g) => g.id)
+    .join(', ');
+  for (const { generator } of providers.filter((p) => !p.generator.capabilities.pingPong)) {
+    out.push({
+      ...spec.pingPong.origin,
+      message: `app ${app}, rollout ${spec.name}: provider ${generator.id} cannot express pingPong (the ping and pong Services swapping the stable and canary roles); use ${able}, or stableService/canaryService`,
+      severity: 'error',
+    });
   }
 }
 

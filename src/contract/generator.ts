@@ -29,6 +29,8 @@ export interface Capabilities {
   readonly namedHeaderRoutes: boolean;
   readonly mirror: boolean;
   readonly requestHeaderModifier: boolean;
+  /** Argo canary.pingPong: the ping and pong Services swap the stable and canary roles. */
+  readonly pingPong?: boolean;
 }
 
 /** One rollout bound to a provider: what a generator may read about it. Pure data: no fs, no network, no clock, no env. */

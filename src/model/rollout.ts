@@ -25,6 +25,12 @@ export interface RolloutSpec {
   readonly minPodsPerReplicaSet?: number;
   /** Argo canary antiAffinity: canary pods avoid nodes running stable pods. */
   readonly antiAffinity?: AntiAffinitySpec;
+  /**
+   * Argo canary.pingPong: two Services that swap the stable and canary roles at the end of each
+   * rollout. `traffic.stableService`/`canaryService` name them as ping stable; the rollout's status
+   * says which one is stable now (see pingPongSides).
+   */
+  readonly pingPong?: PingPongSpec;
   /** The field that pauses the rollout (Argo spec.paused, Kruise strategy.paused): advance proposes nothing while set. */
   readonly pausedBy?: { readonly field: string; readonly origin: Origin };
   /** Argo `canary.analysis`: checked at every gate from `startingStep` (a rollgen step, 1-based) on. */
@@ -45,6 +51,24 @@ export interface WorkloadRef {
   /** Argo Rollout fields that are Deployment fields (minReadySeconds, ...), set on the rendered Deployments. */
   readonly deploymentSpec?: Readonly<Record<string, unknown>>;
 }
+
+export type PingPongSide = 'ping' | 'pong';
+
+export interface PingPongSpec {
+  readonly ping: string;
+  readonly pong: string;
+  readonly origin: Origin;
+}
+
+/** The rollout with its stable and canary Services named for the side that is stable now. */
+export function pingPongSides(rollout: RolloutSpec, stable: PingPongSide | undefined): RolloutSpec {
+  const pp = rollout.pingPong;
+  if (!pp) return rollout;
+  const [stableService, canaryService] = stable === 'pong' ? [pp.pong, pp.ping] : [pp.ping, pp.pong];
+  return { ...rollout, traffic: { ...rollout.traffic, stableService, canaryService } };
+}
+
+export const otherSide = (side: PingPongSide): PingPongSide => (side === 'ping' ? 'pong' : 'ping');
 
 /** Preferred with a weight, or (no weight) required. */
 export interface AntiAffinitySpec {

@@ -29,3 +29,10 @@ export function withPruneLast<M extends { annotations?: Readonly<Record<string, 
 }
 export const REVISION_ANNOTATION = 'rollgen.dev/revision';
 export const CANARY_SUFFIX = '-canary';
+
+/**
+ * Argo pingPong: pods carry the name of the Service that serves them (ping or pong) and the two
+ * Services select by it, so no Service selector changes once adopted; pods move between Services
+ * instead, and only while their Service carries no traffic.
+ */
+export const PING_PONG_LABEL = 'rollgen.dev/ping-pong';

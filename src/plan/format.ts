@@ -23,7 +23,13 @@ export function formatPlan(app: string, plan: Plan): string {
       .trimEnd(),
   );
   const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
-  return [head, ...lines, ...paused, GATE_LEGEND, ...analysisLines(plan)].join('\n') + '\n';
+  const pp = plan.pingPong;
+  const pingPong = pp
+    ? [
+        `ping-pong: ${pp.ping} and ${pp.pong} take turns as the stable Service; the canary gets the other one, promote sends it 100% with the canary at full size, clean-up moves the stable pods onto it`,
+      ]
+    : [];
+  return [head, ...lines, ...paused, ...pingPong, GATE_LEGEND, ...analysisLines(plan)].join('\n') + '\n';
 }
 
 const GATE_LEGEND =
@@ -40,14 +46,19 @@ function endRows(plan: Plan): string[][] {
   if (!last) return [];
   // After clean-up the stable Service selects stable pods only: 0% to a canary, never "by pods".
   const cleanUp = { ...last, serviceSelection: 'split' as const, traffic: stableTraffic(last.traffic.weightTotal) };
+  // Ping-pong promotion: all traffic to the canary's Service, the canary at full size.
+  const total = last.traffic.weightTotal;
+  const promoted = plan.pingPong
+    ? { ...last, canaryReplicas: plan.replicas, traffic: { ...stableTraffic(total), weight: total } }
+    : last;
   return [
     [
       'promote',
-      String(last.canaryReplicas),
+      String(promoted.canaryReplicas),
       String(plan.replicas),
-      traffic(last),
-      matches(last.traffic),
-      mirrors(last.traffic),
+      traffic(promoted),
+      matches(promoted.traffic),
+      mirrors(promoted.traffic),
       describeGate({ kind: 'automatic' }),
     ],
     ['clean-up', '0', String(plan.replicas), traffic(cleanUp), '-', '-', '-'],

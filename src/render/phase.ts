@@ -5,7 +5,7 @@ export type RenderPhase =
   | { readonly kind: 'step'; readonly step: number }
   | { readonly kind: 'promoting'; readonly step: number }
   /** Two-commit removal: routes to stable only while the canary workloads of `step` stay for one more commit. */
-  | { readonly kind: 'draining'; readonly step: number };
+  | { readonly kind: 'draining'; readonly step: number; readonly promotion?: boolean };
 
 /** A short name of the state for messages: "step 2", "promoting", "stable", ... */
 export function phaseLabel(p: RenderPhase): string {

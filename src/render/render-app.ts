@@ -7,12 +7,15 @@ import { renderRollout, renderRouteObjects, workloadWave } from './render-rollou
 import { RepoPeers } from './repo-peers';
 import { TrackLabel } from '../model/track';
 import { PodTemplateInput } from './workload';
+import { PingPongSide, pingPongSides } from '../model/rollout';
 
 export interface RolloutRenderState {
   readonly rollout: LoadedRollout;
   readonly phase: RenderPhase;
   readonly stablePod: PodTemplateInput;
   readonly canaryPod: PodTemplateInput;
+  /** Argo pingPong: the Service that is stable now (from the status). */
+  readonly stableSide?: PingPongSide;
 }
 
 /**
@@ -32,7 +35,7 @@ export function renderApp(
   for (const s of states) {
     const objects = renderRollout({
       app: app.name,
-      rollout: s.rollout.spec,
+      rollout: pingPongSides(s.rollout.spec, s.stableSide),
       plan: s.rollout.plan,
       resources,
       deployment: s.rollout.deployment,

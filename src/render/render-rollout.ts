@@ -6,6 +6,14 @@ import { RolloutSpec } from '../model/rollout';
 import { withAntiAffinity } from './anti-affinity';
 import { ProviderError } from '../errors';
 import { phaseLabel, RenderPhase } from './phase';
+import {
+  canaryCarriesAll,
+  canarySide,
+  pingPongServices,
+  promotionTraffic,
+  stableSideOf,
+  withSide,
+} from './ping-pong';
 import { renderCanaryService, withTrackSelector } from './services';
 import { SYNC_WAVE, TrackLabel } from '../model/track';
 import { RepoPeers, peerOf } from './repo-peers';
@@ -30,9 +38,19 @@ export interface RolloutRenderInput {
 /** Objects one rollout contributes to a state; they replace source objects of the same key. Pure. */
 export function renderRollout(input: RolloutRenderInput): KubeObject[] {
   const step = plannedStep(input);
-  const objects = [...renderWorkloads(input, step), ...renderServices(input, step)];
+  const pingPong = input.rollout.pingPong !== undefined;
+  const services = pingPong
+    ? pingPongServices(input.rollout, input.resources, input.phase)
+    : renderServices(input, step);
+  const objects = [...renderWorkloads(input, step), ...services];
   const routed = step && input.phase.kind !== 'draining';
-  const traffic = routed ? step.traffic : stableTraffic(input.rollout.traffic.weightTotal);
+  const total = input.rollout.traffic.weightTotal;
+  const traffic =
+    pingPong && input.phase.kind === 'promoting'
+      ? promotionTraffic(total)
+      : routed
+        ? step.traffic
+        : stableTraffic(total);
   return [...objects, ...renderRouteObjects(input, traffic, workloadWave(input.deployment), phaseLabel(input.phase))];
 }
 
@@ -46,17 +64,20 @@ function plannedStep(input: RolloutRenderInput): PlannedStep | undefined {
 function renderWorkloads(input: RolloutRenderInput, step: PlannedStep | undefined): KubeObject[] {
   const { deployment, track, rollout, phase } = input;
   const total = input.plan.replicas;
-  const promoting = phase.kind === 'promoting';
+  const side = stableSideOf(rollout);
+  // Ping-pong promotion moves traffic off the stable pods before they change: they take the new version at clean-up.
+  const promoting = phase.kind === 'promoting' && !side;
   const stableReplicas = step && phase.kind === 'step' ? step.stableReplicas : total;
   const stablePod = promoting ? input.canaryPod : input.stablePod;
-  const out = [renderStableDeployment(deployment, stablePod, stableReplicas, track, rollout.stablePodMetadata)];
+  const stableMeta = side ? withSide(rollout.stablePodMetadata, side) : rollout.stablePodMetadata;
+  const out = [renderStableDeployment(deployment, stablePod, stableReplicas, track, stableMeta)];
   if (step) {
     const canary = renderCanaryDeployment(
       deployment,
       input.canaryPod,
-      step.canaryReplicas,
+      side && canaryCarriesAll(phase) ? total : step.canaryReplicas,
       track,
-      rollout.canaryPodMetadata,
+      side ? withSide(rollout.canaryPodMetadata, canarySide(rollout)) : rollout.canaryPodMetadata,
     );
     out.push(rollout.antiAffinity ? withAntiAffinity(canary, rollout.antiAffinity, track) : canary);
   }

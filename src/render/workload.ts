@@ -1,6 +1,6 @@
 import { KubeObject, cloneJson, isObject } from '../model/kube';
 import { PodMetadataPatch } from '../model/rollout';
-import { CANARY_SUFFIX, REVISION_ANNOTATION, TrackLabel, withPruneLast } from '../model/track';
+import { CANARY_SUFFIX, PING_PONG_LABEL, REVISION_ANNOTATION, TrackLabel, withPruneLast } from '../model/track';
 
 type Json = Record<string, unknown>;
 
@@ -66,7 +66,7 @@ export function labelTemplate(
 export function stripTemplate(template: Json, track: TrackLabel, patch: PodMetadataPatch): Json {
   const t = cloneJson(template);
   const meta = isObject(t.metadata) ? { ...t.metadata } : {};
-  meta.labels = without(meta.labels, [track.key, ...Object.keys(patch.labels)]);
+  meta.labels = without(meta.labels, [track.key, PING_PONG_LABEL, ...Object.keys(patch.labels)]);
   meta.annotations = without(meta.annotations, Object.keys(patch.annotations));
   for (const key of ['labels', 'annotations']) if (Object.keys(meta[key] as Json).length === 0) delete meta[key];
   return { ...t, metadata: meta };

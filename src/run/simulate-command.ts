@@ -1,8 +1,7 @@
 import type { SimRequest } from '../contract/generator';
 import { InputError } from '../errors';
 import { renderApp } from '../render/render-app';
-import { renderState, statesAtStep } from '../state/app-state';
-import { renderPhaseOf } from '../state/lifecycle';
+import { recordedStates, statesAtStep } from '../state/app-state';
 import { colorAtGateway } from '../simulate/coloring';
 import { PodShare, simulateRequest } from '../simulate/simulate';
 import { RouteEndpoints, routeEndpoints } from '../simulate/route-hosts';
@@ -30,9 +29,7 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const states =
     opts.step !== undefined
       ? statesAtStep(app, output, opts.step, loc.track)
-      : app.rollouts.map((r) =>
-          renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track),
-        );
+      : recordedStates(app, output, loc.track);
   const objects = renderApp(app, states, loc.track, peers);
   const generators = appGenerators(app);
   for (const [i, r] of app.rollouts.entries())

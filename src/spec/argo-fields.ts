@@ -92,9 +92,9 @@ export const argoRolloutFields = (inputs: ProviderInputs): FieldLedger => ({
       `${CANARY}.minPodsPerReplicaSet`,
       'a non-empty stable or canary side runs at least this many pods, with trafficRouting',
     ),
-    warnedTree(
+    subtree(
       `${CANARY}.pingPong`,
-      'rollgen routes with a stable and a canary Service (stableService/canaryService); write those instead of pingPong',
+      'the ping and pong Services swap the stable and canary roles at each clean-up; no Service selector changes (aws-alb, istio host mode)',
     ),
     warnedTree(
       `${CANARY}.replicaProgressThreshold`,

@@ -50,8 +50,9 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
     canary.trafficRouting !== undefined
       ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting'], inputs, diagnostics)
       : [];
-  const stable = str(canary.stableService);
-  const canarySvc = str(canary.canaryService);
+  const pingPong = pingPongOf(doc, canary, diagnostics);
+  const stable = pingPong?.ping ?? str(canary.stableService);
+  const canarySvc = pingPong?.pong ?? str(canary.canaryService);
   const rollout: RolloutSpec = {
     format: 'argo',
     name,
@@ -77,6 +78,7 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
       labels: stringMap(obj(canary.stableMetadata).labels),
       annotations: stringMap(obj(canary.stableMetadata).annotations),
     },
+    ...(pingPong ? { pingPong } : {}),
     ...antiAffinityOf(canary),
     ...(canary.dynamicStableScale === true ? { dynamicStableScale: true } : {}),
     ...(num(canary.minPodsPerReplicaSet) !== undefined
@@ -86,6 +88,39 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
     source: doc.value,
   };
   return { rollout: withPause(doc, rollout, spec.paused === true, ['spec', 'paused']), diagnostics };
+}
+
+/**
+ * `canary.pingPong`: the two Services take the stable and canary Service roles in turn. Written
+ * beside stableService/canaryService it would leave two pairs of Services to route; rollgen routes
+ * one pair, so that is refused.
+ */
+function pingPongOf(
+  doc: ParsedDocument,
+  canary: Record<string, unknown>,
+  out: Diagnostic[],
+): RolloutSpec['pingPong'] {
+  if (canary.pingPong === undefined) return undefined;
+  const path: Path = ['spec', 'strategy', 'canary', 'pingPong'];
+  const pp = obj(canary.pingPong);
+  const ping = str(pp.pingService) ?? '';
+  const pong = str(pp.pongService) ?? '';
+  if (ping === pong)
+    out.push(error(doc, [...path, 'pongService'], `pingService and pongService are both "${ping}"; name two Services`));
+  for (const key of ['stableService', 'canaryService'])
+    if (canary[key] !== undefined)
+      out.push(
+        error(
+          doc,
+          ['spec', 'strategy', 'canary', key],
+          `${key} beside pingPong: with pingPong the ping and pong Services take the stable and canary roles in turn; remove ${key}`,
+        ),
+      );
+  if (canary.trafficRouting === undefined)
+    out.push(
+      error(doc, path, 'pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services'),
+    );
+  return { ping, pong, origin: doc.locate(path) };
 }
 
 /** Argo: preferredDuringScheduling... with a weight wins; otherwise requiredDuringScheduling... */

@@ -84,7 +84,7 @@ export function transitionApp(
 ): AppTransition {
   const previous = output.status;
   const actions: { rollout: string; action: string }[] = [];
-  const before = app.rollouts.map((r) => previous?.rollouts.find((s) => s.name === r.spec.name));
+  const before = app.rollouts.map((r) => withPingPong(r, previous?.rollouts.find((s) => s.name === r.spec.name)));
   const statuses = app.rollouts.map((r, i) => {
     const t = applyCommand(command, before[i], r, track, removal);
     if (t) actions.push({ rollout: r.spec.name, action: t.action });
@@ -93,8 +93,17 @@ export function transitionApp(
   lockStep(app, before, statuses, actions);
   const history = [...(previous?.history ?? []), ...actions.map((a) => historyEntry(a, statuses))];
   const status: AppStatus = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
-  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(statuses[i]), track));
+  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(statuses[i]), track, statuses[i]));
   return { status, actions, states };
+}
+
+/** A rollout that has pingPong (added since its last rollout, or from the start) has ping stable until recorded otherwise. */
+function withPingPong(r: LoadedRollout, s: RolloutStatus | undefined): RolloutStatus | undefined {
+  if (!s) return s;
+  if (r.spec.pingPong) return s.pingPong ? s : { ...s, pingPong: 'ping' };
+  if (!s.pingPong) return s;
+  const { pingPong: _dropped, ...rest } = s;
+  return rest;
 }
 
 function applyCommand(
@@ -107,7 +116,8 @@ function applyCommand(
   const revision = sourcePod(r, track).revision;
   // A paused rollout holds: advance moves nothing; a person may still abort, promote or retry.
   if (command.kind === 'advance' && r.spec.pausedBy) return undefined;
-  if (command.kind === 'advance') return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
+  if (command.kind === 'advance')
+    return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal, r.spec.pingPong !== undefined);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
   if (command.kind === 'abort') return current.phase === 'Progressing' ? abortRollout(current, removal) : undefined;
   if (command.kind === 'retry') return current.phase === 'Aborted' ? retryRollout(current) : undefined;
@@ -160,10 +170,41 @@ export function renderState(
   output: OutputSnapshot,
   phase: RenderPhase,
   track: TrackLabel,
+  status?: RolloutStatus,
 ): RolloutRenderState {
   const canaryPod =
     phase.kind === 'draining' ? (liveCanaryPod(r, output, track) ?? sourcePod(r, track)) : sourcePod(r, track);
-  return { rollout: r, phase, stablePod: stablePod(r, output, track), canaryPod };
+  const side = r.spec.pingPong ? { stableSide: status?.pingPong ?? recordedSide(output, r) } : {};
+  return { rollout: r, phase, stablePod: pingPongStablePod(r, output, track, status), canaryPod, ...side };
+}
+
+/** Every rollout in the state the output's status records (drift, simulate). */
+export function recordedStates(app: LoadedApp, output: OutputSnapshot, track: TrackLabel): RolloutRenderState[] {
+  return app.rollouts.map((r) => {
+    const status = output.status?.rollouts.find((s) => s.name === r.spec.name);
+    return renderState(r, output, renderPhaseOf(status), track, status);
+  });
+}
+
+/** The side the output's status records for the rollout (render --step, simulate: the state the output is in). */
+function recordedSide(output: OutputSnapshot, r: LoadedRollout): RolloutStatus['pingPong'] {
+  return output.status?.rollouts.find((s) => s.name === r.spec.name)?.pingPong ?? 'ping';
+}
+
+/**
+ * Ping-pong promotion leaves the stable Deployment on the old version (its Service carries no
+ * traffic then); at clean-up the new stable version is the one the canary Deployment runs.
+ */
+function pingPongStablePod(
+  r: LoadedRollout,
+  output: OutputSnapshot,
+  track: TrackLabel,
+  status: RolloutStatus | undefined,
+): PodTemplateInput {
+  const pod = stablePod(r, output, track);
+  if (!r.spec.pingPong || !status || pod.revision === status.stableRevision) return pod;
+  const live = liveCanaryPod(r, output, track);
+  return live && live.revision === status.stableRevision ? live : pod;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { StateError } from '../errors';
 import { RenderPhase } from '../render/phase';
 import { RolloutStatus } from './status';
+import { otherSide } from '../model/rollout';
 
 /** A transition and what to call it in history, PR titles and messages. */
 export interface Transition {
@@ -25,9 +26,13 @@ export function advanceRollout(
   revision: string,
   steps: number,
   removal: Removal = 'one-commit',
+  pingPong = false,
 ): Transition | undefined {
-  if (!current)
-    return { status: { name, phase: 'Adopting', step: 0, steps, stableRevision: revision }, action: 'first deploy' };
+  if (!current) {
+    // As Argo: after the first deploy the ping Service is stable.
+    const side = pingPong ? { pingPong: 'ping' as const } : {};
+    return { status: { name, phase: 'Adopting', step: 0, steps, stableRevision: revision, ...side }, action: 'first deploy' };
+  }
   const c = { ...current, steps };
   if (c.draining !== undefined) return { status: undrained(c), action: 'remove canary workloads' };
   const t = nextOf(c, name, revision);
@@ -52,8 +57,8 @@ function nextOf(c: RolloutStatus, name: string, revision: string): Transition | 
           `rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`,
         );
       return {
-        status: { ...withoutCanary(c), phase: 'Healthy', step: 0, stableRevision: revision },
-        action: 'clean up',
+        status: { ...withoutCanary(c), phase: 'Healthy', step: 0, stableRevision: revision, ...swapped(c) },
+        action: c.pingPong ? `clean up: ${otherSide(c.pingPong)} Service is stable` : 'clean up',
       };
   }
 }
@@ -73,13 +78,18 @@ function start(c: RolloutStatus, revision: string, action = 'start'): Transition
   return { status: { ...c, phase: 'Progressing', step: 1, canaryRevision: revision }, action };
 }
 
+/** Ping-pong: the Service that served the canary is stable after promotion. */
+function swapped(c: RolloutStatus): Pick<RolloutStatus, 'pingPong'> {
+  return c.pingPong ? { pingPong: otherSide(c.pingPong) } : {};
+}
+
 function withoutCanary(c: RolloutStatus): RolloutStatus {
   const { canaryRevision: _dropped, ...rest } = c;
   return rest;
 }
 
 function undrained(c: RolloutStatus): RolloutStatus {
-  const { draining: _dropped, ...rest } = c;
+  const { draining: _dropped, drainingPromotion: _promotion, ...rest } = c;
   return rest;
 }
 
@@ -94,7 +104,11 @@ function liveCanaryStep(c: RolloutStatus): number | undefined {
 function drainFirst(from: RolloutStatus, t: Transition): Transition {
   const live = liveCanaryStep(from);
   if (live === undefined || liveCanaryStep(t.status) !== undefined) return t;
-  return { status: { ...t.status, draining: live }, action: `${t.action}: routes to stable (canary workloads next)` };
+  const promotion = from.phase === 'Promoting' ? { drainingPromotion: true } : {};
+  return {
+    status: { ...t.status, draining: live, ...promotion },
+    action: `${t.action}: routes to stable (canary workloads next)`,
+  };
 }
 
 /** Routes back to stable and canary removed; held until the source changes or `retry`. */
@@ -123,7 +137,8 @@ export function retryRollout(c: RolloutStatus): Transition {
 
 export function renderPhaseOf(s: RolloutStatus | undefined): RenderPhase {
   if (!s) return { kind: 'stable' };
-  if (s.draining !== undefined) return { kind: 'draining', step: s.draining };
+  if (s.draining !== undefined)
+    return { kind: 'draining', step: s.draining, ...(s.drainingPromotion ? { promotion: true } : {}) };
   switch (s.phase) {
     case 'Adopting':
       return { kind: 'adopting' };

@@ -3,7 +3,7 @@ import { KubeObject, objectKey } from '../model/kube';
 import { RolloutRenderState, renderApp } from '../render/render-app';
 import { RepoPeers } from '../render/repo-peers';
 import { canonicalJson, templateRevision } from '../render/revision';
-import { CANARY_SUFFIX, REVISION_ANNOTATION, TrackLabel } from '../model/track';
+import { CANARY_SUFFIX, PING_PONG_LABEL, REVISION_ANNOTATION, TrackLabel } from '../model/track';
 import { PodTemplateInput, podTemplateOf, stripTemplate } from '../render/workload';
 import { PodMetadataPatch } from '../model/rollout';
 import { LoadedApp, LoadedRollout } from '../spec/loaded-app';
@@ -32,7 +32,7 @@ export function recoverStatus(app: LoadedApp, output: OutputSnapshot, track: Tra
   if (output.status) return { kind: 'recorded', output };
   const live = app.rollouts.map((r) => liveVersions(r, output, track));
   if (live.every((l) => !l.stable)) return { kind: 'recorded', output };
-  const perRollout = app.rollouts.map((r, i) => candidates(r, live[i]));
+  const perRollout = app.rollouts.map((r, i) => candidates(r, live[i]).map((c) => withSide(r, output, c)));
   const match = firstMatch(app, output, track, peers, perRollout, live);
   const statuses = match ?? fallback(perRollout, live);
   if (!statuses) {
@@ -88,7 +88,18 @@ function candidates(r: LoadedRollout, live: LiveVersions): (RolloutStatus | unde
     ...numbers.map((step): RolloutStatus => ({ ...base, phase: 'Progressing', step, canaryRevision })),
     ...numbers.map((step): RolloutStatus => ({ ...base, phase: 'Promoting', step, canaryRevision })),
     ...numbers.map((draining): RolloutStatus => ({ ...base, phase: 'Healthy', draining })),
+    ...(r.spec.pingPong ? [{ ...base, phase: 'Healthy', draining: steps, drainingPromotion: true } as const] : []),
   ];
+}
+
+/** Ping-pong: the stable pods carry the name of the Service that is stable. */
+function withSide(r: LoadedRollout, output: OutputSnapshot, s: RolloutStatus | undefined): RolloutStatus | undefined {
+  if (!s || !r.spec.pingPong) return s;
+  const found = output.resources.find('Deployment', r.spec.workload.name, r.spec.namespace)?.object;
+  const labels = (podTemplateOf(found ?? { apiVersion: '', kind: '', metadata: { name: '' } }).metadata ?? {}) as {
+    labels?: Record<string, string>;
+  };
+  return { ...s, pingPong: labels.labels?.[PING_PONG_LABEL] === 'pong' ? 'pong' : 'ping' };
 }
 
 function firstMatch(
@@ -112,7 +123,8 @@ function firstMatch(
     const states = app.rollouts.map((r, i): RolloutRenderState => {
       const source = sourcePod(r, track);
       const phase = renderPhaseOf(combo[i]);
-      return { rollout: r, phase, stablePod: live[i].stable ?? source, canaryPod: live[i].canary ?? source };
+      const side = combo[i]?.pingPong ? { stableSide: combo[i]!.pingPong } : {};
+      return { rollout: r, phase, stablePod: live[i].stable ?? source, canaryPod: live[i].canary ?? source, ...side };
     });
     if (sameObjects(renderApp(app, states, track, peers), owned)) return combo;
   }

@@ -1,5 +1,6 @@
 import { isPlainFileName } from '../model/file-name';
 import { isObject } from '../model/kube';
+import type { PingPongSide } from '../model/rollout';
 
 /** Where one rollout stands. Kept in the output's status file, which the kustomization never lists. */
 export interface RolloutStatus {
@@ -15,6 +16,10 @@ export interface RolloutStatus {
    * output and the next advance removes them.
    */
   readonly draining?: number;
+  /** Set with `draining` when the drain follows a promotion: the canary stays as promotion left it (ping-pong: at full size). */
+  readonly drainingPromotion?: boolean;
+  /** Argo pingPong: which of the two Services is stable now; they swap at each clean-up. */
+  readonly pingPong?: PingPongSide;
 }
 
 export type RolloutPhase = 'Adopting' | 'Healthy' | 'Progressing' | 'Promoting' | 'Aborted';
@@ -99,6 +104,10 @@ function numbersProblem(r: Record<string, unknown>): string | undefined {
   const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
   if (!count(r.step) || !count(r.steps)) return 'step and steps must be whole numbers';
   if (r.canaryRevision !== undefined && typeof r.canaryRevision !== 'string') return 'canaryRevision must be a string';
+  if (r.pingPong !== undefined && r.pingPong !== 'ping' && r.pingPong !== 'pong')
+    return 'pingPong must be ping or pong (the Service that is stable)';
+  if (r.drainingPromotion !== undefined && typeof r.drainingPromotion !== 'boolean')
+    return 'drainingPromotion must be true or false';
   if (r.draining === undefined) return undefined;
   return count(r.draining) && (r.draining as number) >= 1
     ? undefined
