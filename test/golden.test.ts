@@ -5,7 +5,9 @@ import { runCli } from './helpers/cli';
 /**
  * Golden cases: test/golden/<provider>/<case>/ holds `source/` and either `expected/` (plan.txt and
  * step-NN.yaml for every step, 00 = stable only) or `errors.txt` (one regex per line, each must match
- * the output of `validate`). UPDATE_GOLDEN=1 rewrites `expected/` from the actual output.
+ * the output of `validate`). An optional `output/` is a committed output the steps render from
+ * (e.g. a second rollout, after ping-pong swapped the Services). UPDATE_GOLDEN=1 rewrites
+ * `expected/` from the actual output.
  */
 const ROOT = path.join(__dirname, 'golden');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -57,8 +59,9 @@ describe.each(goldenCases())('golden $provider/$name', ({ dir }) => {
   test('every step renders as expected, byte for byte', async () => {
     const plan = JSON.parse((await runCli(['plan', 'source', '--json'], dir)).stdout);
     const steps = Math.max(...plan.rollouts.map((r: { steps: unknown[] }) => r.steps.length));
+    const output = fs.existsSync(path.join(dir, 'output')) ? ['output'] : [];
     for (let step = 0; step <= steps; step++) {
-      const result = await runCli(['render', 'source', '--step', String(step)], dir);
+      const result = await runCli(['render', 'source', ...output, '--step', String(step)], dir);
       expect(result.code).toBe(0);
       check(path.join(dir, 'expected', `step-${String(step).padStart(2, '0')}.yaml`), result.stdout);
     }
