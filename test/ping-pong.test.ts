@@ -15,9 +15,32 @@ import { makeAppDir, runBinClean, validateOutput } from './helpers/rollout-dir';
  * changes its selector, under both Argo CD prune orders and the Flux split.
  */
 const GOLDEN = path.join(__dirname, 'golden');
+const UPSTREAM = path.join(__dirname, 'fixtures', 'argo-ping-pong');
+const demo = { image: /rollouts-demo:\w+/, tags: ['rollouts-demo:green', 'rollouts-demo:yellow'], file: 'app.yaml' };
+/** The golden cases, then Argo's own ping-pong e2e examples recreated (ALB, two Ingresses, ALB beside an Istio mesh, Istio host split). */
 const CASES = [
-  { provider: 'aws-alb', image: /agnhost:[\w.]+/, tags: ['agnhost:2.54', 'agnhost:2.55'], ping: 'checkout-ping' },
-  { provider: 'istio', image: /nginx:[\w.-]+/, tags: ['nginx:1.28-alpine', 'nginx:1.29-alpine'], ping: 'catalog-ping' },
+  {
+    name: 'aws-alb',
+    source: path.join(GOLDEN, 'aws-alb', 'argo-ping-pong', 'source'),
+    image: /agnhost:[\w.]+/,
+    tags: ['agnhost:2.54', 'agnhost:2.55'],
+    file: 'rollout.yaml',
+    workload: 'checkout',
+  },
+  {
+    name: 'istio',
+    source: path.join(GOLDEN, 'istio', 'argo-ping-pong', 'source'),
+    image: /nginx:[\w.-]+/,
+    tags: ['nginx:1.28-alpine', 'nginx:1.29-alpine'],
+    file: 'rollout.yaml',
+    workload: 'catalog',
+  },
+  ...[
+    ['alb-one-ingress', 'tea'],
+    ['alb-two-ingresses', 'coffee'],
+    ['alb-beside-mesh', 'juice'],
+    ['istio-host-split', 'soda'],
+  ].map(([name, workload]) => ({ name: `upstream ${name}`, source: path.join(UPSTREAM, name), ...demo, workload })),
 ];
 
 interface Commit {
@@ -48,19 +71,19 @@ function advanceToHealthy(dir: string, extra: readonly string[], commits: Commit
   throw new Error('the rollout did not become healthy');
 }
 
-function setTag(dir: string, image: RegExp, tag: string): void {
-  const f = path.join(dir, 'src', 'rollout.yaml');
+function setTag(dir: string, file: string, image: RegExp, tag: string): void {
+  const f = path.join(dir, 'src', file);
   fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(image, tag));
 }
 
 /** First deploy (two commits), then one rollout per tag. */
 function lifecycle(c: (typeof CASES)[number], extra: readonly string[] = []): Commit[] {
-  const dir = makeAppDir('rollgen-pingpong-', path.join(GOLDEN, c.provider, 'argo-ping-pong', 'source'));
+  const dir = makeAppDir('rollgen-pingpong-', c.source);
   try {
     const commits: Commit[] = [];
     advanceToHealthy(dir, extra, commits);
     for (const tag of c.tags) {
-      setTag(dir, c.image, tag);
+      setTag(dir, c.file, c.image, tag);
       advanceToHealthy(dir, extra, commits);
       const checked = validateOutput(dir);
       if (checked) expect(checked.length).toBeGreaterThan(0);
@@ -102,39 +125,40 @@ function walk(
   return { problems: found, checked };
 }
 
-describe.each(CASES)('ping-pong with $provider', (c) => {
-  const app = loadAppFrom('src', path.join(GOLDEN, c.provider, 'argo-ping-pong', 'source'), GOLDEN);
+describe.each(CASES)('ping-pong: $name', (c) => {
+  const app = loadAppFrom('src', c.source, path.dirname(c.source));
   const oneCommit = lifecycle(c);
+
+  const n = app.rollouts[0].plan.steps.length;
+  const rollout = (side: string) => [
+    ...Array.from({ length: n }, (_, i) => `Progressing ${i + 1} ${side}`),
+    `Promoting ${n} ${side}`,
+  ];
+  const promoting = 2 + n;
 
   test('two rollouts from bin/rollgen: the stable Service swaps to pong and back to ping', () => {
     expect(oneCommit.map((x) => `${x.phase} ${x.stable}`)).toEqual([
       'Adopting 0 ping',
       'Healthy 0 ping',
-      'Progressing 1 ping',
-      'Progressing 2 ping',
-      'Promoting 2 ping',
+      ...rollout('ping'),
       'Healthy 0 pong',
-      'Progressing 1 pong',
-      'Progressing 2 pong',
-      'Promoting 2 pong',
+      ...rollout('pong'),
       'Healthy 0 ping',
     ]);
     // After each clean-up one Deployment runs, on the side of the Service that is stable.
-    const deployments = (x: Commit) =>
+    const sides = (x: Commit) =>
       x.objects
         .filter((o) => o.kind === 'Deployment')
-        .map(
-          (d) => (d.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels,
-        );
-    expect(deployments(oneCommit[5]).map((l) => l['rollgen.dev/ping-pong'])).toEqual(['pong']);
-    expect(deployments(oneCommit[9]).map((l) => l['rollgen.dev/ping-pong'])).toEqual(['ping']);
+        .map((d) => (d.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels)
+        .map((l) => l['rollgen.dev/ping-pong']);
+    expect(sides(oneCommit[promoting + 1])).toEqual(['pong']);
+    expect(sides(oneCommit[oneCommit.length - 1])).toEqual(['ping']);
   });
 
   test('promotion sends every request to the canary Service, with the canary at full size', () => {
-    const promoting = oneCommit[4].objects;
-    const split = simulateRequest(promoting, generatorsOf(app), request)!;
-    expect(split.services.filter((s) => s.share > 0).map((s) => s.service)).toEqual([c.ping.replace('ping', 'pong')]);
-    expect(split.pods.map((p) => p.deployment)).toEqual([`${c.ping.replace('-ping', '')}-canary`]);
+    const split = simulateRequest(oneCommit[promoting].objects, generatorsOf(app), request)!;
+    expect(split.services.filter((s) => s.share > 0).map((s) => s.service)).toEqual([`${c.workload}-pong`]);
+    expect(split.pods.map((p) => p.deployment)).toEqual([`${c.workload}-canary`]);
   });
 
   test('Argo CD, both prune orders: no dead backend, no selector change under traffic', () => {
@@ -153,7 +177,7 @@ describe.each(CASES)('ping-pong with $provider', (c) => {
 
   // Negative control: without the promotion commit the stable pods would leave ping while it still serves.
   test('skipping the promotion commit is caught', () => {
-    const skipped = [oneCommit[0], oneCommit[1], oneCommit[3], oneCommit[5]];
+    const skipped = [oneCommit[0], oneCommit[1], oneCommit[promoting - 1], oneCommit[promoting + 1]];
     expect(walk(app, skipped, syncMoments).problems.length).toBeGreaterThan(0);
     expect(walk(app, skipped, (a, b) => fluxMoments(a, b)).problems.length).toBeGreaterThan(0);
   });

@@ -13,7 +13,7 @@ type Ctx = GeneratorContext<AlbOptions>;
 /** The canary Service is explicit, every listed Ingress routes to the action with `use-annotation`, route names are free. */
 export function check(ctx: Ctx): Diagnostic[] {
   const out: Diagnostic[] = [];
-  if (ctx.rollout.traffic.generateCanaryService) {
+  if (ctx.rollout.traffic.generateCanaryService && !ctx.rollout.pingPong) {
     // The action keeps naming the canary Service at weight 0 between rollouts, so it must always exist.
     out.push(
       diagnosticAt(

@@ -25,7 +25,7 @@ export const capabilities: Capabilities = {
   namedHeaderRoutes: true,
   mirror: false,
   requestHeaderModifier: false,
-  pingPong: true,
+  pingPong: 'preferred',
 };
 
 export default defineGenerator<AlbOptions>({

@@ -17,7 +17,7 @@ export function check(ctx: Ctx): Diagnostic[] {
 
 /** pingPong: the routes must also fit once the pong Service is stable (Argo needs both hosts in each route). */
 function checkSwapped(ctx: Ctx, t: Targets): Diagnostic[] {
-  if (!ctx.rollout.pingPong) return [];
+  if (!ctx.rollout.pingPong || ctx.rollout.pingPong.alongside) return [];
   const swapped: Ctx = { ...ctx, stableService: ctx.canaryService, canaryService: ctx.stableService };
   const first = new Set(checkVirtualServices(ctx, t, rolesFor(ctx, t)).map((d) => d.message));
   return checkVirtualServices(swapped, t, rolesFor(swapped, t))
@@ -40,7 +40,7 @@ function checkShape(o: IstioOptions, ctx: Ctx): string[] {
       : ['customNetworkRefs name no VirtualService, so no traffic would move; add one'];
   }
   if (!argo) return ['istio needs virtualService or virtualServices'];
-  if (ctx.rollout.pingPong && o.destinationRule)
+  if (ctx.rollout.pingPong && !ctx.rollout.pingPong.alongside && o.destinationRule)
     return [
       'istio with pingPong routes by host (the ping and pong Services); remove destinationRule, or drop pingPong for subset mode',
     ];

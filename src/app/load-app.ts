@@ -282,6 +282,8 @@ function checkPingPong(app: string, spec: RolloutSpec, providers: readonly Bound
     .filter((g) => g.capabilities.pingPong)
     .map((g) => g.id)
     .join(', ');
+  // Beside a stable/canary pair the other providers route that pair, as in Argo.
+  if (spec.pingPong.alongside) return;
   for (const { generator } of providers.filter((p) => !p.generator.capabilities.pingPong)) {
     out.push({
       ...spec.pingPong.origin,

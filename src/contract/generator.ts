@@ -29,8 +29,11 @@ export interface Capabilities {
   readonly namedHeaderRoutes: boolean;
   readonly mirror: boolean;
   readonly requestHeaderModifier: boolean;
-  /** Argo canary.pingPong: the ping and pong Services swap the stable and canary roles. */
-  readonly pingPong?: boolean;
+  /**
+   * Argo canary.pingPong: the ping and pong Services swap the stable and canary roles. `preferred`:
+   * it routes to them even when stableService/canaryService are written too (Argo's ALB).
+   */
+  readonly pingPong?: boolean | 'preferred';
 }
 
 /** One rollout bound to a provider: what a generator may read about it. Pure data: no fs, no network, no clock, no env. */

@@ -58,14 +58,28 @@ export interface PingPongSpec {
   readonly ping: string;
   readonly pong: string;
   readonly origin: Origin;
+  /**
+   * stableService/canaryService are written too (Argo's ALB + mesh form): aws-alb routes to ping
+   * and pong, the other providers to that pair, as Argo's controller prefers them.
+   */
+  readonly alongside: boolean;
+  /** The side that is stable in one rendering (from the status); ping when unset. */
+  readonly stable?: PingPongSide;
 }
 
-/** The rollout with its stable and canary Services named for the side that is stable now. */
+/** The rollout as rendered while `stable` is the stable side: without a pair of its own its traffic Services are the sides. */
 export function pingPongSides(rollout: RolloutSpec, stable: PingPongSide | undefined): RolloutSpec {
   const pp = rollout.pingPong;
   if (!pp) return rollout;
-  const [stableService, canaryService] = stable === 'pong' ? [pp.pong, pp.ping] : [pp.ping, pp.pong];
-  return { ...rollout, traffic: { ...rollout.traffic, stableService, canaryService } };
+  const pingPong = { ...pp, ...(stable ? { stable } : {}) };
+  if (pp.alongside) return { ...rollout, pingPong };
+  const [stableService, canaryService] = sideServices(pingPong);
+  return { ...rollout, pingPong, traffic: { ...rollout.traffic, stableService, canaryService } };
+}
+
+/** [stable, canary] Service names of the ping-pong pair now. */
+export function sideServices(pp: PingPongSpec): [string, string] {
+  return pp.stable === 'pong' ? [pp.pong, pp.ping] : [pp.ping, pp.pong];
 }
 
 export const otherSide = (side: PingPongSide): PingPongSide => (side === 'ping' ? 'pong' : 'ping');

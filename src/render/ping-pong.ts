@@ -14,11 +14,9 @@ import { withTrackSelector } from './services';
  * join the Service already serving it, and the other Service is left with no pods and no traffic.
  */
 
-/** The side that is stable in this rendering (pingPongSides named the Services for it). */
+/** The side that is stable in this rendering (set by pingPongSides). */
 export function stableSideOf(rollout: RolloutSpec): PingPongSide | undefined {
-  const pp = rollout.pingPong;
-  if (!pp) return undefined;
-  return rollout.traffic.stableService === pp.pong ? 'pong' : 'ping';
+  return rollout.pingPong ? (rollout.pingPong.stable ?? 'ping') : undefined;
 }
 
 /** The pod metadata patch with the side label added. */
@@ -39,11 +37,7 @@ export function promotionTraffic(weightTotal: number): TrafficState {
 }
 
 /** Both Services, each selecting its side; while adopting they keep the user's selector. */
-export function pingPongServices(
-  rollout: RolloutSpec,
-  resources: ResourceSet,
-  phase: RenderPhase,
-): KubeObject[] {
+export function pingPongServices(rollout: RolloutSpec, resources: ResourceSet, phase: RenderPhase): KubeObject[] {
   const pp = rollout.pingPong!;
   const sides: [string, PingPongSide][] = [
     [pp.ping, 'ping'],

@@ -6,14 +6,7 @@ import { RolloutSpec } from '../model/rollout';
 import { withAntiAffinity } from './anti-affinity';
 import { ProviderError } from '../errors';
 import { phaseLabel, RenderPhase } from './phase';
-import {
-  canaryCarriesAll,
-  canarySide,
-  pingPongServices,
-  promotionTraffic,
-  stableSideOf,
-  withSide,
-} from './ping-pong';
+import { canaryCarriesAll, canarySide, pingPongServices, promotionTraffic, stableSideOf, withSide } from './ping-pong';
 import { renderCanaryService, withTrackSelector } from './services';
 import { SYNC_WAVE, TrackLabel } from '../model/track';
 import { RepoPeers, peerOf } from './repo-peers';
@@ -40,7 +33,10 @@ export function renderRollout(input: RolloutRenderInput): KubeObject[] {
   const step = plannedStep(input);
   const pingPong = input.rollout.pingPong !== undefined;
   const services = pingPong
-    ? pingPongServices(input.rollout, input.resources, input.phase)
+    ? [
+        ...pingPongServices(input.rollout, input.resources, input.phase),
+        ...(input.rollout.pingPong?.alongside ? renderServices(input, step) : []),
+      ]
     : renderServices(input, step);
   const objects = [...renderWorkloads(input, step), ...services];
   const routed = step && input.phase.kind !== 'draining';

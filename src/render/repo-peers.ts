@@ -3,7 +3,7 @@ import type { PeerRollout } from '../contract/generator';
 import type { LoadedApp } from '../spec/loaded-app';
 import type { BoundProvider } from '../contract/generator';
 import type { ResourceSet } from '../model/resource-set';
-import type { RolloutSpec } from '../model/rollout';
+import { RolloutSpec, sideServices } from '../model/rollout';
 
 /** Provider id -> every rollout bound to it across the repo, sorted by app then rollout. */
 export type RepoPeers = ReadonlyMap<string, readonly PeerRollout<unknown>[]>;
@@ -12,10 +12,14 @@ export function peerOf(
   app: string,
   rollout: RolloutSpec,
   resources: ResourceSet,
-  provider: Omit<BoundProvider, 'generator'>,
+  provider: BoundProvider,
 ): PeerRollout<unknown> {
-  const stableService = rollout.traffic.stableService ?? '';
-  const canaryService = rollout.traffic.canaryService ?? stableService;
+  const pp = rollout.pingPong;
+  // Argo: a provider that prefers ping-pong routes to ping and pong even beside a stable/canary pair.
+  const sides =
+    pp?.alongside && provider.generator.capabilities.pingPong === 'preferred' ? sideServices(pp) : undefined;
+  const stableService = sides?.[0] ?? rollout.traffic.stableService ?? '';
+  const canaryService = sides?.[1] ?? rollout.traffic.canaryService ?? stableService;
   return {
     app,
     rollout,

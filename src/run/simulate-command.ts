@@ -27,9 +27,7 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const [{ loc, app }] = apps;
   const output = readAppOutput(ctx, loc, app, peers);
   const states =
-    opts.step !== undefined
-      ? statesAtStep(app, output, opts.step, loc.track)
-      : recordedStates(app, output, loc.track);
+    opts.step !== undefined ? statesAtStep(app, output, opts.step, loc.track) : recordedStates(app, output, loc.track);
   const objects = renderApp(app, states, loc.track, peers);
   const generators = appGenerators(app);
   for (const [i, r] of app.rollouts.entries())

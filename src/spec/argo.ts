@@ -51,8 +51,9 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
       ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting'], inputs, diagnostics)
       : [];
   const pingPong = pingPongOf(doc, canary, diagnostics);
-  const stable = pingPong?.ping ?? str(canary.stableService);
-  const canarySvc = pingPong?.pong ?? str(canary.canaryService);
+  const sides = pingPong && !pingPong.alongside;
+  const stable = sides ? pingPong.ping : str(canary.stableService);
+  const canarySvc = sides ? pingPong.pong : str(canary.canaryService);
   const rollout: RolloutSpec = {
     format: 'argo',
     name,
@@ -90,16 +91,8 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
   return { rollout: withPause(doc, rollout, spec.paused === true, ['spec', 'paused']), diagnostics };
 }
 
-/**
- * `canary.pingPong`: the two Services take the stable and canary Service roles in turn. Written
- * beside stableService/canaryService it would leave two pairs of Services to route; rollgen routes
- * one pair, so that is refused.
- */
-function pingPongOf(
-  doc: ParsedDocument,
-  canary: Record<string, unknown>,
-  out: Diagnostic[],
-): RolloutSpec['pingPong'] {
+/** `canary.pingPong`: the two Services take the stable and canary Service roles in turn. */
+function pingPongOf(doc: ParsedDocument, canary: Record<string, unknown>, out: Diagnostic[]): RolloutSpec['pingPong'] {
   if (canary.pingPong === undefined) return undefined;
   const path: Path = ['spec', 'strategy', 'canary', 'pingPong'];
   const pp = obj(canary.pingPong);
@@ -107,20 +100,25 @@ function pingPongOf(
   const pong = str(pp.pongService) ?? '';
   if (ping === pong)
     out.push(error(doc, [...path, 'pongService'], `pingService and pongService are both "${ping}"; name two Services`));
-  for (const key of ['stableService', 'canaryService'])
-    if (canary[key] !== undefined)
+  for (const name of new Set([ping, pong]))
+    if (name === str(canary.stableService) || name === str(canary.canaryService))
       out.push(
         error(
           doc,
-          ['spec', 'strategy', 'canary', key],
-          `${key} beside pingPong: with pingPong the ping and pong Services take the stable and canary roles in turn; remove ${key}`,
+          path,
+          `Service "${name}" is both a ping-pong Service and stableService/canaryService; name other Services`,
         ),
       );
   if (canary.trafficRouting === undefined)
     out.push(
-      error(doc, path, 'pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services'),
+      error(
+        doc,
+        path,
+        'pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services',
+      ),
     );
-  return { ping, pong, origin: doc.locate(path) };
+  const alongside = canary.stableService !== undefined || canary.canaryService !== undefined;
+  return { ping, pong, origin: doc.locate(path), alongside };
 }
 
 /** Argo: preferredDuringScheduling... with a weight wins; otherwise requiredDuringScheduling... */

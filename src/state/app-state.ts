@@ -84,7 +84,12 @@ export function transitionApp(
 ): AppTransition {
   const previous = output.status;
   const actions: { rollout: string; action: string }[] = [];
-  const before = app.rollouts.map((r) => withPingPong(r, previous?.rollouts.find((s) => s.name === r.spec.name)));
+  const before = app.rollouts.map((r) =>
+    withPingPong(
+      r,
+      previous?.rollouts.find((s) => s.name === r.spec.name),
+    ),
+  );
   const statuses = app.rollouts.map((r, i) => {
     const t = applyCommand(command, before[i], r, track, removal);
     if (t) actions.push({ rollout: r.spec.name, action: t.action });

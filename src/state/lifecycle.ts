@@ -31,7 +31,10 @@ export function advanceRollout(
   if (!current) {
     // As Argo: after the first deploy the ping Service is stable.
     const side = pingPong ? { pingPong: 'ping' as const } : {};
-    return { status: { name, phase: 'Adopting', step: 0, steps, stableRevision: revision, ...side }, action: 'first deploy' };
+    return {
+      status: { name, phase: 'Adopting', step: 0, steps, stableRevision: revision, ...side },
+      action: 'first deploy',
+    };
   }
   const c = { ...current, steps };
   if (c.draining !== undefined) return { status: undrained(c), action: 'remove canary workloads' };
