@@ -119,7 +119,7 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[], cwd =
   // Files that failed to parse first: what the app then misses follows from them.
   const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];
   if (hasErrors(all)) throw new InputError(all, undefined, true);
-  if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts)
+  if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts?.length)
     throw new InputError(
       [],
       `${printable(loc.source === '-' ? '<stdin>' : path.relative(cwd, loc.source) || '.')}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`,

@@ -42,7 +42,7 @@ export function loadApp(
   analysisOptions: AnalysisOptions = {},
 ): LoadedApp {
   const diagnostics: Diagnostic[] = [];
-  let disabledRollouts = 0;
+  const disabledRollouts: string[] = [];
   const manifests: SourceObject[] = [];
   const specs: RolloutSpec[] = [];
   const shared: SharedRouting[] = [];
@@ -69,7 +69,7 @@ export function loadApp(
     if (schemaProblems.length > 0) continue;
     // Kruise spec.disabled: the controller leaves the workload alone, so it rolls out as a plain Deployment.
     if (role.schema !== 'argo-rollout' && kruiseDisabled(doc)) {
-      disabledRollouts++;
+      disabledRollouts.push(disabledNote(doc, diagnostics));
       continue;
     }
     const result =
@@ -96,8 +96,19 @@ export function loadApp(
     routings,
     resources,
     diagnostics: ordered,
-    ...(disabledRollouts > 0 ? { disabledRollouts } : {}),
+    ...(disabledRollouts.length > 0 ? { disabledRollouts } : {}),
   };
+}
+
+/** Says where a disabled rollout is and what rollgen does instead; returns its name. */
+function disabledNote(doc: ParsedDocument, out: Diagnostic[]): string {
+  const name = String((doc.value as { metadata?: { name?: unknown } }).metadata?.name ?? '');
+  out.push({
+    ...doc.locate(['spec', 'disabled']),
+    message: `rollout ${name} is disabled (spec.disabled: true): its Deployment is written as in the source, a plain rolling update with no canary steps, until disabled is false`,
+    severity: 'warning',
+  });
+  return name;
 }
 
 /** A member's plan shows the TrafficRouting it shares: its providers and the strategy live at every step. */

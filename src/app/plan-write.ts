@@ -132,8 +132,9 @@ export function planWrite(
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`,
     );
   const output = readAppOutput(ctx, loc, app, peers);
-  const t = transitionApp(app, output, command, loc.track, loc.removal);
-  if (t.actions.length === 0) return undefined;
+  const moved = transitionApp(app, output, command, loc.track, loc.removal);
+  const t = moved.actions.length > 0 ? moved : plainUpdate(app, output, moved, command, loc, peers);
+  if (!t) return undefined;
   if (drift !== 'overwrite') guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
   const rendered = renderApp(app, t.states, loc.track, peers);
   checkRendered(rendered);
@@ -145,7 +146,8 @@ export function planWrite(
   const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
   const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
-    const r = app.rollouts.find((x) => x.spec.name === a.rollout)!;
+    const r = app.rollouts.find((x) => x.spec.name === a.rollout);
+    if (!r) return `${app.name}/${a.rollout}: ${a.action}`;
     const before = output.status?.rollouts.find((x) => x.name === a.rollout);
     const after = status.rollouts.find((x) => x.name === a.rollout);
     return `${app.name}/${transitionLine(a.rollout, a.action, before, after, r.plan.steps.length)}`;
@@ -161,6 +163,33 @@ export function planWrite(
     loaded: app,
     summary: lines.join('\n') + `\nwrote ${printable(path.relative(ctx.cwd, loc.output) || '.')}\n`,
   };
+}
+
+/**
+ * Kruise `spec.disabled`: no canary, the output takes the source as written. `advance` writes it
+ * whenever what it renders differs from the output (a first deploy, a new template, any source
+ * edit), as a plain rolling update of the Deployment.
+ */
+function plainUpdate(
+  app: LoadedApp,
+  output: OutputSnapshot,
+  t: AppTransition,
+  command: AppCommand,
+  loc: AppLocation,
+  peers: RepoPeers,
+): AppTransition | undefined {
+  const disabled = app.disabledRollouts ?? [];
+  if (command.kind !== 'advance' || disabled.length === 0) return undefined;
+  const files = objectFiles(renderApp(app, t.states, loc.track, peers));
+  const names = new Set(files.map((f) => f.path));
+  const same =
+    files.every((f) => output.texts?.get(f.path) === f.content) &&
+    (output.status?.files ?? []).every((f) => names.has(f));
+  if (same && output.status) return undefined;
+  const revision = contentDigest(files.map((f) => f.content).join('\n')).slice(0, 10);
+  const actions = disabled.map((rollout) => ({ rollout, action: 'plain rolling update (spec.disabled: no canary)' }));
+  const history = [...t.status.history, ...actions.map((a) => ({ ...a, step: 0, revision }))];
+  return { ...t, actions, status: { ...t.status, history } };
 }
 
 /** A person's edit to the output is never lost silently: refused (exit 1) unless --force, or a warning where a PR shows the diff. */

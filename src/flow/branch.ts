@@ -10,9 +10,12 @@ export const BRANCH_PREFIX = 'rollgen/';
 /** What a PR proposes for its app. */
 export type Target =
   | { readonly kind: 'step'; readonly step: number }
-  | { readonly kind: 'adopt' | 'select' | 'promote' | 'cleanup' | 'revert' | 'remove' | 'abort' | 'retry' };
+  | {
+      readonly kind: 'adopt' | 'select' | 'promote' | 'cleanup' | 'revert' | 'remove' | 'abort' | 'retry' | 'update';
+    };
 
-const NAMED = ['adopt', 'select', 'promote', 'cleanup', 'revert', 'remove', 'abort', 'retry'] as const;
+/** `update`: a plain rolling update of the Deployments of disabled rollouts (Kruise spec.disabled). */
+const NAMED = ['adopt', 'select', 'promote', 'cleanup', 'revert', 'remove', 'abort', 'retry', 'update'] as const;
 
 export function branchName(app: string, target: Target): string {
   return `${BRANCH_PREFIX}${encodeApp(app)}/${targetSlug(target)}`;

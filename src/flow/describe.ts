@@ -30,5 +30,7 @@ export function describeTarget(target: Target, t: AppTransition): string {
       return `abort ${revision}: all traffic to stable, ${draining ? 'canary workloads next' : 'canary removed'}`;
     case 'retry':
       return `retry ${revision} from step 1 of ${steps}`;
+    case 'update':
+      return `plain update of ${t.actions.map((a) => a.rollout).join(', ')} (rollout disabled: no canary)`;
   }
 }

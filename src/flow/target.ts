@@ -12,7 +12,8 @@ import { Target } from './branch';
  */
 export function targetOf(previous: AppStatus | undefined, t: AppTransition, command: AppCommand): Target {
   const targets = movingTargets(previous, t).map((m) => m.target);
-  if (targets.length === 0) return { kind: 'adopt' };
+  // Only disabled rollouts moved (Kruise spec.disabled): their Deployments update as written.
+  if (targets.length === 0) return t.actions.length > 0 ? { kind: 'update' } : { kind: 'adopt' };
   if (command.kind === 'abort' || command.kind === 'retry') return { kind: command.kind };
   return targets.reduce((a, b) => (rank(b) < rank(a) ? b : a));
 }
@@ -27,6 +28,7 @@ const ORDER: readonly Target['kind'][] = [
   'remove',
   'abort',
   'retry',
+  'update',
 ];
 
 function rank(t: Target): number {
@@ -77,7 +79,10 @@ export function gateFor(
   t: AppTransition,
   startedBy: 'pr' | 'person' = 'pr',
 ): Gate {
-  const gates = movingTargets(previous, t).map(({ name, target }) => {
+  const moving = movingTargets(previous, t);
+  // A plain update of a disabled rollout's Deployment has no canary to watch: a person merges it.
+  if (moving.length === 0 && t.actions.length > 0) return { kind: 'manual' };
+  const gates = moving.map(({ name, target }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
     // Locally the person running `advance` is the approval a start (or adoption) PR waits for.
     if (startedBy === 'person' && (target.kind === 'adopt' || (target.kind === 'step' && target.step <= 1)))

@@ -75,6 +75,7 @@ export function templateData(i: TemplateInput): PrTemplateData {
         r.plan.replicas,
         r.plan.steps,
         renderPhaseOf(status.find((s) => s.name === r.spec.name)),
+        r.spec.pingPong !== undefined,
       ),
     ),
     gate: {
@@ -85,6 +86,7 @@ export function templateData(i: TemplateInput): PrTemplateData {
     mergeEffect: mergeEffect(
       i.target,
       status.some((s) => s.draining !== undefined),
+      i.app.rollouts.some((r) => r.spec.pingPong),
     ),
     files: i.files,
     warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === 'warning')).map(
@@ -98,8 +100,12 @@ function rolloutView(
   replicas: number,
   steps: readonly PlannedStep[],
   phase: ReturnType<typeof renderPhaseOf>,
+  pingPong = false,
 ): RolloutView {
   const step = phase.kind === 'step' || phase.kind === 'promoting' ? steps[phase.step - 1] : undefined;
+  // Ping-pong promotion: every request to the canary's Service, the canary at full size.
+  if (pingPong && phase.kind === 'promoting')
+    return { name, canaryReplicas: replicas, stableReplicas: replicas, traffic: '100%', matches: '-', bar: bar(1) };
   // Draining: no traffic, but the canary pods still run until the next PR removes them.
   const idle = phase.kind === 'draining' ? (steps[phase.step - 1]?.canaryReplicas ?? 0) : 0;
   if (!step) return { name, canaryReplicas: idle, stableReplicas: replicas, traffic: '0%', matches: '-', bar: bar(0) };
@@ -137,7 +143,11 @@ function gateText(gate: Gate, base: string): string {
   }
 }
 
-function mergeEffect(target: Target, draining: boolean): string {
+function mergeEffect(target: Target, draining: boolean, pingPong: boolean): string {
+  if (pingPong && target.kind === 'promote')
+    return 'all traffic goes to the canary Service, with the canary at full size; the stable pods keep the old version, without traffic, until clean-up.';
+  if (pingPong && target.kind === 'cleanup' && !draining)
+    return 'the stable Deployment takes the new version on the Service that now serves all traffic (ping and pong swap), and the canary objects are removed.';
   // removal: two-commits keeps the canary workloads one more commit, after routes have left them.
   if (draining && (target.kind === 'cleanup' || target.kind === 'revert' || target.kind === 'abort')) {
     return 'all traffic goes back to stable; the canary Deployment and Service stay until the next PR removes them.';
@@ -160,5 +170,7 @@ function mergeEffect(target: Target, draining: boolean): string {
       return 'the canary Deployment and Service, which no longer receive traffic, are removed.';
     case 'retry':
       return 'the rollout starts again at step 1.';
+    case 'update':
+      return 'the Deployments of disabled rollouts (spec.disabled) update as written, a plain rolling update with no canary.';
   }
 }

@@ -20,7 +20,17 @@ export async function planCommand(ctx: RunContext, args: readonly string[], opts
     ctx.stdout(JSON.stringify(data.length === 1 ? data[0] : data, null, 2) + '\n');
     return;
   }
-  ctx.stdout(apps.flatMap(({ app }) => app.rollouts.map((r) => formatPlan(app.name, r.plan))).join('\n'));
+  ctx.stdout(
+    apps
+      .flatMap(({ app }) => [
+        ...app.rollouts.map((r) => formatPlan(app.name, r.plan)),
+        ...(app.disabledRollouts ?? []).map(
+          (name) =>
+            `app ${app.name}, rollout ${name}: disabled (spec.disabled): its Deployment rolls out as written, a plain rolling update with no canary steps\n`,
+        ),
+      ])
+      .join('\n'),
+  );
   printAllocations(ctx, peers);
 }
 
@@ -38,6 +48,9 @@ export async function validateCommand(ctx: RunContext, args: readonly string[], 
     for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
       ctx.stderr(formatDiagnostic(d) + '\n');
   }
-  for (const { app } of apps) ctx.stdout(`${app.name}: ok (${count(app.rollouts.length, 'rollout')})\n`);
+  for (const { app } of apps) {
+    const disabled = app.disabledRollouts?.length ? `, ${app.disabledRollouts.length} disabled` : '';
+    ctx.stdout(`${app.name}: ok (${count(app.rollouts.length, 'rollout')}${disabled})\n`);
+  }
   printAllocations(ctx, peers);
 }

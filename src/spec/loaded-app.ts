@@ -33,6 +33,6 @@ export interface LoadedApp {
   readonly routings: readonly LoadedRouting[];
   readonly resources: ResourceSet;
   readonly diagnostics: readonly Diagnostic[];
-  /** Kruise rollouts with `spec.disabled: true`: their workloads roll out as plain Deployments. */
-  readonly disabledRollouts?: number;
+  /** Kruise rollouts with `spec.disabled: true`, by name: their workloads roll out as plain Deployments. */
+  readonly disabledRollouts?: readonly string[];
 }

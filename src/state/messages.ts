@@ -59,7 +59,11 @@ export function appIdleLines(
     status: status?.rollouts.find((x) => x.name === r.spec.name),
     steps: r.plan.steps.length,
   }));
-  return idleLines(command, target, rollouts);
+  const disabled = (app.disabledRollouts ?? []).map(
+    (name) =>
+      `nothing to ${command.kind}: ${app.name}/${name} is disabled (spec.disabled): the output runs the source as written, with no canary`,
+  );
+  return [...idleLines(command, target, rollouts), ...disabled];
 }
 
 function stateOf(r: IdleRollout): string {
