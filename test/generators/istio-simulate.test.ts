@@ -24,6 +24,8 @@ const PROBES: Record<string, Record<string, { host: string; path: string }>> = {
   },
   'kruise-v1beta1-matches': { productpage: { host: 'productpage.example.com', path: '/' } },
   'kruise-subset-user-fields': { details: { host: 'details', path: '/' } },
+  'argo-ping-pong': { catalog: { host: 'catalog', path: '/' } },
+  'argo-ping-pong-second': { catalog: { host: 'catalog', path: '/' } },
 };
 
 function load(name: string): LoadedApp {
