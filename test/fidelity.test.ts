@@ -68,8 +68,11 @@ test('an Argo canary with no steps (or only analysis steps) goes straight to pro
     expect((await advance()).code).toBe(0);
     const deployment = path.join(dir, 'src', 'deployment.yaml');
     fs.writeFileSync(deployment, fs.readFileSync(deployment, 'utf8').replace(/image: (\S+?):\S+/, 'image: $1:next'));
+    const plan = (await runCli(['plan', 'src'], dir)).stdout;
+    expect(plan).toMatch(/^promote +0 +\d+ +0% .*automatic$/m);
+    expect(plan).toContain('no steps: a new version goes straight to promotion');
     const promote = await advance();
-    expect(promote.stdout).toMatch(/promote \(no steps\) -> promoting/);
+    expect(promote.stdout).toMatch(/promote \(no steps\) -> promoting \(no canary steps: the stable Deployment rolls/);
     const out = fs.readdirSync(path.join(dir, 'out'));
     expect(out.filter((f) => f.includes('canary'))).toEqual([]);
     expect(fs.readFileSync(path.join(dir, 'out', 'deployment-echoserver.yaml'), 'utf8')).toContain(':next');

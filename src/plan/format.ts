@@ -22,6 +22,10 @@ export function formatPlan(app: string, plan: Plan): string {
       .join('  ')
       .trimEnd(),
   );
+  const rolling =
+    plan.steps.length === 0
+      ? ['no steps: a new version goes straight to promotion, one rolling update of the stable Deployment (as Argo)']
+      : [];
   const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
   const pp = plan.pingPong;
   const pingPong = pp
@@ -29,7 +33,7 @@ export function formatPlan(app: string, plan: Plan): string {
         `ping-pong: ${pp.ping} and ${pp.pong} take turns as the stable Service; the canary gets the other one, promote sends it 100% with the canary at full size, clean-up moves the stable pods onto it`,
       ]
     : [];
-  return [head, ...lines, ...paused, ...pingPong, GATE_LEGEND, ...analysisLines(plan)].join('\n') + '\n';
+  return [head, ...lines, ...rolling, ...paused, ...pingPong, GATE_LEGEND, ...analysisLines(plan)].join('\n') + '\n';
 }
 
 const GATE_LEGEND =
@@ -43,7 +47,12 @@ export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 
  */
 function endRows(plan: Plan): string[][] {
   const last = plan.steps[plan.steps.length - 1];
-  if (!last) return [];
+  // No steps (Argo's rolling-update form): the start is the promotion, a rolling update of the stable Deployment.
+  if (!last)
+    return [
+      ['promote', '0', String(plan.replicas), '0%', '-', '-', describeGate({ kind: 'automatic' })],
+      ['clean-up', '0', String(plan.replicas), '0%', '-', '-', '-'],
+    ];
   // After clean-up the stable Service selects stable pods only: 0% to a canary, never "by pods".
   const cleanUp = { ...last, serviceSelection: 'split' as const, traffic: stableTraffic(last.traffic.weightTotal) };
   // Ping-pong promotion: all traffic to the canary's Service, the canary at full size.

@@ -21,7 +21,9 @@ export function describePhase(p: RenderPhase, steps: number): string {
     case 'step':
       return `step ${p.step} of ${steps}`;
     case 'promoting':
-      return `promoting (stable gets the new version; traffic as in step ${p.step})`;
+      return steps === 0
+        ? 'promoting (no canary steps: the stable Deployment rolls to the new version)'
+        : `promoting (stable gets the new version; traffic as in step ${p.step})`;
     case 'draining':
       return 'draining (routes to stable only; canary workloads are removed by the next advance)';
   }
