@@ -33,6 +33,8 @@ export interface IdleRollout {
   readonly name: string;
   readonly status: RolloutStatus | undefined;
   readonly steps: number;
+  /** The field that pauses it (spec.paused, spec.strategy.paused): advance holds it, whatever the source says. */
+  readonly pausedBy?: string;
 }
 
 /**
@@ -42,7 +44,8 @@ export interface IdleRollout {
 export function idleLines(command: AppCommand, target: string, rollouts: readonly IdleRollout[]): string[] {
   return rollouts.map((r) => {
     const state = stateOf(r);
-    const hint = hintFor(command.kind, r.status, target);
+    const paused = command.kind === 'advance' && r.pausedBy;
+    const hint = paused ? `set ${r.pausedBy} to false to go on` : hintFor(command.kind, r.status, target);
     return `nothing to ${command.kind}: ${r.name} ${state}${hint ? `; ${hint}` : ''}`;
   });
 }
@@ -58,6 +61,7 @@ export function appIdleLines(
     name: `${app.name}/${r.spec.name}`,
     status: status?.rollouts.find((x) => x.name === r.spec.name),
     steps: r.plan.steps.length,
+    ...(r.spec.pausedBy ? { pausedBy: r.spec.pausedBy.field } : {}),
   }));
   const disabled = (app.disabledRollouts ?? []).map(
     (name) =>
@@ -68,6 +72,7 @@ export function appIdleLines(
 
 function stateOf(r: IdleRollout): string {
   const s = r.status;
+  if (r.pausedBy && s) return `is paused by ${r.pausedBy} (${describeState(s, r.steps)})`;
   if (!s) return 'is not deployed yet';
   if (s.draining !== undefined) return 'is draining (routes to stable; canary workloads still in the output)';
   switch (s.phase) {
