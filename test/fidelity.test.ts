@@ -114,3 +114,37 @@ describe('name limits by kind', () => {
     );
   });
 });
+
+describe('Argo scaleDownDelaySeconds and abortScaleDownDelaySeconds', () => {
+  /** The argo-nginx example with `fields` added to its canary strategy; returns plan's stdout and stderr. */
+  async function planWith(fields: string, drop = ''): Promise<{ stdout: string; stderr: string }> {
+    const dir = makeAppDir('rollgen-delay-', path.join(__dirname, '..', 'examples', 'argo-nginx', 'echoserver'));
+    try {
+      const file = path.join(dir, 'src', 'rollout.yaml');
+      const text = fs.readFileSync(file, 'utf8').replace('    canary:\n', `    canary:\n${fields}`);
+      fs.writeFileSync(file, drop ? text.replace(drop, '') : text);
+      const r = await runCli(['plan', 'src'], dir);
+      return { stdout: r.stdout, stderr: r.stderr };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test('they time the commit that removes drained canary workloads (0 after an abort: a person merges it)', async () => {
+    const r = await planWith('      scaleDownDelaySeconds: 90\n      abortScaleDownDelaySeconds: 0\n');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('that commit waits (after promotion: after 90s; after an abort: manual)');
+  });
+
+  test('as in Argo, scaleDownDelaySeconds needs trafficRouting and excludes dynamicStableScale', async () => {
+    const basic = await planWith(
+      '      scaleDownDelaySeconds: 90\n',
+      /      trafficRouting:\n(        .*\n)+?(?=      steps:)/.exec(
+        fs.readFileSync(path.join(__dirname, '..', 'examples', 'argo-nginx', 'echoserver', 'rollout.yaml'), 'utf8'),
+      )![0],
+    );
+    expect(basic.stderr).toMatch(/rollout\.yaml:\d+:\d+: scaleDownDelaySeconds needs trafficRouting/);
+    const dynamic = await planWith('      scaleDownDelaySeconds: 90\n      dynamicStableScale: true\n');
+    expect(dynamic.stderr).toMatch(/dynamicStableScale cannot be used with scaleDownDelaySeconds/);
+  });
+});

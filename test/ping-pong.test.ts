@@ -47,6 +47,8 @@ interface Commit {
   readonly phase: string;
   readonly stable: string;
   readonly objects: KubeObject[];
+  /** What advance printed. */
+  readonly said: string;
 }
 
 /** Every object file of out/ (the status file and the kustomization are never applied). */
@@ -62,10 +64,10 @@ function outputObjects(dir: string): KubeObject[] {
 /** Advances until the rollout is healthy again, recording each commit. */
 function advanceToHealthy(dir: string, extra: readonly string[], commits: Commit[]): void {
   for (let i = 0; i < 12; i++) {
-    runBinClean(dir, ['advance', 'src', 'out', ...extra]);
+    const said = runBinClean(dir, ['advance', 'src', 'out', ...extra]);
     const s = parse(fs.readFileSync(path.join(dir, 'out', 'rollgen-status.yaml'), 'utf8')).rollouts[0];
     const phase = `${s.phase}${s.draining ? ' draining' : ''} ${s.step}`;
-    commits.push({ phase, stable: s.pingPong, objects: outputObjects(dir) });
+    commits.push({ phase, stable: s.pingPong, objects: outputObjects(dir), said });
     if (s.phase === 'Healthy' && s.draining === undefined) return;
   }
   throw new Error('the rollout did not become healthy');
@@ -156,6 +158,7 @@ describe.each(CASES)('ping-pong: $name', (c) => {
   });
 
   test('promotion sends every request to the canary Service, with the canary at full size', () => {
+    expect(oneCommit[promoting].said).toMatch(/-> promoting \(all traffic to the canary Service, canary at full size/);
     const split = simulateRequest(oneCommit[promoting].objects, generatorsOf(app), request)!;
     expect(split.services.filter((s) => s.share > 0).map((s) => s.service)).toEqual([`${c.workload}-pong`]);
     expect(split.pods.map((p) => p.deployment)).toEqual([`${c.workload}-canary`]);

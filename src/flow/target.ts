@@ -87,15 +87,41 @@ export function gateFor(
     // Locally the person running `advance` is the approval a start (or adoption) PR waits for.
     if (startedBy === 'person' && (target.kind === 'adopt' || (target.kind === 'step' && target.step <= 1)))
       return { kind: 'automatic' as const };
-    return r
-      ? rolloutGate(
-          r.plan.startGate,
-          r.plan.steps.map((s) => s.gate),
-          target,
-        )
-      : { kind: 'manual' as const };
+    if (!r) return { kind: 'manual' as const };
+    const delayed = removalGate(
+      r,
+      previous?.rollouts.find((x) => x.name === name),
+      target,
+    );
+    return (
+      delayed ??
+      rolloutGate(
+        r.plan.startGate,
+        r.plan.steps.map((s) => s.gate),
+        target,
+      )
+    );
   });
   return combineGates(gates);
+}
+
+/**
+ * Removal delays (Argo scaleDownDelaySeconds / abortScaleDownDelaySeconds, Kruise gracePeriodSeconds):
+ * the commit that removes drained canary workloads waits, and with ping-pong so does the clean-up
+ * that replaces the old stable pods. Undefined: the usual gate.
+ */
+function removalGate(
+  r: LoadedApp['rollouts'][number],
+  prev: RolloutStatus | undefined,
+  target: Target,
+): Gate | undefined {
+  const gates = r.spec.removalGates;
+  if (!gates) return undefined;
+  // Ping-pong waits at the clean-up instead: the canary it then removes is still serving until the stable pods join.
+  if (target.kind === 'remove')
+    return prev?.drainingPromotion ? (r.spec.pingPong ? undefined : gates.promotion) : gates.abort;
+  if (target.kind === 'cleanup' && r.spec.pingPong) return gates.promotion;
+  return undefined;
 }
 
 function rolloutGate(start: Gate, after: readonly Gate[], target: Target): Gate {

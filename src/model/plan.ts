@@ -13,6 +13,8 @@ export interface Plan {
   readonly steps: readonly PlannedStep[];
   /** The field that pauses the rollout (spec.paused, spec.strategy.paused): advance proposes nothing. */
   readonly pausedBy?: string;
+  /** Removal delays: the gate of the commit that removes drained canary workloads, after promotion and after an abort. */
+  readonly removalGates?: { readonly promotion: Gate; readonly abort: Gate };
   /** Argo pingPong: the two Services that swap the stable and canary roles at each clean-up. */
   readonly pingPong?: { readonly ping: string; readonly pong: string };
   /** A shared Kruise TrafficRouting this rollout is a member of: its routes are live at every step. */

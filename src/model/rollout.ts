@@ -1,5 +1,6 @@
 import { Origin } from '../diagnostics';
 import type { AnalysisRequest } from './analysis-request';
+import type { Gate } from './plan';
 import { KubeObject } from './kube';
 
 /** Normalized rollout: the Kruise and Argo formats both end up here, as plain readonly data. */
@@ -31,6 +32,12 @@ export interface RolloutSpec {
    * says which one is stable now (see pingPongSides).
    */
   readonly pingPong?: PingPongSpec;
+  /**
+   * Argo scaleDownDelaySeconds / abortScaleDownDelaySeconds, Kruise gracePeriodSeconds: canary
+   * workloads stay one more commit after routes leave them (two-commit removal), and that commit
+   * waits for this gate (ping-pong: the clean-up that replaces the old stable pods waits too).
+   */
+  readonly removalGates?: { readonly promotion: Gate; readonly abort: Gate };
   /** The field that pauses the rollout (Argo spec.paused, Kruise strategy.paused): advance proposes nothing while set. */
   readonly pausedBy?: { readonly field: string; readonly origin: Origin };
   /** Argo `canary.analysis`: checked at every gate from `startingStep` (a rollgen step, 1-based) on. */

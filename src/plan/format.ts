@@ -33,7 +33,16 @@ export function formatPlan(app: string, plan: Plan): string {
         `ping-pong: ${pp.ping} and ${pp.pong} take turns as the stable Service; the canary gets the other one, promote sends it 100% with the canary at full size, clean-up moves the stable pods onto it`,
       ]
     : [];
-  return [head, ...lines, ...rolling, ...paused, ...pingPong, GATE_LEGEND, ...analysisLines(plan)].join('\n') + '\n';
+  const g = plan.removalGates;
+  const removal = g
+    ? [
+        `removal: canary workloads go one commit after routes leave them; that commit waits (after promotion: ${describeGate(g.promotion)}; after an abort: ${describeGate(g.abort)})`,
+      ]
+    : [];
+  return (
+    [head, ...lines, ...rolling, ...paused, ...pingPong, ...removal, GATE_LEGEND, ...analysisLines(plan)].join('\n') +
+    '\n'
+  );
 }
 
 const GATE_LEGEND =

@@ -16,6 +16,7 @@ export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: G
     startGate: { kind: policy.firstStep },
     steps,
     ...(rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}),
+    ...(rollout.removalGates ? { removalGates: rollout.removalGates } : {}),
     ...(rollout.pingPong ? { pingPong: { ping: rollout.pingPong.ping, pong: rollout.pingPong.pong } } : {}),
   };
 }

@@ -3,7 +3,8 @@ export type RenderPhase =
   | { readonly kind: 'stable' }
   | { readonly kind: 'adopting' }
   | { readonly kind: 'step'; readonly step: number }
-  | { readonly kind: 'promoting'; readonly step: number }
+  /** pingPong: the rollout swaps Services (the status records a side), so promotion moves all traffic to the canary. */
+  | { readonly kind: 'promoting'; readonly step: number; readonly pingPong?: boolean }
   /** Two-commit removal: routes to stable only while the canary workloads of `step` stay for one more commit. */
   | { readonly kind: 'draining'; readonly step: number; readonly promotion?: boolean };
 
@@ -21,6 +22,8 @@ export function describePhase(p: RenderPhase, steps: number): string {
     case 'step':
       return `step ${p.step} of ${steps}`;
     case 'promoting':
+      if (p.pingPong)
+        return 'promoting (all traffic to the canary Service, canary at full size; stable pods move at clean-up)';
       return steps === 0
         ? 'promoting (no canary steps: the stable Deployment rolls to the new version)'
         : `promoting (stable gets the new version; traffic as in step ${p.step})`;

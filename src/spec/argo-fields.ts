@@ -65,13 +65,13 @@ export const argoRolloutFields = (inputs: ProviderInputs): FieldLedger => ({
       note: 'blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)',
     },
     honoured(CANARY),
-    warned(
+    honoured(
       `${CANARY}.abortScaleDownDelaySeconds`,
-      "the abort commit removes canary pods as the app's removal policy says (rollgen.yaml removal); there is no delay",
+      'after an abort the canary workloads stay one more commit (two-commit removal), merged this many seconds later; 0 = a person merges it',
     ),
-    warned(
+    honoured(
       `${CANARY}.scaleDownDelaySeconds`,
-      'old stable pods are replaced when the promotion commit is applied; use removal: two-commits in rollgen.yaml to keep the canary until routes move',
+      'after promotion the canary workloads stay one more commit (two-commit removal), merged this many seconds later (ping-pong: the clean-up waits too); needs trafficRouting',
     ),
     warned(`${CANARY}.scaleDownDelayRevisionLimit`, 'rollgen keeps no old ReplicaSets running; remove the field'),
     subtree(

@@ -2,6 +2,7 @@ import { AnalysisRequest, readRequest } from '../model/analysis-request';
 import type { ProviderInputs } from '../contract/inputs';
 import { Diagnostic } from '../diagnostics';
 import { KubeObject } from '../model/kube';
+import type { Gate } from '../model/plan';
 import { ParsedDocument } from '../yaml/parse';
 import { unsupportedWorkload, withPause } from './reader-common';
 import { NormalizeResult, providersFromArgo } from './providers';
@@ -80,6 +81,7 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
       annotations: stringMap(obj(canary.stableMetadata).annotations),
     },
     ...(pingPong ? { pingPong } : {}),
+    ...removalGatesOf(doc, canary, diagnostics),
     ...antiAffinityOf(canary),
     ...(canary.dynamicStableScale === true ? { dynamicStableScale: true } : {}),
     ...(num(canary.minPodsPerReplicaSet) !== undefined
@@ -119,6 +121,39 @@ function pingPongOf(doc: ParsedDocument, canary: Record<string, unknown>, out: D
     );
   const alongside = canary.stableService !== undefined || canary.canaryService !== undefined;
   return { ping, pong, origin: doc.locate(path), alongside };
+}
+
+/**
+ * Argo keeps the old pods scaleDownDelaySeconds after traffic leaves them (abortScaleDownDelaySeconds
+ * after an abort; 0 there = never). rollgen removes them in a later commit that waits as long (0 =
+ * for a person). Argo's validation refuses scaleDownDelaySeconds without traffic routing or with
+ * dynamicStableScale; so does rollgen.
+ */
+function removalGatesOf(
+  doc: ParsedDocument,
+  canary: Record<string, unknown>,
+  out: Diagnostic[],
+): Pick<RolloutSpec, 'removalGates'> {
+  const promotion = num(canary.scaleDownDelaySeconds);
+  const abort = num(canary.abortScaleDownDelaySeconds);
+  const at = (f: string): Path => ['spec', 'strategy', 'canary', f];
+  if (promotion !== undefined && canary.trafficRouting === undefined)
+    out.push(
+      error(doc, at('scaleDownDelaySeconds'), 'scaleDownDelaySeconds needs trafficRouting (as Argo); remove it'),
+    );
+  if (promotion !== undefined && canary.dynamicStableScale === true)
+    out.push(
+      error(
+        doc,
+        at('dynamicStableScale'),
+        'dynamicStableScale cannot be used with scaleDownDelaySeconds (as Argo); keep one',
+      ),
+    );
+  if (canary.trafficRouting === undefined || (promotion === undefined && abort === undefined)) return {};
+  const timed = (s: number | undefined): Gate => (s ? { kind: 'timed', seconds: s } : { kind: 'automatic' });
+  return {
+    removalGates: { promotion: timed(promotion), abort: abort === 0 ? { kind: 'manual' } : timed(abort) },
+  };
 }
 
 /** Argo: preferredDuringScheduling... with a weight wins; otherwise requiredDuringScheduling... */

@@ -5,8 +5,8 @@ import { FieldLedger, FieldRule, honoured, subtree, warned } from './field-ledge
 const CANARY = 'spec.strategy.canary';
 const CRD = 'kruise-rollouts/rollouts.kruise.io_rollouts.yaml';
 
-/** Kruise trafficRoutings entries (also a TrafficRouting's objectRef). */
-export function kruiseRoutingRules(base: string): FieldRule[] {
+/** Kruise trafficRoutings entries (also a TrafficRouting's objectRef, whose grace period rollgen does not read). */
+export function kruiseRoutingRules(base: string, gracePeriod: 'honoured' | 'warned' = 'warned'): FieldRule[] {
   return [
     honoured(
       base,
@@ -16,10 +16,15 @@ export function kruiseRoutingRules(base: string): FieldRule[] {
     subtree(`${base}[].ingress`, 'classType picks the provider: nginx, aliyun-alb, higress or mse'),
     subtree(`${base}[].gateway`, 'rendered by the gateway-api generator'),
     subtree(`${base}[].customNetworkRefs`, 'Istio VirtualService/DestinationRule: istio generator; others: custom'),
-    warned(
-      `${base}[].gracePeriodSeconds`,
-      'rollgen does not wait between route and workload changes; Argo CD sync waves and the step gate order them',
-    ),
+    gracePeriod === 'honoured'
+      ? honoured(
+          `${base}[].gracePeriodSeconds`,
+          'canary workloads stay one more commit after routes leave them (two-commit removal), merged this many seconds later',
+        )
+      : warned(
+          `${base}[].gracePeriodSeconds`,
+          'rollgen does not wait between route and workload changes; Argo CD sync waves and the step gate order them',
+        ),
   ];
 }
 
@@ -39,7 +44,7 @@ const COMMON: readonly FieldRule[] = [
   ),
   subtree(`${CANARY}.patchPodTemplateMetadata`, 'merged into the canary pod template only'),
   subtree(`${CANARY}.steps`, 'each step is one PR'),
-  ...kruiseRoutingRules(`${CANARY}.trafficRoutings`),
+  ...kruiseRoutingRules(`${CANARY}.trafficRoutings`, 'honoured'),
 ];
 
 export const KRUISE_V1ALPHA1_FIELDS: FieldLedger = {

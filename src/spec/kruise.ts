@@ -42,9 +42,18 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
     canaryPodMetadata: { labels: stringMap(patch.labels), annotations: stringMap(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
     ...(routingRef ? { trafficRoutingRef: routingRef } : {}),
+    ...gracePeriodGates(canary),
   };
   const paused = obj(spec.strategy).paused === true;
   return { rollout: withPause(doc, rollout, paused, ['spec', 'strategy', 'paused']), diagnostics };
+}
+
+/** Kruise gracePeriodSeconds: it waits that long after a traffic change before the workloads change, e.g. removing the canary. */
+function gracePeriodGates(canary: Record<string, unknown>): Pick<RolloutSpec, 'removalGates'> {
+  const seconds = num(obj(arr(canary.trafficRoutings)[0]).gracePeriodSeconds);
+  if (!seconds) return {};
+  const gate = { kind: 'timed' as const, seconds };
+  return { removalGates: { promotion: gate, abort: gate } };
 }
 
 export function kruiseDisabled(doc: ParsedDocument): boolean {

@@ -119,6 +119,8 @@ function applyCommand(
   removal: Removal,
 ): Transition | undefined {
   const revision = sourcePod(r, track).revision;
+  // A removal delay (scaleDownDelaySeconds, gracePeriodSeconds) keeps the canary workloads one more, delayed, commit.
+  if (r.spec.removalGates) removal = 'two-commits';
   // A paused rollout holds: advance moves nothing; a person may still abort, promote or retry.
   if (command.kind === 'advance' && r.spec.pausedBy) return undefined;
   if (command.kind === 'advance')

@@ -148,7 +148,7 @@ export function renderPhaseOf(s: RolloutStatus | undefined): RenderPhase {
     case 'Progressing':
       return { kind: 'step', step: s.step };
     case 'Promoting':
-      return { kind: 'promoting', step: Math.max(1, s.step) };
+      return { kind: 'promoting', step: Math.max(1, s.step), ...(s.pingPong ? { pingPong: true } : {}) };
     default:
       return { kind: 'stable' };
   }
