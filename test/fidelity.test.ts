@@ -139,7 +139,7 @@ describe('Argo scaleDownDelaySeconds and abortScaleDownDelaySeconds', () => {
   test('as in Argo, scaleDownDelaySeconds needs trafficRouting and excludes dynamicStableScale', async () => {
     const basic = await planWith(
       '      scaleDownDelaySeconds: 90\n',
-      /      trafficRouting:\n(        .*\n)+?(?=      steps:)/.exec(
+      / {6}trafficRouting:\n( {8}.*\n)+?(?= {6}steps:)/.exec(
         fs.readFileSync(path.join(__dirname, '..', 'examples', 'argo-nginx', 'echoserver', 'rollout.yaml'), 'utf8'),
       )![0],
     );

@@ -47442,6 +47442,7 @@ function withPruneLast(meta) {
 }
 var REVISION_ANNOTATION = "rollgen.dev/revision";
 var CANARY_SUFFIX = "-canary";
+var PING_PONG_LABEL = "rollgen.dev/ping-pong";
 
 // src/spec/validate-schema.ts
 init_diagnostics();
@@ -48631,6 +48632,10 @@ function numbersProblem(r) {
   const count3 = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
   if (!count3(r.step) || !count3(r.steps)) return "step and steps must be whole numbers";
   if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
+  if (r.pingPong !== void 0 && r.pingPong !== "ping" && r.pingPong !== "pong")
+    return "pingPong must be ping or pong (the Service that is stable)";
+  if (r.drainingPromotion !== void 0 && typeof r.drainingPromotion !== "boolean")
+    return "drainingPromotion must be true or false";
   if (r.draining === void 0) return void 0;
   return count3(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
 }
@@ -50452,7 +50457,7 @@ function writeBookkeeping(book) {
 // generators/aws-alb/check.ts
 function check5(ctx) {
   const out = [];
-  if (ctx.rollout.traffic.generateCanaryService) {
+  if (ctx.rollout.traffic.generateCanaryService && !ctx.rollout.pingPong) {
     out.push(
       diagnosticAt(
         ctx.optionsOrigin,
@@ -50460,6 +50465,13 @@ function check5(ctx) {
       )
     );
   }
+  if (ctx.rollout.pingPong && !ctx.options.rootService)
+    out.push(
+      diagnosticAt(
+        ctx.optionsOrigin,
+        "aws-alb with pingPong needs rootService: the action is keyed by it while the ping and pong Services swap roles; add trafficRouting.alb.rootService and point the Ingress path at it"
+      )
+    );
   out.push(...checkRouteNames(ctx));
   for (const name of ctx.options.ingresses) {
     const source = ctx.resources.find("Ingress", name, ctx.rollout.namespace);
@@ -50774,7 +50786,8 @@ var capabilities5 = {
   matchWithWeight: true,
   namedHeaderRoutes: true,
   mirror: false,
-  requestHeaderModifier: false
+  requestHeaderModifier: false,
+  pingPong: "preferred"
 };
 var aws_alb_default = defineGenerator({
   id: "aws-alb",
@@ -53106,7 +53119,16 @@ function check10(ctx) {
   if (shape2.length > 0) return shape2.map((m) => diagnosticAt(ctx.optionsOrigin, m));
   const t = targets(ctx.options, ctx.rollout.namespace);
   const roles = rolesFor(ctx, t);
-  return [...checkVirtualServices(ctx, t, roles), ...checkDestinationRules(ctx, t)];
+  return [...checkVirtualServices(ctx, t, roles), ...checkSwapped(ctx, t), ...checkDestinationRules(ctx, t)];
+}
+function checkSwapped(ctx, t) {
+  if (!ctx.rollout.pingPong || ctx.rollout.pingPong.alongside) return [];
+  const swapped2 = { ...ctx, stableService: ctx.canaryService, canaryService: ctx.stableService };
+  const first2 = new Set(checkVirtualServices(ctx, t, rolesFor(ctx, t)).map((d) => d.message));
+  return checkVirtualServices(swapped2, t, rolesFor(swapped2, t)).filter((d) => !first2.has(d.message)).map((d) => ({
+    ...d,
+    message: `${d.message} once ${ctx.canaryService} is stable (pingPong swaps the roles); give each route destinations to both ${ctx.stableService} and ${ctx.canaryService}`
+  }));
 }
 function checkShape(o, ctx) {
   const argo = o.virtualService !== void 0 || o.virtualServices !== void 0;
@@ -53118,6 +53140,10 @@ function checkShape(o, ctx) {
     return o.refs.some((r) => r.kind === "VirtualService") ? [] : ["customNetworkRefs name no VirtualService, so no traffic would move; add one"];
   }
   if (!argo) return ["istio needs virtualService or virtualServices"];
+  if (ctx.rollout.pingPong && !ctx.rollout.pingPong.alongside && o.destinationRule)
+    return [
+      "istio with pingPong routes by host (the ping and pong Services); remove destinationRule, or drop pingPong for subset mode"
+    ];
   if (o.virtualService && o.virtualServices) return ["istio: set virtualService or virtualServices, not both"];
   if (!o.destinationRule && (ctx.stableService === "" || ctx.stableService === ctx.canaryService)) {
     return [
@@ -53625,7 +53651,8 @@ var capabilities9 = {
   matchWithWeight: true,
   namedHeaderRoutes: true,
   mirror: true,
-  requestHeaderModifier: true
+  requestHeaderModifier: true,
+  pingPong: true
 };
 var istio_default = defineGenerator({
   id: "istio",
@@ -56358,13 +56385,13 @@ var argoRolloutFields = (inputs10) => ({
       note: "blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)"
     },
     honoured(CANARY2),
-    warned(
+    honoured(
       `${CANARY2}.abortScaleDownDelaySeconds`,
-      "the abort commit removes canary pods as the app's removal policy says (rollgen.yaml removal); there is no delay"
+      "after an abort the canary workloads stay one more commit (two-commit removal), merged this many seconds later; 0 = a person merges it"
     ),
-    warned(
+    honoured(
       `${CANARY2}.scaleDownDelaySeconds`,
-      "old stable pods are replaced when the promotion commit is applied; use removal: two-commits in rollgen.yaml to keep the canary until routes move"
+      "after promotion the canary workloads stay one more commit (two-commit removal), merged this many seconds later (ping-pong: the clean-up waits too); needs trafficRouting"
     ),
     warned(`${CANARY2}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
     subtree(
@@ -56385,9 +56412,9 @@ var argoRolloutFields = (inputs10) => ({
       `${CANARY2}.minPodsPerReplicaSet`,
       "a non-empty stable or canary side runs at least this many pods, with trafficRouting"
     ),
-    warnedTree(
+    subtree(
       `${CANARY2}.pingPong`,
-      "rollgen routes with a stable and a canary Service (stableService/canaryService); write those instead of pingPong"
+      "the ping and pong Services swap the stable and canary roles at each clean-up; no Service selector changes (aws-alb, istio host mode)"
     ),
     warnedTree(
       `${CANARY2}.replicaProgressThreshold`,
@@ -56427,7 +56454,7 @@ var argoRolloutFields = (inputs10) => ({
 // src/spec/kruise-fields.ts
 var CANARY3 = "spec.strategy.canary";
 var CRD = "kruise-rollouts/rollouts.kruise.io_rollouts.yaml";
-function kruiseRoutingRules(base) {
+function kruiseRoutingRules(base, gracePeriod = "warned") {
   return [
     honoured(
       base,
@@ -56437,7 +56464,10 @@ function kruiseRoutingRules(base) {
     subtree(`${base}[].ingress`, "classType picks the provider: nginx, aliyun-alb, higress or mse"),
     subtree(`${base}[].gateway`, "rendered by the gateway-api generator"),
     subtree(`${base}[].customNetworkRefs`, "Istio VirtualService/DestinationRule: istio generator; others: custom"),
-    warned(
+    gracePeriod === "honoured" ? honoured(
+      `${base}[].gracePeriodSeconds`,
+      "canary workloads stay one more commit after routes leave them (two-commit removal), merged this many seconds later"
+    ) : warned(
       `${base}[].gracePeriodSeconds`,
       "rollgen does not wait between route and workload changes; Argo CD sync waves and the step gate order them"
     )
@@ -56459,7 +56489,7 @@ var COMMON = [
   ),
   subtree(`${CANARY3}.patchPodTemplateMetadata`, "merged into the canary pod template only"),
   subtree(`${CANARY3}.steps`, "each step is one PR"),
-  ...kruiseRoutingRules(`${CANARY3}.trafficRoutings`)
+  ...kruiseRoutingRules(`${CANARY3}.trafficRoutings`, "honoured")
 ];
 var KRUISE_V1ALPHA1_FIELDS = {
   title: "Kruise Rollout (rollouts.kruise.io/v1alpha1)",
@@ -56560,7 +56590,9 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: { kind: policy.firstStep },
     steps,
-    ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}
+    ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {},
+    ...rollout.removalGates ? { removalGates: rollout.removalGates } : {},
+    ...rollout.pingPong ? { pingPong: { ping: rollout.pingPong.ping, pong: rollout.pingPong.pong } } : {}
   };
 }
 function planStep(rollout, step, i, total, policy) {
@@ -56648,11 +56680,27 @@ function describePhase(p, steps) {
     case "step":
       return `step ${p.step} of ${steps}`;
     case "promoting":
-      return `promoting (stable gets the new version; traffic as in step ${p.step})`;
+      if (p.pingPong)
+        return "promoting (all traffic to the canary Service, canary at full size; stable pods move at clean-up)";
+      return steps === 0 ? "promoting (no canary steps: the stable Deployment rolls to the new version)" : `promoting (stable gets the new version; traffic as in step ${p.step})`;
     case "draining":
       return "draining (routes to stable only; canary workloads are removed by the next advance)";
   }
 }
+
+// src/model/rollout.ts
+function pingPongSides(rollout, stable) {
+  const pp = rollout.pingPong;
+  if (!pp) return rollout;
+  const pingPong = { ...pp, ...stable ? { stable } : {} };
+  if (pp.alongside) return { ...rollout, pingPong };
+  const [stableService, canaryService] = sideServices(pingPong);
+  return { ...rollout, pingPong, traffic: { ...rollout.traffic, stableService, canaryService } };
+}
+function sideServices(pp) {
+  return pp.stable === "pong" ? [pp.pong, pp.ping] : [pp.ping, pp.pong];
+}
+var otherSide = (side) => side === "ping" ? "pong" : "ping";
 
 // src/render/services.ts
 var ASSIGNED_SPEC_FIELDS = [
@@ -56694,11 +56742,41 @@ function withoutKey(o, key2) {
   return out;
 }
 
+// src/render/ping-pong.ts
+function stableSideOf(rollout) {
+  return rollout.pingPong ? rollout.pingPong.stable ?? "ping" : void 0;
+}
+function withSide(patch, side) {
+  return { ...patch, labels: { ...patch.labels, [PING_PONG_LABEL]: side } };
+}
+var canarySide = (rollout) => otherSide(stableSideOf(rollout));
+function canaryCarriesAll(phase) {
+  return phase.kind === "promoting" || phase.kind === "draining" && phase.promotion === true;
+}
+function promotionTraffic(weightTotal) {
+  return { weight: weightTotal, weightTotal, matches: [], headerRoutes: [], mirrorRoutes: [] };
+}
+function pingPongServices(rollout, resources, phase) {
+  const pp = rollout.pingPong;
+  const sides = [
+    [pp.ping, "ping"],
+    [pp.pong, "pong"]
+  ];
+  const side = { key: PING_PONG_LABEL, stable: "ping", canary: "pong" };
+  return sides.flatMap(([name, value]) => {
+    const service = resources.find("Service", name, rollout.namespace)?.object;
+    if (!service) return [];
+    return [withTrackSelector(service, side, phase.kind === "adopting" ? void 0 : value)];
+  });
+}
+
 // src/render/repo-peers.ts
 init_diagnostics();
 function peerOf(app, rollout, resources, provider) {
-  const stableService = rollout.traffic.stableService ?? "";
-  const canaryService = rollout.traffic.canaryService ?? stableService;
+  const pp = rollout.pingPong;
+  const sides = pp?.alongside && provider.generator.capabilities.pingPong === "preferred" ? sideServices(pp) : void 0;
+  const stableService = sides?.[0] ?? rollout.traffic.stableService ?? "";
+  const canaryService = sides?.[1] ?? rollout.traffic.canaryService ?? stableService;
   return {
     app,
     rollout,
@@ -56760,7 +56838,7 @@ function labelTemplate(template, labels, annotations = {}) {
 function stripTemplate(template, track, patch) {
   const t = cloneJson(template);
   const meta = isObject(t.metadata) ? { ...t.metadata } : {};
-  meta.labels = without(meta.labels, [track.key, ...Object.keys(patch.labels)]);
+  meta.labels = without(meta.labels, [track.key, PING_PONG_LABEL, ...Object.keys(patch.labels)]);
   meta.annotations = without(meta.annotations, Object.keys(patch.annotations));
   for (const key2 of ["labels", "annotations"]) if (Object.keys(meta[key2]).length === 0) delete meta[key2];
   return { ...t, metadata: meta };
@@ -56785,9 +56863,15 @@ function replicasOf(deployment) {
 // src/render/render-rollout.ts
 function renderRollout(input3) {
   const step = plannedStep(input3);
-  const objects = [...renderWorkloads(input3, step), ...renderServices(input3, step)];
+  const pingPong = input3.rollout.pingPong !== void 0;
+  const services = pingPong ? [
+    ...pingPongServices(input3.rollout, input3.resources, input3.phase),
+    ...input3.rollout.pingPong?.alongside ? renderServices(input3, step) : []
+  ] : renderServices(input3, step);
+  const objects = [...renderWorkloads(input3, step), ...services];
   const routed = step && input3.phase.kind !== "draining";
-  const traffic2 = routed ? step.traffic : stableTraffic(input3.rollout.traffic.weightTotal);
+  const total = input3.rollout.traffic.weightTotal;
+  const traffic2 = pingPong && input3.phase.kind === "promoting" ? promotionTraffic(total) : routed ? step.traffic : stableTraffic(total);
   return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment), phaseLabel(input3.phase))];
 }
 function plannedStep(input3) {
@@ -56797,17 +56881,19 @@ function plannedStep(input3) {
 function renderWorkloads(input3, step) {
   const { deployment, track, rollout, phase } = input3;
   const total = input3.plan.replicas;
-  const promoting = phase.kind === "promoting";
+  const side = stableSideOf(rollout);
+  const promoting = phase.kind === "promoting" && !side;
   const stableReplicas = step && phase.kind === "step" ? step.stableReplicas : total;
   const stablePod2 = promoting ? input3.canaryPod : input3.stablePod;
-  const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, rollout.stablePodMetadata)];
+  const stableMeta = side ? withSide(rollout.stablePodMetadata, side) : rollout.stablePodMetadata;
+  const out = [renderStableDeployment(deployment, stablePod2, stableReplicas, track, stableMeta)];
   if (step) {
     const canary = renderCanaryDeployment(
       deployment,
       input3.canaryPod,
-      step.canaryReplicas,
+      side && canaryCarriesAll(phase) ? total : step.canaryReplicas,
       track,
-      rollout.canaryPodMetadata
+      side ? withSide(rollout.canaryPodMetadata, canarySide(rollout)) : rollout.canaryPodMetadata
     );
     out.push(rollout.antiAffinity ? withAntiAffinity(canary, rollout.antiAffinity, track) : canary);
   }
@@ -57011,8 +57097,10 @@ function normalizeArgo(doc, inputs10) {
   );
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
   const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10, diagnostics) : [];
-  const stable = str(canary.stableService);
-  const canarySvc = str(canary.canaryService);
+  const pingPong = pingPongOf(doc, canary, diagnostics);
+  const sides = pingPong && !pingPong.alongside;
+  const stable = sides ? pingPong.ping : str(canary.stableService);
+  const canarySvc = sides ? pingPong.pong : str(canary.canaryService);
   const rollout = {
     format: "argo",
     name,
@@ -57038,6 +57126,8 @@ function normalizeArgo(doc, inputs10) {
       labels: stringMap2(obj(canary.stableMetadata).labels),
       annotations: stringMap2(obj(canary.stableMetadata).annotations)
     },
+    ...pingPong ? { pingPong } : {},
+    ...removalGatesOf(doc, canary, diagnostics),
     ...antiAffinityOf(canary),
     ...canary.dynamicStableScale === true ? { dynamicStableScale: true } : {},
     ...num(canary.minPodsPerReplicaSet) !== void 0 ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) } : {},
@@ -57045,6 +57135,56 @@ function normalizeArgo(doc, inputs10) {
     source: doc.value
   };
   return { rollout: withPause(doc, rollout, spec.paused === true, ["spec", "paused"]), diagnostics };
+}
+function pingPongOf(doc, canary, out) {
+  if (canary.pingPong === void 0) return void 0;
+  const path28 = ["spec", "strategy", "canary", "pingPong"];
+  const pp = obj(canary.pingPong);
+  const ping = str(pp.pingService) ?? "";
+  const pong = str(pp.pongService) ?? "";
+  if (ping === pong)
+    out.push(error3(doc, [...path28, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
+  for (const name of /* @__PURE__ */ new Set([ping, pong]))
+    if (name === str(canary.stableService) || name === str(canary.canaryService))
+      out.push(
+        error3(
+          doc,
+          path28,
+          `Service "${name}" is both a ping-pong Service and stableService/canaryService; name other Services`
+        )
+      );
+  if (canary.trafficRouting === void 0)
+    out.push(
+      error3(
+        doc,
+        path28,
+        "pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services"
+      )
+    );
+  const alongside = canary.stableService !== void 0 || canary.canaryService !== void 0;
+  return { ping, pong, origin: doc.locate(path28), alongside };
+}
+function removalGatesOf(doc, canary, out) {
+  const promotion = num(canary.scaleDownDelaySeconds);
+  const abort = num(canary.abortScaleDownDelaySeconds);
+  const at = (f) => ["spec", "strategy", "canary", f];
+  if (promotion !== void 0 && canary.trafficRouting === void 0)
+    out.push(
+      error3(doc, at("scaleDownDelaySeconds"), "scaleDownDelaySeconds needs trafficRouting (as Argo); remove it")
+    );
+  if (promotion !== void 0 && canary.dynamicStableScale === true)
+    out.push(
+      error3(
+        doc,
+        at("dynamicStableScale"),
+        "dynamicStableScale cannot be used with scaleDownDelaySeconds (as Argo); keep one"
+      )
+    );
+  if (canary.trafficRouting === void 0 || promotion === void 0 && abort === void 0) return {};
+  const timed = (s) => s ? { kind: "timed", seconds: s } : { kind: "automatic" };
+  return {
+    removalGates: { promotion: timed(promotion), abort: abort === 0 ? { kind: "manual" } : timed(abort) }
+  };
 }
 function antiAffinityOf(canary) {
   if (canary.antiAffinity === void 0) return {};
@@ -57429,10 +57569,17 @@ function normalizeKruise(doc, inputs10) {
     traffic: traffic2,
     canaryPodMetadata: { labels: stringMap2(patch.labels), annotations: stringMap2(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
-    ...routingRef ? { trafficRoutingRef: routingRef } : {}
+    ...routingRef ? { trafficRoutingRef: routingRef } : {},
+    ...gracePeriodGates(canary)
   };
   const paused = obj(spec.strategy).paused === true;
   return { rollout: withPause(doc, rollout, paused, ["spec", "strategy", "paused"]), diagnostics };
+}
+function gracePeriodGates(canary) {
+  const seconds = num(obj(arr(canary.trafficRoutings)[0]).gracePeriodSeconds);
+  if (!seconds) return {};
+  const gate = { kind: "timed", seconds };
+  return { removalGates: { promotion: gate, abort: gate } };
 }
 function kruiseDisabled(doc) {
   return obj(obj(doc.value).spec).disabled === true;
@@ -57731,7 +57878,7 @@ function normalizeTrafficRouting(doc, inputs10) {
 // src/app/load-app.ts
 function loadApp(name, documents, policy, analysisOptions = {}) {
   const diagnostics = [];
-  let disabledRollouts = 0;
+  const disabledRollouts = [];
   const manifests = [];
   const specs = [];
   const shared = [];
@@ -57756,7 +57903,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
     if (role.schema !== "argo-rollout" && kruiseDisabled(doc)) {
-      disabledRollouts++;
+      disabledRollouts.push(disabledNote(doc, diagnostics));
       continue;
     }
     const result = role.schema === "argo-rollout" ? normalizeArgo(doc, providerInputs) : normalizeKruise(doc, providerInputs);
@@ -57778,8 +57925,17 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
     routings,
     resources,
     diagnostics: ordered2,
-    ...disabledRollouts > 0 ? { disabledRollouts } : {}
+    ...disabledRollouts.length > 0 ? { disabledRollouts } : {}
   };
+}
+function disabledNote(doc, out) {
+  const name = String(doc.value.metadata?.name ?? "");
+  out.push({
+    ...doc.locate(["spec", "disabled"]),
+    message: `rollout ${name} is disabled (spec.disabled: true): its Deployment is written as in the source, a plain rolling update with no canary steps, until disabled is false`,
+    severity: "warning"
+  });
+  return name;
 }
 function withSharedRouting(r, routings) {
   const routing = routings.find((x) => x.members.includes(r.spec.name));
@@ -57864,6 +58020,7 @@ function loadRollout(app, spec, resources, policy, out) {
   if (!deployment || problems.length > 0 || !providers) return void 0;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
+  checkPingPong(app, spec, providers, out);
   return { spec, deployment, plan, providers };
 }
 function withDeploymentSpec(deployment, fields = {}) {
@@ -57907,6 +58064,18 @@ function checkExpressible(app, spec, plan, providers, out) {
         });
       }
     }
+  }
+}
+function checkPingPong(app, spec, providers, out) {
+  if (!spec.pingPong) return;
+  const able = listGenerators().filter((g) => g.capabilities.pingPong).map((g) => g.id).join(", ");
+  if (spec.pingPong.alongside) return;
+  for (const { generator } of providers.filter((p) => !p.generator.capabilities.pingPong)) {
+    out.push({
+      ...spec.pingPong.origin,
+      message: `app ${app}, rollout ${spec.name}: provider ${generator.id} cannot express pingPong (the ping and pong Services swapping the stable and canary roles); use ${able}, or stableService/canaryService`,
+      severity: "error"
+    });
   }
 }
 function checkDuplicates(manifests, out) {
@@ -58108,7 +58277,7 @@ function loadSource(loc, files, cwd = process.cwd()) {
   });
   const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];
   if (hasErrors(all)) throw new InputError(all, void 0, true);
-  if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts)
+  if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts?.length)
     throw new InputError(
       [],
       `${printable(loc.source === "-" ? "<stdin>" : path12.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
@@ -58194,9 +58363,14 @@ function checkKustomization(d, out) {
 
 // src/state/lifecycle.ts
 init_errors();
-function advanceRollout(current, name, revision, steps, removal = "one-commit") {
-  if (!current)
-    return { status: { name, phase: "Adopting", step: 0, steps, stableRevision: revision }, action: "first deploy" };
+function advanceRollout(current, name, revision, steps, removal = "one-commit", pingPong = false) {
+  if (!current) {
+    const side = pingPong ? { pingPong: "ping" } : {};
+    return {
+      status: { name, phase: "Adopting", step: 0, steps, stableRevision: revision, ...side },
+      action: "first deploy"
+    };
+  }
   const c = { ...current, steps };
   if (c.draining !== void 0) return { status: undrained(c), action: "remove canary workloads" };
   const t = nextOf(c, name, revision);
@@ -58220,8 +58394,8 @@ function nextOf(c, name, revision) {
           `rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`
         );
       return {
-        status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: revision },
-        action: "clean up"
+        status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: revision, ...swapped(c) },
+        action: c.pingPong ? `clean up: ${otherSide(c.pingPong)} Service is stable` : "clean up"
       };
   }
 }
@@ -58237,12 +58411,15 @@ function start(c, revision, action = "start") {
     return { status: { ...c, phase: "Promoting", step: 0, canaryRevision: revision }, action: "promote (no steps)" };
   return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
 }
+function swapped(c) {
+  return c.pingPong ? { pingPong: otherSide(c.pingPong) } : {};
+}
 function withoutCanary(c) {
   const { canaryRevision: _dropped, ...rest } = c;
   return rest;
 }
 function undrained(c) {
-  const { draining: _dropped, ...rest } = c;
+  const { draining: _dropped, drainingPromotion: _promotion, ...rest } = c;
   return rest;
 }
 function liveCanaryStep(c) {
@@ -58253,7 +58430,11 @@ function liveCanaryStep(c) {
 function drainFirst(from, t) {
   const live = liveCanaryStep(from);
   if (live === void 0 || liveCanaryStep(t.status) !== void 0) return t;
-  return { status: { ...t.status, draining: live }, action: `${t.action}: routes to stable (canary workloads next)` };
+  const promotion = from.phase === "Promoting" ? { drainingPromotion: true } : {};
+  return {
+    status: { ...t.status, draining: live, ...promotion },
+    action: `${t.action}: routes to stable (canary workloads next)`
+  };
 }
 function abortRollout(c, removal = "one-commit") {
   if (c.phase !== "Progressing")
@@ -58275,14 +58456,15 @@ function retryRollout(c) {
 }
 function renderPhaseOf(s) {
   if (!s) return { kind: "stable" };
-  if (s.draining !== void 0) return { kind: "draining", step: s.draining };
+  if (s.draining !== void 0)
+    return { kind: "draining", step: s.draining, ...s.drainingPromotion ? { promotion: true } : {} };
   switch (s.phase) {
     case "Adopting":
       return { kind: "adopting" };
     case "Progressing":
       return { kind: "step", step: s.step };
     case "Promoting":
-      return { kind: "promoting", step: Math.max(1, s.step) };
+      return { kind: "promoting", step: Math.max(1, s.step), ...s.pingPong ? { pingPong: true } : {} };
     default:
       return { kind: "stable" };
   }
@@ -58302,7 +58484,8 @@ function describeState(s, steps) {
 function idleLines(command, target, rollouts) {
   return rollouts.map((r) => {
     const state = stateOf(r);
-    const hint = hintFor(command.kind, r.status, target);
+    const paused = command.kind === "advance" && r.pausedBy;
+    const hint = paused ? `set ${r.pausedBy} to false to go on` : hintFor(command.kind, r.status, target);
     return `nothing to ${command.kind}: ${r.name} ${state}${hint ? `; ${hint}` : ""}`;
   });
 }
@@ -58310,12 +58493,17 @@ function appIdleLines(command, target, app, status) {
   const rollouts = app.rollouts.map((r) => ({
     name: `${app.name}/${r.spec.name}`,
     status: status?.rollouts.find((x) => x.name === r.spec.name),
-    steps: r.plan.steps.length
+    steps: r.plan.steps.length,
+    ...r.spec.pausedBy ? { pausedBy: r.spec.pausedBy.field } : {}
   }));
-  return idleLines(command, target, rollouts);
+  const disabled = (app.disabledRollouts ?? []).map(
+    (name) => `nothing to ${command.kind}: ${app.name}/${name} is disabled (spec.disabled): the output runs the source as written, with no canary`
+  );
+  return [...idleLines(command, target, rollouts), ...disabled];
 }
 function stateOf(r) {
   const s = r.status;
+  if (r.pausedBy && s) return `is paused by ${r.pausedBy} (${describeState(s, r.steps)})`;
   if (!s) return "is not deployed yet";
   if (s.draining !== void 0) return "is draining (routes to stable; canary workloads still in the output)";
   switch (s.phase) {
@@ -58344,7 +58532,7 @@ function hintFor(kind, s, target) {
 
 // src/flow/branch.ts
 var BRANCH_PREFIX = "rollgen/";
-var NAMED = ["adopt", "select", "promote", "cleanup", "revert", "remove", "abort", "retry"];
+var NAMED = ["adopt", "select", "promote", "cleanup", "revert", "remove", "abort", "retry", "update"];
 function branchName(app, target) {
   return `${BRANCH_PREFIX}${encodeApp(app)}/${targetSlug(target)}`;
 }
@@ -58494,7 +58682,7 @@ function gateReport(s) {
 // src/flow/target.ts
 function targetOf(previous, t, command) {
   const targets2 = movingTargets(previous, t).map((m) => m.target);
-  if (targets2.length === 0) return { kind: "adopt" };
+  if (targets2.length === 0) return t.actions.length > 0 ? { kind: "update" } : { kind: "adopt" };
   if (command.kind === "abort" || command.kind === "retry") return { kind: command.kind };
   return targets2.reduce((a, b) => rank2(b) < rank2(a) ? b : a);
 }
@@ -58507,7 +58695,8 @@ var ORDER3 = [
   "revert",
   "remove",
   "abort",
-  "retry"
+  "retry",
+  "update"
 ];
 function rank2(t) {
   return ORDER3.indexOf(t.kind) * 1e6 + (t.kind === "step" ? t.step : 0);
@@ -58538,17 +58727,33 @@ function rolloutTarget(prev, next) {
   }
 }
 function gateFor(app, previous, t, startedBy = "pr") {
-  const gates = movingTargets(previous, t).map(({ name, target }) => {
+  const moving = movingTargets(previous, t);
+  if (moving.length === 0 && t.actions.length > 0) return { kind: "manual" };
+  const gates = moving.map(({ name, target }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
     if (startedBy === "person" && (target.kind === "adopt" || target.kind === "step" && target.step <= 1))
       return { kind: "automatic" };
-    return r ? rolloutGate(
+    if (!r) return { kind: "manual" };
+    const delayed = removalGate(
+      r,
+      previous?.rollouts.find((x) => x.name === name),
+      target
+    );
+    return delayed ?? rolloutGate(
       r.plan.startGate,
       r.plan.steps.map((s) => s.gate),
       target
-    ) : { kind: "manual" };
+    );
   });
   return combineGates(gates);
+}
+function removalGate(r, prev, target) {
+  const gates = r.spec.removalGates;
+  if (!gates) return void 0;
+  if (target.kind === "remove")
+    return prev?.drainingPromotion ? r.spec.pingPong ? void 0 : gates.promotion : gates.abort;
+  if (target.kind === "cleanup" && r.spec.pingPong) return gates.promotion;
+  return void 0;
 }
 function rolloutGate(start2, after, target) {
   switch (target.kind) {
@@ -58901,7 +59106,7 @@ function renderApp(app, states, track, peers) {
   for (const s of states) {
     const objects = renderRollout({
       app: app.name,
-      rollout: s.rollout.spec,
+      rollout: pingPongSides(s.rollout.spec, s.stableSide),
       plan: s.rollout.plan,
       resources,
       deployment: s.rollout.deployment,
@@ -59132,7 +59337,12 @@ function holdNotes(app) {
 function transitionApp(app, output, command, track, removal = "one-commit") {
   const previous = output.status;
   const actions = [];
-  const before = app.rollouts.map((r) => previous?.rollouts.find((s) => s.name === r.spec.name));
+  const before = app.rollouts.map(
+    (r) => withPingPong(
+      r,
+      previous?.rollouts.find((s) => s.name === r.spec.name)
+    )
+  );
   const statuses = app.rollouts.map((r, i) => {
     const t = applyCommand(command, before[i], r, track, removal);
     if (t) actions.push({ rollout: r.spec.name, action: t.action });
@@ -59141,13 +59351,22 @@ function transitionApp(app, output, command, track, removal = "one-commit") {
   lockStep(app, before, statuses, actions);
   const history = [...previous?.history ?? [], ...actions.map((a) => historyEntry(a, statuses))];
   const status = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
-  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(statuses[i]), track));
+  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(statuses[i]), track, statuses[i]));
   return { status, actions, states };
+}
+function withPingPong(r, s) {
+  if (!s) return s;
+  if (r.spec.pingPong) return s.pingPong ? s : { ...s, pingPong: "ping" };
+  if (!s.pingPong) return s;
+  const { pingPong: _dropped, ...rest } = s;
+  return rest;
 }
 function applyCommand(command, current, r, track, removal) {
   const revision = sourcePod(r, track).revision;
+  if (r.spec.removalGates) removal = "two-commits";
   if (command.kind === "advance" && r.spec.pausedBy) return void 0;
-  if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
+  if (command.kind === "advance")
+    return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal, r.spec.pingPong !== void 0);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
   if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
   if (command.kind === "retry") return current.phase === "Aborted" ? retryRollout(current) : void 0;
@@ -59176,9 +59395,25 @@ function historyEntry(a, statuses) {
   const s = statuses.find((x) => x.name === a.rollout);
   return { rollout: a.rollout, action: a.action, step: s.step, revision: s.canaryRevision ?? s.stableRevision };
 }
-function renderState(r, output, phase, track) {
+function renderState(r, output, phase, track, status) {
   const canaryPod = phase.kind === "draining" ? liveCanaryPod(r, output, track) ?? sourcePod(r, track) : sourcePod(r, track);
-  return { rollout: r, phase, stablePod: stablePod(r, output, track), canaryPod };
+  const side = r.spec.pingPong ? { stableSide: status?.pingPong ?? recordedSide(output, r) } : {};
+  return { rollout: r, phase, stablePod: pingPongStablePod(r, output, track, status), canaryPod, ...side };
+}
+function recordedStates(app, output, track) {
+  return app.rollouts.map((r) => {
+    const status = output.status?.rollouts.find((s) => s.name === r.spec.name);
+    return renderState(r, output, renderPhaseOf(status), track, status);
+  });
+}
+function recordedSide(output, r) {
+  return output.status?.rollouts.find((s) => s.name === r.spec.name)?.pingPong ?? "ping";
+}
+function pingPongStablePod(r, output, track, status) {
+  const pod = stablePod(r, output, track);
+  if (!r.spec.pingPong || !status || pod.revision === status.stableRevision) return pod;
+  const live = liveCanaryPod(r, output, track);
+  return live && live.revision === status.stableRevision ? live : pod;
 }
 function liveCanaryPod(r, output, track) {
   const found = output.resources.find("Deployment", `${r.spec.workload.name}-canary`, r.spec.namespace);
@@ -59233,9 +59468,7 @@ function detectDrift(app, loc, output, peers) {
   if (!status?.digests || !output.fileDigests) return [];
   const changed = changedFiles(status.digests, output.fileDigests);
   if (changed.length === 0) return [];
-  const states = app.rollouts.map(
-    (r) => renderState(r, output, renderPhaseOf(status.rollouts.find((s) => s.name === r.spec.name)), loc.track)
-  );
+  const states = recordedStates(app, output, loc.track);
   const again = new Map(objectFiles(renderApp(app, states, loc.track, peers)).map((f) => [f.path, f.content]));
   return changed.map(({ file, kind }) => {
     const content = again.get(file);
@@ -59418,7 +59651,7 @@ function recoverStatus(app, output, track, peers) {
   if (output.status) return { kind: "recorded", output };
   const live = app.rollouts.map((r) => liveVersions(r, output, track));
   if (live.every((l) => !l.stable)) return { kind: "recorded", output };
-  const perRollout = app.rollouts.map((r, i) => candidates(r, live[i]));
+  const perRollout = app.rollouts.map((r, i) => candidates(r, live[i]).map((c) => withSide2(r, output, c)));
   const match = firstMatch(app, output, track, peers, perRollout, live);
   const statuses = match ?? fallback(perRollout, live);
   if (!statuses) {
@@ -59461,8 +59694,15 @@ function candidates(r, live) {
   return [
     ...numbers2.map((step) => ({ ...base, phase: "Progressing", step, canaryRevision })),
     ...numbers2.map((step) => ({ ...base, phase: "Promoting", step, canaryRevision })),
-    ...numbers2.map((draining) => ({ ...base, phase: "Healthy", draining }))
+    ...numbers2.map((draining) => ({ ...base, phase: "Healthy", draining })),
+    ...r.spec.pingPong ? [{ ...base, phase: "Healthy", draining: steps, drainingPromotion: true }] : []
   ];
+}
+function withSide2(r, output, s) {
+  if (!s || !r.spec.pingPong) return s;
+  const found = output.resources.find("Deployment", r.spec.workload.name, r.spec.namespace)?.object;
+  const labels = podTemplateOf(found ?? { apiVersion: "", kind: "", metadata: { name: "" } }).metadata ?? {};
+  return { ...s, pingPong: labels.labels?.[PING_PONG_LABEL] === "pong" ? "pong" : "ping" };
 }
 function firstMatch(app, output, track, peers, perRollout, live) {
   const total = perRollout.reduce((n, c) => n * c.length, 1);
@@ -59478,7 +59718,8 @@ function firstMatch(app, output, track, peers, perRollout, live) {
     const states = app.rollouts.map((r, i) => {
       const source = sourcePod(r, track);
       const phase = renderPhaseOf(combo[i]);
-      return { rollout: r, phase, stablePod: live[i].stable ?? source, canaryPod: live[i].canary ?? source };
+      const side = combo[i]?.pingPong ? { stableSide: combo[i].pingPong } : {};
+      return { rollout: r, phase, stablePod: live[i].stable ?? source, canaryPod: live[i].canary ?? source, ...side };
     });
     if (sameObjects(renderApp(app, states, track, peers), owned)) return combo;
   }
@@ -59849,8 +60090,9 @@ function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
     );
   const output = readAppOutput(ctx, loc, app, peers);
-  const t = transitionApp(app, output, command, loc.track, loc.removal);
-  if (t.actions.length === 0) return void 0;
+  const moved = transitionApp(app, output, command, loc.track, loc.removal);
+  const t = moved.actions.length > 0 ? moved : plainUpdate(app, output, moved, command, loc, peers);
+  if (!t) return void 0;
   if (drift !== "overwrite") guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
   const rendered = renderApp(app, t.states, loc.track, peers);
   checkRendered(rendered);
@@ -59863,6 +60105,7 @@ function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
   const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
     const r = app.rollouts.find((x) => x.spec.name === a.rollout);
+    if (!r) return `${app.name}/${a.rollout}: ${a.action}`;
     const before = output.status?.rollouts.find((x) => x.name === a.rollout);
     const after = status.rollouts.find((x) => x.name === a.rollout);
     return `${app.name}/${transitionLine(a.rollout, a.action, before, after, r.plan.steps.length)}`;
@@ -59880,6 +60123,18 @@ function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
 wrote ${printable(path20.relative(ctx.cwd, loc.output) || ".")}
 `
   };
+}
+function plainUpdate(app, output, t, command, loc, peers) {
+  const disabled = app.disabledRollouts ?? [];
+  if (command.kind !== "advance" || disabled.length === 0) return void 0;
+  const files = objectFiles(renderApp(app, t.states, loc.track, peers));
+  const names = new Set(files.map((f) => f.path));
+  const same = files.every((f) => output.texts?.get(f.path) === f.content) && (output.status?.files ?? []).every((f) => names.has(f));
+  if (same && output.status) return void 0;
+  const revision = contentDigest(files.map((f) => f.content).join("\n")).slice(0, 10);
+  const actions = disabled.map((rollout) => ({ rollout, action: "plain rolling update (spec.disabled: no canary)" }));
+  const history = [...t.status.history, ...actions.map((a) => ({ ...a, step: 0, revision }))];
+  return { ...t, actions, status: { ...t.status, history } };
 }
 function guardDrift(ctx, loc, drift, policy) {
   if (drift.length === 0) return;
@@ -60072,6 +60327,8 @@ function describeTarget(target, t) {
       return `abort ${revision}: all traffic to stable, ${draining ? "canary workloads next" : "canary removed"}`;
     case "retry":
       return `retry ${revision} from step 1 of ${steps}`;
+    case "update":
+      return `plain update of ${t.actions.map((a) => a.rollout).join(", ")} (rollout disabled: no canary)`;
   }
 }
 
@@ -60139,23 +60396,38 @@ function formatPlan(app, plan) {
   const lines = rows.map(
     (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
   );
+  const rolling = plan.steps.length === 0 ? ["no steps: a new version goes straight to promotion, one rolling update of the stable Deployment (as Argo)"] : [];
   const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
-  return [head, ...lines, ...paused, GATE_LEGEND, ...analysisLines(plan)].join("\n") + "\n";
+  const pp = plan.pingPong;
+  const pingPong = pp ? [
+    `ping-pong: ${pp.ping} and ${pp.pong} take turns as the stable Service; the canary gets the other one, promote sends it 100% with the canary at full size, clean-up moves the stable pods onto it`
+  ] : [];
+  const g = plan.removalGates;
+  const removal = g ? [
+    `removal: canary workloads go one commit after routes leave them; that commit waits (after promotion: ${describeGate(g.promotion)}; after an abort: ${describeGate(g.abort)})`
+  ] : [];
+  return [head, ...lines, ...rolling, ...paused, ...pingPong, ...removal, GATE_LEGEND, ...analysisLines(plan)].join("\n") + "\n";
 }
 var GATE_LEGEND = "GATE: what must pass after a row lands before the next one may (manual: a person merges its PR; after Ns: N seconds later; automatic: at once)";
 var count2 = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 function endRows(plan) {
   const last = plan.steps[plan.steps.length - 1];
-  if (!last) return [];
+  if (!last)
+    return [
+      ["promote", "0", String(plan.replicas), "0%", "-", "-", describeGate({ kind: "automatic" })],
+      ["clean-up", "0", String(plan.replicas), "0%", "-", "-", "-"]
+    ];
   const cleanUp = { ...last, serviceSelection: "split", traffic: stableTraffic(last.traffic.weightTotal) };
+  const total = last.traffic.weightTotal;
+  const promoted = plan.pingPong ? { ...last, canaryReplicas: plan.replicas, traffic: { ...stableTraffic(total), weight: total } } : last;
   return [
     [
       "promote",
-      String(last.canaryReplicas),
+      String(promoted.canaryReplicas),
       String(plan.replicas),
-      traffic(last),
-      matches2(last.traffic),
-      mirrors(last.traffic),
+      traffic(promoted),
+      matches2(promoted.traffic),
+      mirrors(promoted.traffic),
       describeGate({ kind: "automatic" })
     ],
     ["clean-up", "0", String(plan.replicas), traffic(cleanUp), "-", "-", "-"]
@@ -60246,7 +60518,8 @@ function templateData(i) {
         r.spec.name,
         r.plan.replicas,
         r.plan.steps,
-        renderPhaseOf(status.find((s) => s.name === r.spec.name))
+        renderPhaseOf(status.find((s) => s.name === r.spec.name)),
+        r.spec.pingPong !== void 0
       )
     ),
     gate: {
@@ -60256,7 +60529,8 @@ function templateData(i) {
     },
     mergeEffect: mergeEffect(
       i.target,
-      status.some((s) => s.draining !== void 0)
+      status.some((s) => s.draining !== void 0),
+      i.app.rollouts.some((r) => r.spec.pingPong)
     ),
     files: i.files,
     warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === "warning")).map(
@@ -60264,8 +60538,10 @@ function templateData(i) {
     )
   };
 }
-function rolloutView(name, replicas2, steps, phase) {
+function rolloutView(name, replicas2, steps, phase, pingPong = false) {
   const step = phase.kind === "step" || phase.kind === "promoting" ? steps[phase.step - 1] : void 0;
+  if (pingPong && phase.kind === "promoting")
+    return { name, canaryReplicas: replicas2, stableReplicas: replicas2, traffic: "100%", matches: "-", bar: bar(1) };
   const idle = phase.kind === "draining" ? steps[phase.step - 1]?.canaryReplicas ?? 0 : 0;
   if (!step) return { name, canaryReplicas: idle, stableReplicas: replicas2, traffic: "0%", matches: "-", bar: bar(0) };
   const t = step.traffic;
@@ -60297,7 +60573,11 @@ function gateText(gate, base) {
       return "automatic: rollgen merges this PR once the required checks are green.";
   }
 }
-function mergeEffect(target, draining) {
+function mergeEffect(target, draining, pingPong) {
+  if (pingPong && target.kind === "promote")
+    return "all traffic goes to the canary Service, with the canary at full size; the stable pods keep the old version, without traffic, until clean-up.";
+  if (pingPong && target.kind === "cleanup" && !draining)
+    return "the stable Deployment takes the new version on the Service that now serves all traffic (ping and pong swap), and the canary objects are removed.";
   if (draining && (target.kind === "cleanup" || target.kind === "revert" || target.kind === "abort")) {
     return "all traffic goes back to stable; the canary Deployment and Service stay until the next PR removes them.";
   }
@@ -60319,6 +60599,8 @@ function mergeEffect(target, draining) {
       return "the canary Deployment and Service, which no longer receive traffic, are removed.";
     case "retry":
       return "the rollout starts again at step 1.";
+    case "update":
+      return "the Deployments of disabled rollouts (spec.disabled) update as written, a plain rolling update with no canary.";
   }
 }
 
@@ -61311,7 +61593,15 @@ async function planCommand(ctx, args, opts) {
     ctx.stdout(JSON.stringify(data.length === 1 ? data[0] : data, null, 2) + "\n");
     return;
   }
-  ctx.stdout(apps.flatMap(({ app }) => app.rollouts.map((r) => formatPlan(app.name, r.plan))).join("\n"));
+  ctx.stdout(
+    apps.flatMap(({ app }) => [
+      ...app.rollouts.map((r) => formatPlan(app.name, r.plan)),
+      ...(app.disabledRollouts ?? []).map(
+        (name) => `app ${app.name}, rollout ${name}: disabled (spec.disabled): its Deployment rolls out as written, a plain rolling update with no canary steps
+`
+      )
+    ]).join("\n")
+  );
   printAllocations(ctx, peers);
 }
 function printAllocations(ctx, peers) {
@@ -61329,8 +61619,11 @@ async function validateCommand(ctx, args, opts) {
     for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
       ctx.stderr(formatDiagnostic(d) + "\n");
   }
-  for (const { app } of apps) ctx.stdout(`${app.name}: ok (${count2(app.rollouts.length, "rollout")})
+  for (const { app } of apps) {
+    const disabled = app.disabledRollouts?.length ? `, ${app.disabledRollouts.length} disabled` : "";
+    ctx.stdout(`${app.name}: ok (${count2(app.rollouts.length, "rollout")}${disabled})
 `);
+  }
   printAllocations(ctx, peers);
 }
 
@@ -61505,9 +61798,7 @@ async function simulateCommand(ctx, args, opts) {
   if (apps.length !== 1) throw new InputError([], "simulate evaluates one app; name it");
   const [{ loc, app }] = apps;
   const output = readAppOutput(ctx, loc, app, peers);
-  const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : app.rollouts.map(
-    (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
-  );
+  const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : recordedStates(app, output, loc.track);
   const objects = renderApp(app, states, loc.track, peers);
   const generators2 = appGenerators(app);
   for (const [i, r] of app.rollouts.entries())
