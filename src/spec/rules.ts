@@ -130,6 +130,10 @@ function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): 
   ) {
     report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
   }
+  // Beside a stable/canary pair the ping and pong Services are not among those checked above.
+  for (const name of r.pingPong?.alongside ? [r.pingPong.ping, r.pingPong.pong] : [])
+    if (!resources.find('Service', name, r.namespace))
+      report(r.pingPong!.origin, `ping-pong Service "${name}" is not among the app's manifests`);
   const nameProblem = canaryService && generateCanaryService ? serviceNameProblem(canaryService) : undefined;
   if (nameProblem)
     report(r.origin, `the canary Service name "${canaryService}" ${nameProblem}; shorten the stable Service's name`);

@@ -61,7 +61,7 @@ function nextOf(c: RolloutStatus, name: string, revision: string): Transition | 
         );
       return {
         status: { ...withoutCanary(c), phase: 'Healthy', step: 0, stableRevision: revision, ...swapped(c) },
-        action: c.pingPong ? `clean up: ${otherSide(c.pingPong)} Service is stable` : 'clean up',
+        action: 'clean up',
       };
   }
 }
