@@ -1,3 +1,4 @@
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -6,7 +7,7 @@ import type { KubeObject } from '../src/model/kube';
 import { simulateRequest } from '../src/simulate/simulate';
 import { ClusterMoment, fluxMoments, syncMoments } from '../src/simulate/transition';
 import { deadPods, generatorsOf, loadAppFrom } from './helpers/golden-app';
-import { makeAppDir, runBinClean, validateOutput } from './helpers/rollout-dir';
+import { BIN, makeAppDir, runBinClean, validateOutput } from './helpers/rollout-dir';
 
 /**
  * Argo pingPong from bin/rollgen (run `npm run build` first): first deploy, a rollout, clean-up,
@@ -184,4 +185,30 @@ describe.each(CASES)('ping-pong: $name', (c) => {
     expect(walk(app, skipped, syncMoments).problems.length).toBeGreaterThan(0);
     expect(walk(app, skipped, (a, b) => fluxMoments(a, b)).problems.length).toBeGreaterThan(0);
   });
+});
+
+test('a lost status file is rebuilt with the stable side read from the stable pods', () => {
+  const c = CASES[1];
+  const dir = makeAppDir('rollgen-pingpong-lost-', c.source);
+  try {
+    const advance = () => runBinClean(dir, ['advance', 'src', 'out']);
+    advance();
+    advance();
+    setTag(dir, c.file, c.image, c.tags[0]);
+    for (let i = 0; i < 4; i++) advance(); // steps 1-2, promote, clean-up: pong is stable
+    setTag(dir, c.file, c.image, c.tags[1]);
+    advance(); // step 1 of the second rollout weighs ping
+    const status = path.join(dir, 'out', 'rollgen-status.yaml');
+    fs.rmSync(status);
+    const r = spawnSync(BIN, ['advance', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
+    expect(r.stderr).toMatch(/state rebuilt from the rendered objects: catalog: step 1 of 2/);
+    expect(parse(fs.readFileSync(status, 'utf8')).rollouts[0]).toMatchObject({ step: 2, pingPong: 'pong' });
+    const side = (file: string) =>
+      parse(fs.readFileSync(path.join(dir, 'out', file), 'utf8')).spec.template.metadata.labels[
+        'rollgen.dev/ping-pong'
+      ];
+    expect([side('deployment-catalog.yaml'), side('deployment-catalog-canary.yaml')]).toEqual(['pong', 'ping']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
