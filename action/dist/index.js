@@ -57823,6 +57823,9 @@ function checkServices(r, resources, report) {
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
     report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
   }
+  for (const name of r.pingPong?.alongside ? [r.pingPong.ping, r.pingPong.pong] : [])
+    if (!resources.find("Service", name, r.namespace))
+      report(r.pingPong.origin, `ping-pong Service "${name}" is not among the app's manifests`);
   const nameProblem = canaryService && generateCanaryService ? serviceNameProblem(canaryService) : void 0;
   if (nameProblem)
     report(r.origin, `the canary Service name "${canaryService}" ${nameProblem}; shorten the stable Service's name`);
@@ -58395,7 +58398,7 @@ function nextOf(c, name, revision) {
         );
       return {
         status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: revision, ...swapped(c) },
-        action: c.pingPong ? `clean up: ${otherSide(c.pingPong)} Service is stable` : "clean up"
+        action: "clean up"
       };
   }
 }
