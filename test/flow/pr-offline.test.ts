@@ -93,3 +93,16 @@ test('an app with nothing to propose says so', async () => {
   const r = await runCli(['pr', '--dry-run', '--offline'], repo, '', { env: {} });
   expect(r.stdout).toBe('== echo: no PR to propose ==\n\n');
 });
+
+test('pr.workflow in rollgen.yaml names the workflow the abort path dispatches', async () => {
+  fs.writeFileSync(
+    path.join(repo, 'rollgen.yaml'),
+    'apps:\n  - source: apps/echo\n    output: deploy/echo\npr:\n  workflow: deploy.yaml\n',
+  );
+  await runCli(['advance', 'echo', '--commit'], repo);
+  await runCli(['advance', 'echo', '--commit'], repo);
+  bumpImage(repo, 'echo', '2.54', AT);
+  const r = await runCli(['pr', '--dry-run', '--offline'], repo, '', { env: { GITHUB_REPOSITORY: 'acme/deploy' } });
+  expect(r.stdout).toContain('(https://github.com/acme/deploy/actions/workflows/deploy.yaml)');
+  expect(r.stdout).toContain('`gh workflow run deploy.yaml -f command=abort -f app=echo -f merge=true`');
+});
