@@ -60273,6 +60273,44 @@ function mirrors(t) {
   return t.mirrorRoutes.length === 0 ? "-" : t.mirrorRoutes.map((m) => `${m.name} ${m.percentage}%`).join(", ");
 }
 
+// src/flow/merge-effect.ts
+function mergeEffect(i, views) {
+  const target = i.target;
+  const draining = i.transition.status.rollouts.some((s) => s.draining !== void 0);
+  if (draining && (target.kind === "cleanup" || target.kind === "revert" || target.kind === "abort")) {
+    return "all traffic goes back to stable; the canary Deployment and Service stay until the next PR removes them.";
+  }
+  switch (target.kind) {
+    case "step":
+      return `Argo CD or Flux applies step ${target.step}: ${stepEffect(i, views)}`;
+    case "adopt":
+      return "the pods get the track label; Service selectors are unchanged until the next PR.";
+    case "select":
+      return "Services select pods by track label.";
+    case "promote":
+      return "the stable Deployment gets the new version while traffic stays as in the last step.";
+    case "cleanup":
+      return "routes go back to stable only and the canary objects are removed.";
+    case "revert":
+    case "abort":
+      return "all traffic goes back to stable and the canary objects are removed.";
+    case "remove":
+      return "the canary Deployment and Service, which no longer receive traffic, are removed.";
+    case "retry":
+      return "the rollout starts again at step 1.";
+  }
+}
+function stepEffect(i, views) {
+  const moving = i.transition.actions.map((a) => a.rollout);
+  const view = views.find((v) => moving.includes(v.name)) ?? views[0];
+  const replicas2 = i.app.rollouts.find((r) => r.spec.name === view?.name)?.plan.replicas;
+  if (!view || replicas2 === void 0) return "canary pods first, then the routes shown above.";
+  const pods = `${view.canaryReplicas} canary ${view.canaryReplicas === 1 ? "pod starts" : "pods start"} first (stable runs ${view.stableReplicas} of ${replicas2} replicas)`;
+  if (view.traffic === "by pods") return `${pods}; the Services share traffic by pod count.`;
+  const matched = view.matches === "-" ? "" : `, and requests matching ${view.matches} go to it`;
+  return `${pods}, then the routes send ${view.traffic} of traffic to the canary${matched}.`;
+}
+
 // src/flow/next-step.ts
 function nextStep(i) {
   const moving = i.transition.status.rollouts.filter((r) => i.transition.actions.some((a) => a.rollout === r.name));
@@ -60463,42 +60501,6 @@ function gateText(gate, base) {
     case "automatic":
       return "automatic: rollgen merges this PR once the required checks are green.";
   }
-}
-function mergeEffect(i, views) {
-  const target = i.target;
-  const draining = i.transition.status.rollouts.some((s) => s.draining !== void 0);
-  if (draining && (target.kind === "cleanup" || target.kind === "revert" || target.kind === "abort")) {
-    return "all traffic goes back to stable; the canary Deployment and Service stay until the next PR removes them.";
-  }
-  switch (target.kind) {
-    case "step":
-      return `Argo CD or Flux applies step ${target.step}: ${stepEffect(i, views)}`;
-    case "adopt":
-      return "the pods get the track label; Service selectors are unchanged until the next PR.";
-    case "select":
-      return "Services select pods by track label.";
-    case "promote":
-      return "the stable Deployment gets the new version while traffic stays as in the last step.";
-    case "cleanup":
-      return "routes go back to stable only and the canary objects are removed.";
-    case "revert":
-    case "abort":
-      return "all traffic goes back to stable and the canary objects are removed.";
-    case "remove":
-      return "the canary Deployment and Service, which no longer receive traffic, are removed.";
-    case "retry":
-      return "the rollout starts again at step 1.";
-  }
-}
-function stepEffect(i, views) {
-  const moving = i.transition.actions.map((a) => a.rollout);
-  const view = views.find((v) => moving.includes(v.name)) ?? views[0];
-  const replicas2 = i.app.rollouts.find((r) => r.spec.name === view?.name)?.plan.replicas;
-  if (!view || replicas2 === void 0) return "canary pods first, then the routes shown above.";
-  const pods = `${view.canaryReplicas} canary ${view.canaryReplicas === 1 ? "pod starts" : "pods start"} first (stable runs ${view.stableReplicas} of ${replicas2} replicas)`;
-  if (view.traffic === "by pods") return `${pods}; the Services share traffic by pod count.`;
-  const matched = view.matches === "-" ? "" : `, and requests matching ${view.matches} go to it`;
-  return `${pods}, then the routes send ${view.traffic} of traffic to the canary${matched}.`;
 }
 
 // src/flow/proposal.ts
