@@ -15,10 +15,18 @@ const EXAMPLES = path.join(__dirname, '..', 'examples');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const AT = new Date('2026-03-01T09:00:00Z');
 
+const AGNHOST = { from: ':2.53', to: ':2.54' };
 const CASES = [
-  { provider: 'ingress-nginx', example: 'kruise-nginx/echoserver' },
-  { provider: 'gateway-api', example: 'gateway-api/echoserver' },
-  { provider: 'traefik', example: 'traefik/web' },
+  { provider: 'ingress-nginx', example: 'kruise-nginx/echoserver', image: AGNHOST, app: '' },
+  { provider: 'gateway-api', example: 'gateway-api/echoserver', image: AGNHOST, app: '' },
+  { provider: 'traefik', example: 'traefik/web', image: AGNHOST, app: '' },
+  // Analyses and a health gate: what follows each step names them.
+  {
+    provider: 'ingress-nginx-analysis-health',
+    example: 'argo-analysis/shop',
+    image: { from: ':6.7.0', to: ':6.7.1' },
+    app: "    health:\n      statuses: ['kustomization/{name}/*']\n",
+  },
 ];
 
 const env = { GITHUB_REPOSITORY: 'acme/deploy', GITHUB_SERVER_URL: 'https://github.com' };
@@ -34,10 +42,14 @@ function check(file: string, actual: string): void {
 }
 
 /** A checkout with one app from examples/, adopted and then given a new image, all at fixed dates. */
-async function startedRepo(example: string, app: string): Promise<(args: string[]) => Promise<string>> {
+async function startedRepo(c: (typeof CASES)[number], app: string): Promise<(args: string[]) => Promise<string>> {
+  const example = c.example;
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-prbody-'));
   fs.cpSync(path.join(EXAMPLES, example), path.join(repo, 'apps', app), { recursive: true });
-  fs.writeFileSync(path.join(repo, 'rollgen.yaml'), `apps:\n  - source: apps/${app}\n    output: deploy/${app}\n`);
+  fs.writeFileSync(
+    path.join(repo, 'rollgen.yaml'),
+    `apps:\n  - source: apps/${app}\n    output: deploy/${app}\n${c.app}`,
+  );
   git(repo, ['init', '--quiet', '--initial-branch=main']);
   commitAll(repo, 'initial', AT);
   const cli = async (args: string[]) => {
@@ -50,18 +62,19 @@ async function startedRepo(example: string, app: string): Promise<(args: string[
   const source = path.join(repo, 'apps', app);
   for (const f of fs.readdirSync(source)) {
     const file = path.join(source, f);
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/(image: \S+?):2\.53/, '$1:2.54'));
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(`${c.image.from}\n`, `${c.image.to}\n`));
   }
-  commitAll(repo, `${app}: agnhost 2.54`, AT);
+  commitAll(repo, `${app}: image ${c.image.to.slice(1)}`, AT);
   return cli;
 }
 
-describe.each(CASES)('PR bodies, $provider', ({ provider, example }) => {
+describe.each(CASES)('PR bodies, $provider', (c) => {
+  const { provider, example } = c;
   const app = path.basename(example);
   const dir = path.join(ROOT, provider);
 
   test('first step, middle step, abort, promote, clean-up', async () => {
-    const cli = await startedRepo(example, app);
+    const cli = await startedRepo(c, app);
     const preview = () => cli(['pr', app, '--dry-run', '--offline']);
     check(path.join(dir, '1-first-step.md'), await preview());
     await cli(['advance', app, '--commit']); // running advance approves the start: step 1 is live

@@ -60339,12 +60339,14 @@ function afterStep(rollouts, step, health) {
   const analyses = [...new Set(planned.flatMap((steps) => templatesOf(steps[step - 1]?.analysis)))];
   const following = planned.map((steps) => steps[step]).find((s) => s !== void 0);
   const name = following ? `step ${following.index} (${share(following)})` : "promotion";
-  const conditions2 = [
-    ...health.length > 0 ? [`the health gate (${health.join(", ")}) reports step ${step} healthy`] : [],
-    ...analyses.length > 0 ? [`analysis ${analyses.map((a) => `\`${a}\``).join(", ")} passes`] : []
+  const checks = [
+    ...health.length > 0 ? [`the health gate (${health.join(", ")}) on step ${step}`] : [],
+    ...analyses.length > 0 ? [`analysis ${analyses.map((a) => `\`${a}\``).join(", ")}`] : []
   ];
-  const when = conditions2.length > 0 ? `, once ${conditions2.join(" and ")}` : "";
-  const text2 = gate.kind === "manual" ? `${name} opens after a person merges its PR${when}.` : gate.kind === "timed" ? `${name} opens after ${gate.seconds} s${when}; rollgen merges it once its checks are green.` : `${name} follows at once${when}; rollgen merges it once its checks are green.`;
+  const named = checks.join(" and ");
+  const pass = checks.length > 1 ? "pass" : "passes";
+  const merges = "rollgen merges it once its checks are green.";
+  const text2 = gate.kind === "manual" ? `${name} opens after a person merges its PR${named ? `; the PR shows whether ${named} ${pass}` : ""}.` : gate.kind === "timed" ? `${name} opens after ${gate.seconds} s${named ? ` and once ${named} ${pass}` : ""}; ${merges}` : `${name} follows ${named ? `once ${named} ${pass}` : "at once"}; ${merges}`;
   return { text: text2, gate: { kind: gate.kind, seconds: gate.kind === "timed" ? gate.seconds : null }, analyses, health };
 }
 function share(s) {

@@ -50,9 +50,17 @@ test('health gates and analyses are named as conditions of the next step', () =>
   const steps = [step(1, 20, { kind: 'timed', seconds: 300 }, ['success-rate']), step(2, 50, { kind: 'manual' })];
   const next = nextStep(input(steps, 1, { statuses: ['kustomization/web/*'], checkRuns: [] }));
   expect(next.text).toBe(
-    'step 2 (50%) opens after 300 s, once the health gate (kustomization/web/*) reports step 1 healthy and analysis `success-rate` passes; rollgen merges it once its checks are green.',
+    'step 2 (50%) opens after 300 s and once the health gate (kustomization/web/*) on step 1 and analysis `success-rate` pass; rollgen merges it once its checks are green.',
   );
   expect(next.analyses).toEqual(['success-rate']);
+  const manual = [step(1, 20, { kind: 'manual' }, ['success-rate']), step(2, 50, { kind: 'manual' })];
+  expect(nextStep(input(manual, 1)).text).toBe(
+    'step 2 (50%) opens after a person merges its PR; the PR shows whether analysis `success-rate` passes.',
+  );
+  const automatic = [step(1, 20, { kind: 'automatic' }), step(2, 50, { kind: 'manual' })];
+  expect(nextStep(input(automatic, 1, { statuses: ['argocd/web'], checkRuns: ['e2e'] })).text).toBe(
+    'step 2 (50%) follows once the health gate (argocd/web, e2e) on step 1 passes; rollgen merges it once its checks are green.',
+  );
   expect(next.health).toEqual(['kustomization/web/*']);
 });
 
