@@ -58910,6 +58910,7 @@ init_errors();
 
 // src/flow/session.ts
 var path26 = __toESM(require("path"));
+init_diagnostics();
 init_errors();
 
 // src/app/plan-write.ts
@@ -60682,7 +60683,7 @@ function sourceCommitOf(s, entry) {
   const source = path26.relative(s.checkout.root, entry.loc.source).split(path26.sep).join("/") || ".";
   const line = s.edges.git(["log", "-1", "--format=%H%x00%s", "HEAD", "--", `:(literal)${source}`], s.checkout.root);
   const [sha2, subject] = line.trim().split("\0");
-  return sha2 ? { sourceCommit: { sha: sha2, short: sha2.slice(0, 10), subject: subject ?? "" } } : {};
+  return sha2 ? { sourceCommit: { sha: sha2, short: sha2.slice(0, 10), subject: printable(subject ?? "") } } : {};
 }
 function executeOptions(s, dryRun) {
   return {

@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { printable } from '../diagnostics';
 import { InputError } from '../errors';
 import { RepoConfig, findConfig, readConfig } from '../io/config';
 import { PendingWrite, planWrite } from '../app/plan-write';
@@ -123,7 +124,8 @@ function sourceCommitOf(s: LocalSession, entry: LoadedEntry): { sourceCommit?: S
   const source = path.relative(s.checkout.root, entry.loc.source).split(path.sep).join('/') || '.';
   const line = s.edges.git(['log', '-1', '--format=%H%x00%s', 'HEAD', '--', `:(literal)${source}`], s.checkout.root);
   const [sha, subject] = line.trim().split('\0');
-  return sha ? { sourceCommit: { sha, short: sha.slice(0, 10), subject: subject ?? '' } } : {};
+  // A subject is anyone's text: control characters are escaped as in every name rollgen prints.
+  return sha ? { sourceCommit: { sha, short: sha.slice(0, 10), subject: printable(subject ?? '') } } : {};
 }
 
 export function executeOptions(s: FlowSession, dryRun: boolean): ExecuteOptions {

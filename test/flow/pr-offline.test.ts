@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runCli } from '../helpers/cli';
-import { bumpImage, makeRepo } from '../helpers/git-repo';
+import { bumpImage, commitAll, makeRepo } from '../helpers/git-repo';
 
 /**
  * `rollgen pr --dry-run --offline`: no token, no network, no push. Run through bin/rollgen (the
@@ -105,4 +105,33 @@ test('pr.workflow in rollgen.yaml names the workflow the abort path dispatches',
   const r = await runCli(['pr', '--dry-run', '--offline'], repo, '', { env: { GITHUB_REPOSITORY: 'acme/deploy' } });
   expect(r.stdout).toContain('(https://github.com/acme/deploy/actions/workflows/deploy.yaml)');
   expect(r.stdout).toContain('`gh workflow run deploy.yaml -f command=abort -f app=echo -f merge=true`');
+});
+
+test('a body template of your own gets the new fields; a commit subject prints with control characters escaped', async () => {
+  fs.mkdirSync(path.join(repo, '.github'), { recursive: true });
+  fs.writeFileSync(
+    path.join(repo, '.github/body.hbs'),
+    [
+      '{{#each changes}}{{rollout}}:{{#each images}} {{container}} {{from}} -> {{to}}{{/each}} [{{fields.length}} fields]{{/each}}',
+      'commit: {{#if sourceCommit}}{{sourceCommit.short}} {{sourceCommit.subject}}{{/if}}',
+      'merging: {{mergeEffect}}',
+      'next: {{next.text}} ({{next.gate.kind}})',
+      '{{#if abort}}abort: {{abort.gh}} | {{abort.cli}}{{/if}}',
+    ].join('\n'),
+  );
+  fs.writeFileSync(
+    path.join(repo, 'rollgen.yaml'),
+    'apps:\n  - source: apps/echo\n    output: deploy/echo\npr:\n  bodyTemplate: .github/body.hbs\n',
+  );
+  await runCli(['advance', 'echo', '--commit'], repo);
+  await runCli(['advance', 'echo', '--commit'], repo);
+  const file = path.join(repo, 'apps/echo/deployment.yaml');
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/agnhost:2\.53/, 'agnhost:2.54'));
+  commitAll(repo, 'echo 2.54 \u001b[31mred', AT);
+  const r = await runCli(['pr', '--dry-run', '--offline'], repo, '', { env: {} });
+  expect(r.stderr).toBe('');
+  const body = r.stdout.split('\n\n').slice(1).join('\n\n');
+  expect(body).toMatch(
+    /^echo-rollout: echo registry\.k8s\.io\/e2e-test-images\/agnhost:2\.53 -> registry\.k8s\.io\/e2e-test-images\/agnhost:2\.54 \[0 fields\]\ncommit: [0-9a-f]{10} echo 2\.54 \\u001b\[31mred\nmerging: Argo CD or Flux applies step 1: 1 canary pod starts first \(stable runs 5 of 5 replicas\), then the routes send 20% of traffic to the canary\.\nnext: step 2 \(40%\) opens after a person merges its PR\. \(manual\)\nabort: gh workflow run rollgen\.yml -f command=abort -f app=echo -f merge=true \| rollgen abort echo --pr --merge\n/,
+  );
 });
