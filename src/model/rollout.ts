@@ -31,6 +31,11 @@ export interface RolloutSpec {
   readonly backgroundAnalysis?: { readonly request: AnalysisRequest; readonly startingStep: number };
   /** The rollout object as written (args' fieldRef reads it). */
   readonly source?: unknown;
+  /**
+   * Argo `strategy.blueGreen`: the stable Service is the active Service, the canary Service the
+   * preview Service; the steps are preview and switch (see src/spec/argo-bluegreen.ts).
+   */
+  readonly blueGreen?: boolean;
 }
 
 export type RolloutFormat = 'kruise-v1alpha1' | 'kruise-v1beta1' | 'argo';
@@ -74,6 +79,10 @@ export interface StepSpec {
   readonly pause: PauseSpec;
   /** Argo step `analysis` entries after this step: they gate it and run until complete. */
   readonly analyses?: readonly AnalysisRequest[];
+  /** Blue-green: what this step is called (preview, switch) in plans, PR titles and messages. */
+  readonly name?: string;
+  /** Blue-green: the active (stable) Service selects the new version's pods in this step. */
+  readonly switched?: boolean;
 }
 
 /** none: the next entry follows without a pause (Argo automatic); manual: wait for a person; timed: wait `seconds`. */

@@ -64,6 +64,12 @@ function renderWorkloads(input: RolloutRenderInput, step: PlannedStep | undefine
 }
 
 function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined): KubeObject[] {
+  const services = selectingServices(input, step);
+  // Blue-green: Services are its routes, so they switch one wave after the Deployments are ready (Argo CD) or in the routes Kustomization (Flux).
+  return input.rollout.blueGreen ? withRouteWave(services, workloadWave(input.deployment)) : services;
+}
+
+function selectingServices(input: RolloutRenderInput, step: PlannedStep | undefined): KubeObject[] {
   const { rollout, resources, track, phase } = input;
   const stableName = rollout.traffic.stableService;
   const stable = stableName ? resources.find('Service', stableName, rollout.namespace)?.object : undefined;
@@ -78,7 +84,9 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
       (rollout.traffic.providers.length > 0 &&
         (!step || phase.kind === 'draining' || step.serviceSelection === 'split'))) &&
     canaryName !== stableName;
-  const out = [withTrackSelector(stable, track, split ? track.stable : undefined)];
+  // Blue-green: from the switch on, the active Service selects the new version's pods (until routes go back to stable).
+  const switched = step?.switched === true && phase.kind !== 'draining';
+  const out = [withTrackSelector(stable, track, split ? (switched ? track.canary : track.stable) : undefined)];
   if (!canaryName || canaryName === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
     if (step) out.push(renderCanaryService(stable, canaryName, track, rollout.canaryPodMetadata.labels));
