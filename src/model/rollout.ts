@@ -32,8 +32,9 @@ export interface RolloutSpec {
   /** The rollout object as written (args' fieldRef reads it). */
   readonly source?: unknown;
   /**
-   * Argo `strategy.blueGreen`: the stable Service is the active Service, the canary Service the
-   * preview Service; the steps are preview and switch (see src/spec/argo-bluegreen.ts).
+   * `strategy.blueGreen`. Argo: the stable Service is the active Service, the canary Service the
+   * preview Service, the steps are preview and switch (src/spec/argo-bluegreen.ts). Kruise v1beta1:
+   * canary style with its steps as written, where traffic 0% is allowed.
    */
   readonly blueGreen?: boolean;
 }

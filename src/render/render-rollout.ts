@@ -66,7 +66,8 @@ function renderWorkloads(input: RolloutRenderInput, step: PlannedStep | undefine
 function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined): KubeObject[] {
   const services = selectingServices(input, step);
   // Blue-green: Services are its routes, so they switch one wave after the Deployments are ready (Argo CD) or in the routes Kustomization (Flux).
-  return input.rollout.blueGreen ? withRouteWave(services, workloadWave(input.deployment)) : services;
+  const serviceRoutes = input.rollout.blueGreen && input.rollout.format === 'argo';
+  return serviceRoutes ? withRouteWave(services, workloadWave(input.deployment)) : services;
 }
 
 function selectingServices(input: RolloutRenderInput, step: PlannedStep | undefined): KubeObject[] {
