@@ -35,7 +35,8 @@ function planStep(rollout: RolloutSpec, step: StepSpec, i: number, total: number
     stableReplicas: stable,
     traffic,
     // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
-    serviceSelection: (routed && hasTrafficSpec(step) && stable > 0) || (rollout.blueGreen && !routed) ? 'split' : 'shared',
+    serviceSelection:
+      (routed && hasTrafficSpec(step) && stable > 0) || (rollout.blueGreen && !routed) ? 'split' : 'shared',
     gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy),
     ...(step.name ? { name: step.name } : {}),
     ...(step.switched ? { switched: true } : {}),

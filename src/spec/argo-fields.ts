@@ -30,7 +30,10 @@ const BLUE_GREEN_RULES: readonly FieldRule[] = [
   honoured(`${BG}.activeService`, "its selector picks the old version's pods until the switch, the new one's after"),
   honoured(`${BG}.previewService`, "its selector picks the new version's pods from the preview on"),
   honoured(`${BG}.autoPromotionEnabled`, 'false: the switch waits for a person (manual gate after the preview)'),
-  honoured(`${BG}.autoPromotionSeconds`, 'a timed gate after the preview (ignored when autoPromotionEnabled is false, as Argo)'),
+  honoured(
+    `${BG}.autoPromotionSeconds`,
+    'a timed gate after the preview (ignored when autoPromotionEnabled is false, as Argo)',
+  ),
   honoured(`${BG}.previewReplicaCount`, 'pods of the preview step; the switch runs all replicas'),
   honoured(
     `${BG}.scaleDownDelaySeconds`,
@@ -41,7 +44,10 @@ const BLUE_GREEN_RULES: readonly FieldRule[] = [
     "the abort commit removes the preview pods as the app's removal policy says (rollgen.yaml removal: two-commits removes them one commit after the Services moved); there is no delay",
   ),
   warned(`${BG}.scaleDownDelayRevisionLimit`, 'rollgen keeps no old ReplicaSets running; remove the field'),
-  subtree(`${BG}.activeMetadata`, "merged into your Deployment's pod template (the pods the active Service selects between rollouts)"),
+  subtree(
+    `${BG}.activeMetadata`,
+    "merged into your Deployment's pod template (the pods the active Service selects between rollouts)",
+  ),
   subtree(
     `${BG}.previewMetadata`,
     "merged into the preview Deployment's pod template; they stay on its pods after the switch (changing them would restart the pods)",

@@ -71,7 +71,10 @@ export const KRUISE_V1BETA1_FIELDS: FieldLedger = {
     honoured(`${CANARY}.trafficRoutingRef`),
     ...stepRules(BLUE_GREEN).map((r) =>
       r.path === BLUE_GREEN
-        ? honoured(BLUE_GREEN, 'the new version in a second full Deployment beside the old; steps and traffic as written')
+        ? honoured(
+            BLUE_GREEN,
+            'the new version in a second full Deployment beside the old; steps and traffic as written',
+          )
         : r,
     ),
     honoured(`${BLUE_GREEN}.trafficRoutingRef`),

@@ -57,7 +57,10 @@ function checkStep(r: RolloutSpec, s: StepSpec, i: number, report: Report): void
   }
   // Kruise allows traffic 0% in blue-green only (the new version runs without traffic).
   if (r.format !== 'argo' && s.weight === 0 && !r.blueGreen)
-    report(s.origin, `step ${n}: traffic must be greater than 0% (Kruise canary; 0% is for blueGreen), or leave it out`);
+    report(
+      s.origin,
+      `step ${n}: traffic must be greater than 0% (Kruise canary; 0% is for blueGreen), or leave it out`,
+    );
   if (s.replicas && 'percent' in s.replicas && (s.replicas.percent <= 0 || s.replicas.percent > 100)) {
     report(s.origin, `step ${n}: replicas ${s.replicas.percent}% must be in (0%, 100%]`);
   }
