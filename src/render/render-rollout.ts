@@ -94,10 +94,16 @@ function selectingServices(input: RolloutRenderInput, step: PlannedStep | undefi
     return out;
   }
   const userCanary = resources.find('Service', canaryName, rollout.namespace)?.object;
-  // A user-written canary Service selects stable pods between rollouts, so it never has zero endpoints.
+  // A user-written canary Service selects stable pods between rollouts, so it never has zero endpoints; while
+  // draining it leaves the canary pods with the routes, before the next commit removes them.
+  const canaryLive = step !== undefined && phase.kind !== 'draining';
   if (userCanary)
     out.push(
-      withTrackSelector(userCanary, track, phase.kind === 'adopting' ? undefined : step ? track.canary : track.stable),
+      withTrackSelector(
+        userCanary,
+        track,
+        phase.kind === 'adopting' ? undefined : canaryLive ? track.canary : track.stable,
+      ),
     );
   return out;
 }
