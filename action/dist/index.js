@@ -57588,7 +57588,9 @@ function normalizeArgo(doc, inputs10) {
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
   const blueGreen = obj(spec.strategy).blueGreen !== void 0 ? readBlueGreen(doc, replicas2, diagnostics) : void 0;
   if (obj(spec.strategy).canary === void 0 === (blueGreen === void 0))
-    diagnostics.push(error4(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen"));
+    diagnostics.push(
+      error4(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+    );
   const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10, diagnostics) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
@@ -57983,7 +57985,9 @@ function normalizeKruise(doc, inputs10) {
   const blueGreen = v1beta1 && obj(spec.strategy).blueGreen !== void 0;
   const strategyKey = blueGreen ? "blueGreen" : "canary";
   if (v1beta1 && blueGreen === (obj(spec.strategy).canary !== void 0))
-    diagnostics.push(error5(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen"));
+    diagnostics.push(
+      error5(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+    );
   const canary = obj(obj(spec.strategy)[strategyKey]);
   const annotations = stringMap2(meta.annotations);
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
@@ -58268,7 +58272,10 @@ function checkServices(r, resources, report) {
   if (stableService && !resources.find("Service", stableService, r.namespace))
     report(r.origin, `Service "${stableService}" is not among the app's manifests`);
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
-    report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
+    report(
+      r.origin,
+      `${r.blueGreen ? "preview" : "canary"} Service "${canaryService}" is not among the app's manifests`
+    );
   }
   const nameProblem = canaryService && generateCanaryService ? serviceNameProblem(canaryService) : void 0;
   if (nameProblem)

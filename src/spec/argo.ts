@@ -49,7 +49,9 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
   const blueGreen = obj(spec.strategy).blueGreen !== undefined ? readBlueGreen(doc, replicas, diagnostics) : undefined;
   if ((obj(spec.strategy).canary === undefined) === (blueGreen === undefined))
-    diagnostics.push(error(doc, ['spec', 'strategy'], 'strategy needs exactly one of canary and blueGreen'));
+    diagnostics.push(
+      error(doc, ['spec', 'strategy'], 'strategy needs exactly one of canary and blueGreen; keep the one you mean'),
+    );
   const providers =
     canary.trafficRouting !== undefined
       ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting'], inputs, diagnostics)

@@ -21,7 +21,9 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
   const blueGreen = v1beta1 && obj(spec.strategy).blueGreen !== undefined;
   const strategyKey = blueGreen ? 'blueGreen' : 'canary';
   if (v1beta1 && blueGreen === (obj(spec.strategy).canary !== undefined))
-    diagnostics.push(error(doc, ['spec', 'strategy'], 'strategy needs exactly one of canary and blueGreen'));
+    diagnostics.push(
+      error(doc, ['spec', 'strategy'], 'strategy needs exactly one of canary and blueGreen; keep the one you mean'),
+    );
   const canary = obj(obj(spec.strategy)[strategyKey]);
   const annotations = stringMap(meta.annotations);
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);

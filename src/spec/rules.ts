@@ -132,7 +132,10 @@ function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): 
     !generateCanaryService &&
     !resources.find('Service', canaryService, r.namespace)
   ) {
-    report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
+    report(
+      r.origin,
+      `${r.blueGreen ? 'preview' : 'canary'} Service "${canaryService}" is not among the app's manifests`,
+    );
   }
   const nameProblem = canaryService && generateCanaryService ? serviceNameProblem(canaryService) : undefined;
   if (nameProblem)

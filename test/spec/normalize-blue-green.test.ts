@@ -89,7 +89,7 @@ postPromotionAnalysis: {templates: [{templateName: errors}]}`),
     const text = argoBlueGreen('activeService: web').replace('  strategy:\n', '  strategy:\n    canary: {steps: []}\n');
     const { diagnostics } = argo(text);
     expect(diagnostics.map((d) => `${d.file}:${d.line} ${d.message}`)).toEqual([
-      `${FILE}:${lineOf(text, 'canary: {steps: []}')} strategy needs exactly one of canary and blueGreen`,
+      `${FILE}:${lineOf(text, 'canary: {steps: []}')} strategy needs exactly one of canary and blueGreen; keep the one you mean`,
     ]);
   });
 
