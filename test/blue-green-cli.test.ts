@@ -1,4 +1,6 @@
+import * as fs from 'fs';
 import * as path from 'path';
+import { runCli } from './helpers/cli';
 import { parseAllDocuments } from 'yaml';
 import { hasKubectl } from './helpers/schema';
 import { runBinClean, useAppDir, validateOutput } from './helpers/rollout-dir';
@@ -70,4 +72,28 @@ test('a whole blue-green rollout, then an abort after the switch sends the activ
     selectors: { web: 'stable', 'web-preview': 'stable' },
   });
   expect(app.read('deployment-web.yaml')).toContain('agnhost:2.54');
+});
+
+test('a lost status file at each blue-green state is rebuilt from the rendered objects: the next advance writes the same', async () => {
+  const objectFiles = (out: string) =>
+    fs
+      .readdirSync(path.join(app.dir, out))
+      .filter((f) => f.endsWith('.yaml') && f !== 'rollgen-status.yaml')
+      .sort()
+      .map((f) => [f, fs.readFileSync(path.join(app.dir, out, f), 'utf8')]);
+  const advanceInProcess = (out: string) => runCli(['advance', 'src', out], app.dir);
+  await advanceInProcess('out');
+  await advanceInProcess('out');
+  app.setImage('2.54');
+  await advanceInProcess('out');
+  // preview, switch, scale down old: each time the copy without its status file must take the same next step.
+  for (let state = 0; state < 3; state++) {
+    fs.rmSync(path.join(app.dir, 'lost'), { recursive: true, force: true });
+    fs.cpSync(app.out(), path.join(app.dir, 'lost'), { recursive: true });
+    fs.rmSync(path.join(app.dir, 'lost', 'rollgen-status.yaml'));
+    expect((await advanceInProcess('out')).code).toBe(0);
+    const rebuilt = await advanceInProcess('lost');
+    expect(rebuilt.stderr).toContain('state rebuilt from the rendered objects');
+    expect(objectFiles('lost')).toEqual(objectFiles('out'));
+  }
 });
