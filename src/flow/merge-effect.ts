@@ -1,3 +1,4 @@
+import type { Target } from './branch';
 import type { RolloutView, TemplateInput } from './template-data';
 
 /** What merging the PR does, in one sentence a reviewer reads next to the table. Pure. */
@@ -39,4 +40,20 @@ function stepEffect(i: TemplateInput, views: readonly RolloutView[]): string {
   if (view.traffic === 'by pods') return `${pods}; the Services share traffic by pod count.`;
   const matched = view.matches === '-' ? '' : `, and requests matching ${view.matches} go to it`;
   return `${pods}, then the routes send ${view.traffic} of traffic to the canary${matched}.`;
+}
+
+/** Blue-green steps say what the Services do; undefined for anything else. */
+export function blueGreenEffect(target: Target, names: readonly string[] | undefined): string | undefined {
+  if (!names) return undefined;
+  const name = target.kind === 'step' ? names[target.step - 1] : target.kind;
+  switch (name) {
+    case 'preview':
+      return 'the new version starts beside the old one; the preview Service (if any) selects it, the active Service keeps the old version.';
+    case 'switch':
+      return "the new version scales to full size; once its pods are ready, the active Service's selector moves to them in this one commit.";
+    case 'promote':
+      return 'scale down old: your Deployment, which serves nothing now, replaces the old version with the new one; the active Service moves back to it in the clean-up.';
+    default:
+      return undefined;
+  }
 }

@@ -52,7 +52,7 @@ function afterStep(rollouts: readonly LoadedRollout[], step: number, health: rea
   const gate = combineGates(planned.map((steps) => steps[step - 1]?.gate ?? { kind: 'manual' }));
   const analyses = [...new Set(planned.flatMap((steps) => templatesOf(steps[step - 1]?.analysis)))];
   const following = planned.map((steps) => steps[step]).find((s): s is PlannedStep => s !== undefined);
-  const name = following ? `step ${following.index} (${share(following)})` : 'promotion';
+  const name = following ? `step ${following.index} (${following.name ?? share(following)})` : 'promotion';
   const checks = [
     ...(health.length > 0 ? [`the health gate (${health.join(', ')}) on step ${step}`] : []),
     ...(analyses.length > 0 ? [`analysis ${analyses.map((a) => `\`${a}\``).join(', ')}`] : []),

@@ -11,7 +11,7 @@ import type { LoadedApp } from '../spec/loaded-app';
 import { AbortPath, RepoLinks, abortPath } from './abort-path';
 import { Target } from './branch';
 import { describeTarget } from './describe';
-import { mergeEffect } from './merge-effect';
+import { blueGreenEffect, mergeEffect } from './merge-effect';
 import { NextStep, nextStep } from './next-step';
 import { RolloutChange, rolloutChanges } from './rollout-change';
 
@@ -107,7 +107,7 @@ export function templateData(i: TemplateInput): PrTemplateData {
       seconds: i.gate.kind === 'timed' ? i.gate.seconds : null,
       text: gateText(i.gate, i.base),
     },
-    mergeEffect: mergeEffect(i, rollouts),
+    mergeEffect: blueGreenEffect(i.target, i.transition.stepNames) ?? mergeEffect(i, rollouts),
     changes: rolloutChanges(i.app, i.transition, i.before, i.track),
     changeVerb: i.target.kind === 'abort' || i.target.kind === 'revert' ? 'Aborting' : 'Rolling out',
     sourceCommit: i.sourceCommit ?? null,
