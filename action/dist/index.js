@@ -3225,11 +3225,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       _getOutputContext(contextOptions) {
         contextOptions = contextOptions || {};
-        const error5 = !!contextOptions.error;
+        const error6 = !!contextOptions.error;
         let baseWrite;
         let hasColors;
         let helpWidth;
-        if (error5) {
+        if (error6) {
           baseWrite = (str3) => this._outputConfiguration.writeErr(str3);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
@@ -3242,7 +3242,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           if (!hasColors) str3 = this._outputConfiguration.stripColor(str3);
           return baseWrite(str3);
         };
-        return { error: error5, write, hasColors, helpWidth };
+        return { error: error6, write, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -3806,8 +3806,8 @@ var require_directives = __commonJS({
         if (prefix) {
           try {
             return prefix + decodeURIComponent(suffix);
-          } catch (error5) {
-            onError(String(error5));
+          } catch (error6) {
+            onError(String(error6));
             return null;
           }
         }
@@ -3909,9 +3909,9 @@ var require_anchors = __commonJS({
             if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
-              const error5 = new Error("Failed to resolve repeated object (this should not happen)");
-              error5.source = source;
-              throw error5;
+              const error6 = new Error("Failed to resolve repeated object (this should not happen)");
+              error6.source = source;
+              throw error6;
             }
           }
         },
@@ -7161,12 +7161,12 @@ var require_errors = __commonJS({
         super("YAMLWarning", pos, code, message);
       }
     };
-    var prettifyError = (src, lc) => (error5) => {
-      if (error5.pos[0] === -1)
+    var prettifyError = (src, lc) => (error6) => {
+      if (error6.pos[0] === -1)
         return;
-      error5.linePos = error5.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error5.linePos[0];
-      error5.message += ` at line ${line}, column ${col}`;
+      error6.linePos = error6.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error6.linePos[0];
+      error6.message += ` at line ${line}, column ${col}`;
       let ci = col - 1;
       let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
       if (ci >= 60 && lineStr.length > 80) {
@@ -7184,12 +7184,12 @@ var require_errors = __commonJS({
       }
       if (/[^ ]/.test(lineStr)) {
         let count3 = 1;
-        const end = error5.linePos[1];
+        const end = error6.linePos[1];
         if (end?.line === line && end.col > col) {
           count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
         const pointer = " ".repeat(ci) + "^".repeat(count3);
-        error5.message += `:
+        error6.message += `:
 
 ${lineStr}
 ${pointer}
@@ -7432,10 +7432,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep5, value } = collItem;
+        const { start: start2, key: key2, sep: sep6, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -7449,7 +7449,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep5) {
+          if (!keyProps.anchor && !keyProps.tag && !sep6) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -7473,7 +7473,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -7489,7 +7489,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -7580,7 +7580,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep5 = "";
+        let sep6 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -7594,13 +7594,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep5 + cb;
-              sep5 = "";
+                comment += sep6 + cb;
+              sep6 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep5 += source;
+                sep6 += source;
               hasSpace = true;
               break;
             default:
@@ -7643,18 +7643,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep5, value } = collItem;
+        const { start: start2, key: key2, sep: sep6, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep5 && !value) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -7708,8 +7708,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep5 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
+        if (!isMap3 && !sep6 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -7721,7 +7721,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -7732,8 +7732,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep5)
-                for (const st of sep5) {
+              if (sep6)
+                for (const st of sep6) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -7750,7 +7750,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -7930,7 +7930,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep5 = "";
+      let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -7947,24 +7947,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep5 === " ")
-            sep5 = "\n";
-          else if (!prevMoreIndented && sep5 === "\n")
-            sep5 = "\n\n";
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          if (sep6 === " ")
+            sep6 = "\n";
+          else if (!prevMoreIndented && sep6 === "\n")
+            sep6 = "\n\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep5 === "\n")
+          if (sep6 === "\n")
             value += "\n";
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          value += sep5 + content;
-          sep5 = " ";
+          value += sep6 + content;
+          sep6 = " ";
           prevMoreIndented = false;
         }
       }
@@ -7992,7 +7992,7 @@ var require_resolve_block_scalar = __commonJS({
       const mode = source[0];
       let indent = 0;
       let chomp = "";
-      let error5 = -1;
+      let error6 = -1;
       for (let i = 1; i < source.length; ++i) {
         const ch = source[i];
         if (!chomp && (ch === "-" || ch === "+"))
@@ -8001,12 +8001,12 @@ var require_resolve_block_scalar = __commonJS({
           const n = Number(ch);
           if (!indent && n)
             indent = n;
-          else if (error5 === -1)
-            error5 = offset + i;
+          else if (error6 === -1)
+            error6 = offset + i;
         }
       }
-      if (error5 !== -1)
-        onError(error5, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      if (error6 !== -1)
+        onError(error6, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
       let hasSpace = false;
       let comment = "";
       let length2 = source.length;
@@ -8147,25 +8147,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep5 = " ";
+      let sep6 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep5 === "\n")
-            res += sep5;
+          if (sep6 === "\n")
+            res += sep6;
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          res += sep5 + lm;
-          sep5 = " ";
+          res += sep6 + lm;
+          sep6 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep5 + (match?.[1] ?? "");
+      return res + sep6 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -8302,8 +8302,8 @@ var require_compose_scalar = __commonJS({
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
-      } catch (error5) {
-        const msg = error5 instanceof Error ? error5.message : String(error5);
+      } catch (error6) {
+        const msg = error6 instanceof Error ? error6.message : String(error6);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value);
       }
@@ -8426,8 +8426,8 @@ var require_compose_node = __commonJS({
             node = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor)
               node.anchor = anchor.source.substring(1);
-          } catch (error5) {
-            const message = error5 instanceof Error ? error5.message : String(error5);
+          } catch (error6) {
+            const message = error6 instanceof Error ? error6.message : String(error6);
             onError(token, "RESOURCE_EXHAUSTION", message);
           }
           break;
@@ -8692,11 +8692,11 @@ ${cb}` : comment;
             break;
           case "error": {
             const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-            const error5 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            const error6 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
             if (this.atDirectives || !this.doc)
-              this.errors.push(error5);
+              this.errors.push(error6);
             else
-              this.doc.errors.push(error5);
+              this.doc.errors.push(error6);
             break;
           }
           case "doc-end": {
@@ -8975,14 +8975,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key: key2, sep: sep5, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep6, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep5)
-        for (const st of sep5)
+      if (sep6)
+        for (const st of sep6)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -10009,8 +10009,8 @@ var require_parser = __commonJS({
       peek(n) {
         return this.stack[this.stack.length - n];
       }
-      *pop(error5) {
-        const token = error5 ?? this.stack.pop();
+      *pop(error6) {
+        const token = error6 ?? this.stack.pop();
         if (!token) {
           const message = "Tried to pop an empty stack";
           yield { type: "error", offset: this.offset, source: "", message };
@@ -10149,18 +10149,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep5;
+          let sep6;
           if (scalar.end) {
-            sep5 = scalar.end;
-            sep5.push(this.sourceToken);
+            sep6 = scalar.end;
+            sep6.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep5 = [this.sourceToken];
+            sep6 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep5 }]
+            items: [{ start: start2, key: scalar, sep: sep6 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -10313,15 +10313,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep5 = it.sep;
-                  sep5.push(this.sourceToken);
+                  const sep6 = it.sep;
+                  sep6.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep5 }]
+                    items: [{ start: start3, key: key2, sep: sep6 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -10515,13 +10515,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep5 = fc.end.splice(1, fc.end.length);
-            sep5.push(this.sourceToken);
+            const sep6 = fc.end.splice(1, fc.end.length);
+            sep6.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep5 }]
+              items: [{ start: start2, key: fc, sep: sep6 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -10835,18 +10835,18 @@ var init_diagnostics = __esm({
 });
 
 // src/errors.ts
-function exitCodeFor(error5) {
-  if (error5 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error5.phase];
-  return error5 instanceof InputError ? 2 : 1;
+function exitCodeFor(error6) {
+  if (error6 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error6.phase];
+  return error6 instanceof InputError ? 2 : 1;
 }
-function describeError(error5, debug) {
-  if (debug && error5 instanceof Error && error5.stack) return error5.stack;
-  if (error5 instanceof InputError) return error5.message;
-  if (!(error5 instanceof Error) || error5.name === "Error" || error5 instanceof TypeError) {
-    const text2 = error5 instanceof Error ? error5.message : String(error5);
+function describeError(error6, debug) {
+  if (debug && error6 instanceof Error && error6.stack) return error6.stack;
+  if (error6 instanceof InputError) return error6.message;
+  if (!(error6 instanceof Error) || error6.name === "Error" || error6 instanceof TypeError) {
+    const text2 = error6 instanceof Error ? error6.message : String(error6);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text2}`;
   }
-  return `error: ${error5.message.split("\n").map(printable).join("\n")}`;
+  return `error: ${error6.message.split("\n").map(printable).join("\n")}`;
 }
 var InputError, StateError, IoError, ScmError, ProviderError, AnalysisRecordError, AnalysisVerdictError;
 var init_errors = __esm({
@@ -13855,6 +13855,177 @@ var require_kruise_rollout_v1beta1 = __commonJS({
       validate24.errors = vErrors;
       return errors === 0;
     }
+    var schema48 = { "type": "object", "required": ["steps"], "additionalProperties": false, "properties": { "steps": { "type": "array", "minItems": 1, "maxItems": 50, "items": { "$ref": "#/definitions/step" } }, "trafficRoutings": { "type": "array", "maxItems": 1, "items": { "$ref": "#/definitions/trafficRouting" } }, "failureThreshold": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+%$" }, "trafficRoutingRef": { "type": "string", "minLength": 1 }, "disableGenerateCanaryService": { "type": "boolean" } } };
+    function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.steps === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "steps" }, message: "must have required property 'steps'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "steps" || key0 === "trafficRoutings" || key0 === "failureThreshold" || key0 === "trafficRoutingRef" || key0 === "disableGenerateCanaryService")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.steps !== void 0) {
+          let data0 = data.steps;
+          if (Array.isArray(data0)) {
+            if (data0.length > 50) {
+              const err2 = { instancePath: instancePath + "/steps", schemaPath: "#/properties/steps/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            if (data0.length < 1) {
+              const err3 = { instancePath: instancePath + "/steps", schemaPath: "#/properties/steps/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            const len0 = data0.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              if (!validate25(data0[i0], { instancePath: instancePath + "/steps/" + i0, parentData: data0, parentDataProperty: i0, rootData })) {
+                vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err4 = { instancePath: instancePath + "/steps", schemaPath: "#/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        if (data.trafficRoutings !== void 0) {
+          let data2 = data.trafficRoutings;
+          if (Array.isArray(data2)) {
+            if (data2.length > 1) {
+              const err5 = { instancePath: instancePath + "/trafficRoutings", schemaPath: "#/properties/trafficRoutings/maxItems", keyword: "maxItems", params: { limit: 1 }, message: "must NOT have more than 1 items" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+            const len1 = data2.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              if (!validate31(data2[i1], { instancePath: instancePath + "/trafficRoutings/" + i1, parentData: data2, parentDataProperty: i1, rootData })) {
+                vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err6 = { instancePath: instancePath + "/trafficRoutings", schemaPath: "#/properties/trafficRoutings/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data.failureThreshold !== void 0) {
+          let data4 = data.failureThreshold;
+          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4))) && typeof data4 !== "string") {
+            const err7 = { instancePath: instancePath + "/failureThreshold", schemaPath: "#/properties/failureThreshold/type", keyword: "type", params: { type: schema48.properties.failureThreshold.type }, message: "must be integer,string" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+          if (typeof data4 == "number") {
+            if (data4 < 0 || isNaN(data4)) {
+              const err8 = { instancePath: instancePath + "/failureThreshold", schemaPath: "#/properties/failureThreshold/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+          if (typeof data4 === "string") {
+            if (!pattern0.test(data4)) {
+              const err9 = { instancePath: instancePath + "/failureThreshold", schemaPath: "#/properties/failureThreshold/pattern", keyword: "pattern", params: { pattern: "^[0-9]+%$" }, message: 'must match pattern "^[0-9]+%$"' };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.trafficRoutingRef !== void 0) {
+          let data5 = data.trafficRoutingRef;
+          if (typeof data5 === "string") {
+            if (func2(data5) < 1) {
+              const err10 = { instancePath: instancePath + "/trafficRoutingRef", schemaPath: "#/properties/trafficRoutingRef/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/trafficRoutingRef", schemaPath: "#/properties/trafficRoutingRef/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (data.disableGenerateCanaryService !== void 0) {
+          if (typeof data.disableGenerateCanaryService !== "boolean") {
+            const err12 = { instancePath: instancePath + "/disableGenerateCanaryService", schemaPath: "#/properties/disableGenerateCanaryService/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+      validate36.errors = vErrors;
+      return errors === 0;
+    }
     function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -14195,33 +14366,24 @@ var require_kruise_rollout_v1beta1 = __commonJS({
             if (data9.strategy !== void 0) {
               let data15 = data9.strategy;
               if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
-                if (data15.canary === void 0) {
-                  const err31 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/required", keyword: "required", params: { missingProperty: "canary" }, message: "must have required property 'canary'" };
-                  if (vErrors === null) {
-                    vErrors = [err31];
-                  } else {
-                    vErrors.push(err31);
-                  }
-                  errors++;
-                }
                 for (const key5 in data15) {
-                  if (!(key5 === "paused" || key5 === "canary")) {
-                    const err32 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+                  if (!(key5 === "paused" || key5 === "canary" || key5 === "blueGreen")) {
+                    const err31 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err32];
+                      vErrors = [err31];
                     } else {
-                      vErrors.push(err32);
+                      vErrors.push(err31);
                     }
                     errors++;
                   }
                 }
                 if (data15.paused !== void 0) {
                   if (typeof data15.paused !== "boolean") {
-                    const err33 = { instancePath: instancePath + "/spec/strategy/paused", schemaPath: "#/properties/spec/properties/strategy/properties/paused/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    const err32 = { instancePath: instancePath + "/spec/strategy/paused", schemaPath: "#/properties/spec/properties/strategy/properties/paused/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                     if (vErrors === null) {
-                      vErrors = [err33];
+                      vErrors = [err32];
                     } else {
-                      vErrors.push(err33);
+                      vErrors.push(err32);
                     }
                     errors++;
                   }
@@ -14232,18 +14394,36 @@ var require_kruise_rollout_v1beta1 = __commonJS({
                     errors = vErrors.length;
                   }
                 }
+                if (data15.blueGreen !== void 0) {
+                  if (!validate36(data15.blueGreen, { instancePath: instancePath + "/spec/strategy/blueGreen", parentData: data15, parentDataProperty: "blueGreen", rootData })) {
+                    vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+                    errors = vErrors.length;
+                  }
+                }
               } else {
-                const err34 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err33 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err34];
+                  vErrors = [err33];
                 } else {
-                  vErrors.push(err34);
+                  vErrors.push(err33);
                 }
                 errors++;
               }
             }
           } else {
-            const err35 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err34 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err34];
+            } else {
+              vErrors.push(err34);
+            }
+            errors++;
+          }
+        }
+        if (data.status !== void 0) {
+          let data19 = data.status;
+          if (!(data19 && typeof data19 == "object" && !Array.isArray(data19))) {
+            const err35 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err35];
             } else {
@@ -14252,24 +14432,12 @@ var require_kruise_rollout_v1beta1 = __commonJS({
             errors++;
           }
         }
-        if (data.status !== void 0) {
-          let data18 = data.status;
-          if (!(data18 && typeof data18 == "object" && !Array.isArray(data18))) {
-            const err36 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err36];
-            } else {
-              vErrors.push(err36);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err37 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err36 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err37];
+          vErrors = [err36];
         } else {
-          vErrors.push(err37);
+          vErrors.push(err36);
         }
         errors++;
       }
@@ -14283,9 +14451,9 @@ var require_kruise_rollout_v1beta1 = __commonJS({
 var require_kruise_trafficrouting = __commonJS({
   "src/spec/generated/kruise-trafficrouting.js"(exports2) {
     "use strict";
-    exports2.validate = validate36;
+    exports2.validate = validate40;
     var func2 = require_ucs2length().default;
-    function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -14606,12 +14774,12 @@ var require_kruise_trafficrouting = __commonJS({
         }
         errors++;
       }
-      validate37.errors = vErrors;
+      validate41.errors = vErrors;
       return errors === 0;
     }
-    var schema53 = { "type": "object", "additionalProperties": false, "properties": { "headers": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "queryParams": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "path": { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "PathPrefix", "RegularExpression"] }, "value": { "type": "string" } } } } };
-    var schema54 = { "type": "object", "required": ["name", "value"], "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "RegularExpression"] }, "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" } } };
-    function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var schema54 = { "type": "object", "additionalProperties": false, "properties": { "headers": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "queryParams": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "path": { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "PathPrefix", "RegularExpression"] }, "value": { "type": "string" } } } } };
+    var schema55 = { "type": "object", "required": ["name", "value"], "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "RegularExpression"] }, "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" } } };
+    function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -14674,7 +14842,7 @@ var require_kruise_trafficrouting = __commonJS({
                 if (data1.type !== void 0) {
                   let data2 = data1.type;
                   if (!(data2 === "Exact" || data2 === "RegularExpression")) {
-                    const err5 = { instancePath: instancePath + "/headers/" + i0 + "/type", schemaPath: "#/definitions/headerMatch/properties/type/enum", keyword: "enum", params: { allowedValues: schema54.properties.type.enum }, message: "must be equal to one of the allowed values" };
+                    const err5 = { instancePath: instancePath + "/headers/" + i0 + "/type", schemaPath: "#/definitions/headerMatch/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err5];
                     } else {
@@ -14784,7 +14952,7 @@ var require_kruise_trafficrouting = __commonJS({
                 if (data6.type !== void 0) {
                   let data7 = data6.type;
                   if (!(data7 === "Exact" || data7 === "RegularExpression")) {
-                    const err15 = { instancePath: instancePath + "/queryParams/" + i1 + "/type", schemaPath: "#/definitions/headerMatch/properties/type/enum", keyword: "enum", params: { allowedValues: schema54.properties.type.enum }, message: "must be equal to one of the allowed values" };
+                    const err15 = { instancePath: instancePath + "/queryParams/" + i1 + "/type", schemaPath: "#/definitions/headerMatch/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err15];
                     } else {
@@ -14863,7 +15031,7 @@ var require_kruise_trafficrouting = __commonJS({
             if (data10.type !== void 0) {
               let data11 = data10.type;
               if (!(data11 === "Exact" || data11 === "PathPrefix" || data11 === "RegularExpression")) {
-                const err22 = { instancePath: instancePath + "/path/type", schemaPath: "#/properties/path/properties/type/enum", keyword: "enum", params: { allowedValues: schema53.properties.path.properties.type.enum }, message: "must be equal to one of the allowed values" };
+                const err22 = { instancePath: instancePath + "/path/type", schemaPath: "#/properties/path/properties/type/enum", keyword: "enum", params: { allowedValues: schema54.properties.path.properties.type.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err22];
                 } else {
@@ -14902,10 +15070,10 @@ var require_kruise_trafficrouting = __commonJS({
         }
         errors++;
       }
-      validate39.errors = vErrors;
+      validate43.errors = vErrors;
       return errors === 0;
     }
-    function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -15132,10 +15300,10 @@ var require_kruise_trafficrouting = __commonJS({
         }
         errors++;
       }
-      validate41.errors = vErrors;
+      validate45.errors = vErrors;
       return errors === 0;
     }
-    function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -15358,8 +15526,8 @@ var require_kruise_trafficrouting = __commonJS({
                 }
                 const len0 = data10.length;
                 for (let i0 = 0; i0 < len0; i0++) {
-                  if (!validate37(data10[i0], { instancePath: instancePath + "/spec/objectRef/" + i0, parentData: data10, parentDataProperty: i0, rootData })) {
-                    vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+                  if (!validate41(data10[i0], { instancePath: instancePath + "/spec/objectRef/" + i0, parentData: data10, parentDataProperty: i0, rootData })) {
+                    vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -15433,8 +15601,8 @@ var require_kruise_trafficrouting = __commonJS({
                     }
                     const len1 = data14.length;
                     for (let i1 = 0; i1 < len1; i1++) {
-                      if (!validate39(data14[i1], { instancePath: instancePath + "/spec/strategy/matches/" + i1, parentData: data14, parentDataProperty: i1, rootData })) {
-                        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+                      if (!validate43(data14[i1], { instancePath: instancePath + "/spec/strategy/matches/" + i1, parentData: data14, parentDataProperty: i1, rootData })) {
+                        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
                         errors = vErrors.length;
                       }
                     }
@@ -15449,8 +15617,8 @@ var require_kruise_trafficrouting = __commonJS({
                   }
                 }
                 if (data12.requestHeaderModifier !== void 0) {
-                  if (!validate41(data12.requestHeaderModifier, { instancePath: instancePath + "/spec/strategy/requestHeaderModifier", parentData: data12, parentDataProperty: "requestHeaderModifier", rootData })) {
-                    vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+                  if (!validate45(data12.requestHeaderModifier, { instancePath: instancePath + "/spec/strategy/requestHeaderModifier", parentData: data12, parentDataProperty: "requestHeaderModifier", rootData })) {
+                    vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -15495,7 +15663,7 @@ var require_kruise_trafficrouting = __commonJS({
         }
         errors++;
       }
-      validate36.errors = vErrors;
+      validate40.errors = vErrors;
       return errors === 0;
     }
   }
@@ -15505,15 +15673,15 @@ var require_kruise_trafficrouting = __commonJS({
 var require_argo_rollout = __commonJS({
   "src/spec/generated/argo-rollout.js"(exports2) {
     "use strict";
-    exports2.validate = validate43;
-    var schema59 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary strategy)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "required": ["canary"], "additionalProperties": false, "$comment": "blueGreen is deliberately absent: reported as an unknown field until rollgen supports it", "properties": { "canary": { "$ref": "#/definitions/canary" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } } } };
+    exports2.validate = validate47;
+    var schema60 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary and blueGreen strategies)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "additionalProperties": false, "$comment": "exactly one of canary and blueGreen: checked by the reader (src/spec/argo.ts), located at strategy", "properties": { "canary": { "$ref": "#/definitions/canary" }, "blueGreen": { "$ref": "#/definitions/blueGreen" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } }, "blueGreen": { "type": "object", "required": ["activeService"], "additionalProperties": false, "properties": { "activeService": { "type": "string", "minLength": 1 }, "previewService": { "type": "string", "minLength": 1 }, "autoPromotionEnabled": { "type": "boolean" }, "autoPromotionSeconds": { "type": "integer", "minimum": 0 }, "previewReplicaCount": { "type": "integer", "minimum": 0 }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "activeMetadata": { "$ref": "#/definitions/podMetadata" }, "previewMetadata": { "$ref": "#/definitions/podMetadata" }, "antiAffinity": { "type": "object" }, "prePromotionAnalysis": { "type": "object" }, "postPromotionAnalysis": { "type": "object" } } } } };
     var func2 = require_ucs2length().default;
-    var func42 = Object.prototype.hasOwnProperty;
-    var schema62 = { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } };
-    var schema74 = { "type": ["integer", "string"], "minimum": 0 };
-    var schema63 = { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } };
-    var pattern5 = new RegExp("^[0-9]+(s|m|h)?$", "u");
-    function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var func43 = Object.prototype.hasOwnProperty;
+    var schema63 = { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } };
+    var schema75 = { "type": ["integer", "string"], "minimum": 0 };
+    var schema64 = { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } };
+    var pattern6 = new RegExp("^[0-9]+(s|m|h)?$", "u");
+    function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -15586,7 +15754,7 @@ var require_argo_rollout = __commonJS({
             if (data1.duration !== void 0) {
               let data2 = data1.duration;
               if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2))) && typeof data2 !== "string") {
-                const err6 = { instancePath: instancePath + "/pause/duration", schemaPath: "#/properties/pause/properties/duration/type", keyword: "type", params: { type: schema63.properties.pause.properties.duration.type }, message: "must be integer,string" };
+                const err6 = { instancePath: instancePath + "/pause/duration", schemaPath: "#/properties/pause/properties/duration/type", keyword: "type", params: { type: schema64.properties.pause.properties.duration.type }, message: "must be integer,string" };
                 if (vErrors === null) {
                   vErrors = [err6];
                 } else {
@@ -15606,7 +15774,7 @@ var require_argo_rollout = __commonJS({
                 }
               }
               if (typeof data2 === "string") {
-                if (!pattern5.test(data2)) {
+                if (!pattern6.test(data2)) {
                   const err8 = { instancePath: instancePath + "/pause/duration", schemaPath: "#/properties/pause/properties/duration/pattern", keyword: "pattern", params: { pattern: "^[0-9]+(s|m|h)?$" }, message: 'must match pattern "^[0-9]+(s|m|h)?$"' };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -16342,16 +16510,16 @@ var require_argo_rollout = __commonJS({
         }
         errors++;
       }
-      validate45.errors = vErrors;
+      validate49.errors = vErrors;
       return errors === 0;
     }
-    var schema68 = { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } };
-    function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var schema69 = { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } };
+    function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
         for (const key0 in data) {
-          if (!func42.call(schema68.properties, key0)) {
+          if (!func43.call(schema69.properties, key0)) {
             const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err0];
@@ -18118,10 +18286,10 @@ var require_argo_rollout = __commonJS({
         }
         errors++;
       }
-      validate47.errors = vErrors;
+      validate51.errors = vErrors;
       return errors === 0;
     }
-    function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -18193,15 +18361,15 @@ var require_argo_rollout = __commonJS({
         }
         errors++;
       }
-      validate49.errors = vErrors;
+      validate53.errors = vErrors;
       return errors === 0;
     }
-    function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
         for (const key0 in data) {
-          if (!func42.call(schema62.properties, key0)) {
+          if (!func43.call(schema63.properties, key0)) {
             const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err0];
@@ -18260,8 +18428,8 @@ var require_argo_rollout = __commonJS({
           if (Array.isArray(data2)) {
             const len0 = data2.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate45(data2[i0], { instancePath: instancePath + "/steps/" + i0, parentData: data2, parentDataProperty: i0, rootData })) {
-                vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+              if (!validate49(data2[i0], { instancePath: instancePath + "/steps/" + i0, parentData: data2, parentDataProperty: i0, rootData })) {
+                vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
                 errors = vErrors.length;
               }
             }
@@ -18276,27 +18444,27 @@ var require_argo_rollout = __commonJS({
           }
         }
         if (data.trafficRouting !== void 0) {
-          if (!validate47(data.trafficRouting, { instancePath: instancePath + "/trafficRouting", parentData: data, parentDataProperty: "trafficRouting", rootData })) {
-            vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+          if (!validate51(data.trafficRouting, { instancePath: instancePath + "/trafficRouting", parentData: data, parentDataProperty: "trafficRouting", rootData })) {
+            vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
             errors = vErrors.length;
           }
         }
         if (data.canaryMetadata !== void 0) {
-          if (!validate49(data.canaryMetadata, { instancePath: instancePath + "/canaryMetadata", parentData: data, parentDataProperty: "canaryMetadata", rootData })) {
-            vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+          if (!validate53(data.canaryMetadata, { instancePath: instancePath + "/canaryMetadata", parentData: data, parentDataProperty: "canaryMetadata", rootData })) {
+            vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
             errors = vErrors.length;
           }
         }
         if (data.stableMetadata !== void 0) {
-          if (!validate49(data.stableMetadata, { instancePath: instancePath + "/stableMetadata", parentData: data, parentDataProperty: "stableMetadata", rootData })) {
-            vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+          if (!validate53(data.stableMetadata, { instancePath: instancePath + "/stableMetadata", parentData: data, parentDataProperty: "stableMetadata", rootData })) {
+            vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
             errors = vErrors.length;
           }
         }
         if (data.maxSurge !== void 0) {
           let data7 = data.maxSurge;
           if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7))) && typeof data7 !== "string") {
-            const err6 = { instancePath: instancePath + "/maxSurge", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema74.type }, message: "must be integer,string" };
+            const err6 = { instancePath: instancePath + "/maxSurge", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema75.type }, message: "must be integer,string" };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -18319,7 +18487,7 @@ var require_argo_rollout = __commonJS({
         if (data.maxUnavailable !== void 0) {
           let data8 = data.maxUnavailable;
           if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8))) && typeof data8 !== "string") {
-            const err8 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema74.type }, message: "must be integer,string" };
+            const err8 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema75.type }, message: "must be integer,string" };
             if (vErrors === null) {
               vErrors = [err8];
             } else {
@@ -18573,10 +18741,288 @@ var require_argo_rollout = __commonJS({
         }
         errors++;
       }
-      validate44.errors = vErrors;
+      validate48.errors = vErrors;
       return errors === 0;
     }
-    function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var schema77 = { "type": "object", "required": ["activeService"], "additionalProperties": false, "properties": { "activeService": { "type": "string", "minLength": 1 }, "previewService": { "type": "string", "minLength": 1 }, "autoPromotionEnabled": { "type": "boolean" }, "autoPromotionSeconds": { "type": "integer", "minimum": 0 }, "previewReplicaCount": { "type": "integer", "minimum": 0 }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "activeMetadata": { "$ref": "#/definitions/podMetadata" }, "previewMetadata": { "$ref": "#/definitions/podMetadata" }, "antiAffinity": { "type": "object" }, "prePromotionAnalysis": { "type": "object" }, "postPromotionAnalysis": { "type": "object" } } };
+    function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.activeService === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "activeService" }, message: "must have required property 'activeService'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!func43.call(schema77.properties, key0)) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.activeService !== void 0) {
+          let data0 = data.activeService;
+          if (typeof data0 === "string") {
+            if (func2(data0) < 1) {
+              const err2 = { instancePath: instancePath + "/activeService", schemaPath: "#/properties/activeService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          } else {
+            const err3 = { instancePath: instancePath + "/activeService", schemaPath: "#/properties/activeService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.previewService !== void 0) {
+          let data1 = data.previewService;
+          if (typeof data1 === "string") {
+            if (func2(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/previewService", schemaPath: "#/properties/previewService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          } else {
+            const err5 = { instancePath: instancePath + "/previewService", schemaPath: "#/properties/previewService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (data.autoPromotionEnabled !== void 0) {
+          if (typeof data.autoPromotionEnabled !== "boolean") {
+            const err6 = { instancePath: instancePath + "/autoPromotionEnabled", schemaPath: "#/properties/autoPromotionEnabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data.autoPromotionSeconds !== void 0) {
+          let data3 = data.autoPromotionSeconds;
+          if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)))) {
+            const err7 = { instancePath: instancePath + "/autoPromotionSeconds", schemaPath: "#/properties/autoPromotionSeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+          if (typeof data3 == "number") {
+            if (data3 < 0 || isNaN(data3)) {
+              const err8 = { instancePath: instancePath + "/autoPromotionSeconds", schemaPath: "#/properties/autoPromotionSeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.previewReplicaCount !== void 0) {
+          let data4 = data.previewReplicaCount;
+          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)))) {
+            const err9 = { instancePath: instancePath + "/previewReplicaCount", schemaPath: "#/properties/previewReplicaCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+          if (typeof data4 == "number") {
+            if (data4 < 0 || isNaN(data4)) {
+              const err10 = { instancePath: instancePath + "/previewReplicaCount", schemaPath: "#/properties/previewReplicaCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.scaleDownDelaySeconds !== void 0) {
+          let data5 = data.scaleDownDelaySeconds;
+          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)))) {
+            const err11 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+          if (typeof data5 == "number") {
+            if (data5 < 0 || isNaN(data5)) {
+              const err12 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.scaleDownDelayRevisionLimit !== void 0) {
+          let data6 = data.scaleDownDelayRevisionLimit;
+          if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
+            const err13 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+          if (typeof data6 == "number") {
+            if (data6 < 0 || isNaN(data6)) {
+              const err14 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.abortScaleDownDelaySeconds !== void 0) {
+          let data7 = data.abortScaleDownDelaySeconds;
+          if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)))) {
+            const err15 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err15];
+            } else {
+              vErrors.push(err15);
+            }
+            errors++;
+          }
+          if (typeof data7 == "number") {
+            if (data7 < 0 || isNaN(data7)) {
+              const err16 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.maxUnavailable !== void 0) {
+          let data8 = data.maxUnavailable;
+          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8))) && typeof data8 !== "string") {
+            const err17 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema75.type }, message: "must be integer,string" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+          if (typeof data8 == "number") {
+            if (data8 < 0 || isNaN(data8)) {
+              const err18 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.activeMetadata !== void 0) {
+          if (!validate53(data.activeMetadata, { instancePath: instancePath + "/activeMetadata", parentData: data, parentDataProperty: "activeMetadata", rootData })) {
+            vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.previewMetadata !== void 0) {
+          if (!validate53(data.previewMetadata, { instancePath: instancePath + "/previewMetadata", parentData: data, parentDataProperty: "previewMetadata", rootData })) {
+            vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.antiAffinity !== void 0) {
+          let data11 = data.antiAffinity;
+          if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
+            const err19 = { instancePath: instancePath + "/antiAffinity", schemaPath: "#/properties/antiAffinity/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+        }
+        if (data.prePromotionAnalysis !== void 0) {
+          let data12 = data.prePromotionAnalysis;
+          if (!(data12 && typeof data12 == "object" && !Array.isArray(data12))) {
+            const err20 = { instancePath: instancePath + "/prePromotionAnalysis", schemaPath: "#/properties/prePromotionAnalysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data.postPromotionAnalysis !== void 0) {
+          let data13 = data.postPromotionAnalysis;
+          if (!(data13 && typeof data13 == "object" && !Array.isArray(data13))) {
+            const err21 = { instancePath: instancePath + "/postPromotionAnalysis", schemaPath: "#/properties/postPromotionAnalysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+      validate57.errors = vErrors;
+      return errors === 0;
+    }
+    function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -18816,7 +19262,7 @@ var require_argo_rollout = __commonJS({
               errors++;
             }
             for (const key3 in data9) {
-              if (!func42.call(schema59.properties.spec.properties, key3)) {
+              if (!func43.call(schema60.properties.spec.properties, key3)) {
                 const err20 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err20];
@@ -19012,7 +19458,7 @@ var require_argo_rollout = __commonJS({
                 if (data14.scaleDown !== void 0) {
                   let data18 = data14.scaleDown;
                   if (!(data18 === "never" || data18 === "onsuccess" || data18 === "progressively")) {
-                    const err37 = { instancePath: instancePath + "/spec/workloadRef/scaleDown", schemaPath: "#/properties/spec/properties/workloadRef/properties/scaleDown/enum", keyword: "enum", params: { allowedValues: schema59.properties.spec.properties.workloadRef.properties.scaleDown.enum }, message: "must be equal to one of the allowed values" };
+                    const err37 = { instancePath: instancePath + "/spec/workloadRef/scaleDown", schemaPath: "#/properties/spec/properties/workloadRef/properties/scaleDown/enum", keyword: "enum", params: { allowedValues: schema60.properties.spec.properties.workloadRef.properties.scaleDown.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err37];
                     } else {
@@ -19160,44 +19606,53 @@ var require_argo_rollout = __commonJS({
             if (data9.strategy !== void 0) {
               let data27 = data9.strategy;
               if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
-                if (data27.canary === void 0) {
-                  const err50 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/required", keyword: "required", params: { missingProperty: "canary" }, message: "must have required property 'canary'" };
-                  if (vErrors === null) {
-                    vErrors = [err50];
-                  } else {
-                    vErrors.push(err50);
-                  }
-                  errors++;
-                }
                 for (const key5 in data27) {
-                  if (!(key5 === "canary")) {
-                    const err51 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+                  if (!(key5 === "canary" || key5 === "blueGreen")) {
+                    const err50 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err51];
+                      vErrors = [err50];
                     } else {
-                      vErrors.push(err51);
+                      vErrors.push(err50);
                     }
                     errors++;
                   }
                 }
                 if (data27.canary !== void 0) {
-                  if (!validate44(data27.canary, { instancePath: instancePath + "/spec/strategy/canary", parentData: data27, parentDataProperty: "canary", rootData })) {
-                    vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+                  if (!validate48(data27.canary, { instancePath: instancePath + "/spec/strategy/canary", parentData: data27, parentDataProperty: "canary", rootData })) {
+                    vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+                    errors = vErrors.length;
+                  }
+                }
+                if (data27.blueGreen !== void 0) {
+                  if (!validate57(data27.blueGreen, { instancePath: instancePath + "/spec/strategy/blueGreen", parentData: data27, parentDataProperty: "blueGreen", rootData })) {
+                    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
                     errors = vErrors.length;
                   }
                 }
               } else {
-                const err52 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err51 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err52];
+                  vErrors = [err51];
                 } else {
-                  vErrors.push(err52);
+                  vErrors.push(err51);
                 }
                 errors++;
               }
             }
           } else {
-            const err53 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err52 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err52];
+            } else {
+              vErrors.push(err52);
+            }
+            errors++;
+          }
+        }
+        if (data.status !== void 0) {
+          let data30 = data.status;
+          if (!(data30 && typeof data30 == "object" && !Array.isArray(data30))) {
+            const err53 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err53];
             } else {
@@ -19206,28 +19661,16 @@ var require_argo_rollout = __commonJS({
             errors++;
           }
         }
-        if (data.status !== void 0) {
-          let data29 = data.status;
-          if (!(data29 && typeof data29 == "object" && !Array.isArray(data29))) {
-            const err54 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err54];
-            } else {
-              vErrors.push(err54);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err55 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err54 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err55];
+          vErrors = [err54];
         } else {
-          vErrors.push(err55);
+          vErrors.push(err54);
         }
         errors++;
       }
-      validate43.errors = vErrors;
+      validate47.errors = vErrors;
       return errors === 0;
     }
   }
@@ -19237,15 +19680,15 @@ var require_argo_rollout = __commonJS({
 var require_rollgen_config = __commonJS({
   "src/spec/generated/rollgen-config.js"(exports2) {
     "use strict";
-    exports2.validate = validate53;
-    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
-    var schema78 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
-    var func42 = Object.prototype.hasOwnProperty;
+    exports2.validate = validate61;
+    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "workflow": { "type": "string", "minLength": 1, "description": "File name of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema81 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
+    var func43 = Object.prototype.hasOwnProperty;
     var func2 = require_ucs2length().default;
-    var pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
-    var pattern7 = new RegExp("^https?://", "u");
-    var pattern8 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
-    function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern7 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
+    var pattern8 = new RegExp("^https?://", "u");
+    var pattern9 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+    function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -19305,7 +19748,7 @@ var require_rollgen_config = __commonJS({
                   errors++;
                 }
                 for (const key1 in data1) {
-                  if (!func42.call(schema76.properties.apps.items.properties, key1)) {
+                  if (!func43.call(schema79.properties.apps.items.properties, key1)) {
                     const err5 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err5];
@@ -19384,7 +19827,7 @@ var require_rollgen_config = __commonJS({
                 if (data1.name !== void 0) {
                   let data5 = data1.name;
                   if (typeof data5 === "string") {
-                    if (!pattern6.test(data5)) {
+                    if (!pattern7.test(data5)) {
                       const err12 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
                       if (vErrors === null) {
                         vErrors = [err12];
@@ -19420,7 +19863,7 @@ var require_rollgen_config = __commonJS({
                     if (data6.firstStep !== void 0) {
                       let data7 = data6.firstStep;
                       if (!(data7 === "manual" || data7 === "automatic")) {
-                        const err15 = { instancePath: instancePath + "/apps/" + i0 + "/gates/firstStep", schemaPath: "#/properties/apps/items/properties/gates/properties/firstStep/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.firstStep.enum }, message: "must be equal to one of the allowed values" };
+                        const err15 = { instancePath: instancePath + "/apps/" + i0 + "/gates/firstStep", schemaPath: "#/properties/apps/items/properties/gates/properties/firstStep/enum", keyword: "enum", params: { allowedValues: schema79.properties.apps.items.properties.gates.properties.firstStep.enum }, message: "must be equal to one of the allowed values" };
                         if (vErrors === null) {
                           vErrors = [err15];
                         } else {
@@ -19432,7 +19875,7 @@ var require_rollgen_config = __commonJS({
                     if (data6.unpaused !== void 0) {
                       let data8 = data6.unpaused;
                       if (!(data8 === "manual" || data8 === "automatic")) {
-                        const err16 = { instancePath: instancePath + "/apps/" + i0 + "/gates/unpaused", schemaPath: "#/properties/apps/items/properties/gates/properties/unpaused/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.unpaused.enum }, message: "must be equal to one of the allowed values" };
+                        const err16 = { instancePath: instancePath + "/apps/" + i0 + "/gates/unpaused", schemaPath: "#/properties/apps/items/properties/gates/properties/unpaused/enum", keyword: "enum", params: { allowedValues: schema79.properties.apps.items.properties.gates.properties.unpaused.enum }, message: "must be equal to one of the allowed values" };
                         if (vErrors === null) {
                           vErrors = [err16];
                         } else {
@@ -19454,7 +19897,7 @@ var require_rollgen_config = __commonJS({
                 if (data1.removal !== void 0) {
                   let data9 = data1.removal;
                   if (!(data9 === "one-commit" || data9 === "two-commits")) {
-                    const err18 = { instancePath: instancePath + "/apps/" + i0 + "/removal", schemaPath: "#/properties/apps/items/properties/removal/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.removal.enum }, message: "must be equal to one of the allowed values" };
+                    const err18 = { instancePath: instancePath + "/apps/" + i0 + "/removal", schemaPath: "#/properties/apps/items/properties/removal/enum", keyword: "enum", params: { allowedValues: schema79.properties.apps.items.properties.removal.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err18];
                     } else {
@@ -20371,7 +20814,7 @@ var require_rollgen_config = __commonJS({
                         if (data49.server !== void 0) {
                           let data50 = data49.server;
                           if (typeof data50 === "string") {
-                            if (!pattern7.test(data50)) {
+                            if (!pattern8.test(data50)) {
                               const err97 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                               if (vErrors === null) {
                                 vErrors = [err97];
@@ -20415,7 +20858,7 @@ var require_rollgen_config = __commonJS({
                         if (data49.tokenEnv !== void 0) {
                           let data52 = data49.tokenEnv;
                           if (typeof data52 === "string") {
-                            if (!pattern8.test(data52)) {
+                            if (!pattern9.test(data52)) {
                               const err101 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
                               if (vErrors === null) {
                                 vErrors = [err101];
@@ -20457,7 +20900,7 @@ var require_rollgen_config = __commonJS({
                 if (data1.onFailure !== void 0) {
                   let data53 = data1.onFailure;
                   if (!(data53 === "abort" || data53 === "hold")) {
-                    const err105 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+                    const err105 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err105];
                     } else {
@@ -20490,7 +20933,7 @@ var require_rollgen_config = __commonJS({
           let data54 = data.pr;
           if (data54 && typeof data54 == "object" && !Array.isArray(data54)) {
             for (const key11 in data54) {
-              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod")) {
+              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod" || key11 === "workflow")) {
                 const err108 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err108];
@@ -20637,7 +21080,7 @@ var require_rollgen_config = __commonJS({
             if (data54.mergeMethod !== void 0) {
               let data60 = data54.mergeMethod;
               if (!(data60 === "merge" || data60 === "squash" || data60 === "rebase")) {
-                const err120 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
+                const err120 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema79.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err120];
                 } else {
@@ -20646,30 +21089,30 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-          } else {
-            const err121 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err121];
-            } else {
-              vErrors.push(err121);
-            }
-            errors++;
-          }
-        }
-        if (data.analysisTemplates !== void 0) {
-          let data61 = data.analysisTemplates;
-          if (typeof data61 === "string") {
-            if (func2(data61) < 1) {
-              const err122 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err122];
+            if (data54.workflow !== void 0) {
+              let data61 = data54.workflow;
+              if (typeof data61 === "string") {
+                if (func2(data61) < 1) {
+                  const err121 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err121];
+                  } else {
+                    vErrors.push(err121);
+                  }
+                  errors++;
+                }
               } else {
-                vErrors.push(err122);
+                const err122 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
               }
-              errors++;
             }
           } else {
-            const err123 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err123 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err123];
             } else {
@@ -20678,71 +21121,93 @@ var require_rollgen_config = __commonJS({
             errors++;
           }
         }
+        if (data.analysisTemplates !== void 0) {
+          let data62 = data.analysisTemplates;
+          if (typeof data62 === "string") {
+            if (func2(data62) < 1) {
+              const err124 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err124];
+              } else {
+                vErrors.push(err124);
+              }
+              errors++;
+            }
+          } else {
+            const err125 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err125];
+            } else {
+              vErrors.push(err125);
+            }
+            errors++;
+          }
+        }
         if (data.health !== void 0) {
-          let data62 = data.health;
-          if (data62 && typeof data62 == "object" && !Array.isArray(data62)) {
-            for (const key12 in data62) {
+          let data63 = data.health;
+          if (data63 && typeof data63 == "object" && !Array.isArray(data63)) {
+            for (const key12 in data63) {
               if (!(key12 === "statuses" || key12 === "checkRuns" || key12 === "argocd")) {
-                const err124 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
+                const err126 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err124];
+                  vErrors = [err126];
                 } else {
-                  vErrors.push(err124);
+                  vErrors.push(err126);
                 }
                 errors++;
               }
             }
-            if (data62.statuses !== void 0) {
-              let data63 = data62.statuses;
-              if (Array.isArray(data63)) {
-                const len11 = data63.length;
+            if (data63.statuses !== void 0) {
+              let data64 = data63.statuses;
+              if (Array.isArray(data64)) {
+                const len11 = data64.length;
                 for (let i14 = 0; i14 < len11; i14++) {
-                  let data64 = data63[i14];
-                  if (typeof data64 === "string") {
-                    if (func2(data64) > 255) {
-                      const err125 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                  let data65 = data64[i14];
+                  if (typeof data65 === "string") {
+                    if (func2(data65) > 255) {
+                      const err127 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err125];
+                        vErrors = [err127];
                       } else {
-                        vErrors.push(err125);
+                        vErrors.push(err127);
                       }
                       errors++;
                     }
-                    if (func2(data64) < 1) {
-                      const err126 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data65) < 1) {
+                      const err128 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err126];
+                        vErrors = [err128];
                       } else {
-                        vErrors.push(err126);
+                        vErrors.push(err128);
                       }
                       errors++;
                     }
                   } else {
-                    const err127 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err129 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err127];
+                      vErrors = [err129];
                     } else {
-                      vErrors.push(err127);
+                      vErrors.push(err129);
                     }
                     errors++;
                   }
                 }
-                let i15 = data63.length;
+                let i15 = data64.length;
                 let j3;
                 if (i15 > 1) {
                   const indices3 = {};
                   for (; i15--; ) {
-                    let item3 = data63[i15];
+                    let item3 = data64[i15];
                     if (typeof item3 !== "string") {
                       continue;
                     }
                     if (typeof indices3[item3] == "number") {
                       j3 = indices3[item3];
-                      const err128 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
+                      const err130 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err128];
+                        vErrors = [err130];
                       } else {
-                        vErrors.push(err128);
+                        vErrors.push(err130);
                       }
                       errors++;
                       break;
@@ -20751,66 +21216,66 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err129 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err131 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err129];
+                  vErrors = [err131];
                 } else {
-                  vErrors.push(err129);
+                  vErrors.push(err131);
                 }
                 errors++;
               }
             }
-            if (data62.checkRuns !== void 0) {
-              let data65 = data62.checkRuns;
-              if (Array.isArray(data65)) {
-                const len12 = data65.length;
+            if (data63.checkRuns !== void 0) {
+              let data66 = data63.checkRuns;
+              if (Array.isArray(data66)) {
+                const len12 = data66.length;
                 for (let i16 = 0; i16 < len12; i16++) {
-                  let data66 = data65[i16];
-                  if (typeof data66 === "string") {
-                    if (func2(data66) > 255) {
-                      const err130 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                  let data67 = data66[i16];
+                  if (typeof data67 === "string") {
+                    if (func2(data67) > 255) {
+                      const err132 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err130];
+                        vErrors = [err132];
                       } else {
-                        vErrors.push(err130);
+                        vErrors.push(err132);
                       }
                       errors++;
                     }
-                    if (func2(data66) < 1) {
-                      const err131 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data67) < 1) {
+                      const err133 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err131];
+                        vErrors = [err133];
                       } else {
-                        vErrors.push(err131);
+                        vErrors.push(err133);
                       }
                       errors++;
                     }
                   } else {
-                    const err132 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err134 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err132];
+                      vErrors = [err134];
                     } else {
-                      vErrors.push(err132);
+                      vErrors.push(err134);
                     }
                     errors++;
                   }
                 }
-                let i17 = data65.length;
+                let i17 = data66.length;
                 let j4;
                 if (i17 > 1) {
                   const indices4 = {};
                   for (; i17--; ) {
-                    let item4 = data65[i17];
+                    let item4 = data66[i17];
                     if (typeof item4 !== "string") {
                       continue;
                     }
                     if (typeof indices4[item4] == "number") {
                       j4 = indices4[item4];
-                      const err133 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
+                      const err135 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err133];
+                        vErrors = [err135];
                       } else {
-                        vErrors.push(err133);
+                        vErrors.push(err135);
                       }
                       errors++;
                       break;
@@ -20819,52 +21284,30 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err134 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err136 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err134];
+                  vErrors = [err136];
                 } else {
-                  vErrors.push(err134);
+                  vErrors.push(err136);
                 }
                 errors++;
               }
             }
-            if (data62.argocd !== void 0) {
-              let data67 = data62.argocd;
-              if (data67 && typeof data67 == "object" && !Array.isArray(data67)) {
-                if (data67.server === void 0) {
-                  const err135 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+            if (data63.argocd !== void 0) {
+              let data68 = data63.argocd;
+              if (data68 && typeof data68 == "object" && !Array.isArray(data68)) {
+                if (data68.server === void 0) {
+                  const err137 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
                   if (vErrors === null) {
-                    vErrors = [err135];
+                    vErrors = [err137];
                   } else {
-                    vErrors.push(err135);
+                    vErrors.push(err137);
                   }
                   errors++;
                 }
-                for (const key13 in data67) {
+                for (const key13 in data68) {
                   if (!(key13 === "server" || key13 === "application" || key13 === "tokenEnv")) {
-                    const err136 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err136];
-                    } else {
-                      vErrors.push(err136);
-                    }
-                    errors++;
-                  }
-                }
-                if (data67.server !== void 0) {
-                  let data68 = data67.server;
-                  if (typeof data68 === "string") {
-                    if (!pattern7.test(data68)) {
-                      const err137 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
-                      if (vErrors === null) {
-                        vErrors = [err137];
-                      } else {
-                        vErrors.push(err137);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err138 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err138 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err138];
                     } else {
@@ -20873,11 +21316,11 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data67.application !== void 0) {
-                  let data69 = data67.application;
+                if (data68.server !== void 0) {
+                  let data69 = data68.server;
                   if (typeof data69 === "string") {
-                    if (func2(data69) < 1) {
-                      const err139 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (!pattern8.test(data69)) {
+                      const err139 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                       if (vErrors === null) {
                         vErrors = [err139];
                       } else {
@@ -20886,7 +21329,7 @@ var require_rollgen_config = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err140 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err140 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err140];
                     } else {
@@ -20895,11 +21338,11 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data67.tokenEnv !== void 0) {
-                  let data70 = data67.tokenEnv;
+                if (data68.application !== void 0) {
+                  let data70 = data68.application;
                   if (typeof data70 === "string") {
-                    if (!pattern8.test(data70)) {
-                      const err141 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                    if (func2(data70) < 1) {
+                      const err141 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err141];
                       } else {
@@ -20908,7 +21351,7 @@ var require_rollgen_config = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err142 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err142 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err142];
                     } else {
@@ -20917,48 +21360,70 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
+                if (data68.tokenEnv !== void 0) {
+                  let data71 = data68.tokenEnv;
+                  if (typeof data71 === "string") {
+                    if (!pattern9.test(data71)) {
+                      const err143 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err143];
+                      } else {
+                        vErrors.push(err143);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err144 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err144];
+                    } else {
+                      vErrors.push(err144);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err143 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err145 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err143];
+                  vErrors = [err145];
                 } else {
-                  vErrors.push(err143);
+                  vErrors.push(err145);
                 }
                 errors++;
               }
             }
           } else {
-            const err144 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err146 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err144];
+              vErrors = [err146];
             } else {
-              vErrors.push(err144);
+              vErrors.push(err146);
             }
             errors++;
           }
         }
         if (data.onFailure !== void 0) {
-          let data71 = data.onFailure;
-          if (!(data71 === "abort" || data71 === "hold")) {
-            const err145 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+          let data72 = data.onFailure;
+          if (!(data72 === "abort" || data72 === "hold")) {
+            const err147 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err145];
+              vErrors = [err147];
             } else {
-              vErrors.push(err145);
+              vErrors.push(err147);
             }
             errors++;
           }
         }
       } else {
-        const err146 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err148 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err146];
+          vErrors = [err148];
         } else {
-          vErrors.push(err146);
+          vErrors.push(err148);
         }
         errors++;
       }
-      validate53.errors = vErrors;
+      validate61.errors = vErrors;
       return errors === 0;
     }
   }
@@ -20968,12 +21433,12 @@ var require_rollgen_config = __commonJS({
 var require_rollgen_request_coloring = __commonJS({
   "src/spec/generated/rollgen-request-coloring.js"(exports2) {
     "use strict";
-    exports2.validate = validate54;
-    var pattern11 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
-    var pattern12 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
-    var pattern14 = new RegExp("^[ -~]*$", "u");
+    exports2.validate = validate62;
+    var pattern12 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern13 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
+    var pattern15 = new RegExp("^[ -~]*$", "u");
     var func2 = require_ucs2length().default;
-    function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -21062,7 +21527,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data2.name !== void 0) {
               let data3 = data2.name;
               if (typeof data3 === "string") {
-                if (!pattern11.test(data3)) {
+                if (!pattern12.test(data3)) {
                   const err8 = { instancePath: instancePath + "/metadata/name", schemaPath: "#/properties/metadata/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -21238,7 +21703,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data9.header !== void 0) {
               let data12 = data9.header;
               if (typeof data12 === "string") {
-                if (!pattern12.test(data12)) {
+                if (!pattern13.test(data12)) {
                   const err24 = { instancePath: instancePath + "/spec/header", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"' };
                   if (vErrors === null) {
                     vErrors = [err24];
@@ -21335,7 +21800,7 @@ var require_rollgen_request_coloring = __commonJS({
                         for (const key6 in data15) {
                           const _errs41 = errors;
                           if (typeof key6 === "string") {
-                            if (!pattern12.test(key6)) {
+                            if (!pattern13.test(key6)) {
                               const err33 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', propertyName: key6 };
                               if (vErrors === null) {
                                 vErrors = [err33];
@@ -21376,7 +21841,7 @@ var require_rollgen_request_coloring = __commonJS({
                               }
                               errors++;
                             }
-                            if (!pattern14.test(data16)) {
+                            if (!pattern15.test(data16)) {
                               const err37 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                               if (vErrors === null) {
                                 vErrors = [err37];
@@ -21417,7 +21882,7 @@ var require_rollgen_request_coloring = __commonJS({
                           }
                           errors++;
                         }
-                        if (!pattern14.test(data17)) {
+                        if (!pattern15.test(data17)) {
                           const err41 = { instancePath: instancePath + "/spec/rules/" + i0 + "/value", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                           if (vErrors === null) {
                             vErrors = [err41];
@@ -21468,7 +21933,7 @@ var require_rollgen_request_coloring = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern14.test(data18)) {
+                if (!pattern15.test(data18)) {
                   const err46 = { instancePath: instancePath + "/spec/default", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                   if (vErrors === null) {
                     vErrors = [err46];
@@ -21506,7 +21971,7 @@ var require_rollgen_request_coloring = __commonJS({
         }
         errors++;
       }
-      validate54.errors = vErrors;
+      validate62.errors = vErrors;
       return errors === 0;
     }
   }
@@ -21516,12 +21981,12 @@ var require_rollgen_request_coloring = __commonJS({
 var require_rollgen_route_template = __commonJS({
   "src/spec/generated/rollgen-route-template.js"(exports2) {
     "use strict";
-    exports2.validate = validate55;
+    exports2.validate = validate63;
     var func2 = require_ucs2length().default;
-    var pattern17 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
-    var pattern18 = new RegExp("^[a-z0-9.-]*$", "u");
-    var pattern19 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
-    function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern18 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
+    var pattern19 = new RegExp("^[a-z0-9.-]*$", "u");
+    var pattern20 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+    function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -21825,7 +22290,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern17.test(data11)) {
+                    if (!pattern18.test(data11)) {
                       const err25 = { instancePath: instancePath + "/spec/target/apiVersion", schemaPath: "#/properties/spec/properties/target/properties/apiVersion/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$" }, message: 'must match pattern "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err25];
@@ -21847,7 +22312,7 @@ var require_rollgen_route_template = __commonJS({
                 if (data10.group !== void 0) {
                   let data12 = data10.group;
                   if (typeof data12 === "string") {
-                    if (!pattern18.test(data12)) {
+                    if (!pattern19.test(data12)) {
                       const err27 = { instancePath: instancePath + "/spec/target/group", schemaPath: "#/properties/spec/properties/target/properties/group/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9.-]*$" }, message: 'must match pattern "^[a-z0-9.-]*$"' };
                       if (vErrors === null) {
                         vErrors = [err27];
@@ -21878,7 +22343,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern19.test(data13)) {
+                    if (!pattern20.test(data13)) {
                       const err30 = { instancePath: instancePath + "/spec/target/kind", schemaPath: "#/properties/spec/properties/target/properties/kind/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z][A-Za-z0-9]*$" }, message: 'must match pattern "^[A-Za-z][A-Za-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err30];
@@ -21948,7 +22413,7 @@ var require_rollgen_route_template = __commonJS({
         }
         errors++;
       }
-      validate55.errors = vErrors;
+      validate63.errors = vErrors;
       return errors === 0;
     }
   }
@@ -21958,10 +22423,10 @@ var require_rollgen_route_template = __commonJS({
 var require_aliyun_alb_options = __commonJS({
   "src/spec/generated/aliyun-alb-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate56;
+    exports2.validate = validate64;
     var func2 = require_ucs2length().default;
-    var pattern11 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
-    function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern12 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22020,7 +22485,7 @@ var require_aliyun_alb_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern11.test(data1)) {
+                if (!pattern12.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -22081,7 +22546,7 @@ var require_aliyun_alb_options = __commonJS({
         }
         errors++;
       }
-      validate56.errors = vErrors;
+      validate64.errors = vErrors;
       return errors === 0;
     }
   }
@@ -22091,9 +22556,9 @@ var require_aliyun_alb_options = __commonJS({
 var require_ambassador_options = __commonJS({
   "src/spec/generated/ambassador-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate57;
+    exports2.validate = validate65;
     var func2 = require_ucs2length().default;
-    function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22181,7 +22646,7 @@ var require_ambassador_options = __commonJS({
         }
         errors++;
       }
-      validate57.errors = vErrors;
+      validate65.errors = vErrors;
       return errors === 0;
     }
   }
@@ -22191,9 +22656,9 @@ var require_ambassador_options = __commonJS({
 var require_apisix_options = __commonJS({
   "src/spec/generated/apisix-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate58;
+    exports2.validate = validate66;
     var func2 = require_ucs2length().default;
-    function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22336,7 +22801,7 @@ var require_apisix_options = __commonJS({
         }
         errors++;
       }
-      validate58.errors = vErrors;
+      validate66.errors = vErrors;
       return errors === 0;
     }
   }
@@ -22346,9 +22811,9 @@ var require_apisix_options = __commonJS({
 var require_app_mesh_options = __commonJS({
   "src/spec/generated/app-mesh-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate59;
+    exports2.validate = validate67;
     var func2 = require_ucs2length().default;
-    function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22652,7 +23117,7 @@ var require_app_mesh_options = __commonJS({
         }
         errors++;
       }
-      validate59.errors = vErrors;
+      validate67.errors = vErrors;
       return errors === 0;
     }
   }
@@ -22662,10 +23127,10 @@ var require_app_mesh_options = __commonJS({
 var require_aws_alb_options = __commonJS({
   "src/spec/generated/aws-alb-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate60;
+    exports2.validate = validate68;
     var func2 = require_ucs2length().default;
-    var pattern21 = new RegExp("^[^/]+$", "u");
-    function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern22 = new RegExp("^[^/]+$", "u");
+    function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22831,7 +23296,7 @@ var require_aws_alb_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern21.test(data3)) {
+          if (!pattern22.test(data3)) {
             const err14 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err14];
@@ -23015,7 +23480,7 @@ var require_aws_alb_options = __commonJS({
         }
         errors++;
       }
-      validate60.errors = vErrors;
+      validate68.errors = vErrors;
       return errors === 0;
     }
   }
@@ -23025,9 +23490,9 @@ var require_aws_alb_options = __commonJS({
 var require_custom_options = __commonJS({
   "src/spec/generated/custom-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate61;
+    exports2.validate = validate69;
     var func2 = require_ucs2length().default;
-    function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -23486,7 +23951,7 @@ var require_custom_options = __commonJS({
         }
         errors++;
       }
-      validate61.errors = vErrors;
+      validate69.errors = vErrors;
       return errors === 0;
     }
   }
@@ -23496,9 +23961,9 @@ var require_custom_options = __commonJS({
 var require_gateway_api_options = __commonJS({
   "src/spec/generated/gateway-api-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate62;
+    exports2.validate = validate70;
     var func2 = require_ucs2length().default;
-    function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -23848,7 +24313,7 @@ var require_gateway_api_options = __commonJS({
         }
         errors++;
       }
-      validate62.errors = vErrors;
+      validate70.errors = vErrors;
       return errors === 0;
     }
   }
@@ -23858,10 +24323,10 @@ var require_gateway_api_options = __commonJS({
 var require_higress_options = __commonJS({
   "src/spec/generated/higress-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate63;
+    exports2.validate = validate71;
     var func2 = require_ucs2length().default;
-    var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
-    function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern23 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -23920,7 +24385,7 @@ var require_higress_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern22.test(data1)) {
+                if (!pattern23.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -23981,7 +24446,7 @@ var require_higress_options = __commonJS({
         }
         errors++;
       }
-      validate63.errors = vErrors;
+      validate71.errors = vErrors;
       return errors === 0;
     }
   }
@@ -23991,10 +24456,10 @@ var require_higress_options = __commonJS({
 var require_ingress_nginx_options = __commonJS({
   "src/spec/generated/ingress-nginx-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate64;
+    exports2.validate = validate72;
     var func2 = require_ucs2length().default;
-    var pattern21 = new RegExp("^[^/]+$", "u");
-    function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern22 = new RegExp("^[^/]+$", "u");
+    function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -24143,7 +24608,7 @@ var require_ingress_nginx_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern21.test(data2)) {
+          if (!pattern22.test(data2)) {
             const err12 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err12];
@@ -24214,7 +24679,7 @@ var require_ingress_nginx_options = __commonJS({
         }
         errors++;
       }
-      validate64.errors = vErrors;
+      validate72.errors = vErrors;
       return errors === 0;
     }
   }
@@ -24224,10 +24689,10 @@ var require_ingress_nginx_options = __commonJS({
 var require_istio_options = __commonJS({
   "src/spec/generated/istio-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate65;
-    var schema100 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
+    exports2.validate = validate73;
+    var schema103 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
     var func2 = require_ucs2length().default;
-    function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -25012,7 +25477,7 @@ var require_istio_options = __commonJS({
                 if (data32.kind !== void 0) {
                   let data34 = data32.kind;
                   if (!(data34 === "VirtualService" || data34 === "DestinationRule")) {
-                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema100.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema103.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err68];
                     } else {
@@ -25081,7 +25546,7 @@ var require_istio_options = __commonJS({
         }
         errors++;
       }
-      validate65.errors = vErrors;
+      validate73.errors = vErrors;
       return errors === 0;
     }
   }
@@ -25091,10 +25556,10 @@ var require_istio_options = __commonJS({
 var require_mse_options = __commonJS({
   "src/spec/generated/mse-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate66;
+    exports2.validate = validate74;
     var func2 = require_ucs2length().default;
-    var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
-    function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern23 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -25153,7 +25618,7 @@ var require_mse_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern22.test(data1)) {
+                if (!pattern23.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -25214,7 +25679,7 @@ var require_mse_options = __commonJS({
         }
         errors++;
       }
-      validate66.errors = vErrors;
+      validate74.errors = vErrors;
       return errors === 0;
     }
   }
@@ -25224,9 +25689,9 @@ var require_mse_options = __commonJS({
 var require_smi_options = __commonJS({
   "src/spec/generated/smi-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate67;
+    exports2.validate = validate75;
     var func2 = require_ucs2length().default;
-    function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -25313,7 +25778,7 @@ var require_smi_options = __commonJS({
         }
         errors++;
       }
-      validate67.errors = vErrors;
+      validate75.errors = vErrors;
       return errors === 0;
     }
   }
@@ -25323,9 +25788,9 @@ var require_smi_options = __commonJS({
 var require_traefik_options = __commonJS({
   "src/spec/generated/traefik-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate68;
+    exports2.validate = validate76;
     var func2 = require_ucs2length().default;
-    function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -25390,7 +25855,7 @@ var require_traefik_options = __commonJS({
         }
         errors++;
       }
-      validate68.errors = vErrors;
+      validate76.errors = vErrors;
       return errors === 0;
     }
   }
@@ -27310,8 +27775,8 @@ var require_dist2 = __commonJS({
     var resolveSymlinksAsync = function(path$1, state, callback$1) {
       const { queue, fs: fs$1, options: { suppressErrors } } = state;
       queue.enqueue();
-      fs$1.realpath(path$1, (error5, resolvedPath) => {
-        if (error5) return queue.dequeue(suppressErrors ? null : error5, state);
+      fs$1.realpath(path$1, (error6, resolvedPath) => {
+        if (error6) return queue.dequeue(suppressErrors ? null : error6, state);
         fs$1.stat(resolvedPath, (error$1, stat) => {
           if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
           if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return queue.dequeue(null, state);
@@ -27364,24 +27829,24 @@ var require_dist2 = __commonJS({
     var limitFilesSync = (state) => {
       return state.paths.slice(0, state.options.maxFiles);
     };
-    var onlyCountsAsync = (state, error5, callback$1) => {
-      report(error5, callback$1, state.counts, state.options.suppressErrors);
+    var onlyCountsAsync = (state, error6, callback$1) => {
+      report(error6, callback$1, state.counts, state.options.suppressErrors);
       return null;
     };
-    var defaultAsync = (state, error5, callback$1) => {
-      report(error5, callback$1, state.paths, state.options.suppressErrors);
+    var defaultAsync = (state, error6, callback$1) => {
+      report(error6, callback$1, state.paths, state.options.suppressErrors);
       return null;
     };
-    var limitFilesAsync = (state, error5, callback$1) => {
-      report(error5, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+    var limitFilesAsync = (state, error6, callback$1) => {
+      report(error6, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
       return null;
     };
-    var groupsAsync = (state, error5, callback$1) => {
-      report(error5, callback$1, state.groups, state.options.suppressErrors);
+    var groupsAsync = (state, error6, callback$1) => {
+      report(error6, callback$1, state.groups, state.options.suppressErrors);
       return null;
     };
-    function report(error5, callback$1, output, suppressErrors) {
-      if (error5 && !suppressErrors) callback$1(error5, output);
+    function report(error6, callback$1, output, suppressErrors) {
+      if (error6 && !suppressErrors) callback$1(error6, output);
       else callback$1(null, output);
     }
     function build$1(options, isSynchronous) {
@@ -27398,9 +27863,9 @@ var require_dist2 = __commonJS({
       const { fs: fs$1 } = state;
       state.visited.push(crawlPath);
       state.counts.directories++;
-      fs$1.readdir(crawlPath || ".", readdirOpts, (error5, entries2 = []) => {
+      fs$1.readdir(crawlPath || ".", readdirOpts, (error6, entries2 = []) => {
         callback$1(entries2, directoryPath, currentDepth);
-        state.queue.dequeue(state.options.suppressErrors ? null : error5, state);
+        state.queue.dequeue(state.options.suppressErrors ? null : error6, state);
       });
     };
     var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
@@ -27428,10 +27893,10 @@ var require_dist2 = __commonJS({
         this.count++;
         return this.count;
       }
-      dequeue(error5, output) {
-        if (this.onQueueEmpty && (--this.count <= 0 || error5)) {
-          this.onQueueEmpty(error5, output);
-          if (error5) {
+      dequeue(error6, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error6)) {
+          this.onQueueEmpty(error6, output);
+          if (error6) {
             output.controller.abort();
             this.onQueueEmpty = void 0;
           }
@@ -27489,7 +27954,7 @@ var require_dist2 = __commonJS({
           groups: [],
           counts: new Counter(),
           options,
-          queue: new Queue((error5, state) => this.callbackInvoker(state, error5, callback$1)),
+          queue: new Queue((error6, state) => this.callbackInvoker(state, error6, callback$1)),
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
@@ -27996,12 +28461,12 @@ var require_dist3 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative17] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative17) : [];
+      const [crawler, relative18] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative18) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative17] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative17) : [];
+      const [crawler, relative18] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative18) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -31156,7 +31621,7 @@ var require_util = __commonJS({
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative17(aRoot, aPath) {
+    function relative18(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -31175,7 +31640,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative17;
+    exports2.relative = relative18;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -34410,9 +34875,9 @@ var require_codegen = __commonJS({
       }
     };
     var Throw = class extends Node3 {
-      constructor(error5) {
+      constructor(error6) {
         super();
-        this.error = error5;
+        this.error = error6;
       }
       render({ _n }) {
         return `throw ${this.error};` + _n;
@@ -34649,9 +35114,9 @@ var require_codegen = __commonJS({
       }
     };
     var Catch = class extends BlockNode {
-      constructor(error5) {
+      constructor(error6) {
         super();
-        this.error = error5;
+        this.error = error6;
       }
       render(opts) {
         return `catch(${this.error})` + super.render(opts);
@@ -34842,9 +35307,9 @@ var require_codegen = __commonJS({
         this._blockNode(node);
         this.code(tryBody);
         if (catchCode) {
-          const error5 = this.name("e");
-          this._currNode = node.catch = new Catch(error5);
-          catchCode(error5);
+          const error6 = this.name("e");
+          this._currNode = node.catch = new Catch(error6);
+          catchCode(error6);
         }
         if (finallyCode) {
           this._currNode = node.finally = new Finally();
@@ -34853,8 +35318,8 @@ var require_codegen = __commonJS({
         return this._endBlockNode(Catch, Finally);
       }
       // `throw` statement
-      throw(error5) {
-        return this._leafNode(new Throw(error5));
+      throw(error6) {
+        return this._leafNode(new Throw(error6));
       }
       // start self-balancing block
       block(body, nodeCount) {
@@ -35210,10 +35675,10 @@ var require_errors2 = __commonJS({
     exports2.keyword$DataError = {
       message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
     };
-    function reportError(cxt, error5 = exports2.keywordError, errorPaths, overrideAllErrors) {
+    function reportError(cxt, error6 = exports2.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error5, errorPaths);
+      const errObj = errorObjectCode(cxt, error6, errorPaths);
       if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
         addError(gen, errObj);
       } else {
@@ -35221,10 +35686,10 @@ var require_errors2 = __commonJS({
       }
     }
     exports2.reportError = reportError;
-    function reportExtraError(cxt, error5 = exports2.keywordError, errorPaths) {
+    function reportExtraError(cxt, error6 = exports2.keywordError, errorPaths) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error5, errorPaths);
+      const errObj = errorObjectCode(cxt, error6, errorPaths);
       addError(gen, errObj);
       if (!(compositeRule || allErrors)) {
         returnErrors(it, names_1.default.vErrors);
@@ -35275,19 +35740,19 @@ var require_errors2 = __commonJS({
       schema: new codegen_1.Name("schema"),
       parentSchema: new codegen_1.Name("parentSchema")
     };
-    function errorObjectCode(cxt, error5, errorPaths) {
+    function errorObjectCode(cxt, error6, errorPaths) {
       const { createErrors } = cxt.it;
       if (createErrors === false)
         return (0, codegen_1._)`{}`;
-      return errorObject(cxt, error5, errorPaths);
+      return errorObject(cxt, error6, errorPaths);
     }
-    function errorObject(cxt, error5, errorPaths = {}) {
+    function errorObject(cxt, error6, errorPaths = {}) {
       const { gen, it } = cxt;
       const keyValues = [
         errorInstancePath(it, errorPaths),
         errorSchemaPath(cxt, errorPaths)
       ];
-      extraErrorProps(cxt, error5, keyValues);
+      extraErrorProps(cxt, error6, keyValues);
       return gen.object(...keyValues);
     }
     function errorInstancePath({ errorPath }, { instancePath }) {
@@ -37848,50 +38313,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative17, options, skipNormalization) {
+    function resolveComponent(base, relative18, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative17 = parse3(serialize(relative17, options), options);
+        relative18 = parse3(serialize(relative18, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative17.scheme) {
-        target.scheme = relative17.scheme;
-        target.userinfo = relative17.userinfo;
-        target.host = relative17.host;
-        target.port = relative17.port;
-        target.path = removeDotSegments(relative17.path || "");
-        target.query = relative17.query;
+      if (!options.tolerant && relative18.scheme) {
+        target.scheme = relative18.scheme;
+        target.userinfo = relative18.userinfo;
+        target.host = relative18.host;
+        target.port = relative18.port;
+        target.path = removeDotSegments(relative18.path || "");
+        target.query = relative18.query;
       } else {
-        if (relative17.userinfo !== void 0 || relative17.host !== void 0 || relative17.port !== void 0) {
-          target.userinfo = relative17.userinfo;
-          target.host = relative17.host;
-          target.port = relative17.port;
-          target.path = removeDotSegments(relative17.path || "");
-          target.query = relative17.query;
+        if (relative18.userinfo !== void 0 || relative18.host !== void 0 || relative18.port !== void 0) {
+          target.userinfo = relative18.userinfo;
+          target.host = relative18.host;
+          target.port = relative18.port;
+          target.path = removeDotSegments(relative18.path || "");
+          target.query = relative18.query;
         } else {
-          if (!relative17.path) {
+          if (!relative18.path) {
             target.path = base.path;
-            if (relative17.query !== void 0) {
-              target.query = relative17.query;
+            if (relative18.query !== void 0) {
+              target.query = relative18.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative17.path[0] === "/") {
-              target.path = removeDotSegments(relative17.path);
+            if (relative18.path[0] === "/") {
+              target.path = removeDotSegments(relative18.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative17.path;
+                target.path = "/" + relative18.path;
               } else if (!base.path) {
-                target.path = relative17.path;
+                target.path = relative18.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative17.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative18.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative17.query;
+            target.query = relative18.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -37899,7 +38364,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative17.fragment;
+      target.fragment = relative18.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -39008,7 +39473,7 @@ var require_limitNumber = __commonJS({
       exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
       exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
-    var error5 = {
+    var error6 = {
       message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
       params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
     };
@@ -39017,7 +39482,7 @@ var require_limitNumber = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
@@ -39033,7 +39498,7 @@ var require_multipleOf = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error5 = {
+    var error6 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
       params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
     };
@@ -39042,7 +39507,7 @@ var require_multipleOf = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
@@ -39063,7 +39528,7 @@ var require_limitLength = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var ucs2length_1 = require_ucs2length();
-    var error5 = {
+    var error6 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
@@ -39075,7 +39540,7 @@ var require_limitLength = __commonJS({
       type: "string",
       schemaType: "number",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { keyword, data, schemaCode, it } = cxt;
         const op2 = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -39095,7 +39560,7 @@ var require_pattern = __commonJS({
     var code_1 = require_code2();
     var util_1 = require_util2();
     var codegen_1 = require_codegen();
-    var error5 = {
+    var error6 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
     };
@@ -39104,7 +39569,7 @@ var require_pattern = __commonJS({
       type: "string",
       schemaType: "string",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
@@ -39130,7 +39595,7 @@ var require_limitProperties = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error5 = {
+    var error6 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
@@ -39142,7 +39607,7 @@ var require_limitProperties = __commonJS({
       type: "object",
       schemaType: "number",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -39161,7 +39626,7 @@ var require_required = __commonJS({
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
       params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
     };
@@ -39170,7 +39635,7 @@ var require_required = __commonJS({
       type: "object",
       schemaType: "array",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, schema, schemaCode, data, $data, it } = cxt;
         const { opts } = it;
@@ -39241,7 +39706,7 @@ var require_limitItems = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error5 = {
+    var error6 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
@@ -39253,7 +39718,7 @@ var require_limitItems = __commonJS({
       type: "array",
       schemaType: "number",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -39284,7 +39749,7 @@ var require_uniqueItems = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error5 = {
+    var error6 = {
       message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
       params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
     };
@@ -39293,7 +39758,7 @@ var require_uniqueItems = __commonJS({
       type: "array",
       schemaType: "boolean",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, $data, schema, parentSchema, schemaCode, it } = cxt;
         if (!$data && !schema)
@@ -39350,14 +39815,14 @@ var require_const = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error5 = {
+    var error6 = {
       message: "must be equal to constant",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
     };
     var def = {
       keyword: "const",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, $data, schemaCode, schema } = cxt;
         if ($data || schema && typeof schema == "object") {
@@ -39379,7 +39844,7 @@ var require_enum = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error5 = {
+    var error6 = {
       message: "must be equal to one of the allowed values",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
     };
@@ -39387,7 +39852,7 @@ var require_enum = __commonJS({
       keyword: "enum",
       schemaType: "array",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         if (!$data && schema.length === 0)
@@ -39466,7 +39931,7 @@ var require_additionalItems = __commonJS({
     exports2.validateAdditionalItems = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -39475,7 +39940,7 @@ var require_additionalItems = __commonJS({
       type: "array",
       schemaType: ["boolean", "object"],
       before: "uniqueItems",
-      error: error5,
+      error: error6,
       code(cxt) {
         const { parentSchema, it } = cxt;
         const { items } = parentSchema;
@@ -39594,7 +40059,7 @@ var require_items2020 = __commonJS({
     var util_1 = require_util2();
     var code_1 = require_code2();
     var additionalItems_1 = require_additionalItems();
-    var error5 = {
+    var error6 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -39603,7 +40068,7 @@ var require_items2020 = __commonJS({
       type: "array",
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
-      error: error5,
+      error: error6,
       code(cxt) {
         const { schema, parentSchema, it } = cxt;
         const { prefixItems } = parentSchema;
@@ -39627,7 +40092,7 @@ var require_contains = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
       params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
     };
@@ -39637,7 +40102,7 @@ var require_contains = __commonJS({
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
       trackErrors: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, schema, parentSchema, data, it } = cxt;
         let min;
@@ -39815,7 +40280,7 @@ var require_propertyNames = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: "property name must be valid",
       params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
     };
@@ -39823,7 +40288,7 @@ var require_propertyNames = __commonJS({
       keyword: "propertyNames",
       type: "object",
       schemaType: ["object", "boolean"],
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, schema, data, it } = cxt;
         if ((0, util_1.alwaysValidSchema)(it, schema))
@@ -39860,7 +40325,7 @@ var require_additionalProperties = __commonJS({
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: "must NOT have additional properties",
       params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
     };
@@ -39870,7 +40335,7 @@ var require_additionalProperties = __commonJS({
       schemaType: ["boolean", "object"],
       allowUndefined: true,
       trackErrors: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, schema, parentSchema, data, errsCount, it } = cxt;
         if (!errsCount)
@@ -40144,7 +40609,7 @@ var require_oneOf = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: "must match exactly one schema in oneOf",
       params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
     };
@@ -40152,7 +40617,7 @@ var require_oneOf = __commonJS({
       keyword: "oneOf",
       schemaType: "array",
       trackErrors: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, schema, parentSchema, it } = cxt;
         if (!Array.isArray(schema))
@@ -40229,7 +40694,7 @@ var require_if2 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
       params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
     };
@@ -40237,7 +40702,7 @@ var require_if2 = __commonJS({
       keyword: "if",
       schemaType: ["object", "boolean"],
       trackErrors: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, parentSchema, it } = cxt;
         if (parentSchema.then === void 0 && parentSchema.else === void 0) {
@@ -40363,7 +40828,7 @@ var require_format = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error5 = {
+    var error6 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
     };
@@ -40372,7 +40837,7 @@ var require_format = __commonJS({
       type: ["number", "string"],
       schemaType: "string",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt, ruleType) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
@@ -40527,7 +40992,7 @@ var require_discriminator = __commonJS({
     var compile_1 = require_compile();
     var ref_error_1 = require_ref_error();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
       params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
     };
@@ -40535,7 +41000,7 @@ var require_discriminator = __commonJS({
       keyword: "discriminator",
       type: "object",
       schemaType: "object",
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, schema, parentSchema, it } = cxt;
         const { oneOf } = parentSchema;
@@ -40911,11 +41376,11 @@ function redact(text2, token) {
   if (encoded !== token) out = out.split(encoded).join(REDACTED);
   return out;
 }
-function toScmError(action, error5, token) {
-  if (error5 instanceof ScmError) return error5;
-  const failure2 = typeof error5 === "object" && error5 !== null ? error5 : { message: String(error5) };
+function toScmError(action, error6, token) {
+  if (error6 instanceof ScmError) return error6;
+  const failure2 = typeof error6 === "object" && error6 !== null ? error6 : { message: String(error6) };
   const status = failure2.response?.status;
-  const exists = status === 422 && /already exists/i.test(messageOf(error5));
+  const exists = status === 422 && /already exists/i.test(messageOf(error6));
   return new ScmError(action, status, redact(explain2(failure2, status), token), {
     ...exists ? { outcome: "already-exists" } : {}
   });
@@ -40948,12 +41413,12 @@ function responseMessage(data) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function statusOf2(error5) {
-  const status = error5?.response?.status;
+function statusOf2(error6) {
+  const status = error6?.response?.status;
   return typeof status === "number" ? status : void 0;
 }
-function messageOf(error5) {
-  return responseMessage(error5?.response?.data) ?? "";
+function messageOf(error6) {
+  return responseMessage(error6?.response?.data) ?? "";
 }
 var REDACTED, MIN_SECRET_LENGTH;
 var init_errors2 = __esm({
@@ -40970,9 +41435,9 @@ async function fetchBranchHead(gh, branch) {
   try {
     const { data } = await gh.octokit.rest.git.getRef({ owner: gh.owner, repo: gh.repo, ref: `heads/${branch}` });
     return data.object.sha;
-  } catch (error5) {
-    if (statusOf2(error5) === 404) return void 0;
-    throw error5;
+  } catch (error6) {
+    if (statusOf2(error6) === 404) return void 0;
+    throw error6;
   }
 }
 async function createCommitOnBranch(gh, req) {
@@ -40996,8 +41461,8 @@ async function pointBranchAt(gh, branch, sha2) {
   const { owner, repo } = gh;
   try {
     await gh.octokit.rest.git.createRef({ owner, repo, ref: `refs/heads/${branch}`, sha: sha2 });
-  } catch (error5) {
-    if (statusOf2(error5) !== 422 || !/already exists/i.test(messageOf(error5))) throw error5;
+  } catch (error6) {
+    if (statusOf2(error6) !== 422 || !/already exists/i.test(messageOf(error6))) throw error6;
     await gh.octokit.rest.git.updateRef({ owner, repo, ref: `heads/${branch}`, sha: sha2, force: true });
   }
 }
@@ -41188,8 +41653,8 @@ var require_light = __commonJS({
                 } else {
                   return returned;
                 }
-              } catch (error5) {
-                e2 = error5;
+              } catch (error6) {
+                e2 = error6;
                 {
                   this.trigger("error", e2);
                 }
@@ -41199,8 +41664,8 @@ var require_light = __commonJS({
             return (await Promise.all(promises)).find(function(x) {
               return x != null;
             });
-          } catch (error5) {
-            e = error5;
+          } catch (error6) {
+            e = error6;
             {
               this.trigger("error", e);
             }
@@ -41312,10 +41777,10 @@ var require_light = __commonJS({
         _randomIndex() {
           return Math.random().toString(36).slice(2);
         }
-        doDrop({ error: error5, message = "This job has been dropped by Bottleneck" } = {}) {
+        doDrop({ error: error6, message = "This job has been dropped by Bottleneck" } = {}) {
           if (this._states.remove(this.options.id)) {
             if (this.rejectOnDrop) {
-              this._reject(error5 != null ? error5 : new BottleneckError$1(message));
+              this._reject(error6 != null ? error6 : new BottleneckError$1(message));
             }
             this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
             return true;
@@ -41349,7 +41814,7 @@ var require_light = __commonJS({
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
         async doExecute(chained, clearGlobalState, run3, free) {
-          var error5, eventInfo, passed;
+          var error6, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
             this._states.next(this.options.id);
@@ -41367,24 +41832,24 @@ var require_light = __commonJS({
               return this._resolve(passed);
             }
           } catch (error1) {
-            error5 = error1;
-            return this._onFailure(error5, eventInfo, clearGlobalState, run3, free);
+            error6 = error1;
+            return this._onFailure(error6, eventInfo, clearGlobalState, run3, free);
           }
         }
         doExpire(clearGlobalState, run3, free) {
-          var error5, eventInfo;
+          var error6, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
           }
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
-          error5 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error5, eventInfo, clearGlobalState, run3, free);
+          error6 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
+          return this._onFailure(error6, eventInfo, clearGlobalState, run3, free);
         }
-        async _onFailure(error5, eventInfo, clearGlobalState, run3, free) {
+        async _onFailure(error6, eventInfo, clearGlobalState, run3, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
-            retry2 = await this.Events.trigger("failed", error5, eventInfo);
+            retry2 = await this.Events.trigger("failed", error6, eventInfo);
             if (retry2 != null) {
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
@@ -41394,7 +41859,7 @@ var require_light = __commonJS({
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
               this._assertStatus("DONE");
-              return this._reject(error5);
+              return this._reject(error6);
             }
           }
         }
@@ -41673,7 +42138,7 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error5, reject, resolve15, returned, task;
+          var args, cb, error6, reject, resolve15, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
             ({ task, args, resolve: resolve15, reject } = this._queue.shift());
@@ -41684,9 +42149,9 @@ var require_light = __commonJS({
                   return resolve15(returned);
                 };
               } catch (error1) {
-                error5 = error1;
+                error6 = error1;
                 return function() {
-                  return reject(error5);
+                  return reject(error6);
                 };
               }
             })();
@@ -41820,8 +42285,8 @@ var require_light = __commonJS({
                   } else {
                     results.push(void 0);
                   }
-                } catch (error5) {
-                  e = error5;
+                } catch (error6) {
+                  e = error6;
                   results.push(v.Events.trigger("error", e));
                 }
               }
@@ -42094,7 +42559,7 @@ var require_light = __commonJS({
             });
           }
           stop(options = {}) {
-            var done, waitForExecuting;
+            var done2, waitForExecuting;
             options = parser$5.load(options, this.stopDefaults);
             waitForExecuting = (at) => {
               var finished;
@@ -42116,7 +42581,7 @@ var require_light = __commonJS({
                 }
               });
             };
-            done = options.dropWaitingJobs ? (this._run = function(index, next) {
+            done2 = options.dropWaitingJobs ? (this._run = function(index, next) {
               return next.doDrop({
                 message: options.dropErrorMessage
               });
@@ -42151,17 +42616,17 @@ var require_light = __commonJS({
             this.stop = () => {
               return this.Promise.reject(new Bottleneck3.prototype.BottleneckError("stop() has already been called"));
             };
-            return done;
+            return done2;
           }
           async _addToQueue(job) {
-            var args, blocked, error5, options, reachedHWM, shifted, strategy;
+            var args, blocked, error6, options, reachedHWM, shifted, strategy;
             ({ args, options } = job);
             try {
               ({ reachedHWM, blocked, strategy } = await this._store.__submit__(this.queued(), options.weight));
             } catch (error1) {
-              error5 = error1;
-              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error5 });
-              job.doDrop({ error: error5 });
+              error6 = error1;
+              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error6 });
+              job.doDrop({ error: error6 });
               return false;
             }
             if (blocked) {
@@ -42372,25 +42837,25 @@ var init_dist_src = __esm({
 });
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
-function isRequestError(error5) {
-  return error5.request !== void 0;
+function isRequestError(error6) {
+  return error6.request !== void 0;
 }
-async function errorRequest(state, octokit, error5, options) {
-  if (!isRequestError(error5) || !error5?.request.request) {
-    throw error5;
+async function errorRequest(state, octokit, error6, options) {
+  if (!isRequestError(error6) || !error6?.request.request) {
+    throw error6;
   }
-  if (error5.status >= 400 && !state.doNotRetry.includes(error5.status)) {
+  if (error6.status >= 400 && !state.doNotRetry.includes(error6.status)) {
     const retries = options.request.retries != null ? options.request.retries : state.retries;
     const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error5, retries, retryAfter);
+    throw octokit.retry.retryRequest(error6, retries, retryAfter);
   }
-  throw error5;
+  throw error6;
 }
 async function wrapRequest(state, octokit, request4, options) {
   const limiter = new import_light.default();
-  limiter.on("failed", function(error5, info) {
-    const maxRetries = ~~error5.request.request?.retries;
-    const after = ~~error5.request.request?.retryAfter;
+  limiter.on("failed", function(error6, info) {
+    const maxRetries = ~~error6.request.request?.retries;
+    const after = ~~error6.request.request?.retryAfter;
     options.request.retryCount = info.retryCount + 1;
     if (maxRetries > info.retryCount) {
       return after * state.retryAfterBaseValue;
@@ -42406,11 +42871,11 @@ async function requestWithGraphqlErrorHandling(state, octokit, request4, options
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
-    const error5 = new RequestError(response.data.errors[0].message, 500, {
+    const error6 = new RequestError(response.data.errors[0].message, 500, {
       request: options,
       response
     });
-    return errorRequest(state, octokit, error5, options);
+    return errorRequest(state, octokit, error6, options);
   }
   return response;
 }
@@ -42426,12 +42891,12 @@ function retry(octokit, octokitOptions) {
   );
   const retryPlugin = {
     retry: {
-      retryRequest: (error5, retries, retryAfter) => {
-        error5.request.request = Object.assign({}, error5.request.request, {
+      retryRequest: (error6, retries, retryAfter) => {
+        error6.request.request = Object.assign({}, error6.request.request, {
           retries,
           retryAfter
         });
-        return error5;
+        return error6;
       }
     }
   };
@@ -42478,12 +42943,12 @@ async function doRequest(state, request4, options) {
   const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request4, options);
   if (isGraphQL) {
     const res = await req;
-    if (res.data.errors != null && res.data.errors.some((error5) => error5.type === "RATE_LIMITED")) {
-      const error5 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+    if (res.data.errors != null && res.data.errors.some((error6) => error6.type === "RATE_LIMITED")) {
+      const error6 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
         response: res,
         data: res.data
       });
-      throw error5;
+      throw error6;
     }
   }
   return req;
@@ -42564,19 +43029,19 @@ function throttling(octokit, octokitOptions) {
       "error",
       (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
     );
-    state.retryLimiter.on("failed", async function(error5, info) {
+    state.retryLimiter.on("failed", async function(error6, info) {
       const [state2, request4, options] = info.args;
       const { pathname } = new URL(options.url, "http://github.test");
-      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error5.status !== 401;
-      if (!(shouldRetryGraphQL || error5.status === 403 || error5.status === 429)) {
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error6.status !== 401;
+      if (!(shouldRetryGraphQL || error6.status === 403 || error6.status === 429)) {
         return;
       }
       const retryCount = ~~request4.retryCount;
       request4.retryCount = retryCount;
       options.request.retryCount = retryCount;
       const { wantRetry, retryAfter = 0 } = await (async function() {
-        if (/\bsecondary rate\b/i.test(error5.message)) {
-          const retryAfter2 = Number(error5.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+        if (/\bsecondary rate\b/i.test(error6.message)) {
+          const retryAfter2 = Number(error6.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
           const wantRetry2 = await emitter.trigger(
             "secondary-limit",
             retryAfter2,
@@ -42586,11 +43051,11 @@ function throttling(octokit, octokitOptions) {
           );
           return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
         }
-        if (error5.response.headers != null && error5.response.headers["x-ratelimit-remaining"] === "0" || (error5.response.data?.errors ?? []).some(
+        if (error6.response.headers != null && error6.response.headers["x-ratelimit-remaining"] === "0" || (error6.response.data?.errors ?? []).some(
           (error22) => error22.type === "RATE_LIMITED"
         )) {
           const rateLimitReset = new Date(
-            ~~error5.response.headers["x-ratelimit-reset"] * 1e3
+            ~~error6.response.headers["x-ratelimit-reset"] * 1e3
           ).getTime();
           const retryAfter2 = Math.max(
             // Add one second so we retry _after_ the reset time
@@ -42752,8 +43217,8 @@ function addHook(state, kind, name, hook2) {
   }
   if (kind === "error") {
     hook2 = (method, options) => {
-      return Promise.resolve().then(method.bind(null, options)).catch((error5) => {
-        return orig(error5, options);
+      return Promise.resolve().then(method.bind(null, options)).catch((error6) => {
+        return orig(error6, options);
       });
     };
   }
@@ -42879,10 +43344,10 @@ function merge(defaults, route2, options) {
   if (options.url === "/graphql") {
     if (defaults && defaults.mediaType.previews?.length) {
       mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
-        (preview) => !mergedOptions.mediaType.previews.includes(preview)
+        (preview2) => !mergedOptions.mediaType.previews.includes(preview2)
       ).concat(mergedOptions.mediaType.previews);
     }
-    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview) => preview.replace(/-preview/, ""));
+    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview2) => preview2.replace(/-preview/, ""));
   }
   return mergedOptions;
 }
@@ -43081,9 +43546,9 @@ function parse(options) {
     if (url.endsWith("/graphql")) {
       if (options.mediaType.previews?.length) {
         const previewsFromAcceptHeader = headers2.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
-        headers2.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
+        headers2.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview2) => {
           const format2 = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
-          return `application/vnd.github.${preview}-preview${format2}`;
+          return `application/vnd.github.${preview2}-preview${format2}`;
         }).join(",");
       }
     }
@@ -43491,8 +43956,8 @@ var init_json_with_bigint = __esm({
         );
         const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
         return denoisedJSON;
-      } catch (error5) {
-        if (error5 instanceof RangeError) {
+      } catch (error6) {
+        if (error6 instanceof RangeError) {
           const convertedJSON = stringifyIteratively(value, replacer, space);
           if (convertedJSON === void 0) return void 0;
           const supportsRawJSON = "rawJSON" in JSON;
@@ -43500,7 +43965,7 @@ var init_json_with_bigint = __esm({
           const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
           return processedJSON.replace(noiseStringify, "$1$2$3");
         }
-        throw error5;
+        throw error6;
       }
     };
     featureCache = /* @__PURE__ */ new Map();
@@ -43613,13 +44078,13 @@ var init_json_with_bigint = __esm({
           serializedData,
           (key2, value, context) => convertMarkedBigIntsReviver(key2, value, context, reviver)
         );
-      } catch (error5) {
-        if (error5 instanceof RangeError) {
+      } catch (error6) {
+        if (error6 instanceof RangeError) {
           const serializedData = serializeBigInts(text2);
           const parsed = originalParse(serializedData);
           return applyReviverIteratively(parsed, reviver);
         }
-        throw error5;
+        throw error6;
       }
     };
   }
@@ -43662,26 +44127,26 @@ async function fetchWrapper(requestOptions) {
       // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
       ...requestOptions.body && { duplex: "half" }
     });
-  } catch (error5) {
+  } catch (error6) {
     let message = "Unknown Error";
-    if (error5 instanceof Error) {
-      if (error5.name === "AbortError") {
-        error5.status = 500;
-        throw error5;
+    if (error6 instanceof Error) {
+      if (error6.name === "AbortError") {
+        error6.status = 500;
+        throw error6;
       }
-      message = error5.message;
-      if (error5.name === "TypeError" && "cause" in error5) {
-        if (error5.cause instanceof Error) {
-          message = error5.cause.message;
-        } else if (typeof error5.cause === "string") {
-          message = error5.cause;
+      message = error6.message;
+      if (error6.name === "TypeError" && "cause" in error6) {
+        if (error6.cause instanceof Error) {
+          message = error6.cause.message;
+        } else if (typeof error6.cause === "string") {
+          message = error6.cause;
         }
       }
     }
     const requestError = new RequestError(message, 500, {
       request: requestOptions
     });
-    requestError.cause = error5;
+    requestError.cause = error6;
     throw requestError;
   }
   const status = fetchResponse.status;
@@ -44158,12 +44623,12 @@ function requestLog(octokit) {
         `${requestOptions.method} ${path28} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
-    }).catch((error5) => {
-      const requestId = error5.response?.headers["x-github-request-id"] || "UNKNOWN";
+    }).catch((error6) => {
+      const requestId = error6.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path28} - ${error5.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path28} - ${error6.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
-      throw error5;
+      throw error6;
     });
   });
 }
@@ -44232,8 +44697,8 @@ function iterator(octokit, route2, parameters) {
             }
           }
           return { value: normalizedResponse };
-        } catch (error5) {
-          if (error5.status !== 409) throw error5;
+        } catch (error6) {
+          if (error6.status !== 409) throw error6;
           url = "";
           return {
             value: {
@@ -44265,11 +44730,11 @@ function gather(octokit, results, iterator2, mapFn) {
       return results;
     }
     let earlyExit = false;
-    function done() {
+    function done2() {
       earlyExit = true;
     }
     results = results.concat(
-      mapFn ? mapFn(result.value, done) : result.value.data
+      mapFn ? mapFn(result.value, done2) : result.value.data
     );
     if (earlyExit) {
       return results;
@@ -46795,11 +47260,11 @@ function retryAfterAsSecondaryLimit(octokit) {
     try {
       return await request4(options);
     } catch (e) {
-      const error5 = e;
-      const headers2 = error5.response?.headers ?? {};
-      const limited = error5.status === 429 || error5.status === 403;
-      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error5.message))
-        error5.message = `${error5.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
+      const error6 = e;
+      const headers2 = error6.response?.headers ?? {};
+      const limited = error6.status === 429 || error6.status === 403;
+      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error6.message))
+        error6.message = `${error6.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
       throw e;
     }
   });
@@ -46880,12 +47345,12 @@ async function boundedScan(gh, state, since) {
   const recent = await gh.octokit.paginate(
     gh.octokit.rest.pulls.list,
     { owner, repo, state, sort: "updated", direction: "desc", per_page: 100 },
-    (response, done) => {
+    (response, done2) => {
       const page = response.data;
       const more = /rel="next"/.test(response.headers.link ?? "");
       if (more && new Date(page[page.length - 1].updated_at) < since) {
         cut = true;
-        done();
+        done2();
       }
       return page.filter((p) => p.state === "open" || new Date(p.updated_at) >= since);
     }
@@ -46947,24 +47412,24 @@ async function mergePullRequest(gh, number2, req) {
       merge_method: req.method,
       commit_title: req.title
     });
-  } catch (error5) {
-    const status = statusOf2(error5);
+  } catch (error6) {
+    const status = statusOf2(error6);
     if (status !== 409 && await mergedWithHead(gh, number2, req.sha)) return;
     if (status === 409)
       throw new ScmError(
         action,
         status,
-        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error5)}; not merged`,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error6)}; not merged`,
         { outcome: "head-moved" }
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
-        `GitHub says it is not mergeable (${messageOf(error5)}): conflicts, required reviews or checks`,
+        `GitHub says it is not mergeable (${messageOf(error6)}): conflicts, required reviews or checks`,
         { outcome: "not-mergeable" }
       );
-    throw error5;
+    throw error6;
   }
 }
 async function mergedWithHead(gh, number2, sha2) {
@@ -46980,9 +47445,9 @@ async function createComment(gh, number2, body) {
   const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number2, body, request: { retries: 0 } });
   try {
     await post();
-  } catch (error5) {
-    const status = statusOf2(error5);
-    if (status !== void 0 && status < 500) throw error5;
+  } catch (error6) {
+    const status = statusOf2(error6);
+    if (status !== void 0 && status < 500) throw error6;
     const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
       owner,
       repo,
@@ -47099,8 +47564,8 @@ function createGitHubScm(connection, options = {}) {
   const guard = async (action, work) => {
     try {
       return await work();
-    } catch (error5) {
-      throw toScmError(`${action} in ${owner}/${repo}`, error5, connection.token);
+    } catch (error6) {
+      throw toScmError(`${action} in ${owner}/${repo}`, error6, connection.token);
     }
   };
   return {
@@ -47892,16 +48357,16 @@ function entryPathProblems(e, at) {
   const source = String(e.source);
   const output = String(e.output);
   const out = [];
-  const error5 = (field, message) => out.push({ ...at([field]), message, severity: "error" });
+  const error6 = (field, message) => out.push({ ...at([field]), message, severity: "error" });
   if (isPattern(output.replace(/\{name\}/g, "x")))
-    error5("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
+    error6("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
   else if (isPattern(source) && !output.includes("{name}"))
-    error5(
+    error6(
       "output",
       `source "${source}" is a pattern, so every app it matches would write to "${output}"; put {name} in the output (e.g. deploy/{name})`
     );
   if (isPattern(source) && typeof e.name === "string")
-    error5(
+    error6(
       "name",
       `name: "${e.name}" cannot name every app of the pattern "${source}"; each is named after its directory`
     );
@@ -48092,7 +48557,8 @@ function prConfig(root, pr) {
     ...at(pr.titleTemplate) ? { titleTemplate: at(pr.titleTemplate) } : {},
     ...at(pr.bodyTemplate) ? { bodyTemplate: at(pr.bodyTemplate) } : {},
     labels: Array.isArray(pr.labels) ? pr.labels.map(String) : [],
-    mergeMethod: pr.mergeMethod ?? "squash"
+    mergeMethod: pr.mergeMethod ?? "squash",
+    workflow: typeof pr.workflow === "string" ? pr.workflow : "rollgen.yml"
   };
 }
 function expandApp(root, e, defaults, at, out) {
@@ -50722,7 +51188,7 @@ function backendResult(annotations, service, port, label) {
   for (const g of groups2) if (g.weight > 0) shares2.set(g.service, (shares2.get(g.service) ?? 0) + g.weight / total);
   const split3 = groups2.map((g) => `${g.service} ${g.weight}`).join(", ");
   return {
-    backends: [...shares2].map(([s, share]) => ({ service: s, share })),
+    backends: [...shares2].map(([s, share2]) => ({ service: s, share: share2 })),
     rule: `${label} -> action ${service} (${split3})`
   };
 }
@@ -51945,7 +52411,7 @@ function split(c) {
     const w = Math.max(0, refWeight(r));
     if (w > 0) shares2.set(refLabel(r), (shares2.get(refLabel(r)) ?? 0) + w / total);
   }
-  const backends = total > 0 ? [...shares2].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
+  const backends = total > 0 ? [...shares2].map(([service, share2]) => ({ service, share: share2 })) : [{ service: NO_BACKEND, share: 1 }];
   return { backends, rule: describe2(c, refs) };
 }
 function describe2(c, refs) {
@@ -51958,8 +52424,8 @@ function describe2(c, refs) {
 function mirrorText(m) {
   const target = refLabel(m.backendRef ?? {});
   const fraction = m.fraction ?? void 0;
-  const share = typeof m.percent === "number" ? `${m.percent}%` : fraction ? `${String(fraction.numerator)}/${String(fraction.denominator ?? 100)}` : "100%";
-  return `mirror ${share} to ${target}`;
+  const share2 = typeof m.percent === "number" ? `${m.percent}%` : fraction ? `${String(fraction.numerator)}/${String(fraction.denominator ?? 100)}` : "100%";
+  return `mirror ${share2} to ${target}`;
 }
 
 // generators/gateway-api/inputs.ts
@@ -53353,10 +53819,10 @@ function weighted(objects, route2) {
     (d, i) => weights[i] > 0 && total > 0 ? [backend(objects, destinationOf(d), weights[i] / total)] : []
   );
 }
-function backend(objects, destination, share) {
+function backend(objects, destination, share2) {
   const service = shortHost(destination.host);
-  if (typeof destination.subset !== "string") return { service, share };
-  return { service, share, labels: subsetLabels(objects, service, destination.subset) };
+  if (typeof destination.subset !== "string") return { service, share: share2 };
+  return { service, share: share2, labels: subsetLabels(objects, service, destination.subset) };
 }
 function subsetLabels(objects, service, subset) {
   for (const dr of objects.filter((o) => o.kind === "DestinationRule" && shortHost(specOf4(o).host) === service)) {
@@ -54573,10 +55039,10 @@ var Jsep = class _Jsep {
    * @throws
    */
   throwError(message) {
-    const error5 = new Error(message + " at character " + this.index);
-    error5.index = this.index;
-    error5.description = message;
-    throw error5;
+    const error6 = new Error(message + " at character " + this.index);
+    error6.index = this.index;
+    error6.description = message;
+    throw error6;
   }
   /**
    * Run a given hook
@@ -56344,6 +56810,42 @@ function providerRules(inputs10) {
     }
   );
 }
+var BG = "spec.strategy.blueGreen";
+var BLUE_GREEN_RULES = [
+  honoured(BG, "two steps: preview (the new version beside the old) and switch (the active Service selects it)"),
+  honoured(`${BG}.activeService`, "its selector picks the old version's pods until the switch, the new one's after"),
+  honoured(`${BG}.previewService`, "its selector picks the new version's pods from the preview on"),
+  honoured(`${BG}.autoPromotionEnabled`, "false: the switch waits for a person (manual gate after the preview)"),
+  honoured(
+    `${BG}.autoPromotionSeconds`,
+    "a timed gate after the preview (ignored when autoPromotionEnabled is false, as Argo)"
+  ),
+  honoured(`${BG}.previewReplicaCount`, "pods of the preview step; the switch runs all replicas"),
+  honoured(
+    `${BG}.scaleDownDelaySeconds`,
+    "a timed gate after the switch (default 30 s): the old version is scaled down by a later commit"
+  ),
+  warned(
+    `${BG}.abortScaleDownDelaySeconds`,
+    "the abort commit removes the preview pods as the app's removal policy says (rollgen.yaml removal: two-commits removes them one commit after the Services moved); there is no delay"
+  ),
+  warned(`${BG}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
+  subtree(
+    `${BG}.activeMetadata`,
+    "merged into your Deployment's pod template (the pods the active Service selects between rollouts)"
+  ),
+  subtree(
+    `${BG}.previewMetadata`,
+    "merged into the preview Deployment's pod template; they stay on its pods after the switch (changing them would restart the pods)"
+  ),
+  subtree(`${BG}.antiAffinity`, "preview pods avoid nodes running the old version (injected into their pod template)"),
+  honoured(`${BG}.maxUnavailable`, "the rolling update bound of the rendered Deployments"),
+  subtree(`${BG}.prePromotionAnalysis`, "must pass at the gate before the switch (evaluated by the analysis engine)"),
+  subtree(
+    `${BG}.postPromotionAnalysis`,
+    "must pass at the gate after the switch; a failure aborts back to the old version (evaluated by the analysis engine)"
+  )
+];
 var POD_FIELD = "copied onto the rendered Deployments, as Argo applies it to its ReplicaSets";
 var argoRolloutFields = (inputs10) => ({
   title: "Argo Rollout (argoproj.io/v1alpha1)",
@@ -56378,12 +56880,7 @@ var argoRolloutFields = (inputs10) => ({
       "rollgen runs every step for each new revision, including one that rolls back; use rollgen abort to return to stable at once"
     ),
     honoured("spec.strategy"),
-    {
-      path: "spec.strategy.blueGreen",
-      status: "refused",
-      subtree: true,
-      note: "blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)"
-    },
+    ...BLUE_GREEN_RULES,
     honoured(CANARY2),
     honoured(
       `${CANARY2}.abortScaleDownDelaySeconds`,
@@ -56481,16 +56978,22 @@ var COMMON = [
     "spec.strategy.paused",
     "the rollout holds: advance and rollgen pr propose nothing for it until it is false"
   ),
-  honoured(CANARY3),
-  honoured(`${CANARY3}.disableGenerateCanaryService`),
-  warned(
-    `${CANARY3}.failureThreshold`,
-    "rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check"
-  ),
-  subtree(`${CANARY3}.patchPodTemplateMetadata`, "merged into the canary pod template only"),
-  subtree(`${CANARY3}.steps`, "each step is one PR"),
-  ...kruiseRoutingRules(`${CANARY3}.trafficRoutings`, "honoured")
+  ...stepRules(CANARY3, "honoured"),
+  subtree(`${CANARY3}.patchPodTemplateMetadata`, "merged into the canary pod template only")
 ];
+function stepRules(base, gracePeriod = "warned") {
+  return [
+    honoured(base),
+    honoured(`${base}.disableGenerateCanaryService`),
+    warned(
+      `${base}.failureThreshold`,
+      "rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check"
+    ),
+    subtree(`${base}.steps`, "each step is one PR"),
+    ...kruiseRoutingRules(`${base}.trafficRoutings`, gracePeriod)
+  ];
+}
+var BLUE_GREEN = "spec.strategy.blueGreen";
 var KRUISE_V1ALPHA1_FIELDS = {
   title: "Kruise Rollout (rollouts.kruise.io/v1alpha1)",
   crd: { file: CRD, version: "v1alpha1" },
@@ -56508,12 +57011,13 @@ var KRUISE_V1BETA1_FIELDS = {
     subtree("spec.workloadRef", "Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
     honoured(`${CANARY3}.enableExtraWorkloadForCanary`, "true: canary style (extra pods); false: partition style"),
     honoured(`${CANARY3}.trafficRoutingRef`),
-    {
-      path: "spec.strategy.blueGreen",
-      status: "refused",
-      subtree: true,
-      note: "blue-green is not supported yet; use strategy.canary with a last step of replicas: 100%"
-    }
+    ...stepRules(BLUE_GREEN).map(
+      (r) => r.path === BLUE_GREEN ? honoured(
+        BLUE_GREEN,
+        "the new version in a second full Deployment beside the old; steps and traffic as written"
+      ) : r
+    ),
+    honoured(`${BLUE_GREEN}.trafficRoutingRef`)
   ]
 };
 
@@ -56592,7 +57096,8 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     steps,
     ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {},
     ...rollout.removalGates ? { removalGates: rollout.removalGates } : {},
-    ...rollout.pingPong ? { pingPong: { ping: rollout.pingPong.ping, pong: rollout.pingPong.pong } } : {}
+    ...rollout.pingPong ? { pingPong: { ping: rollout.pingPong.ping, pong: rollout.pingPong.pong } } : {},
+    ...rollout.blueGreen ? { blueGreen: true } : {}
   };
 }
 function planStep(rollout, step, i, total, policy) {
@@ -56608,8 +57113,10 @@ function planStep(rollout, step, i, total, policy) {
     stableReplicas: stable,
     traffic: traffic2,
     // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
-    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
-    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
+    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 || rollout.blueGreen && !routed ? "split" : "shared",
+    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy),
+    ...step.name ? { name: step.name } : {},
+    ...step.switched ? { switched: true } : {}
   };
 }
 function canaryWanted(rollout, step, total) {
@@ -56633,7 +57140,7 @@ function hasTrafficSpec(step) {
 }
 function trafficOf2(rollout, step, routed) {
   return {
-    weight: routed ? step.weight ?? 0 : 0,
+    weight: routed ? step.weight ?? 0 : step.switched ? rollout.traffic.weightTotal : 0,
     weightTotal: rollout.traffic.weightTotal,
     matches: step.matches,
     headerRoutes: step.headerRoutes,
@@ -56900,6 +57407,11 @@ function renderWorkloads(input3, step) {
   return out;
 }
 function renderServices(input3, step) {
+  const services = selectingServices(input3, step);
+  const serviceRoutes = input3.rollout.blueGreen && input3.rollout.format === "argo";
+  return serviceRoutes ? withRouteWave(services, workloadWave(input3.deployment)) : services;
+}
+function selectingServices(input3, step) {
   const { rollout, resources, track, phase } = input3;
   const stableName = rollout.traffic.stableService;
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
@@ -56907,16 +57419,22 @@ function renderServices(input3, step) {
   const canaryName2 = rollout.traffic.canaryService;
   const argoBasic = rollout.format === "argo" && rollout.traffic.providers.length === 0;
   const split3 = phase.kind !== "adopting" && (argoBasic || rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split")) && canaryName2 !== stableName;
-  const out = [withTrackSelector(stable, track, split3 ? track.stable : void 0)];
+  const switched = step?.switched === true && phase.kind !== "draining";
+  const out = [withTrackSelector(stable, track, split3 ? switched ? track.canary : track.stable : void 0)];
   if (!canaryName2 || canaryName2 === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
     if (step) out.push(renderCanaryService(stable, canaryName2, track, rollout.canaryPodMetadata.labels));
     return out;
   }
   const userCanary = resources.find("Service", canaryName2, rollout.namespace)?.object;
+  const canaryLive = step !== void 0 && phase.kind !== "draining";
   if (userCanary)
     out.push(
-      withTrackSelector(userCanary, track, phase.kind === "adopting" ? void 0 : step ? track.canary : track.stable)
+      withTrackSelector(
+        userCanary,
+        track,
+        phase.kind === "adopting" ? void 0 : canaryLive ? track.canary : track.stable
+      )
     );
   return out;
 }
@@ -57021,6 +57539,87 @@ function withPause(doc, rollout, paused, path28) {
 function unsupportedWorkload(kind) {
   return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
 }
+function antiAffinityOf(strategy) {
+  if (strategy.antiAffinity === void 0) return {};
+  const preferred = obj(strategy.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
+  if (preferred === void 0) return { antiAffinity: {} };
+  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
+}
+
+// src/spec/argo-bluegreen.ts
+var BLUE_GREEN2 = ["spec", "strategy", "blueGreen"];
+var DEFAULT_SCALE_DOWN_DELAY = 30;
+function readBlueGreen(doc, replicas2, out) {
+  const bg = obj(obj(obj(obj(doc.value).spec).strategy).blueGreen);
+  const active = str(bg.activeService);
+  const preview2 = str(bg.previewService);
+  if (!active) out.push(error3(doc, BLUE_GREEN2, "blueGreen needs activeService: the Service that serves the app"));
+  if (preview2 && preview2 === active)
+    out.push(error3(doc, [...BLUE_GREEN2, "previewService"], "previewService must differ from activeService"));
+  const previewCount = num(bg.previewReplicaCount);
+  if (previewCount !== void 0 && previewCount > replicas2)
+    out.push({
+      ...doc.locate([...BLUE_GREEN2, "previewReplicaCount"]),
+      message: `previewReplicaCount ${previewCount} is more than replicas (${replicas2}); the preview runs ${replicas2} pods`,
+      severity: "warning"
+    });
+  const stepOrigin = doc.locate(BLUE_GREEN2);
+  const previewStep = {
+    ...emptyStep(stepOrigin, { count: Math.min(previewCount ?? replicas2, replicas2) }),
+    name: "preview",
+    pause: promotionPause(bg),
+    ...analyses(doc, bg.prePromotionAnalysis, "prePromotionAnalysis")
+  };
+  const switchStep = {
+    ...emptyStep(stepOrigin, { count: replicas2 }),
+    name: "switch",
+    switched: true,
+    pause: scaleDownPause(bg),
+    ...analyses(doc, bg.postPromotionAnalysis, "postPromotionAnalysis")
+  };
+  return {
+    style: "canary",
+    steps: [previewStep, switchStep],
+    traffic: {
+      ...active ? { stableService: active } : {},
+      ...preview2 ? { canaryService: preview2 } : {},
+      generateCanaryService: false,
+      weightTotal: 100,
+      providers: [],
+      managedRoutes: []
+    },
+    canaryPodMetadata: podMetadata(bg.previewMetadata),
+    stablePodMetadata: podMetadata(bg.activeMetadata),
+    ...antiAffinityOf(bg),
+    blueGreen: true
+  };
+}
+function emptyStep(origin, count3) {
+  return { origin, replicas: count3, matches: [], headerRoutes: [], mirrorRoutes: [], pause: { kind: "none" } };
+}
+function promotionPause(bg) {
+  if (bg.autoPromotionEnabled === false) return { kind: "manual" };
+  const seconds = num(bg.autoPromotionSeconds) ?? 0;
+  return seconds > 0 ? { kind: "timed", seconds } : { kind: "none" };
+}
+function scaleDownPause(bg) {
+  const seconds = num(bg.scaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
+  return seconds > 0 ? { kind: "timed", seconds } : { kind: "none" };
+}
+function analyses(doc, value, key2) {
+  if (value === void 0) return {};
+  return { analyses: [readRequest(value, doc.locate, [...BLUE_GREEN2, key2])] };
+}
+function podMetadata(v) {
+  return { labels: stringMap2(obj(v).labels), annotations: stringMap2(obj(v).annotations) };
+}
+function blueGreenRollingUpdate(spec) {
+  const bg = obj(obj(spec.strategy).blueGreen);
+  return bg.maxUnavailable !== void 0 ? { maxUnavailable: bg.maxUnavailable } : void 0;
+}
+function error3(doc, path28, message) {
+  return { ...doc.locate(path28), message, severity: "error" };
+}
 
 // src/spec/providers.ts
 function providerFromKruiseRouting(doc, routing, path28, out, inputs10) {
@@ -57096,6 +57695,11 @@ function normalizeArgo(doc, inputs10) {
     diagnostics
   );
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
+  const blueGreen = obj(spec.strategy).blueGreen !== void 0 ? readBlueGreen(doc, replicas2, diagnostics) : void 0;
+  if (obj(spec.strategy).canary === void 0 === (blueGreen === void 0))
+    diagnostics.push(
+      error4(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+    );
   const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10, diagnostics) : [];
   const pingPong = pingPongOf(doc, canary, diagnostics);
   const sides = pingPong && !pingPong.alongside;
@@ -57132,7 +57736,8 @@ function normalizeArgo(doc, inputs10) {
     ...canary.dynamicStableScale === true ? { dynamicStableScale: true } : {},
     ...num(canary.minPodsPerReplicaSet) !== void 0 ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) } : {},
     ...backgroundAnalysis ? { backgroundAnalysis } : {},
-    source: doc.value
+    source: doc.value,
+    ...blueGreen
   };
   return { rollout: withPause(doc, rollout, spec.paused === true, ["spec", "paused"]), diagnostics };
 }
@@ -57143,11 +57748,11 @@ function pingPongOf(doc, canary, out) {
   const ping = str(pp.pingService) ?? "";
   const pong = str(pp.pongService) ?? "";
   if (ping === pong)
-    out.push(error3(doc, [...path28, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
+    out.push(error4(doc, [...path28, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
   for (const name of /* @__PURE__ */ new Set([ping, pong]))
     if (name === str(canary.stableService) || name === str(canary.canaryService))
       out.push(
-        error3(
+        error4(
           doc,
           path28,
           `Service "${name}" is both a ping-pong Service and stableService/canaryService; name other Services`
@@ -57155,7 +57760,7 @@ function pingPongOf(doc, canary, out) {
       );
   if (canary.trafficRouting === void 0)
     out.push(
-      error3(
+      error4(
         doc,
         path28,
         "pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services"
@@ -57170,11 +57775,11 @@ function removalGatesOf(doc, canary, out) {
   const at = (f) => ["spec", "strategy", "canary", f];
   if (promotion !== void 0 && canary.trafficRouting === void 0)
     out.push(
-      error3(doc, at("scaleDownDelaySeconds"), "scaleDownDelaySeconds needs trafficRouting (as Argo); remove it")
+      error4(doc, at("scaleDownDelaySeconds"), "scaleDownDelaySeconds needs trafficRouting (as Argo); remove it")
     );
   if (promotion !== void 0 && canary.dynamicStableScale === true)
     out.push(
-      error3(
+      error4(
         doc,
         at("dynamicStableScale"),
         "dynamicStableScale cannot be used with scaleDownDelaySeconds (as Argo); keep one"
@@ -57186,18 +57791,12 @@ function removalGatesOf(doc, canary, out) {
     removalGates: { promotion: timed(promotion), abort: abort === 0 ? { kind: "manual" } : timed(abort) }
   };
 }
-function antiAffinityOf(canary) {
-  if (canary.antiAffinity === void 0) return {};
-  const preferred = obj(canary.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
-  if (preferred === void 0) return { antiAffinity: {} };
-  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
-}
 function argoWorkload(doc, root, replicas2, out) {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
-      out.push(error3(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
+      out.push(error4(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
     return {
       kind: "Deployment",
       name: str(ref.name) ?? "",
@@ -57229,7 +57828,7 @@ function deploymentFields(spec) {
   for (const key2 of ["minReadySeconds", "progressDeadlineSeconds", "revisionHistoryLimit"])
     if (spec[key2] !== void 0) out[key2] = spec[key2];
   const canary = obj(obj(spec.strategy).canary);
-  const rollingUpdate = {};
+  const rollingUpdate = { ...blueGreenRollingUpdate(spec) };
   for (const key2 of ["maxSurge", "maxUnavailable"]) if (canary[key2] !== void 0) rollingUpdate[key2] = canary[key2];
   if (Object.keys(rollingUpdate).length > 0) out.strategy = { type: "RollingUpdate", rollingUpdate };
   return out;
@@ -57272,7 +57871,7 @@ function background(doc, canary, entryOfStep, out) {
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
-      error3(
+      error4(
         doc,
         [...path28, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
@@ -57302,7 +57901,7 @@ function applyAction(doc, state, e, path28, wc, out) {
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
-        error3(
+        error4(
           doc,
           [...path28, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
@@ -57379,7 +57978,7 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error3(doc, path28, message) {
+function error4(doc, path28, message) {
   return { ...doc.locate(path28), message, severity: "error" };
 }
 
@@ -57545,18 +58144,25 @@ function normalizeKruise(doc, inputs10) {
   const v1beta1 = str(root.apiVersion) === "rollouts.kruise.io/v1beta1";
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
-  const canary = obj(obj(spec.strategy).canary);
-  const annotations = stringMap2(meta.annotations);
   const diagnostics = [];
+  const blueGreen = v1beta1 && obj(spec.strategy).blueGreen !== void 0;
+  const strategyKey = blueGreen ? "blueGreen" : "canary";
+  if (v1beta1 && blueGreen === (obj(spec.strategy).canary !== void 0))
+    diagnostics.push(
+      error5(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+    );
+  const canary = obj(obj(spec.strategy)[strategyKey]);
+  const annotations = stringMap2(meta.annotations);
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(error4(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
+    diagnostics.push(error5(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
   }
-  const stepsPath = ["spec", "strategy", "canary", "steps"];
+  const stepsPath = ["spec", "strategy", strategyKey, "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
-  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics, inputs10);
+  const traffic2 = kruiseTraffic(doc, strategyKey, canary, routingRef !== void 0, diagnostics, inputs10);
+  if (blueGreen) diagnostics.push(...blueGreenLastStep(steps, traffic2.providers.length > 0));
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout = {
     format: v1beta1 ? "kruise-v1beta1" : "kruise-v1alpha1",
@@ -57564,13 +58170,15 @@ function normalizeKruise(doc, inputs10) {
     ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
     origin: doc.origin,
     workload: { kind: "Deployment", name: str(ref.name) ?? "" },
-    style: kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
+    style: blueGreen ? "canary" : kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
     steps: matchesOverTraffic(steps, traffic2.providers, diagnostics),
     traffic: traffic2,
     canaryPodMetadata: { labels: stringMap2(patch.labels), annotations: stringMap2(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
     ...routingRef ? { trafficRoutingRef: routingRef } : {},
-    ...gracePeriodGates(canary)
+    // Blue-green waits between its own steps; its grace period stays a warning.
+    ...blueGreen ? {} : gracePeriodGates(canary),
+    ...blueGreen ? { blueGreen: true } : {}
   };
   const paused = obj(spec.strategy).paused === true;
   return { rollout: withPause(doc, rollout, paused, ["spec", "strategy", "paused"]), diagnostics };
@@ -57589,7 +58197,7 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   const style = (annotation ?? "canary").toLowerCase();
   if (style !== "canary" && style !== "partition") {
     out.push(
-      error4(
+      error5(
         doc,
         ["metadata", "annotations", ROLLING_STYLE],
         `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`
@@ -57619,12 +58227,12 @@ function kruisePause(v) {
   if (v === void 0) return { kind: "none" };
   return seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds };
 }
-function kruiseTraffic(doc, canary, sharedRouting, out, inputs10) {
+function kruiseTraffic(doc, strategyKey, canary, sharedRouting, out, inputs10) {
   const routings = arr(canary.trafficRoutings);
   const first2 = obj(routings[0]);
   const service = str(first2.service);
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
-  const base = ["spec", "strategy", "canary", "trafficRoutings", 0];
+  const base = ["spec", "strategy", strategyKey, "trafficRoutings", 0];
   const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first2, base, out, inputs10) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
@@ -57633,6 +58241,17 @@ function kruiseTraffic(doc, canary, sharedRouting, out, inputs10) {
     providers,
     managedRoutes: []
   };
+}
+function blueGreenLastStep(steps, routed) {
+  const last = steps[steps.length - 1];
+  if (!last || !routed || last.weight === 100) return [];
+  return [
+    {
+      ...last.origin,
+      message: `the last blue-green step sends ${last.weight ?? 0}% of traffic to the new version; Kruise routes all of it there before scaling down the old version, rollgen's promote keeps ${last.weight ?? 0}% while your Deployment takes the new version; end with traffic: 100%`,
+      severity: "warning"
+    }
+  ];
 }
 var MATCH_MODE_PROVIDERS = ["istio", "gateway-api"];
 function matchesOverTraffic(steps, providers, out) {
@@ -57648,7 +58267,7 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error4(doc, path28, message) {
+function error5(doc, path28, message) {
   const o = doc.locate(path28);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
@@ -57760,8 +58379,11 @@ function checkStep(r, s, i, report) {
   if (s.weight !== void 0 && (s.weight < 0 || s.weight > r.traffic.weightTotal)) {
     report(s.origin, `step ${n}: traffic ${s.weight} is outside 0..${r.traffic.weightTotal}`);
   }
-  if (r.format !== "argo" && s.weight === 0)
-    report(s.origin, `step ${n}: traffic must be greater than 0% (Kruise), or leave it out`);
+  if (r.format !== "argo" && s.weight === 0 && !r.blueGreen)
+    report(
+      s.origin,
+      `step ${n}: traffic must be greater than 0% (Kruise canary; 0% is for blueGreen), or leave it out`
+    );
   if (s.replicas && "percent" in s.replicas && (s.replicas.percent <= 0 || s.replicas.percent > 100)) {
     report(s.origin, `step ${n}: replicas ${s.replicas.percent}% must be in (0%, 100%]`);
   }
@@ -57821,7 +58443,10 @@ function checkServices(r, resources, report) {
   if (stableService && !resources.find("Service", stableService, r.namespace))
     report(r.origin, `Service "${stableService}" is not among the app's manifests`);
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
-    report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
+    report(
+      r.origin,
+      `${r.blueGreen ? "preview" : "canary"} Service "${canaryService}" is not among the app's manifests`
+    );
   }
   for (const name of r.pingPong?.alongside ? [r.pingPong.ping, r.pingPong.pong] : [])
     if (!resources.find("Service", name, r.namespace))
@@ -59090,8 +59715,12 @@ async function noteHold(scm, a) {
   await scm.updatePull(a.pr.number, { body: withMarker(a.pr.body, { ...a.marker, noted: true }) });
 }
 
+// src/flow/offline.ts
+init_errors();
+
 // src/flow/session.ts
 var path26 = __toESM(require("path"));
+init_diagnostics();
 init_errors();
 
 // src/app/plan-write.ts
@@ -59352,10 +59981,22 @@ function transitionApp(app, output, command, track, removal = "one-commit") {
     return t?.status ?? before[i];
   });
   lockStep(app, before, statuses, actions);
+  actions.forEach((a, i) => actions[i] = blueGreenAction(app, a, statuses));
   const history = [...previous?.history ?? [], ...actions.map((a) => historyEntry(a, statuses))];
   const status = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
   const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(statuses[i]), track, statuses[i]));
-  return { status, actions, states };
+  const named = app.rollouts.find(
+    (r) => r.plan.steps.some((s) => s.name) && actions.some((a) => a.rollout === r.spec.name)
+  );
+  const stepNames = named?.plan.steps.map((s) => s.name ?? `step ${s.index}`);
+  return { status, actions, states, ...stepNames ? { stepNames } : {} };
+}
+function blueGreenAction(app, a, statuses) {
+  const plan = app.rollouts.find((r) => r.spec.name === a.rollout)?.plan;
+  const s = statuses.find((x) => x.name === a.rollout);
+  if (!plan?.blueGreen || !s || s.draining !== void 0) return a;
+  const name = s.phase === "Progressing" ? plan.steps[s.step - 1]?.name : s.phase === "Promoting" ? "scale down old" : void 0;
+  return name ? { ...a, action: `${a.action} (${name})` } : a;
 }
 function withPingPong(r, s) {
   if (!s) return s;
@@ -59613,9 +60254,9 @@ var fs13 = __toESM(require("fs"));
 var path15 = __toESM(require("path"));
 function recoverOutputDir(dir) {
   const notes = recoverLegacy(dir);
-  const done = fs13.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
-  if (done === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
-  if (done === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
+  const done2 = fs13.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
+  if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
   return notes;
 }
 function recoverLegacy(dir) {
@@ -60154,6 +60795,29 @@ function guardDrift(ctx, loc, drift, policy) {
   );
 }
 
+// src/flow/abort-path.ts
+function abortPath(app, target, links) {
+  if (target.kind !== "step" && target.kind !== "promote" && target.kind !== "retry") return null;
+  const inputs10 = [
+    { name: "command", value: "abort" },
+    { name: "app", value: app },
+    { name: "merge", value: "true" }
+  ];
+  return {
+    cli: `rollgen abort ${app} --pr --merge`,
+    workflowUrl: links.repository ? `${links.serverUrl.replace(/\/+$/, "")}/${links.repository}/actions/workflows/${links.workflow}` : null,
+    workflow: links.workflow,
+    inputs: inputs10,
+    gh: `gh workflow run ${links.workflow} ${inputs10.map((x) => `-f ${x.name}=${x.value}`).join(" ")}`
+  };
+}
+function serverUrlOf(apiUrl, serverUrl) {
+  if (serverUrl) return serverUrl.replace(/\/+$/, "");
+  const api = apiUrl.replace(/\/+$/, "");
+  if (/^https?:\/\/api\.github\.com$/.test(api)) return "https://github.com";
+  return api.replace(/\/api\/v3$/, "");
+}
+
 // src/flow/checkout.ts
 var fs15 = __toESM(require("fs"));
 var path21 = __toESM(require("path"));
@@ -60311,15 +60975,17 @@ function describeTarget(target, t) {
   const removed = draining ? "routes to stable, canary workloads next" : "canary removed";
   const steps = Math.max(0, ...moving.map((r) => r.steps));
   const revision = moving.map((r) => r.canaryRevision).find((r) => r !== void 0) ?? moving[0]?.stableRevision ?? "";
+  const named = t.stepNames?.[target.kind === "step" ? target.step - 1 : -1];
+  const suffix = named ? `: ${named}` : "";
   switch (target.kind) {
     case "step":
-      return target.step === 1 ? `start ${revision}: step 1 of ${steps}` : `step ${target.step} of ${steps} (${revision})`;
+      return target.step === 1 ? `start ${revision}: step 1 of ${steps}${suffix}` : `step ${target.step} of ${steps} (${revision})${suffix}`;
     case "adopt":
       return "adopt: track label on the pods";
     case "select":
       return "adopt: Services select pods by track label";
     case "promote":
-      return `promote ${revision} to stable`;
+      return `promote ${revision} to stable${t.stepNames ? ": scale down old" : ""}`;
     case "cleanup":
       return `clean up after ${revision}: ${removed}`;
     case "revert":
@@ -60425,7 +61091,7 @@ function endRows(plan) {
   const promoted = plan.pingPong ? { ...last, canaryReplicas: plan.replicas, traffic: { ...stableTraffic(total), weight: total } } : last;
   return [
     [
-      "promote",
+      plan.blueGreen ? "promote (scale down old)" : "promote",
       String(promoted.canaryReplicas),
       String(plan.replicas),
       traffic(promoted),
@@ -60438,7 +61104,7 @@ function endRows(plan) {
 }
 function row(s, plan) {
   return [
-    String(s.index),
+    s.name ? `${s.index} ${s.name}` : String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
     withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
@@ -60499,84 +61165,11 @@ function mirrors(t) {
   return t.mirrorRoutes.length === 0 ? "-" : t.mirrorRoutes.map((m) => `${m.name} ${m.percentage}%`).join(", ");
 }
 
-// src/flow/template-data.ts
-function templateData(i) {
-  const status = i.transition.status.rollouts;
-  const first2 = status.find((s) => i.transition.actions.some((a) => a.rollout === s.name)) ?? status[0];
-  const steps = Math.max(0, ...status.map((s) => s.steps));
-  return {
-    app: i.app.name,
-    action: describeTarget(i.target, i.transition),
-    target: i.target.kind === "step" ? `step-${i.target.step}` : i.target.kind,
-    step: i.target.kind === "step" ? i.target.step : null,
-    steps,
-    phase: first2 ? describePhase(renderPhaseOf(first2), first2.steps) : "stable only",
-    revision: first2?.canaryRevision ?? first2?.stableRevision ?? "",
-    stableRevision: first2?.stableRevision ?? "",
-    base: i.base,
-    branch: i.branch,
-    output: i.output,
-    rollouts: i.app.rollouts.map(
-      (r) => rolloutView(
-        r.spec.name,
-        r.plan.replicas,
-        r.plan.steps,
-        renderPhaseOf(status.find((s) => s.name === r.spec.name)),
-        r.spec.pingPong !== void 0
-      )
-    ),
-    gate: {
-      kind: i.gate.kind,
-      seconds: i.gate.kind === "timed" ? i.gate.seconds : null,
-      text: gateText(i.gate, i.base)
-    },
-    mergeEffect: mergeEffect(
-      i.target,
-      status.some((s) => s.draining !== void 0),
-      i.app.rollouts.some((r) => r.spec.pingPong)
-    ),
-    files: i.files,
-    warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === "warning")).map(
-      (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`
-    )
-  };
-}
-function rolloutView(name, replicas2, steps, phase, pingPong = false) {
-  const step = phase.kind === "step" || phase.kind === "promoting" ? steps[phase.step - 1] : void 0;
-  if (pingPong && phase.kind === "promoting")
-    return { name, canaryReplicas: replicas2, stableReplicas: replicas2, traffic: "100%", matches: "-", bar: bar(1) };
-  const idle = phase.kind === "draining" ? steps[phase.step - 1]?.canaryReplicas ?? 0 : 0;
-  if (!step) return { name, canaryReplicas: idle, stableReplicas: replicas2, traffic: "0%", matches: "-", bar: bar(0) };
-  const t = step.traffic;
-  const byPods = step.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0;
-  const share = byPods ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : t.weight / t.weightTotal;
-  const traffic2 = byPods ? "by pods" : t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
-  return {
-    name,
-    canaryReplicas: step.canaryReplicas,
-    stableReplicas: phase.kind === "promoting" ? replicas2 : step.stableReplicas,
-    traffic: traffic2,
-    matches: matches2(t),
-    bar: bar(share)
-  };
-}
-function bar(canaryShare) {
-  const cells = 20;
-  const canary = Math.round(Math.min(1, Math.max(0, canaryShare)) * cells);
-  const pct = Math.round(canaryShare * 1e3) / 10;
-  return `${"█".repeat(cells - canary)}${"░".repeat(canary)} ${Math.round((100 - pct) * 10) / 10}% / ${pct}%`;
-}
-function gateText(gate, base) {
-  switch (gate.kind) {
-    case "manual":
-      return "manual: merging this PR is the approval; rollgen never merges it.";
-    case "timed":
-      return `${describeGate(gate)}: rollgen merges this PR ${gate.seconds}s after the previous step reached ${base}, once the required checks are green.`;
-    case "automatic":
-      return "automatic: rollgen merges this PR once the required checks are green.";
-  }
-}
-function mergeEffect(target, draining, pingPong) {
+// src/flow/merge-effect.ts
+function mergeEffect(i, views) {
+  const target = i.target;
+  const draining = i.transition.status.rollouts.some((s) => s.draining !== void 0);
+  const pingPong = i.app.rollouts.some((r) => r.spec.pingPong);
   if (pingPong && target.kind === "promote")
     return "all traffic goes to the canary Service, with the canary at full size; the stable pods keep the old version, without traffic, until clean-up.";
   if (pingPong && target.kind === "cleanup" && !draining)
@@ -60586,7 +61179,7 @@ function mergeEffect(target, draining, pingPong) {
   }
   switch (target.kind) {
     case "step":
-      return `Argo CD or Flux applies step ${target.step}: canary pods first, then the routes shown above.`;
+      return `Argo CD or Flux applies step ${target.step}: ${stepEffect(i, views)}`;
     case "adopt":
       return "the pods get the track label; Service selectors are unchanged until the next PR.";
     case "select":
@@ -60604,6 +61197,232 @@ function mergeEffect(target, draining, pingPong) {
       return "the rollout starts again at step 1.";
     case "update":
       return "the Deployments of disabled rollouts (spec.disabled) update as written, a plain rolling update with no canary.";
+  }
+}
+function stepEffect(i, views) {
+  const moving = i.transition.actions.map((a) => a.rollout);
+  const view = views.find((v) => moving.includes(v.name)) ?? views[0];
+  const replicas2 = i.app.rollouts.find((r) => r.spec.name === view?.name)?.plan.replicas;
+  if (!view || replicas2 === void 0) return "canary pods first, then the routes shown above.";
+  const pods = `${view.canaryReplicas} canary ${view.canaryReplicas === 1 ? "pod starts" : "pods start"} first (stable runs ${view.stableReplicas} of ${replicas2} replicas)`;
+  if (view.traffic === "by pods") return `${pods}; the Services share traffic by pod count.`;
+  const matched = view.matches === "-" ? "" : `, and requests matching ${view.matches} go to it`;
+  return `${pods}, then the routes send ${view.traffic} of traffic to the canary${matched}.`;
+}
+function blueGreenEffect(target, names) {
+  if (!names) return void 0;
+  const name = target.kind === "step" ? names[target.step - 1] : target.kind;
+  switch (name) {
+    case "preview":
+      return "the new version starts beside the old one; the preview Service (if any) selects it, the active Service keeps the old version.";
+    case "switch":
+      return "the new version scales to full size; once its pods are ready, the active Service's selector moves to them in this one commit.";
+    case "promote":
+      return "scale down old: your Deployment, which serves nothing now, replaces the old version with the new one; the active Service moves back to it in the clean-up.";
+    default:
+      return void 0;
+  }
+}
+
+// src/flow/next-step.ts
+function nextStep(i) {
+  const moving = i.transition.status.rollouts.filter((r) => i.transition.actions.some((a) => a.rollout === r.name));
+  const draining = moving.some((r) => r.draining !== void 0);
+  const live = moving.find((r) => r.phase === "Progressing");
+  const rollouts = moving.flatMap((m) => i.app.rollouts.filter((r) => r.spec.name === m.name));
+  if (live && (i.target.kind === "step" || i.target.kind === "retry"))
+    return afterStep(rollouts, live.step, healthOf(i.health));
+  if (draining) return settled("the next PR removes the canary Deployment and Service, which then receive no traffic.");
+  switch (i.target.kind) {
+    case "adopt":
+      return settled("the next PR switches the Services to select pods by track label; it follows by itself.");
+    case "select":
+      return done("nothing until the pod template changes in the source; then rollgen opens step 1.");
+    case "promote":
+      return settled("the clean-up PR follows by itself: routes to stable only, canary objects removed.");
+    case "abort":
+      return done(`rollgen holds ${i.app.name}: no new PR until a new revision in the source, or \`rollgen retry\`.`);
+    default:
+      return done("nothing: the rollout is finished.");
+  }
+}
+function afterStep(rollouts, step, health) {
+  const planned = rollouts.map((r) => r.plan.steps);
+  const gate = combineGates(planned.map((steps) => steps[step - 1]?.gate ?? { kind: "manual" }));
+  const analyses2 = [...new Set(planned.flatMap((steps) => templatesOf(steps[step - 1]?.analysis)))];
+  const following = planned.map((steps) => steps[step]).find((s) => s !== void 0);
+  const name = following ? `step ${following.index} (${following.name ?? share(following)})` : "promotion";
+  const checks = [
+    ...health.length > 0 ? [`the health gate (${health.join(", ")}) on step ${step}`] : [],
+    ...analyses2.length > 0 ? [`analysis ${analyses2.map((a) => `\`${a}\``).join(", ")}`] : []
+  ];
+  const named = checks.join(" and ");
+  const pass = checks.length > 1 ? "pass" : "passes";
+  const merges = "rollgen merges it once its checks are green.";
+  const text2 = gate.kind === "manual" ? `${name} opens after a person merges its PR${named ? `; the PR shows whether ${named} ${pass}` : ""}.` : gate.kind === "timed" ? `${name} opens after ${gate.seconds} s${named ? ` and once ${named} ${pass}` : ""}; ${merges}` : `${name} follows ${named ? `once ${named} ${pass}` : "at once"}; ${merges}`;
+  return { text: text2, gate: { kind: gate.kind, seconds: gate.kind === "timed" ? gate.seconds : null }, analyses: analyses2, health };
+}
+function share(s) {
+  const t = s.traffic;
+  if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return `${s.canaryReplicas} pods`;
+  return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
+}
+function templatesOf(gates) {
+  return (gates ?? []).flatMap((g) => g.templates.length > 0 ? g.templates : [g.id]);
+}
+function healthOf(h) {
+  if (!h) return [];
+  return [...h.statuses, ...h.checkRuns, ...h.argocd ? [`Argo CD application ${h.argocd.application}`] : []];
+}
+function settled(text2) {
+  return { text: text2, gate: { kind: "automatic", seconds: null }, analyses: [], health: [] };
+}
+function done(text2) {
+  return { text: text2, gate: null, analyses: [], health: [] };
+}
+
+// src/flow/template-change.ts
+var CONTAINER_LISTS = ["initContainers", "containers"];
+function templateChange(from, to) {
+  const images = [];
+  const fields = [];
+  for (const list5 of CONTAINER_LISTS) {
+    const before = containers(from, list5);
+    const after = containers(to, list5);
+    for (const name of union(before.keys(), after.keys())) {
+      const a = before.get(name);
+      const b = after.get(name);
+      const label = list5 === "containers" ? name : `${name} (init)`;
+      const image = (c) => c && typeof c.image === "string" ? c.image : null;
+      images.push({ container: label, from: image(a), to: image(b), changed: image(a) !== image(b) });
+      if (!a || !b) continue;
+      for (const key2 of changedKeys(withoutImage(a), withoutImage(b))) fields.push(`spec.${list5}[${name}].${key2}`);
+    }
+  }
+  for (const key2 of changedKeys(from.metadata, to.metadata)) fields.push(`metadata.${key2}`);
+  const rest = (t) => isObject(t.spec) ? omit2(t.spec, CONTAINER_LISTS) : {};
+  for (const key2 of changedKeys(rest(from), rest(to))) fields.push(`spec.${key2}`);
+  return { images, fields };
+}
+function containers(template, list5) {
+  const spec = isObject(template.spec) ? template.spec : {};
+  const items = Array.isArray(spec[list5]) ? spec[list5] : [];
+  return new Map(items.filter(isObject).map((c, i) => [typeof c.name === "string" ? c.name : `#${i}`, c]));
+}
+function union(a, b) {
+  return [.../* @__PURE__ */ new Set([...a, ...b])];
+}
+function withoutImage(c) {
+  return omit2(c, ["image"]);
+}
+function omit2(o, keys) {
+  return Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+}
+function changedKeys(a, b) {
+  const x = isObject(a) ? a : {};
+  const y = isObject(b) ? b : {};
+  return union(Object.keys(x), Object.keys(y)).filter((k) => !sameJson(x[k], y[k]));
+}
+function sameJson(a, b) {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  }
+  if (isObject(a) && isObject(b)) {
+    const keys = union(Object.keys(a), Object.keys(b));
+    return keys.every((k) => sameJson(a[k], b[k]));
+  }
+  return a === b;
+}
+
+// src/flow/rollout-change.ts
+function rolloutChanges(app, t, before, track) {
+  const moving = new Set(t.actions.map((a) => a.rollout));
+  return app.rollouts.filter((r) => moving.has(r.spec.name)).flatMap((r) => {
+    const from = stablePod(r, before, track);
+    const to = sourcePod(r, track);
+    if (from.revision === to.revision) return [];
+    const change2 = templateChange(from.template, to.template);
+    return [{ rollout: r.spec.name, from: from.revision, to: to.revision, ...change2 }];
+  });
+}
+
+// src/flow/template-data.ts
+function templateData(i) {
+  const status = i.transition.status.rollouts;
+  const first2 = status.find((s) => i.transition.actions.some((a) => a.rollout === s.name)) ?? status[0];
+  const steps = Math.max(0, ...status.map((s) => s.steps));
+  const rollouts = i.app.rollouts.map(
+    (r) => rolloutView(
+      r.spec.name,
+      r.plan.replicas,
+      r.plan.steps,
+      renderPhaseOf(status.find((s) => s.name === r.spec.name)),
+      r.spec.pingPong !== void 0
+    )
+  );
+  return {
+    app: i.app.name,
+    action: describeTarget(i.target, i.transition),
+    target: i.target.kind === "step" ? `step-${i.target.step}` : i.target.kind,
+    step: i.target.kind === "step" ? i.target.step : null,
+    steps,
+    phase: first2 ? describePhase(renderPhaseOf(first2), first2.steps) : "stable only",
+    revision: first2?.canaryRevision ?? first2?.stableRevision ?? "",
+    stableRevision: first2?.stableRevision ?? "",
+    base: i.base,
+    branch: i.branch,
+    output: i.output,
+    rollouts,
+    gate: {
+      kind: i.gate.kind,
+      seconds: i.gate.kind === "timed" ? i.gate.seconds : null,
+      text: gateText(i.gate, i.base)
+    },
+    mergeEffect: blueGreenEffect(i.target, i.transition.stepNames) ?? mergeEffect(i, rollouts),
+    changes: rolloutChanges(i.app, i.transition, i.before, i.track),
+    changeVerb: i.target.kind === "abort" || i.target.kind === "revert" ? "Aborting" : "Rolling out",
+    sourceCommit: i.sourceCommit ?? null,
+    next: nextStep(i),
+    abort: abortPath(i.app.name, i.target, i.links),
+    files: i.files,
+    warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === "warning")).map(
+      (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`
+    )
+  };
+}
+function rolloutView(name, replicas2, steps, phase, pingPong = false) {
+  const step = phase.kind === "step" || phase.kind === "promoting" ? steps[phase.step - 1] : void 0;
+  if (pingPong && phase.kind === "promoting")
+    return { name, canaryReplicas: replicas2, stableReplicas: replicas2, traffic: "100%", matches: "-", bar: bar(1) };
+  const idle = phase.kind === "draining" ? steps[phase.step - 1]?.canaryReplicas ?? 0 : 0;
+  if (!step) return { name, canaryReplicas: idle, stableReplicas: replicas2, traffic: "0%", matches: "-", bar: bar(0) };
+  const t = step.traffic;
+  const byPods = step.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0;
+  const share2 = byPods ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : t.weight / t.weightTotal;
+  const traffic2 = byPods ? "by pods" : t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
+  return {
+    name,
+    canaryReplicas: step.canaryReplicas,
+    stableReplicas: phase.kind === "promoting" ? replicas2 : step.stableReplicas,
+    traffic: traffic2,
+    matches: matches2(t),
+    bar: bar(share2)
+  };
+}
+function bar(canaryShare) {
+  const cells = 20;
+  const canary = Math.round(Math.min(1, Math.max(0, canaryShare)) * cells);
+  const pct = Math.round(canaryShare * 1e3) / 10;
+  return `${"█".repeat(cells - canary)}${"░".repeat(canary)} ${Math.round((100 - pct) * 10) / 10}% / ${pct}%`;
+}
+function gateText(gate, base) {
+  switch (gate.kind) {
+    case "manual":
+      return "manual: merging this PR is the approval; rollgen never merges it.";
+    case "timed":
+      return `${describeGate(gate)}: rollgen merges this PR ${gate.seconds}s after the previous step reached ${base}, once the required checks are green.`;
+    case "automatic":
+      return "automatic: rollgen merges this PR once the required checks are green.";
   }
 }
 
@@ -60628,6 +61447,11 @@ function buildProposal(i) {
   const data = templateData({
     app: i.app,
     transition: t,
+    before: i.write.before,
+    track: i.track,
+    ...i.health ? { health: i.health } : {},
+    links: i.links,
+    ...i.sourceCommit ? { sourceCommit: i.sourceCommit } : {},
     target,
     gate,
     base: i.base,
@@ -60678,7 +61502,7 @@ function posix2(p) {
 init_errors();
 
 // src/flow/templates/body.hbs
-var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
+var body_default = '### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n{{#each changes}}\n**{{../changeVerb}}** `{{rollout}}`: pod template `{{from}}` -> `{{to}}`\n\n| container | stable image | new image |\n|---|---|---|\n{{#each images}}\n| {{container}} | {{#if from}}`{{from}}`{{else}}(none){{/if}} | {{#if to}}`{{to}}`{{else}}(removed){{/if}}{{#unless changed}} (same){{/unless}} |\n{{/each}}\n{{#if fields.length}}\n\nOther pod-template fields changed: {{#each fields}}`{{this}}`{{#unless @last}}, {{/unless}}{{/each}}\n{{/if}}\n\n{{/each}}\n{{#if sourceCommit}}\n**Source commit:** `{{sourceCommit.short}}` {{sourceCommit.subject}}\n\n{{/if}}\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n**Then:** {{next.text}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n{{#if abort}}\n**To abort** (all traffic back to stable, canary removed):\n\n{{#if abort.workflowUrl}}\n- on GitHub: open [the `{{abort.workflow}}` workflow]({{abort.workflowUrl}}), "Run workflow", and choose {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}; or run `{{abort.gh}}`\n{{else}}\n- on GitHub: run the `{{abort.workflow}}` workflow with {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}, e.g. `{{abort.gh}}`\n{{/if}}\n- from a checkout: `{{abort.cli}}`\n- closing this PR without merging holds {{app}}: no new PR until a new revision, `retry` or `abort`.\n{{/if}}\n';
 
 // src/flow/templates/title.hbs
 var title_default = "rollgen({{app}}): {{action}}\n";
@@ -60720,8 +61544,12 @@ function templateError(src, e) {
 
 // src/flow/session.ts
 async function openSession(ctx, args, opts) {
+  const connection = readConnection(flowEdges(ctx).env, opts);
+  const local = await openLocalSession(ctx, args, opts, connection);
+  return { ...local, token: connection.token, scm: local.edges.scm(connection) };
+}
+async function openLocalSession(ctx, args, opts, connection = offlineConnection(ctx, opts)) {
   const edges = flowEdges(ctx);
-  const connection = readConnection(edges.env, opts);
   if (!usesConfig({ cwd: ctx.cwd, args, ...opts }))
     throw new InputError(
       [],
@@ -60737,7 +61565,20 @@ async function openSession(ctx, args, opts) {
     readTemplate2(config.pr.titleTemplate, ctx.cwd, configFile),
     readTemplate2(config.pr.bodyTemplate, ctx.cwd, configFile)
   );
-  return { ctx, edges, token: connection.token, scm: edges.scm(connection), config, checkout, apps, peers, templates };
+  const links = {
+    serverUrl: serverUrlOf(connection.apiUrl, edges.env.GITHUB_SERVER_URL),
+    ...connection.repository ? { repository: connection.repository } : {},
+    workflow: config.pr.workflow
+  };
+  return { ctx, edges, config, checkout, apps, peers, templates, links };
+}
+function offlineConnection(ctx, opts) {
+  const env2 = flowEdges(ctx).env;
+  const repository = opts.repo ?? env2.GITHUB_REPOSITORY;
+  return {
+    apiUrl: opts.apiUrl ?? env2.GITHUB_API_URL ?? "https://api.github.com",
+    ...repository && /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository) ? { repository } : {}
+  };
 }
 function proposalFor(s, entry, command, origin, target) {
   const write = planWrite(s.ctx, entry.loc, entry.app, command, s.peers, "warn");
@@ -60751,8 +61592,18 @@ function proposalFor(s, entry, command, origin, target) {
     readBase: s.checkout.read,
     templates: s.templates,
     extraLabels: s.config.pr.labels,
-    ...target ? { target } : {}
+    ...target ? { target } : {},
+    track: entry.loc.track,
+    ...entry.loc.health ? { health: entry.loc.health } : {},
+    links: s.links,
+    ...sourceCommitOf(s, entry)
   });
+}
+function sourceCommitOf(s, entry) {
+  const source = path26.relative(s.checkout.root, entry.loc.source).split(path26.sep).join("/") || ".";
+  const line = s.edges.git(["log", "-1", "--format=%H%x00%s", "HEAD", "--", `:(literal)${source}`], s.checkout.root);
+  const [sha2, subject] = line.trim().split("\0");
+  return sha2 ? { sourceCommit: { sha: sha2, short: sha2.slice(0, 10), subject: printable(subject ?? "") } } : {};
 }
 function executeOptions(s, dryRun) {
   return {
@@ -60766,8 +61617,23 @@ function executeOptions(s, dryRun) {
   };
 }
 
+// src/flow/offline.ts
+async function previewOffline(ctx, args, opts, propose) {
+  if (!opts.dryRun) throw new InputError([], "--offline goes with --dry-run: without GitHub nothing can be opened");
+  const s = await openLocalSession(ctx, args, opts);
+  const proposals = s.apps.map((entry) => ({ app: entry.app.name, proposal: propose(s, entry) }));
+  for (const { app, proposal } of proposals)
+    ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==
+
+`);
+}
+function preview(p) {
+  return [`== ${p.app}: ${p.branch} ==`, `title: ${p.title}`, `labels: ${p.labels.join(", ")}`, "", p.body].join("\n");
+}
+
 // src/flow/change-pr.ts
 async function changePr(ctx, args, opts, command) {
+  if (opts.offline) return previewOffline(ctx, args, opts, (s, entry) => commandState(s, entry, command).proposal);
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     const states = s.apps.map((entry) => commandState(s, entry, command));
@@ -61121,8 +61987,8 @@ function firstNumber(value) {
 }
 
 // src/flow/analysis-report.ts
-function analysisMarkdown(analyses) {
-  return analyses.map(oneAnalysis).join("\n\n");
+function analysisMarkdown(analyses2) {
+  return analyses2.map(oneAnalysis).join("\n\n");
 }
 function oneAnalysis(a) {
   const rows = a.spec.metrics.map((m) => {
@@ -61505,6 +62371,8 @@ function decideRound(r, now, checks) {
   return decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now) ?? decide2(r.state, r.pulls, now, r.history, checks);
 }
 async function prCommand(ctx, args, opts) {
+  if (opts.offline)
+    return previewOffline(ctx, args, opts, (s, entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
@@ -61741,14 +62609,14 @@ function simulateRequest(objects, generators2, request4, ready) {
     ...m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}
   };
 }
-function podsOf(objects, service, share, ready, subset = {}) {
+function podsOf(objects, service, share2, ready, subset = {}) {
   const svc = objects.find((o) => o.kind === "Service" && o.metadata.name === service);
   const selector = svc && isObject(svc.spec) && isObject(svc.spec.selector) ? svc.spec.selector : void 0;
-  if (!selector) return [{ service, share }];
+  if (!selector) return [{ service, share: share2 }];
   const backing = objects.filter((o) => o.kind === "Deployment" && (!ready || ready.has(o.metadata.name))).map((d) => ({ name: d.metadata.name, replicas: replicas(d), labels: podLabels(d) })).filter((d) => d.replicas > 0 && Object.entries({ ...selector, ...subset }).every(([k, v]) => d.labels[k] === v));
   const total = backing.reduce((n, d) => n + d.replicas, 0);
-  if (total === 0) return [{ service, share }];
-  return backing.map((d) => ({ service, deployment: d.name, share: share * d.replicas / total }));
+  if (total === 0) return [{ service, share: share2 }];
+  return backing.map((d) => ({ service, deployment: d.name, share: share2 * d.replicas / total }));
 }
 function replicas(d) {
   return isObject(d.spec) && typeof d.spec.replicas === "number" ? d.spec.replicas : 1;
@@ -61812,14 +62680,24 @@ async function simulateCommand(ctx, args, opts) {
   ctx.stdout(`request: ${describeRequest(req, opts)}
 `);
   const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, req));
+  const line = (p, prefix = "") => `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
+`;
+  if (!split3 && generators2.length === 0) return serviceLines(app, objects, line).forEach((l) => ctx.stdout(l));
   if (!split3) return ctx.stdout(`no route matches this request; ${served(routes)}
 `);
   ctx.stdout(`rule: ${split3.rule}
 `);
-  const line = (p, prefix = "") => `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
-`;
   for (const p of split3.pods) ctx.stdout(line(p));
   for (const p of split3.mirror ?? []) ctx.stdout(line(p, "mirror copy to "));
+}
+function serviceLines(app, objects, line) {
+  return app.rollouts.flatMap((r) => {
+    const { stableService, canaryService } = r.spec.traffic;
+    const roles = r.spec.blueGreen ? ["active", "preview"] : ["stable", "canary"];
+    return [stableService, canaryService].flatMap(
+      (name, i) => name ? podsOf(objects, name, 1).map((p) => line(p, `${roles[i]} `)) : []
+    );
+  });
 }
 function served(r) {
   const hosts = r.hosts.length > 0 ? r.hosts.join(", ") : "any (no host rules)";
@@ -61950,9 +62828,9 @@ async function run2(request4, ctx, debug = false) {
   try {
     await dispatch(request4, ctx);
     return 0;
-  } catch (error5) {
-    ctx.stderr(describeError(error5, debug) + "\n");
-    return exitCodeFor(error5);
+  } catch (error6) {
+    ctx.stderr(describeError(error6, debug) + "\n");
+    return exitCodeFor(error6);
   }
 }
 function dispatch(r, ctx) {
@@ -61985,7 +62863,8 @@ function change(ctx, args, o, command) {
   if (o.pr && o.commit) throw new InputError([], `${command.kind}: --pr and --commit exclude each other`);
   if (o.pr && command.kind === "advance")
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
-  if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
+  if (!o.pr && (o.merge || o.dryRun || o.offline))
+    throw new InputError([], `${command.kind}: --merge, --dry-run and --offline go with --pr`);
   if (o.pr) return changePr(ctx, args, o, command);
   return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
 }
@@ -61999,7 +62878,7 @@ function stepNumber(value) {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError("a step number (0 = stable only)");
   return Number(value);
 }
-var github = (c) => c.option("--dry-run", "print every intended action; change nothing").option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)").option("--base <branch>", "branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)");
+var github = (c) => c.option("--dry-run", "print every intended action; change nothing").option("--offline", "with --dry-run: no token, no network; print the title and body of each PR from the checkout").option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)").option("--base <branch>", "branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)");
 function changing(c, pr) {
   c.option("--commit", "commit the new output with git (local git mode)");
   c.option("--force", "overwrite output files changed by hand (drift)");
@@ -62087,7 +62966,8 @@ var EXAMPLES = {
   ],
   pr: [
     ["rollgen pr", "open or update the PR of every app's next step"],
-    ["rollgen pr web --dry-run", "print what it would do; change nothing"]
+    ["rollgen pr web --dry-run", "print what it would do; change nothing"],
+    ["rollgen pr --dry-run --offline", "the title and body of each PR, without a token or network"]
   ],
   status: [
     ["rollgen status", "where each rollout of rollgen.yaml stands"],
@@ -62257,8 +63137,8 @@ async function runAction(env2) {
 }
 runAction(process.env).then(
   (code) => process.exitCode = code,
-  (error5) => {
-    process.stdout.write(formatErrorAnnotation("action", error5 instanceof Error ? error5.message : String(error5)));
+  (error6) => {
+    process.stdout.write(formatErrorAnnotation("action", error6 instanceof Error ? error6.message : String(error6)));
     process.exitCode = 1;
   }
 );

@@ -71,7 +71,7 @@ function endRows(plan: Plan): string[][] {
     : last;
   return [
     [
-      'promote',
+      plan.blueGreen ? 'promote (scale down old)' : 'promote',
       String(promoted.canaryReplicas),
       String(plan.replicas),
       traffic(promoted),
@@ -85,7 +85,7 @@ function endRows(plan: Plan): string[][] {
 
 function row(s: PlannedStep, plan: Plan): string[] {
   return [
-    String(s.index),
+    s.name ? `${s.index} ${s.name}` : String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
     withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
