@@ -4,6 +4,7 @@ import { pipeSafeWriter } from '../io/stdout';
 import type { Removal } from '../state/lifecycle';
 import { ScmClient, ScmConnection } from '../scm/types';
 import type { PullRequestEvent } from './report';
+import type { Ticker } from '../io/watch';
 
 /** Everything a command may touch outside the pure core; tests pass their own. */
 export interface RunContext {
@@ -18,6 +19,8 @@ export interface RunContext {
   readonly git?: GitRunner;
   /** Told about every PR the GitHub flow opens, updates, merges or closes (the Action's outputs); unset in the CLI. */
   readonly report?: (event: PullRequestEvent) => void;
+  /** How `status --watch` waits between rounds and whether stdout is a terminal; unset: this process (src/io/watch.ts). */
+  readonly ticker?: Ticker;
 }
 
 export interface CommonOptions {

@@ -76,10 +76,15 @@ function idleApp(
   byName: boolean,
   peers: RepoPeers,
 ): string[] {
-  const rel = (p: string | undefined) => (p ? path.relative(ctx.cwd, p) || '.' : '');
+  return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, readAppOutput(ctx, loc, app, peers).status);
+}
+
+/** How the user names an app on the command line, for the commands rollgen suggests: its name, or SOURCE OUT. */
+export function commandTarget(cwd: string, loc: AppLocation, byName: boolean): string {
+  const rel = (p: string | undefined) => (p ? path.relative(cwd, p) || '.' : '');
   const target =
     loc.source === '-' ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
-  return appIdleLines(command, target.trim(), app, readAppOutput(ctx, loc, app, peers).status);
+  return target.trim();
 }
 
 /** Writes each pending output and prints what moved; `afterEach` runs after each write (local git mode commits it). */
