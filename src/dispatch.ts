@@ -1,5 +1,5 @@
 import { describeError, exitCodeFor } from './errors';
-import { InputError } from './errors';
+import { AnalysisVerdictError, InputError } from './errors';
 import { ChangePrOptions, changePr } from './flow/change-pr';
 import { prCommand } from './flow/pr-command';
 import { FlowOptions } from './flow/session';
@@ -11,6 +11,7 @@ import { planCommand, validateCommand } from './run/plan-command';
 import { renderCommand } from './run/render-command';
 import { simulateCommand, SimulateOptions } from './run/simulate-command';
 import { StatusOptions, statusCommand } from './flow/status-command';
+import { withReport } from './app/change-report';
 import { OutputFormat, OutputOptions, errorDocument, isMachineOutput, printDocument } from './app/output-format';
 import { AnalyzeOptions, analyzeCommand } from './run/analyze-command';
 
@@ -64,7 +65,8 @@ export async function run(request: RunRequest, ctx: RunContext, debug = false): 
     const message = describeError(error, debug);
     ctx.stderr(message + '\n');
     // A script reading --json gets the error as a document on stdout too, with the same exit status.
-    if (isMachineOutput({ output }))
+    // An analysis verdict is not an error of the run: analyze already printed it in its report.
+    if (isMachineOutput({ output }) && !(error instanceof AnalysisVerdictError))
       printDocument(ctx, output, 'Error', errorDocument(error, describeError(error, false)));
     return exitCodeFor(error);
   }
@@ -83,7 +85,9 @@ function dispatch(r: RunRequest, ctx: RunContext): Promise<void> {
     case 'simulate':
       return simulateCommand(ctx, r.args, r.options);
     case 'pr':
-      return prCommand(ctx, r.args, r.options);
+      return withReport(ctx, r.options, 'PullRequestReport', { dryRun: r.options.dryRun === true }, (c) =>
+        prCommand(c, r.args, r.options),
+      );
     case 'analyze':
       return analyzeCommand(ctx, r.args, r.options);
     case 'advance':
@@ -102,6 +106,9 @@ function change(ctx: RunContext, args: readonly string[], o: ChangeOptions, comm
   if (o.pr && command.kind === 'advance')
     throw new InputError([], 'advance --pr: use rollgen pr, which opens the next step of every app');
   if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
-  if (o.pr) return changePr(ctx, args, o, command);
-  return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
+  const mode = o.pr ? 'pr' : o.commit ? 'commit' : 'write';
+  return withReport(ctx, o, 'ChangeReport', { command: command.kind, mode, dryRun: o.dryRun === true }, (c) => {
+    if (o.pr) return changePr(c, args, o, command);
+    return o.commit ? changeCommit(c, args, o, command) : changeCommand(c, args, o, command);
+  });
 }

@@ -20,7 +20,7 @@ test.each(apps)('examples/%s renders every step cleanly', async (app) => {
   const plan = await runCli(['plan', app, '--json'], ROOT);
   expect(plan.stderr).toBe('');
   expect(plan.code).toBe(0);
-  const steps = JSON.parse(plan.stdout).rollouts[0].steps.length;
+  const steps = JSON.parse(plan.stdout).apps[0].rollouts[0].steps.length;
   for (let step = 0; step <= steps; step++) {
     const r = await runCli(['render', app, '--step', String(step)], ROOT);
     expect(r.stderr).toBe('');

@@ -5,6 +5,7 @@ import type { Removal } from '../state/lifecycle';
 import { ScmClient, ScmConnection } from '../scm/types';
 import type { PullRequestEvent } from './report';
 import type { Ticker } from '../io/watch';
+import type { PendingWrite } from './plan-write';
 
 /** Everything a command may touch outside the pure core; tests pass their own. */
 export interface RunContext {
@@ -21,6 +22,8 @@ export interface RunContext {
   readonly report?: (event: PullRequestEvent) => void;
   /** How `status --watch` waits between rounds and whether stdout is a terminal; unset: this process (src/io/watch.ts). */
   readonly ticker?: Ticker;
+  /** Told about every output written by advance/abort/promote/retry (the machine-readable report). */
+  readonly written?: (w: PendingWrite) => void;
 }
 
 export interface CommonOptions {

@@ -59,13 +59,7 @@ export function errorDocument(error: unknown, message: string): Record<string, u
       type: errorType(error),
       exitCode: exitCodeFor(error),
       message,
-      diagnostics: diagnostics.map((d) => ({
-        file: d.file,
-        line: d.line,
-        col: d.col,
-        severity: d.severity,
-        message: d.message,
-      })),
+      diagnostics: diagnostics.map(diagnosticData),
       ...(error instanceof AnalysisVerdictError ? { verdict: error.phase } : {}),
     },
   };

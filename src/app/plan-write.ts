@@ -91,6 +91,7 @@ export function commandTarget(cwd: string, loc: AppLocation, byName: boolean): s
 export function writeAll(ctx: RunContext, planned: PlannedWrites, afterEach?: (w: PendingWrite) => void): void {
   for (const w of planned.writes) {
     writeOutputDir(w.output, changedFiles(w), w.remove);
+    ctx.written?.(w);
     ctx.stdout(w.summary);
     afterEach?.(w);
   }

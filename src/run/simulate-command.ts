@@ -11,8 +11,9 @@ import { readAppOutput } from '../app/output-state';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
 import { appGenerators } from '../app/load-app';
+import { OutputOptions, isMachineOutput, printDocument } from '../app/output-format';
 
-export interface SimulateOptions extends CommonOptions {
+export interface SimulateOptions extends CommonOptions, OutputOptions {
   readonly step?: number;
   readonly header?: readonly string[];
   readonly cookie?: readonly string[];
@@ -34,14 +35,30 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
           renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track),
         );
   const objects = renderApp(app, states, loc.track, peers);
-  const generators = appGenerators(app);
-  for (const [i, r] of app.rollouts.entries())
-    ctx.stdout(`state: ${app.name}/${r.spec.name} at ${describePhase(states[i].phase, r.plan.steps.length)}\n`);
   const routes = routeEndpoints(objects);
   const req = request(opts, routes);
-  ctx.stdout(`request: ${describeRequest(req, opts)}\n`);
   // The request comes from outside: the ingress gateway colours it first (RequestColoring).
-  const split = simulateRequest(objects, generators, colorAtGateway(objects, req));
+  const split = simulateRequest(objects, appGenerators(app), colorAtGateway(objects, req));
+  const described = app.rollouts.map((r, i) => ({
+    rollout: `${app.name}/${r.spec.name}`,
+    state: describePhase(states[i].phase, r.plan.steps.length),
+  }));
+  if (isMachineOutput(opts)) {
+    const pods = (list: readonly PodShare[] | undefined) =>
+      (list ?? []).map((p) => ({ share: p.share, service: p.service, deployment: p.deployment ?? null }));
+    return printDocument(ctx, opts.output, 'Simulation', {
+      app: app.name,
+      states: described,
+      request: { host: req.host ?? null, path: req.path, headers: req.headers, cookies: req.cookies, query: req.query },
+      matched: split !== undefined,
+      rule: split?.rule ?? null,
+      pods: pods(split?.pods),
+      mirror: pods(split?.mirror),
+      routes: { hosts: routes.hosts, paths: routes.paths },
+    });
+  }
+  for (const d of described) ctx.stdout(`state: ${d.rollout} at ${d.state}\n`);
+  ctx.stdout(`request: ${describeRequest(req, opts)}\n`);
   if (!split) return ctx.stdout(`no route matches this request; ${served(routes)}\n`);
   ctx.stdout(`rule: ${split.rule}\n`);
   const line = (p: PodShare, prefix = '') =>

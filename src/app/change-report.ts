@@ -1,0 +1,59 @@
+import * as path from 'path';
+import type { RolloutStatus } from '../state/status';
+import type { PendingWrite } from './plan-write';
+import type { PullRequestEvent } from './report';
+import type { RunContext } from './context';
+import { OutputOptions, isMachineOutput, printDocument } from './output-format';
+
+/**
+ * The machine-readable report of advance/abort/promote/retry (any mode) and `rollgen pr`: every
+ * rollout that moved (from the write itself, not its text), every PR touched, and the lines the
+ * text output would have printed. Commands run against a capturing context; this prints the document.
+ */
+export interface RolloutMove {
+  readonly app: string;
+  readonly rollout: string;
+  readonly action: string;
+  readonly from: RolloutStatus | null;
+  readonly to: RolloutStatus | null;
+  readonly output: string;
+}
+
+export function movesOf(w: PendingWrite, cwd: string): RolloutMove[] {
+  return w.transition.actions.map((a) => ({
+    app: w.app,
+    rollout: a.rollout,
+    action: a.action,
+    from: w.before.status?.rollouts.find((r) => r.name === a.rollout) ?? null,
+    to: w.transition.status.rollouts.find((r) => r.name === a.rollout) ?? null,
+    output: path.relative(cwd, w.output) || '.',
+  }));
+}
+
+/**
+ * Runs `work` with stdout captured, every write and PR event recorded, then prints one document.
+ * Under text output it is `work(ctx)` unchanged.
+ */
+export async function withReport(
+  ctx: RunContext,
+  opts: OutputOptions,
+  kind: 'ChangeReport' | 'PullRequestReport',
+  head: Readonly<Record<string, unknown>>,
+  work: (ctx: RunContext) => Promise<void>,
+): Promise<void> {
+  if (!isMachineOutput(opts)) return work(ctx);
+  let text = '';
+  const moves: RolloutMove[] = [];
+  const pulls: PullRequestEvent[] = [];
+  await work({
+    ...ctx,
+    stdout: (t) => void (text += t),
+    written: (w) => moves.push(...movesOf(w, ctx.cwd)),
+    report: (e) => {
+      pulls.push(e);
+      ctx.report?.(e);
+    },
+  });
+  const messages = text.split('\n').filter((l) => l !== '');
+  printDocument(ctx, opts.output, kind, { ...head, moves, pullRequests: pulls, messages });
+}
