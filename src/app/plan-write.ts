@@ -76,7 +76,8 @@ function idleApp(
   byName: boolean,
   peers: RepoPeers,
 ): string[] {
-  return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, readAppOutput(ctx, loc, app, peers).status);
+  const status = readAppOutput(ctx, loc, app, peers).status;
+  return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
 }
 
 /** How the user names an app on the command line, for the commands rollgen suggests: its name, or SOURCE OUT. */

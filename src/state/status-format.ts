@@ -104,9 +104,13 @@ function githubLines(v: RolloutView): string[] {
 
 function nextLines(v: RolloutView): string[] {
   const all = [...(v.next ? [v.next] : []), ...v.otherCommands];
-  if (all.length === 0) return [field('Next', v.phase === 'Held' ? 'set that field to false' : 'nothing to do')];
-  return all.map((c, i) => {
-    const line = `${c.command}  # ${c.does}`;
-    return i === 0 ? field('Next', line) : more(`or ${line}`);
-  });
+  const first = v.phase === 'Held' ? [field('Next', 'set the field that pauses it to false')] : [];
+  if (all.length === 0 && first.length === 0) return [field('Next', 'nothing to do')];
+  return [
+    ...first,
+    ...all.map((c, i) => {
+      const line = `${c.command}  # ${c.does}`;
+      return i === 0 && first.length === 0 ? field('Next', line) : more(`or ${line}`);
+    }),
+  ];
 }

@@ -254,7 +254,7 @@ function messageFor(phase: ViewPhase, i: StatusInput, gate: GateView | null): st
     case 'NotDeployed':
       return 'no state in the output yet: the first advance adopts the Deployment';
     case 'Draining':
-      return `routes left the canary of step ${s!.draining}; its workloads are removed by the next advance (two-commit removal)`;
+      return `${s!.phase === 'Aborted' ? 'aborted: ' : ''}routes left the canary of step ${s!.draining}; its workloads are removed by the next advance (two-commit removal)`;
     case 'Adopting':
       return 'track label on the pods; the next advance switches the Service selectors';
     case 'Healthy':
@@ -283,13 +283,18 @@ function commandsFor(
   const abort = run('abort', 'routes all traffic to stable and removes the canary');
   switch (phase) {
     case 'Held':
-      return { next: null, others: [] };
+      return {
+        next: null,
+        others: i.status?.phase === 'Progressing' ? [run('promote', 'moves it one step by hand'), abort] : [],
+      };
     case 'NotDeployed':
       return { next: run('advance', 'adopts the Deployment (first deploy)'), others: [] };
     case 'Adopting':
+      return { next: run('advance', 'switches the Service selectors to the track label'), others: [] };
     case 'Draining':
+      return { next: run('advance', 'removes the canary workloads'), others: [] };
     case 'Promoting':
-      return { next: run('advance', `does ${gate?.before ?? 'the next move'}`), others: [] };
+      return { next: run('advance', 'cleans up: routes to stable only, canary removed'), others: [] };
     case 'Healthy':
       return i.status && sourceChanged(i)
         ? { next: run('advance', 'starts the rollout at step 1'), others: [] }
