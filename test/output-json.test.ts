@@ -1,0 +1,153 @@
+import Ajv, { ValidateFunction } from 'ajv';
+import * as fs from 'fs';
+import * as path from 'path';
+import { parse } from 'yaml';
+import { OUTPUT_KINDS, OutputKind } from '../src/app/output-format';
+import { runCli } from './helpers/cli';
+import { FlowWorld } from './helpers/flow-world';
+import { useAppDir } from './helpers/rollout-dir';
+
+/**
+ * Every command's real --json output validates against its committed schema (schemas/output/),
+ * -o yaml parses to the same data, and errors under --json are a document on stdout with the
+ * same exit status.
+ */
+const SCHEMAS = path.join(__dirname, '..', 'schemas', 'output');
+const ajv = new Ajv({
+  allErrors: true,
+  strict: true,
+  formats: { 'date-time': /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/ },
+});
+const validators = new Map<string, ValidateFunction>(
+  fs
+    .readdirSync(SCHEMAS)
+    .map((f) => [f.replace(/\.json$/, ''), ajv.compile(JSON.parse(fs.readFileSync(path.join(SCHEMAS, f), 'utf8')))]),
+);
+
+function expectValid(text: string, kind: OutputKind): Record<string, unknown> {
+  const doc = JSON.parse(text) as Record<string, unknown>;
+  expect(doc).toMatchObject({ apiVersion: 'rollgen.dev/v1alpha1', kind });
+  const validate = validators.get(OUTPUT_KINDS[kind])!;
+  if (!validate(doc)) throw new Error(`${kind} does not match its schema: ${ajv.errorsText(validate.errors)}\n${text}`);
+  return doc;
+}
+
+/** Runs `args` with --json and with -o yaml: both valid, the same data, the same exit status. */
+async function both(args: readonly string[], dir: string, kind: OutputKind, code = 0, edges = {}) {
+  const json = await runCli([...args, '--json'], dir, '', edges);
+  expect(json.code).toBe(code);
+  return expectValid(json.stdout, kind);
+}
+
+async function yamlMatches(args: readonly string[], dir: string, json: unknown): Promise<void> {
+  const yaml = await runCli([...args, '-o', 'yaml'], dir);
+  expect(parse(yaml.stdout)).toEqual(json);
+}
+
+test('every kind has a schema and every schema a kind', () => {
+  expect([...validators.keys()].sort()).toEqual(Object.values(OUTPUT_KINDS).sort());
+});
+
+describe('a local app through its lifecycle', () => {
+  const app = useAppDir('rollgen-json-', path.join(__dirname, '..', 'examples', 'kruise-nginx', 'echoserver'));
+
+  test('plan, validate, simulate, status and analyze: valid, and YAML is the same data', async () => {
+    for (const [args, kind] of [
+      [['plan', 'src'], 'Plan'],
+      [['validate', 'src'], 'Validation'],
+      [['simulate', 'src', '--step', '2', '--header', 'x-canary=on'], 'Simulation'],
+      [['status', 'src', 'out'], 'Status'],
+      [['analyze', 'src', '--step', '1'], 'AnalysisReport'],
+    ] as const) {
+      const doc = await both(args, app.dir, kind);
+      await yamlMatches(args, app.dir, doc);
+    }
+  });
+
+  test('advance, promote, abort and retry report each move with its states before and after', async () => {
+    let doc = await both(['advance', 'src', 'out'], app.dir, 'ChangeReport');
+    expect(doc.moves).toEqual([
+      expect.objectContaining({
+        rollout: 'rollouts-demo',
+        action: 'first deploy',
+        from: null,
+        to: expect.objectContaining({ phase: 'Adopting' }),
+      }),
+    ]);
+    await both(['advance', 'src', 'out'], app.dir, 'ChangeReport');
+    app.setImage('2.54');
+    await both(['advance', 'src', 'out'], app.dir, 'ChangeReport');
+    doc = await both(['promote', 'src', 'out'], app.dir, 'ChangeReport');
+    expect(doc.moves).toEqual([
+      expect.objectContaining({ from: expect.objectContaining({ step: 1 }), to: expect.objectContaining({ step: 2 }) }),
+    ]);
+    expect(doc.messages).toEqual([
+      'src/rollouts-demo: step 1 of 4 -> step 2 of 4 (promoted, gate skipped)',
+      'wrote out',
+    ]);
+    const status = await both(['status', 'src', 'out'], app.dir, 'Status');
+    expect(status.rollouts).toEqual([
+      expect.objectContaining({ phase: 'Paused', step: 2, traffic: { weight: 40, weightTotal: 100, byPods: false } }),
+    ]);
+    await both(['abort', 'src', 'out'], app.dir, 'ChangeReport');
+    doc = await both(['abort', 'src', 'out'], app.dir, 'ChangeReport');
+    expect(doc).toMatchObject({ command: 'abort', mode: 'write', moves: [] });
+    expect(doc.messages).toEqual([expect.stringMatching(/^nothing to abort: src\/rollouts-demo is aborted/)]);
+    doc = await both(['retry', 'src', 'out'], app.dir, 'ChangeReport');
+    expect(doc.moves).toEqual([expect.objectContaining({ action: 'retry' })]);
+  });
+
+  test('errors are a document on stdout with the exit status and each diagnostic at file:line:col', async () => {
+    fs.writeFileSync(
+      path.join(app.dir, 'src', 'rollout.yaml'),
+      'apiVersion: rollouts.kruise.io/v1alpha1\nkind: Rollout\nmetadata: {name: x}\nspec: {bogus: 1}\n',
+    );
+    const r = await runCli(['plan', 'src', '--json'], app.dir);
+    expect(r.code).toBe(2);
+    const doc = expectValid(r.stdout, 'Error');
+    expect(doc.error).toMatchObject({ type: 'InputError', exitCode: 2 });
+    const diagnostics = (doc.error as { diagnostics: { file: string; line: number; col: number }[] }).diagnostics;
+    expect(diagnostics.length).toBeGreaterThan(0);
+    expect(diagnostics[0]).toMatchObject({
+      file: 'src/rollout.yaml',
+      line: expect.any(Number),
+      col: expect.any(Number),
+    });
+    expect(r.stderr).toMatch(/^src\/rollout\.yaml:\d+:\d+: /m);
+    const state = await runCli(['status', 'nowhere', '-o', 'yaml'], app.dir);
+    expect(state.code).toBe(2);
+    expect(parse(state.stdout)).toMatchObject({ kind: 'Error', error: { exitCode: 2 } });
+  });
+
+  test('--json and -o yaml together are refused as a document too', async () => {
+    const r = await runCli(['plan', 'src', '--json', '-o', 'yaml'], app.dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--json and -o yaml ask for different formats/);
+    expect(parse(r.stdout)).toMatchObject({ kind: 'Error' });
+  });
+});
+
+describe('the GitHub flow', () => {
+  const CONFIG = 'apps:\n  - source: apps/echo\n    output: deploy/echo\n';
+  let w: FlowWorld;
+  afterEach(() => fs.rmSync(w.repo, { recursive: true, force: true }));
+
+  test('rollgen pr and abort --pr report the PRs they opened and merged', async () => {
+    w = await FlowWorld.echoAtStep(CONFIG, 1);
+    const dry = await w.run(['pr', '--dry-run', '--json']);
+    expect(dry.code).toBe(0);
+    expect(expectValid(dry.stdout, 'PullRequestReport')).toMatchObject({ dryRun: true, pullRequests: [] });
+    const r = await w.run(['abort', 'echo', '--pr', '--merge', '--json']);
+    expect(r.code).toBe(0);
+    const doc = expectValid(r.stdout, 'ChangeReport');
+    expect(doc).toMatchObject({ command: 'abort', mode: 'pr' });
+    expect(doc.pullRequests).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ app: 'echo', action: 'opened', step: 'abort' }),
+        expect.objectContaining({ action: 'merged' }),
+      ]),
+    );
+    const pr = await w.run(['pr', '-o', 'json']);
+    expect(expectValid(pr.stdout, 'PullRequestReport').messages).toEqual(expect.any(Array));
+  });
+});
