@@ -56,7 +56,8 @@ function check(file: string, actual: string): void {
     fs.writeFileSync(file, actual);
     return;
   }
-  if (!fs.existsSync(file)) throw new Error(`${file} is missing; run UPDATE_GOLDEN=1 npx jest test/messages-matrix.test.ts`);
+  if (!fs.existsSync(file))
+    throw new Error(`${file} is missing; run UPDATE_GOLDEN=1 npx jest test/messages-matrix.test.ts`);
   expect(actual).toBe(fs.readFileSync(file, 'utf8'));
 }
 

@@ -28,6 +28,8 @@ function expectValid(text: string, kind: OutputKind): Record<string, unknown> {
   const doc = JSON.parse(text) as Record<string, unknown>;
   expect(doc).toMatchObject({ apiVersion: 'rollgen.dev/v1alpha1', kind });
   const validate = validators.get(OUTPUT_KINDS[kind])!;
+  // Nothing unknown is spelled "-": it is null, so a script never mistakes a placeholder for a value.
+  expect(placeholders(doc)).toEqual([]);
   if (!validate(doc)) throw new Error(`${kind} does not match its schema: ${ajv.errorsText(validate.errors)}\n${text}`);
   return doc;
 }
@@ -43,6 +45,25 @@ async function yamlMatches(args: readonly string[], dir: string, json: unknown):
   const yaml = await runCli([...args, '-o', 'yaml'], dir);
   expect(parse(yaml.stdout)).toEqual(json);
 }
+
+function placeholders(value: unknown, at = ''): string[] {
+  if (value === '-') return [at];
+  if (Array.isArray(value)) return value.flatMap((v, i) => placeholders(v, `${at}[${i}]`));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => placeholders(v, `${at}.${k}`));
+  return [];
+}
+
+test('the schemas are strict: a missing field or a field they do not describe is refused', () => {
+  const validate = validators.get('status')!;
+  expect(validate({ apiVersion: 'rollgen.dev/v1alpha1', kind: 'Status', rollouts: [], disabled: [] })).toBe(true);
+  expect(validate({ apiVersion: 'rollgen.dev/v1alpha1', kind: 'Status', rollouts: [] })).toBe(false);
+  expect(validate({ apiVersion: 'rollgen.dev/v1alpha1', kind: 'Status', rollouts: [], disabled: [], extra: 1 })).toBe(
+    false,
+  );
+  expect(validate({ apiVersion: 'rollgen.dev/v1', kind: 'Status', rollouts: [], disabled: [] })).toBe(false);
+  expect(placeholders({ a: [{ b: '-' }] })).toEqual(['.a[0].b']);
+});
 
 test('every kind has a schema and every schema a kind', () => {
   expect([...validators.keys()].sort()).toEqual(Object.values(OUTPUT_KINDS).sort());
