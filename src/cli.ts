@@ -176,11 +176,13 @@ const EXAMPLES: Readonly<Record<string, readonly (readonly [string, string])[]>>
   validate: [
     ['rollgen validate', 'every app of rollgen.yaml and the rules across apps'],
     ['rollgen validate apps/web', 'one app directory'],
+    ['rollgen validate -o json', 'the result, warnings at file:line:col, as JSON'],
   ],
   advance: [
     ['rollgen advance web', "write app web's next step into its output"],
     ['rollgen advance apps/web deploy/web', 'SOURCE OUT without rollgen.yaml'],
     ['rollgen advance --commit', 'every app, one git commit each'],
+    ['rollgen advance web --json', 'what moved (states before and after) as JSON'],
   ],
   abort: [
     ['rollgen abort web', 'route everything to stable now'],
@@ -197,14 +199,18 @@ const EXAMPLES: Readonly<Record<string, readonly (readonly [string, string])[]>>
   pr: [
     ['rollgen pr', "open or update the PR of every app's next step"],
     ['rollgen pr web --dry-run', 'print what it would do; change nothing'],
+    ['rollgen pr --json', 'the PRs opened, updated, merged and closed, as JSON'],
   ],
   status: [
     ['rollgen status', 'where each rollout of rollgen.yaml stands'],
-    ['rollgen status web --json', 'the same for app web, as JSON'],
+    ['rollgen status web --watch', 'refresh every 2 seconds until Ctrl-C (--watch 10: every 10)'],
+    ['rollgen status web --pr', "also read web's open PR, health and analysis from GitHub"],
+    ['rollgen status web -o yaml', 'the same for app web, as YAML (--json: JSON)'],
   ],
   simulate: [
     ['rollgen simulate web --step 1', 'where a plain request goes in step 1'],
     ['rollgen simulate web --header x-canary=always --path /api', 'a request with a header, on /api'],
+    ['rollgen simulate web --step 2 --json', 'the shares of Services and pods as JSON'],
   ],
   analyze: [
     ['rollgen analyze web', "run the analysis gating app web's current step"],
