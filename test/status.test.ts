@@ -3,7 +3,7 @@ import * as path from 'path';
 import { CLEAR_SCREEN, Ticker } from '../src/io/watch';
 import { runCli } from './helpers/cli';
 import { FlowWorld } from './helpers/flow-world';
-import { bumpImage, commitAll, makeRepo } from './helpers/git-repo';
+import { bumpImage, commitAll, git, makeRepo } from './helpers/git-repo';
 
 /** `rollgen status` read from a real git history, a fake GitHub and an injected clock and ticker. */
 const CONFIG = 'apps:\n  - source: apps/echo\n    output: deploy/echo\n';
@@ -119,4 +119,30 @@ test('--watch refuses an interval that is not a positive number of seconds', asy
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/--watch.*a number of seconds above 0/);
   expect(fs.existsSync(path.join(repo, 'deploy'))).toBe(false);
+});
+
+test('with --pr and a health gate, status shows what health awaits, then counts the timed gate from its success', async () => {
+  const w = await FlowWorld.echoAtStep(
+    'apps:\n  - source: apps/echo\n    output: deploy/echo\n    gates: {unpaused: automatic}\n',
+    2,
+  );
+  repo = w.repo;
+  fs.appendFileSync(path.join(w.repo, 'rollgen.yaml'), "health:\n  statuses: ['kustomization/{name}/*']\n");
+  commitAll(w.repo, 'health gate', w.now);
+  w.later(3600);
+  let r = await w.run(['status', 'echo', '--pr']);
+  expect(r.stdout).toMatch(/^Status: +◌ Progressing$/m);
+  expect(r.stdout).toMatch(/^Health: +waiting: awaiting status kustomization\/echo\/\*$/m);
+  expect(r.stdout).toMatch(
+    /^Gate: +before step 3: after 600s; 600s passed; waiting for health: awaiting status kustomization\/echo\/\*/m,
+  );
+  const landing = git(w.repo, ['log', '-1', '--format=%H', '--', 'deploy/echo']).trim();
+  w.fake.postStatus(landing, 'kustomization/echo/6f2a1b3c', 'success');
+  const since = w.now;
+  w.later(100);
+  r = await w.run(['status', 'echo', '--pr']);
+  expect(r.stdout).toMatch(/^Status: +॥ Paused$/m);
+  expect(r.stdout).toMatch(/^Health: +healthy: reported on [0-9a-f]{12} at /m);
+  expect(r.stdout).toContain(`500s left of 600s (counting from ${since.toISOString()})`);
+  expect(r.writes).toEqual([]);
 });

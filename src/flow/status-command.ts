@@ -95,7 +95,7 @@ function appViews(
         canary: status ? imagesOf(deployment(`${r.spec.workload.name}-canary`)) : null,
         source: imagesOf(r.deployment) ?? [],
       },
-      landedAt,
+      landedAt: github.countFrom ?? landedAt,
       now,
       signals: github.signals,
       github: github.view,

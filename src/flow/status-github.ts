@@ -11,6 +11,7 @@ import { readConnection, withoutToken, ConnectionFlags } from './connection';
 import { groupPulls } from './decide';
 import { FlowEdges, flowEdges } from './edges';
 import type { Health } from './health';
+import { AnalysisGate, GateSignals, countFrom } from './gate-signals';
 import { dueGates } from './read-analysis';
 import { carryingCommits, readHealth } from './read-gates';
 
@@ -18,6 +19,8 @@ import { carryingCommits, readHealth } from './read-gates';
 export interface AppGitHub {
   readonly view: GitHubView;
   readonly signals: GateSignalsView | null;
+  /** When a timed gate starts counting, as the PR flow counts it (countFrom): the landing, or a later health success or passed analysis. */
+  readonly countFrom?: Date;
 }
 
 export function offline(): AppGitHub {
@@ -58,8 +61,9 @@ export async function readGitHub(
           does: targetSlug(target).replace('-', ' '),
         })),
       };
-      const signals = top && landed[i] ? await readSignals(ctx, scm, edges, top, entry) : null;
-      out.push({ view, signals });
+      const read = top && landed[i] ? await readSignals(ctx, scm, edges, top, entry) : undefined;
+      const from = countFrom(landed[i], read?.gate);
+      out.push({ view, signals: read?.view ?? null, ...(from ? { countFrom: from } : {}) });
     }
     return out;
   });
@@ -71,16 +75,27 @@ async function readSignals(
   edges: FlowEdges,
   top: string,
   { loc, app }: LoadedEntry,
-): Promise<GateSignalsView | null> {
+): Promise<{ view: GateSignalsView; gate: GateSignals } | undefined> {
   const gates = dueGates(app.rollouts, readOutput(loc, ctx.cwd).status);
-  if (!loc.health && gates.length === 0) return null;
+  if (!loc.health && gates.length === 0) return undefined;
   const shas = carryingCommits(edges.git, top, loc.output!);
-  if (shas.length === 0) return null;
-  const health = loc.health ? healthView(await healthOf(scm, loc.health, shas, edges)) : null;
-  const analysis =
-    gates.length > 0 ? analysisView(await scm.checkRuns(shas[shas.length - 1], checkRunName(app.name))) : null;
-  return { health, analysis };
+  if (shas.length === 0) return undefined;
+  const health = loc.health ? await healthOf(scm, loc.health, shas, edges) : undefined;
+  const run = gates.length > 0 ? latest(await scm.checkRuns(shas[shas.length - 1], checkRunName(app.name))) : undefined;
+  const analysis = gates.length > 0 ? analysisView(run) : null;
+  const passedAt = analysis?.verdict === 'successful' && run?.completedAt ? new Date(run.completedAt) : undefined;
+  return {
+    view: { health: health ? healthView(health) : null, analysis },
+    gate: { ...(health ? { health } : {}), ...(passedAt ? { analysis: passedAnalysis(analysis!, passedAt) } : {}) },
+  };
 }
+
+/** A passed analysis as countFrom reads it: only when it ended matters to the timed gate after it. */
+function passedAnalysis(view: NonNullable<GateSignalsView['analysis']>, passedAt: Date): AnalysisGate {
+  return { verdict: 'successful', reason: view.detail, report: '', blocking: false, passedAt };
+}
+
+const latest = (runs: readonly CheckRun[]) => [...runs].sort((a, b) => b.id - a.id)[0];
 
 function healthOf(scm: ScmClient, policy: HealthPolicy, shas: readonly string[], edges: FlowEdges): Promise<Health> {
   return readHealth(scm, policy, shas, { env: edges.env, now: edges.now() });
@@ -97,17 +112,12 @@ function healthView(h: Health): GateSignalsView['health'] {
   }
 }
 
+const CONCLUDED: Readonly<Record<string, string>> = { success: 'successful', action_required: 'inconclusive' };
+
 /** The verdict the PR flow wrote on the landing commit's check run; pending when no run measured yet. */
-function analysisView(runs: readonly CheckRun[]): GateSignalsView['analysis'] {
-  const run = [...runs].sort((a, b) => b.id - a.id)[0];
+function analysisView(run: CheckRun | undefined): GateSignalsView['analysis'] {
   if (!run) return { verdict: 'pending', detail: 'nothing measured yet; the next `rollgen pr` starts the analysis' };
-  const verdict =
-    run.status !== 'completed'
-      ? 'running'
-      : run.conclusion === 'success'
-        ? 'successful'
-        : run.conclusion === 'action_required'
-          ? 'inconclusive'
-          : 'failed';
+  // runState (analysis-store.ts) in reverse: what the flow wrote for each verdict.
+  const verdict = run.status !== 'completed' ? 'running' : (CONCLUDED[run.conclusion ?? ''] ?? 'failed');
   return { verdict, detail: run.output?.title ?? run.name };
 }
