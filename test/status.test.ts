@@ -1,7 +1,9 @@
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { CLEAR_SCREEN, Ticker } from '../src/io/watch';
 import { runCli } from './helpers/cli';
+import { BIN } from './helpers/rollout-dir';
 import { FlowWorld } from './helpers/flow-world';
 import { bumpImage, commitAll, git, makeRepo } from './helpers/git-repo';
 
@@ -145,4 +147,21 @@ test('with --pr and a health gate, status shows what health awaits, then counts 
   expect(r.stdout).toMatch(/^Health: +healthy: reported on [0-9a-f]{12} at /m);
   expect(r.stdout).toContain(`500s left of 600s (counting from ${since.toISOString()})`);
   expect(r.writes).toEqual([]);
+});
+
+test('bin/rollgen status --watch ends with exit status 0 on Ctrl-C (SIGINT)', async () => {
+  repo = makeRepo(['echo'], CONFIG, T0);
+  const child = spawn(BIN, ['status', 'echo', '--watch', '30'], { cwd: repo });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  // Interrupted as soon as the first round is printed: the loop ends without waiting out the 30 s.
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    if (stdout.includes('Next:')) child.kill('SIGINT');
+  });
+  const code = await new Promise((resolve) => child.on('close', (c, signal) => resolve(signal ?? c)));
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  expect(stdout).not.toContain(CLEAR_SCREEN);
+  expect(stdout.match(/^Name: /gm)).toHaveLength(1);
 });

@@ -7,27 +7,37 @@ export interface Ticker {
   readonly sleep: (ms: number) => Promise<boolean>;
   /** Whether stdout is a terminal: only then is the screen cleared between rounds. */
   readonly tty: boolean;
+  /** Called once the loop ends (the process ticker removes its SIGINT handler). */
+  readonly stop?: () => void;
 }
 
 /** Moves the cursor home and clears the screen (what `watch` and `kubectl get -w` terminals use). */
 export const CLEAR_SCREEN = '\u001b[H\u001b[2J';
 
-/** This process: a timer raced against SIGINT, which ends the loop cleanly instead of killing the process. */
+/**
+ * This process: a timer that SIGINT (Ctrl-C) cuts short. The handler is installed for the whole loop,
+ * so Ctrl-C while a round is being read ends the loop after that round instead of killing the process.
+ */
 export function processTicker(): Ticker {
+  let interrupted = false;
+  let wake: (() => void) | undefined;
+  const onInterrupt = () => {
+    interrupted = true;
+    wake?.();
+  };
+  process.on('SIGINT', onInterrupt);
   return {
     tty: process.stdout.isTTY === true,
     sleep: (ms) =>
       new Promise<boolean>((resolve) => {
-        const stop = () => {
+        if (interrupted) return resolve(false);
+        const timer = setTimeout(() => resolve(true), ms);
+        wake = () => {
           clearTimeout(timer);
           resolve(false);
         };
-        const timer = setTimeout(() => {
-          process.removeListener('SIGINT', stop);
-          resolve(true);
-        }, ms);
-        process.once('SIGINT', stop);
       }),
+    stop: () => void process.removeListener('SIGINT', onInterrupt),
   };
 }
 
@@ -38,9 +48,13 @@ export async function watchLoop(
   write: (text: string) => void,
   round: () => Promise<string>,
 ): Promise<void> {
-  for (;;) {
-    const text = await round();
-    write(ticker.tty ? CLEAR_SCREEN + text : text);
-    if (!(await ticker.sleep(seconds * 1000))) return;
+  try {
+    for (;;) {
+      const text = await round();
+      write(ticker.tty ? CLEAR_SCREEN + text : text);
+      if (!(await ticker.sleep(seconds * 1000))) return;
+    }
+  } finally {
+    ticker.stop?.();
   }
 }
