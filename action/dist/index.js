@@ -58468,6 +58468,7 @@ function applyCommand(command, current, r, track, removal) {
   if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) return void 0;
   if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
+  if (revision !== current.canaryRevision) return void 0;
   if (command.kind === "retry") return current.phase === "Aborted" ? retryRollout(current) : void 0;
   return current.phase === "Progressing" ? promoteRollout(current, command.full) : void 0;
 }
@@ -58568,7 +58569,7 @@ function stateOf(r) {
     case "Aborted":
       return `is aborted: revision ${s.canaryRevision ?? "?"} is held back, all traffic on stable${r.sourceChanged ? "; the source has a newer one" : ""}`;
     case "Progressing":
-      return `is progressing at step ${s.step} of ${r.steps}`;
+      return r.sourceChanged ? `is progressing at step ${s.step} of ${r.steps} with revision ${s.canaryRevision ?? "?"}, and the source has a newer one` : `is progressing at step ${s.step} of ${r.steps}`;
     case "Promoting":
       return "is promoting: the new version is becoming stable";
   }
@@ -58587,6 +58588,8 @@ function hintFor(kind, r, target) {
   }
   if (s.phase === "Healthy")
     return r.sourceChanged ? run3("advance", "starts the rollout at step 1") : "change the pod template in the source to start a rollout";
+  if (r.sourceChanged)
+    return `${run3("advance", "restarts it at step 1 with the new revision")}, ${run3("abort", "stops it")}`;
   return kind === "retry" ? `only an aborted rollout can be retried; ${run3("promote", "moves on without the gate")}, ${run3("abort", "stops it")}` : `${run3("promote", "moves on without waiting for the gate")}`;
 }
 

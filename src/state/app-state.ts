@@ -113,6 +113,9 @@ function applyCommand(
   // Nothing deployed: nothing to abort, promote or retry; the idle message says advance deploys it.
   if (!current) return undefined;
   if (command.kind === 'abort') return current.phase === 'Progressing' ? abortRollout(current, removal) : undefined;
+  // Promote and retry act on the revision the rollout runs: when the source has moved on, they would
+  // render the new one at a later step (or promote it) without its earlier steps. advance restarts it.
+  if (revision !== current.canaryRevision) return undefined;
   if (command.kind === 'retry') return current.phase === 'Aborted' ? retryRollout(current) : undefined;
   return current.phase === 'Progressing' ? promoteRollout(current, command.full) : undefined;
 }

@@ -91,7 +91,9 @@ function stateOf(r: IdleRollout): string {
     case 'Aborted':
       return `is aborted: revision ${s.canaryRevision ?? '?'} is held back, all traffic on stable${r.sourceChanged ? '; the source has a newer one' : ''}`;
     case 'Progressing':
-      return `is progressing at step ${s.step} of ${r.steps}`;
+      return r.sourceChanged
+        ? `is progressing at step ${s.step} of ${r.steps} with revision ${s.canaryRevision ?? '?'}, and the source has a newer one`
+        : `is progressing at step ${s.step} of ${r.steps}`;
     case 'Promoting':
       return 'is promoting: the new version is becoming stable';
   }
@@ -115,7 +117,9 @@ function hintFor(kind: AppCommand['kind'], r: IdleRollout, target: string): stri
     return r.sourceChanged
       ? run('advance', 'starts the rollout at step 1')
       : 'change the pod template in the source to start a rollout';
-  // Progressing: only advance (gate not due), retry and nothing else reach here.
+  // Progressing: advance (gate not due), retry, and promote of a revision the source has left.
+  if (r.sourceChanged)
+    return `${run('advance', 'restarts it at step 1 with the new revision')}, ${run('abort', 'stops it')}`;
   return kind === 'retry'
     ? `only an aborted rollout can be retried; ${run('promote', 'moves on without the gate')}, ${run('abort', 'stops it')}`
     : `${run('promote', 'moves on without waiting for the gate')}`;
