@@ -108,7 +108,11 @@ describe('a local app through its lifecycle', () => {
     ]);
     const status = await both(['status', 'src', 'out'], app.dir, 'Status');
     expect(status.rollouts).toEqual([
-      expect.objectContaining({ phase: 'Paused', step: 2, traffic: { weight: 40, weightTotal: 100, byPods: false } }),
+      expect.objectContaining({
+        phase: 'Paused',
+        step: 2,
+        traffic: expect.objectContaining({ weight: 40, weightTotal: 100, byPods: false, matches: 'x-canary=on' }),
+      }),
     ]);
     await both(['abort', 'src', 'out'], app.dir, 'ChangeReport');
     doc = await both(['abort', 'src', 'out'], app.dir, 'ChangeReport');

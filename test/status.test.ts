@@ -38,7 +38,7 @@ test('a timed gate counts from the commit that landed the step: the time left, t
   expect(waiting.code).toBe(0);
   expect(waiting.stdout).toMatch(/^Status: +॥ Paused$/m);
   expect(waiting.stdout).toMatch(/^ +Step: +2\/4$/m);
-  expect(waiting.stdout).toMatch(/^ +Traffic: +40% to canary$/m);
+  expect(waiting.stdout).toMatch(/^ +Traffic: +40% to canary; requests matching x-canary=on$/m);
   expect(waiting.stdout).toMatch(/^ +Replicas: +canary 2, stable 5 \(desired 5\)$/m);
   expect(waiting.stdout).toMatch(
     /^Images: +registry\.k8s\.io\/e2e-test-images\/agnhost:2\.53 \(stable\)\n +registry\.k8s\.io\/e2e-test-images\/agnhost:2\.54 \(canary\)$/m,

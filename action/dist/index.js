@@ -61729,13 +61729,24 @@ var sub = (label, value) => `  ${`${label}:`.padEnd(WIDTH - 2)}${value}`;
 function stepLines(v) {
   const step = v.step !== null ? `${v.step}/${v.steps}` : `-/${v.steps}`;
   const t = v.traffic;
-  const traffic2 = t === null ? "-" : t.byPods ? "shared by pod count (the stable Service selects both tracks)" : `${t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`} to canary`;
+  const traffic2 = t === null ? "-" : trafficText(t);
   const r = v.replicas;
   return [
     sub("Step", step),
     sub("Traffic", traffic2),
     sub("Replicas", `canary ${r.canary}, stable ${r.stable} (desired ${r.desired})`)
   ];
+}
+function trafficText(t) {
+  const share = (weight, total) => total === 100 ? `${weight}%` : `${weight}/${total}`;
+  const parts = [
+    t.byPods ? "shared by pod count (the stable Service selects both tracks)" : `${share(t.weight, t.weightTotal)} to canary`,
+    ...t.matches ? [`requests matching ${t.matches}`] : [],
+    ...t.mirror ? [`mirror ${t.mirror}`] : []
+  ];
+  const r = t.sharedRouting;
+  if (r) parts.push(`TrafficRouting ${r.name}: ${r.matches ? `requests matching ${r.matches}` : `${r.weight}%`}`);
+  return parts.join("; ");
 }
 function imageLines(v) {
   const tagged = (list5, track) => (list5 ?? []).map((c) => `${c.image} (${track}${list5.length > 1 ? `, ${c.container}` : ""})`);
@@ -61792,13 +61803,13 @@ function rolloutView2(i) {
   return {
     app: i.app,
     rollout: i.plan.rollout,
-    namespace: null,
+    namespace: i.namespace ?? null,
     phase,
     message: messageFor(phase, i, gate),
     strategy: { format: i.plan.format, style: i.plan.style, providers: i.plan.providers },
     step: live ?? null,
     steps: i.plan.steps.length,
-    traffic: step && s?.draining === void 0 ? trafficOf3(step) : s ? { weight: 0, weightTotal: 100, byPods: false } : null,
+    traffic: s ? trafficOf3(i.plan, s.draining === void 0 ? step : void 0) : null,
     replicas: replicasOf2(i.plan, s?.draining === void 0 ? step : void 0),
     revisions: {
       stable: s?.stableRevision ?? null,
@@ -61822,10 +61833,27 @@ function liveStep(s) {
   if (s.phase === "Promoting") return Math.max(1, s.step);
   return void 0;
 }
-function trafficOf3(step) {
+function trafficOf3(plan, step) {
+  const shared = plan.trafficRouting;
+  const base = {
+    sharedRouting: shared ? { name: shared.name, weight: shared.traffic.weight, matches: matchesOf(shared.traffic) } : null
+  };
+  if (!step) return { weight: 0, weightTotal: 100, byPods: false, matches: null, mirror: null, ...base };
   const t = step.traffic;
   const byPods = step.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0;
-  return { weight: t.weight, weightTotal: t.weightTotal, byPods };
+  const mirror = t.mirrorRoutes.map((m) => `${m.name} ${m.percentage}%`).join(", ");
+  return {
+    weight: t.weight,
+    weightTotal: t.weightTotal,
+    byPods,
+    matches: matchesOf(t),
+    mirror: mirror || null,
+    ...base
+  };
+}
+function matchesOf(t) {
+  const text2 = matches2(t);
+  return text2 === "-" ? null : text2;
 }
 function replicasOf2(plan, step) {
   if (!step) return { desired: plan.replicas, stable: plan.replicas, canary: 0 };
@@ -61855,7 +61883,8 @@ function gateView(i) {
       if (sourceChanged(i))
         return fixedGate("restart at step 1", { kind: "automatic" }, "the source has a new revision");
       const before = s.step >= plan.steps.length ? "promote" : `step ${s.step + 1}`;
-      return stepGate(i, before, plan.steps[s.step - 1]?.gate ?? { kind: "manual" });
+      const step = plan.steps[s.step - 1];
+      return withAnalysis(i, stepGate(i, before, step?.gate ?? { kind: "manual" }), step);
     }
   }
 }
@@ -61871,6 +61900,7 @@ function fixedGate(before, g, detail) {
     since: null,
     remaining: null,
     passed: g.kind === "automatic",
+    analysis: [],
     detail
   };
 }
@@ -61893,6 +61923,13 @@ function stepGate(i, before, g) {
     remaining,
     passed: remaining === 0 && !held
   };
+}
+function withAnalysis(i, g, step) {
+  const analysis = (step?.analysis ?? []).map((a) => `${a.templates.join("+")} (${a.kind})`);
+  if (analysis.length === 0) return g;
+  if (i.signals?.analysis) return { ...g, analysis };
+  const unread = `analysis ${analysis.join(", ")} must pass too (\`rollgen status --pr\` reads its verdict, \`rollgen analyze ${i.target}\` runs it now)`;
+  return { ...g, analysis, passed: false, detail: `${g.detail}; ${unread}` };
 }
 function signalHold(s) {
   if (s?.health?.state === "waiting") return `waiting for health: ${s.health.detail}`;
@@ -62085,6 +62122,7 @@ function appViews(ctx, { loc, app }, byName, landedAt, github2, now) {
     const deployment = (name) => output.resources.find("Deployment", name, r.spec.namespace)?.object;
     return rolloutView2({
       app: app.name,
+      ...r.spec.namespace ? { namespace: r.spec.namespace } : {},
       target,
       plan: r.plan,
       status,

@@ -86,6 +86,7 @@ function appViews(
     const deployment = (name: string) => output.resources.find('Deployment', name, r.spec.namespace)?.object;
     return rolloutView({
       app: app.name,
+      ...(r.spec.namespace ? { namespace: r.spec.namespace } : {}),
       target,
       plan: r.plan,
       status,

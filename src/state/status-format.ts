@@ -52,18 +52,27 @@ const sub = (label: string, value: string) => `  ${`${label}:`.padEnd(WIDTH - 2)
 function stepLines(v: RolloutView): string[] {
   const step = v.step !== null ? `${v.step}/${v.steps}` : `-/${v.steps}`;
   const t = v.traffic;
-  const traffic =
-    t === null
-      ? '-'
-      : t.byPods
-        ? 'shared by pod count (the stable Service selects both tracks)'
-        : `${t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`} to canary`;
+  const traffic = t === null ? '-' : trafficText(t);
   const r = v.replicas;
   return [
     sub('Step', step),
     sub('Traffic', traffic),
     sub('Replicas', `canary ${r.canary}, stable ${r.stable} (desired ${r.desired})`),
   ];
+}
+
+function trafficText(t: NonNullable<RolloutView['traffic']>): string {
+  const share = (weight: number, total: number) => (total === 100 ? `${weight}%` : `${weight}/${total}`);
+  const parts = [
+    t.byPods
+      ? 'shared by pod count (the stable Service selects both tracks)'
+      : `${share(t.weight, t.weightTotal)} to canary`,
+    ...(t.matches ? [`requests matching ${t.matches}`] : []),
+    ...(t.mirror ? [`mirror ${t.mirror}`] : []),
+  ];
+  const r = t.sharedRouting;
+  if (r) parts.push(`TrafficRouting ${r.name}: ${r.matches ? `requests matching ${r.matches}` : `${r.weight}%`}`);
+  return parts.join('; ');
 }
 
 function imageLines(v: RolloutView): string[] {

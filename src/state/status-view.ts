@@ -1,4 +1,5 @@
-import { Gate, Plan, PlannedStep } from '../model/plan';
+import { Gate, Plan, PlannedStep, TrafficState } from '../model/plan';
+import { matches as describeMatches } from '../plan/format';
 import { RolloutStatus } from './status';
 
 /**
@@ -36,6 +37,7 @@ export type GitHubView =
 
 export interface StatusInput {
   readonly app: string;
+  readonly namespace?: string;
   /** How the user names the app on the command line ("web", or "apps/web deploy/web"). */
   readonly target: string;
   readonly plan: Plan;
@@ -63,7 +65,19 @@ export interface GateView {
   readonly since: string | null;
   readonly remaining: number | null;
   readonly passed: boolean;
+  /** Analyses that must pass at this gate too (their templates), besides its own kind. */
+  readonly analysis: readonly string[];
   readonly detail: string;
+}
+
+/** The live canary routing: its weight, the requests its matches send (null: none), and a shared TrafficRouting's. */
+export interface TrafficView {
+  readonly weight: number;
+  readonly weightTotal: number;
+  readonly byPods: boolean;
+  readonly matches: string | null;
+  readonly mirror: string | null;
+  readonly sharedRouting: { readonly name: string; readonly weight: number; readonly matches: string | null } | null;
 }
 
 export interface NextCommand {
@@ -80,7 +94,7 @@ export interface RolloutView {
   readonly strategy: { readonly format: string; readonly style: string; readonly providers: readonly string[] };
   readonly step: number | null;
   readonly steps: number;
-  readonly traffic: { readonly weight: number; readonly weightTotal: number; readonly byPods: boolean } | null;
+  readonly traffic: TrafficView | null;
   readonly replicas: { readonly desired: number; readonly stable: number; readonly canary: number };
   readonly revisions: { readonly stable: string | null; readonly canary: string | null; readonly source: string };
   readonly images: {
@@ -107,14 +121,13 @@ export function rolloutView(i: StatusInput): RolloutView {
   return {
     app: i.app,
     rollout: i.plan.rollout,
-    namespace: null,
+    namespace: i.namespace ?? null,
     phase,
     message: messageFor(phase, i, gate),
     strategy: { format: i.plan.format, style: i.plan.style, providers: i.plan.providers },
     step: live ?? null,
     steps: i.plan.steps.length,
-    traffic:
-      step && s?.draining === undefined ? trafficOf(step) : s ? { weight: 0, weightTotal: 100, byPods: false } : null,
+    traffic: s ? trafficOf(i.plan, s.draining === undefined ? step : undefined) : null,
     replicas: replicasOf(i.plan, s?.draining === undefined ? step : undefined),
     revisions: {
       stable: s?.stableRevision ?? null,
@@ -141,10 +154,30 @@ function liveStep(s: RolloutStatus | undefined): number | undefined {
   return undefined;
 }
 
-function trafficOf(step: PlannedStep): RolloutView['traffic'] {
+function trafficOf(plan: Plan, step: PlannedStep | undefined): TrafficView {
+  const shared = plan.trafficRouting;
+  const base = {
+    sharedRouting: shared
+      ? { name: shared.name, weight: shared.traffic.weight, matches: matchesOf(shared.traffic) }
+      : null,
+  };
+  if (!step) return { weight: 0, weightTotal: 100, byPods: false, matches: null, mirror: null, ...base };
   const t = step.traffic;
   const byPods = step.serviceSelection === 'shared' && t.weight === 0 && t.matches.length === 0;
-  return { weight: t.weight, weightTotal: t.weightTotal, byPods };
+  const mirror = t.mirrorRoutes.map((m) => `${m.name} ${m.percentage}%`).join(', ');
+  return {
+    weight: t.weight,
+    weightTotal: t.weightTotal,
+    byPods,
+    matches: matchesOf(t),
+    mirror: mirror || null,
+    ...base,
+  };
+}
+
+function matchesOf(t: TrafficState): string | null {
+  const text = describeMatches(t);
+  return text === '-' ? null : text;
 }
 
 function replicasOf(plan: Plan, step: PlannedStep | undefined): RolloutView['replicas'] {
@@ -180,7 +213,8 @@ function gateView(i: StatusInput): GateView | null {
       if (sourceChanged(i))
         return fixedGate('restart at step 1', { kind: 'automatic' }, 'the source has a new revision');
       const before = s.step >= plan.steps.length ? 'promote' : `step ${s.step + 1}`;
-      return stepGate(i, before, plan.steps[s.step - 1]?.gate ?? { kind: 'manual' });
+      const step = plan.steps[s.step - 1];
+      return withAnalysis(i, stepGate(i, before, step?.gate ?? { kind: 'manual' }), step);
     }
   }
 }
@@ -198,6 +232,7 @@ function fixedGate(before: string, g: Gate, detail: string): GateView {
     since: null,
     remaining: null,
     passed: g.kind === 'automatic',
+    analysis: [],
     detail,
   };
 }
@@ -222,6 +257,15 @@ function stepGate(i: StatusInput, before: string, g: Gate): GateView {
     remaining,
     passed: remaining === 0 && !held,
   };
+}
+
+/** A gate with analysis: offline its verdict is unknown, so the gate is not known to have passed. */
+function withAnalysis(i: StatusInput, g: GateView, step: PlannedStep | undefined): GateView {
+  const analysis = (step?.analysis ?? []).map((a) => `${a.templates.join('+')} (${a.kind})`);
+  if (analysis.length === 0) return g;
+  if (i.signals?.analysis) return { ...g, analysis };
+  const unread = `analysis ${analysis.join(', ')} must pass too (\`rollgen status --pr\` reads its verdict, \`rollgen analyze ${i.target}\` runs it now)`;
+  return { ...g, analysis, passed: false, detail: `${g.detail}; ${unread}` };
 }
 
 /** Health and analysis that hold a gate although its own time or approval passed. */

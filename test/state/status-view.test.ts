@@ -89,3 +89,18 @@ test('a paused spec is Held whatever its phase, and a rollout with no state is N
     next: { command: 'rollgen advance web' },
   });
 });
+
+test('offline, a gate with analysis is not known to have passed and says how to read or run it', () => {
+  const analysis = [{ kind: 'step' as const, id: 'step-2', templates: ['success-rate'], metrics: [] }];
+  const plan = { ...PLAN, steps: [PLAN.steps[0], { ...PLAN.steps[1], analysis }] };
+  const v = rolloutView(input({ plan, status: status({ step: 2 }) }));
+  expect(v.gate).toMatchObject({ kind: 'automatic', passed: false, analysis: ['success-rate (step)'] });
+  expect(v.gate!.detail).toContain('`rollgen status --pr` reads its verdict, `rollgen analyze web` runs it now');
+  expect(v.phase).toBe('Progressing');
+});
+
+test('a TrafficRouting member shows the shared routing beside its own matches', () => {
+  const shared = { name: 'full-link', providers: ['istio'], traffic: { ...stableTraffic(100), weight: 10 } };
+  const v = rolloutView(input({ plan: { ...PLAN, trafficRouting: shared } }));
+  expect(v.traffic).toMatchObject({ weight: 25, sharedRouting: { name: 'full-link', weight: 10, matches: null } });
+});
