@@ -61944,7 +61944,8 @@ function phaseOf(i, gate) {
   if (s.draining !== void 0) return "Draining";
   if (s.phase !== "Progressing") return s.phase;
   if (sourceChanged(i)) return "Progressing";
-  return gate && !gate.passed && (gate.kind === "manual" || (gate.remaining ?? 1) > 0) && !signalHold(i.signals) ? "Paused" : "Progressing";
+  const waitsForTime = gate?.kind === "timed" && (gate.remaining === null || gate.remaining > 0);
+  return gate && !gate.passed && (gate.kind === "manual" || waitsForTime) && !signalHold(i.signals) ? "Paused" : "Progressing";
 }
 function messageFor(phase, i, gate) {
   const s = i.status;

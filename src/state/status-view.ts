@@ -283,8 +283,9 @@ function phaseOf(i: StatusInput, gate: GateView | null): ViewPhase {
   if (s.draining !== undefined) return 'Draining';
   if (s.phase !== 'Progressing') return s.phase;
   if (sourceChanged(i)) return 'Progressing';
-  // As Argo's plugin shows a pause step: the next step waits for a person or for time.
-  return gate && !gate.passed && (gate.kind === 'manual' || (gate.remaining ?? 1) > 0) && !signalHold(i.signals)
+  // As Argo's plugin shows a pause step: the next step waits for a person or for time (not for health or analysis).
+  const waitsForTime = gate?.kind === 'timed' && (gate.remaining === null || gate.remaining > 0);
+  return gate && !gate.passed && (gate.kind === 'manual' || waitsForTime) && !signalHold(i.signals)
     ? 'Paused'
     : 'Progressing';
 }
