@@ -61792,73 +61792,7 @@ function nextLines(v) {
   ];
 }
 
-// src/state/status-view.ts
-function rolloutView2(i) {
-  const s = i.status;
-  const live = liveStep(s);
-  const step = live !== void 0 ? i.plan.steps[live - 1] : void 0;
-  const gate = gateView(i);
-  const phase = phaseOf(i, gate);
-  const { next, others } = commandsFor(phase, i, gate);
-  return {
-    app: i.app,
-    rollout: i.plan.rollout,
-    namespace: i.namespace ?? null,
-    phase,
-    message: messageFor(phase, i, gate),
-    strategy: { format: i.plan.format, style: i.plan.style, providers: i.plan.providers },
-    step: live ?? null,
-    steps: i.plan.steps.length,
-    traffic: s ? trafficOf3(i.plan, s.draining === void 0 ? step : void 0) : null,
-    replicas: replicasOf2(i.plan, s?.draining === void 0 ? step : void 0),
-    revisions: {
-      stable: s?.stableRevision ?? null,
-      canary: s?.canaryRevision ?? null,
-      source: i.sourceRevision
-    },
-    images: i.images,
-    sourceChanged: sourceChanged(i),
-    gate,
-    signals: i.signals,
-    github: i.github,
-    next,
-    otherCommands: others,
-    drift: i.drift
-  };
-}
-function liveStep(s) {
-  if (!s) return void 0;
-  if (s.draining !== void 0) return void 0;
-  if (s.phase === "Progressing" && s.step > 0) return s.step;
-  if (s.phase === "Promoting") return Math.max(1, s.step);
-  return void 0;
-}
-function trafficOf3(plan, step) {
-  const shared = plan.trafficRouting;
-  const base = {
-    sharedRouting: shared ? { name: shared.name, weight: shared.traffic.weight, matches: matchesOf(shared.traffic) } : null
-  };
-  if (!step) return { weight: 0, weightTotal: 100, byPods: false, matches: null, mirror: null, ...base };
-  const t = step.traffic;
-  const byPods = step.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0;
-  const mirror = t.mirrorRoutes.map((m) => `${m.name} ${m.percentage}%`).join(", ");
-  return {
-    weight: t.weight,
-    weightTotal: t.weightTotal,
-    byPods,
-    matches: matchesOf(t),
-    mirror: mirror || null,
-    ...base
-  };
-}
-function matchesOf(t) {
-  const text2 = matches2(t);
-  return text2 === "-" ? null : text2;
-}
-function replicasOf2(plan, step) {
-  if (!step) return { desired: plan.replicas, stable: plan.replicas, canary: 0 };
-  return { desired: plan.replicas, stable: step.stableReplicas, canary: step.canaryReplicas };
-}
+// src/state/status-gate.ts
 function sourceChanged(i) {
   const s = i.status;
   if (!s) return false;
@@ -61936,6 +61870,74 @@ function signalHold(s) {
   if (s?.health?.state === "failed") return `health failed: ${s.health.detail}`;
   if (s?.analysis && s.analysis.verdict !== "successful") return `analysis ${s.analysis.verdict}: ${s.analysis.detail}`;
   return void 0;
+}
+
+// src/state/status-view.ts
+function rolloutView2(i) {
+  const s = i.status;
+  const live = liveStep(s);
+  const step = live !== void 0 ? i.plan.steps[live - 1] : void 0;
+  const gate = gateView(i);
+  const phase = phaseOf(i, gate);
+  const { next, others } = commandsFor(phase, i, gate);
+  return {
+    app: i.app,
+    rollout: i.plan.rollout,
+    namespace: i.namespace ?? null,
+    phase,
+    message: messageFor(phase, i, gate),
+    strategy: { format: i.plan.format, style: i.plan.style, providers: i.plan.providers },
+    step: live ?? null,
+    steps: i.plan.steps.length,
+    traffic: s ? trafficOf3(i.plan, s.draining === void 0 ? step : void 0) : null,
+    replicas: replicasOf2(i.plan, s?.draining === void 0 ? step : void 0),
+    revisions: {
+      stable: s?.stableRevision ?? null,
+      canary: s?.canaryRevision ?? null,
+      source: i.sourceRevision
+    },
+    images: i.images,
+    sourceChanged: sourceChanged(i),
+    gate,
+    signals: i.signals,
+    github: i.github,
+    next,
+    otherCommands: others,
+    drift: i.drift
+  };
+}
+function liveStep(s) {
+  if (!s) return void 0;
+  if (s.draining !== void 0) return void 0;
+  if (s.phase === "Progressing" && s.step > 0) return s.step;
+  if (s.phase === "Promoting") return Math.max(1, s.step);
+  return void 0;
+}
+function trafficOf3(plan, step) {
+  const shared = plan.trafficRouting;
+  const base = {
+    sharedRouting: shared ? { name: shared.name, weight: shared.traffic.weight, matches: matchesOf(shared.traffic) } : null
+  };
+  if (!step) return { weight: 0, weightTotal: 100, byPods: false, matches: null, mirror: null, ...base };
+  const t = step.traffic;
+  const byPods = step.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0;
+  const mirror = t.mirrorRoutes.map((m) => `${m.name} ${m.percentage}%`).join(", ");
+  return {
+    weight: t.weight,
+    weightTotal: t.weightTotal,
+    byPods,
+    matches: matchesOf(t),
+    mirror: mirror || null,
+    ...base
+  };
+}
+function matchesOf(t) {
+  const text2 = matches2(t);
+  return text2 === "-" ? null : text2;
+}
+function replicasOf2(plan, step) {
+  if (!step) return { desired: plan.replicas, stable: plan.replicas, canary: 0 };
+  return { desired: plan.replicas, stable: step.stableReplicas, canary: step.canaryReplicas };
 }
 function phaseOf(i, gate) {
   const s = i.status;
