@@ -55,5 +55,7 @@ export async function withReport(
     },
   });
   const messages = text.split('\n').filter((l) => l !== '');
-  printDocument(ctx, opts.output, kind, { ...head, moves, pullRequests: pulls, messages });
+  // `rollgen pr` writes through the code host only: its report has the PRs, no local moves.
+  const local = kind === 'ChangeReport' ? { moves } : {};
+  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, messages });
 }
