@@ -12,7 +12,14 @@ import { renderCommand } from './run/render-command';
 import { simulateCommand, SimulateOptions } from './run/simulate-command';
 import { StatusOptions, statusCommand } from './flow/status-command';
 import { withReport } from './app/change-report';
-import { OutputFormat, OutputOptions, errorDocument, isMachineOutput, printDocument } from './app/output-format';
+import {
+  OutputFormat,
+  OutputOptions,
+  errorCarried,
+  errorDocument,
+  isMachineOutput,
+  printDocument,
+} from './app/output-format';
 import { AnalyzeOptions, analyzeCommand } from './run/analyze-command';
 
 /** One request from the CLI or the Action. */
@@ -66,7 +73,7 @@ export async function run(request: RunRequest, ctx: RunContext, debug = false): 
     ctx.stderr(message + '\n');
     // A script reading --json gets the error as a document on stdout too, with the same exit status.
     // An analysis verdict is not an error of the run: analyze already printed it in its report.
-    if (isMachineOutput({ output }) && !(error instanceof AnalysisVerdictError))
+    if (isMachineOutput({ output }) && !(error instanceof AnalysisVerdictError) && !errorCarried(error))
       printDocument(ctx, output, 'Error', errorDocument(error, describeError(error, false)));
     return exitCodeFor(error);
   }

@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { OUTPUT_KINDS, OutputKind } from '../src/app/output-format';
 import { runCli } from './helpers/cli';
 import { FlowWorld } from './helpers/flow-world';
+import { bumpImage, makeRepo } from './helpers/git-repo';
 import { useAppDir } from './helpers/rollout-dir';
 
 /**
@@ -150,6 +151,30 @@ describe('a local app through its lifecycle', () => {
     expect(r.stderr).toMatch(/--json and -o yaml ask for different formats/);
     expect(parse(r.stdout)).toMatchObject({ kind: 'Error' });
   });
+});
+
+test('advance --commit --json: one app held by its gate, the other committed: one report with both the moves and the error', async () => {
+  const repo = makeRepo(
+    ['a', 'b'],
+    'apps:\n  - source: apps/*\n    output: deploy/{name}\n',
+    new Date('2026-03-01T10:00:00Z'),
+  );
+  try {
+    for (let i = 0; i < 2; i++) expect((await runCli(['advance', '--commit'], repo)).code).toBe(0);
+    bumpImage(repo, 'a', '2.54', new Date('2026-03-01T10:01:00Z'));
+    expect((await runCli(['advance', 'a', '--commit'], repo)).code).toBe(0);
+    bumpImage(repo, 'b', '2.54', new Date('2026-03-01T10:02:00Z'));
+    const r = await runCli(['advance', '--commit', '--json'], repo);
+    expect(r.code).toBe(1);
+    const doc = expectValid(r.stdout, 'ChangeReport');
+    expect(doc).toMatchObject({ mode: 'commit', error: { type: 'StateError', exitCode: 1 } });
+    expect(doc.moves).toEqual([
+      expect.objectContaining({ app: 'b', action: 'start', to: expect.objectContaining({ step: 1 }) }),
+    ]);
+    expect((doc.error as { message: string }).message).toMatch(/a: step 2 waits for a manual gate/);
+  } finally {
+    fs.rmSync(repo, { recursive: true, force: true });
+  }
 });
 
 describe('the GitHub flow', () => {

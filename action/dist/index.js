@@ -61361,6 +61361,9 @@ function errorType(error5) {
   if (error5 instanceof Error && error5.name !== "Error" && !(error5 instanceof TypeError)) return error5.name;
   return "InternalError";
 }
+var carried = /* @__PURE__ */ new WeakSet();
+var carryError = (e) => void (typeof e === "object" && e !== null && carried.add(e));
+var errorCarried = (e) => typeof e === "object" && e !== null && carried.has(e);
 function diagnosticData(d) {
   return { file: d.file, line: d.line, col: d.col, severity: d.severity, message: d.message };
 }
@@ -62164,6 +62167,7 @@ function landingDates(ctx, apps) {
 
 // src/app/change-report.ts
 var path29 = __toESM(require("path"));
+init_errors();
 function movesOf(w, cwd) {
   return w.transition.actions.map((a) => ({
     app: w.app,
@@ -62179,17 +62183,28 @@ async function withReport(ctx, opts, kind, head, work) {
   let text2 = "";
   const moves = [];
   const pulls = [];
-  await work({
-    ...ctx,
-    stdout: (t) => void (text2 += t),
-    written: (w) => moves.push(...movesOf(w, ctx.cwd)),
-    report: (e) => {
-      pulls.push(e);
-      ctx.report?.(e);
-    }
-  });
+  let failure2;
+  try {
+    await work({
+      ...ctx,
+      stdout: (t) => void (text2 += t),
+      written: (w) => moves.push(...movesOf(w, ctx.cwd)),
+      report: (e) => {
+        pulls.push(e);
+        ctx.report?.(e);
+      }
+    });
+  } catch (e) {
+    failure2 = e;
+  }
   const messages = text2.split("\n").filter((l) => l !== "");
-  printDocument(ctx, opts.output, kind, { ...head, moves, pullRequests: pulls, messages });
+  const local = kind === "ChangeReport" ? { moves } : {};
+  const error5 = failure2 === void 0 ? {} : errorDocument(failure2, describeError(failure2, false));
+  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, messages, ...error5 });
+  if (failure2 !== void 0) {
+    carryError(failure2);
+    throw failure2;
+  }
 }
 
 // src/run/analyze-command.ts
@@ -62257,7 +62272,7 @@ async function run2(request4, ctx, debug = false) {
   } catch (error5) {
     const message = describeError(error5, debug);
     ctx.stderr(message + "\n");
-    if (isMachineOutput({ output }) && !(error5 instanceof AnalysisVerdictError))
+    if (isMachineOutput({ output }) && !(error5 instanceof AnalysisVerdictError) && !errorCarried(error5))
       printDocument(ctx, output, "Error", errorDocument(error5, describeError(error5, false)));
     return exitCodeFor(error5);
   }

@@ -3,7 +3,8 @@ import type { RolloutStatus } from '../state/status';
 import type { PendingWrite } from './plan-write';
 import type { PullRequestEvent } from './report';
 import type { RunContext } from './context';
-import { OutputOptions, isMachineOutput, printDocument } from './output-format';
+import { describeError } from '../errors';
+import { OutputOptions, carryError, errorDocument, isMachineOutput, printDocument } from './output-format';
 
 /**
  * The machine-readable report of advance/abort/promote/retry (any mode) and `rollgen pr`: every
@@ -45,17 +46,29 @@ export async function withReport(
   let text = '';
   const moves: RolloutMove[] = [];
   const pulls: PullRequestEvent[] = [];
-  await work({
-    ...ctx,
-    stdout: (t) => void (text += t),
-    written: (w) => moves.push(...movesOf(w, ctx.cwd)),
-    report: (e) => {
-      pulls.push(e);
-      ctx.report?.(e);
-    },
-  });
+  let failure: unknown;
+  try {
+    await work({
+      ...ctx,
+      stdout: (t) => void (text += t),
+      written: (w) => moves.push(...movesOf(w, ctx.cwd)),
+      report: (e) => {
+        pulls.push(e);
+        ctx.report?.(e);
+      },
+    });
+  } catch (e) {
+    failure = e;
+  }
   const messages = text.split('\n').filter((l) => l !== '');
   // `rollgen pr` writes through the code host only: its report has the PRs, no local moves.
   const local = kind === 'ChangeReport' ? { moves } : {};
-  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, messages });
+  // A failure after some apps moved (a gate held one, the host refused another) is in the same
+  // document as what did move, so a script never reads "error" where writes were made.
+  const error = failure === undefined ? {} : errorDocument(failure, describeError(failure, false));
+  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, messages, ...error });
+  if (failure !== undefined) {
+    carryError(failure);
+    throw failure;
+  }
 }

@@ -70,6 +70,11 @@ function errorType(error: unknown): string {
   return 'InternalError';
 }
 
+/** Errors a report already carries (the run printed its document): the shell prints no second one. */
+const carried = new WeakSet<object>();
+export const carryError = (e: unknown) => void (typeof e === 'object' && e !== null && carried.add(e));
+export const errorCarried = (e: unknown) => typeof e === 'object' && e !== null && carried.has(e);
+
 /** Diagnostics as plain data (warnings in a report). */
 export function diagnosticData(d: Diagnostic): Record<string, unknown> {
   return { file: d.file, line: d.line, col: d.col, severity: d.severity, message: d.message };
