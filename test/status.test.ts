@@ -3,9 +3,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { CLEAR_SCREEN, Ticker } from '../src/io/watch';
 import { runCli } from './helpers/cli';
-import { BIN } from './helpers/rollout-dir';
+import { BIN, makeAppDir } from './helpers/rollout-dir';
 import { FlowWorld } from './helpers/flow-world';
-import { bumpImage, commitAll, git, makeRepo } from './helpers/git-repo';
+import { EXAMPLE, bumpImage, commitAll, git, makeRepo } from './helpers/git-repo';
 
 /** `rollgen status` read from a real git history, a fake GitHub and an injected clock and ticker. */
 const CONFIG = 'apps:\n  - source: apps/echo\n    output: deploy/echo\n';
@@ -164,4 +164,11 @@ test('bin/rollgen status --watch ends with exit status 0 on Ctrl-C (SIGINT)', as
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   expect(stdout).not.toContain(CLEAR_SCREEN);
   expect(stdout.match(/^Name: /gm)).toHaveLength(1);
+});
+
+test('status SOURCE without an output suggests commands with OUT in its place, never one that cannot run', async () => {
+  repo = makeAppDir('rollgen-status-', EXAMPLE);
+  const r = await runCli(['status', 'src'], repo);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/^Next: +rollgen advance src OUT +# adopts the Deployment \(first deploy\)$/m);
 });

@@ -59846,7 +59846,7 @@ function idleApp(ctx, loc, app, command, byName, peers) {
   return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
 }
 function commandTarget(cwd, loc, byName) {
-  const rel2 = (p) => p ? path20.relative(cwd, p) || "." : "";
+  const rel2 = (p) => p ? path20.relative(cwd, p) || "." : "OUT";
   const target = loc.source === "-" ? `-f - ${rel2(loc.output)}` : byName ? loc.name : `${rel2(loc.source)} ${rel2(loc.output)}`;
   return target.trim();
 }

@@ -82,7 +82,8 @@ function idleApp(
 
 /** How the user names an app on the command line, for the commands rollgen suggests: its name, or SOURCE OUT. */
 export function commandTarget(cwd: string, loc: AppLocation, byName: boolean): string {
-  const rel = (p: string | undefined) => (p ? path.relative(cwd, p) || '.' : '');
+  // Without an output (`status SOURCE`), the commands rollgen suggests still need one: OUT stands for it.
+  const rel = (p: string | undefined) => (p ? path.relative(cwd, p) || '.' : 'OUT');
   const target =
     loc.source === '-' ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
   return target.trim();
