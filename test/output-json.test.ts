@@ -118,6 +118,7 @@ describe('a local app through its lifecycle', () => {
     await both(['abort', 'src', 'out'], app.dir, 'ChangeReport');
     doc = await both(['abort', 'src', 'out'], app.dir, 'ChangeReport');
     expect(doc).toMatchObject({ command: 'abort', mode: 'write', moves: [] });
+    await yamlMatches(['abort', 'src', 'out'], app.dir, doc); // nothing to abort: the same report again
     expect(doc.messages).toEqual([expect.stringMatching(/^nothing to abort: src\/rollouts-demo is aborted/)]);
     doc = await both(['retry', 'src', 'out'], app.dir, 'ChangeReport');
     expect(doc.moves).toEqual([expect.objectContaining({ action: 'retry' })]);
