@@ -68,6 +68,11 @@ test('offline, status says it did not look at GitHub; with --pr it names the ope
     `GitHub:        PR #${pr.number} (step 2) open: ${pr.title} ${pr.url}; merging it applies it\n`,
   );
   expect(online.writes).toEqual([]);
+  // Read through GitHub, the commands it suggests are the PR-mode ones.
+  expect(online.stdout).toMatch(
+    /^Next: +rollgen promote echo --pr +# moves to step 2 without waiting for the gate\n +or rollgen abort echo --pr /m,
+  );
+  expect(offline.stdout).toMatch(/^Next: +rollgen promote echo +# /m);
   const json = JSON.parse((await w.run(['status', 'echo', '--pr', '--json'])).stdout);
   expect(json.rollouts[0].github).toEqual({
     looked: true,

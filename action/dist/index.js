@@ -61977,7 +61977,11 @@ function messageFor(phase, i, gate) {
   }
 }
 function commandsFor(phase, i, gate) {
-  const run3 = (cmd, does) => ({ command: `rollgen ${cmd} ${i.target}`, does });
+  const viaPr = i.github.looked;
+  const run3 = (cmd, does) => ({
+    command: !viaPr ? `rollgen ${cmd} ${i.target}` : cmd === "advance" ? `rollgen pr ${i.target}` : `rollgen ${cmd} ${i.target} --pr`,
+    does
+  });
   const abort = run3("abort", "routes all traffic to stable and removes the canary");
   switch (phase) {
     case "Held":

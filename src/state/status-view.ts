@@ -133,7 +133,16 @@ function commandsFor(
   i: StatusInput,
   gate: GateView | null,
 ): { next: NextCommand | null; others: NextCommand[] } {
-  const run = (cmd: string, does: string): NextCommand => ({ command: `rollgen ${cmd} ${i.target}`, does });
+  // Read through GitHub (--pr), the app moves by PRs: the same commands in PR mode, advance as `rollgen pr`.
+  const viaPr = i.github.looked;
+  const run = (cmd: string, does: string): NextCommand => ({
+    command: !viaPr
+      ? `rollgen ${cmd} ${i.target}`
+      : cmd === 'advance'
+        ? `rollgen pr ${i.target}`
+        : `rollgen ${cmd} ${i.target} --pr`,
+    does,
+  });
   const abort = run('abort', 'routes all traffic to stable and removes the canary');
   switch (phase) {
     case 'Held':
