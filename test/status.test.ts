@@ -177,3 +177,10 @@ test('status SOURCE without an output suggests commands with OUT in its place, n
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/^Next: +rollgen advance src OUT +# adopts the Deployment \(first deploy\)$/m);
 });
+
+test('GitHub flags without --pr are refused, not ignored', async () => {
+  repo = makeAppDir('rollgen-status-', EXAMPLE);
+  const r = await runCli(['status', 'src', '--repo', 'acme/deploy'], repo);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe('status: --token, --repo and --api-url go with --pr (read GitHub)\n');
+});

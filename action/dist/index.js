@@ -62088,6 +62088,8 @@ function analysisView(run3) {
 // src/flow/status-command.ts
 var DEFAULT_WATCH_SECONDS = 2;
 async function statusCommand(ctx, args, opts) {
+  if (!opts.pr && (opts.token || opts.repo || opts.apiUrl))
+    throw new InputError([], "status: --token, --repo and --api-url go with --pr (read GitHub)");
   if (opts.watch === void 0) return void ctx.stdout(await statusText(ctx, args, opts));
   const seconds2 = opts.watch === true ? DEFAULT_WATCH_SECONDS : opts.watch;
   if (!Number.isFinite(seconds2) || seconds2 <= 0)
