@@ -4,7 +4,9 @@ import { renderApp } from '../render/render-app';
 import { renderState, statesAtStep } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { colorAtGateway } from '../simulate/coloring';
-import { PodShare, simulateRequest } from '../simulate/simulate';
+import { PodShare, podsOf, simulateRequest } from '../simulate/simulate';
+import type { KubeObject } from '../model/kube';
+import type { LoadedApp } from '../spec/loaded-app';
 import { RouteEndpoints, routeEndpoints } from '../simulate/route-hosts';
 import { describePhase } from '../render/phase';
 import { readAppOutput } from '../app/output-state';
@@ -38,34 +40,61 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const routes = routeEndpoints(objects);
   const req = request(opts, routes);
   // The request comes from outside: the ingress gateway colours it first (RequestColoring).
-  const split = simulateRequest(objects, appGenerators(app), colorAtGateway(objects, req));
+  const generators = appGenerators(app);
+  const split = simulateRequest(objects, generators, colorAtGateway(objects, req));
+  // Without traffic providers the Services are the routes: the pods each one selects.
+  const services = !split && generators.length === 0 ? servicePods(app, objects) : [];
   const described = app.rollouts.map((r, i) => ({
     rollout: `${app.name}/${r.spec.name}`,
     state: describePhase(states[i].phase, r.plan.steps.length),
   }));
-  if (isMachineOutput(opts)) {
-    const pods = (list: readonly PodShare[] | undefined) =>
-      (list ?? []).map((p) => ({ share: p.share, service: p.service, deployment: p.deployment ?? null }));
+  if (isMachineOutput(opts))
     return printDocument(ctx, opts.output, 'Simulation', {
       app: app.name,
       states: described,
-      request: { host: req.host ?? null, path: req.path, headers: req.headers, cookies: req.cookies, query: req.query },
-      matched: split !== undefined,
-      rule: split?.rule ?? null,
-      pods: pods(split?.pods),
-      mirror: pods(split?.mirror),
-      routes: { hosts: routes.hosts, paths: routes.paths },
+      ...simulationData(req, split, services, routes),
     });
-  }
   for (const d of described) ctx.stdout(`state: ${d.rollout} at ${d.state}\n`);
   ctx.stdout(`request: ${describeRequest(req, opts)}\n`);
-  if (!split) return ctx.stdout(`no route matches this request; ${served(routes)}\n`);
-  ctx.stdout(`rule: ${split.rule}\n`);
   const line = (p: PodShare, prefix = '') =>
     `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`;
+  if (services.length > 0) return services.forEach(({ role, pod }) => ctx.stdout(line(pod, `${role} `)));
+  if (!split) return ctx.stdout(`no route matches this request; ${served(routes)}\n`);
+  ctx.stdout(`rule: ${split.rule}\n`);
   for (const p of split.pods) ctx.stdout(line(p));
   // Mirrored copies: the share of these requests also copied to those pods (their answers are dropped).
   for (const p of split.mirror ?? []) ctx.stdout(line(p, 'mirror copy to '));
+}
+
+/** The request and where it went, as plain data with nulls (`simulate -o json`). */
+function simulationData(
+  req: SimRequest,
+  split: ReturnType<typeof simulateRequest>,
+  services: readonly { role: string; pod: PodShare }[],
+  routes: RouteEndpoints,
+): Record<string, unknown> {
+  const pods = (list: readonly PodShare[] | undefined) =>
+    (list ?? []).map((p) => ({ share: p.share, service: p.service, deployment: p.deployment ?? null }));
+  return {
+    request: { host: req.host ?? null, path: req.path, headers: req.headers, cookies: req.cookies, query: req.query },
+    matched: split !== undefined,
+    rule: split?.rule ?? null,
+    pods: pods(split?.pods),
+    mirror: pods(split?.mirror),
+    services: services.map(({ role, pod }) => ({ role, ...pods([pod])[0] })),
+    routes: { hosts: routes.hosts, paths: routes.paths },
+  };
+}
+
+/** Without traffic providers the Services are the routes (Argo basic canary, blue-green): the pods each one selects. */
+function servicePods(app: LoadedApp, objects: readonly KubeObject[]): { role: string; pod: PodShare }[] {
+  return app.rollouts.flatMap((r) => {
+    const { stableService, canaryService } = r.spec.traffic;
+    const roles = r.spec.blueGreen ? ['active', 'preview'] : ['stable', 'canary'];
+    return [stableService, canaryService].flatMap((name, i) =>
+      name ? podsOf(objects, name, 1).map((pod) => ({ role: roles[i], pod })) : [],
+    );
+  });
 }
 
 /** What the routes serve, so a request that matched nothing can be corrected. */

@@ -44,29 +44,36 @@ function formatRollout(v: RolloutView): string {
 
 function strategy(v: RolloutView): string {
   const providers = v.strategy.providers.length > 0 ? `; ${v.strategy.providers.join(', ')}` : '';
+  if (v.strategy.blueGreen) return `BlueGreen (${v.strategy.format}${providers})`;
   return `Canary (${v.strategy.format}, ${v.strategy.style} style${providers})`;
 }
 
 const sub = (label: string, value: string) => `  ${`${label}:`.padEnd(WIDTH - 2)}${value}`;
 
+/** Blue-green has no canary: the two tracks are the old version and the new one the preview runs. */
+const tracks = (v: RolloutView) =>
+  v.strategy.blueGreen ? { stable: 'old', canary: 'new' } : { stable: 'stable', canary: 'canary' };
+
 function stepLines(v: RolloutView): string[] {
-  const step = v.step !== null ? `${v.step}/${v.steps}` : `-/${v.steps}`;
+  const name = v.step !== null && v.stepName ? ` (${v.stepName})` : '';
+  const step = v.step !== null ? `${v.step}/${v.steps}${name}` : `-/${v.steps}`;
   const t = v.traffic;
-  const traffic = t === null ? '-' : trafficText(t);
+  const traffic = t === null ? '-' : trafficText(t, v.strategy.blueGreen ? 'the new version' : 'canary');
   const r = v.replicas;
+  const n = tracks(v);
   return [
     sub('Step', step),
     sub('Traffic', traffic),
-    sub('Replicas', `canary ${r.canary}, stable ${r.stable} (desired ${r.desired})`),
+    sub('Replicas', `${n.canary} ${r.canary}, ${n.stable} ${r.stable} (desired ${r.desired})`),
   ];
 }
 
-function trafficText(t: NonNullable<RolloutView['traffic']>): string {
+function trafficText(t: NonNullable<RolloutView['traffic']>, canary: string): string {
   const share = (weight: number, total: number) => (total === 100 ? `${weight}%` : `${weight}/${total}`);
   const parts = [
     t.byPods
       ? 'shared by pod count (the stable Service selects both tracks)'
-      : `${share(t.weight, t.weightTotal)} to canary`,
+      : `${share(t.weight, t.weightTotal)} to ${canary}`,
     ...(t.matches ? [`requests matching ${t.matches}`] : []),
     ...(t.mirror ? [`mirror ${t.mirror}`] : []),
   ];
@@ -78,7 +85,8 @@ function trafficText(t: NonNullable<RolloutView['traffic']>): string {
 function imageLines(v: RolloutView): string[] {
   const tagged = (list: readonly ContainerImage[] | null, track: string) =>
     (list ?? []).map((c) => `${c.image} (${track}${list!.length > 1 ? `, ${c.container}` : ''})`);
-  const shown = [...tagged(v.images.stable, 'stable'), ...tagged(v.images.canary, 'canary')];
+  const n = tracks(v);
+  const shown = [...tagged(v.images.stable, n.stable), ...tagged(v.images.canary, n.canary)];
   if (v.sourceChanged || shown.length === 0) shown.push(...tagged(v.images.source, 'source'));
   const revisions = `revisions: stable ${v.revisions.stable ?? '-'}, canary ${v.revisions.canary ?? '-'}, source ${v.revisions.source}`;
   return [...shown.map((s, i) => (i === 0 ? field('Images', s) : more(s))), more(revisions)];

@@ -86,8 +86,15 @@ export interface RolloutView {
   readonly namespace: string | null;
   readonly phase: ViewPhase;
   readonly message: string;
-  readonly strategy: { readonly format: string; readonly style: string; readonly providers: readonly string[] };
+  readonly strategy: {
+    readonly format: string;
+    readonly style: string;
+    readonly blueGreen: boolean;
+    readonly providers: readonly string[];
+  };
   readonly step: number | null;
+  /** The live step's name (blue-green: `preview`, `switch`); null for numbered canary steps. */
+  readonly stepName: string | null;
   readonly steps: number;
   readonly traffic: TrafficView | null;
   readonly replicas: { readonly desired: number; readonly stable: number; readonly canary: number };

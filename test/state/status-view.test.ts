@@ -104,3 +104,12 @@ test('a TrafficRouting member shows the shared routing beside its own matches', 
   const v = rolloutView(input({ plan: { ...PLAN, trafficRouting: shared } }));
   expect(v.traffic).toMatchObject({ weight: 25, sharedRouting: { name: 'full-link', weight: 10, matches: null } });
 });
+
+test('blue-green names its strategy and its steps', () => {
+  const steps = [
+    { ...PLAN.steps[0], name: 'preview' },
+    { ...PLAN.steps[1], name: 'switch' },
+  ];
+  const v = rolloutView(input({ plan: { ...PLAN, blueGreen: true, steps } }));
+  expect(v).toMatchObject({ strategy: { blueGreen: true }, step: 1, stepName: 'preview' });
+});
