@@ -39,10 +39,14 @@ const connection = (c: Command) =>
 
 /** The GitHub connection and base; GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL by default. */
 const github = (c: Command) =>
-  connection(c.option('--dry-run', 'print every intended action; change nothing')).option(
-    '--base <branch>',
-    'branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)',
-  );
+  connection(
+    c
+      .option('--dry-run', 'print every intended action; change nothing')
+      .option(
+        '--offline',
+        'with --dry-run: no token, no network; print the title and body of each PR from the checkout',
+      ),
+  ).option('--base <branch>', 'branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)');
 
 /** advance/abort/promote/retry: commit the output (local git mode) or, for commands, open their PR. */
 function changing(c: Command, pr: boolean): Command {
@@ -200,6 +204,7 @@ const EXAMPLES: Readonly<Record<string, readonly (readonly [string, string])[]>>
     ['rollgen pr', "open or update the PR of every app's next step"],
     ['rollgen pr web --dry-run', 'print what it would do; change nothing'],
     ['rollgen pr --json', 'the PRs opened, updated, merged and closed, as JSON'],
+    ['rollgen pr --dry-run --offline', 'the title and body of each PR, without a token or network'],
   ],
   status: [
     ['rollgen status', 'where each rollout of rollgen.yaml stands'],

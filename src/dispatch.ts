@@ -112,7 +112,8 @@ function change(ctx: RunContext, args: readonly string[], o: ChangeOptions, comm
   if (o.pr && o.commit) throw new InputError([], `${command.kind}: --pr and --commit exclude each other`);
   if (o.pr && command.kind === 'advance')
     throw new InputError([], 'advance --pr: use rollgen pr, which opens the next step of every app');
-  if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
+  if (!o.pr && (o.merge || o.dryRun || o.offline))
+    throw new InputError([], `${command.kind}: --merge, --dry-run and --offline go with --pr`);
   const mode = o.pr ? 'pr' : o.commit ? 'commit' : 'write';
   return withReport(ctx, o, 'ChangeReport', { command: command.kind, mode, dryRun: o.dryRun === true }, (c) => {
     if (o.pr) return changePr(c, args, o, command);
