@@ -202,3 +202,29 @@ describe('the GitHub flow', () => {
     expect(expectValid(pr.stdout, 'PullRequestReport').messages).toEqual(expect.any(Array));
   });
 });
+
+test('pr --dry-run --offline --json: the PR of each app as fields (branch, title, labels, body), nulls for an app with none', async () => {
+  const repo = makeRepo(
+    ['a', 'b'],
+    'apps:\n  - source: apps/*\n    output: deploy/{name}\n',
+    new Date('2026-03-01T10:00:00Z'),
+  );
+  try {
+    for (let i = 0; i < 2; i++) expect((await runCli(['advance', 'b', '--commit'], repo)).code).toBe(0);
+    const doc = await both(['pr', '--dry-run', '--offline'], repo, 'PullRequestReport', 0, { env: {} });
+    expect(doc.previews).toEqual([
+      expect.objectContaining({ app: 'a', branch: 'rollgen/a/adopt', labels: expect.arrayContaining(['rollgen']) }),
+      { app: 'b', branch: null, title: null, labels: [], body: null },
+    ]);
+    const [a] = doc.previews as { title: string; body: string }[];
+    expect(a.title).toMatch(/^rollgen\(a\): adopt/);
+    expect(a.body).toContain('### a: adopt');
+    expect(doc.messages).toEqual([]);
+    bumpImage(repo, 'b', '2.54', new Date('2026-03-01T10:01:00Z'));
+    expect((await runCli(['advance', 'b', '--commit'], repo)).code).toBe(0);
+    const abort = await both(['abort', 'b', '--pr', '--dry-run', '--offline'], repo, 'ChangeReport', 0, { env: {} });
+    expect(abort.previews).toEqual([expect.objectContaining({ app: 'b', branch: 'rollgen/b/abort' })]);
+  } finally {
+    fs.rmSync(repo, { recursive: true, force: true });
+  }
+});

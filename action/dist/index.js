@@ -61355,10 +61355,16 @@ async function previewOffline(ctx, args, opts, propose) {
   if (!opts.dryRun) throw new InputError([], "--offline goes with --dry-run: without GitHub nothing can be opened");
   const s = await openLocalSession(ctx, args, opts);
   const proposals = s.apps.map((entry) => ({ app: entry.app.name, proposal: propose(s, entry) }));
-  for (const { app, proposal } of proposals)
-    ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==
+  for (const { app, proposal } of proposals) {
+    if (ctx.preview) ctx.preview(previewData(app, proposal));
+    else ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==
 
 `);
+  }
+}
+function previewData(app, p) {
+  if (!p) return { app, branch: null, title: null, labels: [], body: null };
+  return { app, branch: p.branch, title: p.title, labels: p.labels, body: p.body };
 }
 function preview(p) {
   return [`== ${p.app}: ${p.branch} ==`, `title: ${p.title}`, `labels: ${p.labels.join(", ")}`, "", p.body].join("\n");
@@ -63079,12 +63085,14 @@ async function withReport(ctx, opts, kind, head, work) {
   let text2 = "";
   const moves = [];
   const pulls = [];
+  const previews = [];
   let failure2;
   try {
     await work({
       ...ctx,
       stdout: (t) => void (text2 += t),
       written: (w) => moves.push(...movesOf(w, ctx.cwd)),
+      preview: (p) => void previews.push(p),
       report: (e) => {
         pulls.push(e);
         ctx.report?.(e);
@@ -63095,8 +63103,9 @@ async function withReport(ctx, opts, kind, head, work) {
   }
   const messages = text2.split("\n").filter((l) => l !== "");
   const local = kind === "ChangeReport" ? { moves } : {};
+  const preview2 = previews.length > 0 ? { previews } : {};
   const error6 = failure2 === void 0 ? {} : errorDocument(failure2, describeError(failure2, false));
-  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, messages, ...error6 });
+  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, ...preview2, messages, ...error6 });
   if (failure2 !== void 0) {
     carryError(failure2);
     throw failure2;

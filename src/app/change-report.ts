@@ -1,7 +1,7 @@
 import * as path from 'path';
 import type { RolloutStatus } from '../state/status';
 import type { PendingWrite } from './plan-write';
-import type { PullRequestEvent } from './report';
+import type { PullRequestEvent, PullRequestPreview } from './report';
 import type { RunContext } from './context';
 import { describeError } from '../errors';
 import { OutputOptions, carryError, errorDocument, isMachineOutput, printDocument } from './output-format';
@@ -46,12 +46,14 @@ export async function withReport(
   let text = '';
   const moves: RolloutMove[] = [];
   const pulls: PullRequestEvent[] = [];
+  const previews: PullRequestPreview[] = [];
   let failure: unknown;
   try {
     await work({
       ...ctx,
       stdout: (t) => void (text += t),
       written: (w) => moves.push(...movesOf(w, ctx.cwd)),
+      preview: (p) => void previews.push(p),
       report: (e) => {
         pulls.push(e);
         ctx.report?.(e);
@@ -63,10 +65,12 @@ export async function withReport(
   const messages = text.split('\n').filter((l) => l !== '');
   // `rollgen pr` writes through the code host only: its report has the PRs, no local moves.
   const local = kind === 'ChangeReport' ? { moves } : {};
+  // `--offline` previews the PRs instead of opening them: title and body as fields, not message lines.
+  const preview = previews.length > 0 ? { previews } : {};
   // A failure after some apps moved (a gate held one, the host refused another) is in the same
   // document as what did move, so a script never reads "error" where writes were made.
   const error = failure === undefined ? {} : errorDocument(failure, describeError(failure, false));
-  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, messages, ...error });
+  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, ...preview, messages, ...error });
   if (failure !== undefined) {
     carryError(failure);
     throw failure;
