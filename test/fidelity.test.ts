@@ -48,7 +48,7 @@ test('Argo spec.paused: advance says the rollout holds and writes nothing more f
     const r = await runCli(['advance', 'src', 'out'], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('src/web: paused by spec.paused; nothing is proposed for it until that is false');
-    expect(r.stdout).toContain('nothing to advance: src/web is paused by spec.paused');
+    expect(r.stdout).toContain('nothing to advance: src/web is held: paused by spec.paused');
     expect(r.stdout).not.toContain('is healthy');
     expect(fs.readFileSync(path.join(dir, 'out', 'rollgen-status.yaml'), 'utf8')).toBe(before);
   } finally {

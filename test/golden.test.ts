@@ -58,7 +58,7 @@ describe.each(goldenCases())('golden $provider/$name', ({ dir }) => {
 
   test('every step renders as expected, byte for byte', async () => {
     const plan = JSON.parse((await runCli(['plan', 'source', '--json'], dir)).stdout);
-    const steps = Math.max(...plan.rollouts.map((r: { steps: unknown[] }) => r.steps.length));
+    const steps = Math.max(...plan.apps[0].rollouts.map((r: { steps: unknown[] }) => r.steps.length));
     const output = fs.existsSync(path.join(dir, 'output')) ? ['output'] : [];
     for (let step = 0; step <= steps; step++) {
       const result = await runCli(['render', 'source', ...output, '--step', String(step)], dir);
