@@ -131,3 +131,33 @@ test('Kruise blue-green with disableGenerateCanaryService: traffic 0% still reac
   const sim = await runCli(['simulate', 'src', '--step', '1'], dir);
   expect(sim.stdout).toContain('37.5%  service echo -> echo-canary');
 });
+
+test('an Argo blue-green Service with a sync-wave of its own: rollgen writes its wave one after the Deployment and warns at the annotation', async () => {
+  const dir = appDir(`apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata: {name: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: shop}}
+  template:
+    metadata: {labels: {app: shop}}
+    spec: {containers: [{name: shop, image: example/shop:blue}]}
+  strategy:
+    blueGreen: {activeService: shop}
+---
+kind: Service
+apiVersion: v1
+metadata:
+  name: shop
+  annotations: {argocd.argoproj.io/sync-wave: "-2"}
+spec:
+  selector: {app: shop}
+  ports: [{port: 80, targetPort: 8080}]
+`);
+  const r = await runCli(['render', 'src', '--step', '2'], dir);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe(
+    'src/app.yaml:17:47: warning: rollout shop: sync-wave "-2" of Service "shop" is replaced by "1": blue-green Services switch one wave after the Deployment, so Argo CD moves them only to ready pods; remove the annotation\n',
+  );
+  expect(r.stdout).toContain('argocd.argoproj.io/sync-wave: "1"');
+});

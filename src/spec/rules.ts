@@ -3,7 +3,7 @@ import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
 import { serviceNameProblem } from './object-checks';
 import { RolloutSpec, StepSpec } from '../model/rollout';
-import { checkServiceSelectors } from './selector-rules';
+import { checkServiceSelectors } from './service-rules';
 
 /** Semantic rules over one normalized rollout: small named checks that each push what they find. */
 export function checkRollout(rollout: RolloutSpec, resources: ResourceSet): Diagnostic[] {

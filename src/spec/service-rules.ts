@@ -1,7 +1,8 @@
-import { Origin } from '../diagnostics';
+import { Diagnostic, diagnosticAt, Origin } from '../diagnostics';
 import { isObject, KubeObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
 import { RolloutSpec } from '../model/rollout';
+import { SYNC_WAVE } from '../model/track';
 
 type Report = (origin: Origin, message: string) => void;
 type Labels = Readonly<Record<string, string>>;
@@ -86,4 +87,33 @@ function metadataNames(r: RolloutSpec): { stable: string; canary: string } {
   return r.blueGreen
     ? { stable: 'activeMetadata', canary: 'previewMetadata' }
     : { stable: 'stableMetadata', canary: 'canaryMetadata' };
+}
+
+/**
+ * Argo blue-green Services are its routes: rollgen writes them one sync wave after the Deployment
+ * so Argo CD moves them only to ready pods. A wave of the user's own on them is replaced, and said
+ * where it is written.
+ */
+export function serviceWaveWarnings(r: RolloutSpec, resources: ResourceSet): Diagnostic[] {
+  if (!r.blueGreen || r.format !== 'argo') return [];
+  const deployment = r.workload.synthesized ?? resources.find('Deployment', r.workload.name, r.namespace)?.object;
+  const wave = String((deployment ? waveOf(deployment) : 0) + 1);
+  const names = [...new Set([r.traffic.stableService, r.traffic.canaryService])];
+  return names.flatMap((name) => {
+    const svc = name ? resources.find('Service', name, r.namespace) : undefined;
+    const own = svc?.object.metadata.annotations?.[SYNC_WAVE];
+    if (!svc || own === undefined || own === wave) return [];
+    return [
+      diagnosticAt(
+        svc.locate(['metadata', 'annotations', SYNC_WAVE]),
+        `rollout ${r.name}: sync-wave "${own}" of Service "${name}" is replaced by "${wave}": blue-green Services switch one wave after the Deployment, so Argo CD moves them only to ready pods; remove the annotation`,
+        'warning',
+      ),
+    ];
+  });
+}
+
+function waveOf(d: KubeObject): number {
+  const wave = Number.parseInt(d.metadata.annotations?.[SYNC_WAVE] ?? '0', 10);
+  return Number.isFinite(wave) ? wave : 0;
 }
