@@ -17,6 +17,7 @@ export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: G
     steps,
     ...(rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}),
     ...(rollout.blueGreen ? { blueGreen: true } : {}),
+    ...(rollout.abortDelaySeconds ? { abortGate: { kind: 'timed', seconds: rollout.abortDelaySeconds } } : {}),
   };
 }
 

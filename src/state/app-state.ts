@@ -130,7 +130,10 @@ function applyCommand(
   if (command.kind === 'advance' && r.spec.pausedBy) return undefined;
   if (command.kind === 'advance') return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
-  if (command.kind === 'abort') return current.phase === 'Progressing' ? abortRollout(current, removal) : undefined;
+  // Argo blue-green keeps the preview pods abortScaleDownDelaySeconds after an abort: their removal is a later commit.
+  const abortRemoval = r.plan.abortGate ? 'two-commits' : removal;
+  if (command.kind === 'abort')
+    return current.phase === 'Progressing' ? abortRollout(current, abortRemoval) : undefined;
   if (command.kind === 'retry') return current.phase === 'Aborted' ? retryRollout(current) : undefined;
   return current.phase === 'Progressing' ? promoteRollout(current, command.full) : undefined;
 }
