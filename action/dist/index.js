@@ -56775,9 +56775,9 @@ var BLUE_GREEN_RULES = [
     `${BG}.scaleDownDelaySeconds`,
     "a timed gate after the switch (default 30 s): the old version is scaled down by a later commit"
   ),
-  warned(
+  honoured(
     `${BG}.abortScaleDownDelaySeconds`,
-    "the abort commit removes the preview pods as the app's removal policy says (rollgen.yaml removal: two-commits removes them one commit after the Services moved); there is no delay"
+    "after an abort the preview pods stay (default 30 s, as Argo): a later commit behind a timed gate removes them; 0 removes them in the abort commit (warned)"
   ),
   warned(`${BG}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
   subtree(
@@ -57042,7 +57042,8 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     startGate: { kind: policy.firstStep },
     steps,
     ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {},
-    ...rollout.blueGreen ? { blueGreen: true } : {}
+    ...rollout.blueGreen ? { blueGreen: true } : {},
+    ...rollout.abortDelaySeconds ? { abortGate: { kind: "timed", seconds: rollout.abortDelaySeconds } } : {}
   };
 }
 function planStep(rollout, step, i, total, policy) {
@@ -57058,7 +57059,8 @@ function planStep(rollout, step, i, total, policy) {
     stableReplicas: stable,
     traffic: traffic2,
     // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
-    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 || rollout.blueGreen && !routed ? "split" : "shared",
+    // Argo blue-green Services select one version each; Kruise without trafficRoutings shares pods, as Kruise does.
+    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 || rollout.blueGreen && rollout.format === "argo" ? "split" : "shared",
     gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy),
     ...step.name ? { name: step.name } : {},
     ...step.switched ? { switched: true } : {}
@@ -57482,8 +57484,19 @@ function readBlueGreen(doc, replicas2, out) {
     canaryPodMetadata: podMetadata(bg.previewMetadata),
     stablePodMetadata: podMetadata(bg.activeMetadata),
     ...antiAffinityOf(bg),
-    blueGreen: true
+    blueGreen: true,
+    ...abortDelay(doc, bg, out)
   };
+}
+function abortDelay(doc, bg, out) {
+  const seconds = num(bg.abortScaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
+  if (seconds === 0)
+    out.push({
+      ...doc.locate([...BLUE_GREEN2, "abortScaleDownDelaySeconds"]),
+      message: "abortScaleDownDelaySeconds 0 keeps the preview pods in Argo until the next update; rollgen removes them in the abort commit",
+      severity: "warning"
+    });
+  return seconds > 0 ? { abortDelaySeconds: seconds } : {};
 }
 function emptyStep(origin, count3) {
   return { origin, replicas: count3, matches: [], headerRoutes: [], mirrorRoutes: [], pause: { kind: "none" } };
@@ -58000,6 +58013,14 @@ function normalizeKruise(doc, inputs10) {
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
   const traffic2 = kruiseTraffic(doc, strategyKey, canary, routingRef !== void 0, diagnostics, inputs10);
   if (blueGreen) diagnostics.push(...blueGreenLastStep(steps, traffic2.providers.length > 0));
+  if (blueGreen && canary.disableGenerateCanaryService === true)
+    diagnostics.push({
+      ...doc.locate(["spec", "strategy", strategyKey, "disableGenerateCanaryService"]),
+      message: "blue-green with disableGenerateCanaryService: Kruise leaves the Service selecting both versions' pods, so the new version gets a share by pod count at every step (traffic 0% included) unless your routes pick pods by label (an Istio DestinationRule subset); remove it to route by traffic",
+      severity: "warning"
+    });
+  if (arr(canary.trafficRoutings).length === 0 && !routingRef)
+    diagnostics.push(...unroutedTraffic(doc, arr(canary.steps), stepsPath));
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout = {
     format: v1beta1 ? "kruise-v1beta1" : "kruise-v1alpha1",
@@ -58081,6 +58102,19 @@ function blueGreenLastStep(steps, routed) {
       severity: "warning"
     }
   ];
+}
+function unroutedTraffic(doc, raw, stepsPath) {
+  return raw.flatMap((s, i) => {
+    const key2 = obj(s).traffic !== void 0 ? "traffic" : "weight";
+    if (obj(s)[key2] === void 0 || obj(s).replicas === void 0) return [];
+    return [
+      {
+        ...doc.locate([...stepsPath, i, key2]),
+        message: `step ${i + 1}: ${key2} ${String(obj(s)[key2])} routes nothing without trafficRoutings: the Service selects both versions' pods, so the new version's share follows its replicas (as Kruise does); add trafficRoutings, or remove ${key2}`,
+        severity: "warning"
+      }
+    ];
+  });
 }
 var MATCH_MODE_PROVIDERS = ["istio", "gateway-api"];
 function matchesOverTraffic(steps, providers, out) {
@@ -58169,6 +58203,84 @@ function compile2(schema) {
   return fn;
 }
 
+// src/spec/service-rules.ts
+init_diagnostics();
+function checkServiceSelectors(r, resources, report) {
+  const template = templateLabels(r, resources);
+  if (!template) return;
+  const names = metadataNames(r);
+  const stablePods = {
+    labels: { ...template, ...r.stablePodMetadata.labels },
+    who: `your Deployment's pods (${names.stable})`,
+    when: "while they serve"
+  };
+  const canaryPods = {
+    labels: { ...template, ...r.canaryPodMetadata.labels },
+    who: `the new version's pods (${names.canary})`,
+    when: r.blueGreen && r.format === "argo" ? "after the switch" : "while the canary runs"
+  };
+  const { stableService, canaryService, generateCanaryService } = r.traffic;
+  const keys = /* @__PURE__ */ new Set([...Object.keys(r.stablePodMetadata.labels), ...Object.keys(r.canaryPodMetadata.labels)]);
+  if (keys.size === 0 || !stableService) return;
+  const switched = r.steps.some((s) => s.switched === true);
+  const shared = canaryService === void 0 || canaryService === stableService;
+  const stable = resources.find("Service", stableService, r.namespace);
+  if (stable) check14(stable.object, stable.locate, [stablePods, ...switched || shared ? [canaryPods] : []]);
+  if (!canaryService || shared) return;
+  const canary = generateCanaryService ? stable : resources.find("Service", canaryService, r.namespace);
+  const overlay = generateCanaryService ? r.canaryPodMetadata.labels : {};
+  if (canary) check14(canary.object, canary.locate, [canaryPods], overlay, canaryService);
+  function check14(svc, locate2, pods, overlay2 = {}, name = svc.metadata.name) {
+    const selector = selectorOf(svc);
+    for (const key2 of Object.keys(selector).filter((k) => keys.has(k))) {
+      const want = overlay2[key2] ?? selector[key2];
+      const missing = pods.find((p) => p.labels[key2] !== want);
+      if (!missing) continue;
+      const has = missing.labels[key2] === void 0 ? `no ${key2} label` : `${key2}: ${missing.labels[key2]}`;
+      report(
+        locate2(["spec", "selector", key2]),
+        `Service "${name}" selects ${key2}: ${want}, but ${missing.who} carry ${has}, so it would select no pods ${missing.when}; select on labels every version carries, or give both versions the same ${key2}`
+      );
+    }
+  }
+}
+function templateLabels(r, resources) {
+  const d = r.workload.synthesized ?? resources.find("Deployment", r.workload.name, r.namespace)?.object;
+  const spec = d && isObject(d.spec) ? d.spec : {};
+  const meta = isObject(spec.template) && isObject(spec.template.metadata) ? spec.template.metadata : {};
+  return isObject(meta.labels) ? meta.labels : d ? {} : void 0;
+}
+function selectorOf(svc) {
+  const spec = isObject(svc.spec) ? svc.spec : {};
+  return isObject(spec.selector) ? spec.selector : {};
+}
+function metadataNames(r) {
+  if (r.format !== "argo") return { stable: "as written", canary: "patchPodTemplateMetadata" };
+  return r.blueGreen ? { stable: "activeMetadata", canary: "previewMetadata" } : { stable: "stableMetadata", canary: "canaryMetadata" };
+}
+function serviceWaveWarnings(r, resources) {
+  if (!r.blueGreen || r.format !== "argo") return [];
+  const deployment = r.workload.synthesized ?? resources.find("Deployment", r.workload.name, r.namespace)?.object;
+  const wave = String((deployment ? waveOf(deployment) : 0) + 1);
+  const names = [.../* @__PURE__ */ new Set([r.traffic.stableService, r.traffic.canaryService])];
+  return names.flatMap((name) => {
+    const svc = name ? resources.find("Service", name, r.namespace) : void 0;
+    const own = svc?.object.metadata.annotations?.[SYNC_WAVE];
+    if (!svc || own === void 0 || own === wave) return [];
+    return [
+      diagnosticAt(
+        svc.locate(["metadata", "annotations", SYNC_WAVE]),
+        `rollout ${r.name}: sync-wave "${own}" of Service "${name}" is replaced by "${wave}": blue-green Services switch one wave after the Deployment, so Argo CD moves them only to ready pods; remove the annotation`,
+        "warning"
+      )
+    ];
+  });
+}
+function waveOf(d) {
+  const wave = Number.parseInt(d.metadata.annotations?.[SYNC_WAVE] ?? "0", 10);
+  return Number.isFinite(wave) ? wave : 0;
+}
+
 // src/spec/rules.ts
 function checkRollout(rollout, resources) {
   const out = [];
@@ -58177,6 +58289,7 @@ function checkRollout(rollout, resources) {
   checkSteps3(rollout, report);
   checkWorkload(rollout, resources, report);
   checkServices(rollout, resources, report);
+  checkServiceSelectors(rollout, resources, report);
   checkManagedRoutes(rollout, report);
   return out;
 }
@@ -58458,7 +58571,7 @@ function collectRouteTemplate(doc, out, diagnostics) {
 }
 function loadRollout(app, spec, resources, policy, out) {
   const problems = checkRollout(spec, resources);
-  out.push(...problems);
+  out.push(...problems, ...serviceWaveWarnings(spec, resources));
   const providers = bindProviders(app, spec, resources, out);
   const found = resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
   const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
@@ -59114,13 +59227,10 @@ function rank2(t) {
   return ORDER3.indexOf(t.kind) * 1e6 + (t.kind === "step" ? t.step : 0);
 }
 function movingTargets(previous, t) {
-  return t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name)).map((next) => ({
-    name: next.name,
-    target: rolloutTarget(
-      previous?.rollouts.find((r) => r.name === next.name),
-      next
-    )
-  }));
+  return t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name)).map((next) => {
+    const prev = previous?.rollouts.find((r) => r.name === next.name);
+    return { name: next.name, target: rolloutTarget(prev, next), ...prev ? { prev } : {} };
+  });
 }
 function rolloutTarget(prev, next) {
   if (prev?.draining !== void 0 && next.draining === void 0) return { kind: "remove" };
@@ -59139,8 +59249,9 @@ function rolloutTarget(prev, next) {
   }
 }
 function gateFor(app, previous, t, startedBy = "pr") {
-  const gates = movingTargets(previous, t).map(({ name, target }) => {
+  const gates = movingTargets(previous, t).map(({ name, target, prev }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
+    if (r?.plan.abortGate && target.kind === "remove" && prev?.phase === "Aborted") return r.plan.abortGate;
     if (startedBy === "person" && (target.kind === "adopt" || target.kind === "step" && target.step <= 1))
       return { kind: "automatic" };
     return r ? rolloutGate(
@@ -59762,7 +59873,9 @@ function applyCommand(command, current, r, track, removal) {
   if (command.kind === "advance" && r.spec.pausedBy) return void 0;
   if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
-  if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
+  const abortRemoval = r.plan.abortGate ? "two-commits" : removal;
+  if (command.kind === "abort")
+    return current.phase === "Progressing" ? abortRollout(current, abortRemoval) : void 0;
   if (command.kind === "retry") return current.phase === "Aborted" ? retryRollout(current) : void 0;
   return current.phase === "Progressing" ? promoteRollout(current, command.full) : void 0;
 }
@@ -60638,7 +60751,7 @@ function localGateHold(ctx, app, w) {
   if (gate.kind === "automatic") return void 0;
   const target = targetOf(w.before.status, w.transition, w.command);
   const what = target.kind === "step" ? `step ${target.step}` : target.kind;
-  const override = `\`rollgen promote ${w.app} --commit\` passes it now`;
+  const override = target.kind === "remove" ? `run \`rollgen advance ${w.app} --commit\` again once it has passed` : `\`rollgen promote ${w.app} --commit\` passes it now`;
   if (gate.kind === "manual")
     return `${w.app}: ${what} waits for a manual gate (a pause without duration); ${override}`;
   return timedHold(ctx, w, gate, what, override);
@@ -62160,11 +62273,16 @@ async function simulateCommand(ctx, args, opts) {
 function serviceLines(app, objects, line) {
   return app.rollouts.flatMap((r) => {
     const { stableService, canaryService } = r.spec.traffic;
+    if (!stableService) return workloadServices(objects, r.spec.workload.name).map((p) => line(p, ""));
     const roles = r.spec.blueGreen ? ["active", "preview"] : ["stable", "canary"];
     return [stableService, canaryService].flatMap(
       (name, i) => name ? podsOf(objects, name, 1).map((p) => line(p, `${roles[i]} `)) : []
     );
   });
+}
+function workloadServices(objects, workload) {
+  const ours = (p) => p.deployment === workload || p.deployment === `${workload}-canary`;
+  return objects.filter((o) => o.kind === "Service").map((svc) => podsOf(objects, svc.metadata.name, 1)).filter((pods) => pods.some(ours)).flat();
 }
 function served(r) {
   const hosts = r.hosts.length > 0 ? r.hosts.join(", ") : "any (no host rules)";
