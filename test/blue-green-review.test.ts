@@ -31,6 +31,25 @@ test('Kruise blue-green without trafficRoutings: simulate names the Service and 
   ]);
 });
 
+/** A Service `name` with `selector` and an nginx Ingress on host `<name>.example.com` in front of it. */
+const serviceAndIngress = (name: string, selector: string) => `---
+apiVersion: v1
+kind: Service
+metadata: {name: ${name}}
+spec:
+  selector: ${selector}
+  ports: [{port: 80, targetPort: 8080}]
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: ${name}}
+spec:
+  ingressClassName: nginx
+  rules:
+    - host: ${name}.example.com
+      http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: ${name}, port: {number: 80}}}}]}
+`;
+
 const argoCanary = (canaryMetadata: string) => `apiVersion: argoproj.io/v1alpha1
 kind: Rollout
 metadata: {name: web}
@@ -47,23 +66,7 @@ spec:
       ${canaryMetadata}
       trafficRouting: {nginx: {stableIngress: web}}
       steps: [{setWeight: 20}, {pause: {}}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: web}
-spec:
-  selector: {app: web, role: stable}
-  ports: [{port: 80, targetPort: 8080}]
----
-apiVersion: networking.k8s.io/v1
-kind: Ingress
-metadata: {name: web}
-spec:
-  ingressClassName: nginx
-  rules:
-    - host: web.example.com
-      http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}]}
-`;
+${serviceAndIngress('web', '{app: web, role: stable}')}`;
 
 test('a stable Service selecting a stableMetadata label: the generated canary Service would select no pods, so it is refused at the selector', async () => {
   const r = await runCli(['validate', 'src'], appDir(argoCanary('')));
@@ -103,23 +106,7 @@ spec:
   template:
     metadata: {labels: {app: echo}}
     spec: {containers: [{name: echo, image: example/echo:1}]}
----
-apiVersion: v1
-kind: Service
-metadata: {name: echo}
-spec:
-  selector: {app: echo}
-  ports: [{port: 80, targetPort: 8080}]
----
-apiVersion: networking.k8s.io/v1
-kind: Ingress
-metadata: {name: echo}
-spec:
-  ingressClassName: nginx
-  rules:
-    - host: echo.example.com
-      http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: echo, port: {number: 80}}}}]}
-`;
+${serviceAndIngress('echo', '{app: echo}')}`;
 
 test('Kruise blue-green with disableGenerateCanaryService: traffic 0% still reaches the new version by pods (simulate), and validate says so where it is written', async () => {
   const dir = appDir(kruiseSharedService);
