@@ -34,16 +34,16 @@ function rank(t: Target): number {
 }
 
 /** Each rollout that moves in `t`, with what it alone proposes. */
-function movingTargets(previous: AppStatus | undefined, t: AppTransition): { name: string; target: Target }[] {
+function movingTargets(
+  previous: AppStatus | undefined,
+  t: AppTransition,
+): { name: string; target: Target; prev?: RolloutStatus }[] {
   return t.status.rollouts
     .filter((r) => t.actions.some((a) => a.rollout === r.name))
-    .map((next) => ({
-      name: next.name,
-      target: rolloutTarget(
-        previous?.rollouts.find((r) => r.name === next.name),
-        next,
-      ),
-    }));
+    .map((next) => {
+      const prev = previous?.rollouts.find((r) => r.name === next.name);
+      return { name: next.name, target: rolloutTarget(prev, next), ...(prev ? { prev } : {}) };
+    });
 }
 
 function rolloutTarget(prev: RolloutStatus | undefined, next: RolloutStatus): Target {
@@ -77,8 +77,10 @@ export function gateFor(
   t: AppTransition,
   startedBy: 'pr' | 'person' = 'pr',
 ): Gate {
-  const gates = movingTargets(previous, t).map(({ name, target }) => {
+  const gates = movingTargets(previous, t).map(({ name, target, prev }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
+    // Removing the canary workloads an abort left running waits for the abort delay (Argo abortScaleDownDelaySeconds).
+    if (r?.plan.abortGate && target.kind === 'remove' && prev?.phase === 'Aborted') return r.plan.abortGate;
     // Locally the person running `advance` is the approval a start (or adoption) PR waits for.
     if (startedBy === 'person' && (target.kind === 'adopt' || (target.kind === 'step' && target.step <= 1)))
       return { kind: 'automatic' as const };

@@ -90,11 +90,22 @@ function simulationData(
 function servicePods(app: LoadedApp, objects: readonly KubeObject[]): { role: string; pod: PodShare }[] {
   return app.rollouts.flatMap((r) => {
     const { stableService, canaryService } = r.spec.traffic;
+    // Kruise without trafficRoutings names no Service: every Service selecting the workload's pods serves it.
+    if (!stableService) return workloadServices(objects, r.spec.workload.name).map((p) => line(p, ''));
     const roles = r.spec.blueGreen ? ['active', 'preview'] : ['stable', 'canary'];
     return [stableService, canaryService].flatMap((name, i) =>
       name ? podsOf(objects, name, 1).map((pod) => ({ role: roles[i], pod })) : [],
     );
   });
+}
+
+function workloadServices(objects: readonly KubeObject[], workload: string): PodShare[] {
+  const ours = (p: PodShare) => p.deployment === workload || p.deployment === `${workload}-canary`;
+  return objects
+    .filter((o) => o.kind === 'Service')
+    .map((svc) => podsOf(objects, svc.metadata.name, 1))
+    .filter((pods) => pods.some(ours))
+    .flat();
 }
 
 /** What the routes serve, so a request that matched nothing can be corrected. */
