@@ -29,6 +29,14 @@ test('Kruise blue-green without trafficRoutings: simulate names the Service and 
     '  37.5%  service echoserver -> echoserver-canary',
     '',
   ]);
+  const json = await runCli(
+    ['simulate', 'source', '--step', '1', '--json'],
+    path.join(GOLDEN, 'kruise-blue-green-without-routing'),
+  );
+  expect(JSON.parse(json.stdout).services).toEqual([
+    { role: null, share: 0.625, service: 'echoserver', deployment: 'echoserver' },
+    { role: null, share: 0.375, service: 'echoserver', deployment: 'echoserver-canary' },
+  ]);
 });
 
 /** A Service `name` with `selector` and an nginx Ingress on host `<name>.example.com` in front of it. */
