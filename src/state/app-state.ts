@@ -135,7 +135,8 @@ function applyCommand(
   if (!current) return undefined;
   // Argo blue-green keeps the preview pods abortScaleDownDelaySeconds after an abort: their removal is a later commit.
   const abortRemoval = r.plan.abortGate ? 'two-commits' : removal;
-  if (command.kind === 'abort') return current.phase === 'Progressing' ? abortRollout(current, abortRemoval) : undefined;
+  if (command.kind === 'abort')
+    return current.phase === 'Progressing' ? abortRollout(current, abortRemoval) : undefined;
   // Promote and retry act on the revision the rollout runs: when the source has moved on, they would
   // render the new one at a later step (or promote it) without its earlier steps. advance restarts it.
   if (revision !== current.canaryRevision) return undefined;
