@@ -59217,7 +59217,8 @@ function applyCommand(command, current, r, track, removal) {
   if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
   if (!current) return void 0;
   const abortRemoval = r.plan.abortGate ? "two-commits" : removal;
-  if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, abortRemoval) : void 0;
+  if (command.kind === "abort")
+    return current.phase === "Progressing" ? abortRollout(current, abortRemoval) : void 0;
   if (revision !== current.canaryRevision) return void 0;
   if (command.kind === "retry") return current.phase === "Aborted" ? retryRollout(current) : void 0;
   return current.phase === "Progressing" ? promoteRollout(current, command.full) : void 0;
