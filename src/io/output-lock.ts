@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { printable } from '../diagnostics';
 import { InputError, StateError } from '../errors';
-import { checkNotLink, makeDirs, writeNewFile } from './fs-safe';
+import { checkNotLink, flushAll, makeDirs, writeNewFile } from './fs-safe';
 
 /**
  * One writer per output: `advance` reads the status, computes the next state and writes it, so two
@@ -25,6 +25,13 @@ export interface LockOptions {
 }
 
 export async function lockOutput(dir: string, opts: LockOptions): Promise<OutputLock> {
+  const lock = await takeLock(dir, opts);
+  await flushAll([path.join(dir, LOCK_FILE)]);
+  return lock;
+}
+
+/** The lock, its file not flushed yet: lockOutputs flushes all of them at once. */
+async function takeLock(dir: string, opts: LockOptions): Promise<OutputLock> {
   checkNotLink(dir);
   const created = makeDirs(dir);
   const file = path.join(dir, LOCK_FILE);
@@ -54,7 +61,10 @@ export async function lockOutput(dir: string, opts: LockOptions): Promise<Output
 export async function lockOutputs(dirs: readonly string[], opts: LockOptions): Promise<OutputLock> {
   const held: OutputLock[] = [];
   try {
-    for (const d of [...new Set(dirs)].sort(compareCodePoints)) held.push(await lockOutput(d, opts));
+    const sorted = [...new Set(dirs)].sort(compareCodePoints);
+    for (const d of sorted) held.push(await takeLock(d, opts));
+    // On disk before the run goes on, as each lock alone would be; flushed together, they cost one round.
+    await flushAll(sorted.map((d) => path.join(d, LOCK_FILE)));
   } catch (e) {
     for (const l of held.reverse()) l.release();
     throw e;
@@ -68,7 +78,7 @@ function compareCodePoints(a: string, b: string): number {
 
 function tryCreate(file: string): boolean {
   try {
-    writeNewFile(file, `${process.pid}\n${os.hostname()}\n`);
+    writeNewFile(file, `${process.pid}\n${os.hostname()}\n`, { flush: false });
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
