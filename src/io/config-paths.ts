@@ -116,7 +116,10 @@ export function sharedOutputProblems(apps: readonly PlacedApp[], cwd: string): D
     byOutput.get(a.output)!.push(a);
   }
   for (const a of apps) {
-    const others = byOutput.get(a.output)!.filter((b) => b !== a).map((b) => b.name);
+    const others = byOutput
+      .get(a.output)!
+      .filter((b) => b !== a)
+      .map((b) => b.name);
     if (others.length > 0)
       out.push({
         ...a.at(['output']),

@@ -121,7 +121,10 @@ export function confinePath(
   const resolved = real(p);
   if (isWithinOrSame(resolved, real(root))) return [];
   return [
-    error(typeof at === 'function' ? at() : at, `${field} ${path.relative(root, p) || '.'} leads outside the repository (to ${resolved}) through a link`),
+    error(
+      typeof at === 'function' ? at() : at,
+      `${field} ${path.relative(root, p) || '.'} leads outside the repository (to ${resolved}) through a link`,
+    ),
   ];
 }
 
