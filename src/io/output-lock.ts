@@ -24,13 +24,7 @@ export interface LockOptions {
   readonly notify?: (line: string) => void;
 }
 
-export async function lockOutput(dir: string, opts: LockOptions): Promise<OutputLock> {
-  const lock = await takeLock(dir, opts);
-  await flushAll([path.join(dir, LOCK_FILE)]);
-  return lock;
-}
-
-/** The lock, its file not flushed yet: lockOutputs flushes all of them at once. */
+/** One output's lock, its file not flushed yet: lockOutputs flushes all of them at once. */
 async function takeLock(dir: string, opts: LockOptions): Promise<OutputLock> {
   checkNotLink(dir);
   const created = makeDirs(dir);
