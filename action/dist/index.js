@@ -3225,11 +3225,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       _getOutputContext(contextOptions) {
         contextOptions = contextOptions || {};
-        const error5 = !!contextOptions.error;
+        const error6 = !!contextOptions.error;
         let baseWrite;
         let hasColors;
         let helpWidth;
-        if (error5) {
+        if (error6) {
           baseWrite = (str3) => this._outputConfiguration.writeErr(str3);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
@@ -3242,7 +3242,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           if (!hasColors) str3 = this._outputConfiguration.stripColor(str3);
           return baseWrite(str3);
         };
-        return { error: error5, write, hasColors, helpWidth };
+        return { error: error6, write, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -3806,8 +3806,8 @@ var require_directives = __commonJS({
         if (prefix) {
           try {
             return prefix + decodeURIComponent(suffix);
-          } catch (error5) {
-            onError(String(error5));
+          } catch (error6) {
+            onError(String(error6));
             return null;
           }
         }
@@ -3909,9 +3909,9 @@ var require_anchors = __commonJS({
             if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
-              const error5 = new Error("Failed to resolve repeated object (this should not happen)");
-              error5.source = source;
-              throw error5;
+              const error6 = new Error("Failed to resolve repeated object (this should not happen)");
+              error6.source = source;
+              throw error6;
             }
           }
         },
@@ -7161,12 +7161,12 @@ var require_errors = __commonJS({
         super("YAMLWarning", pos, code, message);
       }
     };
-    var prettifyError = (src, lc) => (error5) => {
-      if (error5.pos[0] === -1)
+    var prettifyError = (src, lc) => (error6) => {
+      if (error6.pos[0] === -1)
         return;
-      error5.linePos = error5.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error5.linePos[0];
-      error5.message += ` at line ${line}, column ${col}`;
+      error6.linePos = error6.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error6.linePos[0];
+      error6.message += ` at line ${line}, column ${col}`;
       let ci = col - 1;
       let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
       if (ci >= 60 && lineStr.length > 80) {
@@ -7184,12 +7184,12 @@ var require_errors = __commonJS({
       }
       if (/[^ ]/.test(lineStr)) {
         let count3 = 1;
-        const end = error5.linePos[1];
+        const end = error6.linePos[1];
         if (end?.line === line && end.col > col) {
           count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
         const pointer = " ".repeat(ci) + "^".repeat(count3);
-        error5.message += `:
+        error6.message += `:
 
 ${lineStr}
 ${pointer}
@@ -7992,7 +7992,7 @@ var require_resolve_block_scalar = __commonJS({
       const mode = source[0];
       let indent = 0;
       let chomp = "";
-      let error5 = -1;
+      let error6 = -1;
       for (let i = 1; i < source.length; ++i) {
         const ch = source[i];
         if (!chomp && (ch === "-" || ch === "+"))
@@ -8001,12 +8001,12 @@ var require_resolve_block_scalar = __commonJS({
           const n = Number(ch);
           if (!indent && n)
             indent = n;
-          else if (error5 === -1)
-            error5 = offset + i;
+          else if (error6 === -1)
+            error6 = offset + i;
         }
       }
-      if (error5 !== -1)
-        onError(error5, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      if (error6 !== -1)
+        onError(error6, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
       let hasSpace = false;
       let comment = "";
       let length2 = source.length;
@@ -8302,8 +8302,8 @@ var require_compose_scalar = __commonJS({
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
-      } catch (error5) {
-        const msg = error5 instanceof Error ? error5.message : String(error5);
+      } catch (error6) {
+        const msg = error6 instanceof Error ? error6.message : String(error6);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value);
       }
@@ -8426,8 +8426,8 @@ var require_compose_node = __commonJS({
             node = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor)
               node.anchor = anchor.source.substring(1);
-          } catch (error5) {
-            const message = error5 instanceof Error ? error5.message : String(error5);
+          } catch (error6) {
+            const message = error6 instanceof Error ? error6.message : String(error6);
             onError(token, "RESOURCE_EXHAUSTION", message);
           }
           break;
@@ -8692,11 +8692,11 @@ ${cb}` : comment;
             break;
           case "error": {
             const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-            const error5 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            const error6 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
             if (this.atDirectives || !this.doc)
-              this.errors.push(error5);
+              this.errors.push(error6);
             else
-              this.doc.errors.push(error5);
+              this.doc.errors.push(error6);
             break;
           }
           case "doc-end": {
@@ -10009,8 +10009,8 @@ var require_parser = __commonJS({
       peek(n) {
         return this.stack[this.stack.length - n];
       }
-      *pop(error5) {
-        const token = error5 ?? this.stack.pop();
+      *pop(error6) {
+        const token = error6 ?? this.stack.pop();
         if (!token) {
           const message = "Tried to pop an empty stack";
           yield { type: "error", offset: this.offset, source: "", message };
@@ -10835,18 +10835,18 @@ var init_diagnostics = __esm({
 });
 
 // src/errors.ts
-function exitCodeFor(error5) {
-  if (error5 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error5.phase];
-  return error5 instanceof InputError ? 2 : 1;
+function exitCodeFor(error6) {
+  if (error6 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error6.phase];
+  return error6 instanceof InputError ? 2 : 1;
 }
-function describeError(error5, debug) {
-  if (debug && error5 instanceof Error && error5.stack) return error5.stack;
-  if (error5 instanceof InputError) return error5.message;
-  if (!(error5 instanceof Error) || error5.name === "Error" || error5 instanceof TypeError) {
-    const text2 = error5 instanceof Error ? error5.message : String(error5);
+function describeError(error6, debug) {
+  if (debug && error6 instanceof Error && error6.stack) return error6.stack;
+  if (error6 instanceof InputError) return error6.message;
+  if (!(error6 instanceof Error) || error6.name === "Error" || error6 instanceof TypeError) {
+    const text2 = error6 instanceof Error ? error6.message : String(error6);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text2}`;
   }
-  return `error: ${error5.message.split("\n").map(printable).join("\n")}`;
+  return `error: ${error6.message.split("\n").map(printable).join("\n")}`;
 }
 var InputError, StateError, IoError, ScmError, ProviderError, AnalysisRecordError, AnalysisVerdictError;
 var init_errors = __esm({
@@ -13855,6 +13855,177 @@ var require_kruise_rollout_v1beta1 = __commonJS({
       validate24.errors = vErrors;
       return errors === 0;
     }
+    var schema48 = { "type": "object", "required": ["steps"], "additionalProperties": false, "properties": { "steps": { "type": "array", "minItems": 1, "maxItems": 50, "items": { "$ref": "#/definitions/step" } }, "trafficRoutings": { "type": "array", "maxItems": 1, "items": { "$ref": "#/definitions/trafficRouting" } }, "failureThreshold": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+%$" }, "trafficRoutingRef": { "type": "string", "minLength": 1 }, "disableGenerateCanaryService": { "type": "boolean" } } };
+    function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.steps === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "steps" }, message: "must have required property 'steps'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "steps" || key0 === "trafficRoutings" || key0 === "failureThreshold" || key0 === "trafficRoutingRef" || key0 === "disableGenerateCanaryService")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.steps !== void 0) {
+          let data0 = data.steps;
+          if (Array.isArray(data0)) {
+            if (data0.length > 50) {
+              const err2 = { instancePath: instancePath + "/steps", schemaPath: "#/properties/steps/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            if (data0.length < 1) {
+              const err3 = { instancePath: instancePath + "/steps", schemaPath: "#/properties/steps/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            const len0 = data0.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              if (!validate25(data0[i0], { instancePath: instancePath + "/steps/" + i0, parentData: data0, parentDataProperty: i0, rootData })) {
+                vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err4 = { instancePath: instancePath + "/steps", schemaPath: "#/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        if (data.trafficRoutings !== void 0) {
+          let data2 = data.trafficRoutings;
+          if (Array.isArray(data2)) {
+            if (data2.length > 1) {
+              const err5 = { instancePath: instancePath + "/trafficRoutings", schemaPath: "#/properties/trafficRoutings/maxItems", keyword: "maxItems", params: { limit: 1 }, message: "must NOT have more than 1 items" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+            const len1 = data2.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              if (!validate31(data2[i1], { instancePath: instancePath + "/trafficRoutings/" + i1, parentData: data2, parentDataProperty: i1, rootData })) {
+                vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err6 = { instancePath: instancePath + "/trafficRoutings", schemaPath: "#/properties/trafficRoutings/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data.failureThreshold !== void 0) {
+          let data4 = data.failureThreshold;
+          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4))) && typeof data4 !== "string") {
+            const err7 = { instancePath: instancePath + "/failureThreshold", schemaPath: "#/properties/failureThreshold/type", keyword: "type", params: { type: schema48.properties.failureThreshold.type }, message: "must be integer,string" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+          if (typeof data4 == "number") {
+            if (data4 < 0 || isNaN(data4)) {
+              const err8 = { instancePath: instancePath + "/failureThreshold", schemaPath: "#/properties/failureThreshold/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+          if (typeof data4 === "string") {
+            if (!pattern0.test(data4)) {
+              const err9 = { instancePath: instancePath + "/failureThreshold", schemaPath: "#/properties/failureThreshold/pattern", keyword: "pattern", params: { pattern: "^[0-9]+%$" }, message: 'must match pattern "^[0-9]+%$"' };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.trafficRoutingRef !== void 0) {
+          let data5 = data.trafficRoutingRef;
+          if (typeof data5 === "string") {
+            if (func2(data5) < 1) {
+              const err10 = { instancePath: instancePath + "/trafficRoutingRef", schemaPath: "#/properties/trafficRoutingRef/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/trafficRoutingRef", schemaPath: "#/properties/trafficRoutingRef/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (data.disableGenerateCanaryService !== void 0) {
+          if (typeof data.disableGenerateCanaryService !== "boolean") {
+            const err12 = { instancePath: instancePath + "/disableGenerateCanaryService", schemaPath: "#/properties/disableGenerateCanaryService/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+      validate36.errors = vErrors;
+      return errors === 0;
+    }
     function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -14195,33 +14366,24 @@ var require_kruise_rollout_v1beta1 = __commonJS({
             if (data9.strategy !== void 0) {
               let data15 = data9.strategy;
               if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
-                if (data15.canary === void 0) {
-                  const err31 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/required", keyword: "required", params: { missingProperty: "canary" }, message: "must have required property 'canary'" };
-                  if (vErrors === null) {
-                    vErrors = [err31];
-                  } else {
-                    vErrors.push(err31);
-                  }
-                  errors++;
-                }
                 for (const key5 in data15) {
-                  if (!(key5 === "paused" || key5 === "canary")) {
-                    const err32 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+                  if (!(key5 === "paused" || key5 === "canary" || key5 === "blueGreen")) {
+                    const err31 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err32];
+                      vErrors = [err31];
                     } else {
-                      vErrors.push(err32);
+                      vErrors.push(err31);
                     }
                     errors++;
                   }
                 }
                 if (data15.paused !== void 0) {
                   if (typeof data15.paused !== "boolean") {
-                    const err33 = { instancePath: instancePath + "/spec/strategy/paused", schemaPath: "#/properties/spec/properties/strategy/properties/paused/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    const err32 = { instancePath: instancePath + "/spec/strategy/paused", schemaPath: "#/properties/spec/properties/strategy/properties/paused/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                     if (vErrors === null) {
-                      vErrors = [err33];
+                      vErrors = [err32];
                     } else {
-                      vErrors.push(err33);
+                      vErrors.push(err32);
                     }
                     errors++;
                   }
@@ -14232,18 +14394,36 @@ var require_kruise_rollout_v1beta1 = __commonJS({
                     errors = vErrors.length;
                   }
                 }
+                if (data15.blueGreen !== void 0) {
+                  if (!validate36(data15.blueGreen, { instancePath: instancePath + "/spec/strategy/blueGreen", parentData: data15, parentDataProperty: "blueGreen", rootData })) {
+                    vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+                    errors = vErrors.length;
+                  }
+                }
               } else {
-                const err34 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err33 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err34];
+                  vErrors = [err33];
                 } else {
-                  vErrors.push(err34);
+                  vErrors.push(err33);
                 }
                 errors++;
               }
             }
           } else {
-            const err35 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err34 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err34];
+            } else {
+              vErrors.push(err34);
+            }
+            errors++;
+          }
+        }
+        if (data.status !== void 0) {
+          let data19 = data.status;
+          if (!(data19 && typeof data19 == "object" && !Array.isArray(data19))) {
+            const err35 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err35];
             } else {
@@ -14252,24 +14432,12 @@ var require_kruise_rollout_v1beta1 = __commonJS({
             errors++;
           }
         }
-        if (data.status !== void 0) {
-          let data18 = data.status;
-          if (!(data18 && typeof data18 == "object" && !Array.isArray(data18))) {
-            const err36 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err36];
-            } else {
-              vErrors.push(err36);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err37 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err36 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err37];
+          vErrors = [err36];
         } else {
-          vErrors.push(err37);
+          vErrors.push(err36);
         }
         errors++;
       }
@@ -14283,9 +14451,9 @@ var require_kruise_rollout_v1beta1 = __commonJS({
 var require_kruise_trafficrouting = __commonJS({
   "src/spec/generated/kruise-trafficrouting.js"(exports2) {
     "use strict";
-    exports2.validate = validate36;
+    exports2.validate = validate40;
     var func2 = require_ucs2length().default;
-    function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -14606,12 +14774,12 @@ var require_kruise_trafficrouting = __commonJS({
         }
         errors++;
       }
-      validate37.errors = vErrors;
+      validate41.errors = vErrors;
       return errors === 0;
     }
-    var schema53 = { "type": "object", "additionalProperties": false, "properties": { "headers": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "queryParams": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "path": { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "PathPrefix", "RegularExpression"] }, "value": { "type": "string" } } } } };
-    var schema54 = { "type": "object", "required": ["name", "value"], "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "RegularExpression"] }, "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" } } };
-    function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var schema54 = { "type": "object", "additionalProperties": false, "properties": { "headers": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "queryParams": { "type": "array", "maxItems": 16, "items": { "$ref": "#/definitions/headerMatch" } }, "path": { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "PathPrefix", "RegularExpression"] }, "value": { "type": "string" } } } } };
+    var schema55 = { "type": "object", "required": ["name", "value"], "additionalProperties": false, "properties": { "type": { "enum": ["Exact", "RegularExpression"] }, "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" } } };
+    function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -14674,7 +14842,7 @@ var require_kruise_trafficrouting = __commonJS({
                 if (data1.type !== void 0) {
                   let data2 = data1.type;
                   if (!(data2 === "Exact" || data2 === "RegularExpression")) {
-                    const err5 = { instancePath: instancePath + "/headers/" + i0 + "/type", schemaPath: "#/definitions/headerMatch/properties/type/enum", keyword: "enum", params: { allowedValues: schema54.properties.type.enum }, message: "must be equal to one of the allowed values" };
+                    const err5 = { instancePath: instancePath + "/headers/" + i0 + "/type", schemaPath: "#/definitions/headerMatch/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err5];
                     } else {
@@ -14784,7 +14952,7 @@ var require_kruise_trafficrouting = __commonJS({
                 if (data6.type !== void 0) {
                   let data7 = data6.type;
                   if (!(data7 === "Exact" || data7 === "RegularExpression")) {
-                    const err15 = { instancePath: instancePath + "/queryParams/" + i1 + "/type", schemaPath: "#/definitions/headerMatch/properties/type/enum", keyword: "enum", params: { allowedValues: schema54.properties.type.enum }, message: "must be equal to one of the allowed values" };
+                    const err15 = { instancePath: instancePath + "/queryParams/" + i1 + "/type", schemaPath: "#/definitions/headerMatch/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err15];
                     } else {
@@ -14863,7 +15031,7 @@ var require_kruise_trafficrouting = __commonJS({
             if (data10.type !== void 0) {
               let data11 = data10.type;
               if (!(data11 === "Exact" || data11 === "PathPrefix" || data11 === "RegularExpression")) {
-                const err22 = { instancePath: instancePath + "/path/type", schemaPath: "#/properties/path/properties/type/enum", keyword: "enum", params: { allowedValues: schema53.properties.path.properties.type.enum }, message: "must be equal to one of the allowed values" };
+                const err22 = { instancePath: instancePath + "/path/type", schemaPath: "#/properties/path/properties/type/enum", keyword: "enum", params: { allowedValues: schema54.properties.path.properties.type.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err22];
                 } else {
@@ -14902,10 +15070,10 @@ var require_kruise_trafficrouting = __commonJS({
         }
         errors++;
       }
-      validate39.errors = vErrors;
+      validate43.errors = vErrors;
       return errors === 0;
     }
-    function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -15132,10 +15300,10 @@ var require_kruise_trafficrouting = __commonJS({
         }
         errors++;
       }
-      validate41.errors = vErrors;
+      validate45.errors = vErrors;
       return errors === 0;
     }
-    function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -15358,8 +15526,8 @@ var require_kruise_trafficrouting = __commonJS({
                 }
                 const len0 = data10.length;
                 for (let i0 = 0; i0 < len0; i0++) {
-                  if (!validate37(data10[i0], { instancePath: instancePath + "/spec/objectRef/" + i0, parentData: data10, parentDataProperty: i0, rootData })) {
-                    vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+                  if (!validate41(data10[i0], { instancePath: instancePath + "/spec/objectRef/" + i0, parentData: data10, parentDataProperty: i0, rootData })) {
+                    vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -15433,8 +15601,8 @@ var require_kruise_trafficrouting = __commonJS({
                     }
                     const len1 = data14.length;
                     for (let i1 = 0; i1 < len1; i1++) {
-                      if (!validate39(data14[i1], { instancePath: instancePath + "/spec/strategy/matches/" + i1, parentData: data14, parentDataProperty: i1, rootData })) {
-                        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+                      if (!validate43(data14[i1], { instancePath: instancePath + "/spec/strategy/matches/" + i1, parentData: data14, parentDataProperty: i1, rootData })) {
+                        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
                         errors = vErrors.length;
                       }
                     }
@@ -15449,8 +15617,8 @@ var require_kruise_trafficrouting = __commonJS({
                   }
                 }
                 if (data12.requestHeaderModifier !== void 0) {
-                  if (!validate41(data12.requestHeaderModifier, { instancePath: instancePath + "/spec/strategy/requestHeaderModifier", parentData: data12, parentDataProperty: "requestHeaderModifier", rootData })) {
-                    vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+                  if (!validate45(data12.requestHeaderModifier, { instancePath: instancePath + "/spec/strategy/requestHeaderModifier", parentData: data12, parentDataProperty: "requestHeaderModifier", rootData })) {
+                    vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -15495,7 +15663,7 @@ var require_kruise_trafficrouting = __commonJS({
         }
         errors++;
       }
-      validate36.errors = vErrors;
+      validate40.errors = vErrors;
       return errors === 0;
     }
   }
@@ -15505,15 +15673,15 @@ var require_kruise_trafficrouting = __commonJS({
 var require_argo_rollout = __commonJS({
   "src/spec/generated/argo-rollout.js"(exports2) {
     "use strict";
-    exports2.validate = validate43;
-    var schema59 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary strategy)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "required": ["canary"], "additionalProperties": false, "$comment": "blueGreen is deliberately absent: reported as an unknown field until rollgen supports it", "properties": { "canary": { "$ref": "#/definitions/canary" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } } } };
+    exports2.validate = validate47;
+    var schema60 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary and blueGreen strategies)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "additionalProperties": false, "$comment": "exactly one of canary and blueGreen: checked by the reader (src/spec/argo.ts), located at strategy", "properties": { "canary": { "$ref": "#/definitions/canary" }, "blueGreen": { "$ref": "#/definitions/blueGreen" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } }, "blueGreen": { "type": "object", "required": ["activeService"], "additionalProperties": false, "properties": { "activeService": { "type": "string", "minLength": 1 }, "previewService": { "type": "string", "minLength": 1 }, "autoPromotionEnabled": { "type": "boolean" }, "autoPromotionSeconds": { "type": "integer", "minimum": 0 }, "previewReplicaCount": { "type": "integer", "minimum": 0 }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "activeMetadata": { "$ref": "#/definitions/podMetadata" }, "previewMetadata": { "$ref": "#/definitions/podMetadata" }, "antiAffinity": { "type": "object" }, "prePromotionAnalysis": { "type": "object" }, "postPromotionAnalysis": { "type": "object" } } } } };
     var func2 = require_ucs2length().default;
-    var func42 = Object.prototype.hasOwnProperty;
-    var schema62 = { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } };
-    var schema74 = { "type": ["integer", "string"], "minimum": 0 };
-    var schema63 = { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } };
-    var pattern5 = new RegExp("^[0-9]+(s|m|h)?$", "u");
-    function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var func43 = Object.prototype.hasOwnProperty;
+    var schema63 = { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } };
+    var schema75 = { "type": ["integer", "string"], "minimum": 0 };
+    var schema64 = { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } };
+    var pattern6 = new RegExp("^[0-9]+(s|m|h)?$", "u");
+    function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -15586,7 +15754,7 @@ var require_argo_rollout = __commonJS({
             if (data1.duration !== void 0) {
               let data2 = data1.duration;
               if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2))) && typeof data2 !== "string") {
-                const err6 = { instancePath: instancePath + "/pause/duration", schemaPath: "#/properties/pause/properties/duration/type", keyword: "type", params: { type: schema63.properties.pause.properties.duration.type }, message: "must be integer,string" };
+                const err6 = { instancePath: instancePath + "/pause/duration", schemaPath: "#/properties/pause/properties/duration/type", keyword: "type", params: { type: schema64.properties.pause.properties.duration.type }, message: "must be integer,string" };
                 if (vErrors === null) {
                   vErrors = [err6];
                 } else {
@@ -15606,7 +15774,7 @@ var require_argo_rollout = __commonJS({
                 }
               }
               if (typeof data2 === "string") {
-                if (!pattern5.test(data2)) {
+                if (!pattern6.test(data2)) {
                   const err8 = { instancePath: instancePath + "/pause/duration", schemaPath: "#/properties/pause/properties/duration/pattern", keyword: "pattern", params: { pattern: "^[0-9]+(s|m|h)?$" }, message: 'must match pattern "^[0-9]+(s|m|h)?$"' };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -16342,16 +16510,16 @@ var require_argo_rollout = __commonJS({
         }
         errors++;
       }
-      validate45.errors = vErrors;
+      validate49.errors = vErrors;
       return errors === 0;
     }
-    var schema68 = { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } };
-    function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var schema69 = { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } };
+    function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
         for (const key0 in data) {
-          if (!func42.call(schema68.properties, key0)) {
+          if (!func43.call(schema69.properties, key0)) {
             const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err0];
@@ -18118,10 +18286,10 @@ var require_argo_rollout = __commonJS({
         }
         errors++;
       }
-      validate47.errors = vErrors;
+      validate51.errors = vErrors;
       return errors === 0;
     }
-    function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -18193,15 +18361,15 @@ var require_argo_rollout = __commonJS({
         }
         errors++;
       }
-      validate49.errors = vErrors;
+      validate53.errors = vErrors;
       return errors === 0;
     }
-    function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
         for (const key0 in data) {
-          if (!func42.call(schema62.properties, key0)) {
+          if (!func43.call(schema63.properties, key0)) {
             const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err0];
@@ -18260,8 +18428,8 @@ var require_argo_rollout = __commonJS({
           if (Array.isArray(data2)) {
             const len0 = data2.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate45(data2[i0], { instancePath: instancePath + "/steps/" + i0, parentData: data2, parentDataProperty: i0, rootData })) {
-                vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+              if (!validate49(data2[i0], { instancePath: instancePath + "/steps/" + i0, parentData: data2, parentDataProperty: i0, rootData })) {
+                vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
                 errors = vErrors.length;
               }
             }
@@ -18276,27 +18444,27 @@ var require_argo_rollout = __commonJS({
           }
         }
         if (data.trafficRouting !== void 0) {
-          if (!validate47(data.trafficRouting, { instancePath: instancePath + "/trafficRouting", parentData: data, parentDataProperty: "trafficRouting", rootData })) {
-            vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+          if (!validate51(data.trafficRouting, { instancePath: instancePath + "/trafficRouting", parentData: data, parentDataProperty: "trafficRouting", rootData })) {
+            vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
             errors = vErrors.length;
           }
         }
         if (data.canaryMetadata !== void 0) {
-          if (!validate49(data.canaryMetadata, { instancePath: instancePath + "/canaryMetadata", parentData: data, parentDataProperty: "canaryMetadata", rootData })) {
-            vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+          if (!validate53(data.canaryMetadata, { instancePath: instancePath + "/canaryMetadata", parentData: data, parentDataProperty: "canaryMetadata", rootData })) {
+            vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
             errors = vErrors.length;
           }
         }
         if (data.stableMetadata !== void 0) {
-          if (!validate49(data.stableMetadata, { instancePath: instancePath + "/stableMetadata", parentData: data, parentDataProperty: "stableMetadata", rootData })) {
-            vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+          if (!validate53(data.stableMetadata, { instancePath: instancePath + "/stableMetadata", parentData: data, parentDataProperty: "stableMetadata", rootData })) {
+            vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
             errors = vErrors.length;
           }
         }
         if (data.maxSurge !== void 0) {
           let data7 = data.maxSurge;
           if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7))) && typeof data7 !== "string") {
-            const err6 = { instancePath: instancePath + "/maxSurge", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema74.type }, message: "must be integer,string" };
+            const err6 = { instancePath: instancePath + "/maxSurge", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema75.type }, message: "must be integer,string" };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -18319,7 +18487,7 @@ var require_argo_rollout = __commonJS({
         if (data.maxUnavailable !== void 0) {
           let data8 = data.maxUnavailable;
           if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8))) && typeof data8 !== "string") {
-            const err8 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema74.type }, message: "must be integer,string" };
+            const err8 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema75.type }, message: "must be integer,string" };
             if (vErrors === null) {
               vErrors = [err8];
             } else {
@@ -18573,10 +18741,288 @@ var require_argo_rollout = __commonJS({
         }
         errors++;
       }
-      validate44.errors = vErrors;
+      validate48.errors = vErrors;
       return errors === 0;
     }
-    function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var schema77 = { "type": "object", "required": ["activeService"], "additionalProperties": false, "properties": { "activeService": { "type": "string", "minLength": 1 }, "previewService": { "type": "string", "minLength": 1 }, "autoPromotionEnabled": { "type": "boolean" }, "autoPromotionSeconds": { "type": "integer", "minimum": 0 }, "previewReplicaCount": { "type": "integer", "minimum": 0 }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "activeMetadata": { "$ref": "#/definitions/podMetadata" }, "previewMetadata": { "$ref": "#/definitions/podMetadata" }, "antiAffinity": { "type": "object" }, "prePromotionAnalysis": { "type": "object" }, "postPromotionAnalysis": { "type": "object" } } };
+    function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.activeService === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "activeService" }, message: "must have required property 'activeService'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!func43.call(schema77.properties, key0)) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.activeService !== void 0) {
+          let data0 = data.activeService;
+          if (typeof data0 === "string") {
+            if (func2(data0) < 1) {
+              const err2 = { instancePath: instancePath + "/activeService", schemaPath: "#/properties/activeService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          } else {
+            const err3 = { instancePath: instancePath + "/activeService", schemaPath: "#/properties/activeService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.previewService !== void 0) {
+          let data1 = data.previewService;
+          if (typeof data1 === "string") {
+            if (func2(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/previewService", schemaPath: "#/properties/previewService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          } else {
+            const err5 = { instancePath: instancePath + "/previewService", schemaPath: "#/properties/previewService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (data.autoPromotionEnabled !== void 0) {
+          if (typeof data.autoPromotionEnabled !== "boolean") {
+            const err6 = { instancePath: instancePath + "/autoPromotionEnabled", schemaPath: "#/properties/autoPromotionEnabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data.autoPromotionSeconds !== void 0) {
+          let data3 = data.autoPromotionSeconds;
+          if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)))) {
+            const err7 = { instancePath: instancePath + "/autoPromotionSeconds", schemaPath: "#/properties/autoPromotionSeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+          if (typeof data3 == "number") {
+            if (data3 < 0 || isNaN(data3)) {
+              const err8 = { instancePath: instancePath + "/autoPromotionSeconds", schemaPath: "#/properties/autoPromotionSeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.previewReplicaCount !== void 0) {
+          let data4 = data.previewReplicaCount;
+          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)))) {
+            const err9 = { instancePath: instancePath + "/previewReplicaCount", schemaPath: "#/properties/previewReplicaCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+          if (typeof data4 == "number") {
+            if (data4 < 0 || isNaN(data4)) {
+              const err10 = { instancePath: instancePath + "/previewReplicaCount", schemaPath: "#/properties/previewReplicaCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.scaleDownDelaySeconds !== void 0) {
+          let data5 = data.scaleDownDelaySeconds;
+          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)))) {
+            const err11 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+          if (typeof data5 == "number") {
+            if (data5 < 0 || isNaN(data5)) {
+              const err12 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.scaleDownDelayRevisionLimit !== void 0) {
+          let data6 = data.scaleDownDelayRevisionLimit;
+          if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
+            const err13 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+          if (typeof data6 == "number") {
+            if (data6 < 0 || isNaN(data6)) {
+              const err14 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.abortScaleDownDelaySeconds !== void 0) {
+          let data7 = data.abortScaleDownDelaySeconds;
+          if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)))) {
+            const err15 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err15];
+            } else {
+              vErrors.push(err15);
+            }
+            errors++;
+          }
+          if (typeof data7 == "number") {
+            if (data7 < 0 || isNaN(data7)) {
+              const err16 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.maxUnavailable !== void 0) {
+          let data8 = data.maxUnavailable;
+          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8))) && typeof data8 !== "string") {
+            const err17 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema75.type }, message: "must be integer,string" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+          if (typeof data8 == "number") {
+            if (data8 < 0 || isNaN(data8)) {
+              const err18 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.activeMetadata !== void 0) {
+          if (!validate53(data.activeMetadata, { instancePath: instancePath + "/activeMetadata", parentData: data, parentDataProperty: "activeMetadata", rootData })) {
+            vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.previewMetadata !== void 0) {
+          if (!validate53(data.previewMetadata, { instancePath: instancePath + "/previewMetadata", parentData: data, parentDataProperty: "previewMetadata", rootData })) {
+            vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.antiAffinity !== void 0) {
+          let data11 = data.antiAffinity;
+          if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
+            const err19 = { instancePath: instancePath + "/antiAffinity", schemaPath: "#/properties/antiAffinity/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+        }
+        if (data.prePromotionAnalysis !== void 0) {
+          let data12 = data.prePromotionAnalysis;
+          if (!(data12 && typeof data12 == "object" && !Array.isArray(data12))) {
+            const err20 = { instancePath: instancePath + "/prePromotionAnalysis", schemaPath: "#/properties/prePromotionAnalysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data.postPromotionAnalysis !== void 0) {
+          let data13 = data.postPromotionAnalysis;
+          if (!(data13 && typeof data13 == "object" && !Array.isArray(data13))) {
+            const err21 = { instancePath: instancePath + "/postPromotionAnalysis", schemaPath: "#/properties/postPromotionAnalysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+      validate57.errors = vErrors;
+      return errors === 0;
+    }
+    function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -18816,7 +19262,7 @@ var require_argo_rollout = __commonJS({
               errors++;
             }
             for (const key3 in data9) {
-              if (!func42.call(schema59.properties.spec.properties, key3)) {
+              if (!func43.call(schema60.properties.spec.properties, key3)) {
                 const err20 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err20];
@@ -19012,7 +19458,7 @@ var require_argo_rollout = __commonJS({
                 if (data14.scaleDown !== void 0) {
                   let data18 = data14.scaleDown;
                   if (!(data18 === "never" || data18 === "onsuccess" || data18 === "progressively")) {
-                    const err37 = { instancePath: instancePath + "/spec/workloadRef/scaleDown", schemaPath: "#/properties/spec/properties/workloadRef/properties/scaleDown/enum", keyword: "enum", params: { allowedValues: schema59.properties.spec.properties.workloadRef.properties.scaleDown.enum }, message: "must be equal to one of the allowed values" };
+                    const err37 = { instancePath: instancePath + "/spec/workloadRef/scaleDown", schemaPath: "#/properties/spec/properties/workloadRef/properties/scaleDown/enum", keyword: "enum", params: { allowedValues: schema60.properties.spec.properties.workloadRef.properties.scaleDown.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err37];
                     } else {
@@ -19160,44 +19606,53 @@ var require_argo_rollout = __commonJS({
             if (data9.strategy !== void 0) {
               let data27 = data9.strategy;
               if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
-                if (data27.canary === void 0) {
-                  const err50 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/required", keyword: "required", params: { missingProperty: "canary" }, message: "must have required property 'canary'" };
-                  if (vErrors === null) {
-                    vErrors = [err50];
-                  } else {
-                    vErrors.push(err50);
-                  }
-                  errors++;
-                }
                 for (const key5 in data27) {
-                  if (!(key5 === "canary")) {
-                    const err51 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+                  if (!(key5 === "canary" || key5 === "blueGreen")) {
+                    const err50 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err51];
+                      vErrors = [err50];
                     } else {
-                      vErrors.push(err51);
+                      vErrors.push(err50);
                     }
                     errors++;
                   }
                 }
                 if (data27.canary !== void 0) {
-                  if (!validate44(data27.canary, { instancePath: instancePath + "/spec/strategy/canary", parentData: data27, parentDataProperty: "canary", rootData })) {
-                    vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+                  if (!validate48(data27.canary, { instancePath: instancePath + "/spec/strategy/canary", parentData: data27, parentDataProperty: "canary", rootData })) {
+                    vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+                    errors = vErrors.length;
+                  }
+                }
+                if (data27.blueGreen !== void 0) {
+                  if (!validate57(data27.blueGreen, { instancePath: instancePath + "/spec/strategy/blueGreen", parentData: data27, parentDataProperty: "blueGreen", rootData })) {
+                    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
                     errors = vErrors.length;
                   }
                 }
               } else {
-                const err52 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err51 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err52];
+                  vErrors = [err51];
                 } else {
-                  vErrors.push(err52);
+                  vErrors.push(err51);
                 }
                 errors++;
               }
             }
           } else {
-            const err53 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err52 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err52];
+            } else {
+              vErrors.push(err52);
+            }
+            errors++;
+          }
+        }
+        if (data.status !== void 0) {
+          let data30 = data.status;
+          if (!(data30 && typeof data30 == "object" && !Array.isArray(data30))) {
+            const err53 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err53];
             } else {
@@ -19206,28 +19661,16 @@ var require_argo_rollout = __commonJS({
             errors++;
           }
         }
-        if (data.status !== void 0) {
-          let data29 = data.status;
-          if (!(data29 && typeof data29 == "object" && !Array.isArray(data29))) {
-            const err54 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err54];
-            } else {
-              vErrors.push(err54);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err55 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err54 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err55];
+          vErrors = [err54];
         } else {
-          vErrors.push(err55);
+          vErrors.push(err54);
         }
         errors++;
       }
-      validate43.errors = vErrors;
+      validate47.errors = vErrors;
       return errors === 0;
     }
   }
@@ -19237,15 +19680,15 @@ var require_argo_rollout = __commonJS({
 var require_rollgen_config = __commonJS({
   "src/spec/generated/rollgen-config.js"(exports2) {
     "use strict";
-    exports2.validate = validate53;
-    var schema76 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
-    var schema78 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
-    var func42 = Object.prototype.hasOwnProperty;
+    exports2.validate = validate61;
+    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema81 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
+    var func43 = Object.prototype.hasOwnProperty;
     var func2 = require_ucs2length().default;
-    var pattern6 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
-    var pattern7 = new RegExp("^https?://", "u");
-    var pattern8 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
-    function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern7 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
+    var pattern8 = new RegExp("^https?://", "u");
+    var pattern9 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+    function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -19305,7 +19748,7 @@ var require_rollgen_config = __commonJS({
                   errors++;
                 }
                 for (const key1 in data1) {
-                  if (!func42.call(schema76.properties.apps.items.properties, key1)) {
+                  if (!func43.call(schema79.properties.apps.items.properties, key1)) {
                     const err5 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err5];
@@ -19384,7 +19827,7 @@ var require_rollgen_config = __commonJS({
                 if (data1.name !== void 0) {
                   let data5 = data1.name;
                   if (typeof data5 === "string") {
-                    if (!pattern6.test(data5)) {
+                    if (!pattern7.test(data5)) {
                       const err12 = { instancePath: instancePath + "/apps/" + i0 + "/name", schemaPath: "#/properties/apps/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
                       if (vErrors === null) {
                         vErrors = [err12];
@@ -19420,7 +19863,7 @@ var require_rollgen_config = __commonJS({
                     if (data6.firstStep !== void 0) {
                       let data7 = data6.firstStep;
                       if (!(data7 === "manual" || data7 === "automatic")) {
-                        const err15 = { instancePath: instancePath + "/apps/" + i0 + "/gates/firstStep", schemaPath: "#/properties/apps/items/properties/gates/properties/firstStep/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.firstStep.enum }, message: "must be equal to one of the allowed values" };
+                        const err15 = { instancePath: instancePath + "/apps/" + i0 + "/gates/firstStep", schemaPath: "#/properties/apps/items/properties/gates/properties/firstStep/enum", keyword: "enum", params: { allowedValues: schema79.properties.apps.items.properties.gates.properties.firstStep.enum }, message: "must be equal to one of the allowed values" };
                         if (vErrors === null) {
                           vErrors = [err15];
                         } else {
@@ -19432,7 +19875,7 @@ var require_rollgen_config = __commonJS({
                     if (data6.unpaused !== void 0) {
                       let data8 = data6.unpaused;
                       if (!(data8 === "manual" || data8 === "automatic")) {
-                        const err16 = { instancePath: instancePath + "/apps/" + i0 + "/gates/unpaused", schemaPath: "#/properties/apps/items/properties/gates/properties/unpaused/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.gates.properties.unpaused.enum }, message: "must be equal to one of the allowed values" };
+                        const err16 = { instancePath: instancePath + "/apps/" + i0 + "/gates/unpaused", schemaPath: "#/properties/apps/items/properties/gates/properties/unpaused/enum", keyword: "enum", params: { allowedValues: schema79.properties.apps.items.properties.gates.properties.unpaused.enum }, message: "must be equal to one of the allowed values" };
                         if (vErrors === null) {
                           vErrors = [err16];
                         } else {
@@ -19454,7 +19897,7 @@ var require_rollgen_config = __commonJS({
                 if (data1.removal !== void 0) {
                   let data9 = data1.removal;
                   if (!(data9 === "one-commit" || data9 === "two-commits")) {
-                    const err18 = { instancePath: instancePath + "/apps/" + i0 + "/removal", schemaPath: "#/properties/apps/items/properties/removal/enum", keyword: "enum", params: { allowedValues: schema76.properties.apps.items.properties.removal.enum }, message: "must be equal to one of the allowed values" };
+                    const err18 = { instancePath: instancePath + "/apps/" + i0 + "/removal", schemaPath: "#/properties/apps/items/properties/removal/enum", keyword: "enum", params: { allowedValues: schema79.properties.apps.items.properties.removal.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err18];
                     } else {
@@ -20371,7 +20814,7 @@ var require_rollgen_config = __commonJS({
                         if (data49.server !== void 0) {
                           let data50 = data49.server;
                           if (typeof data50 === "string") {
-                            if (!pattern7.test(data50)) {
+                            if (!pattern8.test(data50)) {
                               const err97 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                               if (vErrors === null) {
                                 vErrors = [err97];
@@ -20415,7 +20858,7 @@ var require_rollgen_config = __commonJS({
                         if (data49.tokenEnv !== void 0) {
                           let data52 = data49.tokenEnv;
                           if (typeof data52 === "string") {
-                            if (!pattern8.test(data52)) {
+                            if (!pattern9.test(data52)) {
                               const err101 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
                               if (vErrors === null) {
                                 vErrors = [err101];
@@ -20457,7 +20900,7 @@ var require_rollgen_config = __commonJS({
                 if (data1.onFailure !== void 0) {
                   let data53 = data1.onFailure;
                   if (!(data53 === "abort" || data53 === "hold")) {
-                    const err105 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+                    const err105 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err105];
                     } else {
@@ -20637,7 +21080,7 @@ var require_rollgen_config = __commonJS({
             if (data54.mergeMethod !== void 0) {
               let data60 = data54.mergeMethod;
               if (!(data60 === "merge" || data60 === "squash" || data60 === "rebase")) {
-                const err120 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema76.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
+                const err120 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema79.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err120];
                 } else {
@@ -20854,7 +21297,7 @@ var require_rollgen_config = __commonJS({
                 if (data67.server !== void 0) {
                   let data68 = data67.server;
                   if (typeof data68 === "string") {
-                    if (!pattern7.test(data68)) {
+                    if (!pattern8.test(data68)) {
                       const err137 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                       if (vErrors === null) {
                         vErrors = [err137];
@@ -20898,7 +21341,7 @@ var require_rollgen_config = __commonJS({
                 if (data67.tokenEnv !== void 0) {
                   let data70 = data67.tokenEnv;
                   if (typeof data70 === "string") {
-                    if (!pattern8.test(data70)) {
+                    if (!pattern9.test(data70)) {
                       const err141 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
                       if (vErrors === null) {
                         vErrors = [err141];
@@ -20940,7 +21383,7 @@ var require_rollgen_config = __commonJS({
         if (data.onFailure !== void 0) {
           let data71 = data.onFailure;
           if (!(data71 === "abort" || data71 === "hold")) {
-            const err145 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
+            const err145 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err145];
             } else {
@@ -20958,7 +21401,7 @@ var require_rollgen_config = __commonJS({
         }
         errors++;
       }
-      validate53.errors = vErrors;
+      validate61.errors = vErrors;
       return errors === 0;
     }
   }
@@ -20968,12 +21411,12 @@ var require_rollgen_config = __commonJS({
 var require_rollgen_request_coloring = __commonJS({
   "src/spec/generated/rollgen-request-coloring.js"(exports2) {
     "use strict";
-    exports2.validate = validate54;
-    var pattern11 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
-    var pattern12 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
-    var pattern14 = new RegExp("^[ -~]*$", "u");
+    exports2.validate = validate62;
+    var pattern12 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern13 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
+    var pattern15 = new RegExp("^[ -~]*$", "u");
     var func2 = require_ucs2length().default;
-    function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -21062,7 +21505,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data2.name !== void 0) {
               let data3 = data2.name;
               if (typeof data3 === "string") {
-                if (!pattern11.test(data3)) {
+                if (!pattern12.test(data3)) {
                   const err8 = { instancePath: instancePath + "/metadata/name", schemaPath: "#/properties/metadata/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -21238,7 +21681,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data9.header !== void 0) {
               let data12 = data9.header;
               if (typeof data12 === "string") {
-                if (!pattern12.test(data12)) {
+                if (!pattern13.test(data12)) {
                   const err24 = { instancePath: instancePath + "/spec/header", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"' };
                   if (vErrors === null) {
                     vErrors = [err24];
@@ -21335,7 +21778,7 @@ var require_rollgen_request_coloring = __commonJS({
                         for (const key6 in data15) {
                           const _errs41 = errors;
                           if (typeof key6 === "string") {
-                            if (!pattern12.test(key6)) {
+                            if (!pattern13.test(key6)) {
                               const err33 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', propertyName: key6 };
                               if (vErrors === null) {
                                 vErrors = [err33];
@@ -21376,7 +21819,7 @@ var require_rollgen_request_coloring = __commonJS({
                               }
                               errors++;
                             }
-                            if (!pattern14.test(data16)) {
+                            if (!pattern15.test(data16)) {
                               const err37 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                               if (vErrors === null) {
                                 vErrors = [err37];
@@ -21417,7 +21860,7 @@ var require_rollgen_request_coloring = __commonJS({
                           }
                           errors++;
                         }
-                        if (!pattern14.test(data17)) {
+                        if (!pattern15.test(data17)) {
                           const err41 = { instancePath: instancePath + "/spec/rules/" + i0 + "/value", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                           if (vErrors === null) {
                             vErrors = [err41];
@@ -21468,7 +21911,7 @@ var require_rollgen_request_coloring = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern14.test(data18)) {
+                if (!pattern15.test(data18)) {
                   const err46 = { instancePath: instancePath + "/spec/default", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                   if (vErrors === null) {
                     vErrors = [err46];
@@ -21506,7 +21949,7 @@ var require_rollgen_request_coloring = __commonJS({
         }
         errors++;
       }
-      validate54.errors = vErrors;
+      validate62.errors = vErrors;
       return errors === 0;
     }
   }
@@ -21516,12 +21959,12 @@ var require_rollgen_request_coloring = __commonJS({
 var require_rollgen_route_template = __commonJS({
   "src/spec/generated/rollgen-route-template.js"(exports2) {
     "use strict";
-    exports2.validate = validate55;
+    exports2.validate = validate63;
     var func2 = require_ucs2length().default;
-    var pattern17 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
-    var pattern18 = new RegExp("^[a-z0-9.-]*$", "u");
-    var pattern19 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
-    function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern18 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
+    var pattern19 = new RegExp("^[a-z0-9.-]*$", "u");
+    var pattern20 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+    function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -21825,7 +22268,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern17.test(data11)) {
+                    if (!pattern18.test(data11)) {
                       const err25 = { instancePath: instancePath + "/spec/target/apiVersion", schemaPath: "#/properties/spec/properties/target/properties/apiVersion/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$" }, message: 'must match pattern "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err25];
@@ -21847,7 +22290,7 @@ var require_rollgen_route_template = __commonJS({
                 if (data10.group !== void 0) {
                   let data12 = data10.group;
                   if (typeof data12 === "string") {
-                    if (!pattern18.test(data12)) {
+                    if (!pattern19.test(data12)) {
                       const err27 = { instancePath: instancePath + "/spec/target/group", schemaPath: "#/properties/spec/properties/target/properties/group/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9.-]*$" }, message: 'must match pattern "^[a-z0-9.-]*$"' };
                       if (vErrors === null) {
                         vErrors = [err27];
@@ -21878,7 +22321,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern19.test(data13)) {
+                    if (!pattern20.test(data13)) {
                       const err30 = { instancePath: instancePath + "/spec/target/kind", schemaPath: "#/properties/spec/properties/target/properties/kind/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z][A-Za-z0-9]*$" }, message: 'must match pattern "^[A-Za-z][A-Za-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err30];
@@ -21948,7 +22391,7 @@ var require_rollgen_route_template = __commonJS({
         }
         errors++;
       }
-      validate55.errors = vErrors;
+      validate63.errors = vErrors;
       return errors === 0;
     }
   }
@@ -21958,10 +22401,10 @@ var require_rollgen_route_template = __commonJS({
 var require_aliyun_alb_options = __commonJS({
   "src/spec/generated/aliyun-alb-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate56;
+    exports2.validate = validate64;
     var func2 = require_ucs2length().default;
-    var pattern11 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
-    function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern12 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22020,7 +22463,7 @@ var require_aliyun_alb_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern11.test(data1)) {
+                if (!pattern12.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -22081,7 +22524,7 @@ var require_aliyun_alb_options = __commonJS({
         }
         errors++;
       }
-      validate56.errors = vErrors;
+      validate64.errors = vErrors;
       return errors === 0;
     }
   }
@@ -22091,9 +22534,9 @@ var require_aliyun_alb_options = __commonJS({
 var require_ambassador_options = __commonJS({
   "src/spec/generated/ambassador-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate57;
+    exports2.validate = validate65;
     var func2 = require_ucs2length().default;
-    function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22181,7 +22624,7 @@ var require_ambassador_options = __commonJS({
         }
         errors++;
       }
-      validate57.errors = vErrors;
+      validate65.errors = vErrors;
       return errors === 0;
     }
   }
@@ -22191,9 +22634,9 @@ var require_ambassador_options = __commonJS({
 var require_apisix_options = __commonJS({
   "src/spec/generated/apisix-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate58;
+    exports2.validate = validate66;
     var func2 = require_ucs2length().default;
-    function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22336,7 +22779,7 @@ var require_apisix_options = __commonJS({
         }
         errors++;
       }
-      validate58.errors = vErrors;
+      validate66.errors = vErrors;
       return errors === 0;
     }
   }
@@ -22346,9 +22789,9 @@ var require_apisix_options = __commonJS({
 var require_app_mesh_options = __commonJS({
   "src/spec/generated/app-mesh-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate59;
+    exports2.validate = validate67;
     var func2 = require_ucs2length().default;
-    function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22652,7 +23095,7 @@ var require_app_mesh_options = __commonJS({
         }
         errors++;
       }
-      validate59.errors = vErrors;
+      validate67.errors = vErrors;
       return errors === 0;
     }
   }
@@ -22662,10 +23105,10 @@ var require_app_mesh_options = __commonJS({
 var require_aws_alb_options = __commonJS({
   "src/spec/generated/aws-alb-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate60;
+    exports2.validate = validate68;
     var func2 = require_ucs2length().default;
-    var pattern21 = new RegExp("^[^/]+$", "u");
-    function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern22 = new RegExp("^[^/]+$", "u");
+    function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -22831,7 +23274,7 @@ var require_aws_alb_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern21.test(data3)) {
+          if (!pattern22.test(data3)) {
             const err14 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err14];
@@ -23015,7 +23458,7 @@ var require_aws_alb_options = __commonJS({
         }
         errors++;
       }
-      validate60.errors = vErrors;
+      validate68.errors = vErrors;
       return errors === 0;
     }
   }
@@ -23025,9 +23468,9 @@ var require_aws_alb_options = __commonJS({
 var require_custom_options = __commonJS({
   "src/spec/generated/custom-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate61;
+    exports2.validate = validate69;
     var func2 = require_ucs2length().default;
-    function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -23486,7 +23929,7 @@ var require_custom_options = __commonJS({
         }
         errors++;
       }
-      validate61.errors = vErrors;
+      validate69.errors = vErrors;
       return errors === 0;
     }
   }
@@ -23496,9 +23939,9 @@ var require_custom_options = __commonJS({
 var require_gateway_api_options = __commonJS({
   "src/spec/generated/gateway-api-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate62;
+    exports2.validate = validate70;
     var func2 = require_ucs2length().default;
-    function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -23848,7 +24291,7 @@ var require_gateway_api_options = __commonJS({
         }
         errors++;
       }
-      validate62.errors = vErrors;
+      validate70.errors = vErrors;
       return errors === 0;
     }
   }
@@ -23858,10 +24301,10 @@ var require_gateway_api_options = __commonJS({
 var require_higress_options = __commonJS({
   "src/spec/generated/higress-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate63;
+    exports2.validate = validate71;
     var func2 = require_ucs2length().default;
-    var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
-    function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern23 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -23920,7 +24363,7 @@ var require_higress_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern22.test(data1)) {
+                if (!pattern23.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -23981,7 +24424,7 @@ var require_higress_options = __commonJS({
         }
         errors++;
       }
-      validate63.errors = vErrors;
+      validate71.errors = vErrors;
       return errors === 0;
     }
   }
@@ -23991,10 +24434,10 @@ var require_higress_options = __commonJS({
 var require_ingress_nginx_options = __commonJS({
   "src/spec/generated/ingress-nginx-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate64;
+    exports2.validate = validate72;
     var func2 = require_ucs2length().default;
-    var pattern21 = new RegExp("^[^/]+$", "u");
-    function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern22 = new RegExp("^[^/]+$", "u");
+    function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -24143,7 +24586,7 @@ var require_ingress_nginx_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern21.test(data2)) {
+          if (!pattern22.test(data2)) {
             const err12 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err12];
@@ -24214,7 +24657,7 @@ var require_ingress_nginx_options = __commonJS({
         }
         errors++;
       }
-      validate64.errors = vErrors;
+      validate72.errors = vErrors;
       return errors === 0;
     }
   }
@@ -24224,10 +24667,10 @@ var require_ingress_nginx_options = __commonJS({
 var require_istio_options = __commonJS({
   "src/spec/generated/istio-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate65;
-    var schema100 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
+    exports2.validate = validate73;
+    var schema103 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
     var func2 = require_ucs2length().default;
-    function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -25012,7 +25455,7 @@ var require_istio_options = __commonJS({
                 if (data32.kind !== void 0) {
                   let data34 = data32.kind;
                   if (!(data34 === "VirtualService" || data34 === "DestinationRule")) {
-                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema100.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema103.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err68];
                     } else {
@@ -25081,7 +25524,7 @@ var require_istio_options = __commonJS({
         }
         errors++;
       }
-      validate65.errors = vErrors;
+      validate73.errors = vErrors;
       return errors === 0;
     }
   }
@@ -25091,10 +25534,10 @@ var require_istio_options = __commonJS({
 var require_mse_options = __commonJS({
   "src/spec/generated/mse-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate66;
+    exports2.validate = validate74;
     var func2 = require_ucs2length().default;
-    var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
-    function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    var pattern23 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -25153,7 +25596,7 @@ var require_mse_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern22.test(data1)) {
+                if (!pattern23.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -25214,7 +25657,7 @@ var require_mse_options = __commonJS({
         }
         errors++;
       }
-      validate66.errors = vErrors;
+      validate74.errors = vErrors;
       return errors === 0;
     }
   }
@@ -25224,9 +25667,9 @@ var require_mse_options = __commonJS({
 var require_smi_options = __commonJS({
   "src/spec/generated/smi-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate67;
+    exports2.validate = validate75;
     var func2 = require_ucs2length().default;
-    function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -25313,7 +25756,7 @@ var require_smi_options = __commonJS({
         }
         errors++;
       }
-      validate67.errors = vErrors;
+      validate75.errors = vErrors;
       return errors === 0;
     }
   }
@@ -25323,9 +25766,9 @@ var require_smi_options = __commonJS({
 var require_traefik_options = __commonJS({
   "src/spec/generated/traefik-options.js"(exports2) {
     "use strict";
-    exports2.validate = validate68;
+    exports2.validate = validate76;
     var func2 = require_ucs2length().default;
-    function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+    function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
       let errors = 0;
@@ -25390,7 +25833,7 @@ var require_traefik_options = __commonJS({
         }
         errors++;
       }
-      validate68.errors = vErrors;
+      validate76.errors = vErrors;
       return errors === 0;
     }
   }
@@ -27310,8 +27753,8 @@ var require_dist2 = __commonJS({
     var resolveSymlinksAsync = function(path$1, state, callback$1) {
       const { queue, fs: fs$1, options: { suppressErrors } } = state;
       queue.enqueue();
-      fs$1.realpath(path$1, (error5, resolvedPath) => {
-        if (error5) return queue.dequeue(suppressErrors ? null : error5, state);
+      fs$1.realpath(path$1, (error6, resolvedPath) => {
+        if (error6) return queue.dequeue(suppressErrors ? null : error6, state);
         fs$1.stat(resolvedPath, (error$1, stat) => {
           if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
           if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return queue.dequeue(null, state);
@@ -27364,24 +27807,24 @@ var require_dist2 = __commonJS({
     var limitFilesSync = (state) => {
       return state.paths.slice(0, state.options.maxFiles);
     };
-    var onlyCountsAsync = (state, error5, callback$1) => {
-      report(error5, callback$1, state.counts, state.options.suppressErrors);
+    var onlyCountsAsync = (state, error6, callback$1) => {
+      report(error6, callback$1, state.counts, state.options.suppressErrors);
       return null;
     };
-    var defaultAsync = (state, error5, callback$1) => {
-      report(error5, callback$1, state.paths, state.options.suppressErrors);
+    var defaultAsync = (state, error6, callback$1) => {
+      report(error6, callback$1, state.paths, state.options.suppressErrors);
       return null;
     };
-    var limitFilesAsync = (state, error5, callback$1) => {
-      report(error5, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+    var limitFilesAsync = (state, error6, callback$1) => {
+      report(error6, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
       return null;
     };
-    var groupsAsync = (state, error5, callback$1) => {
-      report(error5, callback$1, state.groups, state.options.suppressErrors);
+    var groupsAsync = (state, error6, callback$1) => {
+      report(error6, callback$1, state.groups, state.options.suppressErrors);
       return null;
     };
-    function report(error5, callback$1, output, suppressErrors) {
-      if (error5 && !suppressErrors) callback$1(error5, output);
+    function report(error6, callback$1, output, suppressErrors) {
+      if (error6 && !suppressErrors) callback$1(error6, output);
       else callback$1(null, output);
     }
     function build$1(options, isSynchronous) {
@@ -27398,9 +27841,9 @@ var require_dist2 = __commonJS({
       const { fs: fs$1 } = state;
       state.visited.push(crawlPath);
       state.counts.directories++;
-      fs$1.readdir(crawlPath || ".", readdirOpts, (error5, entries2 = []) => {
+      fs$1.readdir(crawlPath || ".", readdirOpts, (error6, entries2 = []) => {
         callback$1(entries2, directoryPath, currentDepth);
-        state.queue.dequeue(state.options.suppressErrors ? null : error5, state);
+        state.queue.dequeue(state.options.suppressErrors ? null : error6, state);
       });
     };
     var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
@@ -27428,10 +27871,10 @@ var require_dist2 = __commonJS({
         this.count++;
         return this.count;
       }
-      dequeue(error5, output) {
-        if (this.onQueueEmpty && (--this.count <= 0 || error5)) {
-          this.onQueueEmpty(error5, output);
-          if (error5) {
+      dequeue(error6, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error6)) {
+          this.onQueueEmpty(error6, output);
+          if (error6) {
             output.controller.abort();
             this.onQueueEmpty = void 0;
           }
@@ -27489,7 +27932,7 @@ var require_dist2 = __commonJS({
           groups: [],
           counts: new Counter(),
           options,
-          queue: new Queue((error5, state) => this.callbackInvoker(state, error5, callback$1)),
+          queue: new Queue((error6, state) => this.callbackInvoker(state, error6, callback$1)),
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
@@ -34410,9 +34853,9 @@ var require_codegen = __commonJS({
       }
     };
     var Throw = class extends Node3 {
-      constructor(error5) {
+      constructor(error6) {
         super();
-        this.error = error5;
+        this.error = error6;
       }
       render({ _n }) {
         return `throw ${this.error};` + _n;
@@ -34649,9 +35092,9 @@ var require_codegen = __commonJS({
       }
     };
     var Catch = class extends BlockNode {
-      constructor(error5) {
+      constructor(error6) {
         super();
-        this.error = error5;
+        this.error = error6;
       }
       render(opts) {
         return `catch(${this.error})` + super.render(opts);
@@ -34842,9 +35285,9 @@ var require_codegen = __commonJS({
         this._blockNode(node);
         this.code(tryBody);
         if (catchCode) {
-          const error5 = this.name("e");
-          this._currNode = node.catch = new Catch(error5);
-          catchCode(error5);
+          const error6 = this.name("e");
+          this._currNode = node.catch = new Catch(error6);
+          catchCode(error6);
         }
         if (finallyCode) {
           this._currNode = node.finally = new Finally();
@@ -34853,8 +35296,8 @@ var require_codegen = __commonJS({
         return this._endBlockNode(Catch, Finally);
       }
       // `throw` statement
-      throw(error5) {
-        return this._leafNode(new Throw(error5));
+      throw(error6) {
+        return this._leafNode(new Throw(error6));
       }
       // start self-balancing block
       block(body, nodeCount) {
@@ -35210,10 +35653,10 @@ var require_errors2 = __commonJS({
     exports2.keyword$DataError = {
       message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
     };
-    function reportError(cxt, error5 = exports2.keywordError, errorPaths, overrideAllErrors) {
+    function reportError(cxt, error6 = exports2.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error5, errorPaths);
+      const errObj = errorObjectCode(cxt, error6, errorPaths);
       if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
         addError(gen, errObj);
       } else {
@@ -35221,10 +35664,10 @@ var require_errors2 = __commonJS({
       }
     }
     exports2.reportError = reportError;
-    function reportExtraError(cxt, error5 = exports2.keywordError, errorPaths) {
+    function reportExtraError(cxt, error6 = exports2.keywordError, errorPaths) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error5, errorPaths);
+      const errObj = errorObjectCode(cxt, error6, errorPaths);
       addError(gen, errObj);
       if (!(compositeRule || allErrors)) {
         returnErrors(it, names_1.default.vErrors);
@@ -35275,19 +35718,19 @@ var require_errors2 = __commonJS({
       schema: new codegen_1.Name("schema"),
       parentSchema: new codegen_1.Name("parentSchema")
     };
-    function errorObjectCode(cxt, error5, errorPaths) {
+    function errorObjectCode(cxt, error6, errorPaths) {
       const { createErrors } = cxt.it;
       if (createErrors === false)
         return (0, codegen_1._)`{}`;
-      return errorObject(cxt, error5, errorPaths);
+      return errorObject(cxt, error6, errorPaths);
     }
-    function errorObject(cxt, error5, errorPaths = {}) {
+    function errorObject(cxt, error6, errorPaths = {}) {
       const { gen, it } = cxt;
       const keyValues = [
         errorInstancePath(it, errorPaths),
         errorSchemaPath(cxt, errorPaths)
       ];
-      extraErrorProps(cxt, error5, keyValues);
+      extraErrorProps(cxt, error6, keyValues);
       return gen.object(...keyValues);
     }
     function errorInstancePath({ errorPath }, { instancePath }) {
@@ -39008,7 +39451,7 @@ var require_limitNumber = __commonJS({
       exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
       exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
-    var error5 = {
+    var error6 = {
       message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
       params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
     };
@@ -39017,7 +39460,7 @@ var require_limitNumber = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
@@ -39033,7 +39476,7 @@ var require_multipleOf = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error5 = {
+    var error6 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
       params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
     };
@@ -39042,7 +39485,7 @@ var require_multipleOf = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
@@ -39063,7 +39506,7 @@ var require_limitLength = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var ucs2length_1 = require_ucs2length();
-    var error5 = {
+    var error6 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
@@ -39075,7 +39518,7 @@ var require_limitLength = __commonJS({
       type: "string",
       schemaType: "number",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { keyword, data, schemaCode, it } = cxt;
         const op2 = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -39095,7 +39538,7 @@ var require_pattern = __commonJS({
     var code_1 = require_code2();
     var util_1 = require_util2();
     var codegen_1 = require_codegen();
-    var error5 = {
+    var error6 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
     };
@@ -39104,7 +39547,7 @@ var require_pattern = __commonJS({
       type: "string",
       schemaType: "string",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
@@ -39130,7 +39573,7 @@ var require_limitProperties = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error5 = {
+    var error6 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
@@ -39142,7 +39585,7 @@ var require_limitProperties = __commonJS({
       type: "object",
       schemaType: "number",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -39161,7 +39604,7 @@ var require_required = __commonJS({
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
       params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
     };
@@ -39170,7 +39613,7 @@ var require_required = __commonJS({
       type: "object",
       schemaType: "array",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, schema, schemaCode, data, $data, it } = cxt;
         const { opts } = it;
@@ -39241,7 +39684,7 @@ var require_limitItems = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error5 = {
+    var error6 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
@@ -39253,7 +39696,7 @@ var require_limitItems = __commonJS({
       type: "array",
       schemaType: "number",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -39284,7 +39727,7 @@ var require_uniqueItems = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error5 = {
+    var error6 = {
       message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
       params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
     };
@@ -39293,7 +39736,7 @@ var require_uniqueItems = __commonJS({
       type: "array",
       schemaType: "boolean",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, $data, schema, parentSchema, schemaCode, it } = cxt;
         if (!$data && !schema)
@@ -39350,14 +39793,14 @@ var require_const = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error5 = {
+    var error6 = {
       message: "must be equal to constant",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
     };
     var def = {
       keyword: "const",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, $data, schemaCode, schema } = cxt;
         if ($data || schema && typeof schema == "object") {
@@ -39379,7 +39822,7 @@ var require_enum = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error5 = {
+    var error6 = {
       message: "must be equal to one of the allowed values",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
     };
@@ -39387,7 +39830,7 @@ var require_enum = __commonJS({
       keyword: "enum",
       schemaType: "array",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         if (!$data && schema.length === 0)
@@ -39466,7 +39909,7 @@ var require_additionalItems = __commonJS({
     exports2.validateAdditionalItems = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -39475,7 +39918,7 @@ var require_additionalItems = __commonJS({
       type: "array",
       schemaType: ["boolean", "object"],
       before: "uniqueItems",
-      error: error5,
+      error: error6,
       code(cxt) {
         const { parentSchema, it } = cxt;
         const { items } = parentSchema;
@@ -39594,7 +40037,7 @@ var require_items2020 = __commonJS({
     var util_1 = require_util2();
     var code_1 = require_code2();
     var additionalItems_1 = require_additionalItems();
-    var error5 = {
+    var error6 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -39603,7 +40046,7 @@ var require_items2020 = __commonJS({
       type: "array",
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
-      error: error5,
+      error: error6,
       code(cxt) {
         const { schema, parentSchema, it } = cxt;
         const { prefixItems } = parentSchema;
@@ -39627,7 +40070,7 @@ var require_contains = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
       params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
     };
@@ -39637,7 +40080,7 @@ var require_contains = __commonJS({
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
       trackErrors: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, schema, parentSchema, data, it } = cxt;
         let min;
@@ -39815,7 +40258,7 @@ var require_propertyNames = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: "property name must be valid",
       params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
     };
@@ -39823,7 +40266,7 @@ var require_propertyNames = __commonJS({
       keyword: "propertyNames",
       type: "object",
       schemaType: ["object", "boolean"],
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, schema, data, it } = cxt;
         if ((0, util_1.alwaysValidSchema)(it, schema))
@@ -39860,7 +40303,7 @@ var require_additionalProperties = __commonJS({
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: "must NOT have additional properties",
       params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
     };
@@ -39870,7 +40313,7 @@ var require_additionalProperties = __commonJS({
       schemaType: ["boolean", "object"],
       allowUndefined: true,
       trackErrors: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, schema, parentSchema, data, errsCount, it } = cxt;
         if (!errsCount)
@@ -40144,7 +40587,7 @@ var require_oneOf = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: "must match exactly one schema in oneOf",
       params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
     };
@@ -40152,7 +40595,7 @@ var require_oneOf = __commonJS({
       keyword: "oneOf",
       schemaType: "array",
       trackErrors: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, schema, parentSchema, it } = cxt;
         if (!Array.isArray(schema))
@@ -40229,7 +40672,7 @@ var require_if2 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
       params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
     };
@@ -40237,7 +40680,7 @@ var require_if2 = __commonJS({
       keyword: "if",
       schemaType: ["object", "boolean"],
       trackErrors: true,
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, parentSchema, it } = cxt;
         if (parentSchema.then === void 0 && parentSchema.else === void 0) {
@@ -40363,7 +40806,7 @@ var require_format = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error5 = {
+    var error6 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
     };
@@ -40372,7 +40815,7 @@ var require_format = __commonJS({
       type: ["number", "string"],
       schemaType: "string",
       $data: true,
-      error: error5,
+      error: error6,
       code(cxt, ruleType) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
@@ -40527,7 +40970,7 @@ var require_discriminator = __commonJS({
     var compile_1 = require_compile();
     var ref_error_1 = require_ref_error();
     var util_1 = require_util2();
-    var error5 = {
+    var error6 = {
       message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
       params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
     };
@@ -40535,7 +40978,7 @@ var require_discriminator = __commonJS({
       keyword: "discriminator",
       type: "object",
       schemaType: "object",
-      error: error5,
+      error: error6,
       code(cxt) {
         const { gen, data, schema, parentSchema, it } = cxt;
         const { oneOf } = parentSchema;
@@ -40911,11 +41354,11 @@ function redact(text2, token) {
   if (encoded !== token) out = out.split(encoded).join(REDACTED);
   return out;
 }
-function toScmError(action, error5, token) {
-  if (error5 instanceof ScmError) return error5;
-  const failure2 = typeof error5 === "object" && error5 !== null ? error5 : { message: String(error5) };
+function toScmError(action, error6, token) {
+  if (error6 instanceof ScmError) return error6;
+  const failure2 = typeof error6 === "object" && error6 !== null ? error6 : { message: String(error6) };
   const status = failure2.response?.status;
-  const exists = status === 422 && /already exists/i.test(messageOf(error5));
+  const exists = status === 422 && /already exists/i.test(messageOf(error6));
   return new ScmError(action, status, redact(explain2(failure2, status), token), {
     ...exists ? { outcome: "already-exists" } : {}
   });
@@ -40948,12 +41391,12 @@ function responseMessage(data) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function statusOf2(error5) {
-  const status = error5?.response?.status;
+function statusOf2(error6) {
+  const status = error6?.response?.status;
   return typeof status === "number" ? status : void 0;
 }
-function messageOf(error5) {
-  return responseMessage(error5?.response?.data) ?? "";
+function messageOf(error6) {
+  return responseMessage(error6?.response?.data) ?? "";
 }
 var REDACTED, MIN_SECRET_LENGTH;
 var init_errors2 = __esm({
@@ -40970,9 +41413,9 @@ async function fetchBranchHead(gh, branch) {
   try {
     const { data } = await gh.octokit.rest.git.getRef({ owner: gh.owner, repo: gh.repo, ref: `heads/${branch}` });
     return data.object.sha;
-  } catch (error5) {
-    if (statusOf2(error5) === 404) return void 0;
-    throw error5;
+  } catch (error6) {
+    if (statusOf2(error6) === 404) return void 0;
+    throw error6;
   }
 }
 async function createCommitOnBranch(gh, req) {
@@ -40996,8 +41439,8 @@ async function pointBranchAt(gh, branch, sha2) {
   const { owner, repo } = gh;
   try {
     await gh.octokit.rest.git.createRef({ owner, repo, ref: `refs/heads/${branch}`, sha: sha2 });
-  } catch (error5) {
-    if (statusOf2(error5) !== 422 || !/already exists/i.test(messageOf(error5))) throw error5;
+  } catch (error6) {
+    if (statusOf2(error6) !== 422 || !/already exists/i.test(messageOf(error6))) throw error6;
     await gh.octokit.rest.git.updateRef({ owner, repo, ref: `heads/${branch}`, sha: sha2, force: true });
   }
 }
@@ -41188,8 +41631,8 @@ var require_light = __commonJS({
                 } else {
                   return returned;
                 }
-              } catch (error5) {
-                e2 = error5;
+              } catch (error6) {
+                e2 = error6;
                 {
                   this.trigger("error", e2);
                 }
@@ -41199,8 +41642,8 @@ var require_light = __commonJS({
             return (await Promise.all(promises2)).find(function(x) {
               return x != null;
             });
-          } catch (error5) {
-            e = error5;
+          } catch (error6) {
+            e = error6;
             {
               this.trigger("error", e);
             }
@@ -41312,10 +41755,10 @@ var require_light = __commonJS({
         _randomIndex() {
           return Math.random().toString(36).slice(2);
         }
-        doDrop({ error: error5, message = "This job has been dropped by Bottleneck" } = {}) {
+        doDrop({ error: error6, message = "This job has been dropped by Bottleneck" } = {}) {
           if (this._states.remove(this.options.id)) {
             if (this.rejectOnDrop) {
-              this._reject(error5 != null ? error5 : new BottleneckError$1(message));
+              this._reject(error6 != null ? error6 : new BottleneckError$1(message));
             }
             this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
             return true;
@@ -41349,7 +41792,7 @@ var require_light = __commonJS({
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
         async doExecute(chained, clearGlobalState, run3, free) {
-          var error5, eventInfo, passed;
+          var error6, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
             this._states.next(this.options.id);
@@ -41367,24 +41810,24 @@ var require_light = __commonJS({
               return this._resolve(passed);
             }
           } catch (error1) {
-            error5 = error1;
-            return this._onFailure(error5, eventInfo, clearGlobalState, run3, free);
+            error6 = error1;
+            return this._onFailure(error6, eventInfo, clearGlobalState, run3, free);
           }
         }
         doExpire(clearGlobalState, run3, free) {
-          var error5, eventInfo;
+          var error6, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
           }
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
-          error5 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error5, eventInfo, clearGlobalState, run3, free);
+          error6 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
+          return this._onFailure(error6, eventInfo, clearGlobalState, run3, free);
         }
-        async _onFailure(error5, eventInfo, clearGlobalState, run3, free) {
+        async _onFailure(error6, eventInfo, clearGlobalState, run3, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
-            retry2 = await this.Events.trigger("failed", error5, eventInfo);
+            retry2 = await this.Events.trigger("failed", error6, eventInfo);
             if (retry2 != null) {
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
@@ -41394,7 +41837,7 @@ var require_light = __commonJS({
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
               this._assertStatus("DONE");
-              return this._reject(error5);
+              return this._reject(error6);
             }
           }
         }
@@ -41673,7 +42116,7 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error5, reject, resolve15, returned, task;
+          var args, cb, error6, reject, resolve15, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
             ({ task, args, resolve: resolve15, reject } = this._queue.shift());
@@ -41684,9 +42127,9 @@ var require_light = __commonJS({
                   return resolve15(returned);
                 };
               } catch (error1) {
-                error5 = error1;
+                error6 = error1;
                 return function() {
-                  return reject(error5);
+                  return reject(error6);
                 };
               }
             })();
@@ -41820,8 +42263,8 @@ var require_light = __commonJS({
                   } else {
                     results.push(void 0);
                   }
-                } catch (error5) {
-                  e = error5;
+                } catch (error6) {
+                  e = error6;
                   results.push(v.Events.trigger("error", e));
                 }
               }
@@ -42154,14 +42597,14 @@ var require_light = __commonJS({
             return done;
           }
           async _addToQueue(job) {
-            var args, blocked, error5, options, reachedHWM, shifted, strategy;
+            var args, blocked, error6, options, reachedHWM, shifted, strategy;
             ({ args, options } = job);
             try {
               ({ reachedHWM, blocked, strategy } = await this._store.__submit__(this.queued(), options.weight));
             } catch (error1) {
-              error5 = error1;
-              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error5 });
-              job.doDrop({ error: error5 });
+              error6 = error1;
+              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error6 });
+              job.doDrop({ error: error6 });
               return false;
             }
             if (blocked) {
@@ -42372,25 +42815,25 @@ var init_dist_src = __esm({
 });
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
-function isRequestError(error5) {
-  return error5.request !== void 0;
+function isRequestError(error6) {
+  return error6.request !== void 0;
 }
-async function errorRequest(state, octokit, error5, options) {
-  if (!isRequestError(error5) || !error5?.request.request) {
-    throw error5;
+async function errorRequest(state, octokit, error6, options) {
+  if (!isRequestError(error6) || !error6?.request.request) {
+    throw error6;
   }
-  if (error5.status >= 400 && !state.doNotRetry.includes(error5.status)) {
+  if (error6.status >= 400 && !state.doNotRetry.includes(error6.status)) {
     const retries = options.request.retries != null ? options.request.retries : state.retries;
     const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error5, retries, retryAfter);
+    throw octokit.retry.retryRequest(error6, retries, retryAfter);
   }
-  throw error5;
+  throw error6;
 }
 async function wrapRequest(state, octokit, request4, options) {
   const limiter = new import_light.default();
-  limiter.on("failed", function(error5, info) {
-    const maxRetries = ~~error5.request.request?.retries;
-    const after = ~~error5.request.request?.retryAfter;
+  limiter.on("failed", function(error6, info) {
+    const maxRetries = ~~error6.request.request?.retries;
+    const after = ~~error6.request.request?.retryAfter;
     options.request.retryCount = info.retryCount + 1;
     if (maxRetries > info.retryCount) {
       return after * state.retryAfterBaseValue;
@@ -42406,11 +42849,11 @@ async function requestWithGraphqlErrorHandling(state, octokit, request4, options
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
-    const error5 = new RequestError(response.data.errors[0].message, 500, {
+    const error6 = new RequestError(response.data.errors[0].message, 500, {
       request: options,
       response
     });
-    return errorRequest(state, octokit, error5, options);
+    return errorRequest(state, octokit, error6, options);
   }
   return response;
 }
@@ -42426,12 +42869,12 @@ function retry(octokit, octokitOptions) {
   );
   const retryPlugin = {
     retry: {
-      retryRequest: (error5, retries, retryAfter) => {
-        error5.request.request = Object.assign({}, error5.request.request, {
+      retryRequest: (error6, retries, retryAfter) => {
+        error6.request.request = Object.assign({}, error6.request.request, {
           retries,
           retryAfter
         });
-        return error5;
+        return error6;
       }
     }
   };
@@ -42478,12 +42921,12 @@ async function doRequest(state, request4, options) {
   const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request4, options);
   if (isGraphQL) {
     const res = await req;
-    if (res.data.errors != null && res.data.errors.some((error5) => error5.type === "RATE_LIMITED")) {
-      const error5 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+    if (res.data.errors != null && res.data.errors.some((error6) => error6.type === "RATE_LIMITED")) {
+      const error6 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
         response: res,
         data: res.data
       });
-      throw error5;
+      throw error6;
     }
   }
   return req;
@@ -42564,19 +43007,19 @@ function throttling(octokit, octokitOptions) {
       "error",
       (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
     );
-    state.retryLimiter.on("failed", async function(error5, info) {
+    state.retryLimiter.on("failed", async function(error6, info) {
       const [state2, request4, options] = info.args;
       const { pathname } = new URL(options.url, "http://github.test");
-      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error5.status !== 401;
-      if (!(shouldRetryGraphQL || error5.status === 403 || error5.status === 429)) {
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error6.status !== 401;
+      if (!(shouldRetryGraphQL || error6.status === 403 || error6.status === 429)) {
         return;
       }
       const retryCount = ~~request4.retryCount;
       request4.retryCount = retryCount;
       options.request.retryCount = retryCount;
       const { wantRetry, retryAfter = 0 } = await (async function() {
-        if (/\bsecondary rate\b/i.test(error5.message)) {
-          const retryAfter2 = Number(error5.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+        if (/\bsecondary rate\b/i.test(error6.message)) {
+          const retryAfter2 = Number(error6.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
           const wantRetry2 = await emitter.trigger(
             "secondary-limit",
             retryAfter2,
@@ -42586,11 +43029,11 @@ function throttling(octokit, octokitOptions) {
           );
           return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
         }
-        if (error5.response.headers != null && error5.response.headers["x-ratelimit-remaining"] === "0" || (error5.response.data?.errors ?? []).some(
+        if (error6.response.headers != null && error6.response.headers["x-ratelimit-remaining"] === "0" || (error6.response.data?.errors ?? []).some(
           (error22) => error22.type === "RATE_LIMITED"
         )) {
           const rateLimitReset = new Date(
-            ~~error5.response.headers["x-ratelimit-reset"] * 1e3
+            ~~error6.response.headers["x-ratelimit-reset"] * 1e3
           ).getTime();
           const retryAfter2 = Math.max(
             // Add one second so we retry _after_ the reset time
@@ -42752,8 +43195,8 @@ function addHook(state, kind, name, hook2) {
   }
   if (kind === "error") {
     hook2 = (method, options) => {
-      return Promise.resolve().then(method.bind(null, options)).catch((error5) => {
-        return orig(error5, options);
+      return Promise.resolve().then(method.bind(null, options)).catch((error6) => {
+        return orig(error6, options);
       });
     };
   }
@@ -43491,8 +43934,8 @@ var init_json_with_bigint = __esm({
         );
         const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
         return denoisedJSON;
-      } catch (error5) {
-        if (error5 instanceof RangeError) {
+      } catch (error6) {
+        if (error6 instanceof RangeError) {
           const convertedJSON = stringifyIteratively(value, replacer, space);
           if (convertedJSON === void 0) return void 0;
           const supportsRawJSON = "rawJSON" in JSON;
@@ -43500,7 +43943,7 @@ var init_json_with_bigint = __esm({
           const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
           return processedJSON.replace(noiseStringify, "$1$2$3");
         }
-        throw error5;
+        throw error6;
       }
     };
     featureCache = /* @__PURE__ */ new Map();
@@ -43613,13 +44056,13 @@ var init_json_with_bigint = __esm({
           serializedData,
           (key2, value, context) => convertMarkedBigIntsReviver(key2, value, context, reviver)
         );
-      } catch (error5) {
-        if (error5 instanceof RangeError) {
+      } catch (error6) {
+        if (error6 instanceof RangeError) {
           const serializedData = serializeBigInts(text2);
           const parsed = originalParse(serializedData);
           return applyReviverIteratively(parsed, reviver);
         }
-        throw error5;
+        throw error6;
       }
     };
   }
@@ -43662,26 +44105,26 @@ async function fetchWrapper(requestOptions) {
       // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
       ...requestOptions.body && { duplex: "half" }
     });
-  } catch (error5) {
+  } catch (error6) {
     let message = "Unknown Error";
-    if (error5 instanceof Error) {
-      if (error5.name === "AbortError") {
-        error5.status = 500;
-        throw error5;
+    if (error6 instanceof Error) {
+      if (error6.name === "AbortError") {
+        error6.status = 500;
+        throw error6;
       }
-      message = error5.message;
-      if (error5.name === "TypeError" && "cause" in error5) {
-        if (error5.cause instanceof Error) {
-          message = error5.cause.message;
-        } else if (typeof error5.cause === "string") {
-          message = error5.cause;
+      message = error6.message;
+      if (error6.name === "TypeError" && "cause" in error6) {
+        if (error6.cause instanceof Error) {
+          message = error6.cause.message;
+        } else if (typeof error6.cause === "string") {
+          message = error6.cause;
         }
       }
     }
     const requestError = new RequestError(message, 500, {
       request: requestOptions
     });
-    requestError.cause = error5;
+    requestError.cause = error6;
     throw requestError;
   }
   const status = fetchResponse.status;
@@ -44158,12 +44601,12 @@ function requestLog(octokit) {
         `${requestOptions.method} ${path28} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
-    }).catch((error5) => {
-      const requestId = error5.response?.headers["x-github-request-id"] || "UNKNOWN";
+    }).catch((error6) => {
+      const requestId = error6.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path28} - ${error5.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path28} - ${error6.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
-      throw error5;
+      throw error6;
     });
   });
 }
@@ -44232,8 +44675,8 @@ function iterator(octokit, route2, parameters) {
             }
           }
           return { value: normalizedResponse };
-        } catch (error5) {
-          if (error5.status !== 409) throw error5;
+        } catch (error6) {
+          if (error6.status !== 409) throw error6;
           url = "";
           return {
             value: {
@@ -46795,11 +47238,11 @@ function retryAfterAsSecondaryLimit(octokit) {
     try {
       return await request4(options);
     } catch (e) {
-      const error5 = e;
-      const headers2 = error5.response?.headers ?? {};
-      const limited = error5.status === 429 || error5.status === 403;
-      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error5.message))
-        error5.message = `${error5.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
+      const error6 = e;
+      const headers2 = error6.response?.headers ?? {};
+      const limited = error6.status === 429 || error6.status === 403;
+      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error6.message))
+        error6.message = `${error6.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
       throw e;
     }
   });
@@ -46947,24 +47390,24 @@ async function mergePullRequest(gh, number2, req) {
       merge_method: req.method,
       commit_title: req.title
     });
-  } catch (error5) {
-    const status = statusOf2(error5);
+  } catch (error6) {
+    const status = statusOf2(error6);
     if (status !== 409 && await mergedWithHead(gh, number2, req.sha)) return;
     if (status === 409)
       throw new ScmError(
         action,
         status,
-        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error5)}; not merged`,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error6)}; not merged`,
         { outcome: "head-moved" }
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
-        `GitHub says it is not mergeable (${messageOf(error5)}): conflicts, required reviews or checks`,
+        `GitHub says it is not mergeable (${messageOf(error6)}): conflicts, required reviews or checks`,
         { outcome: "not-mergeable" }
       );
-    throw error5;
+    throw error6;
   }
 }
 async function mergedWithHead(gh, number2, sha2) {
@@ -46980,9 +47423,9 @@ async function createComment(gh, number2, body) {
   const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number2, body, request: { retries: 0 } });
   try {
     await post();
-  } catch (error5) {
-    const status = statusOf2(error5);
-    if (status !== void 0 && status < 500) throw error5;
+  } catch (error6) {
+    const status = statusOf2(error6);
+    if (status !== void 0 && status < 500) throw error6;
     const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
       owner,
       repo,
@@ -47099,8 +47542,8 @@ function createGitHubScm(connection, options = {}) {
   const guard = async (action, work) => {
     try {
       return await work();
-    } catch (error5) {
-      throw toScmError(`${action} in ${owner}/${repo}`, error5, connection.token);
+    } catch (error6) {
+      throw toScmError(`${action} in ${owner}/${repo}`, error6, connection.token);
     }
   };
   return {
@@ -47913,16 +48356,16 @@ function entryPathProblems(e, at) {
   const source = String(e.source);
   const output = String(e.output);
   const out = [];
-  const error5 = (field, message) => out.push({ ...at([field]), message, severity: "error" });
+  const error6 = (field, message) => out.push({ ...at([field]), message, severity: "error" });
   if (isPattern(output.replace(/\{name\}/g, "x")))
-    error5("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
+    error6("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
   else if (isPattern(source) && !output.includes("{name}"))
-    error5(
+    error6(
       "output",
       `source "${source}" is a pattern, so every app it matches would write to "${output}"; put {name} in the output (e.g. deploy/{name})`
     );
   if (isPattern(source) && typeof e.name === "string")
-    error5(
+    error6(
       "name",
       `name: "${e.name}" cannot name every app of the pattern "${source}"; each is named after its directory`
     );
@@ -54701,10 +55144,10 @@ var Jsep = class _Jsep {
    * @throws
    */
   throwError(message) {
-    const error5 = new Error(message + " at character " + this.index);
-    error5.index = this.index;
-    error5.description = message;
-    throw error5;
+    const error6 = new Error(message + " at character " + this.index);
+    error6.index = this.index;
+    error6.description = message;
+    throw error6;
   }
   /**
    * Run a given hook
@@ -56472,6 +56915,42 @@ function providerRules(inputs10) {
     }
   );
 }
+var BG = "spec.strategy.blueGreen";
+var BLUE_GREEN_RULES = [
+  honoured(BG, "two steps: preview (the new version beside the old) and switch (the active Service selects it)"),
+  honoured(`${BG}.activeService`, "its selector picks the old version's pods until the switch, the new one's after"),
+  honoured(`${BG}.previewService`, "its selector picks the new version's pods from the preview on"),
+  honoured(`${BG}.autoPromotionEnabled`, "false: the switch waits for a person (manual gate after the preview)"),
+  honoured(
+    `${BG}.autoPromotionSeconds`,
+    "a timed gate after the preview (ignored when autoPromotionEnabled is false, as Argo)"
+  ),
+  honoured(`${BG}.previewReplicaCount`, "pods of the preview step; the switch runs all replicas"),
+  honoured(
+    `${BG}.scaleDownDelaySeconds`,
+    "a timed gate after the switch (default 30 s): the old version is scaled down by a later commit"
+  ),
+  warned(
+    `${BG}.abortScaleDownDelaySeconds`,
+    "the abort commit removes the preview pods as the app's removal policy says (rollgen.yaml removal: two-commits removes them one commit after the Services moved); there is no delay"
+  ),
+  warned(`${BG}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
+  subtree(
+    `${BG}.activeMetadata`,
+    "merged into your Deployment's pod template (the pods the active Service selects between rollouts)"
+  ),
+  subtree(
+    `${BG}.previewMetadata`,
+    "merged into the preview Deployment's pod template; they stay on its pods after the switch (changing them would restart the pods)"
+  ),
+  subtree(`${BG}.antiAffinity`, "preview pods avoid nodes running the old version (injected into their pod template)"),
+  honoured(`${BG}.maxUnavailable`, "the rolling update bound of the rendered Deployments"),
+  subtree(`${BG}.prePromotionAnalysis`, "must pass at the gate before the switch (evaluated by the analysis engine)"),
+  subtree(
+    `${BG}.postPromotionAnalysis`,
+    "must pass at the gate after the switch; a failure aborts back to the old version (evaluated by the analysis engine)"
+  )
+];
 var POD_FIELD = "copied onto the rendered Deployments, as Argo applies it to its ReplicaSets";
 var argoRolloutFields = (inputs10) => ({
   title: "Argo Rollout (argoproj.io/v1alpha1)",
@@ -56506,12 +56985,7 @@ var argoRolloutFields = (inputs10) => ({
       "rollgen runs every step for each new revision, including one that rolls back; use rollgen abort to return to stable at once"
     ),
     honoured("spec.strategy"),
-    {
-      path: "spec.strategy.blueGreen",
-      status: "refused",
-      subtree: true,
-      note: "blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)"
-    },
+    ...BLUE_GREEN_RULES,
     honoured(CANARY2),
     warned(
       `${CANARY2}.abortScaleDownDelaySeconds`,
@@ -56606,16 +57080,22 @@ var COMMON = [
     "spec.strategy.paused",
     "the rollout holds: advance and rollgen pr propose nothing for it until it is false"
   ),
-  honoured(CANARY3),
-  honoured(`${CANARY3}.disableGenerateCanaryService`),
-  warned(
-    `${CANARY3}.failureThreshold`,
-    "rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check"
-  ),
-  subtree(`${CANARY3}.patchPodTemplateMetadata`, "merged into the canary pod template only"),
-  subtree(`${CANARY3}.steps`, "each step is one PR"),
-  ...kruiseRoutingRules(`${CANARY3}.trafficRoutings`)
+  ...stepRules(CANARY3),
+  subtree(`${CANARY3}.patchPodTemplateMetadata`, "merged into the canary pod template only")
 ];
+function stepRules(base) {
+  return [
+    honoured(base),
+    honoured(`${base}.disableGenerateCanaryService`),
+    warned(
+      `${base}.failureThreshold`,
+      "rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check"
+    ),
+    subtree(`${base}.steps`, "each step is one PR"),
+    ...kruiseRoutingRules(`${base}.trafficRoutings`)
+  ];
+}
+var BLUE_GREEN = "spec.strategy.blueGreen";
 var KRUISE_V1ALPHA1_FIELDS = {
   title: "Kruise Rollout (rollouts.kruise.io/v1alpha1)",
   crd: { file: CRD, version: "v1alpha1" },
@@ -56633,12 +57113,13 @@ var KRUISE_V1BETA1_FIELDS = {
     subtree("spec.workloadRef", "Deployment only; CloneSet, StatefulSet and DaemonSet are refused"),
     honoured(`${CANARY3}.enableExtraWorkloadForCanary`, "true: canary style (extra pods); false: partition style"),
     honoured(`${CANARY3}.trafficRoutingRef`),
-    {
-      path: "spec.strategy.blueGreen",
-      status: "refused",
-      subtree: true,
-      note: "blue-green is not supported yet; use strategy.canary with a last step of replicas: 100%"
-    }
+    ...stepRules(BLUE_GREEN).map(
+      (r) => r.path === BLUE_GREEN ? honoured(
+        BLUE_GREEN,
+        "the new version in a second full Deployment beside the old; steps and traffic as written"
+      ) : r
+    ),
+    honoured(`${BLUE_GREEN}.trafficRoutingRef`)
   ]
 };
 
@@ -56715,7 +57196,8 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: { kind: policy.firstStep },
     steps,
-    ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}
+    ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {},
+    ...rollout.blueGreen ? { blueGreen: true } : {}
   };
 }
 function planStep(rollout, step, i, total, policy) {
@@ -56731,8 +57213,10 @@ function planStep(rollout, step, i, total, policy) {
     stableReplicas: stable,
     traffic: traffic2,
     // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
-    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? "split" : "shared",
-    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy)
+    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 || rollout.blueGreen && !routed ? "split" : "shared",
+    gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy),
+    ...step.name ? { name: step.name } : {},
+    ...step.switched ? { switched: true } : {}
   };
 }
 function canaryWanted(rollout, step, total) {
@@ -56756,7 +57240,7 @@ function hasTrafficSpec(step) {
 }
 function trafficOf2(rollout, step, routed) {
   return {
-    weight: routed ? step.weight ?? 0 : 0,
+    weight: routed ? step.weight ?? 0 : step.switched ? rollout.traffic.weightTotal : 0,
     weightTotal: rollout.traffic.weightTotal,
     matches: step.matches,
     headerRoutes: step.headerRoutes,
@@ -56969,6 +57453,11 @@ function renderWorkloads(input3, step) {
   return out;
 }
 function renderServices(input3, step) {
+  const services = selectingServices(input3, step);
+  const serviceRoutes = input3.rollout.blueGreen && input3.rollout.format === "argo";
+  return serviceRoutes ? withRouteWave(services, workloadWave(input3.deployment)) : services;
+}
+function selectingServices(input3, step) {
   const { rollout, resources, track, phase } = input3;
   const stableName = rollout.traffic.stableService;
   const stable = stableName ? resources.find("Service", stableName, rollout.namespace)?.object : void 0;
@@ -56976,16 +57465,22 @@ function renderServices(input3, step) {
   const canaryName2 = rollout.traffic.canaryService;
   const argoBasic = rollout.format === "argo" && rollout.traffic.providers.length === 0;
   const split3 = phase.kind !== "adopting" && (argoBasic || rollout.traffic.providers.length > 0 && (!step || phase.kind === "draining" || step.serviceSelection === "split")) && canaryName2 !== stableName;
-  const out = [withTrackSelector(stable, track, split3 ? track.stable : void 0)];
+  const switched = step?.switched === true && phase.kind !== "draining";
+  const out = [withTrackSelector(stable, track, split3 ? switched ? track.canary : track.stable : void 0)];
   if (!canaryName2 || canaryName2 === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
     if (step) out.push(renderCanaryService(stable, canaryName2, track, rollout.canaryPodMetadata.labels));
     return out;
   }
   const userCanary = resources.find("Service", canaryName2, rollout.namespace)?.object;
+  const canaryLive = step !== void 0 && phase.kind !== "draining";
   if (userCanary)
     out.push(
-      withTrackSelector(userCanary, track, phase.kind === "adopting" ? void 0 : step ? track.canary : track.stable)
+      withTrackSelector(
+        userCanary,
+        track,
+        phase.kind === "adopting" ? void 0 : canaryLive ? track.canary : track.stable
+      )
     );
   return out;
 }
@@ -57090,6 +57585,87 @@ function withPause(doc, rollout, paused, path28) {
 function unsupportedWorkload(kind) {
   return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
 }
+function antiAffinityOf(strategy) {
+  if (strategy.antiAffinity === void 0) return {};
+  const preferred = obj(strategy.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
+  if (preferred === void 0) return { antiAffinity: {} };
+  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
+}
+
+// src/spec/argo-bluegreen.ts
+var BLUE_GREEN2 = ["spec", "strategy", "blueGreen"];
+var DEFAULT_SCALE_DOWN_DELAY = 30;
+function readBlueGreen(doc, replicas2, out) {
+  const bg = obj(obj(obj(obj(doc.value).spec).strategy).blueGreen);
+  const active = str(bg.activeService);
+  const preview = str(bg.previewService);
+  if (!active) out.push(error3(doc, BLUE_GREEN2, "blueGreen needs activeService: the Service that serves the app"));
+  if (preview && preview === active)
+    out.push(error3(doc, [...BLUE_GREEN2, "previewService"], "previewService must differ from activeService"));
+  const previewCount = num(bg.previewReplicaCount);
+  if (previewCount !== void 0 && previewCount > replicas2)
+    out.push({
+      ...doc.locate([...BLUE_GREEN2, "previewReplicaCount"]),
+      message: `previewReplicaCount ${previewCount} is more than replicas (${replicas2}); the preview runs ${replicas2} pods`,
+      severity: "warning"
+    });
+  const stepOrigin = doc.locate(BLUE_GREEN2);
+  const previewStep = {
+    ...emptyStep(stepOrigin, { count: Math.min(previewCount ?? replicas2, replicas2) }),
+    name: "preview",
+    pause: promotionPause(bg),
+    ...analyses(doc, bg.prePromotionAnalysis, "prePromotionAnalysis")
+  };
+  const switchStep = {
+    ...emptyStep(stepOrigin, { count: replicas2 }),
+    name: "switch",
+    switched: true,
+    pause: scaleDownPause(bg),
+    ...analyses(doc, bg.postPromotionAnalysis, "postPromotionAnalysis")
+  };
+  return {
+    style: "canary",
+    steps: [previewStep, switchStep],
+    traffic: {
+      ...active ? { stableService: active } : {},
+      ...preview ? { canaryService: preview } : {},
+      generateCanaryService: false,
+      weightTotal: 100,
+      providers: [],
+      managedRoutes: []
+    },
+    canaryPodMetadata: podMetadata(bg.previewMetadata),
+    stablePodMetadata: podMetadata(bg.activeMetadata),
+    ...antiAffinityOf(bg),
+    blueGreen: true
+  };
+}
+function emptyStep(origin, count3) {
+  return { origin, replicas: count3, matches: [], headerRoutes: [], mirrorRoutes: [], pause: { kind: "none" } };
+}
+function promotionPause(bg) {
+  if (bg.autoPromotionEnabled === false) return { kind: "manual" };
+  const seconds = num(bg.autoPromotionSeconds) ?? 0;
+  return seconds > 0 ? { kind: "timed", seconds } : { kind: "none" };
+}
+function scaleDownPause(bg) {
+  const seconds = num(bg.scaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
+  return seconds > 0 ? { kind: "timed", seconds } : { kind: "none" };
+}
+function analyses(doc, value, key2) {
+  if (value === void 0) return {};
+  return { analyses: [readRequest(value, doc.locate, [...BLUE_GREEN2, key2])] };
+}
+function podMetadata(v) {
+  return { labels: stringMap2(obj(v).labels), annotations: stringMap2(obj(v).annotations) };
+}
+function blueGreenRollingUpdate(spec) {
+  const bg = obj(obj(spec.strategy).blueGreen);
+  return bg.maxUnavailable !== void 0 ? { maxUnavailable: bg.maxUnavailable } : void 0;
+}
+function error3(doc, path28, message) {
+  return { ...doc.locate(path28), message, severity: "error" };
+}
 
 // src/spec/providers.ts
 function providerFromKruiseRouting(doc, routing, path28, out, inputs10) {
@@ -57165,6 +57741,11 @@ function normalizeArgo(doc, inputs10) {
     diagnostics
   );
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
+  const blueGreen = obj(spec.strategy).blueGreen !== void 0 ? readBlueGreen(doc, replicas2, diagnostics) : void 0;
+  if (obj(spec.strategy).canary === void 0 === (blueGreen === void 0))
+    diagnostics.push(
+      error4(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+    );
   const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10, diagnostics) : [];
   const stable = str(canary.stableService);
   const canarySvc = str(canary.canaryService);
@@ -57197,22 +57778,17 @@ function normalizeArgo(doc, inputs10) {
     ...canary.dynamicStableScale === true ? { dynamicStableScale: true } : {},
     ...num(canary.minPodsPerReplicaSet) !== void 0 ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) } : {},
     ...backgroundAnalysis ? { backgroundAnalysis } : {},
-    source: doc.value
+    source: doc.value,
+    ...blueGreen
   };
   return { rollout: withPause(doc, rollout, spec.paused === true, ["spec", "paused"]), diagnostics };
-}
-function antiAffinityOf(canary) {
-  if (canary.antiAffinity === void 0) return {};
-  const preferred = obj(canary.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
-  if (preferred === void 0) return { antiAffinity: {} };
-  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
 }
 function argoWorkload(doc, root, replicas2, out) {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
-      out.push(error3(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
+      out.push(error4(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
     return {
       kind: "Deployment",
       name: str(ref.name) ?? "",
@@ -57244,7 +57820,7 @@ function deploymentFields(spec) {
   for (const key2 of ["minReadySeconds", "progressDeadlineSeconds", "revisionHistoryLimit"])
     if (spec[key2] !== void 0) out[key2] = spec[key2];
   const canary = obj(obj(spec.strategy).canary);
-  const rollingUpdate = {};
+  const rollingUpdate = { ...blueGreenRollingUpdate(spec) };
   for (const key2 of ["maxSurge", "maxUnavailable"]) if (canary[key2] !== void 0) rollingUpdate[key2] = canary[key2];
   if (Object.keys(rollingUpdate).length > 0) out.strategy = { type: "RollingUpdate", rollingUpdate };
   return out;
@@ -57287,7 +57863,7 @@ function background(doc, canary, entryOfStep, out) {
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
-      error3(
+      error4(
         doc,
         [...path28, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
@@ -57317,7 +57893,7 @@ function applyAction(doc, state, e, path28, wc, out) {
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
-        error3(
+        error4(
           doc,
           [...path28, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
@@ -57394,7 +57970,7 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error3(doc, path28, message) {
+function error4(doc, path28, message) {
   return { ...doc.locate(path28), message, severity: "error" };
 }
 
@@ -57560,18 +58136,25 @@ function normalizeKruise(doc, inputs10) {
   const v1beta1 = str(root.apiVersion) === "rollouts.kruise.io/v1beta1";
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
-  const canary = obj(obj(spec.strategy).canary);
-  const annotations = stringMap2(meta.annotations);
   const diagnostics = [];
+  const blueGreen = v1beta1 && obj(spec.strategy).blueGreen !== void 0;
+  const strategyKey = blueGreen ? "blueGreen" : "canary";
+  if (v1beta1 && blueGreen === (obj(spec.strategy).canary !== void 0))
+    diagnostics.push(
+      error5(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+    );
+  const canary = obj(obj(spec.strategy)[strategyKey]);
+  const annotations = stringMap2(meta.annotations);
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(error4(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
+    diagnostics.push(error5(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
   }
-  const stepsPath = ["spec", "strategy", "canary", "steps"];
+  const stepsPath = ["spec", "strategy", strategyKey, "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
-  const traffic2 = kruiseTraffic(doc, canary, routingRef !== void 0, diagnostics, inputs10);
+  const traffic2 = kruiseTraffic(doc, strategyKey, canary, routingRef !== void 0, diagnostics, inputs10);
+  if (blueGreen) diagnostics.push(...blueGreenLastStep(steps, traffic2.providers.length > 0));
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout = {
     format: v1beta1 ? "kruise-v1beta1" : "kruise-v1alpha1",
@@ -57579,12 +58162,13 @@ function normalizeKruise(doc, inputs10) {
     ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
     origin: doc.origin,
     workload: { kind: "Deployment", name: str(ref.name) ?? "" },
-    style: kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
+    style: blueGreen ? "canary" : kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
     steps: matchesOverTraffic(steps, traffic2.providers, diagnostics),
     traffic: traffic2,
     canaryPodMetadata: { labels: stringMap2(patch.labels), annotations: stringMap2(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
-    ...routingRef ? { trafficRoutingRef: routingRef } : {}
+    ...routingRef ? { trafficRoutingRef: routingRef } : {},
+    ...blueGreen ? { blueGreen: true } : {}
   };
   const paused = obj(spec.strategy).paused === true;
   return { rollout: withPause(doc, rollout, paused, ["spec", "strategy", "paused"]), diagnostics };
@@ -57597,7 +58181,7 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   const style = (annotation ?? "canary").toLowerCase();
   if (style !== "canary" && style !== "partition") {
     out.push(
-      error4(
+      error5(
         doc,
         ["metadata", "annotations", ROLLING_STYLE],
         `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`
@@ -57627,12 +58211,12 @@ function kruisePause(v) {
   if (v === void 0) return { kind: "none" };
   return seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds };
 }
-function kruiseTraffic(doc, canary, sharedRouting, out, inputs10) {
+function kruiseTraffic(doc, strategyKey, canary, sharedRouting, out, inputs10) {
   const routings = arr(canary.trafficRoutings);
   const first2 = obj(routings[0]);
   const service = str(first2.service);
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
-  const base = ["spec", "strategy", "canary", "trafficRoutings", 0];
+  const base = ["spec", "strategy", strategyKey, "trafficRoutings", 0];
   const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first2, base, out, inputs10) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
@@ -57641,6 +58225,17 @@ function kruiseTraffic(doc, canary, sharedRouting, out, inputs10) {
     providers,
     managedRoutes: []
   };
+}
+function blueGreenLastStep(steps, routed) {
+  const last = steps[steps.length - 1];
+  if (!last || !routed || last.weight === 100) return [];
+  return [
+    {
+      ...last.origin,
+      message: `the last blue-green step sends ${last.weight ?? 0}% of traffic to the new version; Kruise routes all of it there before scaling down the old version, rollgen's promote keeps ${last.weight ?? 0}% while your Deployment takes the new version; end with traffic: 100%`,
+      severity: "warning"
+    }
+  ];
 }
 var MATCH_MODE_PROVIDERS = ["istio", "gateway-api"];
 function matchesOverTraffic(steps, providers, out) {
@@ -57656,7 +58251,7 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error4(doc, path28, message) {
+function error5(doc, path28, message) {
   const o = doc.locate(path28);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
@@ -57768,8 +58363,11 @@ function checkStep(r, s, i, report) {
   if (s.weight !== void 0 && (s.weight < 0 || s.weight > r.traffic.weightTotal)) {
     report(s.origin, `step ${n}: traffic ${s.weight} is outside 0..${r.traffic.weightTotal}`);
   }
-  if (r.format !== "argo" && s.weight === 0)
-    report(s.origin, `step ${n}: traffic must be greater than 0% (Kruise), or leave it out`);
+  if (r.format !== "argo" && s.weight === 0 && !r.blueGreen)
+    report(
+      s.origin,
+      `step ${n}: traffic must be greater than 0% (Kruise canary; 0% is for blueGreen), or leave it out`
+    );
   if (s.replicas && "percent" in s.replicas && (s.replicas.percent <= 0 || s.replicas.percent > 100)) {
     report(s.origin, `step ${n}: replicas ${s.replicas.percent}% must be in (0%, 100%]`);
   }
@@ -57829,7 +58427,10 @@ function checkServices(r, resources, report) {
   if (stableService && !resources.find("Service", stableService, r.namespace))
     report(r.origin, `Service "${stableService}" is not among the app's manifests`);
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
-    report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
+    report(
+      r.origin,
+      `${r.blueGreen ? "preview" : "canary"} Service "${canaryService}" is not among the app's manifests`
+    );
   }
   const nameProblem = canaryService && generateCanaryService ? serviceNameProblem(canaryService) : void 0;
   if (nameProblem)
@@ -59294,10 +59895,22 @@ function transitionApp(app, output, command, track, removal = "one-commit") {
     return t?.status ?? before[i];
   });
   lockStep(app, before, statuses, actions);
+  actions.forEach((a, i) => actions[i] = blueGreenAction(app, a, statuses));
   const history = [...previous?.history ?? [], ...actions.map((a) => historyEntry(a, statuses))];
   const status = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
   const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(statuses[i]), track));
-  return { status, actions, states };
+  const named = app.rollouts.find(
+    (r) => r.plan.steps.some((s) => s.name) && actions.some((a) => a.rollout === r.spec.name)
+  );
+  const stepNames = named?.plan.steps.map((s) => s.name ?? `step ${s.index}`);
+  return { status, actions, states, ...stepNames ? { stepNames } : {} };
+}
+function blueGreenAction(app, a, statuses) {
+  const plan = app.rollouts.find((r) => r.spec.name === a.rollout)?.plan;
+  const s = statuses.find((x) => x.name === a.rollout);
+  if (!plan?.blueGreen || !s || s.draining !== void 0) return a;
+  const name = s.phase === "Progressing" ? plan.steps[s.step - 1]?.name : s.phase === "Promoting" ? "scale down old" : void 0;
+  return name ? { ...a, action: `${a.action} (${name})` } : a;
 }
 function applyCommand(command, current, r, track, removal) {
   const revision = sourcePod(r, track).revision;
@@ -60213,15 +60826,17 @@ function describeTarget(target, t) {
   const removed = draining ? "routes to stable, canary workloads next" : "canary removed";
   const steps = Math.max(0, ...moving.map((r) => r.steps));
   const revision = moving.map((r) => r.canaryRevision).find((r) => r !== void 0) ?? moving[0]?.stableRevision ?? "";
+  const named = t.stepNames?.[target.kind === "step" ? target.step - 1 : -1];
+  const suffix = named ? `: ${named}` : "";
   switch (target.kind) {
     case "step":
-      return target.step === 1 ? `start ${revision}: step 1 of ${steps}` : `step ${target.step} of ${steps} (${revision})`;
+      return target.step === 1 ? `start ${revision}: step 1 of ${steps}${suffix}` : `step ${target.step} of ${steps} (${revision})${suffix}`;
     case "adopt":
       return "adopt: track label on the pods";
     case "select":
       return "adopt: Services select pods by track label";
     case "promote":
-      return `promote ${revision} to stable`;
+      return `promote ${revision} to stable${t.stepNames ? ": scale down old" : ""}`;
     case "cleanup":
       return `clean up after ${revision}: ${removed}`;
     case "revert":
@@ -60311,7 +60926,7 @@ function endRows(plan) {
   const cleanUp = { ...last, serviceSelection: "split", traffic: stableTraffic(last.traffic.weightTotal) };
   return [
     [
-      "promote",
+      plan.blueGreen ? "promote (scale down old)" : "promote",
       String(last.canaryReplicas),
       String(plan.replicas),
       traffic(last),
@@ -60324,7 +60939,7 @@ function endRows(plan) {
 }
 function row(s, plan) {
   return [
-    String(s.index),
+    s.name ? `${s.index} ${s.name}` : String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
     withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
@@ -60415,7 +61030,7 @@ function templateData(i) {
       seconds: i.gate.kind === "timed" ? i.gate.seconds : null,
       text: gateText(i.gate, i.base)
     },
-    mergeEffect: mergeEffect(
+    mergeEffect: blueGreenEffect(i.target, i.transition.stepNames) ?? mergeEffect(
       i.target,
       status.some((s) => s.draining !== void 0)
     ),
@@ -60456,6 +61071,20 @@ function gateText(gate, base) {
       return `${describeGate(gate)}: rollgen merges this PR ${gate.seconds}s after the previous step reached ${base}, once the required checks are green.`;
     case "automatic":
       return "automatic: rollgen merges this PR once the required checks are green.";
+  }
+}
+function blueGreenEffect(target, names) {
+  if (!names) return void 0;
+  const name = target.kind === "step" ? names[target.step - 1] : target.kind;
+  switch (name) {
+    case "preview":
+      return "the new version starts beside the old one; the preview Service (if any) selects it, the active Service keeps the old version.";
+    case "switch":
+      return "the new version scales to full size; once its pods are ready, the active Service's selector moves to them in this one commit.";
+    case "promote":
+      return "scale down old: your Deployment, which serves nothing now, replaces the old version with the new one; the active Service moves back to it in the clean-up.";
+    default:
+      return void 0;
   }
 }
 function mergeEffect(target, draining) {
@@ -60997,8 +61626,8 @@ function firstNumber(value) {
 }
 
 // src/flow/analysis-report.ts
-function analysisMarkdown(analyses) {
-  return analyses.map(oneAnalysis).join("\n\n");
+function analysisMarkdown(analyses2) {
+  return analyses2.map(oneAnalysis).join("\n\n");
 }
 function oneAnalysis(a) {
   const rows = a.spec.metrics.map((m) => {
@@ -61679,14 +62308,24 @@ async function simulateCommand(ctx, args, opts) {
   ctx.stdout(`request: ${describeRequest(req, opts)}
 `);
   const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, req));
+  const line = (p, prefix = "") => `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
+`;
+  if (!split3 && generators2.length === 0) return serviceLines(app, objects, line).forEach((l) => ctx.stdout(l));
   if (!split3) return ctx.stdout(`no route matches this request; ${served(routes)}
 `);
   ctx.stdout(`rule: ${split3.rule}
 `);
-  const line = (p, prefix = "") => `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
-`;
   for (const p of split3.pods) ctx.stdout(line(p));
   for (const p of split3.mirror ?? []) ctx.stdout(line(p, "mirror copy to "));
+}
+function serviceLines(app, objects, line) {
+  return app.rollouts.flatMap((r) => {
+    const { stableService, canaryService } = r.spec.traffic;
+    const roles = r.spec.blueGreen ? ["active", "preview"] : ["stable", "canary"];
+    return [stableService, canaryService].flatMap(
+      (name, i) => name ? podsOf(objects, name, 1).map((p) => line(p, `${roles[i]} `)) : []
+    );
+  });
 }
 function served(r) {
   const hosts = r.hosts.length > 0 ? r.hosts.join(", ") : "any (no host rules)";
@@ -61817,9 +62456,9 @@ async function run2(request4, ctx, debug = false) {
   try {
     await dispatch(request4, ctx);
     return 0;
-  } catch (error5) {
-    ctx.stderr(describeError(error5, debug) + "\n");
-    return exitCodeFor(error5);
+  } catch (error6) {
+    ctx.stderr(describeError(error6, debug) + "\n");
+    return exitCodeFor(error6);
   }
 }
 function dispatch(r, ctx) {
@@ -62124,8 +62763,8 @@ async function runAction(env2) {
 }
 runAction(process.env).then(
   (code) => process.exitCode = code,
-  (error5) => {
-    process.stdout.write(formatErrorAnnotation("action", error5 instanceof Error ? error5.message : String(error5)));
+  (error6) => {
+    process.stdout.write(formatErrorAnnotation("action", error6 instanceof Error ? error6.message : String(error6)));
     process.exitCode = 1;
   }
 );

@@ -9,17 +9,19 @@ export function describeTarget(target: Target, t: AppTransition): string {
   const removed = draining ? 'routes to stable, canary workloads next' : 'canary removed';
   const steps = Math.max(0, ...moving.map((r) => r.steps));
   const revision = moving.map((r) => r.canaryRevision).find((r) => r !== undefined) ?? moving[0]?.stableRevision ?? '';
+  const named = t.stepNames?.[target.kind === 'step' ? target.step - 1 : -1];
+  const suffix = named ? `: ${named}` : '';
   switch (target.kind) {
     case 'step':
       return target.step === 1
-        ? `start ${revision}: step 1 of ${steps}`
-        : `step ${target.step} of ${steps} (${revision})`;
+        ? `start ${revision}: step 1 of ${steps}${suffix}`
+        : `step ${target.step} of ${steps} (${revision})${suffix}`;
     case 'adopt':
       return 'adopt: track label on the pods';
     case 'select':
       return 'adopt: Services select pods by track label';
     case 'promote':
-      return `promote ${revision} to stable`;
+      return `promote ${revision} to stable${t.stepNames ? ': scale down old' : ''}`;
     case 'cleanup':
       return `clean up after ${revision}: ${removed}`;
     case 'revert':

@@ -82,10 +82,12 @@ export function templateData(i: TemplateInput): PrTemplateData {
       seconds: i.gate.kind === 'timed' ? i.gate.seconds : null,
       text: gateText(i.gate, i.base),
     },
-    mergeEffect: mergeEffect(
-      i.target,
-      status.some((s) => s.draining !== undefined),
-    ),
+    mergeEffect:
+      blueGreenEffect(i.target, i.transition.stepNames) ??
+      mergeEffect(
+        i.target,
+        status.some((s) => s.draining !== undefined),
+      ),
     files: i.files,
     warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === 'warning')).map(
       (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`,
@@ -134,6 +136,22 @@ function gateText(gate: Gate, base: string): string {
       return `${describeGate(gate)}: rollgen merges this PR ${gate.seconds}s after the previous step reached ${base}, once the required checks are green.`;
     case 'automatic':
       return 'automatic: rollgen merges this PR once the required checks are green.';
+  }
+}
+
+/** Blue-green steps say what the Services do; undefined for anything else. */
+function blueGreenEffect(target: Target, names: readonly string[] | undefined): string | undefined {
+  if (!names) return undefined;
+  const name = target.kind === 'step' ? names[target.step - 1] : target.kind;
+  switch (name) {
+    case 'preview':
+      return 'the new version starts beside the old one; the preview Service (if any) selects it, the active Service keeps the old version.';
+    case 'switch':
+      return "the new version scales to full size; once its pods are ready, the active Service's selector moves to them in this one commit.";
+    case 'promote':
+      return 'scale down old: your Deployment, which serves nothing now, replaces the old version with the new one; the active Service moves back to it in the clean-up.';
+    default:
+      return undefined;
   }
 }
 

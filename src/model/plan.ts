@@ -15,6 +15,8 @@ export interface Plan {
   readonly pausedBy?: string;
   /** A shared Kruise TrafficRouting this rollout is a member of: its routes are live at every step. */
   readonly trafficRouting?: SharedRoutingPlan;
+  /** Argo blue-green: promote scales down the old version, and the PRs say preview, switch, scale down old. */
+  readonly blueGreen?: boolean;
 }
 
 export interface SharedRoutingPlan {
@@ -38,6 +40,10 @@ export interface PlannedStep {
   readonly gate: Gate;
   /** Analyses that must pass at this gate too (Argo step/background analysis, rollgen.yaml `analysis:`). */
   readonly analysis?: readonly GateSummary[];
+  /** Blue-green: the step's name (preview, switch). */
+  readonly name?: string;
+  /** Blue-green: the active Service selects the new version's pods. */
+  readonly switched?: boolean;
 }
 
 /** The routing a provider must express for one state. Stable-only state: weight 0 and no routes. */

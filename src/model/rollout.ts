@@ -31,6 +31,12 @@ export interface RolloutSpec {
   readonly backgroundAnalysis?: { readonly request: AnalysisRequest; readonly startingStep: number };
   /** The rollout object as written (args' fieldRef reads it). */
   readonly source?: unknown;
+  /**
+   * `strategy.blueGreen`. Argo: the stable Service is the active Service, the canary Service the
+   * preview Service, the steps are preview and switch (src/spec/argo-bluegreen.ts). Kruise v1beta1:
+   * canary style with its steps as written, where traffic 0% is allowed.
+   */
+  readonly blueGreen?: boolean;
 }
 
 export type RolloutFormat = 'kruise-v1alpha1' | 'kruise-v1beta1' | 'argo';
@@ -74,6 +80,10 @@ export interface StepSpec {
   readonly pause: PauseSpec;
   /** Argo step `analysis` entries after this step: they gate it and run until complete. */
   readonly analyses?: readonly AnalysisRequest[];
+  /** Blue-green: what this step is called (preview, switch) in plans, PR titles and messages. */
+  readonly name?: string;
+  /** Blue-green: the active (stable) Service selects the new version's pods in this step. */
+  readonly switched?: boolean;
 }
 
 /** none: the next entry follows without a pause (Argo automatic); manual: wait for a person; timed: wait `seconds`. */

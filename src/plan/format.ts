@@ -42,7 +42,7 @@ function endRows(plan: Plan): string[][] {
   const cleanUp = { ...last, serviceSelection: 'split' as const, traffic: stableTraffic(last.traffic.weightTotal) };
   return [
     [
-      'promote',
+      plan.blueGreen ? 'promote (scale down old)' : 'promote',
       String(last.canaryReplicas),
       String(plan.replicas),
       traffic(last),
@@ -56,7 +56,7 @@ function endRows(plan: Plan): string[][] {
 
 function row(s: PlannedStep, plan: Plan): string[] {
   return [
-    String(s.index),
+    s.name ? `${s.index} ${s.name}` : String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
     withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),

@@ -16,6 +16,7 @@ export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: G
     startGate: { kind: policy.firstStep },
     steps,
     ...(rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}),
+    ...(rollout.blueGreen ? { blueGreen: true } : {}),
   };
 }
 
@@ -34,8 +35,11 @@ function planStep(rollout: RolloutSpec, step: StepSpec, i: number, total: number
     stableReplicas: stable,
     traffic,
     // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
-    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 ? 'split' : 'shared',
+    serviceSelection:
+      (routed && hasTrafficSpec(step) && stable > 0) || (rollout.blueGreen && !routed) ? 'split' : 'shared',
     gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy),
+    ...(step.name ? { name: step.name } : {}),
+    ...(step.switched ? { switched: true } : {}),
   };
 }
 
@@ -78,9 +82,10 @@ function hasTrafficSpec(step: StepSpec): boolean {
   );
 }
 
+/** Blue-green sends everything to the active Service: none of it to the new version until the switch, all of it after. */
 function trafficOf(rollout: RolloutSpec, step: StepSpec, routed: boolean): TrafficState {
   return {
-    weight: routed ? (step.weight ?? 0) : 0,
+    weight: routed ? (step.weight ?? 0) : step.switched ? rollout.traffic.weightTotal : 0,
     weightTotal: rollout.traffic.weightTotal,
     matches: step.matches,
     headerRoutes: step.headerRoutes,

@@ -64,6 +64,13 @@ function renderWorkloads(input: RolloutRenderInput, step: PlannedStep | undefine
 }
 
 function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined): KubeObject[] {
+  const services = selectingServices(input, step);
+  // Blue-green: Services are its routes, so they switch one wave after the Deployments are ready (Argo CD) or in the routes Kustomization (Flux).
+  const serviceRoutes = input.rollout.blueGreen && input.rollout.format === 'argo';
+  return serviceRoutes ? withRouteWave(services, workloadWave(input.deployment)) : services;
+}
+
+function selectingServices(input: RolloutRenderInput, step: PlannedStep | undefined): KubeObject[] {
   const { rollout, resources, track, phase } = input;
   const stableName = rollout.traffic.stableService;
   const stable = stableName ? resources.find('Service', stableName, rollout.namespace)?.object : undefined;
@@ -78,17 +85,25 @@ function renderServices(input: RolloutRenderInput, step: PlannedStep | undefined
       (rollout.traffic.providers.length > 0 &&
         (!step || phase.kind === 'draining' || step.serviceSelection === 'split'))) &&
     canaryName !== stableName;
-  const out = [withTrackSelector(stable, track, split ? track.stable : undefined)];
+  // Blue-green: from the switch on, the active Service selects the new version's pods (until routes go back to stable).
+  const switched = step?.switched === true && phase.kind !== 'draining';
+  const out = [withTrackSelector(stable, track, split ? (switched ? track.canary : track.stable) : undefined)];
   if (!canaryName || canaryName === stableName) return out;
   if (rollout.traffic.generateCanaryService) {
     if (step) out.push(renderCanaryService(stable, canaryName, track, rollout.canaryPodMetadata.labels));
     return out;
   }
   const userCanary = resources.find('Service', canaryName, rollout.namespace)?.object;
-  // A user-written canary Service selects stable pods between rollouts, so it never has zero endpoints.
+  // A user-written canary Service selects stable pods between rollouts, so it never has zero endpoints; while
+  // draining it leaves the canary pods with the routes, before the next commit removes them.
+  const canaryLive = step !== undefined && phase.kind !== 'draining';
   if (userCanary)
     out.push(
-      withTrackSelector(userCanary, track, phase.kind === 'adopting' ? undefined : step ? track.canary : track.stable),
+      withTrackSelector(
+        userCanary,
+        track,
+        phase.kind === 'adopting' ? undefined : canaryLive ? track.canary : track.stable,
+      ),
     );
   return out;
 }

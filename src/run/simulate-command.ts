@@ -4,7 +4,9 @@ import { renderApp } from '../render/render-app';
 import { renderState, statesAtStep } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import { colorAtGateway } from '../simulate/coloring';
-import { PodShare, simulateRequest } from '../simulate/simulate';
+import { PodShare, podsOf, simulateRequest } from '../simulate/simulate';
+import type { KubeObject } from '../model/kube';
+import type { LoadedApp } from '../spec/loaded-app';
 import { RouteEndpoints, routeEndpoints } from '../simulate/route-hosts';
 import { describePhase } from '../render/phase';
 import { readAppOutput } from '../app/output-state';
@@ -42,13 +44,29 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   ctx.stdout(`request: ${describeRequest(req, opts)}\n`);
   // The request comes from outside: the ingress gateway colours it first (RequestColoring).
   const split = simulateRequest(objects, generators, colorAtGateway(objects, req));
-  if (!split) return ctx.stdout(`no route matches this request; ${served(routes)}\n`);
-  ctx.stdout(`rule: ${split.rule}\n`);
   const line = (p: PodShare, prefix = '') =>
     `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`;
+  if (!split && generators.length === 0) return serviceLines(app, objects, line).forEach((l) => ctx.stdout(l));
+  if (!split) return ctx.stdout(`no route matches this request; ${served(routes)}\n`);
+  ctx.stdout(`rule: ${split.rule}\n`);
   for (const p of split.pods) ctx.stdout(line(p));
   // Mirrored copies: the share of these requests also copied to those pods (their answers are dropped).
   for (const p of split.mirror ?? []) ctx.stdout(line(p, 'mirror copy to '));
+}
+
+/** Without traffic providers the Services are the routes (Argo basic canary, blue-green): the pods each one selects. */
+function serviceLines(
+  app: LoadedApp,
+  objects: readonly KubeObject[],
+  line: (p: PodShare, prefix: string) => string,
+): string[] {
+  return app.rollouts.flatMap((r) => {
+    const { stableService, canaryService } = r.spec.traffic;
+    const roles = r.spec.blueGreen ? ['active', 'preview'] : ['stable', 'canary'];
+    return [stableService, canaryService].flatMap((name, i) =>
+      name ? podsOf(objects, name, 1).map((p) => line(p, `${roles[i]} `)) : [],
+    );
+  });
 }
 
 /** What the routes serve, so a request that matched nothing can be corrected. */

@@ -22,6 +22,45 @@ function providerRules(inputs: ProviderInputs): FieldRule[] {
   );
 }
 
+const BG = 'spec.strategy.blueGreen';
+
+/** Argo blue-green (argo-bluegreen.ts): a preview step and a switch step over the canary machinery. */
+const BLUE_GREEN_RULES: readonly FieldRule[] = [
+  honoured(BG, 'two steps: preview (the new version beside the old) and switch (the active Service selects it)'),
+  honoured(`${BG}.activeService`, "its selector picks the old version's pods until the switch, the new one's after"),
+  honoured(`${BG}.previewService`, "its selector picks the new version's pods from the preview on"),
+  honoured(`${BG}.autoPromotionEnabled`, 'false: the switch waits for a person (manual gate after the preview)'),
+  honoured(
+    `${BG}.autoPromotionSeconds`,
+    'a timed gate after the preview (ignored when autoPromotionEnabled is false, as Argo)',
+  ),
+  honoured(`${BG}.previewReplicaCount`, 'pods of the preview step; the switch runs all replicas'),
+  honoured(
+    `${BG}.scaleDownDelaySeconds`,
+    'a timed gate after the switch (default 30 s): the old version is scaled down by a later commit',
+  ),
+  warned(
+    `${BG}.abortScaleDownDelaySeconds`,
+    "the abort commit removes the preview pods as the app's removal policy says (rollgen.yaml removal: two-commits removes them one commit after the Services moved); there is no delay",
+  ),
+  warned(`${BG}.scaleDownDelayRevisionLimit`, 'rollgen keeps no old ReplicaSets running; remove the field'),
+  subtree(
+    `${BG}.activeMetadata`,
+    "merged into your Deployment's pod template (the pods the active Service selects between rollouts)",
+  ),
+  subtree(
+    `${BG}.previewMetadata`,
+    "merged into the preview Deployment's pod template; they stay on its pods after the switch (changing them would restart the pods)",
+  ),
+  subtree(`${BG}.antiAffinity`, 'preview pods avoid nodes running the old version (injected into their pod template)'),
+  honoured(`${BG}.maxUnavailable`, 'the rolling update bound of the rendered Deployments'),
+  subtree(`${BG}.prePromotionAnalysis`, 'must pass at the gate before the switch (evaluated by the analysis engine)'),
+  subtree(
+    `${BG}.postPromotionAnalysis`,
+    'must pass at the gate after the switch; a failure aborts back to the old version (evaluated by the analysis engine)',
+  ),
+];
+
 const POD_FIELD = 'copied onto the rendered Deployments, as Argo applies it to its ReplicaSets';
 
 /** The ledger depends on the providers rollgen has (`inputs`, from the generator registry). */
@@ -58,12 +97,7 @@ export const argoRolloutFields = (inputs: ProviderInputs): FieldLedger => ({
       'rollgen runs every step for each new revision, including one that rolls back; use rollgen abort to return to stable at once',
     ),
     honoured('spec.strategy'),
-    {
-      path: 'spec.strategy.blueGreen',
-      status: 'refused',
-      subtree: true,
-      note: 'blue-green is not supported yet; use strategy.canary (e.g. one setWeight: 100 step behind a pause)',
-    },
+    ...BLUE_GREEN_RULES,
     honoured(CANARY),
     warned(
       `${CANARY}.abortScaleDownDelaySeconds`,

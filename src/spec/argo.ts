@@ -3,7 +3,8 @@ import type { ProviderInputs } from '../contract/inputs';
 import { Diagnostic } from '../diagnostics';
 import { KubeObject } from '../model/kube';
 import { ParsedDocument } from '../yaml/parse';
-import { unsupportedWorkload, withPause } from './reader-common';
+import { antiAffinityOf, unsupportedWorkload, withPause } from './reader-common';
+import { blueGreenRollingUpdate, readBlueGreen } from './argo-bluegreen';
 import { NormalizeResult, providersFromArgo } from './providers';
 import {
   MirrorRoute,
@@ -46,6 +47,11 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
     diagnostics,
   );
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
+  const blueGreen = obj(spec.strategy).blueGreen !== undefined ? readBlueGreen(doc, replicas, diagnostics) : undefined;
+  if ((obj(spec.strategy).canary === undefined) === (blueGreen === undefined))
+    diagnostics.push(
+      error(doc, ['spec', 'strategy'], 'strategy needs exactly one of canary and blueGreen; keep the one you mean'),
+    );
   const providers =
     canary.trafficRouting !== undefined
       ? providersFromArgo(doc, routing, ['spec', 'strategy', 'canary', 'trafficRouting'], inputs, diagnostics)
@@ -84,16 +90,9 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
       : {}),
     ...(backgroundAnalysis ? { backgroundAnalysis } : {}),
     source: doc.value,
+    ...blueGreen,
   };
   return { rollout: withPause(doc, rollout, spec.paused === true, ['spec', 'paused']), diagnostics };
-}
-
-/** Argo: preferredDuringScheduling... with a weight wins; otherwise requiredDuringScheduling... */
-function antiAffinityOf(canary: Record<string, unknown>): Pick<RolloutSpec, 'antiAffinity'> {
-  if (canary.antiAffinity === undefined) return {};
-  const preferred = obj(canary.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
-  if (preferred === undefined) return { antiAffinity: {} };
-  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
 }
 
 function argoWorkload(
@@ -140,7 +139,7 @@ function deploymentFields(spec: Record<string, unknown>): Record<string, unknown
   for (const key of ['minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit'])
     if (spec[key] !== undefined) out[key] = spec[key];
   const canary = obj(obj(spec.strategy).canary);
-  const rollingUpdate: Record<string, unknown> = {};
+  const rollingUpdate: Record<string, unknown> = { ...blueGreenRollingUpdate(spec) };
   for (const key of ['maxSurge', 'maxUnavailable']) if (canary[key] !== undefined) rollingUpdate[key] = canary[key];
   if (Object.keys(rollingUpdate).length > 0) out.strategy = { type: 'RollingUpdate', rollingUpdate };
   return out;

@@ -31,16 +31,25 @@ const COMMON: readonly FieldRule[] = [
     'spec.strategy.paused',
     'the rollout holds: advance and rollgen pr propose nothing for it until it is false',
   ),
-  honoured(CANARY),
-  honoured(`${CANARY}.disableGenerateCanaryService`),
-  warned(
-    `${CANARY}.failureThreshold`,
-    'rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check',
-  ),
+  ...stepRules(CANARY),
   subtree(`${CANARY}.patchPodTemplateMetadata`, 'merged into the canary pod template only'),
-  subtree(`${CANARY}.steps`, 'each step is one PR'),
-  ...kruiseRoutingRules(`${CANARY}.trafficRoutings`),
 ];
+
+/** What canary and (v1beta1) blueGreen share: steps, trafficRoutings and their options. */
+function stepRules(base: string): FieldRule[] {
+  return [
+    honoured(base),
+    honoured(`${base}.disableGenerateCanaryService`),
+    warned(
+      `${base}.failureThreshold`,
+      'rollgen does not watch pods, so it never stops on failed pods; make the step PRs wait for a health check',
+    ),
+    subtree(`${base}.steps`, 'each step is one PR'),
+    ...kruiseRoutingRules(`${base}.trafficRoutings`),
+  ];
+}
+
+const BLUE_GREEN = 'spec.strategy.blueGreen';
 
 export const KRUISE_V1ALPHA1_FIELDS: FieldLedger = {
   title: 'Kruise Rollout (rollouts.kruise.io/v1alpha1)',
@@ -60,11 +69,14 @@ export const KRUISE_V1BETA1_FIELDS: FieldLedger = {
     subtree('spec.workloadRef', 'Deployment only; CloneSet, StatefulSet and DaemonSet are refused'),
     honoured(`${CANARY}.enableExtraWorkloadForCanary`, 'true: canary style (extra pods); false: partition style'),
     honoured(`${CANARY}.trafficRoutingRef`),
-    {
-      path: 'spec.strategy.blueGreen',
-      status: 'refused',
-      subtree: true,
-      note: 'blue-green is not supported yet; use strategy.canary with a last step of replicas: 100%',
-    },
+    ...stepRules(BLUE_GREEN).map((r) =>
+      r.path === BLUE_GREEN
+        ? honoured(
+            BLUE_GREEN,
+            'the new version in a second full Deployment beside the old; steps and traffic as written',
+          )
+        : r,
+    ),
+    honoured(`${BLUE_GREEN}.trafficRoutingRef`),
   ],
 };

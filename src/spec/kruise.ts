@@ -16,19 +16,27 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
   const v1beta1 = str(root.apiVersion) === 'rollouts.kruise.io/v1beta1';
   const meta = obj(root.metadata);
   const spec = obj(root.spec);
-  const canary = obj(obj(spec.strategy).canary);
-  const annotations = stringMap(meta.annotations);
   const diagnostics: Diagnostic[] = [];
+  // v1beta1 blueGreen has the canary's steps and trafficRoutings over two full workloads: canary style.
+  const blueGreen = v1beta1 && obj(spec.strategy).blueGreen !== undefined;
+  const strategyKey = blueGreen ? 'blueGreen' : 'canary';
+  if (v1beta1 && blueGreen === (obj(spec.strategy).canary !== undefined))
+    diagnostics.push(
+      error(doc, ['spec', 'strategy'], 'strategy needs exactly one of canary and blueGreen; keep the one you mean'),
+    );
+  const canary = obj(obj(spec.strategy)[strategyKey]);
+  const annotations = stringMap(meta.annotations);
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ['spec', 'workloadRef'] : ['spec', 'objectRef', 'workloadRef'];
   if (str(ref.kind) !== 'Deployment') {
     diagnostics.push(error(doc, [...refPath, 'kind'], unsupportedWorkload(str(ref.kind))));
   }
-  const stepsPath = ['spec', 'strategy', 'canary', 'steps'];
+  const stepsPath = ['spec', 'strategy', strategyKey, 'steps'];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   // Kruise copies only a non-empty annotation.
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || undefined;
-  const traffic = kruiseTraffic(doc, canary, routingRef !== undefined, diagnostics, inputs);
+  const traffic = kruiseTraffic(doc, strategyKey, canary, routingRef !== undefined, diagnostics, inputs);
+  if (blueGreen) diagnostics.push(...blueGreenLastStep(steps, traffic.providers.length > 0));
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout: RolloutSpec = {
     format: v1beta1 ? 'kruise-v1beta1' : 'kruise-v1alpha1',
@@ -36,12 +44,13 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
     ...(str(meta.namespace) ? { namespace: str(meta.namespace) } : {}),
     origin: doc.origin,
     workload: { kind: 'Deployment', name: str(ref.name) ?? '' },
-    style: kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
+    style: blueGreen ? 'canary' : kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
     steps: matchesOverTraffic(steps, traffic.providers, diagnostics),
     traffic,
     canaryPodMetadata: { labels: stringMap(patch.labels), annotations: stringMap(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
     ...(routingRef ? { trafficRoutingRef: routingRef } : {}),
+    ...(blueGreen ? { blueGreen: true } : {}),
   };
   const paused = obj(spec.strategy).paused === true;
   return { rollout: withPause(doc, rollout, paused, ['spec', 'strategy', 'paused']), diagnostics };
@@ -98,6 +107,7 @@ function kruisePause(v: unknown): PauseSpec {
 
 function kruiseTraffic(
   doc: ParsedDocument,
+  strategyKey: string,
   canary: Record<string, unknown>,
   sharedRouting: boolean,
   out: Diagnostic[],
@@ -108,7 +118,7 @@ function kruiseTraffic(
   const service = str(first.service);
   // A shared TrafficRouting routes by pod labels on the stable Service's host (Kruise creates no canary Service then).
   const noCanaryService = canary.disableGenerateCanaryService === true || sharedRouting;
-  const base = ['spec', 'strategy', 'canary', 'trafficRoutings', 0];
+  const base = ['spec', 'strategy', strategyKey, 'trafficRoutings', 0];
   const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out, inputs) : [];
   return {
     ...(service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {}),
@@ -117,6 +127,23 @@ function kruiseTraffic(
     providers,
     managedRoutes: [],
   };
+}
+
+/**
+ * Kruise blue-green routes all traffic to the new version before it scales down the old one;
+ * rollgen's promote keeps the last step's traffic while your Deployment takes the new version, so a
+ * last step below 100% is said where it is written.
+ */
+function blueGreenLastStep(steps: readonly StepSpec[], routed: boolean): Diagnostic[] {
+  const last = steps[steps.length - 1];
+  if (!last || !routed || last.weight === 100) return [];
+  return [
+    {
+      ...last.origin,
+      message: `the last blue-green step sends ${last.weight ?? 0}% of traffic to the new version; Kruise routes all of it there before scaling down the old version, rollgen's promote keeps ${last.weight ?? 0}% while your Deployment takes the new version; end with traffic: 100%`,
+      severity: 'warning',
+    },
+  ];
 }
 
 /** Providers on which Kruise ignores a step's traffic when it has matches ("match mode"). */

@@ -1,5 +1,6 @@
 import { ParsedDocument } from '../yaml/parse';
 import { RolloutSpec } from '../model/rollout';
+import { num, obj } from '../model/values';
 
 /** What the Argo and Kruise readers treat alike. */
 
@@ -16,4 +17,12 @@ export function withPause(
 /** One message for every workload kind but Deployment (CloneSet, StatefulSet, DaemonSet, ...). */
 export function unsupportedWorkload(kind: string | undefined): string {
   return `workloadRef.kind ${kind ?? '(none)'} is not supported: rollgen renders Deployments only; a ${kind ?? 'workload'} rollout needs the rollout controller in the cluster`;
+}
+
+/** Argo canary and blueGreen antiAffinity: preferredDuringScheduling... with a weight wins; otherwise requiredDuringScheduling... */
+export function antiAffinityOf(strategy: Record<string, unknown>): Pick<RolloutSpec, 'antiAffinity'> {
+  if (strategy.antiAffinity === undefined) return {};
+  const preferred = obj(strategy.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
+  if (preferred === undefined) return { antiAffinity: {} };
+  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
 }

@@ -55,8 +55,12 @@ function checkStep(r: RolloutSpec, s: StepSpec, i: number, report: Report): void
   if (s.weight !== undefined && (s.weight < 0 || s.weight > r.traffic.weightTotal)) {
     report(s.origin, `step ${n}: traffic ${s.weight} is outside 0..${r.traffic.weightTotal}`);
   }
-  if (r.format !== 'argo' && s.weight === 0)
-    report(s.origin, `step ${n}: traffic must be greater than 0% (Kruise), or leave it out`);
+  // Kruise allows traffic 0% in blue-green only (the new version runs without traffic).
+  if (r.format !== 'argo' && s.weight === 0 && !r.blueGreen)
+    report(
+      s.origin,
+      `step ${n}: traffic must be greater than 0% (Kruise canary; 0% is for blueGreen), or leave it out`,
+    );
   if (s.replicas && 'percent' in s.replicas && (s.replicas.percent <= 0 || s.replicas.percent > 100)) {
     report(s.origin, `step ${n}: replicas ${s.replicas.percent}% must be in (0%, 100%]`);
   }
@@ -128,7 +132,10 @@ function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): 
     !generateCanaryService &&
     !resources.find('Service', canaryService, r.namespace)
   ) {
-    report(r.origin, `canary Service "${canaryService}" is not among the app's manifests`);
+    report(
+      r.origin,
+      `${r.blueGreen ? 'preview' : 'canary'} Service "${canaryService}" is not among the app's manifests`,
+    );
   }
   const nameProblem = canaryService && generateCanaryService ? serviceNameProblem(canaryService) : undefined;
   if (nameProblem)

@@ -40,6 +40,8 @@ export interface AppTransition {
   readonly status: AppStatus;
   readonly actions: readonly { readonly rollout: string; readonly action: string }[];
   readonly states: readonly RolloutRenderState[];
+  /** Blue-green: the names of the steps (index 0 = step 1) of the moving rollouts, for titles and messages. */
+  readonly stepNames?: readonly string[];
 }
 
 /**
@@ -91,10 +93,29 @@ export function transitionApp(
     return t?.status ?? before[i]!;
   });
   lockStep(app, before, statuses, actions);
+  actions.forEach((a, i) => (actions[i] = blueGreenAction(app, a, statuses)));
   const history = [...(previous?.history ?? []), ...actions.map((a) => historyEntry(a, statuses))];
   const status: AppStatus = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
   const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(statuses[i]), track));
-  return { status, actions, states };
+  const named = app.rollouts.find(
+    (r) => r.plan.steps.some((s) => s.name) && actions.some((a) => a.rollout === r.spec.name),
+  );
+  const stepNames = named?.plan.steps.map((s) => s.name ?? `step ${s.index}`);
+  return { status, actions, states, ...(stepNames ? { stepNames } : {}) };
+}
+
+/** Blue-green actions say what the step does: `start (preview)`, `step 2 (switch)`, `promote (scale down old)`. */
+function blueGreenAction(
+  app: LoadedApp,
+  a: { rollout: string; action: string },
+  statuses: readonly RolloutStatus[],
+): { rollout: string; action: string } {
+  const plan = app.rollouts.find((r) => r.spec.name === a.rollout)?.plan;
+  const s = statuses.find((x) => x.name === a.rollout);
+  if (!plan?.blueGreen || !s || s.draining !== undefined) return a;
+  const name =
+    s.phase === 'Progressing' ? plan.steps[s.step - 1]?.name : s.phase === 'Promoting' ? 'scale down old' : undefined;
+  return name ? { ...a, action: `${a.action} (${name})` } : a;
 }
 
 function applyCommand(
