@@ -63,7 +63,7 @@ export async function withPlannedWrites(
     }
     await write({ writes, idle });
   } finally {
-    lock.release();
+    await lock.release();
   }
 }
 

@@ -57,7 +57,8 @@ export async function commitOutputs(writes: readonly OutputWrite[]): Promise<voi
   // 3. and 4.
   writes.forEach((w, i) => inOutput(w.dir, () => applyJournal(w.dir, staged[i].journal, { flush: false })));
   await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
-  for (const w of writes) inOutput(w.dir, () => finish(w.dir));
+  // Removals wait on the file system's journal: each output's in order, the outputs together.
+  await Promise.all(writes.map((w) => blamed(w.dir, finishAsync(w.dir))));
 }
 
 /** Step 1 of one output: each new file, then the journal, under the staging directory (flushed later, with the others). */
@@ -96,6 +97,14 @@ export class OutputWriteError extends Error {
 function inOutput<T>(dir: string, step: () => T): T {
   try {
     return step();
+  } catch (e) {
+    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
+  }
+}
+
+async function blamed<T>(dir: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
   } catch (e) {
     throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
   }
@@ -189,6 +198,14 @@ function applyJournal(dir: string, journal: Journal, { flush = true } = {}): voi
     crashPoint('remove-file');
   }
   if (flush) fsyncDir(dir);
+}
+
+async function finishAsync(dir: string): Promise<void> {
+  const txn = path.join(dir, TXN_DIR);
+  await fs.promises.rm(path.join(txn, JOURNAL), { force: true });
+  crashPoint('journal-removed');
+  await fs.promises.rm(txn, { recursive: true, force: true });
+  crashPoint('staging-removed');
 }
 
 function finish(dir: string): void {

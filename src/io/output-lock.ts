@@ -14,7 +14,7 @@ import { checkNotLink, flushAll, makeDirs, writeNewFile } from './fs-safe';
 export const LOCK_FILE = '.rollgen-lock';
 
 export interface OutputLock {
-  readonly release: () => void;
+  readonly release: () => Promise<void>;
 }
 
 export interface LockOptions {
@@ -60,10 +60,11 @@ export async function lockOutputs(dirs: readonly string[], opts: LockOptions): P
     // On disk before the run goes on, as each lock alone would be; flushed together, they cost one round.
     await flushAll(sorted.map((d) => path.join(d, LOCK_FILE)));
   } catch (e) {
-    for (const l of held.reverse()) l.release();
+    await Promise.all(held.map((l) => l.release()));
     throw e;
   }
-  return { release: () => held.reverse().forEach((l) => l.release()) };
+  // Released together: an unlink waits on the file system's journal, and issued at once they share it.
+  return { release: async () => void (await Promise.all(held.map((l) => l.release()))) };
 }
 
 function compareCodePoints(a: string, b: string): number {
@@ -128,11 +129,11 @@ function breakStaleLock(file: string, owner: string): void {
 }
 
 /** A failed first deploy leaves no empty output (nor the parents made for it) behind. */
-function release(file: string, dir: string, created: string | undefined): void {
-  fs.rmSync(file, { force: true });
+async function release(file: string, dir: string, created: string | undefined): Promise<void> {
+  await fs.promises.rm(file, { force: true });
   if (!created) return;
-  for (let d = dir; fs.readdirSync(d).length === 0; d = path.dirname(d)) {
-    fs.rmdirSync(d);
+  for (let d = dir; (await fs.promises.readdir(d)).length === 0; d = path.dirname(d)) {
+    await fs.promises.rmdir(d);
     if (d === created) break;
   }
 }
