@@ -17,6 +17,7 @@ function stepNumber(value: string): number {
 const github = (c: Command) =>
   c
     .option('--dry-run', 'print every intended action; change nothing')
+    .option('--offline', 'with --dry-run: no token, no network; print the title and body of each PR from the checkout')
     .option('--token <token>', 'GitHub token (default: $GITHUB_TOKEN)')
     .option('--repo <owner/name>', 'repository (default: $GITHUB_REPOSITORY)')
     .option('--api-url <url>', 'API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)')
@@ -163,6 +164,7 @@ const EXAMPLES: Readonly<Record<string, readonly (readonly [string, string])[]>>
   pr: [
     ['rollgen pr', "open or update the PR of every app's next step"],
     ['rollgen pr web --dry-run', 'print what it would do; change nothing'],
+    ['rollgen pr --dry-run --offline', 'the title and body of each PR, without a token or network'],
   ],
   status: [
     ['rollgen status', 'where each rollout of rollgen.yaml stands'],

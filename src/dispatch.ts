@@ -90,7 +90,8 @@ function change(ctx: RunContext, args: readonly string[], o: ChangeOptions, comm
   if (o.pr && o.commit) throw new InputError([], `${command.kind}: --pr and --commit exclude each other`);
   if (o.pr && command.kind === 'advance')
     throw new InputError([], 'advance --pr: use rollgen pr, which opens the next step of every app');
-  if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
+  if (!o.pr && (o.merge || o.dryRun || o.offline))
+    throw new InputError([], `${command.kind}: --merge, --dry-run and --offline go with --pr`);
   if (o.pr) return changePr(ctx, args, o, command);
   return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
 }

@@ -1207,7 +1207,7 @@ var require_command = __commonJS({
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
     var path28 = require("node:path");
-    var fs18 = require("node:fs");
+    var fs17 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs18.existsSync(executableFile)) return;
+        if (fs17.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2220,10 +2220,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
           const localBin = path28.resolve(baseDir, baseName);
-          if (fs18.existsSync(localBin)) return localBin;
+          if (fs17.existsSync(localBin)) return localBin;
           if (sourceExt.includes(path28.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs18.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs17.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,7 +2235,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs18.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs17.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
@@ -7432,10 +7432,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep5, value } = collItem;
+        const { start: start2, key: key2, sep: sep6, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -7449,7 +7449,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep5) {
+          if (!keyProps.anchor && !keyProps.tag && !sep6) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -7473,7 +7473,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -7489,7 +7489,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -7580,7 +7580,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep5 = "";
+        let sep6 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -7594,13 +7594,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep5 + cb;
-              sep5 = "";
+                comment += sep6 + cb;
+              sep6 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep5 += source;
+                sep6 += source;
               hasSpace = true;
               break;
             default:
@@ -7643,18 +7643,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep5, value } = collItem;
+        const { start: start2, key: key2, sep: sep6, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep5 && !value) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -7708,8 +7708,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep5 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
+        if (!isMap3 && !sep6 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -7721,7 +7721,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -7732,8 +7732,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep5)
-                for (const st of sep5) {
+              if (sep6)
+                for (const st of sep6) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -7750,7 +7750,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -7930,7 +7930,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep5 = "";
+      let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -7947,24 +7947,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep5 === " ")
-            sep5 = "\n";
-          else if (!prevMoreIndented && sep5 === "\n")
-            sep5 = "\n\n";
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          if (sep6 === " ")
+            sep6 = "\n";
+          else if (!prevMoreIndented && sep6 === "\n")
+            sep6 = "\n\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep5 === "\n")
+          if (sep6 === "\n")
             value += "\n";
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          value += sep5 + content;
-          sep5 = " ";
+          value += sep6 + content;
+          sep6 = " ";
           prevMoreIndented = false;
         }
       }
@@ -8147,25 +8147,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep5 = " ";
+      let sep6 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep5 === "\n")
-            res += sep5;
+          if (sep6 === "\n")
+            res += sep6;
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          res += sep5 + lm;
-          sep5 = " ";
+          res += sep6 + lm;
+          sep6 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep5 + (match?.[1] ?? "");
+      return res + sep6 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -8975,14 +8975,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key: key2, sep: sep5, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep6, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep5)
-        for (const st of sep5)
+      if (sep6)
+        for (const st of sep6)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -10149,18 +10149,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep5;
+          let sep6;
           if (scalar.end) {
-            sep5 = scalar.end;
-            sep5.push(this.sourceToken);
+            sep6 = scalar.end;
+            sep6.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep5 = [this.sourceToken];
+            sep6 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep5 }]
+            items: [{ start: start2, key: scalar, sep: sep6 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -10313,15 +10313,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep5 = it.sep;
-                  sep5.push(this.sourceToken);
+                  const sep6 = it.sep;
+                  sep6.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep5 }]
+                    items: [{ start: start3, key: key2, sep: sep6 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs18 = this.flowScalar(this.type);
+              const fs17 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start: start2, key: fs18, sep: [] });
+                map2.items.push({ start: start2, key: fs17, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs18);
+                this.stack.push(fs17);
               } else {
-                Object.assign(it, { key: fs18, sep: [] });
+                Object.assign(it, { key: fs17, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs18 = this.flowScalar(this.type);
+              const fs17 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs18, sep: [] });
+                fc.items.push({ start: [], key: fs17, sep: [] });
               else if (it.sep)
-                this.stack.push(fs18);
+                this.stack.push(fs17);
               else
-                Object.assign(it, { key: fs18, sep: [] });
+                Object.assign(it, { key: fs17, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10515,13 +10515,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep5 = fc.end.splice(1, fc.end.length);
-            sep5.push(this.sourceToken);
+            const sep6 = fc.end.splice(1, fc.end.length);
+            sep6.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep5 }]
+              items: [{ start: start2, key: fc, sep: sep6 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -19681,7 +19681,7 @@ var require_rollgen_config = __commonJS({
   "src/spec/generated/rollgen-config.js"(exports2) {
     "use strict";
     exports2.validate = validate61;
-    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "workflow": { "type": "string", "minLength": 1, "description": "File name of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
     var schema81 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
     var func43 = Object.prototype.hasOwnProperty;
     var func2 = require_ucs2length().default;
@@ -20933,7 +20933,7 @@ var require_rollgen_config = __commonJS({
           let data54 = data.pr;
           if (data54 && typeof data54 == "object" && !Array.isArray(data54)) {
             for (const key11 in data54) {
-              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod")) {
+              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod" || key11 === "workflow")) {
                 const err108 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err108];
@@ -21089,30 +21089,30 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-          } else {
-            const err121 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err121];
-            } else {
-              vErrors.push(err121);
-            }
-            errors++;
-          }
-        }
-        if (data.analysisTemplates !== void 0) {
-          let data61 = data.analysisTemplates;
-          if (typeof data61 === "string") {
-            if (func2(data61) < 1) {
-              const err122 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err122];
+            if (data54.workflow !== void 0) {
+              let data61 = data54.workflow;
+              if (typeof data61 === "string") {
+                if (func2(data61) < 1) {
+                  const err121 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err121];
+                  } else {
+                    vErrors.push(err121);
+                  }
+                  errors++;
+                }
               } else {
-                vErrors.push(err122);
+                const err122 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
               }
-              errors++;
             }
           } else {
-            const err123 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err123 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err123];
             } else {
@@ -21121,71 +21121,93 @@ var require_rollgen_config = __commonJS({
             errors++;
           }
         }
+        if (data.analysisTemplates !== void 0) {
+          let data62 = data.analysisTemplates;
+          if (typeof data62 === "string") {
+            if (func2(data62) < 1) {
+              const err124 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err124];
+              } else {
+                vErrors.push(err124);
+              }
+              errors++;
+            }
+          } else {
+            const err125 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err125];
+            } else {
+              vErrors.push(err125);
+            }
+            errors++;
+          }
+        }
         if (data.health !== void 0) {
-          let data62 = data.health;
-          if (data62 && typeof data62 == "object" && !Array.isArray(data62)) {
-            for (const key12 in data62) {
+          let data63 = data.health;
+          if (data63 && typeof data63 == "object" && !Array.isArray(data63)) {
+            for (const key12 in data63) {
               if (!(key12 === "statuses" || key12 === "checkRuns" || key12 === "argocd")) {
-                const err124 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
+                const err126 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err124];
+                  vErrors = [err126];
                 } else {
-                  vErrors.push(err124);
+                  vErrors.push(err126);
                 }
                 errors++;
               }
             }
-            if (data62.statuses !== void 0) {
-              let data63 = data62.statuses;
-              if (Array.isArray(data63)) {
-                const len11 = data63.length;
+            if (data63.statuses !== void 0) {
+              let data64 = data63.statuses;
+              if (Array.isArray(data64)) {
+                const len11 = data64.length;
                 for (let i14 = 0; i14 < len11; i14++) {
-                  let data64 = data63[i14];
-                  if (typeof data64 === "string") {
-                    if (func2(data64) > 255) {
-                      const err125 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                  let data65 = data64[i14];
+                  if (typeof data65 === "string") {
+                    if (func2(data65) > 255) {
+                      const err127 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err125];
+                        vErrors = [err127];
                       } else {
-                        vErrors.push(err125);
+                        vErrors.push(err127);
                       }
                       errors++;
                     }
-                    if (func2(data64) < 1) {
-                      const err126 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data65) < 1) {
+                      const err128 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err126];
+                        vErrors = [err128];
                       } else {
-                        vErrors.push(err126);
+                        vErrors.push(err128);
                       }
                       errors++;
                     }
                   } else {
-                    const err127 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err129 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err127];
+                      vErrors = [err129];
                     } else {
-                      vErrors.push(err127);
+                      vErrors.push(err129);
                     }
                     errors++;
                   }
                 }
-                let i15 = data63.length;
+                let i15 = data64.length;
                 let j3;
                 if (i15 > 1) {
                   const indices3 = {};
                   for (; i15--; ) {
-                    let item3 = data63[i15];
+                    let item3 = data64[i15];
                     if (typeof item3 !== "string") {
                       continue;
                     }
                     if (typeof indices3[item3] == "number") {
                       j3 = indices3[item3];
-                      const err128 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
+                      const err130 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err128];
+                        vErrors = [err130];
                       } else {
-                        vErrors.push(err128);
+                        vErrors.push(err130);
                       }
                       errors++;
                       break;
@@ -21194,66 +21216,66 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err129 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err131 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err129];
+                  vErrors = [err131];
                 } else {
-                  vErrors.push(err129);
+                  vErrors.push(err131);
                 }
                 errors++;
               }
             }
-            if (data62.checkRuns !== void 0) {
-              let data65 = data62.checkRuns;
-              if (Array.isArray(data65)) {
-                const len12 = data65.length;
+            if (data63.checkRuns !== void 0) {
+              let data66 = data63.checkRuns;
+              if (Array.isArray(data66)) {
+                const len12 = data66.length;
                 for (let i16 = 0; i16 < len12; i16++) {
-                  let data66 = data65[i16];
-                  if (typeof data66 === "string") {
-                    if (func2(data66) > 255) {
-                      const err130 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                  let data67 = data66[i16];
+                  if (typeof data67 === "string") {
+                    if (func2(data67) > 255) {
+                      const err132 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err130];
+                        vErrors = [err132];
                       } else {
-                        vErrors.push(err130);
+                        vErrors.push(err132);
                       }
                       errors++;
                     }
-                    if (func2(data66) < 1) {
-                      const err131 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data67) < 1) {
+                      const err133 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err131];
+                        vErrors = [err133];
                       } else {
-                        vErrors.push(err131);
+                        vErrors.push(err133);
                       }
                       errors++;
                     }
                   } else {
-                    const err132 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err134 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err132];
+                      vErrors = [err134];
                     } else {
-                      vErrors.push(err132);
+                      vErrors.push(err134);
                     }
                     errors++;
                   }
                 }
-                let i17 = data65.length;
+                let i17 = data66.length;
                 let j4;
                 if (i17 > 1) {
                   const indices4 = {};
                   for (; i17--; ) {
-                    let item4 = data65[i17];
+                    let item4 = data66[i17];
                     if (typeof item4 !== "string") {
                       continue;
                     }
                     if (typeof indices4[item4] == "number") {
                       j4 = indices4[item4];
-                      const err133 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
+                      const err135 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err133];
+                        vErrors = [err135];
                       } else {
-                        vErrors.push(err133);
+                        vErrors.push(err135);
                       }
                       errors++;
                       break;
@@ -21262,52 +21284,30 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err134 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err136 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err134];
+                  vErrors = [err136];
                 } else {
-                  vErrors.push(err134);
+                  vErrors.push(err136);
                 }
                 errors++;
               }
             }
-            if (data62.argocd !== void 0) {
-              let data67 = data62.argocd;
-              if (data67 && typeof data67 == "object" && !Array.isArray(data67)) {
-                if (data67.server === void 0) {
-                  const err135 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+            if (data63.argocd !== void 0) {
+              let data68 = data63.argocd;
+              if (data68 && typeof data68 == "object" && !Array.isArray(data68)) {
+                if (data68.server === void 0) {
+                  const err137 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
                   if (vErrors === null) {
-                    vErrors = [err135];
+                    vErrors = [err137];
                   } else {
-                    vErrors.push(err135);
+                    vErrors.push(err137);
                   }
                   errors++;
                 }
-                for (const key13 in data67) {
+                for (const key13 in data68) {
                   if (!(key13 === "server" || key13 === "application" || key13 === "tokenEnv")) {
-                    const err136 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err136];
-                    } else {
-                      vErrors.push(err136);
-                    }
-                    errors++;
-                  }
-                }
-                if (data67.server !== void 0) {
-                  let data68 = data67.server;
-                  if (typeof data68 === "string") {
-                    if (!pattern8.test(data68)) {
-                      const err137 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
-                      if (vErrors === null) {
-                        vErrors = [err137];
-                      } else {
-                        vErrors.push(err137);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err138 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err138 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err138];
                     } else {
@@ -21316,11 +21316,11 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data67.application !== void 0) {
-                  let data69 = data67.application;
+                if (data68.server !== void 0) {
+                  let data69 = data68.server;
                   if (typeof data69 === "string") {
-                    if (func2(data69) < 1) {
-                      const err139 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (!pattern8.test(data69)) {
+                      const err139 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                       if (vErrors === null) {
                         vErrors = [err139];
                       } else {
@@ -21329,7 +21329,7 @@ var require_rollgen_config = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err140 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err140 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err140];
                     } else {
@@ -21338,11 +21338,11 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data67.tokenEnv !== void 0) {
-                  let data70 = data67.tokenEnv;
+                if (data68.application !== void 0) {
+                  let data70 = data68.application;
                   if (typeof data70 === "string") {
-                    if (!pattern9.test(data70)) {
-                      const err141 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                    if (func2(data70) < 1) {
+                      const err141 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err141];
                       } else {
@@ -21351,7 +21351,7 @@ var require_rollgen_config = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err142 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err142 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err142];
                     } else {
@@ -21360,44 +21360,66 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
+                if (data68.tokenEnv !== void 0) {
+                  let data71 = data68.tokenEnv;
+                  if (typeof data71 === "string") {
+                    if (!pattern9.test(data71)) {
+                      const err143 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err143];
+                      } else {
+                        vErrors.push(err143);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err144 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err144];
+                    } else {
+                      vErrors.push(err144);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err143 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err145 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err143];
+                  vErrors = [err145];
                 } else {
-                  vErrors.push(err143);
+                  vErrors.push(err145);
                 }
                 errors++;
               }
             }
           } else {
-            const err144 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err146 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err144];
+              vErrors = [err146];
             } else {
-              vErrors.push(err144);
+              vErrors.push(err146);
             }
             errors++;
           }
         }
         if (data.onFailure !== void 0) {
-          let data71 = data.onFailure;
-          if (!(data71 === "abort" || data71 === "hold")) {
-            const err145 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
+          let data72 = data.onFailure;
+          if (!(data72 === "abort" || data72 === "hold")) {
+            const err147 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err145];
+              vErrors = [err147];
             } else {
-              vErrors.push(err145);
+              vErrors.push(err147);
             }
             errors++;
           }
         }
       } else {
-        const err146 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err148 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err146];
+          vErrors = [err148];
         } else {
-          vErrors.push(err146);
+          vErrors.push(err148);
         }
         errors++;
       }
@@ -27639,7 +27661,7 @@ var require_dist2 = __commonJS({
       enumerable: true
     }) : target, mod));
     var path28 = __toESM2(require("path"));
-    var fs18 = __toESM2(require("fs"));
+    var fs17 = __toESM2(require("fs"));
     function cleanPath(path$1) {
       let normalized = (0, path28.normalize)(path$1);
       if (normalized.length > 1 && normalized[normalized.length - 1] === path28.sep) normalized = normalized.substring(0, normalized.length - 1);
@@ -27936,7 +27958,7 @@ var require_dist2 = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs18
+          fs: options.fs || fs17
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -28171,7 +28193,7 @@ var require_dist3 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs18 = require("fs");
+    var fs17 = require("fs");
     var path28 = require("path");
     var url = require("url");
     var fdir = require_dist2();
@@ -28420,12 +28442,12 @@ var require_dist3 = __commonJS({
       opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path28.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs18.readdir,
-        readdirSync: opts.fs.readdirSync || fs18.readdirSync,
-        realpath: opts.fs.realpath || fs18.realpath,
-        realpathSync: opts.fs.realpathSync || fs18.realpathSync,
-        stat: opts.fs.stat || fs18.stat,
-        statSync: opts.fs.statSync || fs18.statSync
+        readdir: opts.fs.readdir || fs17.readdir,
+        readdirSync: opts.fs.readdirSync || fs17.readdirSync,
+        realpath: opts.fs.realpath || fs17.realpath,
+        realpathSync: opts.fs.realpathSync || fs17.realpathSync,
+        stat: opts.fs.stat || fs17.stat,
+        statSync: opts.fs.statSync || fs17.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -28439,12 +28461,12 @@ var require_dist3 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative17] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative17) : [];
+      const [crawler, relative18] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative18) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative17] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative17) : [];
+      const [crawler, relative18] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative18) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -31599,7 +31621,7 @@ var require_util = __commonJS({
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative17(aRoot, aPath) {
+    function relative18(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -31618,7 +31640,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative17;
+    exports2.relative = relative18;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -34402,8 +34424,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs18 = require("fs");
-      var templateString = fs18.readFileSync(filename, "utf8");
+      var fs17 = require("fs");
+      var templateString = fs17.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -38291,50 +38313,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative17, options, skipNormalization) {
+    function resolveComponent(base, relative18, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative17 = parse3(serialize(relative17, options), options);
+        relative18 = parse3(serialize(relative18, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative17.scheme) {
-        target.scheme = relative17.scheme;
-        target.userinfo = relative17.userinfo;
-        target.host = relative17.host;
-        target.port = relative17.port;
-        target.path = removeDotSegments(relative17.path || "");
-        target.query = relative17.query;
+      if (!options.tolerant && relative18.scheme) {
+        target.scheme = relative18.scheme;
+        target.userinfo = relative18.userinfo;
+        target.host = relative18.host;
+        target.port = relative18.port;
+        target.path = removeDotSegments(relative18.path || "");
+        target.query = relative18.query;
       } else {
-        if (relative17.userinfo !== void 0 || relative17.host !== void 0 || relative17.port !== void 0) {
-          target.userinfo = relative17.userinfo;
-          target.host = relative17.host;
-          target.port = relative17.port;
-          target.path = removeDotSegments(relative17.path || "");
-          target.query = relative17.query;
+        if (relative18.userinfo !== void 0 || relative18.host !== void 0 || relative18.port !== void 0) {
+          target.userinfo = relative18.userinfo;
+          target.host = relative18.host;
+          target.port = relative18.port;
+          target.path = removeDotSegments(relative18.path || "");
+          target.query = relative18.query;
         } else {
-          if (!relative17.path) {
+          if (!relative18.path) {
             target.path = base.path;
-            if (relative17.query !== void 0) {
-              target.query = relative17.query;
+            if (relative18.query !== void 0) {
+              target.query = relative18.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative17.path[0] === "/") {
-              target.path = removeDotSegments(relative17.path);
+            if (relative18.path[0] === "/") {
+              target.path = removeDotSegments(relative18.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative17.path;
+                target.path = "/" + relative18.path;
               } else if (!base.path) {
-                target.path = relative17.path;
+                target.path = relative18.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative17.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative18.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative17.query;
+            target.query = relative18.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -38342,7 +38364,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative17.fragment;
+      target.fragment = relative18.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -41605,7 +41627,7 @@ var require_light = __commonJS({
           }
         }
         async trigger(name, ...args) {
-          var e, promises2;
+          var e, promises;
           try {
             if (name !== "debug") {
               this.trigger("debug", `Event triggered: ${name}`, args);
@@ -41616,7 +41638,7 @@ var require_light = __commonJS({
             this._events[name] = this._events[name].filter(function(listener) {
               return listener.status !== "none";
             });
-            promises2 = this._events[name].map(async (listener) => {
+            promises = this._events[name].map(async (listener) => {
               var e2, returned;
               if (listener.status === "none") {
                 return;
@@ -41639,7 +41661,7 @@ var require_light = __commonJS({
                 return null;
               }
             });
-            return (await Promise.all(promises2)).find(function(x) {
+            return (await Promise.all(promises)).find(function(x) {
               return x != null;
             });
           } catch (error6) {
@@ -42537,7 +42559,7 @@ var require_light = __commonJS({
             });
           }
           stop(options = {}) {
-            var done, waitForExecuting;
+            var done2, waitForExecuting;
             options = parser$5.load(options, this.stopDefaults);
             waitForExecuting = (at) => {
               var finished;
@@ -42559,7 +42581,7 @@ var require_light = __commonJS({
                 }
               });
             };
-            done = options.dropWaitingJobs ? (this._run = function(index, next) {
+            done2 = options.dropWaitingJobs ? (this._run = function(index, next) {
               return next.doDrop({
                 message: options.dropErrorMessage
               });
@@ -42594,7 +42616,7 @@ var require_light = __commonJS({
             this.stop = () => {
               return this.Promise.reject(new Bottleneck3.prototype.BottleneckError("stop() has already been called"));
             };
-            return done;
+            return done2;
           }
           async _addToQueue(job) {
             var args, blocked, error6, options, reachedHWM, shifted, strategy;
@@ -43322,10 +43344,10 @@ function merge(defaults, route2, options) {
   if (options.url === "/graphql") {
     if (defaults && defaults.mediaType.previews?.length) {
       mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
-        (preview) => !mergedOptions.mediaType.previews.includes(preview)
+        (preview2) => !mergedOptions.mediaType.previews.includes(preview2)
       ).concat(mergedOptions.mediaType.previews);
     }
-    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview) => preview.replace(/-preview/, ""));
+    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview2) => preview2.replace(/-preview/, ""));
   }
   return mergedOptions;
 }
@@ -43524,9 +43546,9 @@ function parse(options) {
     if (url.endsWith("/graphql")) {
       if (options.mediaType.previews?.length) {
         const previewsFromAcceptHeader = headers2.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
-        headers2.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
+        headers2.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview2) => {
           const format2 = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
-          return `application/vnd.github.${preview}-preview${format2}`;
+          return `application/vnd.github.${preview2}-preview${format2}`;
         }).join(",");
       }
     }
@@ -44708,11 +44730,11 @@ function gather(octokit, results, iterator2, mapFn) {
       return results;
     }
     let earlyExit = false;
-    function done() {
+    function done2() {
       earlyExit = true;
     }
     results = results.concat(
-      mapFn ? mapFn(result.value, done) : result.value.data
+      mapFn ? mapFn(result.value, done2) : result.value.data
     );
     if (earlyExit) {
       return results;
@@ -47323,12 +47345,12 @@ async function boundedScan(gh, state, since) {
   const recent = await gh.octokit.paginate(
     gh.octokit.rest.pulls.list,
     { owner, repo, state, sort: "updated", direction: "desc", per_page: 100 },
-    (response, done) => {
+    (response, done2) => {
       const page = response.data;
       const more = /rel="next"/.test(response.headers.link ?? "");
       if (more && new Date(page[page.length - 1].updated_at) < since) {
         cut = true;
-        done();
+        done2();
       }
       return page.filter((p) => p.state === "open" || new Date(p.updated_at) >= since);
     }
@@ -47792,30 +47814,14 @@ async function readStdin(stream = process.stdin) {
 }
 
 // src/io/stdout.ts
-var fs2 = __toESM(require("fs"));
-function pipeSafeWriter(fd, openStream) {
+function pipeSafeWriter(stream) {
   let readerGone = false;
-  let stream;
-  const viaStream = (data) => {
-    if (!stream) {
-      stream = openStream();
-      stream.on("error", (e) => {
-        if (e.code !== "EPIPE") throw e;
-        readerGone = true;
-      });
-    }
-    stream.write(data);
-  };
+  stream.on("error", (e) => {
+    if (e.code !== "EPIPE") throw e;
+    readerGone = true;
+  });
   return (text2) => {
-    if (readerGone) return;
-    if (stream) return viaStream(text2);
-    let rest = Buffer.from(text2);
-    try {
-      while (rest.length > 0) rest = rest.subarray(fs2.writeSync(fd, rest));
-    } catch (e) {
-      if (e.code === "EPIPE") readerGone = true;
-      else viaStream(rest);
-    }
+    if (!readerGone) stream.write(text2);
   };
 }
 
@@ -47824,8 +47830,8 @@ function processContext(over = {}) {
   return {
     cwd: process.cwd(),
     // A closed pipe (`rollgen ... | head -1`) drops output instead of dying on EPIPE.
-    stdout: pipeSafeWriter(1, () => process.stdout),
-    stderr: pipeSafeWriter(2, () => process.stderr),
+    stdout: pipeSafeWriter(process.stdout),
+    stderr: pipeSafeWriter(process.stderr),
     readStdin: () => readStdin(process.stdin),
     ...over
   };
@@ -47839,13 +47845,13 @@ init_errors();
 init_errors();
 
 // src/app/inputs.ts
-var fs12 = __toESM(require("fs"));
+var fs11 = __toESM(require("fs"));
 var path12 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/config.ts
-var fs5 = __toESM(require("fs"));
+var fs4 = __toESM(require("fs"));
 var path5 = __toESM(require("path"));
 init_errors();
 
@@ -48307,30 +48313,24 @@ function firstLine(message) {
 }
 
 // src/io/config-paths.ts
-var fs3 = __toESM(require("fs"));
+var fs2 = __toESM(require("fs"));
 var path2 = __toESM(require("path"));
 function isPattern(source) {
   return glob().isDynamicPattern(source);
 }
 function globDirs(root, pattern) {
-  const deepest = maxSegments(pattern);
   const found = glob().globSync(pattern, {
     cwd: root,
     onlyDirectories: true,
     absolute: true,
     expandDirectories: false,
-    followSymbolicLinks: false,
-    // Without it the walk also lists every matched app's own files, in case a deeper path matched.
-    ...deepest === Infinity ? {} : { deep: deepest - 1 }
+    followSymbolicLinks: false
   });
-  const linked = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
-  return [...new Set([...found, ...linked].map((d) => path2.resolve(d)))].sort();
+  const all = [...found, ...linkedMatches(root, pattern)];
+  return [...new Set(all.map((d) => path2.resolve(d)))].filter((d) => isDirectory(d)).sort();
 }
-function maxSegments(pattern) {
-  return pattern.includes("**") ? Infinity : (pattern.match(/\//g)?.length ?? 0) + 1;
-}
-var isDirectory = (p) => fs3.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-function linkedMatches(root, pattern, deepest) {
+var isDirectory = (p) => fs2.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+function linkedMatches(root, pattern) {
   const picomatch2 = require_picomatch2();
   const isMatch = picomatch2(pattern);
   const out = [];
@@ -48338,11 +48338,11 @@ function linkedMatches(root, pattern, deepest) {
     if (depth > 32) return;
     const dir = path2.join(root, rel2);
     if (!isDirectory(dir)) return;
-    for (const e of fs3.readdirSync(dir, { withFileTypes: true })) {
+    for (const e of fs2.readdirSync(dir, { withFileTypes: true })) {
       if (e.name.startsWith(".")) continue;
       const child3 = rel2 ? `${rel2}/${e.name}` : e.name;
       if (e.isSymbolicLink() && isMatch(child3)) out.push(path2.join(root, child3));
-      else if (e.isDirectory() && child3.split("/").length < deepest) walk(child3, depth + 1);
+      else if (e.isDirectory()) walk(child3, depth + 1);
     }
   };
   const base = picomatch2.scan(pattern).base;
@@ -48374,13 +48374,8 @@ function entryPathProblems(e, at) {
 function sharedOutputProblems(apps, cwd) {
   const out = [];
   const shown2 = (p) => path2.relative(cwd, p) || ".";
-  const byOutput = /* @__PURE__ */ new Map();
   for (const a of apps) {
-    if (!byOutput.has(a.output)) byOutput.set(a.output, []);
-    byOutput.get(a.output).push(a);
-  }
-  for (const a of apps) {
-    const others = byOutput.get(a.output).filter((b) => b !== a).map((b) => b.name);
+    const others = apps.filter((b) => b !== a && b.output === a.output).map((b) => b.name);
     if (others.length > 0)
       out.push({
         ...a.at(["output"]),
@@ -48402,118 +48397,47 @@ function dedupe2(list5) {
 var path4 = __toESM(require("path"));
 
 // src/io/confine.ts
-var fs4 = __toESM(require("fs"));
+var fs3 = __toESM(require("fs"));
 var path3 = __toESM(require("path"));
-function realPaths() {
-  const known = /* @__PURE__ */ new Map();
-  const asked = /* @__PURE__ */ new Map();
-  const listed = /* @__PURE__ */ new Map();
-  const isLinkIn = (parent, abs) => {
-    if (!listed.has(parent)) {
-      const n = (asked.get(parent) ?? 0) + 1;
-      asked.set(parent, n);
-      if (n < 2) return isLink(abs);
-      listed.set(parent, linksIn(parent));
-    }
-    const links = listed.get(parent);
-    return links ? links.has(path3.basename(abs)) : isLink(abs);
-  };
-  const resolve15 = (abs) => {
-    const cached = known.get(abs);
-    if (cached !== void 0) return cached;
-    const parent = path3.dirname(abs);
-    let real;
-    if (parent === abs) real = fs4.realpathSync(abs);
-    else {
-      const realParent = resolve15(parent);
-      real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, path3.basename(abs));
-    }
-    known.set(abs, real);
-    return real;
-  };
-  return (p) => resolve15(isNormalAbsolute(p) ? p : path3.resolve(p));
-}
-var childPath = (dir, name) => dir.endsWith(path3.sep) ? dir + name : dir + path3.sep + name;
-var isNormalAbsolute = (p) => path3.sep === "/" && p.startsWith("/") && (p === "/" || !/\/\.{0,2}(?:\/|$)|\/$/.test(p));
-function linksIn(dir) {
-  try {
-    return new Set(
-      fs4.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isSymbolicLink()).map((e) => e.name)
-    );
-  } catch (e) {
-    return e.code === "ENOENT" ? /* @__PURE__ */ new Set() : void 0;
-  }
-}
-function isLink(abs) {
-  try {
-    return fs4.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
-  } catch {
-    return false;
-  }
-}
-function realOrParent(abs) {
-  try {
-    return fs4.realpathSync(abs);
-  } catch {
-    return path3.join(fs4.realpathSync(path3.dirname(abs)), path3.basename(abs));
-  }
+function realPathOf(p) {
+  const abs = path3.resolve(p);
+  if (fs3.existsSync(abs)) return fs3.realpathSync(abs);
+  const parent = path3.dirname(abs);
+  return parent === abs ? abs : path3.join(realPathOf(parent), path3.basename(abs));
 }
 function isInside2(child3, root) {
   const rel2 = path3.relative(root, child3);
   return rel2 === "" || !rel2.startsWith(`..${path3.sep}`) && rel2 !== ".." && !path3.isAbsolute(rel2);
 }
-var isWithinOrSame = (child3, root) => child3 === root || child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
 function confinePattern(root, written, field, at) {
   const lexical = path3.resolve(root, written.replace(/\{name\}/g, "x"));
   if (path3.isAbsolute(written) || !isInside2(lexical, root))
     return [error2(at, `${field} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
   return [];
 }
-function confinePath(root, p, field, at, real = realPaths()) {
-  const resolved = real(p);
-  if (isWithinOrSame(resolved, real(root))) return [];
+function confinePath(root, p, field, at) {
+  const real = realPathOf(p);
+  if (isInside2(real, realPathOf(root))) return [];
   return [
-    error2(
-      typeof at === "function" ? at() : at,
-      `${field} ${path3.relative(root, p) || "."} leads outside the repository (to ${resolved}) through a link`
-    )
+    error2(at, `${field} ${path3.relative(root, p) || "."} leads outside the repository (to ${real}) through a link`)
   ];
 }
-function outputOverlaps(apps, real = realPaths()) {
-  const sources = indexByPath(apps.map((b) => real(b.source)));
-  const outputs = apps.map((a) => a.output ? real(a.output) : void 0);
-  const byOutput = indexByPath(outputs);
-  const found = [];
-  outputs.forEach((out, i) => {
-    if (out === void 0) return;
-    for (const j of sources.get(out) ?? []) found.push([i, j, "is"]);
-    for (const up of ancestors(out)) for (const j of sources.get(up) ?? []) found.push([i, j, "is inside"]);
-  });
-  apps.forEach((b, j) => {
-    for (const up of ancestors(real(b.source))) for (const i of byOutput.get(up) ?? []) found.push([i, j, "contains"]);
-  });
-  found.sort(([a1, b1], [a2, b2]) => a1 - a2 || b1 - b2);
-  return found.map(([i, j, relation]) => {
-    const a = apps[i];
-    const whose = i === j ? "its own source" : `the source of app ${apps[j].name}`;
-    const fix2 = relation === "is" ? "write the output to its own directory" : "move it out";
-    return `app ${a.name}: the output ${relation} ${whose}; ${fix2}`;
-  });
-}
-function indexByPath(paths) {
-  const map2 = /* @__PURE__ */ new Map();
-  paths.forEach((p, i) => {
-    if (p === void 0) return;
-    if (!map2.has(p)) map2.set(p, []);
-    map2.get(p).push(i);
-  });
-  return map2;
-}
-function ancestors(p) {
-  const out = [];
-  for (let cut = p.lastIndexOf(path3.sep); cut >= 0; cut = cut === 0 ? -1 : p.lastIndexOf(path3.sep, cut - 1))
-    out.push(cut === 0 ? path3.sep : p.slice(0, cut));
-  return out;
+var within = (child3, root) => child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
+function outputOverlaps(apps) {
+  const problems = [];
+  const sources = apps.map((b) => realPathOf(b.source));
+  for (const a of apps) {
+    if (!a.output) continue;
+    const out = realPathOf(a.output);
+    for (const [i, b] of apps.entries()) {
+      const src = sources[i];
+      const whose = a === b ? "its own source" : `the source of app ${b.name}`;
+      if (out === src) problems.push(`app ${a.name}: the output is ${whose}; write the output to its own directory`);
+      else if (within(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
+      else if (within(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
+    }
+  }
+  return problems;
 }
 function error2(at, message) {
   return { ...at, message, severity: "error" };
@@ -48522,7 +48446,6 @@ function error2(at, message) {
 // src/io/config-confine.ts
 var APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
-  const real = realPaths();
   const apps = entries2.flatMap((e, i) => {
     const at = (field) => locate2(["apps", i, field]);
     const written = [
@@ -48540,13 +48463,13 @@ function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
       });
     for (const a of expanded)
       out.push(
-        ...confinePath(root, a.source, "source", () => at("source"), real),
-        ...confinePath(root, a.output, "output", () => at("output"), real)
+        ...confinePath(root, a.source, "source", at("source")),
+        ...confinePath(root, a.output, "output", at("output"))
       );
     return expanded;
   });
   const shared = sharedSource ? [{ name: "(analysisTemplates)", source: sharedSource }] : [];
-  for (const message of outputOverlaps([...apps, ...shared], real))
+  for (const message of outputOverlaps([...apps, ...shared]))
     out.push({ ...locate2(["apps"]), message, severity: "error" });
   return apps;
 }
@@ -48570,13 +48493,13 @@ var CONFIG_FILE = "rollgen.yaml";
 function findConfig(dir) {
   for (let d = path5.resolve(dir); ; d = path5.dirname(d)) {
     const candidate = path5.join(d, CONFIG_FILE);
-    if (fs5.existsSync(candidate)) return candidate;
+    if (fs4.existsSync(candidate)) return candidate;
     if (path5.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
   const shown2 = path5.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown2, fs5.readFileSync(file, "utf8"));
+  const { documents, diagnostics } = parseYamlStream(shown2, fs4.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
@@ -48633,7 +48556,8 @@ function prConfig(root, pr) {
     ...at(pr.titleTemplate) ? { titleTemplate: at(pr.titleTemplate) } : {},
     ...at(pr.bodyTemplate) ? { bodyTemplate: at(pr.bodyTemplate) } : {},
     labels: Array.isArray(pr.labels) ? pr.labels.map(String) : [],
-    mergeMethod: pr.mergeMethod ?? "squash"
+    mergeMethod: pr.mergeMethod ?? "squash",
+    workflow: typeof pr.workflow === "string" ? pr.workflow : "rollgen.yml"
   };
 }
 function expandApp(root, e, defaults, at, out) {
@@ -48687,78 +48611,63 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs8 = __toESM(require("fs"));
+var fs7 = __toESM(require("fs"));
 var path8 = __toESM(require("path"));
 init_errors();
 
 // src/io/fs-safe.ts
-var fs6 = __toESM(require("fs"));
+var fs5 = __toESM(require("fs"));
 var path6 = __toESM(require("path"));
 init_errors();
 var FILE_MODE = 420;
 var DIR_MODE = 493;
-var NO_FOLLOW = fs6.constants.O_NOFOLLOW ?? 0;
-function writeNewFile(file, content, { flush = true } = {}) {
-  const fd = fs6.openSync(
+var NO_FOLLOW = fs5.constants.O_NOFOLLOW ?? 0;
+function writeNewFile(file, content) {
+  const fd = fs5.openSync(
     file,
-    fs6.constants.O_WRONLY | fs6.constants.O_CREAT | fs6.constants.O_EXCL | NO_FOLLOW,
+    fs5.constants.O_WRONLY | fs5.constants.O_CREAT | fs5.constants.O_EXCL | NO_FOLLOW,
     FILE_MODE
   );
   try {
-    fs6.writeFileSync(fd, content);
-    fs6.fchmodSync(fd, FILE_MODE);
-    if (flush) fs6.fsyncSync(fd);
+    fs5.writeFileSync(fd, content);
+    fs5.fchmodSync(fd, FILE_MODE);
+    fs5.fsyncSync(fd);
   } finally {
-    fs6.closeSync(fd);
+    fs5.closeSync(fd);
   }
 }
-var FLUSH_CONCURRENCY = 64;
-async function flushAll(paths) {
-  const queue = [...paths];
-  const worker = async () => {
-    for (let p = queue.shift(); p !== void 0; p = queue.shift()) {
-      const fd = await fs6.promises.open(p, fs6.constants.O_RDONLY | NO_FOLLOW);
-      try {
-        await fd.sync();
-      } finally {
-        await fd.close();
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FLUSH_CONCURRENCY, queue.length) }, worker));
-}
 function makeDirs(dir) {
-  const created = fs6.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  const created = fs5.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   if (created)
     for (let d = dir; ; d = path6.dirname(d)) {
-      fs6.chmodSync(d, DIR_MODE);
+      fs5.chmodSync(d, DIR_MODE);
       if (d === created || path6.dirname(d) === d) break;
     }
   return created;
 }
 function removeFile(file) {
-  const stat = fs6.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs5.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return;
   if (stat.isDirectory()) throw new IoError(file, "is a directory where rollgen owns a file; move it away");
-  fs6.unlinkSync(file);
+  fs5.unlinkSync(file);
 }
 function fsyncDir(dir) {
-  const fd = fs6.openSync(dir, "r");
+  const fd = fs5.openSync(dir, "r");
   try {
-    fs6.fsyncSync(fd);
+    fs5.fsyncSync(fd);
   } finally {
-    fs6.closeSync(fd);
+    fs5.closeSync(fd);
   }
 }
 function checkNotLink(dir) {
-  const stat = fs6.lstatSync(dir, { throwIfNoEntry: false });
+  const stat = fs5.lstatSync(dir, { throwIfNoEntry: false });
   if (stat?.isSymbolicLink())
     throw new InputError([], `${dir}: is a symbolic link; rollgen writes outputs only into real directories`);
   if (stat && !stat.isDirectory()) throw new InputError([], `${dir}: the output is not a directory`);
 }
 
 // src/io/output-journal.ts
-var fs7 = __toESM(require("fs"));
+var fs6 = __toESM(require("fs"));
 var path7 = __toESM(require("path"));
 init_errors();
 
@@ -48782,67 +48691,32 @@ function crashPoint(name) {
 // src/io/output-journal.ts
 var TXN_DIR = ".rollgen-txn";
 var JOURNAL = "journal";
-async function commitOutputs(writes) {
-  const staged = writes.map((w) => inOutput(w.dir, () => stage(w)));
-  await inOutputs(writes, () => flushAll(staged.flatMap((s) => s.paths)));
-  for (const w of writes) inOutput(w.dir, () => fs7.renameSync(...journalNames(w.dir)));
-  await inOutputs(writes, () => flushAll(writes.map((w) => path7.join(w.dir, TXN_DIR))));
-  writes.forEach(() => crashPoint("journal-committed"));
-  writes.forEach((w, i) => inOutput(w.dir, () => applyJournal(w.dir, staged[i].journal, { flush: false })));
-  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
-  for (const w of writes) inOutput(w.dir, () => finish(w.dir));
-}
-function stage(w) {
-  const txn = path7.join(w.dir, TXN_DIR);
-  fs7.rmSync(txn, { recursive: true, force: true });
+function commitFiles(dir, files, remove) {
+  const txn = path7.join(dir, TXN_DIR);
+  fs6.rmSync(txn, { recursive: true, force: true });
   makeDirs(txn);
   crashPoint("stage-dir");
-  const write = w.files.map((f, i) => {
-    writeNewFile(path7.join(txn, String(i)), f.content, { flush: false });
+  const write = files.map((f, i) => {
+    writeNewFile(path7.join(txn, String(i)), f.content);
     crashPoint("stage-file");
     return { staged: String(i), name: f.path };
   });
-  const journal = { write, remove: w.remove.filter((r) => !w.files.some((f) => f.path === r)) };
-  const [tmp] = journalNames(w.dir);
-  writeNewFile(tmp, JSON.stringify(journal), { flush: false });
+  const journal = { write, remove: remove.filter((r) => !files.some((f) => f.path === r)) };
+  writeNewFile(path7.join(txn, `${JOURNAL}.tmp`), JSON.stringify(journal));
   crashPoint("journal-staged");
-  return { journal, paths: [...write.map((e) => path7.join(txn, e.staged)), tmp] };
-}
-var journalNames = (dir) => [
-  path7.join(dir, TXN_DIR, `${JOURNAL}.tmp`),
-  path7.join(dir, TXN_DIR, JOURNAL)
-];
-var OutputWriteError = class extends Error {
-  constructor(dir, original) {
-    super(original?.message ?? String(original));
-    this.dir = dir;
-    this.original = original;
-  }
-  dir;
-  original;
-};
-function inOutput(dir, step) {
-  try {
-    return step();
-  } catch (e) {
-    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
-  }
-}
-async function inOutputs(writes, step) {
-  try {
-    await step();
-  } catch (e) {
-    const dir = writes.find((w) => String(e.path ?? "").startsWith(w.dir))?.dir;
-    throw new OutputWriteError(dir ?? writes[0].dir, e);
-  }
+  fs6.renameSync(path7.join(txn, `${JOURNAL}.tmp`), path7.join(txn, JOURNAL));
+  fsyncDir(txn);
+  crashPoint("journal-committed");
+  applyJournal(dir, journal);
+  finish(dir);
 }
 function recoverOutput(dir) {
   const txn = path7.join(dir, TXN_DIR);
-  const stat = fs7.lstatSync(txn, { throwIfNoEntry: false });
+  const stat = fs6.lstatSync(txn, { throwIfNoEntry: false });
   if (!stat) return "none";
   const journal = stat.isDirectory() ? pendingChanges(dir) : void 0;
   if (!journal) {
-    fs7.rmSync(txn, { recursive: true, force: true });
+    fs6.rmSync(txn, { recursive: true, force: true });
     return "discarded";
   }
   applyJournal(dir, journal);
@@ -48850,14 +48724,14 @@ function recoverOutput(dir) {
   return "completed";
 }
 function pendingChanges(dir) {
-  if (!fs7.lstatSync(path7.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
+  if (!fs6.lstatSync(path7.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
   const file = path7.join(dir, TXN_DIR, JOURNAL);
-  const stat = fs7.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs6.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return void 0;
   const shown2 = path7.join(path7.basename(dir), TXN_DIR, JOURNAL);
   let journal;
   try {
-    if (stat.isFile()) journal = JSON.parse(fs7.readFileSync(file, "utf8"));
+    if (stat.isFile()) journal = JSON.parse(fs6.readFileSync(file, "utf8"));
   } catch {
     journal = void 0;
   }
@@ -48876,41 +48750,41 @@ function pendingChanges(dir) {
 function stagedPath(dir, journal, name) {
   const entry = journal?.write.find((w) => w.name === name);
   const staged = entry && path7.join(dir, TXN_DIR, entry.staged);
-  return staged && fs7.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path7.join(dir, name);
+  return staged && fs6.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path7.join(dir, name);
 }
 function wellFormed(j) {
   return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
 }
 function stagedAreFiles(dir, j) {
   return j.write.every((w) => {
-    const stat = fs7.lstatSync(path7.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    const stat = fs6.lstatSync(path7.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
     return !stat || stat.isFile();
   });
 }
-function applyJournal(dir, journal, { flush = true } = {}) {
+function applyJournal(dir, journal) {
   for (const w of journal.write) {
     const staged = path7.join(dir, TXN_DIR, w.staged);
-    if (!fs7.lstatSync(staged, { throwIfNoEntry: false })) continue;
-    fs7.renameSync(staged, path7.join(dir, w.name));
+    if (!fs6.lstatSync(staged, { throwIfNoEntry: false })) continue;
+    fs6.renameSync(staged, path7.join(dir, w.name));
     crashPoint("apply-file");
   }
   for (const name of journal.remove) {
     removeFile(path7.join(dir, name));
     crashPoint("remove-file");
   }
-  if (flush) fsyncDir(dir);
+  fsyncDir(dir);
 }
 function finish(dir) {
   const txn = path7.join(dir, TXN_DIR);
-  fs7.rmSync(path7.join(txn, JOURNAL), { force: true });
+  fs6.rmSync(path7.join(txn, JOURNAL), { force: true });
   crashPoint("journal-removed");
-  fs7.rmSync(txn, { recursive: true, force: true });
+  fs6.rmSync(txn, { recursive: true, force: true });
   crashPoint("staging-removed");
 }
 function checkTargets(dir, names) {
   for (const name of names) {
     if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
-    const stat = fs7.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
+    const stat = fs6.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isDirectory())
       throw new IoError(path7.join(dir, name), "is a directory where rollgen writes a file; move it away");
   }
@@ -48918,18 +48792,18 @@ function checkTargets(dir, names) {
 
 // src/io/output-dir.ts
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs8.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
+  if (!dir || !fs7.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
   checkNotLink(dir);
   const journal = pendingChanges(dir);
-  const names = new Set(fs8.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
+  const names = new Set(fs7.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
   for (const w of journal?.write ?? []) names.add(w.name);
   for (const r of journal?.remove ?? []) names.delete(r);
   const problems = [];
   const files = [...names].sort(compareCodePoints).flatMap((n) => {
     const shown2 = path8.relative(cwd, path8.join(dir, n)) || n;
     const source = stagedPath(dir, journal, n);
-    const stat = fs8.lstatSync(source);
-    if (stat.isFile()) return [{ path: shown2, text: fs8.readFileSync(source, "utf8") }];
+    const stat = fs7.lstatSync(source);
+    if (stat.isFile()) return [{ path: shown2, text: fs7.readFileSync(source, "utf8") }];
     const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
     problems.push({
       file: shown2,
@@ -48946,40 +48820,34 @@ function readOutputDir(dir, cwd) {
 function compareCodePoints(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-async function writeOutputDirs(writes) {
-  for (const w of writes) {
-    checkNotLink(w.dir);
-    checkTargets(w.dir, [...w.files.map((f) => f.path), ...w.remove]);
-  }
+function writeOutputDir(dir, files, remove) {
   try {
-    await commitOutputs(writes);
+    checkNotLink(dir);
+    checkTargets(dir, [...files.map((f) => f.path), ...remove]);
+    commitFiles(dir, files, remove);
   } catch (e) {
-    const failure2 = e instanceof OutputWriteError ? e : new OutputWriteError(writes[0]?.dir ?? ".", e);
-    if (failure2.original instanceof IoError || failure2.original instanceof InputError) throw failure2.original;
-    for (const w of writes)
-      if (pendingChanges(w.dir) === void 0) fs8.rmSync(path8.join(w.dir, TXN_DIR), { recursive: true, force: true });
-    const committed = pendingChanges(failure2.dir) !== void 0;
+    if (e instanceof IoError || e instanceof InputError) throw e;
+    const committed = pendingChanges(dir) !== void 0;
+    if (!committed) fs7.rmSync(path8.join(dir, TXN_DIR), { recursive: true, force: true });
     const state = committed ? "the next rollgen run completes it" : "it is unchanged";
-    throw new IoError(failure2.dir, `could not write the output; ${state} (${failure2.message})`, {
-      cause: failure2.original
-    });
+    throw new IoError(dir, `could not write the output; ${state} (${e.message})`, { cause: e });
   }
 }
 
 // src/io/build-source.ts
 var import_child_process = require("child_process");
-var fs10 = __toESM(require("fs"));
+var fs9 = __toESM(require("fs"));
 var path10 = __toESM(require("path"));
 init_errors();
 
 // src/io/kustomize-tree.ts
-var fs9 = __toESM(require("fs"));
+var fs8 = __toESM(require("fs"));
 var path9 = __toESM(require("path"));
 var import_yaml4 = __toESM(require_dist());
 var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 var MAX_DEPTH2 = 10;
 function kustomizationIn(dir) {
-  return KUSTOMIZATION_NAMES2.map((n) => path9.join(dir, n)).find((p) => fs9.existsSync(p));
+  return KUSTOMIZATION_NAMES2.map((n) => path9.join(dir, n)).find((p) => fs8.existsSync(p));
 }
 function walkKustomization(dir, root, cwd, out, depth = 0) {
   const file = kustomizationIn(dir);
@@ -48994,7 +48862,7 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
     });
     return [];
   }
-  const realRoot = fs9.realpathSync(root);
+  const realRoot = fs8.realpathSync(root);
   return entries(file).flatMap(({ value, line, col }) => {
     const at = { file: shown(file, cwd), line, col, severity: "error" };
     const target = path9.resolve(dir, value);
@@ -49005,11 +48873,11 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (!fs9.existsSync(target)) {
+    if (!fs8.existsSync(target)) {
       out.push({ ...at, message: `resource "${value}" does not exist` });
       return [];
     }
-    const real = fs9.realpathSync(target);
+    const real = fs8.realpathSync(target);
     if (!inside(real, realRoot)) {
       out.push({
         ...at,
@@ -49017,8 +48885,8 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (fs9.statSync(real).isDirectory()) {
-      if (real === fs9.realpathSync(dir)) {
+    if (fs8.statSync(real).isDirectory()) {
+      if (real === fs8.realpathSync(dir)) {
         out.push({
           ...at,
           message: `resource "${value}" includes itself (a kustomization that lists it); remove the entry`
@@ -49027,19 +48895,19 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       }
       return walkKustomization(target, root, cwd, out, depth + 1);
     }
-    if (!inside(real, fs9.realpathSync(dir))) {
+    if (!inside(real, fs8.realpathSync(dir))) {
       out.push({
         ...at,
         message: `resource "${value}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
       });
       return [];
     }
-    return [{ path: shown(target, cwd), text: fs9.readFileSync(target, "utf8") }];
+    return [{ path: shown(target, cwd), text: fs8.readFileSync(target, "utf8") }];
   });
 }
 function entries(file) {
   const lc = new import_yaml4.LineCounter();
-  const doc = (0, import_yaml4.parseDocument)(fs9.readFileSync(file, "utf8"), { lineCounter: lc });
+  const doc = (0, import_yaml4.parseDocument)(fs8.readFileSync(file, "utf8"), { lineCounter: lc });
   return ["resources", "bases", "components"].flatMap((key2) => {
     const seq = doc.get(key2, true);
     if (!(0, import_yaml4.isSeq)(seq)) return [];
@@ -49112,8 +48980,8 @@ function runBuildCommand(req, cwd) {
   return { path: `${req.name}: build \`${command}\``, text: text2, originals: yamlFilesBelow(req.source, cwd) };
 }
 function yamlFilesBelow(dir, cwd) {
-  if (!fs10.existsSync(dir)) return [];
-  return fs10.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path10.join(dir, n)).filter((f) => fs10.statSync(f).isFile()).map((f) => ({ path: path10.relative(cwd, f) || f, text: fs10.readFileSync(f, "utf8") }));
+  if (!fs9.existsSync(dir)) return [];
+  return fs9.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path10.join(dir, n)).filter((f) => fs9.statSync(f).isFile()).map((f) => ({ path: path10.relative(cwd, f) || f, text: fs9.readFileSync(f, "utf8") }));
 }
 
 // src/yaml/point-back.ts
@@ -51308,7 +51176,7 @@ function backendResult(annotations, service, port, label) {
   for (const g of groups2) if (g.weight > 0) shares2.set(g.service, (shares2.get(g.service) ?? 0) + g.weight / total);
   const split3 = groups2.map((g) => `${g.service} ${g.weight}`).join(", ");
   return {
-    backends: [...shares2].map(([s, share]) => ({ service: s, share })),
+    backends: [...shares2].map(([s, share2]) => ({ service: s, share: share2 })),
     rule: `${label} -> action ${service} (${split3})`
   };
 }
@@ -52530,7 +52398,7 @@ function split(c) {
     const w = Math.max(0, refWeight(r));
     if (w > 0) shares2.set(refLabel(r), (shares2.get(refLabel(r)) ?? 0) + w / total);
   }
-  const backends = total > 0 ? [...shares2].map(([service, share]) => ({ service, share })) : [{ service: NO_BACKEND, share: 1 }];
+  const backends = total > 0 ? [...shares2].map(([service, share2]) => ({ service, share: share2 })) : [{ service: NO_BACKEND, share: 1 }];
   return { backends, rule: describe2(c, refs) };
 }
 function describe2(c, refs) {
@@ -52543,8 +52411,8 @@ function describe2(c, refs) {
 function mirrorText(m) {
   const target = refLabel(m.backendRef ?? {});
   const fraction = m.fraction ?? void 0;
-  const share = typeof m.percent === "number" ? `${m.percent}%` : fraction ? `${String(fraction.numerator)}/${String(fraction.denominator ?? 100)}` : "100%";
-  return `mirror ${share} to ${target}`;
+  const share2 = typeof m.percent === "number" ? `${m.percent}%` : fraction ? `${String(fraction.numerator)}/${String(fraction.denominator ?? 100)}` : "100%";
+  return `mirror ${share2} to ${target}`;
 }
 
 // generators/gateway-api/inputs.ts
@@ -53925,10 +53793,10 @@ function weighted(objects, route2) {
     (d, i) => weights[i] > 0 && total > 0 ? [backend(objects, destinationOf(d), weights[i] / total)] : []
   );
 }
-function backend(objects, destination, share) {
+function backend(objects, destination, share2) {
   const service = shortHost(destination.host);
-  if (typeof destination.subset !== "string") return { service, share };
-  return { service, share, labels: subsetLabels(objects, service, destination.subset) };
+  if (typeof destination.subset !== "string") return { service, share: share2 };
+  return { service, share: share2, labels: subsetLabels(objects, service, destination.subset) };
 }
 function subsetLabels(objects, service, subset) {
   for (const dr of objects.filter((o) => o.kind === "DestinationRule" && shortHost(specOf4(o).host) === service)) {
@@ -57598,9 +57466,9 @@ var DEFAULT_SCALE_DOWN_DELAY = 30;
 function readBlueGreen(doc, replicas2, out) {
   const bg = obj(obj(obj(obj(doc.value).spec).strategy).blueGreen);
   const active = str(bg.activeService);
-  const preview = str(bg.previewService);
+  const preview2 = str(bg.previewService);
   if (!active) out.push(error3(doc, BLUE_GREEN2, "blueGreen needs activeService: the Service that serves the app"));
-  if (preview && preview === active)
+  if (preview2 && preview2 === active)
     out.push(error3(doc, [...BLUE_GREEN2, "previewService"], "previewService must differ from activeService"));
   const previewCount = num(bg.previewReplicaCount);
   if (previewCount !== void 0 && previewCount > replicas2)
@@ -57628,7 +57496,7 @@ function readBlueGreen(doc, replicas2, out) {
     steps: [previewStep, switchStep],
     traffic: {
       ...active ? { stableService: active } : {},
-      ...preview ? { canaryService: preview } : {},
+      ...preview2 ? { canaryService: preview2 } : {},
       generateCanaryService: false,
       weightTotal: 100,
       providers: [],
@@ -58715,7 +58583,7 @@ function editDistance(a, b) {
 }
 
 // src/io/validate-k8s.ts
-var fs11 = __toESM(require("fs"));
+var fs10 = __toESM(require("fs"));
 var import_module = __toESM(require("module"));
 var vm = __toESM(require("vm"));
 var path11 = __toESM(require("path"));
@@ -58751,7 +58619,7 @@ function validatorFor2(apiVersion, kind) {
   if (cached) return cached;
   const file = `${key2.replace(/[./]/g, "-")}.js`;
   const candidates2 = [path11.join(__dirname, "k8s", file), path11.join(__dirname, "..", "spec", "generated", "k8s", file)];
-  const found = candidates2.find((c) => fs11.existsSync(c));
+  const found = candidates2.find((c) => fs10.existsSync(c));
   if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
   const validate2 = loadWithCodeCache(found);
   loaded2.set(key2, validate2);
@@ -58786,8 +58654,8 @@ ${problems.join("\n")}`);
 }
 function loadWithCodeCache(file) {
   const cacheFile = file.replace(/\.js$/, ".cache");
-  const cachedData = fs11.existsSync(cacheFile) ? fs11.readFileSync(cacheFile) : void 0;
-  const script = new vm.Script(import_module.default.wrap(fs11.readFileSync(file, "utf8")), { filename: file, cachedData });
+  const cachedData = fs10.existsSync(cacheFile) ? fs10.readFileSync(cacheFile) : void 0;
+  const script = new vm.Script(import_module.default.wrap(fs10.readFileSync(file, "utf8")), { filename: file, cachedData });
   const mod = { exports: {} };
   const wrapper = script.runInThisContext();
   wrapper.call(mod.exports, mod.exports, (0, import_module.createRequire)(file), mod, file, path11.dirname(file));
@@ -58846,7 +58714,7 @@ function usesConfig(req) {
   return req.file !== "-" && !(req.args[0] && isDir(path12.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs12.existsSync(p) && fs12.statSync(p).isDirectory();
+  return fs11.existsSync(p) && fs11.statSync(p).isDirectory();
 }
 function loadSource(loc, files, cwd = process.cwd()) {
   const docs = [];
@@ -59638,8 +59506,12 @@ async function noteHold(scm, a) {
   await scm.updatePull(a.pr.number, { body: withMarker(a.pr.body, { ...a.marker, noted: true }) });
 }
 
+// src/flow/offline.ts
+init_errors();
+
 // src/flow/session.ts
 var path26 = __toESM(require("path"));
+init_diagnostics();
 init_errors();
 
 // src/app/plan-write.ts
@@ -60038,13 +59910,13 @@ function driftDiagnostics(drift, loc, output, cwd) {
 }
 
 // src/io/output-lock.ts
-var fs13 = __toESM(require("fs"));
+var fs12 = __toESM(require("fs"));
 var os = __toESM(require("os"));
 var path14 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 var LOCK_FILE = ".rollgen-lock";
-async function takeLock(dir, opts) {
+async function lockOutput(dir, opts) {
   checkNotLink(dir);
   const created = makeDirs(dir);
   const file = path14.join(dir, LOCK_FILE);
@@ -60072,9 +59944,7 @@ async function takeLock(dir, opts) {
 async function lockOutputs(dirs, opts) {
   const held = [];
   try {
-    const sorted = [...new Set(dirs)].sort(compareCodePoints2);
-    for (const d of sorted) held.push(await takeLock(d, opts));
-    await flushAll(sorted.map((d) => path14.join(d, LOCK_FILE)));
+    for (const d of [...new Set(dirs)].sort(compareCodePoints2)) held.push(await lockOutput(d, opts));
   } catch (e) {
     for (const l of held.reverse()) l.release();
     throw e;
@@ -60088,7 +59958,7 @@ function tryCreate(file) {
   try {
     writeNewFile(file, `${process.pid}
 ${os.hostname()}
-`, { flush: false });
+`);
     return true;
   } catch (e) {
     if (e.code === "EEXIST") return false;
@@ -60096,11 +59966,11 @@ ${os.hostname()}
   }
 }
 function readOwner(file) {
-  const stat = fs13.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs12.lstatSync(file, { throwIfNoEntry: false });
   if (stat && !stat.isFile())
     throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
   try {
-    return fs13.readFileSync(file, "utf8").slice(0, 300);
+    return fs12.readFileSync(file, "utf8").slice(0, 300);
   } catch (e) {
     if (e.code === "ENOENT") return void 0;
     throw e;
@@ -60124,56 +59994,56 @@ function breakStaleLock(file, owner) {
   const breaker = `${file}.break`;
   if (!tryCreate(breaker)) {
     const other = readOwner(breaker);
-    if (other !== void 0 && isDead(other)) fs13.rmSync(breaker, { force: true });
+    if (other !== void 0 && isDead(other)) fs12.rmSync(breaker, { force: true });
     return;
   }
   try {
-    if (readOwner(file) === owner) fs13.rmSync(file, { force: true });
+    if (readOwner(file) === owner) fs12.rmSync(file, { force: true });
   } finally {
-    fs13.rmSync(breaker, { force: true });
+    fs12.rmSync(breaker, { force: true });
   }
 }
 function release(file, dir, created) {
-  fs13.rmSync(file, { force: true });
+  fs12.rmSync(file, { force: true });
   if (!created) return;
-  for (let d = dir; fs13.readdirSync(d).length === 0; d = path14.dirname(d)) {
-    fs13.rmdirSync(d);
+  for (let d = dir; fs12.readdirSync(d).length === 0; d = path14.dirname(d)) {
+    fs12.rmdirSync(d);
     if (d === created) break;
   }
 }
 
 // src/io/output-recovery.ts
-var fs14 = __toESM(require("fs"));
+var fs13 = __toESM(require("fs"));
 var path15 = __toESM(require("path"));
 function recoverOutputDir(dir) {
   const notes = recoverLegacy(dir);
-  const done = fs14.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
-  if (done === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
-  if (done === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
+  const done2 = fs13.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
+  if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
   return notes;
 }
 function recoverLegacy(dir) {
   const parent = path15.dirname(dir);
   const prefix = `.${path15.basename(dir)}.rollgen-`;
-  const entries2 = fs14.existsSync(parent) ? fs14.readdirSync(parent) : [];
+  const entries2 = fs13.existsSync(parent) ? fs13.readdirSync(parent) : [];
   const leftovers = entries2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
   const notes = [];
   for (const name of leftovers.sort()) {
     const full = path15.join(parent, name);
-    if (!fs14.lstatSync(full).isDirectory()) continue;
+    if (!fs13.lstatSync(full).isDirectory()) continue;
     if (name.endsWith(".old") && onlyOurLock(dir)) {
-      for (const entry of fs14.readdirSync(full)) fs14.renameSync(path15.join(full, entry), path15.join(dir, entry));
-      fs14.rmdirSync(full);
+      for (const entry of fs13.readdirSync(full)) fs13.renameSync(path15.join(full, entry), path15.join(dir, entry));
+      fs13.rmdirSync(full);
       notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
     } else {
-      fs14.rmSync(full, { recursive: true, force: true });
+      fs13.rmSync(full, { recursive: true, force: true });
       notes.push(`removed ${name}, left by an interrupted rollgen run`);
     }
   }
   return notes;
 }
 function onlyOurLock(dir) {
-  const entries2 = fs14.existsSync(dir) ? fs14.readdirSync(dir) : [];
+  const entries2 = fs13.existsSync(dir) ? fs13.readdirSync(dir) : [];
   return entries2.every((e) => e === LOCK_FILE);
 }
 
@@ -60304,7 +60174,7 @@ var path19 = __toESM(require("path"));
 init_errors();
 
 // src/app/app-index.ts
-var fs15 = __toESM(require("fs"));
+var fs14 = __toESM(require("fs"));
 var os2 = __toESM(require("os"));
 var path18 = __toESM(require("path"));
 
@@ -60383,10 +60253,10 @@ function appStamp(loc, now, previous) {
     return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
   };
   const walk = (dir, rel2) => {
-    const line = `D${FIELD}${see(fs15.lstatSync(dir))}${FIELD}${rel2}`;
+    const line = `D${FIELD}${see(fs14.lstatSync(dir))}${FIELD}${rel2}`;
     lines.push(line);
-    for (const name of known.get(line) ?? fs15.readdirSync(dir)) {
-      const st = fs15.lstatSync(`${dir}/${name}`);
+    for (const name of known.get(line) ?? fs14.readdirSync(dir)) {
+      const st = fs14.lstatSync(`${dir}/${name}`);
       lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
       if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
     }
@@ -60418,7 +60288,7 @@ function listings(stamp) {
   return names;
 }
 var BUILD = (() => {
-  const s = fs15.statSync(__filename, { throwIfNoEntry: false });
+  const s = fs14.statSync(__filename, { throwIfNoEntry: false });
   return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
@@ -60427,7 +60297,7 @@ function indexFile(configFile, env2) {
 }
 function readIndex(file) {
   try {
-    const raw = JSON.parse(fs15.readFileSync(file, "utf8"));
+    const raw = JSON.parse(fs14.readFileSync(file, "utf8"));
     return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
   } catch {
     return /* @__PURE__ */ new Map();
@@ -60435,11 +60305,11 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs15.mkdirSync(path18.dirname(file), { recursive: true });
+    fs14.mkdirSync(path18.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs15.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
-    fs15.renameSync(tmp, file);
+    fs14.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs14.renameSync(tmp, file);
   } catch {
   }
 }
@@ -60587,7 +60457,7 @@ async function withPlannedWrites(ctx, args, opts, command, write) {
       if (w) writes.push(w);
       else idle.push(...idleApp(ctx, loc, app, command, byName, peers));
     }
-    await write({ writes, idle });
+    write({ writes, idle });
   } finally {
     lock.release();
   }
@@ -60597,14 +60467,11 @@ function idleApp(ctx, loc, app, command, byName, peers) {
   const target = loc.source === "-" ? `-f - ${rel2(loc.output)}` : byName ? loc.name : `${rel2(loc.source)} ${rel2(loc.output)}`;
   return appIdleLines(command, target.trim(), app, readAppOutput(ctx, loc, app, peers).status);
 }
-async function writeAll(ctx, planned, afterEach) {
-  const batches2 = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
-  for (const batch of batches2) {
-    await writeOutputDirs(batch.map((w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove })));
-    for (const w of batch) {
-      ctx.stdout(w.summary);
-      afterEach?.(w);
-    }
+function writeAll(ctx, planned, afterEach) {
+  for (const w of planned.writes) {
+    writeOutputDir(w.output, changedFiles2(w), w.remove);
+    ctx.stdout(w.summary);
+    afterEach?.(w);
   }
   for (const line of planned.idle) ctx.stdout(line + "\n");
 }
@@ -60669,8 +60536,31 @@ function guardDrift(ctx, loc, drift, policy) {
   );
 }
 
+// src/flow/abort-path.ts
+function abortPath(app, target, links) {
+  if (target.kind !== "step" && target.kind !== "promote" && target.kind !== "retry") return null;
+  const inputs10 = [
+    { name: "command", value: "abort" },
+    { name: "app", value: app },
+    { name: "merge", value: "true" }
+  ];
+  return {
+    cli: `rollgen abort ${app} --pr --merge`,
+    workflowUrl: links.repository ? `${links.serverUrl.replace(/\/+$/, "")}/${links.repository}/actions/workflows/${links.workflow}` : null,
+    workflow: links.workflow,
+    inputs: inputs10,
+    gh: `gh workflow run ${links.workflow} ${inputs10.map((x) => `-f ${x.name}=${x.value}`).join(" ")}`
+  };
+}
+function serverUrlOf(apiUrl, serverUrl) {
+  if (serverUrl) return serverUrl.replace(/\/+$/, "");
+  const api = apiUrl.replace(/\/+$/, "");
+  if (/^https?:\/\/api\.github\.com$/.test(api)) return "https://github.com";
+  return api.replace(/\/api\/v3$/, "");
+}
+
 // src/flow/checkout.ts
-var fs16 = __toESM(require("fs"));
+var fs15 = __toESM(require("fs"));
 var path21 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
@@ -60692,7 +60582,7 @@ ${dirty}`
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
     const file = path21.join(root, repoPath);
-    return fs16.existsSync(file) ? fs16.readFileSync(file, "utf8") : void 0;
+    return fs15.existsSync(file) ? fs15.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -60706,7 +60596,7 @@ function currentBranch(git, root) {
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
   const shown2 = path21.relative(cwd, file) || file;
-  if (!fs16.existsSync(file))
+  if (!fs15.existsSync(file))
     throw new InputError([
       {
         file: path21.relative(cwd, configFile) || configFile,
@@ -60716,7 +60606,7 @@ function readTemplate2(file, cwd, configFile) {
         severity: "error"
       }
     ]);
-  return { file: shown2, text: fs16.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs15.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
@@ -60724,7 +60614,7 @@ var import_crypto2 = require("crypto");
 var path25 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs17 = __toESM(require("fs"));
+var fs16 = __toESM(require("fs"));
 var path24 = __toESM(require("path"));
 init_errors();
 
@@ -60852,12 +60742,11 @@ function describeTarget(target, t) {
 
 // src/flow/local-commit.ts
 async function changeCommit(ctx, args, opts, command) {
-  await withPlannedWrites(ctx, args, opts, command, async (planned) => {
+  await withPlannedWrites(ctx, args, opts, command, (planned) => {
     const holds2 = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
     const writes = planned.writes.filter((_, i) => !holds2[i]);
     checkCommittable(ctx, writes);
-    if (writes.length > 0 || holds2.every((h) => !h))
-      await writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
+    if (writes.length > 0 || holds2.every((h) => !h)) writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
     reportHeld(holds2.filter((h) => h !== void 0));
   });
 }
@@ -60870,7 +60759,7 @@ function checkCommittable(ctx, writes) {
   }
 }
 function existingAncestor(dir) {
-  return fs17.existsSync(dir) || path24.dirname(dir) === dir ? dir : existingAncestor(path24.dirname(dir));
+  return fs16.existsSync(dir) || path24.dirname(dir) === dir ? dir : existingAncestor(path24.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
@@ -61000,11 +60889,188 @@ function mirrors(t) {
   return t.mirrorRoutes.length === 0 ? "-" : t.mirrorRoutes.map((m) => `${m.name} ${m.percentage}%`).join(", ");
 }
 
+// src/flow/merge-effect.ts
+function mergeEffect(i, views) {
+  const target = i.target;
+  const draining = i.transition.status.rollouts.some((s) => s.draining !== void 0);
+  if (draining && (target.kind === "cleanup" || target.kind === "revert" || target.kind === "abort")) {
+    return "all traffic goes back to stable; the canary Deployment and Service stay until the next PR removes them.";
+  }
+  switch (target.kind) {
+    case "step":
+      return `Argo CD or Flux applies step ${target.step}: ${stepEffect(i, views)}`;
+    case "adopt":
+      return "the pods get the track label; Service selectors are unchanged until the next PR.";
+    case "select":
+      return "Services select pods by track label.";
+    case "promote":
+      return "the stable Deployment gets the new version while traffic stays as in the last step.";
+    case "cleanup":
+      return "routes go back to stable only and the canary objects are removed.";
+    case "revert":
+    case "abort":
+      return "all traffic goes back to stable and the canary objects are removed.";
+    case "remove":
+      return "the canary Deployment and Service, which no longer receive traffic, are removed.";
+    case "retry":
+      return "the rollout starts again at step 1.";
+  }
+}
+function stepEffect(i, views) {
+  const moving = i.transition.actions.map((a) => a.rollout);
+  const view = views.find((v) => moving.includes(v.name)) ?? views[0];
+  const replicas2 = i.app.rollouts.find((r) => r.spec.name === view?.name)?.plan.replicas;
+  if (!view || replicas2 === void 0) return "canary pods first, then the routes shown above.";
+  const pods = `${view.canaryReplicas} canary ${view.canaryReplicas === 1 ? "pod starts" : "pods start"} first (stable runs ${view.stableReplicas} of ${replicas2} replicas)`;
+  if (view.traffic === "by pods") return `${pods}; the Services share traffic by pod count.`;
+  const matched = view.matches === "-" ? "" : `, and requests matching ${view.matches} go to it`;
+  return `${pods}, then the routes send ${view.traffic} of traffic to the canary${matched}.`;
+}
+function blueGreenEffect(target, names) {
+  if (!names) return void 0;
+  const name = target.kind === "step" ? names[target.step - 1] : target.kind;
+  switch (name) {
+    case "preview":
+      return "the new version starts beside the old one; the preview Service (if any) selects it, the active Service keeps the old version.";
+    case "switch":
+      return "the new version scales to full size; once its pods are ready, the active Service's selector moves to them in this one commit.";
+    case "promote":
+      return "scale down old: your Deployment, which serves nothing now, replaces the old version with the new one; the active Service moves back to it in the clean-up.";
+    default:
+      return void 0;
+  }
+}
+
+// src/flow/next-step.ts
+function nextStep(i) {
+  const moving = i.transition.status.rollouts.filter((r) => i.transition.actions.some((a) => a.rollout === r.name));
+  const draining = moving.some((r) => r.draining !== void 0);
+  const live = moving.find((r) => r.phase === "Progressing");
+  const rollouts = moving.flatMap((m) => i.app.rollouts.filter((r) => r.spec.name === m.name));
+  if (live && (i.target.kind === "step" || i.target.kind === "retry"))
+    return afterStep(rollouts, live.step, healthOf(i.health));
+  if (draining) return settled("the next PR removes the canary Deployment and Service, which then receive no traffic.");
+  switch (i.target.kind) {
+    case "adopt":
+      return settled("the next PR switches the Services to select pods by track label; it follows by itself.");
+    case "select":
+      return done("nothing until the pod template changes in the source; then rollgen opens step 1.");
+    case "promote":
+      return settled("the clean-up PR follows by itself: routes to stable only, canary objects removed.");
+    case "abort":
+      return done(`rollgen holds ${i.app.name}: no new PR until a new revision in the source, or \`rollgen retry\`.`);
+    default:
+      return done("nothing: the rollout is finished.");
+  }
+}
+function afterStep(rollouts, step, health) {
+  const planned = rollouts.map((r) => r.plan.steps);
+  const gate = combineGates(planned.map((steps) => steps[step - 1]?.gate ?? { kind: "manual" }));
+  const analyses2 = [...new Set(planned.flatMap((steps) => templatesOf(steps[step - 1]?.analysis)))];
+  const following = planned.map((steps) => steps[step]).find((s) => s !== void 0);
+  const name = following ? `step ${following.index} (${following.name ?? share(following)})` : "promotion";
+  const checks = [
+    ...health.length > 0 ? [`the health gate (${health.join(", ")}) on step ${step}`] : [],
+    ...analyses2.length > 0 ? [`analysis ${analyses2.map((a) => `\`${a}\``).join(", ")}`] : []
+  ];
+  const named = checks.join(" and ");
+  const pass = checks.length > 1 ? "pass" : "passes";
+  const merges = "rollgen merges it once its checks are green.";
+  const text2 = gate.kind === "manual" ? `${name} opens after a person merges its PR${named ? `; the PR shows whether ${named} ${pass}` : ""}.` : gate.kind === "timed" ? `${name} opens after ${gate.seconds} s${named ? ` and once ${named} ${pass}` : ""}; ${merges}` : `${name} follows ${named ? `once ${named} ${pass}` : "at once"}; ${merges}`;
+  return { text: text2, gate: { kind: gate.kind, seconds: gate.kind === "timed" ? gate.seconds : null }, analyses: analyses2, health };
+}
+function share(s) {
+  const t = s.traffic;
+  if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return `${s.canaryReplicas} pods`;
+  return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
+}
+function templatesOf(gates) {
+  return (gates ?? []).flatMap((g) => g.templates.length > 0 ? g.templates : [g.id]);
+}
+function healthOf(h) {
+  if (!h) return [];
+  return [...h.statuses, ...h.checkRuns, ...h.argocd ? [`Argo CD application ${h.argocd.application}`] : []];
+}
+function settled(text2) {
+  return { text: text2, gate: { kind: "automatic", seconds: null }, analyses: [], health: [] };
+}
+function done(text2) {
+  return { text: text2, gate: null, analyses: [], health: [] };
+}
+
+// src/flow/template-change.ts
+var CONTAINER_LISTS = ["initContainers", "containers"];
+function templateChange(from, to) {
+  const images = [];
+  const fields = [];
+  for (const list5 of CONTAINER_LISTS) {
+    const before = containers(from, list5);
+    const after = containers(to, list5);
+    for (const name of union(before.keys(), after.keys())) {
+      const a = before.get(name);
+      const b = after.get(name);
+      const label = list5 === "containers" ? name : `${name} (init)`;
+      const image = (c) => c && typeof c.image === "string" ? c.image : null;
+      images.push({ container: label, from: image(a), to: image(b), changed: image(a) !== image(b) });
+      if (!a || !b) continue;
+      for (const key2 of changedKeys(withoutImage(a), withoutImage(b))) fields.push(`spec.${list5}[${name}].${key2}`);
+    }
+  }
+  for (const key2 of changedKeys(from.metadata, to.metadata)) fields.push(`metadata.${key2}`);
+  const rest = (t) => isObject(t.spec) ? omit2(t.spec, CONTAINER_LISTS) : {};
+  for (const key2 of changedKeys(rest(from), rest(to))) fields.push(`spec.${key2}`);
+  return { images, fields };
+}
+function containers(template, list5) {
+  const spec = isObject(template.spec) ? template.spec : {};
+  const items = Array.isArray(spec[list5]) ? spec[list5] : [];
+  return new Map(items.filter(isObject).map((c, i) => [typeof c.name === "string" ? c.name : `#${i}`, c]));
+}
+function union(a, b) {
+  return [.../* @__PURE__ */ new Set([...a, ...b])];
+}
+function withoutImage(c) {
+  return omit2(c, ["image"]);
+}
+function omit2(o, keys) {
+  return Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+}
+function changedKeys(a, b) {
+  const x = isObject(a) ? a : {};
+  const y = isObject(b) ? b : {};
+  return union(Object.keys(x), Object.keys(y)).filter((k) => !sameJson(x[k], y[k]));
+}
+function sameJson(a, b) {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  }
+  if (isObject(a) && isObject(b)) {
+    const keys = union(Object.keys(a), Object.keys(b));
+    return keys.every((k) => sameJson(a[k], b[k]));
+  }
+  return a === b;
+}
+
+// src/flow/rollout-change.ts
+function rolloutChanges(app, t, before, track) {
+  const moving = new Set(t.actions.map((a) => a.rollout));
+  return app.rollouts.filter((r) => moving.has(r.spec.name)).flatMap((r) => {
+    const from = stablePod(r, before, track);
+    const to = sourcePod(r, track);
+    if (from.revision === to.revision) return [];
+    const change2 = templateChange(from.template, to.template);
+    return [{ rollout: r.spec.name, from: from.revision, to: to.revision, ...change2 }];
+  });
+}
+
 // src/flow/template-data.ts
 function templateData(i) {
   const status = i.transition.status.rollouts;
   const first2 = status.find((s) => i.transition.actions.some((a) => a.rollout === s.name)) ?? status[0];
   const steps = Math.max(0, ...status.map((s) => s.steps));
+  const rollouts = i.app.rollouts.map(
+    (r) => rolloutView(r.spec.name, r.plan.replicas, r.plan.steps, renderPhaseOf(status.find((s) => s.name === r.spec.name)))
+  );
   return {
     app: i.app.name,
     action: describeTarget(i.target, i.transition),
@@ -61017,23 +61083,18 @@ function templateData(i) {
     base: i.base,
     branch: i.branch,
     output: i.output,
-    rollouts: i.app.rollouts.map(
-      (r) => rolloutView(
-        r.spec.name,
-        r.plan.replicas,
-        r.plan.steps,
-        renderPhaseOf(status.find((s) => s.name === r.spec.name))
-      )
-    ),
+    rollouts,
     gate: {
       kind: i.gate.kind,
       seconds: i.gate.kind === "timed" ? i.gate.seconds : null,
       text: gateText(i.gate, i.base)
     },
-    mergeEffect: blueGreenEffect(i.target, i.transition.stepNames) ?? mergeEffect(
-      i.target,
-      status.some((s) => s.draining !== void 0)
-    ),
+    mergeEffect: blueGreenEffect(i.target, i.transition.stepNames) ?? mergeEffect(i, rollouts),
+    changes: rolloutChanges(i.app, i.transition, i.before, i.track),
+    changeVerb: i.target.kind === "abort" || i.target.kind === "revert" ? "Aborting" : "Rolling out",
+    sourceCommit: i.sourceCommit ?? null,
+    next: nextStep(i),
+    abort: abortPath(i.app.name, i.target, i.links),
     files: i.files,
     warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === "warning")).map(
       (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`
@@ -61046,7 +61107,7 @@ function rolloutView(name, replicas2, steps, phase) {
   if (!step) return { name, canaryReplicas: idle, stableReplicas: replicas2, traffic: "0%", matches: "-", bar: bar(0) };
   const t = step.traffic;
   const byPods = step.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0;
-  const share = byPods ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : t.weight / t.weightTotal;
+  const share2 = byPods ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : t.weight / t.weightTotal;
   const traffic2 = byPods ? "by pods" : t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
   return {
     name,
@@ -61054,7 +61115,7 @@ function rolloutView(name, replicas2, steps, phase) {
     stableReplicas: phase.kind === "promoting" ? replicas2 : step.stableReplicas,
     traffic: traffic2,
     matches: matches2(t),
-    bar: bar(share)
+    bar: bar(share2)
   };
 }
 function bar(canaryShare) {
@@ -61071,44 +61132,6 @@ function gateText(gate, base) {
       return `${describeGate(gate)}: rollgen merges this PR ${gate.seconds}s after the previous step reached ${base}, once the required checks are green.`;
     case "automatic":
       return "automatic: rollgen merges this PR once the required checks are green.";
-  }
-}
-function blueGreenEffect(target, names) {
-  if (!names) return void 0;
-  const name = target.kind === "step" ? names[target.step - 1] : target.kind;
-  switch (name) {
-    case "preview":
-      return "the new version starts beside the old one; the preview Service (if any) selects it, the active Service keeps the old version.";
-    case "switch":
-      return "the new version scales to full size; once its pods are ready, the active Service's selector moves to them in this one commit.";
-    case "promote":
-      return "scale down old: your Deployment, which serves nothing now, replaces the old version with the new one; the active Service moves back to it in the clean-up.";
-    default:
-      return void 0;
-  }
-}
-function mergeEffect(target, draining) {
-  if (draining && (target.kind === "cleanup" || target.kind === "revert" || target.kind === "abort")) {
-    return "all traffic goes back to stable; the canary Deployment and Service stay until the next PR removes them.";
-  }
-  switch (target.kind) {
-    case "step":
-      return `Argo CD or Flux applies step ${target.step}: canary pods first, then the routes shown above.`;
-    case "adopt":
-      return "the pods get the track label; Service selectors are unchanged until the next PR.";
-    case "select":
-      return "Services select pods by track label.";
-    case "promote":
-      return "the stable Deployment gets the new version while traffic stays as in the last step.";
-    case "cleanup":
-      return "routes go back to stable only and the canary objects are removed.";
-    case "revert":
-    case "abort":
-      return "all traffic goes back to stable and the canary objects are removed.";
-    case "remove":
-      return "the canary Deployment and Service, which no longer receive traffic, are removed.";
-    case "retry":
-      return "the rollout starts again at step 1.";
   }
 }
 
@@ -61133,6 +61156,11 @@ function buildProposal(i) {
   const data = templateData({
     app: i.app,
     transition: t,
+    before: i.write.before,
+    track: i.track,
+    ...i.health ? { health: i.health } : {},
+    links: i.links,
+    ...i.sourceCommit ? { sourceCommit: i.sourceCommit } : {},
     target,
     gate,
     base: i.base,
@@ -61183,7 +61211,7 @@ function posix2(p) {
 init_errors();
 
 // src/flow/templates/body.hbs
-var body_default = "### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n**To abort:** close this PR (rollgen then holds {{app}}: no new PR until a new revision, `retry` or `abort`), and run `rollgen abort {{app}} --pr --merge` to send all traffic back to stable.\n";
+var body_default = '### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n{{#each changes}}\n**{{../changeVerb}}** `{{rollout}}`: pod template `{{from}}` -> `{{to}}`\n\n| container | stable image | new image |\n|---|---|---|\n{{#each images}}\n| {{container}} | {{#if from}}`{{from}}`{{else}}(none){{/if}} | {{#if to}}`{{to}}`{{else}}(removed){{/if}}{{#unless changed}} (same){{/unless}} |\n{{/each}}\n{{#if fields.length}}\n\nOther pod-template fields changed: {{#each fields}}`{{this}}`{{#unless @last}}, {{/unless}}{{/each}}\n{{/if}}\n\n{{/each}}\n{{#if sourceCommit}}\n**Source commit:** `{{sourceCommit.short}}` {{sourceCommit.subject}}\n\n{{/if}}\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n**Then:** {{next.text}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n{{#if abort}}\n**To abort** (all traffic back to stable, canary removed):\n\n{{#if abort.workflowUrl}}\n- on GitHub: open [the `{{abort.workflow}}` workflow]({{abort.workflowUrl}}), "Run workflow", and choose {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}; or run `{{abort.gh}}`\n{{else}}\n- on GitHub: run the `{{abort.workflow}}` workflow with {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}, e.g. `{{abort.gh}}`\n{{/if}}\n- from a checkout: `{{abort.cli}}`\n- closing this PR without merging holds {{app}}: no new PR until a new revision, `retry` or `abort`.\n{{/if}}\n';
 
 // src/flow/templates/title.hbs
 var title_default = "rollgen({{app}}): {{action}}\n";
@@ -61225,8 +61253,12 @@ function templateError(src, e) {
 
 // src/flow/session.ts
 async function openSession(ctx, args, opts) {
+  const connection = readConnection(flowEdges(ctx).env, opts);
+  const local = await openLocalSession(ctx, args, opts, connection);
+  return { ...local, token: connection.token, scm: local.edges.scm(connection) };
+}
+async function openLocalSession(ctx, args, opts, connection = offlineConnection(ctx, opts)) {
   const edges = flowEdges(ctx);
-  const connection = readConnection(edges.env, opts);
   if (!usesConfig({ cwd: ctx.cwd, args, ...opts }))
     throw new InputError(
       [],
@@ -61242,7 +61274,20 @@ async function openSession(ctx, args, opts) {
     readTemplate2(config.pr.titleTemplate, ctx.cwd, configFile),
     readTemplate2(config.pr.bodyTemplate, ctx.cwd, configFile)
   );
-  return { ctx, edges, token: connection.token, scm: edges.scm(connection), config, checkout, apps, peers, templates };
+  const links = {
+    serverUrl: serverUrlOf(connection.apiUrl, edges.env.GITHUB_SERVER_URL),
+    ...connection.repository ? { repository: connection.repository } : {},
+    workflow: config.pr.workflow
+  };
+  return { ctx, edges, config, checkout, apps, peers, templates, links };
+}
+function offlineConnection(ctx, opts) {
+  const env2 = flowEdges(ctx).env;
+  const repository = opts.repo ?? env2.GITHUB_REPOSITORY;
+  return {
+    apiUrl: opts.apiUrl ?? env2.GITHUB_API_URL ?? "https://api.github.com",
+    ...repository && /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository) ? { repository } : {}
+  };
 }
 function proposalFor(s, entry, command, origin, target) {
   const write = planWrite(s.ctx, entry.loc, entry.app, command, s.peers, "warn");
@@ -61256,8 +61301,18 @@ function proposalFor(s, entry, command, origin, target) {
     readBase: s.checkout.read,
     templates: s.templates,
     extraLabels: s.config.pr.labels,
-    ...target ? { target } : {}
+    ...target ? { target } : {},
+    track: entry.loc.track,
+    ...entry.loc.health ? { health: entry.loc.health } : {},
+    links: s.links,
+    ...sourceCommitOf(s, entry)
   });
+}
+function sourceCommitOf(s, entry) {
+  const source = path26.relative(s.checkout.root, entry.loc.source).split(path26.sep).join("/") || ".";
+  const line = s.edges.git(["log", "-1", "--format=%H%x00%s", "HEAD", "--", `:(literal)${source}`], s.checkout.root);
+  const [sha2, subject] = line.trim().split("\0");
+  return sha2 ? { sourceCommit: { sha: sha2, short: sha2.slice(0, 10), subject: printable(subject ?? "") } } : {};
 }
 function executeOptions(s, dryRun) {
   return {
@@ -61271,8 +61326,23 @@ function executeOptions(s, dryRun) {
   };
 }
 
+// src/flow/offline.ts
+async function previewOffline(ctx, args, opts, propose) {
+  if (!opts.dryRun) throw new InputError([], "--offline goes with --dry-run: without GitHub nothing can be opened");
+  const s = await openLocalSession(ctx, args, opts);
+  const proposals = s.apps.map((entry) => ({ app: entry.app.name, proposal: propose(s, entry) }));
+  for (const { app, proposal } of proposals)
+    ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==
+
+`);
+}
+function preview(p) {
+  return [`== ${p.app}: ${p.branch} ==`, `title: ${p.title}`, `labels: ${p.labels.join(", ")}`, "", p.body].join("\n");
+}
+
 // src/flow/change-pr.ts
 async function changePr(ctx, args, opts, command) {
+  if (opts.offline) return previewOffline(ctx, args, opts, (s, entry) => commandState(s, entry, command).proposal);
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     const states = s.apps.map((entry) => commandState(s, entry, command));
@@ -62010,6 +62080,8 @@ function decideRound(r, now, checks) {
   return decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now) ?? decide2(r.state, r.pulls, now, r.history, checks);
 }
 async function prCommand(ctx, args, opts) {
+  if (opts.offline)
+    return previewOffline(ctx, args, opts, (s, entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
@@ -62235,14 +62307,14 @@ function simulateRequest(objects, generators2, request4, ready) {
     ...m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}
   };
 }
-function podsOf(objects, service, share, ready, subset = {}) {
+function podsOf(objects, service, share2, ready, subset = {}) {
   const svc = objects.find((o) => o.kind === "Service" && o.metadata.name === service);
   const selector = svc && isObject(svc.spec) && isObject(svc.spec.selector) ? svc.spec.selector : void 0;
-  if (!selector) return [{ service, share }];
+  if (!selector) return [{ service, share: share2 }];
   const backing = objects.filter((o) => o.kind === "Deployment" && (!ready || ready.has(o.metadata.name))).map((d) => ({ name: d.metadata.name, replicas: replicas(d), labels: podLabels(d) })).filter((d) => d.replicas > 0 && Object.entries({ ...selector, ...subset }).every(([k, v]) => d.labels[k] === v));
   const total = backing.reduce((n, d) => n + d.replicas, 0);
-  if (total === 0) return [{ service, share }];
-  return backing.map((d) => ({ service, deployment: d.name, share: share * d.replicas / total }));
+  if (total === 0) return [{ service, share: share2 }];
+  return backing.map((d) => ({ service, deployment: d.name, share: share2 * d.replicas / total }));
 }
 function replicas(d) {
   return isObject(d.spec) && typeof d.spec.replicas === "number" ? d.spec.replicas : 1;
@@ -62491,7 +62563,8 @@ function change(ctx, args, o, command) {
   if (o.pr && o.commit) throw new InputError([], `${command.kind}: --pr and --commit exclude each other`);
   if (o.pr && command.kind === "advance")
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
-  if (!o.pr && (o.merge || o.dryRun)) throw new InputError([], `${command.kind}: --merge and --dry-run go with --pr`);
+  if (!o.pr && (o.merge || o.dryRun || o.offline))
+    throw new InputError([], `${command.kind}: --merge, --dry-run and --offline go with --pr`);
   if (o.pr) return changePr(ctx, args, o, command);
   return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
 }
@@ -62505,7 +62578,7 @@ function stepNumber(value) {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError("a step number (0 = stable only)");
   return Number(value);
 }
-var github = (c) => c.option("--dry-run", "print every intended action; change nothing").option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)").option("--base <branch>", "branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)");
+var github = (c) => c.option("--dry-run", "print every intended action; change nothing").option("--offline", "with --dry-run: no token, no network; print the title and body of each PR from the checkout").option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)").option("--base <branch>", "branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)");
 function changing(c, pr) {
   c.option("--commit", "commit the new output with git (local git mode)");
   c.option("--force", "overwrite output files changed by hand (drift)");
@@ -62593,7 +62666,8 @@ var EXAMPLES = {
   ],
   pr: [
     ["rollgen pr", "open or update the PR of every app's next step"],
-    ["rollgen pr web --dry-run", "print what it would do; change nothing"]
+    ["rollgen pr web --dry-run", "print what it would do; change nothing"],
+    ["rollgen pr --dry-run --offline", "the title and body of each PR, without a token or network"]
   ],
   status: [
     ["rollgen status", "where each rollout of rollgen.yaml stands"],

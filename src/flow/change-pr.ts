@@ -10,7 +10,8 @@ import { AppFlowState, decide, groupPulls } from './decide';
 import { flowEdges } from './edges';
 import { execute, pullEvent } from './execute';
 import { Proposal } from './proposal';
-import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
+import { previewOffline } from './offline';
+import { FlowOptions, LocalSession, executeOptions, openSession, proposalFor } from './session';
 
 export interface ChangePrOptions extends FlowOptions {
   /** Merge the PR at once: the person running the command is the approval. */
@@ -28,6 +29,7 @@ export async function changePr(
   opts: ChangePrOptions,
   command: AppCommand,
 ): Promise<void> {
+  if (opts.offline) return previewOffline(ctx, args, opts, (s, entry) => commandState(s, entry, command).proposal);
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     const states = s.apps.map((entry) => commandState(s, entry, command));
@@ -52,7 +54,7 @@ export async function changePr(
   });
 }
 
-function commandState(s: FlowSession, entry: LoadedEntry, command: AppCommand): AppFlowState {
+function commandState(s: LocalSession, entry: LoadedEntry, command: AppCommand): AppFlowState {
   const app = entry.app.name;
   const proposal =
     command.kind === 'retry' && !isAborted(s, entry) ? retryHeld(s, entry) : proposalFor(s, entry, command, 'command');
@@ -65,13 +67,13 @@ function commandState(s: FlowSession, entry: LoadedEntry, command: AppCommand): 
 }
 
 /** A rollout that is not aborted can only be held by a closed step PR: retry proposes that step again, as the flow would. */
-function retryHeld(s: FlowSession, entry: LoadedEntry): Proposal {
+function retryHeld(s: LocalSession, entry: LoadedEntry): Proposal {
   const p = proposalFor(s, entry, { kind: 'advance' }, 'flow');
   if (!p)
     throw new StateError(`${entry.app.name}: nothing to retry; the rollout is neither aborted nor waiting for a step`);
   return p;
 }
 
-function isAborted(s: FlowSession, entry: LoadedEntry): boolean {
+function isAborted(s: LocalSession, entry: LoadedEntry): boolean {
   return readOutput(entry.loc, s.ctx.cwd).status?.rollouts.some((r) => r.phase === 'Aborted') ?? false;
 }

@@ -12,6 +12,7 @@ import { AppHistoryDates, readAppHistories } from './history';
 import { abortProposal, readSignals, withGateReport } from './gate-edge';
 import { GateSignals, gateFailure } from './gate-signals';
 import { decideOnFailure } from './on-failure';
+import { previewOffline } from './offline';
 import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
 
@@ -38,6 +39,8 @@ function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckS
  * scan for all apps. With --dry-run every intended action is printed and nothing is written.
  */
 export async function prCommand(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<void> {
+  if (opts.offline)
+    return previewOffline(ctx, args, opts, (s, entry) => proposalFor(s, entry, { kind: 'advance' }, 'flow'));
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);

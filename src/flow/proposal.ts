@@ -1,6 +1,8 @@
 import { createHash } from 'crypto';
 import * as path from 'path';
+import { HealthPolicy } from '../io/config';
 import { Gate } from '../model/plan';
+import { TrackLabel } from '../model/track';
 import { PendingWrite } from '../app/plan-write';
 import { FileChange } from '../scm/types';
 import type { LoadedApp } from '../spec/loaded-app';
@@ -8,7 +10,8 @@ import { Target, branchName, targetSlug } from './branch';
 import { commitMessage } from './local-commit';
 import { Marker, withMarker } from './marker';
 import { gateFor, labelsFor, targetOf } from './target';
-import { PrTemplateData, templateData } from './template-data';
+import { RepoLinks } from './abort-path';
+import { PrTemplateData, SourceCommit, templateData } from './template-data';
 import { PrTemplates } from './templates';
 
 /** One PR as rollgen would open it now: branch, files, title, body with marker, labels. Plain data. */
@@ -38,6 +41,10 @@ export interface ProposalInput {
   readonly extraLabels: readonly string[];
   /** Overrides the target named from the transition (promote one step is the next step's PR). */
   readonly target?: Target;
+  readonly track: TrackLabel;
+  readonly health?: HealthPolicy;
+  readonly links: RepoLinks;
+  readonly sourceCommit?: SourceCommit;
 }
 
 /** What `advance` (or a command) would write, as a PR. Pure given `readBase`. */
@@ -61,6 +68,11 @@ export function buildProposal(i: ProposalInput): Proposal {
   const data: PrTemplateData = templateData({
     app: i.app,
     transition: t,
+    before: i.write.before,
+    track: i.track,
+    ...(i.health ? { health: i.health } : {}),
+    links: i.links,
+    ...(i.sourceCommit ? { sourceCommit: i.sourceCommit } : {}),
     target,
     gate,
     base: i.base,

@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { printable } from '../diagnostics';
 import { InputError } from '../errors';
 import { RepoConfig, findConfig, readConfig } from '../io/config';
 import { PendingWrite, planWrite } from '../app/plan-write';
@@ -7,7 +8,8 @@ import { CommonOptions, RunContext } from '../app/context';
 import { LoadedEntry, loadRepo } from '../app/load-repo';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand } from '../state/app-state';
-import { ScmClient } from '../scm/types';
+import { ScmClient, ScmConnection } from '../scm/types';
+import { RepoLinks, serverUrlOf } from './abort-path';
 import { Target } from './branch';
 import { Checkout, readCheckout, readTemplate } from './checkout';
 import { ConnectionFlags, readConnection } from './connection';
@@ -15,29 +17,48 @@ import { FlowEdges, flowEdges } from './edges';
 import { ExecuteOptions } from './execute';
 import { Marker } from './marker';
 import { Proposal, buildProposal } from './proposal';
+import { SourceCommit } from './template-data';
 import { PrTemplates, compileTemplates } from './templates';
 
 export interface FlowOptions extends CommonOptions, ConnectionFlags {
   readonly dryRun?: boolean;
+  /** With dryRun: no token, no request, no push; print each app's PR as it would be now. */
+  readonly offline?: boolean;
   readonly base?: string;
 }
 
-/** Everything one run of the flow reads before it decides: apps, config, the checkout, the code host. */
-export interface FlowSession {
+/** What one run of the flow reads locally: apps, config, the checkout, templates, and the links a PR body gives. */
+export interface LocalSession {
   readonly ctx: RunContext;
   readonly edges: FlowEdges;
-  readonly token: string;
-  readonly scm: ScmClient;
   readonly config: RepoConfig;
   readonly checkout: Checkout;
   readonly apps: readonly LoadedEntry[];
   readonly peers: RepoPeers;
   readonly templates: PrTemplates;
+  readonly links: RepoLinks;
+}
+
+/** Everything one run of the flow reads before it decides: the local session and the code host. */
+export interface FlowSession extends LocalSession {
+  readonly token: string;
+  readonly scm: ScmClient;
 }
 
 export async function openSession(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<FlowSession> {
+  const connection = readConnection(flowEdges(ctx).env, opts);
+  const local = await openLocalSession(ctx, args, opts, connection);
+  return { ...local, token: connection.token, scm: local.edges.scm(connection) };
+}
+
+/** The session without the code host (`pr --dry-run --offline`); `connection` only names the repository for links. */
+export async function openLocalSession(
+  ctx: RunContext,
+  args: readonly string[],
+  opts: FlowOptions,
+  connection: Pick<ScmConnection, 'apiUrl'> & { readonly repository?: string } = offlineConnection(ctx, opts),
+): Promise<LocalSession> {
   const edges = flowEdges(ctx);
-  const connection = readConnection(edges.env, opts);
   if (!usesConfig({ cwd: ctx.cwd, args, ...opts }))
     throw new InputError(
       [],
@@ -53,12 +74,27 @@ export async function openSession(ctx: RunContext, args: readonly string[], opts
     readTemplate(config.pr.titleTemplate, ctx.cwd, configFile),
     readTemplate(config.pr.bodyTemplate, ctx.cwd, configFile),
   );
-  return { ctx, edges, token: connection.token, scm: edges.scm(connection), config, checkout, apps, peers, templates };
+  const links: RepoLinks = {
+    serverUrl: serverUrlOf(connection.apiUrl, edges.env.GITHUB_SERVER_URL),
+    ...(connection.repository ? { repository: connection.repository } : {}),
+    workflow: config.pr.workflow,
+  };
+  return { ctx, edges, config, checkout, apps, peers, templates, links };
+}
+
+/** Offline, the repository is only named in links: taken as given, never checked against a host. */
+function offlineConnection(ctx: RunContext, opts: FlowOptions): { apiUrl: string; repository?: string } {
+  const env = flowEdges(ctx).env;
+  const repository = opts.repo ?? env.GITHUB_REPOSITORY;
+  return {
+    apiUrl: opts.apiUrl ?? env.GITHUB_API_URL ?? 'https://api.github.com',
+    ...(repository && /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository) ? { repository } : {}),
+  };
 }
 
 /** The PR for one app and command, or undefined when the command has nothing to write. */
 export function proposalFor(
-  s: FlowSession,
+  s: LocalSession,
   entry: LoadedEntry,
   command: AppCommand,
   origin: Marker['origin'],
@@ -76,7 +112,20 @@ export function proposalFor(
     templates: s.templates,
     extraLabels: s.config.pr.labels,
     ...(target ? { target } : {}),
+    track: entry.loc.track,
+    ...(entry.loc.health ? { health: entry.loc.health } : {}),
+    links: s.links,
+    ...sourceCommitOf(s, entry),
   });
+}
+
+/** The newest commit under the app's source on the base: the change a PR body names. None in a repo without one. */
+function sourceCommitOf(s: LocalSession, entry: LoadedEntry): { sourceCommit?: SourceCommit } {
+  const source = path.relative(s.checkout.root, entry.loc.source).split(path.sep).join('/') || '.';
+  const line = s.edges.git(['log', '-1', '--format=%H%x00%s', 'HEAD', '--', `:(literal)${source}`], s.checkout.root);
+  const [sha, subject] = line.trim().split('\0');
+  // A subject is anyone's text: control characters are escaped as in every name rollgen prints.
+  return sha ? { sourceCommit: { sha, short: sha.slice(0, 10), subject: printable(subject ?? '') } } : {};
 }
 
 export function executeOptions(s: FlowSession, dryRun: boolean): ExecuteOptions {

@@ -3,11 +3,17 @@ import { describeGate } from '../plan/gates';
 import { matches } from '../plan/format';
 import { Gate, PlannedStep } from '../model/plan';
 import { describePhase } from '../render/phase';
-import { AppTransition } from '../state/app-state';
+import { HealthPolicy } from '../io/config';
+import { TrackLabel } from '../model/track';
+import { AppTransition, OutputSnapshot } from '../state/app-state';
 import { renderPhaseOf } from '../state/lifecycle';
 import type { LoadedApp } from '../spec/loaded-app';
+import { AbortPath, RepoLinks, abortPath } from './abort-path';
 import { Target } from './branch';
 import { describeTarget } from './describe';
+import { blueGreenEffect, mergeEffect } from './merge-effect';
+import { NextStep, nextStep } from './next-step';
+import { RolloutChange, rolloutChanges } from './rollout-change';
 
 /** Everything a title or body template can use; documented in docs/github-flow.md. */
 export interface PrTemplateData {
@@ -25,6 +31,16 @@ export interface PrTemplateData {
   readonly rollouts: readonly RolloutView[];
   readonly gate: { readonly kind: Gate['kind']; readonly seconds: number | null; readonly text: string };
   readonly mergeEffect: string;
+  /** The pod-template change of each rollout this PR moves whose canary differs from stable: images old -> new, other fields. */
+  readonly changes: readonly RolloutChange[];
+  /** How `changes` reads: `Rolling out`, or `Aborting` on an abort or a source reverted to stable. */
+  readonly changeVerb: string;
+  /** The newest commit under the app's source on the base: what brought this change. Null when git has none. */
+  readonly sourceCommit: SourceCommit | null;
+  /** What happens once this PR has landed. */
+  readonly next: NextStep;
+  /** How to stop the rollout from GitHub and from a shell; null on PRs that move no canary forward. */
+  readonly abort: AbortPath | null;
   readonly files: readonly { readonly path: string; readonly change: 'added' | 'modified' | 'deleted' }[];
   /** What rollgen read past in the app's specs (field ledger warnings), `file:line:col: message`, for the reviewer. */
   readonly warnings: readonly string[];
@@ -41,9 +57,22 @@ export interface RolloutView {
   readonly bar: string;
 }
 
+export interface SourceCommit {
+  readonly sha: string;
+  /** The first 10 characters of `sha`. */
+  readonly short: string;
+  readonly subject: string;
+}
+
 export interface TemplateInput {
   readonly app: LoadedApp;
   readonly transition: AppTransition;
+  /** The output before this PR: its stable pod templates are the "old" side of `changes`. */
+  readonly before: OutputSnapshot;
+  readonly track: TrackLabel;
+  readonly health?: HealthPolicy;
+  readonly links: RepoLinks;
+  readonly sourceCommit?: SourceCommit;
   readonly target: Target;
   readonly gate: Gate;
   readonly base: string;
@@ -57,6 +86,9 @@ export function templateData(i: TemplateInput): PrTemplateData {
   const status = i.transition.status.rollouts;
   const first = status.find((s) => i.transition.actions.some((a) => a.rollout === s.name)) ?? status[0];
   const steps = Math.max(0, ...status.map((s) => s.steps));
+  const rollouts = i.app.rollouts.map((r) =>
+    rolloutView(r.spec.name, r.plan.replicas, r.plan.steps, renderPhaseOf(status.find((s) => s.name === r.spec.name))),
+  );
   return {
     app: i.app.name,
     action: describeTarget(i.target, i.transition),
@@ -69,25 +101,18 @@ export function templateData(i: TemplateInput): PrTemplateData {
     base: i.base,
     branch: i.branch,
     output: i.output,
-    rollouts: i.app.rollouts.map((r) =>
-      rolloutView(
-        r.spec.name,
-        r.plan.replicas,
-        r.plan.steps,
-        renderPhaseOf(status.find((s) => s.name === r.spec.name)),
-      ),
-    ),
+    rollouts,
     gate: {
       kind: i.gate.kind,
       seconds: i.gate.kind === 'timed' ? i.gate.seconds : null,
       text: gateText(i.gate, i.base),
     },
-    mergeEffect:
-      blueGreenEffect(i.target, i.transition.stepNames) ??
-      mergeEffect(
-        i.target,
-        status.some((s) => s.draining !== undefined),
-      ),
+    mergeEffect: blueGreenEffect(i.target, i.transition.stepNames) ?? mergeEffect(i, rollouts),
+    changes: rolloutChanges(i.app, i.transition, i.before, i.track),
+    changeVerb: i.target.kind === 'abort' || i.target.kind === 'revert' ? 'Aborting' : 'Rolling out',
+    sourceCommit: i.sourceCommit ?? null,
+    next: nextStep(i),
+    abort: abortPath(i.app.name, i.target, i.links),
     files: i.files,
     warnings: sortDiagnostics(i.app.diagnostics.filter((d) => d.severity === 'warning')).map(
       (d) => `${d.file}:${d.line}:${d.col}: ${d.message}`,
@@ -136,47 +161,5 @@ function gateText(gate: Gate, base: string): string {
       return `${describeGate(gate)}: rollgen merges this PR ${gate.seconds}s after the previous step reached ${base}, once the required checks are green.`;
     case 'automatic':
       return 'automatic: rollgen merges this PR once the required checks are green.';
-  }
-}
-
-/** Blue-green steps say what the Services do; undefined for anything else. */
-function blueGreenEffect(target: Target, names: readonly string[] | undefined): string | undefined {
-  if (!names) return undefined;
-  const name = target.kind === 'step' ? names[target.step - 1] : target.kind;
-  switch (name) {
-    case 'preview':
-      return 'the new version starts beside the old one; the preview Service (if any) selects it, the active Service keeps the old version.';
-    case 'switch':
-      return "the new version scales to full size; once its pods are ready, the active Service's selector moves to them in this one commit.";
-    case 'promote':
-      return 'scale down old: your Deployment, which serves nothing now, replaces the old version with the new one; the active Service moves back to it in the clean-up.';
-    default:
-      return undefined;
-  }
-}
-
-function mergeEffect(target: Target, draining: boolean): string {
-  // removal: two-commits keeps the canary workloads one more commit, after routes have left them.
-  if (draining && (target.kind === 'cleanup' || target.kind === 'revert' || target.kind === 'abort')) {
-    return 'all traffic goes back to stable; the canary Deployment and Service stay until the next PR removes them.';
-  }
-  switch (target.kind) {
-    case 'step':
-      return `Argo CD or Flux applies step ${target.step}: canary pods first, then the routes shown above.`;
-    case 'adopt':
-      return 'the pods get the track label; Service selectors are unchanged until the next PR.';
-    case 'select':
-      return 'Services select pods by track label.';
-    case 'promote':
-      return 'the stable Deployment gets the new version while traffic stays as in the last step.';
-    case 'cleanup':
-      return 'routes go back to stable only and the canary objects are removed.';
-    case 'revert':
-    case 'abort':
-      return 'all traffic goes back to stable and the canary objects are removed.';
-    case 'remove':
-      return 'the canary Deployment and Service, which no longer receive traffic, are removed.';
-    case 'retry':
-      return 'the rollout starts again at step 1.';
   }
 }

@@ -62,6 +62,8 @@ export interface PrConfig {
   readonly bodyTemplate?: string;
   readonly labels: readonly string[];
   readonly mergeMethod: 'merge' | 'squash' | 'rebase';
+  /** File name of the workflow under .github/workflows that runs rollgen (PR bodies link its dispatch for abort). */
+  readonly workflow: string;
 }
 
 export interface RepoConfig {
@@ -154,6 +156,7 @@ function prConfig(root: string, pr: Record<string, unknown>): PrConfig {
     ...(at(pr.bodyTemplate) ? { bodyTemplate: at(pr.bodyTemplate) } : {}),
     labels: Array.isArray(pr.labels) ? pr.labels.map(String) : [],
     mergeMethod: (pr.mergeMethod as PrConfig['mergeMethod'] | undefined) ?? 'squash',
+    workflow: typeof pr.workflow === 'string' ? pr.workflow : 'rollgen.yml',
   };
 }
 

@@ -141,6 +141,8 @@ describe('local git mode', () => {
   test('flags that do not go together are input errors', async () => {
     repo = makeRepo(['echo'], CONFIG, T0);
     expect((await runCli(['abort', 'echo', '--pr', '--commit'], repo)).code).toBe(2);
-    expect((await runCli(['abort', 'echo', '--merge'], repo)).stderr).toMatch(/--merge and --dry-run go with --pr/);
+    expect((await runCli(['abort', 'echo', '--merge'], repo)).stderr).toMatch(
+      /--merge, --dry-run and --offline go with --pr/,
+    );
   });
 });

@@ -1,0 +1,29 @@
+import { InputError } from '../errors';
+import { RunContext } from '../app/context';
+import { LoadedEntry } from '../app/load-repo';
+import { Proposal } from './proposal';
+import { FlowOptions, LocalSession, openLocalSession } from './session';
+
+/**
+ * `--dry-run --offline`: the title, labels and body of the PR each app would get now, from the
+ * checkout alone. No token is read and no request made, so users can check their own templates
+ * anywhere. What only the code host knows is left out: a hold by a closed PR, the health and
+ * analysis report a gate adds, and whether the PR exists already.
+ */
+export async function previewOffline(
+  ctx: RunContext,
+  args: readonly string[],
+  opts: FlowOptions,
+  propose: (s: LocalSession, entry: LoadedEntry) => Proposal | undefined,
+): Promise<void> {
+  if (!opts.dryRun) throw new InputError([], '--offline goes with --dry-run: without GitHub nothing can be opened');
+  const s = await openLocalSession(ctx, args, opts);
+  // Every proposal first: an app with an error prints nothing at all.
+  const proposals = s.apps.map((entry) => ({ app: entry.app.name, proposal: propose(s, entry) }));
+  for (const { app, proposal } of proposals)
+    ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==\n\n`);
+}
+
+function preview(p: Proposal): string {
+  return [`== ${p.app}: ${p.branch} ==`, `title: ${p.title}`, `labels: ${p.labels.join(', ')}`, '', p.body].join('\n');
+}
