@@ -59534,7 +59534,11 @@ function flowEdges(ctx) {
 }
 function connectGitHub(connection, env2) {
   const github2 = (init_github(), __toCommonJS(github_exports));
-  return github2.createGitHubScm(connection, { requestTimeoutMs: requestTimeoutMs(env2) });
+  return github2.createGitHubScm(connection, { requestTimeoutMs: requestTimeoutMs(env2), ...testRetryUnit(env2) });
+}
+function testRetryUnit(env2) {
+  const ms = Number(env2.ROLLGEN_TEST_RETRY_UNIT_MS);
+  return env2.ROLLGEN_TEST_RETRY_UNIT_MS && Number.isFinite(ms) && ms > 0 ? { retryUnitMs: ms } : {};
 }
 function requestTimeoutMs(env2) {
   const seconds = Number(env2.ROLLGEN_GITHUB_TIMEOUT);
