@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { processContext, RunContext } from './app/context';
 import { RunRequest, run } from './dispatch';
 import { version } from '../package.json';
+import { OUTPUT_FORMATS } from './app/output-format';
 
 /** `rollgen completion SHELL` is answered here: it needs the program, not an app. */
 type CliRequest = RunRequest | { readonly command: 'completion'; readonly shell: string };
@@ -13,15 +14,39 @@ function stepNumber(value: string): number {
   return Number(value);
 }
 
-/** The GitHub connection and base; GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL by default. */
-const github = (c: Command) =>
+function seconds(value: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new InvalidArgumentError('a number of seconds above 0');
+  return Number(value);
+}
+
+/** The one output option of every command that prints state: --json, or -o json|yaml (text by default). */
+function printing(c: Command): Command {
+  return c
+    .option('--json', 'print JSON (the same as -o json)')
+    .addOption(
+      new Option('-o, --output <format>', 'output format; json and yaml follow schemas/output/').choices(
+        OUTPUT_FORMATS,
+      ),
+    );
+}
+
+/** The GitHub connection; GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL by default. */
+const connection = (c: Command) =>
   c
-    .option('--dry-run', 'print every intended action; change nothing')
-    .option('--offline', 'with --dry-run: no token, no network; print the title and body of each PR from the checkout')
     .option('--token <token>', 'GitHub token (default: $GITHUB_TOKEN)')
     .option('--repo <owner/name>', 'repository (default: $GITHUB_REPOSITORY)')
-    .option('--api-url <url>', 'API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)')
-    .option('--base <branch>', 'branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)');
+    .option('--api-url <url>', 'API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)');
+
+/** The GitHub connection and base; GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL by default. */
+const github = (c: Command) =>
+  connection(
+    c
+      .option('--dry-run', 'print every intended action; change nothing')
+      .option(
+        '--offline',
+        'with --dry-run: no token, no network; print the title and body of each PR from the checkout',
+      ),
+  ).option('--base <branch>', 'branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)');
 
 /** advance/abort/promote/retry: commit the output (local git mode) or, for commands, open their PR. */
 function changing(c: Command, pr: boolean): Command {
@@ -52,12 +77,13 @@ export function program(submit: (r: CliRequest) => void): Command {
       .option('-f, --file <file>', 'read the source manifests from a file; - for stdin')
       .option('-c, --config <file>', 'rollgen.yaml to use')
       .addOption(removal);
-  common(
-    p
-      .command('plan')
-      .argument('[app...]', 'SOURCE [OUT], or app names from rollgen.yaml')
-      .option('--json', 'print JSON')
-      .description('print every step of each rollout'),
+  printing(
+    common(
+      p
+        .command('plan')
+        .argument('[app...]', 'SOURCE [OUT], or app names from rollgen.yaml')
+        .description('print every step of each rollout'),
+    ),
   ).action((args, o) => submit({ command: 'plan', args, options: o }));
   common(
     p
@@ -66,59 +92,70 @@ export function program(submit: (r: CliRequest) => void): Command {
       .option('--step <n>', 'step to render (0 = stable only)', stepNumber)
       .description('print the manifests of one step; writes nothing'),
   ).action((args, o) => submit({ command: 'render', args, options: o }));
-  common(p.command('validate').argument('[app...]').description('check specs and cross-app rules')).action((args, o) =>
-    submit({ command: 'validate', args, options: o }),
+  printing(common(p.command('validate').argument('[app...]').description('check specs and cross-app rules'))).action(
+    (args, o) => submit({ command: 'validate', args, options: o }),
   );
   for (const [name, what] of [
     ['advance', 'write the next state into OUT'],
     ['abort', 'route everything to stable and remove the canary'],
     ['retry', 'restart an aborted rollout at step 1'],
   ] as const) {
-    changing(common(p.command(name).argument('[app...]').description(what)), name !== 'advance').action((args, o) =>
-      submit({ command: name, args, options: o }),
+    changing(printing(common(p.command(name).argument('[app...]').description(what))), name !== 'advance').action(
+      (args, o) => submit({ command: name, args, options: o }),
     );
   }
   changing(
-    common(
-      p
-        .command('promote')
-        .argument('[app...]')
-        .option('--full', 'skip the remaining steps')
-        .description('move one step ignoring the gate, or promote fully'),
+    printing(
+      common(
+        p
+          .command('promote')
+          .argument('[app...]')
+          .option('--full', 'skip the remaining steps')
+          .description('move one step ignoring the gate, or promote fully'),
+      ),
     ),
     true,
   ).action((args, o) => submit({ command: 'promote', args, options: o }));
-  github(
-    common(
-      p
-        .command('pr')
-        .argument('[app...]', 'app names from rollgen.yaml (default: all)')
-        .description("GitHub flow: open, update and merge the PR of each app's next step"),
+  printing(
+    github(
+      common(
+        p
+          .command('pr')
+          .argument('[app...]', 'app names from rollgen.yaml (default: all)')
+          .description("GitHub flow: open, update and merge the PR of each app's next step"),
+      ),
     ),
   ).action((args, o) => submit({ command: 'pr', args, options: o }));
-  common(
-    p
-      .command('status')
-      .argument('[app...]')
-      .option('--json', 'print JSON')
-      .description('show where each rollout stands'),
+  connection(
+    printing(
+      common(
+        p
+          .command('status')
+          .argument('[app...]')
+          .option('--watch [seconds]', 'refresh every N seconds (default 2) until Ctrl-C', seconds)
+          .option('--pr', "read each app's open PR and the live step's health and analysis from GitHub")
+          .description('show where each rollout stands'),
+      ),
+    ),
   ).action((args, o) => submit({ command: 'status', args, options: o }));
-  common(p.command('simulate').argument('[app...]').description('evaluate the routing of a step for one request'))
-    .option('--step <n>', 'step (default: the current state)', stepNumber)
-    .option('--header <k=v>', 'request header (repeatable)', collect, [])
-    .option('--cookie <k=v>', 'request cookie (repeatable)', collect, [])
-    .option('--query <k=v>', 'query parameter (repeatable)', collect, [])
-    .option('--host <host>', "request host (default: the routes' host when they have one)")
-    .option('--path <path>', "request path (default: the routes' path when they have one, else /)")
-    .action((args, o) => submit({ command: 'simulate', args, options: o }));
-  common(
-    p
-      .command('analyze')
-      .argument('[app...]')
-      .description('run the analysis gating a step now and print its measurements'),
+  printing(
+    common(p.command('simulate').argument('[app...]').description('evaluate the routing of a step for one request'))
+      .option('--step <n>', 'step (default: the current state)', stepNumber)
+      .option('--header <k=v>', 'request header (repeatable)', collect, [])
+      .option('--cookie <k=v>', 'request cookie (repeatable)', collect, [])
+      .option('--query <k=v>', 'query parameter (repeatable)', collect, [])
+      .option('--host <host>', "request host (default: the routes' host when they have one)")
+      .option('--path <path>', "request path (default: the routes' path when they have one, else /)"),
+  ).action((args, o) => submit({ command: 'simulate', args, options: o }));
+  printing(
+    common(
+      p
+        .command('analyze')
+        .argument('[app...]')
+        .description('run the analysis gating a step now and print its measurements'),
+    ),
   )
     .option('--step <n>', 'step (default: the current step)', stepNumber)
-    .option('--json', 'print the records as JSON')
     .option('--no-wait', 'measure back to back instead of waiting out intervals and initial delays')
     .action((args, o) => submit({ command: 'analyze', args, options: o }));
   p.command('completion')
@@ -143,11 +180,13 @@ const EXAMPLES: Readonly<Record<string, readonly (readonly [string, string])[]>>
   validate: [
     ['rollgen validate', 'every app of rollgen.yaml and the rules across apps'],
     ['rollgen validate apps/web', 'one app directory'],
+    ['rollgen validate -o json', 'the result, warnings at file:line:col, as JSON'],
   ],
   advance: [
     ['rollgen advance web', "write app web's next step into its output"],
     ['rollgen advance apps/web deploy/web', 'SOURCE OUT without rollgen.yaml'],
     ['rollgen advance --commit', 'every app, one git commit each'],
+    ['rollgen advance web --json', 'what moved (states before and after) as JSON'],
   ],
   abort: [
     ['rollgen abort web', 'route everything to stable now'],
@@ -164,15 +203,19 @@ const EXAMPLES: Readonly<Record<string, readonly (readonly [string, string])[]>>
   pr: [
     ['rollgen pr', "open or update the PR of every app's next step"],
     ['rollgen pr web --dry-run', 'print what it would do; change nothing'],
+    ['rollgen pr --json', 'the PRs opened, updated, merged and closed, as JSON'],
     ['rollgen pr --dry-run --offline', 'the title and body of each PR, without a token or network'],
   ],
   status: [
     ['rollgen status', 'where each rollout of rollgen.yaml stands'],
-    ['rollgen status web --json', 'the same for app web, as JSON'],
+    ['rollgen status web --watch', 'refresh every 2 seconds until Ctrl-C (--watch 10: every 10)'],
+    ['rollgen status web --pr', "also read web's open PR, health and analysis from GitHub"],
+    ['rollgen status web -o yaml', 'the same for app web, as YAML (--json: JSON)'],
   ],
   simulate: [
     ['rollgen simulate web --step 1', 'where a plain request goes in step 1'],
     ['rollgen simulate web --header x-canary=always --path /api', 'a request with a header, on /api'],
+    ['rollgen simulate web --step 2 --json', 'the shares of Services and pods as JSON'],
   ],
   analyze: [
     ['rollgen analyze web', "run the analysis gating app web's current step"],

@@ -1,5 +1,5 @@
 import { describeError, exitCodeFor } from './errors';
-import { InputError } from './errors';
+import { AnalysisVerdictError, InputError } from './errors';
 import { ChangePrOptions, changePr } from './flow/change-pr';
 import { prCommand } from './flow/pr-command';
 import { FlowOptions } from './flow/session';
@@ -10,18 +10,27 @@ import { CommonOptions, RunContext } from './app/context';
 import { planCommand, validateCommand } from './run/plan-command';
 import { renderCommand } from './run/render-command';
 import { simulateCommand, SimulateOptions } from './run/simulate-command';
-import { statusCommand } from './run/status-command';
+import { StatusOptions, statusCommand } from './flow/status-command';
+import { withReport } from './app/change-report';
+import {
+  OutputFormat,
+  OutputOptions,
+  errorCarried,
+  errorDocument,
+  isMachineOutput,
+  printDocument,
+} from './app/output-format';
 import { AnalyzeOptions, analyzeCommand } from './run/analyze-command';
 
 /** One request from the CLI or the Action. */
 export type RunRequest =
-  | { readonly command: 'plan'; readonly args: readonly string[]; readonly options: CommonOptions & { json?: boolean } }
+  | { readonly command: 'plan'; readonly args: readonly string[]; readonly options: CommonOptions & Printing }
   | {
       readonly command: 'render';
       readonly args: readonly string[];
       readonly options: CommonOptions & { step?: number };
     }
-  | { readonly command: 'validate'; readonly args: readonly string[]; readonly options: CommonOptions }
+  | { readonly command: 'validate'; readonly args: readonly string[]; readonly options: CommonOptions & Printing }
   | {
       readonly command: 'advance' | 'abort' | 'retry';
       readonly args: readonly string[];
@@ -32,17 +41,19 @@ export type RunRequest =
       readonly args: readonly string[];
       readonly options: ChangeOptions & { full?: boolean };
     }
-  | { readonly command: 'pr'; readonly args: readonly string[]; readonly options: FlowOptions }
-  | {
-      readonly command: 'status';
-      readonly args: readonly string[];
-      readonly options: CommonOptions & { json?: boolean };
-    }
-  | { readonly command: 'simulate'; readonly args: readonly string[]; readonly options: SimulateOptions }
-  | { readonly command: 'analyze'; readonly args: readonly string[]; readonly options: AnalyzeOptions };
+  | { readonly command: 'pr'; readonly args: readonly string[]; readonly options: FlowOptions & Printing }
+  | { readonly command: 'status'; readonly args: readonly string[]; readonly options: StatusOptions & Printing }
+  | { readonly command: 'simulate'; readonly args: readonly string[]; readonly options: SimulateOptions & Printing }
+  | { readonly command: 'analyze'; readonly args: readonly string[]; readonly options: AnalyzeOptions & Printing };
+
+/** --json is -o json: the CLI gives either; commands read only `output`. */
+export interface Printing extends OutputOptions {
+  readonly json?: boolean;
+}
 
 /** advance/abort/promote/retry write the output, commit it (--commit), or open its PR (--pr; not advance: `rollgen pr` does). */
-export type ChangeOptions = CommonOptions & { readonly force?: boolean } & ChangePrOptions & {
+export type ChangeOptions = CommonOptions &
+  Printing & { readonly force?: boolean } & ChangePrOptions & {
     readonly pr?: boolean;
     /** Local git mode: commit each app's new output (src/flow/local-commit.ts). */
     readonly commit?: boolean;
@@ -50,11 +61,20 @@ export type ChangeOptions = CommonOptions & { readonly force?: boolean } & Chang
 
 /** Runs a command and maps any error to an exit status: the only catch in rollgen. */
 export async function run(request: RunRequest, ctx: RunContext, debug = false): Promise<number> {
+  const o = request.options as Printing;
+  const output: OutputFormat | undefined = o.output ?? (o.json ? 'json' : undefined);
   try {
-    await dispatch(request, ctx);
+    if (o.json && o.output && o.output !== 'json')
+      throw new InputError([], `--json and -o ${o.output} ask for different formats; give one`);
+    await dispatch({ ...request, options: { ...request.options, ...(output ? { output } : {}) } } as RunRequest, ctx);
     return 0;
   } catch (error) {
-    ctx.stderr(describeError(error, debug) + '\n');
+    const message = describeError(error, debug);
+    ctx.stderr(message + '\n');
+    // A script reading --json gets the error as a document on stdout too, with the same exit status.
+    // An analysis verdict is not an error of the run: analyze already printed it in its report.
+    if (isMachineOutput({ output }) && !(error instanceof AnalysisVerdictError) && !errorCarried(error))
+      printDocument(ctx, output, 'Error', errorDocument(error, describeError(error, false)));
     return exitCodeFor(error);
   }
 }
@@ -72,7 +92,9 @@ function dispatch(r: RunRequest, ctx: RunContext): Promise<void> {
     case 'simulate':
       return simulateCommand(ctx, r.args, r.options);
     case 'pr':
-      return prCommand(ctx, r.args, r.options);
+      return withReport(ctx, r.options, 'PullRequestReport', { dryRun: r.options.dryRun === true }, (c) =>
+        prCommand(c, r.args, r.options),
+      );
     case 'analyze':
       return analyzeCommand(ctx, r.args, r.options);
     case 'advance':
@@ -92,6 +114,9 @@ function change(ctx: RunContext, args: readonly string[], o: ChangeOptions, comm
     throw new InputError([], 'advance --pr: use rollgen pr, which opens the next step of every app');
   if (!o.pr && (o.merge || o.dryRun || o.offline))
     throw new InputError([], `${command.kind}: --merge, --dry-run and --offline go with --pr`);
-  if (o.pr) return changePr(ctx, args, o, command);
-  return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
+  const mode = o.pr ? 'pr' : o.commit ? 'commit' : 'write';
+  return withReport(ctx, o, 'ChangeReport', { command: command.kind, mode, dryRun: o.dryRun === true }, (c) => {
+    if (o.pr) return changePr(c, args, o, command);
+    return o.commit ? changeCommit(c, args, o, command) : changeCommand(c, args, o, command);
+  });
 }

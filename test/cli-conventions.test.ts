@@ -72,6 +72,26 @@ describe('shell completion, generated from the program', () => {
 
   test('bash completes the choices of an option', async () => {
     expect(await bashComplete(['rollgen', 'plan', '--removal', 't'])).toEqual(['two-commits']);
+    expect(await bashComplete(['rollgen', 'status', '-o', 'y'])).toEqual(['yaml']);
+    expect((await bashComplete(['rollgen', 'advance', '--output', ''])).sort()).toEqual(['json', 'text', 'yaml']);
+  });
+
+  test('every command that prints state offers --json and -o; status offers --watch and --pr', async () => {
+    const printing = [
+      'plan',
+      'validate',
+      'simulate',
+      'status',
+      'advance',
+      'abort',
+      'promote',
+      'retry',
+      'pr',
+      'analyze',
+    ];
+    for (const name of printing)
+      expect(await bashComplete(['rollgen', name, '-'])).toEqual(expect.arrayContaining(['--json', '-o', '--output']));
+    expect(await bashComplete(['rollgen', 'status', '--'])).toEqual(expect.arrayContaining(['--watch', '--pr']));
   });
 
   test.each(['zsh', 'fish'])('%s lists every command and every option of each', async (shell) => {

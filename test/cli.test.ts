@@ -35,8 +35,9 @@ test('rollgen.yaml: apps from a glob, commands by name or all at once, outputs f
   expect(fs.existsSync(path.join(repo, 'deploy', 'echo-b', 'kustomization.yaml'))).toBe(true);
   expect(fs.existsSync(path.join(repo, 'deploy', 'echo-a'))).toBe(false);
   const status = await runCli(['status'], repo);
-  expect(status.stdout).toMatch(/^echo-a\/echo-a-rollout: NotDeployed step 0\/4/m);
-  expect(status.stdout).toMatch(/^echo-b\/echo-b-rollout: Adopting step 0\/4/m);
+  expect(status.stdout).toMatch(/^Name: +echo-a\/echo-a-rollout\nStatus: +○ NotDeployed\n/m);
+  expect(status.stdout).toMatch(/^Name: +echo-b\/echo-b-rollout\nStatus: +◌ Adopting\n/m);
+  expect(status.stdout).toMatch(/^ +Step: +-\/4$/m);
   const unknown = await runCli(['plan', 'nope'], repo);
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toMatch(/no app "nope" in rollgen.yaml; known: echo-a, echo-b/);

@@ -30,7 +30,7 @@ test.each(apps)('examples/%s renders every step cleanly', async (app) => {
   const plan = await runCli(['plan', app, '--json'], ROOT);
   expect(plan.stderr).toBe('');
   expect(plan.code).toBe(0);
-  const rollouts: { providers: string[]; steps: unknown[] }[] = JSON.parse(plan.stdout).rollouts;
+  const rollouts: { providers: string[]; steps: unknown[] }[] = JSON.parse(plan.stdout).apps[0].rollouts;
   const steps = Math.max(...rollouts.map((r) => r.steps.length));
   for (let step = 0; step <= steps; step++) {
     const r = await runCli(['render', app, '--step', String(step)], ROOT);
@@ -47,7 +47,7 @@ test('every registered traffic provider has an example that routes through it', 
   const covered = new Set<string>();
   for (const app of apps) {
     const plan = await runCli(['plan', app, '--json'], ROOT);
-    for (const r of JSON.parse(plan.stdout).rollouts as { providers: string[] }[])
+    for (const r of JSON.parse(plan.stdout).apps[0].rollouts as { providers: string[] }[])
       r.providers.forEach((p) => covered.add(p));
   }
   const missing = listGenerators()

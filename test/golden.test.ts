@@ -56,7 +56,7 @@ describe.each(goldenCases())('golden $provider/$name', ({ dir }) => {
 
   test('every step renders as expected, byte for byte', async () => {
     const plan = JSON.parse((await runCli(['plan', 'source', '--json'], dir)).stdout);
-    const steps = Math.max(...plan.rollouts.map((r: { steps: unknown[] }) => r.steps.length));
+    const steps = Math.max(...plan.apps[0].rollouts.map((r: { steps: unknown[] }) => r.steps.length));
     for (let step = 0; step <= steps; step++) {
       const result = await runCli(['render', 'source', '--step', String(step)], dir);
       expect(result.code).toBe(0);

@@ -66,3 +66,21 @@ test('apps of rollgen.yaml are named by their name in the hint', async () => {
     'nothing to retry: echo/rollouts-demo is healthy: the output runs the source; change the pod template in the source to start a rollout\n',
   );
 });
+
+test('promote and retry never move a revision the source has left: nothing is written, advance restarts it', async () => {
+  await progressing();
+  app.setImage('2.55');
+  const before = app.read('rollgen-status.yaml');
+  const files = app.files().map((f) => app.read(f));
+  expect(await say('promote', '--full')).toMatch(
+    /^nothing to promote: .* and the source has a newer one; `rollgen advance src out` restarts it at step 1/,
+  );
+  expect(app.files().map((f) => app.read(f))).toEqual(files);
+  expect(await say('abort')).toBe(`${R}: abort -> aborted (all traffic to stable)\nwrote out\n`);
+  app.setImage('2.56');
+  expect(await say('retry')).toMatch(
+    /^nothing to retry: .*the source has a newer one; `rollgen advance src out` starts the new revision at step 1\n$/,
+  );
+  expect(await say('advance')).toBe(`${R}: start -> step 1 of 4\nwrote out\n`);
+  expect(app.read('rollgen-status.yaml')).not.toBe(before);
+});

@@ -18,7 +18,7 @@ const sections = guide
 /** Every `Kind/name` rollgen renders for an example, over all its steps. */
 async function renderedNames(example: string): Promise<Set<string>> {
   const plan = JSON.parse((await runCli(['plan', example, '--json'], ROOT)).stdout);
-  const steps = Math.max(...plan.rollouts.map((r: { steps: unknown[] }) => r.steps.length));
+  const steps = Math.max(...plan.apps[0].rollouts.map((r: { steps: unknown[] }) => r.steps.length));
   const names = new Set<string>();
   for (let step = 0; step <= steps; step++) {
     const r = await runCli(['render', example, '--step', String(step)], ROOT);

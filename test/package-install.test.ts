@@ -45,6 +45,8 @@ test('the installed rollgen renders an example copied outside the checkout', () 
 
 test('the package ships the bundle and the bin, not the sources', () => {
   const files = fs.readdirSync(path.join(tmp, 'prefix', 'lib', 'node_modules', 'rollgen'), { recursive: true });
-  expect(files).toEqual(expect.arrayContaining(['bin/rollgen', 'dist/cli.js', 'package.json']));
+  expect(files).toEqual(
+    expect.arrayContaining(['bin/rollgen', 'dist/cli.js', 'package.json', 'schemas/output/status.json']),
+  );
   expect(files.filter((f) => String(f).startsWith('src'))).toEqual([]);
 });

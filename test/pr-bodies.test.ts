@@ -80,7 +80,7 @@ describe.each(CASES)('PR bodies, $provider', (c) => {
     await cli(['advance', app, '--commit']); // running advance approves the start: step 1 is live
     check(path.join(dir, '2-middle-step.md'), await preview());
     check(path.join(dir, '5-abort.md'), await cli(['abort', app, '--pr', '--dry-run', '--offline']));
-    const steps = JSON.parse(await cli(['plan', app, '--json'])).rollouts[0].steps.length;
+    const steps = JSON.parse(await cli(['plan', app, '--json'])).apps[0].rollouts[0].steps.length;
     for (let s = 2; s <= steps; s++) await cli(['promote', app, '--commit']);
     check(path.join(dir, '3-promote.md'), await preview());
     await cli(['promote', app, '--commit']); // promoting

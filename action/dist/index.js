@@ -620,13 +620,13 @@ var require_help = __commonJS({
         const commandGroups = this.groupItems(
           cmd.commands,
           helper.visibleCommands(cmd),
-          (sub) => sub.helpGroup() || "Commands:"
+          (sub2) => sub2.helpGroup() || "Commands:"
         );
         commandGroups.forEach((commands, group) => {
-          const commandList = commands.map((sub) => {
+          const commandList = commands.map((sub2) => {
             return callFormatItem(
-              helper.styleSubcommandTerm(helper.subcommandTerm(sub)),
-              helper.styleSubcommandDescription(helper.subcommandDescription(sub))
+              helper.styleSubcommandTerm(helper.subcommandTerm(sub2)),
+              helper.styleSubcommandDescription(helper.subcommandDescription(sub2))
             );
           });
           output = output.concat(this.formatItemList(group, commandList, helper));
@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path28 = require("node:path");
-    var fs18 = require("node:fs");
+    var path30 = require("node:path");
+    var fs17 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs18.existsSync(executableFile)) return;
+        if (fs17.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path28.resolve(baseDir, baseName);
-          if (fs18.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path28.extname(baseName))) return void 0;
+          const localBin = path30.resolve(baseDir, baseName);
+          if (fs17.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path30.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs18.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs17.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs18.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs17.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path28.resolve(
-            path28.dirname(resolvedScriptPath),
+          executableDir = path30.resolve(
+            path30.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path28.basename(
+            const legacyName = path30.basename(
               this._scriptPath,
-              path28.extname(this._scriptPath)
+              path30.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path28.extname(executableFile));
+        launchWithNode = sourceExt.includes(path30.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path28.basename(filename, path28.extname(filename));
+        this._name = path30.basename(filename, path30.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path29) {
-        if (path29 === void 0) return this._executableDir;
-        this._executableDir = path29;
+      executableDir(path31) {
+        if (path31 === void 0) return this._executableDir;
+        this._executableDir = path31;
         return this;
       }
       /**
@@ -3546,17 +3546,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path28) {
-      const ctrl = callVisitor(key2, node, visitor, path28);
+    function visit_(key2, node, visitor, path30) {
+      const ctrl = callVisitor(key2, node, visitor, path30);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path28, ctrl);
-        return visit_(key2, ctrl, visitor, path28);
+        replaceNode(key2, path30, ctrl);
+        return visit_(key2, ctrl, visitor, path30);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path28 = Object.freeze(path28.concat(node));
+          path30 = Object.freeze(path30.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path28);
+            const ci = visit_(i, node.items[i], visitor, path30);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3567,13 +3567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path28 = Object.freeze(path28.concat(node));
-          const ck = visit_("key", node.key, visitor, path28);
+          path30 = Object.freeze(path30.concat(node));
+          const ck = visit_("key", node.key, visitor, path30);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path28);
+          const cv = visit_("value", node.value, visitor, path30);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3594,17 +3594,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path28) {
-      const ctrl = await callVisitor(key2, node, visitor, path28);
+    async function visitAsync_(key2, node, visitor, path30) {
+      const ctrl = await callVisitor(key2, node, visitor, path30);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path28, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path28);
+        replaceNode(key2, path30, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path30);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path28 = Object.freeze(path28.concat(node));
+          path30 = Object.freeze(path30.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path28);
+            const ci = await visitAsync_(i, node.items[i], visitor, path30);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3615,13 +3615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path28 = Object.freeze(path28.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path28);
+          path30 = Object.freeze(path30.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path30);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path28);
+          const cv = await visitAsync_("value", node.value, visitor, path30);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3648,23 +3648,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path28) {
+    function callVisitor(key2, node, visitor, path30) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path28);
+        return visitor(key2, node, path30);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path28);
+        return visitor.Map?.(key2, node, path30);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path28);
+        return visitor.Seq?.(key2, node, path30);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path28);
+        return visitor.Pair?.(key2, node, path30);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path28);
+        return visitor.Scalar?.(key2, node, path30);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path28);
+        return visitor.Alias?.(key2, node, path30);
       return void 0;
     }
-    function replaceNode(key2, path28, node) {
-      const parent = path28[path28.length - 1];
+    function replaceNode(key2, path30, node) {
+      const parent = path30[path30.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
@@ -4276,10 +4276,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node3 = require_Node();
-    function collectionFromPath(schema, path28, value) {
+    function collectionFromPath(schema, path30, value) {
       let v = value;
-      for (let i = path28.length - 1; i >= 0; --i) {
-        const k = path28[i];
+      for (let i = path30.length - 1; i >= 0; --i) {
+        const k = path30[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4298,7 +4298,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path28) => path28 == null || typeof path28 === "object" && !!path28[Symbol.iterator]().next().done;
+    var isEmptyPath = (path30) => path30 == null || typeof path30 === "object" && !!path30[Symbol.iterator]().next().done;
     var Collection2 = class extends Node3.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4328,11 +4328,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path28, value) {
-        if (isEmptyPath(path28))
+      addIn(path30, value) {
+        if (isEmptyPath(path30))
           this.add(value);
         else {
-          const [key2, ...rest] = path28;
+          const [key2, ...rest] = path30;
           const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4346,8 +4346,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path28) {
-        const [key2, ...rest] = path28;
+      deleteIn(path30) {
+        const [key2, ...rest] = path30;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -4361,8 +4361,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path28, keepScalar) {
-        const [key2, ...rest] = path28;
+      getIn(path30, keepScalar) {
+        const [key2, ...rest] = path30;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4380,8 +4380,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path28) {
-        const [key2, ...rest] = path28;
+      hasIn(path30) {
+        const [key2, ...rest] = path30;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -4391,8 +4391,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path28, value) {
-        const [key2, ...rest] = path28;
+      setIn(path30, value) {
+        const [key2, ...rest] = path30;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -6907,9 +6907,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path28, value) {
+      addIn(path30, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path28, value);
+          this.contents.addIn(path30, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6984,14 +6984,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path28) {
-        if (Collection2.isEmptyPath(path28)) {
+      deleteIn(path30) {
+        if (Collection2.isEmptyPath(path30)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path28) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path30) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7006,10 +7006,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path28, keepScalar) {
-        if (Collection2.isEmptyPath(path28))
+      getIn(path30, keepScalar) {
+        if (Collection2.isEmptyPath(path30))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path28, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path30, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7020,10 +7020,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path28) {
-        if (Collection2.isEmptyPath(path28))
+      hasIn(path30) {
+        if (Collection2.isEmptyPath(path30))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path28) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path30) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7040,13 +7040,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path28, value) {
-        if (Collection2.isEmptyPath(path28)) {
+      setIn(path30, value) {
+        if (Collection2.isEmptyPath(path30)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path28), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path30), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path28, value);
+          this.contents.setIn(path30, value);
         }
       }
       /**
@@ -9007,10 +9007,10 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path28) => {
+    visit.itemAtPath = (cst, path30) => {
       let item = cst;
-      for (const [field, index] of path28) {
-        const tok = item?.[field];
+      for (const [field2, index] of path30) {
+        const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
         } else
@@ -9018,23 +9018,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path28) => {
-      const parent = visit.itemAtPath(cst, path28.slice(0, -1));
-      const field = path28[path28.length - 1][0];
-      const coll = parent?.[field];
+    visit.parentCollection = (cst, path30) => {
+      const parent = visit.itemAtPath(cst, path30.slice(0, -1));
+      const field2 = path30[path30.length - 1][0];
+      const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path28, item, visitor) {
-      let ctrl = visitor(item, path28);
+    function _visit(path30, item, visitor) {
+      let ctrl = visitor(item, path30);
       if (typeof ctrl === "symbol")
         return ctrl;
-      for (const field of ["key", "value"]) {
-        const token = item[field];
+      for (const field2 of ["key", "value"]) {
+        const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path28.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path30.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9044,11 +9044,11 @@ var require_cst_visit = __commonJS({
               i -= 1;
             }
           }
-          if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path28);
+          if (typeof ctrl === "function" && field2 === "key")
+            ctrl = ctrl(item, path30);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path28) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path30) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs18 = this.flowScalar(this.type);
+              const fs17 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start: start2, key: fs18, sep: [] });
+                map2.items.push({ start: start2, key: fs17, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs18);
+                this.stack.push(fs17);
               } else {
-                Object.assign(it, { key: fs18, sep: [] });
+                Object.assign(it, { key: fs17, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs18 = this.flowScalar(this.type);
+              const fs17 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs18, sep: [] });
+                fc.items.push({ start: [], key: fs17, sep: [] });
               else if (it.sep)
-                this.stack.push(fs18);
+                this.stack.push(fs17);
               else
-                Object.assign(it, { key: fs18, sep: [] });
+                Object.assign(it, { key: fs17, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -10866,9 +10866,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path28, message, options) {
-        super(`${printable(path28)}: ${message}`, options);
-        this.path = path28;
+      constructor(path30, message, options) {
+        super(`${printable(path30)}: ${message}`, options);
+        this.path = path30;
       }
       path;
       name = "IoError";
@@ -26116,8 +26116,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports2.basename = (path28, { windows } = {}) => {
-      const segs = path28.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path30, { windows } = {}) => {
+      const segs = path30.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -27660,11 +27660,11 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var path28 = __toESM2(require("path"));
-    var fs18 = __toESM2(require("fs"));
+    var path30 = __toESM2(require("path"));
+    var fs17 = __toESM2(require("fs"));
     function cleanPath(path$1) {
-      let normalized = (0, path28.normalize)(path$1);
-      if (normalized.length > 1 && normalized[normalized.length - 1] === path28.sep) normalized = normalized.substring(0, normalized.length - 1);
+      let normalized = (0, path30.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path30.sep) normalized = normalized.substring(0, normalized.length - 1);
       return normalized;
     }
     var SLASHES_REGEX = /[\\/]/g;
@@ -27678,7 +27678,7 @@ var require_dist2 = __commonJS({
     function normalizePath(path$1, options) {
       const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
       const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
-      if (resolvePaths) path$1 = (0, path28.resolve)(path$1);
+      if (resolvePaths) path$1 = (0, path30.resolve)(path$1);
       if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
       if (path$1 === ".") return "";
       const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
@@ -27691,7 +27691,7 @@ var require_dist2 = __commonJS({
       return function(filename, directoryPath) {
         const sameRoot = directoryPath.startsWith(root);
         if (sameRoot) return directoryPath.slice(root.length) + filename;
-        else return convertSlashes((0, path28.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+        else return convertSlashes((0, path30.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
       };
     }
     function joinPath(filename) {
@@ -27803,13 +27803,13 @@ var require_dist2 = __commonJS({
     }
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-      let parent = (0, path28.dirname)(path$1);
+      let parent = (0, path30.dirname)(path$1);
       let depth = 1;
       while (parent !== state.root && depth < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
         if (isSameRoot) depth++;
-        else parent = (0, path28.dirname)(parent);
+        else parent = (0, path30.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
       return depth > 1;
@@ -27958,7 +27958,7 @@ var require_dist2 = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs18
+          fs: options.fs || fs17
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -27996,8 +27996,8 @@ var require_dist2 = __commonJS({
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
-                const filename = (0, path28.basename)(resolvedPath);
-                const directoryPath$1 = normalizePath((0, path28.dirname)(resolvedPath), this.state.options);
+                const filename = (0, path30.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path30.dirname)(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -28049,7 +28049,7 @@ var require_dist2 = __commonJS({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: path28.sep,
+        pathSeparator: path30.sep,
         filters: []
       };
       globFunction;
@@ -28193,8 +28193,8 @@ var require_dist3 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs18 = require("fs");
-    var path28 = require("path");
+    var fs17 = require("fs");
+    var path30 = require("path");
     var url = require("url");
     var fdir = require_dist2();
     var picomatch2 = require_picomatch2();
@@ -28254,8 +28254,8 @@ var require_dist3 = __commonJS({
         };
         return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
       }
-      if (absolute) return (p) => path28.posix.relative(cwd, p) || ".";
-      return (p) => path28.posix.relative(cwd, `${root}/${p}`) || ".";
+      if (absolute) return (p) => path30.posix.relative(cwd, p) || ".";
+      return (p) => path30.posix.relative(cwd, `${root}/${p}`) || ".";
     }
     function buildRelative(cwd, root) {
       if (root.startsWith(`${cwd}/`)) {
@@ -28263,7 +28263,7 @@ var require_dist3 = __commonJS({
         return (p) => `${prefix}/${p}`;
       }
       return (p) => {
-        const result = path28.posix.relative(cwd, `${root}/${p}`);
+        const result = path30.posix.relative(cwd, `${root}/${p}`);
         return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
       };
     }
@@ -28309,7 +28309,7 @@ var require_dist3 = __commonJS({
       if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
       if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
       const escapedCwd = escapePath(cwd);
-      result = (0, path28.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path28.posix.relative(escapedCwd, result) : path28.posix.normalize(result);
+      result = (0, path30.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path30.posix.relative(escapedCwd, result) : path30.posix.normalize(result);
       const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
       const parts = splitPattern(result);
       if (parentDir) {
@@ -28320,7 +28320,7 @@ var require_dist3 = __commonJS({
           result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
           i++;
         }
-        const potentialRoot = path28.posix.join(cwd, parentDir.slice(i * 3));
+        const potentialRoot = path30.posix.join(cwd, parentDir.slice(i * 3));
         if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
           props.root = ensureNonDriveRelativePath(potentialRoot);
           props.depthOffset = -n + i;
@@ -28342,7 +28342,7 @@ var require_dist3 = __commonJS({
         }
         props.depthOffset = newCommonPath.length;
         props.commonPath = newCommonPath;
-        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path28.posix.join(cwd, ...newCommonPath) : cwd);
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path30.posix.join(cwd, ...newCommonPath) : cwd);
       }
       return result;
     }
@@ -28394,13 +28394,13 @@ var require_dist3 = __commonJS({
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
         filters: [debug ? (p, isDirectory2) => {
-          const path29 = format2(p, isDirectory2);
-          const matches3 = matcher(path29) && !ignore(path29);
-          if (matches3) log(`matched ${path29}`);
+          const path31 = format2(p, isDirectory2);
+          const matches3 = matcher(path31) && !ignore(path31);
+          if (matches3) log(`matched ${path31}`);
           return matches3;
         } : (p, isDirectory2) => {
-          const path29 = format2(p, isDirectory2);
-          return matcher(path29) && !ignore(path29);
+          const path31 = format2(p, isDirectory2);
+          return matcher(path31) && !ignore(path31);
         }],
         exclude: debug ? (_, p) => {
           const skipped = excludePredicate(_, p);
@@ -28439,15 +28439,15 @@ var require_dist3 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path28.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path30.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs18.readdir,
-        readdirSync: opts.fs.readdirSync || fs18.readdirSync,
-        realpath: opts.fs.realpath || fs18.realpath,
-        realpathSync: opts.fs.realpathSync || fs18.realpathSync,
-        stat: opts.fs.stat || fs18.stat,
-        statSync: opts.fs.statSync || fs18.statSync
+        readdir: opts.fs.readdir || fs17.readdir,
+        readdirSync: opts.fs.readdirSync || fs17.readdirSync,
+        realpath: opts.fs.realpath || fs17.realpath,
+        realpathSync: opts.fs.realpathSync || fs17.realpathSync,
+        stat: opts.fs.stat || fs17.stat,
+        statSync: opts.fs.statSync || fs17.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -28461,12 +28461,12 @@ var require_dist3 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative18] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative18) : [];
+      const [crawler, relative19] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative19) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative18] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative18) : [];
+      const [crawler, relative19] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative19) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -28697,19 +28697,19 @@ var require_each = __commonJS({
         if (options.data) {
           data = _utils.createFrame(options.data);
         }
-        function execIteration(field, index, last, value) {
+        function execIteration(field2, index, last, value) {
           if (data) {
-            data.key = field;
+            data.key = field2;
             data.index = index;
             data.first = index === 0;
             data.last = !!last;
             if (contextPath) {
-              data.contextPath = contextPath + field;
+              data.contextPath = contextPath + field2;
             }
           }
           ret = ret + fn(value, {
             data,
-            blockParams: _utils.blockParams([value, field], [contextPath + field, null])
+            blockParams: _utils.blockParams([value, field2], [contextPath + field2, null])
           });
         }
         if (context && typeof context === "object") {
@@ -28855,11 +28855,11 @@ var require_lookup = __commonJS({
     "use strict";
     exports2.__esModule = true;
     exports2["default"] = function(instance2) {
-      instance2.registerHelper("lookup", function(obj2, field, options) {
+      instance2.registerHelper("lookup", function(obj2, field2, options) {
         if (!obj2) {
           return obj2;
         }
-        return options.lookupProperty(obj2, field);
+        return options.lookupProperty(obj2, field2);
       });
     };
     module2.exports = exports2["default"];
@@ -29660,13 +29660,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path28) {
-          return /^\.|this\b/.test(path28.original);
+        scopedId: function scopedId(path30) {
+          return /^\.|this\b/.test(path30.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path28) {
-          return path28.parts.length === 1 && !AST.helpers.scopedId(path28) && !path28.depth;
+        simpleId: function simpleId(path30) {
+          return path30.parts.length === 1 && !AST.helpers.scopedId(path30) && !path30.depth;
         }
       }
     };
@@ -30099,7 +30099,7 @@ var require_parser2 = __commonJS({
             }
             return this;
           },
-          more: function more() {
+          more: function more2() {
             this._more = true;
             return this;
           },
@@ -30751,12 +30751,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path28, params, hash, open2, strip, locInfo) {
+    function prepareMustache(path30, params, hash, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path28,
+        path: path30,
         params,
         hash,
         escaped,
@@ -31028,9 +31028,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path28 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path30 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path28.original);
+        this.opcode("registerDecorator", params.length, path30.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -31097,48 +31097,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path28 = sexpr.path, name = path28.parts[0], isBlock = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path28));
+        var path30 = sexpr.path, name = path30.parts[0], isBlock = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path30));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path28.strict = true;
-        this.accept(path28);
+        path30.strict = true;
+        this.accept(path30);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path28 = sexpr.path;
-        path28.strict = true;
-        this.accept(path28);
+        var path30 = sexpr.path;
+        path30.strict = true;
+        this.accept(path30);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path28 = sexpr.path, name = path28.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path30 = sexpr.path, name = path30.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path28.strict = true;
-          path28.falsy = true;
-          this.accept(path28);
-          this.opcode("invokeHelper", params.length, path28.original, _ast2["default"].helpers.simpleId(path28));
+          path30.strict = true;
+          path30.falsy = true;
+          this.accept(path30);
+          this.opcode("invokeHelper", params.length, path30.original, _ast2["default"].helpers.simpleId(path30));
         }
       },
-      PathExpression: function PathExpression(path28) {
-        var depth = validateDepth(path28);
-        var parts = validateParts(path28);
+      PathExpression: function PathExpression(path30) {
+        var depth = validateDepth(path30);
+        var parts = validateParts(path30);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path28), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path30), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path28.data) {
+        } else if (path30.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path28.strict);
+          this.opcode("lookupData", depth, parts, path30.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path28.falsy, path28.strict, scoped);
+          this.opcode("lookupOnContext", parts, path30.falsy, path30.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string) {
@@ -31365,8 +31365,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path28) {
-      return validateStringArray(path28, path28.parts, "parts");
+    function validateParts(path30) {
+      return validateStringArray(path30, path30.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -31548,16 +31548,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path28 = aPath;
+      var path30 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path28 = url.path;
+        path30 = url.path;
       }
-      var isAbsolute5 = exports2.isAbsolute(path28);
-      var parts = path28.split(/\/+/);
+      var isAbsolute5 = exports2.isAbsolute(path30);
+      var parts = path30.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -31574,15 +31574,15 @@ var require_util = __commonJS({
           }
         }
       }
-      path28 = parts.join("/");
-      if (path28 === "") {
-        path28 = isAbsolute5 ? "/" : ".";
+      path30 = parts.join("/");
+      if (path30 === "") {
+        path30 = isAbsolute5 ? "/" : ".";
       }
       if (url) {
-        url.path = path28;
+        url.path = path30;
         return urlGenerate(url);
       }
-      return path28;
+      return path30;
     }
     exports2.normalize = normalize;
     function join18(aRoot, aPath) {
@@ -31621,7 +31621,7 @@ var require_util = __commonJS({
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative18(aRoot, aPath) {
+    function relative19(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -31640,7 +31640,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative18;
+    exports2.relative = relative19;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -34384,8 +34384,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path28 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path28;
+      var path30 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path30;
     };
     PrintVisitor.prototype.StringLiteral = function(string) {
       return '"' + string.value + '"';
@@ -34424,8 +34424,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs18 = require("fs");
-      var templateString = fs18.readFileSync(filename, "utf8");
+      var fs17 = require("fs");
+      var templateString = fs17.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -37386,7 +37386,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve15.call(this, root, ref);
+      let _sch = resolve16.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -37413,7 +37413,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve15(root, ref) {
+    function resolve16(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -37664,8 +37664,8 @@ var require_utils3 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path28) {
-      let input3 = path28;
+    function removeDotSegments(path30) {
+      let input3 = path30;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -37739,11 +37739,11 @@ var require_utils3 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path28) {
-      if (path28 === "" || path28[0] === "/") {
-        return removeDotSegments(path28);
+    function removeDotSegmentsRelative(path30) {
+      if (path30 === "" || path30[0] === "/") {
+        return removeDotSegments(path30);
       }
-      const segments = path28.split("/");
+      const segments = path30.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -38106,8 +38106,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path28 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path28 && path28 !== "/" ? path28 : void 0;
+        const path30 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path30 && path30 !== "/" ? path30 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -38277,7 +38277,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve15(baseURI, relativeURI, options) {
+    function resolve16(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -38313,50 +38313,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative18, options, skipNormalization) {
+    function resolveComponent(base, relative19, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative18 = parse3(serialize(relative18, options), options);
+        relative19 = parse3(serialize(relative19, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative18.scheme) {
-        target.scheme = relative18.scheme;
-        target.userinfo = relative18.userinfo;
-        target.host = relative18.host;
-        target.port = relative18.port;
-        target.path = removeDotSegments(relative18.path || "");
-        target.query = relative18.query;
+      if (!options.tolerant && relative19.scheme) {
+        target.scheme = relative19.scheme;
+        target.userinfo = relative19.userinfo;
+        target.host = relative19.host;
+        target.port = relative19.port;
+        target.path = removeDotSegments(relative19.path || "");
+        target.query = relative19.query;
       } else {
-        if (relative18.userinfo !== void 0 || relative18.host !== void 0 || relative18.port !== void 0) {
-          target.userinfo = relative18.userinfo;
-          target.host = relative18.host;
-          target.port = relative18.port;
-          target.path = removeDotSegments(relative18.path || "");
-          target.query = relative18.query;
+        if (relative19.userinfo !== void 0 || relative19.host !== void 0 || relative19.port !== void 0) {
+          target.userinfo = relative19.userinfo;
+          target.host = relative19.host;
+          target.port = relative19.port;
+          target.path = removeDotSegments(relative19.path || "");
+          target.query = relative19.query;
         } else {
-          if (!relative18.path) {
+          if (!relative19.path) {
             target.path = base.path;
-            if (relative18.query !== void 0) {
-              target.query = relative18.query;
+            if (relative19.query !== void 0) {
+              target.query = relative19.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative18.path[0] === "/") {
-              target.path = removeDotSegments(relative18.path);
+            if (relative19.path[0] === "/") {
+              target.path = removeDotSegments(relative19.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative18.path;
+                target.path = "/" + relative19.path;
               } else if (!base.path) {
-                target.path = relative18.path;
+                target.path = relative19.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative18.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative19.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative18.query;
+            target.query = relative19.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -38364,7 +38364,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative18.fragment;
+      target.fragment = relative19.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -38668,7 +38668,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve15,
+      resolve: resolve16,
       resolveComponent,
       equal: equal2,
       serialize,
@@ -41341,21 +41341,21 @@ var init_checks = __esm({
 });
 
 // src/scm/github/connection.ts
-function parseConnection(connection) {
-  const match = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(connection.repository.trim());
+function parseConnection(connection2) {
+  const match = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(connection2.repository.trim());
   if (!match)
     throw new ScmError(
       "connect to GitHub",
       void 0,
-      `repository must be "owner/name", got "${connection.repository}"`
+      `repository must be "owner/name", got "${connection2.repository}"`
     );
-  if (connection.token.length === 0)
+  if (connection2.token.length === 0)
     throw new ScmError("connect to GitHub", void 0, "no token: set the token input or GITHUB_TOKEN");
   let url;
   try {
-    url = new URL(connection.apiUrl || PUBLIC_API_URL);
+    url = new URL(connection2.apiUrl || PUBLIC_API_URL);
   } catch {
-    throw new ScmError("connect to GitHub", void 0, `the API URL "${connection.apiUrl}" is not a URL`);
+    throw new ScmError("connect to GitHub", void 0, `the API URL "${connection2.apiUrl}" is not a URL`);
   }
   return { owner: match[1], repo: match[2], baseUrl: url.toString().replace(/\/+$/, "") };
 }
@@ -41627,7 +41627,7 @@ var require_light = __commonJS({
           }
         }
         async trigger(name, ...args) {
-          var e, promises4;
+          var e, promises;
           try {
             if (name !== "debug") {
               this.trigger("debug", `Event triggered: ${name}`, args);
@@ -41638,7 +41638,7 @@ var require_light = __commonJS({
             this._events[name] = this._events[name].filter(function(listener) {
               return listener.status !== "none";
             });
-            promises4 = this._events[name].map(async (listener) => {
+            promises = this._events[name].map(async (listener) => {
               var e2, returned;
               if (listener.status === "none") {
                 return;
@@ -41661,7 +41661,7 @@ var require_light = __commonJS({
                 return null;
               }
             });
-            return (await Promise.all(promises4)).find(function(x) {
+            return (await Promise.all(promises)).find(function(x) {
               return x != null;
             });
           } catch (error6) {
@@ -41926,8 +41926,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve15, reject) {
-            return setTimeout(resolve15, t);
+          return new this.Promise(function(resolve16, reject) {
+            return setTimeout(resolve16, t);
           });
         }
         computePenalty() {
@@ -42138,15 +42138,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error6, reject, resolve15, returned, task;
+          var args, cb, error6, reject, resolve16, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve15, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve16, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve15(returned);
+                  return resolve16(returned);
                 };
               } catch (error1) {
                 error6 = error1;
@@ -42161,13 +42161,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve15;
-          resolve15 = reject = null;
+          var promise, reject, resolve16;
+          resolve16 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve15 = _resolve;
+            resolve16 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve15, reject });
+          this._queue.push({ task, args, resolve: resolve16, reject });
           this._tryToRun();
           return promise;
         }
@@ -42568,14 +42568,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve15, reject) => {
+              return new this.Promise((resolve16, reject) => {
                 if (finished()) {
-                  return resolve15();
+                  return resolve16();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve15();
+                      return resolve16();
                     }
                   });
                 }
@@ -42619,10 +42619,10 @@ var require_light = __commonJS({
             return done2;
           }
           async _addToQueue(job) {
-            var args, blocked, error6, options, reachedHWM, shifted, strategy;
+            var args, blocked, error6, options, reachedHWM, shifted, strategy2;
             ({ args, options } = job);
             try {
-              ({ reachedHWM, blocked, strategy } = await this._store.__submit__(this.queued(), options.weight));
+              ({ reachedHWM, blocked, strategy: strategy2 } = await this._store.__submit__(this.queued(), options.weight));
             } catch (error1) {
               error6 = error1;
               this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error6 });
@@ -42633,11 +42633,11 @@ var require_light = __commonJS({
               job.doDrop();
               return true;
             } else if (reachedHWM) {
-              shifted = strategy === Bottleneck3.prototype.strategy.LEAK ? this._queues.shiftLastFrom(options.priority) : strategy === Bottleneck3.prototype.strategy.OVERFLOW_PRIORITY ? this._queues.shiftLastFrom(options.priority + 1) : strategy === Bottleneck3.prototype.strategy.OVERFLOW ? job : void 0;
+              shifted = strategy2 === Bottleneck3.prototype.strategy.LEAK ? this._queues.shiftLastFrom(options.priority) : strategy2 === Bottleneck3.prototype.strategy.OVERFLOW_PRIORITY ? this._queues.shiftLastFrom(options.priority + 1) : strategy2 === Bottleneck3.prototype.strategy.OVERFLOW ? job : void 0;
               if (shifted != null) {
                 shifted.doDrop();
               }
-              if (shifted == null || strategy === Bottleneck3.prototype.strategy.OVERFLOW) {
+              if (shifted == null || strategy2 === Bottleneck3.prototype.strategy.OVERFLOW) {
                 if (shifted == null) {
                   job.doDrop();
                 }
@@ -42668,9 +42668,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve15, reject) {
+              return new this.Promise(function(resolve16, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve15)(args3);
+                  return (args3[0] != null ? reject : resolve16)(args3);
                 });
               });
             };
@@ -42962,7 +42962,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path28) => path28.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path30) => path30.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -42974,18 +42974,18 @@ function throttling(octokit, octokitOptions) {
     id = "no-id",
     timeout = 1e3 * 60 * 2,
     // Redis TTL: 2 minutes
-    connection
+    connection: connection2
   } = octokitOptions.throttle || {};
   if (!enabled) {
     return {};
   }
   const common = { timeout };
-  if (typeof connection !== "undefined") {
-    common.connection = connection;
+  if (typeof connection2 !== "undefined") {
+    common.connection = connection2;
   }
   const state = Object.assign(
     {
-      clustering: connection != null,
+      clustering: connection2 != null,
       triggersNotification,
       fallbackSecondaryRateRetryAfter: 60,
       retryAfterBaseValue: 1e3,
@@ -44616,17 +44616,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path28 = requestOptions.url.replace(options.baseUrl, "");
+    const path30 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path28} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path30} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error6) => {
       const requestId = error6.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path28} - ${error6.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path30} - ${error6.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error6;
     });
@@ -47347,8 +47347,8 @@ async function boundedScan(gh, state, since) {
     { owner, repo, state, sort: "updated", direction: "desc", per_page: 100 },
     (response, done2) => {
       const page = response.data;
-      const more = /rel="next"/.test(response.headers.link ?? "");
-      if (more && new Date(page[page.length - 1].updated_at) < since) {
+      const more2 = /rel="next"/.test(response.headers.link ?? "");
+      if (more2 && new Date(page[page.length - 1].updated_at) < since) {
         cut = true;
         done2();
       }
@@ -47558,14 +47558,14 @@ var github_exports = {};
 __export(github_exports, {
   createGitHubScm: () => createGitHubScm
 });
-function createGitHubScm(connection, options = {}) {
-  const { owner, repo, baseUrl } = parseConnection(connection);
-  const gh = { octokit: createOctokit(baseUrl, connection.token, options), owner, repo };
+function createGitHubScm(connection2, options = {}) {
+  const { owner, repo, baseUrl } = parseConnection(connection2);
+  const gh = { octokit: createOctokit(baseUrl, connection2.token, options), owner, repo };
   const guard = async (action, work) => {
     try {
       return await work();
     } catch (error6) {
-      throw toScmError(`${action} in ${owner}/${repo}`, error6, connection.token);
+      throw toScmError(`${action} in ${owner}/${repo}`, error6, connection2.token);
     }
   };
   return {
@@ -47814,30 +47814,14 @@ async function readStdin(stream = process.stdin) {
 }
 
 // src/io/stdout.ts
-var fs2 = __toESM(require("fs"));
-function pipeSafeWriter(fd, openStream) {
+function pipeSafeWriter(stream) {
   let readerGone = false;
-  let stream;
-  const viaStream = (data) => {
-    if (!stream) {
-      stream = openStream();
-      stream.on("error", (e) => {
-        if (e.code !== "EPIPE") throw e;
-        readerGone = true;
-      });
-    }
-    stream.write(data);
-  };
+  stream.on("error", (e) => {
+    if (e.code !== "EPIPE") throw e;
+    readerGone = true;
+  });
   return (text2) => {
-    if (readerGone) return;
-    if (stream) return viaStream(text2);
-    let rest = Buffer.from(text2);
-    try {
-      while (rest.length > 0) rest = rest.subarray(fs2.writeSync(fd, rest));
-    } catch (e) {
-      if (e.code === "EPIPE") readerGone = true;
-      else viaStream(rest);
-    }
+    if (!readerGone) stream.write(text2);
   };
 }
 
@@ -47846,8 +47830,8 @@ function processContext(over = {}) {
   return {
     cwd: process.cwd(),
     // A closed pipe (`rollgen ... | head -1`) drops output instead of dying on EPIPE.
-    stdout: pipeSafeWriter(1, () => process.stdout),
-    stderr: pipeSafeWriter(2, () => process.stderr),
+    stdout: pipeSafeWriter(process.stdout),
+    stderr: pipeSafeWriter(process.stderr),
     readStdin: () => readStdin(process.stdin),
     ...over
   };
@@ -47861,13 +47845,13 @@ init_errors();
 init_errors();
 
 // src/app/inputs.ts
-var fs12 = __toESM(require("fs"));
+var fs11 = __toESM(require("fs"));
 var path12 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/config.ts
-var fs5 = __toESM(require("fs"));
+var fs4 = __toESM(require("fs"));
 var path5 = __toESM(require("path"));
 init_errors();
 
@@ -48031,22 +48015,22 @@ function dedupe(list5) {
   });
 }
 function describe(e, doc) {
-  const path28 = pointerToPath(e.instancePath, doc.value);
+  const path30 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path28, key2), path28, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path30, key2), path30, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path28.length > 0) {
-    const parent = path28.slice(0, -1);
-    const key2 = String(path28[path28.length - 1]);
+  if (e.keyword === "false schema" && path30.length > 0) {
+    const parent = path30.slice(0, -1);
+    const key2 = String(path30[path30.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text2 = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text2);
   }
-  return located(doc.locate(path28), path28, explain(e, valueAt(doc.value, path28)));
+  return located(doc.locate(path30), path30, explain(e, valueAt(doc.value, path30)));
 }
-function located(origin, path28, text2) {
-  const where7 = formatPath(path28);
+function located(origin, path30, text2) {
+  const where7 = formatPath(path30);
   return diagnosticAt(origin, where7 ? `${where7}: ${text2}` : text2);
 }
 var PATTERN_HINTS = {
@@ -48115,15 +48099,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path28 = [];
+  const path30 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path28.push(segment);
+    path30.push(segment);
     node = child(node, segment);
   }
-  return path28;
+  return path30;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -48132,8 +48116,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap(node) ? node[segment] : void 0;
 }
-function valueAt(root, path28) {
-  return path28.reduce(child, root);
+function valueAt(root, path30) {
+  return path30.reduce(child, root);
 }
 function isMap(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -48148,8 +48132,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path28) {
-  return path28.map(
+function formatPath(path30) {
+  return path30.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -48301,15 +48285,15 @@ function makeDocument(file, index, value, doc, lc, text2) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && (0, import_yaml3.isNode)(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path28) => {
-    for (let n = path28.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path28.slice(0, n), true);
+  const locate2 = (path30) => {
+    for (let n = path30.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path30.slice(0, n), true);
       if ((0, import_yaml3.isNode)(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path28) => {
-    const node = doc.getIn(path28, true);
+  const locateBlockText = (path30) => {
+    const node = doc.getIn(path30, true);
     if (!(0, import_yaml3.isScalar)(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text2, node.range[0], lc, file);
   };
@@ -48329,30 +48313,24 @@ function firstLine(message) {
 }
 
 // src/io/config-paths.ts
-var fs3 = __toESM(require("fs"));
+var fs2 = __toESM(require("fs"));
 var path2 = __toESM(require("path"));
 function isPattern(source) {
   return glob().isDynamicPattern(source);
 }
 function globDirs(root, pattern) {
-  const deepest = maxSegments(pattern);
   const found = glob().globSync(pattern, {
     cwd: root,
     onlyDirectories: true,
     absolute: true,
     expandDirectories: false,
-    followSymbolicLinks: false,
-    // Without it the walk also lists every matched app's own files, in case a deeper path matched.
-    ...deepest === Infinity ? {} : { deep: deepest - 1 }
+    followSymbolicLinks: false
   });
-  const linked = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
-  return [...new Set([...found, ...linked].map((d) => path2.resolve(d)))].sort();
+  const all = [...found, ...linkedMatches(root, pattern)];
+  return [...new Set(all.map((d) => path2.resolve(d)))].filter((d) => isDirectory(d)).sort();
 }
-function maxSegments(pattern) {
-  return pattern.includes("**") ? Infinity : (pattern.match(/\//g)?.length ?? 0) + 1;
-}
-var isDirectory = (p) => fs3.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-function linkedMatches(root, pattern, deepest) {
+var isDirectory = (p) => fs2.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+function linkedMatches(root, pattern) {
   const picomatch2 = require_picomatch2();
   const isMatch = picomatch2(pattern);
   const out = [];
@@ -48360,11 +48338,11 @@ function linkedMatches(root, pattern, deepest) {
     if (depth > 32) return;
     const dir = path2.join(root, rel2);
     if (!isDirectory(dir)) return;
-    for (const e of fs3.readdirSync(dir, { withFileTypes: true })) {
+    for (const e of fs2.readdirSync(dir, { withFileTypes: true })) {
       if (e.name.startsWith(".")) continue;
       const child3 = rel2 ? `${rel2}/${e.name}` : e.name;
       if (e.isSymbolicLink() && isMatch(child3)) out.push(path2.join(root, child3));
-      else if (e.isDirectory() && child3.split("/").length < deepest) walk(child3, depth + 1);
+      else if (e.isDirectory()) walk(child3, depth + 1);
     }
   };
   const base = picomatch2.scan(pattern).base;
@@ -48378,7 +48356,7 @@ function entryPathProblems(e, at) {
   const source = String(e.source);
   const output = String(e.output);
   const out = [];
-  const error6 = (field, message) => out.push({ ...at([field]), message, severity: "error" });
+  const error6 = (field2, message) => out.push({ ...at([field2]), message, severity: "error" });
   if (isPattern(output.replace(/\{name\}/g, "x")))
     error6("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
   else if (isPattern(source) && !output.includes("{name}"))
@@ -48396,13 +48374,8 @@ function entryPathProblems(e, at) {
 function sharedOutputProblems(apps, cwd) {
   const out = [];
   const shown2 = (p) => path2.relative(cwd, p) || ".";
-  const byOutput = /* @__PURE__ */ new Map();
   for (const a of apps) {
-    if (!byOutput.has(a.output)) byOutput.set(a.output, []);
-    byOutput.get(a.output).push(a);
-  }
-  for (const a of apps) {
-    const others = byOutput.get(a.output).filter((b) => b !== a).map((b) => b.name);
+    const others = apps.filter((b) => b !== a && b.output === a.output).map((b) => b.name);
     if (others.length > 0)
       out.push({
         ...a.at(["output"]),
@@ -48424,118 +48397,47 @@ function dedupe2(list5) {
 var path4 = __toESM(require("path"));
 
 // src/io/confine.ts
-var fs4 = __toESM(require("fs"));
+var fs3 = __toESM(require("fs"));
 var path3 = __toESM(require("path"));
-function realPaths() {
-  const known = /* @__PURE__ */ new Map();
-  const asked = /* @__PURE__ */ new Map();
-  const listed = /* @__PURE__ */ new Map();
-  const isLinkIn = (parent, abs) => {
-    if (!listed.has(parent)) {
-      const n = (asked.get(parent) ?? 0) + 1;
-      asked.set(parent, n);
-      if (n < 2) return isLink(abs);
-      listed.set(parent, linksIn(parent));
-    }
-    const links = listed.get(parent);
-    return links ? links.has(path3.basename(abs)) : isLink(abs);
-  };
-  const resolve15 = (abs) => {
-    const cached = known.get(abs);
-    if (cached !== void 0) return cached;
-    const parent = path3.dirname(abs);
-    let real;
-    if (parent === abs) real = fs4.realpathSync(abs);
-    else {
-      const realParent = resolve15(parent);
-      real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, path3.basename(abs));
-    }
-    known.set(abs, real);
-    return real;
-  };
-  return (p) => resolve15(isNormalAbsolute(p) ? p : path3.resolve(p));
-}
-var childPath = (dir, name) => dir.endsWith(path3.sep) ? dir + name : dir + path3.sep + name;
-var isNormalAbsolute = (p) => path3.sep === "/" && p.startsWith("/") && (p === "/" || !/\/\.{0,2}(?:\/|$)|\/$/.test(p));
-function linksIn(dir) {
-  try {
-    return new Set(
-      fs4.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isSymbolicLink()).map((e) => e.name)
-    );
-  } catch (e) {
-    return e.code === "ENOENT" ? /* @__PURE__ */ new Set() : void 0;
-  }
-}
-function isLink(abs) {
-  try {
-    return fs4.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
-  } catch {
-    return false;
-  }
-}
-function realOrParent(abs) {
-  try {
-    return fs4.realpathSync(abs);
-  } catch {
-    return path3.join(fs4.realpathSync(path3.dirname(abs)), path3.basename(abs));
-  }
+function realPathOf(p) {
+  const abs = path3.resolve(p);
+  if (fs3.existsSync(abs)) return fs3.realpathSync(abs);
+  const parent = path3.dirname(abs);
+  return parent === abs ? abs : path3.join(realPathOf(parent), path3.basename(abs));
 }
 function isInside2(child3, root) {
   const rel2 = path3.relative(root, child3);
   return rel2 === "" || !rel2.startsWith(`..${path3.sep}`) && rel2 !== ".." && !path3.isAbsolute(rel2);
 }
-var isWithinOrSame = (child3, root) => child3 === root || child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
-function confinePattern(root, written, field, at) {
+function confinePattern(root, written, field2, at) {
   const lexical = path3.resolve(root, written.replace(/\{name\}/g, "x"));
   if (path3.isAbsolute(written) || !isInside2(lexical, root))
-    return [error2(at, `${field} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
+    return [error2(at, `${field2} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
   return [];
 }
-function confinePath(root, p, field, at, real = realPaths()) {
-  const resolved = real(p);
-  if (isWithinOrSame(resolved, real(root))) return [];
+function confinePath(root, p, field2, at) {
+  const real = realPathOf(p);
+  if (isInside2(real, realPathOf(root))) return [];
   return [
-    error2(
-      typeof at === "function" ? at() : at,
-      `${field} ${path3.relative(root, p) || "."} leads outside the repository (to ${resolved}) through a link`
-    )
+    error2(at, `${field2} ${path3.relative(root, p) || "."} leads outside the repository (to ${real}) through a link`)
   ];
 }
-function outputOverlaps(apps, real = realPaths()) {
-  const sources = indexByPath(apps.map((b) => real(b.source)));
-  const outputs = apps.map((a) => a.output ? real(a.output) : void 0);
-  const byOutput = indexByPath(outputs);
-  const found = [];
-  outputs.forEach((out, i) => {
-    if (out === void 0) return;
-    for (const j of sources.get(out) ?? []) found.push([i, j, "is"]);
-    for (const up of ancestors(out)) for (const j of sources.get(up) ?? []) found.push([i, j, "is inside"]);
-  });
-  apps.forEach((b, j) => {
-    for (const up of ancestors(real(b.source))) for (const i of byOutput.get(up) ?? []) found.push([i, j, "contains"]);
-  });
-  found.sort(([a1, b1], [a2, b2]) => a1 - a2 || b1 - b2);
-  return found.map(([i, j, relation]) => {
-    const a = apps[i];
-    const whose = i === j ? "its own source" : `the source of app ${apps[j].name}`;
-    const fix2 = relation === "is" ? "write the output to its own directory" : "move it out";
-    return `app ${a.name}: the output ${relation} ${whose}; ${fix2}`;
-  });
-}
-function indexByPath(paths) {
-  const map2 = /* @__PURE__ */ new Map();
-  paths.forEach((p, i) => {
-    if (p === void 0) return;
-    if (!map2.has(p)) map2.set(p, []);
-    map2.get(p).push(i);
-  });
-  return map2;
-}
-function ancestors(p) {
-  const out = [];
-  for (let cut = p.lastIndexOf(path3.sep); cut >= 0; cut = cut === 0 ? -1 : p.lastIndexOf(path3.sep, cut - 1))
-    out.push(cut === 0 ? path3.sep : p.slice(0, cut));
-  return out;
+var within = (child3, root) => child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
+function outputOverlaps(apps) {
+  const problems = [];
+  const sources = apps.map((b) => realPathOf(b.source));
+  for (const a of apps) {
+    if (!a.output) continue;
+    const out = realPathOf(a.output);
+    for (const [i, b] of apps.entries()) {
+      const src = sources[i];
+      const whose = a === b ? "its own source" : `the source of app ${b.name}`;
+      if (out === src) problems.push(`app ${a.name}: the output is ${whose}; write the output to its own directory`);
+      else if (within(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
+      else if (within(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
+    }
+  }
+  return problems;
 }
 function error2(at, message) {
   return { ...at, message, severity: "error" };
@@ -48544,9 +48446,8 @@ function error2(at, message) {
 // src/io/config-confine.ts
 var APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
-  const real = realPaths();
   const apps = entries2.flatMap((e, i) => {
-    const at = (field) => locate2(["apps", i, field]);
+    const at = (field2) => locate2(["apps", i, field2]);
     const written = [
       ...confinePattern(root, String(e.source), "source", at("source")),
       ...confinePattern(root, String(e.output), "output", at("output"))
@@ -48562,13 +48463,13 @@ function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
       });
     for (const a of expanded)
       out.push(
-        ...confinePath(root, a.source, "source", () => at("source"), real),
-        ...confinePath(root, a.output, "output", () => at("output"), real)
+        ...confinePath(root, a.source, "source", at("source")),
+        ...confinePath(root, a.output, "output", at("output"))
       );
     return expanded;
   });
   const shared = sharedSource ? [{ name: "(analysisTemplates)", source: sharedSource }] : [];
-  for (const message of outputOverlaps([...apps, ...shared], real))
+  for (const message of outputOverlaps([...apps, ...shared]))
     out.push({ ...locate2(["apps"]), message, severity: "error" });
   return apps;
 }
@@ -48581,9 +48482,9 @@ function confineNamedPaths(root, config, locate2) {
   ];
   return named.flatMap(([at, written]) => {
     if (typeof written !== "string") return [];
-    const field = at.join(".");
-    const lexical = confinePattern(root, written, field, locate2(at));
-    return lexical.length > 0 ? lexical : confinePath(root, path4.resolve(root, written), field, locate2(at));
+    const field2 = at.join(".");
+    const lexical = confinePattern(root, written, field2, locate2(at));
+    return lexical.length > 0 ? lexical : confinePath(root, path4.resolve(root, written), field2, locate2(at));
   });
 }
 
@@ -48592,13 +48493,13 @@ var CONFIG_FILE = "rollgen.yaml";
 function findConfig(dir) {
   for (let d = path5.resolve(dir); ; d = path5.dirname(d)) {
     const candidate = path5.join(d, CONFIG_FILE);
-    if (fs5.existsSync(candidate)) return candidate;
+    if (fs4.existsSync(candidate)) return candidate;
     if (path5.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
   const shown2 = path5.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown2, fs5.readFileSync(file, "utf8"));
+  const { documents, diagnostics } = parseYamlStream(shown2, fs4.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
@@ -48624,7 +48525,7 @@ function readConfig(file, cwd) {
     doc.locate,
     out,
     (e, i) => {
-      const at = (field) => doc.locate(["apps", i, ...field]);
+      const at = (field2) => doc.locate(["apps", i, ...field2]);
       const problems2 = entryPathProblems(e, at);
       out.push(...problems2);
       if (problems2.length > 0) return [];
@@ -48710,78 +48611,63 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs8 = __toESM(require("fs"));
+var fs7 = __toESM(require("fs"));
 var path8 = __toESM(require("path"));
 init_errors();
 
 // src/io/fs-safe.ts
-var fs6 = __toESM(require("fs"));
+var fs5 = __toESM(require("fs"));
 var path6 = __toESM(require("path"));
 init_errors();
 var FILE_MODE = 420;
 var DIR_MODE = 493;
-var NO_FOLLOW = fs6.constants.O_NOFOLLOW ?? 0;
-function writeNewFile(file, content, { flush = true } = {}) {
-  const fd = fs6.openSync(
+var NO_FOLLOW = fs5.constants.O_NOFOLLOW ?? 0;
+function writeNewFile(file, content) {
+  const fd = fs5.openSync(
     file,
-    fs6.constants.O_WRONLY | fs6.constants.O_CREAT | fs6.constants.O_EXCL | NO_FOLLOW,
+    fs5.constants.O_WRONLY | fs5.constants.O_CREAT | fs5.constants.O_EXCL | NO_FOLLOW,
     FILE_MODE
   );
   try {
-    fs6.writeFileSync(fd, content);
-    fs6.fchmodSync(fd, FILE_MODE);
-    if (flush) fs6.fsyncSync(fd);
+    fs5.writeFileSync(fd, content);
+    fs5.fchmodSync(fd, FILE_MODE);
+    fs5.fsyncSync(fd);
   } finally {
-    fs6.closeSync(fd);
+    fs5.closeSync(fd);
   }
 }
-var FLUSH_CONCURRENCY = 64;
-async function flushAll(paths) {
-  const queue = [...paths];
-  const worker = async () => {
-    for (let p = queue.shift(); p !== void 0; p = queue.shift()) {
-      const fd = await fs6.promises.open(p, fs6.constants.O_RDONLY | NO_FOLLOW);
-      try {
-        await fd.sync();
-      } finally {
-        await fd.close();
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FLUSH_CONCURRENCY, queue.length) }, worker));
-}
 function makeDirs(dir) {
-  const created = fs6.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  const created = fs5.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   if (created)
     for (let d = dir; ; d = path6.dirname(d)) {
-      fs6.chmodSync(d, DIR_MODE);
+      fs5.chmodSync(d, DIR_MODE);
       if (d === created || path6.dirname(d) === d) break;
     }
   return created;
 }
 function removeFile(file) {
-  const stat = fs6.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs5.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return;
   if (stat.isDirectory()) throw new IoError(file, "is a directory where rollgen owns a file; move it away");
-  fs6.unlinkSync(file);
+  fs5.unlinkSync(file);
 }
 function fsyncDir(dir) {
-  const fd = fs6.openSync(dir, "r");
+  const fd = fs5.openSync(dir, "r");
   try {
-    fs6.fsyncSync(fd);
+    fs5.fsyncSync(fd);
   } finally {
-    fs6.closeSync(fd);
+    fs5.closeSync(fd);
   }
 }
 function checkNotLink(dir) {
-  const stat = fs6.lstatSync(dir, { throwIfNoEntry: false });
+  const stat = fs5.lstatSync(dir, { throwIfNoEntry: false });
   if (stat?.isSymbolicLink())
     throw new InputError([], `${dir}: is a symbolic link; rollgen writes outputs only into real directories`);
   if (stat && !stat.isDirectory()) throw new InputError([], `${dir}: the output is not a directory`);
 }
 
 // src/io/output-journal.ts
-var fs7 = __toESM(require("fs"));
+var fs6 = __toESM(require("fs"));
 var path7 = __toESM(require("path"));
 init_errors();
 
@@ -48805,74 +48691,32 @@ function crashPoint(name) {
 // src/io/output-journal.ts
 var TXN_DIR = ".rollgen-txn";
 var JOURNAL = "journal";
-async function commitOutputs(writes) {
-  const staged = writes.map((w) => inOutput(w.dir, () => stage(w)));
-  await inOutputs(writes, () => flushAll(staged.flatMap((s) => s.paths)));
-  for (const w of writes) inOutput(w.dir, () => fs7.renameSync(...journalNames(w.dir)));
-  await inOutputs(writes, () => flushAll(writes.map((w) => path7.join(w.dir, TXN_DIR))));
-  writes.forEach(() => crashPoint("journal-committed"));
-  writes.forEach((w, i) => inOutput(w.dir, () => applyJournal(w.dir, staged[i].journal, { flush: false })));
-  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
-  await Promise.all(writes.map((w) => blamed(w.dir, finishAsync(w.dir))));
-}
-function stage(w) {
-  const txn = path7.join(w.dir, TXN_DIR);
-  fs7.rmSync(txn, { recursive: true, force: true });
+function commitFiles(dir, files, remove) {
+  const txn = path7.join(dir, TXN_DIR);
+  fs6.rmSync(txn, { recursive: true, force: true });
   makeDirs(txn);
   crashPoint("stage-dir");
-  const write = w.files.map((f, i) => {
-    writeNewFile(path7.join(txn, String(i)), f.content, { flush: false });
+  const write = files.map((f, i) => {
+    writeNewFile(path7.join(txn, String(i)), f.content);
     crashPoint("stage-file");
     return { staged: String(i), name: f.path };
   });
-  const journal = { write, remove: w.remove.filter((r) => !w.files.some((f) => f.path === r)) };
-  const [tmp] = journalNames(w.dir);
-  writeNewFile(tmp, JSON.stringify(journal), { flush: false });
+  const journal = { write, remove: remove.filter((r) => !files.some((f) => f.path === r)) };
+  writeNewFile(path7.join(txn, `${JOURNAL}.tmp`), JSON.stringify(journal));
   crashPoint("journal-staged");
-  return { journal, paths: [...write.map((e) => path7.join(txn, e.staged)), tmp] };
-}
-var journalNames = (dir) => [
-  path7.join(dir, TXN_DIR, `${JOURNAL}.tmp`),
-  path7.join(dir, TXN_DIR, JOURNAL)
-];
-var OutputWriteError = class extends Error {
-  constructor(dir, original) {
-    super(original?.message ?? String(original));
-    this.dir = dir;
-    this.original = original;
-  }
-  dir;
-  original;
-};
-function inOutput(dir, step) {
-  try {
-    return step();
-  } catch (e) {
-    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
-  }
-}
-async function blamed(dir, work) {
-  try {
-    return await work;
-  } catch (e) {
-    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
-  }
-}
-async function inOutputs(writes, step) {
-  try {
-    await step();
-  } catch (e) {
-    const dir = writes.find((w) => String(e.path ?? "").startsWith(w.dir))?.dir;
-    throw new OutputWriteError(dir ?? writes[0].dir, e);
-  }
+  fs6.renameSync(path7.join(txn, `${JOURNAL}.tmp`), path7.join(txn, JOURNAL));
+  fsyncDir(txn);
+  crashPoint("journal-committed");
+  applyJournal(dir, journal);
+  finish(dir);
 }
 function recoverOutput(dir) {
   const txn = path7.join(dir, TXN_DIR);
-  const stat = fs7.lstatSync(txn, { throwIfNoEntry: false });
+  const stat = fs6.lstatSync(txn, { throwIfNoEntry: false });
   if (!stat) return "none";
   const journal = stat.isDirectory() ? pendingChanges(dir) : void 0;
   if (!journal) {
-    fs7.rmSync(txn, { recursive: true, force: true });
+    fs6.rmSync(txn, { recursive: true, force: true });
     return "discarded";
   }
   applyJournal(dir, journal);
@@ -48880,14 +48724,14 @@ function recoverOutput(dir) {
   return "completed";
 }
 function pendingChanges(dir) {
-  if (!fs7.lstatSync(path7.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
+  if (!fs6.lstatSync(path7.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
   const file = path7.join(dir, TXN_DIR, JOURNAL);
-  const stat = fs7.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs6.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return void 0;
   const shown2 = path7.join(path7.basename(dir), TXN_DIR, JOURNAL);
   let journal;
   try {
-    if (stat.isFile()) journal = JSON.parse(fs7.readFileSync(file, "utf8"));
+    if (stat.isFile()) journal = JSON.parse(fs6.readFileSync(file, "utf8"));
   } catch {
     journal = void 0;
   }
@@ -48906,48 +48750,41 @@ function pendingChanges(dir) {
 function stagedPath(dir, journal, name) {
   const entry = journal?.write.find((w) => w.name === name);
   const staged = entry && path7.join(dir, TXN_DIR, entry.staged);
-  return staged && fs7.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path7.join(dir, name);
+  return staged && fs6.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path7.join(dir, name);
 }
 function wellFormed(j) {
   return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
 }
 function stagedAreFiles(dir, j) {
   return j.write.every((w) => {
-    const stat = fs7.lstatSync(path7.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    const stat = fs6.lstatSync(path7.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
     return !stat || stat.isFile();
   });
 }
-function applyJournal(dir, journal, { flush = true } = {}) {
+function applyJournal(dir, journal) {
   for (const w of journal.write) {
     const staged = path7.join(dir, TXN_DIR, w.staged);
-    if (!fs7.lstatSync(staged, { throwIfNoEntry: false })) continue;
-    fs7.renameSync(staged, path7.join(dir, w.name));
+    if (!fs6.lstatSync(staged, { throwIfNoEntry: false })) continue;
+    fs6.renameSync(staged, path7.join(dir, w.name));
     crashPoint("apply-file");
   }
   for (const name of journal.remove) {
     removeFile(path7.join(dir, name));
     crashPoint("remove-file");
   }
-  if (flush) fsyncDir(dir);
-}
-async function finishAsync(dir) {
-  const txn = path7.join(dir, TXN_DIR);
-  await fs7.promises.rm(path7.join(txn, JOURNAL), { force: true });
-  crashPoint("journal-removed");
-  await fs7.promises.rm(txn, { recursive: true, force: true });
-  crashPoint("staging-removed");
+  fsyncDir(dir);
 }
 function finish(dir) {
   const txn = path7.join(dir, TXN_DIR);
-  fs7.rmSync(path7.join(txn, JOURNAL), { force: true });
+  fs6.rmSync(path7.join(txn, JOURNAL), { force: true });
   crashPoint("journal-removed");
-  fs7.rmSync(txn, { recursive: true, force: true });
+  fs6.rmSync(txn, { recursive: true, force: true });
   crashPoint("staging-removed");
 }
 function checkTargets(dir, names) {
   for (const name of names) {
     if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
-    const stat = fs7.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
+    const stat = fs6.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isDirectory())
       throw new IoError(path7.join(dir, name), "is a directory where rollgen writes a file; move it away");
   }
@@ -48955,18 +48792,18 @@ function checkTargets(dir, names) {
 
 // src/io/output-dir.ts
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs8.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
+  if (!dir || !fs7.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
   checkNotLink(dir);
   const journal = pendingChanges(dir);
-  const names = new Set(fs8.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
+  const names = new Set(fs7.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
   for (const w of journal?.write ?? []) names.add(w.name);
   for (const r of journal?.remove ?? []) names.delete(r);
   const problems = [];
   const files = [...names].sort(compareCodePoints).flatMap((n) => {
     const shown2 = path8.relative(cwd, path8.join(dir, n)) || n;
     const source = stagedPath(dir, journal, n);
-    const stat = fs8.lstatSync(source);
-    if (stat.isFile()) return [{ path: shown2, text: fs8.readFileSync(source, "utf8") }];
+    const stat = fs7.lstatSync(source);
+    if (stat.isFile()) return [{ path: shown2, text: fs7.readFileSync(source, "utf8") }];
     const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
     problems.push({
       file: shown2,
@@ -48983,40 +48820,34 @@ function readOutputDir(dir, cwd) {
 function compareCodePoints(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-async function writeOutputDirs(writes) {
-  for (const w of writes) {
-    checkNotLink(w.dir);
-    checkTargets(w.dir, [...w.files.map((f) => f.path), ...w.remove]);
-  }
+function writeOutputDir(dir, files, remove) {
   try {
-    await commitOutputs(writes);
+    checkNotLink(dir);
+    checkTargets(dir, [...files.map((f) => f.path), ...remove]);
+    commitFiles(dir, files, remove);
   } catch (e) {
-    const failure2 = e instanceof OutputWriteError ? e : new OutputWriteError(writes[0]?.dir ?? ".", e);
-    if (failure2.original instanceof IoError || failure2.original instanceof InputError) throw failure2.original;
-    for (const w of writes)
-      if (pendingChanges(w.dir) === void 0) fs8.rmSync(path8.join(w.dir, TXN_DIR), { recursive: true, force: true });
-    const committed = pendingChanges(failure2.dir) !== void 0;
+    if (e instanceof IoError || e instanceof InputError) throw e;
+    const committed = pendingChanges(dir) !== void 0;
+    if (!committed) fs7.rmSync(path8.join(dir, TXN_DIR), { recursive: true, force: true });
     const state = committed ? "the next rollgen run completes it" : "it is unchanged";
-    throw new IoError(failure2.dir, `could not write the output; ${state} (${failure2.message})`, {
-      cause: failure2.original
-    });
+    throw new IoError(dir, `could not write the output; ${state} (${e.message})`, { cause: e });
   }
 }
 
 // src/io/build-source.ts
 var import_child_process = require("child_process");
-var fs10 = __toESM(require("fs"));
+var fs9 = __toESM(require("fs"));
 var path10 = __toESM(require("path"));
 init_errors();
 
 // src/io/kustomize-tree.ts
-var fs9 = __toESM(require("fs"));
+var fs8 = __toESM(require("fs"));
 var path9 = __toESM(require("path"));
 var import_yaml4 = __toESM(require_dist());
 var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 var MAX_DEPTH2 = 10;
 function kustomizationIn(dir) {
-  return KUSTOMIZATION_NAMES2.map((n) => path9.join(dir, n)).find((p) => fs9.existsSync(p));
+  return KUSTOMIZATION_NAMES2.map((n) => path9.join(dir, n)).find((p) => fs8.existsSync(p));
 }
 function walkKustomization(dir, root, cwd, out, depth = 0) {
   const file = kustomizationIn(dir);
@@ -49031,7 +48862,7 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
     });
     return [];
   }
-  const realRoot = fs9.realpathSync(root);
+  const realRoot = fs8.realpathSync(root);
   return entries(file).flatMap(({ value, line, col }) => {
     const at = { file: shown(file, cwd), line, col, severity: "error" };
     const target = path9.resolve(dir, value);
@@ -49042,11 +48873,11 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (!fs9.existsSync(target)) {
+    if (!fs8.existsSync(target)) {
       out.push({ ...at, message: `resource "${value}" does not exist` });
       return [];
     }
-    const real = fs9.realpathSync(target);
+    const real = fs8.realpathSync(target);
     if (!inside(real, realRoot)) {
       out.push({
         ...at,
@@ -49054,8 +48885,8 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (fs9.statSync(real).isDirectory()) {
-      if (real === fs9.realpathSync(dir)) {
+    if (fs8.statSync(real).isDirectory()) {
+      if (real === fs8.realpathSync(dir)) {
         out.push({
           ...at,
           message: `resource "${value}" includes itself (a kustomization that lists it); remove the entry`
@@ -49064,19 +48895,19 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       }
       return walkKustomization(target, root, cwd, out, depth + 1);
     }
-    if (!inside(real, fs9.realpathSync(dir))) {
+    if (!inside(real, fs8.realpathSync(dir))) {
       out.push({
         ...at,
         message: `resource "${value}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
       });
       return [];
     }
-    return [{ path: shown(target, cwd), text: fs9.readFileSync(target, "utf8") }];
+    return [{ path: shown(target, cwd), text: fs8.readFileSync(target, "utf8") }];
   });
 }
 function entries(file) {
   const lc = new import_yaml4.LineCounter();
-  const doc = (0, import_yaml4.parseDocument)(fs9.readFileSync(file, "utf8"), { lineCounter: lc });
+  const doc = (0, import_yaml4.parseDocument)(fs8.readFileSync(file, "utf8"), { lineCounter: lc });
   return ["resources", "bases", "components"].flatMap((key2) => {
     const seq = doc.get(key2, true);
     if (!(0, import_yaml4.isSeq)(seq)) return [];
@@ -49149,8 +48980,8 @@ function runBuildCommand(req, cwd) {
   return { path: `${req.name}: build \`${command}\``, text: text2, originals: yamlFilesBelow(req.source, cwd) };
 }
 function yamlFilesBelow(dir, cwd) {
-  if (!fs10.existsSync(dir)) return [];
-  return fs10.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path10.join(dir, n)).filter((f) => fs10.statSync(f).isFile()).map((f) => ({ path: path10.relative(cwd, f) || f, text: fs10.readFileSync(f, "utf8") }));
+  if (!fs9.existsSync(dir)) return [];
+  return fs9.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path10.join(dir, n)).filter((f) => fs9.statSync(f).isFile()).map((f) => ({ path: path10.relative(cwd, f) || f, text: fs9.readFileSync(f, "utf8") }));
 }
 
 // src/yaml/point-back.ts
@@ -49238,8 +49069,8 @@ var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
 function parseStatus(value) {
   if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
     return `not a ${STATUS_API_VERSION} RolloutStatus`;
-  for (const field of ["rollouts", "files", "history"])
-    if (value[field] !== void 0 && !Array.isArray(value[field])) return `${field} must be a list`;
+  for (const field2 of ["rollouts", "files", "history"])
+    if (value[field2] !== void 0 && !Array.isArray(value[field2])) return `${field2} must be a list`;
   if (Array.isArray(value.history) && !value.history.every(isObject)) return "history entries must be maps";
   const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
   for (const r of rollouts) {
@@ -49357,8 +49188,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path28) {
-  const backend2 = isObject(path28.backend) ? path28.backend : {};
+function backendService(path30) {
+  const backend2 = isObject(path30.backend) ? path30.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -49442,8 +49273,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path28, service) {
-  const copy = cloneJson(path28);
+function retarget(path30, service) {
+  const copy = cloneJson(path30);
   copy.backend.service.name = service;
   return copy;
 }
@@ -49555,8 +49386,8 @@ function holders(blockers) {
   return apps.map((app) => {
     const own = blockers.filter((b) => b.app === app);
     const shown2 = own.slice(0, SHOWN_PER_APP).map((b) => `${b.what} order ${b.order} at ${b.origin.file}:${b.origin.line}`);
-    const more = own.length > SHOWN_PER_APP ? `, ${own.length - SHOWN_PER_APP} more` : "";
-    return `app ${app} (${shown2.join(", ")}${more})`;
+    const more2 = own.length > SHOWN_PER_APP ? `, ${own.length - SHOWN_PER_APP} more` : "";
+    return `app ${app} (${shown2.join(", ")}${more2})`;
   }).join(", ");
 }
 
@@ -50004,8 +49835,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path28) {
-  return path28.split("/").filter((e) => e !== "");
+function elements(path30) {
+  return path30.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -50020,7 +49851,7 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path28) => ({ object, path: path28, tier: hostTier(path28.host, host) }))).filter((c) => c.tier > 0);
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path30) => ({ object, path: path30, tier: hostTier(path30.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates2.map((c) => c.tier));
   const hits2 = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits2.length === 0) return void 0;
@@ -50032,10 +49863,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path28 = ingressPaths(object).find(
+    const path30 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path28) return { object, prefix, path: path28 };
+    if (path30) return { object, prefix, path: path30 };
   }
   return void 0;
 }
@@ -50099,7 +49930,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path28) => conditions2.map((condition) => ({ order, ingress, path: path28, condition })));
+  return paths.flatMap((path30) => conditions2.map((condition) => ({ order, ingress, path: path30, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -50299,8 +50130,8 @@ function groupKey(spec) {
 }
 var rank = (spec) => (typeof spec.precedence === "number" ? spec.precedence : 0) * 1e6 + String(spec.prefix ?? "/").length;
 function fits(spec, r) {
-  const path28 = r.path.split(/[?#]/)[0] || "/";
-  if (!path28.startsWith(String(spec.prefix ?? "/"))) return false;
+  const path30 = r.path.split(/[?#]/)[0] || "/";
+  if (!path30.startsWith(String(spec.prefix ?? "/"))) return false;
   const host = String(spec.hostname ?? spec.host ?? "*");
   const want = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
   if (host !== "*" && r.host !== void 0 && !hostFits(host.toLowerCase(), want)) return false;
@@ -50513,9 +50344,9 @@ var priority = (rule) => typeof rule.priority === "number" ? rule.priority : 0;
 var pathLength = (rule) => Math.max(0, ...strings(isObject(rule.match) ? rule.match.paths : []).map((p) => p.length));
 var strings = (v) => Array.isArray(v) ? v.map(String) : [];
 function fits2(match, r) {
-  const path28 = r.path.split(/[?#]/)[0] || "/";
+  const path30 = r.path.split(/[?#]/)[0] || "/";
   const paths = strings(match.paths);
-  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path28.startsWith(p.slice(0, -1)) : p === path28))
+  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path30.startsWith(p.slice(0, -1)) : p === path30))
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
@@ -50791,10 +50622,10 @@ function matchFits(route2, r) {
   if (route2.tcpRoute !== void 0) return true;
   const typed = objOf(route2.httpRoute ?? route2.http2Route ?? route2.grpcRoute);
   const match = objOf(typed.match);
-  const path28 = r.path.split(/[?#]/)[0] || "/";
-  if (typeof match.prefix === "string" && !path28.startsWith(match.prefix)) return false;
+  const path30 = r.path.split(/[?#]/)[0] || "/";
+  if (typeof match.prefix === "string" && !path30.startsWith(match.prefix)) return false;
   const p = objOf(match.path);
-  if (typeof p.exact === "string" && path28 !== p.exact) return false;
+  if (typeof p.exact === "string" && path30 !== p.exact) return false;
   return listOf2(match.headers).every((h) => {
     const want = objOf(h.match).exact;
     const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === String(h.name).toLowerCase())?.[1];
@@ -51052,11 +50883,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path28 of http2.paths) {
-    const backend2 = isObject(path28) ? backendOf(path28.backend) : {};
+  for (const path30 of http2.paths) {
+    const backend2 = isObject(path30) ? backendOf(path30.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path28) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path28, r)));
-    out.push(path28);
+    if (isObject(path30) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path30, r)));
+    out.push(path30);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -51258,9 +51089,9 @@ function evaluateConditions(raw, request4) {
   return { matched: true, why: described.join(" and ") };
 }
 function evaluateOne(c, request4) {
-  const field = typeof c.field === "string" ? c.field : "";
+  const field2 = typeof c.field === "string" ? c.field : "";
   const config = (key2) => isObject(c[key2]) ? c[key2] : {};
-  switch (field) {
+  switch (field2) {
     case "http-header": {
       const name = typeof config("httpHeaderConfig").httpHeaderName === "string" ? config("httpHeaderConfig").httpHeaderName : "";
       const value = headerOf2(request4, name);
@@ -51291,7 +51122,7 @@ function evaluateOne(c, request4) {
     case "query-string":
       return queryString(config("queryStringConfig").values, request4);
     default:
-      return { matched: false, why: `unsupported condition ${field || "(no field)"}` };
+      return { matched: false, why: `unsupported condition ${field2 || "(no field)"}` };
   }
 }
 function anyOf(values, test, why) {
@@ -51310,10 +51141,10 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate5(objects, request4) {
-  const path28 = requestPath(request4);
+  const path30 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path28) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path30) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions2 = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions2 === void 0 ? void 0 : evaluateConditions(annotations[conditions2], request4);
@@ -51736,11 +51567,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path28, actual, want] of expected) {
+  for (const [path30, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path28.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path28).line
+        message: `template output ${path30.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path30).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -52471,13 +52302,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path28 = pathRank(match.path, requestPath2);
-  if (!path28) return void 0;
+  const path30 = pathRank(match.path, requestPath2);
+  if (!path30) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query2 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path28, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  return [...path30, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -52489,8 +52320,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path28) {
-  return path28.split("/").filter((e) => e !== "");
+function elements2(path30) {
+  return path30.split("/").filter((e) => e !== "");
 }
 function headersFit(matches3, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -52942,13 +52773,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path28 = ingressPaths(object).find(
+    const path30 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path28) continue;
+    if (!path30) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path28.service ?? "<resource backend>",
+      service: path30.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -53988,8 +53819,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path28 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path28.toLowerCase() : path28;
+  const path30 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path30.toLowerCase() : path30;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -54599,14 +54430,14 @@ function matcherFits(text2, request4) {
   const m = MATCHER.exec(text2);
   if (!m) return false;
   const args = [...m[2].matchAll(/[`"]([^`"]*)[`"]/g)].map((a) => a[1]);
-  const path28 = request4.path.split(/[?#]/)[0] || "/";
+  const path30 = request4.path.split(/[?#]/)[0] || "/";
   switch (m[1]) {
     case "Host":
       return args.some((h) => h.toLowerCase() === (request4.host ?? "").toLowerCase().replace(/:\d+$/, ""));
     case "PathPrefix":
-      return args.some((p) => path28.startsWith(p));
+      return args.some((p) => path30.startsWith(p));
     case "Path":
-      return args.some((p) => path28 === p);
+      return args.some((p) => path30 === p);
     default:
       return header2(request4, args[0]) === args[1];
   }
@@ -54764,7 +54595,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path28) {
+function readRequest(value, locate2, path30) {
   const v = isObject(value) ? value : {};
   const list5 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -54773,33 +54604,33 @@ function readRequest(value, locate2, path28) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path28, "templates", i] }
+        at: { locate: locate2, path: [...path30, "templates", i] }
       };
     }),
-    args: readArgs(list5("args"), locate2, [...path28, "args"]),
-    dryRun: readDryRun(list5("dryRun"), locate2, [...path28, "dryRun"]),
+    args: readArgs(list5("args"), locate2, [...path30, "args"]),
+    dryRun: readDryRun(list5("dryRun"), locate2, [...path30, "dryRun"]),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path28 }
+    at: { locate: locate2, path: path30 }
   };
 }
-function readDryRun(list5, locate2, path28) {
+function readDryRun(list5, locate2, path30) {
   return list5.map((d, i) => ({
     ...isObject(d) && typeof d.metricName === "string" ? { metricName: d.metricName } : {},
-    at: { locate: locate2, path: [...path28, i] }
+    at: { locate: locate2, path: [...path30, i] }
   }));
 }
-function readArgs(list5, locate2, path28) {
+function readArgs(list5, locate2, path30) {
   return list5.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path28, i] }
+      at: { locate: locate2, path: [...path30, i] }
     };
   });
 }
-var originOf = (at, ...more) => at.locate([...at.path, ...more]);
+var originOf = (at, ...more2) => at.locate([...at.path, ...more2]);
 
 // src/analysis/resolve.ts
 init_diagnostics();
@@ -56159,24 +55990,24 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path28 = [];
+  const path30 = [];
   while (rest !== "") {
-    const field = /^\.([A-Za-z_][\w-]*)/.exec(rest);
+    const field2 = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
     const quoted = /^\[\s*'([^']*)'\s*\]|^\[\s*"([^"]*)"\s*\]/.exec(rest);
-    const step = field ?? index ?? quoted;
+    const step = field2 ?? index ?? quoted;
     if (!step)
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path28.push(field ? field[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path30.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path28 };
+  return { path: path30 };
 }
-function readPath(value, path28) {
+function readPath(value, path30) {
   let v = value;
-  for (const seg of path28) {
+  for (const seg of path30) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -56214,16 +56045,16 @@ function buildProvider(raw, at, fill, args, out) {
     return void 0;
   }
   const before = out.length;
-  const text2 = (field, required) => {
-    const v = body[field];
+  const text2 = (field2, required) => {
+    const v = body[field2];
     if (v === void 0 || v === null || v === "") {
-      if (required) out.push(diagnosticAt(here(kind), `${kind} provider needs ${field}`));
+      if (required) out.push(diagnosticAt(here(kind), `${kind} provider needs ${field2}`));
       return void 0;
     }
     const filled = fill(typeof v === "string" ? v : String(v));
     const leftover = unresolvedArg(filled, args);
     if (leftover)
-      out.push(diagnosticAt(here(kind, field), `${field} uses {{args.${leftover}}}, which no template declares`));
+      out.push(diagnosticAt(here(kind, field2), `${field2} uses {{args.${leftover}}}, which no template declares`));
     return filled;
   };
   const fields = kind === "prometheus" ? PROMETHEUS_FIELDS : WEB_FIELDS;
@@ -56361,12 +56192,12 @@ function validate(m, origin, out) {
   if (count3 > 1 && m.interval === void 0) err("interval must be specified when count > 1");
   if (m.name === "") err("a metric needs a name");
 }
-function intField(v, at, field, { fill, out }) {
+function intField(v, at, field2, { fill, out }) {
   if (v === void 0 || v === null) return void 0;
   const text2 = typeof v === "string" ? fill(v) : v;
   const n = typeof text2 === "number" ? text2 : /^-?\d+$/.test(String(text2).trim()) ? Number(text2) : NaN;
   if (Number.isInteger(n)) return n;
-  out.push(diagnosticAt(at, `${field} must be an integer, got ${JSON.stringify(text2)}`));
+  out.push(diagnosticAt(at, `${field2} must be an integer, got ${JSON.stringify(text2)}`));
   return void 0;
 }
 var UNIT_SECONDS = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
@@ -56379,22 +56210,22 @@ function parseGoDuration(text2) {
     0
   );
 }
-function durationField(v, at, field, { fill, out }) {
+function durationField(v, at, field2, { fill, out }) {
   if (v === void 0 || v === null || v === "") return void 0;
-  const seconds = parseGoDuration(fill(String(v)));
-  if (seconds !== void 0) return seconds;
-  out.push(diagnosticAt(at, `${field} "${String(v)}" is not a duration such as 30s, 5m or 1h30m`));
+  const seconds2 = parseGoDuration(fill(String(v)));
+  if (seconds2 !== void 0) return seconds2;
+  out.push(diagnosticAt(at, `${field2} "${String(v)}" is not a duration such as 30s, 5m or 1h30m`));
   return void 0;
 }
-function conditionField(v, fill, at, field, args, out) {
+function conditionField(v, fill, at, field2, args, out) {
   if (v === void 0 || v === null || v === "") return void 0;
   const source = fill(String(v));
   const leftover = unresolvedArg(source, args);
   if (leftover)
-    out.push(diagnosticAt(at, `${field} uses {{args.${leftover}}}, which no template declares or which is secret`));
+    out.push(diagnosticAt(at, `${field2} uses {{args.${leftover}}}, which no template declares or which is secret`));
   const compiled2 = compile(source);
   if ("error" in compiled2)
-    out.push(diagnosticAt(at, `${field} "${source}" is not a valid expression: ${compiled2.error}`));
+    out.push(diagnosticAt(at, `${field2} "${source}" is not a valid expression: ${compiled2.error}`));
   return { source, origin: at };
 }
 
@@ -56710,15 +56541,15 @@ function rolloutAnalysis(spec, index, track, config, out) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path28 } = config.at;
+  const { locate: locate2, path: path30 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path28, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path30, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path28, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path30, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -56726,11 +56557,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path28, "background", "startingStep"]),
+        locate2([...path30, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path28, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path30, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(a, out) {
@@ -56851,35 +56682,35 @@ function metricSummary(m) {
 init_diagnostics();
 
 // src/spec/field-ledger.ts
-var honoured = (path28, note) => ({
-  path: path28,
+var honoured = (path30, note) => ({
+  path: path30,
   status: "honoured",
   ...note ? { note } : {}
 });
-var subtree = (path28, note) => ({ path: path28, status: "honoured", subtree: true, note });
-var warned = (path28, note) => ({ path: path28, status: "warned", note });
-var warnedTree = (path28, note) => ({ path: path28, status: "warned", subtree: true, note });
+var subtree = (path30, note) => ({ path: path30, status: "honoured", subtree: true, note });
+var warned = (path30, note) => ({ path: path30, status: "warned", note });
+var warnedTree = (path30, note) => ({ path: path30, status: "warned", subtree: true, note });
 function ruleFor(ledger, pattern) {
   const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
   return ledger.rules.find((r) => r.path === pattern || r.path === bare);
 }
 function checkFields(doc, ledger) {
   const out = [];
-  const walk = (value, path28, pattern) => {
-    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path28, i], `${pattern}[]`));
+  const walk = (value, path30, pattern) => {
+    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path30, i], `${pattern}[]`));
     if (!isObject(value)) return;
     for (const [key2, child3] of Object.entries(value)) {
       const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
       const rule = ruleFor(ledger, childPattern);
       if (!rule) continue;
       if (rule.status === "honoured") {
-        if (!rule.subtree) walk(child3, [...path28, key2], childPattern);
+        if (!rule.subtree) walk(child3, [...path30, key2], childPattern);
         continue;
       }
       if (child3 === false || child3 === null) continue;
       out.push({
-        ...doc.locate([...path28, key2]),
-        message: `${dotted([...path28, key2])}: ${rule.note}`,
+        ...doc.locate([...path30, key2]),
+        message: `${dotted([...path30, key2])}: ${rule.note}`,
         severity: rule.status === "refused" ? "error" : "warning"
       });
     }
@@ -56888,8 +56719,8 @@ function checkFields(doc, ledger) {
   walk({ spec: root.spec }, [], "");
   return out;
 }
-function dotted(path28) {
-  return path28.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
+function dotted(path30) {
+  return path30.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
 }
 
 // src/spec/analysis-fields.ts
@@ -57351,7 +57182,7 @@ function withTrackSelector(service, track, value, extra = {}) {
 function renderCanaryService(stable, name, track, podLabels2) {
   const copy = cloneJson(stable);
   const spec = { ...isObject(copy.spec) ? copy.spec : {} };
-  for (const field of ASSIGNED_SPEC_FIELDS) delete spec[field];
+  for (const field2 of ASSIGNED_SPEC_FIELDS) delete spec[field2];
   if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p) => isObject(p) ? withoutKey(p, "nodePort") : p);
   const meta = { ...copy.metadata, name };
   for (const server of ["uid", "resourceVersion", "creationTimestamp", "generation", "managedFields"])
@@ -57616,15 +57447,15 @@ function lua(s) {
 }
 
 // src/spec/reader-common.ts
-function withPause(doc, rollout, paused, path28) {
-  return paused ? { ...rollout, pausedBy: { field: path28.join("."), origin: doc.locate(path28) } } : rollout;
+function withPause(doc, rollout, paused, path30) {
+  return paused ? { ...rollout, pausedBy: { field: path30.join("."), origin: doc.locate(path30) } } : rollout;
 }
 function unsupportedWorkload(kind) {
   return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
 }
-function antiAffinityOf(strategy) {
-  if (strategy.antiAffinity === void 0) return {};
-  const preferred = obj(strategy.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
+function antiAffinityOf(strategy2) {
+  if (strategy2.antiAffinity === void 0) return {};
+  const preferred = obj(strategy2.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
   if (preferred === void 0) return { antiAffinity: {} };
   return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
 }
@@ -57682,12 +57513,12 @@ function emptyStep(origin, count3) {
 }
 function promotionPause(bg) {
   if (bg.autoPromotionEnabled === false) return { kind: "manual" };
-  const seconds = num(bg.autoPromotionSeconds) ?? 0;
-  return seconds > 0 ? { kind: "timed", seconds } : { kind: "none" };
+  const seconds2 = num(bg.autoPromotionSeconds) ?? 0;
+  return seconds2 > 0 ? { kind: "timed", seconds: seconds2 } : { kind: "none" };
 }
 function scaleDownPause(bg) {
-  const seconds = num(bg.scaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
-  return seconds > 0 ? { kind: "timed", seconds } : { kind: "none" };
+  const seconds2 = num(bg.scaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
+  return seconds2 > 0 ? { kind: "timed", seconds: seconds2 } : { kind: "none" };
 }
 function analyses(doc, value, key2) {
   if (value === void 0) return {};
@@ -57700,48 +57531,48 @@ function blueGreenRollingUpdate(spec) {
   const bg = obj(obj(spec.strategy).blueGreen);
   return bg.maxUnavailable !== void 0 ? { maxUnavailable: bg.maxUnavailable } : void 0;
 }
-function error3(doc, path28, message) {
-  return { ...doc.locate(path28), message, severity: "error" };
+function error3(doc, path30, message) {
+  return { ...doc.locate(path30), message, severity: "error" };
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path28, out, inputs10) {
+function providerFromKruiseRouting(doc, routing, path30, out, inputs10) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs10.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path28, "ingress", "classType"]);
+      const o = doc.locate([...path30, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path28, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path30, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path28, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path30, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path28, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path30, "customNetworkRefs"])));
   if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
     out.push({
-      ...doc.locate(path28),
+      ...doc.locate(path30),
       message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
       severity: "error"
     });
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path28, inputs10, out) {
+function providersFromArgo(doc, routing, path30, inputs10, out) {
   for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs10.argoKeys.includes(`plugins/${p}`)))
     out.push({
-      ...doc.locate([...path28, "plugins", plugin]),
+      ...doc.locate([...path30, "plugins", plugin]),
       message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs10.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
       severity: "error"
     });
-  const at = (key2) => doc.locate([...path28, key2]);
+  const at = (key2) => doc.locate([...path30, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs10.argo(key2, obj(routing[key2]));
@@ -57869,22 +57700,22 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path28 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path28, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path28, out);
-    if (!applyAction(doc, state, e, path28, wc, out)) return;
-    steps.push(snapshot(doc.locate(path28), state, wc.managed));
+    const path30 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path30, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path30, out);
+    if (!applyAction(doc, state, e, path30, wc, out)) return;
+    steps.push(snapshot(doc.locate(path30), state, wc.managed));
     entryOfStep.push(i);
   });
   if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
   return { steps, entryOfStep };
 }
-function applyAnalysis(doc, steps, leading, analysis, path28, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path28, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path30, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path30, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path28, "analysis"]),
+      ...doc.locate([...path30, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -57895,44 +57726,44 @@ function applyAnalysis(doc, steps, leading, analysis, path28, out) {
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path28 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path28);
+  const path30 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path30);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error4(
         doc,
-        [...path28, "startingStep"],
+        [...path30, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path28, out) {
+function applyPause(doc, steps, pause, path30, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path28),
+      ...doc.locate(path30),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
     return;
   }
-  const seconds = parseDuration(obj(pause).duration);
+  const seconds2 = parseDuration(obj(pause).duration);
   steps[steps.length - 1] = {
     ...previous,
-    pause: seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds }
+    pause: seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 }
   };
 }
-function applyAction(doc, state, e, path28, wc, out) {
+function applyAction(doc, state, e, path30, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error4(
           doc,
-          [...path28, "setCanaryScale"],
+          [...path30, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -57942,7 +57773,7 @@ function applyAction(doc, state, e, path28, wc, out) {
   else {
     const kind = Object.keys(e)[0];
     if (kind === void 0)
-      out.push({ ...doc.locate(path28), message: "an empty step does nothing; remove it", severity: "warning" });
+      out.push({ ...doc.locate(path30), message: "an empty step does nothing; remove it", severity: "warning" });
     return false;
   }
   return true;
@@ -57984,13 +57815,13 @@ function mirrorMatches(list5) {
   return list5.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path28 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path30 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path28 ? { path: { type: path28.type === "Prefix" ? "PathPrefix" : path28.type, value: path28.value } } : {},
+      ...path30 ? { path: { type: path30.type === "Prefix" ? "PathPrefix" : path30.type, value: path30.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -58007,8 +57838,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error4(doc, path28, message) {
-  return { ...doc.locate(path28), message, severity: "error" };
+function error4(doc, path30, message) {
+  return { ...doc.locate(path30), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -58059,7 +57890,7 @@ function classifyKruise(doc, apiVersion, kind, out) {
 function checkObjectHeader(doc, out) {
   const before = out.length;
   const v = doc.value;
-  const report = (path28, message) => out.push({ ...doc.locate(path28), message: `${v.kind} ${message}`, severity: "error" });
+  const report = (path30, message) => out.push({ ...doc.locate(path30), message: `${v.kind} ${message}`, severity: "error" });
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v.kind))
     report(["kind"], `is not a kind: kinds are letters and digits (CamelCase)`);
   else checkName(v.kind, String(v.metadata.name), (m) => report(["metadata", "name"], m));
@@ -58102,13 +57933,13 @@ function checkName(kind, name, report) {
     report(`name ${show2(name)} must be a DNS subdomain: lower-case a-z, 0-9, '-' and '.', at most 253 characters`);
   }
 }
-function checkStringMap(parent, at, field, report, label) {
-  const map2 = parent[field];
+function checkStringMap(parent, at, field2, report, label) {
+  const map2 = parent[field2];
   if (map2 === void 0 || map2 === null) return;
-  if (!isObject(map2)) return report([...at, field], `${field} must be a map of strings`);
+  if (!isObject(map2)) return report([...at, field2], `${field2} must be a map of strings`);
   for (const [key2, value] of Object.entries(map2)) {
-    const where7 = [...at, field, key2];
-    if (typeof value !== "string") report(where7, `${field} ${show2(key2)}: the value must be a string; quote it`);
+    const where7 = [...at, field2, key2];
+    if (typeof value !== "string") report(where7, `${field2} ${show2(key2)}: the value must be a string; quote it`);
     else if (label && (value.length > 63 || !LABEL_VALUE.test(value)))
       report(where7, `label ${show2(key2)}: value ${show2(value)} is not a label value (at most 63 of A-Z a-z 0-9 - _ .)`);
     if (label && !isLabelKey(key2)) report(where7, `label key ${show2(key2)} is not a valid label key`);
@@ -58149,11 +57980,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path28 = isObject(m.path) ? {
+  const path30 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path28 ? { path: path28 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path30 ? { path: path30 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -58227,13 +58058,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path28, v1beta1) {
+function kruiseStep(doc, raw, path30, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path28),
+    origin: doc.locate(path30),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -58244,9 +58075,9 @@ function kruiseStep(doc, raw, path28, v1beta1) {
   };
 }
 function kruisePause(v) {
-  const seconds = num(obj(v).duration);
+  const seconds2 = num(obj(v).duration);
   if (v === void 0) return { kind: "none" };
-  return seconds === void 0 ? { kind: "manual" } : { kind: "timed", seconds };
+  return seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 };
 }
 function kruiseTraffic(doc, strategyKey, canary, sharedRouting, out, inputs10) {
   const routings = arr(canary.trafficRoutings);
@@ -58288,8 +58119,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error5(doc, path28, message) {
-  const o = doc.locate(path28);
+function error5(doc, path30, message) {
+  const o = doc.locate(path30);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -58752,7 +58583,7 @@ function editDistance(a, b) {
 }
 
 // src/io/validate-k8s.ts
-var fs11 = __toESM(require("fs"));
+var fs10 = __toESM(require("fs"));
 var import_module = __toESM(require("module"));
 var vm = __toESM(require("vm"));
 var path11 = __toESM(require("path"));
@@ -58788,7 +58619,7 @@ function validatorFor2(apiVersion, kind) {
   if (cached) return cached;
   const file = `${key2.replace(/[./]/g, "-")}.js`;
   const candidates2 = [path11.join(__dirname, "k8s", file), path11.join(__dirname, "..", "spec", "generated", "k8s", file)];
-  const found = candidates2.find((c) => fs11.existsSync(c));
+  const found = candidates2.find((c) => fs10.existsSync(c));
   if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
   const validate2 = loadWithCodeCache(found);
   loaded2.set(key2, validate2);
@@ -58823,8 +58654,8 @@ ${problems.join("\n")}`);
 }
 function loadWithCodeCache(file) {
   const cacheFile = file.replace(/\.js$/, ".cache");
-  const cachedData = fs11.existsSync(cacheFile) ? fs11.readFileSync(cacheFile) : void 0;
-  const script = new vm.Script(import_module.default.wrap(fs11.readFileSync(file, "utf8")), { filename: file, cachedData });
+  const cachedData = fs10.existsSync(cacheFile) ? fs10.readFileSync(cacheFile) : void 0;
+  const script = new vm.Script(import_module.default.wrap(fs10.readFileSync(file, "utf8")), { filename: file, cachedData });
   const mod = { exports: {} };
   const wrapper = script.runInThisContext();
   wrapper.call(mod.exports, mod.exports, (0, import_module.createRequire)(file), mod, file, path11.dirname(file));
@@ -58883,7 +58714,7 @@ function usesConfig(req) {
   return req.file !== "-" && !(req.args[0] && isDir(path12.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs12.existsSync(p) && fs12.statSync(p).isDirectory();
+  return fs11.existsSync(p) && fs11.statSync(p).isDirectory();
 }
 function loadSource(loc, files, cwd = process.cwd()) {
   const docs = [];
@@ -58963,8 +58794,8 @@ function readOutput(loc, cwd) {
 function statusOf(doc, out) {
   if (!doc) return void 0;
   const parsed = parseStatus(doc.value);
-  const field = typeof parsed === "string" ? /^(rollouts|files|history)(?:\[(\d+)\])?/.exec(parsed) : null;
-  const at = field ? doc.locate(field[2] ? [field[1], Number(field[2])] : [field[1]]) : doc.origin;
+  const field2 = typeof parsed === "string" ? /^(rollouts|files|history)(?:\[(\d+)\])?/.exec(parsed) : null;
+  const at = field2 ? doc.locate(field2[2] ? [field2[1], Number(field2[2])] : [field2[1]]) : doc.origin;
   if (typeof parsed === "string")
     out.push({ ...at, message: `${parsed}; restore the file from git history`, severity: "error" });
   return typeof parsed === "string" ? void 0 : parsed;
@@ -58983,6 +58814,144 @@ function isOutputObject(d, out) {
 function checkKustomization(d, out) {
   if (d && !isObject(d.value))
     out.push({ ...d.origin, message: `not a Kustomization (a map with resources:); ${RESTORE}`, severity: "error" });
+}
+
+// src/state/app-state.ts
+init_errors();
+
+// src/render/sha256.ts
+var K = new Uint32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var rotr = (x, n) => x >>> n | x << 32 - n;
+function sha256Hex(text2) {
+  const bytes = Buffer.from(text2, "utf8");
+  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
+  padded.set(bytes);
+  padded[bytes.length] = 128;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(bytes.length / 536870912));
+  view.setUint32(padded.length - 4, bytes.length * 8 >>> 0);
+  const h = new Uint32Array([
+    1779033703,
+    3144134277,
+    1013904242,
+    2773480762,
+    1359893119,
+    2600822924,
+    528734635,
+    1541459225
+  ]);
+  const w = new Uint32Array(64);
+  for (let block = 0; block < padded.length; block += 64) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ w[i - 15] >>> 3;
+      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ w[i - 2] >>> 10;
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    compress(h, w);
+  }
+  return Array.from(h, (x) => x.toString(16).padStart(8, "0")).join("");
+}
+function compress(h, w) {
+  let [a, b, c, d, e, f, g, hh] = h;
+  for (let i = 0; i < 64; i++) {
+    const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[i] + w[i] >>> 0;
+    const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
+    hh = g;
+    g = f;
+    f = e;
+    e = d + t1 >>> 0;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2 >>> 0;
+  }
+  h[0] += a;
+  h[1] += b;
+  h[2] += c;
+  h[3] += d;
+  h[4] += e;
+  h[5] += f;
+  h[6] += g;
+  h[7] += hh;
+}
+
+// src/render/revision.ts
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== void 0).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+function templateRevision(template) {
+  return sha256Hex(canonicalJson(template)).slice(0, 10);
 }
 
 // src/state/lifecycle.ts
@@ -59081,6 +59050,114 @@ function renderPhaseOf(s) {
   }
 }
 
+// src/state/app-state.ts
+function sourcePod(r, track) {
+  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
+  return { template, revision: templateRevision(template) };
+}
+function stablePod(r, output, track) {
+  if (!output.status?.rollouts.some((s) => s.name === r.spec.name)) return sourcePod(r, track);
+  const found = output.resources.find("Deployment", r.spec.workload.name, r.spec.namespace);
+  if (!found)
+    throw new StateError(
+      `output has status for rollout ${r.spec.name} but no Deployment "${r.spec.workload.name}"; restore it from git history`
+    );
+  const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
+  return { template, revision: templateRevision(template) };
+}
+function holdNotes(app) {
+  return app.rollouts.filter((r) => r.spec.pausedBy).map(
+    (r) => `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy.field}; nothing is proposed for it until that is false`
+  );
+}
+function transitionApp(app, output, command, track, removal = "one-commit") {
+  const previous = output.status;
+  const actions = [];
+  const before = app.rollouts.map((r) => previous?.rollouts.find((s) => s.name === r.spec.name));
+  const moved = app.rollouts.map((r, i) => {
+    const t = applyCommand(command, before[i], r, track, removal);
+    if (t) actions.push({ rollout: r.spec.name, action: t.action });
+    return t?.status ?? before[i];
+  });
+  const statuses = moved.filter((s) => s !== void 0);
+  if (statuses.length === app.rollouts.length) lockStep(app, before, statuses, actions);
+  actions.forEach((a, i) => actions[i] = blueGreenAction(app, a, statuses));
+  const history = [...previous?.history ?? [], ...actions.map((a) => historyEntry(a, statuses))];
+  const status = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
+  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(moved[i]), track));
+  const named = app.rollouts.find(
+    (r) => r.plan.steps.some((s) => s.name) && actions.some((a) => a.rollout === r.spec.name)
+  );
+  const stepNames = named?.plan.steps.map((s) => s.name ?? `step ${s.index}`);
+  return { status, actions, states, ...stepNames ? { stepNames } : {} };
+}
+function blueGreenAction(app, a, statuses) {
+  const plan = app.rollouts.find((r) => r.spec.name === a.rollout)?.plan;
+  const s = statuses.find((x) => x.name === a.rollout);
+  if (!plan?.blueGreen || !s || s.draining !== void 0) return a;
+  const name = s.phase === "Progressing" ? plan.steps[s.step - 1]?.name : s.phase === "Promoting" ? "scale down old" : void 0;
+  return name ? { ...a, action: `${a.action} (${name})` } : a;
+}
+function applyCommand(command, current, r, track, removal) {
+  const revision = sourcePod(r, track).revision;
+  if (command.kind === "advance" && r.spec.pausedBy) return void 0;
+  if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
+  if (!current) return void 0;
+  if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
+  if (revision !== current.canaryRevision) return void 0;
+  if (command.kind === "retry") return current.phase === "Aborted" ? retryRollout(current) : void 0;
+  return current.phase === "Progressing" ? promoteRollout(current, command.full) : void 0;
+}
+function lockStep(app, before, statuses, actions) {
+  for (const routing of app.routings) {
+    const idx = app.rollouts.map((r, i) => routing.members.includes(r.spec.name) ? i : -1).filter((i) => i >= 0);
+    const starter = idx.find((i) => started(before[i], statuses[i]));
+    if (starter === void 0) continue;
+    for (const i of idx) {
+      const s = statuses[i];
+      if (i === starter || started(before[i], s) || before[i]?.phase !== "Progressing") continue;
+      statuses[i] = { ...s, phase: "Progressing", step: 1 };
+      const action = `restart at step 1 in lock-step with ${app.rollouts[starter].spec.name}`;
+      const existing = actions.findIndex((a) => a.rollout === s.name);
+      if (existing >= 0) actions[existing] = { rollout: s.name, action };
+      else actions.push({ rollout: s.name, action });
+    }
+  }
+}
+function started(before, after) {
+  return after.phase === "Progressing" && after.step === 1 && (before?.phase !== "Progressing" || before.canaryRevision !== after.canaryRevision);
+}
+function historyEntry(a, statuses) {
+  const s = statuses.find((x) => x.name === a.rollout);
+  return { rollout: a.rollout, action: a.action, step: s.step, revision: s.canaryRevision ?? s.stableRevision };
+}
+function renderState(r, output, phase, track) {
+  const canaryPod = phase.kind === "draining" ? liveCanaryPod(r, output, track) ?? sourcePod(r, track) : sourcePod(r, track);
+  return { rollout: r, phase, stablePod: stablePod(r, output, track), canaryPod };
+}
+function liveCanaryPod(r, output, track) {
+  const found = output.resources.find("Deployment", `${r.spec.workload.name}-canary`, r.spec.namespace);
+  if (!found) return void 0;
+  const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
+  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
+  return { template, revision: recorded ?? templateRevision(template) };
+}
+var NO_PATCH = { labels: {}, annotations: {} };
+function statesAtStep(app, output, step, track) {
+  return app.rollouts.map((r) => {
+    if (step > r.plan.steps.length) {
+      throw new InputError([
+        {
+          ...r.spec.origin,
+          message: `rollout ${r.spec.name} has ${r.plan.steps.length} steps; --step ${step} does not exist`,
+          severity: "error"
+        }
+      ]);
+    }
+    return renderState(r, output, step === 0 ? { kind: "stable" } : { kind: "step", step }, track);
+  });
+}
+
 // src/state/messages.ts
 function transitionLine(rollout, action, before, after, steps) {
   const to = describeState(after, steps);
@@ -59095,43 +59172,60 @@ function describeState(s, steps) {
 function idleLines(command, target, rollouts) {
   return rollouts.map((r) => {
     const state = stateOf(r);
-    const hint = hintFor(command.kind, r.status, target);
+    const hint = hintFor(command.kind, r, target);
     return `nothing to ${command.kind}: ${r.name} ${state}${hint ? `; ${hint}` : ""}`;
   });
 }
-function appIdleLines(command, target, app, status) {
-  const rollouts = app.rollouts.map((r) => ({
-    name: `${app.name}/${r.spec.name}`,
-    status: status?.rollouts.find((x) => x.name === r.spec.name),
-    steps: r.plan.steps.length
-  }));
+function appIdleLines(command, target, app, status, track) {
+  const rollouts = app.rollouts.map((r) => {
+    const s = status?.rollouts.find((x) => x.name === r.spec.name);
+    const revision = sourcePod(r, track).revision;
+    return {
+      name: `${app.name}/${r.spec.name}`,
+      status: s,
+      steps: r.plan.steps.length,
+      sourceChanged: s !== void 0 && revision !== (s.canaryRevision ?? s.stableRevision),
+      ...r.spec.pausedBy ? { heldBy: r.spec.pausedBy.field } : {}
+    };
+  });
   return idleLines(command, target, rollouts);
 }
 function stateOf(r) {
   const s = r.status;
   if (!s) return "is not deployed yet";
+  if (r.heldBy && s.phase === "Progressing")
+    return `is held at step ${s.step} of ${r.steps}: paused by ${r.heldBy}, advance proposes nothing`;
+  if (r.heldBy) return `is held: paused by ${r.heldBy}, advance proposes nothing`;
   if (s.draining !== void 0) return "is draining (routes to stable; canary workloads still in the output)";
   switch (s.phase) {
     case "Healthy":
-      return "is healthy: the output runs the source";
+      return r.sourceChanged ? "is healthy and the source has a new pod template, not started yet" : "is healthy: the output runs the source";
     case "Adopting":
       return "is adopting (track label on pods)";
     case "Aborted":
-      return `is aborted: revision ${s.canaryRevision ?? "?"} is held back, all traffic on stable`;
+      return `is aborted: revision ${s.canaryRevision ?? "?"} is held back, all traffic on stable${r.sourceChanged ? "; the source has a newer one" : ""}`;
     case "Progressing":
-      return `is progressing at step ${s.step} of ${r.steps}`;
+      return r.sourceChanged ? `is progressing at step ${s.step} of ${r.steps} with revision ${s.canaryRevision ?? "?"}, and the source has a newer one` : `is progressing at step ${s.step} of ${r.steps}`;
     case "Promoting":
       return "is promoting: the new version is becoming stable";
   }
 }
-function hintFor(kind, s, target) {
+function hintFor(kind, r, target) {
+  const s = r.status;
   const run3 = (cmd, what) => `\`rollgen ${cmd} ${target}\` ${what}`;
-  if (!s) return void 0;
+  if (!s) return run3("advance", "deploys it first (adopts the Deployment)");
+  if (r.heldBy)
+    return s.phase === "Progressing" ? `set ${r.heldBy} to false to go on; ${run3("promote", "moves it by hand")}, ${run3("abort", "stops it")}` : `set ${r.heldBy} to false to go on`;
   if (s.draining !== void 0 || s.phase === "Adopting" || s.phase === "Promoting")
     return run3("advance", s.phase === "Promoting" ? "finishes the promotion" : "finishes that");
-  if (s.phase === "Aborted")
+  if (s.phase === "Aborted") {
+    if (r.sourceChanged) return run3("advance", "starts the new revision at step 1");
     return kind === "retry" ? void 0 : `${run3("retry", "restarts it at step 1")}, or change the source`;
-  if (s.phase === "Healthy") return "change the pod template in the source to start a rollout";
+  }
+  if (s.phase === "Healthy")
+    return r.sourceChanged ? run3("advance", "starts the rollout at step 1") : "change the pod template in the source to start a rollout";
+  if (r.sourceChanged)
+    return `${run3("advance", "restarts it at step 1 with the new revision")}, ${run3("abort", "stops it")}`;
   return kind === "retry" ? `only an aborted rollout can be retried; ${run3("promote", "moves on without the gate")}, ${run3("abort", "stops it")}` : `${run3("promote", "moves on without waiting for the gate")}`;
 }
 
@@ -59528,21 +59622,17 @@ function flowEdges(ctx) {
   return {
     env: env2,
     now: ctx.now ?? (() => /* @__PURE__ */ new Date()),
-    scm: ctx.scm ?? ((connection) => connectGitHub(connection, env2)),
+    scm: ctx.scm ?? ((connection2) => connectGitHub(connection2, env2)),
     git: ctx.git ?? runGit
   };
 }
-function connectGitHub(connection, env2) {
+function connectGitHub(connection2, env2) {
   const github2 = (init_github(), __toCommonJS(github_exports));
-  return github2.createGitHubScm(connection, { requestTimeoutMs: requestTimeoutMs(env2), ...testRetryUnit(env2) });
-}
-function testRetryUnit(env2) {
-  const ms = Number(env2.ROLLGEN_TEST_RETRY_UNIT_MS);
-  return env2.ROLLGEN_TEST_RETRY_UNIT_MS && Number.isFinite(ms) && ms > 0 ? { retryUnitMs: ms } : {};
+  return github2.createGitHubScm(connection2, { requestTimeoutMs: requestTimeoutMs(env2) });
 }
 function requestTimeoutMs(env2) {
-  const seconds = Number(env2.ROLLGEN_GITHUB_TIMEOUT);
-  return env2.ROLLGEN_GITHUB_TIMEOUT && Number.isFinite(seconds) && seconds > 0 ? seconds * 1e3 : void 0;
+  const seconds2 = Number(env2.ROLLGEN_GITHUB_TIMEOUT);
+  return env2.ROLLGEN_GITHUB_TIMEOUT && Number.isFinite(seconds2) && seconds2 > 0 ? seconds2 * 1e3 : void 0;
 }
 
 // src/flow/execute.ts
@@ -59772,250 +59862,6 @@ function derivesFrom(candidate, base) {
   return candidate.kind === base.kind && candidate.metadata.name === `${base.metadata.name}-canary`;
 }
 
-// src/state/app-state.ts
-init_errors();
-
-// src/render/sha256.ts
-var K = new Uint32Array([
-  1116352408,
-  1899447441,
-  3049323471,
-  3921009573,
-  961987163,
-  1508970993,
-  2453635748,
-  2870763221,
-  3624381080,
-  310598401,
-  607225278,
-  1426881987,
-  1925078388,
-  2162078206,
-  2614888103,
-  3248222580,
-  3835390401,
-  4022224774,
-  264347078,
-  604807628,
-  770255983,
-  1249150122,
-  1555081692,
-  1996064986,
-  2554220882,
-  2821834349,
-  2952996808,
-  3210313671,
-  3336571891,
-  3584528711,
-  113926993,
-  338241895,
-  666307205,
-  773529912,
-  1294757372,
-  1396182291,
-  1695183700,
-  1986661051,
-  2177026350,
-  2456956037,
-  2730485921,
-  2820302411,
-  3259730800,
-  3345764771,
-  3516065817,
-  3600352804,
-  4094571909,
-  275423344,
-  430227734,
-  506948616,
-  659060556,
-  883997877,
-  958139571,
-  1322822218,
-  1537002063,
-  1747873779,
-  1955562222,
-  2024104815,
-  2227730452,
-  2361852424,
-  2428436474,
-  2756734187,
-  3204031479,
-  3329325298
-]);
-var rotr = (x, n) => x >>> n | x << 32 - n;
-function sha256Hex(text2) {
-  const bytes = Buffer.from(text2, "utf8");
-  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
-  padded.set(bytes);
-  padded[bytes.length] = 128;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bytes.length / 536870912));
-  view.setUint32(padded.length - 4, bytes.length * 8 >>> 0);
-  const h = new Uint32Array([
-    1779033703,
-    3144134277,
-    1013904242,
-    2773480762,
-    1359893119,
-    2600822924,
-    528734635,
-    1541459225
-  ]);
-  const w = new Uint32Array(64);
-  for (let block = 0; block < padded.length; block += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
-    for (let i = 16; i < 64; i++) {
-      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ w[i - 15] >>> 3;
-      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ w[i - 2] >>> 10;
-      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    compress(h, w);
-  }
-  return Array.from(h, (x) => x.toString(16).padStart(8, "0")).join("");
-}
-function compress(h, w) {
-  let [a, b, c, d, e, f, g, hh] = h;
-  for (let i = 0; i < 64; i++) {
-    const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[i] + w[i] >>> 0;
-    const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
-    hh = g;
-    g = f;
-    f = e;
-    e = d + t1 >>> 0;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2 >>> 0;
-  }
-  h[0] += a;
-  h[1] += b;
-  h[2] += c;
-  h[3] += d;
-  h[4] += e;
-  h[5] += f;
-  h[6] += g;
-  h[7] += hh;
-}
-
-// src/render/revision.ts
-function canonicalJson(value) {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== void 0).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-function templateRevision(template) {
-  return sha256Hex(canonicalJson(template)).slice(0, 10);
-}
-
-// src/state/app-state.ts
-function sourcePod(r, track) {
-  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
-  return { template, revision: templateRevision(template) };
-}
-function stablePod(r, output, track) {
-  if (!output.status?.rollouts.some((s) => s.name === r.spec.name)) return sourcePod(r, track);
-  const found = output.resources.find("Deployment", r.spec.workload.name, r.spec.namespace);
-  if (!found)
-    throw new StateError(
-      `output has status for rollout ${r.spec.name} but no Deployment "${r.spec.workload.name}"; restore it from git history`
-    );
-  const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
-  return { template, revision: templateRevision(template) };
-}
-function holdNotes(app) {
-  return app.rollouts.filter((r) => r.spec.pausedBy).map(
-    (r) => `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy.field}; nothing is proposed for it until that is false`
-  );
-}
-function transitionApp(app, output, command, track, removal = "one-commit") {
-  const previous = output.status;
-  const actions = [];
-  const before = app.rollouts.map((r) => previous?.rollouts.find((s) => s.name === r.spec.name));
-  const statuses = app.rollouts.map((r, i) => {
-    const t = applyCommand(command, before[i], r, track, removal);
-    if (t) actions.push({ rollout: r.spec.name, action: t.action });
-    return t?.status ?? before[i];
-  });
-  lockStep(app, before, statuses, actions);
-  actions.forEach((a, i) => actions[i] = blueGreenAction(app, a, statuses));
-  const history = [...previous?.history ?? [], ...actions.map((a) => historyEntry(a, statuses))];
-  const status = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
-  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(statuses[i]), track));
-  const named = app.rollouts.find(
-    (r) => r.plan.steps.some((s) => s.name) && actions.some((a) => a.rollout === r.spec.name)
-  );
-  const stepNames = named?.plan.steps.map((s) => s.name ?? `step ${s.index}`);
-  return { status, actions, states, ...stepNames ? { stepNames } : {} };
-}
-function blueGreenAction(app, a, statuses) {
-  const plan = app.rollouts.find((r) => r.spec.name === a.rollout)?.plan;
-  const s = statuses.find((x) => x.name === a.rollout);
-  if (!plan?.blueGreen || !s || s.draining !== void 0) return a;
-  const name = s.phase === "Progressing" ? plan.steps[s.step - 1]?.name : s.phase === "Promoting" ? "scale down old" : void 0;
-  return name ? { ...a, action: `${a.action} (${name})` } : a;
-}
-function applyCommand(command, current, r, track, removal) {
-  const revision = sourcePod(r, track).revision;
-  if (command.kind === "advance" && r.spec.pausedBy) return void 0;
-  if (command.kind === "advance") return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
-  if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
-  if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
-  if (command.kind === "retry") return current.phase === "Aborted" ? retryRollout(current) : void 0;
-  return current.phase === "Progressing" ? promoteRollout(current, command.full) : void 0;
-}
-function lockStep(app, before, statuses, actions) {
-  for (const routing of app.routings) {
-    const idx = app.rollouts.map((r, i) => routing.members.includes(r.spec.name) ? i : -1).filter((i) => i >= 0);
-    const starter = idx.find((i) => started(before[i], statuses[i]));
-    if (starter === void 0) continue;
-    for (const i of idx) {
-      const s = statuses[i];
-      if (i === starter || started(before[i], s) || before[i]?.phase !== "Progressing") continue;
-      statuses[i] = { ...s, phase: "Progressing", step: 1 };
-      const action = `restart at step 1 in lock-step with ${app.rollouts[starter].spec.name}`;
-      const existing = actions.findIndex((a) => a.rollout === s.name);
-      if (existing >= 0) actions[existing] = { rollout: s.name, action };
-      else actions.push({ rollout: s.name, action });
-    }
-  }
-}
-function started(before, after) {
-  return after.phase === "Progressing" && after.step === 1 && (before?.phase !== "Progressing" || before.canaryRevision !== after.canaryRevision);
-}
-function historyEntry(a, statuses) {
-  const s = statuses.find((x) => x.name === a.rollout);
-  return { rollout: a.rollout, action: a.action, step: s.step, revision: s.canaryRevision ?? s.stableRevision };
-}
-function renderState(r, output, phase, track) {
-  const canaryPod = phase.kind === "draining" ? liveCanaryPod(r, output, track) ?? sourcePod(r, track) : sourcePod(r, track);
-  return { rollout: r, phase, stablePod: stablePod(r, output, track), canaryPod };
-}
-function liveCanaryPod(r, output, track) {
-  const found = output.resources.find("Deployment", `${r.spec.workload.name}-canary`, r.spec.namespace);
-  if (!found) return void 0;
-  const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
-  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
-  return { template, revision: recorded ?? templateRevision(template) };
-}
-var NO_PATCH = { labels: {}, annotations: {} };
-function statesAtStep(app, output, step, track) {
-  return app.rollouts.map((r) => {
-    if (step > r.plan.steps.length) {
-      throw new InputError([
-        {
-          ...r.spec.origin,
-          message: `rollout ${r.spec.name} has ${r.plan.steps.length} steps; --step ${step} does not exist`,
-          severity: "error"
-        }
-      ]);
-    }
-    return renderState(r, output, step === 0 ? { kind: "stable" } : { kind: "step", step }, track);
-  });
-}
-
 // src/state/drift.ts
 function changedFiles(recorded, current) {
   return Object.keys(recorded).sort().flatMap((file) => {
@@ -60036,8 +59882,8 @@ function fieldChanges(rendered, found, at = []) {
 }
 function describeField(c) {
   const show3 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
-  const path28 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
-  return `${path28 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
+  const path30 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path30 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
 }
 
 // src/app/drift.ts
@@ -60070,8 +59916,8 @@ function describeDrift(drift, loc, cwd) {
 function driftDiagnostics(drift, loc, output, cwd) {
   return drift.map((d) => {
     const item = output.resources.items.find((i) => path13.basename(i.origin.file) === d.file);
-    const field = d.fields?.[0];
-    const origin = item ? field ? item.locate(field.path) : item.origin : void 0;
+    const field2 = d.fields?.[0];
+    const origin = item ? field2 ? item.locate(field2.path) : item.origin : void 0;
     const file = path13.relative(cwd, path13.join(loc.output ?? ".", d.file)) || d.file;
     const [text2] = describeDrift([d], loc, cwd);
     return {
@@ -60083,13 +59929,13 @@ function driftDiagnostics(drift, loc, output, cwd) {
 }
 
 // src/io/output-lock.ts
-var fs13 = __toESM(require("fs"));
+var fs12 = __toESM(require("fs"));
 var os = __toESM(require("os"));
 var path14 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 var LOCK_FILE = ".rollgen-lock";
-async function takeLock(dir, opts) {
+async function lockOutput(dir, opts) {
   checkNotLink(dir);
   const created = makeDirs(dir);
   const file = path14.join(dir, LOCK_FILE);
@@ -60117,14 +59963,12 @@ async function takeLock(dir, opts) {
 async function lockOutputs(dirs, opts) {
   const held = [];
   try {
-    const sorted = [...new Set(dirs)].sort(compareCodePoints2);
-    for (const d of sorted) held.push(await takeLock(d, opts));
-    await flushAll(sorted.map((d) => path14.join(d, LOCK_FILE)));
+    for (const d of [...new Set(dirs)].sort(compareCodePoints2)) held.push(await lockOutput(d, opts));
   } catch (e) {
-    await Promise.all(held.map((l) => l.release()));
+    for (const l of held.reverse()) l.release();
     throw e;
   }
-  return { release: async () => void await Promise.all(held.map((l) => l.release())) };
+  return { release: () => held.reverse().forEach((l) => l.release()) };
 }
 function compareCodePoints2(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -60133,7 +59977,7 @@ function tryCreate(file) {
   try {
     writeNewFile(file, `${process.pid}
 ${os.hostname()}
-`, { flush: false });
+`);
     return true;
   } catch (e) {
     if (e.code === "EEXIST") return false;
@@ -60141,11 +59985,11 @@ ${os.hostname()}
   }
 }
 function readOwner(file) {
-  const stat = fs13.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs12.lstatSync(file, { throwIfNoEntry: false });
   if (stat && !stat.isFile())
     throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
   try {
-    return fs13.readFileSync(file, "utf8").slice(0, 300);
+    return fs12.readFileSync(file, "utf8").slice(0, 300);
   } catch (e) {
     if (e.code === "ENOENT") return void 0;
     throw e;
@@ -60169,30 +60013,30 @@ function breakStaleLock(file, owner) {
   const breaker = `${file}.break`;
   if (!tryCreate(breaker)) {
     const other = readOwner(breaker);
-    if (other !== void 0 && isDead(other)) fs13.rmSync(breaker, { force: true });
+    if (other !== void 0 && isDead(other)) fs12.rmSync(breaker, { force: true });
     return;
   }
   try {
-    if (readOwner(file) === owner) fs13.rmSync(file, { force: true });
+    if (readOwner(file) === owner) fs12.rmSync(file, { force: true });
   } finally {
-    fs13.rmSync(breaker, { force: true });
+    fs12.rmSync(breaker, { force: true });
   }
 }
-async function release(file, dir, created) {
-  await fs13.promises.rm(file, { force: true });
+function release(file, dir, created) {
+  fs12.rmSync(file, { force: true });
   if (!created) return;
-  for (let d = dir; (await fs13.promises.readdir(d)).length === 0; d = path14.dirname(d)) {
-    await fs13.promises.rmdir(d);
+  for (let d = dir; fs12.readdirSync(d).length === 0; d = path14.dirname(d)) {
+    fs12.rmdirSync(d);
     if (d === created) break;
   }
 }
 
 // src/io/output-recovery.ts
-var fs14 = __toESM(require("fs"));
+var fs13 = __toESM(require("fs"));
 var path15 = __toESM(require("path"));
 function recoverOutputDir(dir) {
   const notes = recoverLegacy(dir);
-  const done2 = fs14.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  const done2 = fs13.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
   if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
   if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
   return notes;
@@ -60200,25 +60044,25 @@ function recoverOutputDir(dir) {
 function recoverLegacy(dir) {
   const parent = path15.dirname(dir);
   const prefix = `.${path15.basename(dir)}.rollgen-`;
-  const entries2 = fs14.existsSync(parent) ? fs14.readdirSync(parent) : [];
+  const entries2 = fs13.existsSync(parent) ? fs13.readdirSync(parent) : [];
   const leftovers = entries2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
   const notes = [];
   for (const name of leftovers.sort()) {
     const full = path15.join(parent, name);
-    if (!fs14.lstatSync(full).isDirectory()) continue;
+    if (!fs13.lstatSync(full).isDirectory()) continue;
     if (name.endsWith(".old") && onlyOurLock(dir)) {
-      for (const entry of fs14.readdirSync(full)) fs14.renameSync(path15.join(full, entry), path15.join(dir, entry));
-      fs14.rmdirSync(full);
+      for (const entry of fs13.readdirSync(full)) fs13.renameSync(path15.join(full, entry), path15.join(dir, entry));
+      fs13.rmdirSync(full);
       notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
     } else {
-      fs14.rmSync(full, { recursive: true, force: true });
+      fs13.rmSync(full, { recursive: true, force: true });
       notes.push(`removed ${name}, left by an interrupted rollgen run`);
     }
   }
   return notes;
 }
 function onlyOurLock(dir) {
-  const entries2 = fs14.existsSync(dir) ? fs14.readdirSync(dir) : [];
+  const entries2 = fs13.existsSync(dir) ? fs13.readdirSync(dir) : [];
   return entries2.every((e) => e === LOCK_FILE);
 }
 
@@ -60349,7 +60193,7 @@ var path19 = __toESM(require("path"));
 init_errors();
 
 // src/app/app-index.ts
-var fs15 = __toESM(require("fs"));
+var fs14 = __toESM(require("fs"));
 var os2 = __toESM(require("os"));
 var path18 = __toESM(require("path"));
 
@@ -60428,10 +60272,10 @@ function appStamp(loc, now, previous) {
     return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
   };
   const walk = (dir, rel2) => {
-    const line = `D${FIELD}${see(fs15.lstatSync(dir))}${FIELD}${rel2}`;
+    const line = `D${FIELD}${see(fs14.lstatSync(dir))}${FIELD}${rel2}`;
     lines.push(line);
-    for (const name of known.get(line) ?? fs15.readdirSync(dir)) {
-      const st = fs15.lstatSync(`${dir}/${name}`);
+    for (const name of known.get(line) ?? fs14.readdirSync(dir)) {
+      const st = fs14.lstatSync(`${dir}/${name}`);
       lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
       if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
     }
@@ -60463,7 +60307,7 @@ function listings(stamp) {
   return names;
 }
 var BUILD = (() => {
-  const s = fs15.statSync(__filename, { throwIfNoEntry: false });
+  const s = fs14.statSync(__filename, { throwIfNoEntry: false });
   return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
@@ -60472,7 +60316,7 @@ function indexFile(configFile, env2) {
 }
 function readIndex(file) {
   try {
-    const raw = JSON.parse(fs15.readFileSync(file, "utf8"));
+    const raw = JSON.parse(fs14.readFileSync(file, "utf8"));
     return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
   } catch {
     return /* @__PURE__ */ new Map();
@@ -60480,11 +60324,11 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs15.mkdirSync(path18.dirname(file), { recursive: true });
+    fs14.mkdirSync(path18.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs15.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
-    fs15.renameSync(tmp, file);
+    fs14.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs14.renameSync(tmp, file);
   } catch {
   }
 }
@@ -60632,24 +60476,26 @@ async function withPlannedWrites(ctx, args, opts, command, write) {
       if (w) writes.push(w);
       else idle.push(...idleApp(ctx, loc, app, command, byName, peers));
     }
-    await write({ writes, idle });
+    write({ writes, idle });
   } finally {
-    await lock.release();
+    lock.release();
   }
 }
 function idleApp(ctx, loc, app, command, byName, peers) {
-  const rel2 = (p) => p ? path20.relative(ctx.cwd, p) || "." : "";
-  const target = loc.source === "-" ? `-f - ${rel2(loc.output)}` : byName ? loc.name : `${rel2(loc.source)} ${rel2(loc.output)}`;
-  return appIdleLines(command, target.trim(), app, readAppOutput(ctx, loc, app, peers).status);
+  const status = readAppOutput(ctx, loc, app, peers).status;
+  return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
 }
-async function writeAll(ctx, planned, afterEach) {
-  const batches2 = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
-  for (const batch of batches2) {
-    await writeOutputDirs(batch.map((w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove })));
-    for (const w of batch) {
-      ctx.stdout(w.summary);
-      afterEach?.(w);
-    }
+function commandTarget(cwd, loc, byName) {
+  const rel2 = (p) => p ? path20.relative(cwd, p) || "." : "OUT";
+  const target = loc.source === "-" ? `-f - ${rel2(loc.output)}` : byName ? loc.name : `${rel2(loc.source)} ${rel2(loc.output)}`;
+  return target.trim();
+}
+function writeAll(ctx, planned, afterEach) {
+  for (const w of planned.writes) {
+    writeOutputDir(w.output, changedFiles2(w), w.remove);
+    ctx.written?.(w);
+    ctx.stdout(w.summary);
+    afterEach?.(w);
   }
   for (const line of planned.idle) ctx.stdout(line + "\n");
 }
@@ -60738,7 +60584,7 @@ function serverUrlOf(apiUrl, serverUrl) {
 }
 
 // src/flow/checkout.ts
-var fs16 = __toESM(require("fs"));
+var fs15 = __toESM(require("fs"));
 var path21 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
@@ -60760,7 +60606,7 @@ ${dirty}`
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
     const file = path21.join(root, repoPath);
-    return fs16.existsSync(file) ? fs16.readFileSync(file, "utf8") : void 0;
+    return fs15.existsSync(file) ? fs15.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -60774,7 +60620,7 @@ function currentBranch(git, root) {
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
   const shown2 = path21.relative(cwd, file) || file;
-  if (!fs16.existsSync(file))
+  if (!fs15.existsSync(file))
     throw new InputError([
       {
         file: path21.relative(cwd, configFile) || configFile,
@@ -60784,7 +60630,7 @@ function readTemplate2(file, cwd, configFile) {
         severity: "error"
       }
     ]);
-  return { file: shown2, text: fs16.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs15.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
@@ -60792,7 +60638,7 @@ var import_crypto2 = require("crypto");
 var path25 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs17 = __toESM(require("fs"));
+var fs16 = __toESM(require("fs"));
 var path24 = __toESM(require("path"));
 init_errors();
 
@@ -60920,12 +60766,11 @@ function describeTarget(target, t) {
 
 // src/flow/local-commit.ts
 async function changeCommit(ctx, args, opts, command) {
-  await withPlannedWrites(ctx, args, opts, command, async (planned) => {
+  await withPlannedWrites(ctx, args, opts, command, (planned) => {
     const holds2 = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
     const writes = planned.writes.filter((_, i) => !holds2[i]);
     checkCommittable(ctx, writes);
-    if (writes.length > 0 || holds2.every((h) => !h))
-      await writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
+    if (writes.length > 0 || holds2.every((h) => !h)) writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
     reportHeld(holds2.filter((h) => h !== void 0));
   });
 }
@@ -60938,7 +60783,7 @@ function checkCommittable(ctx, writes) {
   }
 }
 function existingAncestor(dir) {
-  return fs17.existsSync(dir) || path24.dirname(dir) === dir ? dir : existingAncestor(path24.dirname(dir));
+  return fs16.existsSync(dir) || path24.dirname(dir) === dir ? dir : existingAncestor(path24.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
@@ -61432,11 +61277,11 @@ function templateError(src, e) {
 
 // src/flow/session.ts
 async function openSession(ctx, args, opts) {
-  const connection = readConnection(flowEdges(ctx).env, opts);
-  const local = await openLocalSession(ctx, args, opts, connection);
-  return { ...local, token: connection.token, scm: local.edges.scm(connection) };
+  const connection2 = readConnection(flowEdges(ctx).env, opts);
+  const local = await openLocalSession(ctx, args, opts, connection2);
+  return { ...local, token: connection2.token, scm: local.edges.scm(connection2) };
 }
-async function openLocalSession(ctx, args, opts, connection = offlineConnection(ctx, opts)) {
+async function openLocalSession(ctx, args, opts, connection2 = offlineConnection(ctx, opts)) {
   const edges = flowEdges(ctx);
   if (!usesConfig({ cwd: ctx.cwd, args, ...opts }))
     throw new InputError(
@@ -61454,8 +61299,8 @@ async function openLocalSession(ctx, args, opts, connection = offlineConnection(
     readTemplate2(config.pr.bodyTemplate, ctx.cwd, configFile)
   );
   const links = {
-    serverUrl: serverUrlOf(connection.apiUrl, edges.env.GITHUB_SERVER_URL),
-    ...connection.repository ? { repository: connection.repository } : {},
+    serverUrl: serverUrlOf(connection2.apiUrl, edges.env.GITHUB_SERVER_URL),
+    ...connection2.repository ? { repository: connection2.repository } : {},
     workflow: config.pr.workflow
   };
   return { ctx, edges, config, checkout, apps, peers, templates, links };
@@ -61510,10 +61355,16 @@ async function previewOffline(ctx, args, opts, propose) {
   if (!opts.dryRun) throw new InputError([], "--offline goes with --dry-run: without GitHub nothing can be opened");
   const s = await openLocalSession(ctx, args, opts);
   const proposals = s.apps.map((entry) => ({ app: entry.app.name, proposal: propose(s, entry) }));
-  for (const { app, proposal } of proposals)
-    ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==
+  for (const { app, proposal } of proposals) {
+    if (ctx.preview) ctx.preview(previewData(app, proposal));
+    else ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==
 
 `);
+  }
+}
+function previewData(app, p) {
+  if (!p) return { app, branch: null, title: null, labels: [], body: null };
+  return { app, branch: p.branch, title: p.title, labels: p.labels, body: p.body };
 }
 function preview(p) {
   return [`== ${p.app}: ${p.branch} ==`, `title: ${p.title}`, `labels: ${p.labels.join(", ")}`, "", p.body].join("\n");
@@ -61549,7 +61400,9 @@ function commandState(s, entry, command) {
   if (!proposal)
     throw new StateError(
       // The PR flow always names apps of rollgen.yaml.
-      appIdleLines(command, entry.loc.name, entry.app, readOutput(entry.loc, s.ctx.cwd).status).join("\n")
+      appIdleLines(command, entry.loc.name, entry.app, readOutput(entry.loc, s.ctx.cwd).status, entry.loc.track).join(
+        "\n"
+      )
     );
   return { app, proposal, ignoreHold: true };
 }
@@ -61604,7 +61457,7 @@ function request2(req) {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
   const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve15, reject) => {
+  return new Promise((resolve16, reject) => {
     const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
     const r = client.request(
       url,
@@ -61627,7 +61480,7 @@ function request2(req) {
         });
         res.on("end", () => {
           clearTimeout(timer);
-          resolve15({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          resolve16({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
         });
         res.on("error", (e) => (clearTimeout(timer), reject(e)));
       }
@@ -62345,12 +62198,50 @@ async function changeCommand(ctx, args, opts, command) {
 // src/run/plan-command.ts
 init_errors();
 init_diagnostics();
+
+// src/app/output-format.ts
+init_errors();
+var OUTPUT_FORMATS = ["text", "json", "yaml"];
+var OUTPUT_API_VERSION = "rollgen.dev/v1alpha1";
+function isMachineOutput(o) {
+  return o?.output === "json" || o?.output === "yaml";
+}
+function outputDocument(kind, data) {
+  return { apiVersion: OUTPUT_API_VERSION, kind, ...data };
+}
+function printDocument(ctx, format2, kind, data) {
+  const doc = outputDocument(kind, data);
+  ctx.stdout(format2 === "yaml" ? serializeValue(doc) : JSON.stringify(doc, null, 2) + "\n");
+}
+function errorDocument(error6, message) {
+  const diagnostics = error6 instanceof InputError ? error6.diagnostics : [];
+  return {
+    error: {
+      type: errorType(error6),
+      exitCode: exitCodeFor(error6),
+      message,
+      diagnostics: diagnostics.map(diagnosticData),
+      ...error6 instanceof AnalysisVerdictError ? { verdict: error6.phase } : {}
+    }
+  };
+}
+function errorType(error6) {
+  if (error6 instanceof Error && error6.name !== "Error" && !(error6 instanceof TypeError)) return error6.name;
+  return "InternalError";
+}
+var carried = /* @__PURE__ */ new WeakSet();
+var carryError = (e) => void (typeof e === "object" && e !== null && carried.add(e));
+var errorCarried = (e) => typeof e === "object" && e !== null && carried.has(e);
+function diagnosticData(d) {
+  return { file: d.file, line: d.line, col: d.col, severity: d.severity, message: d.message };
+}
+
+// src/run/plan-command.ts
 async function planCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (opts.json) {
+  if (isMachineOutput(opts)) {
     const data = apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
-    ctx.stdout(JSON.stringify(data.length === 1 ? data[0] : data, null, 2) + "\n");
-    return;
+    return printDocument(ctx, opts.output, "Plan", { apps: data, allocations: describeAllocations(peers) });
   }
   ctx.stdout(apps.flatMap(({ app }) => app.rollouts.map((r) => formatPlan(app.name, r.plan))).join("\n"));
   printAllocations(ctx, peers);
@@ -62365,11 +62256,21 @@ async function validateCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const committed = committedProblems(peers);
   if (committed.length > 0) throw new InputError(committed);
+  const warnings = apps.flatMap(({ app }) => app.diagnostics.filter((d) => d.severity === "warning"));
   for (const { loc, app } of apps) {
     const output = readAppOutput(ctx, loc, app, peers);
-    for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
+    for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd)) {
       ctx.stderr(formatDiagnostic(d) + "\n");
+      warnings.push(d);
+    }
   }
+  if (isMachineOutput(opts))
+    return printDocument(ctx, opts.output, "Validation", {
+      valid: true,
+      apps: apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.spec.name) })),
+      warnings: warnings.map(diagnosticData),
+      allocations: describeAllocations(peers)
+    });
   for (const { app } of apps) ctx.stdout(`${app.name}: ok (${count2(app.rollouts.length, "rollout")})
 `);
   printAllocations(ctx, peers);
@@ -62550,18 +62451,28 @@ async function simulateCommand(ctx, args, opts) {
     (r) => renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track)
   );
   const objects = renderApp(app, states, loc.track, peers);
-  const generators2 = appGenerators(app);
-  for (const [i, r] of app.rollouts.entries())
-    ctx.stdout(`state: ${app.name}/${r.spec.name} at ${describePhase(states[i].phase, r.plan.steps.length)}
-`);
   const routes = routeEndpoints(objects);
   const req = request3(opts, routes);
+  const generators2 = appGenerators(app);
+  const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, req));
+  const services = !split3 && generators2.length === 0 ? servicePods(app, objects) : [];
+  const described = app.rollouts.map((r, i) => ({
+    rollout: `${app.name}/${r.spec.name}`,
+    state: describePhase(states[i].phase, r.plan.steps.length)
+  }));
+  if (isMachineOutput(opts))
+    return printDocument(ctx, opts.output, "Simulation", {
+      app: app.name,
+      states: described,
+      ...simulationData(req, split3, services, routes)
+    });
+  for (const d of described) ctx.stdout(`state: ${d.rollout} at ${d.state}
+`);
   ctx.stdout(`request: ${describeRequest(req, opts)}
 `);
-  const split3 = simulateRequest(objects, generators2, colorAtGateway(objects, req));
   const line = (p, prefix = "") => `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
 `;
-  if (!split3 && generators2.length === 0) return serviceLines(app, objects, line).forEach((l) => ctx.stdout(l));
+  if (services.length > 0) return services.forEach(({ role, pod }) => ctx.stdout(line(pod, `${role} `)));
   if (!split3) return ctx.stdout(`no route matches this request; ${served(routes)}
 `);
   ctx.stdout(`rule: ${split3.rule}
@@ -62569,12 +62480,24 @@ async function simulateCommand(ctx, args, opts) {
   for (const p of split3.pods) ctx.stdout(line(p));
   for (const p of split3.mirror ?? []) ctx.stdout(line(p, "mirror copy to "));
 }
-function serviceLines(app, objects, line) {
+function simulationData(req, split3, services, routes) {
+  const pods = (list5) => (list5 ?? []).map((p) => ({ share: p.share, service: p.service, deployment: p.deployment ?? null }));
+  return {
+    request: { host: req.host ?? null, path: req.path, headers: req.headers, cookies: req.cookies, query: req.query },
+    matched: split3 !== void 0,
+    rule: split3?.rule ?? null,
+    pods: pods(split3?.pods),
+    mirror: pods(split3?.mirror),
+    services: services.map(({ role, pod }) => ({ role, ...pods([pod])[0] })),
+    routes: { hosts: routes.hosts, paths: routes.paths }
+  };
+}
+function servicePods(app, objects) {
   return app.rollouts.flatMap((r) => {
     const { stableService, canaryService } = r.spec.traffic;
     const roles = r.spec.blueGreen ? ["active", "preview"] : ["stable", "canary"];
     return [stableService, canaryService].flatMap(
-      (name, i) => name ? podsOf(objects, name, 1).map((p) => line(p, `${roles[i]} `)) : []
+      (name, i) => name ? podsOf(objects, name, 1).map((pod) => ({ role: roles[i], pod })) : []
     );
   });
 }
@@ -62585,13 +62508,13 @@ function served(r) {
 function describeRequest(req, o) {
   const from = (given) => given === void 0 ? " (the routes' own)" : "";
   const host = req.host ? `host ${req.host}${from(o.host)}` : "no host";
-  const path28 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
+  const path30 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
   const extra = [
     ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
     ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
     ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`)
   ];
-  return [host, path28, ...extra].join(", ");
+  return [host, path30, ...extra].join(", ");
 }
 function request3(o, routes) {
   const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : void 0);
@@ -62613,41 +62536,580 @@ function pairs(list5, lower = false) {
   return out;
 }
 
-// src/run/status-command.ts
-async function statusCommand(ctx, args, opts) {
-  const apps = await loadApps(ctx, args, opts);
-  const drifts = [];
-  const rows = apps.flatMap(({ loc, app }) => {
-    const output = readAppOutput(ctx, loc, app);
-    const status = output.status;
-    const drift = describeDrift(detectDrift(app, loc, output), loc, ctx.cwd);
-    drifts.push(...drift.map((d) => `${app.name}: drift: ${d}`));
-    return app.rollouts.map((r) => {
-      const s = status?.rollouts.find((x) => x.name === r.spec.name);
-      const pending = s && sourcePod(r, loc.track).revision !== (s.canaryRevision ?? s.stableRevision);
-      return {
-        app: app.name,
-        rollout: r.spec.name,
-        phase: s?.phase ?? "NotDeployed",
-        step: s?.step ?? 0,
-        steps: r.plan.steps.length,
-        stable: s?.stableRevision ?? "-",
-        canary: s?.canaryRevision ?? "-",
-        sourceChanged: Boolean(pending),
-        drift
+// src/flow/status-command.ts
+var path28 = __toESM(require("path"));
+init_errors();
+
+// src/io/watch.ts
+var CLEAR_SCREEN = "\x1B[H\x1B[2J";
+function processTicker() {
+  let interrupted = false;
+  let wake;
+  const onInterrupt = () => {
+    interrupted = true;
+    wake?.();
+  };
+  process.on("SIGINT", onInterrupt);
+  return {
+    tty: process.stdout.isTTY === true,
+    sleep: (ms) => new Promise((resolve16) => {
+      if (interrupted) return resolve16(false);
+      const timer = setTimeout(() => resolve16(true), ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve16(false);
       };
+    }),
+    stop: () => void process.removeListener("SIGINT", onInterrupt)
+  };
+}
+async function watchLoop(ticker, seconds2, write, round) {
+  try {
+    for (; ; ) {
+      const text2 = await round();
+      write(ticker.tty ? CLEAR_SCREEN + text2 : text2);
+      if (!await ticker.sleep(seconds2 * 1e3)) return;
+    }
+  } finally {
+    ticker.stop?.();
+  }
+}
+
+// src/state/status-format.ts
+var SYMBOLS = {
+  NotDeployed: "○",
+  Adopting: "◌",
+  Healthy: "✔",
+  Progressing: "◌",
+  Paused: "॥",
+  Promoting: "◌",
+  Draining: "◌",
+  Aborted: "✖",
+  Held: "॥"
+};
+var WIDTH = 15;
+var field = (label, value) => `${`${label}:`.padEnd(WIDTH)}${value}`;
+var more = (value) => `${"".padEnd(WIDTH)}${value}`;
+function formatStatusView(views, disabled = []) {
+  return [...views.map(formatRollout), ...disabled.map((d) => d + "\n")].join("\n");
+}
+function formatRollout(v) {
+  const lines = [
+    field("Name", `${v.app}/${v.rollout}`),
+    field("Status", `${SYMBOLS[v.phase]} ${v.phase}`),
+    field("Message", v.message),
+    field("Strategy", strategy(v)),
+    ...stepLines(v),
+    ...imageLines(v),
+    ...gateLines(v),
+    ...signalLines(v),
+    ...githubLines(v),
+    ...nextLines(v),
+    ...v.drift.map((d, i) => i === 0 ? field("Drift", d) : more(d))
+  ];
+  return lines.join("\n") + "\n";
+}
+function strategy(v) {
+  const providers = v.strategy.providers.length > 0 ? `; ${v.strategy.providers.join(", ")}` : "";
+  if (v.strategy.blueGreen) return `BlueGreen (${v.strategy.format}${providers})`;
+  return `Canary (${v.strategy.format}, ${v.strategy.style} style${providers})`;
+}
+var sub = (label, value) => `  ${`${label}:`.padEnd(WIDTH - 2)}${value}`;
+var tracks = (v) => v.strategy.blueGreen ? { stable: "old", canary: "new" } : { stable: "stable", canary: "canary" };
+function stepLines(v) {
+  const name = v.step !== null && v.stepName ? ` (${v.stepName})` : "";
+  const step = v.step !== null ? `${v.step}/${v.steps}${name}` : `-/${v.steps}`;
+  const t = v.traffic;
+  const traffic2 = t === null ? "-" : trafficText(t, v.strategy.blueGreen ? "the new version" : "canary");
+  const r = v.replicas;
+  const n = tracks(v);
+  return [
+    sub("Step", step),
+    sub("Traffic", traffic2),
+    sub("Replicas", `${n.canary} ${r.canary}, ${n.stable} ${r.stable} (desired ${r.desired})`)
+  ];
+}
+function trafficText(t, canary) {
+  const share2 = (weight, total) => total === 100 ? `${weight}%` : `${weight}/${total}`;
+  const parts = [
+    t.byPods ? "shared by pod count (the stable Service selects both tracks)" : `${share2(t.weight, t.weightTotal)} to ${canary}`,
+    ...t.matches ? [`requests matching ${t.matches}`] : [],
+    ...t.mirror ? [`mirror ${t.mirror}`] : []
+  ];
+  const r = t.sharedRouting;
+  if (r) parts.push(`TrafficRouting ${r.name}: ${r.matches ? `requests matching ${r.matches}` : `${r.weight}%`}`);
+  return parts.join("; ");
+}
+function imageLines(v) {
+  const tagged = (list5, track) => (list5 ?? []).map((c) => `${c.image} (${track}${list5.length > 1 ? `, ${c.container}` : ""})`);
+  const n = tracks(v);
+  const shown2 = [...tagged(v.images.stable, n.stable), ...tagged(v.images.canary, n.canary)];
+  if (v.sourceChanged || shown2.length === 0) shown2.push(...tagged(v.images.source, "source"));
+  const revisions = `revisions: stable ${v.revisions.stable ?? "-"}, canary ${v.revisions.canary ?? "-"}, source ${v.revisions.source}`;
+  return [...shown2.map((s, i) => i === 0 ? field("Images", s) : more(s)), more(revisions)];
+}
+function gateLines(v) {
+  const g = v.gate;
+  if (!g) return [field("Gate", "none: nothing moves until the source changes")];
+  const kind = g.kind === "timed" ? `after ${g.seconds}s` : g.kind;
+  const since = g.since ? ` (counting from ${g.since})` : "";
+  return [field("Gate", `before ${g.before}: ${kind}; ${g.detail}${since}`)];
+}
+function signalLines(v) {
+  const s = v.signals;
+  if (!s) return [];
+  return [
+    ...s.health ? [field("Health", `${s.health.state}: ${s.health.detail}`)] : [],
+    ...s.analysis ? [field("Analysis", `${s.analysis.verdict}: ${s.analysis.detail}`)] : []
+  ];
+}
+function githubLines(v) {
+  const g = v.github;
+  if (!g.looked) return [field("GitHub", `not looked up (${g.why})`)];
+  if (g.pulls.length === 0) return [field("GitHub", "no open rollgen PR for this app")];
+  return g.pulls.map((p, i) => {
+    const line = `PR #${p.number} (${p.does}) open: ${p.title} ${p.url}; merging it applies it`;
+    return i === 0 ? field("GitHub", line) : more(line);
+  });
+}
+function nextLines(v) {
+  const all = [...v.next ? [v.next] : [], ...v.otherCommands];
+  const first2 = v.phase === "Held" ? [field("Next", "set the field that pauses it to false")] : [];
+  if (all.length === 0 && first2.length === 0) return [field("Next", "nothing to do")];
+  return [
+    ...first2,
+    ...all.map((c, i) => {
+      const line = `${c.command}  # ${c.does}`;
+      return i === 0 && first2.length === 0 ? field("Next", line) : more(`or ${line}`);
+    })
+  ];
+}
+
+// src/state/status-gate.ts
+function sourceChanged(i) {
+  const s = i.status;
+  if (!s) return false;
+  return i.sourceRevision !== (s.canaryRevision ?? s.stableRevision);
+}
+function gateView(i) {
+  const s = i.status;
+  const plan = i.plan;
+  if (!s) return fixedGate("first deploy", { kind: "manual" }, "running advance (or merging its PR) adopts the app");
+  if (s.draining !== void 0)
+    return fixedGate("removing the canary workloads", { kind: "automatic" }, "the next advance removes them");
+  switch (s.phase) {
+    case "Adopting":
+      return fixedGate("selecting pods by track label", { kind: "automatic" }, "the next advance does it");
+    case "Promoting":
+      return fixedGate("clean-up", { kind: "automatic" }, "the next advance removes the canary");
+    case "Aborted":
+      return sourceChanged(i) ? startGate(i) : fixedGate("retry", { kind: "manual" }, "a person retries it, or changes the source");
+    case "Healthy":
+      return sourceChanged(i) ? startGate(i) : null;
+    case "Progressing": {
+      if (sourceChanged(i))
+        return fixedGate("restart at step 1", { kind: "automatic" }, "the source has a new revision");
+      const before = s.step >= plan.steps.length ? "promote" : `step ${s.step + 1}`;
+      const step = plan.steps[s.step - 1];
+      return withAnalysis(i, stepGate(i, before, step?.gate ?? { kind: "manual" }), step);
+    }
+  }
+}
+function startGate(i) {
+  const g = i.plan.startGate;
+  return fixedGate("step 1", g, g.kind === "manual" ? "a person starts the rollout" : "starts at the next advance");
+}
+function fixedGate(before, g, detail) {
+  return {
+    before,
+    kind: g.kind,
+    seconds: g.kind === "timed" ? g.seconds : null,
+    since: null,
+    remaining: null,
+    passed: g.kind === "automatic",
+    analysis: [],
+    detail
+  };
+}
+function stepGate(i, before, g) {
+  const held = signalHold(i.signals);
+  if (g.kind !== "timed") {
+    const detail2 = g.kind === "manual" ? "waits for a person (a pause without duration)" : "passes at once";
+    return { ...fixedGate(before, g, held ?? detail2), passed: g.kind === "automatic" && !held };
+  }
+  if (!i.landedAt)
+    return {
+      ...fixedGate(before, g, `${g.seconds}s from the commit that lands this step; it is not committed yet`),
+      passed: false
+    };
+  const remaining = Math.max(0, Math.ceil((i.landedAt.getTime() + g.seconds * 1e3 - i.now.getTime()) / 1e3));
+  const detail = remaining > 0 ? `${remaining}s left of ${g.seconds}s` : `${g.seconds}s passed`;
+  return {
+    ...fixedGate(before, g, held ? `${detail}; ${held}` : detail),
+    since: i.landedAt.toISOString(),
+    remaining,
+    passed: remaining === 0 && !held
+  };
+}
+function withAnalysis(i, g, step) {
+  const analysis = (step?.analysis ?? []).map((a) => `${a.templates.join("+")} (${a.kind})`);
+  if (analysis.length === 0) return g;
+  if (i.signals?.analysis) return { ...g, analysis };
+  const unread = `analysis ${analysis.join(", ")} must pass too (\`rollgen status --pr\` reads its verdict, \`rollgen analyze ${i.target}\` runs it now)`;
+  return { ...g, analysis, passed: false, detail: `${g.detail}; ${unread}` };
+}
+function signalHold(s) {
+  if (s?.health?.state === "waiting") return `waiting for health: ${s.health.detail}`;
+  if (s?.health?.state === "failed") return `health failed: ${s.health.detail}`;
+  if (s?.analysis && s.analysis.verdict !== "successful") return `analysis ${s.analysis.verdict}: ${s.analysis.detail}`;
+  return void 0;
+}
+
+// src/state/status-view.ts
+function rolloutView2(i) {
+  const s = i.status;
+  const live = liveStep(s);
+  const step = live !== void 0 ? i.plan.steps[live - 1] : void 0;
+  const gate = gateView(i);
+  const phase = phaseOf(i, gate);
+  const { next, others } = commandsFor(phase, i, gate);
+  return {
+    app: i.app,
+    rollout: i.plan.rollout,
+    namespace: i.namespace ?? null,
+    phase,
+    message: messageFor(phase, i, gate),
+    strategy: {
+      format: i.plan.format,
+      style: i.plan.style,
+      blueGreen: i.plan.blueGreen === true,
+      providers: i.plan.providers
+    },
+    step: live ?? null,
+    stepName: step?.name ?? null,
+    steps: i.plan.steps.length,
+    traffic: s ? trafficOf3(i.plan, s.draining === void 0 ? step : void 0) : null,
+    replicas: replicasOf2(i.plan, s?.draining === void 0 ? step : void 0),
+    revisions: {
+      stable: s?.stableRevision ?? null,
+      canary: s?.canaryRevision ?? null,
+      source: i.sourceRevision
+    },
+    images: i.images,
+    sourceChanged: sourceChanged(i),
+    gate,
+    signals: i.signals,
+    github: i.github,
+    next,
+    otherCommands: others,
+    drift: i.drift
+  };
+}
+function liveStep(s) {
+  if (!s) return void 0;
+  if (s.draining !== void 0) return void 0;
+  if (s.phase === "Progressing" && s.step > 0) return s.step;
+  if (s.phase === "Promoting") return Math.max(1, s.step);
+  return void 0;
+}
+function trafficOf3(plan, step) {
+  const shared = plan.trafficRouting;
+  const base = {
+    sharedRouting: shared ? { name: shared.name, weight: shared.traffic.weight, matches: matchesOf(shared.traffic) } : null
+  };
+  if (!step) return { weight: 0, weightTotal: 100, byPods: false, matches: null, mirror: null, ...base };
+  const t = step.traffic;
+  const byPods = step.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0;
+  const mirror = t.mirrorRoutes.map((m) => `${m.name} ${m.percentage}%`).join(", ");
+  return {
+    weight: t.weight,
+    weightTotal: t.weightTotal,
+    byPods,
+    matches: matchesOf(t),
+    mirror: mirror || null,
+    ...base
+  };
+}
+function matchesOf(t) {
+  const text2 = matches2(t);
+  return text2 === "-" ? null : text2;
+}
+function replicasOf2(plan, step) {
+  if (!step) return { desired: plan.replicas, stable: plan.replicas, canary: 0 };
+  return { desired: plan.replicas, stable: step.stableReplicas, canary: step.canaryReplicas };
+}
+function phaseOf(i, gate) {
+  const s = i.status;
+  if (i.plan.pausedBy) return "Held";
+  if (!s) return "NotDeployed";
+  if (s.draining !== void 0) return "Draining";
+  if (s.phase !== "Progressing") return s.phase;
+  if (sourceChanged(i)) return "Progressing";
+  const waitsForTime = gate?.kind === "timed" && (gate.remaining === null || gate.remaining > 0);
+  return gate && !gate.passed && (gate.kind === "manual" || waitsForTime) && !signalHold(i.signals) ? "Paused" : "Progressing";
+}
+function messageFor(phase, i, gate) {
+  const s = i.status;
+  const n = i.plan.steps.length;
+  switch (phase) {
+    case "Held":
+      return `paused by ${i.plan.pausedBy}: advance proposes nothing until it is false`;
+    case "NotDeployed":
+      return "no state in the output yet: the first advance adopts the Deployment";
+    case "Draining":
+      return `${s.phase === "Aborted" ? "aborted: " : ""}routes left the canary of step ${s.draining}; its workloads are removed by the next advance (two-commit removal)`;
+    case "Adopting":
+      return "track label on the pods; the next advance switches the Service selectors";
+    case "Healthy":
+      return sourceChanged(i) ? `the source has a new pod template (revision ${i.sourceRevision}); a rollout starts at step 1` : "the output runs the source";
+    case "Promoting":
+      return "the stable Deployment runs the new version, traffic as in the last step; clean-up follows";
+    case "Aborted":
+      return sourceChanged(i) ? `aborted revision ${s.canaryRevision ?? "?"}; the source has a new one, which starts at step 1` : `aborted: revision ${s.canaryRevision ?? "?"} is held back, all traffic on stable`;
+    case "Paused":
+    case "Progressing":
+      if (sourceChanged(i)) return `the source has a new revision; the next advance restarts at step 1 with it`;
+      return `step ${s.step} of ${n}; ${gate ? `the gate before ${gate.before}: ${gate.kind}, ${gate.detail}` : ""}`;
+  }
+}
+function commandsFor(phase, i, gate) {
+  const viaPr = i.github.looked;
+  const run3 = (cmd, does) => ({
+    command: !viaPr ? `rollgen ${cmd} ${i.target}` : cmd === "advance" ? `rollgen pr ${i.target}` : `rollgen ${cmd} ${i.target} --pr`,
+    does
+  });
+  const abort = run3("abort", "routes all traffic to stable and removes the canary");
+  switch (phase) {
+    case "Held":
+      return {
+        next: null,
+        others: i.status?.phase === "Progressing" ? [run3("promote", "moves it one step by hand"), abort] : []
+      };
+    case "NotDeployed":
+      return { next: run3("advance", "adopts the Deployment (first deploy)"), others: [] };
+    case "Adopting":
+      return { next: run3("advance", "switches the Service selectors to the track label"), others: [] };
+    case "Draining":
+      return { next: run3("advance", "removes the canary workloads"), others: [] };
+    case "Promoting":
+      return { next: run3("advance", "cleans up: routes to stable only, canary removed"), others: [] };
+    case "Healthy":
+      return i.status && sourceChanged(i) ? { next: run3("advance", "starts the rollout at step 1"), others: [] } : { next: null, others: [] };
+    case "Aborted":
+      return sourceChanged(i) ? { next: run3("advance", "starts the new revision at step 1"), others: [] } : { next: run3("retry", "restarts it at step 1"), others: [] };
+    case "Paused":
+      return {
+        next: run3("promote", `moves to ${gate?.before ?? "the next step"} without waiting for the gate`),
+        others: [abort, ...gate?.kind === "timed" ? [run3("advance", `moves on once the time is up`)] : []]
+      };
+    case "Progressing":
+      return { next: run3("advance", `moves to ${gate?.before ?? "the next step"}`), others: [abort] };
+  }
+}
+
+// src/flow/status-github.ts
+function offline() {
+  return {
+    view: {
+      looked: false,
+      why: "offline; `rollgen status --pr` with GITHUB_TOKEN and GITHUB_REPOSITORY reads the open PRs"
+    },
+    signals: null
+  };
+}
+async function readGitHub(ctx, apps, landed, flags3) {
+  const edges = flowEdges(ctx);
+  const connection2 = readConnection(edges.env, flags3);
+  return withoutToken(connection2.token, async () => {
+    const scm = edges.scm(connection2);
+    const pulls = groupPulls(await scm.listPulls({ prefix: BRANCH_PREFIX, state: "open" }));
+    const top = gitTopLevel(edges.git, ctx.cwd);
+    const out = [];
+    for (const [i, entry] of apps.entries()) {
+      const open2 = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === "open");
+      const view = {
+        looked: true,
+        pulls: open2.map(({ pr, target }) => ({
+          number: pr.number,
+          url: pr.url,
+          title: pr.title,
+          does: targetSlug(target).replace("-", " ")
+        }))
+      };
+      const read = top && landed[i] ? await readSignals2(ctx, scm, edges, top, entry) : void 0;
+      const from = countFrom(landed[i], read?.gate);
+      out.push({ view, signals: read?.view ?? null, ...from ? { countFrom: from } : {} });
+    }
+    return out;
+  });
+}
+async function readSignals2(ctx, scm, edges, top, { loc, app }) {
+  const gates = dueGates(app.rollouts, readOutput(loc, ctx.cwd).status);
+  if (!loc.health && gates.length === 0) return void 0;
+  const shas = carryingCommits(edges.git, top, loc.output);
+  if (shas.length === 0) return void 0;
+  const health = loc.health ? await healthOf2(scm, loc.health, shas, edges) : void 0;
+  const run3 = gates.length > 0 ? latest(await scm.checkRuns(shas[shas.length - 1], checkRunName(app.name))) : void 0;
+  const analysis = gates.length > 0 ? analysisView(run3) : null;
+  const passedAt = analysis?.verdict === "successful" && run3?.completedAt ? new Date(run3.completedAt) : void 0;
+  return {
+    view: { health: health ? healthView(health) : null, analysis },
+    gate: { ...health ? { health } : {}, ...passedAt ? { analysis: passedAnalysis(analysis, passedAt) } : {} }
+  };
+}
+function passedAnalysis(view, passedAt) {
+  return { verdict: "successful", reason: view.detail, report: "", blocking: false, passedAt };
+}
+var latest = (runs) => [...runs].sort((a, b) => b.id - a.id)[0];
+function healthOf2(scm, policy, shas, edges) {
+  return readHealth(scm, policy, shas, { env: edges.env, now: edges.now() });
+}
+function healthView(h) {
+  switch (h.state) {
+    case "healthy":
+      return { state: h.state, detail: `reported on ${h.sha.slice(0, 12)} at ${h.since.toISOString()}` };
+    case "waiting":
+      return { state: h.state, detail: `awaiting ${h.awaited.join(", ")}` };
+    case "failed":
+      return { state: h.state, detail: `${h.reasons.join("; ")} on ${h.sha.slice(0, 12)}` };
+  }
+}
+var CONCLUDED = { success: "successful", action_required: "inconclusive" };
+function analysisView(run3) {
+  if (!run3) return { verdict: "pending", detail: "nothing measured yet; the next `rollgen pr` starts the analysis" };
+  const verdict2 = run3.status !== "completed" ? "running" : CONCLUDED[run3.conclusion ?? ""] ?? "failed";
+  return { verdict: verdict2, detail: run3.output?.title ?? run3.name };
+}
+
+// src/flow/status-command.ts
+var DEFAULT_WATCH_SECONDS = 2;
+async function statusCommand(ctx, args, opts) {
+  if (!opts.pr && (opts.token || opts.repo || opts.apiUrl))
+    throw new InputError([], "status: --token, --repo and --api-url go with --pr (read GitHub)");
+  if (opts.watch === void 0) return void ctx.stdout(await statusText(ctx, args, opts));
+  const seconds2 = opts.watch === true ? DEFAULT_WATCH_SECONDS : opts.watch;
+  if (!Number.isFinite(seconds2) || seconds2 <= 0)
+    throw new InputError([], `--watch takes a number of seconds above 0 (got ${String(opts.watch)})`);
+  const now = flowEdges(ctx).now;
+  await watchLoop(ctx.ticker ?? processTicker(), seconds2, ctx.stdout, async () => {
+    const text2 = await statusText(ctx, args, opts);
+    return isMachineOutput(opts) ? text2 : `every ${seconds2}s, ${now().toISOString()} (Ctrl-C ends)
+
+${text2}`;
+  });
+}
+async function statusText(ctx, args, opts) {
+  const { views, disabled } = await readViews(ctx, args, opts);
+  if (!isMachineOutput(opts)) return formatStatusView(views, disabled);
+  let text2 = "";
+  printDocument({ stdout: (t) => text2 += t }, opts.output, "Status", { rollouts: views, disabled });
+  return opts.output === "yaml" && opts.watch !== void 0 ? `---
+${text2}` : text2;
+}
+async function readViews(ctx, args, opts) {
+  const edges = flowEdges(ctx);
+  const apps = await loadApps(ctx, args, opts);
+  const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
+  const landed = landingDates(ctx, apps);
+  const github2 = opts.pr ? await readGitHub(ctx, apps, landed, opts) : apps.map(() => offline());
+  const now = edges.now();
+  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, landed[i], github2[i], now));
+  const disabled = apps.flatMap(
+    ({ app }) => app.disabledRollouts ? [
+      `${app.name}: ${app.disabledRollouts} disabled rollout(s) (spec.disabled): their workloads roll out as plain Deployments`
+    ] : []
+  );
+  return { views, disabled };
+}
+function appViews(ctx, { loc, app }, byName, landedAt, github2, now) {
+  const output = readAppOutput(ctx, loc, app);
+  const drift = describeDrift(detectDrift(app, loc, output), loc, ctx.cwd);
+  const target = commandTarget(ctx.cwd, loc, byName);
+  return app.rollouts.map((r) => {
+    const status = output.status?.rollouts.find((x) => x.name === r.spec.name);
+    const deployment = (name) => output.resources.find("Deployment", name, r.spec.namespace)?.object;
+    return rolloutView2({
+      app: app.name,
+      ...r.spec.namespace ? { namespace: r.spec.namespace } : {},
+      target,
+      plan: r.plan,
+      status,
+      sourceRevision: sourcePod(r, loc.track).revision,
+      images: {
+        stable: status ? imagesOf(deployment(r.spec.workload.name)) : null,
+        canary: status ? imagesOf(deployment(`${r.spec.workload.name}-canary`)) : null,
+        source: imagesOf(r.deployment) ?? []
+      },
+      landedAt: github2.countFrom ?? landedAt,
+      now,
+      signals: github2.signals,
+      github: github2.view,
+      drift
     });
   });
-  if (opts.json) return ctx.stdout(JSON.stringify(rows, null, 2) + "\n");
-  for (const r of rows) {
-    const changed = r.sourceChanged ? " (source has a new revision)" : "";
-    ctx.stdout(
-      `${r.app}/${r.rollout}: ${r.phase} step ${r.step}/${r.steps} stable=${r.stable} canary=${r.canary}${changed}
-`
-    );
+}
+function imagesOf(d) {
+  if (!d) return null;
+  const spec = isObject(d.spec) && isObject(d.spec.template) && isObject(d.spec.template.spec) ? d.spec.template.spec : {};
+  const list5 = Array.isArray(spec.containers) ? spec.containers : [];
+  return list5.filter(isObject).map((c) => ({ container: String(c.name ?? ""), image: String(c.image ?? "") }));
+}
+function landingDates(ctx, apps) {
+  const git = flowEdges(ctx).git;
+  const top = gitTopLevel(git, ctx.cwd);
+  const outputs = apps.map((a) => a.loc.output);
+  if (!top || outputs.some((o) => !o)) return apps.map(() => void 0);
+  try {
+    const paths = outputs.map((o) => ({ source: path28.resolve(o), output: path28.resolve(o) }));
+    return readAppHistories(git, top, paths).map((h) => h.landedAt);
+  } catch {
+    return apps.map(() => void 0);
   }
-  for (const d of drifts) ctx.stdout(`${d}
-`);
+}
+
+// src/app/change-report.ts
+var path29 = __toESM(require("path"));
+init_errors();
+function movesOf(w, cwd) {
+  return w.transition.actions.map((a) => ({
+    app: w.app,
+    rollout: a.rollout,
+    action: a.action,
+    from: w.before.status?.rollouts.find((r) => r.name === a.rollout) ?? null,
+    to: w.transition.status.rollouts.find((r) => r.name === a.rollout) ?? null,
+    output: path29.relative(cwd, w.output) || "."
+  }));
+}
+async function withReport(ctx, opts, kind, head, work) {
+  if (!isMachineOutput(opts)) return work(ctx);
+  let text2 = "";
+  const moves = [];
+  const pulls = [];
+  const previews = [];
+  let failure2;
+  try {
+    await work({
+      ...ctx,
+      stdout: (t) => void (text2 += t),
+      written: (w) => moves.push(...movesOf(w, ctx.cwd)),
+      preview: (p) => void previews.push(p),
+      report: (e) => {
+        pulls.push(e);
+        ctx.report?.(e);
+      }
+    });
+  } catch (e) {
+    failure2 = e;
+  }
+  const messages = text2.split("\n").filter((l) => l !== "");
+  const local = kind === "ChangeReport" ? { moves } : {};
+  const preview2 = previews.length > 0 ? { previews } : {};
+  const error6 = failure2 === void 0 ? {} : errorDocument(failure2, describeError(failure2, false));
+  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, ...preview2, messages, ...error6 });
+  if (failure2 !== void 0) {
+    carryError(failure2);
+    throw failure2;
+  }
 }
 
 // src/run/analyze-command.ts
@@ -62670,7 +63132,7 @@ async function analyzeCommand(ctx, args, opts) {
           ...ctx.env ? { env: ctx.env } : {}
         });
         outcomes.push({ rollout: r.spec.name, step, id: gate.id, kind: gate.kind, record, verdict: verdict2 });
-        if (!opts.json)
+        if (!isMachineOutput(opts))
           ctx.stdout(
             formatRecord(
               `${app.name} rollout ${r.spec.name} step ${step} ${gate.kind} analysis`,
@@ -62682,9 +63144,10 @@ async function analyzeCommand(ctx, args, opts) {
       }
     }
   }
-  if (opts.json) ctx.stdout(JSON.stringify(outcomes, null, 2) + "\n");
-  else if (outcomes.length === 0) ctx.stdout("no analysis gates this step\n");
   const worst = worstOf(outcomes.map((o) => o.verdict.phase));
+  if (isMachineOutput(opts))
+    printDocument(ctx, opts.output, "AnalysisReport", { verdict: worst ?? "Successful", outcomes });
+  else if (outcomes.length === 0) ctx.stdout("no analysis gates this step\n");
   if (worst)
     throw new AnalysisVerdictError(
       worst,
@@ -62704,11 +63167,18 @@ function currentStep(loc, cwd, rollout) {
 
 // src/dispatch.ts
 async function run2(request4, ctx, debug = false) {
+  const o = request4.options;
+  const output = o.output ?? (o.json ? "json" : void 0);
   try {
-    await dispatch(request4, ctx);
+    if (o.json && o.output && o.output !== "json")
+      throw new InputError([], `--json and -o ${o.output} ask for different formats; give one`);
+    await dispatch({ ...request4, options: { ...request4.options, ...output ? { output } : {} } }, ctx);
     return 0;
   } catch (error6) {
-    ctx.stderr(describeError(error6, debug) + "\n");
+    const message = describeError(error6, debug);
+    ctx.stderr(message + "\n");
+    if (isMachineOutput({ output }) && !(error6 instanceof AnalysisVerdictError) && !errorCarried(error6))
+      printDocument(ctx, output, "Error", errorDocument(error6, describeError(error6, false)));
     return exitCodeFor(error6);
   }
 }
@@ -62725,7 +63195,13 @@ function dispatch(r, ctx) {
     case "simulate":
       return simulateCommand(ctx, r.args, r.options);
     case "pr":
-      return prCommand(ctx, r.args, r.options);
+      return withReport(
+        ctx,
+        r.options,
+        "PullRequestReport",
+        { dryRun: r.options.dryRun === true },
+        (c) => prCommand(c, r.args, r.options)
+      );
     case "analyze":
       return analyzeCommand(ctx, r.args, r.options);
     case "advance":
@@ -62744,8 +63220,11 @@ function change(ctx, args, o, command) {
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
   if (!o.pr && (o.merge || o.dryRun || o.offline))
     throw new InputError([], `${command.kind}: --merge, --dry-run and --offline go with --pr`);
-  if (o.pr) return changePr(ctx, args, o, command);
-  return o.commit ? changeCommit(ctx, args, o, command) : changeCommand(ctx, args, o, command);
+  const mode = o.pr ? "pr" : o.commit ? "commit" : "write";
+  return withReport(ctx, o, "ChangeReport", { command: command.kind, mode, dryRun: o.dryRun === true }, (c) => {
+    if (o.pr) return changePr(c, args, o, command);
+    return o.commit ? changeCommit(c, args, o, command) : changeCommand(c, args, o, command);
+  });
 }
 
 // package.json
@@ -62757,7 +63236,24 @@ function stepNumber(value) {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError("a step number (0 = stable only)");
   return Number(value);
 }
-var github = (c) => c.option("--dry-run", "print every intended action; change nothing").option("--offline", "with --dry-run: no token, no network; print the title and body of each PR from the checkout").option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)").option("--base <branch>", "branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)");
+function seconds(value) {
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new InvalidArgumentError("a number of seconds above 0");
+  return Number(value);
+}
+function printing(c) {
+  return c.option("--json", "print JSON (the same as -o json)").addOption(
+    new Option("-o, --output <format>", "output format; json and yaml follow schemas/output/").choices(
+      OUTPUT_FORMATS
+    )
+  );
+}
+var connection = (c) => c.option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)");
+var github = (c) => connection(
+  c.option("--dry-run", "print every intended action; change nothing").option(
+    "--offline",
+    "with --dry-run: no token, no network; print the title and body of each PR from the checkout"
+  )
+).option("--base <branch>", "branch the PRs target (default: pr.base in rollgen.yaml, else the branch checked out)");
 function changing(c, pr) {
   c.option("--commit", "commit the new output with git (local git mode)");
   c.option("--force", "overwrite output files changed by hand (drift)");
@@ -62772,13 +63268,15 @@ function program2(submit) {
     "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
   ).choices(["one-commit", "two-commits"]);
   const common = (c) => c.option("-f, --file <file>", "read the source manifests from a file; - for stdin").option("-c, --config <file>", "rollgen.yaml to use").addOption(removal);
-  common(
-    p.command("plan").argument("[app...]", "SOURCE [OUT], or app names from rollgen.yaml").option("--json", "print JSON").description("print every step of each rollout")
+  printing(
+    common(
+      p.command("plan").argument("[app...]", "SOURCE [OUT], or app names from rollgen.yaml").description("print every step of each rollout")
+    )
   ).action((args, o) => submit({ command: "plan", args, options: o }));
   common(
     p.command("render").argument("[app...]").option("--step <n>", "step to render (0 = stable only)", stepNumber).description("print the manifests of one step; writes nothing")
   ).action((args, o) => submit({ command: "render", args, options: o }));
-  common(p.command("validate").argument("[app...]").description("check specs and cross-app rules")).action(
+  printing(common(p.command("validate").argument("[app...]").description("check specs and cross-app rules"))).action(
     (args, o) => submit({ command: "validate", args, options: o })
   );
   for (const [name, what] of [
@@ -62786,28 +63284,40 @@ function program2(submit) {
     ["abort", "route everything to stable and remove the canary"],
     ["retry", "restart an aborted rollout at step 1"]
   ]) {
-    changing(common(p.command(name).argument("[app...]").description(what)), name !== "advance").action(
+    changing(printing(common(p.command(name).argument("[app...]").description(what))), name !== "advance").action(
       (args, o) => submit({ command: name, args, options: o })
     );
   }
   changing(
-    common(
-      p.command("promote").argument("[app...]").option("--full", "skip the remaining steps").description("move one step ignoring the gate, or promote fully")
+    printing(
+      common(
+        p.command("promote").argument("[app...]").option("--full", "skip the remaining steps").description("move one step ignoring the gate, or promote fully")
+      )
     ),
     true
   ).action((args, o) => submit({ command: "promote", args, options: o }));
-  github(
-    common(
-      p.command("pr").argument("[app...]", "app names from rollgen.yaml (default: all)").description("GitHub flow: open, update and merge the PR of each app's next step")
+  printing(
+    github(
+      common(
+        p.command("pr").argument("[app...]", "app names from rollgen.yaml (default: all)").description("GitHub flow: open, update and merge the PR of each app's next step")
+      )
     )
   ).action((args, o) => submit({ command: "pr", args, options: o }));
-  common(
-    p.command("status").argument("[app...]").option("--json", "print JSON").description("show where each rollout stands")
+  connection(
+    printing(
+      common(
+        p.command("status").argument("[app...]").option("--watch [seconds]", "refresh every N seconds (default 2) until Ctrl-C", seconds).option("--pr", "read each app's open PR and the live step's health and analysis from GitHub").description("show where each rollout stands")
+      )
+    )
   ).action((args, o) => submit({ command: "status", args, options: o }));
-  common(p.command("simulate").argument("[app...]").description("evaluate the routing of a step for one request")).option("--step <n>", "step (default: the current state)", stepNumber).option("--header <k=v>", "request header (repeatable)", collect, []).option("--cookie <k=v>", "request cookie (repeatable)", collect, []).option("--query <k=v>", "query parameter (repeatable)", collect, []).option("--host <host>", "request host (default: the routes' host when they have one)").option("--path <path>", "request path (default: the routes' path when they have one, else /)").action((args, o) => submit({ command: "simulate", args, options: o }));
-  common(
-    p.command("analyze").argument("[app...]").description("run the analysis gating a step now and print its measurements")
-  ).option("--step <n>", "step (default: the current step)", stepNumber).option("--json", "print the records as JSON").option("--no-wait", "measure back to back instead of waiting out intervals and initial delays").action((args, o) => submit({ command: "analyze", args, options: o }));
+  printing(
+    common(p.command("simulate").argument("[app...]").description("evaluate the routing of a step for one request")).option("--step <n>", "step (default: the current state)", stepNumber).option("--header <k=v>", "request header (repeatable)", collect, []).option("--cookie <k=v>", "request cookie (repeatable)", collect, []).option("--query <k=v>", "query parameter (repeatable)", collect, []).option("--host <host>", "request host (default: the routes' host when they have one)").option("--path <path>", "request path (default: the routes' path when they have one, else /)")
+  ).action((args, o) => submit({ command: "simulate", args, options: o }));
+  printing(
+    common(
+      p.command("analyze").argument("[app...]").description("run the analysis gating a step now and print its measurements")
+    )
+  ).option("--step <n>", "step (default: the current step)", stepNumber).option("--no-wait", "measure back to back instead of waiting out intervals and initial delays").action((args, o) => submit({ command: "analyze", args, options: o }));
   p.command("completion").argument("<shell>", "bash, zsh or fish").description("print the shell completion script").action((shell) => submit({ command: "completion", shell }));
   for (const c of p.commands) c.addHelpText("after", () => examplesHelp(c.name()));
   return p;
@@ -62824,12 +63334,14 @@ var EXAMPLES = {
   ],
   validate: [
     ["rollgen validate", "every app of rollgen.yaml and the rules across apps"],
-    ["rollgen validate apps/web", "one app directory"]
+    ["rollgen validate apps/web", "one app directory"],
+    ["rollgen validate -o json", "the result, warnings at file:line:col, as JSON"]
   ],
   advance: [
     ["rollgen advance web", "write app web's next step into its output"],
     ["rollgen advance apps/web deploy/web", "SOURCE OUT without rollgen.yaml"],
-    ["rollgen advance --commit", "every app, one git commit each"]
+    ["rollgen advance --commit", "every app, one git commit each"],
+    ["rollgen advance web --json", "what moved (states before and after) as JSON"]
   ],
   abort: [
     ["rollgen abort web", "route everything to stable now"],
@@ -62846,15 +63358,19 @@ var EXAMPLES = {
   pr: [
     ["rollgen pr", "open or update the PR of every app's next step"],
     ["rollgen pr web --dry-run", "print what it would do; change nothing"],
+    ["rollgen pr --json", "the PRs opened, updated, merged and closed, as JSON"],
     ["rollgen pr --dry-run --offline", "the title and body of each PR, without a token or network"]
   ],
   status: [
     ["rollgen status", "where each rollout of rollgen.yaml stands"],
-    ["rollgen status web --json", "the same for app web, as JSON"]
+    ["rollgen status web --watch", "refresh every 2 seconds until Ctrl-C (--watch 10: every 10)"],
+    ["rollgen status web --pr", "also read web's open PR, health and analysis from GitHub"],
+    ["rollgen status web -o yaml", "the same for app web, as YAML (--json: JSON)"]
   ],
   simulate: [
     ["rollgen simulate web --step 1", "where a plain request goes in step 1"],
-    ["rollgen simulate web --header x-canary=always --path /api", "a request with a header, on /api"]
+    ["rollgen simulate web --header x-canary=always --path /api", "a request with a header, on /api"],
+    ["rollgen simulate web --step 2 --json", "the shares of Services and pods as JSON"]
   ],
   analyze: [
     ["rollgen analyze web", "run the analysis gating app web's current step"],

@@ -3,7 +3,9 @@ import { SourceFile, readStdin } from '../io/read-source';
 import { pipeSafeWriter } from '../io/stdout';
 import type { Removal } from '../state/lifecycle';
 import { ScmClient, ScmConnection } from '../scm/types';
-import type { PullRequestEvent } from './report';
+import type { PullRequestEvent, PullRequestPreview } from './report';
+import type { Ticker } from '../io/watch';
+import type { PendingWrite } from './plan-write';
 
 /** Everything a command may touch outside the pure core; tests pass their own. */
 export interface RunContext {
@@ -18,6 +20,12 @@ export interface RunContext {
   readonly git?: GitRunner;
   /** Told about every PR the GitHub flow opens, updates, merges or closes (the Action's outputs); unset in the CLI. */
   readonly report?: (event: PullRequestEvent) => void;
+  /** Told about the PR each app would get (`--dry-run --offline`); set by the machine-readable report. */
+  readonly preview?: (p: PullRequestPreview) => void;
+  /** How `status --watch` waits between rounds and whether stdout is a terminal; unset: this process (src/io/watch.ts). */
+  readonly ticker?: Ticker;
+  /** Told about every output written by advance/abort/promote/retry (the machine-readable report). */
+  readonly written?: (w: PendingWrite) => void;
 }
 
 export interface CommonOptions {

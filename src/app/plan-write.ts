@@ -76,10 +76,17 @@ function idleApp(
   byName: boolean,
   peers: RepoPeers,
 ): string[] {
-  const rel = (p: string | undefined) => (p ? path.relative(ctx.cwd, p) || '.' : '');
+  const status = readAppOutput(ctx, loc, app, peers).status;
+  return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
+}
+
+/** How the user names an app on the command line, for the commands rollgen suggests: its name, or SOURCE OUT. */
+export function commandTarget(cwd: string, loc: AppLocation, byName: boolean): string {
+  // Without an output (`status SOURCE`), the commands rollgen suggests still need one: OUT stands for it.
+  const rel = (p: string | undefined) => (p ? path.relative(cwd, p) || '.' : 'OUT');
   const target =
     loc.source === '-' ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
-  return appIdleLines(command, target.trim(), app, readAppOutput(ctx, loc, app, peers).status);
+  return target.trim();
 }
 
 /**
@@ -96,6 +103,7 @@ export async function writeAll(
   for (const batch of batches) {
     await writeOutputDirs(batch.map((w) => ({ dir: w.output, files: changedFiles(w), remove: w.remove })));
     for (const w of batch) {
+      ctx.written?.(w);
       ctx.stdout(w.summary);
       afterEach?.(w);
     }

@@ -19,6 +19,15 @@ export interface PullRequestEvent {
   readonly reason?: string;
 }
 
+/** The PR an app would get now (`--dry-run --offline`); all null when the app has none to propose. */
+export interface PullRequestPreview {
+  readonly app: string;
+  readonly branch: string | null;
+  readonly title: string | null;
+  readonly labels: readonly string[];
+  readonly body: string | null;
+}
+
 /** The Action's result: the events grouped by what happened, in the order they happened. */
 export interface ActionReport {
   readonly opened: readonly PullRequestEvent[];

@@ -61,7 +61,9 @@ function commandState(s: LocalSession, entry: LoadedEntry, command: AppCommand):
   if (!proposal)
     throw new StateError(
       // The PR flow always names apps of rollgen.yaml.
-      appIdleLines(command, entry.loc.name, entry.app, readOutput(entry.loc, s.ctx.cwd).status).join('\n'),
+      appIdleLines(command, entry.loc.name, entry.app, readOutput(entry.loc, s.ctx.cwd).status, entry.loc.track).join(
+        '\n',
+      ),
     );
   return { app, proposal, ignoreHold: true };
 }

@@ -1,6 +1,7 @@
 import { InputError } from '../errors';
 import { RunContext } from '../app/context';
 import { LoadedEntry } from '../app/load-repo';
+import type { PullRequestPreview } from '../app/report';
 import { Proposal } from './proposal';
 import { FlowOptions, LocalSession, openLocalSession } from './session';
 
@@ -20,8 +21,15 @@ export async function previewOffline(
   const s = await openLocalSession(ctx, args, opts);
   // Every proposal first: an app with an error prints nothing at all.
   const proposals = s.apps.map((entry) => ({ app: entry.app.name, proposal: propose(s, entry) }));
-  for (const { app, proposal } of proposals)
-    ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==\n\n`);
+  for (const { app, proposal } of proposals) {
+    if (ctx.preview) ctx.preview(previewData(app, proposal));
+    else ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==\n\n`);
+  }
+}
+
+function previewData(app: string, p: Proposal | undefined): PullRequestPreview {
+  if (!p) return { app, branch: null, title: null, labels: [], body: null };
+  return { app, branch: p.branch, title: p.title, labels: p.labels, body: p.body };
 }
 
 function preview(p: Proposal): string {

@@ -6,10 +6,10 @@ import { AnalysisVerdictError, InputError } from '../errors';
 import { readOutput } from '../app/inputs';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadApps } from '../app/load-repo';
+import { OutputOptions, isMachineOutput, printDocument } from '../app/output-format';
 
-export interface AnalyzeOptions extends CommonOptions {
+export interface AnalyzeOptions extends CommonOptions, OutputOptions {
   readonly step?: number;
-  readonly json?: boolean;
   /** commander's --no-wait sets false: measure back to back instead of waiting out intervals. */
   readonly wait?: boolean;
 }
@@ -42,7 +42,7 @@ export async function analyzeCommand(ctx: RunContext, args: readonly string[], o
           ...(ctx.env ? { env: ctx.env } : {}),
         });
         outcomes.push({ rollout: r.spec.name, step, id: gate.id, kind: gate.kind, record, verdict });
-        if (!opts.json)
+        if (!isMachineOutput(opts))
           ctx.stdout(
             formatRecord(
               `${app.name} rollout ${r.spec.name} step ${step} ${gate.kind} analysis`,
@@ -54,9 +54,10 @@ export async function analyzeCommand(ctx: RunContext, args: readonly string[], o
       }
     }
   }
-  if (opts.json) ctx.stdout(JSON.stringify(outcomes, null, 2) + '\n');
-  else if (outcomes.length === 0) ctx.stdout('no analysis gates this step\n');
   const worst = worstOf(outcomes.map((o) => o.verdict.phase));
+  if (isMachineOutput(opts))
+    printDocument(ctx, opts.output, 'AnalysisReport', { verdict: worst ?? 'Successful', outcomes });
+  else if (outcomes.length === 0) ctx.stdout('no analysis gates this step\n');
   if (worst)
     throw new AnalysisVerdictError(
       worst,

@@ -7,18 +7,17 @@ import { detectDrift, driftDiagnostics } from '../app/drift';
 import { readAppOutput } from '../app/output-state';
 import { RepoPeers } from '../render/repo-peers';
 import { committedProblems, describeAllocations } from '../app/cross-app';
+import { OutputOptions, diagnosticData, isMachineOutput, printDocument } from '../app/output-format';
+import { Diagnostic } from '../diagnostics';
 
-export interface PlanOptions extends CommonOptions {
-  readonly json?: boolean;
-}
+export interface PlanOptions extends CommonOptions, OutputOptions {}
 
 /** Every step of every rollout of the named apps, as a table or JSON. */
 export async function planCommand(ctx: RunContext, args: readonly string[], opts: PlanOptions): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (opts.json) {
+  if (isMachineOutput(opts)) {
     const data = apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
-    ctx.stdout(JSON.stringify(data.length === 1 ? data[0] : data, null, 2) + '\n');
-    return;
+    return printDocument(ctx, opts.output, 'Plan', { apps: data, allocations: describeAllocations(peers) });
   }
   ctx.stdout(apps.flatMap(({ app }) => app.rollouts.map((r) => formatPlan(app.name, r.plan))).join('\n'));
   printAllocations(ctx, peers);
@@ -29,15 +28,26 @@ function printAllocations(ctx: RunContext, peers: RepoPeers): void {
   if (lines.length > 0) ctx.stdout(`\n${lines.join('\n')}\n`);
 }
 
-export async function validateCommand(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<void> {
+/** Specs, cross-app rules and drift; problems are errors (exit 2), drift and doubtful fields are warnings. */
+export async function validateCommand(ctx: RunContext, args: readonly string[], opts: PlanOptions): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const committed = committedProblems(peers);
   if (committed.length > 0) throw new InputError(committed);
+  const warnings: Diagnostic[] = apps.flatMap(({ app }) => app.diagnostics.filter((d) => d.severity === 'warning'));
   for (const { loc, app } of apps) {
     const output = readAppOutput(ctx, loc, app, peers);
-    for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
+    for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd)) {
       ctx.stderr(formatDiagnostic(d) + '\n');
+      warnings.push(d);
+    }
   }
+  if (isMachineOutput(opts))
+    return printDocument(ctx, opts.output, 'Validation', {
+      valid: true,
+      apps: apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.spec.name) })),
+      warnings: warnings.map(diagnosticData),
+      allocations: describeAllocations(peers),
+    });
   for (const { app } of apps) ctx.stdout(`${app.name}: ok (${count(app.rollouts.length, 'rollout')})\n`);
   printAllocations(ctx, peers);
 }

@@ -13,8 +13,9 @@ import { readAppOutput } from '../app/output-state';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
 import { appGenerators } from '../app/load-app';
+import { OutputOptions, isMachineOutput, printDocument } from '../app/output-format';
 
-export interface SimulateOptions extends CommonOptions {
+export interface SimulateOptions extends CommonOptions, OutputOptions {
   readonly step?: number;
   readonly header?: readonly string[];
   readonly cookie?: readonly string[];
@@ -36,17 +37,28 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
           renderState(r, output, renderPhaseOf(output.status?.rollouts.find((s) => s.name === r.spec.name)), loc.track),
         );
   const objects = renderApp(app, states, loc.track, peers);
-  const generators = appGenerators(app);
-  for (const [i, r] of app.rollouts.entries())
-    ctx.stdout(`state: ${app.name}/${r.spec.name} at ${describePhase(states[i].phase, r.plan.steps.length)}\n`);
   const routes = routeEndpoints(objects);
   const req = request(opts, routes);
-  ctx.stdout(`request: ${describeRequest(req, opts)}\n`);
   // The request comes from outside: the ingress gateway colours it first (RequestColoring).
+  const generators = appGenerators(app);
   const split = simulateRequest(objects, generators, colorAtGateway(objects, req));
+  // Without traffic providers the Services are the routes: the pods each one selects.
+  const services = !split && generators.length === 0 ? servicePods(app, objects) : [];
+  const described = app.rollouts.map((r, i) => ({
+    rollout: `${app.name}/${r.spec.name}`,
+    state: describePhase(states[i].phase, r.plan.steps.length),
+  }));
+  if (isMachineOutput(opts))
+    return printDocument(ctx, opts.output, 'Simulation', {
+      app: app.name,
+      states: described,
+      ...simulationData(req, split, services, routes),
+    });
+  for (const d of described) ctx.stdout(`state: ${d.rollout} at ${d.state}\n`);
+  ctx.stdout(`request: ${describeRequest(req, opts)}\n`);
   const line = (p: PodShare, prefix = '') =>
     `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`;
-  if (!split && generators.length === 0) return serviceLines(app, objects, line).forEach((l) => ctx.stdout(l));
+  if (services.length > 0) return services.forEach(({ role, pod }) => ctx.stdout(line(pod, `${role} `)));
   if (!split) return ctx.stdout(`no route matches this request; ${served(routes)}\n`);
   ctx.stdout(`rule: ${split.rule}\n`);
   for (const p of split.pods) ctx.stdout(line(p));
@@ -54,17 +66,33 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   for (const p of split.mirror ?? []) ctx.stdout(line(p, 'mirror copy to '));
 }
 
+/** The request and where it went, as plain data with nulls (`simulate -o json`). */
+function simulationData(
+  req: SimRequest,
+  split: ReturnType<typeof simulateRequest>,
+  services: readonly { role: string; pod: PodShare }[],
+  routes: RouteEndpoints,
+): Record<string, unknown> {
+  const pods = (list: readonly PodShare[] | undefined) =>
+    (list ?? []).map((p) => ({ share: p.share, service: p.service, deployment: p.deployment ?? null }));
+  return {
+    request: { host: req.host ?? null, path: req.path, headers: req.headers, cookies: req.cookies, query: req.query },
+    matched: split !== undefined,
+    rule: split?.rule ?? null,
+    pods: pods(split?.pods),
+    mirror: pods(split?.mirror),
+    services: services.map(({ role, pod }) => ({ role, ...pods([pod])[0] })),
+    routes: { hosts: routes.hosts, paths: routes.paths },
+  };
+}
+
 /** Without traffic providers the Services are the routes (Argo basic canary, blue-green): the pods each one selects. */
-function serviceLines(
-  app: LoadedApp,
-  objects: readonly KubeObject[],
-  line: (p: PodShare, prefix: string) => string,
-): string[] {
+function servicePods(app: LoadedApp, objects: readonly KubeObject[]): { role: string; pod: PodShare }[] {
   return app.rollouts.flatMap((r) => {
     const { stableService, canaryService } = r.spec.traffic;
     const roles = r.spec.blueGreen ? ['active', 'preview'] : ['stable', 'canary'];
     return [stableService, canaryService].flatMap((name, i) =>
-      name ? podsOf(objects, name, 1).map((p) => line(p, `${roles[i]} `)) : [],
+      name ? podsOf(objects, name, 1).map((pod) => ({ role: roles[i], pod })) : [],
     );
   });
 }

@@ -87,16 +87,18 @@ export function transitionApp(
   const previous = output.status;
   const actions: { rollout: string; action: string }[] = [];
   const before = app.rollouts.map((r) => previous?.rollouts.find((s) => s.name === r.spec.name));
-  const statuses = app.rollouts.map((r, i) => {
+  const moved = app.rollouts.map((r, i) => {
     const t = applyCommand(command, before[i], r, track, removal);
     if (t) actions.push({ rollout: r.spec.name, action: t.action });
-    return t?.status ?? before[i]!;
+    return t?.status ?? before[i];
   });
-  lockStep(app, before, statuses, actions);
+  // Only advance deploys: abort, promote or retry leave a rollout that was never deployed as it is.
+  const statuses = moved.filter((s): s is RolloutStatus => s !== undefined);
+  if (statuses.length === app.rollouts.length) lockStep(app, before, statuses, actions);
   actions.forEach((a, i) => (actions[i] = blueGreenAction(app, a, statuses)));
   const history = [...(previous?.history ?? []), ...actions.map((a) => historyEntry(a, statuses))];
   const status: AppStatus = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
-  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(statuses[i]), track));
+  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(moved[i]), track));
   const named = app.rollouts.find(
     (r) => r.plan.steps.some((s) => s.name) && actions.some((a) => a.rollout === r.spec.name),
   );
@@ -129,8 +131,12 @@ function applyCommand(
   // A paused rollout holds: advance moves nothing; a person may still abort, promote or retry.
   if (command.kind === 'advance' && r.spec.pausedBy) return undefined;
   if (command.kind === 'advance') return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal);
-  if (!current) throw new StateError(`rollout ${r.spec.name} has not been deployed yet; run advance first`);
+  // Nothing deployed: nothing to abort, promote or retry; the idle message says advance deploys it.
+  if (!current) return undefined;
   if (command.kind === 'abort') return current.phase === 'Progressing' ? abortRollout(current, removal) : undefined;
+  // Promote and retry act on the revision the rollout runs: when the source has moved on, they would
+  // render the new one at a later step (or promote it) without its earlier steps. advance restarts it.
+  if (revision !== current.canaryRevision) return undefined;
   if (command.kind === 'retry') return current.phase === 'Aborted' ? retryRollout(current) : undefined;
   return current.phase === 'Progressing' ? promoteRollout(current, command.full) : undefined;
 }

@@ -1,5 +1,6 @@
 import { describePhase } from '../render/phase';
-import type { AppCommand } from './app-state';
+import { type AppCommand, sourcePod } from './app-state';
+import type { TrackLabel } from '../model/track';
 import { renderPhaseOf } from './lifecycle';
 import type { LoadedApp } from '../spec/loaded-app';
 import type { AppStatus, RolloutStatus } from './status';
@@ -33,6 +34,10 @@ export interface IdleRollout {
   readonly name: string;
   readonly status: RolloutStatus | undefined;
   readonly steps: number;
+  /** The source's pod template differs from what the output runs (or holds back): advance starts it. */
+  readonly sourceChanged?: boolean;
+  /** The field that pauses the rollout in its spec (advance proposes nothing while it is set). */
+  readonly heldBy?: string;
 }
 
 /**
@@ -42,7 +47,7 @@ export interface IdleRollout {
 export function idleLines(command: AppCommand, target: string, rollouts: readonly IdleRollout[]): string[] {
   return rollouts.map((r) => {
     const state = stateOf(r);
-    const hint = hintFor(command.kind, r.status, target);
+    const hint = hintFor(command.kind, r, target);
     return `nothing to ${command.kind}: ${r.name} ${state}${hint ? `; ${hint}` : ''}`;
   });
 }
@@ -53,42 +58,68 @@ export function appIdleLines(
   target: string,
   app: LoadedApp,
   status: AppStatus | undefined,
+  track: TrackLabel,
 ): string[] {
-  const rollouts = app.rollouts.map((r) => ({
-    name: `${app.name}/${r.spec.name}`,
-    status: status?.rollouts.find((x) => x.name === r.spec.name),
-    steps: r.plan.steps.length,
-  }));
+  const rollouts = app.rollouts.map((r) => {
+    const s = status?.rollouts.find((x) => x.name === r.spec.name);
+    const revision = sourcePod(r, track).revision;
+    return {
+      name: `${app.name}/${r.spec.name}`,
+      status: s,
+      steps: r.plan.steps.length,
+      sourceChanged: s !== undefined && revision !== (s.canaryRevision ?? s.stableRevision),
+      ...(r.spec.pausedBy ? { heldBy: r.spec.pausedBy.field } : {}),
+    };
+  });
   return idleLines(command, target, rollouts);
 }
 
 function stateOf(r: IdleRollout): string {
   const s = r.status;
   if (!s) return 'is not deployed yet';
+  if (r.heldBy && s.phase === 'Progressing')
+    return `is held at step ${s.step} of ${r.steps}: paused by ${r.heldBy}, advance proposes nothing`;
+  if (r.heldBy) return `is held: paused by ${r.heldBy}, advance proposes nothing`;
   if (s.draining !== undefined) return 'is draining (routes to stable; canary workloads still in the output)';
   switch (s.phase) {
     case 'Healthy':
-      return 'is healthy: the output runs the source';
+      return r.sourceChanged
+        ? 'is healthy and the source has a new pod template, not started yet'
+        : 'is healthy: the output runs the source';
     case 'Adopting':
       return 'is adopting (track label on pods)';
     case 'Aborted':
-      return `is aborted: revision ${s.canaryRevision ?? '?'} is held back, all traffic on stable`;
+      return `is aborted: revision ${s.canaryRevision ?? '?'} is held back, all traffic on stable${r.sourceChanged ? '; the source has a newer one' : ''}`;
     case 'Progressing':
-      return `is progressing at step ${s.step} of ${r.steps}`;
+      return r.sourceChanged
+        ? `is progressing at step ${s.step} of ${r.steps} with revision ${s.canaryRevision ?? '?'}, and the source has a newer one`
+        : `is progressing at step ${s.step} of ${r.steps}`;
     case 'Promoting':
       return 'is promoting: the new version is becoming stable';
   }
 }
 
-function hintFor(kind: AppCommand['kind'], s: RolloutStatus | undefined, target: string): string | undefined {
+function hintFor(kind: AppCommand['kind'], r: IdleRollout, target: string): string | undefined {
+  const s = r.status;
   const run = (cmd: string, what: string) => `\`rollgen ${cmd} ${target}\` ${what}`;
-  if (!s) return undefined; // only advance acts on a rollout never deployed, and it always acts
+  if (!s) return run('advance', 'deploys it first (adopts the Deployment)');
+  if (r.heldBy)
+    return s.phase === 'Progressing'
+      ? `set ${r.heldBy} to false to go on; ${run('promote', 'moves it by hand')}, ${run('abort', 'stops it')}`
+      : `set ${r.heldBy} to false to go on`;
   if (s.draining !== undefined || s.phase === 'Adopting' || s.phase === 'Promoting')
     return run('advance', s.phase === 'Promoting' ? 'finishes the promotion' : 'finishes that');
-  if (s.phase === 'Aborted')
+  if (s.phase === 'Aborted') {
+    if (r.sourceChanged) return run('advance', 'starts the new revision at step 1');
     return kind === 'retry' ? undefined : `${run('retry', 'restarts it at step 1')}, or change the source`;
-  if (s.phase === 'Healthy') return 'change the pod template in the source to start a rollout';
-  // Progressing: only advance (gate not due), retry and nothing else reach here.
+  }
+  if (s.phase === 'Healthy')
+    return r.sourceChanged
+      ? run('advance', 'starts the rollout at step 1')
+      : 'change the pod template in the source to start a rollout';
+  // Progressing: advance (gate not due), retry, and promote of a revision the source has left.
+  if (r.sourceChanged)
+    return `${run('advance', 'restarts it at step 1 with the new revision')}, ${run('abort', 'stops it')}`;
   return kind === 'retry'
     ? `only an aborted rollout can be retried; ${run('promote', 'moves on without the gate')}, ${run('abort', 'stops it')}`
     : `${run('promote', 'moves on without waiting for the gate')}`;

@@ -49,7 +49,7 @@ describe('rollgen plan shows the analysis at each gate', () => {
     );
     const r = await runCli(['plan', 'web', '--json'], root);
     expect(r.stderr).toBe('');
-    const steps = JSON.parse(r.stdout).rollouts[0].steps;
+    const steps = JSON.parse(r.stdout).apps[0].rollouts[0].steps;
     expect(steps.map((s: { analysis?: { id: string }[] }) => (s.analysis ?? []).map((a) => a.id))).toEqual([
       ['step-1'],
       ['background'],

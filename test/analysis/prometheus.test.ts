@@ -124,7 +124,7 @@ describeWithPrometheus('analysis against a real Prometheus', () => {
     );
     const bad = await runCli(['analyze', dir, '--step', '1', '--no-wait', '--json'], dir);
     expect(bad.code).toBe(1);
-    const [outcome] = JSON.parse(bad.stdout);
+    const [outcome] = JSON.parse(bad.stdout).outcomes;
     expect(outcome).toMatchObject({ id: 'step-1', verdict: { phase: 'Failed' } });
     expect(bad.stderr).toMatch(/analysis Failed: metric "success-rate" assessed Failed/);
   });
@@ -149,7 +149,7 @@ describeWithPrometheus('analysis against a real Prometheus', () => {
   test('background analysis: podTemplateHashValue Latest selects the canary track; 10% errors fail it', async () => {
     const dir = appAt(prom.address);
     const r = await runCli(['analyze', dir, '--step', '2', '--no-wait', '--json'], dir);
-    const [outcome] = JSON.parse(r.stdout);
+    const [outcome] = JSON.parse(r.stdout).outcomes;
     expect(outcome).toMatchObject({ kind: 'background', verdict: { phase: 'Failed' } });
     expect(outcome.record.metrics[0].measurements[0].value).toMatch(/^\[0\.(1|0999)\d*\]$/);
     expect(r.code).toBe(1);

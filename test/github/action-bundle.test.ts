@@ -83,7 +83,7 @@ test('GIVEN command validate WHEN the Action runs THEN it validates the workspac
 test('GIVEN command status for one app WHEN the Action runs THEN the CLI output for that app', () => {
   const r = runAction({ INPUT_COMMAND: 'status', INPUT_APP: 'echoserver' });
   expect(r.code).toBe(0);
-  expect(r.stdout).toMatch(/^echoserver\/rollouts-demo: NotDeployed step 0\/\d+/m);
+  expect(r.stdout).toMatch(/^Name: +echoserver\/rollouts-demo\nStatus: +○ NotDeployed$/m);
 });
 
 test('GIVEN a config that does not exist WHEN the Action runs THEN the CLI exit status, an error annotation and a failed summary', () => {

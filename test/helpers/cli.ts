@@ -13,7 +13,7 @@ export async function runCli(
   args: readonly string[],
   cwd: string,
   stdin = '',
-  edges: Pick<RunContext, 'env' | 'now' | 'scm' | 'git'> = {},
+  edges: Pick<RunContext, 'env' | 'now' | 'scm' | 'git' | 'ticker'> = {},
 ): Promise<CliResult> {
   let stdout = '';
   let stderr = '';

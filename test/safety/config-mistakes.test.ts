@@ -62,7 +62,10 @@ test('brace, class and ** patterns select apps as a shell would', async () => {
   fs.mkdirSync(path.join(repo, 'apps', '.hidden'));
   const braces = await withConfig('apps:\n  - source: apps/{api,worker}\n    output: deploy/{name}\n', 'status');
   expect(braces.stderr).toBe('');
-  expect(braces.stdout).toMatch(/^api\/api-rollout: NotDeployed.*\nworker\/worker-rollout: NotDeployed/);
+  expect(braces.stdout.match(/^Name: .*$/gm)).toEqual([
+    'Name:          api/api-rollout',
+    'Name:          worker/worker-rollout',
+  ]);
   expect(braces.stdout).not.toMatch(/web/);
   const classes = await withConfig('apps:\n  - source: apps/[aw]*\n    output: deploy/{name}\n', 'status');
   expect(classes.stdout.match(/NotDeployed/g)).toHaveLength(3);

@@ -24,7 +24,7 @@ test('a hand edit is reported by status and validate (file, field) and advance r
   const expected = 'out/deployment-echoserver.yaml: changed by hand: spec.replicas: rendered 5, found 6';
 
   const status = await run('status', 'src', 'out');
-  expect(status.stdout).toContain(`src: drift: ${expected}\n`);
+  expect(status.stdout).toContain(`\nDrift:         ${expected}\n`);
   const validate = await run('validate', 'src', 'out');
   expect(validate.code).toBe(0);
   expect(validate.stderr).toMatch(
@@ -51,10 +51,10 @@ test('a deleted file and a file changed along with the source are reported too',
   edit('ingress-echoserver-canary.yaml', /canary-weight: "20"/, 'canary-weight: "50"');
   const status = await run('status', 'src', 'out');
   expect(status.stdout).toContain(
-    'src: drift: out/ingress-echoserver-canary.yaml: changed by hand: metadata.annotations.nginx.ingress.kubernetes.io/canary-weight: rendered "20", found "50"\n',
+    '\nDrift:         out/ingress-echoserver-canary.yaml: changed by hand: metadata.annotations.nginx.ingress.kubernetes.io/canary-weight: rendered "20", found "50"\n',
   );
   expect(status.stdout).toContain(
-    'src: drift: out/service-echoserver-canary.yaml: deleted by hand (rollgen wrote it)\n',
+    '\n               out/service-echoserver-canary.yaml: deleted by hand (rollgen wrote it)\n',
   );
   // abort would overwrite the edit too
   expect((await run('abort', 'src', 'out')).code).toBe(1);

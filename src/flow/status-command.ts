@@ -1,0 +1,131 @@
+import * as path from 'path';
+import { CommonOptions, RunContext } from '../app/context';
+import { describeDrift, detectDrift } from '../app/drift';
+import { usesConfig } from '../app/inputs';
+import { LoadedEntry, loadApps } from '../app/load-repo';
+import { OutputOptions, isMachineOutput, printDocument } from '../app/output-format';
+import { readAppOutput } from '../app/output-state';
+import { commandTarget } from '../app/plan-write';
+import { InputError } from '../errors';
+import { gitTopLevel } from '../io/git';
+import { processTicker, watchLoop } from '../io/watch';
+import { KubeObject, isObject } from '../model/kube';
+import { sourcePod } from '../state/app-state';
+import { formatStatusView } from '../state/status-format';
+import { ContainerImage, RolloutView, rolloutView } from '../state/status-view';
+import { ConnectionFlags } from './connection';
+import { flowEdges } from './edges';
+import { readAppHistories } from './history';
+import { AppGitHub, offline, readGitHub } from './status-github';
+
+export interface StatusOptions extends CommonOptions, OutputOptions, ConnectionFlags {
+  /** Read the open PRs and the live step's health and analysis from GitHub. */
+  readonly pr?: boolean;
+  /** Refresh every N seconds (true: the default interval) until Ctrl-C. */
+  readonly watch?: number | true;
+}
+
+export const DEFAULT_WATCH_SECONDS = 2;
+
+/** `rollgen status`: where every rollout stands, once or (--watch) again and again, re-reading everything each round. */
+export async function statusCommand(ctx: RunContext, args: readonly string[], opts: StatusOptions): Promise<void> {
+  if (!opts.pr && (opts.token || opts.repo || opts.apiUrl))
+    throw new InputError([], 'status: --token, --repo and --api-url go with --pr (read GitHub)');
+  if (opts.watch === undefined) return void ctx.stdout(await statusText(ctx, args, opts));
+  const seconds = opts.watch === true ? DEFAULT_WATCH_SECONDS : opts.watch;
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new InputError([], `--watch takes a number of seconds above 0 (got ${String(opts.watch)})`);
+  const now = flowEdges(ctx).now;
+  await watchLoop(ctx.ticker ?? processTicker(), seconds, ctx.stdout, async () => {
+    const text = await statusText(ctx, args, opts);
+    return isMachineOutput(opts) ? text : `every ${seconds}s, ${now().toISOString()} (Ctrl-C ends)\n\n${text}`;
+  });
+}
+
+async function statusText(ctx: RunContext, args: readonly string[], opts: StatusOptions): Promise<string> {
+  const { views, disabled } = await readViews(ctx, args, opts);
+  if (!isMachineOutput(opts)) return formatStatusView(views, disabled);
+  let text = '';
+  printDocument({ stdout: (t) => (text += t) }, opts.output, 'Status', { rollouts: views, disabled });
+  return opts.output === 'yaml' && opts.watch !== undefined ? `---\n${text}` : text;
+}
+
+async function readViews(
+  ctx: RunContext,
+  args: readonly string[],
+  opts: StatusOptions,
+): Promise<{ views: RolloutView[]; disabled: string[] }> {
+  const edges = flowEdges(ctx);
+  const apps = await loadApps(ctx, args, opts);
+  const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
+  const landed = landingDates(ctx, apps);
+  const github = opts.pr ? await readGitHub(ctx, apps, landed, opts) : apps.map(() => offline());
+  const now = edges.now();
+  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, landed[i], github[i], now));
+  const disabled = apps.flatMap(({ app }) =>
+    app.disabledRollouts
+      ? [
+          `${app.name}: ${app.disabledRollouts} disabled rollout(s) (spec.disabled): their workloads roll out as plain Deployments`,
+        ]
+      : [],
+  );
+  return { views, disabled };
+}
+
+function appViews(
+  ctx: RunContext,
+  { loc, app }: LoadedEntry,
+  byName: boolean,
+  landedAt: Date | undefined,
+  github: AppGitHub,
+  now: Date,
+): RolloutView[] {
+  const output = readAppOutput(ctx, loc, app);
+  const drift = describeDrift(detectDrift(app, loc, output), loc, ctx.cwd);
+  const target = commandTarget(ctx.cwd, loc, byName);
+  return app.rollouts.map((r) => {
+    const status = output.status?.rollouts.find((x) => x.name === r.spec.name);
+    const deployment = (name: string) => output.resources.find('Deployment', name, r.spec.namespace)?.object;
+    return rolloutView({
+      app: app.name,
+      ...(r.spec.namespace ? { namespace: r.spec.namespace } : {}),
+      target,
+      plan: r.plan,
+      status,
+      sourceRevision: sourcePod(r, loc.track).revision,
+      images: {
+        stable: status ? imagesOf(deployment(r.spec.workload.name)) : null,
+        canary: status ? imagesOf(deployment(`${r.spec.workload.name}-canary`)) : null,
+        source: imagesOf(r.deployment) ?? [],
+      },
+      landedAt: github.countFrom ?? landedAt,
+      now,
+      signals: github.signals,
+      github: github.view,
+      drift,
+    });
+  });
+}
+
+/** The containers of a Deployment's pod template and their images; null when the Deployment is not there. */
+function imagesOf(d: KubeObject | undefined): ContainerImage[] | null {
+  if (!d) return null;
+  const spec =
+    isObject(d.spec) && isObject(d.spec.template) && isObject(d.spec.template.spec) ? d.spec.template.spec : {};
+  const list = Array.isArray(spec.containers) ? spec.containers : [];
+  return list.filter(isObject).map((c) => ({ container: String(c.name ?? ''), image: String(c.image ?? '') }));
+}
+
+/** When each app's state landed: the last first-parent commit that changed its status file (none outside git). */
+function landingDates(ctx: RunContext, apps: readonly LoadedEntry[]): (Date | undefined)[] {
+  const git = flowEdges(ctx).git;
+  const top = gitTopLevel(git, ctx.cwd);
+  const outputs = apps.map((a) => a.loc.output);
+  if (!top || outputs.some((o) => !o)) return apps.map(() => undefined);
+  try {
+    const paths = outputs.map((o) => ({ source: path.resolve(o!), output: path.resolve(o!) }));
+    return readAppHistories(git, top, paths).map((h) => h.landedAt);
+  } catch {
+    return apps.map(() => undefined); // no commit yet: nothing has landed
+  }
+}

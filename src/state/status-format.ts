@@ -1,0 +1,133 @@
+import { ContainerImage, RolloutView, ViewPhase } from './status-view';
+
+/**
+ * The text of `rollgen status`, laid out as `kubectl argo rollouts get rollout` lays out a rollout:
+ * a label column, the status with its symbol, the step, traffic and replicas, the images by track.
+ * Pure.
+ */
+const SYMBOLS: Readonly<Record<ViewPhase, string>> = {
+  NotDeployed: '○',
+  Adopting: '◌',
+  Healthy: '✔',
+  Progressing: '◌',
+  Paused: '॥',
+  Promoting: '◌',
+  Draining: '◌',
+  Aborted: '✖',
+  Held: '॥',
+};
+
+const WIDTH = 15;
+const field = (label: string, value: string) => `${`${label}:`.padEnd(WIDTH)}${value}`;
+const more = (value: string) => `${''.padEnd(WIDTH)}${value}`;
+
+export function formatStatusView(views: readonly RolloutView[], disabled: readonly string[] = []): string {
+  return [...views.map(formatRollout), ...disabled.map((d) => d + '\n')].join('\n');
+}
+
+function formatRollout(v: RolloutView): string {
+  const lines = [
+    field('Name', `${v.app}/${v.rollout}`),
+    field('Status', `${SYMBOLS[v.phase]} ${v.phase}`),
+    field('Message', v.message),
+    field('Strategy', strategy(v)),
+    ...stepLines(v),
+    ...imageLines(v),
+    ...gateLines(v),
+    ...signalLines(v),
+    ...githubLines(v),
+    ...nextLines(v),
+    ...v.drift.map((d, i) => (i === 0 ? field('Drift', d) : more(d))),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+function strategy(v: RolloutView): string {
+  const providers = v.strategy.providers.length > 0 ? `; ${v.strategy.providers.join(', ')}` : '';
+  if (v.strategy.blueGreen) return `BlueGreen (${v.strategy.format}${providers})`;
+  return `Canary (${v.strategy.format}, ${v.strategy.style} style${providers})`;
+}
+
+const sub = (label: string, value: string) => `  ${`${label}:`.padEnd(WIDTH - 2)}${value}`;
+
+/** Blue-green has no canary: the two tracks are the old version and the new one the preview runs. */
+const tracks = (v: RolloutView) =>
+  v.strategy.blueGreen ? { stable: 'old', canary: 'new' } : { stable: 'stable', canary: 'canary' };
+
+function stepLines(v: RolloutView): string[] {
+  const name = v.step !== null && v.stepName ? ` (${v.stepName})` : '';
+  const step = v.step !== null ? `${v.step}/${v.steps}${name}` : `-/${v.steps}`;
+  const t = v.traffic;
+  const traffic = t === null ? '-' : trafficText(t, v.strategy.blueGreen ? 'the new version' : 'canary');
+  const r = v.replicas;
+  const n = tracks(v);
+  return [
+    sub('Step', step),
+    sub('Traffic', traffic),
+    sub('Replicas', `${n.canary} ${r.canary}, ${n.stable} ${r.stable} (desired ${r.desired})`),
+  ];
+}
+
+function trafficText(t: NonNullable<RolloutView['traffic']>, canary: string): string {
+  const share = (weight: number, total: number) => (total === 100 ? `${weight}%` : `${weight}/${total}`);
+  const parts = [
+    t.byPods
+      ? 'shared by pod count (the stable Service selects both tracks)'
+      : `${share(t.weight, t.weightTotal)} to ${canary}`,
+    ...(t.matches ? [`requests matching ${t.matches}`] : []),
+    ...(t.mirror ? [`mirror ${t.mirror}`] : []),
+  ];
+  const r = t.sharedRouting;
+  if (r) parts.push(`TrafficRouting ${r.name}: ${r.matches ? `requests matching ${r.matches}` : `${r.weight}%`}`);
+  return parts.join('; ');
+}
+
+function imageLines(v: RolloutView): string[] {
+  const tagged = (list: readonly ContainerImage[] | null, track: string) =>
+    (list ?? []).map((c) => `${c.image} (${track}${list!.length > 1 ? `, ${c.container}` : ''})`);
+  const n = tracks(v);
+  const shown = [...tagged(v.images.stable, n.stable), ...tagged(v.images.canary, n.canary)];
+  if (v.sourceChanged || shown.length === 0) shown.push(...tagged(v.images.source, 'source'));
+  const revisions = `revisions: stable ${v.revisions.stable ?? '-'}, canary ${v.revisions.canary ?? '-'}, source ${v.revisions.source}`;
+  return [...shown.map((s, i) => (i === 0 ? field('Images', s) : more(s))), more(revisions)];
+}
+
+function gateLines(v: RolloutView): string[] {
+  const g = v.gate;
+  if (!g) return [field('Gate', 'none: nothing moves until the source changes')];
+  const kind = g.kind === 'timed' ? `after ${g.seconds}s` : g.kind;
+  const since = g.since ? ` (counting from ${g.since})` : '';
+  return [field('Gate', `before ${g.before}: ${kind}; ${g.detail}${since}`)];
+}
+
+function signalLines(v: RolloutView): string[] {
+  const s = v.signals;
+  if (!s) return [];
+  return [
+    ...(s.health ? [field('Health', `${s.health.state}: ${s.health.detail}`)] : []),
+    ...(s.analysis ? [field('Analysis', `${s.analysis.verdict}: ${s.analysis.detail}`)] : []),
+  ];
+}
+
+function githubLines(v: RolloutView): string[] {
+  const g = v.github;
+  if (!g.looked) return [field('GitHub', `not looked up (${g.why})`)];
+  if (g.pulls.length === 0) return [field('GitHub', 'no open rollgen PR for this app')];
+  return g.pulls.map((p, i) => {
+    const line = `PR #${p.number} (${p.does}) open: ${p.title} ${p.url}; merging it applies it`;
+    return i === 0 ? field('GitHub', line) : more(line);
+  });
+}
+
+function nextLines(v: RolloutView): string[] {
+  const all = [...(v.next ? [v.next] : []), ...v.otherCommands];
+  const first = v.phase === 'Held' ? [field('Next', 'set the field that pauses it to false')] : [];
+  if (all.length === 0 && first.length === 0) return [field('Next', 'nothing to do')];
+  return [
+    ...first,
+    ...all.map((c, i) => {
+      const line = `${c.command}  # ${c.does}`;
+      return i === 0 && first.length === 0 ? field('Next', line) : more(`or ${line}`);
+    }),
+  ];
+}
