@@ -1207,7 +1207,7 @@ var require_command = __commonJS({
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
     var path30 = require("node:path");
-    var fs17 = require("node:fs");
+    var fs18 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs17.existsSync(executableFile)) return;
+        if (fs18.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2220,10 +2220,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
           const localBin = path30.resolve(baseDir, baseName);
-          if (fs17.existsSync(localBin)) return localBin;
+          if (fs18.existsSync(localBin)) return localBin;
           if (sourceExt.includes(path30.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs17.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs18.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,7 +2235,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs17.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs18.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs17 = this.flowScalar(this.type);
+              const fs18 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start: start2, key: fs17, sep: [] });
+                map2.items.push({ start: start2, key: fs18, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs17);
+                this.stack.push(fs18);
               } else {
-                Object.assign(it, { key: fs17, sep: [] });
+                Object.assign(it, { key: fs18, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs17 = this.flowScalar(this.type);
+              const fs18 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs17, sep: [] });
+                fc.items.push({ start: [], key: fs18, sep: [] });
               else if (it.sep)
-                this.stack.push(fs17);
+                this.stack.push(fs18);
               else
-                Object.assign(it, { key: fs17, sep: [] });
+                Object.assign(it, { key: fs18, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -27661,7 +27661,7 @@ var require_dist2 = __commonJS({
       enumerable: true
     }) : target, mod));
     var path30 = __toESM2(require("path"));
-    var fs17 = __toESM2(require("fs"));
+    var fs18 = __toESM2(require("fs"));
     function cleanPath(path$1) {
       let normalized = (0, path30.normalize)(path$1);
       if (normalized.length > 1 && normalized[normalized.length - 1] === path30.sep) normalized = normalized.substring(0, normalized.length - 1);
@@ -27958,7 +27958,7 @@ var require_dist2 = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs17
+          fs: options.fs || fs18
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -28193,7 +28193,7 @@ var require_dist3 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs17 = require("fs");
+    var fs18 = require("fs");
     var path30 = require("path");
     var url = require("url");
     var fdir = require_dist2();
@@ -28442,12 +28442,12 @@ var require_dist3 = __commonJS({
       opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path30.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs17.readdir,
-        readdirSync: opts.fs.readdirSync || fs17.readdirSync,
-        realpath: opts.fs.realpath || fs17.realpath,
-        realpathSync: opts.fs.realpathSync || fs17.realpathSync,
-        stat: opts.fs.stat || fs17.stat,
-        statSync: opts.fs.statSync || fs17.statSync
+        readdir: opts.fs.readdir || fs18.readdir,
+        readdirSync: opts.fs.readdirSync || fs18.readdirSync,
+        realpath: opts.fs.realpath || fs18.realpath,
+        realpathSync: opts.fs.realpathSync || fs18.realpathSync,
+        stat: opts.fs.stat || fs18.stat,
+        statSync: opts.fs.statSync || fs18.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -34424,8 +34424,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs17 = require("fs");
-      var templateString = fs17.readFileSync(filename, "utf8");
+      var fs18 = require("fs");
+      var templateString = fs18.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -41627,7 +41627,7 @@ var require_light = __commonJS({
           }
         }
         async trigger(name, ...args) {
-          var e, promises;
+          var e, promises4;
           try {
             if (name !== "debug") {
               this.trigger("debug", `Event triggered: ${name}`, args);
@@ -41638,7 +41638,7 @@ var require_light = __commonJS({
             this._events[name] = this._events[name].filter(function(listener) {
               return listener.status !== "none";
             });
-            promises = this._events[name].map(async (listener) => {
+            promises4 = this._events[name].map(async (listener) => {
               var e2, returned;
               if (listener.status === "none") {
                 return;
@@ -41661,7 +41661,7 @@ var require_light = __commonJS({
                 return null;
               }
             });
-            return (await Promise.all(promises)).find(function(x) {
+            return (await Promise.all(promises4)).find(function(x) {
               return x != null;
             });
           } catch (error6) {
@@ -47814,14 +47814,30 @@ async function readStdin(stream = process.stdin) {
 }
 
 // src/io/stdout.ts
-function pipeSafeWriter(stream) {
+var fs2 = __toESM(require("fs"));
+function pipeSafeWriter(fd, openStream) {
   let readerGone = false;
-  stream.on("error", (e) => {
-    if (e.code !== "EPIPE") throw e;
-    readerGone = true;
-  });
+  let stream;
+  const viaStream = (data) => {
+    if (!stream) {
+      stream = openStream();
+      stream.on("error", (e) => {
+        if (e.code !== "EPIPE") throw e;
+        readerGone = true;
+      });
+    }
+    stream.write(data);
+  };
   return (text2) => {
-    if (!readerGone) stream.write(text2);
+    if (readerGone) return;
+    if (stream) return viaStream(text2);
+    let rest = Buffer.from(text2);
+    try {
+      while (rest.length > 0) rest = rest.subarray(fs2.writeSync(fd, rest));
+    } catch (e) {
+      if (e.code === "EPIPE") readerGone = true;
+      else viaStream(rest);
+    }
   };
 }
 
@@ -47830,8 +47846,8 @@ function processContext(over = {}) {
   return {
     cwd: process.cwd(),
     // A closed pipe (`rollgen ... | head -1`) drops output instead of dying on EPIPE.
-    stdout: pipeSafeWriter(process.stdout),
-    stderr: pipeSafeWriter(process.stderr),
+    stdout: pipeSafeWriter(1, () => process.stdout),
+    stderr: pipeSafeWriter(2, () => process.stderr),
     readStdin: () => readStdin(process.stdin),
     ...over
   };
@@ -47845,13 +47861,13 @@ init_errors();
 init_errors();
 
 // src/app/inputs.ts
-var fs11 = __toESM(require("fs"));
+var fs12 = __toESM(require("fs"));
 var path12 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/config.ts
-var fs4 = __toESM(require("fs"));
+var fs5 = __toESM(require("fs"));
 var path5 = __toESM(require("path"));
 init_errors();
 
@@ -48313,24 +48329,30 @@ function firstLine(message) {
 }
 
 // src/io/config-paths.ts
-var fs2 = __toESM(require("fs"));
+var fs3 = __toESM(require("fs"));
 var path2 = __toESM(require("path"));
 function isPattern(source) {
   return glob().isDynamicPattern(source);
 }
 function globDirs(root, pattern) {
+  const deepest = maxSegments(pattern);
   const found = glob().globSync(pattern, {
     cwd: root,
     onlyDirectories: true,
     absolute: true,
     expandDirectories: false,
-    followSymbolicLinks: false
+    followSymbolicLinks: false,
+    // Without it the walk also lists every matched app's own files, in case a deeper path matched.
+    ...deepest === Infinity ? {} : { deep: deepest - 1 }
   });
-  const all = [...found, ...linkedMatches(root, pattern)];
-  return [...new Set(all.map((d) => path2.resolve(d)))].filter((d) => isDirectory(d)).sort();
+  const linked = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
+  return [...new Set([...found, ...linked].map((d) => path2.resolve(d)))].sort();
 }
-var isDirectory = (p) => fs2.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-function linkedMatches(root, pattern) {
+function maxSegments(pattern) {
+  return pattern.includes("**") ? Infinity : (pattern.match(/\//g)?.length ?? 0) + 1;
+}
+var isDirectory = (p) => fs3.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+function linkedMatches(root, pattern, deepest) {
   const picomatch2 = require_picomatch2();
   const isMatch = picomatch2(pattern);
   const out = [];
@@ -48338,11 +48360,11 @@ function linkedMatches(root, pattern) {
     if (depth > 32) return;
     const dir = path2.join(root, rel2);
     if (!isDirectory(dir)) return;
-    for (const e of fs2.readdirSync(dir, { withFileTypes: true })) {
+    for (const e of fs3.readdirSync(dir, { withFileTypes: true })) {
       if (e.name.startsWith(".")) continue;
       const child3 = rel2 ? `${rel2}/${e.name}` : e.name;
       if (e.isSymbolicLink() && isMatch(child3)) out.push(path2.join(root, child3));
-      else if (e.isDirectory()) walk(child3, depth + 1);
+      else if (e.isDirectory() && child3.split("/").length < deepest) walk(child3, depth + 1);
     }
   };
   const base = picomatch2.scan(pattern).base;
@@ -48374,8 +48396,13 @@ function entryPathProblems(e, at) {
 function sharedOutputProblems(apps, cwd) {
   const out = [];
   const shown2 = (p) => path2.relative(cwd, p) || ".";
+  const byOutput = /* @__PURE__ */ new Map();
   for (const a of apps) {
-    const others = apps.filter((b) => b !== a && b.output === a.output).map((b) => b.name);
+    if (!byOutput.has(a.output)) byOutput.set(a.output, []);
+    byOutput.get(a.output).push(a);
+  }
+  for (const a of apps) {
+    const others = byOutput.get(a.output).filter((b) => b !== a).map((b) => b.name);
     if (others.length > 0)
       out.push({
         ...a.at(["output"]),
@@ -48397,47 +48424,118 @@ function dedupe2(list5) {
 var path4 = __toESM(require("path"));
 
 // src/io/confine.ts
-var fs3 = __toESM(require("fs"));
+var fs4 = __toESM(require("fs"));
 var path3 = __toESM(require("path"));
-function realPathOf(p) {
-  const abs = path3.resolve(p);
-  if (fs3.existsSync(abs)) return fs3.realpathSync(abs);
-  const parent = path3.dirname(abs);
-  return parent === abs ? abs : path3.join(realPathOf(parent), path3.basename(abs));
+function realPaths() {
+  const known = /* @__PURE__ */ new Map();
+  const asked = /* @__PURE__ */ new Map();
+  const listed = /* @__PURE__ */ new Map();
+  const isLinkIn = (parent, abs) => {
+    if (!listed.has(parent)) {
+      const n = (asked.get(parent) ?? 0) + 1;
+      asked.set(parent, n);
+      if (n < 2) return isLink(abs);
+      listed.set(parent, linksIn(parent));
+    }
+    const links = listed.get(parent);
+    return links ? links.has(path3.basename(abs)) : isLink(abs);
+  };
+  const resolve16 = (abs) => {
+    const cached = known.get(abs);
+    if (cached !== void 0) return cached;
+    const parent = path3.dirname(abs);
+    let real;
+    if (parent === abs) real = fs4.realpathSync(abs);
+    else {
+      const realParent = resolve16(parent);
+      real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, path3.basename(abs));
+    }
+    known.set(abs, real);
+    return real;
+  };
+  return (p) => resolve16(isNormalAbsolute(p) ? p : path3.resolve(p));
+}
+var childPath = (dir, name) => dir.endsWith(path3.sep) ? dir + name : dir + path3.sep + name;
+var isNormalAbsolute = (p) => path3.sep === "/" && p.startsWith("/") && (p === "/" || !/\/\.{0,2}(?:\/|$)|\/$/.test(p));
+function linksIn(dir) {
+  try {
+    return new Set(
+      fs4.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isSymbolicLink()).map((e) => e.name)
+    );
+  } catch (e) {
+    return e.code === "ENOENT" ? /* @__PURE__ */ new Set() : void 0;
+  }
+}
+function isLink(abs) {
+  try {
+    return fs4.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+  } catch {
+    return false;
+  }
+}
+function realOrParent(abs) {
+  try {
+    return fs4.realpathSync(abs);
+  } catch {
+    return path3.join(fs4.realpathSync(path3.dirname(abs)), path3.basename(abs));
+  }
 }
 function isInside2(child3, root) {
   const rel2 = path3.relative(root, child3);
   return rel2 === "" || !rel2.startsWith(`..${path3.sep}`) && rel2 !== ".." && !path3.isAbsolute(rel2);
 }
+var isWithinOrSame = (child3, root) => child3 === root || child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
 function confinePattern(root, written, field2, at) {
   const lexical = path3.resolve(root, written.replace(/\{name\}/g, "x"));
   if (path3.isAbsolute(written) || !isInside2(lexical, root))
     return [error2(at, `${field2} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
   return [];
 }
-function confinePath(root, p, field2, at) {
-  const real = realPathOf(p);
-  if (isInside2(real, realPathOf(root))) return [];
+function confinePath(root, p, field2, at, real = realPaths()) {
+  const resolved = real(p);
+  if (isWithinOrSame(resolved, real(root))) return [];
   return [
-    error2(at, `${field2} ${path3.relative(root, p) || "."} leads outside the repository (to ${real}) through a link`)
+    error2(
+      typeof at === "function" ? at() : at,
+      `${field2} ${path3.relative(root, p) || "."} leads outside the repository (to ${resolved}) through a link`
+    )
   ];
 }
-var within = (child3, root) => child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
-function outputOverlaps(apps) {
-  const problems = [];
-  const sources = apps.map((b) => realPathOf(b.source));
-  for (const a of apps) {
-    if (!a.output) continue;
-    const out = realPathOf(a.output);
-    for (const [i, b] of apps.entries()) {
-      const src = sources[i];
-      const whose = a === b ? "its own source" : `the source of app ${b.name}`;
-      if (out === src) problems.push(`app ${a.name}: the output is ${whose}; write the output to its own directory`);
-      else if (within(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
-      else if (within(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
-    }
-  }
-  return problems;
+function outputOverlaps(apps, real = realPaths()) {
+  const sources = indexByPath(apps.map((b) => real(b.source)));
+  const outputs = apps.map((a) => a.output ? real(a.output) : void 0);
+  const byOutput = indexByPath(outputs);
+  const found = [];
+  outputs.forEach((out, i) => {
+    if (out === void 0) return;
+    for (const j of sources.get(out) ?? []) found.push([i, j, "is"]);
+    for (const up of ancestors(out)) for (const j of sources.get(up) ?? []) found.push([i, j, "is inside"]);
+  });
+  apps.forEach((b, j) => {
+    for (const up of ancestors(real(b.source))) for (const i of byOutput.get(up) ?? []) found.push([i, j, "contains"]);
+  });
+  found.sort(([a1, b1], [a2, b2]) => a1 - a2 || b1 - b2);
+  return found.map(([i, j, relation]) => {
+    const a = apps[i];
+    const whose = i === j ? "its own source" : `the source of app ${apps[j].name}`;
+    const fix2 = relation === "is" ? "write the output to its own directory" : "move it out";
+    return `app ${a.name}: the output ${relation} ${whose}; ${fix2}`;
+  });
+}
+function indexByPath(paths) {
+  const map2 = /* @__PURE__ */ new Map();
+  paths.forEach((p, i) => {
+    if (p === void 0) return;
+    if (!map2.has(p)) map2.set(p, []);
+    map2.get(p).push(i);
+  });
+  return map2;
+}
+function ancestors(p) {
+  const out = [];
+  for (let cut = p.lastIndexOf(path3.sep); cut >= 0; cut = cut === 0 ? -1 : p.lastIndexOf(path3.sep, cut - 1))
+    out.push(cut === 0 ? path3.sep : p.slice(0, cut));
+  return out;
 }
 function error2(at, message) {
   return { ...at, message, severity: "error" };
@@ -48446,6 +48544,7 @@ function error2(at, message) {
 // src/io/config-confine.ts
 var APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
+  const real = realPaths();
   const apps = entries2.flatMap((e, i) => {
     const at = (field2) => locate2(["apps", i, field2]);
     const written = [
@@ -48463,13 +48562,13 @@ function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
       });
     for (const a of expanded)
       out.push(
-        ...confinePath(root, a.source, "source", at("source")),
-        ...confinePath(root, a.output, "output", at("output"))
+        ...confinePath(root, a.source, "source", () => at("source"), real),
+        ...confinePath(root, a.output, "output", () => at("output"), real)
       );
     return expanded;
   });
   const shared = sharedSource ? [{ name: "(analysisTemplates)", source: sharedSource }] : [];
-  for (const message of outputOverlaps([...apps, ...shared]))
+  for (const message of outputOverlaps([...apps, ...shared], real))
     out.push({ ...locate2(["apps"]), message, severity: "error" });
   return apps;
 }
@@ -48493,13 +48592,13 @@ var CONFIG_FILE = "rollgen.yaml";
 function findConfig(dir) {
   for (let d = path5.resolve(dir); ; d = path5.dirname(d)) {
     const candidate = path5.join(d, CONFIG_FILE);
-    if (fs4.existsSync(candidate)) return candidate;
+    if (fs5.existsSync(candidate)) return candidate;
     if (path5.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
   const shown2 = path5.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown2, fs4.readFileSync(file, "utf8"));
+  const { documents, diagnostics } = parseYamlStream(shown2, fs5.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
@@ -48611,63 +48710,78 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs7 = __toESM(require("fs"));
+var fs8 = __toESM(require("fs"));
 var path8 = __toESM(require("path"));
 init_errors();
 
 // src/io/fs-safe.ts
-var fs5 = __toESM(require("fs"));
+var fs6 = __toESM(require("fs"));
 var path6 = __toESM(require("path"));
 init_errors();
 var FILE_MODE = 420;
 var DIR_MODE = 493;
-var NO_FOLLOW = fs5.constants.O_NOFOLLOW ?? 0;
-function writeNewFile(file, content) {
-  const fd = fs5.openSync(
+var NO_FOLLOW = fs6.constants.O_NOFOLLOW ?? 0;
+function writeNewFile(file, content, { flush = true } = {}) {
+  const fd = fs6.openSync(
     file,
-    fs5.constants.O_WRONLY | fs5.constants.O_CREAT | fs5.constants.O_EXCL | NO_FOLLOW,
+    fs6.constants.O_WRONLY | fs6.constants.O_CREAT | fs6.constants.O_EXCL | NO_FOLLOW,
     FILE_MODE
   );
   try {
-    fs5.writeFileSync(fd, content);
-    fs5.fchmodSync(fd, FILE_MODE);
-    fs5.fsyncSync(fd);
+    fs6.writeFileSync(fd, content);
+    fs6.fchmodSync(fd, FILE_MODE);
+    if (flush) fs6.fsyncSync(fd);
   } finally {
-    fs5.closeSync(fd);
+    fs6.closeSync(fd);
   }
 }
+var FLUSH_CONCURRENCY = 64;
+async function flushAll(paths) {
+  const queue = [...paths];
+  const worker = async () => {
+    for (let p = queue.shift(); p !== void 0; p = queue.shift()) {
+      const fd = await fs6.promises.open(p, fs6.constants.O_RDONLY | NO_FOLLOW);
+      try {
+        await fd.sync();
+      } finally {
+        await fd.close();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FLUSH_CONCURRENCY, queue.length) }, worker));
+}
 function makeDirs(dir) {
-  const created = fs5.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  const created = fs6.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   if (created)
     for (let d = dir; ; d = path6.dirname(d)) {
-      fs5.chmodSync(d, DIR_MODE);
+      fs6.chmodSync(d, DIR_MODE);
       if (d === created || path6.dirname(d) === d) break;
     }
   return created;
 }
 function removeFile(file) {
-  const stat = fs5.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs6.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return;
   if (stat.isDirectory()) throw new IoError(file, "is a directory where rollgen owns a file; move it away");
-  fs5.unlinkSync(file);
+  fs6.unlinkSync(file);
 }
 function fsyncDir(dir) {
-  const fd = fs5.openSync(dir, "r");
+  const fd = fs6.openSync(dir, "r");
   try {
-    fs5.fsyncSync(fd);
+    fs6.fsyncSync(fd);
   } finally {
-    fs5.closeSync(fd);
+    fs6.closeSync(fd);
   }
 }
 function checkNotLink(dir) {
-  const stat = fs5.lstatSync(dir, { throwIfNoEntry: false });
+  const stat = fs6.lstatSync(dir, { throwIfNoEntry: false });
   if (stat?.isSymbolicLink())
     throw new InputError([], `${dir}: is a symbolic link; rollgen writes outputs only into real directories`);
   if (stat && !stat.isDirectory()) throw new InputError([], `${dir}: the output is not a directory`);
 }
 
 // src/io/output-journal.ts
-var fs6 = __toESM(require("fs"));
+var fs7 = __toESM(require("fs"));
 var path7 = __toESM(require("path"));
 init_errors();
 
@@ -48691,32 +48805,74 @@ function crashPoint(name) {
 // src/io/output-journal.ts
 var TXN_DIR = ".rollgen-txn";
 var JOURNAL = "journal";
-function commitFiles(dir, files, remove) {
-  const txn = path7.join(dir, TXN_DIR);
-  fs6.rmSync(txn, { recursive: true, force: true });
+async function commitOutputs(writes) {
+  const staged = writes.map((w) => inOutput(w.dir, () => stage(w)));
+  await inOutputs(writes, () => flushAll(staged.flatMap((s) => s.paths)));
+  for (const w of writes) inOutput(w.dir, () => fs7.renameSync(...journalNames(w.dir)));
+  await inOutputs(writes, () => flushAll(writes.map((w) => path7.join(w.dir, TXN_DIR))));
+  writes.forEach(() => crashPoint("journal-committed"));
+  writes.forEach((w, i) => inOutput(w.dir, () => applyJournal(w.dir, staged[i].journal, { flush: false })));
+  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
+  await Promise.all(writes.map((w) => blamed(w.dir, finishAsync(w.dir))));
+}
+function stage(w) {
+  const txn = path7.join(w.dir, TXN_DIR);
+  fs7.rmSync(txn, { recursive: true, force: true });
   makeDirs(txn);
   crashPoint("stage-dir");
-  const write = files.map((f, i) => {
-    writeNewFile(path7.join(txn, String(i)), f.content);
+  const write = w.files.map((f, i) => {
+    writeNewFile(path7.join(txn, String(i)), f.content, { flush: false });
     crashPoint("stage-file");
     return { staged: String(i), name: f.path };
   });
-  const journal = { write, remove: remove.filter((r) => !files.some((f) => f.path === r)) };
-  writeNewFile(path7.join(txn, `${JOURNAL}.tmp`), JSON.stringify(journal));
+  const journal = { write, remove: w.remove.filter((r) => !w.files.some((f) => f.path === r)) };
+  const [tmp] = journalNames(w.dir);
+  writeNewFile(tmp, JSON.stringify(journal), { flush: false });
   crashPoint("journal-staged");
-  fs6.renameSync(path7.join(txn, `${JOURNAL}.tmp`), path7.join(txn, JOURNAL));
-  fsyncDir(txn);
-  crashPoint("journal-committed");
-  applyJournal(dir, journal);
-  finish(dir);
+  return { journal, paths: [...write.map((e) => path7.join(txn, e.staged)), tmp] };
+}
+var journalNames = (dir) => [
+  path7.join(dir, TXN_DIR, `${JOURNAL}.tmp`),
+  path7.join(dir, TXN_DIR, JOURNAL)
+];
+var OutputWriteError = class extends Error {
+  constructor(dir, original) {
+    super(original?.message ?? String(original));
+    this.dir = dir;
+    this.original = original;
+  }
+  dir;
+  original;
+};
+function inOutput(dir, step) {
+  try {
+    return step();
+  } catch (e) {
+    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
+  }
+}
+async function blamed(dir, work) {
+  try {
+    return await work;
+  } catch (e) {
+    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
+  }
+}
+async function inOutputs(writes, step) {
+  try {
+    await step();
+  } catch (e) {
+    const dir = writes.find((w) => String(e.path ?? "").startsWith(w.dir))?.dir;
+    throw new OutputWriteError(dir ?? writes[0].dir, e);
+  }
 }
 function recoverOutput(dir) {
   const txn = path7.join(dir, TXN_DIR);
-  const stat = fs6.lstatSync(txn, { throwIfNoEntry: false });
+  const stat = fs7.lstatSync(txn, { throwIfNoEntry: false });
   if (!stat) return "none";
   const journal = stat.isDirectory() ? pendingChanges(dir) : void 0;
   if (!journal) {
-    fs6.rmSync(txn, { recursive: true, force: true });
+    fs7.rmSync(txn, { recursive: true, force: true });
     return "discarded";
   }
   applyJournal(dir, journal);
@@ -48724,14 +48880,14 @@ function recoverOutput(dir) {
   return "completed";
 }
 function pendingChanges(dir) {
-  if (!fs6.lstatSync(path7.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
+  if (!fs7.lstatSync(path7.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
   const file = path7.join(dir, TXN_DIR, JOURNAL);
-  const stat = fs6.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs7.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return void 0;
   const shown2 = path7.join(path7.basename(dir), TXN_DIR, JOURNAL);
   let journal;
   try {
-    if (stat.isFile()) journal = JSON.parse(fs6.readFileSync(file, "utf8"));
+    if (stat.isFile()) journal = JSON.parse(fs7.readFileSync(file, "utf8"));
   } catch {
     journal = void 0;
   }
@@ -48750,41 +48906,48 @@ function pendingChanges(dir) {
 function stagedPath(dir, journal, name) {
   const entry = journal?.write.find((w) => w.name === name);
   const staged = entry && path7.join(dir, TXN_DIR, entry.staged);
-  return staged && fs6.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path7.join(dir, name);
+  return staged && fs7.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path7.join(dir, name);
 }
 function wellFormed(j) {
   return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
 }
 function stagedAreFiles(dir, j) {
   return j.write.every((w) => {
-    const stat = fs6.lstatSync(path7.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    const stat = fs7.lstatSync(path7.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
     return !stat || stat.isFile();
   });
 }
-function applyJournal(dir, journal) {
+function applyJournal(dir, journal, { flush = true } = {}) {
   for (const w of journal.write) {
     const staged = path7.join(dir, TXN_DIR, w.staged);
-    if (!fs6.lstatSync(staged, { throwIfNoEntry: false })) continue;
-    fs6.renameSync(staged, path7.join(dir, w.name));
+    if (!fs7.lstatSync(staged, { throwIfNoEntry: false })) continue;
+    fs7.renameSync(staged, path7.join(dir, w.name));
     crashPoint("apply-file");
   }
   for (const name of journal.remove) {
     removeFile(path7.join(dir, name));
     crashPoint("remove-file");
   }
-  fsyncDir(dir);
+  if (flush) fsyncDir(dir);
+}
+async function finishAsync(dir) {
+  const txn = path7.join(dir, TXN_DIR);
+  await fs7.promises.rm(path7.join(txn, JOURNAL), { force: true });
+  crashPoint("journal-removed");
+  await fs7.promises.rm(txn, { recursive: true, force: true });
+  crashPoint("staging-removed");
 }
 function finish(dir) {
   const txn = path7.join(dir, TXN_DIR);
-  fs6.rmSync(path7.join(txn, JOURNAL), { force: true });
+  fs7.rmSync(path7.join(txn, JOURNAL), { force: true });
   crashPoint("journal-removed");
-  fs6.rmSync(txn, { recursive: true, force: true });
+  fs7.rmSync(txn, { recursive: true, force: true });
   crashPoint("staging-removed");
 }
 function checkTargets(dir, names) {
   for (const name of names) {
     if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
-    const stat = fs6.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
+    const stat = fs7.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isDirectory())
       throw new IoError(path7.join(dir, name), "is a directory where rollgen writes a file; move it away");
   }
@@ -48792,18 +48955,18 @@ function checkTargets(dir, names) {
 
 // src/io/output-dir.ts
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs7.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
+  if (!dir || !fs8.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
   checkNotLink(dir);
   const journal = pendingChanges(dir);
-  const names = new Set(fs7.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
+  const names = new Set(fs8.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
   for (const w of journal?.write ?? []) names.add(w.name);
   for (const r of journal?.remove ?? []) names.delete(r);
   const problems = [];
   const files = [...names].sort(compareCodePoints).flatMap((n) => {
     const shown2 = path8.relative(cwd, path8.join(dir, n)) || n;
     const source = stagedPath(dir, journal, n);
-    const stat = fs7.lstatSync(source);
-    if (stat.isFile()) return [{ path: shown2, text: fs7.readFileSync(source, "utf8") }];
+    const stat = fs8.lstatSync(source);
+    if (stat.isFile()) return [{ path: shown2, text: fs8.readFileSync(source, "utf8") }];
     const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
     problems.push({
       file: shown2,
@@ -48820,34 +48983,40 @@ function readOutputDir(dir, cwd) {
 function compareCodePoints(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-function writeOutputDir(dir, files, remove) {
+async function writeOutputDirs(writes) {
+  for (const w of writes) {
+    checkNotLink(w.dir);
+    checkTargets(w.dir, [...w.files.map((f) => f.path), ...w.remove]);
+  }
   try {
-    checkNotLink(dir);
-    checkTargets(dir, [...files.map((f) => f.path), ...remove]);
-    commitFiles(dir, files, remove);
+    await commitOutputs(writes);
   } catch (e) {
-    if (e instanceof IoError || e instanceof InputError) throw e;
-    const committed = pendingChanges(dir) !== void 0;
-    if (!committed) fs7.rmSync(path8.join(dir, TXN_DIR), { recursive: true, force: true });
+    const failure2 = e instanceof OutputWriteError ? e : new OutputWriteError(writes[0]?.dir ?? ".", e);
+    if (failure2.original instanceof IoError || failure2.original instanceof InputError) throw failure2.original;
+    for (const w of writes)
+      if (pendingChanges(w.dir) === void 0) fs8.rmSync(path8.join(w.dir, TXN_DIR), { recursive: true, force: true });
+    const committed = pendingChanges(failure2.dir) !== void 0;
     const state = committed ? "the next rollgen run completes it" : "it is unchanged";
-    throw new IoError(dir, `could not write the output; ${state} (${e.message})`, { cause: e });
+    throw new IoError(failure2.dir, `could not write the output; ${state} (${failure2.message})`, {
+      cause: failure2.original
+    });
   }
 }
 
 // src/io/build-source.ts
 var import_child_process = require("child_process");
-var fs9 = __toESM(require("fs"));
+var fs10 = __toESM(require("fs"));
 var path10 = __toESM(require("path"));
 init_errors();
 
 // src/io/kustomize-tree.ts
-var fs8 = __toESM(require("fs"));
+var fs9 = __toESM(require("fs"));
 var path9 = __toESM(require("path"));
 var import_yaml4 = __toESM(require_dist());
 var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 var MAX_DEPTH2 = 10;
 function kustomizationIn(dir) {
-  return KUSTOMIZATION_NAMES2.map((n) => path9.join(dir, n)).find((p) => fs8.existsSync(p));
+  return KUSTOMIZATION_NAMES2.map((n) => path9.join(dir, n)).find((p) => fs9.existsSync(p));
 }
 function walkKustomization(dir, root, cwd, out, depth = 0) {
   const file = kustomizationIn(dir);
@@ -48862,7 +49031,7 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
     });
     return [];
   }
-  const realRoot = fs8.realpathSync(root);
+  const realRoot = fs9.realpathSync(root);
   return entries(file).flatMap(({ value, line, col }) => {
     const at = { file: shown(file, cwd), line, col, severity: "error" };
     const target = path9.resolve(dir, value);
@@ -48873,11 +49042,11 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (!fs8.existsSync(target)) {
+    if (!fs9.existsSync(target)) {
       out.push({ ...at, message: `resource "${value}" does not exist` });
       return [];
     }
-    const real = fs8.realpathSync(target);
+    const real = fs9.realpathSync(target);
     if (!inside(real, realRoot)) {
       out.push({
         ...at,
@@ -48885,8 +49054,8 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (fs8.statSync(real).isDirectory()) {
-      if (real === fs8.realpathSync(dir)) {
+    if (fs9.statSync(real).isDirectory()) {
+      if (real === fs9.realpathSync(dir)) {
         out.push({
           ...at,
           message: `resource "${value}" includes itself (a kustomization that lists it); remove the entry`
@@ -48895,19 +49064,19 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       }
       return walkKustomization(target, root, cwd, out, depth + 1);
     }
-    if (!inside(real, fs8.realpathSync(dir))) {
+    if (!inside(real, fs9.realpathSync(dir))) {
       out.push({
         ...at,
         message: `resource "${value}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
       });
       return [];
     }
-    return [{ path: shown(target, cwd), text: fs8.readFileSync(target, "utf8") }];
+    return [{ path: shown(target, cwd), text: fs9.readFileSync(target, "utf8") }];
   });
 }
 function entries(file) {
   const lc = new import_yaml4.LineCounter();
-  const doc = (0, import_yaml4.parseDocument)(fs8.readFileSync(file, "utf8"), { lineCounter: lc });
+  const doc = (0, import_yaml4.parseDocument)(fs9.readFileSync(file, "utf8"), { lineCounter: lc });
   return ["resources", "bases", "components"].flatMap((key2) => {
     const seq = doc.get(key2, true);
     if (!(0, import_yaml4.isSeq)(seq)) return [];
@@ -48980,8 +49149,8 @@ function runBuildCommand(req, cwd) {
   return { path: `${req.name}: build \`${command}\``, text: text2, originals: yamlFilesBelow(req.source, cwd) };
 }
 function yamlFilesBelow(dir, cwd) {
-  if (!fs9.existsSync(dir)) return [];
-  return fs9.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path10.join(dir, n)).filter((f) => fs9.statSync(f).isFile()).map((f) => ({ path: path10.relative(cwd, f) || f, text: fs9.readFileSync(f, "utf8") }));
+  if (!fs10.existsSync(dir)) return [];
+  return fs10.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path10.join(dir, n)).filter((f) => fs10.statSync(f).isFile()).map((f) => ({ path: path10.relative(cwd, f) || f, text: fs10.readFileSync(f, "utf8") }));
 }
 
 // src/yaml/point-back.ts
@@ -58696,7 +58865,7 @@ function editDistance(a, b) {
 }
 
 // src/io/validate-k8s.ts
-var fs10 = __toESM(require("fs"));
+var fs11 = __toESM(require("fs"));
 var import_module = __toESM(require("module"));
 var vm = __toESM(require("vm"));
 var path11 = __toESM(require("path"));
@@ -58732,7 +58901,7 @@ function validatorFor2(apiVersion, kind) {
   if (cached) return cached;
   const file = `${key2.replace(/[./]/g, "-")}.js`;
   const candidates2 = [path11.join(__dirname, "k8s", file), path11.join(__dirname, "..", "spec", "generated", "k8s", file)];
-  const found = candidates2.find((c) => fs10.existsSync(c));
+  const found = candidates2.find((c) => fs11.existsSync(c));
   if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
   const validate2 = loadWithCodeCache(found);
   loaded2.set(key2, validate2);
@@ -58767,8 +58936,8 @@ ${problems.join("\n")}`);
 }
 function loadWithCodeCache(file) {
   const cacheFile = file.replace(/\.js$/, ".cache");
-  const cachedData = fs10.existsSync(cacheFile) ? fs10.readFileSync(cacheFile) : void 0;
-  const script = new vm.Script(import_module.default.wrap(fs10.readFileSync(file, "utf8")), { filename: file, cachedData });
+  const cachedData = fs11.existsSync(cacheFile) ? fs11.readFileSync(cacheFile) : void 0;
+  const script = new vm.Script(import_module.default.wrap(fs11.readFileSync(file, "utf8")), { filename: file, cachedData });
   const mod = { exports: {} };
   const wrapper = script.runInThisContext();
   wrapper.call(mod.exports, mod.exports, (0, import_module.createRequire)(file), mod, file, path11.dirname(file));
@@ -58827,7 +58996,7 @@ function usesConfig(req) {
   return req.file !== "-" && !(req.args[0] && isDir(path12.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs11.existsSync(p) && fs11.statSync(p).isDirectory();
+  return fs12.existsSync(p) && fs12.statSync(p).isDirectory();
 }
 function loadSource(loc, files, cwd = process.cwd()) {
   const docs = [];
@@ -59741,7 +59910,11 @@ function flowEdges(ctx) {
 }
 function connectGitHub(connection2, env2) {
   const github2 = (init_github(), __toCommonJS(github_exports));
-  return github2.createGitHubScm(connection2, { requestTimeoutMs: requestTimeoutMs(env2) });
+  return github2.createGitHubScm(connection2, { requestTimeoutMs: requestTimeoutMs(env2), ...testRetryUnit(env2) });
+}
+function testRetryUnit(env2) {
+  const ms = Number(env2.ROLLGEN_TEST_RETRY_UNIT_MS);
+  return env2.ROLLGEN_TEST_RETRY_UNIT_MS && Number.isFinite(ms) && ms > 0 ? { retryUnitMs: ms } : {};
 }
 function requestTimeoutMs(env2) {
   const seconds2 = Number(env2.ROLLGEN_GITHUB_TIMEOUT);
@@ -60042,13 +60215,13 @@ function driftDiagnostics(drift, loc, output, cwd) {
 }
 
 // src/io/output-lock.ts
-var fs12 = __toESM(require("fs"));
+var fs13 = __toESM(require("fs"));
 var os = __toESM(require("os"));
 var path14 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 var LOCK_FILE = ".rollgen-lock";
-async function lockOutput(dir, opts) {
+async function takeLock(dir, opts) {
   checkNotLink(dir);
   const created = makeDirs(dir);
   const file = path14.join(dir, LOCK_FILE);
@@ -60076,12 +60249,14 @@ async function lockOutput(dir, opts) {
 async function lockOutputs(dirs, opts) {
   const held = [];
   try {
-    for (const d of [...new Set(dirs)].sort(compareCodePoints2)) held.push(await lockOutput(d, opts));
+    const sorted = [...new Set(dirs)].sort(compareCodePoints2);
+    for (const d of sorted) held.push(await takeLock(d, opts));
+    await flushAll(sorted.map((d) => path14.join(d, LOCK_FILE)));
   } catch (e) {
-    for (const l of held.reverse()) l.release();
+    await Promise.all(held.map((l) => l.release()));
     throw e;
   }
-  return { release: () => held.reverse().forEach((l) => l.release()) };
+  return { release: async () => void await Promise.all(held.map((l) => l.release())) };
 }
 function compareCodePoints2(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -60090,7 +60265,7 @@ function tryCreate(file) {
   try {
     writeNewFile(file, `${process.pid}
 ${os.hostname()}
-`);
+`, { flush: false });
     return true;
   } catch (e) {
     if (e.code === "EEXIST") return false;
@@ -60098,11 +60273,11 @@ ${os.hostname()}
   }
 }
 function readOwner(file) {
-  const stat = fs12.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs13.lstatSync(file, { throwIfNoEntry: false });
   if (stat && !stat.isFile())
     throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
   try {
-    return fs12.readFileSync(file, "utf8").slice(0, 300);
+    return fs13.readFileSync(file, "utf8").slice(0, 300);
   } catch (e) {
     if (e.code === "ENOENT") return void 0;
     throw e;
@@ -60126,30 +60301,30 @@ function breakStaleLock(file, owner) {
   const breaker = `${file}.break`;
   if (!tryCreate(breaker)) {
     const other = readOwner(breaker);
-    if (other !== void 0 && isDead(other)) fs12.rmSync(breaker, { force: true });
+    if (other !== void 0 && isDead(other)) fs13.rmSync(breaker, { force: true });
     return;
   }
   try {
-    if (readOwner(file) === owner) fs12.rmSync(file, { force: true });
+    if (readOwner(file) === owner) fs13.rmSync(file, { force: true });
   } finally {
-    fs12.rmSync(breaker, { force: true });
+    fs13.rmSync(breaker, { force: true });
   }
 }
-function release(file, dir, created) {
-  fs12.rmSync(file, { force: true });
+async function release(file, dir, created) {
+  await fs13.promises.rm(file, { force: true });
   if (!created) return;
-  for (let d = dir; fs12.readdirSync(d).length === 0; d = path14.dirname(d)) {
-    fs12.rmdirSync(d);
+  for (let d = dir; (await fs13.promises.readdir(d)).length === 0; d = path14.dirname(d)) {
+    await fs13.promises.rmdir(d);
     if (d === created) break;
   }
 }
 
 // src/io/output-recovery.ts
-var fs13 = __toESM(require("fs"));
+var fs14 = __toESM(require("fs"));
 var path15 = __toESM(require("path"));
 function recoverOutputDir(dir) {
   const notes = recoverLegacy(dir);
-  const done2 = fs13.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  const done2 = fs14.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
   if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
   if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
   return notes;
@@ -60157,25 +60332,25 @@ function recoverOutputDir(dir) {
 function recoverLegacy(dir) {
   const parent = path15.dirname(dir);
   const prefix = `.${path15.basename(dir)}.rollgen-`;
-  const entries2 = fs13.existsSync(parent) ? fs13.readdirSync(parent) : [];
+  const entries2 = fs14.existsSync(parent) ? fs14.readdirSync(parent) : [];
   const leftovers = entries2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
   const notes = [];
   for (const name of leftovers.sort()) {
     const full = path15.join(parent, name);
-    if (!fs13.lstatSync(full).isDirectory()) continue;
+    if (!fs14.lstatSync(full).isDirectory()) continue;
     if (name.endsWith(".old") && onlyOurLock(dir)) {
-      for (const entry of fs13.readdirSync(full)) fs13.renameSync(path15.join(full, entry), path15.join(dir, entry));
-      fs13.rmdirSync(full);
+      for (const entry of fs14.readdirSync(full)) fs14.renameSync(path15.join(full, entry), path15.join(dir, entry));
+      fs14.rmdirSync(full);
       notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
     } else {
-      fs13.rmSync(full, { recursive: true, force: true });
+      fs14.rmSync(full, { recursive: true, force: true });
       notes.push(`removed ${name}, left by an interrupted rollgen run`);
     }
   }
   return notes;
 }
 function onlyOurLock(dir) {
-  const entries2 = fs13.existsSync(dir) ? fs13.readdirSync(dir) : [];
+  const entries2 = fs14.existsSync(dir) ? fs14.readdirSync(dir) : [];
   return entries2.every((e) => e === LOCK_FILE);
 }
 
@@ -60306,7 +60481,7 @@ var path19 = __toESM(require("path"));
 init_errors();
 
 // src/app/app-index.ts
-var fs14 = __toESM(require("fs"));
+var fs15 = __toESM(require("fs"));
 var os2 = __toESM(require("os"));
 var path18 = __toESM(require("path"));
 
@@ -60385,10 +60560,10 @@ function appStamp(loc, now, previous) {
     return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
   };
   const walk = (dir, rel2) => {
-    const line = `D${FIELD}${see(fs14.lstatSync(dir))}${FIELD}${rel2}`;
+    const line = `D${FIELD}${see(fs15.lstatSync(dir))}${FIELD}${rel2}`;
     lines.push(line);
-    for (const name of known.get(line) ?? fs14.readdirSync(dir)) {
-      const st = fs14.lstatSync(`${dir}/${name}`);
+    for (const name of known.get(line) ?? fs15.readdirSync(dir)) {
+      const st = fs15.lstatSync(`${dir}/${name}`);
       lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
       if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
     }
@@ -60420,7 +60595,7 @@ function listings(stamp) {
   return names;
 }
 var BUILD = (() => {
-  const s = fs14.statSync(__filename, { throwIfNoEntry: false });
+  const s = fs15.statSync(__filename, { throwIfNoEntry: false });
   return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
@@ -60429,7 +60604,7 @@ function indexFile(configFile, env2) {
 }
 function readIndex(file) {
   try {
-    const raw = JSON.parse(fs14.readFileSync(file, "utf8"));
+    const raw = JSON.parse(fs15.readFileSync(file, "utf8"));
     return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
   } catch {
     return /* @__PURE__ */ new Map();
@@ -60437,11 +60612,11 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs14.mkdirSync(path18.dirname(file), { recursive: true });
+    fs15.mkdirSync(path18.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs14.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
-    fs14.renameSync(tmp, file);
+    fs15.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs15.renameSync(tmp, file);
   } catch {
   }
 }
@@ -60589,9 +60764,9 @@ async function withPlannedWrites(ctx, args, opts, command, write) {
       if (w) writes.push(w);
       else idle.push(...idleApp(ctx, loc, app, command, byName, peers));
     }
-    write({ writes, idle });
+    await write({ writes, idle });
   } finally {
-    lock.release();
+    await lock.release();
   }
 }
 function idleApp(ctx, loc, app, command, byName, peers) {
@@ -60603,12 +60778,15 @@ function commandTarget(cwd, loc, byName) {
   const target = loc.source === "-" ? `-f - ${rel2(loc.output)}` : byName ? loc.name : `${rel2(loc.source)} ${rel2(loc.output)}`;
   return target.trim();
 }
-function writeAll(ctx, planned, afterEach) {
-  for (const w of planned.writes) {
-    writeOutputDir(w.output, changedFiles2(w), w.remove);
-    ctx.written?.(w);
-    ctx.stdout(w.summary);
-    afterEach?.(w);
+async function writeAll(ctx, planned, afterEach) {
+  const batches2 = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
+  for (const batch of batches2) {
+    await writeOutputDirs(batch.map((w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove })));
+    for (const w of batch) {
+      ctx.written?.(w);
+      ctx.stdout(w.summary);
+      afterEach?.(w);
+    }
   }
   for (const line of planned.idle) ctx.stdout(line + "\n");
 }
@@ -60697,7 +60875,7 @@ function serverUrlOf(apiUrl, serverUrl) {
 }
 
 // src/flow/checkout.ts
-var fs15 = __toESM(require("fs"));
+var fs16 = __toESM(require("fs"));
 var path21 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
@@ -60719,7 +60897,7 @@ ${dirty}`
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
     const file = path21.join(root, repoPath);
-    return fs15.existsSync(file) ? fs15.readFileSync(file, "utf8") : void 0;
+    return fs16.existsSync(file) ? fs16.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -60733,7 +60911,7 @@ function currentBranch(git, root) {
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
   const shown2 = path21.relative(cwd, file) || file;
-  if (!fs15.existsSync(file))
+  if (!fs16.existsSync(file))
     throw new InputError([
       {
         file: path21.relative(cwd, configFile) || configFile,
@@ -60743,7 +60921,7 @@ function readTemplate2(file, cwd, configFile) {
         severity: "error"
       }
     ]);
-  return { file: shown2, text: fs15.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs16.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
@@ -60751,7 +60929,7 @@ var import_crypto2 = require("crypto");
 var path25 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs16 = __toESM(require("fs"));
+var fs17 = __toESM(require("fs"));
 var path24 = __toESM(require("path"));
 init_errors();
 
@@ -60879,11 +61057,12 @@ function describeTarget(target, t) {
 
 // src/flow/local-commit.ts
 async function changeCommit(ctx, args, opts, command) {
-  await withPlannedWrites(ctx, args, opts, command, (planned) => {
+  await withPlannedWrites(ctx, args, opts, command, async (planned) => {
     const holds2 = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
     const writes = planned.writes.filter((_, i) => !holds2[i]);
     checkCommittable(ctx, writes);
-    if (writes.length > 0 || holds2.every((h) => !h)) writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
+    if (writes.length > 0 || holds2.every((h) => !h))
+      await writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
     reportHeld(holds2.filter((h) => h !== void 0));
   });
 }
@@ -60896,7 +61075,7 @@ function checkCommittable(ctx, writes) {
   }
 }
 function existingAncestor(dir) {
-  return fs16.existsSync(dir) || path24.dirname(dir) === dir ? dir : existingAncestor(path24.dirname(dir));
+  return fs17.existsSync(dir) || path24.dirname(dir) === dir ? dir : existingAncestor(path24.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
