@@ -14,6 +14,8 @@ module.exports = {
   testTimeout: 60000,
   // Both cores (jest's default leaves one to itself: a single worker on a 2-core CI machine).
   maxWorkers: '100%',
+  // Long files first also on a clean clone, where jest has no timings of its own (scripts/jest-sequencer.cjs).
+  testSequencer: '<rootDir>/scripts/jest-sequencer.cjs',
   // A kustomize cache shared by the workers of one run (test/helpers/kustomize-cache.ts).
   globalSetup: '<rootDir>/test/helpers/jest-global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/jest-global-teardown.ts',

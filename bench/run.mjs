@@ -35,7 +35,7 @@ const MIXED_APPS = 1000;
 /** NODE_EXTRA_CA_CERTS makes node read a CA bundle at every start (~30 ms here): it would hide rollgen's own cost. */
 const ENV = {
   ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS')),
-  // The app index of single-app commands (src/run/app-index.ts) lives here, not in the user's cache.
+  // The app index of single-app commands (src/app/app-index.ts) lives here, not in the user's cache.
   ROLLGEN_CACHE_DIR: path.join(WORK, 'cache'),
 };
 

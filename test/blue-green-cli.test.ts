@@ -7,7 +7,7 @@ import { runBinClean, useAppDir, validateOutput } from './helpers/rollout-dir';
 
 /**
  * examples/argo-blue-green through bin/rollgen: first deploy, preview, switch, scale down old and
- * clean-up, then a second revision aborted after its switch. At every state the output builds with
+ * clean-up, then a second revision aborted after its switch (the preview removed by a later commit). At every state the output builds with
  * kustomize and validates against the published schemas, and the Services select what the state
  * says: the active Service the old pods until the switch, the new ones after it.
  */
@@ -66,8 +66,15 @@ test('a whole blue-green rollout, then an abort after the switch sends the activ
   app.setImage('2.55');
   advance();
   expect(advance().selectors).toEqual({ web: 'canary', 'web-preview': 'canary' });
+  // Argo keeps the preview pods abortScaleDownDelaySeconds (30 s by default) after an abort: the Services
+  // move back first, and the next advance removes the preview Deployment.
   const aborted = advance(['abort', 'src', 'out']);
   expect(aborted).toMatchObject({
+    deployments: ['deployment-web-canary.yaml', 'deployment-web.yaml'],
+    selectors: { web: 'stable', 'web-preview': 'stable' },
+  });
+  expect(advance()).toMatchObject({
+    line: 'src/web: remove canary workloads -> aborted (all traffic to stable)',
     deployments: ['deployment-web.yaml'],
     selectors: { web: 'stable', 'web-preview': 'stable' },
   });

@@ -43,7 +43,7 @@ function deadServices(app: LoadedApp, pairs: readonly Pair[], moments: Moments, 
   return dead;
 }
 
-/** One-commit removal (Argo CD): the whole life and both aborts. */
+/** One-commit removal (Argo CD): the whole life and both aborts, delayed (abortScaleDownDelaySeconds) or not (0). */
 const ARGO_CD_PAIRS: Pair[] = [
   [stable, preview],
   [preview, switched],
@@ -51,6 +51,10 @@ const ARGO_CD_PAIRS: Pair[] = [
   [scaleDown, stable],
   [preview, stable],
   [switched, stable],
+  [preview, drain(1)],
+  [drain(1), stable],
+  [switched, drain(2)],
+  [drain(2), stable],
 ];
 
 /** Two-commit removal (Flux): clean-up and aborts move the Services first, then remove the preview Deployment. */

@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { runCli } from './helpers/cli';
-import { hasKubectl, kustomizeBuild, UNMODELLED_GROUPS, validateAgainstSchemas } from './helpers/schema';
+import { hasKubectl, kustomizeBuildEach, UNMODELLED_GROUPS, validateAgainstSchemas } from './helpers/schema';
 
 /**
  * Every golden success case of every provider, Kruise and Argo alike, driven through a whole
@@ -46,25 +46,34 @@ function bumpTemplates(dir: string): number {
   return bumped;
 }
 
-function checkOutput(out: string): void {
+/** Every output built with kustomize (one kubectl run for all of a case's steps) and validated. */
+function checkOutputs(outs: readonly string[]): void {
   if (!hasKubectl()) return;
-  const built = kustomizeBuild(out);
-  const modelled = parseAllDocuments(built).filter(
-    (d) => !UNMODELLED_GROUPS.includes(String(d.get('apiVersion')).split('/')[0]),
-  );
-  validateAgainstSchemas(modelled.map((d) => d.toString()).join('---\n'));
+  kustomizeBuildEach(outs).forEach((built, step) => {
+    const modelled = parseAllDocuments(built).filter(
+      (d) => !UNMODELLED_GROUPS.includes(String(d.get('apiVersion')).split('/')[0]),
+    );
+    try {
+      validateAgainstSchemas(modelled.map((d) => d.toString()).join('---\n'));
+    } catch (e) {
+      throw new Error(`output after advance ${step + 1}: ${(e as Error).message}`);
+    }
+  });
 }
 
 test.each(CASES)('%s: a whole rollout through the CLI', async (name) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-every-'));
   fs.cpSync(path.join(GOLDEN, name, 'source'), path.join(dir, 'src'), { recursive: true });
+  const outputs: string[] = [];
   const advance = async () => {
     const r = await runCli(['advance', 'src', 'out'], dir);
     expect({ code: r.code, stderr: r.stderr.split('\n').filter((l) => l.includes('error')) }).toEqual({
       code: 0,
       stderr: [],
     });
-    checkOutput(path.join(dir, 'out'));
+    // Each step's output as it was, built and validated together at the end.
+    outputs.push(path.join(dir, `step-${outputs.length}`));
+    fs.cpSync(path.join(dir, 'out'), outputs[outputs.length - 1], { recursive: true });
     return r.stdout;
   };
   await advance();
@@ -79,5 +88,6 @@ test.each(CASES)('%s: a whole rollout through the CLI', async (name) => {
   expect(text).toContain('nothing to advance');
   const left = fs.readdirSync(path.join(dir, 'out')).filter((f) => /^deployment-.*-canary\.yaml$/.test(f));
   expect(left).toEqual([]);
+  checkOutputs(outputs);
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
 import { runCli } from './helpers/cli';
-import { useAppDir, validateOutput } from './helpers/rollout-dir';
+import { useAppDir, validateOutputLater } from './helpers/rollout-dir';
 
 const EXAMPLE = path.join(__dirname, '..', 'examples', 'kruise-nginx', 'echoserver');
 
@@ -14,7 +14,7 @@ async function step(command: string, ...flags: string[]): Promise<string> {
   const r = await runCli([command, 'src', 'out', ...flags], app.dir);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  validateOutput(app.dir);
+  validateOutputLater(app.dir);
   return r.stdout;
 }
 

@@ -39,8 +39,10 @@ async function repoAt(name: string, commands: readonly (readonly string[])[]): P
   return repo;
 }
 
-function view(repo: string): Record<string, string> {
-  return Object.fromEntries(readOutputDir(path.join(repo, OUT), repo).files.map((f) => [f.path, f.text]));
+function view(repo: string, outs: readonly string[] = [OUT]): Record<string, string> {
+  return Object.fromEntries(
+    outs.flatMap((out) => readOutputDir(path.join(repo, out), repo).files.map((f) => [f.path, f.text])),
+  );
 }
 
 function copyOf(repo: string, name: string): string {
@@ -51,13 +53,14 @@ function copyOf(repo: string, name: string): string {
 }
 
 /** Kills `command` at every write point; returns how many points it has. */
-async function crashEverywhere(before: string, command: readonly string[]): Promise<number> {
+/** `stride` > 1 kills at every stride-th point only (and reports the points there are). */
+async function crashEverywhere(before: string, command: readonly string[], outs = [OUT], stride = 1): Promise<number> {
   const once = copyOf(before, 'once');
   expect((await run(command, once)).code).toBe(0);
   const twice = copyOf(once, 'twice');
   await run(command, twice); // the rerun after a committed crash: whatever the command does a second time
-  const [viewBefore, viewOnce] = [view(before), view(once)];
-  for (let n = 1; ; n++) {
+  const [viewBefore, viewOnce] = [view(before, outs), view(once, outs)];
+  for (let n = 1; ; n += stride) {
     const work = copyOf(before, 'work');
     const crashed = rollgen(command, work, n);
     if (crashed.signal !== 'SIGKILL') {
@@ -65,9 +68,10 @@ async function crashEverywhere(before: string, command: readonly string[]): Prom
       return n - 1;
     }
     const committed = /journal-committed|apply-file|remove-file|journal-removed|staging-removed/.test(crashed.stderr);
-    expect(view(work)).toEqual(committed ? viewOnce : viewBefore);
+    expect(view(work, outs)).toEqual(committed ? viewOnce : viewBefore);
     await run(command, work);
-    expect(treeHashes(path.join(work, OUT))).toEqual(treeHashes(path.join(committed ? twice : once, OUT)));
+    for (const out of outs)
+      expect(treeHashes(path.join(work, out))).toEqual(treeHashes(path.join(committed ? twice : once, out)));
   }
 }
 
@@ -79,6 +83,19 @@ test('advance that starts a canary (files added), killed at every write point', 
 test('abort (files removed), killed at every write point', async () => {
   const points = await crashEverywhere(await repoAt('abort', [['advance']]), ['abort']);
   expect(points).toBeGreaterThan(5);
+});
+
+test('advance of two apps, written together (one round of flushes), killed at every third write point', async () => {
+  const repo = await startedRepo(path.join(tmp, 'two'));
+  // A second app beside echo, on a host of its own so the two claim no route in common.
+  const second = path.join(repo, 'apps', 'echo2');
+  fs.cpSync(path.join(repo, 'apps', 'echo'), second, { recursive: true });
+  const ingress = path.join(second, 'ingress.yaml');
+  fs.writeFileSync(ingress, fs.readFileSync(ingress, 'utf8').replaceAll('echo.example.com', 'echo2.example.com'));
+  fs.writeFileSync(path.join(repo, 'rollgen.yaml'), 'apps:\n  - source: apps/*\n    output: deploy/{name}\n');
+  // Every third point: the two outputs' stages, commit points and renames interleave, so each region is hit.
+  const points = await crashEverywhere(repo, ['advance'], [OUT, path.join('deploy', 'echo2')], 3);
+  expect(points).toBeGreaterThan(20);
 });
 
 test('the output an older rollgen moved aside before crashing is restored, not taken for a first deploy', async () => {

@@ -1207,7 +1207,7 @@ var require_command = __commonJS({
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
     var path30 = require("node:path");
-    var fs17 = require("node:fs");
+    var fs18 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs17.existsSync(executableFile)) return;
+        if (fs18.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2220,10 +2220,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
           const localBin = path30.resolve(baseDir, baseName);
-          if (fs17.existsSync(localBin)) return localBin;
+          if (fs18.existsSync(localBin)) return localBin;
           if (sourceExt.includes(path30.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs17.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs18.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,7 +2235,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs17.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs18.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
@@ -10350,14 +10350,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs17 = this.flowScalar(this.type);
+              const fs18 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start: start2, key: fs17, sep: [] });
+                map2.items.push({ start: start2, key: fs18, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs17);
+                this.stack.push(fs18);
               } else {
-                Object.assign(it, { key: fs17, sep: [] });
+                Object.assign(it, { key: fs18, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -10485,13 +10485,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs17 = this.flowScalar(this.type);
+              const fs18 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs17, sep: [] });
+                fc.items.push({ start: [], key: fs18, sep: [] });
               else if (it.sep)
-                this.stack.push(fs17);
+                this.stack.push(fs18);
               else
-                Object.assign(it, { key: fs17, sep: [] });
+                Object.assign(it, { key: fs18, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -27661,7 +27661,7 @@ var require_dist2 = __commonJS({
       enumerable: true
     }) : target, mod));
     var path30 = __toESM2(require("path"));
-    var fs17 = __toESM2(require("fs"));
+    var fs18 = __toESM2(require("fs"));
     function cleanPath(path$1) {
       let normalized = (0, path30.normalize)(path$1);
       if (normalized.length > 1 && normalized[normalized.length - 1] === path30.sep) normalized = normalized.substring(0, normalized.length - 1);
@@ -27958,7 +27958,7 @@ var require_dist2 = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs17
+          fs: options.fs || fs18
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -28193,7 +28193,7 @@ var require_dist3 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs17 = require("fs");
+    var fs18 = require("fs");
     var path30 = require("path");
     var url = require("url");
     var fdir = require_dist2();
@@ -28442,12 +28442,12 @@ var require_dist3 = __commonJS({
       opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path30.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs17.readdir,
-        readdirSync: opts.fs.readdirSync || fs17.readdirSync,
-        realpath: opts.fs.realpath || fs17.realpath,
-        realpathSync: opts.fs.realpathSync || fs17.realpathSync,
-        stat: opts.fs.stat || fs17.stat,
-        statSync: opts.fs.statSync || fs17.statSync
+        readdir: opts.fs.readdir || fs18.readdir,
+        readdirSync: opts.fs.readdirSync || fs18.readdirSync,
+        realpath: opts.fs.realpath || fs18.realpath,
+        realpathSync: opts.fs.realpathSync || fs18.realpathSync,
+        stat: opts.fs.stat || fs18.stat,
+        statSync: opts.fs.statSync || fs18.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -34424,8 +34424,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs17 = require("fs");
-      var templateString = fs17.readFileSync(filename, "utf8");
+      var fs18 = require("fs");
+      var templateString = fs18.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -41627,7 +41627,7 @@ var require_light = __commonJS({
           }
         }
         async trigger(name, ...args) {
-          var e, promises;
+          var e, promises4;
           try {
             if (name !== "debug") {
               this.trigger("debug", `Event triggered: ${name}`, args);
@@ -41638,7 +41638,7 @@ var require_light = __commonJS({
             this._events[name] = this._events[name].filter(function(listener) {
               return listener.status !== "none";
             });
-            promises = this._events[name].map(async (listener) => {
+            promises4 = this._events[name].map(async (listener) => {
               var e2, returned;
               if (listener.status === "none") {
                 return;
@@ -41661,7 +41661,7 @@ var require_light = __commonJS({
                 return null;
               }
             });
-            return (await Promise.all(promises)).find(function(x) {
+            return (await Promise.all(promises4)).find(function(x) {
               return x != null;
             });
           } catch (error6) {
@@ -47814,14 +47814,30 @@ async function readStdin(stream = process.stdin) {
 }
 
 // src/io/stdout.ts
-function pipeSafeWriter(stream) {
+var fs2 = __toESM(require("fs"));
+function pipeSafeWriter(fd, openStream) {
   let readerGone = false;
-  stream.on("error", (e) => {
-    if (e.code !== "EPIPE") throw e;
-    readerGone = true;
-  });
+  let stream;
+  const viaStream = (data) => {
+    if (!stream) {
+      stream = openStream();
+      stream.on("error", (e) => {
+        if (e.code !== "EPIPE") throw e;
+        readerGone = true;
+      });
+    }
+    stream.write(data);
+  };
   return (text2) => {
-    if (!readerGone) stream.write(text2);
+    if (readerGone) return;
+    if (stream) return viaStream(text2);
+    let rest = Buffer.from(text2);
+    try {
+      while (rest.length > 0) rest = rest.subarray(fs2.writeSync(fd, rest));
+    } catch (e) {
+      if (e.code === "EPIPE") readerGone = true;
+      else viaStream(rest);
+    }
   };
 }
 
@@ -47830,8 +47846,8 @@ function processContext(over = {}) {
   return {
     cwd: process.cwd(),
     // A closed pipe (`rollgen ... | head -1`) drops output instead of dying on EPIPE.
-    stdout: pipeSafeWriter(process.stdout),
-    stderr: pipeSafeWriter(process.stderr),
+    stdout: pipeSafeWriter(1, () => process.stdout),
+    stderr: pipeSafeWriter(2, () => process.stderr),
     readStdin: () => readStdin(process.stdin),
     ...over
   };
@@ -47845,13 +47861,13 @@ init_errors();
 init_errors();
 
 // src/app/inputs.ts
-var fs11 = __toESM(require("fs"));
+var fs12 = __toESM(require("fs"));
 var path12 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/config.ts
-var fs4 = __toESM(require("fs"));
+var fs5 = __toESM(require("fs"));
 var path5 = __toESM(require("path"));
 init_errors();
 
@@ -48314,24 +48330,30 @@ function firstLine(message) {
 }
 
 // src/io/config-paths.ts
-var fs2 = __toESM(require("fs"));
+var fs3 = __toESM(require("fs"));
 var path2 = __toESM(require("path"));
 function isPattern(source) {
   return glob().isDynamicPattern(source);
 }
 function globDirs(root, pattern) {
+  const deepest = maxSegments(pattern);
   const found = glob().globSync(pattern, {
     cwd: root,
     onlyDirectories: true,
     absolute: true,
     expandDirectories: false,
-    followSymbolicLinks: false
+    followSymbolicLinks: false,
+    // Without it the walk also lists every matched app's own files, in case a deeper path matched.
+    ...deepest === Infinity ? {} : { deep: deepest - 1 }
   });
-  const all = [...found, ...linkedMatches(root, pattern)];
-  return [...new Set(all.map((d) => path2.resolve(d)))].filter((d) => isDirectory(d)).sort();
+  const linked = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
+  return [...new Set([...found, ...linked].map((d) => path2.resolve(d)))].sort();
 }
-var isDirectory = (p) => fs2.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-function linkedMatches(root, pattern) {
+function maxSegments(pattern) {
+  return pattern.includes("**") ? Infinity : (pattern.match(/\//g)?.length ?? 0) + 1;
+}
+var isDirectory = (p) => fs3.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+function linkedMatches(root, pattern, deepest) {
   const picomatch2 = require_picomatch2();
   const isMatch = picomatch2(pattern);
   const out = [];
@@ -48339,11 +48361,11 @@ function linkedMatches(root, pattern) {
     if (depth > 32) return;
     const dir = path2.join(root, rel2);
     if (!isDirectory(dir)) return;
-    for (const e of fs2.readdirSync(dir, { withFileTypes: true })) {
+    for (const e of fs3.readdirSync(dir, { withFileTypes: true })) {
       if (e.name.startsWith(".")) continue;
       const child3 = rel2 ? `${rel2}/${e.name}` : e.name;
       if (e.isSymbolicLink() && isMatch(child3)) out.push(path2.join(root, child3));
-      else if (e.isDirectory()) walk(child3, depth + 1);
+      else if (e.isDirectory() && child3.split("/").length < deepest) walk(child3, depth + 1);
     }
   };
   const base = picomatch2.scan(pattern).base;
@@ -48375,8 +48397,13 @@ function entryPathProblems(e, at) {
 function sharedOutputProblems(apps, cwd) {
   const out = [];
   const shown2 = (p) => path2.relative(cwd, p) || ".";
+  const byOutput = /* @__PURE__ */ new Map();
   for (const a of apps) {
-    const others = apps.filter((b) => b !== a && b.output === a.output).map((b) => b.name);
+    if (!byOutput.has(a.output)) byOutput.set(a.output, []);
+    byOutput.get(a.output).push(a);
+  }
+  for (const a of apps) {
+    const others = byOutput.get(a.output).filter((b) => b !== a).map((b) => b.name);
     if (others.length > 0)
       out.push({
         ...a.at(["output"]),
@@ -48398,47 +48425,118 @@ function dedupe2(list5) {
 var path4 = __toESM(require("path"));
 
 // src/io/confine.ts
-var fs3 = __toESM(require("fs"));
+var fs4 = __toESM(require("fs"));
 var path3 = __toESM(require("path"));
-function realPathOf(p) {
-  const abs = path3.resolve(p);
-  if (fs3.existsSync(abs)) return fs3.realpathSync(abs);
-  const parent = path3.dirname(abs);
-  return parent === abs ? abs : path3.join(realPathOf(parent), path3.basename(abs));
+function realPaths() {
+  const known = /* @__PURE__ */ new Map();
+  const asked = /* @__PURE__ */ new Map();
+  const listed = /* @__PURE__ */ new Map();
+  const isLinkIn = (parent, abs) => {
+    if (!listed.has(parent)) {
+      const n = (asked.get(parent) ?? 0) + 1;
+      asked.set(parent, n);
+      if (n < 2) return isLink(abs);
+      listed.set(parent, linksIn(parent));
+    }
+    const links = listed.get(parent);
+    return links ? links.has(path3.basename(abs)) : isLink(abs);
+  };
+  const resolve16 = (abs) => {
+    const cached = known.get(abs);
+    if (cached !== void 0) return cached;
+    const parent = path3.dirname(abs);
+    let real;
+    if (parent === abs) real = fs4.realpathSync(abs);
+    else {
+      const realParent = resolve16(parent);
+      real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, path3.basename(abs));
+    }
+    known.set(abs, real);
+    return real;
+  };
+  return (p) => resolve16(isNormalAbsolute(p) ? p : path3.resolve(p));
+}
+var childPath = (dir, name) => dir.endsWith(path3.sep) ? dir + name : dir + path3.sep + name;
+var isNormalAbsolute = (p) => path3.sep === "/" && p.startsWith("/") && (p === "/" || !/\/\.{0,2}(?:\/|$)|\/$/.test(p));
+function linksIn(dir) {
+  try {
+    return new Set(
+      fs4.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isSymbolicLink()).map((e) => e.name)
+    );
+  } catch (e) {
+    return e.code === "ENOENT" ? /* @__PURE__ */ new Set() : void 0;
+  }
+}
+function isLink(abs) {
+  try {
+    return fs4.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+  } catch {
+    return false;
+  }
+}
+function realOrParent(abs) {
+  try {
+    return fs4.realpathSync(abs);
+  } catch {
+    return path3.join(fs4.realpathSync(path3.dirname(abs)), path3.basename(abs));
+  }
 }
 function isInside2(child3, root) {
   const rel2 = path3.relative(root, child3);
   return rel2 === "" || !rel2.startsWith(`..${path3.sep}`) && rel2 !== ".." && !path3.isAbsolute(rel2);
 }
+var isWithinOrSame = (child3, root) => child3 === root || child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
 function confinePattern(root, written, field2, at) {
   const lexical = path3.resolve(root, written.replace(/\{name\}/g, "x"));
   if (path3.isAbsolute(written) || !isInside2(lexical, root))
     return [error2(at, `${field2} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
   return [];
 }
-function confinePath(root, p, field2, at) {
-  const real = realPathOf(p);
-  if (isInside2(real, realPathOf(root))) return [];
+function confinePath(root, p, field2, at, real = realPaths()) {
+  const resolved = real(p);
+  if (isWithinOrSame(resolved, real(root))) return [];
   return [
-    error2(at, `${field2} ${path3.relative(root, p) || "."} leads outside the repository (to ${real}) through a link`)
+    error2(
+      typeof at === "function" ? at() : at,
+      `${field2} ${path3.relative(root, p) || "."} leads outside the repository (to ${resolved}) through a link`
+    )
   ];
 }
-var within = (child3, root) => child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
-function outputOverlaps(apps) {
-  const problems = [];
-  const sources = apps.map((b) => realPathOf(b.source));
-  for (const a of apps) {
-    if (!a.output) continue;
-    const out = realPathOf(a.output);
-    for (const [i, b] of apps.entries()) {
-      const src = sources[i];
-      const whose = a === b ? "its own source" : `the source of app ${b.name}`;
-      if (out === src) problems.push(`app ${a.name}: the output is ${whose}; write the output to its own directory`);
-      else if (within(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
-      else if (within(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
-    }
-  }
-  return problems;
+function outputOverlaps(apps, real = realPaths()) {
+  const sources = indexByPath(apps.map((b) => real(b.source)));
+  const outputs = apps.map((a) => a.output ? real(a.output) : void 0);
+  const byOutput = indexByPath(outputs);
+  const found = [];
+  outputs.forEach((out, i) => {
+    if (out === void 0) return;
+    for (const j of sources.get(out) ?? []) found.push([i, j, "is"]);
+    for (const up of ancestors(out)) for (const j of sources.get(up) ?? []) found.push([i, j, "is inside"]);
+  });
+  apps.forEach((b, j) => {
+    for (const up of ancestors(real(b.source))) for (const i of byOutput.get(up) ?? []) found.push([i, j, "contains"]);
+  });
+  found.sort(([a1, b1], [a2, b2]) => a1 - a2 || b1 - b2);
+  return found.map(([i, j, relation]) => {
+    const a = apps[i];
+    const whose = i === j ? "its own source" : `the source of app ${apps[j].name}`;
+    const fix2 = relation === "is" ? "write the output to its own directory" : "move it out";
+    return `app ${a.name}: the output ${relation} ${whose}; ${fix2}`;
+  });
+}
+function indexByPath(paths) {
+  const map2 = /* @__PURE__ */ new Map();
+  paths.forEach((p, i) => {
+    if (p === void 0) return;
+    if (!map2.has(p)) map2.set(p, []);
+    map2.get(p).push(i);
+  });
+  return map2;
+}
+function ancestors(p) {
+  const out = [];
+  for (let cut = p.lastIndexOf(path3.sep); cut >= 0; cut = cut === 0 ? -1 : p.lastIndexOf(path3.sep, cut - 1))
+    out.push(cut === 0 ? path3.sep : p.slice(0, cut));
+  return out;
 }
 function error2(at, message) {
   return { ...at, message, severity: "error" };
@@ -48447,6 +48545,7 @@ function error2(at, message) {
 // src/io/config-confine.ts
 var APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
+  const real = realPaths();
   const apps = entries2.flatMap((e, i) => {
     const at = (field2) => locate2(["apps", i, field2]);
     const written = [
@@ -48464,13 +48563,13 @@ function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
       });
     for (const a of expanded)
       out.push(
-        ...confinePath(root, a.source, "source", at("source")),
-        ...confinePath(root, a.output, "output", at("output"))
+        ...confinePath(root, a.source, "source", () => at("source"), real),
+        ...confinePath(root, a.output, "output", () => at("output"), real)
       );
     return expanded;
   });
   const shared = sharedSource ? [{ name: "(analysisTemplates)", source: sharedSource }] : [];
-  for (const message of outputOverlaps([...apps, ...shared]))
+  for (const message of outputOverlaps([...apps, ...shared], real))
     out.push({ ...locate2(["apps"]), message, severity: "error" });
   return apps;
 }
@@ -48494,13 +48593,13 @@ var CONFIG_FILE = "rollgen.yaml";
 function findConfig(dir) {
   for (let d = path5.resolve(dir); ; d = path5.dirname(d)) {
     const candidate = path5.join(d, CONFIG_FILE);
-    if (fs4.existsSync(candidate)) return candidate;
+    if (fs5.existsSync(candidate)) return candidate;
     if (path5.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
   const shown2 = path5.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown2, fs4.readFileSync(file, "utf8"));
+  const { documents, diagnostics } = parseYamlStream(shown2, fs5.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
@@ -48612,63 +48711,78 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs7 = __toESM(require("fs"));
+var fs8 = __toESM(require("fs"));
 var path8 = __toESM(require("path"));
 init_errors();
 
 // src/io/fs-safe.ts
-var fs5 = __toESM(require("fs"));
+var fs6 = __toESM(require("fs"));
 var path6 = __toESM(require("path"));
 init_errors();
 var FILE_MODE = 420;
 var DIR_MODE = 493;
-var NO_FOLLOW = fs5.constants.O_NOFOLLOW ?? 0;
-function writeNewFile(file, content) {
-  const fd = fs5.openSync(
+var NO_FOLLOW = fs6.constants.O_NOFOLLOW ?? 0;
+function writeNewFile(file, content, { flush = true } = {}) {
+  const fd = fs6.openSync(
     file,
-    fs5.constants.O_WRONLY | fs5.constants.O_CREAT | fs5.constants.O_EXCL | NO_FOLLOW,
+    fs6.constants.O_WRONLY | fs6.constants.O_CREAT | fs6.constants.O_EXCL | NO_FOLLOW,
     FILE_MODE
   );
   try {
-    fs5.writeFileSync(fd, content);
-    fs5.fchmodSync(fd, FILE_MODE);
-    fs5.fsyncSync(fd);
+    fs6.writeFileSync(fd, content);
+    fs6.fchmodSync(fd, FILE_MODE);
+    if (flush) fs6.fsyncSync(fd);
   } finally {
-    fs5.closeSync(fd);
+    fs6.closeSync(fd);
   }
 }
+var FLUSH_CONCURRENCY = 64;
+async function flushAll(paths) {
+  const queue = [...paths];
+  const worker = async () => {
+    for (let p = queue.shift(); p !== void 0; p = queue.shift()) {
+      const fd = await fs6.promises.open(p, fs6.constants.O_RDONLY | NO_FOLLOW);
+      try {
+        await fd.sync();
+      } finally {
+        await fd.close();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FLUSH_CONCURRENCY, queue.length) }, worker));
+}
 function makeDirs(dir) {
-  const created = fs5.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  const created = fs6.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   if (created)
     for (let d = dir; ; d = path6.dirname(d)) {
-      fs5.chmodSync(d, DIR_MODE);
+      fs6.chmodSync(d, DIR_MODE);
       if (d === created || path6.dirname(d) === d) break;
     }
   return created;
 }
 function removeFile(file) {
-  const stat = fs5.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs6.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return;
   if (stat.isDirectory()) throw new IoError(file, "is a directory where rollgen owns a file; move it away");
-  fs5.unlinkSync(file);
+  fs6.unlinkSync(file);
 }
 function fsyncDir(dir) {
-  const fd = fs5.openSync(dir, "r");
+  const fd = fs6.openSync(dir, "r");
   try {
-    fs5.fsyncSync(fd);
+    fs6.fsyncSync(fd);
   } finally {
-    fs5.closeSync(fd);
+    fs6.closeSync(fd);
   }
 }
 function checkNotLink(dir) {
-  const stat = fs5.lstatSync(dir, { throwIfNoEntry: false });
+  const stat = fs6.lstatSync(dir, { throwIfNoEntry: false });
   if (stat?.isSymbolicLink())
     throw new InputError([], `${dir}: is a symbolic link; rollgen writes outputs only into real directories`);
   if (stat && !stat.isDirectory()) throw new InputError([], `${dir}: the output is not a directory`);
 }
 
 // src/io/output-journal.ts
-var fs6 = __toESM(require("fs"));
+var fs7 = __toESM(require("fs"));
 var path7 = __toESM(require("path"));
 init_errors();
 
@@ -48692,32 +48806,74 @@ function crashPoint(name) {
 // src/io/output-journal.ts
 var TXN_DIR = ".rollgen-txn";
 var JOURNAL = "journal";
-function commitFiles(dir, files, remove) {
-  const txn = path7.join(dir, TXN_DIR);
-  fs6.rmSync(txn, { recursive: true, force: true });
+async function commitOutputs(writes) {
+  const staged = writes.map((w) => inOutput(w.dir, () => stage(w)));
+  await inOutputs(writes, () => flushAll(staged.flatMap((s) => s.paths)));
+  for (const w of writes) inOutput(w.dir, () => fs7.renameSync(...journalNames(w.dir)));
+  await inOutputs(writes, () => flushAll(writes.map((w) => path7.join(w.dir, TXN_DIR))));
+  writes.forEach(() => crashPoint("journal-committed"));
+  writes.forEach((w, i) => inOutput(w.dir, () => applyJournal(w.dir, staged[i].journal, { flush: false })));
+  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
+  await Promise.all(writes.map((w) => blamed(w.dir, finishAsync(w.dir))));
+}
+function stage(w) {
+  const txn = path7.join(w.dir, TXN_DIR);
+  fs7.rmSync(txn, { recursive: true, force: true });
   makeDirs(txn);
   crashPoint("stage-dir");
-  const write = files.map((f, i) => {
-    writeNewFile(path7.join(txn, String(i)), f.content);
+  const write = w.files.map((f, i) => {
+    writeNewFile(path7.join(txn, String(i)), f.content, { flush: false });
     crashPoint("stage-file");
     return { staged: String(i), name: f.path };
   });
-  const journal = { write, remove: remove.filter((r) => !files.some((f) => f.path === r)) };
-  writeNewFile(path7.join(txn, `${JOURNAL}.tmp`), JSON.stringify(journal));
+  const journal = { write, remove: w.remove.filter((r) => !w.files.some((f) => f.path === r)) };
+  const [tmp] = journalNames(w.dir);
+  writeNewFile(tmp, JSON.stringify(journal), { flush: false });
   crashPoint("journal-staged");
-  fs6.renameSync(path7.join(txn, `${JOURNAL}.tmp`), path7.join(txn, JOURNAL));
-  fsyncDir(txn);
-  crashPoint("journal-committed");
-  applyJournal(dir, journal);
-  finish(dir);
+  return { journal, paths: [...write.map((e) => path7.join(txn, e.staged)), tmp] };
+}
+var journalNames = (dir) => [
+  path7.join(dir, TXN_DIR, `${JOURNAL}.tmp`),
+  path7.join(dir, TXN_DIR, JOURNAL)
+];
+var OutputWriteError = class extends Error {
+  constructor(dir, original) {
+    super(original?.message ?? String(original));
+    this.dir = dir;
+    this.original = original;
+  }
+  dir;
+  original;
+};
+function inOutput(dir, step) {
+  try {
+    return step();
+  } catch (e) {
+    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
+  }
+}
+async function blamed(dir, work) {
+  try {
+    return await work;
+  } catch (e) {
+    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
+  }
+}
+async function inOutputs(writes, step) {
+  try {
+    await step();
+  } catch (e) {
+    const dir = writes.find((w) => String(e.path ?? "").startsWith(w.dir))?.dir;
+    throw new OutputWriteError(dir ?? writes[0].dir, e);
+  }
 }
 function recoverOutput(dir) {
   const txn = path7.join(dir, TXN_DIR);
-  const stat = fs6.lstatSync(txn, { throwIfNoEntry: false });
+  const stat = fs7.lstatSync(txn, { throwIfNoEntry: false });
   if (!stat) return "none";
   const journal = stat.isDirectory() ? pendingChanges(dir) : void 0;
   if (!journal) {
-    fs6.rmSync(txn, { recursive: true, force: true });
+    fs7.rmSync(txn, { recursive: true, force: true });
     return "discarded";
   }
   applyJournal(dir, journal);
@@ -48725,14 +48881,14 @@ function recoverOutput(dir) {
   return "completed";
 }
 function pendingChanges(dir) {
-  if (!fs6.lstatSync(path7.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
+  if (!fs7.lstatSync(path7.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
   const file = path7.join(dir, TXN_DIR, JOURNAL);
-  const stat = fs6.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs7.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return void 0;
   const shown2 = path7.join(path7.basename(dir), TXN_DIR, JOURNAL);
   let journal;
   try {
-    if (stat.isFile()) journal = JSON.parse(fs6.readFileSync(file, "utf8"));
+    if (stat.isFile()) journal = JSON.parse(fs7.readFileSync(file, "utf8"));
   } catch {
     journal = void 0;
   }
@@ -48751,41 +48907,48 @@ function pendingChanges(dir) {
 function stagedPath(dir, journal, name) {
   const entry = journal?.write.find((w) => w.name === name);
   const staged = entry && path7.join(dir, TXN_DIR, entry.staged);
-  return staged && fs6.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path7.join(dir, name);
+  return staged && fs7.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path7.join(dir, name);
 }
 function wellFormed(j) {
   return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
 }
 function stagedAreFiles(dir, j) {
   return j.write.every((w) => {
-    const stat = fs6.lstatSync(path7.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    const stat = fs7.lstatSync(path7.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
     return !stat || stat.isFile();
   });
 }
-function applyJournal(dir, journal) {
+function applyJournal(dir, journal, { flush = true } = {}) {
   for (const w of journal.write) {
     const staged = path7.join(dir, TXN_DIR, w.staged);
-    if (!fs6.lstatSync(staged, { throwIfNoEntry: false })) continue;
-    fs6.renameSync(staged, path7.join(dir, w.name));
+    if (!fs7.lstatSync(staged, { throwIfNoEntry: false })) continue;
+    fs7.renameSync(staged, path7.join(dir, w.name));
     crashPoint("apply-file");
   }
   for (const name of journal.remove) {
     removeFile(path7.join(dir, name));
     crashPoint("remove-file");
   }
-  fsyncDir(dir);
+  if (flush) fsyncDir(dir);
+}
+async function finishAsync(dir) {
+  const txn = path7.join(dir, TXN_DIR);
+  await fs7.promises.rm(path7.join(txn, JOURNAL), { force: true });
+  crashPoint("journal-removed");
+  await fs7.promises.rm(txn, { recursive: true, force: true });
+  crashPoint("staging-removed");
 }
 function finish(dir) {
   const txn = path7.join(dir, TXN_DIR);
-  fs6.rmSync(path7.join(txn, JOURNAL), { force: true });
+  fs7.rmSync(path7.join(txn, JOURNAL), { force: true });
   crashPoint("journal-removed");
-  fs6.rmSync(txn, { recursive: true, force: true });
+  fs7.rmSync(txn, { recursive: true, force: true });
   crashPoint("staging-removed");
 }
 function checkTargets(dir, names) {
   for (const name of names) {
     if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
-    const stat = fs6.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
+    const stat = fs7.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isDirectory())
       throw new IoError(path7.join(dir, name), "is a directory where rollgen writes a file; move it away");
   }
@@ -48793,18 +48956,18 @@ function checkTargets(dir, names) {
 
 // src/io/output-dir.ts
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs7.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
+  if (!dir || !fs8.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
   checkNotLink(dir);
   const journal = pendingChanges(dir);
-  const names = new Set(fs7.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
+  const names = new Set(fs8.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
   for (const w of journal?.write ?? []) names.add(w.name);
   for (const r of journal?.remove ?? []) names.delete(r);
   const problems = [];
   const files = [...names].sort(compareCodePoints).flatMap((n) => {
     const shown2 = path8.relative(cwd, path8.join(dir, n)) || n;
     const source = stagedPath(dir, journal, n);
-    const stat = fs7.lstatSync(source);
-    if (stat.isFile()) return [{ path: shown2, text: fs7.readFileSync(source, "utf8") }];
+    const stat = fs8.lstatSync(source);
+    if (stat.isFile()) return [{ path: shown2, text: fs8.readFileSync(source, "utf8") }];
     const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
     problems.push({
       file: shown2,
@@ -48821,34 +48984,40 @@ function readOutputDir(dir, cwd) {
 function compareCodePoints(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-function writeOutputDir(dir, files, remove) {
+async function writeOutputDirs(writes) {
+  for (const w of writes) {
+    checkNotLink(w.dir);
+    checkTargets(w.dir, [...w.files.map((f) => f.path), ...w.remove]);
+  }
   try {
-    checkNotLink(dir);
-    checkTargets(dir, [...files.map((f) => f.path), ...remove]);
-    commitFiles(dir, files, remove);
+    await commitOutputs(writes);
   } catch (e) {
-    if (e instanceof IoError || e instanceof InputError) throw e;
-    const committed = pendingChanges(dir) !== void 0;
-    if (!committed) fs7.rmSync(path8.join(dir, TXN_DIR), { recursive: true, force: true });
+    const failure2 = e instanceof OutputWriteError ? e : new OutputWriteError(writes[0]?.dir ?? ".", e);
+    if (failure2.original instanceof IoError || failure2.original instanceof InputError) throw failure2.original;
+    for (const w of writes)
+      if (pendingChanges(w.dir) === void 0) fs8.rmSync(path8.join(w.dir, TXN_DIR), { recursive: true, force: true });
+    const committed = pendingChanges(failure2.dir) !== void 0;
     const state = committed ? "the next rollgen run completes it" : "it is unchanged";
-    throw new IoError(dir, `could not write the output; ${state} (${e.message})`, { cause: e });
+    throw new IoError(failure2.dir, `could not write the output; ${state} (${failure2.message})`, {
+      cause: failure2.original
+    });
   }
 }
 
 // src/io/build-source.ts
 var import_child_process = require("child_process");
-var fs9 = __toESM(require("fs"));
+var fs10 = __toESM(require("fs"));
 var path10 = __toESM(require("path"));
 init_errors();
 
 // src/io/kustomize-tree.ts
-var fs8 = __toESM(require("fs"));
+var fs9 = __toESM(require("fs"));
 var path9 = __toESM(require("path"));
 var import_yaml4 = __toESM(require_dist());
 var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 var MAX_DEPTH2 = 10;
 function kustomizationIn(dir) {
-  return KUSTOMIZATION_NAMES2.map((n) => path9.join(dir, n)).find((p) => fs8.existsSync(p));
+  return KUSTOMIZATION_NAMES2.map((n) => path9.join(dir, n)).find((p) => fs9.existsSync(p));
 }
 function walkKustomization(dir, root, cwd, out, depth = 0) {
   const file = kustomizationIn(dir);
@@ -48863,7 +49032,7 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
     });
     return [];
   }
-  const realRoot = fs8.realpathSync(root);
+  const realRoot = fs9.realpathSync(root);
   return entries(file).flatMap(({ value, line, col }) => {
     const at = { file: shown(file, cwd), line, col, severity: "error" };
     const target = path9.resolve(dir, value);
@@ -48874,11 +49043,11 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (!fs8.existsSync(target)) {
+    if (!fs9.existsSync(target)) {
       out.push({ ...at, message: `resource "${value}" does not exist` });
       return [];
     }
-    const real = fs8.realpathSync(target);
+    const real = fs9.realpathSync(target);
     if (!inside(real, realRoot)) {
       out.push({
         ...at,
@@ -48886,8 +49055,8 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (fs8.statSync(real).isDirectory()) {
-      if (real === fs8.realpathSync(dir)) {
+    if (fs9.statSync(real).isDirectory()) {
+      if (real === fs9.realpathSync(dir)) {
         out.push({
           ...at,
           message: `resource "${value}" includes itself (a kustomization that lists it); remove the entry`
@@ -48896,19 +49065,19 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       }
       return walkKustomization(target, root, cwd, out, depth + 1);
     }
-    if (!inside(real, fs8.realpathSync(dir))) {
+    if (!inside(real, fs9.realpathSync(dir))) {
       out.push({
         ...at,
         message: `resource "${value}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
       });
       return [];
     }
-    return [{ path: shown(target, cwd), text: fs8.readFileSync(target, "utf8") }];
+    return [{ path: shown(target, cwd), text: fs9.readFileSync(target, "utf8") }];
   });
 }
 function entries(file) {
   const lc = new import_yaml4.LineCounter();
-  const doc = (0, import_yaml4.parseDocument)(fs8.readFileSync(file, "utf8"), { lineCounter: lc });
+  const doc = (0, import_yaml4.parseDocument)(fs9.readFileSync(file, "utf8"), { lineCounter: lc });
   return ["resources", "bases", "components"].flatMap((key2) => {
     const seq = doc.get(key2, true);
     if (!(0, import_yaml4.isSeq)(seq)) return [];
@@ -48981,8 +49150,8 @@ function runBuildCommand(req, cwd) {
   return { path: `${req.name}: build \`${command}\``, text: text2, originals: yamlFilesBelow(req.source, cwd) };
 }
 function yamlFilesBelow(dir, cwd) {
-  if (!fs9.existsSync(dir)) return [];
-  return fs9.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path10.join(dir, n)).filter((f) => fs9.statSync(f).isFile()).map((f) => ({ path: path10.relative(cwd, f) || f, text: fs9.readFileSync(f, "utf8") }));
+  if (!fs10.existsSync(dir)) return [];
+  return fs10.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path10.join(dir, n)).filter((f) => fs10.statSync(f).isFile()).map((f) => ({ path: path10.relative(cwd, f) || f, text: fs10.readFileSync(f, "utf8") }));
 }
 
 // src/yaml/point-back.ts
@@ -56825,9 +56994,9 @@ var BLUE_GREEN_RULES = [
     `${BG}.scaleDownDelaySeconds`,
     "a timed gate after the switch (default 30 s): the old version is scaled down by a later commit"
   ),
-  warned(
+  honoured(
     `${BG}.abortScaleDownDelaySeconds`,
-    "the abort commit removes the preview pods as the app's removal policy says (rollgen.yaml removal: two-commits removes them one commit after the Services moved); there is no delay"
+    "after an abort the preview pods stay (default 30 s, as Argo): a later commit behind a timed gate removes them; 0 removes them in the abort commit (warned)"
   ),
   warned(`${BG}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
   subtree(
@@ -57097,7 +57266,8 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {},
     ...rollout.removalGates ? { removalGates: rollout.removalGates } : {},
     ...rollout.pingPong ? { pingPong: { ping: rollout.pingPong.ping, pong: rollout.pingPong.pong } } : {},
-    ...rollout.blueGreen ? { blueGreen: true } : {}
+    ...rollout.blueGreen ? { blueGreen: true } : {},
+    ...rollout.abortDelaySeconds ? { abortGate: { kind: "timed", seconds: rollout.abortDelaySeconds } } : {}
   };
 }
 function planStep(rollout, step, i, total, policy) {
@@ -57113,7 +57283,8 @@ function planStep(rollout, step, i, total, policy) {
     stableReplicas: stable,
     traffic: traffic2,
     // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
-    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 || rollout.blueGreen && !routed ? "split" : "shared",
+    // Argo blue-green Services select one version each; Kruise without trafficRoutings shares pods, as Kruise does.
+    serviceSelection: routed && hasTrafficSpec(step) && stable > 0 || rollout.blueGreen && rollout.format === "argo" ? "split" : "shared",
     gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy),
     ...step.name ? { name: step.name } : {},
     ...step.switched ? { switched: true } : {}
@@ -57591,8 +57762,19 @@ function readBlueGreen(doc, replicas2, out) {
     canaryPodMetadata: podMetadata(bg.previewMetadata),
     stablePodMetadata: podMetadata(bg.activeMetadata),
     ...antiAffinityOf(bg),
-    blueGreen: true
+    blueGreen: true,
+    ...abortDelay(doc, bg, out)
   };
+}
+function abortDelay(doc, bg, out) {
+  const seconds2 = num(bg.abortScaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
+  if (seconds2 === 0)
+    out.push({
+      ...doc.locate([...BLUE_GREEN2, "abortScaleDownDelaySeconds"]),
+      message: "abortScaleDownDelaySeconds 0 keeps the preview pods in Argo until the next update; rollgen removes them in the abort commit",
+      severity: "warning"
+    });
+  return seconds2 > 0 ? { abortDelaySeconds: seconds2 } : {};
 }
 function emptyStep(origin, count3) {
   return { origin, replicas: count3, matches: [], headerRoutes: [], mirrorRoutes: [], pause: { kind: "none" } };
@@ -58163,6 +58345,14 @@ function normalizeKruise(doc, inputs10) {
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
   const traffic2 = kruiseTraffic(doc, strategyKey, canary, routingRef !== void 0, diagnostics, inputs10);
   if (blueGreen) diagnostics.push(...blueGreenLastStep(steps, traffic2.providers.length > 0));
+  if (blueGreen && canary.disableGenerateCanaryService === true)
+    diagnostics.push({
+      ...doc.locate(["spec", "strategy", strategyKey, "disableGenerateCanaryService"]),
+      message: "blue-green with disableGenerateCanaryService: Kruise leaves the Service selecting both versions' pods, so the new version gets a share by pod count at every step (traffic 0% included) unless your routes pick pods by label (an Istio DestinationRule subset); remove it to route by traffic",
+      severity: "warning"
+    });
+  if (arr(canary.trafficRoutings).length === 0 && !routingRef)
+    diagnostics.push(...unroutedTraffic(doc, arr(canary.steps), stepsPath));
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout = {
     format: v1beta1 ? "kruise-v1beta1" : "kruise-v1alpha1",
@@ -58253,6 +58443,19 @@ function blueGreenLastStep(steps, routed) {
     }
   ];
 }
+function unroutedTraffic(doc, raw, stepsPath) {
+  return raw.flatMap((s, i) => {
+    const key2 = obj(s).traffic !== void 0 ? "traffic" : "weight";
+    if (obj(s)[key2] === void 0 || obj(s).replicas === void 0) return [];
+    return [
+      {
+        ...doc.locate([...stepsPath, i, key2]),
+        message: `step ${i + 1}: ${key2} ${String(obj(s)[key2])} routes nothing without trafficRoutings: the Service selects both versions' pods, so the new version's share follows its replicas (as Kruise does); add trafficRoutings, or remove ${key2}`,
+        severity: "warning"
+      }
+    ];
+  });
+}
 var MATCH_MODE_PROVIDERS = ["istio", "gateway-api"];
 function matchesOverTraffic(steps, providers, out) {
   if (!providers.some((p) => MATCH_MODE_PROVIDERS.includes(p.provider))) return [...steps];
@@ -58340,6 +58543,84 @@ function compile2(schema) {
   return fn;
 }
 
+// src/spec/service-rules.ts
+init_diagnostics();
+function checkServiceSelectors(r, resources, report) {
+  const template = templateLabels(r, resources);
+  if (!template) return;
+  const names = metadataNames(r);
+  const stablePods = {
+    labels: { ...template, ...r.stablePodMetadata.labels },
+    who: `your Deployment's pods (${names.stable})`,
+    when: "while they serve"
+  };
+  const canaryPods = {
+    labels: { ...template, ...r.canaryPodMetadata.labels },
+    who: `the new version's pods (${names.canary})`,
+    when: r.blueGreen && r.format === "argo" ? "after the switch" : "while the canary runs"
+  };
+  const { stableService, canaryService, generateCanaryService } = r.traffic;
+  const keys = /* @__PURE__ */ new Set([...Object.keys(r.stablePodMetadata.labels), ...Object.keys(r.canaryPodMetadata.labels)]);
+  if (keys.size === 0 || !stableService) return;
+  const switched = r.steps.some((s) => s.switched === true);
+  const shared = canaryService === void 0 || canaryService === stableService;
+  const stable = resources.find("Service", stableService, r.namespace);
+  if (stable) check14(stable.object, stable.locate, [stablePods, ...switched || shared ? [canaryPods] : []]);
+  if (!canaryService || shared) return;
+  const canary = generateCanaryService ? stable : resources.find("Service", canaryService, r.namespace);
+  const overlay = generateCanaryService ? r.canaryPodMetadata.labels : {};
+  if (canary) check14(canary.object, canary.locate, [canaryPods], overlay, canaryService);
+  function check14(svc, locate2, pods, overlay2 = {}, name = svc.metadata.name) {
+    const selector = selectorOf(svc);
+    for (const key2 of Object.keys(selector).filter((k) => keys.has(k))) {
+      const want = overlay2[key2] ?? selector[key2];
+      const missing = pods.find((p) => p.labels[key2] !== want);
+      if (!missing) continue;
+      const has = missing.labels[key2] === void 0 ? `no ${key2} label` : `${key2}: ${missing.labels[key2]}`;
+      report(
+        locate2(["spec", "selector", key2]),
+        `Service "${name}" selects ${key2}: ${want}, but ${missing.who} carry ${has}, so it would select no pods ${missing.when}; select on labels every version carries, or give both versions the same ${key2}`
+      );
+    }
+  }
+}
+function templateLabels(r, resources) {
+  const d = r.workload.synthesized ?? resources.find("Deployment", r.workload.name, r.namespace)?.object;
+  const spec = d && isObject(d.spec) ? d.spec : {};
+  const meta = isObject(spec.template) && isObject(spec.template.metadata) ? spec.template.metadata : {};
+  return isObject(meta.labels) ? meta.labels : d ? {} : void 0;
+}
+function selectorOf(svc) {
+  const spec = isObject(svc.spec) ? svc.spec : {};
+  return isObject(spec.selector) ? spec.selector : {};
+}
+function metadataNames(r) {
+  if (r.format !== "argo") return { stable: "as written", canary: "patchPodTemplateMetadata" };
+  return r.blueGreen ? { stable: "activeMetadata", canary: "previewMetadata" } : { stable: "stableMetadata", canary: "canaryMetadata" };
+}
+function serviceWaveWarnings(r, resources) {
+  if (!r.blueGreen || r.format !== "argo") return [];
+  const deployment = r.workload.synthesized ?? resources.find("Deployment", r.workload.name, r.namespace)?.object;
+  const wave = String((deployment ? waveOf(deployment) : 0) + 1);
+  const names = [.../* @__PURE__ */ new Set([r.traffic.stableService, r.traffic.canaryService])];
+  return names.flatMap((name) => {
+    const svc = name ? resources.find("Service", name, r.namespace) : void 0;
+    const own = svc?.object.metadata.annotations?.[SYNC_WAVE];
+    if (!svc || own === void 0 || own === wave) return [];
+    return [
+      diagnosticAt(
+        svc.locate(["metadata", "annotations", SYNC_WAVE]),
+        `rollout ${r.name}: sync-wave "${own}" of Service "${name}" is replaced by "${wave}": blue-green Services switch one wave after the Deployment, so Argo CD moves them only to ready pods; remove the annotation`,
+        "warning"
+      )
+    ];
+  });
+}
+function waveOf(d) {
+  const wave = Number.parseInt(d.metadata.annotations?.[SYNC_WAVE] ?? "0", 10);
+  return Number.isFinite(wave) ? wave : 0;
+}
+
 // src/spec/rules.ts
 function checkRollout(rollout, resources) {
   const out = [];
@@ -58348,6 +58629,7 @@ function checkRollout(rollout, resources) {
   checkSteps3(rollout, report);
   checkWorkload(rollout, resources, report);
   checkServices(rollout, resources, report);
+  checkServiceSelectors(rollout, resources, report);
   checkManagedRoutes(rollout, report);
   return out;
 }
@@ -58641,7 +58923,7 @@ function collectRouteTemplate(doc, out, diagnostics) {
 }
 function loadRollout(app, spec, resources, policy, out) {
   const problems = checkRollout(spec, resources);
-  out.push(...problems);
+  out.push(...problems, ...serviceWaveWarnings(spec, resources));
   const providers = bindProviders(app, spec, resources, out);
   const found = resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
   const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
@@ -58756,7 +59038,7 @@ function editDistance(a, b) {
 }
 
 // src/io/validate-k8s.ts
-var fs10 = __toESM(require("fs"));
+var fs11 = __toESM(require("fs"));
 var import_module = __toESM(require("module"));
 var vm = __toESM(require("vm"));
 var path11 = __toESM(require("path"));
@@ -58792,7 +59074,7 @@ function validatorFor2(apiVersion, kind) {
   if (cached) return cached;
   const file = `${key2.replace(/[./]/g, "-")}.js`;
   const candidates2 = [path11.join(__dirname, "k8s", file), path11.join(__dirname, "..", "spec", "generated", "k8s", file)];
-  const found = candidates2.find((c) => fs10.existsSync(c));
+  const found = candidates2.find((c) => fs11.existsSync(c));
   if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
   const validate2 = loadWithCodeCache(found);
   loaded2.set(key2, validate2);
@@ -58827,8 +59109,8 @@ ${problems.join("\n")}`);
 }
 function loadWithCodeCache(file) {
   const cacheFile = file.replace(/\.js$/, ".cache");
-  const cachedData = fs10.existsSync(cacheFile) ? fs10.readFileSync(cacheFile) : void 0;
-  const script = new vm.Script(import_module.default.wrap(fs10.readFileSync(file, "utf8")), { filename: file, cachedData });
+  const cachedData = fs11.existsSync(cacheFile) ? fs11.readFileSync(cacheFile) : void 0;
+  const script = new vm.Script(import_module.default.wrap(fs11.readFileSync(file, "utf8")), { filename: file, cachedData });
   const mod = { exports: {} };
   const wrapper = script.runInThisContext();
   wrapper.call(mod.exports, mod.exports, (0, import_module.createRequire)(file), mod, file, path11.dirname(file));
@@ -58887,7 +59169,7 @@ function usesConfig(req) {
   return req.file !== "-" && !(req.args[0] && isDir(path12.resolve(req.cwd, req.args[0])));
 }
 function isDir(p) {
-  return fs11.existsSync(p) && fs11.statSync(p).isDirectory();
+  return fs12.existsSync(p) && fs12.statSync(p).isDirectory();
 }
 function loadSource(loc, files, cwd = process.cwd()) {
   const docs = [];
@@ -59303,7 +59585,9 @@ function applyCommand(command, current, r, track, removal) {
   if (command.kind === "advance")
     return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal, r.spec.pingPong !== void 0);
   if (!current) return void 0;
-  if (command.kind === "abort") return current.phase === "Progressing" ? abortRollout(current, removal) : void 0;
+  const abortRemoval = r.plan.abortGate ? "two-commits" : removal;
+  if (command.kind === "abort")
+    return current.phase === "Progressing" ? abortRollout(current, abortRemoval) : void 0;
   if (revision !== current.canaryRevision) return void 0;
   if (command.kind === "retry") return current.phase === "Aborted" ? retryRollout(current) : void 0;
   return current.phase === "Progressing" ? promoteRollout(current, command.full) : void 0;
@@ -59620,13 +59904,10 @@ function rank2(t) {
   return ORDER3.indexOf(t.kind) * 1e6 + (t.kind === "step" ? t.step : 0);
 }
 function movingTargets(previous, t) {
-  return t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name)).map((next) => ({
-    name: next.name,
-    target: rolloutTarget(
-      previous?.rollouts.find((r) => r.name === next.name),
-      next
-    )
-  }));
+  return t.status.rollouts.filter((r) => t.actions.some((a) => a.rollout === r.name)).map((next) => {
+    const prev = previous?.rollouts.find((r) => r.name === next.name);
+    return { name: next.name, target: rolloutTarget(prev, next), ...prev ? { prev } : {} };
+  });
 }
 function rolloutTarget(prev, next) {
   if (prev?.draining !== void 0 && next.draining === void 0) return { kind: "remove" };
@@ -59647,16 +59928,13 @@ function rolloutTarget(prev, next) {
 function gateFor(app, previous, t, startedBy = "pr") {
   const moving = movingTargets(previous, t);
   if (moving.length === 0 && t.actions.length > 0) return { kind: "manual" };
-  const gates = moving.map(({ name, target }) => {
+  const gates = moving.map(({ name, target, prev }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
+    if (r?.plan.abortGate && target.kind === "remove" && prev?.phase === "Aborted") return r.plan.abortGate;
     if (startedBy === "person" && (target.kind === "adopt" || target.kind === "step" && target.step <= 1))
       return { kind: "automatic" };
     if (!r) return { kind: "manual" };
-    const delayed = removalGate(
-      r,
-      previous?.rollouts.find((x) => x.name === name),
-      target
-    );
+    const delayed = removalGate(r, prev, target);
     return delayed ?? rolloutGate(
       r.plan.startGate,
       r.plan.steps.map((s) => s.gate),
@@ -59864,7 +60142,11 @@ function flowEdges(ctx) {
 }
 function connectGitHub(connection2, env2) {
   const github2 = (init_github(), __toCommonJS(github_exports));
-  return github2.createGitHubScm(connection2, { requestTimeoutMs: requestTimeoutMs(env2) });
+  return github2.createGitHubScm(connection2, { requestTimeoutMs: requestTimeoutMs(env2), ...testRetryUnit(env2) });
+}
+function testRetryUnit(env2) {
+  const ms = Number(env2.ROLLGEN_TEST_RETRY_UNIT_MS);
+  return env2.ROLLGEN_TEST_RETRY_UNIT_MS && Number.isFinite(ms) && ms > 0 ? { retryUnitMs: ms } : {};
 }
 function requestTimeoutMs(env2) {
   const seconds2 = Number(env2.ROLLGEN_GITHUB_TIMEOUT);
@@ -60163,13 +60445,13 @@ function driftDiagnostics(drift, loc, output, cwd) {
 }
 
 // src/io/output-lock.ts
-var fs12 = __toESM(require("fs"));
+var fs13 = __toESM(require("fs"));
 var os = __toESM(require("os"));
 var path14 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 var LOCK_FILE = ".rollgen-lock";
-async function lockOutput(dir, opts) {
+async function takeLock(dir, opts) {
   checkNotLink(dir);
   const created = makeDirs(dir);
   const file = path14.join(dir, LOCK_FILE);
@@ -60197,12 +60479,14 @@ async function lockOutput(dir, opts) {
 async function lockOutputs(dirs, opts) {
   const held = [];
   try {
-    for (const d of [...new Set(dirs)].sort(compareCodePoints2)) held.push(await lockOutput(d, opts));
+    const sorted = [...new Set(dirs)].sort(compareCodePoints2);
+    for (const d of sorted) held.push(await takeLock(d, opts));
+    await flushAll(sorted.map((d) => path14.join(d, LOCK_FILE)));
   } catch (e) {
-    for (const l of held.reverse()) l.release();
+    await Promise.all(held.map((l) => l.release()));
     throw e;
   }
-  return { release: () => held.reverse().forEach((l) => l.release()) };
+  return { release: async () => void await Promise.all(held.map((l) => l.release())) };
 }
 function compareCodePoints2(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -60211,7 +60495,7 @@ function tryCreate(file) {
   try {
     writeNewFile(file, `${process.pid}
 ${os.hostname()}
-`);
+`, { flush: false });
     return true;
   } catch (e) {
     if (e.code === "EEXIST") return false;
@@ -60219,11 +60503,11 @@ ${os.hostname()}
   }
 }
 function readOwner(file) {
-  const stat = fs12.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs13.lstatSync(file, { throwIfNoEntry: false });
   if (stat && !stat.isFile())
     throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
   try {
-    return fs12.readFileSync(file, "utf8").slice(0, 300);
+    return fs13.readFileSync(file, "utf8").slice(0, 300);
   } catch (e) {
     if (e.code === "ENOENT") return void 0;
     throw e;
@@ -60247,30 +60531,30 @@ function breakStaleLock(file, owner) {
   const breaker = `${file}.break`;
   if (!tryCreate(breaker)) {
     const other = readOwner(breaker);
-    if (other !== void 0 && isDead(other)) fs12.rmSync(breaker, { force: true });
+    if (other !== void 0 && isDead(other)) fs13.rmSync(breaker, { force: true });
     return;
   }
   try {
-    if (readOwner(file) === owner) fs12.rmSync(file, { force: true });
+    if (readOwner(file) === owner) fs13.rmSync(file, { force: true });
   } finally {
-    fs12.rmSync(breaker, { force: true });
+    fs13.rmSync(breaker, { force: true });
   }
 }
-function release(file, dir, created) {
-  fs12.rmSync(file, { force: true });
+async function release(file, dir, created) {
+  await fs13.promises.rm(file, { force: true });
   if (!created) return;
-  for (let d = dir; fs12.readdirSync(d).length === 0; d = path14.dirname(d)) {
-    fs12.rmdirSync(d);
+  for (let d = dir; (await fs13.promises.readdir(d)).length === 0; d = path14.dirname(d)) {
+    await fs13.promises.rmdir(d);
     if (d === created) break;
   }
 }
 
 // src/io/output-recovery.ts
-var fs13 = __toESM(require("fs"));
+var fs14 = __toESM(require("fs"));
 var path15 = __toESM(require("path"));
 function recoverOutputDir(dir) {
   const notes = recoverLegacy(dir);
-  const done2 = fs13.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  const done2 = fs14.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
   if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
   if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
   return notes;
@@ -60278,25 +60562,25 @@ function recoverOutputDir(dir) {
 function recoverLegacy(dir) {
   const parent = path15.dirname(dir);
   const prefix = `.${path15.basename(dir)}.rollgen-`;
-  const entries2 = fs13.existsSync(parent) ? fs13.readdirSync(parent) : [];
+  const entries2 = fs14.existsSync(parent) ? fs14.readdirSync(parent) : [];
   const leftovers = entries2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
   const notes = [];
   for (const name of leftovers.sort()) {
     const full = path15.join(parent, name);
-    if (!fs13.lstatSync(full).isDirectory()) continue;
+    if (!fs14.lstatSync(full).isDirectory()) continue;
     if (name.endsWith(".old") && onlyOurLock(dir)) {
-      for (const entry of fs13.readdirSync(full)) fs13.renameSync(path15.join(full, entry), path15.join(dir, entry));
-      fs13.rmdirSync(full);
+      for (const entry of fs14.readdirSync(full)) fs14.renameSync(path15.join(full, entry), path15.join(dir, entry));
+      fs14.rmdirSync(full);
       notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
     } else {
-      fs13.rmSync(full, { recursive: true, force: true });
+      fs14.rmSync(full, { recursive: true, force: true });
       notes.push(`removed ${name}, left by an interrupted rollgen run`);
     }
   }
   return notes;
 }
 function onlyOurLock(dir) {
-  const entries2 = fs13.existsSync(dir) ? fs13.readdirSync(dir) : [];
+  const entries2 = fs14.existsSync(dir) ? fs14.readdirSync(dir) : [];
   return entries2.every((e) => e === LOCK_FILE);
 }
 
@@ -60435,7 +60719,7 @@ var path19 = __toESM(require("path"));
 init_errors();
 
 // src/app/app-index.ts
-var fs14 = __toESM(require("fs"));
+var fs15 = __toESM(require("fs"));
 var os2 = __toESM(require("os"));
 var path18 = __toESM(require("path"));
 
@@ -60514,10 +60798,10 @@ function appStamp(loc, now, previous) {
     return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
   };
   const walk = (dir, rel2) => {
-    const line = `D${FIELD}${see(fs14.lstatSync(dir))}${FIELD}${rel2}`;
+    const line = `D${FIELD}${see(fs15.lstatSync(dir))}${FIELD}${rel2}`;
     lines.push(line);
-    for (const name of known.get(line) ?? fs14.readdirSync(dir)) {
-      const st = fs14.lstatSync(`${dir}/${name}`);
+    for (const name of known.get(line) ?? fs15.readdirSync(dir)) {
+      const st = fs15.lstatSync(`${dir}/${name}`);
       lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
       if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
     }
@@ -60549,7 +60833,7 @@ function listings(stamp) {
   return names;
 }
 var BUILD = (() => {
-  const s = fs14.statSync(__filename, { throwIfNoEntry: false });
+  const s = fs15.statSync(__filename, { throwIfNoEntry: false });
   return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
@@ -60558,7 +60842,7 @@ function indexFile(configFile, env2) {
 }
 function readIndex(file) {
   try {
-    const raw = JSON.parse(fs14.readFileSync(file, "utf8"));
+    const raw = JSON.parse(fs15.readFileSync(file, "utf8"));
     return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
   } catch {
     return /* @__PURE__ */ new Map();
@@ -60566,11 +60850,11 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs14.mkdirSync(path18.dirname(file), { recursive: true });
+    fs15.mkdirSync(path18.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs14.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
-    fs14.renameSync(tmp, file);
+    fs15.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs15.renameSync(tmp, file);
   } catch {
   }
 }
@@ -60718,9 +61002,9 @@ async function withPlannedWrites(ctx, args, opts, command, write) {
       if (w) writes.push(w);
       else idle.push(...idleApp(ctx, loc, app, command, byName, peers));
     }
-    write({ writes, idle });
+    await write({ writes, idle });
   } finally {
-    lock.release();
+    await lock.release();
   }
 }
 function idleApp(ctx, loc, app, command, byName, peers) {
@@ -60732,12 +61016,15 @@ function commandTarget(cwd, loc, byName) {
   const target = loc.source === "-" ? `-f - ${rel2(loc.output)}` : byName ? loc.name : `${rel2(loc.source)} ${rel2(loc.output)}`;
   return target.trim();
 }
-function writeAll(ctx, planned, afterEach) {
-  for (const w of planned.writes) {
-    writeOutputDir(w.output, changedFiles2(w), w.remove);
-    ctx.written?.(w);
-    ctx.stdout(w.summary);
-    afterEach?.(w);
+async function writeAll(ctx, planned, afterEach) {
+  const batches2 = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
+  for (const batch of batches2) {
+    await writeOutputDirs(batch.map((w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove })));
+    for (const w of batch) {
+      ctx.written?.(w);
+      ctx.stdout(w.summary);
+      afterEach?.(w);
+    }
   }
   for (const line of planned.idle) ctx.stdout(line + "\n");
 }
@@ -60840,7 +61127,7 @@ function serverUrlOf(apiUrl, serverUrl) {
 }
 
 // src/flow/checkout.ts
-var fs15 = __toESM(require("fs"));
+var fs16 = __toESM(require("fs"));
 var path21 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
@@ -60862,7 +61149,7 @@ ${dirty}`
   const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
   const read = (repoPath) => {
     const file = path21.join(root, repoPath);
-    return fs15.existsSync(file) ? fs15.readFileSync(file, "utf8") : void 0;
+    return fs16.existsSync(file) ? fs16.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
 }
@@ -60876,7 +61163,7 @@ function currentBranch(git, root) {
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
   const shown2 = path21.relative(cwd, file) || file;
-  if (!fs15.existsSync(file))
+  if (!fs16.existsSync(file))
     throw new InputError([
       {
         file: path21.relative(cwd, configFile) || configFile,
@@ -60886,7 +61173,7 @@ function readTemplate2(file, cwd, configFile) {
         severity: "error"
       }
     ]);
-  return { file: shown2, text: fs15.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs16.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
@@ -60894,7 +61181,7 @@ var import_crypto2 = require("crypto");
 var path25 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs16 = __toESM(require("fs"));
+var fs17 = __toESM(require("fs"));
 var path24 = __toESM(require("path"));
 init_errors();
 
@@ -60968,7 +61255,7 @@ function localGateHold(ctx, app, w) {
   if (gate.kind === "automatic") return void 0;
   const target = targetOf(w.before.status, w.transition, w.command);
   const what = target.kind === "step" ? `step ${target.step}` : target.kind;
-  const override = `\`rollgen promote ${w.app} --commit\` passes it now`;
+  const override = target.kind === "remove" ? `run \`rollgen advance ${w.app} --commit\` again once it has passed` : `\`rollgen promote ${w.app} --commit\` passes it now`;
   if (gate.kind === "manual")
     return `${w.app}: ${what} waits for a manual gate (a pause without duration); ${override}`;
   return timedHold(ctx, w, gate, what, override);
@@ -61024,11 +61311,12 @@ function describeTarget(target, t) {
 
 // src/flow/local-commit.ts
 async function changeCommit(ctx, args, opts, command) {
-  await withPlannedWrites(ctx, args, opts, command, (planned) => {
+  await withPlannedWrites(ctx, args, opts, command, async (planned) => {
     const holds2 = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
     const writes = planned.writes.filter((_, i) => !holds2[i]);
     checkCommittable(ctx, writes);
-    if (writes.length > 0 || holds2.every((h) => !h)) writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
+    if (writes.length > 0 || holds2.every((h) => !h))
+      await writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
     reportHeld(holds2.filter((h) => h !== void 0));
   });
 }
@@ -61041,7 +61329,7 @@ function checkCommittable(ctx, writes) {
   }
 }
 function existingAncestor(dir) {
-  return fs16.existsSync(dir) || path24.dirname(dir) === dir ? dir : existingAncestor(path24.dirname(dir));
+  return fs17.existsSync(dir) || path24.dirname(dir) === dir ? dir : existingAncestor(path24.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
@@ -62769,7 +63057,7 @@ async function simulateCommand(ctx, args, opts) {
 `);
   const line = (p, prefix = "") => `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? "NO READY PODS"}
 `;
-  if (services.length > 0) return services.forEach(({ role, pod }) => ctx.stdout(line(pod, `${role} `)));
+  if (services.length > 0) return services.forEach(({ role, pod }) => ctx.stdout(line(pod, role ? `${role} ` : "")));
   if (!split3) return ctx.stdout(`no route matches this request; ${served(routes)}
 `);
   ctx.stdout(`rule: ${split3.rule}
@@ -62792,11 +63080,16 @@ function simulationData(req, split3, services, routes) {
 function servicePods(app, objects) {
   return app.rollouts.flatMap((r) => {
     const { stableService, canaryService } = r.spec.traffic;
+    if (!stableService) return workloadServices(objects, r.spec.workload.name).map((pod) => ({ role: null, pod }));
     const roles = r.spec.blueGreen ? ["active", "preview"] : ["stable", "canary"];
     return [stableService, canaryService].flatMap(
       (name, i) => name ? podsOf(objects, name, 1).map((pod) => ({ role: roles[i], pod })) : []
     );
   });
+}
+function workloadServices(objects, workload) {
+  const ours = (p) => p.deployment === workload || p.deployment === `${workload}-canary`;
+  return objects.filter((o) => o.kind === "Service").map((svc) => podsOf(objects, svc.metadata.name, 1)).filter((pods) => pods.some(ours)).flat();
 }
 function served(r) {
   const hosts = r.hosts.length > 0 ? r.hosts.join(", ") : "any (no host rules)";

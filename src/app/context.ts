@@ -40,8 +40,8 @@ export function processContext(over: Partial<RunContext> = {}): RunContext {
   return {
     cwd: process.cwd(),
     // A closed pipe (`rollgen ... | head -1`) drops output instead of dying on EPIPE.
-    stdout: pipeSafeWriter(process.stdout),
-    stderr: pipeSafeWriter(process.stderr),
+    stdout: pipeSafeWriter(1, () => process.stdout),
+    stderr: pipeSafeWriter(2, () => process.stderr),
     readStdin: () => readStdin(process.stdin),
     ...over,
   };

@@ -29,6 +29,7 @@ import {
 } from '../../generators/custom/route-template';
 import { bindOptions } from '../spec/provider-options';
 import { checkRollout } from '../spec/rules';
+import { serviceWaveWarnings } from '../spec/service-rules';
 import { SharedRouting, normalizeTrafficRouting } from '../spec/traffic-routing';
 import { RolloutSpec } from '../model/rollout';
 import type { LoadedApp, LoadedRollout, LoadedRouting } from '../spec/loaded-app';
@@ -214,7 +215,7 @@ function loadRollout(
   out: Diagnostic[],
 ): LoadedRollout | undefined {
   const problems = checkRollout(spec, resources);
-  out.push(...problems);
+  out.push(...problems, ...serviceWaveWarnings(spec, resources));
   // Providers are checked even when a rule failed, so one run reports every problem.
   const providers = bindProviders(app, spec, resources, out);
   const found = resources.find('Deployment', spec.workload.name, spec.namespace)?.object;

@@ -3,7 +3,7 @@ import { printable } from '../diagnostics';
 import { InputError, StateError } from '../errors';
 import { Drift } from '../state/drift';
 import { describeDrift, detectDrift } from './drift';
-import { writeOutputDir } from '../io/output-dir';
+import { writeOutputDirs } from '../io/output-dir';
 import { lockOutputs } from '../io/output-lock';
 import { recoverOutputDir } from '../io/output-recovery';
 import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
@@ -43,7 +43,7 @@ export async function withPlannedWrites(
   args: readonly string[],
   opts: ChangeOptions,
   command: AppCommand,
-  write: (planned: PlannedWrites) => void,
+  write: (planned: PlannedWrites) => void | Promise<void>,
 ): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (command.kind === 'advance')
@@ -61,9 +61,9 @@ export async function withPlannedWrites(
       if (w) writes.push(w);
       else idle.push(...idleApp(ctx, loc, app, command, byName, peers));
     }
-    write({ writes, idle });
+    await write({ writes, idle });
   } finally {
-    lock.release();
+    await lock.release();
   }
 }
 
@@ -89,13 +89,24 @@ export function commandTarget(cwd: string, loc: AppLocation, byName: boolean): s
   return target.trim();
 }
 
-/** Writes each pending output and prints what moved; `afterEach` runs after each write (local git mode commits it). */
-export function writeAll(ctx: RunContext, planned: PlannedWrites, afterEach?: (w: PendingWrite) => void): void {
-  for (const w of planned.writes) {
-    writeOutputDir(w.output, changedFiles(w), w.remove);
-    ctx.written?.(w);
-    ctx.stdout(w.summary);
-    afterEach?.(w);
+/**
+ * Writes every pending output and prints what moved. Without `afterEach` all outputs are written
+ * together (their disk flushes shared); with it (local git mode commits each output), one by one,
+ * so an output is written only once the one before is committed.
+ */
+export async function writeAll(
+  ctx: RunContext,
+  planned: PlannedWrites,
+  afterEach?: (w: PendingWrite) => void,
+): Promise<void> {
+  const batches = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
+  for (const batch of batches) {
+    await writeOutputDirs(batch.map((w) => ({ dir: w.output, files: changedFiles(w), remove: w.remove })));
+    for (const w of batch) {
+      ctx.written?.(w);
+      ctx.stdout(w.summary);
+      afterEach?.(w);
+    }
   }
   for (const line of planned.idle) ctx.stdout(line + '\n');
 }

@@ -24,7 +24,17 @@ export function flowEdges(ctx: RunContext): FlowEdges {
 function connectGitHub(connection: ScmConnection, env: FlowEdges['env']): ScmClient {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const github = require('../scm/github') as typeof import('../scm/github');
-  return github.createGitHubScm(connection, { requestTimeoutMs: requestTimeoutMs(env) });
+  return github.createGitHubScm(connection, { requestTimeoutMs: requestTimeoutMs(env), ...testRetryUnit(env) });
+}
+
+/**
+ * Test seam, like ROLLGEN_TEST_CRASH_AT: `ROLLGEN_TEST_RETRY_UNIT_MS` shortens the client's back-off
+ * (milliseconds per second of it), so a process test of the bounded retries does not sleep 14 s.
+ * Unset, production back-off applies.
+ */
+function testRetryUnit(env: FlowEdges['env']): { retryUnitMs?: number } {
+  const ms = Number(env.ROLLGEN_TEST_RETRY_UNIT_MS);
+  return env.ROLLGEN_TEST_RETRY_UNIT_MS && Number.isFinite(ms) && ms > 0 ? { retryUnitMs: ms } : {};
 }
 
 /** ROLLGEN_GITHUB_TIMEOUT: seconds one GitHub request attempt may take (default 15; GitHub itself gives up after 10). */

@@ -18,12 +18,13 @@ export async function changeCommit(
   opts: ChangeOptions,
   command: AppCommand,
 ): Promise<void> {
-  await withPlannedWrites(ctx, args, opts, command, (planned) => {
+  await withPlannedWrites(ctx, args, opts, command, async (planned) => {
     // Local git mode respects gates: an app at a pause that has not passed is held (exit 1), the others go on.
     const holds = command.kind === 'advance' ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
     const writes = planned.writes.filter((_, i) => !holds[i]);
     checkCommittable(ctx, writes);
-    if (writes.length > 0 || holds.every((h) => !h)) writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
+    if (writes.length > 0 || holds.every((h) => !h))
+      await writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
     reportHeld(holds.filter((h): h is string => h !== undefined));
   });
 }

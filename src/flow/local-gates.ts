@@ -19,7 +19,11 @@ export function localGateHold(ctx: RunContext, app: LoadedApp, w: PendingWrite):
   if (gate.kind === 'automatic') return undefined;
   const target = targetOf(w.before.status, w.transition, w.command);
   const what = target.kind === 'step' ? `step ${target.step}` : target.kind;
-  const override = `\`rollgen promote ${w.app} --commit\` passes it now`;
+  // Only a progressing rollout can be promoted; the removal after an abort just waits its delay out.
+  const override =
+    target.kind === 'remove'
+      ? `run \`rollgen advance ${w.app} --commit\` again once it has passed`
+      : `\`rollgen promote ${w.app} --commit\` passes it now`;
   if (gate.kind === 'manual')
     return `${w.app}: ${what} waits for a manual gate (a pause without duration); ${override}`;
   return timedHold(ctx, w, gate, what, override);

@@ -36,16 +36,16 @@ function rank(t: Target): number {
 }
 
 /** Each rollout that moves in `t`, with what it alone proposes. */
-function movingTargets(previous: AppStatus | undefined, t: AppTransition): { name: string; target: Target }[] {
+function movingTargets(
+  previous: AppStatus | undefined,
+  t: AppTransition,
+): { name: string; target: Target; prev?: RolloutStatus }[] {
   return t.status.rollouts
     .filter((r) => t.actions.some((a) => a.rollout === r.name))
-    .map((next) => ({
-      name: next.name,
-      target: rolloutTarget(
-        previous?.rollouts.find((r) => r.name === next.name),
-        next,
-      ),
-    }));
+    .map((next) => {
+      const prev = previous?.rollouts.find((r) => r.name === next.name);
+      return { name: next.name, target: rolloutTarget(prev, next), ...(prev ? { prev } : {}) };
+    });
 }
 
 function rolloutTarget(prev: RolloutStatus | undefined, next: RolloutStatus): Target {
@@ -82,17 +82,15 @@ export function gateFor(
   const moving = movingTargets(previous, t);
   // A plain update of a disabled rollout's Deployment has no canary to watch: a person merges it.
   if (moving.length === 0 && t.actions.length > 0) return { kind: 'manual' };
-  const gates = moving.map(({ name, target }) => {
+  const gates = moving.map(({ name, target, prev }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
+    // Removing the canary workloads an abort left running waits for the abort delay (Argo abortScaleDownDelaySeconds).
+    if (r?.plan.abortGate && target.kind === 'remove' && prev?.phase === 'Aborted') return r.plan.abortGate;
     // Locally the person running `advance` is the approval a start (or adoption) PR waits for.
     if (startedBy === 'person' && (target.kind === 'adopt' || (target.kind === 'step' && target.step <= 1)))
       return { kind: 'automatic' as const };
     if (!r) return { kind: 'manual' as const };
-    const delayed = removalGate(
-      r,
-      previous?.rollouts.find((x) => x.name === name),
-      target,
-    );
+    const delayed = removalGate(r, prev, target);
     return (
       delayed ??
       rolloutGate(

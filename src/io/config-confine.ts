@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { Diagnostic, Origin } from '../diagnostics';
 import type { AppConfig } from './config';
-import { confinePath, confinePattern, outputOverlaps } from './confine';
+import { confinePath, confinePattern, outputOverlaps, realPaths } from './confine';
 
 /** As the schema's `name`: app names become branch names, file names and PR titles. */
 const APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -20,6 +20,7 @@ export function confineApps(
   expand: (entry: Record<string, unknown>, index: number) => AppConfig[],
   sharedSource?: string,
 ): AppConfig[] {
+  const real = realPaths();
   const apps = entries.flatMap((e, i) => {
     const at = (field: string) => locate(['apps', i, field]);
     const written = [
@@ -37,14 +38,15 @@ export function confineApps(
       });
     for (const a of expanded)
       out.push(
-        ...confinePath(root, a.source, 'source', at('source')),
-        ...confinePath(root, a.output, 'output', at('output')),
+        // Located only on a problem: finding a field in rollgen.yaml costs more than the check.
+        ...confinePath(root, a.source, 'source', () => at('source'), real),
+        ...confinePath(root, a.output, 'output', () => at('output'), real),
       );
     return expanded;
   });
   // A shared directory rollgen reads (analysisTemplates) is a source too: no output may overlap it.
   const shared = sharedSource ? [{ name: '(analysisTemplates)', source: sharedSource }] : [];
-  for (const message of outputOverlaps([...apps, ...shared]))
+  for (const message of outputOverlaps([...apps, ...shared], real))
     out.push({ ...locate(['apps']), message, severity: 'error' });
   return apps;
 }

@@ -15,15 +15,28 @@ export function isPattern(source: string): boolean {
  * and CI tools (tinyglobby: picomatch syntax, incl. braces and `**`). Hidden directories are skipped.
  */
 export function globDirs(root: string, pattern: string): string[] {
+  const deepest = maxSegments(pattern);
   const found = glob().globSync(pattern, {
     cwd: root,
     onlyDirectories: true,
     absolute: true,
     expandDirectories: false,
     followSymbolicLinks: false,
+    // Without it the walk also lists every matched app's own files, in case a deeper path matched.
+    ...(deepest === Infinity ? {} : { deep: deepest - 1 }),
   });
-  const all = [...found, ...linkedMatches(root, pattern)];
-  return [...new Set(all.map((d) => path.resolve(d)))].filter((d) => isDirectory(d)).sort();
+  // The glob library returns directories only; a link is kept when it leads to one.
+  const linked = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
+  return [...new Set([...found, ...linked].map((d) => path.resolve(d)))].sort();
+}
+
+/**
+ * How many path segments a match of `pattern` can have: a segment wildcard never matches `/`, so
+ * without `**` a match has at most one segment more than the pattern has slashes (a brace holding
+ * `/` included).
+ */
+function maxSegments(pattern: string): number {
+  return pattern.includes('**') ? Infinity : (pattern.match(/\//g)?.length ?? 0) + 1;
 }
 
 const isDirectory = (p: string): boolean => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
@@ -32,7 +45,7 @@ const isDirectory = (p: string): boolean => fs.statSync(p, { throwIfNoEntry: fal
  * Links the pattern matches: the glob library leaves out a link that leads outside the directory it
  * walks, and a skipped app would be silently missing; returned, they are refused by name (config-confine.ts).
  */
-function linkedMatches(root: string, pattern: string): string[] {
+function linkedMatches(root: string, pattern: string, deepest: number): string[] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const picomatch = require('picomatch') as typeof import('picomatch');
   const isMatch = picomatch(pattern);
@@ -45,7 +58,7 @@ function linkedMatches(root: string, pattern: string): string[] {
       if (e.name.startsWith('.')) continue;
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (e.isSymbolicLink() && isMatch(child)) out.push(path.join(root, child));
-      else if (e.isDirectory()) walk(child, depth + 1);
+      else if (e.isDirectory() && child.split('/').length < deepest) walk(child, depth + 1);
     }
   };
   const base = picomatch.scan(pattern).base;
@@ -96,8 +109,17 @@ export interface PlacedApp {
 export function sharedOutputProblems(apps: readonly PlacedApp[], cwd: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const shown = (p: string) => path.relative(cwd, p) || '.';
+  // Grouped by output first: one pass over the apps, not every pair of them.
+  const byOutput = new Map<string, PlacedApp[]>();
   for (const a of apps) {
-    const others = apps.filter((b) => b !== a && b.output === a.output).map((b) => b.name);
+    if (!byOutput.has(a.output)) byOutput.set(a.output, []);
+    byOutput.get(a.output)!.push(a);
+  }
+  for (const a of apps) {
+    const others = byOutput
+      .get(a.output)!
+      .filter((b) => b !== a)
+      .map((b) => b.name);
     if (others.length > 0)
       out.push({
         ...a.at(['output']),

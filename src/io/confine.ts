@@ -9,18 +9,98 @@ import { Diagnostic, Origin } from '../diagnostics';
  * Outputs and sources are kept apart: rollgen would otherwise render into what it reads.
  */
 
+/** Resolves real paths for one run: each directory is resolved once, so N apps under one parent cost N lstats. */
+export type RealPaths = (p: string) => string;
+
+/**
+ * A real-path resolver with its own cache (one per read of rollgen.yaml: the file system may change
+ * between runs). A path that does not exist yet (an output not made yet) is its deepest existing
+ * ancestor's real path with the rest appended. A link anywhere on the way is resolved by the OS.
+ * The second path asked for under one directory lists that directory once (its links by name), so
+ * N apps under apps/ cost one readdir, not N lstats.
+ */
+export function realPaths(): RealPaths {
+  const known = new Map<string, string>();
+  const asked = new Map<string, number>();
+  const listed = new Map<string, ReadonlySet<string> | undefined>();
+  const isLinkIn = (parent: string, abs: string): boolean => {
+    if (!listed.has(parent)) {
+      const n = (asked.get(parent) ?? 0) + 1;
+      asked.set(parent, n);
+      if (n < 2) return isLink(abs);
+      listed.set(parent, linksIn(parent));
+    }
+    const links = listed.get(parent);
+    return links ? links.has(path.basename(abs)) : isLink(abs);
+  };
+  const resolve = (abs: string): string => {
+    const cached = known.get(abs);
+    if (cached !== undefined) return cached;
+    const parent = path.dirname(abs);
+    let real: string;
+    if (parent === abs) real = fs.realpathSync(abs);
+    else {
+      const realParent = resolve(parent);
+      real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, path.basename(abs));
+    }
+    known.set(abs, real);
+    return real;
+  };
+  return (p) => resolve(isNormalAbsolute(p) ? p : path.resolve(p));
+}
+
+/** `dir/name` by concatenation: both parts are already normal (path.join normalises again, per app). */
+const childPath = (dir: string, name: string): string => (dir.endsWith(path.sep) ? dir + name : dir + path.sep + name);
+
+/** Absolute with no `.`, `..`, empty segment or trailing separator: path.resolve would return it as is. */
+const isNormalAbsolute = (p: string): boolean =>
+  path.sep === '/' && p.startsWith('/') && (p === '/' || !/\/\.{0,2}(?:\/|$)|\/$/.test(p));
+
+/** The names of the links in `dir`; empty when it does not exist, undefined when it cannot be listed (then each is asked). */
+function linksIn(dir: string): ReadonlySet<string> | undefined {
+  try {
+    return new Set(
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isSymbolicLink())
+        .map((e) => e.name),
+    );
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? new Set() : undefined;
+  }
+}
+
+/** Only a link changes where a path leads; a missing or unreadable entry is taken as written, as existsSync would. */
+function isLink(abs: string): boolean {
+  try {
+    return fs.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** A link: the OS follows it (a dangling one leaves the link's own place). */
+function realOrParent(abs: string): string {
+  try {
+    return fs.realpathSync(abs);
+  } catch {
+    return path.join(fs.realpathSync(path.dirname(abs)), path.basename(abs));
+  }
+}
+
 /** The real path of `p`, or of its deepest existing ancestor with the rest appended (an output not made yet). */
 export function realPathOf(p: string): string {
-  const abs = path.resolve(p);
-  if (fs.existsSync(abs)) return fs.realpathSync(abs);
-  const parent = path.dirname(abs);
-  return parent === abs ? abs : path.join(realPathOf(parent), path.basename(abs));
+  return realPaths()(p);
 }
 
 export function isInside(child: string, root: string): boolean {
   const rel = path.relative(root, child);
   return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
+
+/** `child` is `root` or below it; both absolute real paths (a string test, no path.relative per app). */
+const isWithinOrSame = (child: string, root: string): boolean =>
+  child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
 /** A path as written in rollgen.yaml (before globbing): absolute or climbing out of the repository is refused as written. */
 export function confinePattern(root: string, written: string, field: string, at: Origin): Diagnostic[] {
@@ -31,11 +111,20 @@ export function confinePattern(root: string, written: string, field: string, at:
 }
 
 /** A resolved path (a glob match, a template): its real path, links followed, must stay inside the repository. */
-export function confinePath(root: string, p: string, field: string, at: Origin): Diagnostic[] {
-  const real = realPathOf(p);
-  if (isInside(real, realPathOf(root))) return [];
+export function confinePath(
+  root: string,
+  p: string,
+  field: string,
+  at: Origin | (() => Origin),
+  real: RealPaths = realPaths(),
+): Diagnostic[] {
+  const resolved = real(p);
+  if (isWithinOrSame(resolved, real(root))) return [];
   return [
-    error(at, `${field} ${path.relative(root, p) || '.'} leads outside the repository (to ${real}) through a link`),
+    error(
+      typeof at === 'function' ? at() : at,
+      `${field} ${path.relative(root, p) || '.'} leads outside the repository (to ${resolved}) through a link`,
+    ),
   ];
 }
 
@@ -45,27 +134,50 @@ export interface SourceAndOutput {
   readonly output?: string;
 }
 
-/** An output equal to, inside, or containing any app's source would make rollgen read what it writes. */
-/** `child` strictly below `root`, both absolute real paths (a string test: the N² pairs stay cheap). */
-const within = (child: string, root: string): boolean =>
-  child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+/**
+ * An output equal to, inside, or containing any app's source would make rollgen read what it writes.
+ * Each path is resolved once and each is looked up among the ancestors of the other kind, so N apps
+ * cost N times the depth of their paths, not N² comparisons. Problems come in app order, then source order.
+ */
+export function outputOverlaps(apps: readonly SourceAndOutput[], real: RealPaths = realPaths()): string[] {
+  const sources = indexByPath(apps.map((b) => real(b.source)));
+  const outputs = apps.map((a) => (a.output ? real(a.output) : undefined));
+  const byOutput = indexByPath(outputs);
+  const found: [number, number, string][] = [];
+  outputs.forEach((out, i) => {
+    if (out === undefined) return;
+    for (const j of sources.get(out) ?? []) found.push([i, j, 'is']);
+    for (const up of ancestors(out)) for (const j of sources.get(up) ?? []) found.push([i, j, 'is inside']);
+  });
+  apps.forEach((b, j) => {
+    for (const up of ancestors(real(b.source))) for (const i of byOutput.get(up) ?? []) found.push([i, j, 'contains']);
+  });
+  found.sort(([a1, b1], [a2, b2]) => a1 - a2 || b1 - b2);
+  return found.map(([i, j, relation]) => {
+    const a = apps[i];
+    const whose = i === j ? 'its own source' : `the source of app ${apps[j].name}`;
+    const fix = relation === 'is' ? 'write the output to its own directory' : 'move it out';
+    return `app ${a.name}: the output ${relation} ${whose}; ${fix}`;
+  });
+}
 
-export function outputOverlaps(apps: readonly SourceAndOutput[]): string[] {
-  const problems: string[] = [];
-  // Each path resolved once: the pairs are compared as strings (N apps cost N realpaths, not N²).
-  const sources = apps.map((b) => realPathOf(b.source));
-  for (const a of apps) {
-    if (!a.output) continue;
-    const out = realPathOf(a.output);
-    for (const [i, b] of apps.entries()) {
-      const src = sources[i];
-      const whose = a === b ? 'its own source' : `the source of app ${b.name}`;
-      if (out === src) problems.push(`app ${a.name}: the output is ${whose}; write the output to its own directory`);
-      else if (within(out, src)) problems.push(`app ${a.name}: the output is inside ${whose}; move it out`);
-      else if (within(src, out)) problems.push(`app ${a.name}: the output contains ${whose}; move it out`);
-    }
-  }
-  return problems;
+/** Position(s) of each path in `paths`. */
+function indexByPath(paths: readonly (string | undefined)[]): Map<string, number[]> {
+  const map = new Map<string, number[]>();
+  paths.forEach((p, i) => {
+    if (p === undefined) return;
+    if (!map.has(p)) map.set(p, []);
+    map.get(p)!.push(i);
+  });
+  return map;
+}
+
+/** The strict ancestors of an absolute path, nearest first (string cuts: this runs for every app). */
+function ancestors(p: string): string[] {
+  const out: string[] = [];
+  for (let cut = p.lastIndexOf(path.sep); cut >= 0; cut = cut === 0 ? -1 : p.lastIndexOf(path.sep, cut - 1))
+    out.push(cut === 0 ? path.sep : p.slice(0, cut));
+  return out;
 }
 
 function error(at: Origin, message: string): Diagnostic {

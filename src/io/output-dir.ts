@@ -4,7 +4,7 @@ import { Diagnostic } from '../diagnostics';
 import { InputError, IoError } from '../errors';
 import { RenderedFile } from '../state/output-files';
 import { checkNotLink } from './fs-safe';
-import { TXN_DIR, checkTargets, commitFiles, pendingChanges, stagedPath } from './output-journal';
+import { OutputWriteError, TXN_DIR, checkTargets, commitOutputs, pendingChanges, stagedPath } from './output-journal';
 
 export interface OutputContents {
   readonly files: readonly { readonly path: string; readonly text: string }[];
@@ -46,22 +46,36 @@ function compareCodePoints(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+export interface OutputDirWrite {
+  readonly dir: string;
+  readonly files: readonly RenderedFile[];
+  readonly remove: readonly string[];
+}
+
 /**
- * Replaces the output directory's managed files crash-safely (see output-journal.ts): a failure or
- * a crash at any instant leaves the old files or the new ones, never a missing or empty output.
- * The caller holds the output's lock (output-lock.ts) from reading the status to this write.
+ * Replaces the managed files of each output directory crash-safely (see output-journal.ts): a
+ * failure or a crash at any instant leaves each output's old files or its new ones, never a missing
+ * or empty output. All targets are checked before anything is written; on a failure, outputs not yet
+ * committed are left unchanged and the error names the output. The caller holds the outputs' locks
+ * (output-lock.ts) from reading their status to this write.
  */
-export function writeOutputDir(dir: string, files: readonly RenderedFile[], remove: readonly string[]): void {
+export async function writeOutputDirs(writes: readonly OutputDirWrite[]): Promise<void> {
+  for (const w of writes) {
+    checkNotLink(w.dir);
+    checkTargets(w.dir, [...w.files.map((f) => f.path), ...w.remove]);
+  }
   try {
-    checkNotLink(dir);
-    checkTargets(dir, [...files.map((f) => f.path), ...remove]);
-    commitFiles(dir, files, remove);
+    await commitOutputs(writes);
   } catch (e) {
-    if (e instanceof IoError || e instanceof InputError) throw e;
-    // Before the journal's commit nothing changed; after it, the next run completes the write.
-    const committed = pendingChanges(dir) !== undefined;
-    if (!committed) fs.rmSync(path.join(dir, TXN_DIR), { recursive: true, force: true });
+    const failure = e instanceof OutputWriteError ? e : new OutputWriteError(writes[0]?.dir ?? '.', e);
+    if (failure.original instanceof IoError || failure.original instanceof InputError) throw failure.original;
+    // Before its journal's commit an output is unchanged; after it, the next run completes the write.
+    for (const w of writes)
+      if (pendingChanges(w.dir) === undefined) fs.rmSync(path.join(w.dir, TXN_DIR), { recursive: true, force: true });
+    const committed = pendingChanges(failure.dir) !== undefined;
     const state = committed ? 'the next rollgen run completes it' : 'it is unchanged';
-    throw new IoError(dir, `could not write the output; ${state} (${(e as Error).message})`, { cause: e });
+    throw new IoError(failure.dir, `could not write the output; ${state} (${failure.message})`, {
+      cause: failure.original,
+    });
   }
 }

@@ -3,14 +3,14 @@ import * as path from 'path';
 import { InputError, IoError } from '../errors';
 import { isPlainFileName } from '../model/file-name';
 import { crashPoint } from './crash-points';
-import { makeDirs, removeFile, writeNewFile, fsyncDir } from './fs-safe';
+import { flushAll, makeDirs, removeFile, writeNewFile, fsyncDir } from './fs-safe';
 
 /**
  * Crash-safe replacement of an output's files, one write-ahead journal per run:
  *
- *  1. every new file is written (and fsynced) under OUT/.rollgen-txn/ with a numeric name;
- *  2. the journal (which staged file becomes which name, which names go) is renamed into place:
- *     this rename is the commit point;
+ *  1. every new file is written under OUT/.rollgen-txn/ with a numeric name, and the journal (which
+ *     staged file becomes which name, which names go) beside them as journal.tmp; all are fsynced;
+ *  2. the journal is renamed into place and the staging directory fsynced: this is the commit point;
  *  3. each staged file is renamed over its name, removed names are unlinked;
  *  4. the journal, then the staging directory, are removed.
  *
@@ -33,24 +33,91 @@ export interface NewFile {
   readonly content: string;
 }
 
-export function commitFiles(dir: string, files: readonly NewFile[], remove: readonly string[]): void {
-  const txn = path.join(dir, TXN_DIR);
+export interface OutputWrite {
+  readonly dir: string;
+  readonly files: readonly NewFile[];
+  readonly remove: readonly string[];
+}
+
+/**
+ * The four steps for several outputs at once: each step runs for every output before the next, and
+ * the flushes of a step are issued together (fs-safe.ts flushAll), so N outputs cost three rounds of
+ * disk flushes, not one flush per file. Each output keeps its own journal and commit point: after a
+ * crash, each is its old state or its new one, whatever the others are. An error is thrown as an
+ * OutputWriteError naming the output it belongs to.
+ */
+export async function commitOutputs(writes: readonly OutputWrite[]): Promise<void> {
+  // 1. Staged files and journal: nothing is visible before the rename, so one flush covers both.
+  const staged = writes.map((w) => inOutput(w.dir, () => stage(w)));
+  await inOutputs(writes, () => flushAll(staged.flatMap((s) => s.paths)));
+  // 2. The commit point of each output, made durable by flushing its staging directory.
+  for (const w of writes) inOutput(w.dir, () => fs.renameSync(...journalNames(w.dir)));
+  await inOutputs(writes, () => flushAll(writes.map((w) => path.join(w.dir, TXN_DIR))));
+  writes.forEach(() => crashPoint('journal-committed'));
+  // 3. and 4.
+  writes.forEach((w, i) => inOutput(w.dir, () => applyJournal(w.dir, staged[i].journal, { flush: false })));
+  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
+  // Removals wait on the file system's journal: each output's in order, the outputs together.
+  await Promise.all(writes.map((w) => blamed(w.dir, finishAsync(w.dir))));
+}
+
+/** Step 1 of one output: each new file, then the journal, under the staging directory (flushed later, with the others). */
+function stage(w: OutputWrite): { journal: Journal; paths: string[] } {
+  const txn = path.join(w.dir, TXN_DIR);
   fs.rmSync(txn, { recursive: true, force: true });
   makeDirs(txn);
   crashPoint('stage-dir');
-  const write = files.map((f, i) => {
-    writeNewFile(path.join(txn, String(i)), f.content);
+  const write = w.files.map((f, i) => {
+    writeNewFile(path.join(txn, String(i)), f.content, { flush: false });
     crashPoint('stage-file');
     return { staged: String(i), name: f.path };
   });
-  const journal: Journal = { write, remove: remove.filter((r) => !files.some((f) => f.path === r)) };
-  writeNewFile(path.join(txn, `${JOURNAL}.tmp`), JSON.stringify(journal));
+  const journal: Journal = { write, remove: w.remove.filter((r) => !w.files.some((f) => f.path === r)) };
+  const [tmp] = journalNames(w.dir);
+  writeNewFile(tmp, JSON.stringify(journal), { flush: false });
   crashPoint('journal-staged');
-  fs.renameSync(path.join(txn, `${JOURNAL}.tmp`), path.join(txn, JOURNAL));
-  fsyncDir(txn);
-  crashPoint('journal-committed');
-  applyJournal(dir, journal);
-  finish(dir);
+  return { journal, paths: [...write.map((e) => path.join(txn, e.staged)), tmp] };
+}
+
+const journalNames = (dir: string): [string, string] => [
+  path.join(dir, TXN_DIR, `${JOURNAL}.tmp`),
+  path.join(dir, TXN_DIR, JOURNAL),
+];
+
+/** An error while writing one output, with the output it belongs to (output-dir.ts reports it per output). */
+export class OutputWriteError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly original: unknown,
+  ) {
+    super((original as Error)?.message ?? String(original));
+  }
+}
+
+function inOutput<T>(dir: string, step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
+  }
+}
+
+async function blamed<T>(dir: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
+  }
+}
+
+/** A flush of several outputs that failed: blamed on the first (the message names the file). */
+async function inOutputs(writes: readonly OutputWrite[], step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (e) {
+    const dir = writes.find((w) => String((e as NodeJS.ErrnoException).path ?? '').startsWith(w.dir))?.dir;
+    throw new OutputWriteError(dir ?? writes[0].dir, e);
+  }
 }
 
 /** Completes or discards what an interrupted run left; returns what it did, for a note to the user. */
@@ -119,7 +186,7 @@ function stagedAreFiles(dir: string, j: Journal): boolean {
   });
 }
 
-function applyJournal(dir: string, journal: Journal): void {
+function applyJournal(dir: string, journal: Journal, { flush = true } = {}): void {
   for (const w of journal.write) {
     const staged = path.join(dir, TXN_DIR, w.staged);
     if (!fs.lstatSync(staged, { throwIfNoEntry: false })) continue; // moved before the crash
@@ -130,7 +197,15 @@ function applyJournal(dir: string, journal: Journal): void {
     removeFile(path.join(dir, name));
     crashPoint('remove-file');
   }
-  fsyncDir(dir);
+  if (flush) fsyncDir(dir);
+}
+
+async function finishAsync(dir: string): Promise<void> {
+  const txn = path.join(dir, TXN_DIR);
+  await fs.promises.rm(path.join(txn, JOURNAL), { force: true });
+  crashPoint('journal-removed');
+  await fs.promises.rm(txn, { recursive: true, force: true });
+  crashPoint('staging-removed');
 }
 
 function finish(dir: string): void {

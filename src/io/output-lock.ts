@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { printable } from '../diagnostics';
 import { InputError, StateError } from '../errors';
-import { checkNotLink, makeDirs, writeNewFile } from './fs-safe';
+import { checkNotLink, flushAll, makeDirs, writeNewFile } from './fs-safe';
 
 /**
  * One writer per output: `advance` reads the status, computes the next state and writes it, so two
@@ -14,7 +14,7 @@ import { checkNotLink, makeDirs, writeNewFile } from './fs-safe';
 export const LOCK_FILE = '.rollgen-lock';
 
 export interface OutputLock {
-  readonly release: () => void;
+  readonly release: () => Promise<void>;
 }
 
 export interface LockOptions {
@@ -24,7 +24,8 @@ export interface LockOptions {
   readonly notify?: (line: string) => void;
 }
 
-export async function lockOutput(dir: string, opts: LockOptions): Promise<OutputLock> {
+/** One output's lock, its file not flushed yet: lockOutputs flushes all of them at once. */
+async function takeLock(dir: string, opts: LockOptions): Promise<OutputLock> {
   checkNotLink(dir);
   const created = makeDirs(dir);
   const file = path.join(dir, LOCK_FILE);
@@ -54,12 +55,16 @@ export async function lockOutput(dir: string, opts: LockOptions): Promise<Output
 export async function lockOutputs(dirs: readonly string[], opts: LockOptions): Promise<OutputLock> {
   const held: OutputLock[] = [];
   try {
-    for (const d of [...new Set(dirs)].sort(compareCodePoints)) held.push(await lockOutput(d, opts));
+    const sorted = [...new Set(dirs)].sort(compareCodePoints);
+    for (const d of sorted) held.push(await takeLock(d, opts));
+    // On disk before the run goes on, as each lock alone would be; flushed together, they cost one round.
+    await flushAll(sorted.map((d) => path.join(d, LOCK_FILE)));
   } catch (e) {
-    for (const l of held.reverse()) l.release();
+    await Promise.all(held.map((l) => l.release()));
     throw e;
   }
-  return { release: () => held.reverse().forEach((l) => l.release()) };
+  // Released together: an unlink waits on the file system's journal, and issued at once they share it.
+  return { release: async () => void (await Promise.all(held.map((l) => l.release()))) };
 }
 
 function compareCodePoints(a: string, b: string): number {
@@ -68,7 +73,7 @@ function compareCodePoints(a: string, b: string): number {
 
 function tryCreate(file: string): boolean {
   try {
-    writeNewFile(file, `${process.pid}\n${os.hostname()}\n`);
+    writeNewFile(file, `${process.pid}\n${os.hostname()}\n`, { flush: false });
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -124,11 +129,11 @@ function breakStaleLock(file: string, owner: string): void {
 }
 
 /** A failed first deploy leaves no empty output (nor the parents made for it) behind. */
-function release(file: string, dir: string, created: string | undefined): void {
-  fs.rmSync(file, { force: true });
+async function release(file: string, dir: string, created: string | undefined): Promise<void> {
+  await fs.promises.rm(file, { force: true });
   if (!created) return;
-  for (let d = dir; fs.readdirSync(d).length === 0; d = path.dirname(d)) {
-    fs.rmdirSync(d);
+  for (let d = dir; (await fs.promises.readdir(d)).length === 0; d = path.dirname(d)) {
+    await fs.promises.rmdir(d);
     if (d === created) break;
   }
 }

@@ -1,15 +1,37 @@
+import * as fs from 'fs';
+
 /**
  * A writer for stdout or stderr that behaves as git and kubectl do when the reader goes away
  * (`rollgen advance --commit | head -1`): the rest of the output is dropped, the work goes on, and the
  * exit status is the command's own, instead of an EPIPE stack trace.
+ *
+ * Text goes straight to the descriptor: making process.stdout (a socket for a pipe, a tty stream
+ * for a terminal) costs 2 ms of every start, and a render writes once. Only when the descriptor
+ * cannot take it now (a non-blocking pipe: EAGAIN) or fails otherwise does the stream take over,
+ * for that text and all that follows, so the order holds.
  */
-export function pipeSafeWriter(stream: NodeJS.WriteStream): (text: string) => void {
+export function pipeSafeWriter(fd: number, openStream: () => NodeJS.WriteStream): (text: string) => void {
   let readerGone = false;
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
-    readerGone = true;
-  });
+  let stream: NodeJS.WriteStream | undefined;
+  const viaStream = (data: string | Buffer) => {
+    if (!stream) {
+      stream = openStream();
+      stream.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EPIPE') throw e;
+        readerGone = true;
+      });
+    }
+    stream.write(data);
+  };
   return (text) => {
-    if (!readerGone) stream.write(text);
+    if (readerGone) return;
+    if (stream) return viaStream(text);
+    let rest = Buffer.from(text);
+    try {
+      while (rest.length > 0) rest = rest.subarray(fs.writeSync(fd, rest));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') readerGone = true;
+      else viaStream(rest);
+    }
   };
 }

@@ -21,6 +21,8 @@ export interface Plan {
   readonly trafficRouting?: SharedRoutingPlan;
   /** Argo blue-green: promote scales down the old version, and the PRs say preview, switch, scale down old. */
   readonly blueGreen?: boolean;
+  /** After an abort the canary workloads are removed by a later commit behind this gate (Argo abortScaleDownDelaySeconds). */
+  readonly abortGate?: Gate;
 }
 
 export interface SharedRoutingPlan {

@@ -50,6 +50,8 @@ export interface RolloutSpec {
    * canary style with its steps as written, where traffic 0% is allowed.
    */
   readonly blueGreen?: boolean;
+  /** Argo blue-green abortScaleDownDelaySeconds: after an abort the preview pods stay this long, then a later commit removes them. */
+  readonly abortDelaySeconds?: number;
 }
 
 export type RolloutFormat = 'kruise-v1alpha1' | 'kruise-v1beta1' | 'argo';

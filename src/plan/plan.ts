@@ -19,6 +19,7 @@ export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: G
     ...(rollout.removalGates ? { removalGates: rollout.removalGates } : {}),
     ...(rollout.pingPong ? { pingPong: { ping: rollout.pingPong.ping, pong: rollout.pingPong.pong } } : {}),
     ...(rollout.blueGreen ? { blueGreen: true } : {}),
+    ...(rollout.abortDelaySeconds ? { abortGate: { kind: 'timed', seconds: rollout.abortDelaySeconds } } : {}),
   };
 }
 
@@ -37,8 +38,11 @@ function planStep(rollout: RolloutSpec, step: StepSpec, i: number, total: number
     stableReplicas: stable,
     traffic,
     // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
+    // Argo blue-green Services select one version each; Kruise without trafficRoutings shares pods, as Kruise does.
     serviceSelection:
-      (routed && hasTrafficSpec(step) && stable > 0) || (rollout.blueGreen && !routed) ? 'split' : 'shared',
+      (routed && hasTrafficSpec(step) && stable > 0) || (rollout.blueGreen && rollout.format === 'argo')
+        ? 'split'
+        : 'shared',
     gate: gateAfter(rollout, step, i === rollout.steps.length - 1, policy),
     ...(step.name ? { name: step.name } : {}),
     ...(step.switched ? { switched: true } : {}),

@@ -53,7 +53,7 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   ctx.stdout(`request: ${describeRequest(req, opts)}\n`);
   const line = (p: PodShare, prefix = '') =>
     `${(p.share * 100).toFixed(1).padStart(6)}%  ${prefix}service ${p.service} -> ${p.deployment ?? 'NO READY PODS'}\n`;
-  if (services.length > 0) return services.forEach(({ role, pod }) => ctx.stdout(line(pod, `${role} `)));
+  if (services.length > 0) return services.forEach(({ role, pod }) => ctx.stdout(line(pod, role ? `${role} ` : '')));
   if (!split) return ctx.stdout(`no route matches this request; ${served(routes)}\n`);
   ctx.stdout(`rule: ${split.rule}\n`);
   for (const p of split.pods) ctx.stdout(line(p));
@@ -65,7 +65,7 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
 function simulationData(
   req: SimRequest,
   split: ReturnType<typeof simulateRequest>,
-  services: readonly { role: string; pod: PodShare }[],
+  services: readonly { role: string | null; pod: PodShare }[],
   routes: RouteEndpoints,
 ): Record<string, unknown> {
   const pods = (list: readonly PodShare[] | undefined) =>
@@ -82,14 +82,25 @@ function simulationData(
 }
 
 /** Without traffic providers the Services are the routes (Argo basic canary, blue-green): the pods each one selects. */
-function servicePods(app: LoadedApp, objects: readonly KubeObject[]): { role: string; pod: PodShare }[] {
-  return app.rollouts.flatMap((r) => {
+function servicePods(app: LoadedApp, objects: readonly KubeObject[]): { role: string | null; pod: PodShare }[] {
+  return app.rollouts.flatMap((r): { role: string | null; pod: PodShare }[] => {
     const { stableService, canaryService } = r.spec.traffic;
+    // Kruise without trafficRoutings names no Service: every Service selecting the workload's pods serves it.
+    if (!stableService) return workloadServices(objects, r.spec.workload.name).map((pod) => ({ role: null, pod }));
     const roles = r.spec.blueGreen ? ['active', 'preview'] : ['stable', 'canary'];
     return [stableService, canaryService].flatMap((name, i) =>
       name ? podsOf(objects, name, 1).map((pod) => ({ role: roles[i], pod })) : [],
     );
   });
+}
+
+function workloadServices(objects: readonly KubeObject[], workload: string): PodShare[] {
+  const ours = (p: PodShare) => p.deployment === workload || p.deployment === `${workload}-canary`;
+  return objects
+    .filter((o) => o.kind === 'Service')
+    .map((svc) => podsOf(objects, svc.metadata.name, 1))
+    .filter((pods) => pods.some(ours))
+    .flat();
 }
 
 /** What the routes serve, so a request that matched nothing can be corrected. */

@@ -29,7 +29,14 @@ const DEFAULT_SCALE_DOWN_DELAY = 30;
 /** The parts of a RolloutSpec that blue-green decides; argo.ts fills in the rest. */
 export type BlueGreenParts = Pick<
   RolloutSpec,
-  'style' | 'steps' | 'traffic' | 'canaryPodMetadata' | 'stablePodMetadata' | 'antiAffinity' | 'blueGreen'
+  | 'style'
+  | 'steps'
+  | 'traffic'
+  | 'canaryPodMetadata'
+  | 'stablePodMetadata'
+  | 'antiAffinity'
+  | 'blueGreen'
+  | 'abortDelaySeconds'
 >;
 
 export function readBlueGreen(doc: ParsedDocument, replicas: number, out: Diagnostic[]): BlueGreenParts {
@@ -75,7 +82,25 @@ export function readBlueGreen(doc: ParsedDocument, replicas: number, out: Diagno
     stablePodMetadata: podMetadata(bg.activeMetadata),
     ...antiAffinityOf(bg),
     blueGreen: true,
+    ...abortDelay(doc, bg, out),
   };
+}
+
+/** Argo's default abortScaleDownDelaySeconds is 30; 0 (Argo: keep the preview until the next update) removes it at once. */
+function abortDelay(
+  doc: ParsedDocument,
+  bg: Record<string, unknown>,
+  out: Diagnostic[],
+): { abortDelaySeconds?: number } {
+  const seconds = num(bg.abortScaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
+  if (seconds === 0)
+    out.push({
+      ...doc.locate([...BLUE_GREEN, 'abortScaleDownDelaySeconds']),
+      message:
+        'abortScaleDownDelaySeconds 0 keeps the preview pods in Argo until the next update; rollgen removes them in the abort commit',
+      severity: 'warning',
+    });
+  return seconds > 0 ? { abortDelaySeconds: seconds } : {};
 }
 
 function emptyStep(origin: StepSpec['origin'], count: { count: number }): StepSpec {

@@ -39,9 +39,9 @@ const BLUE_GREEN_RULES: readonly FieldRule[] = [
     `${BG}.scaleDownDelaySeconds`,
     'a timed gate after the switch (default 30 s): the old version is scaled down by a later commit',
   ),
-  warned(
+  honoured(
     `${BG}.abortScaleDownDelaySeconds`,
-    "the abort commit removes the preview pods as the app's removal policy says (rollgen.yaml removal: two-commits removes them one commit after the Services moved); there is no delay",
+    'after an abort the preview pods stay (default 30 s, as Argo): a later commit behind a timed gate removes them; 0 removes them in the abort commit (warned)',
   ),
   warned(`${BG}.scaleDownDelayRevisionLimit`, 'rollgen keeps no old ReplicaSets running; remove the field'),
   subtree(

@@ -37,6 +37,15 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || undefined;
   const traffic = kruiseTraffic(doc, strategyKey, canary, routingRef !== undefined, diagnostics, inputs);
   if (blueGreen) diagnostics.push(...blueGreenLastStep(steps, traffic.providers.length > 0));
+  if (blueGreen && canary.disableGenerateCanaryService === true)
+    diagnostics.push({
+      ...doc.locate(['spec', 'strategy', strategyKey, 'disableGenerateCanaryService']),
+      message:
+        "blue-green with disableGenerateCanaryService: Kruise leaves the Service selecting both versions' pods, so the new version gets a share by pod count at every step (traffic 0% included) unless your routes pick pods by label (an Istio DestinationRule subset); remove it to route by traffic",
+      severity: 'warning',
+    });
+  if (arr(canary.trafficRoutings).length === 0 && !routingRef)
+    diagnostics.push(...unroutedTraffic(doc, arr(canary.steps), stepsPath));
   const patch = obj(canary.patchPodTemplateMetadata);
   const rollout: RolloutSpec = {
     format: v1beta1 ? 'kruise-v1beta1' : 'kruise-v1alpha1',
@@ -154,6 +163,25 @@ function blueGreenLastStep(steps: readonly StepSpec[], routed: boolean): Diagnos
       severity: 'warning',
     },
   ];
+}
+
+/**
+ * A step's traffic needs trafficRoutings: without them Kruise patches no Service, so the Service
+ * selects both versions' pods and the new version's share follows its replicas (plan: "by pods").
+ * A step without replicas takes its pods from the traffic, which is then honoured by pod count.
+ */
+function unroutedTraffic(doc: ParsedDocument, raw: readonly unknown[], stepsPath: (string | number)[]): Diagnostic[] {
+  return raw.flatMap((s, i) => {
+    const key = obj(s).traffic !== undefined ? 'traffic' : 'weight';
+    if (obj(s)[key] === undefined || obj(s).replicas === undefined) return [];
+    return [
+      {
+        ...doc.locate([...stepsPath, i, key]),
+        message: `step ${i + 1}: ${key} ${String(obj(s)[key])} routes nothing without trafficRoutings: the Service selects both versions' pods, so the new version's share follows its replicas (as Kruise does); add trafficRoutings, or remove ${key}`,
+        severity: 'warning' as const,
+      },
+    ];
+  });
 }
 
 /** Providers on which Kruise ignores a step's traffic when it has matches ("match mode"). */

@@ -3,6 +3,7 @@ import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
 import { serviceNameProblem } from './object-checks';
 import { RolloutSpec, StepSpec } from '../model/rollout';
+import { checkServiceSelectors } from './service-rules';
 
 /** Semantic rules over one normalized rollout: small named checks that each push what they find. */
 export function checkRollout(rollout: RolloutSpec, resources: ResourceSet): Diagnostic[] {
@@ -13,6 +14,7 @@ export function checkRollout(rollout: RolloutSpec, resources: ResourceSet): Diag
   checkSteps(rollout, report);
   checkWorkload(rollout, resources, report);
   checkServices(rollout, resources, report);
+  checkServiceSelectors(rollout, resources, report);
   checkManagedRoutes(rollout, report);
   return out;
 }

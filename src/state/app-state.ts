@@ -150,7 +150,10 @@ function applyCommand(
     return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal, r.spec.pingPong !== undefined);
   // Nothing deployed: nothing to abort, promote or retry; the idle message says advance deploys it.
   if (!current) return undefined;
-  if (command.kind === 'abort') return current.phase === 'Progressing' ? abortRollout(current, removal) : undefined;
+  // Argo blue-green keeps the preview pods abortScaleDownDelaySeconds after an abort: their removal is a later commit.
+  const abortRemoval = r.plan.abortGate ? 'two-commits' : removal;
+  if (command.kind === 'abort')
+    return current.phase === 'Progressing' ? abortRollout(current, abortRemoval) : undefined;
   // Promote and retry act on the revision the rollout runs: when the source has moved on, they would
   // render the new one at a later step (or promote it) without its earlier steps. advance restarts it.
   if (revision !== current.canaryRevision) return undefined;

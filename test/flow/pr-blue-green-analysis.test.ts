@@ -52,11 +52,11 @@ spec:
 `;
 
 /** apps/echo becomes an Argo blue-green app (the example's Deployment and Service, no Ingress) with both templates. */
-function blueGreenApp(repo: string): void {
+function blueGreenApp(repo: string, rollout = ROLLOUT): void {
   const dir = path.join(repo, 'apps', 'echo');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fs.rmSync(path.join(dir, 'ingress.yaml'));
-  fs.writeFileSync(path.join(dir, 'rollout.yaml'), ROLLOUT);
+  fs.writeFileSync(path.join(dir, 'rollout.yaml'), rollout);
   fs.writeFileSync(path.join(dir, 'analysis.yaml'), `${template('pre', url)}---\n${template('post', url)}`);
 }
 
@@ -67,8 +67,10 @@ const merged = () => w.fake.pulls.filter((p) => p.merged).map((p) => p.branch);
 const titleOf = (branch: string) => w.fake.pulls.find((p) => p.branch === branch)?.title ?? '';
 
 /** The preview (step 1) merged by a person, then `runs` scheduled runs a minute apart. */
-async function fromPreview(runs = 4): Promise<void> {
-  w = await FlowWorld.echoAtStep('apps:\n  - source: apps/echo\n    output: deploy/echo\n', 1, blueGreenApp);
+async function fromPreview(runs = 4, rollout = ROLLOUT): Promise<void> {
+  w = await FlowWorld.echoAtStep('apps:\n  - source: apps/echo\n    output: deploy/echo\n', 1, (repo) =>
+    blueGreenApp(repo, rollout),
+  );
   for (let i = 0; i < runs; i++) {
     w.later(60);
     await w.pr();
@@ -105,4 +107,21 @@ test('passing analyses switch, then scale down old, then clean up', async () => 
   expect(merged()).not.toContain('rollgen/echo/abort');
   expect(titleOf('rollgen/echo/promote')).toContain('scale down old');
   expect(activeSelector()).toBe('stable');
+});
+
+test('after an abort the preview pods stay abortScaleDownDelaySeconds: the remove PR is a timed gate that lands once it has passed', async () => {
+  results.pre = 3;
+  const canaryFile = () => fs.existsSync(path.join(w.repo, 'deploy', 'echo', 'deployment-echo-canary.yaml'));
+  await fromPreview(
+    4,
+    ROLLOUT.replace('scaleDownDelaySeconds: 0', 'scaleDownDelaySeconds: 0\n      abortScaleDownDelaySeconds: 600'),
+  );
+  expect(merged()).toContain('rollgen/echo/abort');
+  expect(activeSelector()).toBe('stable');
+  expect(canaryFile()).toBe(true);
+  expect(w.openPr('rollgen/echo/remove').labels).toContain('rollgen:timed');
+  w.later(600);
+  await w.pr();
+  expect(merged()).toContain('rollgen/echo/remove');
+  expect(canaryFile()).toBe(false);
 });

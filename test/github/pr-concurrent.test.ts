@@ -55,7 +55,8 @@ test('GIVEN two rollgen pr runs at once WHEN both propose the same step THEN one
 
 test('GIVEN GitHub never answers the PR scan WHEN rollgen pr runs THEN it ends (exit 1) naming the call, after the bounded retries', async () => {
   fake.inject({ method: 'GET', route: '/repos/{owner}/{repo}/pulls', status: 0, hang: true, times: 99 });
-  const r = await pr({ ROLLGEN_GITHUB_TIMEOUT: '0.2' }); // every attempt hangs: the timeout only sets how long this takes
+  // Every attempt hangs: the timeout and the back-off unit (1 ms per second) only set how long this takes.
+  const r = await pr({ ROLLGEN_GITHUB_TIMEOUT: '0.2', ROLLGEN_TEST_RETRY_UNIT_MS: '1' });
   expect(r.code).toBe(1);
   expect(r.stderr).toContain(
     'list all pull requests in octo/demo: could not reach GitHub: GitHub did not answer within 0.2 s',

@@ -24,23 +24,32 @@ export function cachedBuild(dir: string, build: () => string): string {
   return out;
 }
 
-/** Digest of every file's relative path and bytes, or undefined when one may reach outside `dir`. */
+/**
+ * Digest of the files kustomize can read in `dir`, or undefined when one may reach outside it. At
+ * the top only the kustomization and the entries it names count (rollgen's status file, rewritten
+ * at every step, is never a resource), so an output whose manifests did not change is built once.
+ */
 function digestOf(dir: string): string | undefined {
   const hash = createHash('sha256');
+  const top = fs.readdirSync(dir).find((n) => KUSTOMIZATION.test(n));
+  const named = top ? fs.readFileSync(path.join(dir, top), 'utf8') : undefined;
   const walk = (rel: string): boolean => {
     for (const entry of fs
       .readdirSync(path.join(dir, rel), { withFileTypes: true })
       .sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const name = path.join(rel, entry.name);
+      if (rel === '' && named !== undefined && !KUSTOMIZATION.test(entry.name) && !named.includes(entry.name)) continue;
       if (entry.isDirectory()) {
         if (!walk(name)) return false;
         continue;
       }
       const bytes = fs.readFileSync(path.join(dir, name));
-      if (/^kustomization\.ya?ml$|^Kustomization$/.test(entry.name) && bytes.includes('..')) return false;
+      if (KUSTOMIZATION.test(entry.name) && bytes.includes('..')) return false;
       hash.update(`${name}\0${bytes.length}\0`).update(bytes);
     }
     return true;
   };
   return walk('') ? hash.digest('hex') : undefined;
 }
+
+const KUSTOMIZATION = /^kustomization\.ya?ml$|^Kustomization$/;

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { hasKubectl, kustomizeBuild, validateAgainstSchemas } from './schema';
+import { hasKubectl, kustomizeBuild, kustomizeBuildEach, validateAgainstSchemas } from './schema';
 
 /** The built CLI (`npm run build` first), as a GitOps pipeline runs it. */
 export const BIN = path.join(__dirname, '..', '..', 'bin', 'rollgen');
@@ -33,7 +33,10 @@ export interface AppDir {
 export function useAppDir(prefix: string, source?: string, scope: 'each' | 'all' = 'each'): AppDir {
   let current: string | undefined;
   (scope === 'each' ? beforeEach : beforeAll)(() => void (current = makeAppDir(prefix, source)));
-  (scope === 'each' ? afterEach : afterAll)(() => fs.rmSync(current!, { recursive: true, force: true }));
+  (scope === 'each' ? afterEach : afterAll)(() => {
+    fs.rmSync(current!, { recursive: true, force: true });
+    validateQueued();
+  });
   const app: AppDir = {
     get dir() {
       if (!current) throw new Error('useAppDir: no app dir outside a test');
@@ -74,4 +77,36 @@ export const buildOutput = (dir: string): string | undefined =>
 export function validateOutput(dir: string): string[] | undefined {
   const built = buildOutput(dir);
   return built === undefined ? undefined : validateAgainstSchemas(built);
+}
+
+/** Copies of outputs waiting to be built and validated together (validateOutputLater). */
+const queued: string[] = [];
+
+/**
+ * Validates `<dir>/out` as it is now, like validateOutput, but builds it together with the other
+ * outputs the test queued, in one `kubectl kustomize`, when the test ends (useAppDir) or at
+ * validateQueued(): a test that checks every step of a rollout starts one Go process, not one per step.
+ */
+export function validateOutputLater(dir: string): void {
+  if (!hasKubectl()) return;
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-queued-'));
+  fs.cpSync(path.join(dir, 'out'), copy, { recursive: true });
+  queued.push(copy);
+}
+
+/** Builds and validates every queued output (see validateOutputLater); throws naming the first that fails. */
+export function validateQueued(): void {
+  const dirs = queued.splice(0);
+  try {
+    if (dirs.length > 0)
+      kustomizeBuildEach(dirs).forEach((built, i) => {
+        try {
+          validateAgainstSchemas(built);
+        } catch (e) {
+          throw new Error(`output ${i + 1} of ${dirs.length} validated in this test: ${(e as Error).message}`);
+        }
+      });
+  } finally {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  }
 }

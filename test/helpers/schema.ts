@@ -1,4 +1,7 @@
 import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { ConfigMap, Service } from 'kubernetes-models/v1';
@@ -86,3 +89,41 @@ export function hasKubectl(): boolean {
 export function kustomizeBuild(dir: string): string {
   return cachedBuild(dir, () => execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' }));
 }
+
+/**
+ * Builds many output directories with one `kubectl kustomize` instead of one each (a Go process
+ * start per step of every case was half the time of the whole-rollout tests): each directory is
+ * copied under a kustomization of its own that puts its objects in a namespace of their own, so
+ * the same objects from different steps do not collide, and the combined build is split back by
+ * namespace. Returns each directory's built objects (YAML text, namespace as the batch set it).
+ * A directory that does not build fails the call, naming its copy `sNNN/out`.
+ */
+export function kustomizeBuildEach(dirs: readonly string[]): string[] {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-kbatch-'));
+  try {
+    const names = dirs.map((dir, i) => {
+      const step = `s${String(i).padStart(3, '0')}`;
+      fs.cpSync(dir, path.join(root, step, 'out'), { recursive: true });
+      const kustomization = `resources:\n  - out\nnamespace: ${BATCH}-${step}\n`;
+      fs.writeFileSync(path.join(root, step, 'kustomization.yaml'), kustomization);
+      return step;
+    });
+    fs.writeFileSync(path.join(root, 'kustomization.yaml'), `resources:\n${names.map((n) => `  - ${n}\n`).join('')}`);
+    const built = parseAllDocuments(execFileSync('kubectl', ['kustomize', root], { encoding: 'utf8' }));
+    const byStep = new Map<string, string[]>(names.map((n) => [`${BATCH}-${n}`, []]));
+    for (const doc of built) {
+      const ns = String(doc.getIn(['metadata', 'namespace']));
+      const list = byStep.get(ns);
+      if (!list)
+        throw new Error(
+          `kustomizeBuildEach: ${doc.get('kind')} ${doc.getIn(['metadata', 'name'])} has no batch namespace`,
+        );
+      list.push(doc.toString());
+    }
+    return names.map((n) => byStep.get(`${BATCH}-${n}`)!.join('---\n'));
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const BATCH = 'rollgen-batch';

@@ -51,3 +51,38 @@ describe('advance --commit respects gates', () => {
     expect((await run('advance')).stdout).toMatch(/clean up/);
   });
 });
+
+/** Argo blue-green in local git mode: after an abort, the removal of the preview waits abortScaleDownDelaySeconds. */
+test('after a blue-green abort, advance --commit holds the removal of the preview for its delay, then removes it', async () => {
+  let clock = T0;
+  const datedGit: GitRunner = (args, cwd) => git(cwd, args, clock);
+  const run = (...args: string[]) =>
+    runCli([...args, 'echo', '--commit'], repo, '', { git: datedGit, now: () => clock });
+  const repo = makeRepo(['echo'], CONFIG, T0);
+  try {
+    fs.writeFileSync(
+      `${repo}/apps/echo/rollout.yaml`,
+      'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: echo}\nspec:\n  replicas: 3\n' +
+        '  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: echo}\n' +
+        '  strategy:\n    blueGreen: {activeService: echo, abortScaleDownDelaySeconds: 120}\n',
+    );
+    fs.rmSync(`${repo}/apps/echo/ingress.yaml`);
+    git(repo, ['commit', '-qam', 'blue-green'], T0);
+    for (let i = 0; i < 2; i++) expect((await run('advance')).code).toBe(0);
+    bumpImage(repo, 'echo', '2.54', T0);
+    expect((await run('advance')).code).toBe(0);
+    expect((await run('abort')).code).toBe(0);
+    clock = new Date(T0.getTime() + 100_000);
+    const held = await run('advance');
+    expect(held.code).toBe(1);
+    expect(held.stderr).toContain(
+      'echo: remove waits for a timed gate of 120s from 2026-03-01T10:00:00.000Z: 20s left; run `rollgen advance echo --commit` again once it has passed',
+    );
+    expect(fs.existsSync(`${repo}/deploy/echo/deployment-echo-canary.yaml`)).toBe(true);
+    clock = new Date(T0.getTime() + 120_000);
+    expect((await run('advance')).stdout).toContain('remove canary workloads');
+    expect(fs.existsSync(`${repo}/deploy/echo/deployment-echo-canary.yaml`)).toBe(false);
+  } finally {
+    fs.rmSync(repo, { recursive: true, force: true });
+  }
+});

@@ -99,6 +99,25 @@ postPromotionAnalysis: {templates: [{templateName: errors}]}`),
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } },
     });
   });
+
+  test('GIVEN abortScaleDownDelaySeconds WHEN normalized THEN the removal after an abort waits that long (default 30 s); 0 removes at once, warned where written', () => {
+    expect(buildPlan(argo(argoBlueGreen('activeService: web')).rollout, 4).abortGate).toEqual({
+      kind: 'timed',
+      seconds: 30,
+    });
+    const delayed = argo(argoBlueGreen('activeService: web\nabortScaleDownDelaySeconds: 90')).rollout;
+    expect(buildPlan(delayed, 4).abortGate).toEqual({ kind: 'timed', seconds: 90 });
+    const text = argoBlueGreen('activeService: web\nabortScaleDownDelaySeconds: 0');
+    const { rollout, diagnostics } = argo(text);
+    expect(buildPlan(rollout, 4).abortGate).toBeUndefined();
+    expect(diagnostics.map((d) => [d.line, d.severity, d.message.split(';')[0]])).toEqual([
+      [
+        lineOf(text, 'abortScaleDownDelaySeconds'),
+        'warning',
+        'abortScaleDownDelaySeconds 0 keeps the preview pods in Argo until the next update',
+      ],
+    ]);
+  });
 });
 
 describe('Kruise v1beta1 blueGreen', () => {

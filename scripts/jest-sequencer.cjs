@@ -1,0 +1,47 @@
+// Jest runs the longest test files first so no worker idles at the end of a run; it knows which are
+// long only from its cache of earlier runs, and a clean clone (CI) has none: it then goes by file
+// size, and short files that run long (a whole rollout per golden case, processes that wait on
+// GitHub's pacing) started last and ran alone. Without a cached time, these files get the time
+// they took in one run of the whole suite (`jest --json`, seconds, 2 workers on a loaded machine:
+// only the order matters); the rest follow by size, as before.
+const Sequencer = require('@jest/test-sequencer').default;
+const path = require('path');
+
+const MEASURED = {
+  'every-provider-rollout.test.ts': 123,
+  'flow/pr-scenarios.test.ts': 58,
+  'flow/pr-health.test.ts': 38,
+  'flow/pr-analysis-e2e.test.ts': 37,
+  'hostile.test.ts': 35,
+  'flow/pr-health-argocd.test.ts': 28,
+  'higress-mse-lifecycle.test.ts': 25,
+  'github/pr-concurrent.test.ts': 24,
+  'flow/pr-analysis-web.test.ts': 23,
+  'flow/pr-full-link.test.ts': 22,
+  'github/action-pr.test.ts': 22,
+  'flow/pr-two-commits.test.ts': 21,
+  'flow/pr-e2e.test.ts': 21,
+  'github/octokit-client.test.ts': 21,
+  'generators/aliyun-alb-lifecycle.test.ts': 20,
+  'output-crash.test.ts': 20,
+};
+
+class LongestFirst extends Sequencer {
+  sort(tests) {
+    const size = (t) => t.context.hasteFS.getSize(t.path) ?? 0;
+    const known = (t) => {
+      const measured = MEASURED[path.relative(path.join(t.context.config.rootDir, 'test'), t.path)];
+      return this.time(t) ?? (measured === undefined ? undefined : measured * 1000); // jest's cache holds ms
+    };
+    return [...tests].sort((a, b) => {
+      const [failedA, failedB] = [this.hasFailed(a), this.hasFailed(b)];
+      if (failedA !== failedB) return failedA ? -1 : 1;
+      const [ta, tb] = [known(a), known(b)];
+      if ((ta === undefined) !== (tb === undefined)) return ta === undefined ? 1 : -1;
+      if (ta !== undefined && tb !== undefined) return tb - ta;
+      return size(b) - size(a);
+    });
+  }
+}
+
+module.exports = LongestFirst;
