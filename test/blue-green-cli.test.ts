@@ -41,12 +41,12 @@ test('a whole blue-green rollout, then an abort after the switch sends the activ
   const states = [advance(), advance(), advance(), advance()];
   expect(states).toEqual([
     {
-      line: 'src/web: start (preview) -> step 1 of 2',
+      line: 'src/web: start (preview) -> step 1 of 2 (preview)',
       deployments: ['deployment-web-canary.yaml', 'deployment-web.yaml'],
       selectors: { web: 'stable', 'web-preview': 'canary' },
     },
     {
-      line: 'src/web: step 1 of 2 -> step 2 of 2',
+      line: 'src/web: step 1 of 2 (preview) -> step 2 of 2 (switch)',
       deployments: ['deployment-web-canary.yaml', 'deployment-web.yaml'],
       selectors: { web: 'canary', 'web-preview': 'canary' },
     },

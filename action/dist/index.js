@@ -57349,14 +57349,14 @@ init_errors();
 function phaseLabel(p) {
   return p.kind === "step" ? `step ${p.step}` : p.kind;
 }
-function describePhase(p, steps) {
+function describePhase(p, steps, names = []) {
   switch (p.kind) {
     case "stable":
       return "stable only";
     case "adopting":
       return "adopting (track label on pods, selectors unchanged)";
     case "step":
-      return `step ${p.step} of ${steps}`;
+      return `step ${p.step} of ${steps}${names[p.step - 1] ? ` (${names[p.step - 1]})` : ""}`;
     case "promoting":
       if (p.pingPong)
         return "promoting (all traffic to the canary Service, canary at full size; stable pods move at clean-up)";
@@ -59659,15 +59659,15 @@ function statesAtStep(app, output, step, track) {
 }
 
 // src/state/messages.ts
-function transitionLine(rollout, action, before, after, steps) {
-  const to = describeState(after, steps);
+function transitionLine(rollout, action, before, after, steps, names = []) {
+  const to = describeState(after, steps, names);
   const isStep = before?.phase === "Progressing" && after?.phase === "Progressing" && after.step === before.step + 1 && after.canaryRevision === before.canaryRevision;
   if (!isStep) return `${rollout}: ${action} -> ${to}`;
-  return `${rollout}: ${describeState(before, steps)} -> ${to}${action.endsWith("(promoted)") ? " (promoted, gate skipped)" : ""}`;
+  return `${rollout}: ${describeState(before, steps, names)} -> ${to}${action.endsWith("(promoted)") ? " (promoted, gate skipped)" : ""}`;
 }
-function describeState(s, steps) {
+function describeState(s, steps, names) {
   if (s?.phase === "Aborted" && s.draining === void 0) return "aborted (all traffic to stable)";
-  return describePhase(renderPhaseOf(s), steps);
+  return describePhase(renderPhaseOf(s), steps, names);
 }
 function idleLines(command, target, rollouts) {
   return rollouts.map((r) => {
@@ -61060,7 +61060,14 @@ function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
     if (!r) return `${app.name}/${a.rollout}: ${a.action}`;
     const before = output.status?.rollouts.find((x) => x.name === a.rollout);
     const after = status.rollouts.find((x) => x.name === a.rollout);
-    return `${app.name}/${transitionLine(a.rollout, a.action, before, after, r.plan.steps.length)}`;
+    return `${app.name}/${transitionLine(
+      a.rollout,
+      a.action,
+      before,
+      after,
+      r.plan.steps.length,
+      r.plan.steps.map((st) => st.name)
+    )}`;
   });
   return {
     app: app.name,
@@ -63043,7 +63050,11 @@ async function simulateCommand(ctx, args, opts) {
   const services = !split3 && generators2.length === 0 ? servicePods(app, objects) : [];
   const described = app.rollouts.map((r, i) => ({
     rollout: `${app.name}/${r.spec.name}`,
-    state: describePhase(states[i].phase, r.plan.steps.length)
+    state: describePhase(
+      states[i].phase,
+      r.plan.steps.length,
+      r.plan.steps.map((st) => st.name)
+    )
   }));
   if (isMachineOutput(opts))
     return printDocument(ctx, opts.output, "Simulation", {

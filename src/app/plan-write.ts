@@ -169,7 +169,14 @@ export function planWrite(
     if (!r) return `${app.name}/${a.rollout}: ${a.action}`;
     const before = output.status?.rollouts.find((x) => x.name === a.rollout);
     const after = status.rollouts.find((x) => x.name === a.rollout);
-    return `${app.name}/${transitionLine(a.rollout, a.action, before, after, r.plan.steps.length)}`;
+    return `${app.name}/${transitionLine(
+      a.rollout,
+      a.action,
+      before,
+      after,
+      r.plan.steps.length,
+      r.plan.steps.map((st) => st.name),
+    )}`;
   });
   return {
     app: app.name,

@@ -13,14 +13,15 @@ export function phaseLabel(p: RenderPhase): string {
   return p.kind === 'step' ? `step ${p.step}` : p.kind;
 }
 
-export function describePhase(p: RenderPhase, steps: number): string {
+/** `names`: the steps' own names where they have one (blue-green: preview, switch), shown beside the number. */
+export function describePhase(p: RenderPhase, steps: number, names: readonly (string | undefined)[] = []): string {
   switch (p.kind) {
     case 'stable':
       return 'stable only';
     case 'adopting':
       return 'adopting (track label on pods, selectors unchanged)';
     case 'step':
-      return `step ${p.step} of ${steps}`;
+      return `step ${p.step} of ${steps}${names[p.step - 1] ? ` (${names[p.step - 1]})` : ''}`;
     case 'promoting':
       if (p.pingPong)
         return 'promoting (all traffic to the canary Service, canary at full size; stable pods move at clean-up)';

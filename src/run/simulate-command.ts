@@ -41,7 +41,11 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   const services = !split && generators.length === 0 ? servicePods(app, objects) : [];
   const described = app.rollouts.map((r, i) => ({
     rollout: `${app.name}/${r.spec.name}`,
-    state: describePhase(states[i].phase, r.plan.steps.length),
+    state: describePhase(
+      states[i].phase,
+      r.plan.steps.length,
+      r.plan.steps.map((st) => st.name),
+    ),
   }));
   if (isMachineOutput(opts))
     return printDocument(ctx, opts.output, 'Simulation', {

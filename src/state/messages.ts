@@ -14,20 +14,21 @@ export function transitionLine(
   before: RolloutStatus | undefined,
   after: RolloutStatus | undefined,
   steps: number,
+  names: readonly (string | undefined)[] = [],
 ): string {
-  const to = describeState(after, steps);
+  const to = describeState(after, steps, names);
   const isStep =
     before?.phase === 'Progressing' &&
     after?.phase === 'Progressing' &&
     after.step === before.step + 1 &&
     after.canaryRevision === before.canaryRevision;
   if (!isStep) return `${rollout}: ${action} -> ${to}`;
-  return `${rollout}: ${describeState(before, steps)} -> ${to}${action.endsWith('(promoted)') ? ' (promoted, gate skipped)' : ''}`;
+  return `${rollout}: ${describeState(before, steps, names)} -> ${to}${action.endsWith('(promoted)') ? ' (promoted, gate skipped)' : ''}`;
 }
 
-function describeState(s: RolloutStatus | undefined, steps: number): string {
+function describeState(s: RolloutStatus | undefined, steps: number, names: readonly (string | undefined)[]): string {
   if (s?.phase === 'Aborted' && s.draining === undefined) return 'aborted (all traffic to stable)';
-  return describePhase(renderPhaseOf(s), steps);
+  return describePhase(renderPhaseOf(s), steps, names);
 }
 
 export interface IdleRollout {
