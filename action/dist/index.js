@@ -58752,6 +58752,37 @@ function checkManagedRoutes(r, report) {
   }
 }
 
+// src/spec/autoscaler-rules.ts
+init_diagnostics();
+function autoscalerWarnings(r, resources) {
+  return resources.items.flatMap((item) => {
+    const { object } = item;
+    if (object.kind !== "HorizontalPodAutoscaler" || (object.metadata.namespace ?? r.namespace) !== r.namespace)
+      return [];
+    const ref = isObject(object.spec) && isObject(object.spec.scaleTargetRef) ? object.spec.scaleTargetRef : void 0;
+    if (!ref) return [];
+    const at = item.locate(["spec", "scaleTargetRef", "name"]);
+    const hpa = `HorizontalPodAutoscaler "${object.metadata.name}"`;
+    if (ref.kind === "Rollout" && ref.name === r.name)
+      return [
+        diagnosticAt(
+          at,
+          `${hpa} scales Rollout "${r.name}", which rollgen reads but never writes to the output, so the GitOps engine prunes it and the HPA scales nothing; rollgen renders the replicas of each step into Deployment "${r.workload.name}" (and its -canary): set the Rollout's replicas to the size you need, or point the HPA at Deployment "${r.workload.name}" and have the engine ignore its /spec/replicas`,
+          "warning"
+        )
+      ];
+    if (ref.kind === "Deployment" && ref.name === r.workload.name)
+      return [
+        diagnosticAt(
+          at,
+          `${hpa} resizes Deployment "${r.workload.name}", whose replicas rollgen writes at every step (the stable share of the split); each sync writes them back and the HPA resizes again: have the engine ignore /spec/replicas of this Deployment (Argo CD ignoreDifferences) or remove the HPA while a rollout runs`,
+          "warning"
+        )
+      ];
+    return [];
+  });
+}
+
 // src/spec/traffic-routing.ts
 function normalizeTrafficRouting(doc, inputs10) {
   const root = obj(doc.value);
@@ -58923,7 +58954,7 @@ function collectRouteTemplate(doc, out, diagnostics) {
 }
 function loadRollout(app, spec, resources, policy, out) {
   const problems = checkRollout(spec, resources);
-  out.push(...problems, ...serviceWaveWarnings(spec, resources));
+  out.push(...problems, ...serviceWaveWarnings(spec, resources), ...autoscalerWarnings(spec, resources));
   const providers = bindProviders(app, spec, resources, out);
   const found = resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
   const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));

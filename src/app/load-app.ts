@@ -30,6 +30,7 @@ import {
 import { bindOptions } from '../spec/provider-options';
 import { checkRollout } from '../spec/rules';
 import { serviceWaveWarnings } from '../spec/service-rules';
+import { autoscalerWarnings } from '../spec/autoscaler-rules';
 import { SharedRouting, normalizeTrafficRouting } from '../spec/traffic-routing';
 import { RolloutSpec } from '../model/rollout';
 import type { LoadedApp, LoadedRollout, LoadedRouting } from '../spec/loaded-app';
@@ -215,7 +216,7 @@ function loadRollout(
   out: Diagnostic[],
 ): LoadedRollout | undefined {
   const problems = checkRollout(spec, resources);
-  out.push(...problems, ...serviceWaveWarnings(spec, resources));
+  out.push(...problems, ...serviceWaveWarnings(spec, resources), ...autoscalerWarnings(spec, resources));
   // Providers are checked even when a rule failed, so one run reports every problem.
   const providers = bindProviders(app, spec, resources, out);
   const found = resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
