@@ -55,7 +55,7 @@ function locate(req: LocateRequest, every: AppLocation[]): AppLocation[] {
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: 'one-commit' as const };
   if (req.file === '-')
     return [{ name: 'stdin', source: '-', output: first ? path.resolve(req.cwd, first) : undefined, ...defaults }];
-  if (first && isDir(path.resolve(req.cwd, first))) {
+  if (directoryArgument(req)) {
     const source = path.resolve(req.cwd, first);
     const app = { name: path.basename(source), source, output: second ? path.resolve(req.cwd, second) : undefined };
     const overlaps = outputOverlaps([app]);
@@ -94,7 +94,22 @@ function didYouMean(name: string, apps: readonly { readonly name: string }[]): s
 
 /** True when the request names apps of rollgen.yaml rather than a directory or stdin. */
 export function usesConfig(req: LocateRequest): boolean {
-  return req.file !== '-' && !(req.args[0] && isDir(path.resolve(req.cwd, req.args[0])));
+  return req.file !== '-' && !directoryArgument(req);
+}
+
+/**
+ * `SOURCE [OUT]` mode: the first argument is a directory. A bare word that rollgen.yaml lists as an
+ * app is the app, even where a directory of that name exists (`source: web` with app `web`): read
+ * as a directory it would have no output and so no state, and `simulate web` would show a rollout
+ * at step 2 as stable. `./web` still means the directory.
+ */
+function directoryArgument(req: LocateRequest): boolean {
+  const first = req.args[0];
+  if (!first || !isDir(path.resolve(req.cwd, first))) return false;
+  if (req.args.length > 1 || first.includes('/') || first.includes(path.sep) || first.startsWith('.')) return true;
+  const configFile = req.config ? path.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  if (!configFile || !fs.existsSync(configFile)) return true;
+  return !readConfig(configFile, req.cwd).apps.some((a) => a.name === first);
 }
 
 function isDir(p: string): boolean {
