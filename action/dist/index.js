@@ -57716,6 +57716,12 @@ function antiAffinityOf(strategy2) {
   if (preferred === void 0) return { antiAffinity: {} };
   return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
 }
+function serviceOrigins(doc, strategy2, at, stableKey, canaryKey) {
+  return {
+    ...strategy2[stableKey] !== void 0 ? { stable: doc.locate([...at, stableKey]) } : {},
+    ...strategy2[canaryKey] !== void 0 ? { canary: doc.locate([...at, canaryKey]) } : {}
+  };
+}
 
 // src/spec/argo-bluegreen.ts
 var BLUE_GREEN2 = ["spec", "strategy", "blueGreen"];
@@ -57754,6 +57760,7 @@ function readBlueGreen(doc, replicas2, out) {
     traffic: {
       ...active ? { stableService: active } : {},
       ...preview2 ? { canaryService: preview2 } : {},
+      serviceOrigins: serviceOrigins(doc, bg, BLUE_GREEN2, "activeService", "previewService"),
       generateCanaryService: false,
       weightTotal: 100,
       providers: [],
@@ -57899,6 +57906,15 @@ function normalizeArgo(doc, inputs10) {
     traffic: {
       ...stable ? { stableService: stable } : {},
       ...stable || canarySvc ? { canaryService: canarySvc ?? `${stable}-canary` } : {},
+      ...sides ? {} : {
+        serviceOrigins: serviceOrigins(
+          doc,
+          canary,
+          ["spec", "strategy", "canary"],
+          "stableService",
+          "canaryService"
+        )
+      },
       generateCanaryService: canarySvc === void 0 && stable !== void 0,
       weightTotal,
       providers,
@@ -58426,6 +58442,7 @@ function kruiseTraffic(doc, strategyKey, canary, sharedRouting, out, inputs10) {
   const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first2, base, out, inputs10) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
+    ...service ? { serviceOrigins: { stable: doc.locate([...base, "service"]) } } : {},
     generateCanaryService: service !== void 0 && !noCanaryService,
     weightTotal: 100,
     providers,
@@ -58723,10 +58740,10 @@ function checkServices(r, resources, report) {
   if (providers.length > 0 && !stableService && !subsetOnly)
     report(r.origin, "traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)");
   if (stableService && !resources.find("Service", stableService, r.namespace))
-    report(r.origin, `Service "${stableService}" is not among the app's manifests`);
+    report(r.traffic.serviceOrigins?.stable ?? r.origin, `Service "${stableService}" is not among the app's manifests`);
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
     report(
-      r.origin,
+      r.traffic.serviceOrigins?.canary ?? r.origin,
       `${r.blueGreen ? "preview" : "canary"} Service "${canaryService}" is not among the app's manifests`
     );
   }

@@ -171,6 +171,8 @@ export interface HeaderModifier {
 export interface TrafficSpec {
   readonly stableService?: string;
   readonly canaryService?: string;
+  /** Where the user wrote each Service's name, so a missing Service is reported at that field. */
+  readonly serviceOrigins?: { readonly stable?: Origin; readonly canary?: Origin };
   /** false when the user supplies the canary Service (Argo canaryService) or Kruise disables it. */
   readonly generateCanaryService: boolean;
   /** Denominator of step weights (Argo maxTrafficWeight, default 100). */

@@ -3,7 +3,7 @@ import { Diagnostic } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
 import { PauseSpec, RolloutSpec, StepSpec } from '../model/rollout';
 import { num, obj, str, stringMap } from '../model/values';
-import { antiAffinityOf } from './reader-common';
+import { antiAffinityOf, serviceOrigins } from './reader-common';
 
 /**
  * Argo `strategy.blueGreen` as two rollgen steps over the canary machinery (README "Blue-green"):
@@ -73,6 +73,7 @@ export function readBlueGreen(doc: ParsedDocument, replicas: number, out: Diagno
     traffic: {
       ...(active ? { stableService: active } : {}),
       ...(preview ? { canaryService: preview } : {}),
+      serviceOrigins: serviceOrigins(doc, bg, BLUE_GREEN, 'activeService', 'previewService'),
       generateCanaryService: false,
       weightTotal: 100,
       providers: [],

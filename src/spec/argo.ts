@@ -4,7 +4,7 @@ import { Diagnostic } from '../diagnostics';
 import { KubeObject } from '../model/kube';
 import type { Gate } from '../model/plan';
 import { ParsedDocument } from '../yaml/parse';
-import { antiAffinityOf, unsupportedWorkload, withPause } from './reader-common';
+import { antiAffinityOf, serviceOrigins, unsupportedWorkload, withPause } from './reader-common';
 import { blueGreenRollingUpdate, readBlueGreen } from './argo-bluegreen';
 import { NormalizeResult, providersFromArgo } from './providers';
 import {
@@ -73,6 +73,17 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
     traffic: {
       ...(stable ? { stableService: stable } : {}),
       ...(stable || canarySvc ? { canaryService: canarySvc ?? `${stable}-canary` } : {}),
+      ...(sides
+        ? {}
+        : {
+            serviceOrigins: serviceOrigins(
+              doc,
+              canary,
+              ['spec', 'strategy', 'canary'],
+              'stableService',
+              'canaryService',
+            ),
+          }),
       generateCanaryService: canarySvc === undefined && stable !== undefined,
       weightTotal,
       providers,

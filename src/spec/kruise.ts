@@ -141,6 +141,7 @@ function kruiseTraffic(
   const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out, inputs) : [];
   return {
     ...(service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {}),
+    ...(service ? { serviceOrigins: { stable: doc.locate([...base, 'service']) } } : {}),
     generateCanaryService: service !== undefined && !noCanaryService,
     weightTotal: 100,
     providers,

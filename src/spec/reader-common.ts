@@ -1,3 +1,4 @@
+import { Origin } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
 import { RolloutSpec } from '../model/rollout';
 import { num, obj } from '../model/values';
@@ -25,4 +26,18 @@ export function antiAffinityOf(strategy: Record<string, unknown>): Pick<RolloutS
   const preferred = obj(strategy.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
   if (preferred === undefined) return { antiAffinity: {} };
   return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
+}
+
+/** Where the stable and canary (active and preview) Service names are written, for located messages. */
+export function serviceOrigins(
+  doc: ParsedDocument,
+  strategy: Record<string, unknown>,
+  at: readonly (string | number)[],
+  stableKey: string,
+  canaryKey: string,
+): { stable?: Origin; canary?: Origin } {
+  return {
+    ...(strategy[stableKey] !== undefined ? { stable: doc.locate([...at, stableKey]) } : {}),
+    ...(strategy[canaryKey] !== undefined ? { canary: doc.locate([...at, canaryKey]) } : {}),
+  };
 }

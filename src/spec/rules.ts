@@ -127,7 +127,7 @@ function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): 
   if (providers.length > 0 && !stableService && !subsetOnly)
     report(r.origin, 'traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)');
   if (stableService && !resources.find('Service', stableService, r.namespace))
-    report(r.origin, `Service "${stableService}" is not among the app's manifests`);
+    report(r.traffic.serviceOrigins?.stable ?? r.origin, `Service "${stableService}" is not among the app's manifests`);
   if (
     canaryService &&
     canaryService !== stableService &&
@@ -135,7 +135,7 @@ function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): 
     !resources.find('Service', canaryService, r.namespace)
   ) {
     report(
-      r.origin,
+      r.traffic.serviceOrigins?.canary ?? r.origin,
       `${r.blueGreen ? 'preview' : 'canary'} Service "${canaryService}" is not among the app's manifests`,
     );
   }
