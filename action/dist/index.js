@@ -59617,8 +59617,8 @@ function transitionApp(app, output, command, track, removal = "one-commit") {
   const named = app.rollouts.find(
     (r) => r.plan.steps.some((s) => s.name) && actions.some((a) => a.rollout === r.spec.name)
   );
-  const stepNames = named?.plan.steps.map((s) => s.name ?? `step ${s.index}`);
-  return { status, actions, states, ...stepNames ? { stepNames } : {} };
+  const stepNames2 = named?.plan.steps.map((s) => s.name ?? `step ${s.index}`);
+  return { status, actions, states, ...stepNames2 ? { stepNames: stepNames2 } : {} };
 }
 function blueGreenAction(app, a, statuses) {
   const plan = app.rollouts.find((r) => r.spec.name === a.rollout)?.plan;
@@ -61719,6 +61719,7 @@ function rolloutChanges(app, t, before, track) {
 }
 
 // src/flow/template-data.ts
+var stepNames = (i, rollout) => i.app.rollouts.find((r) => r.spec.name === rollout)?.plan.steps.map((st) => st.name) ?? [];
 function templateData(i) {
   const status = i.transition.status.rollouts;
   const first2 = status.find((s) => i.transition.actions.some((a) => a.rollout === s.name)) ?? status[0];
@@ -61738,7 +61739,7 @@ function templateData(i) {
     target: i.target.kind === "step" ? `step-${i.target.step}` : i.target.kind,
     step: i.target.kind === "step" ? i.target.step : null,
     steps,
-    phase: first2 ? describePhase(renderPhaseOf(first2), first2.steps) : "stable only",
+    phase: first2 ? describePhase(renderPhaseOf(first2), first2.steps, stepNames(i, first2.name)) : "stable only",
     revision: first2?.canaryRevision ?? first2?.stableRevision ?? "",
     stableRevision: first2?.stableRevision ?? "",
     base: i.base,

@@ -82,6 +82,10 @@ export interface TemplateInput {
 }
 
 /** The data of one PR's templates. Pure and deterministic: no clock, so an unchanged PR stays unchanged. */
+/** Blue-green steps' own names (preview, switch) for the phase line, as messages and plan show them. */
+const stepNames = (i: TemplateInput, rollout: string) =>
+  i.app.rollouts.find((r) => r.spec.name === rollout)?.plan.steps.map((st) => st.name) ?? [];
+
 export function templateData(i: TemplateInput): PrTemplateData {
   const status = i.transition.status.rollouts;
   const first = status.find((s) => i.transition.actions.some((a) => a.rollout === s.name)) ?? status[0];
@@ -101,7 +105,7 @@ export function templateData(i: TemplateInput): PrTemplateData {
     target: i.target.kind === 'step' ? `step-${i.target.step}` : i.target.kind,
     step: i.target.kind === 'step' ? i.target.step : null,
     steps,
-    phase: first ? describePhase(renderPhaseOf(first), first.steps) : 'stable only',
+    phase: first ? describePhase(renderPhaseOf(first), first.steps, stepNames(i, first.name)) : 'stable only',
     revision: first?.canaryRevision ?? first?.stableRevision ?? '',
     stableRevision: first?.stableRevision ?? '',
     base: i.base,

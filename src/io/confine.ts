@@ -88,11 +88,6 @@ function realOrParent(abs: string): string {
   }
 }
 
-/** The real path of `p`, or of its deepest existing ancestor with the rest appended (an output not made yet). */
-export function realPathOf(p: string): string {
-  return realPaths()(p);
-}
-
 export function isInside(child: string, root: string): boolean {
   const rel = path.relative(root, child);
   return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
