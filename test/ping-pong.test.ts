@@ -6,14 +6,16 @@ import type { SimRequest } from '../src/contract/generator';
 import type { KubeObject } from '../src/model/kube';
 import { simulateRequest } from '../src/simulate/simulate';
 import { ClusterMoment, fluxMoments, syncMoments } from '../src/simulate/transition';
+import { runCli } from './helpers/cli';
 import { deadPods, generatorsOf, loadAppFrom } from './helpers/golden-app';
-import { BIN, makeAppDir, runBinClean, validateOutput } from './helpers/rollout-dir';
+import { BIN, makeAppDir, validateOutputLater, validateQueued } from './helpers/rollout-dir';
 
 /**
- * Argo pingPong from bin/rollgen (run `npm run build` first): first deploy, a rollout, clean-up,
- * then a second rollout that swaps the Services back. Each commit's output is then walked with the
- * simulator: no request reaches a backend without ready pods, and no Service that carries traffic
- * changes its selector, under both Argo CD prune orders and the Flux split.
+ * Argo pingPong through the CLI: first deploy, a rollout, clean-up, then a second rollout that
+ * swaps the Services back. Each commit's output is then walked with the simulator: no request
+ * reaches a backend without ready pods, and no Service that carries traffic changes its selector,
+ * under both Argo CD prune orders and the Flux split. The commands run in-process (the same main()
+ * as bin/rollgen); the lost-status test below runs the built bin/rollgen (`npm run build` first).
  */
 const GOLDEN = path.join(__dirname, 'golden');
 const UPSTREAM = path.join(__dirname, 'fixtures', 'argo-ping-pong');
@@ -62,10 +64,17 @@ function outputObjects(dir: string): KubeObject[] {
     .flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(out, f), 'utf8')).map((d) => d.toJS() as KubeObject));
 }
 
+/** Runs `rollgen <args>` in `dir`, expecting exit 0 and nothing on stderr; returns stdout. */
+async function rollgenClean(dir: string, args: readonly string[]): Promise<string> {
+  const r = await runCli(args, dir);
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+  return r.stdout;
+}
+
 /** Advances until the rollout is healthy again, recording each commit. */
-function advanceToHealthy(dir: string, extra: readonly string[], commits: Commit[]): void {
+async function advanceToHealthy(dir: string, extra: readonly string[], commits: Commit[]): Promise<void> {
   for (let i = 0; i < 12; i++) {
-    const said = runBinClean(dir, ['advance', 'src', 'out', ...extra]);
+    const said = await rollgenClean(dir, ['advance', 'src', 'out', ...extra]);
     const s = parse(fs.readFileSync(path.join(dir, 'out', 'rollgen-status.yaml'), 'utf8')).rollouts[0];
     const phase = `${s.phase}${s.draining ? ' draining' : ''} ${s.step}`;
     commits.push({ phase, stable: s.pingPong, objects: outputObjects(dir), said });
@@ -79,18 +88,18 @@ function setTag(dir: string, file: string, image: RegExp, tag: string): void {
   fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(image, tag));
 }
 
-/** First deploy (two commits), then one rollout per tag. */
-function lifecycle(c: (typeof CASES)[number], extra: readonly string[] = []): Commit[] {
+/** First deploy (two commits), then one rollout per tag; the output after each rollout is built with kustomize and validated. */
+async function lifecycle(c: (typeof CASES)[number], extra: readonly string[] = []): Promise<Commit[]> {
   const dir = makeAppDir('rollgen-pingpong-', c.source);
   try {
     const commits: Commit[] = [];
-    advanceToHealthy(dir, extra, commits);
+    await advanceToHealthy(dir, extra, commits);
     for (const tag of c.tags) {
       setTag(dir, c.file, c.image, tag);
-      advanceToHealthy(dir, extra, commits);
-      const checked = validateOutput(dir);
-      if (checked) expect(checked.length).toBeGreaterThan(0);
+      await advanceToHealthy(dir, extra, commits);
+      validateOutputLater(dir);
     }
+    validateQueued(); // one kubectl run for both outputs
     return commits;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -130,7 +139,8 @@ function walk(
 
 describe.each(CASES)('ping-pong: $name', (c) => {
   const app = loadAppFrom('src', c.source, path.dirname(c.source));
-  const oneCommit = lifecycle(c);
+  let oneCommit: Commit[] = [];
+  beforeAll(async () => void (oneCommit = await lifecycle(c)));
 
   const n = app.rollouts[0].plan.steps.length;
   const rollout = (side: string) => [
@@ -139,7 +149,7 @@ describe.each(CASES)('ping-pong: $name', (c) => {
   ];
   const promoting = 2 + n;
 
-  test('two rollouts from bin/rollgen: the stable Service swaps to pong and back to ping', () => {
+  test('two rollouts through the CLI: the stable Service swaps to pong and back to ping', () => {
     expect(oneCommit.map((x) => `${x.phase} ${x.stable}`)).toEqual([
       'Adopting 0 ping',
       'Healthy 0 ping',
@@ -171,8 +181,8 @@ describe.each(CASES)('ping-pong: $name', (c) => {
     expect(result.checked).toBeGreaterThan(oneCommit.length);
   });
 
-  test('Flux split with two-commit removal: no dead backend, no selector change under traffic', () => {
-    const commits = lifecycle(c, ['--removal', 'two-commits']);
+  test('Flux split with two-commit removal: no dead backend, no selector change under traffic', async () => {
+    const commits = await lifecycle(c, ['--removal', 'two-commits']);
     expect(commits.map((x) => x.phase)).toContain('Healthy draining 0');
     const result = walk(app, commits, (a, b) => fluxMoments(a, b));
     expect(result.problems).toEqual([]);
@@ -187,17 +197,17 @@ describe.each(CASES)('ping-pong: $name', (c) => {
   });
 });
 
-test('a lost status file is rebuilt with the stable side read from the stable pods', () => {
+test('a lost status file is rebuilt with the stable side read from the stable pods (bin/rollgen)', async () => {
   const c = CASES[1];
   const dir = makeAppDir('rollgen-pingpong-lost-', c.source);
   try {
-    const advance = () => runBinClean(dir, ['advance', 'src', 'out']);
-    advance();
-    advance();
+    const advance = () => rollgenClean(dir, ['advance', 'src', 'out']);
+    await advance();
+    await advance();
     setTag(dir, c.file, c.image, c.tags[0]);
-    for (let i = 0; i < 4; i++) advance(); // steps 1-2, promote, clean-up: pong is stable
+    for (let i = 0; i < 4; i++) await advance(); // steps 1-2, promote, clean-up: pong is stable
     setTag(dir, c.file, c.image, c.tags[1]);
-    advance(); // step 1 of the second rollout weighs ping
+    await advance(); // step 1 of the second rollout weighs ping
     const status = path.join(dir, 'out', 'rollgen-status.yaml');
     fs.rmSync(status);
     const r = spawnSync(BIN, ['advance', 'src', 'out'], { cwd: dir, encoding: 'utf8' });
