@@ -4,7 +4,7 @@ module.exports = {
   roots: ['<rootDir>/test'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json', 'node', 'hbs'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+    '^.+\\.ts$': '<rootDir>/scripts/jest-ts-transform.cjs',
     // ESM-only dependencies (Octokit) become CommonJS for jest 29; see scripts/jest-esm-transform.cjs.
     '^.+\\.m?js$': '<rootDir>/scripts/jest-esm-transform.cjs',
     // Handlebars templates bundled as strings (esbuild's text loader in scripts/build.mjs).
