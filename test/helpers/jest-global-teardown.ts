@@ -1,7 +1,7 @@
 import * as fs from 'fs';
-import { KUSTOMIZE_CACHE_ENV } from './kustomize-cache';
+import { SCRATCH_ENV } from './jest-global-setup';
 
 export default function teardown(): void {
-  for (const dir of [process.env[KUSTOMIZE_CACHE_ENV], process.env.ROLLGEN_CACHE_DIR])
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  const scratch = process.env[SCRATCH_ENV];
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 }
