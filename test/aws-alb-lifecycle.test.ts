@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { runBinClean, useAppDir, validateOutput } from './helpers/rollout-dir';
+import { rollgenClean, useAppDir, validateOutput } from './helpers/rollout-dir';
 
-/** A whole aws-alb rollout through `bin/rollgen advance` (run `npm run build` first), each output built by kustomize and validated against the Kubernetes schemas. */
+/** A whole aws-alb rollout through `rollgen advance`, each output built by kustomize and validated against the Kubernetes schemas. */
 const SOURCE = path.join(__dirname, 'golden', 'aws-alb', 'header-routes', 'source');
 const P = 'alb.ingress.kubernetes.io';
 
@@ -23,7 +23,7 @@ const routeKeys = () =>
     .sort();
 
 async function advance(): Promise<string> {
-  const stdout = runBinClean(app.dir, ['advance', 'src', 'out']);
+  const stdout = await rollgenClean(app.dir, ['advance', 'src', 'out']);
   const checked = validateOutput(app.dir);
   if (checked) expect(checked).toContain('Ingress/web');
   return stdout;

@@ -3,10 +3,10 @@ import * as path from 'path';
 import { runCli } from './helpers/cli';
 import { parseAllDocuments } from 'yaml';
 import { hasKubectl } from './helpers/schema';
-import { runBinClean, useAppDir, validateOutput } from './helpers/rollout-dir';
+import { rollgenClean, useAppDir, validateOutput } from './helpers/rollout-dir';
 
 /**
- * examples/argo-blue-green through bin/rollgen: first deploy, preview, switch, scale down old and
+ * examples/argo-blue-green through the CLI: first deploy, preview, switch, scale down old and
  * clean-up, then a second revision aborted after its switch (the preview removed by a later commit). At every state the output builds with
  * kustomize and validates against the published schemas, and the Services select what the state
  * says: the active Service the old pods until the switch, the new ones after it.
@@ -28,17 +28,17 @@ function selectors(): Record<string, string> {
 }
 
 /** One `advance`: its line, the deployment files, the Service selectors; the output validates. */
-function advance(args: readonly string[] = ['advance', 'src', 'out']) {
-  const line = runBinClean(app.dir, args).split('\n')[0];
+async function advance(args: readonly string[] = ['advance', 'src', 'out']) {
+  const line = (await rollgenClean(app.dir, args)).split('\n')[0];
   if (hasKubectl()) expect(validateOutput(app.dir)).toEqual(expect.arrayContaining(['Service/web', 'Deployment/web']));
   return { line, deployments: app.files().filter((f) => f.startsWith('deployment-')), selectors: selectors() };
 }
 
-test('a whole blue-green rollout, then an abort after the switch sends the active Service back', () => {
-  advance();
-  expect(advance().selectors).toEqual({ web: 'stable', 'web-preview': 'stable' });
+test('a whole blue-green rollout, then an abort after the switch sends the active Service back', async () => {
+  await advance();
+  expect((await advance()).selectors).toEqual({ web: 'stable', 'web-preview': 'stable' });
   app.setImage('2.54');
-  const states = [advance(), advance(), advance(), advance()];
+  const states = [await advance(), await advance(), await advance(), await advance()];
   expect(states).toEqual([
     {
       line: 'src/web: start (preview) -> step 1 of 2 (preview)',
@@ -64,16 +64,16 @@ test('a whole blue-green rollout, then an abort after the switch sends the activ
   expect(app.read('deployment-web.yaml')).toContain('agnhost:2.54');
 
   app.setImage('2.55');
-  advance();
-  expect(advance().selectors).toEqual({ web: 'canary', 'web-preview': 'canary' });
+  await advance();
+  expect((await advance()).selectors).toEqual({ web: 'canary', 'web-preview': 'canary' });
   // Argo keeps the preview pods abortScaleDownDelaySeconds (30 s by default) after an abort: the Services
   // move back first, and the next advance removes the preview Deployment.
-  const aborted = advance(['abort', 'src', 'out']);
+  const aborted = await advance(['abort', 'src', 'out']);
   expect(aborted).toMatchObject({
     deployments: ['deployment-web-canary.yaml', 'deployment-web.yaml'],
     selectors: { web: 'stable', 'web-preview': 'stable' },
   });
-  expect(advance()).toMatchObject({
+  expect(await advance()).toMatchObject({
     line: 'src/web: remove canary workloads -> aborted (all traffic to stable)',
     deployments: ['deployment-web.yaml'],
     selectors: { web: 'stable', 'web-preview': 'stable' },

@@ -2,12 +2,13 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
-import { BIN, buildOutput, runBinClean, useAppDir } from './helpers/rollout-dir';
+import { BIN, buildOutput, rollgenClean, useAppDir } from './helpers/rollout-dir';
 import { validateAgainstSchemas } from './helpers/schema';
 
 /**
- * A whole Kruise rollout on the custom provider through the real `bin/rollgen` (run `npm run build`
- * first): the TraefikService follows its RouteTemplate step by step and is restored at the end.
+ * A whole Kruise rollout on the custom provider through the CLI: the TraefikService follows its
+ * RouteTemplate step by step and is restored at the end; a broken template fails the real
+ * `bin/rollgen` (run `npm run build` first) with exit 2 at its line.
  */
 const SOURCE = path.join(__dirname, 'golden', 'custom', 'traefik-weighted', 'source');
 /** Custom kinds have no published schema; only this test's TraefikService is skipped, by name. */
@@ -16,8 +17,8 @@ const CUSTOM_KINDS = ['TraefikService'];
 const app = useAppDir('rollgen-custom-', SOURCE);
 const { out, read, status, setImage } = app;
 
-function advance(): string {
-  const stdout = runBinClean(app.dir, ['advance', 'src', 'out']);
+async function advance(): Promise<string> {
+  const stdout = await rollgenClean(app.dir, ['advance', 'src', 'out']);
   const built = buildOutput(app.dir);
   if (built !== undefined) validateBuilt(built);
   return stdout;
@@ -39,10 +40,10 @@ function weights(): Record<string, number> {
   return Object.fromEntries(services.map((s) => [s.name, s.weight]));
 }
 
-test('first deploy, every step, promotion and clean-up move the TraefikService weights', () => {
+test('first deploy, every step, promotion and clean-up move the TraefikService weights', async () => {
   // GIVEN a first deploy and its selector commit: the TraefikService is the original.
-  advance();
-  advance();
+  await advance();
+  await advance();
   expect(weights()).toEqual({ echoserver: 1 });
   expect(fs.readdirSync(out()).some((f) => /routetemplate/i.test(f))).toBe(false);
 
@@ -53,23 +54,23 @@ test('first deploy, every step, promotion and clean-up move the TraefikService w
     { echoserver: 50, 'echoserver-canary': 50 },
     { echoserver: 0, 'echoserver-canary': 100 },
   ];
-  expected.forEach((w, i) => {
-    advance();
+  for (const [i, w] of expected.entries()) {
+    await advance();
     expect(status()).toMatchObject({ phase: 'Progressing', step: i + 1 });
     expect(weights()).toEqual(w);
-  });
+  }
 
   // Promote keeps the last step's routing; clean-up restores the original object.
-  advance();
+  await advance();
   expect(status().phase).toBe('Promoting');
   expect(weights()).toEqual(expected[2]);
-  advance();
+  await advance();
   expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
   expect(weights()).toEqual({ echoserver: 1 });
 });
 
-test('a broken template fails advance at its line and leaves the output untouched', () => {
-  advance();
+test('a broken template fails advance at its line and leaves the output untouched', async () => {
+  await advance();
   const before = fs
     .readdirSync(out())
     .map((f) => read(f))

@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parseAllDocuments, parseDocument } from 'yaml';
+import { parseDocument } from 'yaml';
 import { runCli } from './helpers/cli';
-import { hasKubectl, kustomizeBuildEach, UNMODELLED_GROUPS, validateAgainstSchemas } from './helpers/schema';
+import { hasKubectl, kustomizeBuildEach, UNMODELLED_GROUPS, validateObjects } from './helpers/schema';
 
 /**
  * Every golden success case of every provider, Kruise and Argo alike, driven through a whole
@@ -50,11 +50,9 @@ function bumpTemplates(dir: string): number {
 function checkOutputs(outs: readonly string[]): void {
   if (!hasKubectl()) return;
   kustomizeBuildEach(outs).forEach((built, step) => {
-    const modelled = parseAllDocuments(built).filter(
-      (d) => !UNMODELLED_GROUPS.includes(String(d.get('apiVersion')).split('/')[0]),
-    );
+    const modelled = built.filter((o) => !UNMODELLED_GROUPS.includes(o.apiVersion.split('/')[0]));
     try {
-      validateAgainstSchemas(modelled.map((d) => d.toString()).join('---\n'));
+      validateObjects(modelled);
     } catch (e) {
       throw new Error(`output after advance ${step + 1}: ${(e as Error).message}`);
     }

@@ -1,10 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse, parseAllDocuments } from 'yaml';
-import { buildOutput, runBin, useAppDir } from './helpers/rollout-dir';
+import { buildOutput, rollgenIn, useAppDir } from './helpers/rollout-dir';
 import { validateAgainstSchemas } from './helpers/schema';
 
-/** A whole gateway-api rollout through the built CLI (`npm run build` first), as a GitOps repo would run it. */
+/** A whole gateway-api rollout through the CLI (in-process, as bin/rollgen runs it), as a GitOps repo would run it. */
 const SOURCE = path.join(__dirname, 'golden', 'gateway-api', 'kruise-matches-crossed', 'source');
 
 const app = useAppDir('rollgen-gw-', SOURCE);
@@ -13,9 +13,9 @@ const route = () => parse(read('httproute-shop.yaml'));
 const refsOf = (rule: { backendRefs?: { name: string; weight?: number }[] }) =>
   (rule.backendRefs ?? []).map((r) => `${r.name}${r.weight === undefined ? '' : `=${r.weight}`}`);
 
-/** Runs bin/rollgen, then builds the output with kustomize and validates every object against its published schema. */
-function advance(...args: string[]): string {
-  const stdout = runBin(app.dir, [...(args.length ? args : ['advance']), 'src', 'out']);
+/** Runs the CLI, then builds the output with kustomize and validates every object against its published schema. */
+async function advance(...args: string[]): Promise<string> {
+  const stdout = await rollgenIn(app.dir, [...(args.length ? args : ['advance']), 'src', 'out']);
   const built = buildOutput(app.dir);
   if (built !== undefined) {
     expect(validateAgainstSchemas(built)).toContain('HTTPRoute/shop');
@@ -24,19 +24,19 @@ function advance(...args: string[]): string {
   return stdout;
 }
 
-test('first deploy, every step, promotion and clean-up restore the HTTPRoute exactly', () => {
-  advance();
-  advance();
+test('first deploy, every step, promotion and clean-up restore the HTTPRoute exactly', async () => {
+  await advance();
+  await advance();
   const { metadata: before, spec: beforeSpec } = route();
   expect(beforeSpec).toEqual(parse(fs.readFileSync(path.join(SOURCE, 'httproute.yaml'), 'utf8')).spec);
 
   setImage('2.54');
-  advance();
+  await advance();
   expect(status()).toMatchObject({ phase: 'Progressing', step: 1 });
   expect(route().spec.rules).toHaveLength(6); // two canary rules (one per stable rule) ahead of the four of the source
   expect(route().spec.rules.slice(0, 2).map(refsOf)).toEqual([['echoserver-canary'], ['echoserver-canary']]);
 
-  advance();
+  await advance();
   expect(route().spec.rules).toHaveLength(5);
   expect(route().spec.rules[0].matches).toEqual([
     {
@@ -45,34 +45,34 @@ test('first deploy, every step, promotion and clean-up restore the HTTPRoute exa
     },
   ]);
 
-  advance();
+  await advance();
   expect(route().spec.rules.map(refsOf)).toEqual([
     ['echoserver=50', 'echoserver-canary=50'],
     ['list-svc'],
     [],
     ['echoserver=50', 'echoserver-canary=50'],
   ]);
-  advance();
+  await advance();
   expect(route().spec.rules.map(refsOf)[0]).toEqual(['echoserver=0', 'echoserver-canary=100']);
 
-  advance(); // promote: traffic as in the last step
+  await advance(); // promote: traffic as in the last step
   expect(status().phase).toBe('Promoting');
   expect(route().spec.rules.map(refsOf)[0]).toEqual(['echoserver=0', 'echoserver-canary=100']);
 
-  advance(); // clean-up
+  await advance(); // clean-up
   expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
   expect(fs.readdirSync(out()).filter((f) => f.includes('canary'))).toEqual([]);
   expect(route().spec).toEqual(beforeSpec);
   expect(route().metadata).toEqual(before);
-  expect(advance()).toMatch(/nothing to advance/);
+  expect(await advance()).toMatch(/nothing to advance/);
 });
 
-test('abort mid-rollout removes the canary rules and refs at once', () => {
-  advance();
-  advance();
+test('abort mid-rollout removes the canary rules and refs at once', async () => {
+  await advance();
+  await advance();
   setImage('2.54');
-  advance();
-  advance('abort');
+  await advance();
+  await advance('abort');
   expect(status().phase).toBe('Aborted');
   expect(route().spec).toEqual(parse(fs.readFileSync(path.join(SOURCE, 'httproute.yaml'), 'utf8')).spec);
 });

@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { runBin, useAppDir, validateOutputLater } from './helpers/rollout-dir';
+import { rollgenIn, useAppDir, validateOutputLater } from './helpers/rollout-dir';
 
-/** A full rollout per provider through the built CLI (`npm run build` first): first deploy, every step, promote, clean-up. */
+/** A full rollout per provider through the CLI: first deploy, every step, promote, clean-up. */
 const ROOT = path.join(__dirname, '..');
 const CASES = [
   { provider: 'higress', source: 'test/golden/higress/kruise-steps/source', steps: 5 },
@@ -19,22 +19,22 @@ const canaryIngresses = () =>
     .sort();
 const annotations = (f: string): Record<string, string> => parse(read(f)).metadata.annotations;
 
-function advance(): string {
-  const stdout = runBin(app.dir, ['advance', 'src', 'out']);
+async function advance(): Promise<string> {
+  const stdout = await rollgenIn(app.dir, ['advance', 'src', 'out']);
   validateOutputLater(app.dir);
   return stdout;
 }
 
-describe.each(CASES)('$provider: bin/rollgen advance', ({ source, steps }) => {
-  test('first deploy, every step, promotion and clean-up', () => {
+describe.each(CASES)('$provider: rollgen advance', ({ source, steps }) => {
+  test('first deploy, every step, promotion and clean-up', async () => {
     fs.cpSync(path.join(ROOT, source), path.join(app.dir, 'src'), { recursive: true });
-    advance();
-    advance();
+    await advance();
+    await advance();
     expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
     app.setImage('2.54');
 
     for (let n = 1; n <= steps; n++) {
-      advance();
+      await advance();
       expect(status()).toMatchObject({ phase: 'Progressing', step: n });
       const canaries = canaryIngresses();
       // Step 3 of both cases has a match and a weight: two canary Ingresses.
@@ -56,11 +56,11 @@ describe.each(CASES)('$provider: bin/rollgen advance', ({ source, steps }) => {
     expect(canaryIngresses()).toEqual(['ingress-echoserver-canary.yaml']);
     expect(annotations('ingress-echoserver-canary.yaml')['nginx.ingress.kubernetes.io/canary-weight']).toBe('100');
 
-    advance();
+    await advance();
     expect(status().phase).toBe('Promoting');
     expect(parse(read('deployment-echoserver.yaml')).spec.template.spec.containers[0].image).toMatch(/2\.54$/);
     expect(canaryIngresses()).toEqual(['ingress-echoserver-canary.yaml']);
-    advance();
+    await advance();
     expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
     expect(canaryIngresses()).toEqual([]);
     expect(parse(read('kustomization.yaml')).resources).toEqual([
@@ -68,6 +68,6 @@ describe.each(CASES)('$provider: bin/rollgen advance', ({ source, steps }) => {
       'ingress-echoserver.yaml',
       'service-echoserver.yaml',
     ]);
-    expect(advance()).toMatch(/nothing to advance/);
+    expect(await advance()).toMatch(/nothing to advance/);
   });
 });

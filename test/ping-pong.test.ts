@@ -6,9 +6,8 @@ import type { SimRequest } from '../src/contract/generator';
 import type { KubeObject } from '../src/model/kube';
 import { simulateRequest } from '../src/simulate/simulate';
 import { ClusterMoment, fluxMoments, syncMoments } from '../src/simulate/transition';
-import { runCli } from './helpers/cli';
 import { deadPods, generatorsOf, loadAppFrom } from './helpers/golden-app';
-import { BIN, makeAppDir, validateOutputLater, validateQueued } from './helpers/rollout-dir';
+import { BIN, makeAppDir, rollgenClean, validateOutputLater, validateQueued } from './helpers/rollout-dir';
 
 /**
  * Argo pingPong through the CLI: first deploy, a rollout, clean-up, then a second rollout that
@@ -62,13 +61,6 @@ function outputObjects(dir: string): KubeObject[] {
     .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml' && f !== 'rollgen-status.yaml')
     .sort()
     .flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(out, f), 'utf8')).map((d) => d.toJS() as KubeObject));
-}
-
-/** Runs `rollgen <args>` in `dir`, expecting exit 0 and nothing on stderr; returns stdout. */
-async function rollgenClean(dir: string, args: readonly string[]): Promise<string> {
-  const r = await runCli(args, dir);
-  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-  return r.stdout;
 }
 
 /** Advances until the rollout is healthy again, recording each commit. */

@@ -2,9 +2,9 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { BIN, runBinClean, useAppDir, validateOutput } from '../helpers/rollout-dir';
+import { BIN, rollgenClean, useAppDir, validateOutput } from '../helpers/rollout-dir';
 
-/** A whole aliyun-alb rollout through the built CLI (`npm run build` first): every output builds with kustomize and validates. */
+/** A whole aliyun-alb rollout through the CLI: every output builds with kustomize and validates. */
 const SOURCE = path.join(__dirname, '..', 'golden', 'aliyun-alb', 'header-weight', 'source');
 const PREFIX = 'alb.ingress.kubernetes.io';
 
@@ -18,23 +18,23 @@ const canaryFiles = (): string[] =>
 const annotations = (file: string): Record<string, string> =>
   parse(fs.readFileSync(out(file), 'utf8')).metadata.annotations;
 
-function advance(): string {
-  const stdout = runBinClean(app.dir, ['advance', 'src', 'out']);
+async function advance(): Promise<string> {
+  const stdout = await rollgenClean(app.dir, ['advance', 'src', 'out']);
   const checked = validateOutput(app.dir);
   if (checked) expect(checked.length).toBeGreaterThan(0);
   return stdout;
 }
 
-test('first deploy, every step, promote and clean-up: canary Ingresses, orders and the untouched stable Ingress', () => {
-  advance();
-  advance();
-  expect(advance()).toMatch(/nothing to advance/);
+test('first deploy, every step, promote and clean-up: canary Ingresses, orders and the untouched stable Ingress', async () => {
+  await advance();
+  await advance();
+  expect(await advance()).toMatch(/nothing to advance/);
   const stableIngress = fs.readFileSync(out('ingress-echoserver.yaml'), 'utf8');
   expect(canaryFiles()).toEqual([]);
 
   app.setImage('2.54');
   // step 1: header only, in <ing>-canary
-  advance();
+  await advance();
   expect(status()).toMatchObject({ phase: 'Progressing', step: 1 });
   expect(canaryFiles()).toEqual(['ingress-echoserver-canary.yaml']);
   expect(annotations('ingress-echoserver-canary.yaml')).toMatchObject({
@@ -42,7 +42,7 @@ test('first deploy, every step, promote and clean-up: canary Ingresses, orders a
     [`${PREFIX}/order`]: '9',
   });
   // step 2: header + 30%: the header rule moves to <ing>-canary-header, ordered first
-  advance();
+  await advance();
   expect(canaryFiles()).toEqual(['ingress-echoserver-canary-header.yaml', 'ingress-echoserver-canary.yaml']);
   expect(annotations('ingress-echoserver-canary-header.yaml')).toMatchObject({
     [`${PREFIX}/canary-by-header-value`]: 'on',
@@ -58,7 +58,7 @@ test('first deploy, every step, promote and clean-up: canary Ingresses, orders a
     [3, '60'],
     [4, '100'],
   ] as const) {
-    advance();
+    await advance();
     expect(status()).toMatchObject({ phase: 'Progressing', step });
     expect(canaryFiles()).toEqual(['ingress-echoserver-canary.yaml']);
     expect(annotations('ingress-echoserver-canary.yaml')).toMatchObject({
@@ -66,10 +66,10 @@ test('first deploy, every step, promote and clean-up: canary Ingresses, orders a
       [`${PREFIX}/order`]: '9',
     });
   }
-  advance();
+  await advance();
   expect(status().phase).toBe('Promoting');
   expect(annotations('ingress-echoserver-canary.yaml')[`${PREFIX}/canary-weight`]).toBe('100');
-  advance();
+  await advance();
   expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
   expect(canaryFiles()).toEqual([]);
   expect(
@@ -78,12 +78,12 @@ test('first deploy, every step, promote and clean-up: canary Ingresses, orders a
   expect(fs.readFileSync(out('ingress-echoserver.yaml'), 'utf8')).toBe(stableIngress);
 });
 
-test('abort mid-rollout removes both canary Ingresses', () => {
-  advance();
-  advance();
+test('abort mid-rollout removes both canary Ingresses', async () => {
+  await advance();
+  await advance();
   app.setImage('2.54');
-  advance();
-  advance();
+  await advance();
+  await advance();
   expect(canaryFiles()).toHaveLength(2);
   const r = spawnSync(BIN, ['abort', 'src', 'out'], { cwd: app.dir, encoding: 'utf8' });
   expect(r.status).toBe(0);

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
-import { runBinClean, useAppDir, validateOutput } from '../helpers/rollout-dir';
+import { rollgenClean, useAppDir, validateOutput } from '../helpers/rollout-dir';
 import { validateAgainstSchemas } from '../helpers/schema';
 import { providerInputs } from '../../generators/registry';
 import { providerFromKruiseRouting } from '../../src/spec/providers';
@@ -10,7 +10,7 @@ import { parseYamlStream } from '../../src/yaml/parse';
 const ROOT = path.join(__dirname, '..', '..');
 const GOLDEN = path.join(ROOT, 'test', 'golden', 'istio');
 
-test('every rendered golden step validates against the published Istio and Kubernetes schemas', () => {
+test('every rendered golden step validates against the published Istio and Kubernetes schemas', async () => {
   const files = fs.readdirSync(GOLDEN).flatMap((c) => {
     const dir = path.join(GOLDEN, c, 'expected');
     return fs.existsSync(dir)
@@ -27,7 +27,7 @@ test('every rendered golden step validates against the published Istio and Kuber
   expect([...kinds].sort()).toEqual(['Deployment', 'DestinationRule', 'Service', 'VirtualService']);
 });
 
-test('Kruise customNetworkRefs are Istio by group and kind, whatever the version; anything else is custom', () => {
+test('Kruise customNetworkRefs are Istio by group and kind, whatever the version; anything else is custom', async () => {
   const providerOf = (refs: string) => {
     const [doc] = parseYamlStream('r.yaml', `routing:\n  customNetworkRefs: ${refs}\n`).documents;
     return providerFromKruiseRouting(
@@ -47,7 +47,7 @@ test('Kruise customNetworkRefs are Istio by group and kind, whatever the version
   expect(providerOf('[{apiVersion: gateway.networking.k8s.io/v1, kind: VirtualService, name: a}]')).toBe('custom');
 });
 
-describe('a full Argo subset-mode rollout through bin/rollgen advance', () => {
+describe('a full Argo subset-mode rollout through rollgen advance', () => {
   const app = useAppDir('rollgen-istio-', path.join(GOLDEN, 'argo-subset-mode', 'source'), 'all');
   const { out, status } = app;
   const docs = (f: string) => parseAllDocuments(fs.readFileSync(out(f), 'utf8')).map((d) => d.toJS());
@@ -59,33 +59,33 @@ describe('a full Argo subset-mode rollout through bin/rollgen advance', () => {
     );
   const subset = (name: string) => dr().spec.subsets.find((s: { name: string }) => s.name === name).labels;
 
-  function advance(): string {
-    const stdout = runBinClean(app.dir, ['advance', 'src', 'out']);
+  async function advance(): Promise<string> {
+    const stdout = await rollgenClean(app.dir, ['advance', 'src', 'out']);
     const checked = validateOutput(app.dir);
     if (checked) expect(checked).toEqual(expect.arrayContaining(['VirtualService/ratings', 'DestinationRule/ratings']));
     return stdout;
   }
 
-  test('adoption, steps 10% and 40%, promotion and clean-up', () => {
-    advance();
-    advance();
+  test('adoption, steps 10% and 40%, promotion and clean-up', async () => {
+    await advance();
+    await advance();
     expect(weights()).toEqual(['stable=100', 'canary=0']);
     app.setImage('2.54', 'deployment-ratings.yaml');
-    advance();
+    await advance();
     expect(weights()).toEqual(['stable=90', 'canary=10']);
     expect(subset('canary')).toEqual({ app: 'ratings', 'rollgen.dev/track': 'canary' });
     expect(subset('stable')).toEqual({ app: 'ratings', 'rollgen.dev/track': 'stable' });
     expect(subset('legacy')).toEqual({ app: 'ratings', version: 'legacy' });
     expect(docs('deployment-ratings-canary.yaml')[0].spec.template.metadata.labels['rollgen.dev/track']).toBe('canary');
-    advance();
+    await advance();
     expect(weights()).toEqual(['stable=60', 'canary=40']);
-    advance();
+    await advance();
     expect(status().phase).toBe('Promoting');
     expect(weights()).toEqual(['stable=60', 'canary=40']);
-    advance();
+    await advance();
     expect(weights()).toEqual(['stable=100', 'canary=0']);
     expect(subset('canary')).toEqual({ app: 'ratings' });
     expect(fs.existsSync(out('deployment-ratings-canary.yaml'))).toBe(false);
-    expect(advance()).toMatch(/nothing to advance/);
+    expect(await advance()).toMatch(/nothing to advance/);
   });
 });

@@ -1,9 +1,9 @@
-import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { hasKubectl, kustomizeBuild, kustomizeBuildEach, validateAgainstSchemas } from './schema';
+import { runCli } from './cli';
+import { hasKubectl, kustomizeBuild, kustomizeBuildEach, validateAgainstSchemas, validateObjects } from './schema';
 
 /** The built CLI (`npm run build` first), as a GitOps pipeline runs it. */
 export const BIN = path.join(__dirname, '..', '..', 'bin', 'rollgen');
@@ -57,15 +57,21 @@ export function setImage(dir: string, tag: string, file = 'deployment.yaml'): vo
   fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/agnhost:[\w.]+/, `agnhost:${tag}`));
 }
 
-/** Runs bin/rollgen in `dir`; throws when it exits non-zero; returns stdout. */
-export const runBin = (dir: string, args: readonly string[]): string =>
-  execFileSync(BIN, args, { cwd: dir, encoding: 'utf8' });
+/**
+ * Runs `rollgen <args>` in `dir` in-process: main() as bin/rollgen runs it, without a Node start
+ * per command (the built bin/rollgen is tested as a process where a process matters: exit codes,
+ * streams, signals, crashes, the package). Throws with stderr when it exits non-zero; returns stdout.
+ */
+export async function rollgenIn(dir: string, args: readonly string[]): Promise<string> {
+  const r = await runCli(args, dir);
+  if (r.code !== 0) throw new Error(`rollgen ${args.join(' ')} exited ${r.code}:\n${r.stderr}`);
+  return r.stdout;
+}
 
-/** Runs bin/rollgen in `dir`, expecting exit 0 and nothing on stderr; returns stdout. */
-export function runBinClean(dir: string, args: readonly string[]): string {
-  const r = spawnSync(BIN, args, { cwd: dir, encoding: 'utf8' });
-  expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
+/** Runs `rollgen <args>` in `dir` in-process (rollgenIn), expecting exit 0 and nothing on stderr; returns stdout. */
+export async function rollgenClean(dir: string, args: readonly string[]): Promise<string> {
+  const r = await runCli(args, dir);
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
   return r.stdout;
 }
 
@@ -101,7 +107,7 @@ export function validateQueued(): void {
     if (dirs.length > 0)
       kustomizeBuildEach(dirs).forEach((built, i) => {
         try {
-          validateAgainstSchemas(built);
+          validateObjects(built);
         } catch (e) {
           throw new Error(`output ${i + 1} of ${dirs.length} validated in this test: ${(e as Error).message}`);
         }

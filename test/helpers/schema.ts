@@ -50,11 +50,18 @@ const SAME_SCHEMA_AS: Record<string, string> = {
   'networking.istio.io/v1/DestinationRule': 'networking.istio.io/v1beta1',
 };
 
+/** An object of a built output, as kustomize printed it. */
+export type BuiltObject = { apiVersion: string; kind: string; metadata: { name: string } };
+
 /** Throws with the object's name when it does not validate; unknown kinds are reported, not skipped silently. */
 export function validateAgainstSchemas(yamlText: string): string[] {
+  return validateObjects(parseAllDocuments(yamlText).map((doc) => doc.toJS() as BuiltObject));
+}
+
+/** validateAgainstSchemas for objects already parsed; empty documents (null) are skipped. */
+export function validateObjects(objects: readonly (BuiltObject | null)[]): string[] {
   const checked: string[] = [];
-  for (const doc of parseAllDocuments(yamlText)) {
-    const obj = doc.toJS() as { apiVersion: string; kind: string; metadata: { name: string } };
+  for (const obj of objects) {
     if (!obj) continue;
     const alias = SAME_SCHEMA_AS[`${obj.apiVersion}/${obj.kind}`];
     const apiVersion = alias ?? obj.apiVersion;
@@ -71,18 +78,26 @@ export function validateAgainstSchemas(yamlText: string): string[] {
 }
 
 let kubectlPresent: boolean | undefined;
+const KUBECTL = process.platform === 'win32' ? 'kubectl.exe' : 'kubectl';
 
+/** Whether kubectl is on PATH (looked up, not started: a Go process start in every test file that asks). */
 export function hasKubectl(): boolean {
   if (kubectlPresent === undefined) {
-    try {
-      execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-      kubectlPresent = true;
-    } catch {
-      kubectlPresent = false;
-      process.stderr.write('kubectl not found: skipping `kubectl kustomize` build checks\n');
-    }
+    kubectlPresent = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .some((dir) => isExecutable(path.join(dir, KUBECTL)));
+    if (!kubectlPresent) process.stderr.write('kubectl not found: skipping `kubectl kustomize` build checks\n');
   }
   return kubectlPresent;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Builds a directory with the real kustomize in kubectl, as Argo CD and Flux would. */
@@ -95,10 +110,10 @@ export function kustomizeBuild(dir: string): string {
  * start per step of every case was half the time of the whole-rollout tests): each directory is
  * copied under a kustomization of its own that puts its objects in a namespace of their own, so
  * the same objects from different steps do not collide, and the combined build is split back by
- * namespace. Returns each directory's built objects (YAML text, namespace as the batch set it).
- * A directory that does not build fails the call, naming its copy `sNNN/out`.
+ * namespace. Returns each directory's built objects (namespace as the batch set it). A directory
+ * that does not build fails the call, naming its copy `sNNN/out`.
  */
-export function kustomizeBuildEach(dirs: readonly string[]): string[] {
+export function kustomizeBuildEach(dirs: readonly string[]): BuiltObject[][] {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-kbatch-'));
   try {
     const names = dirs.map((dir, i) => {
@@ -110,7 +125,7 @@ export function kustomizeBuildEach(dirs: readonly string[]): string[] {
     });
     fs.writeFileSync(path.join(root, 'kustomization.yaml'), `resources:\n${names.map((n) => `  - ${n}\n`).join('')}`);
     const built = parseAllDocuments(execFileSync('kubectl', ['kustomize', root], { encoding: 'utf8' }));
-    const byStep = new Map<string, string[]>(names.map((n) => [`${BATCH}-${n}`, []]));
+    const byStep = new Map<string, BuiltObject[]>(names.map((n) => [`${BATCH}-${n}`, []]));
     for (const doc of built) {
       const ns = String(doc.getIn(['metadata', 'namespace']));
       const list = byStep.get(ns);
@@ -118,9 +133,9 @@ export function kustomizeBuildEach(dirs: readonly string[]): string[] {
         throw new Error(
           `kustomizeBuildEach: ${doc.get('kind')} ${doc.getIn(['metadata', 'name'])} has no batch namespace`,
         );
-      list.push(doc.toString());
+      list.push(doc.toJS() as BuiltObject);
     }
-    return names.map((n) => byStep.get(`${BATCH}-${n}`)!.join('---\n'));
+    return names.map((n) => byStep.get(`${BATCH}-${n}`)!);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
