@@ -4,10 +4,14 @@
 // within what a per-file transpiler can compile.
 const { createHash } = require('crypto');
 const fs = require('fs');
+const path = require('path');
 const { transformSync, version } = require('esbuild');
 
 // Jest's cache key of a transformed file: its text and this transformer (code and esbuild version).
-const SELF = createHash('sha256').update(fs.readFileSync(__filename)).update(version).digest('hex');
+const SELF = createHash('sha256')
+  .update(fs.readFileSync(path.join(__dirname, 'jest-ts-transform.cjs')))
+  .update(version)
+  .digest('hex');
 
 // Two of esbuild's CommonJS helpers made to behave as tsc's output does, so a test can spy on a
 // module's export (jest.spyOn(namespace, 'fn') sees the calls other modules make, as
