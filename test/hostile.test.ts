@@ -3,9 +3,14 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parse } from 'yaml';
+import { runCli } from './helpers/cli';
 import { treeHashes } from './helpers/tree-hash';
 
-/** The hostile-input corpus (test/hostile/README.md): one table, every case through bin/rollgen. */
+/**
+ * The hostile-input corpus (test/hostile/README.md): one table, every case through the CLI's main()
+ * in-process, as bin/rollgen runs it; a case that sets what belongs to a process (a umask, or an
+ * environment such as the locale, read once at start) runs the built bin/rollgen (`npm run build` first).
+ */
 const CORPUS = path.join(__dirname, 'hostile');
 const BIN = path.join(__dirname, '..', 'bin', 'rollgen');
 
@@ -34,28 +39,42 @@ const cases = fs
   .filter((n) => fs.existsSync(path.join(CORPUS, n, 'case.yaml')))
   .sort();
 
-function rollgen(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}, umask?: string) {
-  // A umask is a property of the process: set it in a shell that then becomes rollgen.
-  const [cmd, argv] = umask
-    ? ['/bin/sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, BIN, ...args]]
-    : [process.execPath, [BIN, ...args]];
-  const r = spawnSync(cmd, argv, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, ROLLGEN_LOCK_TIMEOUT: '0', ...env },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+async function rollgen(
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+  umask?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const fullEnv = { ...process.env, ROLLGEN_LOCK_TIMEOUT: '0', ...env };
+  if (umask || Object.keys(env).length > 0) {
+    // A umask is set in a shell that then becomes rollgen.
+    const [cmd, argv] = umask
+      ? ['/bin/sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, BIN, ...args]]
+      : [process.execPath, [BIN, ...args]];
+    const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', env: fullEnv });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+  // Node prints a process warning to stderr as "(node:PID) Warning: ..."; in-process it is an event.
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(`(node:${process.pid}) Warning: ${w.message}\n`);
+  process.on('warning', onWarning);
+  try {
+    const r = await runCli(args, cwd, '', { env: fullEnv });
+    return { ...r, stderr: r.stderr + warnings.join('') };
+  } finally {
+    process.off('warning', onWarning);
+  }
 }
 
 /** <tmp>/repo (base, `before` commands, the case's files, links) beside <tmp>/victim. */
-function setUp(name: string, c: HostileCase): string {
+async function setUp(name: string, c: HostileCase): Promise<string> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-hostile-'));
   const repo = path.join(tmp, 'repo');
   fs.cpSync(path.join(CORPUS, 'base'), repo, { recursive: true });
   fs.mkdirSync(path.join(tmp, 'victim'));
   fs.writeFileSync(path.join(tmp, 'victim', 'x'), 'victim file\n');
   fs.writeFileSync(path.join(tmp, 'victim', 'pwned.yaml'), 'kind: Victim\n');
-  for (const args of c.before ?? []) expect(rollgen(args, repo)).toMatchObject({ code: 0 });
+  for (const args of c.before ?? []) expect(await rollgen(args, repo)).toMatchObject({ code: 0 });
   for (const p of c.remove ?? []) fs.rmSync(path.join(repo, p), { recursive: true });
   const files = path.join(CORPUS, name, 'repo');
   if (fs.existsSync(files)) fs.cpSync(files, repo, { recursive: true });
@@ -76,14 +95,14 @@ function setUp(name: string, c: HostileCase): string {
   return tmp;
 }
 
-test.each(cases)('%s', (name) => {
+test.each(cases)('%s', async (name) => {
   const c = parse(fs.readFileSync(path.join(CORPUS, name, 'case.yaml'), 'utf8')) as HostileCase;
-  const tmp = setUp(name, c);
+  const tmp = await setUp(name, c);
   try {
     const repo = path.join(tmp, 'repo');
     const allowed = (c.changes ?? []).map((p) => path.join('repo', p));
     const before = treeHashes(tmp, allowed);
-    const r = rollgen(c.args, repo, c.env, c.umask);
+    const r = await rollgen(c.args, repo, c.env, c.umask);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: c.exit, stderr: expect.any(String) });
     for (const s of c.stderr ?? []) expect(r.stderr).toContain(s);
     for (const s of c.stderrNot ?? []) expect(r.stderr).not.toContain(s);
