@@ -35,8 +35,8 @@ export function readCheckout(
     throw new StateError(
       `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:\n${dirty}`,
     );
-  const head = git(['rev-parse', 'HEAD'], root).trim();
-  const tree = git(['rev-parse', 'HEAD^{tree}'], root).trim();
+  // One git start for both: a `rollgen pr` run reads the checkout once per command, tests thousands of times.
+  const [head, tree] = git(['rev-parse', 'HEAD', 'HEAD^{tree}'], root).trim().split('\n');
   const read = (repoPath: string) => {
     const file = path.join(root, repoPath);
     return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
