@@ -31291,8 +31291,8 @@ var require_compiler = __commonJS({
       if (options.compat) {
         options.useDepths = true;
       }
-      var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options);
-      return new env2.JavaScriptCompiler().compile(environment, options);
+      var ast = env2.parse(input3, options), environment2 = new env2.Compiler().compile(ast, options);
+      return new env2.JavaScriptCompiler().compile(environment2, options);
     }
     function compile3(input3, options, env2) {
       if (options === void 0) options = {};
@@ -31306,28 +31306,28 @@ var require_compiler = __commonJS({
       if (options.compat) {
         options.useDepths = true;
       }
-      var compiled2 = void 0;
+      var compiled3 = void 0;
       function compileInput() {
-        var ast = env2.parse(input3, options), environment = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment, options, void 0, true);
+        var ast = env2.parse(input3, options), environment2 = new env2.Compiler().compile(ast, options), templateSpec = new env2.JavaScriptCompiler().compile(environment2, options, void 0, true);
         return env2.template(templateSpec);
       }
       function ret(context, execOptions) {
-        if (!compiled2) {
-          compiled2 = compileInput();
+        if (!compiled3) {
+          compiled3 = compileInput();
         }
-        return compiled2.call(this, context, execOptions);
+        return compiled3.call(this, context, execOptions);
       }
       ret._setup = function(setupOptions) {
-        if (!compiled2) {
-          compiled2 = compileInput();
+        if (!compiled3) {
+          compiled3 = compileInput();
         }
-        return compiled2._setup(setupOptions);
+        return compiled3._setup(setupOptions);
       };
       ret._child = function(i, data, blockParams, depths) {
-        if (!compiled2) {
-          compiled2 = compileInput();
+        if (!compiled3) {
+          compiled3 = compileInput();
         }
-        return compiled2._child(i, data, blockParams, depths);
+        return compiled3._child(i, data, blockParams, depths);
       };
       return ret;
     }
@@ -33355,8 +33355,8 @@ var require_javascript_compiler = __commonJS({
         return ["lookupProperty(", parent, ",", this.quotedString(name), ")"];
       },
       lookupPropertyFunctionIsUsed: false,
-      compile: function compile3(environment, options, context, asObject) {
-        this.environment = environment;
+      compile: function compile3(environment2, options, context, asObject) {
+        this.environment = environment2;
         this.options = options;
         this.stringParams = this.options.stringParams;
         this.trackIds = this.options.trackIds;
@@ -33377,10 +33377,10 @@ var require_javascript_compiler = __commonJS({
         this.compileStack = [];
         this.inlineStack = [];
         this.blockParams = [];
-        this.compileChildren(environment, options);
-        this.useDepths = this.useDepths || environment.useDepths || environment.useDecorators || this.options.compat;
-        this.useBlockParams = this.useBlockParams || environment.useBlockParams;
-        var opcodes = environment.opcodes, opcode = void 0, firstLoc = void 0, i = void 0, l = void 0;
+        this.compileChildren(environment2, options);
+        this.useDepths = this.useDepths || environment2.useDepths || environment2.useDecorators || this.options.compat;
+        this.useBlockParams = this.useBlockParams || environment2.useBlockParams;
+        var opcodes = environment2.opcodes, opcode = void 0, firstLoc = void 0, i = void 0, l = void 0;
         for (i = 0, l = opcodes.length; i < l; i++) {
           opcode = opcodes[i];
           this.source.currentLocation = opcode.loc;
@@ -33948,8 +33948,8 @@ var require_javascript_compiler = __commonJS({
       },
       // HELPERS
       compiler: JavaScriptCompiler,
-      compileChildren: function compileChildren(environment, options) {
-        var children = environment.children, child3 = void 0, compiler = void 0;
+      compileChildren: function compileChildren(environment2, options) {
+        var children = environment2.children, child3 = void 0, compiler = void 0;
         for (var i = 0, l = children.length; i < l; i++) {
           child3 = children[i];
           compiler = new this.compiler();
@@ -33975,9 +33975,9 @@ var require_javascript_compiler = __commonJS({
       },
       matchExistingProgram: function matchExistingProgram(child3) {
         for (var i = 0, len = this.context.environments.length; i < len; i++) {
-          var environment = this.context.environments[i];
-          if (environment && environment.equals(child3)) {
-            return environment;
+          var environment2 = this.context.environments[i];
+          if (environment2 && environment2.equals(child3)) {
+            return environment2;
           }
         }
       },
@@ -51537,14 +51537,14 @@ function parseTemplate(text2) {
 }
 function compileAst(ast) {
   const compilers = env();
-  const environment = new compilers.Compiler().compile(ast, COMPILE_OPTIONS);
-  return env().template(new compilers.JavaScriptCompiler().compile(environment, COMPILE_OPTIONS, void 0, true));
+  const environment2 = new compilers.Compiler().compile(ast, COMPILE_OPTIONS);
+  return env().template(new compilers.JavaScriptCompiler().compile(environment2, COMPILE_OPTIONS, void 0, true));
 }
-function runTemplate(compiled2, data) {
+function runTemplate(compiled3, data) {
   try {
-    return compiled2.run(data);
+    return compiled3.run(data);
   } catch (e) {
-    throw toTemplateError(e, compiled2.input.template);
+    throw toTemplateError(e, compiled3.input.template);
   }
 }
 function rejectForbidden(node) {
@@ -51719,9 +51719,9 @@ function findRef(resources, ref, namespace) {
   const found = resources.find(ref.kind, ref.name, namespace)?.object;
   return found && groupOf(found.apiVersion) === groupOf(ref.apiVersion) ? found : void 0;
 }
-function renderObject(compiled2, data) {
-  const text2 = runTemplate(compiled2, data);
-  const at = (outputLine) => templateLineOf(compiled2.input.template, data, outputLine);
+function renderObject(compiled3, data) {
+  const text2 = runTemplate(compiled3, data);
+  const at = (outputLine) => templateLineOf(compiled3.input.template, data, outputLine);
   const parsed = parseYamlStream("<template output>", text2);
   const bad = parsed.diagnostics[0];
   if (bad)
@@ -51801,13 +51801,13 @@ function checkTemplate(ctx, ref, input3, steps) {
   const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
   if (!original) return [];
   try {
-    const compiled2 = compileTemplate(input3);
+    const compiled3 = compileTemplate(input3);
     const unread = unreadFeatures(ctx, input3, steps);
     if (unread.length > 0) return unread;
     for (const step of steps.filter((s) => hasCanaryRoutes(s.traffic))) {
       const data = buildTemplateData(original, step.traffic, ctx.stableService, ctx.canaryService);
       try {
-        renderObject(compiled2, data);
+        renderObject(compiled3, data);
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
         return [templateDiagnostic(input3, e, `step ${step.index}, ${ref.kind} "${ref.name}"`)];
@@ -56419,9 +56419,9 @@ function conditionField(v, fill, at, field2, args, out) {
   const leftover = unresolvedArg(source, args);
   if (leftover)
     out.push(diagnosticAt(at, `${field2} uses {{args.${leftover}}}, which no template declares or which is secret`));
-  const compiled2 = compile(source);
-  if ("error" in compiled2)
-    out.push(diagnosticAt(at, `${field2} "${source}" is not a valid expression: ${compiled2.error}`));
+  const compiled3 = compile(source);
+  if ("error" in compiled3)
+    out.push(diagnosticAt(at, `${field2} "${source}" is not a valid expression: ${compiled3.error}`));
   return { source, origin: at };
 }
 
@@ -61208,8 +61208,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
       `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
 ${dirty}`
     );
-  const head = git(["rev-parse", "HEAD"], root).trim();
-  const tree = git(["rev-parse", "HEAD^{tree}"], root).trim();
+  const [head, tree] = git(["rev-parse", "HEAD", "HEAD^{tree}"], root).trim().split("\n");
   const read = (repoPath) => {
     const file = path21.join(root, repoPath);
     return fs16.existsSync(file) ? fs16.readFileSync(file, "utf8") : void 0;
@@ -61881,27 +61880,34 @@ var body_default = '### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{
 var title_default = "rollgen({{app}}): {{action}}\n";
 
 // src/flow/templates/index.ts
+var environment;
+var compiled2 = /* @__PURE__ */ new Map();
 var DEFAULT_TEMPLATES = {
   title: { file: "src/flow/templates/title.hbs", text: title_default },
   body: { file: "src/flow/templates/body.hbs", text: body_default }
 };
 function compileTemplates(title = DEFAULT_TEMPLATES.title, body = DEFAULT_TEMPLATES.body) {
-  const hb = require_lib().create();
+  const hb = environment ??= require_lib().create();
   return {
     title: compileOne(hb, title, (s) => s.trim().split("\n")[0]),
     body: compileOne(hb, body, (s) => s.trimEnd() + "\n")
   };
 }
 function compileOne(hb, src, finish2) {
-  try {
-    hb.parse(src.text);
-  } catch (e) {
-    throw templateError(src, e);
+  let render13 = compiled2.get(src.text);
+  if (!render13) {
+    try {
+      hb.parse(src.text);
+    } catch (e) {
+      throw templateError(src, e);
+    }
+    render13 = hb.compile(src.text, { noEscape: true, strict: true });
+    compiled2.set(src.text, render13);
   }
-  const render13 = hb.compile(src.text, { noEscape: true, strict: true });
+  const template = render13;
   return (data) => {
     try {
-      return finish2(render13(data));
+      return finish2(template(data));
     } catch (e) {
       throw templateError(src, e);
     }
@@ -62075,10 +62081,10 @@ function assess(metric, result) {
   return succeeded ? { phase: "Successful" } : { phase: "Inconclusive" };
 }
 function run(kind, c, result) {
-  const compiled2 = compile(c.source);
-  if ("error" in compiled2) return { error: `could not evaluate ${kind} "${c.source}": ${compiled2.error}` };
+  const compiled3 = compile(c.source);
+  if ("error" in compiled3) return { error: `could not evaluate ${kind} "${c.source}": ${compiled3.error}` };
   try {
-    const v = evaluate(compiled2.node, { result });
+    const v = evaluate(compiled3.node, { result });
     if (typeof v !== "boolean") throw new Error(`expected bool, but got ${describe4(v)}`);
     return { value: v };
   } catch (e) {

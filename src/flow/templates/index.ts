@@ -15,6 +15,10 @@ export interface PrTemplates {
   readonly body: (data: PrTemplateData) => string;
 }
 
+/** One Handlebars environment (no helpers are registered) and each template text compiled once per process. */
+let environment: typeof Handlebars | undefined;
+const compiled = new Map<string, Handlebars.TemplateDelegate>();
+
 export const DEFAULT_TEMPLATES = {
   title: { file: 'src/flow/templates/title.hbs', text: defaultTitle },
   body: { file: 'src/flow/templates/body.hbs', text: defaultBody },
@@ -31,7 +35,7 @@ export function compileTemplates(
 ): PrTemplates {
   // Loaded here, not at start-up: only the PR flow renders these templates.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const hb = (require('handlebars') as typeof Handlebars).create();
+  const hb = (environment ??= (require('handlebars') as typeof Handlebars).create());
   return {
     title: compileOne(hb, title, (s) => s.trim().split('\n')[0]),
     body: compileOne(hb, body, (s) => s.trimEnd() + '\n'),
@@ -43,15 +47,20 @@ function compileOne(
   src: TemplateSource,
   finish: (s: string) => string,
 ): (data: PrTemplateData) => string {
-  try {
-    hb.parse(src.text);
-  } catch (e) {
-    throw templateError(src, e);
+  let render = compiled.get(src.text);
+  if (!render) {
+    try {
+      hb.parse(src.text);
+    } catch (e) {
+      throw templateError(src, e);
+    }
+    render = hb.compile(src.text, { noEscape: true, strict: true });
+    compiled.set(src.text, render);
   }
-  const render = hb.compile(src.text, { noEscape: true, strict: true });
+  const template = render;
   return (data) => {
     try {
-      return finish(render(data));
+      return finish(template(data));
     } catch (e) {
       throw templateError(src, e);
     }
