@@ -56400,8 +56400,8 @@ var UNIT_SECONDS = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 36
 function parseGoDuration(text2) {
   const t = text2.trim();
   if (t === "0") return 0;
-  if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(t)) return void 0;
-  return [...t.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)].reduce(
+  if (!/^(\d+(\.\d+)?(ns|us|\u00b5s|ms|s|m|h))+$/.test(t)) return void 0;
+  return [...t.matchAll(/(\d+(?:\.\d+)?)(ns|us|\u00b5s|ms|s|m|h)/g)].reduce(
     (s, m) => s + Number(m[1]) * UNIT_SECONDS[m[2]],
     0
   );
@@ -59087,8 +59087,6 @@ function editDistance(a, b) {
 
 // src/io/validate-k8s.ts
 var fs11 = __toESM(require("fs"));
-var import_module = __toESM(require("module"));
-var vm = __toESM(require("vm"));
 var path11 = __toESM(require("path"));
 
 // src/spec/generated/k8s-kinds.ts
@@ -59124,7 +59122,7 @@ function validatorFor2(apiVersion, kind) {
   const candidates2 = [path11.join(__dirname, "k8s", file), path11.join(__dirname, "..", "spec", "generated", "k8s", file)];
   const found = candidates2.find((c) => fs11.existsSync(c));
   if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
-  const validate2 = loadWithCodeCache(found);
+  const validate2 = require(found);
   loaded2.set(key2, validate2);
   return validate2;
 }
@@ -59154,15 +59152,6 @@ function checkRendered(objects) {
   });
   if (problems.length > 0) throw new Error(`rendered manifests fail their published schema:
 ${problems.join("\n")}`);
-}
-function loadWithCodeCache(file) {
-  const cacheFile = file.replace(/\.js$/, ".cache");
-  const cachedData = fs11.existsSync(cacheFile) ? fs11.readFileSync(cacheFile) : void 0;
-  const script = new vm.Script(import_module.default.wrap(fs11.readFileSync(file, "utf8")), { filename: file, cachedData });
-  const mod = { exports: {} };
-  const wrapper = script.runInThisContext();
-  wrapper.call(mod.exports, mod.exports, (0, import_module.createRequire)(file), mod, file, path11.dirname(file));
-  return mod.exports;
 }
 
 // src/app/inputs.ts
