@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { accessibleStat } from './fs-access';
 import { KUSTOMIZE_CACHE_ENV } from './kustomize-cache';
 
 /** Where a Linux machine keeps files in memory; tests write and delete many small files. */
@@ -15,18 +16,11 @@ export const SCRATCH_ENV = 'ROLLGEN_TEST_SCRATCH';
  * worker through the environment they inherit; teardown removes the whole directory.
  */
 export default function setup(): void {
-  const scratch = fs.mkdtempSync(path.join(writable(MEMORY_FS) ? MEMORY_FS : os.tmpdir(), 'rollgen-test-'));
+  const scratch = fs.mkdtempSync(
+    path.join(accessibleStat(MEMORY_FS, fs.constants.W_OK)?.isDirectory() ? MEMORY_FS : os.tmpdir(), 'rollgen-test-'),
+  );
   process.env[SCRATCH_ENV] = scratch;
   process.env.TMPDIR = scratch;
   process.env[KUSTOMIZE_CACHE_ENV] = fs.mkdtempSync(path.join(scratch, 'kustomize-'));
   process.env.ROLLGEN_CACHE_DIR = fs.mkdtempSync(path.join(scratch, 'index-'));
-}
-
-function writable(dir: string): boolean {
-  try {
-    fs.accessSync(dir, fs.constants.W_OK);
-    return fs.statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
 }

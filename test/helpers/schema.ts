@@ -6,6 +6,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
+import { accessibleStat } from './fs-access';
 import { cachedBuild } from './kustomize-cache';
 import { HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute';
 import { HTTPRoute as HTTPRouteV1beta1 } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1beta1/HTTPRoute';
@@ -85,19 +86,10 @@ export function hasKubectl(): boolean {
   if (kubectlPresent === undefined) {
     kubectlPresent = (process.env.PATH ?? '')
       .split(path.delimiter)
-      .some((dir) => isExecutable(path.join(dir, KUBECTL)));
+      .some((dir) => accessibleStat(path.join(dir, KUBECTL), fs.constants.X_OK)?.isFile());
     if (!kubectlPresent) process.stderr.write('kubectl not found: skipping `kubectl kustomize` build checks\n');
   }
   return kubectlPresent;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Builds a directory with the real kustomize in kubectl, as Argo CD and Flux would. */
