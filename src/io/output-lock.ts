@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { printable } from '../diagnostics';
 import { InputError, StateError } from '../errors';
-import { checkNotLink, flushAll, makeDirs, writeNewFile } from './fs-safe';
+import { checkNotLink, makeDirs, writeNewFile } from './fs-safe';
 
 /**
  * One writer per output: `advance` reads the status, computes the next state and writes it, so two
@@ -24,7 +24,11 @@ export interface LockOptions {
   readonly notify?: (line: string) => void;
 }
 
-/** One output's lock, its file not flushed yet: lockOutputs flushes all of them at once. */
+/**
+ * One output's lock. Its file is never flushed: it excludes other live runs, which see it at once
+ * through the page cache; after a machine crash its owner is gone, and a lock that did not reach
+ * the disk is the right outcome (one that did would be judged by a pid the reboot may have reused).
+ */
 async function takeLock(dir: string, opts: LockOptions): Promise<OutputLock> {
   checkNotLink(dir);
   const created = makeDirs(dir);
@@ -57,8 +61,6 @@ export async function lockOutputs(dirs: readonly string[], opts: LockOptions): P
   try {
     const sorted = [...new Set(dirs)].sort(compareCodePoints);
     for (const d of sorted) held.push(await takeLock(d, opts));
-    // On disk before the run goes on, as each lock alone would be; flushed together, they cost one round.
-    await flushAll(sorted.map((d) => path.join(d, LOCK_FILE)));
   } catch (e) {
     await Promise.all(held.map((l) => l.release()));
     throw e;
