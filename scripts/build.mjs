@@ -3,8 +3,8 @@
 // (scripts/build-action.mjs) stays one file.
 import { build } from 'esbuild';
 import { chunkEntries, chunksPlugin, lazyBuiltinsPlugin } from './chunks.mjs';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const common = {
   bundle: true,
@@ -36,6 +36,18 @@ function __esmNs(mod, isNodeMode) {
   return ns;
 }`;
 
+/** bin/load-bundle.js reads the bundle and its chunks as latin1 (no UTF-8 decoding at start): they must be ASCII. */
+function assertAscii(dir) {
+  for (const entry of readdirSync(dir, { recursive: true }).filter((n) => n.endsWith('.js'))) {
+    const bytes = readFileSync(join(dir, entry));
+    const at = bytes.findIndex((b) => b > 0x7f);
+    if (at >= 0)
+      throw new Error(
+        `${join(dir, entry)}: a non-ASCII byte at offset ${at}; write it as an escape (\\u....) in the source`,
+      );
+  }
+}
+
 function shareEsmNamespaces(file) {
   const code = readFileSync(file, 'utf8');
   const calls = code.split('__toESM(').length - 1;
@@ -61,26 +73,12 @@ await Promise.all([
 
 shareEsmNamespaces('dist/cli.js');
 
-// The Kubernetes schemas stay out of the bundle: each kind's validator is read only when a run meets it.
+// The Kubernetes schemas stay out of the bundle: each kind's validator is read only when a run meets it
+// (its code cache is written by scripts/warm-cache.cjs like every chunk's).
 const { cpSync, rmSync } = await import('node:fs');
 rmSync('dist/k8s', { recursive: true, force: true });
 cpSync('src/spec/generated/k8s', 'dist/k8s', { recursive: true });
-{
-  // A V8 code cache per validator, made after one validation so the functions it ran are compiled in.
-  const { readdirSync } = await import('node:fs');
-  const vm = await import('node:vm');
-  const { default: Module, createRequire } = await import('node:module');
-  for (const name of readdirSync('dist/k8s').filter((n) => n.endsWith('.js'))) {
-    const file = join('dist/k8s', name);
-    const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), { filename: resolve(file) });
-    const mod = { exports: {} };
-    script
-      .runInThisContext()
-      .call(mod.exports, mod.exports, createRequire(resolve(file)), mod, resolve(file), resolve('dist/k8s'));
-    mod.exports({ metadata: { name: 'x', labels: {} }, spec: { template: { spec: { containers: [{ name: 'x' }] } } } });
-    writeFileSync(file.replace(/\.js$/, '.cache'), script.createCachedData());
-  }
-}
+assertAscii('dist');
 
 // The code cache is an optimisation: a failure here must not fail the build.
 const { spawnSync } = await import('node:child_process');

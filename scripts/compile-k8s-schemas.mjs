@@ -11,6 +11,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
+import { transformSync } from 'esbuild';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import ts from 'typescript';
 
@@ -198,6 +199,23 @@ function hoist(schema, shared, isDef = false) {
   return { $ref: `#/$defs/${key}` };
 }
 
+/**
+ * ajv's standalone code declares every schema object of the kind (80 KB of literals for a
+ * Deployment, the whole root schema among them) though the validators read only a few: esbuild drops
+ * the unread ones and the whitespace, so a run that meets the kind loads a third less.
+ */
+function shaken(code) {
+  return transformSync(code, {
+    loader: 'js',
+    format: 'cjs',
+    treeShaking: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    target: 'node20',
+    charset: 'ascii',
+  }).code;
+}
+
 export function fileOf(kind) {
   return kind.replace(/[./]/g, '-');
 }
@@ -227,7 +245,7 @@ function compile() {
     const validate = ajv.compile(schema);
     writeFileSync(
       join(outDir, `${fileOf(kind)}.js`),
-      HEADER + (standaloneCode.default ?? standaloneCode)(ajv, validate) + '\n',
+      HEADER + shaken((standaloneCode.default ?? standaloneCode)(ajv, validate)),
     );
   });
   writeFileSync(

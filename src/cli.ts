@@ -61,109 +61,141 @@ function changing(c: Command, pr: boolean): Command {
     : c;
 }
 
-/** Builds the commander program; every action only turns flags into a RunRequest. */
-export function program(submit: (r: CliRequest) => void): Command {
+type Submit = (r: CliRequest) => void;
+
+const removal = () =>
+  new Option(
+    '--removal <mode>',
+    'how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)',
+  ).choices(['one-commit', 'two-commits']);
+
+const common = (c: Command) =>
+  c
+    .option('-f, --file <file>', 'read the source manifests from a file; - for stdin')
+    .option('-c, --config <file>', 'rollgen.yaml to use')
+    .addOption(removal());
+
+/** advance, abort and retry differ in name and description only. */
+const changeCommand =
+  (name: 'advance' | 'abort' | 'retry', what: string) =>
+  (p: Command, submit: Submit): Command =>
+    changing(printing(common(p.command(name).argument('[app...]').description(what))), name !== 'advance').action(
+      (args, o) => submit({ command: name, args, options: o }),
+    );
+
+/** Each subcommand, in the order help lists them; every action only turns flags into a RunRequest. */
+const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>> = {
+  plan: (p, submit) =>
+    printing(
+      common(
+        p
+          .command('plan')
+          .argument('[app...]', 'SOURCE [OUT], or app names from rollgen.yaml')
+          .description('print every step of each rollout'),
+      ),
+    ).action((args, o) => submit({ command: 'plan', args, options: o })),
+  render: (p, submit) =>
+    common(
+      p
+        .command('render')
+        .argument('[app...]')
+        .option('--step <n>', 'step to render (0 = stable only)', stepNumber)
+        .description('print the manifests of one step; writes nothing'),
+    ).action((args, o) => submit({ command: 'render', args, options: o })),
+  validate: (p, submit) =>
+    printing(common(p.command('validate').argument('[app...]').description('check specs and cross-app rules'))).action(
+      (args, o) => submit({ command: 'validate', args, options: o }),
+    ),
+  advance: changeCommand('advance', 'write the next state into OUT'),
+  abort: changeCommand('abort', 'route everything to stable and remove the canary'),
+  retry: changeCommand('retry', 'restart an aborted rollout at step 1'),
+  promote: (p, submit) =>
+    changing(
+      printing(
+        common(
+          p
+            .command('promote')
+            .argument('[app...]')
+            .option('--full', 'skip the remaining steps')
+            .description('move one step ignoring the gate, or promote fully'),
+        ),
+      ),
+      true,
+    ).action((args, o) => submit({ command: 'promote', args, options: o })),
+  pr: (p, submit) =>
+    printing(
+      github(
+        common(
+          p
+            .command('pr')
+            .argument('[app...]', 'app names from rollgen.yaml (default: all)')
+            .description("GitHub flow: open, update and merge the PR of each app's next step"),
+        ),
+      ),
+    ).action((args, o) => submit({ command: 'pr', args, options: o })),
+  status: (p, submit) =>
+    connection(
+      printing(
+        common(
+          p
+            .command('status')
+            .argument('[app...]')
+            .option('--watch [seconds]', 'refresh every N seconds (default 2) until Ctrl-C', seconds)
+            .option('--pr', "read each app's open PR and the live step's health and analysis from GitHub")
+            .description('show where each rollout stands'),
+        ),
+      ),
+    ).action((args, o) => submit({ command: 'status', args, options: o })),
+  simulate: (p, submit) =>
+    printing(
+      common(p.command('simulate').argument('[app...]').description('evaluate the routing of a step for one request'))
+        .option('--step <n>', 'step (default: the current state)', stepNumber)
+        .option('--header <k=v>', 'request header (repeatable)', collect, [])
+        .option('--cookie <k=v>', 'request cookie (repeatable)', collect, [])
+        .option('--query <k=v>', 'query parameter (repeatable)', collect, [])
+        .option('--host <host>', "request host (default: the routes' host when they have one)")
+        .option('--path <path>', "request path (default: the routes' path when they have one, else /)"),
+    ).action((args, o) => submit({ command: 'simulate', args, options: o })),
+  analyze: (p, submit) =>
+    printing(
+      common(
+        p
+          .command('analyze')
+          .argument('[app...]')
+          .description('run the analysis gating a step now and print its measurements'),
+      ),
+    )
+      .option('--step <n>', 'step (default: the current step)', stepNumber)
+      .option('--no-wait', 'measure back to back instead of waiting out intervals and initial delays')
+      .action((args, o) => submit({ command: 'analyze', args, options: o })),
+  completion: (p, submit) =>
+    p
+      .command('completion')
+      .argument('<shell>', 'bash, zsh or fish')
+      .description('print the shell completion script')
+      .action((shell: string) => submit({ command: 'completion', shell })),
+};
+
+/**
+ * The commander program. With `only`, the root and that one subcommand: a run of `rollgen render`
+ * parses exactly as with the whole program but does not build the other ten (3% of a cold render).
+ * Root help, the version, "did you mean" and completion need every command: they get the whole one.
+ */
+export function program(submit: Submit, only?: string): Command {
   const p = new Command('rollgen')
     .description('Progressive delivery for GitOps: render each canary step as manifests.')
     .version(version, '-V, --version', 'print the version of rollgen')
     .option('--debug', 'show stack traces')
     .exitOverride();
-  const removal = new Option(
-    '--removal <mode>',
-    'how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)',
-  ).choices(['one-commit', 'two-commits']);
-  const common = (c: Command) =>
-    c
-      .option('-f, --file <file>', 'read the source manifests from a file; - for stdin')
-      .option('-c, --config <file>', 'rollgen.yaml to use')
-      .addOption(removal);
-  printing(
-    common(
-      p
-        .command('plan')
-        .argument('[app...]', 'SOURCE [OUT], or app names from rollgen.yaml')
-        .description('print every step of each rollout'),
-    ),
-  ).action((args, o) => submit({ command: 'plan', args, options: o }));
-  common(
-    p
-      .command('render')
-      .argument('[app...]')
-      .option('--step <n>', 'step to render (0 = stable only)', stepNumber)
-      .description('print the manifests of one step; writes nothing'),
-  ).action((args, o) => submit({ command: 'render', args, options: o }));
-  printing(common(p.command('validate').argument('[app...]').description('check specs and cross-app rules'))).action(
-    (args, o) => submit({ command: 'validate', args, options: o }),
-  );
-  for (const [name, what] of [
-    ['advance', 'write the next state into OUT'],
-    ['abort', 'route everything to stable and remove the canary'],
-    ['retry', 'restart an aborted rollout at step 1'],
-  ] as const) {
-    changing(printing(common(p.command(name).argument('[app...]').description(what))), name !== 'advance').action(
-      (args, o) => submit({ command: name, args, options: o }),
-    );
-  }
-  changing(
-    printing(
-      common(
-        p
-          .command('promote')
-          .argument('[app...]')
-          .option('--full', 'skip the remaining steps')
-          .description('move one step ignoring the gate, or promote fully'),
-      ),
-    ),
-    true,
-  ).action((args, o) => submit({ command: 'promote', args, options: o }));
-  printing(
-    github(
-      common(
-        p
-          .command('pr')
-          .argument('[app...]', 'app names from rollgen.yaml (default: all)')
-          .description("GitHub flow: open, update and merge the PR of each app's next step"),
-      ),
-    ),
-  ).action((args, o) => submit({ command: 'pr', args, options: o }));
-  connection(
-    printing(
-      common(
-        p
-          .command('status')
-          .argument('[app...]')
-          .option('--watch [seconds]', 'refresh every N seconds (default 2) until Ctrl-C', seconds)
-          .option('--pr', "read each app's open PR and the live step's health and analysis from GitHub")
-          .description('show where each rollout stands'),
-      ),
-    ),
-  ).action((args, o) => submit({ command: 'status', args, options: o }));
-  printing(
-    common(p.command('simulate').argument('[app...]').description('evaluate the routing of a step for one request'))
-      .option('--step <n>', 'step (default: the current state)', stepNumber)
-      .option('--header <k=v>', 'request header (repeatable)', collect, [])
-      .option('--cookie <k=v>', 'request cookie (repeatable)', collect, [])
-      .option('--query <k=v>', 'query parameter (repeatable)', collect, [])
-      .option('--host <host>', "request host (default: the routes' host when they have one)")
-      .option('--path <path>', "request path (default: the routes' path when they have one, else /)"),
-  ).action((args, o) => submit({ command: 'simulate', args, options: o }));
-  printing(
-    common(
-      p
-        .command('analyze')
-        .argument('[app...]')
-        .description('run the analysis gating a step now and print its measurements'),
-    ),
-  )
-    .option('--step <n>', 'step (default: the current step)', stepNumber)
-    .option('--no-wait', 'measure back to back instead of waiting out intervals and initial delays')
-    .action((args, o) => submit({ command: 'analyze', args, options: o }));
-  p.command('completion')
-    .argument('<shell>', 'bash, zsh or fish')
-    .description('print the shell completion script')
-    .action((shell: string) => submit({ command: 'completion', shell }));
-  for (const c of p.commands) c.addHelpText('after', () => examplesHelp(c.name()));
+  for (const [name, add] of Object.entries(COMMANDS))
+    if (only === undefined || name === only) add(p, submit).addHelpText('after', () => examplesHelp(name));
   return p;
+}
+
+/** The one subcommand a run needs, when its first argument names one that stands alone (not completion). */
+function commandOf(argv: readonly string[]): string | undefined {
+  const first = argv[0];
+  return first !== undefined && first !== 'completion' && Object.hasOwn(COMMANDS, first) ? first : undefined;
 }
 
 /** Shown after each command's --help: the common ways to call it. */
@@ -234,10 +266,13 @@ function examplesHelp(command: string): string {
   return ['', 'Examples:', ...examples.map(([line, what]) => `  $ ${line}\n      ${what}`)].join('\n');
 }
 
+/** bin/rollgen's last step (src/app/context.ts). */
+export { finishProcess as finish } from './app/context';
+
 /** Entry point used by bin/rollgen; returns the exit status. */
 export async function main(argv: readonly string[], ctx: RunContext = processContext()): Promise<number> {
   let request: CliRequest | undefined;
-  const p = program((r) => (request = r));
+  const p = program((r) => (request = r), commandOf(argv));
   // Subcommands copied their output settings when created: configure each, so `CMD --help` goes to ctx too.
   for (const c of [p, ...p.commands])
     c.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });

@@ -13,20 +13,30 @@ import { seedFromCheckout } from './github/helpers';
 
 const ROOT = join(__dirname, '..');
 
-test('render loads only the validators of its kinds: no vendor chunk, child_process or crypto', () => {
+test('render loads only the validators of its kinds, each through the bundle (code cache): no vendor chunk, child_process or crypto', () => {
   const probe = `
     const { loadBundle } = require(${JSON.stringify(join(ROOT, 'bin', 'load-bundle.js'))});
     const before = new Set(process.moduleLoadList);
-    const { cli } = loadBundle();
+    const { cli, scripts } = loadBundle();
     const ctx = { cwd: ${JSON.stringify(ROOT)}, stdout: () => {}, stderr: (t) => process.stderr.write(t), readStdin: async () => [] };
     cli.main(['render', 'examples/kruise-nginx/echoserver', '--step', '2'], ctx).then((code) => {
       const builtins = process.moduleLoadList.filter((m) => !before.has(m) && m.startsWith('NativeModule '));
-      process.stdout.write(JSON.stringify({ code, builtins, chunks: [...loadBundle.loaded()] }));
+      // undefined: no cache was given; true: V8 refused it (another node, or a stale build).
+      const caches = [...scripts].map(([file, s]) => [file.slice(${JSON.stringify(ROOT)}.length), s.cachedDataRejected]);
+      process.stdout.write(JSON.stringify({ code, builtins, chunks: [...loadBundle.loaded()], caches }));
     });`;
   const r = JSON.parse(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }));
   expect(r.code).toBe(0);
   expect(r.builtins.filter((m: string) => /child_process|crypto|net$|dgram/.test(m))).toEqual([]);
-  expect(r.chunks).toEqual(['./validators/kruise-rollout-v1alpha1.js', './validators/ingress-nginx-options.js']);
+  expect(r.chunks).toEqual([
+    './validators/kruise-rollout-v1alpha1.js',
+    './validators/ingress-nginx-options.js',
+    './k8s/apps-v1-Deployment.js',
+    './k8s/networking-k8s-io-v1-Ingress.js',
+    './k8s/v1-Service.js',
+  ]);
+  // The build wrote a V8 code cache for the bundle and each of these, and V8 took every one.
+  expect(r.caches).toEqual(['cli.js', ...r.chunks.map((c: string) => c.slice(2))].map((f) => [`/dist/${f}`, false]));
 });
 
 test('rollgen pr through bin/rollgen loads the GitHub client and the PR templates from their chunks', async () => {

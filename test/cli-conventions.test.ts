@@ -23,6 +23,19 @@ test.each(commands.map((c) => c.name()))('rollgen %s --help ends with examples o
   expect(examples).toMatch(new RegExp(`^  \\$ .*rollgen ${name}\\b`, 'm'));
 });
 
+test.each(commands.map((c) => c.name()))(
+  'a run of %s builds that command alone, with the options, help and examples the whole program gives it',
+  (name) => {
+    const alone = program(() => undefined, name).commands;
+    expect(alone.map((c) => c.name())).toEqual([name]);
+    const full = commands.find((c) => c.name() === name)!;
+    expect(alone[0].helpInformation()).toBe(full.helpInformation());
+    expect(alone[0].options.map((o) => [o.flags, o.defaultValue, o.argChoices])).toEqual(
+      full.options.map((o) => [o.flags, o.defaultValue, o.argChoices]),
+    );
+  },
+);
+
 test('an unknown command is answered with the closest one (commander)', async () => {
   const r = await runCli(['rendr'], ROOT);
   expect(r.code).toBe(2);

@@ -10910,6 +10910,44 @@ var init_errors = __esm({
   }
 });
 
+// src/io/stdout.ts
+function pipeSafeWriter(fd, openStream) {
+  let readerGone = false;
+  let stream;
+  const viaStream = (data) => {
+    if (!stream) {
+      stream = openStream();
+      opened.add(stream);
+      stream.on("error", (e) => {
+        if (e.code !== "EPIPE") throw e;
+        readerGone = true;
+      });
+    }
+    stream.write(data);
+  };
+  return (text2) => {
+    if (readerGone) return;
+    if (stream) return viaStream(text2);
+    let rest = Buffer.from(text2);
+    try {
+      while (rest.length > 0) rest = rest.subarray(fs2.writeSync(fd, rest));
+    } catch (e) {
+      if (e.code === "EPIPE") readerGone = true;
+      else viaStream(rest);
+    }
+  };
+}
+var fs2, opened, stdoutWriter, stderrWriter, processStdout, processStderr;
+var init_stdout = __esm({
+  "src/io/stdout.ts"() {
+    "use strict";
+    fs2 = __toESM(require("fs"));
+    opened = /* @__PURE__ */ new Set();
+    processStdout = (text2) => (stdoutWriter ??= pipeSafeWriter(1, () => process.stdout))(text2);
+    processStderr = (text2) => (stderrWriter ??= pipeSafeWriter(2, () => process.stderr))(text2);
+  }
+});
+
 // node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
   "node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
@@ -29395,10 +29433,10 @@ var require_runtime = __commonJS({
           }
           return value;
         },
-        mergeIfNeeded: function mergeIfNeeded(param, common) {
-          var obj2 = param || common;
-          if (param && common && param !== common) {
-            obj2 = Utils.extend({}, common, param);
+        mergeIfNeeded: function mergeIfNeeded(param, common2) {
+          var obj2 = param || common2;
+          if (param && common2 && param !== common2) {
+            obj2 = Utils.extend({}, common2, param);
           }
           return obj2;
         },
@@ -42979,9 +43017,9 @@ function throttling(octokit, octokitOptions) {
   if (!enabled) {
     return {};
   }
-  const common = { timeout };
+  const common2 = { timeout };
   if (typeof connection2 !== "undefined") {
-    common.connection = connection2;
+    common2.connection = connection2;
   }
   const state = Object.assign(
     {
@@ -43013,7 +43051,7 @@ function throttling(octokit, octokitOptions) {
     }
     initialized = true;
     if (groups.global == null) {
-      createGroups(Bottleneck2, common);
+      createGroups(Bottleneck2, common2);
     }
     state.global = state.global ?? groups.global;
     state.auth = state.auth ?? groups.auth;
@@ -43116,34 +43154,34 @@ var init_dist_bundle2 = __esm({
     regex = routeMatcher(triggers_notification_paths_default);
     triggersNotification = regex.test.bind(regex);
     groups = {};
-    createGroups = function(Bottleneck2, common) {
+    createGroups = function(Bottleneck2, common2) {
       groups.global = new Bottleneck2.Group({
         id: "octokit-global",
         maxConcurrent: 10,
-        ...common
+        ...common2
       });
       groups.auth = new Bottleneck2.Group({
         id: "octokit-auth",
         maxConcurrent: 1,
-        ...common
+        ...common2
       });
       groups.search = new Bottleneck2.Group({
         id: "octokit-search",
         maxConcurrent: 1,
         minTime: 2e3,
-        ...common
+        ...common2
       });
       groups.write = new Bottleneck2.Group({
         id: "octokit-write",
         maxConcurrent: 1,
         minTime: 1e3,
-        ...common
+        ...common2
       });
       groups.notifications = new Bottleneck2.Group({
         id: "octokit-notifications",
         maxConcurrent: 1,
         minTime: 3e3,
-        ...common
+        ...common2
       });
     };
     throttling.VERSION = VERSION2;
@@ -47306,7 +47344,7 @@ function redactingLog(token, sink) {
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }
 function defaultLog(level, line) {
-  if (level === "warn") process.stderr.write(`rollgen: GitHub client: ${line}
+  if (level === "warn") processStderr(`rollgen: GitHub client: ${line}
 `);
 }
 var import_node_util, RollgenOctokit, DO_NOT_RETRY, UNPACED;
@@ -47319,6 +47357,7 @@ var init_octokit = __esm({
     init_dist_src5();
     init_bounded();
     init_errors2();
+    init_stdout();
     RollgenOctokit = Octokit2.plugin(retry, retryAfterAsSecondaryLimit, throttling);
     DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
     UNPACED = { key: () => ({ schedule: (_opts, job) => job() }) };
@@ -47813,41 +47852,14 @@ async function readStdin(stream = process.stdin) {
   return [{ path: "<stdin>", text: Buffer.concat(chunks).toString("utf8") }];
 }
 
-// src/io/stdout.ts
-var fs2 = __toESM(require("fs"));
-function pipeSafeWriter(fd, openStream) {
-  let readerGone = false;
-  let stream;
-  const viaStream = (data) => {
-    if (!stream) {
-      stream = openStream();
-      stream.on("error", (e) => {
-        if (e.code !== "EPIPE") throw e;
-        readerGone = true;
-      });
-    }
-    stream.write(data);
-  };
-  return (text2) => {
-    if (readerGone) return;
-    if (stream) return viaStream(text2);
-    let rest = Buffer.from(text2);
-    try {
-      while (rest.length > 0) rest = rest.subarray(fs2.writeSync(fd, rest));
-    } catch (e) {
-      if (e.code === "EPIPE") readerGone = true;
-      else viaStream(rest);
-    }
-  };
-}
-
 // src/app/context.ts
+init_stdout();
 function processContext(over = {}) {
   return {
     cwd: process.cwd(),
     // A closed pipe (`rollgen ... | head -1`) drops output instead of dying on EPIPE.
-    stdout: pipeSafeWriter(1, () => process.stdout),
-    stderr: pipeSafeWriter(2, () => process.stderr),
+    stdout: processStdout,
+    stderr: processStderr,
     readStdin: () => readStdin(process.stdin),
     ...over
   };
@@ -48668,7 +48680,7 @@ function expandApp(root, e, defaults, at, out) {
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
   return dirs.map((dir) => {
     const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path5.basename(dir);
-    const removal = e.removal === "two-commits" ? "two-commits" : "one-commit";
+    const removal2 = e.removal === "two-commits" ? "two-commits" : "one-commit";
     const health = healthPolicy(e.health ?? defaults.health, name);
     return {
       name,
@@ -48676,7 +48688,7 @@ function expandApp(root, e, defaults, at, out) {
       output: path5.resolve(root, String(e.output).replace(/\{name\}/g, name)),
       gates,
       track,
-      removal,
+      removal: removal2,
       ...health ? { health } : {},
       onFailure: e.onFailure ?? defaults.onFailure,
       root,
@@ -56262,11 +56274,11 @@ function buildProvider(raw, at, fill, args, out) {
       )
     );
   const headers2 = readHeaders(body.headers, here(kind, "headers"), fill, args, out);
-  const common = { headers: headers2, insecure: body.insecure === true, secretArgs: args.secrets };
-  const spec = kind === "prometheus" ? prometheus(text2, body, common, here(kind, "timeout"), out) : web(text2, body, common, (...f) => here(kind, ...f), fill, out);
+  const common2 = { headers: headers2, insecure: body.insecure === true, secretArgs: args.secrets };
+  const spec = kind === "prometheus" ? prometheus(text2, body, common2, here(kind, "timeout"), out) : web(text2, body, common2, (...f) => here(kind, ...f), fill, out);
   return out.slice(before).some((d) => d.severity === "error") ? void 0 : spec;
 }
-function prometheus(text2, body, common, at, out) {
+function prometheus(text2, body, common2, at, out) {
   const timeout = body.timeout === void 0 ? 30 : Number(body.timeout);
   if (!Number.isInteger(timeout) || timeout < 0)
     out.push(diagnosticAt(at, "prometheus timeout must be a non-negative integer (seconds)"));
@@ -56275,10 +56287,10 @@ function prometheus(text2, body, common, at, out) {
     address: text2("address", true) ?? "",
     query: text2("query", true) ?? "",
     timeoutSeconds: timeout || 30,
-    ...common
+    ...common2
   };
 }
-function web(text2, body, common, here, fill, out) {
+function web(text2, body, common2, here, fill, out) {
   const method = String(body.method ?? "GET").toUpperCase();
   if (method !== "GET" && method !== "POST" && method !== "PUT")
     out.push(diagnosticAt(here("method"), "web method must be GET, POST or PUT"));
@@ -56296,12 +56308,12 @@ function web(text2, body, common, here, fill, out) {
   const timeout = body.timeoutSeconds === void 0 ? 10 : Number(body.timeoutSeconds);
   if (!Number.isInteger(timeout) || timeout <= 0)
     out.push(diagnosticAt(here("timeoutSeconds"), "web timeoutSeconds must be a positive integer"));
-  const headers2 = jsonBody !== void 0 ? [...common.headers, { key: "Content-Type", value: "application/json" }] : [...common.headers];
+  const headers2 = jsonBody !== void 0 ? [...common2.headers, { key: "Content-Type", value: "application/json" }] : [...common2.headers];
   return {
     kind: "web",
     url: text2("url", true) ?? "",
     method,
-    ...common,
+    ...common2,
     headers: headers2,
     ...payload !== void 0 ? { body: payload } : {},
     ...jsonPath !== void 0 ? { jsonPath } : {},
@@ -56400,8 +56412,8 @@ var UNIT_SECONDS = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 36
 function parseGoDuration(text2) {
   const t = text2.trim();
   if (t === "0") return 0;
-  if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(t)) return void 0;
-  return [...t.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)].reduce(
+  if (!/^(\d+(\.\d+)?(ns|us|\u00b5s|ms|s|m|h))+$/.test(t)) return void 0;
+  return [...t.matchAll(/(\d+(?:\.\d+)?)(ns|us|\u00b5s|ms|s|m|h)/g)].reduce(
     (s, m) => s + Number(m[1]) * UNIT_SECONDS[m[2]],
     0
   );
@@ -59087,8 +59099,6 @@ function editDistance(a, b) {
 
 // src/io/validate-k8s.ts
 var fs11 = __toESM(require("fs"));
-var import_module = __toESM(require("module"));
-var vm = __toESM(require("vm"));
 var path11 = __toESM(require("path"));
 
 // src/spec/generated/k8s-kinds.ts
@@ -59124,7 +59134,7 @@ function validatorFor2(apiVersion, kind) {
   const candidates2 = [path11.join(__dirname, "k8s", file), path11.join(__dirname, "..", "spec", "generated", "k8s", file)];
   const found = candidates2.find((c) => fs11.existsSync(c));
   if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
-  const validate2 = loadWithCodeCache(found);
+  const validate2 = require(found);
   loaded2.set(key2, validate2);
   return validate2;
 }
@@ -59154,15 +59164,6 @@ function checkRendered(objects) {
   });
   if (problems.length > 0) throw new Error(`rendered manifests fail their published schema:
 ${problems.join("\n")}`);
-}
-function loadWithCodeCache(file) {
-  const cacheFile = file.replace(/\.js$/, ".cache");
-  const cachedData = fs11.existsSync(cacheFile) ? fs11.readFileSync(cacheFile) : void 0;
-  const script = new vm.Script(import_module.default.wrap(fs11.readFileSync(file, "utf8")), { filename: file, cachedData });
-  const mod = { exports: {} };
-  const wrapper = script.runInThisContext();
-  wrapper.call(mod.exports, mod.exports, (0, import_module.createRequire)(file), mod, file, path11.dirname(file));
-  return mod.exports;
 }
 
 // src/app/inputs.ts
@@ -59467,7 +59468,7 @@ function templateRevision(template) {
 
 // src/state/lifecycle.ts
 init_errors();
-function advanceRollout(current, name, revision, steps, removal = "one-commit", pingPong = false) {
+function advanceRollout(current, name, revision, steps, removal2 = "one-commit", pingPong = false) {
   if (!current) {
     const side = pingPong ? { pingPong: "ping" } : {};
     return {
@@ -59478,7 +59479,7 @@ function advanceRollout(current, name, revision, steps, removal = "one-commit", 
   const c = { ...current, steps };
   if (c.draining !== void 0) return { status: undrained(c), action: "remove canary workloads" };
   const t = nextOf(c, name, revision);
-  return t && removal === "two-commits" ? drainFirst(c, t) : t;
+  return t && removal2 === "two-commits" ? drainFirst(c, t) : t;
 }
 function nextOf(c, name, revision) {
   switch (c.phase) {
@@ -59540,11 +59541,11 @@ function drainFirst(from, t) {
     action: `${t.action}: routes to stable (canary workloads next)`
   };
 }
-function abortRollout(c, removal = "one-commit") {
+function abortRollout(c, removal2 = "one-commit") {
   if (c.phase !== "Progressing")
     throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
   const t = { status: { ...c, phase: "Aborted", step: 0 }, action: "abort" };
-  return removal === "two-commits" ? drainFirst(c, t) : t;
+  return removal2 === "two-commits" ? drainFirst(c, t) : t;
 }
 function promoteRollout(c, full) {
   if (c.phase !== "Progressing")
@@ -59594,7 +59595,7 @@ function holdNotes(app) {
     (r) => `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy.field}; nothing is proposed for it until that is false`
   );
 }
-function transitionApp(app, output, command, track, removal = "one-commit") {
+function transitionApp(app, output, command, track, removal2 = "one-commit") {
   const previous = output.status;
   const actions = [];
   const before = app.rollouts.map(
@@ -59604,7 +59605,7 @@ function transitionApp(app, output, command, track, removal = "one-commit") {
     )
   );
   const moved = app.rollouts.map((r, i) => {
-    const t = applyCommand(command, before[i], r, track, removal);
+    const t = applyCommand(command, before[i], r, track, removal2);
     if (t) actions.push({ rollout: r.spec.name, action: t.action });
     return t?.status ?? before[i];
   });
@@ -59634,14 +59635,14 @@ function withPingPong(r, s) {
   const { pingPong: _dropped, ...rest } = s;
   return rest;
 }
-function applyCommand(command, current, r, track, removal) {
+function applyCommand(command, current, r, track, removal2) {
   const revision = sourcePod(r, track).revision;
-  if (r.spec.removalGates) removal = "two-commits";
+  if (r.spec.removalGates) removal2 = "two-commits";
   if (command.kind === "advance" && r.spec.pausedBy) return void 0;
   if (command.kind === "advance")
-    return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal, r.spec.pingPong !== void 0);
+    return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal2, r.spec.pingPong !== void 0);
   if (!current) return void 0;
-  const abortRemoval = r.plan.abortGate ? "two-commits" : removal;
+  const abortRemoval = r.plan.abortGate ? "two-commits" : removal2;
   if (command.kind === "abort")
     return current.phase === "Progressing" ? abortRollout(current, abortRemoval) : void 0;
   if (revision !== current.canaryRevision) return void 0;
@@ -61444,10 +61445,10 @@ function formatPlan(app, plan) {
     `ping-pong: ${pp.ping} and ${pp.pong} take turns as the stable Service; the canary gets the other one, promote sends it 100% with the canary at full size, clean-up moves the stable pods onto it`
   ] : [];
   const g = plan.removalGates;
-  const removal = g ? [
+  const removal2 = g ? [
     `removal: canary workloads go one commit after routes leave them; that commit waits (after promotion: ${describeGate(g.promotion)}; after an abort: ${describeGate(g.abort)})`
   ] : [];
-  return [head, ...lines, ...rolling, ...paused, ...pingPong, ...removal, GATE_LEGEND, ...analysisLines(plan)].join("\n") + "\n";
+  return [head, ...lines, ...rolling, ...paused, ...pingPong, ...removal2, GATE_LEGEND, ...analysisLines(plan)].join("\n") + "\n";
 }
 var GATE_LEGEND = "GATE: what must pass after a row lands before the next one may (manual: a person merges its PR; after Ns: N seconds later; automatic: at once)";
 var count2 = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
@@ -62232,15 +62233,15 @@ function redactor(secrets, env2) {
 function query(p, options) {
   const fill = secretFiller(p.secretArgs, options.env ?? process.env);
   const timeoutMs = options.timeoutMs ?? p.timeoutSeconds * 1e3;
-  const common = {
+  const common2 = {
     headers: headers(p.headers, fill),
     insecure: p.insecure,
     timeoutMs,
     ...options.signal ? { signal: options.signal } : {}
   };
-  if (p.kind === "prometheus") return queryPrometheus({ ...common, address: fill(p.address), query: fill(p.query) });
+  if (p.kind === "prometheus") return queryPrometheus({ ...common2, address: fill(p.address), query: fill(p.query) });
   return queryWeb({
-    ...common,
+    ...common2,
     url: fill(p.url),
     method: p.method,
     ...p.body !== void 0 ? { body: fill(p.body) } : {},
@@ -63919,66 +63920,70 @@ function changing(c, pr) {
     c.option("--pr", "open the PR that does this instead of writing the output").option("--merge", "with --pr: merge that PR at once")
   ) : c;
 }
-function program2(submit) {
-  const p = new Command("rollgen").description("Progressive delivery for GitOps: render each canary step as manifests.").version(version, "-V, --version", "print the version of rollgen").option("--debug", "show stack traces").exitOverride();
-  const removal = new Option(
-    "--removal <mode>",
-    "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
-  ).choices(["one-commit", "two-commits"]);
-  const common = (c) => c.option("-f, --file <file>", "read the source manifests from a file; - for stdin").option("-c, --config <file>", "rollgen.yaml to use").addOption(removal);
-  printing(
+var removal = () => new Option(
+  "--removal <mode>",
+  "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
+).choices(["one-commit", "two-commits"]);
+var common = (c) => c.option("-f, --file <file>", "read the source manifests from a file; - for stdin").option("-c, --config <file>", "rollgen.yaml to use").addOption(removal());
+var changeCommand2 = (name, what) => (p, submit) => changing(printing(common(p.command(name).argument("[app...]").description(what))), name !== "advance").action(
+  (args, o) => submit({ command: name, args, options: o })
+);
+var COMMANDS = {
+  plan: (p, submit) => printing(
     common(
       p.command("plan").argument("[app...]", "SOURCE [OUT], or app names from rollgen.yaml").description("print every step of each rollout")
     )
-  ).action((args, o) => submit({ command: "plan", args, options: o }));
-  common(
+  ).action((args, o) => submit({ command: "plan", args, options: o })),
+  render: (p, submit) => common(
     p.command("render").argument("[app...]").option("--step <n>", "step to render (0 = stable only)", stepNumber).description("print the manifests of one step; writes nothing")
-  ).action((args, o) => submit({ command: "render", args, options: o }));
-  printing(common(p.command("validate").argument("[app...]").description("check specs and cross-app rules"))).action(
+  ).action((args, o) => submit({ command: "render", args, options: o })),
+  validate: (p, submit) => printing(common(p.command("validate").argument("[app...]").description("check specs and cross-app rules"))).action(
     (args, o) => submit({ command: "validate", args, options: o })
-  );
-  for (const [name, what] of [
-    ["advance", "write the next state into OUT"],
-    ["abort", "route everything to stable and remove the canary"],
-    ["retry", "restart an aborted rollout at step 1"]
-  ]) {
-    changing(printing(common(p.command(name).argument("[app...]").description(what))), name !== "advance").action(
-      (args, o) => submit({ command: name, args, options: o })
-    );
-  }
-  changing(
+  ),
+  advance: changeCommand2("advance", "write the next state into OUT"),
+  abort: changeCommand2("abort", "route everything to stable and remove the canary"),
+  retry: changeCommand2("retry", "restart an aborted rollout at step 1"),
+  promote: (p, submit) => changing(
     printing(
       common(
         p.command("promote").argument("[app...]").option("--full", "skip the remaining steps").description("move one step ignoring the gate, or promote fully")
       )
     ),
     true
-  ).action((args, o) => submit({ command: "promote", args, options: o }));
-  printing(
+  ).action((args, o) => submit({ command: "promote", args, options: o })),
+  pr: (p, submit) => printing(
     github(
       common(
         p.command("pr").argument("[app...]", "app names from rollgen.yaml (default: all)").description("GitHub flow: open, update and merge the PR of each app's next step")
       )
     )
-  ).action((args, o) => submit({ command: "pr", args, options: o }));
-  connection(
+  ).action((args, o) => submit({ command: "pr", args, options: o })),
+  status: (p, submit) => connection(
     printing(
       common(
         p.command("status").argument("[app...]").option("--watch [seconds]", "refresh every N seconds (default 2) until Ctrl-C", seconds).option("--pr", "read each app's open PR and the live step's health and analysis from GitHub").description("show where each rollout stands")
       )
     )
-  ).action((args, o) => submit({ command: "status", args, options: o }));
-  printing(
+  ).action((args, o) => submit({ command: "status", args, options: o })),
+  simulate: (p, submit) => printing(
     common(p.command("simulate").argument("[app...]").description("evaluate the routing of a step for one request")).option("--step <n>", "step (default: the current state)", stepNumber).option("--header <k=v>", "request header (repeatable)", collect, []).option("--cookie <k=v>", "request cookie (repeatable)", collect, []).option("--query <k=v>", "query parameter (repeatable)", collect, []).option("--host <host>", "request host (default: the routes' host when they have one)").option("--path <path>", "request path (default: the routes' path when they have one, else /)")
-  ).action((args, o) => submit({ command: "simulate", args, options: o }));
-  printing(
+  ).action((args, o) => submit({ command: "simulate", args, options: o })),
+  analyze: (p, submit) => printing(
     common(
       p.command("analyze").argument("[app...]").description("run the analysis gating a step now and print its measurements")
     )
-  ).option("--step <n>", "step (default: the current step)", stepNumber).option("--no-wait", "measure back to back instead of waiting out intervals and initial delays").action((args, o) => submit({ command: "analyze", args, options: o }));
-  p.command("completion").argument("<shell>", "bash, zsh or fish").description("print the shell completion script").action((shell) => submit({ command: "completion", shell }));
-  for (const c of p.commands) c.addHelpText("after", () => examplesHelp(c.name()));
+  ).option("--step <n>", "step (default: the current step)", stepNumber).option("--no-wait", "measure back to back instead of waiting out intervals and initial delays").action((args, o) => submit({ command: "analyze", args, options: o })),
+  completion: (p, submit) => p.command("completion").argument("<shell>", "bash, zsh or fish").description("print the shell completion script").action((shell) => submit({ command: "completion", shell }))
+};
+function program2(submit, only) {
+  const p = new Command("rollgen").description("Progressive delivery for GitOps: render each canary step as manifests.").version(version, "-V, --version", "print the version of rollgen").option("--debug", "show stack traces").exitOverride();
+  for (const [name, add] of Object.entries(COMMANDS))
+    if (only === void 0 || name === only) add(p, submit).addHelpText("after", () => examplesHelp(name));
   return p;
+}
+function commandOf(argv) {
+  const first2 = argv[0];
+  return first2 !== void 0 && first2 !== "completion" && Object.hasOwn(COMMANDS, first2) ? first2 : void 0;
 }
 var EXAMPLES = {
   plan: [
@@ -64048,7 +64053,7 @@ function examplesHelp(command) {
 }
 async function main(argv, ctx = processContext()) {
   let request4;
-  const p = program2((r) => request4 = r);
+  const p = program2((r) => request4 = r, commandOf(argv));
   for (const c of [p, ...p.commands])
     c.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });
   try {
@@ -64086,12 +64091,12 @@ function buildActionReport(events) {
 }
 
 // action/src/inputs.ts
-var COMMANDS = ["pr", "abort", "promote", "retry", "validate", "status"];
+var COMMANDS2 = ["pr", "abort", "promote", "retry", "validate", "status"];
 var input2 = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
 function parseInputs(env2) {
   const command = input2(env2, "command") || "pr";
-  if (!COMMANDS.includes(command))
-    return `input "command" must be one of ${COMMANDS.join(", ")}; got "${command}"`;
+  if (!COMMANDS2.includes(command))
+    return `input "command" must be one of ${COMMANDS2.join(", ")}; got "${command}"`;
   const flags3 = {};
   for (const name of ["dry-run", "full", "merge"]) {
     const value = input2(env2, name).toLowerCase() || "false";

@@ -101,14 +101,15 @@ function intField(v: unknown, at: Origin, field: string, { fill, out }: Reader):
   return undefined;
 }
 
+// µ is written \u00b5 in the patterns: the bundle stays ASCII, which bin/load-bundle.js reads as latin1.
 const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
 
 /** Go durations as Argo writes them: `30s`, `5m`, `1h30m`, `500ms`. */
 export function parseGoDuration(text: string): number | undefined {
   const t = text.trim();
   if (t === '0') return 0;
-  if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(t)) return undefined;
-  return [...t.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)].reduce(
+  if (!/^(\d+(\.\d+)?(ns|us|\u00b5s|ms|s|m|h))+$/.test(t)) return undefined;
+  return [...t.matchAll(/(\d+(?:\.\d+)?)(ns|us|\u00b5s|ms|s|m|h)/g)].reduce(
     (s, m) => s + Number(m[1]) * UNIT_SECONDS[m[2]],
     0,
   );

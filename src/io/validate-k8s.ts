@@ -1,6 +1,4 @@
 import * as fs from 'fs';
-import Module, { createRequire } from 'module';
-import * as vm from 'vm';
 import * as path from 'path';
 import { Diagnostic } from '../diagnostics';
 import { KubeObject, isObject } from '../model/kube';
@@ -31,7 +29,9 @@ function validatorFor(apiVersion: unknown, kind: unknown): CompiledValidator | u
   const candidates = [path.join(__dirname, 'k8s', file), path.join(__dirname, '..', 'spec', 'generated', 'k8s', file)];
   const found = candidates.find((c) => fs.existsSync(c));
   if (!found) throw new Error(`the schema of ${key} is missing (${candidates[0]}); rebuild rollgen`);
-  const validate = loadWithCodeCache(found);
+  // In the CLI, the bundle's require (bin/load-bundle.js) loads it with the V8 code cache the build wrote.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const validate = require(found) as CompiledValidator;
   loaded.set(key, validate);
   return validate;
 }
@@ -73,19 +73,4 @@ export function checkRendered(objects: readonly KubeObject[]): void {
       .map((e) => `${o.kind} ${o.metadata.name}${e.instancePath}: ${e.keyword} ${JSON.stringify(e.params)}`);
   });
   if (problems.length > 0) throw new Error(`rendered manifests fail their published schema:\n${problems.join('\n')}`);
-}
-
-/**
- * Loads one validator file through vm.Script with the V8 code cache the build writes beside it
- * (`<file>.cache`, see scripts/build.mjs), so a kind's first use skips most compiling. A missing or
- * rejected cache only costs time.
- */
-function loadWithCodeCache(file: string): CompiledValidator {
-  const cacheFile = file.replace(/\.js$/, '.cache');
-  const cachedData = fs.existsSync(cacheFile) ? fs.readFileSync(cacheFile) : undefined;
-  const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
-  const mod = { exports: {} as unknown };
-  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
-  return mod.exports as CompiledValidator;
 }

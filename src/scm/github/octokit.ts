@@ -4,6 +4,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import { fetchWithDeadline, retryAfterAsSecondaryLimit } from './bounded';
 import { redact } from './errors';
+import { processStderr } from '../../io/stdout';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -80,5 +81,5 @@ function redactingLog(token: string, sink: (level: LogLevel, line: string) => vo
 
 // Failed requests already become ScmErrors with context; per-request error lines would only repeat them.
 function defaultLog(level: LogLevel, line: string): void {
-  if (level === 'warn') process.stderr.write(`rollgen: GitHub client: ${line}\n`);
+  if (level === 'warn') processStderr(`rollgen: GitHub client: ${line}\n`);
 }
