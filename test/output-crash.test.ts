@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { readOutputDir } from '../src/io/output-dir';
 import { runCli } from './helpers/cli';
-import { OUTPUT, startedRepo } from './helpers/started-repo';
+import { OUTPUT, startedRepo, startedTwoApps } from './helpers/started-repo';
 import { treeHashes } from './helpers/tree-hash';
 
 /**
@@ -85,19 +85,8 @@ test('abort (files removed), killed at every write point', async () => {
   expect(points).toBeGreaterThan(5);
 });
 
-/** A started repo with a second app beside echo, on a host of its own so the two claim no route in common. */
-async function twoApps(name: string): Promise<string> {
-  const repo = await startedRepo(path.join(tmp, name));
-  const second = path.join(repo, 'apps', 'echo2');
-  fs.cpSync(path.join(repo, 'apps', 'echo'), second, { recursive: true });
-  const ingress = path.join(second, 'ingress.yaml');
-  fs.writeFileSync(ingress, fs.readFileSync(ingress, 'utf8').replaceAll('echo.example.com', 'echo2.example.com'));
-  fs.writeFileSync(path.join(repo, 'rollgen.yaml'), 'apps:\n  - source: apps/*\n    output: deploy/{name}\n');
-  return repo;
-}
-
 test('advance of two apps, written together (one round of flushes), killed at every third write point', async () => {
-  const repo = await twoApps('two');
+  const repo = await startedTwoApps(path.join(tmp, 'two'));
   // Every third point: the two outputs' stages, commit points and renames interleave, so each region is hit.
   const points = await crashEverywhere(repo, ['advance'], [OUT, path.join('deploy', 'echo2')], 3);
   expect(points).toBeGreaterThan(20);
@@ -115,7 +104,7 @@ test('the output an older rollgen moved aside before crashing is restored, not t
 });
 
 test('the outputs older rollgens moved aside beside one another are each restored to their own output', async () => {
-  const repo = await twoApps('legacy-two');
+  const repo = await startedTwoApps(path.join(tmp, 'legacy-two'));
   expect((await run(['advance'], repo)).code).toBe(0);
   const expected = copyOf(repo, 'expected');
   expect((await run(['advance'], expected)).code).toBe(0);
