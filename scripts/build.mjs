@@ -2,7 +2,7 @@
 // need is a separate file required on first use (see scripts/chunks.mjs). The Action bundle
 // (scripts/build-action.mjs) stays one file.
 import { build } from 'esbuild';
-import { chunkEntries, chunksPlugin, lazyBuiltinsPlugin } from './chunks.mjs';
+import { YAML_AS_ESM, chunkEntries, chunksPlugin, lazyBuiltinsPlugin } from './chunks.mjs';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -66,6 +66,7 @@ await Promise.all([
     // PR title/body templates (src/flow/templates/*.hbs) are bundled as strings.
     loader: { '.hbs': 'text' },
     plugins: [chunksPlugin(), lazyBuiltinsPlugin()],
+    alias: YAML_AS_ESM,
     banner: { js: ESM_NAMESPACE_ONCE },
   }),
   build({ ...common, entryPoints: chunkEntries(), outdir: 'dist' }),

@@ -9,6 +9,10 @@ const { loadBundle, cacheOf, BUNDLE } = require('../bin/load-bundle');
 
 const ROOT = path.join(__dirname, '..');
 const FIRST = 'examples/kruise-nginx/echoserver';
+// Compiled afresh: loaded with the last build's caches, every function in them would be carried
+// into the new ones, used or not, and the caches would grow from build to build.
+fs.rmSync(path.join(ROOT, 'dist', 'cache'), { recursive: true, force: true });
+fs.rmSync(cacheOf(BUNDLE), { force: true });
 const { cli, scripts } = loadBundle();
 const ctx = { cwd: ROOT, stdout: () => {}, stderr: () => {}, readStdin: async () => [] };
 
@@ -38,7 +42,6 @@ async function main() {
   const bundleCache = scripts.get(BUNDLE).createCachedData();
   // The other examples only warm the chunks; one that does not render here is the examples test's to report.
   for (const dir of exampleApps()) await cli.main(['render', dir, '--step', '1'], ctx);
-  fs.rmSync(path.join(ROOT, 'dist', 'cache'), { recursive: true, force: true });
   write(BUNDLE, bundleCache);
   for (const [file, script] of scripts) if (file !== BUNDLE) write(file, script.createCachedData());
 }

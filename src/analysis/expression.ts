@@ -1,4 +1,4 @@
-import jsep from 'jsep';
+import type jsep from 'jsep';
 import { BUILTINS, Value } from './builtins';
 import { GROUPED, regroup } from './precedence';
 
@@ -10,21 +10,24 @@ import { GROUPED, regroup } from './precedence';
  */
 export type Node = jsep.Expression;
 
-let configured = false;
-function configure(): void {
-  if (configured) return;
-  configured = true;
-  jsep.addBinaryOp('or', 1);
-  jsep.addBinaryOp('and', 2);
+let configured: typeof jsep | undefined;
+/** jsep with expr-lang's operators; required on first use, so a run without analysis never initialises it. */
+function parser(): typeof jsep {
+  if (configured) return configured;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const p = require('jsep') as typeof jsep;
+  configured = p;
+  p.addBinaryOp('or', 1);
+  p.addBinaryOp('and', 2);
   // expr-lang binds `??` tightest of all binary operators: `result ?? 0 < 0.05` is `(result ?? 0) < 0.05`.
-  jsep.addBinaryOp('??', 12);
-  for (const op of ['in', 'matches', 'contains', 'startsWith', 'endsWith']) jsep.addBinaryOp(op, 7);
-  jsep.addBinaryOp('**', 11, true);
-  jsep.addBinaryOp('^', 11, true); // expr-lang's other spelling of power, not XOR
-  jsep.addUnaryOp('not');
-  jsep.addIdentifierChar('#');
+  p.addBinaryOp('??', 12);
+  for (const op of ['in', 'matches', 'contains', 'startsWith', 'endsWith']) p.addBinaryOp(op, 7);
+  p.addBinaryOp('**', 11, true);
+  p.addBinaryOp('^', 11, true); // expr-lang's other spelling of power, not XOR
+  p.addUnaryOp('not');
+  p.addIdentifierChar('#');
   // expr-lang predicates: `all(result, {# < 0.1})`.
-  jsep.hooks.add('gobble-token', function (this: jsep.HookScope, env: { node?: Node }) {
+  p.hooks.add('gobble-token', function (this: jsep.HookScope, env: { node?: Node }) {
     if (this.code === 40) env.node = groupedToken(this); // (
     if (this.code !== 123) return; // {
     this.index++;
@@ -34,6 +37,7 @@ function configure(): void {
     this.index++;
     env.node = { type: 'Predicate', body } as unknown as Node;
   });
+  return p;
 }
 
 /** A parenthesised expression (then any `.x`, `[i]` or call after it), marked so `regroup` keeps it whole. */
@@ -45,7 +49,7 @@ function groupedToken(scope: jsep.HookScope): Node {
 
 /** Parses and checks a condition; returns the tree or the reason it is invalid (for a located plan-time error). */
 export function compile(source: string): { node: Node } | { error: string } {
-  configure();
+  const jsep = parser();
   let node: Node;
   try {
     node = regroup(jsep(source));

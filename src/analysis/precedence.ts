@@ -1,4 +1,4 @@
-import jsep from 'jsep';
+import type jsep from 'jsep';
 
 type Node = jsep.Expression;
 

@@ -1,4 +1,3 @@
-import picomatch from 'picomatch';
 import type { ArgoReading } from '../io/argocd';
 import type { HealthPolicy } from '../io/config';
 import type { CheckRun, CommitStatus } from '../scm/types';
@@ -52,6 +51,9 @@ export function judgeHealth(policy: HealthPolicy, commits: readonly CommitSignal
 
 /** The ended results matching a glob on the newest commit that has any; undefined when none has. */
 function newestOutcomes(glob: string, kind: 'status' | 'check run', commits: readonly CommitSignals[]) {
+  // Required here, not imported: every command would otherwise initialise picomatch at start-up.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const picomatch = require('picomatch') as typeof import('picomatch');
   const match = picomatch(glob, { dot: true });
   for (const c of commits) {
     const ended =
