@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { readOutputDir } from '../src/io/output-dir';
 import { runCli } from './helpers/cli';
-import { OUTPUT, startedRepo } from './helpers/started-repo';
+import { OUTPUT, startedRepo, startedTwoApps } from './helpers/started-repo';
 import { treeHashes } from './helpers/tree-hash';
 
 /**
@@ -86,13 +86,7 @@ test('abort (files removed), killed at every write point', async () => {
 });
 
 test('advance of two apps, written together (one round of flushes), killed at every third write point', async () => {
-  const repo = await startedRepo(path.join(tmp, 'two'));
-  // A second app beside echo, on a host of its own so the two claim no route in common.
-  const second = path.join(repo, 'apps', 'echo2');
-  fs.cpSync(path.join(repo, 'apps', 'echo'), second, { recursive: true });
-  const ingress = path.join(second, 'ingress.yaml');
-  fs.writeFileSync(ingress, fs.readFileSync(ingress, 'utf8').replaceAll('echo.example.com', 'echo2.example.com'));
-  fs.writeFileSync(path.join(repo, 'rollgen.yaml'), 'apps:\n  - source: apps/*\n    output: deploy/{name}\n');
+  const repo = await startedTwoApps(path.join(tmp, 'two'));
   // Every third point: the two outputs' stages, commit points and renames interleave, so each region is hit.
   const points = await crashEverywhere(repo, ['advance'], [OUT, path.join('deploy', 'echo2')], 3);
   expect(points).toBeGreaterThan(20);
@@ -106,5 +100,24 @@ test('the output an older rollgen moved aside before crashing is restored, not t
   fs.mkdirSync(path.join(repo, 'deploy', '.echo.rollgen-4242'));
   const r = await run(['advance'], repo);
   expect(r).toMatchObject({ code: 0, stderr: expect.stringContaining('restored') });
+  expect(treeHashes(path.join(repo, 'deploy'))).toEqual(treeHashes(path.join(expected, 'deploy')));
+});
+
+test('the outputs older rollgens moved aside beside one another are each restored to their own output', async () => {
+  const repo = await startedTwoApps(path.join(tmp, 'legacy-two'));
+  expect((await run(['advance'], repo)).code).toBe(0);
+  const expected = copyOf(repo, 'expected');
+  expect((await run(['advance'], expected)).code).toBe(0);
+  for (const [name, pid] of [
+    ['echo', 4242],
+    ['echo2', 77],
+  ] as const) {
+    fs.renameSync(path.join(repo, 'deploy', name), path.join(repo, 'deploy', `.${name}.rollgen-${pid}.old`));
+    fs.mkdirSync(path.join(repo, 'deploy', `.${name}.rollgen-${pid}`));
+  }
+  const r = await run(['advance'], repo);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain('restored');
+  expect(r.stderr.match(/restored \S+ from \.echo2?\.rollgen-\d+\.old/g)).toHaveLength(2);
   expect(treeHashes(path.join(repo, 'deploy'))).toEqual(treeHashes(path.join(expected, 'deploy')));
 });

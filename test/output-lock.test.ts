@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { LOCK_FILE } from '../src/io/output-lock';
 import { runCli } from './helpers/cli';
-import { OUTPUT, startedRepo } from './helpers/started-repo';
+import { OUTPUT, startedRepo, startedTwoApps } from './helpers/started-repo';
 import { treeHashes } from './helpers/tree-hash';
 
 /** One writer per output: concurrent `advance` processes serialise on the output's lock; no step is lost. */
@@ -69,4 +69,21 @@ test('the lock of a run that died (SIGKILL) is taken over', async () => {
   const r = await runCli(['advance'], repo, '', { env: env('0') });
   expect(r.code).toBe(0);
   expect(fs.existsSync(path.join(repo, OUT, LOCK_FILE))).toBe(false);
+});
+
+test('the locks of one run share one file (linked, no inode each): a killed run leaves both to take over', async () => {
+  const repo = await startedTwoApps(path.join(tmp, 'two'));
+  const killed = spawnSync(process.execPath, [BIN, 'advance'], {
+    cwd: repo,
+    env: { ...env('0'), ROLLGEN_TEST_CRASH_AT: 'stage-dir' },
+  });
+  expect(killed.signal).toBe('SIGKILL');
+  const locks = [OUT, path.join('deploy', 'echo2')].map((o) => path.join(repo, o, LOCK_FILE));
+  const stats = locks.map((l) => fs.lstatSync(l));
+  expect(stats.every((s) => s.isFile() && s.nlink === 2)).toBe(true);
+  expect(stats[1].ino).toBe(stats[0].ino);
+  expect(fs.readFileSync(locks[1], 'utf8')).toBe(`${killed.pid}\n${os.hostname()}\n`);
+  const r = await runCli(['advance'], repo, '', { env: env('0') });
+  expect(r.code).toBe(0);
+  expect(locks.filter((l) => fs.existsSync(l))).toEqual([]);
 });

@@ -47688,8 +47688,8 @@ function readDir(dir, root, cwd, out, chain) {
   if (chain.length > 11) throw new IoError(dir, "kustomization resources nest more than 10 levels deep");
   const kustomization = KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
   if (!kustomization) {
-    const names = fs.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !NOT_MANIFESTS.has(n)).sort();
-    return names.map((n) => readInside(path.join(dir, n), root, cwd, out)).filter((f) => f !== void 0);
+    const real = chain[chain.length - 1];
+    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => /\.ya?ml$/.test(e.name) && !NOT_MANIFESTS.has(e.name)).sort((a, b) => compareCodeUnits(a.name, b.name)).map((e) => readInside(path.join(dir, e.name), root, cwd, out, e.isFile() ? path.join(real, e.name) : void 0)).filter((f) => f !== void 0);
   }
   return resourcesOf(kustomization, root, cwd, out, chain).flatMap((entry) => {
     if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, [...chain, fs.realpathSync(entry)]);
@@ -47725,9 +47725,9 @@ function resourcesOf(file, root, cwd, out, chain) {
   }
   return entries2;
 }
-function readInside(file, root, cwd, out) {
+function readInside(file, root, cwd, out, real = fs.realpathSync(file)) {
   const shown2 = path.relative(cwd, file) || file;
-  if (!isInside(fs.realpathSync(file), root)) {
+  if (!contains(root, real)) {
     out.push({
       file: shown2,
       line: 1,
@@ -47750,9 +47750,14 @@ function realDir(dir) {
   }
 }
 function isInside(target, root) {
-  const real = fs.existsSync(target) ? fs.realpathSync(target) : target;
+  return contains(root, fs.existsSync(target) ? fs.realpathSync(target) : target);
+}
+function contains(root, real) {
   const rel2 = path.relative(root, real);
   return rel2 === "" || !rel2.startsWith("..") && !path.isAbsolute(rel2);
+}
+function compareCodeUnits(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 async function readStdin(stream = process.stdin) {
   const chunks = [];
@@ -48262,8 +48267,8 @@ function globDirs(root, pattern) {
     // Without it the walk also lists every matched app's own files, in case a deeper path matched.
     ...deepest === Infinity ? {} : { deep: deepest - 1 }
   });
-  const linked = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
-  return [...new Set([...found, ...linked].map((d) => path2.resolve(d)))].sort();
+  const linked2 = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
+  return [...new Set([...found, ...linked2].map((d) => path2.resolve(d)))].sort();
 }
 function maxSegments(pattern) {
   return pattern.includes("**") ? Infinity : (pattern.match(/\//g)?.length ?? 0) + 1;
@@ -48419,6 +48424,7 @@ function confinePath(root, p, field2, at, real = realPaths()) {
   ];
 }
 function outputOverlaps(apps, real = realPaths()) {
+  if (!apps.some((a) => a.output)) return [];
   const sources = indexByPath(apps.map((b) => real(b.source)));
   const outputs = apps.map((a) => a.output ? real(a.output) : void 0);
   const byOutput = indexByPath(outputs);
@@ -48646,7 +48652,7 @@ function writeNewFile(file, content, { flush = true } = {}) {
   );
   try {
     fs6.writeFileSync(fd, content);
-    fs6.fchmodSync(fd, FILE_MODE);
+    if ((fs6.fstatSync(fd).mode & 511) !== FILE_MODE) fs6.fchmodSync(fd, FILE_MODE);
     if (flush) fs6.fsyncSync(fd);
   } finally {
     fs6.closeSync(fd);
@@ -48671,7 +48677,7 @@ function makeDirs(dir) {
   const created = fs6.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   if (created)
     for (let d = dir; ; d = path6.dirname(d)) {
-      fs6.chmodSync(d, DIR_MODE);
+      if ((fs6.lstatSync(d).mode & 511) !== DIR_MODE) fs6.chmodSync(d, DIR_MODE);
       if (d === created || path6.dirname(d) === d) break;
     }
   return created;
@@ -49203,8 +49209,9 @@ var OPTIONS = {
   aliasDuplicateObjects: false,
   singleQuote: false
 };
+var VALUE_OPTIONS = { ...OPTIONS, directives: false };
 function serializeValue(value) {
-  return stringify3(value, OPTIONS);
+  return stringify3(value, VALUE_OPTIONS);
 }
 function serializeDocuments(values) {
   return values.map((v) => serializeValue(v)).join("---\n");
@@ -49227,9 +49234,15 @@ function objectFiles(objects) {
   });
 }
 function kustomizationFile(existing, files, previouslyOwned) {
-  const doc = parseDocument(
-    existing ?? "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
-  );
+  if (existing === void 0) {
+    const kustomization = {
+      apiVersion: "kustomize.config.k8s.io/v1beta1",
+      kind: "Kustomization",
+      resources: [...files].sort()
+    };
+    return { path: KUSTOMIZATION_FILE, content: serializeValue(kustomization) };
+  }
+  const doc = parseDocument(existing);
   const current = doc.get("resources");
   const kept = isSeq(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
   const resources = [...kept, ...[...files].sort()];
@@ -58536,9 +58549,16 @@ function renderPhaseOf(s) {
 
 // src/state/app-state.ts
 function sourcePod(r, track) {
-  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
-  return { template, revision: templateRevision(template) };
+  let byTrack = sourcePods.get(r);
+  if (!byTrack) sourcePods.set(r, byTrack = /* @__PURE__ */ new Map());
+  let pod = byTrack.get(track.key);
+  if (!pod) {
+    const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
+    byTrack.set(track.key, pod = { template, revision: templateRevision(template) });
+  }
+  return pod;
 }
+var sourcePods = /* @__PURE__ */ new WeakMap();
 function stablePod(r, output, track) {
   if (!output.status?.rollouts.some((s) => s.name === r.spec.name)) return sourcePod(r, track);
   const found = output.resources.find("Deployment", r.spec.workload.name, r.spec.namespace);
@@ -59467,14 +59487,14 @@ var path14 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 var LOCK_FILE = ".rollgen-lock";
-async function takeLock(dir, opts) {
+async function takeLock(dir, opts, sameOwner) {
   checkNotLink(dir);
   const created = makeDirs(dir);
   const file = path14.join(dir, LOCK_FILE);
   const deadline = Date.now() + opts.waitMs;
   let told = false;
   for (; ; ) {
-    if (tryCreate(file)) return { release: () => release(file, dir, created) };
+    if (tryCreate(file, sameOwner)) return { release: () => release(file, dir, created) };
     const owner = readOwner(file);
     if (owner === void 0) continue;
     if (isDead(owner)) {
@@ -59496,8 +59516,8 @@ async function lockOutputs(dirs, opts) {
   const held = [];
   try {
     const sorted = [...new Set(dirs)].sort(compareCodePoints2);
-    for (const d of sorted) held.push(await takeLock(d, opts));
-    await flushAll(sorted.map((d) => path14.join(d, LOCK_FILE)));
+    for (const d of sorted)
+      held.push(await takeLock(d, opts, held.length > 0 ? path14.join(sorted[0], LOCK_FILE) : void 0));
   } catch (e) {
     await Promise.all(held.map((l) => l.release()));
     throw e;
@@ -59507,15 +59527,25 @@ async function lockOutputs(dirs, opts) {
 function compareCodePoints2(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-function tryCreate(file) {
+function tryCreate(file, sameOwner) {
   try {
-    writeNewFile(file, `${process.pid}
+    if (sameOwner === void 0 || !linked(sameOwner, file))
+      writeNewFile(file, `${process.pid}
 ${os.hostname()}
 `, { flush: false });
     return true;
   } catch (e) {
     if (e.code === "EEXIST") return false;
     throw e;
+  }
+}
+function linked(existing, file) {
+  try {
+    fs13.linkSync(existing, file);
+    return true;
+  } catch (e) {
+    if (e.code === "EEXIST") throw e;
+    return false;
   }
 }
 function readOwner(file) {
@@ -59568,18 +59598,32 @@ async function release(file, dir, created) {
 // src/io/output-recovery.ts
 var fs14 = __toESM(require("fs"));
 var path15 = __toESM(require("path"));
-function recoverOutputDir(dir) {
-  const notes = recoverLegacy(dir);
+function recoverOutputDirs(dirs) {
+  const leftovers = legacyLeftovers(dirs);
+  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path15.dirname(dir)) ?? []));
+}
+function legacyLeftovers(dirs) {
+  const byParent = /* @__PURE__ */ new Map();
+  for (const parent of new Set(dirs.map((d) => path15.dirname(d)))) {
+    const entries2 = fs14.existsSync(parent) ? fs14.readdirSync(parent) : [];
+    byParent.set(
+      parent,
+      entries2.filter((n) => n.startsWith(".") && n.includes(".rollgen-"))
+    );
+  }
+  return byParent;
+}
+function recoverOutputDir(dir, candidates2) {
+  const notes = recoverLegacy(dir, candidates2);
   const done2 = fs14.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
   if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
   if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
   return notes;
 }
-function recoverLegacy(dir) {
+function recoverLegacy(dir, candidates2) {
   const parent = path15.dirname(dir);
   const prefix = `.${path15.basename(dir)}.rollgen-`;
-  const entries2 = fs14.existsSync(parent) ? fs14.readdirSync(parent) : [];
-  const leftovers = entries2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
+  const leftovers = candidates2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
   const notes = [];
   for (const name of leftovers.sort()) {
     const full = path15.join(parent, name);
@@ -60009,7 +60053,7 @@ async function withPlannedWrites(ctx, args, opts, command, write) {
   const outputs = apps.flatMap((a) => a.loc.output ? [a.loc.output] : []);
   const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
   try {
-    for (const note of outputs.flatMap(recoverOutputDir)) ctx.stderr(`note: ${note}
+    for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}
 `);
     const writes = [];
     const idle = [];

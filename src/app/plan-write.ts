@@ -5,7 +5,7 @@ import { Drift } from '../state/drift';
 import { describeDrift, detectDrift } from './drift';
 import { writeOutputDirs } from '../io/output-dir';
 import { lockOutputs } from '../io/output-lock';
-import { recoverOutputDir } from '../io/output-recovery';
+import { recoverOutputDirs } from '../io/output-recovery';
 import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
 import { renderApp } from '../render/render-app';
 import { checkRendered } from '../io/validate-k8s';
@@ -53,7 +53,7 @@ export async function withPlannedWrites(
   const outputs = apps.flatMap((a) => (a.loc.output ? [a.loc.output] : []));
   const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
   try {
-    for (const note of outputs.flatMap(recoverOutputDir)) ctx.stderr(`note: ${note}\n`);
+    for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}\n`);
     const writes: PendingWrite[] = [];
     const idle: string[] = [];
     for (const { loc, app } of apps) {

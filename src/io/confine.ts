@@ -135,6 +135,7 @@ export interface SourceAndOutput {
  * cost N times the depth of their paths, not N² comparisons. Problems come in app order, then source order.
  */
 export function outputOverlaps(apps: readonly SourceAndOutput[], real: RealPaths = realPaths()): string[] {
+  if (!apps.some((a) => a.output)) return []; // `render SOURCE`: nothing written, nothing to resolve
   const sources = indexByPath(apps.map((b) => real(b.source)));
   const outputs = apps.map((a) => (a.output ? real(a.output) : undefined));
   const byOutput = indexByPath(outputs);

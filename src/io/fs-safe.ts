@@ -20,7 +20,8 @@ export function writeNewFile(file: string, content: string, { flush = true } = {
   );
   try {
     fs.writeFileSync(fd, content);
-    fs.fchmodSync(fd, FILE_MODE);
+    // Only where the umask took bits off: a chmod is one more change for the file system's journal per file.
+    if ((fs.fstatSync(fd).mode & 0o777) !== FILE_MODE) fs.fchmodSync(fd, FILE_MODE);
     if (flush) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
@@ -56,7 +57,7 @@ export function makeDirs(dir: string): string | undefined {
   const created = fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   if (created)
     for (let d = dir; ; d = path.dirname(d)) {
-      fs.chmodSync(d, DIR_MODE);
+      if ((fs.lstatSync(d).mode & 0o777) !== DIR_MODE) fs.chmodSync(d, DIR_MODE);
       if (d === created || path.dirname(d) === d) break;
     }
   return created;

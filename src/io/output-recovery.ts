@@ -9,19 +9,39 @@ import { LOCK_FILE } from './output-lock';
  * between its two renames (the output moved to `.OUT.rollgen-PID.old`, nothing in its place), so
  * such a crash is never mistaken for a first deploy. Returns notes for stderr.
  */
-export function recoverOutputDir(dir: string): string[] {
-  const notes = recoverLegacy(dir);
+export function recoverOutputDirs(dirs: readonly string[]): string[] {
+  const leftovers = legacyLeftovers(dirs);
+  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path.dirname(dir)) ?? []));
+}
+
+/**
+ * The names in each output's parent that could be an older rollgen's leftovers (`.NAME.rollgen-*`):
+ * each parent is listed once per run, not once per output (a parent of 1,000 outputs has 1,000 entries).
+ */
+function legacyLeftovers(dirs: readonly string[]): Map<string, string[]> {
+  const byParent = new Map<string, string[]>();
+  for (const parent of new Set(dirs.map((d) => path.dirname(d)))) {
+    const entries = fs.existsSync(parent) ? fs.readdirSync(parent) : [];
+    byParent.set(
+      parent,
+      entries.filter((n) => n.startsWith('.') && n.includes('.rollgen-')),
+    );
+  }
+  return byParent;
+}
+
+function recoverOutputDir(dir: string, candidates: readonly string[]): string[] {
+  const notes = recoverLegacy(dir, candidates);
   const done = fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : 'none';
   if (done === 'completed') notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
   if (done === 'discarded') notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
   return notes;
 }
 
-function recoverLegacy(dir: string): string[] {
+function recoverLegacy(dir: string, candidates: readonly string[]): string[] {
   const parent = path.dirname(dir);
   const prefix = `.${path.basename(dir)}.rollgen-`;
-  const entries = fs.existsSync(parent) ? fs.readdirSync(parent) : [];
-  const leftovers = entries.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
+  const leftovers = candidates.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
   const notes: string[] = [];
   for (const name of leftovers.sort()) {
     const full = path.join(parent, name);

@@ -29,12 +29,13 @@ function readDir(dir: string, root: string, cwd: string, out: Diagnostic[], chai
   if (chain.length > 11) throw new IoError(dir, 'kustomization resources nest more than 10 levels deep');
   const kustomization = KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
   if (!kustomization) {
-    const names = fs
-      .readdirSync(dir)
-      .filter((n) => /\.ya?ml$/.test(n) && !NOT_MANIFESTS.has(n))
-      .sort();
-    return names
-      .map((n) => readInside(path.join(dir, n), root, cwd, out))
+    // The last of `chain` is this directory's real path: a plain file in it needs no realpath of its own.
+    const real = chain[chain.length - 1];
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((e) => /\.ya?ml$/.test(e.name) && !NOT_MANIFESTS.has(e.name))
+      .sort((a, b) => compareCodeUnits(a.name, b.name))
+      .map((e) => readInside(path.join(dir, e.name), root, cwd, out, e.isFile() ? path.join(real, e.name) : undefined))
       .filter((f): f is SourceFile => f !== undefined);
   }
   return resourcesOf(kustomization, root, cwd, out, chain).flatMap((entry) => {
@@ -74,9 +75,16 @@ function resourcesOf(file: string, root: string, cwd: string, out: Diagnostic[],
   return entries;
 }
 
-function readInside(file: string, root: string, cwd: string, out: Diagnostic[]): SourceFile | undefined {
+/** `real`: the file's real path when the caller knows it (a plain file listed in a real directory). */
+function readInside(
+  file: string,
+  root: string,
+  cwd: string,
+  out: Diagnostic[],
+  real = fs.realpathSync(file),
+): SourceFile | undefined {
   const shown = path.relative(cwd, file) || file;
-  if (!isInside(fs.realpathSync(file), root)) {
+  if (!contains(root, real)) {
     out.push({
       file: shown,
       line: 1,
@@ -101,9 +109,17 @@ function realDir(dir: string): string {
 }
 
 function isInside(target: string, root: string): boolean {
-  const real = fs.existsSync(target) ? fs.realpathSync(target) : target;
+  return contains(root, fs.existsSync(target) ? fs.realpathSync(target) : target);
+}
+
+/** Whether the real path `real` is `root` or below it. */
+function contains(root: string, real: string): boolean {
   const rel = path.relative(root, real);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): Promise<SourceFile[]> {

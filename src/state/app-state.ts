@@ -50,9 +50,21 @@ export interface AppTransition {
  * the user's and stay on stable pods, as both controllers patch the canary pods only.
  */
 export function sourcePod(r: LoadedRollout, track: TrackLabel): PodTemplateInput {
-  const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
-  return { template, revision: templateRevision(template) };
+  let byTrack = sourcePods.get(r);
+  if (!byTrack) sourcePods.set(r, (byTrack = new Map()));
+  let pod = byTrack.get(track.key);
+  if (!pod) {
+    const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
+    byTrack.set(track.key, (pod = { template, revision: templateRevision(template) }));
+  }
+  return pod;
 }
+
+/**
+ * sourcePod per loaded rollout and track label key (all stripTemplate takes of it): the transition,
+ * each render state and the messages ask for it, and the canonical JSON and hash cost the same each time.
+ */
+const sourcePods = new WeakMap<LoadedRollout, Map<string, PodTemplateInput>>();
 
 /** The stable version: what the output runs, or the source on a first deploy. */
 export function stablePod(r: LoadedRollout, output: OutputSnapshot, track: TrackLabel): PodTemplateInput {

@@ -37,9 +37,16 @@ export function kustomizationFile(
   files: readonly string[],
   previouslyOwned: readonly string[],
 ): RenderedFile {
-  const doc = parseDocument(
-    existing ?? 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n',
-  );
+  if (existing === undefined) {
+    // A new one has nothing to keep: serialized as a value, without parsing a template for it.
+    const kustomization = {
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      resources: [...files].sort(),
+    };
+    return { path: KUSTOMIZATION_FILE, content: serializeValue(kustomization) };
+  }
+  const doc = parseDocument(existing);
   const current = doc.get('resources');
   const kept = isSeq(current)
     ? (current as YAMLSeq).items

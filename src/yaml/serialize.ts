@@ -12,8 +12,14 @@ const OPTIONS = {
   singleQuote: false,
 } as const;
 
+/**
+ * A value has no directives to keep (no %YAML or %TAG, no `---`): `directives: false` only skips the
+ * walk over the whole document that looks for tag handles to declare.
+ */
+const VALUE_OPTIONS = { ...OPTIONS, directives: false } as const;
+
 export function serializeValue(value: unknown): string {
-  return stringify(value, OPTIONS);
+  return stringify(value, VALUE_OPTIONS);
 }
 
 export function serializeDocuments(values: readonly unknown[]): string {

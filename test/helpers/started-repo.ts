@@ -15,3 +15,14 @@ export async function startedRepo(dir: string): Promise<string> {
   fs.writeFileSync(dep, fs.readFileSync(dep, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
   return dir;
 }
+
+/** A started repo with a second app, apps/echo2 -> deploy/echo2, on a host of its own (the two claim no route in common). */
+export async function startedTwoApps(dir: string): Promise<string> {
+  const repo = await startedRepo(dir);
+  const second = path.join(repo, 'apps', 'echo2');
+  fs.cpSync(path.join(repo, 'apps', 'echo'), second, { recursive: true });
+  const ingress = path.join(second, 'ingress.yaml');
+  fs.writeFileSync(ingress, fs.readFileSync(ingress, 'utf8').replaceAll('echo.example.com', 'echo2.example.com'));
+  fs.writeFileSync(path.join(repo, 'rollgen.yaml'), 'apps:\n  - source: apps/*\n    output: deploy/{name}\n');
+  return repo;
+}
