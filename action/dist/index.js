@@ -48490,8 +48490,8 @@ function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
       );
     return expanded;
   });
-  const shared = sharedSource ? [{ name: "(analysisTemplates)", source: sharedSource }] : [];
-  for (const message of outputOverlaps([...apps, ...shared], real))
+  const shared2 = sharedSource ? [{ name: "(analysisTemplates)", source: sharedSource }] : [];
+  for (const message of outputOverlaps([...apps, ...shared2], real))
     out.push({ ...locate2(["apps"]), message, severity: "error" });
   return apps;
 }
@@ -48540,7 +48540,7 @@ function readConfig(file, cwd) {
   const out = [];
   const value = doc.value;
   const defaults = { health: value.health, onFailure: value.onFailure ?? "abort" };
-  const shared = value.analysisTemplates;
+  const shared2 = value.analysisTemplates;
   const placed = confineApps(
     root,
     value.apps,
@@ -48554,11 +48554,11 @@ function readConfig(file, cwd) {
       return expandApp(root, e, defaults, () => doc.locate(["apps", i]), out).map((a) => ({
         ...a,
         ...analysisOf(e, i, doc.locate),
-        ...shared ? { analysisTemplates: path5.resolve(root, shared) } : {},
+        ...shared2 ? { analysisTemplates: path5.resolve(root, shared2) } : {},
         at
       }));
     },
-    shared ? path5.resolve(root, shared) : void 0
+    shared2 ? path5.resolve(root, shared2) : void 0
   );
   out.push(...sharedOutputProblems(placed, cwd));
   const apps = placed.map(({ at: _at, ...app }) => app);
@@ -49210,8 +49210,13 @@ var OPTIONS = {
   singleQuote: false
 };
 var VALUE_OPTIONS = { ...OPTIONS, directives: false };
+var shared;
 function serializeValue(value) {
-  return stringify3(value, VALUE_OPTIONS);
+  if (value === void 0) return stringify3(value, VALUE_OPTIONS);
+  const doc = shared ??= new Document(null, VALUE_OPTIONS);
+  doc.contents = null;
+  doc.contents = doc.createNode(value, VALUE_OPTIONS);
+  return doc.toString(VALUE_OPTIONS);
 }
 function serializeDocuments(values) {
   return values.map((v) => serializeValue(v)).join("---\n");
@@ -55799,8 +55804,8 @@ function readTemplate(doc, out) {
 }
 var TemplateIndex = class {
   byKey = /* @__PURE__ */ new Map();
-  constructor(own, shared, out) {
-    for (const t of [...own, ...shared]) {
+  constructor(own, shared2, out) {
+    for (const t of [...own, ...shared2]) {
       const key2 = `${t.kind}/${t.name}`;
       const first2 = this.byKey.get(key2);
       if (!first2) this.byKey.set(key2, t);
@@ -55822,11 +55827,11 @@ var TemplateIndex = class {
 
 // src/analysis/load.ts
 function loadAnalysis(specs, own, options, out) {
-  const shared = (options.sharedTemplates ?? []).flatMap((d) => {
+  const shared2 = (options.sharedTemplates ?? []).flatMap((d) => {
     const kind = d.value.kind;
     return kind === "AnalysisTemplate" || kind === "ClusterAnalysisTemplate" ? [readTemplate(d, out) ?? []].flat() : [];
   });
-  const index = new TemplateIndex(own, shared, out);
+  const index = new TemplateIndex(own, shared2, out);
   const found = /* @__PURE__ */ new Map();
   for (const spec of specs) {
     const a = rolloutAnalysis(spec, index, options.track ?? defaultTrackLabel, options.config, out);
@@ -57564,10 +57569,10 @@ function checkServiceSelectors(r, resources, report) {
   const keys = /* @__PURE__ */ new Set([...Object.keys(r.stablePodMetadata.labels), ...Object.keys(r.canaryPodMetadata.labels)]);
   if (keys.size === 0 || !stableService) return;
   const switched = r.steps.some((s) => s.switched === true);
-  const shared = canaryService === void 0 || canaryService === stableService;
+  const shared2 = canaryService === void 0 || canaryService === stableService;
   const stable = resources.find("Service", stableService, r.namespace);
-  if (stable) check14(stable.object, stable.locate, [stablePods, ...switched || shared ? [canaryPods] : []]);
-  if (!canaryService || shared) return;
+  if (stable) check14(stable.object, stable.locate, [stablePods, ...switched || shared2 ? [canaryPods] : []]);
+  if (!canaryService || shared2) return;
   const canary = generateCanaryService ? stable : resources.find("Service", canaryService, r.namespace);
   const overlay = generateCanaryService ? r.canaryPodMetadata.labels : {};
   if (canary) check14(canary.object, canary.locate, [canaryPods], overlay, canaryService);
@@ -57823,7 +57828,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
   const disabledRollouts = [];
   const manifests = [];
   const specs = [];
-  const shared = [];
+  const shared2 = [];
   const templates = [];
   const analysisTemplates = [];
   for (const doc of documents) {
@@ -57833,7 +57838,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
       manifests.push({ object: doc.value, origin: doc.origin, locate: doc.locate });
     if (role.role === "ignored")
       diagnostics.push({ ...doc.origin, message: `dropped from the output: ${role.reason}`, severity: "warning" });
-    if (role.role === "traffic-routing") readTrafficRouting(doc, shared, diagnostics);
+    if (role.role === "traffic-routing") readTrafficRouting(doc, shared2, diagnostics);
     if (role.role === "request-coloring") readRequestColoring(doc, manifests, diagnostics);
     if (role.role === "route-template") collectRouteTemplate(doc, templates, diagnostics);
     if (role.role === "analysis-template") analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
@@ -57859,7 +57864,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
   const analysed = loadAnalysis(specs, analysisTemplates, analysisOptions, diagnostics);
   const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0).map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
-  const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
+  const routings = loadRoutings(name, shared2, rollouts, resources, policy, diagnostics);
   const ordered2 = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));
   return {
     name,
@@ -57916,17 +57921,17 @@ function readTrafficRouting(doc, out, diagnostics) {
   diagnostics.push(...found);
   out.push(routing);
 }
-function loadRoutings(app, shared, rollouts, resources, policy, out) {
+function loadRoutings(app, shared2, rollouts, resources, policy, out) {
   for (const r of rollouts) {
     const ref = r.spec.trafficRoutingRef;
-    if (ref && !shared.some((s) => s.name === ref))
+    if (ref && !shared2.some((s) => s.name === ref))
       out.push({
         ...r.spec.origin,
         message: `rollout ${r.spec.name} references TrafficRouting "${ref}", which is not in app ${app}; put the TrafficRouting and every rollout sharing it in one app`,
         severity: "error"
       });
   }
-  return shared.flatMap((s) => {
+  return shared2.flatMap((s) => {
     const members = rollouts.filter((r) => r.spec.trafficRoutingRef === s.name);
     const counts = new Set(members.map((m) => m.plan.steps.length));
     if (counts.size > 1) {
@@ -58208,9 +58213,9 @@ function loadSource(loc, files, cwd = process.cwd()) {
     docs.push(...f.originals ? pointBack(r.documents, f.originals) : r.documents);
     diagnostics.push(...r.diagnostics);
   }
-  const shared = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
+  const shared2 = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
   const app = loadApp(loc.name, docs, loc.gates, {
-    sharedTemplates: shared,
+    sharedTemplates: shared2,
     track: loc.track,
     ...loc.analysis ? { config: loc.analysis } : {}
   });
@@ -60424,10 +60429,10 @@ init_diagnostics();
 
 // src/plan/format.ts
 function formatPlan(app, plan) {
-  const shared = plan.trafficRouting;
+  const shared2 = plan.trafficRouting;
   const providers = [
     ...plan.providers,
-    ...shared?.providers.map((p) => `${p} (TrafficRouting ${shared.name})`) ?? []
+    ...shared2?.providers.map((p) => `${p} (TrafficRouting ${shared2.name})`) ?? []
   ];
   const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${count2(plan.replicas, "replica")}, providers: ${providers.join(", ") || "none"})`;
   const rows = [
@@ -60515,9 +60520,9 @@ function weightOf(t) {
   if (!t) return "-";
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
-function withShared(plan, own, shared) {
+function withShared(plan, own, shared2) {
   if (!plan.trafficRouting) return own;
-  const tagged = `${shared} (${plan.trafficRouting.name})`;
+  const tagged = `${shared2} (${plan.trafficRouting.name})`;
   return plan.providers.length === 0 ? tagged : `${own}; ${tagged}`;
 }
 function matches2(t) {
@@ -62481,9 +62486,9 @@ function liveStep(s) {
   return void 0;
 }
 function trafficOf3(plan, step) {
-  const shared = plan.trafficRouting;
+  const shared2 = plan.trafficRouting;
   const base = {
-    sharedRouting: shared ? { name: shared.name, weight: shared.traffic.weight, matches: matchesOf(shared.traffic) } : null
+    sharedRouting: shared2 ? { name: shared2.name, weight: shared2.traffic.weight, matches: matchesOf(shared2.traffic) } : null
   };
   if (!step) return { weight: 0, weightTotal: 100, byPods: false, matches: null, mirror: null, ...base };
   const t = step.traffic;

@@ -18,8 +18,19 @@ const OPTIONS = {
  */
 const VALUE_OPTIONS = { ...OPTIONS, directives: false } as const;
 
+/**
+ * One Document for every value: stringify builds a Document and its YAML 1.1 schema anew per value
+ * (a quarter of serializing a rendered step). Its contents are replaced each time; nothing else of a
+ * value stays in it.
+ */
+let shared: Document | undefined;
+
 export function serializeValue(value: unknown): string {
-  return stringify(value, VALUE_OPTIONS);
+  if (value === undefined) return stringify(value, VALUE_OPTIONS);
+  const doc = (shared ??= new Document(null, VALUE_OPTIONS));
+  doc.contents = null; // createNode collects the anchor names of what the document holds
+  doc.contents = doc.createNode(value, VALUE_OPTIONS);
+  return doc.toString(VALUE_OPTIONS);
 }
 
 export function serializeDocuments(values: readonly unknown[]): string {
