@@ -7,18 +7,24 @@ import { KUSTOMIZE_CACHE_ENV } from './kustomize-cache';
 /** Where a Linux machine keeps files in memory; tests write and delete many small files. */
 const MEMORY_FS = '/dev/shm';
 export const SCRATCH_ENV = 'ROLLGEN_TEST_SCRATCH';
+/** A container's /dev/shm is 64 MB unless it is given more: the suite's scratch needs room. */
+const MIN_FREE_BYTES = 1024 ** 3;
+
+function memoryHasRoom(): boolean {
+  if (!accessibleStat(MEMORY_FS, fs.constants.W_OK)?.isDirectory()) return false;
+  const free = fs.statfsSync(MEMORY_FS);
+  return free.bavail * free.bsize >= MIN_FREE_BYTES;
+}
 
 /**
  * One scratch directory per jest run, made the workers' TMPDIR (every test's temp dirs, and the
- * processes they start, land there): in memory when the machine has /dev/shm, since creating and
+ * processes they start, land there): in memory when the machine has /dev/shm with room (1 GB free), since creating and
  * deleting small files on the CI machine's disk cost more than the tests' own work. In it: one
  * kustomize cache and one directory for rollgen's app index (ROLLGEN_CACHE_DIR), seen by every
  * worker through the environment they inherit; teardown removes the whole directory.
  */
 export default function setup(): void {
-  const scratch = fs.mkdtempSync(
-    path.join(accessibleStat(MEMORY_FS, fs.constants.W_OK)?.isDirectory() ? MEMORY_FS : os.tmpdir(), 'rollgen-test-'),
-  );
+  const scratch = fs.mkdtempSync(path.join(memoryHasRoom() ? MEMORY_FS : os.tmpdir(), 'rollgen-test-'));
   process.env[SCRATCH_ENV] = scratch;
   process.env.TMPDIR = scratch;
   process.env[KUSTOMIZE_CACHE_ENV] = fs.mkdtempSync(path.join(scratch, 'kustomize-'));
