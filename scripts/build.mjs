@@ -38,13 +38,15 @@ function __esmNs(mod, isNodeMode) {
 
 /** bin/load-bundle.js reads the bundle and its chunks as latin1 (no UTF-8 decoding at start): they must be ASCII. */
 function assertAscii(dir) {
-  for (const entry of readdirSync(dir, { recursive: true }).filter((n) => n.endsWith('.js'))) {
-    const bytes = readFileSync(join(dir, entry));
+  // A walk of its own: readdirSync's `recursive` is newer than Node 20.0, which package.json allows.
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = join(dir, entry.name);
+    if (entry.isDirectory()) assertAscii(file);
+    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+    const bytes = readFileSync(file);
     const at = bytes.findIndex((b) => b > 0x7f);
     if (at >= 0)
-      throw new Error(
-        `${join(dir, entry)}: a non-ASCII byte at offset ${at}; write it as an escape (\\u....) in the source`,
-      );
+      throw new Error(`${file}: a non-ASCII byte at offset ${at}; write it as an escape (\\u....) in the source`);
   }
 }
 

@@ -76,7 +76,7 @@ const common = (c: Command) =>
     .addOption(removal());
 
 /** advance, abort and retry differ in name and description only. */
-const changeCommand =
+const stateChange =
   (name: 'advance' | 'abort' | 'retry', what: string) =>
   (p: Command, submit: Submit): Command =>
     changing(printing(common(p.command(name).argument('[app...]').description(what))), name !== 'advance').action(
@@ -106,9 +106,9 @@ const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>
     printing(common(p.command('validate').argument('[app...]').description('check specs and cross-app rules'))).action(
       (args, o) => submit({ command: 'validate', args, options: o }),
     ),
-  advance: changeCommand('advance', 'write the next state into OUT'),
-  abort: changeCommand('abort', 'route everything to stable and remove the canary'),
-  retry: changeCommand('retry', 'restart an aborted rollout at step 1'),
+  advance: stateChange('advance', 'write the next state into OUT'),
+  abort: stateChange('abort', 'route everything to stable and remove the canary'),
+  retry: stateChange('retry', 'restart an aborted rollout at step 1'),
   promote: (p, submit) =>
     changing(
       printing(

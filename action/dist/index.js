@@ -47674,6 +47674,7 @@ function stringify3(value, replacer, options) {
 }
 
 // src/io/read-source.ts
+init_diagnostics();
 init_errors();
 var KUSTOMIZATION_NAMES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 var NOT_MANIFESTS = /* @__PURE__ */ new Set(["rollgen.yaml", "rollgen-status.yaml"]);
@@ -47689,7 +47690,7 @@ function readDir(dir, root, cwd, out, chain) {
   const kustomization = KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
   if (!kustomization) {
     const real = chain[chain.length - 1];
-    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => /\.ya?ml$/.test(e.name) && !NOT_MANIFESTS.has(e.name)).sort((a, b) => compareCodeUnits(a.name, b.name)).map((e) => readInside(path.join(dir, e.name), root, cwd, out, e.isFile() ? path.join(real, e.name) : void 0)).filter((f) => f !== void 0);
+    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => /\.ya?ml$/.test(e.name) && !NOT_MANIFESTS.has(e.name)).sort((a, b) => compareText(a.name, b.name)).map((e) => readInside(path.join(dir, e.name), root, cwd, out, e.isFile() ? path.join(real, e.name) : void 0)).filter((f) => f !== void 0);
   }
   return resourcesOf(kustomization, root, cwd, out, chain).flatMap((entry) => {
     if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, [...chain, fs.realpathSync(entry)]);
@@ -47755,9 +47756,6 @@ function isInside(target, root) {
 function contains(root, real) {
   const rel2 = path.relative(root, real);
   return rel2 === "" || !rel2.startsWith("..") && !path.isAbsolute(rel2);
-}
-function compareCodeUnits(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 async function readStdin(stream = process.stdin) {
   const chunks = [];
@@ -48635,6 +48633,7 @@ function checkUniqueNames(apps, at, out) {
 // src/io/output-dir.ts
 var fs8 = __toESM(require("fs"));
 var path8 = __toESM(require("path"));
+init_diagnostics();
 init_errors();
 
 // src/io/fs-safe.ts
@@ -48885,7 +48884,7 @@ function readOutputDir(dir, cwd) {
   for (const w of journal?.write ?? []) names.add(w.name);
   for (const r of journal?.remove ?? []) names.delete(r);
   const problems = [];
-  const files = [...names].sort(compareCodePoints).flatMap((n) => {
+  const files = [...names].sort(compareText).flatMap((n) => {
     const shown2 = path8.relative(cwd, path8.join(dir, n)) || n;
     const source = stagedPath(dir, journal, n);
     const stat = fs8.lstatSync(source);
@@ -48902,9 +48901,6 @@ function readOutputDir(dir, cwd) {
   });
   if (problems.length > 0) throw new InputError(problems);
   return { files };
-}
-function compareCodePoints(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 async function writeOutputDirs(writes) {
   for (const w of writes) {
@@ -54982,10 +54978,10 @@ function groupedToken(scope) {
   return parser2.gobbleTokenProperty({ ...group, [GROUPED]: true });
 }
 function compile(source) {
-  const jsep = parser();
+  const parse4 = parser();
   let node;
   try {
-    node = regroup(jsep(source));
+    node = regroup(parse4(source));
   } catch (e) {
     return { error: e.message };
   }
@@ -59520,7 +59516,7 @@ async function takeLock(dir, opts, sameOwner) {
 async function lockOutputs(dirs, opts) {
   const held = [];
   try {
-    const sorted = [...new Set(dirs)].sort(compareCodePoints2);
+    const sorted = [...new Set(dirs)].sort(compareText);
     for (const d of sorted)
       held.push(await takeLock(d, opts, held.length > 0 ? path14.join(sorted[0], LOCK_FILE) : void 0));
   } catch (e) {
@@ -59528,9 +59524,6 @@ async function lockOutputs(dirs, opts) {
     throw e;
   }
   return { release: async () => void await Promise.all(held.map((l) => l.release())) };
-}
-function compareCodePoints2(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 function tryCreate(file, sameOwner) {
   try {
@@ -62939,7 +62932,7 @@ var removal = () => new Option(
   "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
 ).choices(["one-commit", "two-commits"]);
 var common = (c) => c.option("-f, --file <file>", "read the source manifests from a file; - for stdin").option("-c, --config <file>", "rollgen.yaml to use").addOption(removal());
-var changeCommand2 = (name, what) => (p, submit) => changing(printing(common(p.command(name).argument("[app...]").description(what))), name !== "advance").action(
+var stateChange = (name, what) => (p, submit) => changing(printing(common(p.command(name).argument("[app...]").description(what))), name !== "advance").action(
   (args, o) => submit({ command: name, args, options: o })
 );
 var COMMANDS = {
@@ -62954,9 +62947,9 @@ var COMMANDS = {
   validate: (p, submit) => printing(common(p.command("validate").argument("[app...]").description("check specs and cross-app rules"))).action(
     (args, o) => submit({ command: "validate", args, options: o })
   ),
-  advance: changeCommand2("advance", "write the next state into OUT"),
-  abort: changeCommand2("abort", "route everything to stable and remove the canary"),
-  retry: changeCommand2("retry", "restart an aborted rollout at step 1"),
+  advance: stateChange("advance", "write the next state into OUT"),
+  abort: stateChange("abort", "route everything to stable and remove the canary"),
+  retry: stateChange("retry", "restart an aborted rollout at step 1"),
   promote: (p, submit) => changing(
     printing(
       common(

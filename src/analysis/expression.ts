@@ -49,10 +49,10 @@ function groupedToken(scope: jsep.HookScope): Node {
 
 /** Parses and checks a condition; returns the tree or the reason it is invalid (for a located plan-time error). */
 export function compile(source: string): { node: Node } | { error: string } {
-  const jsep = parser();
+  const parse = parser();
   let node: Node;
   try {
-    node = regroup(jsep(source));
+    node = regroup(parse(source));
   } catch (e) {
     return { error: (e as Error).message };
   }

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Diagnostic } from '../diagnostics';
+import { Diagnostic, compareText } from '../diagnostics';
 import { InputError, IoError } from '../errors';
 import { RenderedFile } from '../state/output-files';
 import { checkNotLink } from './fs-safe';
@@ -23,7 +23,7 @@ export function readOutputDir(dir: string | undefined, cwd: string): OutputConte
   for (const w of journal?.write ?? []) names.add(w.name);
   for (const r of journal?.remove ?? []) names.delete(r);
   const problems: Diagnostic[] = [];
-  const files = [...names].sort(compareCodePoints).flatMap((n) => {
+  const files = [...names].sort(compareText).flatMap((n) => {
     const shown = path.relative(cwd, path.join(dir, n)) || n;
     const source = stagedPath(dir, journal, n);
     const stat = fs.lstatSync(source);
@@ -40,10 +40,6 @@ export function readOutputDir(dir: string | undefined, cwd: string): OutputConte
   });
   if (problems.length > 0) throw new InputError(problems);
   return { files };
-}
-
-function compareCodePoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export interface OutputDirWrite {

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { printable } from '../diagnostics';
+import { compareText, printable } from '../diagnostics';
 import { InputError, StateError } from '../errors';
 import { checkNotLink, makeDirs, writeNewFile } from './fs-safe';
 
@@ -59,7 +59,7 @@ async function takeLock(dir: string, opts: LockOptions, sameOwner?: string): Pro
 export async function lockOutputs(dirs: readonly string[], opts: LockOptions): Promise<OutputLock> {
   const held: OutputLock[] = [];
   try {
-    const sorted = [...new Set(dirs)].sort(compareCodePoints);
+    const sorted = [...new Set(dirs)].sort(compareText);
     // Every lock of the run holds the same owner line: the first one's file, linked (see tryCreate).
     for (const d of sorted)
       held.push(await takeLock(d, opts, held.length > 0 ? path.join(sorted[0], LOCK_FILE) : undefined));
@@ -69,10 +69,6 @@ export async function lockOutputs(dirs: readonly string[], opts: LockOptions): P
   }
   // Released together: an unlink waits on the file system's journal, and issued at once they share it.
   return { release: async () => void (await Promise.all(held.map((l) => l.release()))) };
-}
-
-function compareCodePoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseDocument, isSeq, isScalar, LineCounter } from 'yaml';
-import { Diagnostic } from '../diagnostics';
+import { Diagnostic, compareText } from '../diagnostics';
 import { InputError, IoError } from '../errors';
 
 export interface SourceFile {
@@ -34,7 +34,7 @@ function readDir(dir: string, root: string, cwd: string, out: Diagnostic[], chai
     return fs
       .readdirSync(dir, { withFileTypes: true })
       .filter((e) => /\.ya?ml$/.test(e.name) && !NOT_MANIFESTS.has(e.name))
-      .sort((a, b) => compareCodeUnits(a.name, b.name))
+      .sort((a, b) => compareText(a.name, b.name))
       .map((e) => readInside(path.join(dir, e.name), root, cwd, out, e.isFile() ? path.join(real, e.name) : undefined))
       .filter((f): f is SourceFile => f !== undefined);
   }
@@ -116,10 +116,6 @@ function isInside(target: string, root: string): boolean {
 function contains(root: string, real: string): boolean {
   const rel = path.relative(root, real);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): Promise<SourceFile[]> {
