@@ -2,14 +2,16 @@
  * The fake GitHub's contract with the real one: each route it serves is an operation in GitHub's
  * published OpenAPI description, and the checks that guard every exchange do reject drift.
  */
-import { checkRequest, checkResponse, operation } from './fake/openapi';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkRequest, checkResponse, operationId } from './fake/openapi';
 import { ROUTES } from './fake/routes';
 
 describe('fake GitHub routes', () => {
   test('GIVEN every route the fake serves WHEN looked up in api.github.com.json THEN each exists with that method', () => {
-    const missing = ROUTES.filter((r) => !operation(r.method, r.path)).map((r) => `${r.method} ${r.path}`);
+    const missing = ROUTES.filter((r) => !operationId(r.method, r.path)).map((r) => `${r.method} ${r.path}`);
     expect(missing).toEqual([]);
-    expect(ROUTES.map((r) => operation(r.method, r.path)?.operationId).sort()).toEqual([
+    expect(ROUTES.map((r) => operationId(r.method, r.path)).sort()).toEqual([
       'checks/create',
       'checks/list-for-ref',
       'checks/update',
@@ -32,8 +34,30 @@ describe('fake GitHub routes', () => {
     ]);
   });
 
+  test('GIVEN the extract of the description WHEN read THEN it names its package version and holds every served operation with every component they reference', () => {
+    const extract = JSON.parse(readFileSync(join(__dirname, 'fake', 'github-openapi.json'), 'utf8'));
+    expect(extract).toMatchObject({ package: '@octokit/openapi', file: 'generated/api.github.com.json' });
+    expect(extract.version).toMatch(/^\d+\.\d+\.\d+$/);
+    const served = ROUTES.map((r) => extract.paths[r.path]?.[r.method.toLowerCase()]);
+    expect(served.filter((op) => op === undefined)).toEqual([]);
+    const refsIn = (node: unknown) => JSON.stringify(node).match(/(?<="#\/components\/)[^"]+/g) ?? [];
+    const reached = new Set<string>();
+    const unresolved: string[] = [];
+    for (const queue = refsIn(served); queue.length > 0;) {
+      const ref = queue.pop()!;
+      if (reached.has(ref)) continue;
+      reached.add(ref);
+      const [section, name] = ref.split('/');
+      const target = extract.components[section]?.[name];
+      if (target === undefined) unresolved.push(ref);
+      else queue.push(...refsIn(target));
+    }
+    expect(reached.size).toBeGreaterThan(served.length);
+    expect(unresolved).toEqual([]);
+  });
+
   test('GIVEN a route GitHub does not have WHEN checked THEN it is reported', () => {
-    expect(operation('DELETE', '/repos/{owner}/{repo}/pulls/{pull_number}')).toBeUndefined();
+    expect(operationId('DELETE', '/repos/{owner}/{repo}/pulls/{pull_number}')).toBeUndefined();
     expect(checkResponse('DELETE', '/repos/{owner}/{repo}/pulls/{pull_number}', 204, undefined)).toEqual([
       "DELETE /repos/{owner}/{repo}/pulls/{pull_number}: not in GitHub's OpenAPI description",
     ]);

@@ -1,24 +1,17 @@
 /**
- * GitHub's published REST description (@octokit/openapi) as the fake server's contract: every
- * route it serves must exist there with that method, and every request body, query parameter
- * and response body it sees is validated with ajv against the operation's schema. Only the
- * schemas of the served operations are compiled (components are resolved on demand).
+ * GitHub's published REST description (@octokit/openapi's api.github.com.json) as the fake server's
+ * contract: every route it serves must exist there with that method, and every request body, query
+ * parameter and response body it sees is validated with ajv against the operation's schema. The
+ * fake reads an extract of it (github-openapi.json, made by scripts/github-openapi.mjs, which names
+ * the package version): the index of every operation GitHub documents, and the operations the fake
+ * serves in full with the components they reference. Only the schemas of the operations a test
+ * exchanges are compiled (components are resolved on demand).
  */
 import Ajv, { ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SPEC_FILE = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'node_modules',
-  '@octokit',
-  'openapi',
-  'generated',
-  'api.github.com.json',
-);
+const EXTRACT_FILE = join(__dirname, 'github-openapi.json');
 const ROOT_ID = 'api.github.com';
 
 interface Operation {
@@ -28,6 +21,9 @@ interface Operation {
   readonly responses: Record<string, { $ref?: string; content?: Record<string, { schema: object }> }>;
 }
 interface Spec {
+  /** Every operation in GitHub's description: path -> method -> operationId. */
+  readonly operations: Record<string, Record<string, string>>;
+  /** The operations the fake serves, as GitHub describes them. */
   readonly paths: Record<string, Record<string, Operation>>;
   readonly components: {
     parameters: Record<string, { name: string; in: string }>;
@@ -41,7 +37,7 @@ const compiled = new Map<string, ValidateFunction | null>();
 
 function load(): { spec: Spec; ajv: Ajv } {
   if (!spec || !ajv) {
-    spec = JSON.parse(readFileSync(SPEC_FILE, 'utf8')) as Spec;
+    spec = JSON.parse(readFileSync(EXTRACT_FILE, 'utf8')) as Spec;
     // strict: false because OpenAPI adds keywords (example, discriminator...) that are not JSON Schema;
     // `nullable` is understood by ajv itself. Formats are checked loosely: shape, not semantics.
     ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, formats: FORMATS });
@@ -76,8 +72,16 @@ const FORMATS = {
   'repo.nwo': /^[^/\s]+\/[^/\s]+$/,
 } as const;
 
-export function operation(method: string, path: string): Operation | undefined {
-  return load().spec.paths[path]?.[method.toLowerCase()];
+/** The operation GitHub documents for `method path`: its operationId, or undefined when GitHub has none. */
+export function operationId(method: string, path: string): string | undefined {
+  return load().spec.operations[path]?.[method.toLowerCase()];
+}
+
+/** A documented operation in full; GitHub's routes the extract does not hold are a stale extract. */
+function operation(method: string, path: string): Operation | string {
+  if (!operationId(method, path)) return `${method} ${path}: not in GitHub's OpenAPI description`;
+  const op = load().spec.paths[path]?.[method.toLowerCase()];
+  return op ?? `${method} ${path}: not in ${EXTRACT_FILE}; run node scripts/github-openapi.mjs`;
 }
 
 /** Refs inside an operation are relative to the spec; point them at the registered root. */
@@ -101,7 +105,7 @@ function responseSchema(op: Operation, status: number): object | undefined {
 /** Problems with a response the fake is about to send; a status the operation does not declare is one. */
 export function checkResponse(method: string, path: string, status: number, body: unknown): string[] {
   const op = operation(method, path);
-  if (!op) return [`${method} ${path}: not in GitHub's OpenAPI description`];
+  if (typeof op === 'string') return [op];
   if (status >= 500) return []; // server errors are injected faults; GitHub documents none of them
   const schema = responseSchema(op, status);
   if (!schema)
@@ -115,7 +119,7 @@ export function checkResponse(method: string, path: string, status: number, body
 /** Problems with what the client sent: unknown query parameters, a body that breaks the schema. */
 export function checkRequest(method: string, path: string, query: URLSearchParams, body: unknown): string[] {
   const op = operation(method, path);
-  if (!op) return [`${method} ${path}: not in GitHub's OpenAPI description`];
+  if (typeof op === 'string') return [op];
   const known = new Set(
     (op.parameters ?? [])
       .map((p) => (p.$ref ? load().spec.components.parameters[p.$ref.split('/').pop() ?? ''] : p))
