@@ -22,9 +22,7 @@ export function readCheckout(
   baseFlag: string | undefined,
   paths: readonly string[],
 ): Checkout {
-  const root = gitTopLevel(git, dir);
-  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
-  const branch = currentBranch(git, root);
+  const { root, branch, commit } = describeCheckout(git, dir);
   const base = baseFlag ?? pr.base ?? branch;
   if (!base) throw new InputError([], 'HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml');
   if (branch && branch !== base)
@@ -35,14 +33,49 @@ export function readCheckout(
     throw new StateError(
       `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:\n${dirty}`,
     );
-  // One git start for both: a `rollgen pr` run reads the checkout once per command, tests thousands of times.
-  const [head, tree] = git(['rev-parse', 'HEAD', 'HEAD^{tree}'], root).trim().split('\n');
   const read = (repoPath: string) => {
     const file = path.join(root, repoPath);
     return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
   };
-  return { root, base, head, tree, read };
+  return { root, base, ...commit(), read };
 }
+
+interface CheckoutIds {
+  readonly root: string;
+  /** The branch HEAD is on; undefined when detached. */
+  readonly branch: string | undefined;
+  /** HEAD's commit and tree. */
+  readonly commit: () => { readonly head: string; readonly tree: string };
+}
+
+/**
+ * The checkout's top directory, branch, HEAD commit and tree, in one git start when HEAD is a commit on
+ * a local branch or detached (a `rollgen pr` run reads the checkout once per command, tests thousands of
+ * times). Otherwise (not a checkout, a branch without commits yet, HEAD elsewhere) step by step, so
+ * each problem is reported as itself; HEAD's ids are read only once the checkout passed its checks.
+ */
+function describeCheckout(git: GitRunner, dir: string): CheckoutIds {
+  let lines: string[] = [];
+  try {
+    lines = git(['rev-parse', '--show-toplevel', 'HEAD', 'HEAD^{tree}', '--symbolic-full-name', 'HEAD'], dir)
+      .trim()
+      .split('\n');
+  } catch {
+    // described step by step below
+  }
+  const [root, head, tree, ref] = lines;
+  if (lines.length === 4 && (ref === 'HEAD' || ref.startsWith(BRANCH_REF)))
+    return { root, branch: ref === 'HEAD' ? undefined : ref.slice(BRANCH_REF.length), commit: () => ({ head, tree }) };
+  const top = gitTopLevel(git, dir);
+  if (!top) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
+  const commit = () => {
+    const [head, tree] = git(['rev-parse', 'HEAD', 'HEAD^{tree}'], top).trim().split('\n');
+    return { head, tree };
+  };
+  return { root: top, branch: currentBranch(git, top), commit };
+}
+
+const BRANCH_REF = 'refs/heads/';
 
 function currentBranch(git: GitRunner, root: string): string | undefined {
   try {

@@ -40,7 +40,7 @@ describe('fake GitHub routes', () => {
     expect(extract.version).toMatch(/^\d+\.\d+\.\d+$/);
     const served = ROUTES.map((r) => extract.paths[r.path]?.[r.method.toLowerCase()]);
     expect(served.filter((op) => op === undefined)).toEqual([]);
-    const refsIn = (node: unknown) => JSON.stringify(node).match(/(?<="#\/components\/)[^"]+/g) ?? [];
+    const refsIn = (node: unknown): string[] => JSON.stringify(node).match(/(?<="#\/components\/)[^"]+/g) ?? [];
     const reached = new Set<string>();
     const unresolved: string[] = [];
     for (const queue = refsIn(served); queue.length > 0;) {
